@@ -1,0 +1,1 @@
+"""Inputs: a bundle path -> its units (SPEC 1)."""

@@ -1,0 +1,74 @@
+"""Read a bundle from disk into units, refusing unusable input with one clear line."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+from analyzer.errors import InputError
+from analyzer.model import Unit
+
+_EXECUTABLE_MAGIC = (b"\x7fELF", b"MZ", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
+
+
+def load_units(path: Path) -> list[Unit]:
+    data = _read_regular_file(path)
+    if data.startswith(_EXECUTABLE_MAGIC):
+        return _executable_units(path, data)
+    return [javascript_unit(path, path.name, data)]
+
+
+def javascript_unit(path: Path | str, name: str, data: bytes) -> Unit:
+    if not data.strip():
+        raise InputError(path, "empty file, expected a JavaScript bundle")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise InputError(path, f"binary data (NUL byte at offset {nul}), expected JavaScript source")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not valid UTF-8 (byte offset {exc.start})") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # offsets count from the first character after a BOM
+    return Unit(name=name, source=data, sha256=hashlib.sha256(data).hexdigest())
+
+
+def _read_regular_file(path: Path) -> bytes:
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except NotADirectoryError:
+        raise InputError(path, "no such file (a parent is not a directory)") from None
+    except PermissionError:
+        raise InputError(path, "permission denied") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(path, "is a directory, expected a JavaScript bundle file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(path, "not a regular file")
+    try:
+        return path.read_bytes()
+    except PermissionError:
+        raise InputError(path, "permission denied") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror}") from None
+
+
+def _executable_units(path: Path, data: bytes) -> list[Unit]:
+    try:
+        from analyzer.bundle import bun
+    except ImportError:  # pragma: no cover - reader not present
+        raise InputError(path, "native executable: reading Bun executables is not available") from None
+    if not bun.is_bun_executable(data):
+        raise InputError(path, "native executable without a Bun module graph (no '---- Bun! ----' trailer)")
+    units = []
+    for module in bun.read_bun_executable(path):
+        if module.has_source and module.loader in ("js", "jsx", "ts", "tsx", "mjs", "cjs", "javascript"):
+            units.append(javascript_unit(f"{path}!{module.path}", module.path, module.contents))
+    if not units:
+        raise InputError(path, "Bun executable embeds no JavaScript source (bytecode only?)")
+    return sorted(units, key=lambda u: u.name)

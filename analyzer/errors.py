@@ -1,0 +1,30 @@
+"""Exit codes and the one error type that travels from any stage to the CLI."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """Exit statuses shared by every verb (SPEC 7 and 8)."""
+
+    OK = 0
+    #: a threshold failed (gate)
+    FINDINGS = 1
+    #: the input is unusable: bad bundle, bad rules, bad allowlist, tampered outputs
+    BAD_INPUT = 2
+    #: erratlas broke one of its own invariants; a bug, never the user's input
+    INTERNAL = 3
+
+
+class InputError(Exception):
+    """Bad input: reported as one line `PATH: problem`, exit status 2."""
+
+    def __init__(self, path: object, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = str(path)
+        self.problem = problem
+
+
+class InvariantError(Exception):
+    """A count that must equal the sum of its parts did not."""

@@ -1,0 +1,1 @@
+"""tree-sitter frontend for JavaScript units."""

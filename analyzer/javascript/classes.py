@@ -1,0 +1,216 @@
+"""Custom error classes (SPEC 2.2): classes whose `extends` chain ends in a builtin error."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node, Tree
+
+from analyzer.identity import Normalizer
+from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
+from analyzer.javascript.scopes import scope_of
+from analyzer.javascript.syntax import ancestors, same, text, without_parentheses
+from analyzer.model import Scope, Unit
+from analyzer.rules import JavaScriptRules
+
+_EXTENDS = re.compile(rb"(?<![A-Za-z0-9_$\x80-\xff\\])extends(?![A-Za-z0-9_$\x80-\xff\\])")
+_FIELD_WALK_LIMIT = 20000
+
+
+@dataclass(frozen=True, slots=True)
+class ClassFacts:
+    offset: int
+    end_offset: int
+    line: int
+    column: int
+    name: str
+    parent: str
+    root_constructor: str
+    fields: tuple[str, ...]
+    scope: Scope
+    digest: bytes
+
+
+def heritage_names(tree: Tree, source: bytes) -> list[tuple[str, Node]]:
+    """(heritage identifier, class node) for every `class ... extends <identifier>`."""
+    root = tree.root_node
+    out = []
+    for match in _EXTENDS.finditer(source):
+        keyword = root.descendant_for_byte_range(match.start(), match.end())
+        heritage = keyword.parent if keyword is not None else None
+        if heritage is None or heritage.type != "class_heritage" or heritage.parent is None:
+            continue
+        expression = heritage.named_children[0] if heritage.named_children else None
+        if expression is not None and without_parentheses(expression).type == "identifier":
+            out.append((text(without_parentheses(expression)), heritage.parent))
+    return out
+
+
+def error_classes(
+    unit: Unit,
+    tree: Tree,
+    resolution: Resolution,
+    heritages: list[tuple[str, Node]],
+    rules: JavaScriptRules,
+    normalizer: Normalizer,
+) -> list[ClassFacts]:
+    """Classes extending a builtin error class, directly or through other classes of the unit.
+
+    Resolved level by level: first the heritages naming a builtin root (already in
+    `resolution`), then the heritages naming a class found so far, and so on.
+    """
+    roots = set(rules.class_roots)
+    references = _heritage_references(resolution)
+    root_of: dict[int, str] = {}  # class node start -> builtin root
+    searched: set[tuple[str, int]] = set()
+    while True:
+        changed = True
+        while changed:  # chains inside what is resolved so far
+            changed = False
+            for name, node in heritages:
+                if node.start_byte not in root_of:
+                    found = _root_through(name, node, references, roots, root_of)
+                    if found is not None:
+                        root_of[node.start_byte] = found
+                        changed = True
+        # resolve the heritages naming an error class found so far, within that class's scope
+        wanted = {name for name, _ in heritages}
+        fresh = [
+            binding
+            for _, node in heritages
+            if node.start_byte in root_of
+            for binding in [_class_binding(node)]
+            if binding is not None and binding.name in wanted and binding.key not in searched
+        ]
+        if not fresh:
+            break
+        for binding in fresh:
+            searched.add(binding.key)
+            scope = (binding.scope.start_byte, binding.scope.end_byte)
+            references.update(_heritage_references(Resolution(tree, normalizer.source, {binding.name}, scope)))
+    classes = []
+    for name, node in heritages:
+        if node.start_byte not in root_of:
+            continue
+        chain = list(ancestors(node))
+        line, column = node.start_point[0] + 1, node.start_point[1] + 1
+        classes.append(
+            ClassFacts(
+                offset=node.start_byte,
+                end_offset=node.end_byte,
+                line=line,
+                column=column,
+                name=_class_name(node),
+                parent=name,
+                root_constructor=root_of[node.start_byte],
+                fields=_fields(node),
+                scope=scope_of(unit.name, chain),
+                digest=normalizer.digest(node),
+            )
+        )
+    return sorted(classes, key=lambda c: c.offset)
+
+
+def _heritage_references(resolution: Resolution) -> dict[int, Reference]:
+    return {
+        reference.node.start_byte: reference
+        for reference in resolution.references
+        if reference.node.parent is not None and reference.node.parent.type == "class_heritage"
+    }
+
+
+def _class_binding(node: Node) -> Binding | None:
+    """The binding that names a class: its own declaration, or `var X = class ...`."""
+    name = node.child_by_field_name("name")
+    if node.type == "class_declaration" and name is not None:
+        return declaration(text(name), name)
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    if parent is not None and parent.type == "variable_declarator":
+        target = parent.child_by_field_name("name")
+        if target is not None and target.type == "identifier":
+            return declaration(text(target), target)
+    return None
+
+
+def _heritage_identifier(node: Node) -> Node | None:
+    for child in node.named_children:
+        if child.type == "class_heritage" and child.named_children:
+            return without_parentheses(child.named_children[0])
+    return None
+
+
+def _root_through(name, node, heritage_reference, roots, root_of) -> str | None:  # type: ignore[no-untyped-def]
+    identifier = _heritage_identifier(node)
+    reference = heritage_reference.get(identifier.start_byte) if identifier is not None else None
+    if reference is None:
+        return None
+    if reference.binding is None:
+        return name if name in roots else None
+    declared = reference.binding.declaration.parent
+    if declared is None:
+        return None
+    if declared.type == "variable_declarator":
+        declared = declared.child_by_field_name("value")
+        declared = without_parentheses(declared) if declared is not None else None
+    if declared is None or declared.type not in ("class_declaration", "class"):
+        return None
+    return root_of.get(declared.start_byte)
+
+
+def _class_name(node: Node) -> str:
+    name = node.child_by_field_name("name")
+    if name is not None:
+        return text(name)
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    if parent is not None and parent.type == "variable_declarator":
+        target = parent.child_by_field_name("name")
+        if target is not None:
+            return text(target)
+    if parent is not None and parent.type == "assignment_expression":
+        target = parent.child_by_field_name("left")
+        if target is not None and target.end_byte - target.start_byte <= 200:
+            return text(target)
+    return "<anonymous>"
+
+
+def _fields(node: Node) -> tuple[str, ...]:
+    """`this.X = ...` in the constructor, and declared class fields."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return ()
+    fields: set[str] = set()
+    for member in body.named_children:
+        if member.type == "field_definition":
+            prop = member.child_by_field_name("property")
+            if prop is not None:
+                fields.add(text(prop))
+        elif member.type == "method_definition":
+            name = member.child_by_field_name("name")
+            if name is not None and text(name) == "constructor":
+                fields |= _this_assignments(member)
+    return tuple(sorted(fields))
+
+
+def _this_assignments(method: Node) -> set[str]:
+    out: set[str] = set()
+    stack = [method]
+    visited = 0
+    while stack and visited < _FIELD_WALK_LIMIT:
+        node = stack.pop()
+        visited += 1
+        if node.type == "assignment_expression":
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "member_expression":
+                obj = left.child_by_field_name("object")
+                prop = left.child_by_field_name("property")
+                if obj is not None and obj.type == "this" and prop is not None:
+                    out.add(text(prop))
+        if node.type in ("function_expression", "function_declaration") and not same(node, method):
+            continue  # `this` means something else there
+        stack.extend(node.named_children)
+    return out

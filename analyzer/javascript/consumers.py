@@ -1,0 +1,155 @@
+"""What happens to a callsite's value next: the immediate consumer and its role."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from analyzer.javascript.syntax import FUNCTION_TYPES, field_of, named_index, same, text
+from analyzer.model import Consumer
+
+# parent type -> role, when the relation does not matter
+_ROLE_BY_PARENT = {
+    "throw_statement": "throw",
+    "return_statement": "return",
+    "await_expression": "await",
+    "yield_expression": "yield",
+    "expression_statement": "statement",
+    "variable_declarator": "declare",
+    "assignment_expression": "assign",
+    "augmented_assignment_expression": "assign",
+    "pair": "property",
+    "field_definition": "property",
+    "binary_expression": "operand",
+    "unary_expression": "operand",
+    "member_expression": "operand",
+    "subscript_expression": "operand",
+    "template_substitution": "operand",
+    "spread_element": "argument",
+}
+
+
+def consumer_of(callsite: Node) -> Consumer:
+    parent, child = _skip_parentheses(callsite)
+    if parent is None:
+        return Consumer(node="program", relation="body", role="statement")
+    relation = _relation(parent, child)
+    return Consumer(node=parent.type, relation=relation, role=_role(callsite))
+
+
+def _skip_parentheses(node: Node) -> tuple[Node | None, Node]:
+    child, parent = node, node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        child, parent = parent, parent.parent
+    return parent, child
+
+
+def _relation(parent: Node, child: Node) -> str:
+    if parent.type == "arguments":
+        return f"arguments[{named_index(parent, child)}]"
+    if parent.type in ("array", "sequence_expression"):
+        return f"{'elements' if parent.type == 'array' else 'expressions'}[{named_index(parent, child)}]"
+    return field_of(parent, child) or "child"
+
+
+def _role(callsite: Node) -> str:
+    """Role of the effective consumer: parentheses, ?: branches, `||`/`&&`/`??` right operands
+    and the last expression of a sequence pass the value through unchanged."""
+    child = callsite
+    parent, child = _skip_parentheses(child)
+    while parent is not None:
+        if parent.type == "ternary_expression" and not same(
+            parent.child_by_field_name("condition"), child
+        ):
+            parent, child = _skip_parentheses(parent)
+            continue
+        if parent.type == "binary_expression" and _passes_right(parent, child):
+            parent, child = _skip_parentheses(parent)
+            continue
+        if parent.type == "sequence_expression":
+            if parent.named_children and same(parent.named_children[-1], child):
+                parent, child = _skip_parentheses(parent)
+                continue
+            return "statement"
+        break
+    if parent is None:
+        return "statement"
+    if parent.type == "arguments":
+        return _argument_role(parent, child)
+    if parent.type == "arrow_function" and same(parent.child_by_field_name("body"), child):
+        return "return"
+    if parent.type in ("assignment_expression", "augmented_assignment_expression"):
+        return "assign" if same(parent.child_by_field_name("right"), child) else "other"
+    if parent.type == "call_expression":
+        return "operand"  # the error value itself is called
+    return _ROLE_BY_PARENT.get(parent.type, "other")
+
+
+def _passes_right(parent: Node, child: Node) -> bool:
+    operator = parent.child_by_field_name("operator")
+    return (
+        operator is not None
+        and operator.type in ("||", "&&", "??")
+        and same(parent.child_by_field_name("right"), child)
+    )
+
+
+def _argument_role(arguments: Node, child: Node) -> str:
+    call = arguments.parent
+    if call is None or call.type != "call_expression":
+        return "argument"
+    callee = call.child_by_field_name("function")
+    while callee is not None and callee.type == "parenthesized_expression" and callee.named_children:
+        callee = callee.named_children[0]
+    if callee is None:
+        return "argument"
+    if callee.type == "member_expression":
+        prop = callee.child_by_field_name("property")
+        return "reject" if prop is not None and text(prop) == "reject" else "argument"
+    if callee.type != "identifier":
+        return "argument"
+    return _parameter_callee_role(text(callee), call)
+
+
+def _parameter_callee_role(name: str, call: Node) -> str:
+    """`rej(e)` where `rej` is a Promise executor's second parameter is a reject; a call of any
+    other parameter of an enclosing function is a callback."""
+    node = call.parent
+    while node is not None:
+        if node.type in FUNCTION_TYPES:
+            index = _parameter_index(node, name)
+            if index is not None:
+                return "reject" if index == 1 and _is_promise_executor(node) else "callback"
+            if _declares_locally(node, name):
+                return "argument"
+        node = node.parent
+    return "argument"
+
+
+def _parameter_index(function: Node, name: str) -> int | None:
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return 0 if text(single) == name else None
+    params = function.child_by_field_name("parameters")
+    if params is None:
+        return None
+    for index, param in enumerate(params.named_children):
+        if param.type == "identifier" and text(param) == name:
+            return index
+    return None
+
+
+def _declares_locally(function: Node, name: str) -> bool:
+    """A function whose own name is `name` (a named function expression) shadows outer params."""
+    own = function.child_by_field_name("name")
+    return own is not None and own.type == "identifier" and text(own) == name
+
+
+def _is_promise_executor(function: Node) -> bool:
+    holder = function.parent
+    if holder is None or holder.type != "arguments" or named_index(holder, function) != 0:
+        return False
+    new = holder.parent
+    if new is None or new.type != "new_expression":
+        return False
+    constructor = new.child_by_field_name("constructor")
+    return constructor is not None and text(constructor) == "Promise"

@@ -1,0 +1,307 @@
+"""Detect the bundle's diagnostic logger and say on what evidence (SPEC 2)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from tree_sitter import Node, Tree
+
+from analyzer.javascript.resolve import Binding, Reference, Resolution
+from analyzer.javascript.syntax import (
+    FUNCTION_TYPES,
+    ancestors,
+    named_index,
+    same,
+    text,
+    without_parentheses,
+)
+from analyzer.rules import JavaScriptRules
+
+_RUNNER_UPS = 5
+_DECL_PREVIEW = 120
+
+
+@dataclass(frozen=True, slots=True)
+class LevelOption:
+    """A `{level: ...}` options object passed to a plain-identifier callee."""
+
+    callee: str
+    call: Node
+    value: Node | None
+
+
+@dataclass(slots=True)
+class Candidate:
+    name: str
+    binding: Binding | None
+    level_option_calls: int = 0
+    calls: int = 0
+    default_declaration: Node | None = None
+    levels: Counter[str] = field(default_factory=Counter)
+
+    def sort_key(self, minimum: int) -> tuple[int, int, int, str, int]:
+        qualified = self.default_declaration is not None and self.level_option_calls >= minimum
+        return (
+            -int(qualified),
+            -self.level_option_calls,
+            -int(self.default_declaration is not None),
+            self.name,
+            self.binding.declaration.start_byte if self.binding else -1,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LoggerChoice:
+    """The chosen logger binding of one unit (None: no logger) and the evidence."""
+
+    name: str | None
+    #: None with a name: the name resolves to the global binding
+    binding: Binding | None
+    source: str
+    evidence: dict[str, object]
+
+
+def level_options(tree: Tree, source: bytes, rules: JavaScriptRules) -> list[LevelOption]:
+    key = re.escape(rules.level_key.encode())
+    pattern = re.compile(rb"(?<![A-Za-z0-9_$\x80-\xff\\])[\"']?" + key + rb"[\"']?\s*:")
+    root = tree.root_node
+    found: dict[int, LevelOption] = {}
+    for match in pattern.finditer(source):
+        start = match.start() + (1 if source[match.start()] in b"\"'" else 0)
+        node = root.descendant_for_byte_range(start, start + len(rules.level_key))
+        pair = _pair_of(node)
+        if pair is None:
+            continue
+        option = _as_call_option(pair, rules)
+        if option is not None:
+            found[option.call.start_byte] = option
+    return [found[offset] for offset in sorted(found)]
+
+
+def _pair_of(node: Node | None) -> Node | None:
+    while node is not None and node.type in ("string_fragment", "string", "property_identifier"):
+        parent = node.parent
+        if parent is not None and parent.type in ("pair", "pair_pattern"):
+            return parent if same(parent.child_by_field_name("key"), node) else None
+        node = parent
+    return None
+
+
+def _as_call_option(pair: Node, rules: JavaScriptRules) -> LevelOption | None:
+    obj = pair.parent
+    if pair.type != "pair" or obj is None or obj.type != "object":
+        return None
+    arguments = obj.parent
+    if arguments is None or arguments.type != "arguments":
+        return None
+    if named_index(arguments, obj) != rules.options_argument:
+        return None
+    call = arguments.parent
+    if call is None or call.type != "call_expression":
+        return None
+    callee = call.child_by_field_name("function")
+    if callee is None or callee.type != "identifier":
+        return None
+    return LevelOption(callee=text(callee), call=call, value=pair.child_by_field_name("value"))
+
+
+def default_level_declarations(tree: Tree, source: bytes, rules: JavaScriptRules) -> dict[str, list[Node]]:
+    """Functions with an options parameter defaulting to `{level: "<defaultLevel>"}`, by name."""
+    literal = re.escape(rules.default_level.encode())
+    key = re.escape(rules.level_key.encode())
+    pattern = re.compile(rb"[\"']?" + key + rb"[\"']?\s*:\s*[\"'`]" + literal + rb"[\"'`]")
+    root = tree.root_node
+    out: dict[str, list[Node]] = {}
+    for match in pattern.finditer(source):
+        start = match.start() + (1 if source[match.start()] in b"\"'" else 0)
+        pair = _pair_of(root.descendant_for_byte_range(start, start + len(rules.level_key)))
+        if pair is None or pair.type != "pair":
+            continue
+        function, name = _declared_function(pair, rules)
+        if function is not None and name is not None:
+            out.setdefault(name, []).append(function)
+    return out
+
+
+def _declared_function(pair: Node, rules: JavaScriptRules) -> tuple[Node | None, str | None]:
+    obj = pair.parent
+    default = obj.parent if obj is not None else None
+    if default is None or default.type != "assignment_pattern" or not same(default.child_by_field_name("right"), obj):
+        return None, None
+    params = default.parent
+    if params is None or params.type != "formal_parameters":
+        return None, None
+    if named_index(params, default) != rules.options_argument:
+        return None, None
+    function = params.parent
+    if function is None or function.type not in FUNCTION_TYPES:
+        return None, None
+    name = function.child_by_field_name("name")
+    if name is None and function.parent is not None and function.parent.type == "variable_declarator":
+        name = function.parent.child_by_field_name("name")
+    if name is None or name.type != "identifier":
+        return None, None
+    return function, text(name)
+
+
+def detect(
+    resolution: Resolution,
+    options: list[LevelOption],
+    declarations: dict[str, list[Node]],
+    source: bytes,
+    rules: JavaScriptRules,
+    forced: str | None,
+) -> LoggerChoice:
+    """Choose the logger among the bindings of `candidate_names(...)`, resolved in `resolution`."""
+    candidates = _candidates(resolution, options, declarations, candidate_names(options, declarations, rules))
+    if forced:
+        return _forced_choice(forced, resolution, candidates, rules)
+    ranked = sorted(candidates.values(), key=lambda c: c.sort_key(rules.min_level_option_calls))
+    viable = [c for c in ranked if c.level_option_calls >= rules.min_level_option_calls]
+    described = [_describe(c) for c in ranked[: _RUNNER_UPS + 1]]
+    if not viable:
+        return LoggerChoice(None, None, "none", {
+            "reasons": [f"no binding is called with a literal {{{rules.level_key}: ...}} option "
+                        f"at least {rules.min_level_option_calls} times"],
+            "runnerUps": described[:_RUNNER_UPS],
+        })
+    chosen = viable[0]
+    summary = _describe(chosen)
+    return LoggerChoice(chosen.name, chosen.binding, "detected", {
+        **summary,
+        "reasons": _reasons(chosen, rules, source),
+        "runnerUps": [d for d in described if d != summary][:_RUNNER_UPS],
+    })
+
+
+def candidate_names(
+    options: list[LevelOption], declarations: dict[str, list[Node]], rules: JavaScriptRules
+) -> set[str]:
+    """Names worth resolving: a default-level declaration, or enough level-option calls."""
+    calls = Counter(option.callee for option in options)
+    return {name for name, count in calls.items() if count >= rules.min_level_option_calls} | set(declarations)
+
+
+def _candidates(
+    resolution: Resolution,
+    options: list[LevelOption],
+    declarations: dict[str, list[Node]],
+    names: set[str],
+) -> dict[tuple[str, int], Candidate]:
+    option_by_call = {option.call.start_byte: option for option in options}
+    candidates: dict[tuple[str, int], Candidate] = {}
+    for reference, call in resolution.calls():
+        if call.type != "call_expression" or reference.name not in names:
+            continue
+        candidate = _candidate_for(candidates, reference)
+        candidate.calls += 1
+        option = option_by_call.get(call.start_byte)
+        if option is not None and option.callee == reference.name:
+            candidate.level_option_calls += 1
+            for level in level_literals(option.value):
+                candidate.levels[level] += 1
+    for name, functions in declarations.items():
+        for function in functions:
+            for key, binding in resolution.bindings.items():
+                if key[0] == name and _declares(binding, function):
+                    candidate = candidates.setdefault(key, Candidate(name, binding))
+                    candidate.default_declaration = function
+    return candidates
+
+
+def _candidate_for(candidates: dict[tuple[str, int], Candidate], reference: Reference) -> Candidate:
+    binding = reference.binding
+    key = binding.key if binding is not None else (reference.name, -1)
+    candidate = candidates.get(key)
+    if candidate is None:
+        candidate = candidates[key] = Candidate(reference.name, binding)
+    return candidate
+
+
+def _declares(binding: Binding, function: Node) -> bool:
+    declared = binding.declaration.parent
+    if declared is not None and same(declared, function):
+        return True
+    return declared is not None and declared.type == "variable_declarator" and same(
+        declared.child_by_field_name("value"), function
+    )
+
+
+def _forced_choice(
+    name: str, resolution: Resolution, candidates: dict[tuple[str, int], Candidate], rules: JavaScriptRules
+) -> LoggerChoice:
+    bindings = [b for key, b in resolution.bindings.items() if key[0] == name]
+    binding = min(bindings, key=lambda b: (_depth(b.scope), b.declaration.start_byte), default=None)
+    key = binding.key if binding is not None else (name, -1)
+    candidate = candidates.get(key) or Candidate(name, binding)
+    return LoggerChoice(name, binding, "option", {
+        "name": name,
+        "declarationOffset": binding.declaration.start_byte if binding else None,
+        "calls": candidate.calls,
+        "levelOptionCalls": candidate.level_option_calls,
+        "defaultLevelDeclaration": candidate.default_declaration is not None,
+        "reasons": [f"--logger {name}: the outermost binding of {name!r}"
+                    + ("" if binding else " (no declaration: the global name)")],
+        "runnerUps": [],
+    })
+
+
+def _depth(node: Node) -> int:
+    return sum(1 for _ in ancestors(node))
+
+
+def _describe(candidate: Candidate) -> dict[str, object]:
+    declaration = candidate.binding.declaration if candidate.binding else None
+    return {
+        "name": candidate.name,
+        "declarationOffset": declaration.start_byte if declaration is not None else None,
+        "calls": candidate.calls,
+        "levelOptionCalls": candidate.level_option_calls,
+        "defaultLevelDeclaration": candidate.default_declaration is not None,
+        "levels": dict(sorted(candidate.levels.items())),
+    }
+
+
+def _reasons(candidate: Candidate, rules: JavaScriptRules, source: bytes) -> list[str]:
+    reasons = []
+    if candidate.default_declaration is not None:
+        function = candidate.default_declaration
+        body = function.child_by_field_name("body")
+        end = body.start_byte if body is not None else function.end_byte
+        head = source[function.start_byte:min(end, function.start_byte + _DECL_PREVIEW)]
+        reasons.append(
+            f"its declaration `{head.decode('utf-8', 'replace')}` has a default "
+            f"{{{rules.level_key}: \"{rules.default_level}\"}} options parameter"
+        )
+    reasons.append(
+        f"{candidate.level_option_calls} of its {candidate.calls} calls pass a literal "
+        f"{{{rules.level_key}: ...}} option"
+    )
+    return reasons
+
+
+def level_literals(value: Node | None) -> list[str]:
+    """The string literals an expression can yield through ?:, ||, && and ??."""
+    if value is None:
+        return []
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        node = without_parentheses(stack.pop())
+        if node.type == "string":
+            out.append(text(node)[1:-1])
+        elif node.type == "template_string" and not any(
+            c.type == "template_substitution" for c in node.named_children
+        ):
+            out.append(text(node)[1:-1])
+        elif node.type == "ternary_expression":
+            stack.extend(
+                c for c in (node.child_by_field_name("alternative"), node.child_by_field_name("consequence")) if c
+            )
+        elif node.type == "binary_expression":
+            operator = node.child_by_field_name("operator")
+            if operator is not None and operator.type in ("||", "&&", "??"):
+                stack.extend(c for c in (node.child_by_field_name("right"), node.child_by_field_name("left")) if c)
+    return sorted(set(out), key=out.index)

@@ -1,0 +1,201 @@
+"""Scope resolution for a few names at a time.
+
+Minified bundles reuse short names in every scope, so whether `T(...)` calls the
+top-level logger depends on every binding of `T` between the call and the top.
+Instead of walking the whole tree, we find every occurrence of the names we care
+about (a byte regex, then the node at that offset), classify each occurrence as a
+declaration (with the scope node it binds in) or a reference, and resolve a
+reference by walking its few ancestors to the innermost scope that binds it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node, Tree
+
+from analyzer.javascript.syntax import (
+    BLOCK_SCOPE_TYPES,
+    IDENTIFIER_TYPES,
+    PATTERN_TYPES,
+    VAR_SCOPE_TYPES,
+    ancestors,
+    same,
+)
+
+_IDENT_BYTE = rb"A-Za-z0-9_$\x80-\xff\\"
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """One declaration of a name: where it binds, and what declares it."""
+
+    name: str
+    #: the node whose range the binding covers
+    scope: Node
+    #: the declared identifier
+    declaration: Node
+    #: param, var, let, const, function, class, catch, import, function-name, class-name
+    kind: str
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.name, self.declaration.start_byte)
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    name: str
+    node: Node
+    #: None when the name resolves to the global binding
+    binding: Binding | None
+
+
+class Resolution:
+    """Bindings and references of a set of names in one tree."""
+
+    def __init__(
+        self, tree: Tree, source: bytes, names: set[str], within: tuple[int, int] | None = None
+    ) -> None:
+        """Resolve every occurrence of `names`; with `within`, only occurrences in that byte
+        range (exact for a binding whose scope is that range: nothing outside can shadow it)."""
+        self.names = frozenset(names)
+        self.bindings: dict[tuple[str, int], Binding] = {}
+        self.references: list[Reference] = []
+        if not names:
+            return
+        root = tree.root_node
+        occurrences = _occurrences(root, source, names, within or (0, len(source)))
+        by_scope: dict[tuple[str, int], Binding] = {}
+        pending: list[tuple[str, Node]] = []
+        for name, node in occurrences:
+            binding = declaration(name, node)
+            if binding is None:
+                pending.append((name, node))
+                continue
+            self.bindings[binding.key] = binding
+            # the first declaration of a name in a scope is the one references resolve to
+            by_scope.setdefault((name, binding.scope.id), binding)
+        for name, node in pending:
+            self.references.append(Reference(name, node, _resolve(name, node, by_scope)))
+
+    def calls(self) -> list[tuple[Reference, Node]]:
+        """References used as the callee of `C(...)` or the constructor of `new C(...)`."""
+        out = []
+        for reference in self.references:
+            parent = reference.node.parent
+            if parent is None:
+                continue
+            if parent.type == "call_expression":
+                if same(parent.child_by_field_name("function"), reference.node):
+                    out.append((reference, parent))
+            elif parent.type == "new_expression":
+                if same(parent.child_by_field_name("constructor"), reference.node):
+                    out.append((reference, parent))
+        return out
+
+
+def _occurrences(
+    root: Node, source: bytes, names: set[str], within: tuple[int, int]
+) -> list[tuple[str, Node]]:
+    alternation = b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(rb"(?<![" + _IDENT_BYTE + rb"])(?:" + alternation + rb")(?![" + _IDENT_BYTE + rb"])")
+    found = []
+    for match in pattern.finditer(source, within[0], within[1]):
+        start, end = match.span()
+        node = root.descendant_for_byte_range(start, end)
+        if node is None or node.start_byte != start or node.end_byte != end:
+            continue
+        if node.type in IDENTIFIER_TYPES:
+            found.append((match.group().decode(), node))
+    return found
+
+
+def _nearest(node: Node, types: frozenset[str]) -> Node:
+    for ancestor in ancestors(node):
+        if ancestor.type in types:
+            return ancestor
+    raise AssertionError("every node has a program ancestor")
+
+
+def declaration(name: str, node: Node) -> Binding | None:
+    """The binding `node` declares, or None when it is a reference."""
+    child, parent = node, node.parent
+    # climb through destructuring patterns while `child` stays in a binding position
+    while parent is not None and parent.type in PATTERN_TYPES:
+        if parent.type == "pair_pattern" and not same(parent.child_by_field_name("value"), child):
+            return None
+        if parent.type in ("assignment_pattern", "object_assignment_pattern") and not same(
+            parent.child_by_field_name("left"), child
+        ):
+            return None
+        child, parent = parent, parent.parent
+    if parent is None:
+        return None
+    kind = parent.type
+    if kind == "variable_declarator":
+        if not same(parent.child_by_field_name("name"), child):
+            return None
+        declaration = parent.parent
+        if declaration is None:
+            return None
+        if declaration.type == "variable_declaration":
+            return Binding(name, _nearest(declaration, VAR_SCOPE_TYPES), node, "var")
+        word = "const" if declaration.children and declaration.children[0].type == "const" else "let"
+        return Binding(name, _block_of(declaration), node, word)
+    if kind == "formal_parameters":
+        function = parent.parent
+        return Binding(name, function, node, "param") if function is not None else None
+    if kind == "arrow_function" and same(parent.child_by_field_name("parameter"), child):
+        return Binding(name, parent, node, "param")
+    if kind == "catch_clause" and same(parent.child_by_field_name("parameter"), child):
+        return Binding(name, parent, node, "catch")
+    if kind == "for_in_statement" and same(parent.child_by_field_name("left"), child):
+        word_node = parent.child_by_field_name("kind")
+        if word_node is None:
+            return None
+        if word_node.type == "var":
+            return Binding(name, _nearest(parent, VAR_SCOPE_TYPES), node, "var")
+        return Binding(name, parent, node, word_node.type)
+    if child is not node:
+        return None  # a pattern in an assignment expression declares nothing
+    if kind in ("function_declaration", "generator_function_declaration") and same(
+        parent.child_by_field_name("name"), node
+    ):
+        return Binding(name, _nearest(parent, BLOCK_SCOPE_TYPES), node, "function")
+    if kind in ("function_expression", "generator_function") and same(
+        parent.child_by_field_name("name"), node
+    ):
+        return Binding(name, parent, node, "function-name")
+    if kind == "class_declaration" and same(parent.child_by_field_name("name"), node):
+        return Binding(name, _nearest(parent, BLOCK_SCOPE_TYPES), node, "class")
+    if kind == "class" and same(parent.child_by_field_name("name"), node):
+        return Binding(name, parent, node, "class-name")
+    if kind in ("import_specifier", "namespace_import", "import_clause"):
+        return _import_binding(name, node, parent)
+    return None
+
+
+def _block_of(declaration: Node) -> Node:
+    parent = declaration.parent
+    if parent is not None and parent.type in ("for_statement", "for_in_statement"):
+        return parent
+    return _nearest(declaration, BLOCK_SCOPE_TYPES)
+
+
+def _import_binding(name: str, node: Node, parent: Node) -> Binding | None:
+    if parent.type == "import_specifier":
+        alias = parent.child_by_field_name("alias")
+        local = alias if alias is not None else parent.child_by_field_name("name")
+        if not same(local, node):
+            return None
+    return Binding(name, _nearest(parent, frozenset({"program"})), node, "import")
+
+
+def _resolve(name: str, node: Node, by_scope: dict[tuple[str, int], Binding]) -> Binding | None:
+    for ancestor in ancestors(node):
+        binding = by_scope.get((name, ancestor.id))
+        if binding is not None:
+            return binding
+    return None

@@ -1,0 +1,113 @@
+"""The public records of a scan. Every field is set when the record is built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CALLSITE_SCHEMA = "erratlas.callsite/1"
+ERROR_CLASS_SCHEMA = "erratlas.error-class/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One source text of a bundle."""
+
+    #: name inside the bundle (file name, or embedded path)
+    name: str
+    #: the bytes as shipped
+    source: bytes
+    #: sha256 of `source`, hex
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    #: taxonomy of SPEC 2.1: string, template, call, identifier, member-or-call, ...
+    shape: str
+    #: the literal when static, else None
+    text: str | None
+    #: normalized text with ${} holes, else None
+    template: str | None
+    #: stable grouping key derived from the message, never from minified names
+    comparisonKey: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    #: outermost -> innermost, each `kind:name@offset`
+    scopePath: tuple[str, ...]
+    #: innermost function name, `<anonymous>` if none
+    function: str
+    #: function, arrow, method, getter, setter, constructor, generator, async-..., module, ...
+    functionKind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Consumer:
+    #: AST type of the immediate parent (parentheses skipped)
+    node: str
+    #: the parent's field or argument slot holding the callsite
+    relation: str
+    #: what happens to the value next: throw, return, reject, callback, argument, ...
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    #: inside a catch clause body of the same function
+    inCatch: bool
+    #: that catch clause's parameter as written, else None
+    catchParam: str | None
+    #: inside a try block of the same function
+    inTry: bool
+    #: the parser recovered from a syntax error around this callsite
+    inErrorRegion: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Callsite:
+    schema: str
+    kind: str
+    id: str
+    fingerprint: str
+    #: fingerprint of the innermost enclosing function (fp1f), for function-scope reviews
+    functionFingerprint: str
+    unit: str
+    offset: int
+    endOffset: int
+    line: int
+    column: int
+    constructor: str | None
+    form: str
+    callee: str
+    calleeRole: str
+    argCount: int
+    message: Message
+    level: str | None
+    levelSource: str | None
+    levelCandidates: tuple[str, ...]
+    scope: Scope
+    consumer: Consumer
+    module: None
+    context: Context
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorClass:
+    schema: str
+    id: str
+    fingerprint: str
+    unit: str
+    offset: int
+    endOffset: int
+    line: int
+    column: int
+    #: class name as written (minified), or the binding it is assigned to, or `<anonymous>`
+    name: str
+    #: the heritage expression as written
+    parent: str
+    #: the error class the chain ends in (`Error`, `TypeError`, ...)
+    rootConstructor: str
+    #: machine fields the class sets: `this.X = ...` in its constructor, and class fields
+    fields: tuple[str, ...]
+    scope: Scope

@@ -1,0 +1,1 @@
+"""Report writers: every writer takes the scan and returns {file name: bytes}."""

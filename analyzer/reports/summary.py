@@ -1,0 +1,104 @@
+"""error-diagnostic-owner-summary.json: counts, invariants, logger evidence, hashes."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable
+
+import orjson
+
+from analyzer import __version__
+from analyzer.errors import InvariantError
+from analyzer.identity import ANCHOR_LIMIT, FP_VERSION
+from analyzer.model import Callsite
+from analyzer.scan import ScanResult
+
+SUMMARY_FILE = "error-diagnostic-owner-summary.json"
+SUMMARY_SCHEMA = "erratlas.summary/1"
+_REGIONS_LISTED = 50
+
+_BREAKDOWNS: dict[str, dict[str, Callable[[Callsite], str]]] = {
+    "error": {
+        "byConstructor": lambda r: r.constructor or "",
+        "byForm": lambda r: r.form,
+        "byShape": lambda r: r.message.shape,
+        "byConsumerRole": lambda r: r.consumer.role,
+    },
+    "diagnostic": {
+        "byLevel": lambda r: r.level or "",
+        "byLevelSource": lambda r: r.levelSource or "",
+        "byShape": lambda r: r.message.shape,
+        "byConsumerRole": lambda r: r.consumer.role,
+    },
+}
+
+
+def counts(records: list[Callsite]) -> dict[str, object]:
+    by_kind = Counter(r.kind for r in records)
+    out: dict[str, object] = {
+        "total": len(records),
+        "byKind": {kind: by_kind.get(kind, 0) for kind in ("error", "diagnostic")},
+    }
+    for kind, breakdowns in _BREAKDOWNS.items():
+        members = [r for r in records if r.kind == kind]
+        out[kind] = {
+            name: dict(sorted(Counter(key(r) for r in members).items()))
+            for name, key in breakdowns.items()
+        }
+        out[kind]["inCatch"] = sum(1 for r in members if r.context.inCatch)  # type: ignore[index]
+        out[kind]["inErrorRegion"] = sum(1 for r in members if r.context.inErrorRegion)  # type: ignore[index]
+    return out
+
+
+def invariants(result: ScanResult, tallies: dict[str, object]) -> list[dict[str, object]]:
+    """Every count equals the sum of its parts; identities are unique. Raises when one fails."""
+    records = result.callsites
+    by_kind: dict[str, int] = tallies["byKind"]  # type: ignore[assignment]
+    checks: list[tuple[str, int, int]] = [
+        ("byKind sums to total", sum(by_kind.values()), len(records)),
+        ("ids are unique", len({r.id for r in records}), len(records)),
+        ("fingerprints are unique", len({r.fingerprint for r in records}), len(records)),
+        ("unit sites sum to total", sum(len(u.sites) for u in result.units), len(records)),
+    ]
+    for kind, breakdowns in _BREAKDOWNS.items():
+        kind_counts: dict[str, dict[str, int]] = tallies[kind]  # type: ignore[assignment]
+        for name in breakdowns:
+            checks.append((f"{kind}.{name} sums to {kind} total", sum(kind_counts[name].values()), by_kind[kind]))
+    rows = [{"name": n, "holds": left == right, "left": left, "right": right} for n, left, right in checks]
+    broken = [row for row in rows if not row["holds"]]
+    if broken:
+        raise InvariantError("; ".join(f"{r['name']}: {r['left']} != {r['right']}" for r in broken))
+    return rows
+
+
+def summary(result: ScanResult, outputs: dict[str, bytes]) -> bytes:
+    tallies = counts(result.callsites)
+    regions = [(u.unit.name, r) for u in result.units for r in u.error_regions]
+    document = {
+        "schema": SUMMARY_SCHEMA,
+        "tool": {"name": "erratlas", "version": __version__},
+        "fingerprint": {"version": FP_VERSION, "anchorLimit": ANCHOR_LIMIT},
+        "inputs": {
+            "bundle": {"name": result.bundle.name, "sha256": result.bundle.sha256, "bytes": result.bundle.size},
+            "units": [
+                {"name": u.unit.name, "sha256": u.unit.sha256, "bytes": len(u.unit.source)} for u in result.units
+            ],
+            "rules": {"name": result.rules.path.rsplit("/", 1)[-1], "sha256": result.rules.sha256},
+            "allowlists": [],
+        },
+        "loggers": [u.logger for u in result.units],
+        "counts": tallies,
+        "shadowed": {u.unit.name: u.shadowed for u in result.units},
+        "errorClasses": len(result.classes),
+        "errorRegions": {
+            "count": len(regions),
+            "listed": [
+                {"unit": name, "offset": r.offset, "endOffset": r.end_offset, "line": r.line, "kind": r.kind}
+                for name, r in regions[:_REGIONS_LISTED]
+            ],
+        },
+        "invariants": invariants(result, tallies),
+        "outputs": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(outputs.items())},
+    }
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"

@@ -1,0 +1,108 @@
+"""The scan pipeline: load -> parse/extract (per unit) -> identity -> records."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.bundle.load import load_units
+from analyzer.identity import callsite_fingerprints, function_fingerprints, scan_fingerprints
+from analyzer.javascript.classes import ClassFacts
+from analyzer.javascript.extract import SiteFacts, UnitFacts, extract_unit
+from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, ErrorClass
+from analyzer.rules import JavaScriptRules
+
+_ID_PREFIX = {"error": "e", "diagnostic": "d"}
+
+
+@dataclass(frozen=True, slots=True)
+class BundleInput:
+    name: str
+    sha256: str
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScanResult:
+    bundle: BundleInput
+    rules: JavaScriptRules
+    units: list[UnitFacts]
+    callsites: list[Callsite]
+    classes: list[ErrorClass]
+
+
+def scan(path: Path, rules: JavaScriptRules, logger: str | None = None) -> ScanResult:
+    units = load_units(path)
+    raw = path.read_bytes()
+    bundle = BundleInput(name=path.name, sha256=hashlib.sha256(raw).hexdigest(), size=len(raw))
+    del raw
+    facts = [extract_unit(unit, rules, logger) for unit in units]
+    return ScanResult(bundle, rules, facts, _callsites(facts), _classes(facts))
+
+
+def _callsites(units: list[UnitFacts]) -> list[Callsite]:
+    located = [(u.unit.name, site) for u in units for site in u.sites]
+    fingerprints = callsite_fingerprints([site.identity for _, site in located])
+    functions = sorted(
+        {(name, s.function_offset): s.function_digest for name, s in located if s.function_digest}.items()
+    )
+    function_fps = dict(
+        zip([key for key, _ in functions], function_fingerprints([d for _, d in functions], [k for k, _ in functions]))
+    )
+    records = [
+        _record(name, site, fingerprint, function_fps.get((name, site.function_offset)))
+        for (name, site), fingerprint in zip(located, fingerprints)
+    ]
+    return sorted(records, key=lambda r: (r.unit, r.offset, r.kind))
+
+
+def _record(unit: str, site: SiteFacts, fingerprint: str, function_fp: str | None) -> Callsite:
+    return Callsite(
+        schema=CALLSITE_SCHEMA,
+        kind=site.kind,
+        id=f"{_ID_PREFIX[site.kind]}:{unit}@{site.offset}",
+        fingerprint=fingerprint,
+        functionFingerprint=function_fp,  # type: ignore[arg-type]
+        unit=unit,
+        offset=site.offset,
+        endOffset=site.end_offset,
+        line=site.line,
+        column=site.column,
+        constructor=site.constructor,
+        form=site.form,
+        callee=site.callee,
+        calleeRole=site.callee_role,
+        argCount=site.arg_count,
+        message=site.message,
+        level=site.level,
+        levelSource=site.level_source,
+        levelCandidates=site.level_candidates,  # type: ignore[arg-type]
+        scope=site.scope,
+        consumer=site.consumer,
+        module=None,
+        context=site.context,
+    )
+
+
+def _classes(units: list[UnitFacts]) -> list[ErrorClass]:
+    located: list[tuple[str, ClassFacts]] = [(u.unit.name, c) for u in units for c in u.classes]
+    fingerprints = scan_fingerprints("fp1c", [c.digest for _, c in located], [(n, c.offset) for n, c in located])
+    return [
+        ErrorClass(
+            schema=ERROR_CLASS_SCHEMA,
+            id=f"c:{name}@{facts.offset}",
+            fingerprint=fingerprint,
+            unit=name,
+            offset=facts.offset,
+            endOffset=facts.end_offset,
+            line=facts.line,
+            column=facts.column,
+            name=facts.name,
+            parent=facts.parent,
+            rootConstructor=facts.root_constructor,
+            fields=facts.fields,
+            scope=facts.scope,
+        )
+        for (name, facts), fingerprint in zip(located, fingerprints)
+    ]
