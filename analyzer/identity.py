@@ -66,9 +66,10 @@ class Normalizer:
         return b"".join(pieces)
 
 
-def anchor_of(callsite: Node, chain: Sequence[Node], limit: int = ANCHOR_LIMIT) -> Node:
+def anchor_of(callsite: Node, chain: Sequence[Node], limit: int | None = None) -> Node:
     """The innermost enclosing function when it is at most `limit` bytes; otherwise the largest
     enclosing statement inside it that is; otherwise the callsite itself."""
+    limit = ANCHOR_LIMIT if limit is None else limit
     best = callsite
     for node in chain:
         if node.type == "program":
