@@ -111,6 +111,11 @@ class IdentityInput:
 
 def callsite_fingerprints(inputs: Sequence[IdentityInput]) -> list[str]:
     """fp1 of every callsite: base hash, ordinal within its anchor, ordinal within the scan."""
+    return _with_scan_ordinals("fp1", pre_scan_hashes(inputs), inputs)
+
+
+def pre_scan_hashes(inputs: Sequence[IdentityInput]) -> list[bytes]:
+    """Each callsite's hash before its ordinal within the scan (equal hashes get ordinals)."""
     bases = [
         _digest(FP_VERSION, i.kind, i.role, i.comparison_key, i.consumer_role, i.anchor)
         for i in inputs
@@ -122,7 +127,7 @@ def callsite_fingerprints(inputs: Sequence[IdentityInput]) -> list[str]:
     for positions in in_anchor.values():
         for ordinal, position in enumerate(positions):
             local[position] = ordinal
-    return _with_scan_ordinals("fp1", [_digest(b, local[p]) for p, b in enumerate(bases)], inputs)
+    return [_digest(b, local[p]) for p, b in enumerate(bases)]
 
 
 def function_fingerprints(digests: Sequence[bytes], order: Sequence[tuple[str, int]]) -> list[str]:

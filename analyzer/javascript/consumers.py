@@ -43,12 +43,24 @@ def _skip_parentheses(node: Node) -> tuple[Node | None, Node]:
     return parent, child
 
 
+# the slot a parent holds its one unnamed child in, named as ESTree names it
+_UNNAMED_SLOT = {
+    "throw_statement": "argument",
+    "return_statement": "argument",
+    "expression_statement": "expression",
+    "await_expression": "argument",
+    "yield_expression": "argument",
+    "spread_element": "argument",
+    "template_substitution": "expression",
+}
+
+
 def _relation(parent: Node, child: Node) -> str:
     if parent.type == "arguments":
         return f"arguments[{named_index(parent, child)}]"
     if parent.type in ("array", "sequence_expression"):
         return f"{'elements' if parent.type == 'array' else 'expressions'}[{named_index(parent, child)}]"
-    return field_of(parent, child) or "child"
+    return field_of(parent, child) or _UNNAMED_SLOT.get(parent.type, "child")
 
 
 def _role(callsite: Node) -> str:
