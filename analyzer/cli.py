@@ -94,7 +94,8 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _terminate)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _terminate)
     try:
         app(standalone_mode=False)
     except InputError as exc:

@@ -3,6 +3,7 @@ survive this stage, so the tree's memory is freed when it returns)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -100,6 +101,11 @@ def extract_unit(unit: Unit, rules: JavaScriptRules, forced_logger: str | None) 
                 sites.append((call, "error"))
             else:
                 shadowed[reference.name] += 1
+    for name, node in resolution.recovered:
+        if name in constructors:
+            sites.append((node, "error"))
+        elif name == choice.name:
+            sites.append((node, "diagnostic"))
     sites.sort(key=lambda pair: (pair[0].start_byte, pair[1]))
     columns = _columns(source, [node.start_byte for node, _ in sites])
     facts = [
@@ -122,11 +128,16 @@ def _site(
     unit: Unit, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer, position: tuple[int, int]
 ) -> SiteFacts:
     chain = list(ancestors(node))
-    is_new = node.type == "new_expression"
-    callee_node = node.child_by_field_name("constructor" if is_new else "function")
+    if node.type in ("call_expression", "new_expression"):
+        is_new = node.type == "new_expression"
+        callee_node = node.child_by_field_name("constructor" if is_new else "function")
+        arguments = _arguments(node)
+        consumer = consumer_of(node)
+    else:  # a name followed by `(` in a region the parser recovered from
+        is_new = _NEW_BEFORE.search(unit.source, max(0, node.start_byte - 8), node.start_byte) is not None
+        callee_node, arguments = node, _recovered_arguments(node)
+        consumer = Consumer(node="ERROR", relation="recovered", role="other")
     callee = text(callee_node) if callee_node is not None else ""
-    arguments = _arguments(node)
-    consumer = consumer_of(node)
     if kind == "error":
         message = message_of(arguments[0] if arguments else None)
         level = level_source = None
@@ -170,6 +181,17 @@ def _site(
         function_digest=normalizer.digest(function) if function is not None else None,
         function_offset=function.start_byte if function is not None else None,
     )
+
+
+_NEW_BEFORE = re.compile(rb"(?<![A-Za-z0-9_$])new\s+$")
+
+
+def _recovered_arguments(name: Node) -> list[Node]:
+    """The string right after `name(` when the parser kept one; nothing else is certain there."""
+    following = name.next_named_sibling
+    if following is not None and following.type in ("string", "template_string"):
+        return [following]
+    return []
 
 
 def _arguments(call: Node) -> list[Node]:

@@ -15,7 +15,9 @@ _KEY_LIMIT = 400
 _WALK_LIMIT = 8192
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_ESCAPE = re.compile(r"\\(u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|\r\n|[\s\S])")
+_ESCAPE = re.compile(
+    r"\\(u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|\r\n|[0-3][0-7]{0,2}|[4-7][0-7]?|[\s\S])"
+)
 
 
 def message_of(argument: Node | None) -> Message:
@@ -119,6 +121,8 @@ def _unescape(match: re.Match[str]) -> str:
     body = match.group(1)
     if body in _SIMPLE_ESCAPES:
         return _SIMPLE_ESCAPES[body]
+    if body[0] in "01234567":  # legacy octal escape (sloppy-mode strings)
+        return chr(int(body, 8))
     if body in ("\n", "\r\n", "\r", "\u2028", "\u2029"):
         return ""  # line continuation
     if body.startswith("u{"):

@@ -63,10 +63,12 @@ class Resolution:
         self.names = frozenset(names)
         self.bindings: dict[tuple[str, int], Binding] = {}
         self.references: list[Reference] = []
+        #: names followed by `(` that the parser could not fit into a call (in an ERROR region)
+        self.recovered: list[tuple[str, Node]] = []
         if not names:
             return
         root = tree.root_node
-        occurrences = _occurrences(root, source, names, within or (0, len(source)))
+        occurrences = _occurrences(root, source, names, within or (0, len(source)), self.recovered)
         by_scope: dict[tuple[str, int], Binding] = {}
         pending: list[tuple[str, Node]] = []
         for name, node in occurrences:
@@ -97,7 +99,7 @@ class Resolution:
 
 
 def _occurrences(
-    root: Node, source: bytes, names: set[str], within: tuple[int, int]
+    root: Node, source: bytes, names: set[str], within: tuple[int, int], recovered: list[tuple[str, Node]]
 ) -> list[tuple[str, Node]]:
     alternation = b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
     pattern = re.compile(rb"(?<![" + _IDENT_BYTE + rb"])(?:" + alternation + rb")(?![" + _IDENT_BYTE + rb"])")
@@ -109,7 +111,27 @@ def _occurrences(
             continue
         if node.type in IDENTIFIER_TYPES:
             found.append((match.group().decode(), node))
+        if _recovered_call(source, node):
+            recovered.append((match.group().decode(), node))
     return found
+
+
+_NEXT_IS_PAREN = re.compile(rb"\s*\(")
+_PREVIOUS_IS_DOT = re.compile(rb"[.#]\s*$")
+
+
+def _recovered_call(source: bytes, node: Node) -> bool:
+    """A name followed by `(` inside an ERROR region that did not parse as a call or `new`."""
+    if node.type not in ("identifier", "property_identifier"):
+        return False
+    parent = node.parent
+    if parent is None or parent.type in ("call_expression", "new_expression"):
+        return False
+    if not _NEXT_IS_PAREN.match(source, node.end_byte):
+        return False
+    if _PREVIOUS_IS_DOT.search(source, max(0, node.start_byte - 8), node.start_byte):
+        return False
+    return any(a.type == "ERROR" for a in ancestors(node))
 
 
 def _nearest(node: Node, types: frozenset[str]) -> Node:

@@ -1,0 +1,130 @@
+"""SPEC 5: deterministic output, replaced atomically; a killed scan leaves the previous output."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, SUMMARY, erratlas_command, records, run, scan, tree_bytes
+
+EXPECTED_FILES = {
+    "error-message-callsites.jsonl",
+    "diagnostic-message-callsites.jsonl",
+    "error-message-templates.jsonl",
+    "diagnostic-message-templates.jsonl",
+    "error-message-literals.txt",
+    "diagnostic-message-literals.txt",
+    "error-classes.jsonl",
+    SUMMARY,
+}
+
+
+def test_scan_writes_every_inventory_file(tmp_path: Path, demo_bundle: Path) -> None:
+    scan(demo_bundle, tmp_path / "out")
+    assert {p.name for p in (tmp_path / "out").iterdir()} == EXPECTED_FILES
+
+
+def test_two_scans_are_byte_identical(tmp_path: Path, demo_bundle: Path) -> None:
+    scan(demo_bundle, tmp_path / "a")
+    scan(demo_bundle, tmp_path / "b")
+    assert tree_bytes(tmp_path / "a") == tree_bytes(tmp_path / "b")
+
+
+def test_scan_is_independent_of_where_it_runs(tmp_path: Path, demo_bundle: Path) -> None:
+    copy = tmp_path / "elsewhere" / demo_bundle.name
+    copy.parent.mkdir()
+    copy.write_bytes(demo_bundle.read_bytes())
+    scan(demo_bundle, tmp_path / "a")
+    result = run("scan", copy.name, "--out", "../b", cwd=copy.parent)
+    assert result.returncode == 0, result.stderr
+    assert tree_bytes(tmp_path / "a") == tree_bytes(tmp_path / "b")
+
+
+def test_summary_hashes_every_output_and_input(tmp_path: Path, demo_bundle: Path) -> None:
+    summary = scan(demo_bundle, tmp_path / "out")
+    outputs = summary["outputs"]
+    assert set(outputs) == EXPECTED_FILES - {SUMMARY}  # type: ignore[arg-type]
+    for name, digest in outputs.items():  # type: ignore[union-attr]
+        assert hashlib.sha256((tmp_path / "out" / name).read_bytes()).hexdigest() == digest
+    bundle = summary["inputs"]["bundle"]  # type: ignore[index]
+    assert bundle["sha256"] == hashlib.sha256(demo_bundle.read_bytes()).hexdigest()
+    rules = summary["inputs"]["rules"]  # type: ignore[index]
+    assert rules["sha256"] == hashlib.sha256((FIXTURES.parent / "rules" / "javascript.toml").read_bytes()).hexdigest()
+
+
+def test_summary_counts_equal_the_records(tmp_path: Path, demo_bundle: Path) -> None:
+    summary = scan(demo_bundle, tmp_path / "out")
+    errors, diagnostics = records(tmp_path / "out", "error"), records(tmp_path / "out", "diagnostic")
+    counts = summary["counts"]
+    assert counts["byKind"] == {"error": len(errors), "diagnostic": len(diagnostics)}  # type: ignore[index]
+    by_constructor: dict[str, int] = {}
+    for record in errors:
+        by_constructor[record["constructor"]] = by_constructor.get(record["constructor"], 0) + 1  # type: ignore[index]
+    assert counts["error"]["byConstructor"] == dict(sorted(by_constructor.items()))  # type: ignore[index]
+    assert all(row["holds"] for row in summary["invariants"])  # type: ignore[index,union-attr]
+
+
+def test_records_have_every_field_and_are_sorted(tmp_path: Path, demo_bundle: Path) -> None:
+    scan(demo_bundle, tmp_path / "out")
+    fields = {
+        "schema", "kind", "id", "fingerprint", "functionFingerprint", "unit", "offset", "endOffset",
+        "line", "column", "constructor", "form", "callee", "calleeRole", "argCount", "message",
+        "level", "levelSource", "levelCandidates", "scope", "consumer", "module", "context",
+    }
+    for kind in ("error", "diagnostic"):
+        rows = records(tmp_path / "out", kind)
+        assert rows
+        assert [(r["unit"], r["offset"]) for r in rows] == sorted((r["unit"], r["offset"]) for r in rows)  # type: ignore[type-var]
+        for row in rows:
+            assert fields <= set(row)
+            assert set(row["message"]) == {"shape", "text", "template", "comparisonKey"}  # type: ignore[arg-type]
+            assert set(row["scope"]) == {"scopePath", "function", "functionKind"}  # type: ignore[arg-type]
+            assert set(row["consumer"]) == {"node", "relation", "role"}  # type: ignore[arg-type]
+            assert {"inCatch", "catchParam", "inErrorRegion"} <= set(row["context"])  # type: ignore[arg-type]
+            assert row["kind"] == kind
+
+
+def test_rescan_replaces_previous_output(tmp_path: Path, demo_bundle: Path) -> None:
+    out = tmp_path / "out"
+    scan(FIXTURES / "shadowing" / "shadowing.js", out)
+    scan(demo_bundle, out)
+    summary = json.loads((out / SUMMARY).read_text())
+    assert summary["inputs"]["bundle"]["name"] == demo_bundle.name
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")], "no staging left behind"
+
+
+@pytest.fixture
+def big_bundle(tmp_path: Path) -> Path:
+    """A synthetic bundle large enough that a scan takes a few seconds."""
+    demo = (FIXTURES / "demo" / "demo.cjs.min.js").read_bytes()
+    big = tmp_path / "big.js"
+    big.write_bytes(b"\n".join([b"(function(){" + demo + b"})();"] * 120))
+    return big
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
+def test_killed_scan_leaves_previous_output_intact(tmp_path: Path, demo_bundle: Path, big_bundle: Path, signum: int) -> None:
+    out = tmp_path / "out"
+    scan(demo_bundle, out)
+    before = tree_bytes(out)
+    process = subprocess.Popen(
+        [erratlas_command(), "scan", str(big_bundle), "--out", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(1.0)
+    assert process.poll() is None, "the scan finished before it could be killed; make the bundle bigger"
+    process.send_signal(signum)
+    process.wait(timeout=60)
+    assert process.returncode != 0
+    assert tree_bytes(out) == before
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    assert "Traceback" not in stderr
+    if signum != signal.SIGKILL:  # a catchable signal also removes the staging directory
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")] == []
