@@ -1,0 +1,120 @@
+"""Real Claude Code bundles from npm, checked against an independent oracle (ast-grep).
+
+ast-grep counts every `C(...)` / `new C(...)` syntactically; erratlas counts only those whose
+callee resolves to the global binding. The definitions agree once the calls erratlas resolved
+to a local binding are removed, and the test checks that site by site, not just in total.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import ast_grep_command, records, scan
+from support import npm_cache
+
+PACKAGE = "@anthropic-ai/claude-code"
+VERSIONS = ["2.1.100", "2.1.98", "2.1.90"]
+CONSTRUCTORS = ["Error", "TypeError", "RangeError"]
+_START = re.compile(rb'"byteOffset":\{"start":(\d+)')
+_RULE = re.compile(rb'"ruleId":"([^"]+)"')
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+
+
+def ast_grep_offsets(bundle: Path, patterns: dict[str, str]) -> dict[str, set[int]]:
+    """Start offsets of each pattern's matches, from one streaming ast-grep run."""
+    rules = "\n---\n".join(
+        f"id: {rule}\nlanguage: javascript\nrule:\n  pattern: {pattern}" for rule, pattern in patterns.items()
+    )
+    found: dict[str, set[int]] = {rule: set() for rule in patterns}
+    with subprocess.Popen(
+        [ast_grep_command(), "scan", "--inline-rules", rules, "--json=stream", str(bundle)],
+        stdout=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None
+        for line in process.stdout:  # each match repeats its whole source line: read it as a stream
+            start = _START.search(line)
+            rule = _RULE.match(line, line.rfind(b'"ruleId":"'))  # unescaped quotes: never inside a string
+            assert start is not None and rule is not None, line[:200]
+            found[rule.group(1).decode()].add(int(start.group(1)))
+    assert process.returncode == 0
+    return found
+
+
+@dataclass
+class RealScan:
+    version: str
+    summary: dict  # type: ignore[type-arg]
+    errors: list[dict]  # type: ignore[type-arg]
+    diagnostics: list[dict]  # type: ignore[type-arg]
+    oracle: dict[str, set[int]]
+
+
+@pytest.fixture(scope="module", params=VERSIONS)
+def real(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> RealScan:
+    version = request.param
+    bundle = npm_cache.main_file(PACKAGE, version)
+    out = tmp_path_factory.mktemp(f"scan-{version}")
+    summary = scan(bundle, out)
+    logger = summary["loggers"][0]["name"]
+    assert logger, f"no logger detected in {version}"
+    patterns = {f"call-{c}": f"{c}($$$A)" for c in CONSTRUCTORS}
+    patterns |= {f"new-{c}": f"new {c}($$$A)" for c in CONSTRUCTORS}
+    patterns["logger"] = f"{logger}($$$A)"
+    return RealScan(version, summary, records(out, "error"), records(out, "diagnostic"),
+                    ast_grep_offsets(bundle, patterns))
+
+
+def test_logger_is_detected_with_evidence(real: RealScan) -> None:
+    logger = real.summary["loggers"][0]
+    assert logger["source"] == "detected"
+    evidence = logger["evidence"]
+    assert evidence["defaultLevelDeclaration"] is True
+    assert evidence["levelOptionCalls"] >= 50
+    assert evidence["reasons"] and "runnerUps" in evidence
+    assert all(r["levelOptionCalls"] < evidence["levelOptionCalls"] for r in evidence["runnerUps"])
+
+
+@pytest.mark.parametrize("constructor", CONSTRUCTORS)
+@pytest.mark.parametrize("form", ["call", "new"])
+def test_error_sites_equal_ast_grep_minus_local_bindings(real: RealScan, constructor: str, form: str) -> None:
+    ours = {r["offset"] for r in real.errors if r["constructor"] == constructor and r["form"] == form}
+    oracle = real.oracle[f"{form}-{constructor}"]
+    assert ours <= oracle, sorted(ours - oracle)[:10]
+    local = oracle - ours
+    shadowed = real.summary["shadowed"]["cli.js"].get(constructor, 0)
+    assert len(local) <= shadowed
+
+
+@pytest.mark.parametrize("constructor", CONSTRUCTORS)
+def test_constructor_totals_equal_ast_grep_minus_shadowed(real: RealScan, constructor: str) -> None:
+    oracle = len(real.oracle[f"call-{constructor}"]) + len(real.oracle[f"new-{constructor}"])
+    shadowed = real.summary["shadowed"]["cli.js"].get(constructor, 0)
+    assert real.summary["counts"]["error"]["byConstructor"].get(constructor, 0) == oracle - shadowed
+
+
+def test_diagnostics_equal_ast_grep_minus_local_bindings(real: RealScan) -> None:
+    logger = real.summary["loggers"][0]["name"]
+    ours = {r["offset"] for r in real.diagnostics}
+    oracle = real.oracle["logger"]
+    assert ours <= oracle, sorted(ours - oracle)[:10]
+    shadowed = real.summary["shadowed"]["cli.js"].get(logger, 0)
+    assert len(ours) == len(oracle) - shadowed
+    assert all(r["callee"] == logger for r in real.diagnostics)
+
+
+def test_every_record_is_outside_error_regions_in_a_clean_bundle(real: RealScan) -> None:
+    assert real.summary["errorRegions"]["count"] == 0
+    assert not any(r["context"]["inErrorRegion"] for r in real.errors + real.diagnostics)
+
+
+def test_fingerprints_are_unique_and_carry_no_offsets(real: RealScan) -> None:
+    everything = real.errors + real.diagnostics
+    fingerprints = [r["fingerprint"] for r in everything]
+    assert len(set(fingerprints)) == len(fingerprints)
+    assert all(re.fullmatch(r"fp1:[0-9a-f]{32}", fp) for fp in fingerprints)
