@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from support import npm_cache
+
 from analyzer.bundle.bun import (
     TRAILER,
     EmbeddedModule,
@@ -396,15 +398,9 @@ def test_any_single_corrupt_byte_gives_modules_or_input_error(
                 assert all(isinstance(m, EmbeddedModule) for m in modules)
 
 
-REAL_LINUX = (
-    pathlib.Path.home() / ".cache/erratlas/npm/claude-code-linux-x64-2.1.235/package/claude"
-)
-
-
 @pytest.mark.network
 def test_real_claude_code_linux_build_has_main_javascript_over_20_mb() -> None:
-    if not REAL_LINUX.is_file():
-        pytest.skip(f"{REAL_LINUX} absent: npm pack @anthropic-ai/claude-code-linux-x64@2.1.235")
+    REAL_LINUX = npm_cache.main_file("@anthropic-ai/claude-code-linux-x64", "2.1.235")
     with (
         open(REAL_LINUX, "rb") as file,
         mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as mapped,

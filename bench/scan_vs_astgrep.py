@@ -1,0 +1,252 @@
+"""Time a full `erratlas scan` against a bare `ast-grep` pattern search on the same bundle.
+
+usage: python bench/scan_vs_astgrep.py [--runs N] [--target PATH | --package P --version V]
+
+(a) `erratlas scan FILE --out TMPDIR`, the installed command, all outputs written;
+(b) `ast-grep run -p 'Error($$$A)' --lang js FILE --json=stream`, matches written to a
+    temporary file and counted after the run.
+
+Both run as child processes, interleaved (erratlas, ast-grep, erratlas, ...) after one
+unmeasured warm-up each. Wall time is taken around spawn and reap; peak RSS and CPU time come
+from the child's rusage (`os.wait4`). When the target is a Bun executable, erratlas scans the
+executable and ast-grep scans the entry module's JavaScript, extracted once beforehand with
+`analyzer.bundle.bun.read_bun_executable`. Prints a markdown table.
+
+Default target: package/cli.js of @anthropic-ai/claude-code@2.1.100, from the verified cache of
+tests/support/npm_cache.py (fetched with `npm pack` on first use).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import pathlib
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
+SUMMARY = "error-diagnostic-owner-summary.json"
+PATTERN = "Error($$$A)"
+EXECUTABLE_MAGICS = (
+    b"\x7fELF",
+    b"MZ",
+    b"\xcf\xfa\xed\xfe",  # Mach-O 64-bit, little-endian
+    b"\xce\xfa\xed\xfe",
+    b"\xca\xfe\xba\xbe",  # universal
+)
+
+
+@dataclasses.dataclass
+class Run:
+    wall: float  # seconds
+    cpu: float  # user + system seconds of the child (and anything it reaped)
+    maxrss: int  # bytes
+
+
+@dataclasses.dataclass
+class Tool:
+    label: str
+    command: list[str]
+    runs: list[Run] = dataclasses.field(default_factory=list)
+    output: str = ""
+
+    def median(self, field: str) -> float:
+        return statistics.median(getattr(run, field) for run in self.runs)
+
+    def minimum(self, field: str) -> float:
+        return min(getattr(run, field) for run in self.runs)
+
+
+def find_command(name: str, override: str | None) -> str:
+    if override:
+        return override
+    sibling = pathlib.Path(sys.executable).parent / name
+    found = str(sibling) if sibling.exists() else shutil.which(name)
+    if found is None:
+        raise SystemExit(f"`{name}` not found next to {sys.executable} or on PATH")
+    return found
+
+
+def run_child(command: list[str], stdout: pathlib.Path, stderr: pathlib.Path) -> tuple[Run, int]:
+    """Spawn, reap with wait4, and measure one child."""
+    with stdout.open("wb") as out, stderr.open("wb") as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * scale), process.returncode
+
+
+def fail(label: str, code: int, stderr: pathlib.Path) -> None:
+    tail = "\n".join(stderr.read_text(errors="replace").strip().splitlines()[-10:])
+    raise SystemExit(f"{label} exited {code}:\n{tail}")
+
+
+def is_executable(path: pathlib.Path) -> bool:
+    with path.open("rb") as handle:
+        return handle.read(4).startswith(EXECUTABLE_MAGICS)
+
+
+def extract_entry_module(binary: pathlib.Path, workdir: pathlib.Path) -> tuple[pathlib.Path, str]:
+    from analyzer.bundle.bun import read_bun_executable
+    from analyzer.errors import InputError
+
+    try:
+        modules = read_bun_executable(binary)
+    except InputError as error:
+        raise SystemExit(f"{binary}: not a readable Bun executable: {error}") from None
+    entry = modules[0]
+    if not entry.has_source:
+        raise SystemExit(f"{binary}: entry module {entry.path} carries no source")
+    script = workdir / "entry.js"
+    script.write_bytes(entry.contents)
+    return script, f"{entry.path}, {len(entry.contents) / 2**20:.1f} MiB of {len(modules)} modules"
+
+
+def resolve_target(args: argparse.Namespace) -> pathlib.Path:
+    if args.target:
+        target = pathlib.Path(args.target)
+        if not target.is_file():
+            raise SystemExit(f"{target}: no such file")
+        return target
+    sys.path.insert(0, str(REPOSITORY))
+    from tests.support import npm_cache
+
+    try:
+        return npm_cache.main_file(args.package, args.version)
+    except npm_cache.CacheError as error:
+        raise SystemExit(str(error)) from None
+
+
+def sha256(path: pathlib.Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def measure(args: argparse.Namespace) -> None:
+    target = resolve_target(args)
+    erratlas = find_command("erratlas", args.erratlas)
+    ast_grep = find_command("ast-grep", args.ast_grep)
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="erratlas-bench-") as temporary:
+        work = pathlib.Path(temporary)
+        js_input, js_note = target, "the same file"
+        if is_executable(target):
+            js_input, js_note = extract_entry_module(target, work)
+        out_dir = work / "scan"
+        scan = Tool("erratlas scan", [erratlas, "scan", str(target), "--out", str(out_dir)])
+        grep = Tool(
+            f"ast-grep run -p '{PATTERN}'",
+            [ast_grep, "run", "-p", PATTERN, "--lang", "js", str(js_input), "--json=stream"],
+        )
+        stdout, stderr = work / "stdout", work / "stderr"
+
+        summaries: list[bytes] = []
+
+        def once(tool: Tool, record: bool) -> None:
+            if tool is scan:
+                shutil.rmtree(out_dir, ignore_errors=True)  # every scan writes a fresh directory
+            run, code = run_child(tool.command, stdout, stderr)
+            if tool is grep:
+                # ast-grep exits 1 when nothing matched; anything on stderr is a real failure
+                if code not in (0, 1) or (code == 1 and stderr.stat().st_size):
+                    fail(tool.label, code, stderr)
+                with stdout.open("rb") as matches:
+                    tool.output = f"{sum(1 for _ in matches)} matches"
+            elif code != 0:
+                fail(tool.label, code, stderr)
+            else:
+                summaries.append((out_dir / SUMMARY).read_bytes())
+            if record:
+                tool.runs.append(run)
+
+        for _ in range(args.warmup):
+            once(scan, record=False)
+            once(grep, record=False)
+        for _ in range(args.runs):
+            once(scan, record=True)
+            once(grep, record=True)
+        if len(set(summaries)) != 1:
+            print("warning: the scan summaries differ between runs", file=sys.stderr)
+        summary = json.loads(summaries[-1])
+    load_after = os.getloadavg()
+    by_kind = summary.get("counts", {}).get("byKind", {})
+    scan.output = " + ".join(f"{count} {kind}" for kind, count in by_kind.items()) + " callsites"
+
+    size = target.stat().st_size / 2**20
+    print(f"**target** `{target}` ({size:.1f} MiB, sha256 {sha256(target)[:12]})  ")
+    print(f"**ast-grep input** {js_note}  ")
+    print(
+        f"**runs** {args.runs} interleaved after {args.warmup} warm-up; "
+        f"{os.cpu_count()} CPUs, load avg {fmt_load(load_before)} before, "
+        f"{fmt_load(load_after)} after; {platform.system()} {platform.machine()}, "
+        f"Python {platform.python_version()}, {version_of(ast_grep)}"
+    )
+    print()
+    print("| tool | median wall s | min wall s | median CPU s | median peak RSS MiB | output |")
+    print("|---|---:|---:|---:|---:|---|")
+    for tool in (scan, grep):
+        print(
+            f"| {tool.label} | {tool.median('wall'):.2f} | {tool.minimum('wall'):.2f} "
+            f"| {tool.median('cpu'):.2f} | {tool.median('maxrss') / 2**20:.0f} | {tool.output} |"
+        )
+    print(
+        f"| ratio erratlas / ast-grep | {ratio(scan, grep, 'wall')} | "
+        f"{ratio(scan, grep, 'wall', minimum=True)} | {ratio(scan, grep, 'cpu')} "
+        f"| {ratio(scan, grep, 'maxrss')} | |"
+    )
+    print()
+    print(f"erratlas counts.byKind: `{json.dumps(by_kind, separators=(', ', ': '))}`")
+
+
+def ratio(a: Tool, b: Tool, field: str, minimum: bool = False) -> str:
+    pick = Tool.minimum if minimum else Tool.median
+    denominator = pick(b, field)
+    return f"{pick(a, field) / denominator:.1f}x" if denominator else "n/a"
+
+
+def fmt_load(load: tuple[float, float, float]) -> str:
+    return "/".join(f"{value:.2f}" for value in load)
+
+
+def version_of(command: str) -> str:
+    try:
+        done = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=30)
+    except OSError:
+        return pathlib.Path(command).name
+    return done.stdout.strip() or pathlib.Path(command).name
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="measured runs per tool (default 5)")
+    parser.add_argument("--warmup", type=int, default=1, help="unmeasured runs per tool first")
+    parser.add_argument("--target", help="a bundle or Bun executable (overrides --package)")
+    parser.add_argument("--package", default="@anthropic-ai/claude-code", help="pinned npm package")
+    parser.add_argument("--version", default="2.1.100", help="its pinned version")
+    parser.add_argument("--erratlas", help="erratlas command (default: next to this Python)")
+    parser.add_argument("--ast-grep", help="ast-grep command (default: next to this Python)")
+    args = parser.parse_args(argv)
+    if args.runs < 1 or args.warmup < 0:
+        parser.error("--runs must be at least 1 and --warmup at least 0")
+    print(f"<!-- {shlex.join([pathlib.Path(sys.argv[0]).name, *sys.argv[1:]])} -->", flush=True)
+    measure(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Helpers shared by tests and benchmarks (not part of the erratlas package)."""

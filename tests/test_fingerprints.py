@@ -1,0 +1,154 @@
+"""SPEC 3: fingerprints survive any consistent renaming, are unique, and are local to a function."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+import pytest
+from tree_sitter import Node
+
+from analyzer.javascript.syntax import FUNCTION_TYPES, parse
+from conftest import FIXTURES, records, scan
+
+MINIFIED = [FIXTURES / "demo" / "demo.min.js", FIXTURES / "demo" / "demo.terser.min.js", FIXTURES / "demo" / "demo.bun.min.js"]
+_RENAMEABLE = {"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern",
+               "private_property_identifier", "statement_identifier"}
+_KEYWORDS = set(
+    "break case catch class const continue debugger default delete do else export extends false finally for "
+    "function if import in instanceof new null return super switch this throw true try typeof var void while "
+    "with yield let static await async of get set enum implements interface package private protected public "
+    "arguments eval undefined NaN Infinity".split()
+)
+_DECLARING_PARENTS = {"variable_declarator", "formal_parameters", "function_declaration", "function_expression",
+                      "generator_function_declaration", "generator_function", "class_declaration", "class",
+                      "arrow_function", "catch_clause", "import_specifier", "namespace_import", "import_clause",
+                      "object_pattern", "array_pattern", "pair_pattern", "assignment_pattern",
+                      "object_assignment_pattern", "rest_pattern", "field_definition", "method_definition",
+                      "labeled_statement"}
+
+
+def name_nodes(source: bytes) -> list[Node]:
+    tree = parse(source)
+    out, stack = [], [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type in _RENAMEABLE:
+            out.append(node)
+        stack.extend(node.children)
+    return sorted(out, key=lambda n: n.start_byte)
+
+
+def bound_names(nodes: list[Node]) -> set[bytes]:
+    """Names the bundle declares somewhere (a private name is always the bundle's own)."""
+    bound = set()
+    for node in nodes:
+        parent = node.parent
+        if node.type in ("private_property_identifier", "statement_identifier", "shorthand_property_identifier_pattern"):
+            bound.add(node.text)
+        elif parent is not None and parent.type in _DECLARING_PARENTS:
+            bound.add(node.text)
+    return bound
+
+
+def rename(source: bytes, rng: random.Random) -> bytes:
+    """A consistent renaming of every name the bundle declares, to fresh random names."""
+    nodes = name_nodes(source)
+    bound = bound_names(nodes)
+    taken = {n.text for n in nodes if n.text not in bound} | {k.encode() for k in _KEYWORDS}
+    mapping: dict[bytes, bytes] = {}
+    first = string.ascii_letters + "_$"
+    for name in sorted(bound):
+        while True:
+            fresh = rng.choice(first) + "".join(rng.choice(first + string.digits) for _ in range(rng.randrange(0, 5)))
+            candidate = (b"#" if name.startswith(b"#") else b"") + fresh.encode()
+            if candidate not in taken and candidate not in mapping.values():
+                break
+        mapping[name] = candidate
+    pieces, at = [], 0
+    for node in nodes:
+        if node.text in mapping:
+            pieces += [source[at:node.start_byte], mapping[node.text]]
+            at = node.end_byte
+    pieces.append(source[at:])
+    return b"".join(pieces)
+
+
+def fingerprints(out: Path) -> list[str]:
+    return [r["fingerprint"] for r in records(out, "error") + records(out, "diagnostic")]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("bundle", MINIFIED, ids=lambda p: p.name)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_consistent_renaming_keeps_every_fingerprint(tmp_path_factory, bundle: Path, seed: int) -> None:  # type: ignore[no-untyped-def]
+    work = tmp_path_factory.mktemp("rename")
+    source = bundle.read_bytes()
+    renamed = rename(source, random.Random(seed))
+    assert renamed != source
+    (work / bundle.name).write_bytes(renamed)
+    original_summary = scan(bundle, work / "a")
+    renamed_summary = scan(work / bundle.name, work / "b")
+    before, after = fingerprints(work / "a"), fingerprints(work / "b")
+    assert len(before) == len(set(before)), "fingerprints are unique"
+    assert after == before
+    assert renamed_summary["loggers"][0]["name"] != original_summary["loggers"][0]["name"]
+    functions = lambda out: [r["functionFingerprint"] for r in records(out, "error")]  # noqa: E731
+    assert functions(work / "b") == functions(work / "a")
+    classes = lambda out: [json.loads(l)["fingerprint"] for l in (out / "error-classes.jsonl").read_text().splitlines()]  # noqa: E731
+    assert classes(work / "b") == classes(work / "a")
+
+
+def innermost_function(root: Node, offset: int) -> Node | None:
+    node = root.descendant_for_byte_range(offset, offset + 1)
+    while node is not None and node.type not in FUNCTION_TYPES:
+        node = node.parent
+    return node
+
+
+def edited_functions(root: Node, offsets: list[int], limit: int) -> list[Node]:
+    """Functions with a block body that directly hold a callsite, spread over the bundle."""
+    found: dict[int, Node] = {}
+    for offset in offsets:
+        function = innermost_function(root, offset)
+        body = function.child_by_field_name("body") if function is not None else None
+        if function is not None and body is not None and body.type == "statement_block":
+            found[function.start_byte] = function
+    ordered = [found[start] for start in sorted(found)]
+    return ordered[:: max(1, len(ordered) // limit)][:limit]
+
+
+@pytest.mark.parametrize("bundle", MINIFIED[:2], ids=lambda p: p.name)
+def test_editing_one_function_changes_only_its_own_callsites(tmp_path: Path, bundle: Path) -> None:
+    source = bundle.read_bytes()
+    scan(bundle, tmp_path / "before")
+    before = records(tmp_path / "before", "error") + records(tmp_path / "before", "diagnostic")
+    tree = parse(source)
+    functions = edited_functions(tree.root_node, [int(r["offset"]) for r in before], limit=8)
+    assert len(functions) >= 5
+    for index, function in enumerate(functions):
+        start = function.start_byte
+        body = function.child_by_field_name("body")
+        assert body is not None
+        insert_at = body.start_byte + 1
+        edited = source[:insert_at] + b"void 0;" + source[insert_at:]
+        target = tmp_path / f"edit{index}" / bundle.name
+        target.parent.mkdir()
+        target.write_bytes(edited)
+        scan(target, tmp_path / f"edit{index}" / "out")
+        after = records(tmp_path / f"edit{index}" / "out", "error") + records(tmp_path / f"edit{index}" / "out", "diagnostic")
+        assert len(after) == len(before)
+        inside = [
+            b["offset"] >= function.start_byte and b["offset"] < function.end_byte
+            and innermost_function(tree.root_node, b["offset"]).start_byte == function.start_byte  # type: ignore[union-attr]
+            for b in before
+        ]
+        for was, now, own in zip(before, after, inside):
+            if own:
+                assert now["fingerprint"] != was["fingerprint"], (start, was["id"])
+            else:
+                assert now["fingerprint"] == was["fingerprint"], (start, was["id"], "changed outside the edit")
