@@ -29,29 +29,35 @@ def _fail(message: str, code: ExitCode) -> None:
     raise typer.Exit(int(code))
 
 
+_ALLOWLISTS = typer.Option("--allowlist", "-a", help="Reviewed allowlist TOML (repeatable).")
+
+
 @app.command()
 def scan(
     bundle: Annotated[Path, typer.Argument(help="A .js/.mjs/.cjs bundle or a Bun executable.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (replaced atomically).")] = Path(
         "erratlas-out"
     ),
+    allowlist: Annotated[Optional[list[Path]], _ALLOWLISTS] = None,
     rules: Annotated[Optional[Path], typer.Option("--rules", help="Rules file (default rules/javascript.toml).")] = None,
     logger: Annotated[Optional[str], typer.Option("--logger", help="The logger's name; skips detection.")] = None,
 ) -> None:
-    """Scan BUNDLE and write the inventory to --out."""
-    from analyzer.javascript.syntax import LANGUAGE  # noqa: F401  (fail fast if the grammar is missing)
+    """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
+    from analyzer.allowlist import load_allowlists
     from analyzer.reports.inventory import inventory_files
     from analyzer.reports.output import write_directory
-    from analyzer.reports.summary import SUMMARY_FILE, summary
+    from analyzer.reports.owners import owner_files
+    from analyzer.reports.summary import scan_summary
     from analyzer.rules import load_javascript_rules
     from analyzer.scan import scan as run_scan
 
     with _progress("scanning") as status:
         loaded_rules = load_javascript_rules(rules)
+        allowlists = load_allowlists(allowlist or [])
         result = run_scan(bundle, loaded_rules, logger)
         status.update("writing reports")
         files = inventory_files(result)
-        files[SUMMARY_FILE] = summary(result, files)
+        files |= owner_files(files, allowlists, scan_summary(result))
         write_directory(out, files)
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
@@ -61,6 +67,126 @@ def scan(
         f"(logger: {loggers}), {len(result.classes)} error classes -> {out}",
         markup=False,
     )
+    _say_owners(files)
+
+
+@app.command()
+def project(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    allowlist: Annotated[Optional[list[Path]], _ALLOWLISTS] = None,
+) -> None:
+    """Re-project an existing scan with allowlists, without parsing the bundle again."""
+    from analyzer.allowlist import load_allowlists
+    from analyzer.gate import verify
+    from analyzer.reports.output import read_directory, write_directory
+    from analyzer.reports.owners import DERIVED_FILES, owner_files
+
+    allowlists = load_allowlists(allowlist or [])
+    files = read_directory(directory)
+    base = verify(directory, files)
+    inventory = {name: data for name, data in files.items() if name not in DERIVED_FILES}
+    inventory |= owner_files(inventory, allowlists, base)
+    write_directory(directory, inventory)
+    _say_owners(inventory)
+
+
+def _say_owners(files: dict[str, bytes]) -> None:
+    import orjson
+
+    from analyzer.reports.summary import SUMMARY_FILE
+
+    summary = orjson.loads(files[SUMMARY_FILE])
+    coverage = summary["coverage"]["overall"]
+    _err.print(
+        f"erratlas: owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}); "
+        f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted entries",
+        markup=False,
+    )
+
+
+@app.command()
+def allow(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:/fp1f:/fp1m:).")],
+    allowlist: Annotated[Path, typer.Option("--allowlist", "-a", help="The allowlist to write (created if absent).")],
+    owner: Annotated[str, typer.Option("--owner", help="Product or Dependency.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why this owner: what you checked.")],
+    reviewer: Annotated[str, typer.Option("--reviewer", help="Who reviewed it.")],
+    name: Annotated[Optional[str], typer.Option("--name", help="Reviewed function name, e.g. ZodType._parse.")] = None,
+    package: Annotated[Optional[str], typer.Option("--package", help="Exact npm/PyPI package (Dependency).")] = None,
+    function_scope: Annotated[bool, typer.Option("--function", help="Cover the callsite's whole function.")] = False,
+    module_scope: Annotated[bool, typer.Option("--module", help="Cover the callsite's whole module.")] = False,
+    catch_owner: Annotated[Optional[str], typer.Option("--catch-owner")] = None,
+    retry_owner: Annotated[Optional[str], typer.Option("--retry-owner")] = None,
+    tool_result_owner: Annotated[Optional[str], typer.Option("--tool-result-owner")] = None,
+    user_surface_owner: Annotated[Optional[str], typer.Option("--user-surface-owner")] = None,
+    on: Annotated[Optional[str], typer.Option("--on", help="Review date YYYY-MM-DD (default today).")] = None,
+) -> None:
+    """Write a reviewed entry for a callsite (or its function/module) into an allowlist."""
+    from analyzer.review import add_entry
+
+    extra = {"catchOwner": catch_owner, "retryOwner": retry_owner, "toolResultOwner": tool_result_owner,
+             "userSurfaceOwner": user_surface_owner}
+    entry = add_entry(
+        directory, target, allowlist, owner=owner, package=package, function=name, reason=reason,
+        reviewer=reviewer, scope="module" if module_scope else "function" if function_scope else "callsite",
+        owner_fields={k: v for k, v in extra.items() if v is not None}, reviewed_on=on,
+    )
+    _err.print(f"erratlas: {allowlist}: {entry.level} {entry.fingerprint} -> {entry.owner}"
+               + (f" {entry.package}" if entry.package else ""), markup=False)
+
+
+@app.command()
+def prune(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    allowlist: Annotated[list[Path], _ALLOWLISTS],
+) -> None:
+    """Remove the entries that match nothing in the scan (stale), and nothing else."""
+    from analyzer.review import prune_stale
+
+    for path, removed in prune_stale(directory, allowlist):
+        _err.print(f"erratlas: {path}: removed {len(removed)} stale entries", markup=False)
+        for entry in removed:
+            _err.print(f"  - {entry.level} {entry.fingerprint} ({entry.owner} {entry.function or ''})".rstrip(),
+                       markup=False)
+
+
+@app.command()
+def gate(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    min_coverage: Annotated[Optional[float], typer.Option("--min-coverage", help="Overall (Product+Dependency)/total.")] = None,
+    min_kind: Annotated[Optional[list[str]], typer.Option("--min-coverage-kind", help="KIND=F, e.g. error=0.9 (repeatable).")] = None,
+    baseline: Annotated[Optional[Path], typer.Option("--baseline", help="A summary: fail on new Unresolved callsites.")] = None,
+    allow_stale: Annotated[bool, typer.Option("--allow-stale", help="Do not fail on stale or drifted entries.")] = False,
+    output_format: Annotated[str, typer.Option("--format", help="text or github (workflow annotations).")] = "text",
+) -> None:
+    """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable."""
+    from analyzer.gate import Thresholds, failures, verify
+
+    if output_format not in ("text", "github"):
+        raise InputError("--format", f"unknown format '{output_format}' (text or github)")
+    kinds: dict[str, float] = {}
+    for item in min_kind or []:
+        kind, _, value = item.partition("=")
+        try:
+            kinds[kind] = float(value)
+        except ValueError:
+            raise InputError("--min-coverage-kind", f"'{item}' is not KIND=NUMBER") from None
+    summary = verify(directory)
+    failed = failures(summary, Thresholds(min_coverage, kinds, baseline, allow_stale))
+    for line in failed:
+        typer.echo(f"::error title=erratlas gate::{_github_escape(line)}" if output_format == "github" else f"FAIL {line}")
+    coverage = summary["coverage"]["overall"]
+    status = "failed" if failed else "passed"
+    typer.echo(
+        f"::notice title=erratlas gate::{status}, coverage {coverage['display']}" if output_format == "github"
+        else f"gate {status}: coverage {coverage['display']} ({coverage['owned']} of {coverage['total']})"
+    )
+    raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
+
+
+def _github_escape(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 @app.command()
@@ -97,7 +223,7 @@ def main() -> None:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _terminate)
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
     except InputError as exc:
         _err.print(f"erratlas: error: {exc}", markup=False)
         sys.exit(int(ExitCode.BAD_INPUT))
@@ -120,3 +246,4 @@ def main() -> None:
         _err.print(f"erratlas: internal error: {type(exc).__name__}: {exc} (ERRATLAS_DEBUG=1 for a traceback)",
                    markup=False)
         sys.exit(int(ExitCode.INTERNAL))
+    sys.exit(code if isinstance(code, int) else 0)

@@ -65,6 +65,32 @@ class Context:
 
 
 @dataclass(frozen=True, slots=True)
+class Module:
+    """The bundler module a callsite lies in (SPEC 2.1 `module`)."""
+
+    #: exact within this scan: `m:<unit>@<offset>`
+    id: str
+    #: cjs, esm, webpack, browserify, python-package
+    kind: str
+    #: the module's path when the bundle or its source map says, else the binding or table key
+    name: str
+    #: portable identity `fp1m:...` (renaming-invariant), for module-scope allowlist entries
+    fingerprint: str
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a source map says a generated position came from (evidence, never required)."""
+
+    #: the source path as the map names it (sourceRoot joined, `webpack://x/` and `./` removed)
+    source: str
+    #: 1-based line in that source
+    line: int
+    #: 1-based column in that source (UTF-16 code units, as source maps count)
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
 class Callsite:
     schema: str
     kind: str
@@ -77,6 +103,8 @@ class Callsite:
     endOffset: int
     line: int
     column: int
+    #: line of this callsite in the readable rendering (`readable/<unit>.js`)
+    readableLine: int
     constructor: str | None
     form: str
     callee: str
@@ -88,7 +116,9 @@ class Callsite:
     levelCandidates: tuple[str, ...]
     scope: Scope
     consumer: Consumer
-    module: None
+    module: Module | None
+    #: the original source position from the bundle's source map, else None
+    origin: Origin | None
     context: Context
 
 

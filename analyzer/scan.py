@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +12,7 @@ from analyzer.bundle.load import load_units
 from analyzer.identity import callsite_fingerprints, function_fingerprints, scan_fingerprints
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import SiteFacts, UnitFacts, extract_unit
+from analyzer.reports.readable import Rendering, render
 from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, ErrorClass
 from analyzer.rules import JavaScriptRules
 
@@ -30,18 +33,30 @@ class ScanResult:
     units: list[UnitFacts]
     callsites: list[Callsite]
     classes: list[ErrorClass]
+    #: unit name -> readable rendering
+    renderings: dict[str, Rendering]
 
 
 def scan(path: Path, rules: JavaScriptRules, logger: str | None = None) -> ScanResult:
     units = load_units(path)
-    raw = path.read_bytes()
-    bundle = BundleInput(name=path.name, sha256=hashlib.sha256(raw).hexdigest(), size=len(raw))
-    del raw
-    facts = [extract_unit(unit, rules, logger) for unit in units]
-    return ScanResult(bundle, rules, facts, _callsites(facts), _classes(facts))
+    bundle = BundleInput(name=path.name, sha256=_sha256(path), size=path.stat().st_size)
+    # the readable renderings are lexed on the other core while this one parses and extracts
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+        pending = [pool.submit(render, unit.source) for unit in units]
+        facts = [extract_unit(unit, rules, logger) for unit in units]
+        renderings = {unit.name: job.result() for unit, job in zip(units, pending)}
+    return ScanResult(bundle, rules, facts, _callsites(facts, renderings), _classes(facts), renderings)
 
 
-def _callsites(units: list[UnitFacts]) -> list[Callsite]:
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering]) -> list[Callsite]:
     located = [(u.unit.name, site) for u in units for site in u.sites]
     fingerprints = callsite_fingerprints([site.identity for _, site in located])
     functions = sorted(
@@ -51,13 +66,14 @@ def _callsites(units: list[UnitFacts]) -> list[Callsite]:
         zip([key for key, _ in functions], function_fingerprints([d for _, d in functions], [k for k, _ in functions]))
     )
     records = [
-        _record(name, site, fingerprint, function_fps.get((name, site.function_offset)))
+        _record(name, site, fingerprint, function_fps.get((name, site.function_offset)),
+                renderings[name].line_of(site.offset))
         for (name, site), fingerprint in zip(located, fingerprints)
     ]
     return sorted(records, key=lambda r: (r.unit, r.offset, r.kind))
 
 
-def _record(unit: str, site: SiteFacts, fingerprint: str, function_fp: str | None) -> Callsite:
+def _record(unit: str, site: SiteFacts, fingerprint: str, function_fp: str | None, readable_line: int) -> Callsite:
     return Callsite(
         schema=CALLSITE_SCHEMA,
         kind=site.kind,
@@ -69,6 +85,7 @@ def _record(unit: str, site: SiteFacts, fingerprint: str, function_fp: str | Non
         endOffset=site.end_offset,
         line=site.line,
         column=site.column,
+        readableLine=readable_line,
         constructor=site.constructor,
         form=site.form,
         callee=site.callee,
@@ -81,6 +98,7 @@ def _record(unit: str, site: SiteFacts, fingerprint: str, function_fp: str | Non
         scope=site.scope,
         consumer=site.consumer,
         module=None,
+        origin=None,
         context=site.context,
     )
 

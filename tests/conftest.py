@@ -56,7 +56,8 @@ def records(out: Path, kind: str) -> list[dict[str, object]]:
 
 
 def tree_bytes(directory: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+    """Every file below `directory`, by relative path."""
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, records, run, scan
+from conftest import FIXTURES, records, run, scan, tree_bytes
 
 
 def assert_one_line_error(result, path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -68,11 +68,11 @@ def test_invalid_utf8_is_one_line_exit_2(tmp_path: Path) -> None:
 def test_bad_input_leaves_previous_output_untouched(tmp_path: Path, demo_bundle: Path) -> None:
     out = tmp_path / "out"
     scan(demo_bundle, out)
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = tree_bytes(out)
     empty = tmp_path / "empty.js"
     empty.write_bytes(b"")
     assert run("scan", empty, "--out", out).returncode == 2
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert tree_bytes(out) == before
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])

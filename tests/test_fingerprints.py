@@ -96,7 +96,7 @@ def test_consistent_renaming_keeps_every_fingerprint(tmp_path_factory, bundle: P
     before, after = fingerprints(work / "a"), fingerprints(work / "b")
     assert len(before) == len(set(before)), "fingerprints are unique"
     assert after == before
-    assert renamed_summary["loggers"][0]["name"] != original_summary["loggers"][0]["name"]
+    assert renamed_summary["loggers"][0]["source"] == original_summary["loggers"][0]["source"] == "detected"
     functions = lambda out: [r["functionFingerprint"] for r in records(out, "error")]  # noqa: E731
     assert functions(work / "b") == functions(work / "a")
     classes = lambda out: [json.loads(l)["fingerprint"] for l in (out / "error-classes.jsonl").read_text().splitlines()]  # noqa: E731

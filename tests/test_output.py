@@ -21,13 +21,16 @@ EXPECTED_FILES = {
     "error-message-literals.txt",
     "diagnostic-message-literals.txt",
     "error-classes.jsonl",
+    "error-diagnostic-owner-projection.jsonl",
+    "error-diagnostic-owner-index.md",
+    "readable/demo.min.js",
     SUMMARY,
 }
 
 
 def test_scan_writes_every_inventory_file(tmp_path: Path, demo_bundle: Path) -> None:
     scan(demo_bundle, tmp_path / "out")
-    assert {p.name for p in (tmp_path / "out").iterdir()} == EXPECTED_FILES
+    assert set(tree_bytes(tmp_path / "out")) == EXPECTED_FILES
 
 
 def test_two_scans_are_byte_identical(tmp_path: Path, demo_bundle: Path) -> None:
@@ -74,7 +77,7 @@ def test_records_have_every_field_and_are_sorted(tmp_path: Path, demo_bundle: Pa
     scan(demo_bundle, tmp_path / "out")
     fields = {
         "schema", "kind", "id", "fingerprint", "functionFingerprint", "unit", "offset", "endOffset",
-        "line", "column", "constructor", "form", "callee", "calleeRole", "argCount", "message",
+        "line", "column", "readableLine", "constructor", "form", "callee", "calleeRole", "argCount", "message",
         "level", "levelSource", "levelCandidates", "scope", "consumer", "module", "context",
     }
     for kind in ("error", "diagnostic"):

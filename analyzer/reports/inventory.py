@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 import orjson
 
 from analyzer.model import Callsite
+from analyzer.reports.readable import readable_name
 from analyzer.scan import ScanResult
 
 _EXAMPLES = 5
@@ -28,6 +29,8 @@ def inventory_files(result: ScanResult) -> dict[str, bytes]:
         files[TEMPLATE_FILES[kind]] = jsonl(templates(records))  # type: ignore[arg-type]
         files[LITERAL_FILES[kind]] = literals(records)
     files[CLASSES_FILE] = jsonl(result.classes)  # type: ignore[arg-type]
+    for unit, rendering in result.renderings.items():
+        files[readable_name(unit)] = rendering.text
     return files
 
 

@@ -32,11 +32,14 @@ def write_directory(target: Path, files: dict[str, bytes]) -> None:
         raise InputError(target, f"cannot create the output directory: {exc.strerror}") from None
     try:
         for name in sorted(files):
+            if "/" in name:
+                (staging / name).parent.mkdir(parents=True, exist_ok=True)
             with open(staging / name, "xb") as handle:
                 handle.write(files[name])
                 handle.flush()
                 os.fsync(handle.fileno())
-        os.chmod(staging, 0o755)
+        for directory in sorted({(staging / n).parent for n in files}):
+            os.chmod(directory, 0o755)
         _swap_in(staging, target)
     finally:
         if staging.exists() or staging.is_symlink():
@@ -82,3 +85,25 @@ def _exchange(a: Path, b: Path) -> bool:
         return False
     result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     return result == 0
+
+
+def read_directory(source: Path) -> dict[str, bytes]:
+    """The files of a scan directory (one level of subdirectories), refusing symlinks."""
+    files: dict[str, bytes] = {}
+    try:
+        entries = sorted(os.scandir(source), key=lambda e: e.name)
+    except FileNotFoundError:
+        raise InputError(source, "no such scan directory") from None
+    except NotADirectoryError:
+        raise InputError(source, "not a scan directory") from None
+    for entry in entries:
+        if entry.is_symlink():
+            raise InputError(Path(entry.path), "symlink in a scan directory")
+        if entry.is_dir():
+            for inner in sorted(os.scandir(entry.path), key=lambda e: e.name):
+                if inner.is_symlink() or not inner.is_file():
+                    raise InputError(Path(inner.path), "unexpected entry in a scan directory")
+                files[f"{entry.name}/{inner.name}"] = Path(inner.path).read_bytes()
+        elif entry.is_file():
+            files[entry.name] = Path(entry.path).read_bytes()
+    return files

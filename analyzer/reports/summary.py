@@ -72,10 +72,11 @@ def invariants(result: ScanResult, tallies: dict[str, object]) -> list[dict[str,
     return rows
 
 
-def summary(result: ScanResult, outputs: dict[str, bytes]) -> bytes:
+def scan_summary(result: ScanResult) -> dict[str, object]:
+    """The scan's part of the summary; owners and output hashes are added by `finish`."""
     tallies = counts(result.callsites)
     regions = [(u.unit.name, r) for u in result.units for r in u.error_regions]
-    document = {
+    return {
         "schema": SUMMARY_SCHEMA,
         "tool": {"name": "erratlas", "version": __version__},
         "fingerprint": {"version": FP_VERSION, "anchorLimit": ANCHOR_LIMIT},
@@ -99,6 +100,18 @@ def summary(result: ScanResult, outputs: dict[str, bytes]) -> bytes:
             ],
         },
         "invariants": invariants(result, tallies),
-        "outputs": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(outputs.items())},
     }
+
+
+#: keys `finish` recomputes on every projection; everything else is the scan's
+OWNER_KEYS = ("owners", "coverage", "stale", "drifted", "unresolvedFingerprints", "outputs")
+
+
+def finish(base: dict[str, object], owners: dict[str, object], outputs: dict[str, bytes]) -> bytes:
+    """The summary document: the scan's part, the owner part, and sha256 of every other output."""
+    document = {key: value for key, value in base.items() if key not in OWNER_KEYS}
+    scan_invariants = [row for row in base["invariants"] if not str(row["name"]).startswith("owners:")]  # type: ignore[attr-defined]
+    document["invariants"] = scan_invariants + owners.pop("invariants")  # type: ignore[operator]
+    document.update(owners)
+    document["outputs"] = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(outputs.items())}
     return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"

@@ -1,0 +1,69 @@
+"""The owner half of a scan directory: projection rows, the reviewer's index, the summary.
+
+Shared by `scan` and `project`: it reads only the inventory files, never the bundle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from analyzer.allowlist import Allowlist
+from analyzer.projection import owner_counts, project
+from analyzer.reports.index import render_index
+from analyzer.reports.inventory import CALLSITE_FILES, jsonl
+from analyzer.reports.summary import SUMMARY_FILE, finish
+
+PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
+INDEX_FILE = "error-diagnostic-owner-index.md"
+DERIVED_FILES = (PROJECTION_FILE, INDEX_FILE, SUMMARY_FILE)
+
+
+def load_records(files: dict[str, bytes]) -> list[dict[str, Any]]:
+    records = []
+    for kind in ("error", "diagnostic"):
+        records.extend(orjson.loads(line) for line in files[CALLSITE_FILES[kind]].split(b"\n") if line)
+    return sorted(records, key=lambda r: (r["unit"], r["offset"], r["kind"]))
+
+
+def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any]) -> dict[str, bytes]:
+    """Projection, index and summary for the inventory in `files` (which is not modified)."""
+    records = load_records(files)
+    projection = project(records, allowlists)
+    section = owner_counts(records, projection)
+    unresolved = sorted(row["fingerprint"] for row in projection.rows if row["owner"] == "Unresolved")
+    base = dict(base)
+    inputs = dict(base["inputs"])
+    inputs["allowlists"] = [
+        {"path": a.path, "sha256": a.sha256, "entries": len(a.entries)} for a in allowlists
+    ]
+    base["inputs"] = inputs
+    owners: dict[str, Any] = {
+        "owners": section["counts"],
+        "coverage": section["coverage"],
+        "stale": [_describe(e) for e in projection.stale],
+        "drifted": [
+            {**_describe(entry), "callsite": callsite, "found": found} for entry, callsite, found in projection.drifted
+        ],
+        "unresolvedFingerprints": unresolved,
+        "invariants": section["invariants"],
+    }
+    out = {
+        PROJECTION_FILE: jsonl(projection.rows),  # type: ignore[arg-type]
+        INDEX_FILE: render_index(records, projection, owners, base),
+    }
+    out[SUMMARY_FILE] = finish(base, owners, {**files, **out})
+    return out
+
+
+def _describe(entry: Any) -> dict[str, Any]:
+    return {
+        "entry": entry.origin,
+        "level": entry.level,
+        "fingerprint": entry.fingerprint,
+        "owner": entry.owner,
+        "package": entry.package,
+        "function": entry.function,
+        "expect": entry.expect,
+    }
