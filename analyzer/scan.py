@@ -12,6 +12,7 @@ from analyzer.bundle.load import load_units
 from analyzer.identity import callsite_fingerprints, function_fingerprints, scan_fingerprints
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import SiteFacts, UnitFacts, extract_unit
+from analyzer.javascript.modules import BundleModules, bundle_modules
 from analyzer.reports.readable import Rendering, render
 from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, ErrorClass
 from analyzer.rules import JavaScriptRules
@@ -35,6 +36,8 @@ class ScanResult:
     classes: list[ErrorClass]
     #: unit name -> readable rendering
     renderings: dict[str, Rendering]
+    #: bundler modules and source-map evidence of every unit
+    modules: BundleModules | None = None
 
 
 def scan(path: Path, rules: JavaScriptRules, logger: str | None = None) -> ScanResult:
@@ -45,7 +48,9 @@ def scan(path: Path, rules: JavaScriptRules, logger: str | None = None) -> ScanR
         pending = [pool.submit(render, unit.source) for unit in units]
         facts = [extract_unit(unit, rules, logger) for unit in units]
         renderings = {unit.name: job.result() for unit, job in zip(units, pending)}
-    return ScanResult(bundle, rules, facts, _callsites(facts, renderings), _classes(facts), renderings)
+    modules = bundle_modules([(u.unit, u.modules, [(s.kind, s.offset) for s in u.sites]) for u in facts], path)
+    callsites = _callsites(facts, renderings, modules)
+    return ScanResult(bundle, rules, facts, callsites, _classes(facts), renderings, modules)
 
 
 def _sha256(path: Path) -> str:
@@ -56,7 +61,7 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering]) -> list[Callsite]:
+def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules: BundleModules) -> list[Callsite]:
     located = [(u.unit.name, site) for u in units for site in u.sites]
     fingerprints = callsite_fingerprints([site.identity for _, site in located])
     functions = sorted(
@@ -65,15 +70,21 @@ def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering]) -> list
     function_fps = dict(
         zip([key for key, _ in functions], function_fingerprints([d for _, d in functions], [k for k, _ in functions]))
     )
+    readable: dict[tuple[str, int], int] = {}
+    for unit in units:
+        offsets = sorted({site.offset for site in unit.sites})
+        readable.update(zip(((unit.unit.name, o) for o in offsets), renderings[unit.unit.name].lines_of(offsets)))
     records = [
-        _record(name, site, fingerprint, function_fps.get((name, site.function_offset)),
-                renderings[name].line_of(site.offset))
+        _record(name, site, fingerprint, function_fps.get((name, site.function_offset)), readable[(name, site.offset)],
+                modules)
         for (name, site), fingerprint in zip(located, fingerprints)
     ]
     return sorted(records, key=lambda r: (r.unit, r.offset, r.kind))
 
 
-def _record(unit: str, site: SiteFacts, fingerprint: str, function_fp: str | None, readable_line: int) -> Callsite:
+def _record(
+    unit: str, site: SiteFacts, fingerprint: str, function_fp: str | None, readable_line: int, modules: BundleModules
+) -> Callsite:
     return Callsite(
         schema=CALLSITE_SCHEMA,
         kind=site.kind,
@@ -97,8 +108,8 @@ def _record(unit: str, site: SiteFacts, fingerprint: str, function_fp: str | Non
         levelCandidates=site.level_candidates,  # type: ignore[arg-type]
         scope=site.scope,
         consumer=site.consumer,
-        module=None,
-        origin=None,
+        module=modules.module_of(unit, site.offset),
+        origin=modules.origin_of(unit, site.offset),
         context=site.context,
     )
 

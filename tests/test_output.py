@@ -131,3 +131,13 @@ def test_killed_scan_leaves_previous_output_intact(tmp_path: Path, demo_bundle: 
     assert "Traceback" not in stderr
     if signum != signal.SIGKILL:  # a catchable signal also removes the staging directory
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")] == []
+
+
+@pytest.mark.parametrize("bundle", ["demo/demo.min.js", "demo/demo.bun.min.js", "hostile/hostile.min.js"])
+def test_every_record_points_at_its_line_of_the_readable_rendering(tmp_path: Path, bundle: str) -> None:
+    out = tmp_path / "out"
+    scan(FIXTURES / bundle, out)
+    rendering = (out / "readable" / Path(bundle).name).read_text(encoding="utf-8").split("\n")
+    assert len(rendering) > (FIXTURES / bundle).read_bytes().count(b"\n") + 100, "the rendering breaks lines"
+    for record in records(out, "error") + records(out, "diagnostic"):
+        assert record["callee"] in rendering[record["readableLine"] - 1], record["id"]  # type: ignore[operator,index]

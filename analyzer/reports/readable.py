@@ -7,58 +7,65 @@ it is a view for people, never code to run. The same source always gives the sam
 
 from __future__ import annotations
 
-import bisect
 import re
-from array import array
 from dataclasses import dataclass
 
-_INDENT = b"  "
-_MAX_DEPTH = 40
 _TOKEN = re.compile(
     rb'"(?:[^"\\\n]|\\[\s\S])*"'
     rb"|'(?:[^'\\\n]|\\[\s\S])*'"
     rb"|/\*[\s\S]*?\*/|//[^\n]*"
-    rb"|[`/{}()\[\];,]"
+    rb"|[`/{}]"
 )
 _TEMPLATE_CHUNK = re.compile(rb"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*(`|\$\{)")
 _REGEX = re.compile(rb"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
 _REGEX_BEFORE = frozenset(b"(,=:[!&|?{};+-*%<>~^")
 _REGEX_KEYWORDS = (b"return", b"typeof", b"case", b"do", b"else", b"in", b"of", b"new", b"delete", b"void", b"throw",
                    b"yield", b"await")
-_STATEMENT_START = re.compile(rb"[A-Za-z_$]")
 _WORD_TAIL = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*$")
+#: `;`, `{`, `}` inside strings, templates, comments and regular expressions are hidden as
+#: these bytes while the breaks are inserted, then restored
+_HIDE = bytes.maketrans(b";{}", b"\x01\x02\x03")
+_SHOW = bytes.maketrans(b"\x01\x02\x03", b";{}")
+_BREAK = re.compile(rb"[;{}]")
+_BREAK_REPLACEMENT = {b";": b";\n", b"{": b"{\n", b"}": b"\n}"}
 
 
 @dataclass(frozen=True, slots=True)
 class Rendering:
     text: bytes
-    #: offsets (into the original) before which a line break was inserted, ascending
-    breaks: array
-    #: offsets of the original's own newlines, ascending
-    newlines: array
+    #: the original with its literal `;{}` hidden; counting `;{}` in it counts inserted breaks
+    hidden: bytes
 
-    def line_of(self, offset: int) -> int:
-        """1-based line of the rendering that holds the original's `offset`."""
-        return 1 + bisect.bisect_right(self.newlines, offset - 1) + bisect.bisect_right(self.breaks, offset)
+    def lines_of(self, offsets: list[int]) -> list[int]:
+        """1-based lines of the rendering that hold the original's sorted `offsets`."""
+        out, line, at = [], 1, 0
+        for offset in offsets:
+            segment = self.hidden[at:offset]
+            line += segment.count(b"\n") + segment.count(b";") + segment.count(b"{") + segment.count(b"}")
+            at = offset
+            out.append(line)
+        return out
 
 
 def render(source: bytes) -> Rendering:
-    pieces: list[bytes] = []
-    breaks = array("q")
-    frames = [0]  # open parens/brackets per brace level; a template hole is a level too
-    holes: list[bool] = []  # for each open brace: does it close a template hole?
-    at = 0
-    position = 0
-    length = len(source)
-    depth = 0
+    """A line break after every `;` and `{` and before every `}` of the code; text inside
+    strings, templates, comments and regular expressions is copied verbatim."""
+    if any(marker in source for marker in (b"\x01", b"\x02", b"\x03")):
+        # cannot hide safely: no breaks at all rather than wrong ones
+        return Rendering(text=source, hidden=source.translate(None, b";{}"))
+    buffer = bytearray(source)
+    for start, end in _literal_spans(source):
+        buffer[start:end] = source[start:end].translate(_HIDE)
+    hidden = bytes(buffer).replace(b"{}", b"\x02\x03")  # an empty block stays on its line
+    text = _BREAK.sub(lambda m: _BREAK_REPLACEMENT[m.group()], hidden).translate(_SHOW)
+    return Rendering(text=text, hidden=hidden)
 
-    def newline_before(offset: int, level: int) -> None:
-        nonlocal at
-        pieces.append(source[at:offset])
-        pieces.append(b"\n" + _INDENT * min(level, _MAX_DEPTH))
-        breaks.append(offset)
-        at = offset
 
+def _literal_spans(source: bytes) -> list[tuple[int, int]]:
+    """Spans of strings, template text, comments and regular expressions (local lexing)."""
+    spans: list[tuple[int, int]] = []
+    holes: list[bool] = []  # one per open brace: does it close a template hole?
+    position, length = 0, len(source)
     while position < length:
         match = _TOKEN.search(source, position)
         if match is None:
@@ -67,61 +74,32 @@ def render(source: bytes) -> Rendering:
         char = source[start]
         position = end
         if char in b"\"'" or (char == 0x2F and end - start > 1):  # string or comment
-            continue
-        if char == 0x60:  # `
-            position = _template(source, end, holes, frames)
-            if position < 0:
-                break
-            continue
-        if char == 0x2F:  # / : a regular expression or a division
-            if _starts_regex(source, start):
-                literal = _REGEX.match(source, start)
-                if literal is not None:
-                    position = literal.end()
-            continue
-        if char in b"([":
-            frames[-1] += 1
-        elif char in b")]":
-            frames[-1] = max(0, frames[-1] - 1)
+            spans.append((start, end))
+        elif char == 0x60:  # `
+            position = _template(source, start, end, holes, spans)
+        elif char == 0x2F:  # / : a regular expression or a division
+            literal = _REGEX.match(source, start) if _starts_regex(source, start) else None
+            if literal is not None:
+                spans.append(literal.span())
+                position = literal.end()
         elif char == 0x7B:  # {
             holes.append(False)
-            frames.append(0)
-            depth += 1
-            if end < length and source[end] != 0x7D:
-                newline_before(end, depth)
-        elif char == 0x7D:  # }
-            if holes and holes[-1]:
-                holes.pop()
-                frames.pop()
-                position = _template(source, end, holes, frames)
-                if position < 0:
-                    break
-                continue
-            if holes:
-                holes.pop()
-            if len(frames) > 1:
-                frames.pop()
-            depth = max(0, depth - 1)
-            if start > 0 and source[start - 1] != 0x7B:
-                newline_before(start, depth)
-            if end < length and _STATEMENT_START.match(source, end):  # `}function f(){`
-                newline_before(end, depth)
-        elif frames[-1] == 0:  # ; or , outside parens and brackets
-            if end < length and source[end] not in b"\n}":
-                newline_before(end, depth)
-    pieces.append(source[at:])
-    newlines = array("q", (m.start() for m in re.finditer(rb"\n", source)))
-    return Rendering(text=b"".join(pieces), breaks=breaks, newlines=newlines)
+        elif holes and holes.pop():  # } closing a template hole: template text resumes
+            position = _template(source, start, end, holes, spans)
+        if position < 0:
+            break
+    return spans
 
 
-def _template(source: bytes, position: int, holes: list[bool], frames: list[int]) -> int:
-    """Skip template text from `position`; returns where code resumes (after ` or ${)."""
+def _template(source: bytes, start: int, position: int, holes: list[bool], spans: list[tuple[int, int]]) -> int:
+    """Record template text from `position` up to the closing ` or the next ${."""
     chunk = _TEMPLATE_CHUNK.match(source, position)
     if chunk is None:
+        spans.append((start, len(source)))
         return -1
+    spans.append((start, chunk.end()))
     if chunk.group(1) == b"${":
         holes.append(True)
-        frames.append(0)
     return chunk.end()
 
 
