@@ -4,6 +4,7 @@ any change of meaning gets a new prefix, never a silent change of `fp1`."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,8 +14,9 @@ from tree_sitter import Node, Query, QueryCursor
 from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE
 
 FP_VERSION = "fp1"
-#: largest anchor, in bytes of source; chosen by measurement across platform builds
-ANCHOR_LIMIT = 2048
+#: largest anchor, in syntax nodes (about 2 bytes each in minified code); chosen by measurement
+#: across platform builds (bench/fingerprint_pairing.py, docs/fingerprints.md)
+ANCHOR_LIMIT = 1024
 _RENAMEABLE = Query(
     LANGUAGE,
     """
@@ -22,6 +24,22 @@ _RENAMEABLE = Query(
      (private_property_identifier) (statement_identifier)] @name
     """,
 )
+_FOLDABLE = Query(
+    LANGUAGE,
+    """
+    (member_expression object: [(object) (parenthesized_expression (object))]
+                       property: (property_identifier)) @fold
+    (subscript_expression object: [(object) (parenthesized_expression (object))]
+                          index: (string)) @fold
+    """,
+)
+#: what may separate a build-constant object's last value from the key read
+_GAP = re.compile(rb"\s*\}\s*(?:\)\s*)?(?:\?\.\s*\[|\?\.|\.|\[)\s*")
+#: a cheap necessary condition for `_GAP` after a literal (whose last character is a quote, a
+#: backquote, a letter, a digit or `.`): lets most anchors skip the `_FOLDABLE` query
+_MAYBE_FOLDABLE = re.compile(rb"[\"'`\w.]\s*\}\s*(?:\)\s*)?(?:\?\.|\.|\[)")
+#: values of a build-constant object literal: literals without names or side effects
+_CONSTANT_TYPES = frozenset({"string", "number", "true", "false", "null", "template_string"})
 _ANCHOR_STOP = FUNCTION_TYPES | {"class_static_block", "program"}
 
 
@@ -34,53 +52,182 @@ def _digest(*parts: bytes | str | int) -> bytes:
     return h.digest()
 
 
+class Window:
+    """A run of consecutive siblings used as one anchor: the callsite's neighbourhood inside a
+    node too large to be an anchor itself."""
+
+    __slots__ = ("end_byte", "id", "parent", "start_byte", "type")
+
+    def __init__(self, parent: Node, first: Node, last: Node) -> None:
+        self.parent = parent
+        self.type = f"{parent.type}[]"
+        self.start_byte = first.start_byte
+        self.end_byte = last.end_byte
+        self.id = (parent.id, self.start_byte, self.end_byte)
+
+
+Anchor = Node | Window
+
+
 class Normalizer:
-    """Alpha-normalized digests of subtrees of one tree, cached by node."""
+    """Alpha-normalized digests of anchors (nodes or windows) of one tree, cached."""
 
     def __init__(self, source: bytes) -> None:
         self.source = source
-        self._cache: dict[int, bytes] = {}
+        self._cache: dict[object, bytes] = {}
 
-    def digest(self, node: Node) -> bytes:
+    def digest(self, node: Anchor) -> bytes:
         cached = self._cache.get(node.id)
         if cached is None:
             cached = self._cache[node.id] = _digest(node.type, self.normalized(node))
         return cached
 
-    def normalized(self, node: Node) -> bytes:
-        """The node's source with each renameable name replaced by the index of its first
-        occurrence: invariant under any consistent renaming, sensitive to everything else."""
-        captures = QueryCursor(_RENAMEABLE).captures(node).get("name", [])
-        spans = sorted((n.start_byte, n.end_byte) for n in captures)
-        source, pieces, at = self.source, [], node.start_byte
+    def normalized(self, node: Anchor) -> bytes:
+        """The anchor's source with each renameable name replaced by `\\0N\\0`, N the index
+        of the name's first occurrence in the anchor, and each read of a key of a literal object
+        (`{VERSION:"2.1.98",...}.VERSION`, how bundlers inline a table of build-time constants)
+        replaced by `\\0=KEY\\0` (docs/fingerprints.md): invariant under any consistent
+        renaming and under the values of build constants, sensitive to everything else."""
+        source, begin, end = self.source, node.start_byte, node.end_byte
+        names = [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, node)]
+        names.sort()
+        replaced: dict[int, bytes] = {}
+        if _MAYBE_FOLDABLE.search(source, begin, end):
+            for read in _captures(_FOLDABLE, node):
+                key = _constant_read(read, source)
+                if key is not None:
+                    names.append((read.start_byte, read.end_byte))
+                    replaced[read.start_byte] = b"\x00=%s\x00" % key
+            if replaced:
+                names.sort()  # a read's start is never a name's start
+        pieces, at = [], begin
         index: dict[bytes, int] = {}
-        for start, end in spans:
+        for start, stop in names:
             if start < at:
-                continue  # nested capture inside a capture (never in practice)
+                continue  # inside a replaced read (or a nested capture, never in practice)
             pieces.append(source[at:start])
-            name = source[start:end]
-            number = index.setdefault(name, len(index))
-            pieces.append(b"\x00%d\x00" % number)
-            at = end
-        pieces.append(source[at:node.end_byte])
+            replacement = replaced.get(start) if replaced else None
+            if replacement is None:
+                replacement = b"\x00%d\x00" % index.setdefault(source[start:stop], len(index))
+            pieces.append(replacement)
+            at = stop
+        pieces.append(source[at:end])
         return b"".join(pieces)
 
 
-def anchor_of(callsite: Node, chain: Sequence[Node], limit: int | None = None) -> Node:
-    """The innermost enclosing function when it is at most `limit` bytes; otherwise the largest
-    enclosing statement inside it that is; otherwise the callsite itself."""
+def _captures(query: Query, node: Anchor) -> list[Node]:
+    """The nodes a one-capture query captures inside the anchor."""
+    cursor = QueryCursor(query)
+    if isinstance(node, Node):
+        return [n for nodes in cursor.captures(node).values() for n in nodes]
+    begin, end = node.start_byte, node.end_byte
+    cursor.set_byte_range(begin, end)
+    return [
+        n for nodes in cursor.captures(node.parent).values() for n in nodes
+        if begin <= n.start_byte and n.end_byte <= end
+    ]
+
+
+def _constant_read(read: Node, source: bytes) -> bytes | None:
+    """The key read, when `read` reads a key of an object literal (optionally in one pair of
+    parentheses) whose members are all `key: literal` pairs, with plain keys (names, or strings
+    without escapes; no `__proto__`), no comment, no trailing comma, and only whitespace
+    between the last value, the closing brace, the parenthesis and the accessor."""
+    target = read.child_by_field_name("object")
+    key_node = read.child_by_field_name("property" if read.type == "member_expression" else "index")
+    if target is None or key_node is None:
+        return None
+    if target.type == "parenthesized_expression":
+        target = target.named_children[0]
+    key = _key(key_node)
+    members = target.named_children
+    if key is None or not members:
+        return None
+    if not _GAP.fullmatch(source, members[-1].end_byte, key_node.start_byte):
+        return None
+    found = False
+    for member in members:
+        if member.type != "pair":
+            return None
+        name = _key(member.child_by_field_name("key"))
+        value = member.child_by_field_name("value")
+        if name is None or name == b"__proto__" or value is None or not _constant(value):
+            return None
+        found = found or name == key
+    return key if found else None
+
+
+def _key(node: Node | None) -> bytes | None:
+    if node is None:
+        return None
+    raw = node.text or b""
+    if node.type == "property_identifier":
+        return raw
+    if node.type == "string" and b"\\" not in raw:
+        return raw[1:-1]
+    return None
+
+
+def _constant(value: Node) -> bool:
+    if value.type == "template_string":
+        return not any(c.type == "template_substitution" for c in value.named_children)
+    if value.type == "unary_expression":
+        argument = value.child_by_field_name("argument")
+        operator = value.child_by_field_name("operator")
+        return (
+            argument is not None
+            and argument.type == "number"
+            and operator is not None
+            and operator.type in ("!", "-", "+", "void")
+        )
+    return value.type in _CONSTANT_TYPES
+
+
+def anchor_of(callsite: Node, chain: Sequence[Node], limit: int | None = None) -> Anchor:
+    """The innermost enclosing function when it has at most `limit` syntax nodes. Otherwise,
+    below the first enclosing node that has more, the child holding the callsite, grown over its
+    neighbouring siblings (alternately the previous and the next) while the run stays within
+    `limit` nodes; the callsite itself when even it has more. Sizes count syntax nodes, not
+    bytes, so that renaming (which changes the length of names) never moves an anchor."""
     limit = ANCHOR_LIMIT if limit is None else limit
-    best = callsite
+    if callsite.descendant_count > limit:
+        return callsite
+    inner = callsite
     for node in chain:
-        if node.type == "program":
-            break
-        if node.end_byte - node.start_byte > limit:
-            break
-        if node.type in FUNCTION_TYPES or _is_statement(node.type):
-            best = node
+        if node.type == "program" or node.descendant_count > limit:
+            return _window(node, inner, limit)
         if node.type in _ANCHOR_STOP:
-            break
-    return best
+            return node
+        inner = node
+    return inner
+
+
+def _window(parent: Node, child: Node, limit: int) -> Anchor:
+    first = last = child
+    size = child.descendant_count
+    before = after = True
+    while before or after:
+        if before:
+            sibling = _named_sibling(first, forward=False)
+            before = sibling is not None and size + sibling.descendant_count <= limit
+            if sibling is not None and before:
+                first, size = sibling, size + sibling.descendant_count
+        if after:
+            sibling = _named_sibling(last, forward=True)
+            after = sibling is not None and size + sibling.descendant_count <= limit
+            if sibling is not None and after:
+                last, size = sibling, size + sibling.descendant_count
+    if first.id == last.id:
+        return child
+    return Window(parent, first, last)
+
+
+def _named_sibling(node: Node, forward: bool) -> Node | None:
+    """The next (or previous) named sibling that is not a comment."""
+    sibling = node.next_named_sibling if forward else node.prev_named_sibling
+    while sibling is not None and sibling.type == "comment":
+        sibling = sibling.next_named_sibling if forward else sibling.prev_named_sibling
+    return sibling
 
 
 def innermost_function(chain: Sequence[Node]) -> Node | None:
@@ -88,10 +235,6 @@ def innermost_function(chain: Sequence[Node]) -> Node | None:
         if node.type in _ANCHOR_STOP:
             return None if node.type == "program" else node
     return None
-
-
-def _is_statement(kind: str) -> bool:
-    return kind.endswith("_statement") or kind.endswith("_declaration")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +246,7 @@ class IdentityInput:
     comparison_key: str
     consumer_role: str
     anchor: bytes
-    #: identity of the anchor node within its unit, for ordinals within one anchor
+    #: (unit, anchor start): groups the callsites of one anchor, for ordinals within it
     anchor_slot: tuple[str, int]
     #: (unit, offset): scan order, for ordinals among identical callsites
     order: tuple[str, int]
