@@ -34,40 +34,48 @@ _ALLOWLISTS = typer.Option("--allowlist", "-a", help="Reviewed allowlist TOML (r
 
 @app.command()
 def scan(
-    bundle: Annotated[Path, typer.Argument(help="A .js/.mjs/.cjs bundle or a Bun executable.")],
+    bundle: Annotated[Path, typer.Argument(help="A .js/.mjs/.cjs bundle, a Bun executable, or Python: a .py file, "
+                                           "a directory, a wheel, an sdist or a .pyz.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (replaced atomically).")] = Path(
         "erratlas-out"
     ),
     allowlist: Annotated[Optional[list[Path]], _ALLOWLISTS] = None,
-    rules: Annotated[Optional[Path], typer.Option("--rules", help="Rules file (default rules/javascript.toml).")] = None,
+    rules: Annotated[Optional[Path], typer.Option("--rules", help="Rules file (default rules/javascript.toml, rules/python.toml for Python).")] = None,
     logger: Annotated[Optional[str], typer.Option("--logger", help="The logger's name; skips detection.")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Python inputs: parse files in N processes "
+                                                "(default: the number of cores); the output is identical for any N.")] = None,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
     from analyzer.allowlist import load_allowlists
+    from analyzer.bundle.load import is_python_input
     from analyzer.reports.inventory import inventory_files
     from analyzer.reports.output import write_directory
     from analyzer.reports.owners import owner_files
     from analyzer.reports.summary import scan_summary
-    from analyzer.rules import load_javascript_rules
+    from analyzer.rules import load_javascript_rules, load_python_rules
     from analyzer.scan import scan as run_scan
 
     with _progress("scanning") as status:
-        loaded_rules = load_javascript_rules(rules)
+        loaded_rules = load_python_rules(rules) if is_python_input(bundle) else load_javascript_rules(rules)
         allowlists = load_allowlists(allowlist or [])
-        result = run_scan(bundle, loaded_rules, logger)
+        result = run_scan(bundle, loaded_rules, logger, jobs=jobs or _cores())
         status.update("writing reports")
         files = inventory_files(result)
         files |= owner_files(files, allowlists, scan_summary(result))
         write_directory(out, files)
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
-    loggers = ", ".join(f"{u.logger['name']}" for u in result.units)
+    loggers = ", ".join(dict.fromkeys(f"{u.logger['name']}" for u in result.units))
     _err.print(
         f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
         f"(logger: {loggers}), {len(result.classes)} error classes -> {out}",
         markup=False,
     )
     _say_owners(files)
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 @app.command()
@@ -219,31 +227,89 @@ def _terminate(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)  # unwinds `finally` blocks: the staging directory is removed
 
 
+# ---- issue 4: Bun executables, module map, source-map evidence, suggestions ----------------
+
+
+@app.command()
+def extract(
+    binary: Annotated[Path, typer.Argument(help="A Bun single-file executable.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the embedded modules to.")],
+) -> None:
+    """Write the embedded modules of a Bun executable (and manifest.json) to --out."""
+    from analyzer.bundle.embedded import extract as run_extract
+
+    rows = run_extract(binary, out)
+    written = sum(1 for row in rows if row["file"] is not None)
+    _err.print(f"erratlas: {binary.name}: {len(rows)} embedded modules, {written} with source -> {out}", markup=False)
+
+
+@app.command()
+def suggest(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write here instead of DIR/suggestions.jsonl.")] = None,
+) -> None:
+    """Propose allowlist entries from source-map, module-map, banner and signature evidence."""
+    from analyzer.gate import verify
+    from analyzer.reports.output import read_directory, write_directory
+    from analyzer.reports.summary import SUMMARY_FILE
+    from analyzer.suggest import SUGGESTIONS_FILE, load_scan, render, suggestions, with_suggestions
+
+    files = read_directory(directory)
+    verify(directory, files)
+    rows = suggestions(*load_scan(files))
+    data = render(rows)
+    if out is None:
+        write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
+        out = directory / SUGGESTIONS_FILE
+    else:
+        staging = out.with_name(f".{out.name}.tmp")
+        staging.write_bytes(data)
+        staging.replace(out)
+    by = {c: sum(1 for r in rows if r["confidence"] == c) for c in ("exact", "likely", "possible")}
+    covered = sum(r["callsites"] for r in rows)
+    _err.print(
+        f"erratlas: {len(rows)} suggestions covering {covered} callsites "
+        f"(exact {by['exact']}, likely {by['likely']}, possible {by['possible']}) -> {out}",
+        markup=False,
+    )
+
+
+@app.command()
+def accept(
+    directory: Annotated[Path, typer.Argument(help="A scan directory holding suggestions.jsonl.")],
+    allowlist: Annotated[Path, typer.Option("--allowlist", "-a", help="The allowlist to write (created if absent).")],
+    reviewer: Annotated[str, typer.Option("--reviewer", help="Who reviewed the suggestions.")],
+    ids: Annotated[Optional[list[str]], typer.Option("--id", help="A suggestion id (repeatable).")] = None,
+    confidence: Annotated[str, typer.Option("--confidence", help="Without --id: accept this or stronger.")] = "exact",
+    package: Annotated[Optional[list[str]], typer.Option("--package", help="Without --id: only this package.")] = None,
+    on: Annotated[Optional[str], typer.Option("--on", help="Review date YYYY-MM-DD (default today).")] = None,
+    note: Annotated[Optional[str], typer.Option("--note", help="Added to every entry's reason.")] = None,
+    suggestions_file: Annotated[Optional[Path], typer.Option("--suggestions", help="Default DIR/suggestions.jsonl.")] = None,
+) -> None:
+    """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
+    from analyzer.suggest import SUGGESTIONS_FILE, accept as run_accept, chosen, load_suggestions
+
+    rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
+    picked = chosen(rows, ids or [], confidence, package or [])
+    entries = run_accept(picked, allowlist, reviewer, on, note)
+    covered = sum(r["callsites"] for r in picked)
+    _err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites", markup=False)
+
+
 def main() -> None:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _terminate)
     try:
-        code = app(standalone_mode=False)
+        app()  # standalone: usage errors print the usage and exit 2; typer.Exit exits
     except InputError as exc:
         _err.print(f"erratlas: error: {exc}", markup=False)
         sys.exit(int(ExitCode.BAD_INPUT))
     except InvariantError as exc:
         _err.print(f"erratlas: internal error: invariant broken: {exc}", markup=False)
         sys.exit(int(ExitCode.INTERNAL))
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        _err.print("erratlas: interrupted", markup=False)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors and our own bugs
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(int(ExitCode.BAD_INPUT))
+    except Exception as exc:  # our own bugs: one line unless asked for the traceback
         if os.environ.get("ERRATLAS_DEBUG"):
             raise
         _err.print(f"erratlas: internal error: {type(exc).__name__}: {exc} (ERRATLAS_DEBUG=1 for a traceback)",
                    markup=False)
         sys.exit(int(ExitCode.INTERNAL))
-    sys.exit(code if isinstance(code, int) else 0)

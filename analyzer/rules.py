@@ -146,3 +146,142 @@ def _check_names(path: Path, text: str, section: str, key: str, value: list[Any]
             raise _fail(path, text, section, key, f"'{item}' is not a JavaScript identifier")
     if len(set(value)) != len(value):
         raise _fail(path, text, section, key, "has duplicates")
+
+
+# --- Python rules (rules/python.toml) ------------------------------------------------------
+
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+@dataclass(frozen=True, slots=True)
+class PythonRules:
+    path: str
+    sha256: str
+    #: builtin exception class names
+    builtins: tuple[str, ...]
+    #: dotted names of exception classes outside the bundle and builtins
+    external: tuple[str, ...]
+    #: logging function / logger method name -> level
+    logging_methods: dict[str, str]
+    level_method: str
+    #: `logging.<NAME>` -> level
+    level_names: dict[str, str]
+    #: (threshold, level), ascending
+    level_numbers: tuple[tuple[int, str], ...]
+    logger_factories: tuple[str, ...]
+    levels: tuple[str, ...]
+    warning_functions: tuple[str, ...]
+    warning_level: str
+
+
+_PYTHON_SCHEMA: dict[str, dict[str, type]] = {
+    "errors": {"builtins": list, "external": list},
+    "logging": {
+        "methods": dict,
+        "levelMethod": str,
+        "levelNames": dict,
+        "levelNumbers": dict,
+        "factories": list,
+        "levels": list,
+    },
+    "warnings": {"functions": list, "level": str},
+}
+#: keys whose list items are dotted names rather than identifiers
+_DOTTED_LISTS = frozenset({"external", "factories", "functions"})
+
+
+def default_python_rules_path() -> Path:
+    return Path(__file__).resolve().parent.parent / "rules" / "python.toml"
+
+
+def load_python_rules(path: Path | None = None) -> PythonRules:
+    path = path or default_python_rules_path()
+    raw, text, data = _read_toml(path)
+    values = _python_validated(path, text, data)
+    errors, logging, warnings = values["errors"], values["logging"], values["warnings"]
+    numbers = logging.get("levelNumbers", {"verbose": 0, "debug": 10, "info": 20, "warn": 30, "error": 40})
+    return PythonRules(
+        path=str(path),
+        sha256=hashlib.sha256(raw).hexdigest(),
+        builtins=tuple(errors.get("builtins", ("BaseException", "Exception"))),
+        external=tuple(errors.get("external", ())),
+        logging_methods=dict(logging.get("methods", {})),
+        level_method=logging.get("levelMethod", "log"),
+        level_names=dict(logging.get("levelNames", {})),
+        level_numbers=tuple(sorted((value, level) for level, value in numbers.items())),
+        logger_factories=tuple(logging.get("factories", ("logging.getLogger",))),
+        levels=tuple(logging.get("levels", ("verbose", "debug", "info", "warn", "error"))),
+        warning_functions=tuple(warnings.get("functions", ("warnings.warn",))),
+        warning_level=warnings.get("level", "warn"),
+    )
+
+
+def _read_toml(path: Path) -> tuple[bytes, str, dict[str, Any]]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(path, "rules file not found") from None
+    except IsADirectoryError:
+        raise InputError(path, "rules file is a directory") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read rules file: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+        return raw, text, tomllib.loads(text)
+    except UnicodeDecodeError:
+        raise InputError(path, "rules file is not valid UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(path, f"invalid TOML: {exc}") from None
+
+
+def _python_validated(path: Path, text: str, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {section: {} for section in _PYTHON_SCHEMA}
+    for section, body in data.items():
+        if section not in _PYTHON_SCHEMA:
+            raise _fail(path, text, None, section, "unknown section")
+        if not isinstance(body, dict):
+            raise _fail(path, text, None, section, "must be a table")
+        for key, value in body.items():
+            expected = _PYTHON_SCHEMA[section].get(key)
+            if expected is None:
+                raise _fail(path, text, section, key, "unknown key")
+            if type(value) is not expected:
+                raise _fail(path, text, section, key, f"must be {'table' if expected is dict else expected.__name__}")
+            if isinstance(value, list):
+                _check_python_names(path, text, section, key, value)
+        out[section] = body
+    _check_python_levels(path, text, out)
+    return out
+
+
+def _check_python_names(path: Path, text: str, section: str, key: str, value: list[Any]) -> None:
+    pattern = _DOTTED if key in _DOTTED_LISTS else _IDENTIFIER
+    for item in value:
+        if not isinstance(item, str):
+            raise _fail(path, text, section, key, "must be a list of strings")
+        if key != "levels" and not pattern.match(item):
+            kind = "a dotted Python name" if key in _DOTTED_LISTS else "a Python identifier"
+            raise _fail(path, text, section, key, f"'{item}' is not {kind}")
+    if len(set(value)) != len(value):
+        raise _fail(path, text, section, key, "has duplicates")
+
+
+def _check_python_levels(path: Path, text: str, out: dict[str, dict[str, Any]]) -> None:
+    logging, warnings = out["logging"], out["warnings"]
+    levels = logging.get("levels", ["verbose", "debug", "info", "warn", "error"])
+    for key in ("methods", "levelNames"):
+        for name, level in logging.get(key, {}).items():
+            if not _IDENTIFIER.match(name):
+                raise _fail(path, text, "logging", key, f"'{name}' is not a Python identifier")
+            if level not in levels:
+                raise _fail(path, text, "logging", key, f"'{name}' maps to '{level}', not one of levels")
+    for level, number in logging.get("levelNumbers", {}).items():
+        if level not in levels:
+            raise _fail(path, text, "logging", "levelNumbers", f"'{level}' is not one of levels")
+        if type(number) is not int or number < 0:
+            raise _fail(path, text, "logging", "levelNumbers", f"'{level}' must be a non-negative int")
+    method = logging.get("levelMethod", "log")
+    if not _IDENTIFIER.match(method):
+        raise _fail(path, text, "logging", "levelMethod", f"'{method}' is not a Python identifier")
+    if warnings.get("level", "warn") not in levels:
+        raise _fail(path, text, "warnings", "level", "must be one of logging.levels")

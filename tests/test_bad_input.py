@@ -151,3 +151,10 @@ def test_unreadable_file_is_one_line(tmp_path: Path, demo_bundle: Path) -> None:
     locked.write_bytes(demo_bundle.read_bytes())
     locked.chmod(0)
     assert_one_line_error(run("scan", locked, "--out", tmp_path / "out"), locked)
+
+
+def test_usage_error_exits_2_without_traceback(tmp_path: Path) -> None:
+    for args in (["scan", "--no-such-option"], ["scan"], ["gate"], ["no-such-verb"]):
+        result = run(*args)
+        assert result.returncode == 2, (args, result.stderr)
+        assert "Traceback" not in result.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ast_grep_command, records, scan
+from conftest import ROOT, SUMMARY, ast_grep_command, records, run, scan
 from support import npm_cache
 
 PACKAGE = "@anthropic-ai/claude-code"
@@ -49,6 +49,7 @@ def ast_grep_offsets(bundle: Path, patterns: dict[str, str]) -> dict[str, set[in
 @dataclass
 class RealScan:
     version: str
+    out: Path
     summary: dict  # type: ignore[type-arg]
     errors: list[dict]  # type: ignore[type-arg]
     diagnostics: list[dict]  # type: ignore[type-arg]
@@ -66,7 +67,7 @@ def real(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     patterns = {f"call-{c}": f"{c}($$$A)" for c in CONSTRUCTORS}
     patterns |= {f"new-{c}": f"new {c}($$$A)" for c in CONSTRUCTORS}
     patterns["logger"] = f"{logger}($$$A)"
-    return RealScan(version, summary, records(out, "error"), records(out, "diagnostic"),
+    return RealScan(version, out, summary, records(out, "error"), records(out, "diagnostic"),
                     ast_grep_offsets(bundle, patterns))
 
 
@@ -118,3 +119,32 @@ def test_fingerprints_are_unique_and_carry_no_offsets(real: RealScan) -> None:
     fingerprints = [r["fingerprint"] for r in everything]
     assert len(set(fingerprints)) == len(fingerprints)
     assert all(re.fullmatch(r"fp1:[0-9a-f]{32}", fp) for fp in fingerprints)
+
+
+REVIEWED = ROOT / "allowlists" / "claude-code-2.1.100.toml"
+
+
+def test_reviewed_allowlist_projects_with_honest_health(real: RealScan, tmp_path: Path) -> None:
+    """The reviewed 2.1.100 allowlist owns its callsites there without stale or drifted entries;
+    on a neighbouring release its stale and drifted entries are reported and fail the gate."""
+    import json
+    import shutil
+
+    copy = tmp_path / "scan"
+    shutil.copytree(real.out, copy)
+    result = run("project", copy, "--allowlist", REVIEWED)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads((copy / SUMMARY).read_text())
+    owners = summary["owners"]["total"]
+    assert sum(owners.values()) == summary["counts"]["total"]
+    if real.version == "2.1.100":
+        assert summary["stale"] == [] and summary["drifted"] == []
+        assert owners["Product"] >= 25 and owners["Dependency"] >= 35
+        assert run("gate", copy).returncode == 0
+    else:
+        entries = summary["inputs"]["allowlists"][0]["entries"]
+        health = len(summary["stale"]) + len(summary["drifted"])
+        assert health >= 1 and entries >= 60
+        gate = run("gate", copy)
+        assert gate.returncode == 1 and "stale allowlist entry" in gate.stdout
+        assert run("gate", copy, "--allow-stale").returncode == 0

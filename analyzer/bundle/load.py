@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from analyzer.errors import InputError
@@ -13,10 +15,18 @@ from analyzer.model import Unit
 _EXECUTABLE_MAGIC = (b"\x7fELF", b"MZ", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
 
 
+def is_python_input(path: Path) -> bool:
+    """A `.py` file, a directory, a wheel, an sdist or a `.pyz`: read by the Python frontend
+    (`analyzer.bundle.python_inputs`), not by `load_units`."""
+    from analyzer.bundle.python_inputs import is_python_input as python_input
+
+    return python_input(path)
+
+
 def load_units(path: Path) -> list[Unit]:
+    if _read_regular_file(path, limit=4).startswith(_EXECUTABLE_MAGIC):
+        return _executable_units(path)  # read through a mapping: a 300 MB binary is never copied whole
     data = _read_regular_file(path)
-    if data.startswith(_EXECUTABLE_MAGIC):
-        return _executable_units(path, data)
     return [javascript_unit(path, path.name, data)]
 
 
@@ -35,7 +45,7 @@ def javascript_unit(path: Path | str, name: str, data: bytes) -> Unit:
     return Unit(name=name, source=data, sha256=hashlib.sha256(data).hexdigest())
 
 
-def _read_regular_file(path: Path) -> bytes:
+def _read_regular_file(path: Path, limit: int | None = None) -> bytes:
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -51,6 +61,9 @@ def _read_regular_file(path: Path) -> bytes:
     if not stat.S_ISREG(info.st_mode):
         raise InputError(path, "not a regular file")
     try:
+        if limit is not None:
+            with open(path, "rb") as handle:
+                return handle.read(limit)
         return path.read_bytes()
     except PermissionError:
         raise InputError(path, "permission denied") from None
@@ -58,12 +71,12 @@ def _read_regular_file(path: Path) -> bytes:
         raise InputError(path, f"cannot read: {exc.strerror}") from None
 
 
-def _executable_units(path: Path, data: bytes) -> list[Unit]:
+def _executable_units(path: Path) -> list[Unit]:
     try:
         from analyzer.bundle import bun
     except ImportError:  # pragma: no cover - reader not present
         raise InputError(path, "native executable: reading Bun executables is not available") from None
-    if not bun.is_bun_executable(data):
+    if not _is_bun_executable(path, bun.is_bun_executable):
         raise InputError(path, "native executable without a Bun module graph (no '---- Bun! ----' trailer)")
     units = []
     for module in bun.read_bun_executable(path):
@@ -72,3 +85,12 @@ def _executable_units(path: Path, data: bytes) -> list[Unit]:
     if not units:
         raise InputError(path, "Bun executable embeds no JavaScript source (bytecode only?)")
     return sorted(units, key=lambda u: u.name)
+
+
+def _is_bun_executable(path: Path, sniff: Callable[[memoryview], bool]) -> bool:
+    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        view = memoryview(mapped)
+        try:
+            return sniff(view)
+        finally:
+            view.release()

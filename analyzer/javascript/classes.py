@@ -10,11 +10,11 @@ from tree_sitter import Node, Tree
 from analyzer.identity import Normalizer
 from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
 from analyzer.javascript.scopes import scope_of
-from analyzer.javascript.syntax import ancestors, same, text, without_parentheses
+from analyzer.javascript.syntax import ancestors, same, starts_word, text, without_parentheses
 from analyzer.model import Scope, Unit
 from analyzer.rules import JavaScriptRules
 
-_EXTENDS = re.compile(rb"(?<![A-Za-z0-9_$\x80-\xff\\])extends(?![A-Za-z0-9_$\x80-\xff\\])")
+_EXTENDS = re.compile(rb"extends(?![A-Za-z0-9_$\x80-\xff\\])")
 _FIELD_WALK_LIMIT = 20000
 
 
@@ -37,6 +37,8 @@ def heritage_names(tree: Tree, source: bytes) -> list[tuple[str, Node]]:
     root = tree.root_node
     out = []
     for match in _EXTENDS.finditer(source):
+        if not starts_word(source, match.start()):
+            continue
         keyword = root.descendant_for_byte_range(match.start(), match.end())
         heritage = keyword.parent if keyword is not None else None
         if heritage is None or heritage.type != "class_heritage" or heritage.parent is None:

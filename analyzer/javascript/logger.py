@@ -14,6 +14,7 @@ from analyzer.javascript.syntax import (
     ancestors,
     named_index,
     same,
+    starts_word,
     text,
     without_parentheses,
 )
@@ -65,11 +66,13 @@ class LoggerChoice:
 
 def level_options(tree: Tree, source: bytes, rules: JavaScriptRules) -> list[LevelOption]:
     key = re.escape(rules.level_key.encode())
-    pattern = re.compile(rb"(?<![A-Za-z0-9_$\x80-\xff\\])[\"']?" + key + rb"[\"']?\s*:")
+    pattern = re.compile(key + rb"[\"']?\s*:")
     root = tree.root_node
     found: dict[int, LevelOption] = {}
     for match in pattern.finditer(source):
-        start = match.start() + (1 if source[match.start()] in b"\"'" else 0)
+        start = match.start()
+        if not (starts_word(source, start) or source[start - 1] in b"\"'"):
+            continue
         node = root.descendant_for_byte_range(start, start + len(rules.level_key))
         pair = _pair_of(node)
         if pair is None:
@@ -111,11 +114,11 @@ def default_level_declarations(tree: Tree, source: bytes, rules: JavaScriptRules
     """Functions with an options parameter defaulting to `{level: "<defaultLevel>"}`, by name."""
     literal = re.escape(rules.default_level.encode())
     key = re.escape(rules.level_key.encode())
-    pattern = re.compile(rb"[\"']?" + key + rb"[\"']?\s*:\s*[\"'`]" + literal + rb"[\"'`]")
+    pattern = re.compile(key + rb"[\"']?\s*:\s*[\"'`]" + literal + rb"[\"'`]")
     root = tree.root_node
     out: dict[str, list[Node]] = {}
     for match in pattern.finditer(source):
-        start = match.start() + (1 if source[match.start()] in b"\"'" else 0)
+        start = match.start()
         pair = _pair_of(root.descendant_for_byte_range(start, start + len(rules.level_key)))
         if pair is None or pair.type != "pair":
             continue

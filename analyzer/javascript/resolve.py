@@ -22,6 +22,7 @@ from analyzer.javascript.syntax import (
     VAR_SCOPE_TYPES,
     ancestors,
     same,
+    starts_word,
 )
 
 _IDENT_BYTE = rb"A-Za-z0-9_$\x80-\xff\\"
@@ -102,10 +103,12 @@ def _occurrences(
     root: Node, source: bytes, names: set[str], within: tuple[int, int], recovered: list[tuple[str, Node]]
 ) -> list[tuple[str, Node]]:
     alternation = b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
-    pattern = re.compile(rb"(?<![" + _IDENT_BYTE + rb"])(?:" + alternation + rb")(?![" + _IDENT_BYTE + rb"])")
+    pattern = re.compile(rb"(?:" + alternation + rb")(?![" + _IDENT_BYTE + rb"])")
     found = []
     for match in pattern.finditer(source, within[0], within[1]):
         start, end = match.span()
+        if not starts_word(source, start):
+            continue
         node = root.descendant_for_byte_range(start, end)
         if node is None or node.start_byte != start or node.end_byte != end:
             continue

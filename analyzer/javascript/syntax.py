@@ -90,3 +90,14 @@ def has_token(node: Node, token: str, limit: int = 4) -> bool:
         if not child.is_named and child.type == token:
             return True
     return False
+
+
+_IDENTIFIER_BYTES = frozenset(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$\\" + bytes(range(0x80, 0x100))
+)
+
+
+def starts_word(source: bytes, offset: int) -> bool:
+    """Whether no identifier byte precedes `offset` (a regex lookbehind for this would disable
+    the literal-prefix search that makes a pass over 27 MB cheap)."""
+    return offset == 0 or source[offset - 1] not in _IDENTIFIER_BYTES

@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 import orjson
 
 from analyzer.model import Callsite
+from analyzer.reports.modules import module_files
 from analyzer.reports.readable import readable_name
 from analyzer.scan import ScanResult
 
@@ -31,6 +32,8 @@ def inventory_files(result: ScanResult) -> dict[str, bytes]:
     files[CLASSES_FILE] = jsonl(result.classes)  # type: ignore[arg-type]
     for unit, rendering in result.renderings.items():
         files[readable_name(unit)] = rendering.text
+    # -- bundler module map (issue 4) --
+    files |= module_files(result)
     return files
 
 

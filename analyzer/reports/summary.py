@@ -12,6 +12,7 @@ from analyzer import __version__
 from analyzer.errors import InvariantError
 from analyzer.identity import ANCHOR_LIMIT, FP_VERSION
 from analyzer.model import Callsite
+from analyzer.reports.modules import module_summary
 from analyzer.scan import ScanResult
 
 SUMMARY_FILE = "error-diagnostic-owner-summary.json"
@@ -100,6 +101,8 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
             ],
         },
         "invariants": invariants(result, tallies),
+        # -- bundler module map and source-map evidence (issue 4) --
+        "modules": module_summary(result),
     }
 
 

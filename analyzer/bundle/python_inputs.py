@@ -1,0 +1,283 @@
+"""Python inputs -> units: a `.py` file, a directory tree, a wheel, an sdist (`.tar.gz`,
+`.tgz`, `.zip`) or a `.pyz` zipapp.
+
+Archives are read in memory, member by member, and never extracted: nothing is written
+anywhere. An archive holding a member that would escape (`..`, an absolute or drive path),
+a link, a device, too many members, too many bytes or a suspicious compression ratio is
+refused as a whole, with one line naming the archive, the member and the limit.
+
+Unit names are posix paths inside the bundle: members as stored for wheels and zipapps,
+below the single top-level directory for sdists, and below the directory's parent when the
+scanned directory is itself a package (so `site-packages/pip` gives `pip/...`, like the
+wheel does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.errors import InputError
+from analyzer.model import Unit
+
+ARCHIVE_SUFFIXES = (".whl", ".pyz", ".zip", ".tar.gz", ".tgz")
+#: every member of an archive counts, read or not
+MAX_MEMBERS = 50_000
+#: one member, uncompressed
+MAX_MEMBER_BYTES = 64 * 2**20
+#: all members together, uncompressed, as declared and as read
+MAX_TOTAL_BYTES = 1 * 2**30
+#: uncompressed / compressed, for members (or tar streams) larger than RATIO_FLOOR
+MAX_RATIO = 200
+RATIO_FLOOR = 1 * 2**20
+#: besides `.py`, the files read as evidence: pip-style vendoring manifests
+MANIFEST_NAMES = frozenset({"vendor.txt"})
+_SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules"})
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class PythonBundle:
+    """A Python input read into units."""
+
+    #: file or directory name as given
+    name: str
+    #: sha256 of the file; for a directory, of its sorted (unit name, unit sha256) list
+    sha256: str
+    #: bytes of the file; for a directory, the sum of its units
+    size: int
+    #: `.py` sources, sorted by name
+    units: list[Unit]
+    #: vendoring manifests (`<pkg>/_vendor/vendor.txt`) by path inside the bundle
+    manifests: dict[str, bytes]
+
+
+def is_python_input(path: Path) -> bool:
+    """A directory, a `.py` file or a Python archive, judged by name (content is checked later)."""
+    name = path.name.lower()
+    if name.endswith(".py") or name.endswith(ARCHIVE_SUFFIXES):
+        return True
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def load_python_bundle(path: Path) -> PythonBundle:
+    info = _stat(path)
+    if stat.S_ISDIR(info.st_mode):
+        return _directory_bundle(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(path, "not a regular file or directory")
+    name = path.name.lower()
+    if name.endswith(".py"):
+        data = _read(path)
+        unit = python_unit(path.name, data)
+        return PythonBundle(path.name, hashlib.sha256(data).hexdigest(), len(data), [unit], {})
+    if name.endswith((".tar.gz", ".tgz")):
+        members = _tar_members(path)
+        strip = True
+    else:
+        members = _zip_members(path)
+        strip = name.endswith(".zip")
+    return _archive_bundle(path, members, strip)
+
+
+def python_unit(name: str, data: bytes) -> Unit:
+    if data.startswith(_BOM):
+        data = data[3:]  # offsets count from the first character after a BOM, as for JavaScript
+    return Unit(name=name, source=data, sha256=hashlib.sha256(data).hexdigest())
+
+
+def _stat(path: Path) -> os.stat_result:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        raise InputError(path, "no such file or directory") from None
+    except PermissionError:
+        raise InputError(path, "permission denied") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror}") from None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except PermissionError:
+        raise InputError(path, "permission denied") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror}") from None
+
+
+def _wanted(name: str) -> bool:
+    base = name.rsplit("/", 1)[-1]
+    return base.endswith(".py") or base in MANIFEST_NAMES
+
+
+# --- directories -------------------------------------------------------------------------
+
+
+def _directory_bundle(root: Path) -> PythonBundle:
+    prefix = root.resolve().name + "/" if (root / "__init__.py").is_file() else ""
+    units: list[Unit] = []
+    manifests: dict[str, bytes] = {}
+    total = 0
+    for relative in _walk(root):
+        data = _read(root / relative)
+        total += len(data)
+        if total > MAX_TOTAL_BYTES:
+            raise InputError(root, f"more than {MAX_TOTAL_BYTES} bytes of Python source")
+        name = prefix + relative
+        if name.endswith(".py"):
+            units.append(python_unit(name, data))
+        else:
+            manifests[name] = data
+    if not units:
+        raise InputError(root, "directory holds no Python source files (.py)")
+    units.sort(key=lambda u: u.name)
+    listing = "".join(f"{u.name}\0{u.sha256}\n" for u in units).encode("utf-8", "surrogateescape")
+    return PythonBundle(root.name, hashlib.sha256(listing).hexdigest(), total, units, manifests)
+
+
+def _walk(root: Path) -> Iterator[str]:
+    """Regular files worth reading, as posix paths relative to root; links are not followed."""
+    count = 0
+    for directory, subdirectories, files in os.walk(root, followlinks=False):
+        subdirectories[:] = sorted(
+            d for d in subdirectories if d not in _SKIPPED_DIRECTORIES and not d.startswith(".")
+        )
+        base = Path(directory)
+        for file_name in sorted(files):
+            relative = (base / file_name).relative_to(root).as_posix()
+            if not _wanted(relative):
+                continue
+            if not stat.S_ISREG(os.lstat(base / file_name).st_mode):
+                continue  # a symlink or special file: never followed out of the tree
+            count += 1
+            if count > MAX_MEMBERS:
+                raise InputError(root, f"more than {MAX_MEMBERS} Python files")
+            yield relative
+
+
+# --- archives ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Member:
+    name: str
+    data: bytes
+
+
+def _safe_name(archive: Path, raw: str) -> str:
+    """The member's posix path, or a refusal when it could land outside a directory."""
+    if "\x00" in raw:
+        raise InputError(archive, f"member {raw!r}: NUL in its name; refusing the archive")
+    name = raw.replace("\\", "/")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        raise InputError(archive, f"member {raw!r}: absolute path; refusing the archive")
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        raise InputError(archive, f"member {raw!r}: path escapes with '..'; refusing the archive")
+    return "/".join(parts)
+
+
+def _zip_members(path: Path) -> list[_Member]:
+    try:
+        archive = zipfile.ZipFile(path)
+    except zipfile.BadZipFile:
+        raise InputError(path, "not a valid zip archive") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror}") from None
+    with archive:
+        infos = archive.infolist()
+        if len(infos) > MAX_MEMBERS:
+            raise InputError(path, f"{len(infos)} members, more than the limit of {MAX_MEMBERS}; refusing the archive")
+        declared = 0
+        seen: set[str] = set()
+        for info in infos:
+            name = _safe_name(path, info.filename)
+            kind = stat.S_IFMT(info.external_attr >> 16)  # 0 when the writer stored no file type
+            if kind == stat.S_IFLNK:
+                raise InputError(path, f"member {info.filename!r}: symbolic link; refusing the archive")
+            if kind not in (0, stat.S_IFREG, stat.S_IFDIR):
+                raise InputError(path, f"member {info.filename!r}: not a regular file; refusing the archive")
+            if name in seen and not info.is_dir():
+                raise InputError(path, f"member {info.filename!r}: stored twice; refusing the archive")
+            seen.add(name)
+            _check_size(path, info.filename, info.file_size, info.compress_size)
+            declared += info.file_size
+            if declared > MAX_TOTAL_BYTES:
+                raise InputError(path, f"members total more than {MAX_TOTAL_BYTES} bytes uncompressed; refusing the archive")
+        members = []
+        for info in infos:
+            name = _safe_name(path, info.filename)
+            if info.is_dir() or not _wanted(name):
+                continue
+            try:
+                with archive.open(info) as handle:
+                    data = handle.read(info.file_size + 1)
+            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
+                raise InputError(path, f"member {info.filename!r}: cannot read: {exc}") from None
+            if len(data) != info.file_size:
+                raise InputError(path, f"member {info.filename!r}: size differs from its header; refusing the archive")
+            members.append(_Member(name, data))
+    return members
+
+
+def _check_size(path: Path, member: str, size: int, compressed: int) -> None:
+    if size > MAX_MEMBER_BYTES:
+        raise InputError(path, f"member {member!r}: {size} bytes uncompressed, more than {MAX_MEMBER_BYTES}; refusing the archive")
+    if size > RATIO_FLOOR and size > MAX_RATIO * max(compressed, 1):
+        raise InputError(
+            path, f"member {member!r}: compression ratio above {MAX_RATIO}:1 (zip bomb?); refusing the archive"
+        )
+
+
+def _tar_members(path: Path) -> list[_Member]:
+    compressed = _stat(path).st_size
+    members: list[_Member] = []
+    declared = count = 0
+    try:
+        with tarfile.open(path, mode="r:gz") as archive:
+            for info in archive:
+                count += 1
+                if count > MAX_MEMBERS:
+                    raise InputError(path, f"more than {MAX_MEMBERS} members; refusing the archive")
+                name = _safe_name(path, info.name)
+                if info.issym() or info.islnk():
+                    raise InputError(path, f"member {info.name!r}: link to {info.linkname!r}; refusing the archive")
+                if not (info.isfile() or info.isdir()):
+                    raise InputError(path, f"member {info.name!r}: not a regular file; refusing the archive")
+                if info.size > MAX_MEMBER_BYTES:
+                    raise InputError(path, f"member {info.name!r}: {info.size} bytes, more than {MAX_MEMBER_BYTES}; refusing the archive")
+                declared += info.size
+                if declared > MAX_TOTAL_BYTES:
+                    raise InputError(path, f"members total more than {MAX_TOTAL_BYTES} bytes; refusing the archive")
+                if declared > RATIO_FLOOR and declared > MAX_RATIO * max(compressed, 1):
+                    raise InputError(path, f"compression ratio above {MAX_RATIO}:1 (gzip bomb?); refusing the archive")
+                if info.isfile() and _wanted(name):
+                    handle = archive.extractfile(info)
+                    data = handle.read() if handle is not None else b""
+                    members.append(_Member(name, data))
+    except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
+        raise InputError(path, f"not a readable .tar.gz archive ({exc})") from None
+    return members
+
+
+def _archive_bundle(path: Path, members: list[_Member], strip_top: bool) -> PythonBundle:
+    if strip_top:
+        tops = {m.name.split("/", 1)[0] for m in members}
+        if len(tops) == 1 and all("/" in m.name for m in members):
+            members = [_Member(m.name.split("/", 1)[1], m.data) for m in members]
+    units = sorted((python_unit(m.name, m.data) for m in members if m.name.endswith(".py")), key=lambda u: u.name)
+    if not units:
+        raise InputError(path, "archive holds no Python source files (.py)")
+    manifests = {m.name: m.data for m in members if not m.name.endswith(".py")}
+    data = _read(path)
+    return PythonBundle(path.name, hashlib.sha256(data).hexdigest(), len(data), units, manifests)

@@ -1,0 +1,1 @@
+"""libcst frontend: Python sources -> the same facts the JavaScript frontend produces."""

@@ -1,0 +1,194 @@
+"""The bundle-wide pass: class hierarchy and logger bindings across modules settle what each
+file left pending, and every unit becomes a `UnitFacts` like the JavaScript frontend's.
+
+A class is an error class when one of its positional bases resolves, through module-level
+imports, re-exports (`from .exceptions import X` in `__init__`), star imports and simple
+aliases (`Error = OtherError`), to a builtin exception, an external exception of the rules or
+another error class of the bundle, transitively. Resolution is exact: a base that cannot be
+followed to a definition makes nothing an error class.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from analyzer.javascript.classes import ClassFacts
+from analyzer.javascript.extract import SiteFacts, UnitFacts
+from analyzer.model import Unit
+from analyzer.python.extract import ClassRecord, FileFacts, PendingSite
+from analyzer.python.modules import ModuleName, Vendored
+from analyzer.rules import PythonRules
+
+_MAX_HOPS = 64
+
+
+class Bundle:
+    """Names of the whole bundle: aliases, classes, loggers."""
+
+    def __init__(self, files: Iterable[FileFacts], rules: PythonRules) -> None:
+        self.builtins = frozenset(rules.builtins)
+        self.external = frozenset(rules.external)
+        self.aliases: dict[str, str] = {}
+        self.stars: dict[str, list[str]] = defaultdict(list)
+        self.classes: dict[str, ClassRecord] = {}
+        self.loggers: set[str] = set()
+        self.attribute_loggers: set[tuple[str, str]] = set()
+        for facts in files:
+            for name, target in facts.aliases.items():
+                self.aliases.setdefault(name, target)
+            self.stars[facts.module].extend(facts.star_imports)
+            for record in facts.classes:
+                self.classes.setdefault(record.qualified, record)
+            self.loggers.update(facts.loggers)
+            self.attribute_loggers.update(facts.attribute_loggers)
+        self._roots: dict[str, tuple[str, str] | None] = {}
+
+    def canonical(self, name: str) -> str:
+        """Follow aliases (longest prefix first) and star imports to a definition's name."""
+        seen: set[str] = set()
+        while name not in seen and len(seen) < _MAX_HOPS:
+            seen.add(name)
+            if name in self.classes or name in self.loggers:
+                return name
+            rewritten = self._rewrite(name)
+            if rewritten is None:
+                return self._through_star(name, seen) or name
+            name = rewritten
+        return name
+
+    def _rewrite(self, name: str) -> str | None:
+        parts = name.split(".")
+        for cut in range(len(parts), 0, -1):
+            target = self.aliases.get(".".join(parts[:cut]))
+            if target is not None and target != ".".join(parts[:cut]):
+                return ".".join([target, *parts[cut:]])
+        return None
+
+    def _through_star(self, name: str, seen: set[str]) -> str | None:
+        module, _, last = name.rpartition(".")
+        for source in self.stars.get(module, ()):
+            candidate = f"{source}.{last}"
+            if candidate in seen:
+                continue
+            resolved = self.canonical(candidate)
+            if resolved in self.classes or resolved in self.loggers or self._is_known_root(resolved):
+                return resolved
+        return None
+
+    def _is_known_root(self, name: str) -> bool:
+        return (name.startswith("builtins.") and name[9:] in self.builtins) or name in self.external
+
+    def root(self, name: str) -> tuple[str, str] | None:
+        """(root constructor, the base as written that leads to it) of an error class, or for
+        a builtin/external exception (itself, itself); None when not an exception."""
+        name = self.canonical(name)
+        if name.startswith("builtins.") and name[9:] in self.builtins:
+            return name[9:], name[9:]
+        if name in self.external:
+            return name, name
+        if name in self._roots:
+            return self._roots[name]
+        self._roots[name] = None  # a cycle in the bases ends here
+        record = self.classes.get(name)
+        found = None
+        if record is not None:
+            for written, candidates in record.bases:
+                for candidate in candidates:
+                    reached = self.root(candidate)
+                    if reached is not None:
+                        found = (reached[0], written)
+                        break
+                if found:
+                    break
+        self._roots[name] = found
+        return found
+
+    def constructor(self, name: str) -> str:
+        name = self.canonical(name)
+        return name.removeprefix("builtins.")
+
+    def has_attribute_logger(self, owner: str, attribute: str) -> bool:
+        """`self.<attribute>` is a logger in class `owner` or in one of its bundle bases."""
+        pending, seen = [owner], set()
+        while pending:
+            current = self.canonical(pending.pop())
+            if current in seen:
+                continue
+            seen.add(current)
+            if (current, attribute) in self.attribute_loggers:
+                return True
+            record = self.classes.get(current)
+            if record is not None:
+                pending.extend(c for _, candidates in record.bases for c in candidates)
+        return False
+
+
+def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
+           modules: dict[str, ModuleName], vendored: dict[str, Vendored | None]) -> list[UnitFacts]:
+    bundle = Bundle(files, rules)
+    out = []
+    for unit, facts in zip(units, files):
+        settled = [(site, _settled(site, bundle)) for site in facts.sites]
+        sites = [s for _, s in settled if s is not None]
+        shadowed = Counter(facts.shadowed)
+        shadowed.update(site.shadows for site, s in settled if s is None and site.shadows is not None)
+        classes = [c for c in (_error_class(record, bundle) for record in facts.classes) if c is not None]
+        out.append(
+            UnitFacts(
+                unit=unit,
+                sites=sites,
+                classes=classes,
+                logger=_unit_summary(facts, modules[unit.name], vendored[unit.name]),
+                shadowed=dict(sorted(shadowed.items())),
+                error_regions=facts.error_regions,
+            )
+        )
+    return out
+
+
+def _settled(site: PendingSite, bundle: Bundle) -> SiteFacts | None:
+    pending = site.pending
+    if pending is None:
+        return site.facts
+    kind = pending[0]
+    if kind == "class":
+        if bundle.root(pending[1]) is None:
+            return None
+        constructor = bundle.constructor(pending[1])
+        identity = dataclasses.replace(site.facts.identity, role=constructor)
+        return dataclasses.replace(site.facts, constructor=constructor, identity=identity)
+    if kind == "logger":
+        return site.facts if bundle.canonical(pending[1]) in bundle.loggers else None
+    if kind == "logger-attribute":
+        return site.facts if bundle.has_attribute_logger(pending[1], pending[2]) else None
+    raise AssertionError(f"unknown pending kind {kind!r}")
+
+
+def _error_class(record: ClassRecord, bundle: Bundle) -> ClassFacts | None:
+    reached = bundle.root(record.qualified)
+    if reached is None:
+        return None
+    root, parent = reached
+    return dataclasses.replace(record.facts, parent=parent, root_constructor=root)
+
+
+def _unit_summary(facts: FileFacts, module: ModuleName, vendored: Vendored | None) -> dict[str, object]:
+    """The summary's per-unit entry (`loggers`): the logging bindings found, the dotted
+    module, and vendoring evidence for a Dependency suggestion."""
+    bindings = [*facts.loggers, *(f"{owner}.{attribute} (attribute)" for owner, attribute in facts.attribute_loggers)]
+    return {
+        "unit": facts.unit,
+        "name": "logging",
+        "source": "python",
+        "declaration": None,
+        "evidence": sorted(bindings),
+        "module": module.name,
+        "vendored": (
+            {"dependency": vendored.dependency, "root": vendored.root, "distribution": vendored.distribution}
+            if vendored is not None
+            else None
+        ),
+        "parseError": facts.parse_error,
+    }

@@ -1,0 +1,124 @@
+"""The message argument of a Python callsite: shape (SPEC 2.1 taxonomy), text, template, key."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+
+import libcst as cst
+
+from analyzer.model import Message
+from analyzer.python.tokens import expression_key
+
+MISSING = Message(shape="missing", text=None, template=None, comparisonKey="<missing>")
+_KEY_LIMIT = 400
+_HOLE = "${}"
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])")
+_BRACES = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
+
+
+def message_of(argument: cst.BaseExpression | None, source: str) -> Message:
+    """`source` is the argument's own text (sliced from the unit by its span)."""
+    if argument is None:
+        return MISSING
+    parts = _literal_parts(argument)
+    if parts is not None:
+        if all(isinstance(part, str) for part in parts):
+            literal = "".join(parts)  # type: ignore[arg-type]
+            return Message(shape="string", text=literal, template=None, comparisonKey=literal)
+        template = "".join(part if isinstance(part, str) else _HOLE for part in parts)
+        return Message(shape="template", text=None, template=template, comparisonKey=template)
+    formatted = _formatted(argument)
+    if formatted is not None:
+        return Message(shape="template", text=None, template=formatted, comparisonKey=formatted)
+    shape = _shape(argument)
+    return Message(shape=shape, text=None, template=None, comparisonKey=_key(shape, source))
+
+
+def _shape(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return "identifier"
+    if isinstance(node, cst.Call):
+        return "call" if isinstance(node.func, cst.Name) else "member-or-call"
+    if isinstance(node, (cst.Attribute, cst.Subscript)):
+        return "member-or-call"
+    if isinstance(node, cst.IfExp):
+        return "conditional"
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return "array"
+    return "expression"
+
+
+def _literal_parts(node: cst.BaseExpression) -> list[str | None] | None:
+    """Static text (str) and holes (None) of a str literal, an implicit concatenation or an
+    f-string; None when the node is not one (bytes literals are not messages' text)."""
+    if isinstance(node, cst.SimpleString):
+        value = _string_value(node.value)
+        return [value] if value is not None else None
+    if isinstance(node, cst.FormattedString):
+        return _fstring_parts(node)
+    if isinstance(node, cst.ConcatenatedString):
+        left, right = _literal_parts(node.left), _literal_parts(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _string_value(token: str) -> str | None:
+    try:
+        value = ast.literal_eval(token)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _fstring_parts(node: cst.FormattedString) -> list[str | None]:
+    raw = "r" in node.prefix.lower()
+    parts: list[str | None] = []
+    for part in node.parts:
+        if isinstance(part, cst.FormattedStringText):
+            text = part.value.replace("{{", "{").replace("}}", "}")
+            parts.append(text if raw else _unescape(text))
+        else:
+            parts.append(None)
+    return parts or [""]
+
+
+def _unescape(text: str) -> str:
+    if "\\" not in text:
+        return text
+    try:
+        return text.encode("latin-1", "backslashreplace").decode("unicode_escape")
+    except UnicodeDecodeError:
+        return text
+
+
+def _formatted(node: cst.BaseExpression) -> str | None:
+    """The template of `"..." % x` and `"...".format(...)` on a literal, else None."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+        parts = _literal_parts(node.left)
+        if parts is not None and all(isinstance(p, str) for p in parts):
+            return _PERCENT.sub(lambda m: "%" if m.group(1) == "%" else _HOLE, "".join(parts))  # type: ignore[arg-type]
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "format"
+    ):
+        parts = _literal_parts(node.func.value)  # type: ignore[arg-type]
+        if parts is not None and all(isinstance(p, str) for p in parts):
+            return _BRACES.sub(_brace, "".join(parts))  # type: ignore[arg-type]
+    return None
+
+
+def _brace(match: re.Match[str]) -> str:
+    token = match.group()
+    return token[0] if token in ("{{", "}}") else _HOLE
+
+
+def _key(shape: str, source: str) -> str:
+    """`<shape:normalized source>`: names become `_`, attributes and literals stay."""
+    normalized = expression_key(source)
+    if len(normalized) > _KEY_LIMIT:
+        digest = hashlib.blake2b(normalized.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+        normalized = f"{normalized[:_KEY_LIMIT]}…#{digest}"
+    return f"<{shape}:{normalized}>"

@@ -1,0 +1,125 @@
+"""Unit paths -> dotted module names and vendored dependencies.
+
+A module's name is its path from the outermost directory that is still a package (holds an
+`__init__.py` in the bundle): `src/requests/api.py` -> `requests.api`, `pip/_vendor/rich/
+console.py` -> `pip._vendor.rich.console`. Vendored code is code under `<pkg>/_vendor/<dep>/`
+(or a `<pkg>/_vendor/<dep>.py` module) or under `site-packages/<dep>/`; it is recorded as
+evidence for a later Dependency suggestion, never as an owner.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from analyzer.identity import scan_fingerprints
+from analyzer.javascript.extract import UnitFacts
+from analyzer.javascript.modules import MODULE_SCHEMA, BundledModule, BundleModules
+from analyzer.model import Module
+
+PYTHON_MODULE_KIND = "python-package"
+_VENDOR_DIRECTORIES = ("_vendor", "site-packages")
+_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:[=<>!~;\[#]|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleName:
+    #: dotted module name (`pkg.mod`; a package's `__init__.py` is `pkg`)
+    name: str
+    #: the package relative imports start from (`pkg` for both `pkg/__init__.py` and `pkg/mod.py`)
+    package: str
+
+
+def module_names(unit_names: list[str]) -> dict[str, ModuleName]:
+    packages = {name.rsplit("/", 1)[0] for name in unit_names if name.endswith("/__init__.py")}
+    out = {}
+    for unit in unit_names:
+        parts = unit[:-3].split("/") if unit.endswith(".py") else unit.split("/")
+        start = len(parts) - 1
+        while start > 0 and "/".join(parts[:start]) in packages:
+            start -= 1
+        dotted = parts[start:]
+        is_package = dotted[-1] == "__init__"
+        if is_package:
+            dotted = dotted[:-1]
+        name = ".".join(dotted) or parts[-1]
+        package = name if is_package else ".".join(dotted[:-1])
+        out[unit] = ModuleName(name=name, package=package)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Vendored:
+    #: import name of the vendored dependency (`rich`, `six`)
+    dependency: str
+    #: its root inside the bundle (`pip/_vendor/rich`, `pip/_vendor/six.py`)
+    root: str
+    #: its distribution name from the vendoring manifest beside it (`vendor.txt`), if listed
+    distribution: str | None
+
+
+def vendored(unit: str, manifests: dict[str, bytes]) -> Vendored | None:
+    """The innermost vendored tree holding `unit`, if any."""
+    parts = unit.split("/")
+    for index in range(len(parts) - 2, -1, -1):
+        if parts[index] not in _VENDOR_DIRECTORIES:
+            continue
+        head = parts[index + 1]
+        dependency = head.removesuffix(".py")
+        if not dependency or dependency == "__init__" or head.endswith((".dist-info", ".egg-info")):
+            return None
+        root = "/".join(parts[: index + 2])
+        listing = manifests.get("/".join(parts[: index + 1]) + "/vendor.txt")
+        return Vendored(dependency, root, _distribution(dependency, listing))
+    return None
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _distribution(dependency: str, listing: bytes | None) -> str | None:
+    if listing is None:
+        return None
+    wanted = _canonical(dependency)
+    for line in listing.decode("utf-8", "replace").splitlines():
+        match = _REQUIREMENT.match(line)
+        if match and _canonical(match.group(1)) == wanted:
+            return match.group(1)
+    return None
+
+
+def module_map(units: list[UnitFacts], digests: list[bytes], names: dict[str, ModuleName],
+               vendors: dict[str, Vendored | None]) -> BundleModules:
+    """Every Python unit is one module (`python-package`): modules.jsonl rows keyed by the
+    unit's path, with the vendored dependency as `package`, so `suggest` proposes
+    Dependency `<dep>` for `<pkg>/_vendor/<dep>/` code and nothing for the package's own."""
+    order = [(u.unit.name, 0) for u in units]
+    fingerprints = scan_fingerprints("fp1m", digests, order)
+    rows: list[BundledModule] = []
+    records: dict[tuple[str, int], Module] = {}
+    for facts, fingerprint in zip(units, fingerprints):
+        unit = facts.unit
+        name = names[unit.name].name
+        vendor = vendors[unit.name]
+        identifier = f"m:{unit.name}@0"
+        evidence = [f"python module {name}"]
+        package = None
+        if vendor is not None:
+            package = vendor.distribution or vendor.dependency
+            listed = f"listed as {vendor.distribution}" if vendor.distribution else "not listed in a vendor.txt"
+            evidence.append(f"vendored under {vendor.root}/ ({listed})")
+        counts = Counter(site.kind for site in facts.sites)
+        rows.append(
+            BundledModule(
+                schema=MODULE_SCHEMA, id=identifier, unit=unit.name, kind=PYTHON_MODULE_KIND, name=name,
+                fingerprint=fingerprint, offset=0, endOffset=len(unit.source), bodyOffset=0, line=1,
+                spans=[[0, len(unit.source)]], parent=None, binding=None, key=unit.name, source=None,
+                package=package, banners=(), manifests=(), evidence=tuple(evidence),
+                callsites={kind: counts.get(kind, 0) for kind in ("error", "diagnostic")},
+            )
+        )
+        module = Module(identifier, PYTHON_MODULE_KIND, name, fingerprint)
+        records.update({(unit.name, site.offset): module for site in facts.sites})
+    return BundleModules(rows, records, {}, [])

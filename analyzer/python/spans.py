@@ -1,0 +1,111 @@
+"""Where nodes are: character spans of every node, and character offsets -> byte offsets,
+lines, columns.
+
+`node_spans` computes what libcst's `ByteSpanPositionProvider` computes (the codegen pass
+with syntactic positions: a node's own parentheses and leading lines are not part of it) in
+characters, with a tuple per node, no per-token `encode` and a plain context manager; and it
+runs the codegen directly, without the metadata resolver's extra walk of the whole tree.
+`SourceMap` turns the few offsets we report into byte offsets, 1-based lines and columns.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from itertools import accumulate
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+Span = tuple[int, int]
+
+
+def node_spans(module: cst.Module) -> dict[cst.CSTNode, Span]:
+    """Character span `(start, end)` of every node of `module`."""
+    state = _SpanState(default_indent=module.default_indent, default_newline=module.default_newline)
+    module._codegen(state)
+    return state.spans
+
+
+class _SpanState(CodegenState):
+    __slots__ = ("position", "spans", "starts")
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.spans: dict[cst.CSTNode, Span] = {}
+        self.position = 0
+        self.starts: list[int] = []
+
+    def add_indent_tokens(self) -> None:
+        tokens = self.indent_tokens
+        self.tokens.extend(tokens)
+        for token in tokens:
+            self.position += len(token)
+
+    def add_token(self, value: str) -> None:
+        self.tokens.append(value)
+        self.position += len(value)
+
+    def pop_trailing_newline(self) -> None:
+        if self.tokens:
+            self.position -= len(self.tokens.pop())
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self.starts.append(self.position)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        start = self.starts.pop()
+        if node not in self.spans:
+            self.spans[node] = (start, self.position)
+
+    def record_syntactic_position(  # type: ignore[override]
+        self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
+    ) -> _Syntactic:
+        return _Syntactic(self, node, start_node, end_node)
+
+
+class _Syntactic:
+    __slots__ = ("end_node", "node", "start", "start_node", "state")
+
+    def __init__(self, state: _SpanState, node: cst.CSTNode, start_node: cst.CSTNode | None,
+                 end_node: cst.CSTNode | None) -> None:
+        self.state, self.node, self.start_node, self.end_node = state, node, start_node, end_node
+
+    def __enter__(self) -> None:
+        self.start = self.state.position
+
+    def __exit__(self, *exc: object) -> None:
+        spans = self.state.spans
+        start = spans[self.start_node][0] if self.start_node is not None else self.start
+        end = spans[self.end_node][1] if self.end_node is not None else self.state.position
+        spans[self.node] = (start, end)
+
+
+_NEWLINE = re.compile("\n")
+
+
+class SourceMap:
+    """Character offsets of one decoded unit -> byte offsets, lines and columns (1-based,
+    lines counted by `\\n` only, columns in code points: as the JavaScript frontend does)."""
+
+    def __init__(self, text: str, encoding: str) -> None:
+        self.text = text
+        self._newlines = [m.start() for m in _NEWLINE.finditer(text)]
+        if text.isascii():  # every encoding Python source may declare is ASCII-compatible
+            self._wide: list[int] = []
+            self._extra: list[int] = []
+        else:
+            wide = [i for i, ch in enumerate(text) if ord(ch) > 0x7F]
+            self._wide = wide
+            self._extra = list(accumulate(len(text[i].encode(encoding)) - 1 for i in wide))
+
+    def byte(self, offset: int) -> int:
+        if not self._wide:
+            return offset
+        count = bisect_right(self._wide, offset - 1)
+        return offset + (self._extra[count - 1] if count else 0)
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        before = bisect_right(self._newlines, offset - 1)
+        line_start = self._newlines[before - 1] + 1 if before else 0
+        return before + 1, offset - line_start + 1

@@ -1,0 +1,280 @@
+"""Source maps as evidence (SPEC 1): where a generated position came from.
+
+A map is found beside the bundle (`X.js.map`) or through the bundle's last
+`sourceMappingURL` comment (an inline `data:` URL or a file next to the bundle). It is
+optional evidence: an unreadable map is reported, never fatal.
+
+Decoding: the `mappings` string of a minified bundle is one huge line of Base64-VLQ
+segments whose source, line and column fields are deltas running across the whole string.
+Segments repeat a lot (`AAAA`, `CAAC`, ...), so each distinct segment is decoded once
+(a memo table), and the running sums are `itertools.accumulate` over the fields.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import bisect
+import hashlib
+import posixpath
+import re
+import urllib.parse
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate, pairwise
+from pathlib import Path
+
+import orjson
+
+from analyzer.model import Origin
+
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_DIGIT = {char: value for value, char in enumerate(_BASE64)}
+_OPENING = re.compile(rb"(?://|/\*)[@#][ \t]*\Z")
+_URL = re.compile(rb"sourceMappingURL=[ \t]*([^\s'\"*]+)[ \t]*(?:\*/)?\s*\Z")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/]*/")
+_NODE_MODULES = re.compile(r"(?<![^/])node_modules/((?:@[^/]+/)?[^/@.][^/]*)/")
+
+
+class SourceMapError(Exception):
+    """The map is not a usable source map (reported as evidence status, never fatal)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LocatedMap:
+    """A decoded map and where it was found."""
+
+    #: `inline`, or the map file's name relative to the bundle's directory
+    where: str
+    map: SourceMap
+    #: sha256 of the map's bytes (an input of the scan)
+    sha256: str
+
+
+class _Segments(dict[str, tuple[int, ...]]):
+    """Memo of decoded VLQ segments: each distinct segment string is decoded once."""
+
+    def __missing__(self, segment: str) -> tuple[int, ...]:
+        values = []
+        value = shift = 0
+        for char in segment:
+            digit = _DIGIT.get(char)
+            if digit is None:
+                raise SourceMapError(f"invalid Base64-VLQ character {char!r} in mappings")
+            value += (digit & 31) << shift
+            if digit & 32:
+                shift += 5
+                continue
+            values.append(-(value >> 1) if value & 1 else value >> 1)
+            value = shift = 0
+        if shift:
+            raise SourceMapError(f"truncated VLQ segment {segment!r}")
+        if len(values) not in (1, 4, 5):
+            raise SourceMapError(f"segment {segment!r} has {len(values)} fields (1, 4 or 5 expected)")
+        decoded = tuple(values) + (0,) * (5 - len(values)) + ((len(values) > 1),)
+        self[segment] = decoded
+        return decoded
+
+
+class SourceMap:
+    """A decoded (flattened) source map: for each generated line, the segments' columns and
+    original positions, sorted by generated column."""
+
+    def __init__(self, sources: list[str], lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]]):
+        #: normalized source paths, by index
+        self.sources = sources
+        self._lines = lines
+
+    @classmethod
+    def from_json(cls, raw: bytes) -> SourceMap:
+        try:
+            document = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise SourceMapError(f"not JSON ({exc})") from None
+        if not isinstance(document, dict):
+            raise SourceMapError("not a JSON object")
+        if "sections" in document:
+            return cls._from_sections(document["sections"])
+        sources, lines = _decode(document)
+        return cls(sources, lines)
+
+    @classmethod
+    def _from_sections(cls, sections: object) -> SourceMap:
+        """An index map: each section's map shifted to its offset (columns only on its first line)."""
+        if not isinstance(sections, list):
+            raise SourceMapError("'sections' is not a list")
+        sources: list[str] = []
+        lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]] = {}
+        for section in sections:
+            if not isinstance(section, dict) or not isinstance(section.get("map"), dict):
+                raise SourceMapError("index map section without an inline 'map'")
+            offset = section.get("offset") or {}
+            base_line, base_column = int(offset.get("line", 0)), int(offset.get("column", 0))
+            part_sources, part_lines = _decode(section["map"])
+            shift = len(sources)
+            sources.extend(part_sources)
+            for number, (columns, origins) in part_lines.items():
+                extra = base_column if number == 0 else 0
+                target = lines.setdefault(base_line + number, ([], []))
+                for column, origin in zip(columns, origins):
+                    target[0].append(column + extra)
+                    target[1].append(None if origin is None else (origin[0] + shift, origin[1], origin[2]))
+        return cls(sources, lines)
+
+    def origin(self, line: int, column: int) -> Origin | None:
+        """The original position of generated (0-based line, 0-based UTF-16 column): the
+        segment at or before it on its line; None when unmapped."""
+        found = self._lines.get(line)
+        if found is None:
+            return None
+        columns, origins = found
+        at = bisect.bisect_right(columns, column) - 1
+        if at < 0 or origins[at] is None:
+            return None
+        source, original_line, original_column = origins[at]  # type: ignore[misc]
+        if not 0 <= source < len(self.sources):
+            return None
+        return Origin(source=self.sources[source], line=original_line + 1, column=original_column + 1)
+
+    def origins(self, source: bytes, offsets: Sequence[int]) -> list[Origin | None]:
+        """Origins of byte offsets of the generated `source`, in the order given."""
+        positions = utf16_positions(source, offsets)
+        return [self.origin(*positions[offset]) for offset in offsets]
+
+    def first_origins(self, source: bytes, ranges: Sequence[tuple[int, int]]) -> list[Origin | None]:
+        """For each byte range of `source`, the origin of the first mapped segment inside it."""
+        positions = utf16_positions(source, [o for r in ranges for o in r])
+        return [self._first(positions[start], positions[end]) for start, end in ranges]
+
+    def _first(self, start: tuple[int, int], end: tuple[int, int]) -> Origin | None:
+        line, column = start
+        while line <= end[0]:
+            found = self._lines.get(line)
+            if found is not None:
+                columns, origins = found
+                at = bisect.bisect_left(columns, column)
+                while at < len(columns) and (line < end[0] or columns[at] < end[1]):
+                    if origins[at] is not None:
+                        return self.origin(line, columns[at])
+                    at += 1
+            line, column = line + 1, 0
+        return None
+
+
+def _decode(document: dict[str, object]) -> tuple[list[str], dict[int, tuple[list[int], list[tuple[int, int, int] | None]]]]:
+    version = document.get("version")
+    if version != 3:
+        raise SourceMapError(f"version {version!r}, only version 3 is read")
+    mappings = document.get("mappings")
+    raw_sources = document.get("sources")
+    if not isinstance(mappings, str) or not isinstance(raw_sources, list):
+        raise SourceMapError("'mappings' or 'sources' missing")
+    root = document.get("sourceRoot")
+    sources = [normalize_source(str(s) if s is not None else "", root if isinstance(root, str) else "") for s in raw_sources]
+    memo = _Segments()
+    lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]] = {}
+    source = original_line = original_column = 0
+    for number, text in enumerate(mappings.split(";")):
+        if not text:
+            continue
+        decoded = [memo[segment] for segment in text.split(",") if segment]
+        columns = list(accumulate(d[0] for d in decoded))
+        sources_run = list(accumulate((d[1] for d in decoded), initial=source))
+        lines_run = list(accumulate((d[2] for d in decoded), initial=original_line))
+        columns_run = list(accumulate((d[3] for d in decoded), initial=original_column))
+        source, original_line, original_column = sources_run[-1], lines_run[-1], columns_run[-1]
+        origins = [
+            (s, l, c) if d[5] else None
+            for d, s, l, c in zip(decoded, sources_run[1:], lines_run[1:], columns_run[1:])
+        ]
+        if any(b < a for a, b in pairwise(columns)):  # unsorted line: sort it (rare)
+            order = sorted(range(len(columns)), key=columns.__getitem__)
+            columns = [columns[i] for i in order]
+            origins = [origins[i] for i in order]
+        lines[number] = (columns, origins)
+    return sources, lines
+
+
+def normalize_source(source: str, root: str = "") -> str:
+    """`sourceRoot` joined, a `webpack://name/`-style scheme and `./` removed; `..` kept
+    (the path stays as the map wrote it, never made absolute)."""
+    path = posixpath.join(root, source) if root and not _SCHEME.match(source) else source
+    path = _SCHEME.sub("", path).replace("\\", "/")
+    path = path.removeprefix("file://")
+    normalized = posixpath.normpath(path) if path else path
+    return "" if normalized == "." else normalized
+
+
+def package_of(source: str) -> str | None:
+    """The npm package a source path lies in (its last `node_modules/<pkg>/`), else None."""
+    found = None
+    for found in _NODE_MODULES.finditer(source):
+        pass
+    return found.group(1) if found is not None else None
+
+
+def utf16_positions(source: bytes, offsets: Sequence[int]) -> dict[int, tuple[int, int]]:
+    """(0-based line, 0-based UTF-16 column) of byte offsets, in one pass over the source."""
+    out: dict[int, tuple[int, int]] = {}
+    line, at, column = 0, 0, 0
+    for offset in sorted(set(offsets)):
+        newlines = source.count(b"\n", at, offset)
+        if newlines:
+            line += newlines
+            at, column = source.rfind(b"\n", at, offset) + 1, 0
+        chunk = source[at:offset]
+        column += len(chunk) if chunk.isascii() else len(chunk.decode("utf-8", "replace").encode("utf-16-le")) // 2
+        at = offset
+        out[offset] = (line, column)
+    return out
+
+
+def find_source_map(bundle: Path | None, source: bytes) -> LocatedMap | None:
+    """The map of `source`: its sourceMappingURL (inline, or a file beside `bundle`), else
+    `bundle`.map beside it; None when there is none. Raises SourceMapError for a map that is
+    there but unusable."""
+    url = _mapping_url(source)
+    if url is not None and url.startswith("data:"):
+        raw = _data_url(url)
+        return LocatedMap("inline", SourceMap.from_json(raw), hashlib.sha256(raw).hexdigest())
+    if bundle is None:
+        return None
+    candidates = []
+    if url is not None:
+        relative = urllib.parse.unquote(url.split("?", 1)[0].split("#", 1)[0])
+        if "://" not in relative and not relative.startswith("/"):
+            candidates.append(relative)
+    candidates.append(bundle.name + ".map")
+    for name in candidates:
+        path = bundle.parent / name
+        if path.is_file():
+            try:
+                raw = path.read_bytes()
+            except OSError as exc:
+                raise SourceMapError(f"{name}: cannot read ({exc.strerror})") from None
+            try:
+                return LocatedMap(posixpath.normpath(name), SourceMap.from_json(raw), hashlib.sha256(raw).hexdigest())
+            except SourceMapError as exc:
+                raise SourceMapError(f"{name}: {exc}") from None
+    return None
+
+
+def _mapping_url(source: bytes) -> str | None:
+    """The URL of the bundle's last `//# sourceMappingURL=` comment, when only whitespace
+    follows it (an inline map can be megabytes long, so the comment is found by `rfind`)."""
+    cut = source.rfind(b"sourceMappingURL=")
+    opening = _OPENING.search(source, max(0, cut - 8), cut) if cut >= 0 else None
+    if opening is None:
+        return None
+    found = _URL.match(source, cut)
+    return found.group(1).decode("utf-8", "replace") if found else None
+
+
+def _data_url(url: str) -> bytes:
+    header, _, payload = url.partition(",")
+    try:
+        if header.endswith(";base64"):
+            return base64.b64decode(payload, validate=False)
+        return urllib.parse.unquote_to_bytes(payload)
+    except (binascii.Error, ValueError) as exc:
+        raise SourceMapError(f"inline map: bad data URL ({exc})") from None

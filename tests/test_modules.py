@@ -1,0 +1,228 @@
+"""The bundler module map: every callsite's `module`, and modules.jsonl, on bundles built by
+esbuild (ESM, CJS), terser, bun, webpack and browserify; truth from the source map through the
+independent oracle; the wrapper helpers found by shape on hand-written minified forms."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, scan
+from test_sourcemap import BUNDLES, all_records, oracle_origins
+
+FORMS = {
+    "demo.min.js": {"cjs"},
+    "demo.cjs.min.js": {"cjs"},
+    "demo.terser.min.js": {"cjs"},
+    "demo.bun.min.js": {"cjs"},
+    "demo.webpack.min.js": {"webpack", "cjs"},
+    "demo.browserify.min.js": {"browserify"},
+}
+
+
+def modules(out: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in (out / "modules.jsonl").read_text().splitlines()]
+
+
+def assignment_share(rows: list[dict[str, object]], truth: list[dict[str, object] | None]) -> tuple[int, int]:
+    """(right, total) over callsites the map places: a callsite is right when its module holds
+    only callsites of its original file (by majority) and that file's callsites sit in one module."""
+    by_module: dict[str, Counter[str]] = defaultdict(Counter)
+    for row, origin in zip(rows, truth):
+        if origin is not None and row["module"] is not None:
+            by_module[row["module"]["id"]][origin["source"]] += 1
+    major = {module: counts.most_common(1)[0][0] for module, counts in by_module.items()}
+    homes: dict[str, set[str]] = defaultdict(set)
+    for module, source in major.items():
+        homes[source].add(module)
+    right = total = 0
+    for row, origin in zip(rows, truth):
+        if origin is None:
+            continue  # runtime helpers the map does not place
+        total += 1
+        module = row["module"]
+        if module is not None and major[module["id"]] == origin["source"] and len(homes[origin["source"]]) == 1:
+            right += 1
+    return right, total
+
+
+@pytest.mark.parametrize("bundle", sorted(BUNDLES))
+def test_callsites_sit_in_the_module_their_source_map_names(bundle: str, tmp_path: Path) -> None:
+    path = FIXTURES / "demo" / bundle
+    summary = scan(path, tmp_path / "out")
+    rows = all_records(tmp_path / "out")
+    truth = oracle_origins(path, path.with_name(bundle + ".map"), [r["offset"] for r in rows])
+    right, total = assignment_share(rows, truth)
+    assert total >= len(rows) - 1 and right / total >= 0.99, (right, total)
+    kinds = {m["kind"] for m in modules(tmp_path / "out")}
+    assert FORMS[bundle] <= kinds
+    inside = summary["modules"]["callsitesInModule"]
+    assert sum(k["inModule"] for k in inside.values()) >= total
+
+
+@pytest.mark.parametrize("bundle", sorted(BUNDLES))
+def test_wrapped_modules_are_found_without_the_map(bundle: str, tmp_path: Path) -> None:
+    """Wrappers and tables come from the code's shape: the same spans with or without a map,
+    and each holds the callsites of exactly one original file."""
+    path = FIXTURES / "demo" / bundle
+    bare = tmp_path / bundle
+    shutil.copy(path, bare)
+    scan(path, tmp_path / "mapped")
+    scan(bare, tmp_path / "bare")
+    structural = [
+        (m["kind"], m["offset"], m["endOffset"], m["fingerprint"])
+        for m in modules(tmp_path / "mapped") if not m["evidence"][0].startswith("source map")
+    ]
+    assert structural == [(m["kind"], m["offset"], m["endOffset"], m["fingerprint"]) for m in modules(tmp_path / "bare")]
+    rows = all_records(tmp_path / "bare")
+    truth = oracle_origins(path, path.with_name(bundle + ".map"), [r["offset"] for r in rows])
+    sources: dict[str, set[str]] = defaultdict(set)
+    for row, origin in zip(rows, truth):
+        if row["module"] is not None and origin is not None:
+            sources[row["module"]["id"]].add(origin["source"])
+    assert sources and all(len(s) == 1 for s in sources.values()), sources
+
+
+def test_modules_jsonl_lists_spans_kinds_fingerprints_and_counts(tmp_path: Path) -> None:
+    summary = scan(FIXTURES / "demo" / "demo.min.js", tmp_path / "out")
+    rows = all_records(tmp_path / "out")
+    listed = modules(tmp_path / "out")
+    by_id = {m["id"]: m for m in listed}
+    assert len(by_id) == len(listed) == summary["modules"]["count"]
+    for module in listed:
+        assert module["schema"] == "erratlas.module/1"
+        assert module["offset"] <= module["bodyOffset"] < module["endOffset"]
+        assert module["fingerprint"].startswith("fp1m:") and len(module["fingerprint"]) == 37
+    assert len({m["fingerprint"] for m in listed}) == len(listed)
+    counted: Counter[tuple[str, str]] = Counter()
+    for row in rows:
+        if row["module"] is not None:
+            module = by_id[row["module"]["id"]]
+            inside = any(start <= row["offset"] < end for start, end in module["spans"])
+            # hoisted code is split by original file: a function inlined elsewhere stays in its file's module
+            assert inside or row["origin"]["source"] == module["name"]
+            assert row["module"] == {k: module[k] for k in ("id", "kind", "name", "fingerprint")}
+            counted[(module["id"], row["kind"])] += 1
+    for module in listed:
+        assert module["callsites"] == {k: counted[(module["id"], k)] for k in ("error", "diagnostic")}
+    commander = [m for m in listed if m["package"] == "commander"]
+    assert len([m for m in commander if m["kind"] == "cjs" and m["binding"]]) == 7  # lib/*.js and index.js
+    assert [m["name"] for m in commander if m["kind"] == "esm"] == ["../node_modules/commander/esm.mjs"]
+
+
+# ---- shapes, by hand: helpers recognised by what they do, whatever their names ----------------
+
+BUN_FORM = (
+    "// @bun @bun-cjs\n(function(exports, require, module, __filename, __dirname) {"
+    "var Qz=(e,t)=>()=>(t||e((t={exports:{}}).exports,t),t.exports);"
+    "var Vk=(e,t)=>()=>(e&&(t=e(e=0)),t);"
+    "var Jx=(e,t)=>{for(var r in t)Object.defineProperty(e,r,{get:t[r],enumerable:!0})};"
+    "var aB=Qz((e,t)=>{t.exports=function(n){if(!n)throw Error(\"dep: missing\");return n}});"
+    "function pre(){return 1}"
+    "var ns={};Jx(ns,{run:()=>hoisted});function hoisted(a){if(!a)throw new TypeError(\"hoisted: bad\");return a}"
+    "var st,cQ=Vk(()=>{st=aB()(2)});"
+    "cQ();hoisted(3);throw RangeError(\"entry\");"
+    "})\n"
+)
+ESBUILD_KEEP_NAMES_FORM = (
+    "var __getOwnPropNames = Object.getOwnPropertyNames;\n"
+    "var __commonJS = (cb, mod) => function __require() {\n"
+    "  return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;\n"
+    "};\n"
+    "var require_dep = __commonJS({\n"
+    '  "node_modules/dep/index.js"(exports, module) {\n'
+    '    module.exports = () => { throw new Error("dep: failed"); };\n'
+    "  }\n"
+    "});\n"
+    "require_dep()();\n"
+)
+WEBPACK4_FORM = (
+    "!function(e){var t={};function n(r){if(t[r])return t[r].exports;var o=t[r]={i:r,l:!1,exports:{}};"
+    "return e[r].call(o.exports,o,o.exports,n),o.l=!0,o.exports}n.m=e,n(n.s=1)}"
+    "([function(e,t){e.exports=function(){throw new Error(\"zero\")}},"
+    ",function(e,t,n){n(0)();throw TypeError(\"two\")}]);"
+)
+WEBPACK5_FORM = (
+    "(()=>{var r={17:r=>{r.exports=function(){throw new Error(\"seventeen\")}},"
+    "\"./src/a.js\":(r,e,o)=>{o(17)();throw Error(\"a\")}},e={};function o(t){var n=e[t];if(void 0!==n)return n.exports;"
+    "var s=e[t]={exports:{}};return r[t](s,s.exports,o),s.exports}o(\"./src/a.js\")})();"
+)
+BROWSERIFY_FORM = (
+    "(function(){function r(e,n,t){function o(i,f){if(!n[i]){if(!e[i]){var c=\"function\"==typeof require&&require;"
+    "if(!f&&c)return c(i,!0);throw new Error(\"Cannot find module '\"+i+\"'\")}var p=n[i]={exports:{}};"
+    "e[i][0].call(p.exports,function(r){var n=e[i][1][r];return o(n||r)},p,p.exports,r,e,n,t)}return n[i].exports}"
+    "for(var u=0;u<t.length;u++)o(t[u]);return o}return r})()({1:[function(t,e,n){var m=t(\"ms\");"
+    "throw new Error(\"main\")},{\"ms\":2}],2:[function(t,e,n){e.exports=function(){throw new Error(\"ms\")}},{}]},{},[1]);"
+)
+
+
+def _scan_text(tmp_path: Path, name: str, text: str) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    bundle = tmp_path / name
+    bundle.write_text(text)
+    scan(bundle, tmp_path / "out")
+    return all_records(tmp_path / "out"), modules(tmp_path / "out")
+
+
+def _where(rows: list[dict[str, object]]) -> dict[str, tuple[str, str] | None]:
+    return {r["message"]["text"]: (r["module"]["kind"], r["module"]["name"]) if r["module"] else None for r in rows}
+
+
+def test_bun_wrappers_and_hoisted_esm_declarations(tmp_path: Path) -> None:
+    rows, listed = _scan_text(tmp_path, "bun.js", BUN_FORM)
+    assert _where(rows) == {
+        "dep: missing": ("cjs", "aB"),
+        "hoisted: bad": ("esm", "cQ"),  # declared outside the __esm closure, still its module
+        "entry": None,
+    }
+    esm = next(m for m in listed if m["kind"] == "esm")
+    assert esm["offset"] < esm["bodyOffset"]  # the hoisted part comes first
+    assert esm["offset"] == BUN_FORM.encode().index(b"var ns={}")  # back to its namespace object, not `pre`
+
+
+def test_keep_names_wrappers_keep_the_module_path(tmp_path: Path) -> None:
+    rows, listed = _scan_text(tmp_path, "esbuild.js", ESBUILD_KEEP_NAMES_FORM)
+    assert _where(rows) == {"dep: failed": ("cjs", "node_modules/dep/index.js")}
+    assert listed[0]["package"] == "dep" and listed[0]["key"] == "node_modules/dep/index.js"
+
+
+def test_webpack4_array_table(tmp_path: Path) -> None:
+    rows, _ = _scan_text(tmp_path, "wp4.js", WEBPACK4_FORM)
+    assert _where(rows) == {"zero": ("webpack", "0"), "two": ("webpack", "2")}  # the hole keeps slot 1
+
+
+def test_webpack5_object_table(tmp_path: Path) -> None:
+    rows, _ = _scan_text(tmp_path, "wp5.js", WEBPACK5_FORM)
+    assert _where(rows) == {"seventeen": ("webpack", "17"), "a": ("webpack", "./src/a.js")}
+
+
+def test_browserify_table_names_modules_by_what_requires_them(tmp_path: Path) -> None:
+    rows, listed = _scan_text(tmp_path, "bfy.js", BROWSERIFY_FORM)
+    where = _where(rows)
+    assert where["main"] == ("browserify", "1") and where["ms"] == ("browserify", "ms")
+    assert where["Cannot find module '${}'"] is None if "Cannot find module '${}'" in where else True
+    assert next(m for m in listed if m["name"] == "ms")["package"] == "ms"
+
+
+def _renamed(text: str, names: dict[str, str]) -> str:
+    import re
+
+    return re.sub(r"\b(" + "|".join(map(re.escape, names)) + r")\b", lambda m: names[m.group(1)], text)
+
+
+def _fingerprints(tmp_path: Path, name: str, text: str) -> list[str]:
+    (tmp_path / name).mkdir()
+    return [m["fingerprint"] for m in _scan_text(tmp_path / name, "bun.js", text)[1]]
+
+
+def test_module_fingerprints_survive_renaming_and_follow_code_changes(tmp_path: Path) -> None:
+    original = _fingerprints(tmp_path, "a", BUN_FORM)
+    renamed = _renamed(BUN_FORM, {"Qz": "Mm", "Vk": "Hq$", "Jx": "Ex", "aB": "z0", "cQ": "ab", "st": "Zy",
+                                  "hoisted": "Wv", "ns": "kk", "pre": "P"})
+    assert _fingerprints(tmp_path, "b", renamed) == original
+    changed = _fingerprints(tmp_path, "c", BUN_FORM.replace("return n}", "return [n]}"))
+    assert changed[0] != original[0]  # the CommonJS module changed
+    assert changed[1:] == original[1:]  # the ESM module did not
