@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError
+from analyzer.rules import read_toml
 
 SCHEMA = "erratlas.allowlist/1"
 LEVELS = ("callsite", "function", "module")
@@ -64,21 +64,7 @@ def load_allowlists(paths: list[Path]) -> list[Allowlist]:
 
 
 def load_allowlist(path: Path) -> Allowlist:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, "allowlist not found") from None
-    except IsADirectoryError:
-        raise InputError(path, "allowlist is a directory") from None
-    except OSError as exc:
-        raise InputError(path, f"cannot read allowlist: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise InputError(path, "allowlist is not valid UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, f"invalid TOML: {exc}") from None
+    raw, text, data = read_toml(path, "allowlist")
     lines = _EntryLines(text)
     for key in data:
         if key not in ("schema", "entry"):

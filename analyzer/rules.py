@@ -67,6 +67,25 @@ def _fail(path: Path, text: str, section: str | None, key: str, problem: str) ->
     return InputError(f"{path}:{line}", f"key '{where}': {problem}")
 
 
+def read_toml(path: Path, what: str = "rules file") -> tuple[bytes, str, dict[str, Any]]:
+    """The raw bytes, text and parsed table of a TOML file; every failure is one InputError line."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(path, f"{what} not found") from None
+    except IsADirectoryError:
+        raise InputError(path, f"{what} is a directory") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read {what}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+        return raw, text, tomllib.loads(text)
+    except UnicodeDecodeError:
+        raise InputError(path, f"{what} is not valid UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(path, f"invalid TOML: {exc}") from None
+
+
 def default_rules_path() -> Path:
     """The repository's `rules/javascript.toml` (the project is installed editable)."""
     return Path(__file__).resolve().parent.parent / "rules" / "javascript.toml"
@@ -74,21 +93,7 @@ def default_rules_path() -> Path:
 
 def load_javascript_rules(path: Path | None = None) -> JavaScriptRules:
     path = path or default_rules_path()
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, "rules file not found") from None
-    except IsADirectoryError:
-        raise InputError(path, "rules file is a directory") from None
-    except OSError as exc:
-        raise InputError(path, f"cannot read rules file: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise InputError(path, "rules file is not valid UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, f"invalid TOML: {exc}") from None
+    raw, text, data = read_toml(path)
     values = _validated(path, text, data)
     errors, logger = values["errors"], values["logger"]
     return JavaScriptRules(
@@ -196,7 +201,7 @@ def default_python_rules_path() -> Path:
 
 def load_python_rules(path: Path | None = None) -> PythonRules:
     path = path or default_python_rules_path()
-    raw, text, data = _read_toml(path)
+    raw, text, data = read_toml(path)
     values = _python_validated(path, text, data)
     errors, logging, warnings = values["errors"], values["logging"], values["warnings"]
     numbers = logging.get("levelNumbers", {"verbose": 0, "debug": 10, "info": 20, "warn": 30, "error": 40})
@@ -214,24 +219,6 @@ def load_python_rules(path: Path | None = None) -> PythonRules:
         warning_functions=tuple(warnings.get("functions", ("warnings.warn",))),
         warning_level=warnings.get("level", "warn"),
     )
-
-
-def _read_toml(path: Path) -> tuple[bytes, str, dict[str, Any]]:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, "rules file not found") from None
-    except IsADirectoryError:
-        raise InputError(path, "rules file is a directory") from None
-    except OSError as exc:
-        raise InputError(path, f"cannot read rules file: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        return raw, text, tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise InputError(path, "rules file is not valid UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, f"invalid TOML: {exc}") from None
 
 
 def _python_validated(path: Path, text: str, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
