@@ -184,8 +184,8 @@ def _decode(document: dict[str, object]) -> tuple[list[str], dict[int, tuple[lis
         columns_run = list(accumulate((d[3] for d in decoded), initial=original_column))
         source, original_line, original_column = sources_run[-1], lines_run[-1], columns_run[-1]
         origins = [
-            (s, l, c) if d[5] else None
-            for d, s, l, c in zip(decoded, sources_run[1:], lines_run[1:], columns_run[1:])
+            (src, line, column) if d[5] else None
+            for d, src, line, column in zip(decoded, sources_run[1:], lines_run[1:], columns_run[1:])
         ]
         if any(b < a for a, b in pairwise(columns)):  # unsorted line: sort it (rare)
             order = sorted(range(len(columns)), key=columns.__getitem__)
@@ -207,10 +207,8 @@ def normalize_source(source: str, root: str = "") -> str:
 
 def package_of(source: str) -> str | None:
     """The npm package a source path lies in (its last `node_modules/<pkg>/`), else None."""
-    found = None
-    for found in _NODE_MODULES.finditer(source):
-        pass
-    return found.group(1) if found is not None else None
+    matches = _NODE_MODULES.findall(source)
+    return matches[-1] if matches else None
 
 
 def utf16_positions(source: bytes, offsets: Sequence[int]) -> dict[int, tuple[int, int]]:
