@@ -45,9 +45,10 @@ def javascript_unit(path: Path | str, name: str, data: bytes) -> Unit:
     return Unit(name=name, source=data, sha256=hashlib.sha256(data).hexdigest())
 
 
-def _read_regular_file(path: Path, limit: int | None = None) -> bytes:
+def stat_input(path: Path) -> os.stat_result:
+    """`os.stat` of an input path, every failure one InputError line."""
     try:
-        info = os.stat(path)
+        return os.stat(path)
     except FileNotFoundError:
         raise InputError(path, "no such file") from None
     except NotADirectoryError:
@@ -56,6 +57,10 @@ def _read_regular_file(path: Path, limit: int | None = None) -> bytes:
         raise InputError(path, "permission denied") from None
     except OSError as exc:
         raise InputError(path, f"cannot read: {exc.strerror}") from None
+
+
+def _read_regular_file(path: Path, limit: int | None = None) -> bytes:
+    info = stat_input(path)
     if stat.S_ISDIR(info.st_mode):
         raise InputError(path, "is a directory, expected a JavaScript bundle file")
     if not stat.S_ISREG(info.st_mode):

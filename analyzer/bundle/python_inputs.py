@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from analyzer.bundle.load import stat_input
 from analyzer.errors import InputError
 from analyzer.model import Unit
 
@@ -70,7 +71,7 @@ def is_python_input(path: Path) -> bool:
 
 
 def load_python_bundle(path: Path) -> PythonBundle:
-    info = _stat(path)
+    info = stat_input(path)
     if stat.S_ISDIR(info.st_mode):
         return _directory_bundle(path)
     if not stat.S_ISREG(info.st_mode):
@@ -93,17 +94,6 @@ def python_unit(name: str, data: bytes) -> Unit:
     if data.startswith(_BOM):
         data = data[3:]  # offsets count from the first character after a BOM, as for JavaScript
     return Unit(name=name, source=data, sha256=hashlib.sha256(data).hexdigest())
-
-
-def _stat(path: Path) -> os.stat_result:
-    try:
-        return os.stat(path)
-    except FileNotFoundError:
-        raise InputError(path, "no such file or directory") from None
-    except PermissionError:
-        raise InputError(path, "permission denied") from None
-    except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror}") from None
 
 
 def _read(path: Path) -> bytes:
@@ -240,7 +230,7 @@ def _check_size(path: Path, member: str, size: int, compressed: int) -> None:
 
 
 def _tar_members(path: Path) -> list[_Member]:
-    compressed = _stat(path).st_size
+    compressed = stat_input(path).st_size
     members: list[_Member] = []
     declared = count = 0
     try:
