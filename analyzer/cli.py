@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
 
 from analyzer import __version__
 from analyzer.errors import ExitCode, InputError, InvariantError
+from analyzer.trace import mark
+
+if TYPE_CHECKING:
+    from analyzer.allowlist import Allowlist
+    from analyzer.scan import ScanResult
 
 app = typer.Typer(
     name="erratlas",
@@ -42,8 +49,9 @@ def scan(
     allowlist: Annotated[Optional[list[Path]], _ALLOWLISTS] = None,
     rules: Annotated[Optional[Path], typer.Option("--rules", help="Rules file (default rules/javascript.toml, rules/python.toml for Python).")] = None,
     logger: Annotated[Optional[str], typer.Option("--logger", help="The logger's name; skips detection.")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Python inputs: parse files in N processes "
-                                                "(default: the number of cores); the output is identical for any N.")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes (default: the number of "
+                                                "cores). Python inputs parse files in N processes; a JavaScript scan "
+                                                "with N > 1 uses a second process. The output is identical for any N.")] = None,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
     from analyzer.allowlist import load_allowlists
@@ -55,14 +63,27 @@ def scan(
     from analyzer.rules import load_javascript_rules, load_python_rules
     from analyzer.scan import scan as run_scan
 
+    mark("cli: arguments parsed")
+    python = is_python_input(bundle)
+    if not python:
+        # a JavaScript scan makes few reference cycles and exits right after: the collector's
+        # passes over millions of live objects would cost a tenth of its time for nothing
+        gc.disable()
     with _progress("scanning") as status:
-        loaded_rules = load_python_rules(rules) if is_python_input(bundle) else load_javascript_rules(rules)
+        loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
         allowlists = load_allowlists(allowlist or [])
-        result = run_scan(bundle, loaded_rules, logger, jobs=jobs or _cores())
+        workers = jobs or _cores()
+        result = run_scan(bundle, loaded_rules, logger, jobs=workers)
         status.update("writing reports")
+        mark("scan: done")
+        base = scan_summary(result)
+        index = _index_elsewhere(result, allowlists, base) if workers > 1 else None
         files = inventory_files(result)
-        files |= owner_files(files, allowlists, scan_summary(result))
+        mark("reports: inventory made")
+        files |= owner_files(files, allowlists, base, index)
+        mark("reports: made")
         write_directory(out, files)
+        mark("reports: written")
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
     loggers = ", ".join(dict.fromkeys(f"{u.logger['name']}" for u in result.units))
@@ -72,6 +93,35 @@ def scan(
         markup=False,
     )
     _say_owners(files)
+
+
+def _index_elsewhere(
+    result: ScanResult, allowlists: list[Allowlist], base: dict[str, Any]
+) -> Callable[[], bytes] | None:
+    """The reviewer's index rendered by a forked worker while this process makes the inventory;
+    None where processes cannot fork. The worker's index is the same bytes this process would
+    render; a lost worker only means this process renders it."""
+    from analyzer.forked import ChildLost, Forked, can_fork
+    from analyzer.reports.inventory import callsite_files
+    from analyzer.reports.owners import index_file
+
+    if not can_fork():
+        return None
+
+    def work() -> bytes:
+        made = index_file(callsite_files(result), allowlists, base)
+        mark("index worker: index made")
+        return made
+
+    worker = Forked(work)
+
+    def index() -> bytes:
+        try:
+            return worker.result()
+        except ChildLost:
+            return work()
+
+    return index
 
 
 def _cores() -> int:
@@ -287,7 +337,8 @@ def accept(
     suggestions_file: Annotated[Optional[Path], typer.Option("--suggestions", help="Default DIR/suggestions.jsonl.")] = None,
 ) -> None:
     """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
-    from analyzer.suggest import SUGGESTIONS_FILE, accept as run_accept, chosen, load_suggestions
+    from analyzer.suggest import SUGGESTIONS_FILE, chosen, load_suggestions
+    from analyzer.suggest import accept as run_accept
 
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
     picked = chosen(rows, ids or [], confidence, package or [])
@@ -297,19 +348,37 @@ def accept(
 
 
 def main() -> None:
+    """The console script. Ends with `os._exit` once every output is written and the standard
+    streams are flushed: freeing a big bundle's syntax trees and records object by object takes
+    longer than the process exit that returns their memory at once."""
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _terminate)
+    code = 0
     try:
         app()  # standalone: usage errors print the usage and exit 2; typer.Exit exits
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if not isinstance(exc.code, int) and exc.code is not None:
+            print(exc.code, file=sys.stderr)
     except InputError as exc:
         _err.print(f"erratlas: error: {exc}", markup=False)
-        sys.exit(int(ExitCode.BAD_INPUT))
+        code = int(ExitCode.BAD_INPUT)
     except InvariantError as exc:
         _err.print(f"erratlas: internal error: invariant broken: {exc}", markup=False)
-        sys.exit(int(ExitCode.INTERNAL))
+        code = int(ExitCode.INTERNAL)
     except Exception as exc:  # our own bugs: one line unless asked for the traceback
         if os.environ.get("ERRATLAS_DEBUG"):
             raise
         _err.print(f"erratlas: internal error: {type(exc).__name__}: {exc} (ERRATLAS_DEBUG=1 for a traceback)",
                    markup=False)
-        sys.exit(int(ExitCode.INTERNAL))
+        code = int(ExitCode.INTERNAL)
+    _exit_now(code)
+
+
+def _exit_now(code: int) -> None:
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed or broken stream: the exit status still tells
+        code = code or 1
+    os._exit(code)

@@ -124,9 +124,9 @@ def _validated(path: Path, text: str, data: dict[str, Any]) -> dict[str, dict[st
                 raise _fail(path, text, section, key, "unknown key")
             if type(value) is not expected:
                 raise _fail(path, text, section, key, f"must be {expected.__name__}")
-            if expected is list:
+            if isinstance(value, list):
                 _check_names(path, text, section, key, value)
-            if expected is int and value < 0:
+            if isinstance(value, int) and value < 0:
                 raise _fail(path, text, section, key, "must not be negative")
         out[section] = body
     for section in _SCHEMA:

@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import hashlib
-import multiprocessing
-import os
-import signal
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import count
 from pathlib import Path
 
 from analyzer.bundle.load import load_units
+from analyzer.errors import InvariantError
+from analyzer.forked import ChildLost, Side, can_fork
 from analyzer.identity import callsite_fingerprints, function_fingerprints, scan_fingerprints
 from analyzer.javascript.classes import ClassFacts
-from analyzer.javascript.extract import SiteFacts, UnitFacts, extract_unit
-from analyzer.javascript.modules import BundleModules, bundle_modules
+from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
+from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
+from analyzer.javascript.speculate import ChunkFacts, facts_ahead
+from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, ErrorClass, Unit
 from analyzer.reports.readable import Rendering, render
-from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, ErrorClass
 from analyzer.rules import JavaScriptRules, PythonRules
+from analyzer.trace import mark
 
-_PR_SET_PDEATHSIG = 1
 _ID_PREFIX = {"error": "e", "diagnostic": "d"}
 
 
@@ -49,18 +48,77 @@ def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = 
     if isinstance(rules, PythonRules):
         return _scan_python(path, rules, jobs)
     units = load_units(path)
-    bundle = BundleInput(name=path.name, sha256=_sha256(path), size=path.stat().st_size)
-    # the readable renderings are lexed on the other core while this one parses and extracts
-    with ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("fork"), initializer=_tied_to_parent,
-        initargs=(os.getpid(),),
-    ) as pool:
-        pending = [pool.submit(render, unit.source) for unit in units]
-        facts = [extract_unit(unit, rules, logger) for unit in units]
-        renderings = {unit.name: job.result() for unit, job in zip(units, pending)}
-    modules = bundle_modules([(u.unit, u.modules, [(s.kind, s.offset) for s in u.sites]) for u in facts], path)
+    helper = jobs > 1 and can_fork()
+    side = Side(lambda send, wanted: _side_work(path, units, rules, logger, send, wanted)) if helper else None
+    ahead = _worked_ahead(units)
+    try:
+        facts = [
+            extract_unit(unit, rules, logger, path, helper, _ahead(side) if side is not None and i == ahead else None)
+            for i, unit in enumerate(units)
+        ]
+        digest = rendered = None
+        if side is not None:
+            try:
+                digest, rendered = side.wait("hash"), side.wait("renders")
+            except ChildLost:
+                pass
+    finally:
+        if side is not None:
+            side.stop()
+    if digest is None or rendered is None:
+        digest, rendered = _sha256(path), [render(unit.source) for unit in units]
+    mark("scan: hash and renderings in")
+    bundle = BundleInput(name=path.name, sha256=digest, size=path.stat().st_size)
+    renderings = {unit.name: text for unit, text in zip(units, rendered)}
+    modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
     callsites = _callsites(facts, renderings, modules)
     return ScanResult(bundle, rules, facts, callsites, _classes(facts), renderings, modules)
+
+
+def _side_work(
+    path: Path, units: list[Unit], rules: JavaScriptRules, logger: str | None,
+    send: Callable[[str, object], None], wanted: Callable[[], bool],
+) -> None:
+    """In the worker forked before the parse: the input's hash and the readable renderings,
+    then (while the main process still wants them) chunks of facts of the biggest unit."""
+    send("hash", _sha256(path))
+    rendered = [render(unit.source) for unit in units]
+    send("renders", rendered)
+    mark("side: renderings sent")
+    biggest = _worked_ahead(units)
+    if biggest is not None:
+        chunks = count()
+        facts_ahead(units[biggest], rendered[biggest].hidden, rules, logger,
+                    lambda chunk: _send_chunk(send, next(chunks), chunk), wanted)
+
+
+def _send_chunk(send: Callable[[str, object], None], number: int, chunk: ChunkFacts) -> None:
+    send(f"ahead:{number}", chunk)
+    mark(f"side: chunk {number} sent, {len(chunk.sites)} callsite facts")
+
+
+def _worked_ahead(units: list[Unit]) -> int | None:
+    """The unit the rendering worker makes facts ahead for: the biggest, if it is big."""
+    biggest = max(range(len(units)), key=lambda i: len(units[i].source), default=None)
+    return biggest if biggest is not None and len(units[biggest].source) >= HELPER_MIN_BYTES else None
+
+
+def _ahead(side: Side) -> Callable[[], list[ChunkFacts]]:
+    """The chunks of facts the worker has made so far (for the unit it works ahead on); after
+    this question the worker's optional work is of no more use."""
+
+    def ahead() -> list[ChunkFacts]:
+        chunks = side.peek_all("ahead:")
+        side.release(("hash", "renders"))
+        return [c for c in chunks if isinstance(c, ChunkFacts)]
+
+    return ahead
+
+
+def _evidence(unit: UnitFacts) -> UnitEvidence:
+    if unit.evidence is None:
+        raise InvariantError(f"{unit.unit.name}: extracted without its module evidence")
+    return unit.evidence
 
 
 def _scan_python(path: Path, rules: PythonRules, jobs: int) -> ScanResult:
@@ -72,21 +130,6 @@ def _scan_python(path: Path, rules: PythonRules, jobs: int) -> ScanResult:
     callsites = _callsites(found.units, found.renderings, found.modules)
     return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), found.renderings,  # type: ignore[arg-type]
                       found.modules)
-
-
-def _tied_to_parent(parent: int) -> None:
-    """In the rendering worker: die with the scan (a killed scan leaves no worker behind) and
-    hold none of the caller's output pipes open."""
-    libc_name = ctypes.util.find_library("c")
-    if libc_name is not None:
-        ctypes.CDLL(libc_name, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(0)  # the parent died before the line above took effect
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _sha256(path: Path) -> str:
@@ -101,9 +144,13 @@ def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules
     located = [(u.unit.name, site) for u in units for site in u.sites]
     fingerprints = callsite_fingerprints([site.identity for _, site in located])
     functions = sorted(
-        {(name, s.function_offset): s.function_digest for name, s in located if s.function_digest}.items()
+        {
+            (name, s.function_offset): s.function_digest
+            for name, s in located
+            if s.function_digest is not None and s.function_offset is not None
+        }.items()
     )
-    function_fps = dict(
+    function_fps: dict[tuple[str, int | None], str] = dict(
         zip([key for key, _ in functions], function_fingerprints([d for _, d in functions], [k for k, _ in functions]))
     )
     readable: dict[tuple[str, int], int] = {}

@@ -7,8 +7,9 @@ usage: python bench/scan_vs_astgrep.py [--runs N] [--target PATH | --package P -
     temporary file and counted after the run.
 
 Both run as child processes, interleaved (erratlas, ast-grep, erratlas, ...) after one
-unmeasured warm-up each. Wall time is taken around spawn and reap; peak RSS and CPU time come
-from the child's rusage (`os.wait4`). When the target is a Bun executable, erratlas scans the
+unmeasured warm-up each. Wall time is taken around spawn and reap; peak RSS (of the largest
+single process) and CPU time come from the child's rusage (`os.wait4`); the peak sum of PSS over
+the command's whole process tree is sampled from /proc every 50 ms (erratlas forks workers). When the target is a Bun executable, erratlas scans the
 executable and ast-grep scans the entry module's JavaScript, extracted once beforehand with
 `analyzer.bundle.bun.read_bun_executable`. Prints a markdown table.
 
@@ -31,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
@@ -49,7 +51,8 @@ EXECUTABLE_MAGICS = (
 class Run:
     wall: float  # seconds
     cpu: float  # user + system seconds of the child (and anything it reaped)
-    maxrss: int  # bytes
+    maxrss: int  # bytes: the largest single process (rusage)
+    pss: int  # bytes: the largest sampled sum of PSS over the child and its descendants
 
 
 @dataclasses.dataclass
@@ -77,15 +80,60 @@ def find_command(name: str, override: str | None) -> str:
 
 
 def run_child(command: list[str], stdout: pathlib.Path, stderr: pathlib.Path) -> tuple[Run, int]:
-    """Spawn, reap with wait4, and measure one child."""
+    """Spawn, reap with wait4, and measure one child (and, on Linux, its process tree's PSS)."""
     with stdout.open("wb") as out, stderr.open("wb") as err:
         start = time.perf_counter()
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        sampler = PssSampler(process.pid)
+        sampler.start()
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
+        sampler.done.set()
+        sampler.join()
     process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * scale), process.returncode
+    maxrss = usage.ru_maxrss * scale
+    return Run(wall, usage.ru_utime + usage.ru_stime, maxrss, sampler.peak or maxrss), process.returncode
+
+
+class PssSampler(threading.Thread):
+    """Every 50 ms, the sum of PSS (proportional set size: shared pages split between the
+    processes sharing them) over a process and its descendants, from /proc/<pid>/smaps_rollup.
+    Forked workers share their parent's pages copy-on-write; summing their RSS would count
+    those pages twice, the largest RSS alone would miss the workers' own memory."""
+
+    def __init__(self, root: int) -> None:
+        super().__init__(daemon=True)
+        self.root, self.peak, self.done = root, 0, threading.Event()
+
+    def run(self) -> None:
+        if not pathlib.Path("/proc/self/smaps_rollup").exists():
+            return
+        while not self.done.wait(0.05):
+            self.peak = max(self.peak, sum(_pss(pid) for pid in _tree(self.root)))
+
+
+def _tree(root: int) -> list[int]:
+    found, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        try:
+            for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+                stack.extend(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return found
+
+
+def _pss(pid: int) -> int:
+    try:
+        for line in pathlib.Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def fail(label: str, code: int, stderr: pathlib.Path) -> None:
@@ -197,18 +245,22 @@ def measure(args: argparse.Namespace) -> None:
         f"Python {platform.python_version()}, {version_of(ast_grep)}"
     )
     print()
-    print("| tool | median wall s | min wall s | median CPU s | median peak RSS MiB | output |")
-    print("|---|---:|---:|---:|---:|---|")
+    print("| tool | median wall s | min wall s | median CPU s | median peak RSS MiB | median peak PSS sum MiB | output |")
+    print("|---|---:|---:|---:|---:|---:|---|")
     for tool in (scan, grep):
         print(
             f"| {tool.label} | {tool.median('wall'):.2f} | {tool.minimum('wall'):.2f} "
-            f"| {tool.median('cpu'):.2f} | {tool.median('maxrss') / 2**20:.0f} | {tool.output} |"
+            f"| {tool.median('cpu'):.2f} | {tool.median('maxrss') / 2**20:.0f} | {tool.median('pss') / 2**20:.0f} "
+            f"| {tool.output} |"
         )
     print(
         f"| ratio erratlas / ast-grep | {ratio(scan, grep, 'wall')} | "
         f"{ratio(scan, grep, 'wall', minimum=True)} | {ratio(scan, grep, 'cpu')} "
-        f"| {ratio(scan, grep, 'maxrss')} | |"
+        f"| {ratio(scan, grep, 'maxrss')} | {ratio(scan, grep, 'pss')} | |"
     )
+    print()
+    print("Peak RSS: the largest single process (rusage). Peak PSS sum: the largest sum, sampled every "
+          "50 ms, of PSS over the command and every process it forked (shared pages counted once).")
     print()
     print(f"erratlas counts.byKind: `{json.dumps(by_kind, separators=(', ', ': '))}`")
 

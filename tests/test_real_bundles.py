@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from conftest import ROOT, SUMMARY, ast_grep_command, records, run, scan
+from conftest import ROOT, SUMMARY, ast_grep_command, records, run, scan, tree_bytes
 from support import npm_cache
 
 PACKAGE = "@anthropic-ai/claude-code"
@@ -61,7 +60,7 @@ def real(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     version = request.param
     bundle = npm_cache.main_file(PACKAGE, version)
     out = tmp_path_factory.mktemp(f"scan-{version}")
-    summary = scan(bundle, out)
+    summary = scan(bundle, out, "--jobs", "2")  # a helper process shares the work
     logger = summary["loggers"][0]["name"]
     assert logger, f"no logger detected in {version}"
     patterns = {f"call-{c}": f"{c}($$$A)" for c in CONSTRUCTORS}
@@ -119,6 +118,13 @@ def test_fingerprints_are_unique_and_carry_no_offsets(real: RealScan) -> None:
     fingerprints = [r["fingerprint"] for r in everything]
     assert len(set(fingerprints)) == len(fingerprints)
     assert all(re.fullmatch(r"fp1:[0-9a-f]{32}", fp) for fp in fingerprints)
+
+
+def test_one_process_writes_the_same_bytes_as_two(real: RealScan, tmp_path: Path) -> None:
+    """`--jobs 1` does everything in one process; `--jobs 2` forks a rendering worker and a helper
+    that shares the callsite work: the split depends on timing, the output must not."""
+    scan(npm_cache.main_file(PACKAGE, real.version), tmp_path / "one", "--jobs", "1")
+    assert tree_bytes(tmp_path / "one") == tree_bytes(real.out)
 
 
 REVIEWED = ROOT / "allowlists" / "claude-code-2.1.100.toml"

@@ -4,22 +4,28 @@ survive this stage, so the tree's memory is freed when it returns)."""
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from tree_sitter import Node, Tree
 
+from analyzer.forked import LOST, Helper, can_fork
 from analyzer.identity import IdentityInput, Normalizer, anchor_of, innermost_function
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import ClassFacts, error_classes, heritage_names
 from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.messages import message_of
-from analyzer.javascript.modules import ModuleMap, find_modules
+from analyzer.javascript.modules import ModuleMap, UnitEvidence, find_modules, unit_evidence
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.scopes import context_of, scope_of
+from analyzer.javascript.speculate import ChunkFacts, TopStatements
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
 from analyzer.model import Consumer, Context, Message, Scope, Unit
 from analyzer.rules import JavaScriptRules
+from analyzer.trace import mark
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +74,8 @@ class UnitFacts:
     error_regions: list[ErrorRegion]
     #: bundler modules found by shape (esbuild/Bun wrappers, webpack, browserify)
     modules: ModuleMap | None = None
+    #: the modules with source-map evidence, their rows before fingerprints
+    evidence: UnitEvidence | None = None
 
 
 #: Syntax trees of a command that ends soon after its scan. Freeing a 13 MB bundle's tree node by
@@ -76,10 +84,107 @@ class UnitFacts:
 RETAINED_TREES: list[Tree] = []
 
 
-def extract_unit(unit: Unit, rules: JavaScriptRules, forced_logger: str | None) -> UnitFacts:
+#: units smaller than this are not worth a helper process (a fork and two pickles)
+HELPER_MIN_BYTES = 1 << 20
+
+
+def extract_unit(
+    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, helper: bool = False,
+    ahead: Callable[[], list[ChunkFacts]] | None = None,
+) -> UnitFacts:
+    """The facts of one unit of `bundle`; with `helper`, a process forked after the parse shares
+    the work on big units; `ahead()` gives, without waiting, the chunks of facts another process
+    has already made for the unit (`speculate`). The facts are the same either way."""
+    mark(f"extract: parsing {unit.name}")
     tree = parse(unit.source)
+    mark("extract: parsed")
     RETAINED_TREES.append(tree)  # freed by process exit, not node by node (see the list's comment)
     source = unit.source
+    normalizer = Normalizer(source)
+
+    def tree_facts() -> tuple[ModuleMap, list[ErrorRegion]]:
+        return find_modules(tree, source), error_regions(tree)
+
+    def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts:
+        return _site(unit, node, kind, rules, normalizer, columns[node.start_byte])
+
+    def prepare(
+        own: tuple[ModuleMap, list[ErrorRegion]], payload: tuple[bytes, list[tuple[str, int]]]
+    ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts]]:
+        """In the helper: the modules of every callsite the parent found (as (kind, offset)),
+        and the work on those left to do."""
+        todo = _decode_sites(tree, payload[0])
+        evidence = unit_evidence(unit, own[0], payload[1], bundle)
+        columns = _columns(source, [node.start_byte for node, _ in todo])
+        return evidence, len(todo), lambda i: site_facts(todo[i][0], todo[i][1], columns)
+
+    # what another process made ahead, taken as soon as this process has its own tree (that
+    # process stops then, leaving both cores to this one and its helper)
+    made: dict[tuple[int, int, str], object] = {}
+    chunks = ahead() if ahead is not None else []
+    if chunks:
+        top = TopStatements(tree, source)
+        for chunk in chunks:
+            made.update(top.usable(chunk))
+    helper_process = (
+        Helper(tree_facts, prepare)
+        if helper and len(source) >= HELPER_MIN_BYTES and can_fork() else None
+    )
+    try:
+        found_sites = _find_sites(tree, source, rules, forced_logger)
+    except BaseException:
+        if helper_process is not None:
+            helper_process.cancel()
+        raise
+    resolution, heritages, choice, sites, shadowed = found_sites
+    mark(f"extract: {len(sites)} callsites found")
+    mark(f"extract: {len(made)} callsite facts made ahead")
+    todo = [site for site in sites if (site[0].start_byte, site[0].end_byte, site[1]) not in made]
+    columns = _columns(source, [node.start_byte for node, _ in todo])
+    located = [(kind, node.start_byte) for node, kind in sites]
+    if helper_process is not None:
+        # the helper mapped the modules while this process resolved names; now both work through
+        # the callsites, the helper from the back, this process from the front after the classes
+        try:
+            helper_process.hand_over((_encode_sites(todo), located), len(todo))
+            class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
+        except BaseException:
+            helper_process.cancel()
+            raise
+        found, evidence, done = helper_process.join(lambda i: site_facts(todo[i][0], todo[i][1], columns))
+        modules, regions = tree_facts() if found is LOST else found
+        if evidence is LOST:
+            evidence = unit_evidence(unit, modules, located, bundle)
+    else:
+        done = [site_facts(node, kind, columns) for node, kind in todo]
+        class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
+        modules, regions = tree_facts()
+        evidence = unit_evidence(unit, modules, located, bundle)
+    mark("extract: callsite facts made")
+    computed = iter(done)
+    facts: list[SiteFacts] = [
+        made.get((node.start_byte, node.end_byte, kind)) or next(computed)  # type: ignore[misc]
+        for node, kind in sites
+    ]
+    logger = _logger_summary(unit, choice, source)
+    return UnitFacts(
+        unit=unit,
+        sites=facts,
+        classes=class_facts,
+        logger=logger,
+        shadowed=dict(sorted(shadowed.items())),
+        error_regions=regions,
+        modules=modules,
+        evidence=evidence,
+    )
+
+
+def _find_sites(
+    tree: Tree, source: bytes, rules: JavaScriptRules, forced_logger: str | None,
+    within: tuple[int, int] | None = None,
+) -> tuple[Resolution, list[tuple[str, Node]], logger_detection.LoggerChoice, list[tuple[Node, str]], Counter[str]]:
+    """(resolution, class heritage names, the logger, callsites as (node, kind) in source order,
+    shadowed call counts by name). `within`: only callsites in that byte range."""
     options = logger_detection.level_options(tree, source, rules)
     declarations = logger_detection.default_level_declarations(tree, source, rules)
     heritages = heritage_names(tree, source)
@@ -88,9 +193,8 @@ def extract_unit(unit: Unit, rules: JavaScriptRules, forced_logger: str | None) 
     forced = forced_logger or rules.logger_name
     if forced:
         names.add(forced)
-    resolution = Resolution(tree, source, names)
+    resolution = Resolution(tree, source, names, within)
     choice = logger_detection.detect(resolution, options, declarations, source, rules, forced)
-    normalizer = Normalizer(source)
     sites: list[tuple[Node, str]] = []
     shadowed: Counter[str] = Counter()
     logger_key = choice.binding.key if choice.binding is not None else None
@@ -117,22 +221,7 @@ def extract_unit(unit: Unit, rules: JavaScriptRules, forced_logger: str | None) 
         elif name == choice.name:
             sites.append((node, "diagnostic"))
     sites.sort(key=lambda pair: (pair[0].start_byte, pair[1]))
-    columns = _columns(source, [node.start_byte for node, _ in sites])
-    facts = [
-        _site(unit, node, kind, rules, normalizer, columns[node.start_byte])
-        for node, kind in sites
-    ]
-    classes = error_classes(unit, tree, resolution, heritages, rules, normalizer)
-    logger = _logger_summary(unit, choice, source)
-    return UnitFacts(
-        unit=unit,
-        sites=facts,
-        classes=classes,
-        logger=logger,
-        shadowed=dict(sorted(shadowed.items())),
-        error_regions=error_regions(tree),
-        modules=find_modules(tree, source),
-    )
+    return resolution, heritages, choice, sites, shadowed
 
 
 def _site(
@@ -192,6 +281,33 @@ def _site(
         function_digest=normalizer.digest(function) if function is not None else None,
         function_offset=function.start_byte if function is not None else None,
     )
+
+
+_KINDS = ("error", "diagnostic")
+
+
+def _encode_sites(sites: list[tuple[Node, str]]) -> bytes:
+    """Callsites as (start, end, grammar symbol, kind) codes, for the helper to find in its tree
+    (no two nodes of one symbol span the same bytes where callsites are)."""
+    codes = array("q")
+    for node, kind in sites:
+        codes.extend((node.start_byte, node.end_byte, node.kind_id, _KINDS.index(kind)))
+    return codes.tobytes()
+
+
+def _decode_sites(tree: Tree, payload: bytes) -> list[tuple[Node, str]]:
+    codes = array("q")
+    codes.frombytes(payload)
+    root, sites = tree.root_node, []
+    for at in range(0, len(codes), 4):
+        start, end, symbol, kind_code = codes[at:at + 4]
+        node: Node | None = root.descendant_for_byte_range(start, end)
+        while node is not None and not (node.kind_id == symbol and node.start_byte == start and node.end_byte == end):
+            node = node.parent
+        if node is None:
+            raise LookupError(f"no node of symbol {symbol} at {start}..{end}")
+        sites.append((node, _KINDS[kind_code]))
+    return sites
 
 
 _NEW_BEFORE = re.compile(rb"(?<![A-Za-z0-9_$])new\s+$")

@@ -21,6 +21,7 @@ top-level statement list once, then a handful of nodes per module): no walk over
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import hashlib
 import re
 from collections import Counter
@@ -124,7 +125,7 @@ class ModuleMap:
 
 def find_modules(tree: Tree, source: bytes) -> ModuleMap:
     root = tree.root_node
-    lists = _StatementLists(_main_container(root))
+    lists = _StatementLists(main_container(root))
     literals = _Literals(source)
     helpers = _helpers(root, literals)
     modules: list[ModuleSpan] = []
@@ -187,7 +188,7 @@ class _Literals:
 # ---- statement lists ----------------------------------------------------------------------
 
 
-def _main_container(root: Node) -> Node:
+def main_container(root: Node) -> Node:
     """The statement list bundled code lives in: the program, or Bun's CJS wrapper body."""
     for statement in root.named_children[:4]:
         if statement.type != "expression_statement" or not statement.named_children:
@@ -1034,38 +1035,45 @@ class BundleModules:
         return self._origins.get((unit, offset))
 
 
-def bundle_modules(
-    units: Sequence[tuple[Unit, ModuleMap | None, Sequence[tuple[str, int]]]], bundle: Path
-) -> BundleModules:
-    """`units`: (unit, its module map, its callsites as (kind, offset)). A unit read from a
-    file named like the bundle may have a map beside it; embedded units only inline ones."""
-    located_units = []
-    maps: list[SourceMapUse] = []
-    for unit, found, sites in units:
-        offsets = [offset for _, offset in sites]
-        located, use = _source_map(unit, bundle)
-        evidence = with_evidence(unit.source, found, located, offsets)
-        use = SourceMapUse(use.unit, use.map, use.status, use.sha256, use.sources, len(evidence.site_origins))
-        maps.append(use)
-        located_units.append((unit, evidence, sites, located))
-    order = [(unit.name, span.start) for unit, evidence, _, _ in located_units for span in evidence.spans]
-    digests = [span.digest for _, evidence, _, _ in located_units for span in evidence.spans]
+@dataclass(frozen=True, slots=True)
+class UnitEvidence:
+    """What one unit contributes to a scan's modules, before fingerprints (which number equal
+    modules across units): computed per unit, in the helper process when there is one."""
+
+    evidence: UnitModules
+    use: SourceMapUse
+    #: modules.jsonl rows, their fingerprints still empty
+    rows: list[BundledModule]
+
+
+def unit_evidence(unit: Unit, found: ModuleMap | None, sites: Sequence[tuple[str, int]], bundle: Path) -> UnitEvidence:
+    """`sites`: the unit's callsites as (kind, offset). A unit read from a file named like the
+    bundle may have a map beside it; embedded units only inline ones."""
+    located, use = _source_map(unit, bundle)
+    evidence = with_evidence(unit.source, found, located, [offset for _, offset in sites])
+    use = SourceMapUse(use.unit, use.map, use.status, use.sha256, use.sources, len(evidence.site_origins))
+    return UnitEvidence(evidence, use, _rows(unit, evidence, sites, located))
+
+
+def bundle_modules(units: Sequence[tuple[Unit, UnitEvidence, Sequence[tuple[str, int]]]]) -> BundleModules:
+    """`units`: (unit, its evidence, its callsites as (kind, offset))."""
+    order = [(unit.name, span.start) for unit, found, _ in units for span in found.evidence.spans]
+    digests = [span.digest for _, found, _ in units for span in found.evidence.spans]
     fingerprints = iter(scan_fingerprints("fp1m", digests, order))
     rows: list[BundledModule] = []
     records: dict[tuple[str, int], Module] = {}
     origins: dict[tuple[str, int], Origin] = {}
-    for unit, evidence, sites, located in located_units:
-        unit_rows = _rows(unit, evidence, sites, fingerprints, located)
+    for unit, found, sites in units:
+        unit_rows = [dataclasses.replace(row, fingerprint=next(fingerprints)) for row in found.rows]
         rows.extend(unit_rows)
-        for kind_offset in sites:
-            offset = kind_offset[1]
-            holder = evidence.site_modules.get(offset)
+        for _, offset in sites:
+            holder = found.evidence.site_modules.get(offset)
             if holder is not None:
                 row = unit_rows[holder]
                 records[(unit.name, offset)] = Module(row.id, row.kind, row.name, row.fingerprint)
-        origins.update({(unit.name, offset): origin for offset, origin in evidence.site_origins.items()})
+        origins.update({(unit.name, offset): origin for offset, origin in found.evidence.site_origins.items()})
     rows.sort(key=lambda r: (r.unit, r.offset, -r.endOffset))
-    return BundleModules(rows, records, origins, maps)
+    return BundleModules(rows, records, origins, [found.use for _, found, _ in units])
 
 
 def _source_map(unit: Unit, bundle: Path) -> tuple[LocatedMap | None, SourceMapUse]:
@@ -1080,8 +1088,7 @@ def _source_map(unit: Unit, bundle: Path) -> tuple[LocatedMap | None, SourceMapU
 
 
 def _rows(
-    unit: Unit, evidence: UnitModules, sites: Sequence[tuple[str, int]], fingerprints: Iterator[str],
-    located: LocatedMap | None,
+    unit: Unit, evidence: UnitModules, sites: Sequence[tuple[str, int]], located: LocatedMap | None
 ) -> list[BundledModule]:
     counts: list[Counter[str]] = [Counter() for _ in evidence.spans]
     for kind, offset in sites:
@@ -1105,7 +1112,7 @@ def _rows(
                 unit=unit.name,
                 kind=span.kind,
                 name=span.key or source or span.binding or "<anonymous>",
-                fingerprint=next(fingerprints),
+                fingerprint="",  # numbered across units by `bundle_modules`
                 offset=span.start,
                 endOffset=span.end,
                 bodyOffset=span.body,

@@ -21,11 +21,17 @@ _ESCAPED = re.compile(r"([\\`*_\[\]#~|!])")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+#: any character `cell` changes
+_SPECIAL = re.compile(r"[&<>\\`*_\[\]#~|!\x00-\x1f\x7f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def cell(value: object, limit: int = _CELL_LIMIT) -> str:
     """Text safe inside a markdown table cell: no pipes, no markup, no HTML, one line."""
     text = "" if value is None else str(value)
     if len(text) > limit:
         text = text[:limit] + "…"
+    if not _SPECIAL.search(text):
+        return text
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _CONTROL.sub(lambda m: "↵" if m.group() in "\n\r\u2028\u2029" else f"\\u{ord(m.group()):04x}", text)
     return _ESCAPED.sub(r"\\\1", text)
@@ -43,12 +49,16 @@ def _location(record: dict[str, Any]) -> str:
 
 
 def _messages(records: list[dict[str, Any]]) -> str:
+    if len(records) == 1:
+        return cell(records[0]["message"]["comparisonKey"])
     keys = Counter(r["message"]["comparisonKey"] for r in records)
     top = sorted(keys.items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP_MESSAGES]
     return "<br>".join(f"{cell(key, 100)} ×{count}" if len(keys) > 1 else cell(key) for key, count in top)
 
 
 def _roles(records: list[dict[str, Any]]) -> str:
+    if len(records) == 1:
+        return str(records[0]["consumer"]["role"])
     roles = Counter(r["consumer"]["role"] for r in records)
     return ", ".join(f"{role} {count}" if len(roles) > 1 else role for role, count in sorted(roles.items()))
 

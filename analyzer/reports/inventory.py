@@ -22,11 +22,18 @@ def jsonl(rows: list[object]) -> bytes:
     return b"".join(orjson.dumps(row) + b"\n" for row in rows)
 
 
+def callsite_files(result: ScanResult) -> dict[str, bytes]:
+    """The two callsite files (all the owner half of a scan needs)."""
+    return {
+        CALLSITE_FILES[kind]: jsonl([r for r in result.callsites if r.kind == kind])  # type: ignore[misc]
+        for kind in ("error", "diagnostic")
+    }
+
+
 def inventory_files(result: ScanResult) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
+    files = callsite_files(result)
     for kind in ("error", "diagnostic"):
         records = [r for r in result.callsites if r.kind == kind]
-        files[CALLSITE_FILES[kind]] = jsonl(records)  # type: ignore[arg-type]
         files[TEMPLATE_FILES[kind]] = jsonl(templates(records))  # type: ignore[arg-type]
         files[LITERAL_FILES[kind]] = literals(records)
     files[CLASSES_FILE] = jsonl(result.classes)  # type: ignore[arg-type]
@@ -43,7 +50,7 @@ def templates(records: list[Callsite]) -> list[dict[str, object]]:
     for record in records:
         if record.message.shape != "string":
             groups[(record.message.shape, record.message.comparisonKey)].append(record)
-    rows = []
+    rows: list[dict[str, object]] = []
     for (shape, key), members in groups.items():
         by = Counter((r.constructor if r.kind == "error" else r.level) or "" for r in members)
         rows.append(

@@ -5,15 +5,17 @@ Shared by `scan` and `project`: it reads only the inventory files, never the bun
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 
 from analyzer.allowlist import Allowlist
-from analyzer.projection import owner_counts, project
+from analyzer.projection import Projection, owner_counts, project
 from analyzer.reports.index import render_index
 from analyzer.reports.inventory import CALLSITE_FILES, jsonl
 from analyzer.reports.summary import SUMMARY_FILE, finish
+from analyzer.trace import mark
 
 PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
 INDEX_FILE = "error-diagnostic-owner-index.md"
@@ -21,15 +23,42 @@ DERIVED_FILES = (PROJECTION_FILE, INDEX_FILE, SUMMARY_FILE)
 
 
 def load_records(files: dict[str, bytes]) -> list[dict[str, Any]]:
-    records = []
+    records: list[dict[str, Any]] = []
     for kind in ("error", "diagnostic"):
         records.extend(orjson.loads(line) for line in files[CALLSITE_FILES[kind]].split(b"\n") if line)
     return sorted(records, key=lambda r: (r["unit"], r["offset"], r["kind"]))
 
 
-def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any]) -> dict[str, bytes]:
-    """Projection, index and summary for the inventory in `files` (which is not modified)."""
+def owner_files(
+    files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any],
+    index: Callable[[], bytes] | None = None,
+) -> dict[str, bytes]:
+    """Projection, index and summary for the inventory in `files` (which is not modified).
+    `index`, when given, returns the index another process rendered from the same inputs."""
     records = load_records(files)
+    projection, owners, base = _owners(records, allowlists, base)
+    mark("owners: projected")
+    out = {
+        PROJECTION_FILE: jsonl(projection.rows),  # type: ignore[arg-type]
+        INDEX_FILE: index() if index is not None else render_index(records, projection, owners, base),
+    }
+    mark("owners: index in")
+    out[SUMMARY_FILE] = finish(base, owners, {**files, **out})
+    return out
+
+
+def index_file(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any]) -> bytes:
+    """The reviewer's index alone, exactly as `owner_files` renders it (`files`: at least the
+    callsite files)."""
+    records = load_records(files)
+    projection, owners, base = _owners(records, allowlists, base)
+    return render_index(records, projection, owners, base)
+
+
+def _owners(
+    records: list[dict[str, Any]], allowlists: list[Allowlist], base: dict[str, Any]
+) -> tuple[Projection, dict[str, Any], dict[str, Any]]:
+    """(projection, the summary's owner part, the scan's part with the allowlists as inputs)."""
     projection = project(records, allowlists)
     section = owner_counts(records, projection)
     unresolved = sorted(row["fingerprint"] for row in projection.rows if row["owner"] == "Unresolved")
@@ -49,12 +78,7 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
         "unresolvedFingerprints": unresolved,
         "invariants": section["invariants"],
     }
-    out = {
-        PROJECTION_FILE: jsonl(projection.rows),  # type: ignore[arg-type]
-        INDEX_FILE: render_index(records, projection, owners, base),
-    }
-    out[SUMMARY_FILE] = finish(base, owners, {**files, **out})
-    return out
+    return projection, owners, base
 
 
 def _describe(entry: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ it is a view for people, never code to run. The same source always gives the sam
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -15,6 +16,13 @@ _TOKEN = re.compile(
     rb"|'(?:[^'\\\n]|\\[\s\S])*'"
     rb"|/\*[\s\S]*?\*/|//[^\n]*"
     rb"|[`/{}]"
+)
+#: the same without braces: outside template holes a brace cannot end a literal
+_TOKEN_OUTSIDE_HOLES = re.compile(
+    rb'"(?:[^"\\\n]|\\[\s\S])*"'
+    rb"|'(?:[^'\\\n]|\\[\s\S])*'"
+    rb"|/\*[\s\S]*?\*/|//[^\n]*"
+    rb"|[`/]"
 )
 _TEMPLATE_CHUNK = re.compile(rb"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*(`|\$\{)")
 _REGEX = re.compile(rb"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
@@ -26,8 +34,6 @@ _WORD_TAIL = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*$")
 #: these bytes while the breaks are inserted, then restored
 _HIDE = bytes.maketrans(b";{}", b"\x01\x02\x03")
 _SHOW = bytes.maketrans(b"\x01\x02\x03", b";{}")
-_BREAK = re.compile(rb"[;{}]")
-_BREAK_REPLACEMENT = {b";": b";\n", b"{": b"{\n", b"}": b"\n}"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,17 +63,20 @@ def render(source: bytes) -> Rendering:
     for start, end in _literal_spans(source):
         buffer[start:end] = source[start:end].translate(_HIDE)
     hidden = bytes(buffer).replace(b"{}", b"\x02\x03")  # an empty block stays on its line
-    text = _BREAK.sub(lambda m: _BREAK_REPLACEMENT[m.group()], hidden).translate(_SHOW)
+    # each replacement inserts only a newline, so the three are independent of their order
+    text = hidden.replace(b";", b";\n").replace(b"{", b"{\n").replace(b"}", b"\n}").translate(_SHOW)
     return Rendering(text=text, hidden=hidden)
 
 
 def _literal_spans(source: bytes) -> list[tuple[int, int]]:
     """Spans of strings, template text, comments and regular expressions (local lexing)."""
     spans: list[tuple[int, int]] = []
-    holes: list[bool] = []  # one per open brace: does it close a template hole?
+    # one per brace opened inside a template hole, and one per hole: does it close the hole?
+    # (outside holes braces need no tracking, so the lexer skips them)
+    holes: list[bool] = []
     position, length = 0, len(source)
     while position < length:
-        match = _TOKEN.search(source, position)
+        match = (_TOKEN if holes else _TOKEN_OUTSIDE_HOLES).search(source, position)
         if match is None:
             break
         start, end = match.span()
@@ -118,6 +127,7 @@ def _starts_regex(source: bytes, slash: int) -> bool:
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+@functools.lru_cache(maxsize=256)
 def readable_name(unit: str) -> str:
     """Where the rendering of `unit` lives in a scan directory."""
     safe = _UNSAFE.sub("_", unit).strip("._") or "unit"

@@ -1,0 +1,409 @@
+"""Work on the other core in a forked child: it sees the parent's memory as it was at the fork
+(copy-on-write, tree-sitter trees included, so nothing is parsed twice) and sends its results
+back through a pipe as frames (length-prefixed pickles), which the parent can read while it
+works.
+
+A child dies with its parent (PR_SET_PDEATHSIG), holds none of the caller's standard streams
+open, and never runs the parent's exit handlers. A child that ends without its last frame makes
+the parent's read raise `ChildLost`; callers then do the work themselves, so a lost child costs
+time, never output.
+
+- `Forked(function)`: one value, computed in the child; `result()` waits for it.
+- `Side(body)`: named values sent as the child makes them; the parent may stop it early.
+- `Helper(first, prepare)`: a child that first does work of its own, then shares a list of
+  independent tasks with the parent (the parent from the front, the child from the back),
+  through two counters in shared memory.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import mmap
+import os
+import pickle
+import signal
+import struct
+import tempfile
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from analyzer.trace import mark
+
+R = TypeVar("R")
+
+_PR_SET_PDEATHSIG = 1
+_HEADER = struct.Struct("<Q")
+_PIPE_BYTES = 1 << 20
+#: frames bigger than this go through the spill file
+_SPILL_OVER = 256 << 10
+_SPILLED = "erratlas-spilled-frame"
+
+
+class ChildLost(Exception):
+    """A forked child ended without sending all of its results."""
+
+
+#: what `Helper.join` gives for the child's own values when the child was lost
+LOST: Any = object()
+
+
+def can_fork() -> bool:
+    return hasattr(os, "fork") and hasattr(os, "pipe2")
+
+
+class _Child:
+    """A forked child running `body(send)`; `send(value)` writes one frame to the parent."""
+
+    def __init__(self, body: Callable[[Callable[[Any], None]], None]) -> None:
+        parent = os.getpid()
+        read, write = os.pipe2(os.O_CLOEXEC)
+        _widen(write)
+        self._spill = _spill_file()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            os.close(read)
+            _run_child(parent, body, write, self._spill)
+        os.close(write)
+        self._pid, self._read = pid, read
+        self._open = True
+        self._header = bytearray(_HEADER.size)
+        self._body: bytearray | None = None  # the frame being read, once its header is in
+        self._got = 0  # bytes of the header or body read so far
+        self._ready: list[Any] = []
+        os.set_blocking(read, False)
+
+    def poll(self) -> list[Any]:
+        """The frames that have arrived, without waiting."""
+        self._pump()
+        ready, self._ready = self._ready, []
+        return ready
+
+    def rest(self) -> list[Any]:
+        """The frames left, waiting for the child to end. Raises `ChildLost` when the child
+        did not end well (its last frame is `("end",)`)."""
+        os.set_blocking(self._read, True)
+        self._pump()
+        self._close()
+        _, status = os.waitpid(self._pid, 0)
+        frames, self._ready = self._ready, []
+        if not frames or frames[-1] != ("end",) or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
+            detail = next((f[1] for f in frames if f[0] == "error"), f"status {status:#x}")
+            raise ChildLost(f"worker {self._pid}: {detail}")
+        return frames
+
+    def next_frame(self) -> bool:
+        """Wait for one more frame (False: the child closed the pipe first)."""
+        if not self._open:
+            return False
+        os.set_blocking(self._read, True)
+        try:
+            return self._pump(one=True)
+        finally:
+            if self._open:
+                os.set_blocking(self._read, False)
+
+    def _pump(self, one: bool = False) -> bool:
+        """Read into exactly sized buffers until the pipe is empty (non-blocking), closed, or
+        (`one`) a frame is complete; True when a frame completed."""
+        completed = False
+        while self._open:
+            target = self._header if self._body is None else self._body
+            try:
+                count = os.readv(self._read, [memoryview(target)[self._got:]])
+            except BlockingIOError:
+                return completed
+            if count == 0:
+                self._open = False
+                return completed
+            self._got += count
+            if self._got < len(target):
+                continue
+            self._got = 0
+            if self._body is None:
+                self._body = bytearray(_HEADER.unpack(self._header)[0])
+            else:
+                self._ready.append(self._value(pickle.loads(self._body)))
+                self._body = None
+                completed = True
+                if one:
+                    return True
+        return completed
+
+    def _value(self, frame: Any) -> Any:
+        """A frame, with a big one read back from the spill file."""
+        if isinstance(frame, tuple) and frame and frame[0] == _SPILLED:
+            _, offset, size = frame
+            data = bytearray(size)
+            view, done = memoryview(data), 0
+            while done < size:
+                count = os.preadv(self._spill, [view[done:]], offset + done)
+                if count == 0:
+                    raise ChildLost(f"worker {self._pid}: spilled frame cut short")
+                done += count
+            return pickle.loads(data)
+        return frame
+
+    def cancel(self) -> None:
+        """Kill the child and reap it (the parent gave up on it)."""
+        try:
+            os.kill(self._pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self._close()
+        os.waitpid(self._pid, 0)
+
+    def _close(self) -> None:
+        if self._read >= 0:
+            os.close(self._read)
+            os.close(self._spill)
+            self._read = self._spill = -1
+        self._open = False
+
+
+def _widen(fd: int) -> None:
+    """A pipe that holds a megabyte: fewer waits on either side (Linux; elsewhere a no-op)."""
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        pass
+
+
+def _spill_file() -> int:
+    """An unnamed file shared with the child, for frames too big for the pipe: the child never
+    waits for the parent to read them."""
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("erratlas-worker", os.MFD_CLOEXEC)
+    with tempfile.TemporaryFile() as handle:
+        return os.dup(handle.fileno())
+
+
+def _run_child(parent: int, body: Callable[[Callable[[Any], None]], None], write: int, spill: int) -> None:
+    spilled = 0
+
+    def send(value: Any) -> None:
+        nonlocal spilled
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        if len(data) > _SPILL_OVER:
+            done = 0
+            while done < len(data):
+                done += os.pwrite(spill, memoryview(data)[done:], spilled + done)
+            data = pickle.dumps((_SPILLED, spilled, len(data)))
+            spilled += done
+        view = memoryview(_HEADER.pack(len(data)) + data)
+        while view:
+            view = view[os.write(write, view):]
+
+    code = 1
+    try:
+        _tie_to_parent(parent)
+        try:
+            body(send)
+            send(("end",))
+        except Exception as exc:  # noqa: BLE001 (any failure is reported; the parent does the work)
+            send(("error", f"{type(exc).__name__}: {exc}"))
+        code = 0
+    finally:
+        os._exit(code)  # no exit handlers, no flushing of the parent's buffers, no freeing
+
+
+def _tie_to_parent(parent: int) -> None:
+    """Die with the parent; hold none of its standard streams; default signal handling."""
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)  # the parent died before the line above took effect
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1) if os.environ.get("ERRATLAS_TRACE") else (0, 1, 2):  # tracing keeps stderr
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
+class Forked(Generic[R]):
+    """`function()` running in a forked child; `result()` waits for its value."""
+
+    def __init__(self, function: Callable[[], R]) -> None:
+        self._child = _Child(lambda send: send(("value", function())))
+
+    def result(self) -> R:
+        return next(frame[1] for frame in self._child.rest() if frame[0] == "value")  # type: ignore[no-any-return]
+
+    def cancel(self) -> None:
+        self._child.cancel()
+
+
+class Side:
+    """A forked child that hands back named values as it makes them: `body(send, wanted)` calls
+    `send(name, value)`, and asks `wanted()` before optional work. The parent can look without
+    waiting (`peek`), wait for a value (`wait`), say it wants no more optional work (`release`),
+    and stop the child (`stop`), so optional work costs the parent nothing once it is late."""
+
+    def __init__(self, body: Callable[[Callable[[str, Any], None], Callable[[], bool]], None]) -> None:
+        self._released = mmap.mmap(-1, 1)  # 1 once the parent wants no more optional work
+        self._child = _Child(
+            lambda send: body(lambda name, value: send((name, value)), lambda: self._released[0] == 0)
+        )
+        self._values: dict[str, Any] = {}
+        self._stopped = False
+        self._failure = "no error reported"
+
+    def _take(self, frames: list[Any]) -> None:
+        for frame in frames:
+            if frame[0] == "error":
+                self._failure = frame[1]
+            elif frame[0] != "end":
+                self._values[frame[0]] = frame[1]
+
+    def peek(self, name: str) -> Any:
+        """The value if it has arrived, else `LOST`; never waits."""
+        if not self._stopped:
+            self._take(self._child.poll())
+        return self._values.get(name, LOST)
+
+    def peek_all(self, prefix: str) -> list[Any]:
+        """Every value whose name starts with `prefix` that has arrived, in name order."""
+        self.peek(prefix)
+        return [value for name, value in sorted(self._values.items()) if name.startswith(prefix)]
+
+    def wait(self, name: str) -> Any:
+        """The value, waiting for it; `ChildLost` when the child ended without it."""
+        if not self._stopped:
+            self._take(self._child.poll())
+            while name not in self._values and self._child.next_frame():
+                self._take(self._child.poll())
+        if name not in self._values:
+            raise ChildLost(f"worker ended without its {name}: {self._failure}")
+        return self._values[name]
+
+    def release(self, needed: tuple[str, ...]) -> None:
+        """No more optional work: the child skips what it has not begun, and is stopped at once
+        when the `needed` values are already here."""
+        if not self._stopped:
+            self._released[0] = 1
+            self._take(self._child.poll())
+            if all(name in self._values for name in needed):
+                self.stop()
+
+    def stop(self) -> None:
+        """Kill the child (whatever it is still doing) and reap it."""
+        if not self._stopped:
+            self._stopped = True
+            self._child.cancel()
+            self._released.close()
+
+
+class Helper(Generic[R]):
+    """A forked child that shares one piece of work with the parent.
+
+    At the fork the child runs `first()`, work of its own, while the parent works out a list of
+    independent tasks. The parent hands the list over (`hand_over`, any picklable value); the child's
+    `prepare(first value, payload)` returns (a value of its own, the number of tasks, `work(i)`
+    for task i). `join(work)` does the tasks together: the parent takes chunks from the front,
+    the child from the back, sending each chunk's results as it finishes it (the parent reads
+    them between its own chunks). Each side publishes its claim in shared memory before reading
+    the other's; a race can make both do a chunk (harmless: `work` is a pure function of the
+    task) or neither (the parent does the gap after joining). Results never depend on timing,
+    only the share of work does. Everything the child runs must exist at the fork: it sees the
+    parent's memory as it was then.
+    """
+
+    CHUNK = 16
+
+    def __init__(
+        self, first: Callable[[], Any], prepare: Callable[[Any, Any], tuple[Any, int, Callable[[int], R]]]
+    ) -> None:
+        self._shared = mmap.mmap(-1, 16)  # [front, back], anonymous and shared with the child
+        read, self._tasks = os.pipe2(os.O_CLOEXEC)
+        _widen(self._tasks)  # room for a whole task list: the parent never waits to hand it over
+        self._count = 0
+        self._child = _Child(lambda send: self._child_side(first, prepare, read, send))
+        os.close(read)
+
+    def _put(self, at: int, value: int) -> None:
+        struct.pack_into("<q", self._shared, at, value)
+
+    def _get(self, at: int) -> int:
+        return int(struct.unpack_from("<q", self._shared, at)[0])
+
+    def _child_side(
+        self, first: Callable[[], Any], prepare: Callable[[Any, Any], tuple[Any, int, Callable[[int], R]]],
+        read: int, send: Callable[[Any], None],
+    ) -> None:
+        os.close(self._tasks)
+        own = first()
+        send(("own", own))
+        mark("helper: own work sent")
+        with os.fdopen(read, "rb") as pipe:
+            payload = pickle.loads(pipe.read())
+        extra, back, work = prepare(own, payload)
+        send(("extra", extra))
+        mark(f"helper: {back} tasks prepared")
+        while True:
+            claim = max(0, back - self.CHUNK)
+            self._put(8, claim)
+            if claim < self._get(0) or claim == back:
+                self._put(8, back)  # overlaps the parent's claim: retract and stop
+                break
+            send(("chunk", claim, [work(i) for i in range(claim, back)]))
+            back = claim
+        mark(f"helper: stopped at task {back}")
+
+    def hand_over(self, payload: Any, count: int) -> None:
+        """Give the child the task list: `payload` (pickled) describes `count` tasks."""
+        self._count = count
+        self._put(0, 0)
+        self._put(8, count)
+        with os.fdopen(self._tasks, "wb") as pipe:
+            try:
+                pipe.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+            except BrokenPipeError:
+                pass  # the child is gone: `join` finds out
+
+    def join(self, work: Callable[[int], R]) -> tuple[Any, Any, list[R]]:
+        """Do the tasks together: (the child's `first()` value, its `prepare` value, every
+        task's result in order). When the child is lost, the parent does every task left and
+        both values are `LOST`."""
+        count, front = self._count, 0
+        results: list[Any] = [LOST] * count
+        received: list[Any] = []
+        try:
+            while True:
+                claim = min(count, front + self.CHUNK)
+                self._put(0, claim)
+                if claim > self._get(8) or claim == front:
+                    self._put(0, front)
+                    break
+                results[front:claim] = [work(i) for i in range(front, claim)]
+                front = claim
+                received += self._child.poll()
+        except BaseException:
+            self._child.cancel()
+            raise
+        own = extra = LOST
+        mark(f"parent: stopped at task {front}")
+        try:
+            received += self._child.rest()
+        except ChildLost as lost:
+            mark(f"parent: helper lost ({lost})")
+            received = []  # nothing the child sent is used
+        for frame in received:
+            if frame[0] == "own":
+                own = frame[1]
+            elif frame[0] == "extra":
+                extra = frame[1]
+            elif frame[0] == "chunk":
+                start, done = frame[1], frame[2]
+                for offset, value in enumerate(done):
+                    if start + offset >= front:  # both did [start, front): keep ours
+                        results[start + offset] = value
+        self._shared.close()
+        return own, extra, [work(i) if value is LOST else value for i, value in enumerate(results)]
+
+    def cancel(self) -> None:
+        """Give up on the child (the parent failed before joining)."""
+        try:
+            os.close(self._tasks)
+        except OSError:
+            pass  # already handed over
+        self._child.cancel()

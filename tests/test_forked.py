@@ -1,0 +1,163 @@
+"""The forked helper: results never depend on timing or on the child surviving."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+
+import pytest
+
+from analyzer.forked import LOST, ChildLost, Forked, Helper, Side
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+
+
+def _children() -> set[int]:
+    """Live (not zombie) children of this process."""
+    me, found = os.getpid(), set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == me and fields[0] != "Z":
+                found.add(int(entry))
+    return found
+
+
+def _share(count: int, work, first=lambda: "own", prepare=None) -> tuple[object, object, list[object]]:  # type: ignore[no-untyped-def]
+    prepare = prepare or (lambda own, payload: ((own, payload), payload["count"], work))
+    helper = Helper(first, prepare)
+    helper.hand_over({"count": count}, count)
+    return helper.join(work)
+
+
+@pytest.mark.parametrize("count", [0, 1, 15, 16, 17, 100, 1000])
+def test_results_are_in_task_order_and_complete(count: int) -> None:
+    own, extra, results = _share(count, lambda i: i * i)
+    assert results == [i * i for i in range(count)]
+    assert own == "own"
+    assert extra == ("own", {"count": count})
+
+
+def test_uneven_task_costs_still_give_every_result_once() -> None:
+    def work(i: int) -> tuple[int, int]:
+        if random.random() < 0.05:
+            time.sleep(0.002)
+        return (i, os.getpid())
+
+    for _ in range(5):
+        _, _, results = _share(400, work)
+        assert [i for i, _ in results] == list(range(400))
+    pids = {pid for _, pid in results}
+    assert os.getpid() in pids  # the parent always takes the first chunk
+
+
+def test_a_child_that_fails_first_leaves_the_parent_all_the_work() -> None:
+    def first() -> None:
+        raise RuntimeError("no modules here")
+
+    own, extra, results = _share(50, lambda i: -i, first=first)
+    assert own is LOST and extra is LOST
+    assert results == [-i for i in range(50)]
+
+
+def test_a_child_killed_midway_costs_time_not_results() -> None:
+    parent = os.getpid()
+
+    def work(i: int) -> int:
+        if os.getpid() != parent and i < 180:
+            os.kill(os.getpid(), signal.SIGKILL)  # the child dies after a few chunks from the back
+        if os.getpid() == parent:
+            time.sleep(0.0005)  # let the child start
+        return i + 1
+
+    own, extra, results = _share(200, work)
+    assert own is LOST and extra is LOST
+    assert results == [i + 1 for i in range(200)]
+    assert not _children()
+
+
+def test_an_error_in_the_parent_kills_and_reaps_the_child() -> None:
+    def work(i: int) -> int:
+        if i == 3:
+            raise ValueError("parent side")
+        return i
+
+    with pytest.raises(ValueError):
+        _share(100, work, first=lambda: time.sleep(5))
+    assert not _children()
+
+
+def test_cancel_before_hand_over_reaps_the_child() -> None:
+    helper = Helper(lambda: time.sleep(5), lambda own, payload: (None, 0, lambda i: i))
+    helper.cancel()
+    assert not _children()
+
+
+def test_forked_returns_the_value_and_reports_failure() -> None:
+    assert Forked(lambda: b"x" * 3_000_000).result() == b"x" * 3_000_000  # bigger than any pipe
+
+    def fail() -> None:
+        raise OSError("disk")
+
+    with pytest.raises(ChildLost, match="OSError: disk"):
+        Forked(fail).result()
+    assert not _children()
+
+
+def test_side_values_arrive_by_name_big_ones_through_the_spill_file() -> None:
+    def body(send, wanted) -> None:  # type: ignore[no-untyped-def]
+        send("small", 1)
+        send("big", b"y" * 3_000_000)  # over the pipe's size: the child must not wait for a reader
+        send("after", 2)
+
+    side = Side(body)
+    time.sleep(0.3)  # the child finishes without anyone reading
+    assert side.wait("after") == 2
+    assert side.wait("big") == b"y" * 3_000_000
+    assert side.peek("small") == 1
+    side.stop()
+    assert not _children()
+
+
+def test_a_released_side_skips_its_optional_work_and_is_stopped() -> None:
+    def body(send, wanted) -> None:  # type: ignore[no-untyped-def]
+        send("needed", "yes")
+        while wanted():
+            time.sleep(0.01)
+        send("optional", "too late")
+
+    side = Side(body)
+    assert side.wait("needed") == "yes"
+    started = time.monotonic()
+    side.release(("needed",))
+    assert time.monotonic() - started < 1
+    assert side.peek("optional") is LOST
+    assert not _children()
+
+
+def test_side_peek_never_waits_and_wait_reports_a_missing_value() -> None:
+    side = Side(lambda send, wanted: (time.sleep(0.5), send("late", 1)))
+    started = time.monotonic()
+    assert side.peek("late") is LOST
+    assert time.monotonic() - started < 0.3
+    with pytest.raises(ChildLost, match="never"):
+        side.wait("never")
+    assert side.peek_all("la") == [1]
+    side.stop()
+    assert not _children()
+
+
+def test_side_release_and_stop_may_be_repeated() -> None:
+    side = Side(lambda send, wanted: send("a", 1))
+    assert side.wait("a") == 1
+    for _ in range(2):
+        side.release(("a",))
+        side.stop()
+        assert side.peek("a") == 1
+    assert not _children()
