@@ -6,9 +6,8 @@ import gc
 import os
 import signal
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -17,9 +16,6 @@ from analyzer import __version__
 from analyzer.errors import ExitCode, InputError, InvariantError
 from analyzer.trace import mark
 
-if TYPE_CHECKING:
-    from analyzer.allowlist import Allowlist
-    from analyzer.scan import ScanResult
 
 app = typer.Typer(
     name="erratlas",
@@ -72,15 +68,12 @@ def scan(
     with _progress("scanning") as status:
         loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
         allowlists = load_allowlists(allowlist or [])
-        workers = jobs or _cores()
-        result = run_scan(bundle, loaded_rules, logger, jobs=workers)
+        result = run_scan(bundle, loaded_rules, logger, jobs=jobs or _cores())
         status.update("writing reports")
         mark("scan: done")
-        base = scan_summary(result)
-        index = _index_elsewhere(result, allowlists, base) if workers > 1 else None
         files = inventory_files(result)
         mark("reports: inventory made")
-        files |= owner_files(files, allowlists, base, index)
+        files |= owner_files(files, allowlists, scan_summary(result))
         mark("reports: made")
         write_directory(out, files)
         mark("reports: written")
@@ -93,35 +86,6 @@ def scan(
         markup=False,
     )
     _say_owners(files)
-
-
-def _index_elsewhere(
-    result: ScanResult, allowlists: list[Allowlist], base: dict[str, Any]
-) -> Callable[[], bytes] | None:
-    """The reviewer's index rendered by a forked worker while this process makes the inventory;
-    None where processes cannot fork. The worker's index is the same bytes this process would
-    render; a lost worker only means this process renders it."""
-    from analyzer.forked import ChildLost, Forked, can_fork
-    from analyzer.reports.inventory import callsite_files
-    from analyzer.reports.owners import index_file
-
-    if not can_fork():
-        return None
-
-    def work() -> bytes:
-        made = index_file(callsite_files(result), allowlists, base)
-        mark("index worker: index made")
-        return made
-
-    worker = Forked(work)
-
-    def index() -> bytes:
-        try:
-            return worker.result()
-        except ChildLost:
-            return work()
-
-    return index
 
 
 def _cores() -> int:

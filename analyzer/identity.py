@@ -115,11 +115,18 @@ class Normalizer:
         return b"".join(pieces)
 
 
+#: one cursor per query for whole-node anchors (never given a byte range, so reusable)
+_NODE_CURSORS: dict[int, QueryCursor] = {}
+
+
 def _captures(query: Query, node: Anchor) -> list[Node]:
     """The nodes a one-capture query captures inside the anchor."""
-    cursor = QueryCursor(query)
     if isinstance(node, Node):
+        cursor = _NODE_CURSORS.get(id(query))
+        if cursor is None:
+            cursor = _NODE_CURSORS[id(query)] = QueryCursor(query)
         return [n for nodes in cursor.captures(node).values() for n in nodes]
+    cursor = QueryCursor(query)
     begin, end = node.start_byte, node.end_byte
     cursor.set_byte_range(begin, end)
     return [

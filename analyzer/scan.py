@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import count
 from pathlib import Path
 
 from analyzer.bundle.load import load_units
@@ -15,7 +14,7 @@ from analyzer.identity import callsite_fingerprints, function_fingerprints, scan
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
-from analyzer.javascript.speculate import ChunkFacts, facts_ahead
+from analyzer.javascript.speculate import ChunkFacts, chunk_facts, chunks_of
 from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, ErrorClass, Unit
 from analyzer.reports.readable import Rendering, render
 from analyzer.rules import JavaScriptRules, PythonRules
@@ -83,13 +82,15 @@ def _side_work(
     then (while the main process still wants them) chunks of facts of the biggest unit."""
     send("hash", _sha256(path))
     rendered = [render(unit.source) for unit in units]
-    send("renders", rendered)
-    mark("side: renderings sent")
     biggest = _worked_ahead(units)
-    if biggest is not None:
-        chunks = count()
-        facts_ahead(units[biggest], rendered[biggest].hidden, rules, logger,
-                    lambda chunk: _send_chunk(send, next(chunks), chunk), wanted)
+    chunks = chunks_of(units[biggest], rendered[biggest].hidden) if biggest is not None else []
+    send("renders", rendered)
+    del rendered  # sent: this worker keeps no rendering while it works ahead
+    mark("side: renderings sent")
+    for number, chunk in enumerate(chunks):
+        if not wanted():
+            break
+        _send_chunk(send, number, chunk_facts(units[biggest], chunk, rules, logger))  # type: ignore[index]
 
 
 def _send_chunk(send: Callable[[str, object], None], number: int, chunk: ChunkFacts) -> None:

@@ -80,8 +80,19 @@ class Resolution:
             self.bindings[binding.key] = binding
             # the first declaration of a name in a scope is the one references resolve to
             by_scope.setdefault((name, binding.scope.id), binding)
+        scopes: dict[str, set[int]] = {}
+        for name, scope in by_scope:
+            scopes.setdefault(name, set()).add(scope)
+        root_id = root.id
         for name, node in pending:
-            self.references.append(Reference(name, node, _resolve(name, node, by_scope)))
+            found = scopes.get(name)
+            if found is None:  # never declared: global, no need to climb
+                binding = None
+            elif found == {root_id}:  # declared only at the top: every reference's binding
+                binding = by_scope[(name, root_id)]
+            else:
+                binding = _resolve(name, node, by_scope)
+            self.references.append(Reference(name, node, binding))
 
     def calls(self) -> list[tuple[Reference, Node]]:
         """References used as the callee of `C(...)` or the constructor of `new C(...)`."""
@@ -90,10 +101,13 @@ class Resolution:
             parent = reference.node.parent
             if parent is None:
                 continue
-            if parent.type == "call_expression":
-                if same(parent.child_by_field_name("function"), reference.node):
+            kind = parent.type
+            if kind == "call_expression":
+                # the callee is the child a call starts with (the field check covers the rest)
+                node = reference.node
+                if node.start_byte == parent.start_byte or same(parent.child_by_field_name("function"), node):
                     out.append((reference, parent))
-            elif parent.type == "new_expression":
+            elif kind == "new_expression":
                 if same(parent.child_by_field_name("constructor"), reference.node):
                     out.append((reference, parent))
         return out

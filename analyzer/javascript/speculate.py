@@ -22,6 +22,7 @@ Anything else is worked out as usual, so speculation can only save time, never c
 from __future__ import annotations
 
 import bisect
+import ctypes
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,28 +84,61 @@ def choose_cut(hidden: bytes, depth: int, target: int, limit: int) -> int | None
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Where one chunk lies: its byte range and the ranges tree-sitter is given for it."""
+
+    start: int
+    ranges: list[tuple[int, int]]
+    first: bool  # it begins the top statement list
+    wrapped: bool
+
+
+def chunks_of(unit: Unit, hidden: bytes, step: int | None = None) -> list[Chunk]:
+    """The unit's top statement list cut into chunks of about `step` bytes at statement
+    boundaries (`hidden`: the source with literal braces hidden, from the readable rendering)."""
+    source = unit.source
+    wrapped = is_wrapped(source)
+    frame = _wrapper_frame(source) if wrapped else (0, len(source))
+    if frame is None:
+        return []
+    body, close = frame
+    step = step or max(1 << 20, int(len(source) * CHUNK_SHARE))
+    chunks, start = [], body
+    while start < close:
+        cut = choose_cut(hidden, 1 if wrapped else 0, start + step, close)
+        end = cut if cut is not None else close
+        ranges = [(0, body), (start, end), (close, len(source))] if wrapped else [(start, end)]
+        chunks.append(Chunk(start, ranges, start == body, wrapped))
+        start = end
+    return chunks
+
+
+def chunk_facts(unit: Unit, chunk: Chunk, rules: JavaScriptRules, forced_logger: str | None) -> ChunkFacts:
+    """The facts of the callsites in one chunk that the main process may use."""
+    facts = _chunk_facts(unit, rules, forced_logger, chunk.ranges, chunk.start, chunk.first, chunk.wrapped)
+    _give_back_freed_memory()
+    return facts
+
+
 def facts_ahead(
     unit: Unit, hidden: bytes, rules: JavaScriptRules, forced_logger: str | None,
     send: Callable[[ChunkFacts], None], wanted: Callable[[], bool], step: int | None = None,
 ) -> None:
     """Chunk after chunk (of about `step` bytes) from the start of `unit`, while `wanted()`:
     `send` each chunk's facts."""
-    source = unit.source
-    wrapped = is_wrapped(source)
-    frame = _wrapper_frame(source) if wrapped else (0, len(source))
-    if frame is None:
-        return
-    body, close = frame
-    step = step or max(1 << 20, int(len(source) * CHUNK_SHARE))
-    start = body
-    while start < close and wanted():
-        cut = choose_cut(hidden, 1 if wrapped else 0, start + step, close)
-        end = cut if cut is not None else close
-        ranges = [(start, end)]
-        if wrapped:
-            ranges = [(0, body), (start, end), (close, len(source))]
-        send(_chunk_facts(unit, rules, forced_logger, ranges, start, first=start == body, wrapped=wrapped))
-        start = end
+    for chunk in chunks_of(unit, hidden, step):
+        if not wanted():
+            break
+        send(chunk_facts(unit, chunk, rules, forced_logger))
+
+
+def _give_back_freed_memory() -> None:
+    """Return the freed pages of a chunk's tree to the system (glibc keeps them otherwise)."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (AttributeError, OSError):
+        pass
 
 
 def _wrapper_frame(source: bytes) -> tuple[int, int] | None:

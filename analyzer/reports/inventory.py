@@ -22,18 +22,11 @@ def jsonl(rows: list[object]) -> bytes:
     return b"".join(orjson.dumps(row) + b"\n" for row in rows)
 
 
-def callsite_files(result: ScanResult) -> dict[str, bytes]:
-    """The two callsite files (all the owner half of a scan needs)."""
-    return {
-        CALLSITE_FILES[kind]: jsonl([r for r in result.callsites if r.kind == kind])  # type: ignore[misc]
-        for kind in ("error", "diagnostic")
-    }
-
-
 def inventory_files(result: ScanResult) -> dict[str, bytes]:
-    files = callsite_files(result)
+    files: dict[str, bytes] = {}
     for kind in ("error", "diagnostic"):
         records = [r for r in result.callsites if r.kind == kind]
+        files[CALLSITE_FILES[kind]] = jsonl(records)  # type: ignore[arg-type]
         files[TEMPLATE_FILES[kind]] = jsonl(templates(records))  # type: ignore[arg-type]
         files[LITERAL_FILES[kind]] = literals(records)
     files[CLASSES_FILE] = jsonl(result.classes)  # type: ignore[arg-type]

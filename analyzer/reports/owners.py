@@ -5,7 +5,6 @@ Shared by `scan` and `project`: it reads only the inventory files, never the bun
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -29,30 +28,18 @@ def load_records(files: dict[str, bytes]) -> list[dict[str, Any]]:
     return sorted(records, key=lambda r: (r["unit"], r["offset"], r["kind"]))
 
 
-def owner_files(
-    files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any],
-    index: Callable[[], bytes] | None = None,
-) -> dict[str, bytes]:
-    """Projection, index and summary for the inventory in `files` (which is not modified).
-    `index`, when given, returns the index another process rendered from the same inputs."""
+def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any]) -> dict[str, bytes]:
+    """Projection, index and summary for the inventory in `files` (which is not modified)."""
     records = load_records(files)
     projection, owners, base = _owners(records, allowlists, base)
     mark("owners: projected")
     out = {
         PROJECTION_FILE: jsonl(projection.rows),  # type: ignore[arg-type]
-        INDEX_FILE: index() if index is not None else render_index(records, projection, owners, base),
+        INDEX_FILE: render_index(records, projection, owners, base),
     }
     mark("owners: index in")
     out[SUMMARY_FILE] = finish(base, owners, {**files, **out})
     return out
-
-
-def index_file(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any]) -> bytes:
-    """The reviewer's index alone, exactly as `owner_files` renders it (`files`: at least the
-    callsite files)."""
-    records = load_records(files)
-    projection, owners, base = _owners(records, allowlists, base)
-    return render_index(records, projection, owners, base)
 
 
 def _owners(
