@@ -170,11 +170,10 @@ def _widen(fd: int) -> None:
 
 
 def _spill_file() -> int:
-    """An unnamed file shared with the child, for frames too big for the pipe: the child never
-    waits for the parent to read them."""
-    if hasattr(os, "memfd_create"):
-        return os.memfd_create("erratlas-worker", os.MFD_CLOEXEC)
-    with tempfile.TemporaryFile() as handle:
+    """An unlinked temporary file shared with the child, for frames too big for the pipe: the
+    child never waits for the parent to read them, and their bytes sit in the file cache (on
+    disk where the temporary directory is), not in either process."""
+    with tempfile.TemporaryFile(prefix="erratlas-worker-") as handle:
         return os.dup(handle.fileno())
 
 
