@@ -284,6 +284,9 @@ def test_pip_vendored_code_is_suggested_as_its_dependency(pip_scan: Path, tmp_pa
             assert row["package"] == expected
     suggested = {r["package"] for r in rows}
     assert {"rich", "urllib3", "requests", "CacheControl", "pygments"} <= suggested
+    if any(unit.startswith("pip/_vendor/pkg_resources/") for unit in vendored):
+        # vendor.txt lists setuptools, the distribution that ships pkg_resources
+        assert "setuptools" in suggested and "pkg_resources" not in suggested
     internal = [r for r in records(pip_scan, "error") if str(r["unit"]).startswith("pip/_internal/")]
     assert internal and not any("_internal" in str(e) for r in rows for e in r["exampleIds"])
 
@@ -318,3 +321,14 @@ def test_module_level_resolution_matches_libcst_scope_analysis(tmp_path: Path) -
             assert done.returncode == 0, done.stderr
             outputs.append({p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
         assert outputs[0] == outputs[1], name
+
+
+def test_a_vendored_import_name_maps_to_the_distribution_its_manifest_lists() -> None:
+    from analyzer.python.modules import vendored
+
+    manifests = {"pkg/_vendor/vendor.txt": b"setuptools==68.0.0\nPyYAML==6.0  # comment\nsix==1.16.0\n"}
+    assert vendored("pkg/_vendor/pkg_resources/__init__.py", manifests).distribution == "setuptools"  # type: ignore[union-attr]
+    assert vendored("pkg/_vendor/yaml/loader.py", manifests).distribution == "PyYAML"  # type: ignore[union-attr]
+    assert vendored("pkg/_vendor/six.py", manifests).distribution == "six"  # type: ignore[union-attr]
+    assert vendored("pkg/_vendor/attr/x.py", manifests).distribution is None  # type: ignore[union-attr]  # attrs not listed
+    assert vendored("pkg/_vendor/pkg_resources/__init__.py", {}).distribution is None  # type: ignore[union-attr]

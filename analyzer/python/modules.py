@@ -79,15 +79,31 @@ def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+#: import names shipped by a distribution of another name; used only when the manifest lists
+#: that distribution (pip vendors `pkg_resources` and lists `setuptools==...`)
+_PROVIDED_BY = {
+    "pkg_resources": "setuptools",
+    "_distutils_hack": "setuptools",
+    "yaml": "pyyaml",
+    "dateutil": "python-dateutil",
+    "attr": "attrs",
+    "bs4": "beautifulsoup4",
+    "OpenSSL": "pyopenssl",
+}
+
+
 def _distribution(dependency: str, listing: bytes | None) -> str | None:
+    """The manifest's name for the distribution that ships `dependency` (its import name)."""
     if listing is None:
         return None
-    wanted = _canonical(dependency)
-    for line in listing.decode("utf-8", "replace").splitlines():
-        match = _REQUIREMENT.match(line)
-        if match and _canonical(match.group(1)) == wanted:
-            return match.group(1)
-    return None
+    wanted = {_canonical(dependency)}
+    if dependency in _PROVIDED_BY:
+        wanted.add(_canonical(_PROVIDED_BY[dependency]))
+    listed = [m.group(1) for m in map(_REQUIREMENT.match, listing.decode("utf-8", "replace").splitlines()) if m]
+    for name in listed:  # the import name itself first
+        if _canonical(name) == _canonical(dependency):
+            return name
+    return next((name for name in listed if _canonical(name) in wanted), None)
 
 
 def module_map(units: list[UnitFacts], digests: list[bytes], names: dict[str, ModuleName],
@@ -109,6 +125,8 @@ def module_map(units: list[UnitFacts], digests: list[bytes], names: dict[str, Mo
         if vendor is not None:
             package = vendor.distribution or vendor.dependency
             listed = f"listed as {vendor.distribution}" if vendor.distribution else "not listed in a vendor.txt"
+            if vendor.distribution and _canonical(vendor.distribution) != _canonical(vendor.dependency):
+                listed += f", which ships {vendor.dependency}"
             evidence.append(f"vendored under {vendor.root}/ ({listed})")
         counts = Counter(site.kind for site in facts.sites)
         rows.append(
