@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyzer.bundle.load import load_units
+from analyzer.bundle.load import Embedded, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
 from analyzer.identity import callsite_fingerprints, function_fingerprints, scan_fingerprints
@@ -41,12 +41,14 @@ class ScanResult:
     renderings: dict[str, Rendering]
     #: bundler modules and source-map evidence of every unit
     modules: BundleModules | None = None
+    #: a Bun executable's embedded modules, scanned or not (empty otherwise)
+    embedded: list[Embedded] = field(default_factory=list)
 
 
 def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = None, jobs: int = 1) -> ScanResult:
     if isinstance(rules, PythonRules):
         return _scan_python(path, rules, jobs)
-    units = load_units(path)
+    units, embedded = load_bundle(path)
     helper = jobs > 1 and can_fork()
     side = Side(lambda send, wanted: _side_work(path, units, rules, logger, send, wanted)) if helper else None
     ahead = _worked_ahead(units)
@@ -71,7 +73,7 @@ def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = 
     renderings = {unit.name: text for unit, text in zip(units, rendered)}
     modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
     callsites = _callsites(facts, renderings, modules)
-    return ScanResult(bundle, rules, facts, callsites, _classes(facts), renderings, modules)
+    return ScanResult(bundle, rules, facts, callsites, _classes(facts), renderings, modules, embedded)
 
 
 def _side_work(

@@ -75,6 +75,12 @@ def test_the_module_map_of_a_real_executable(tmp_path: Path) -> None:
     assert len(hoisted) > 1000  # __esm modules whose declarations were hoisted out of the closure
     named = {p for m in listed for p in (*m["banners"], *m["manifests"])}
     assert {"@azure/msal-node", "chokidar", "@aws-sdk/client-bedrock-runtime"} <= named
+    # every embedded module is listed with whether it was scanned and why
+    embedded = {m["path"]: m for m in summary["inputs"]["embedded"]}
+    assert {u["name"] for u in summary["inputs"]["units"]} == {p for p, m in embedded.items() if m["scanned"]}
+    assert embedded[MAIN]["scanned"] and embedded[MAIN]["loader"] == "js"
+    assets = [m for m in embedded.values() if m["path"].endswith(".min.js")]  # served to a page, not run by Bun
+    assert assets and all(not m["scanned"] and m["loader"] == "file" and "file" in m["why"] for m in assets)
 
 
 def test_extract_refuses_a_directory_it_did_not_write(tmp_path: Path) -> None:

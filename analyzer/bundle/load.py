@@ -7,6 +7,7 @@ import mmap
 import os
 import stat
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.errors import InputError
@@ -23,11 +24,34 @@ def is_python_input(path: Path) -> bool:
     return python_input(path)
 
 
+#: Bun loaders whose embedded source is a module of the program
+JAVASCRIPT_LOADERS = ("js", "jsx", "ts", "tsx", "mjs", "cjs", "javascript")
+
+
+@dataclass(frozen=True, slots=True)
+class Embedded:
+    """One module of a Bun executable's graph, scanned or not, and why (summary evidence)."""
+
+    path: str
+    bytes: int
+    loader: str
+    source: bool
+    bytecode: bool
+    scanned: bool
+    why: str
+
+
 def load_units(path: Path) -> list[Unit]:
+    return load_bundle(path)[0]
+
+
+def load_bundle(path: Path) -> tuple[list[Unit], list[Embedded]]:
+    """The units to scan, and, for a Bun executable, every embedded module with whether it is
+    scanned (empty for a plain bundle)."""
     if _read_regular_file(path, limit=4).startswith(_EXECUTABLE_MAGIC):
         return _executable_units(path)  # read through a mapping: a 300 MB binary is never copied whole
     data = _read_regular_file(path)
-    return [javascript_unit(path, path.name, data)]
+    return [javascript_unit(path, path.name, data)], []
 
 
 def javascript_unit(path: Path | str, name: str, data: bytes) -> Unit:
@@ -76,20 +100,28 @@ def _read_regular_file(path: Path, limit: int | None = None) -> bytes:
         raise InputError(path, f"cannot read: {exc.strerror}") from None
 
 
-def _executable_units(path: Path) -> list[Unit]:
+def _executable_units(path: Path) -> tuple[list[Unit], list[Embedded]]:
     try:
         from analyzer.bundle import bun
     except ImportError:  # pragma: no cover - reader not present
         raise InputError(path, "native executable: reading Bun executables is not available") from None
     if not _is_bun_executable(path, bun.is_bun_executable):
         raise InputError(path, "native executable without a Bun module graph (no '---- Bun! ----' trailer)")
-    units = []
+    units, listing = [], []
     for module in bun.read_bun_executable(path):
-        if module.has_source and module.loader in ("js", "jsx", "ts", "tsx", "mjs", "cjs", "javascript"):
+        scanned = module.has_source and module.loader in JAVASCRIPT_LOADERS
+        if scanned:
             units.append(javascript_unit(f"{path}!{module.path}", module.path, module.contents))
+            why = "a JavaScript module of the program"
+        elif module.loader in JAVASCRIPT_LOADERS:
+            why = "not scanned: bytecode only, no source"
+        else:
+            why = f"not scanned: a `{module.loader}` file the program reads, not a module it runs"
+        listing.append(Embedded(module.path, module.size, module.loader, module.has_source, module.has_bytecode,
+                                scanned, why))
     if not units:
         raise InputError(path, "Bun executable embeds no JavaScript source (bytecode only?)")
-    return sorted(units, key=lambda u: u.name)
+    return sorted(units, key=lambda u: u.name), sorted(listing, key=lambda m: m.path)
 
 
 def _is_bun_executable(path: Path, sniff: Callable[[memoryview], bool]) -> bool:

@@ -88,6 +88,11 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
             ],
             "rules": {"name": result.rules.path.rsplit("/", 1)[-1], "sha256": result.rules.sha256},
             "allowlists": [],
+            **({"embedded": [
+                {"path": m.path, "bytes": m.bytes, "loader": m.loader, "source": m.source, "bytecode": m.bytecode,
+                 "scanned": m.scanned, "why": m.why}
+                for m in result.embedded
+            ]} if result.embedded else {}),
         },
         "loggers": [u.logger for u in result.units],
         "counts": tallies,
