@@ -3,7 +3,7 @@
 back through a pipe as frames (length-prefixed pickles), which the parent can read while it
 works.
 
-A child dies with its parent (PR_SET_PDEATHSIG), holds none of the caller's standard streams
+A child dies with its parent (PR_SET_PDEATHSIG, on Linux), holds none of the caller's standard streams
 open, and never runs the parent's exit handlers. A child that ends without its last frame makes
 the parent's read raise `ChildLost`; callers then do the work themselves, so a lost child costs
 time, never output.
@@ -208,7 +208,10 @@ def _run_child(parent: int, body: Callable[[Callable[[Any], None]], None], write
 
 def _tie_to_parent(parent: int) -> None:
     """Die with the parent; hold none of its standard streams; default signal handling."""
-    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    # Linux: the kernel kills the worker when the scan dies; elsewhere it ends with its work
+    prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:
         os._exit(1)  # the parent died before the line above took effect
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -353,11 +356,15 @@ class Helper(Generic[R]):
         self._count = count
         self._put(0, 0)
         self._put(8, count)
-        with os.fdopen(self._tasks, "wb") as pipe:
-            try:
-                pipe.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
-            except BrokenPipeError:
-                pass  # the child is gone: `join` finds out
+        view = memoryview(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+        try:
+            while view:
+                view = view[os.write(self._tasks, view):]
+        except BrokenPipeError:
+            pass  # the child is gone: `join` finds out and does its share
+        finally:
+            os.close(self._tasks)
+            self._tasks = -1
 
     def join(self, work: Callable[[int], R]) -> tuple[Any, Any, list[R]]:
         """Do the tasks together: (the child's `first()` value, its `prepare` value, every
@@ -401,8 +408,7 @@ class Helper(Generic[R]):
 
     def cancel(self) -> None:
         """Give up on the child (the parent failed before joining)."""
-        try:
+        if self._tasks >= 0:
             os.close(self._tasks)
-        except OSError:
-            pass  # already handed over
+            self._tasks = -1
         self._child.cancel()

@@ -161,3 +161,14 @@ def test_side_release_and_stop_may_be_repeated() -> None:
         side.stop()
         assert side.peek("a") == 1
     assert not _children()
+
+
+def test_a_child_gone_before_the_hand_over_costs_no_error() -> None:
+    """The task list is written to a pipe nobody reads any more: no BrokenPipeError escapes."""
+    for _ in range(20):
+        helper = Helper(lambda: os._exit(3), lambda own, payload: (None, 0, lambda i: i))
+        time.sleep(0.01)
+        helper.hand_over(list(range(100_000)), 10)  # bigger than the pipe
+        own, extra, results = helper.join(lambda i: i * 2)
+        assert own is LOST and extra is LOST and results == [i * 2 for i in range(10)]
+    assert not _children()
