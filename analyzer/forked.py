@@ -8,7 +8,6 @@ open, and never runs the parent's exit handlers. A child that ends without its l
 the parent's read raise `ChildLost`; callers then do the work themselves, so a lost child costs
 time, never output.
 
-- `Forked(function)`: one value, computed in the child; `result()` waits for it.
 - `Side(body)`: named values sent as the child makes them; the parent may stop it early.
 - `Helper(first, prepare)`: a child that first does work of its own, then shares a list of
   independent tasks with the parent (the parent from the front, the child from the back),
@@ -220,19 +219,6 @@ def _tie_to_parent(parent: int) -> None:
     os.close(devnull)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_DFL)
-
-
-class Forked(Generic[R]):
-    """`function()` running in a forked child; `result()` waits for its value."""
-
-    def __init__(self, function: Callable[[], R]) -> None:
-        self._child = _Child(lambda send: send(("value", function())))
-
-    def result(self) -> R:
-        return next(frame[1] for frame in self._child.rest() if frame[0] == "value")  # type: ignore[no-any-return]
-
-    def cancel(self) -> None:
-        self._child.cancel()
 
 
 class Side:

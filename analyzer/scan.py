@@ -14,7 +14,7 @@ from analyzer.identity import callsite_fingerprints, function_fingerprints, scan
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
-from analyzer.javascript.speculate import ChunkFacts, chunk_facts, chunks_of
+from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
 from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, ErrorClass, Unit
 from analyzer.reports.readable import Rendering, render
 from analyzer.rules import JavaScriptRules, PythonRules
@@ -89,10 +89,8 @@ def _side_work(
     send("renders", rendered)
     del rendered  # sent: this worker keeps no rendering while it works ahead
     mark("side: renderings sent")
-    for number, chunk in enumerate(chunks):
-        if not wanted():
-            break
-        _send_chunk(send, number, chunk_facts(units[biggest], chunk, rules, logger))  # type: ignore[index]
+    if biggest is not None:
+        facts_ahead(units[biggest], chunks, rules, logger, lambda number, facts: _send_chunk(send, number, facts), wanted)
 
 
 def _send_chunk(send: Callable[[str, object], None], number: int, chunk: ChunkFacts) -> None:

@@ -28,12 +28,14 @@ import pathlib
 import platform
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+# the same measuring kit as the JavaScript benchmark (this script's directory is on sys.path)
+from scan_vs_astgrep import Tool, find_command
 
 PATTERN = "raise $E($$$)"
 SUMMARY = "error-diagnostic-owner-summary.json"
@@ -45,28 +47,6 @@ class Run:
     cpu: float
     maxrss: int  # bytes, largest single process
     tree_rss: int  # bytes, peak of the sum over the process tree
-
-
-@dataclasses.dataclass
-class Tool:
-    label: str
-    command: list[str]
-    runs: list[Run] = dataclasses.field(default_factory=list)
-    output: str = ""
-
-    def median(self, field: str) -> float:
-        return statistics.median(getattr(run, field) for run in self.runs)
-
-    def minimum(self, field: str) -> float:
-        return min(getattr(run, field) for run in self.runs)
-
-
-def find_command(name: str) -> str:
-    sibling = pathlib.Path(sys.executable).parent / name
-    found = str(sibling) if sibling.exists() else shutil.which(name)
-    if found is None:
-        raise SystemExit(f"`{name}` not found next to {sys.executable} or on PATH")
-    return found
 
 
 def _tree_rss(root: int) -> int:
@@ -135,7 +115,7 @@ def measure(args: argparse.Namespace) -> None:
     target = pathlib.Path(args.target) if args.target else default_target()
     if not target.is_dir():
         raise SystemExit(f"{target}: not a directory")
-    erratlas, ast_grep = find_command("erratlas"), find_command("ast-grep")
+    erratlas, ast_grep = find_command("erratlas", None), find_command("ast-grep", None)
     files = [p for p in target.rglob("*.py") if "__pycache__" not in p.parts]
     size = sum(p.stat().st_size for p in files)
     lines = sum(p.read_bytes().count(b"\n") for p in files)

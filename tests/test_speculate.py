@@ -8,7 +8,7 @@ import pytest
 from conftest import FIXTURES, records, scan, tree_bytes
 
 from analyzer.javascript.extract import extract_unit
-from analyzer.javascript.speculate import ChunkFacts, TopStatements, facts_ahead, is_wrapped
+from analyzer.javascript.speculate import ChunkFacts, TopStatements, chunks_of, facts_ahead, is_wrapped
 from analyzer.javascript.syntax import parse
 from analyzer.model import Unit
 from analyzer.reports.readable import render
@@ -35,7 +35,8 @@ def test_every_usable_chunk_fact_equals_the_whole_units_fact(wrapped: bool) -> N
     whole = extract_unit(unit, rules, None, Path("big.js"))
     expected = {(s.offset, s.end_offset, s.kind): s for s in whole.sites}
     chunks: list[ChunkFacts] = []
-    facts_ahead(unit, render(source).hidden, rules, None, chunks.append, lambda: True, step=len(source) // 5)
+    facts_ahead(unit, chunks_of(unit, render(source).hidden, len(source) // 5), rules, None,
+                lambda _, chunk: chunks.append(chunk), lambda: True)
     assert len(chunks) >= 5
     top = TopStatements(parse(source), source)
     used = 0
@@ -53,8 +54,8 @@ def test_a_chunk_from_another_tree_is_not_used() -> None:
     source = _bundle(False)
     unit = Unit(name="big.js", source=source, sha256="0" * 64)
     chunks: list[ChunkFacts] = []
-    facts_ahead(unit, render(source).hidden, load_javascript_rules(None), None, chunks.append, lambda: True,
-                step=len(source) // 4)
+    facts_ahead(unit, chunks_of(unit, render(source).hidden, len(source) // 4), load_javascript_rules(None), None,
+                lambda _, chunk: chunks.append(chunk), lambda: True)
     shifted = b" " + source  # every statement one byte later
     top = TopStatements(parse(shifted), shifted)
     assert all(top.usable(chunk) == {} for chunk in chunks)
@@ -64,8 +65,8 @@ def test_wanted_stops_the_work_between_chunks() -> None:
     source = _bundle(False)
     unit = Unit(name="big.js", source=source, sha256="0" * 64)
     chunks: list[ChunkFacts] = []
-    facts_ahead(unit, render(source).hidden, load_javascript_rules(None), None, chunks.append,
-                lambda: len(chunks) < 2, step=len(source) // 8)
+    facts_ahead(unit, chunks_of(unit, render(source).hidden, len(source) // 8), load_javascript_rules(None), None,
+                lambda _, chunk: chunks.append(chunk), lambda: len(chunks) < 2)
     assert len(chunks) == 2
 
 

@@ -114,23 +114,16 @@ def chunks_of(unit: Unit, hidden: bytes, step: int | None = None) -> list[Chunk]
     return chunks
 
 
-def chunk_facts(unit: Unit, chunk: Chunk, rules: JavaScriptRules, forced_logger: str | None) -> ChunkFacts:
-    """The facts of the callsites in one chunk that the main process may use."""
-    facts = _chunk_facts(unit, rules, forced_logger, chunk.ranges, chunk.start, chunk.first, chunk.wrapped)
-    _give_back_freed_memory()
-    return facts
-
-
 def facts_ahead(
-    unit: Unit, hidden: bytes, rules: JavaScriptRules, forced_logger: str | None,
-    send: Callable[[ChunkFacts], None], wanted: Callable[[], bool], step: int | None = None,
+    unit: Unit, chunks: list[Chunk], rules: JavaScriptRules, forced_logger: str | None,
+    send: Callable[[int, ChunkFacts], None], wanted: Callable[[], bool],
 ) -> None:
-    """Chunk after chunk (of about `step` bytes) from the start of `unit`, while `wanted()`:
-    `send` each chunk's facts."""
-    for chunk in chunks_of(unit, hidden, step):
+    """Chunk after chunk (from `chunks_of`), while `wanted()`: `send(number, facts)`."""
+    for number, chunk in enumerate(chunks):
         if not wanted():
             break
-        send(chunk_facts(unit, chunk, rules, forced_logger))
+        send(number, chunk_facts(unit, chunk, rules, forced_logger))
+        _give_back_freed_memory()
 
 
 def _give_back_freed_memory() -> None:
@@ -150,23 +143,21 @@ def _wrapper_frame(source: bytes) -> tuple[int, int] | None:
     return opened.end(), close
 
 
-def _chunk_facts(
-    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, ranges: list[tuple[int, int]],
-    start: int, first: bool, wrapped: bool,
-) -> ChunkFacts:
+def chunk_facts(unit: Unit, chunk: Chunk, rules: JavaScriptRules, forced_logger: str | None) -> ChunkFacts:
+    """The facts of the callsites in one chunk that the main process may use."""
     from analyzer.javascript.extract import _columns, _find_sites, _site
 
     source = unit.source
     parser = new_parser()
-    parser.included_ranges = [_range(source, a, b) for a, b in _merged(ranges)]
+    parser.included_ranges = [_range(source, a, b) for a, b in _merged(chunk.ranges)]
     tree = parser.parse(source)
-    holder = top_statements(tree, wrapped)
+    holder = top_statements(tree, chunk.wrapped)
     if tree.root_node.has_error or holder is None or holder.descendant_count <= ANCHOR_LIMIT:
         return ChunkFacts(unit.name, [], {})
-    statements = [(s.start_byte, s.end_byte) for s in holder.named_children if s.start_byte >= start]
+    statements = [(s.start_byte, s.end_byte) for s in holder.named_children if s.start_byte >= chunk.start]
     if len(statements) < 3:
         return ChunkFacts(unit.name, [], {})
-    low = statements[0][0] if first else statements[1][0]
+    low = statements[0][0] if chunk.first else statements[1][0]
     high = statements[-1][0]
     _, _, _, sites, _ = _find_sites(tree, source, rules, forced_logger, within=(low, high))
     normalizer = Normalizer(source)
