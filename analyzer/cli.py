@@ -50,7 +50,7 @@ def scan(
                                                 "with N > 1 uses a second process. The output is identical for any N.")] = None,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
-    from analyzer.allowlist import load_allowlists
+    from analyzer.owners.allowlist import load_allowlists
     from analyzer.bundle.load import is_python_input
     from analyzer.reports.inventory import inventory_files
     from analyzer.reports.output import write_directory
@@ -98,8 +98,8 @@ def project(
     allowlist: Annotated[Optional[list[Path]], _ALLOWLISTS] = None,
 ) -> None:
     """Re-project an existing scan with allowlists, without parsing the bundle again."""
-    from analyzer.allowlist import load_allowlists
-    from analyzer.gate import verify
+    from analyzer.owners.allowlist import load_allowlists
+    from analyzer.owners.gate import verify
     from analyzer.reports.output import read_directory, write_directory
     from analyzer.reports.owners import DERIVED_FILES, owner_files
 
@@ -145,7 +145,7 @@ def allow(
     on: Annotated[Optional[str], typer.Option("--on", help="Review date YYYY-MM-DD (default today).")] = None,
 ) -> None:
     """Write a reviewed entry for a callsite (or its function/module) into an allowlist."""
-    from analyzer.review import add_entry
+    from analyzer.owners.review import add_entry
 
     extra = {"catchOwner": catch_owner, "retryOwner": retry_owner, "toolResultOwner": tool_result_owner,
              "userSurfaceOwner": user_surface_owner}
@@ -164,7 +164,7 @@ def prune(
     allowlist: Annotated[list[Path], _ALLOWLISTS],
 ) -> None:
     """Remove the entries that match nothing in the scan (stale), and nothing else."""
-    from analyzer.review import prune_stale
+    from analyzer.owners.review import prune_stale
 
     for path, removed in prune_stale(directory, allowlist):
         _err.print(f"erratlas: {path}: removed {len(removed)} stale entries", markup=False)
@@ -183,7 +183,7 @@ def gate(
     output_format: Annotated[str, typer.Option("--format", help="text or github (workflow annotations).")] = "text",
 ) -> None:
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable."""
-    from analyzer.gate import Thresholds, failures, verify
+    from analyzer.owners.gate import Thresholds, failures, verify
 
     if output_format not in ("text", "github"):
         raise InputError("--format", f"unknown format '{output_format}' (text or github)")
@@ -263,10 +263,10 @@ def suggest(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write here instead of DIR/suggestions.jsonl.")] = None,
 ) -> None:
     """Propose allowlist entries from source-map, module-map, banner and signature evidence."""
-    from analyzer.gate import verify
+    from analyzer.owners.gate import verify
     from analyzer.reports.output import read_directory, write_directory
     from analyzer.reports.summary import SUMMARY_FILE
-    from analyzer.suggest import SUGGESTIONS_FILE, load_scan, render, suggestions, with_suggestions
+    from analyzer.owners.suggest import SUGGESTIONS_FILE, load_scan, render, suggestions, with_suggestions
 
     files = read_directory(directory)
     verify(directory, files)
@@ -301,8 +301,8 @@ def accept(
     suggestions_file: Annotated[Optional[Path], typer.Option("--suggestions", help="Default DIR/suggestions.jsonl.")] = None,
 ) -> None:
     """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
-    from analyzer.suggest import SUGGESTIONS_FILE, chosen, load_suggestions
-    from analyzer.suggest import accept as run_accept
+    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions
+    from analyzer.owners.suggest import accept as run_accept
 
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
     picked = chosen(rows, ids or [], confidence, package or [])

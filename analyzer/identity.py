@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from tree_sitter import Node, Query, QueryCursor
 
 from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE
+from analyzer.model import Copies
+from analyzer.versions import FP_VERSION
 
-FP_VERSION = "fp1"
 #: largest anchor, in syntax nodes (about 2 bytes each in minified code); chosen by measurement
 #: across platform builds (bench/fingerprint_pairing.py, docs/fingerprints.md)
 ANCHOR_LIMIT = 1024
@@ -264,6 +265,35 @@ def callsite_fingerprints(inputs: Sequence[IdentityInput]) -> list[str]:
     return _with_scan_ordinals("fp1", pre_scan_hashes(inputs), inputs)
 
 
+def callsite_identities(inputs: Sequence[IdentityInput]) -> tuple[list[str], list[Copies]]:
+    """fp1 of every callsite and its copies."""
+    hashes = pre_scan_hashes(inputs)
+    fingerprints = _with_scan_ordinals("fp1", hashes, inputs)
+    return fingerprints, copies(hashes, fingerprints, inputs)
+
+
+def function_identities(digests: Sequence[bytes], order: Sequence[tuple[str, int]]) -> tuple[list[str], list[Copies]]:
+    """fp1f of distinct functions and their copies."""
+    hashes = [_digest(FP_VERSION, "fp1f", d) for d in digests]
+    fingerprints = _with_scan_ordinals("fp1f", hashes, order)
+    return fingerprints, copies(hashes, fingerprints, order)
+
+
+def copies(hashes: Sequence[bytes], fingerprints: Sequence[str], order: Sequence[object]) -> list[Copies]:
+    """The copies of each member: the members with the same pre-ordinal hash."""
+    keys = [getattr(o, "order", o) for o in order]
+    first: dict[bytes, int] = {}
+    count: dict[bytes, int] = defaultdict(int)
+    for position, value in enumerate(hashes):
+        count[value] += 1
+        known = first.get(value)
+        if known is None or keys[position] < keys[known]:  # type: ignore[operator]
+            first[value] = position
+    return [
+        Copies(count[value], fingerprints[first[value]] if count[value] > 1 else None) for value in hashes
+    ]
+
+
 def pre_scan_hashes(inputs: Sequence[IdentityInput]) -> list[bytes]:
     """Each callsite's hash before its ordinal within the scan (equal hashes get ordinals)."""
     bases = [
@@ -278,11 +308,6 @@ def pre_scan_hashes(inputs: Sequence[IdentityInput]) -> list[bytes]:
         for ordinal, position in enumerate(positions):
             local[position] = ordinal
     return [_digest(b, local[p]) for p, b in enumerate(bases)]
-
-
-def function_fingerprints(digests: Sequence[bytes], order: Sequence[tuple[str, int]]) -> list[str]:
-    """fp1f of distinct functions: the normalized function, and an ordinal among identical ones."""
-    return scan_fingerprints("fp1f", digests, order)
 
 
 def scan_fingerprints(prefix: str, digests: Sequence[bytes], order: Sequence[tuple[str, int]]) -> list[str]:

@@ -91,13 +91,29 @@ class Origin:
 
 
 @dataclass(frozen=True, slots=True)
+class Copies:
+    """Identical code in more than one place of a scan: the members whose fingerprints differ
+    only by their ordinal within the scan. Which copy gets ordinal 0 depends on the rest of the
+    bundle, so an allowlist entry never relies on it (docs/fingerprints.md, "Copies")."""
+
+    #: members sharing the hash before the scan ordinal, this one included (1: unique)
+    count: int
+    #: the fingerprint of the group's first member (scan order) when count > 1, else None
+    group: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Callsite:
     schema: str
     kind: str
     id: str
     fingerprint: str
+    #: callsites of this scan identical to this one (same fingerprint but for the ordinal)
+    copies: Copies
     #: fingerprint of the innermost enclosing function (fp1f), for function-scope reviews
     functionFingerprint: str
+    #: functions of this scan identical to that function, None at module level
+    functionCopies: Copies | None
     unit: str
     offset: int
     endOffset: int

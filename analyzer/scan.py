@@ -10,12 +10,12 @@ from pathlib import Path
 from analyzer.bundle.load import Embedded, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
-from analyzer.identity import callsite_fingerprints, function_fingerprints, scan_fingerprints
+from analyzer.identity import callsite_identities, function_identities, scan_fingerprints
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
 from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
-from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, ErrorClass, Unit
+from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, Copies, ErrorClass, Unit
 from analyzer.reports.readable import Rendering, render
 from analyzer.rules import JavaScriptRules, PythonRules
 from analyzer.trace import mark
@@ -143,7 +143,7 @@ def _sha256(path: Path) -> str:
 
 def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules: BundleModules) -> list[Callsite]:
     located = [(u.unit.name, site) for u in units for site in u.sites]
-    fingerprints = callsite_fingerprints([site.identity for _, site in located])
+    fingerprints, copies = callsite_identities([site.identity for _, site in located])
     functions = sorted(
         {
             (name, s.function_offset): s.function_digest
@@ -151,9 +151,9 @@ def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules
             if s.function_digest is not None and s.function_offset is not None
         }.items()
     )
-    function_fps: dict[tuple[str, int | None], str] = dict(
-        zip([key for key, _ in functions], function_fingerprints([d for _, d in functions], [k for k, _ in functions]))
-    )
+    keys = [key for key, _ in functions]
+    function_fps, function_copies = function_identities([d for _, d in functions], keys)
+    function_of: dict[tuple[str, int | None], tuple[str, Copies]] = dict(zip(keys, zip(function_fps, function_copies)))
     readable: dict[tuple[str, int], int] = {}
     for unit in units:
         offsets = sorted({site.offset for site in unit.sites})
@@ -161,22 +161,25 @@ def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules
             continue  # a unit without callsites needs no rendering (Python writes none)
         readable.update(zip(((unit.unit.name, o) for o in offsets), renderings[unit.unit.name].lines_of(offsets)))
     records = [
-        _record(name, site, fingerprint, function_fps.get((name, site.function_offset)), readable[(name, site.offset)],
-                modules)
-        for (name, site), fingerprint in zip(located, fingerprints)
+        _record(name, site, fingerprint, copy, function_of.get((name, site.function_offset)),
+                readable[(name, site.offset)], modules)
+        for (name, site), fingerprint, copy in zip(located, fingerprints, copies)
     ]
     return sorted(records, key=lambda r: (r.unit, r.offset, r.kind))
 
 
 def _record(
-    unit: str, site: SiteFacts, fingerprint: str, function_fp: str | None, readable_line: int, modules: BundleModules
+    unit: str, site: SiteFacts, fingerprint: str, copies: Copies, function: tuple[str, Copies] | None,
+    readable_line: int, modules: BundleModules,
 ) -> Callsite:
     return Callsite(
         schema=CALLSITE_SCHEMA,
         kind=site.kind,
         id=f"{_ID_PREFIX[site.kind]}:{unit}@{site.offset}",
         fingerprint=fingerprint,
-        functionFingerprint=function_fp,  # type: ignore[arg-type]
+        copies=copies,
+        functionFingerprint=function[0] if function is not None else None,  # type: ignore[arg-type]
+        functionCopies=function[1] if function is not None else None,
         unit=unit,
         offset=site.offset,
         endOffset=site.end_offset,

@@ -12,7 +12,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from analyzer.projection import Projection
+from analyzer.owners.projection import Projection
 from analyzer.reports.readable import readable_name
 
 _CELL_LIMIT = 140

@@ -9,8 +9,8 @@ from typing import Any
 
 import orjson
 
-from analyzer.allowlist import Allowlist
-from analyzer.projection import Projection, owner_counts, project
+from analyzer.owners.allowlist import Allowlist
+from analyzer.owners.projection import Projection, owner_counts, project
 from analyzer.reports.index import render_index
 from analyzer.reports.inventory import CALLSITE_FILES, jsonl
 from analyzer.reports.summary import SUMMARY_FILE, finish

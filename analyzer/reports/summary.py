@@ -10,10 +10,12 @@ import orjson
 
 from analyzer import __version__
 from analyzer.errors import InvariantError
-from analyzer.identity import ANCHOR_LIMIT, FP_VERSION
+from analyzer.identity import ANCHOR_LIMIT
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_summary
+from analyzer.rules import PythonRules
 from analyzer.scan import ScanResult
+from analyzer.versions import FP_VERSION, grammar
 
 SUMMARY_FILE = "error-diagnostic-owner-summary.json"
 SUMMARY_SCHEMA = "erratlas.summary/1"
@@ -80,7 +82,11 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
     return {
         "schema": SUMMARY_SCHEMA,
         "tool": {"name": "erratlas", "version": __version__},
-        "fingerprint": {"version": FP_VERSION, "anchorLimit": ANCHOR_LIMIT},
+        "fingerprint": {
+            "version": FP_VERSION,
+            "anchorLimit": ANCHOR_LIMIT,
+            "grammar": grammar("python" if isinstance(result.rules, PythonRules) else "javascript"),
+        },
         "inputs": {
             "bundle": {"name": result.bundle.name, "sha256": result.bundle.sha256, "bytes": result.bundle.size},
             "units": [

@@ -2,7 +2,7 @@
 
 `suggest` reads a scan directory and proposes allowlist entries; nothing here changes an
 owner. `accept` copies the suggestions a reviewer chose into an allowlist, through the
-canonical writer of `analyzer.allowlist`.
+canonical writer of `analyzer.owners.allowlist`.
 
 Evidence, strongest first, and the confidence word it earns:
 
@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from analyzer.allowlist import Entry, load_allowlist, write_allowlist
+from analyzer.owners.allowlist import Entry, load_allowlist, write_allowlist
 from analyzer.errors import InputError
 from analyzer.sourcemap import package_of
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from analyzer.allowlist import Allowlist, Entry, load_allowlist, write_allowlist
+from analyzer.owners.allowlist import Allowlist, Entry, load_allowlist, write_allowlist
 from analyzer.errors import InputError
-from analyzer.gate import verify
-from analyzer.projection import match_keys, project
+from analyzer.owners.gate import verify
+from analyzer.owners.projection import match_keys, project
 from analyzer.reports.output import read_directory
 from analyzer.reports.owners import load_records
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.resources
+from importlib.resources.abc import Traversable
 import re
 import tomllib
 from dataclasses import dataclass
@@ -61,13 +63,13 @@ def _line_of(text: str, section: str | None, key: str) -> int:
     return 1
 
 
-def _fail(path: Path, text: str, section: str | None, key: str, problem: str) -> InputError:
+def _fail(path: Path | Traversable, text: str, section: str | None, key: str, problem: str) -> InputError:
     line = _line_of(text, section, key)
     where = f"{section}.{key}" if section else key
     return InputError(f"{path}:{line}", f"key '{where}': {problem}")
 
 
-def read_toml(path: Path, what: str = "rules file") -> tuple[bytes, str, dict[str, Any]]:
+def read_toml(path: Path | Traversable, what: str = "rules file") -> tuple[bytes, str, dict[str, Any]]:
     """The raw bytes, text and parsed table of a TOML file; every failure is one InputError line."""
     try:
         raw = path.read_bytes()
@@ -86,12 +88,19 @@ def read_toml(path: Path, what: str = "rules file") -> tuple[bytes, str, dict[st
         raise InputError(path, f"invalid TOML: {exc}") from None
 
 
-def default_rules_path() -> Path:
-    """The repository's `rules/javascript.toml` (the project is installed editable)."""
-    return Path(__file__).resolve().parent.parent / "rules" / "javascript.toml"
+def default_rules_path() -> Traversable:
+    """The default JavaScript rules, shipped inside the package (`analyzer/rules/`); the
+    repository's top-level `rules/` holds the same files as the documented, editable copy."""
+    return _packaged("javascript.toml")
 
 
-def load_javascript_rules(path: Path | None = None) -> JavaScriptRules:
+def _packaged(name: str) -> Traversable:
+    """A rules file shipped as package data, read through `importlib.resources` so that it is
+    found in a wheel, a zipped install or a checkout alike."""
+    return importlib.resources.files(__name__).joinpath(name)
+
+
+def load_javascript_rules(path: Path | Traversable | None = None) -> JavaScriptRules:
     path = path or default_rules_path()
     raw, text, data = read_toml(path)
     values = _validated(path, text, data)
@@ -111,7 +120,7 @@ def load_javascript_rules(path: Path | None = None) -> JavaScriptRules:
     )
 
 
-def _validated(path: Path, text: str, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _validated(path: Path | Traversable, text: str, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for section, body in data.items():
         if section not in _SCHEMA:
@@ -143,7 +152,7 @@ def _validated(path: Path, text: str, data: dict[str, Any]) -> dict[str, dict[st
     return out
 
 
-def _check_names(path: Path, text: str, section: str, key: str, value: list[Any]) -> None:
+def _check_names(path: Path | Traversable, text: str, section: str, key: str, value: list[Any]) -> None:
     for item in value:
         if not isinstance(item, str):
             raise _fail(path, text, section, key, "must be a list of strings")
@@ -195,11 +204,12 @@ _PYTHON_SCHEMA: dict[str, dict[str, type]] = {
 _DOTTED_LISTS = frozenset({"external", "factories", "functions"})
 
 
-def default_python_rules_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "rules" / "python.toml"
+def default_python_rules_path() -> Traversable:
+    """The default Python rules, shipped inside the package beside the JavaScript ones."""
+    return _packaged("python.toml")
 
 
-def load_python_rules(path: Path | None = None) -> PythonRules:
+def load_python_rules(path: Path | Traversable | None = None) -> PythonRules:
     path = path or default_python_rules_path()
     raw, text, data = read_toml(path)
     values = _python_validated(path, text, data)
@@ -221,7 +231,7 @@ def load_python_rules(path: Path | None = None) -> PythonRules:
     )
 
 
-def _python_validated(path: Path, text: str, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _python_validated(path: Path | Traversable, text: str, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {section: {} for section in _PYTHON_SCHEMA}
     for section, body in data.items():
         if section not in _PYTHON_SCHEMA:
@@ -241,7 +251,7 @@ def _python_validated(path: Path, text: str, data: dict[str, Any]) -> dict[str, 
     return out
 
 
-def _check_python_names(path: Path, text: str, section: str, key: str, value: list[Any]) -> None:
+def _check_python_names(path: Path | Traversable, text: str, section: str, key: str, value: list[Any]) -> None:
     pattern = _DOTTED if key in _DOTTED_LISTS else _IDENTIFIER
     for item in value:
         if not isinstance(item, str):
@@ -253,7 +263,7 @@ def _check_python_names(path: Path, text: str, section: str, key: str, value: li
         raise _fail(path, text, section, key, "has duplicates")
 
 
-def _check_python_levels(path: Path, text: str, out: dict[str, dict[str, Any]]) -> None:
+def _check_python_levels(path: Path | Traversable, text: str, out: dict[str, dict[str, Any]]) -> None:
     logging, warnings = out["logging"], out["warnings"]
     levels = logging.get("levels", ["verbose", "debug", "info", "warn", "error"])
     for key in ("methods", "levelNames"):

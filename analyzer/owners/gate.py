@@ -12,6 +12,7 @@ import orjson
 
 from analyzer.errors import InputError
 from analyzer.reports.summary import SUMMARY_FILE
+from analyzer.versions import check_same
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +41,11 @@ def load_summary(path: Path) -> dict[str, Any]:
 
 
 def verify(directory: Path, files: dict[str, bytes] | None = None) -> dict[str, Any]:
-    """The summary, after checking that every file it lists has its recorded sha256 and that
-    nothing unlisted was added."""
+    """The summary, after checking that it was written with this installation's fingerprint
+    algorithm and parsers, that every file it lists has its recorded sha256 and that nothing
+    unlisted was added."""
     summary = load_summary(directory / SUMMARY_FILE)
+    check_same(summary, directory / SUMMARY_FILE)
     outputs = summary.get("outputs")
     if not isinstance(outputs, dict):
         raise InputError(directory / SUMMARY_FILE, "corrupt summary: no output hashes")
@@ -89,6 +92,7 @@ def failures(summary: dict[str, Any], thresholds: Thresholds) -> list[str]:
             out.append(f"coverage {kind}: {c['value']:.6f} ({c['owned']} of {c['total']} owned) < {minimum}")
     if thresholds.baseline is not None:
         baseline = load_summary(thresholds.baseline)
+        check_same(baseline, thresholds.baseline)
         before = Counter(baseline.get("unresolvedFingerprints", []))
         now = Counter(summary["unresolvedFingerprints"])
         new = now - before

@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.allowlist import LEVELS, OWNER_FIELDS, Allowlist, Entry
+from analyzer.owners.allowlist import LEVELS, OWNER_FIELDS, Allowlist, Entry
 from analyzer.errors import InputError, InvariantError
 
 OWNER_CLASSES = ("Product", "Dependency", "Unresolved")
