@@ -129,7 +129,7 @@ def _say_owners(files: dict[str, bytes]) -> None:
 @app.command()
 def allow(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
-    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:/fp1f:/fp1m:).")],
+    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:/fp1f:/fp1m:/fp1b:).")],
     allowlist: Annotated[Path, typer.Option("--allowlist", "-a", help="The allowlist to write (created if absent).")],
     owner: Annotated[str, typer.Option("--owner", help="Product or Dependency.")],
     reason: Annotated[str, typer.Option("--reason", help="Why this owner: what you checked.")],
@@ -138,6 +138,10 @@ def allow(
     package: Annotated[Optional[str], typer.Option("--package", help="Exact npm/PyPI package (Dependency).")] = None,
     function_scope: Annotated[bool, typer.Option("--function", help="Cover the callsite's whole function.")] = False,
     module_scope: Annotated[bool, typer.Option("--module", help="Cover the callsite's whole module.")] = False,
+    references_scope: Annotated[bool, typer.Option("--references", help="Product by reference: root the top-level "
+                                                   "binding declared where the callsite is (or TARGET fp1b:...).")] = False,
+    all_copies: Annotated[bool, typer.Option("--all-copies", help="The code has identical copies in the scan: own "
+                                             "all of them, reviewed together.")] = False,
     catch_owner: Annotated[Optional[str], typer.Option("--catch-owner")] = None,
     retry_owner: Annotated[Optional[str], typer.Option("--retry-owner")] = None,
     tool_result_owner: Annotated[Optional[str], typer.Option("--tool-result-owner")] = None,
@@ -151,8 +155,9 @@ def allow(
              "userSurfaceOwner": user_surface_owner}
     entry = add_entry(
         directory, target, allowlist, owner=owner, package=package, function=name, reason=reason,
-        reviewer=reviewer, scope="module" if module_scope else "function" if function_scope else "callsite",
-        owner_fields={k: v for k, v in extra.items() if v is not None}, reviewed_on=on,
+        reviewer=reviewer, scope="references" if references_scope else "module" if module_scope
+        else "function" if function_scope else "callsite",
+        owner_fields={k: v for k, v in extra.items() if v is not None}, reviewed_on=on, all_copies=all_copies,
     )
     _err.print(f"erratlas: {allowlist}: {entry.level} {entry.fingerprint} -> {entry.owner}"
                + (f" {entry.package}" if entry.package else ""), markup=False)
@@ -270,7 +275,9 @@ def suggest(
 
     files = read_directory(directory)
     verify(directory, files)
-    rows = suggestions(*load_scan(files))
+    from analyzer.owners.references import ReferenceGraph
+
+    rows = suggestions(*load_scan(files), ReferenceGraph.load(files))
     data = render(rows)
     if out is None:
         write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
@@ -279,11 +286,11 @@ def suggest(
         staging = out.with_name(f".{out.name}.tmp")
         staging.write_bytes(data)
         staging.replace(out)
-    by = {c: sum(1 for r in rows if r["confidence"] == c) for c in ("exact", "likely", "possible")}
-    covered = sum(r["callsites"] for r in rows)
+    by = {c: sum(1 for r in rows if r["confidence"] == c) for c in ("exact", "likely", "possible", "ambiguous")}
+    levels = {lv: sum(1 for r in rows if r["level"] == lv) for lv in ("callsite", "function", "module", "references")}
     _err.print(
-        f"erratlas: {len(rows)} suggestions covering {covered} callsites "
-        f"(exact {by['exact']}, likely {by['likely']}, possible {by['possible']}) -> {out}",
+        f"erratlas: {len(rows)} suggestions (exact {by['exact']}, likely {by['likely']}, possible {by['possible']}, "
+        f"ambiguous {by['ambiguous']}; " + ", ".join(f"{k} {v}" for k, v in levels.items() if v) + f") -> {out}",
         markup=False,
     )
 
@@ -296,6 +303,9 @@ def accept(
     ids: Annotated[Optional[list[str]], typer.Option("--id", help="A suggestion id (repeatable).")] = None,
     confidence: Annotated[str, typer.Option("--confidence", help="Without --id: accept this or stronger.")] = "exact",
     package: Annotated[Optional[list[str]], typer.Option("--package", help="Without --id: only this package.")] = None,
+    level: Annotated[str, typer.Option("--level", help="Without --id: auto (the levels that carry best: a source "
+                                       "map's truth per callsite and as product roots), or callsite, function, "
+                                       "module, references.")] = "auto",
     on: Annotated[Optional[str], typer.Option("--on", help="Review date YYYY-MM-DD (default today).")] = None,
     note: Annotated[Optional[str], typer.Option("--note", help="Added to every entry's reason.")] = None,
     suggestions_file: Annotated[Optional[Path], typer.Option("--suggestions", help="Default DIR/suggestions.jsonl.")] = None,
@@ -305,7 +315,7 @@ def accept(
     from analyzer.owners.suggest import accept as run_accept
 
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
-    picked = chosen(rows, ids or [], confidence, package or [])
+    picked = chosen(rows, ids or [], confidence, package or [], level)
     entries = run_accept(picked, allowlist, reviewer, on, note)
     covered = sum(r["callsites"] for r in picked)
     _err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites", markup=False)

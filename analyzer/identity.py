@@ -53,6 +53,11 @@ def _digest(*parts: bytes | str | int) -> bytes:
     return h.digest()
 
 
+def digest_of(node_type: str, normalized: bytes) -> bytes:
+    """The digest of a piece of normalized text (an anchor, a function, a top-level item)."""
+    return _digest(node_type, normalized)
+
+
 class Window:
     """A run of consecutive siblings used as one anchor: the callsite's neighbourhood inside a
     node too large to be an anchor itself."""
@@ -89,9 +94,14 @@ class Normalizer:
         (`{VERSION:"2.1.98",...}.VERSION`, how bundlers inline a table of build-time constants)
         replaced by `\\0=KEY\\0` (docs/fingerprints.md): invariant under any consistent
         renaming and under the values of build constants, sensitive to everything else."""
-        source, begin, end = self.source, node.start_byte, node.end_byte
         names = [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, node)]
         names.sort()
+        return self.normalized_span(node, names)
+
+    def normalized_span(self, node: Anchor, names: list[tuple[int, int]]) -> bytes:
+        """`normalized` for a caller that already has the anchor's renameable names, sorted by
+        start (the reference graph captures every name of a unit once)."""
+        source, begin, end = self.source, node.start_byte, node.end_byte
         replaced: dict[int, bytes] = {}
         if _MAYBE_FOLDABLE.search(source, begin, end):
             for read in _captures(_FOLDABLE, node):
@@ -118,6 +128,16 @@ class Normalizer:
 
 #: one cursor per query for whole-node anchors (never given a byte range, so reusable)
 _NODE_CURSORS: dict[int, QueryCursor] = {}
+
+
+def captures_in(node: Anchor) -> list[Node]:
+    """The renameable names inside an anchor."""
+    return _captures(_RENAMEABLE, node)
+
+
+def window(parent: Node, child: Node, limit: int) -> Anchor:
+    """The run of siblings around `child` inside `parent` within `limit` nodes (see anchor_of)."""
+    return _window(parent, child, limit)
 
 
 def _captures(query: Query, node: Anchor) -> list[Node]:
@@ -276,6 +296,13 @@ def function_identities(digests: Sequence[bytes], order: Sequence[tuple[str, int
     """fp1f of distinct functions and their copies."""
     hashes = [_digest(FP_VERSION, "fp1f", d) for d in digests]
     fingerprints = _with_scan_ordinals("fp1f", hashes, order)
+    return fingerprints, copies(hashes, fingerprints, order)
+
+
+def binding_identities(digests: Sequence[bytes], order: Sequence[tuple[str, int, int]]) -> tuple[list[str], list[Copies]]:
+    """fp1b of top-level bindings (docs/references.md) and their copies."""
+    hashes = [_digest(FP_VERSION, "fp1b", d) for d in digests]
+    fingerprints = _with_scan_ordinals("fp1b", hashes, order)
     return fingerprints, copies(hashes, fingerprints, order)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 CALLSITE_SCHEMA = "erratlas.callsite/1"
+REFERENCE_ITEM_SCHEMA = "erratlas.reference-item/1"
 ERROR_CLASS_SCHEMA = "erratlas.error-class/1"
 
 
@@ -157,3 +158,34 @@ class ErrorClass:
     #: machine fields the class sets: `this.X = ...` in its constructor, and class fields
     fields: tuple[str, ...]
     scope: Scope
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaredBinding:
+    """A top-level binding an item declares (docs/references.md)."""
+
+    #: the name as written (minified; unique among the unit's top-level bindings)
+    name: str
+    #: portable identity `fp1b:...` when the binding may root a `references` entry (its item
+    #: holds a callsite, or it is the logger), else None
+    fingerprint: str | None
+    #: identical declarations in this scan, when it has a fingerprint
+    copies: Copies | None
+    #: a bundler runtime helper (found by shape): never owned by reference
+    helper: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceItem:
+    """One piece of top-level code of a unit and the top-level bindings it declares and
+    references, resolved through scopes (`references.jsonl`)."""
+
+    schema: str
+    #: `i:<unit>@<offset>`
+    id: str
+    unit: str
+    offset: int
+    endOffset: int
+    declares: tuple[DeclaredBinding, ...]
+    #: the top-level names it references (sorted)
+    references: tuple[str, ...]

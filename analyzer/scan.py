@@ -10,12 +10,22 @@ from pathlib import Path
 from analyzer.bundle.load import Embedded, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
-from analyzer.identity import callsite_identities, function_identities, scan_fingerprints
+from analyzer.identity import binding_identities, callsite_identities, function_identities, scan_fingerprints
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
 from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
-from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, Copies, ErrorClass, Unit
+from analyzer.model import (
+    CALLSITE_SCHEMA,
+    ERROR_CLASS_SCHEMA,
+    REFERENCE_ITEM_SCHEMA,
+    Callsite,
+    Copies,
+    DeclaredBinding,
+    ErrorClass,
+    ReferenceItem,
+    Unit,
+)
 from analyzer.reports.readable import Rendering, render
 from analyzer.rules import JavaScriptRules, PythonRules
 from analyzer.trace import mark
@@ -43,6 +53,8 @@ class ScanResult:
     modules: BundleModules | None = None
     #: a Bun executable's embedded modules, scanned or not (empty otherwise)
     embedded: list[Embedded] = field(default_factory=list)
+    #: the reference graph: every unit's top-level items (JavaScript only)
+    references: list[ReferenceItem] = field(default_factory=list)
 
 
 def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = None, jobs: int = 1) -> ScanResult:
@@ -73,7 +85,8 @@ def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = 
     renderings = {unit.name: text for unit, text in zip(units, rendered)}
     modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
     callsites = _callsites(facts, renderings, modules)
-    return ScanResult(bundle, rules, facts, callsites, _classes(facts), renderings, modules, embedded)
+    return ScanResult(bundle, rules, facts, callsites, _classes(facts), renderings, modules, embedded,
+                      _reference_items(facts))
 
 
 def _side_work(
@@ -201,6 +214,34 @@ def _record(
         origin=modules.origin_of(unit, site.offset),
         context=site.context,
     )
+
+
+def _reference_items(units: list[UnitFacts]) -> list[ReferenceItem]:
+    """Every unit's items, with the fp1b of the bindings that may root a `references` entry."""
+    keyed = [
+        ((u.unit.name, u.references.items[position].offset, slot), digest)
+        for u in units if u.references is not None
+        for (position, name), digest in u.binding_digests.items()
+        for slot in [u.references.items[position].declares.index(name)]
+    ]
+    keyed.sort(key=lambda pair: pair[0])
+    fingerprints, copies = binding_identities([d for _, d in keyed], [k for k, _ in keyed])
+    identity = {key: (fp, c) for (key, _), fp, c in zip(keyed, fingerprints, copies)}
+    out = []
+    for unit in units:
+        if unit.references is None:
+            continue
+        helpers = unit.references.helpers
+        for item in unit.references.items:
+            declares = []
+            for slot, name in enumerate(item.declares):
+                fingerprint, copy = identity.get((unit.unit.name, item.offset, slot), (None, None))
+                declares.append(DeclaredBinding(name, fingerprint, copy, name in helpers))
+            out.append(ReferenceItem(
+                schema=REFERENCE_ITEM_SCHEMA, id=f"i:{unit.unit.name}@{item.offset}", unit=unit.unit.name,
+                offset=item.offset, endOffset=item.end_offset, declares=tuple(declares), references=item.references,
+            ))
+    return out
 
 
 def _classes(units: list[UnitFacts]) -> list[ErrorClass]:

@@ -59,12 +59,16 @@ def test_suggestions_carry_evidence_and_a_confidence_word(tmp_path: Path) -> Non
     suggestions = suggest(tmp_path / "out")
     for s in suggestions:
         assert s["schema"] == "erratlas.suggestion/1"
-        assert s["confidence"] in ("exact", "likely", "possible") and s["evidence"] and s["reason"]
-        assert len(s["match"]) == 1 and s["owner"] in ("Product", "Dependency")
-        assert (s["package"] is None) == (s["owner"] == "Product")
-    ms = next(s for s in suggestions if s["package"] == "ms")
-    assert ms["match"].keys() == {"module"} and ms["confidence"] == "exact"
-    assert ms["evidence"] == [{"kind": "source-map", "detail": "../node_modules/ms/index.js (1 callsites)"}]
+        assert s["confidence"] in ("exact", "likely", "possible", "ambiguous") and s["evidence"] and s["reason"]
+        assert len(s["match"]) == 1 and s["match"].keys() == {s["level"]}
+        if s["confidence"] == "ambiguous":  # copies by several authors: every candidate named, no owner
+            assert s["owner"] is None and len(s["candidates"]) >= 1
+            continue
+        assert s["owner"] in ("Product", "Dependency") and (s["package"] is None) == (s["owner"] == "Product")
+    # the map's truth is suggested at every level it supports
+    ms = {s["level"]: s for s in suggestions if s["package"] == "ms"}
+    assert set(ms) == {"callsite", "function", "module"} and all(s["confidence"] == "exact" for s in ms.values())
+    assert ms["module"]["evidence"] == [{"kind": "source-map", "detail": "../node_modules/ms/index.js (1 callsite)"}]
     runtime = next(s for s in suggestions if s["package"] == "esbuild")  # the helper esbuild injects
     assert runtime["confidence"] == "possible" and runtime["evidence"][0]["kind"] == "signature"
     assert all(s["owner"] == "Product" and s["confidence"] == "likely" for s in suggestions
@@ -84,7 +88,8 @@ def test_nothing_is_owned_until_accepted(tmp_path: Path) -> None:
     assert entries and all(e["owner"] == "Dependency" and e["reviewedBy"] == "ci" for e in entries)
     assert {e["package"] for e in entries} == {"commander", "ms", "picomatch", "uuid"}
     summary = scan(FIXTURES / "demo" / "demo.min.js", tmp_path / "owned", "--allowlist", allowlist)
-    exact = sum(s["callsites"] for s in suggest(out, "--out", tmp_path / "s.jsonl") if s["confidence"] == "exact")
+    exact = sum(s["callsites"] for s in suggest(out, "--out", tmp_path / "s.jsonl")
+                if s["confidence"] == "exact" and s["level"] == "callsite")  # `accept` takes the level that carries
     assert summary["coverage"]["overall"]["owned"] == exact
     assert summary["stale"] == []
 

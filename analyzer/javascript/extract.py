@@ -3,11 +3,12 @@ survive this stage, so the tree's memory is freed when it returns)."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from array import array
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tree_sitter import Node, Tree
@@ -19,6 +20,7 @@ from analyzer.javascript.classes import ClassFacts, error_classes, heritage_name
 from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import ModuleMap, UnitEvidence, find_modules, unit_evidence
+from analyzer.javascript.references import UnitReferences, binding_digests, unit_references
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.speculate import ChunkFacts, TopStatements
@@ -76,6 +78,10 @@ class UnitFacts:
     modules: ModuleMap | None = None
     #: the modules with source-map evidence, their rows before fingerprints
     evidence: UnitEvidence | None = None
+    #: top-level items and the bindings they declare and reference (JavaScript only)
+    references: UnitReferences | None = None
+    #: (item position, name) -> digest of the bindings that may root a `references` entry
+    binding_digests: dict[tuple[int, str], bytes] = field(default_factory=dict)
 
 
 #: Syntax trees of a command that ends soon after its scan. Freeing a 13 MB bundle's tree node by
@@ -102,14 +108,15 @@ def extract_unit(
     source = unit.source
     normalizer = Normalizer(source)
 
-    def tree_facts() -> tuple[ModuleMap, list[ErrorRegion]]:
-        return find_modules(tree, source), error_regions(tree)
+    def tree_facts() -> tuple[ModuleMap, list[ErrorRegion], UnitReferences]:
+        modules = find_modules(tree, source)
+        return modules, error_regions(tree), unit_references(tree, source, modules)
 
     def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts:
         return _site(unit, node, kind, rules, normalizer, columns[node.start_byte])
 
     def prepare(
-        own: tuple[ModuleMap, list[ErrorRegion]], payload: tuple[bytes, list[tuple[str, int]]]
+        own: tuple[ModuleMap, list[ErrorRegion], UnitReferences], payload: tuple[bytes, list[tuple[str, int]]]
     ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts]]:
         """In the helper: the modules of every callsite the parent found (as (kind, offset)),
         and the work on those left to do."""
@@ -152,13 +159,13 @@ def extract_unit(
             helper_process.cancel()
             raise
         found, evidence, done = helper_process.join(lambda i: site_facts(todo[i][0], todo[i][1], columns))
-        modules, regions = tree_facts() if found is LOST else found
+        modules, regions, references = tree_facts() if found is LOST else found
         if evidence is LOST:
             evidence = unit_evidence(unit, modules, located, bundle)
     else:
         done = [site_facts(node, kind, columns) for node, kind in todo]
         class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
-        modules, regions = tree_facts()
+        modules, regions, references = tree_facts()
         evidence = unit_evidence(unit, modules, located, bundle)
     mark("extract: callsite facts made")
     computed = iter(done)
@@ -167,6 +174,7 @@ def extract_unit(
         for node, kind in sites
     ]
     logger = _logger_summary(unit, choice, source)
+    roots = _root_candidates(references, [node.start_byte for node, _ in sites], choice)
     return UnitFacts(
         unit=unit,
         sites=facts,
@@ -176,7 +184,21 @@ def extract_unit(
         error_regions=regions,
         modules=modules,
         evidence=evidence,
+        references=references,
+        binding_digests=binding_digests(tree, source, references.items, roots),
     )
+
+
+def _root_candidates(references: UnitReferences, offsets: list[int], choice: logger_detection.LoggerChoice) -> list[int]:
+    """The items whose bindings may root a `references` entry: those holding a callsite, and
+    the logger's declaration (docs/references.md)."""
+    starts = [item.offset for item in references.items]
+    wanted = set()
+    for offset in offsets + ([choice.binding.declaration.start_byte] if choice.binding is not None else []):
+        position = bisect.bisect_right(starts, offset) - 1
+        if position >= 0 and offset < references.items[position].end_offset and references.items[position].declares:
+            wanted.add(position)
+    return sorted(wanted)
 
 
 def _find_sites(

@@ -13,24 +13,29 @@ from analyzer.errors import InputError
 from analyzer.rules import read_toml
 
 SCHEMA = "erratlas.allowlist/1"
-LEVELS = ("callsite", "function", "module")
+#: match levels by precedence; the first three match a callsite's own fingerprints
+LEVELS = ("callsite", "function", "module", "references")
+FINGERPRINT_LEVELS = LEVELS[:3]
 OWNERS = ("Product", "Dependency")
 OWNER_FIELDS = ("catchOwner", "retryOwner", "toolResultOwner", "userSurfaceOwner")
 _FINGERPRINT = {
     "callsite": re.compile(r"^fp1:[0-9a-f]{32}$"),
     "function": re.compile(r"^fp1f:[0-9a-f]{32}$"),
     "module": re.compile(r"^fp1m:[0-9a-f]{32}$"),
+    "references": re.compile(r"^fp1b:[0-9a-f]{32}$"),
 }
+_PREFIX = {"callsite": "fp1:", "function": "fp1f:", "module": "fp1m:", "references": "fp1b:"}
 _PACKAGE = re.compile(r"^(@[a-z0-9][a-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]*$")
-_KEYS = ("match", "owner", "package", "function", "expect", *OWNER_FIELDS, "reason", "reviewedBy", "reviewedOn")
+_KEYS = ("match", "copies", "neighbours", "owner", "package", "function", "expect", *OWNER_FIELDS, "reason", "reviewedBy",
+         "reviewedOn")
 _REQUIRED = ("match", "owner", "reason", "reviewedBy", "reviewedOn")
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    #: callsite, function or module
+    #: callsite, function, module or references
     level: str
-    #: fp1:/fp1f:/fp1m: fingerprint the entry matches exactly
+    #: fp1:/fp1f:/fp1m:/fp1b: fingerprint the entry matches exactly
     fingerprint: str
     owner: str
     package: str | None
@@ -43,6 +48,13 @@ class Entry:
     reviewed_on: str
     #: `file:line` of the entry, for messages and evidence
     origin: str
+    #: None: the entry names one callsite (function) that must be the only copy of its code in
+    #: the scan; N: it names all N identical copies (the group's first fingerprint), reviewed
+    #: together, and applies only while there are exactly N
+    copies: int | None = None
+    #: one of several identical copies, named by the fingerprints of the unique callsites just
+    #: before and after it in its unit ("" at an end); exclusive with `copies`
+    neighbours: tuple[str, str] | None = None
 
     def owner_field(self, name: str) -> str | None:
         return dict(self.owner_fields).get(name)
@@ -125,7 +137,7 @@ def _entry(path: Path, lines: _EntryLines, index: int, body: Any) -> Entry:
         if key not in body:
             raise fail(None, f"missing required key '{key}'")
     for key, value in body.items():
-        if key == "match":
+        if key in ("match", "copies", "neighbours"):
             continue
         if key == "reviewedOn" and isinstance(value, dt.date):
             continue
@@ -144,6 +156,23 @@ def _entry(path: Path, lines: _EntryLines, index: int, body: Any) -> Entry:
         raise fail("package", f"'{package}' is not a package name")
     if "expect" in body and level != "callsite":
         raise fail("expect", "only a callsite entry can expect a message")
+    if level == "references" and owner != "Product":
+        raise fail("owner", "a references entry owns Product only: dependencies name each other's bindings, "
+                            "so reaching through references proves nothing about a dependency")
+    copies = body.get("copies")
+    if copies is not None and (isinstance(copies, bool) or not isinstance(copies, int) or copies < 2):
+        raise fail("copies", "must be a whole number of identical copies, 2 or more")
+    if copies is not None and level not in ("callsite", "function"):
+        raise fail("copies", "only callsite and function entries can name a group of copies")
+    neighbours = body.get("neighbours")
+    if neighbours is not None:
+        if level != "callsite" or copies is not None:
+            raise fail("neighbours", "only a callsite entry without `copies` names one copy by its neighbours")
+        if (not isinstance(neighbours, list) or len(neighbours) != 2
+                or not all(isinstance(n, str) and (n == "" or _FINGERPRINT["callsite"].match(n)) for n in neighbours)):
+            raise fail("neighbours", 'must be ["fp1:... or empty", "fp1:... or empty"]: the unique callsites just '
+                                     "before and after the copy")
+        neighbours = (neighbours[0], neighbours[1])
     reviewed_on = body["reviewedOn"]
     if isinstance(reviewed_on, dt.date):
         reviewed_on = reviewed_on.isoformat()
@@ -161,6 +190,8 @@ def _entry(path: Path, lines: _EntryLines, index: int, body: Any) -> Entry:
         reviewed_by=body["reviewedBy"],
         reviewed_on=reviewed_on,
         origin=f"{path}:{lines.entry(index)}",
+        copies=copies,
+        neighbours=neighbours,
     )
 
 
@@ -169,13 +200,12 @@ def _match(value: Any, fail: Any) -> tuple[str, str]:
         raise fail("match", 'must be a table: match = { callsite = "fp1:..." }')
     unknown = [k for k in value if k not in LEVELS]
     if unknown:
-        raise fail("match", f"unknown match level '{unknown[0]}' (callsite, function or module)")
+        raise fail("match", f"unknown match level '{unknown[0]}' (callsite, function, module or references)")
     if len(value) != 1:
-        raise fail("match", "must hold exactly one of callsite, function, module")
+        raise fail("match", "must hold exactly one of callsite, function, module, references")
     (level, fingerprint), = value.items()
     if not isinstance(fingerprint, str) or not _FINGERPRINT[level].match(fingerprint):
-        prefix = {"callsite": "fp1:", "function": "fp1f:", "module": "fp1m:"}[level]
-        raise fail("match", f"'{fingerprint}' is not a {level} fingerprint ({prefix} and 32 hex digits)")
+        raise fail("match", f"'{fingerprint}' is not a {level} fingerprint ({_PREFIX[level]} and 32 hex digits)")
     return level, fingerprint
 
 
@@ -189,12 +219,17 @@ _HEADER = (
 
 
 def render(entries: list[Entry]) -> bytes:
-    unique = {(e.level, e.fingerprint, e.verdict(), e.expect): e for e in entries}
-    ordered = sorted(unique.values(), key=lambda e: (LEVELS.index(e.level), e.fingerprint, e.owner, e.package or ""))
+    unique = {(e.level, e.fingerprint, e.copies, e.neighbours, e.verdict(), e.expect): e for e in entries}
+    ordered = sorted(unique.values(), key=lambda e: (LEVELS.index(e.level), e.fingerprint, e.neighbours or ("", ""),
+                                                     e.owner, e.package or ""))
     parts = [_HEADER, f'\nschema = "{SCHEMA}"\n']
     for entry in ordered:
         parts.append("\n[[entry]]\n")
         parts.append(f"match = {{ {entry.level} = {_string(entry.fingerprint)} }}\n")
+        if entry.copies is not None:
+            parts.append(f"copies = {entry.copies}\n")
+        if entry.neighbours is not None:
+            parts.append(f"neighbours = [{_string(entry.neighbours[0])}, {_string(entry.neighbours[1])}]\n")
         fields: list[tuple[str, str | None]] = [
             ("owner", entry.owner),
             ("package", entry.package),

@@ -6,8 +6,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.owners.allowlist import LEVELS, OWNER_FIELDS, Allowlist, Entry
 from analyzer.errors import InputError, InvariantError
+from analyzer.owners.allowlist import FINGERPRINT_LEVELS, OWNER_FIELDS, Allowlist, Entry
+from analyzer.owners.references import ReferenceGraph, Step
 
 OWNER_CLASSES = ("Product", "Dependency", "Unresolved")
 
@@ -18,6 +19,9 @@ class Projection:
     rows: list[dict[str, Any]]
     stale: list[Entry]
     drifted: list[tuple[Entry, str, str]]  # entry, callsite id, comparisonKey found
+    #: entries whose fingerprint names one of several identical copies: never applied
+    #: (entry, callsite id or binding, how many copies)
+    ambiguous: list[tuple[Entry, str, int]]
 
 
 def match_keys(record: dict[str, Any]) -> dict[str, str | None]:
@@ -29,22 +33,70 @@ def match_keys(record: dict[str, Any]) -> dict[str, str | None]:
     }
 
 
-def project(records: list[dict[str, Any]], allowlists: list[Allowlist]) -> Projection:
+def neighbours(records: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
+    """For each callsite with identical copies, the fingerprints of the unique callsites just
+    before and after it in its unit ("" at an end), when no other copy of its group has the same
+    pair: a copy named by where it sits, never by an ordinal."""
+    by_unit: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        by_unit[record["unit"]].append(record)
+    placed: dict[str, tuple[str, tuple[str, str]]] = {}
+    for members in by_unit.values():
+        members.sort(key=lambda r: (r["offset"], r["kind"]))
+        before, pending = "", []
+        for record in [*members, None]:
+            if record is not None and (record.get("copies") or {}).get("count", 1) > 1:
+                pending.append(record)
+                continue
+            after = record["fingerprint"] if record is not None else ""
+            for copy in pending:
+                placed[copy["id"]] = (copy["copies"]["group"], (before, after))
+            pending = []
+            before = after
+    seen = Counter(placed.values())
+    return {identifier: pair for identifier, (group, pair) in placed.items() if seen[(group, pair)] == 1}
+
+
+def _copies(record: dict[str, Any], level: str) -> tuple[int, str | None]:
+    """(how many identical copies the matched thing has in this scan, the group's name)."""
+    found = record.get("copies") if level == "callsite" else record.get("functionCopies") if level == "function" else None
+    if not isinstance(found, dict):
+        return 1, None
+    return int(found.get("count") or 1), found.get("group")
+
+
+def project(records: list[dict[str, Any]], allowlists: list[Allowlist],
+            graph: ReferenceGraph | None = None) -> Projection:
+    """Each record's owner from the entries that match it exactly, by precedence."""
     index: dict[tuple[str, str], list[Entry]] = defaultdict(list)
     for allowlist in allowlists:
         for entry in allowlist.entries:
             index[(entry.level, entry.fingerprint)].append(entry)
     used: set[str] = set()
     drifted: list[tuple[Entry, str, str]] = []
+    ambiguous: list[tuple[Entry, str, int]] = []
+    reached, root_used, root_ambiguous = _reached(allowlists, graph)
+    used |= root_used
+    ambiguous += root_ambiguous
+    around = neighbours(records)
     rows = []
     for record in records:
         keys = match_keys(record)
         applicable: list[Entry] = []  # highest precedence first
-        for level in LEVELS:
+        for level in FINGERPRINT_LEVELS:
             fingerprint = keys[level]
             if fingerprint is None:
                 continue
-            entries = index.get((level, fingerprint), [])
+            count, group = _copies(record, level)
+            entries = [e for e in index.get((level, fingerprint), []) if e.copies is None and e.neighbours is None]
+            if count > 1:
+                for entry in entries:  # named one copy of several: which one is an ordinal's choice
+                    used.add(entry.origin)
+                    ambiguous.append((entry, record["id"], count))
+                candidates = index.get((level, group or ""), [])
+                entries = [e for e in candidates if e.copies == count]
+                place = around.get(record["id"])
+                entries += [e for e in candidates if e.neighbours is not None and e.neighbours == place]
             for entry in entries:
                 used.add(entry.origin)
             fresh = []
@@ -56,9 +108,56 @@ def project(records: list[dict[str, Any]], allowlists: list[Allowlist]) -> Proje
                     fresh.append(entry)
             _check_agreement(fresh, record["id"], level)
             applicable.extend(fresh[:1])
-        rows.append(_row(record, applicable))
+        chain: list[Step] | None = None
+        if graph is not None and reached:
+            item = graph.item_of(record["unit"], record["offset"], record["endOffset"])
+            found = reached.get(item.id) if item is not None else None
+            if found is not None:
+                entry, chain = found
+                applicable.append(entry)
+        rows.append(_row(record, applicable, chain))
     stale = [e for a in allowlists for e in a.entries if e.origin not in used]
-    return Projection(rows=rows, stale=stale, drifted=drifted)
+    return Projection(rows=rows, stale=stale, drifted=drifted, ambiguous=ambiguous)
+
+
+def _reached(
+    allowlists: list[Allowlist], graph: ReferenceGraph | None
+) -> tuple[dict[str, tuple[Entry, list[Step]]], set[str], list[tuple[Entry, str, int]]]:
+    """Item id -> (the `references` entry that owns it, the chain of steps back to its root);
+    the entries that name a binding of the scan; those whose binding has identical copies."""
+    entries = [e for a in allowlists for e in a.entries if e.level == "references"]
+    used: set[str] = set()
+    ambiguous: list[tuple[Entry, str, int]] = []
+    if graph is None or not entries:
+        return {}, used, ambiguous
+    groups: dict[tuple[object, ...], list[tuple[Entry, tuple[str, str]]]] = defaultdict(list)
+    for entry in entries:
+        binding = graph.by_fingerprint.get(entry.fingerprint)
+        if binding is None:
+            continue
+        used.add(entry.origin)
+        _, count, helper = graph.bindings[binding]
+        if count > 1:
+            ambiguous.append((entry, f"{binding[0]}:{binding[1]}", count))
+            continue
+        if helper:
+            raise InputError(entry.origin, f"references entry names {binding[1]} in {binding[0]}, a bundler "
+                                           "runtime helper: helpers are never owned by reference")
+        # a root's `function` names the root, not what it reaches: roots agree when the owner
+        # facts they give agree
+        groups[(entry.owner, entry.owner_fields)].append((entry, binding))
+    reached: dict[str, tuple[Entry, list[Step]]] = {}
+    for members in groups.values():
+        roots = [binding for _, binding in members]
+        first = {binding: entry for entry, binding in reversed(members)}
+        for item, chain in graph.reach(roots).items():
+            root_entry = first[(chain[-1].unit, chain[-1].binding)]
+            known = reached.get(item)
+            if known is not None and (known[0].owner, known[0].owner_fields) != (root_entry.owner, root_entry.owner_fields):
+                raise InputError(root_entry.origin, f"references entries disagree on {item}: this one and "
+                                                    f"{known[0].origin} ({_say(root_entry)} vs {_say(known[0])})")
+            reached.setdefault(item, (root_entry, chain))
+    return reached, used, ambiguous
 
 
 def _check_agreement(entries: list[Entry], callsite: str, level: str) -> None:
@@ -75,7 +174,7 @@ def _say(entry: Entry) -> str:
     return entry.owner + (f" {entry.package}" if entry.package else "") + (f" {entry.function}" if entry.function else "")
 
 
-def _row(record: dict[str, Any], applicable: list[Entry]) -> dict[str, Any]:
+def _row(record: dict[str, Any], applicable: list[Entry], chain: list[Step] | None) -> dict[str, Any]:
     owner_entry = applicable[0] if applicable else None
     row: dict[str, Any] = {
         "id": record["id"],
@@ -89,11 +188,12 @@ def _row(record: dict[str, Any], applicable: list[Entry]) -> dict[str, Any]:
     for name in OWNER_FIELDS:
         setter = next((e for e in applicable if e.owner_field(name) is not None), None)
         row[name] = setter.owner_field(name) if setter else None
-    row["evidence"] = (
-        {"entry": owner_entry.origin, "level": owner_entry.level, "fingerprint": owner_entry.fingerprint}
-        if owner_entry
-        else None
-    )
+    evidence: dict[str, Any] | None = None
+    if owner_entry is not None:
+        evidence = {"entry": owner_entry.origin, "level": owner_entry.level, "fingerprint": owner_entry.fingerprint}
+        if owner_entry.level == "references" and chain is not None:
+            evidence["chain"] = [step.describe() for step in chain]
+    row["evidence"] = evidence
     return row
 
 

@@ -9,14 +9,15 @@ from analyzer.owners.allowlist import Allowlist, Entry, load_allowlist, write_al
 from analyzer.errors import InputError
 from analyzer.owners.gate import verify
 from analyzer.owners.projection import match_keys, project
+from analyzer.owners.references import ReferenceGraph
 from analyzer.reports.output import read_directory
 from analyzer.reports.owners import load_records
 
 
-def _records(directory: Path) -> list[dict]:  # type: ignore[type-arg]
+def _scan(directory: Path) -> tuple[list[dict], ReferenceGraph]:  # type: ignore[type-arg]
     files = read_directory(directory)
     verify(directory, files)
-    return load_records(files)
+    return load_records(files), ReferenceGraph.load(files)
 
 
 def _existing(path: Path) -> list[Entry]:
@@ -36,33 +37,68 @@ def add_entry(
     scope: str,
     owner_fields: dict[str, str],
     reviewed_on: str | None,
+    all_copies: bool = False,
 ) -> Entry:
-    records = _records(directory)
-    record = _find(records, target, directory)
-    if target.startswith("fp1f:"):
-        scope = "function"
-    elif target.startswith("fp1m:"):
-        scope = "module"
-    fingerprint = match_keys(record)[scope]
-    if fingerprint is None:
-        raise InputError(target, f"this callsite has no {scope} fingerprint (module-level code, or no module map)")
+    records, graph = _scan(directory)
+    copies: int | None = None
+    if target.startswith("fp1b:") or scope == "references":
+        scope, fingerprint = "references", _root(records, graph, target, directory)
+    else:
+        record = _find(records, target, directory)
+        if target.startswith("fp1f:"):
+            scope = "function"
+        elif target.startswith("fp1m:"):
+            scope = "module"
+        fingerprint = match_keys(record)[scope]
+        if fingerprint is None:
+            raise InputError(target, f"this callsite has no {scope} fingerprint (module-level code, or no module map)")
+        group = record.get("copies" if scope == "callsite" else "functionCopies") if scope != "module" else None
+        if isinstance(group, dict) and group.get("count", 1) > 1:
+            if not all_copies:
+                raise InputError(target, f"this {scope}'s code has {group['count']} identical copies in the scan: "
+                                         "review them together and pass --all-copies (an entry never names one copy)")
+            copies, fingerprint = int(group["count"]), str(group["group"])
     entry = Entry(
         level=scope,
         fingerprint=fingerprint,
         owner=owner,
         package=package,
         function=function,
-        expect=record["message"]["comparisonKey"] if scope == "callsite" else None,
+        expect=_expect(records, target) if scope == "callsite" else None,
         owner_fields=tuple(sorted(owner_fields.items())),
         reason=reason,
         reviewed_by=reviewer,
         reviewed_on=reviewed_on or dt.date.today().isoformat(),
         origin=str(allowlist),
+        copies=copies,
     )
     kept = [e for e in _existing(allowlist) if (e.level, e.fingerprint) != (entry.level, entry.fingerprint)]
     write_allowlist(allowlist, [*kept, entry])
     load_allowlist(allowlist)  # what we wrote must validate (owner, package, dates...)
     return entry
+
+
+def _expect(records: list[dict], target: str) -> str:  # type: ignore[type-arg]
+    return str(_find(records, target, Path(".")) ["message"]["comparisonKey"])
+
+
+def _root(records: list[dict], graph: ReferenceGraph, target: str, directory: Path) -> str:  # type: ignore[type-arg]
+    """The fp1b a `references` entry names: given, or the one binding declared by the top-level
+    item that holds the callsite `target`."""
+    if target.startswith("fp1b:"):
+        if target not in graph.by_fingerprint:
+            raise InputError(directory, f"no top-level binding with fingerprint '{target}' in this scan")
+        return target
+    record = _find(records, target, directory)
+    item = graph.item_of(record["unit"], record["offset"], record["endOffset"])
+    if item is None:
+        raise InputError(target, "this callsite lies in no top-level item of the reference graph")
+    rooted = [graph.bindings[(record["unit"], name)] for name in item.declares]
+    usable = [fp for fp, count, helper in rooted if fp is not None and count == 1 and not helper]
+    if len(usable) != 1:
+        raise InputError(target, f"the top-level item {item.id} declares {len(item.declares)} bindings, "
+                                 f"{len(usable)} of them usable as a root: name one by its fp1b")
+    return usable[0]
 
 
 def _find(records: list[dict], target: str, directory: Path) -> dict:  # type: ignore[type-arg]
@@ -78,9 +114,9 @@ def _find(records: list[dict], target: str, directory: Path) -> dict:  # type: i
 
 
 def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Entry]]]:
-    records = _records(directory)
+    records, graph = _scan(directory)
     allowlists: list[Allowlist] = [load_allowlist(path) for path in paths]
-    stale = {e.origin for e in project(records, allowlists).stale}
+    stale = {e.origin for e in project(records, allowlists, graph).stale}
     report = []
     for path, allowlist in zip(paths, allowlists):
         removed = [e for e in allowlist.entries if e.origin in stale]

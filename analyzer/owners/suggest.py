@@ -28,13 +28,17 @@ from typing import Any
 
 import orjson
 
-from analyzer.owners.allowlist import Entry, load_allowlist, write_allowlist
+from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, write_allowlist
+from analyzer.owners.references import ReferenceGraph
+from analyzer.owners.truth import truth_of, truth_suggestions
 from analyzer.errors import InputError
 from analyzer.sourcemap import package_of
 
 SUGGESTIONS_FILE = "suggestions.jsonl"
 SUGGESTION_SCHEMA = "erratlas.suggestion/1"
-CONFIDENCES = ("exact", "likely", "possible")
+CONFIDENCES = ("exact", "likely", "possible", "ambiguous")
+#: what `accept` takes at most: an ambiguous suggestion names several candidates and is never accepted
+ACCEPTABLE = CONFIDENCES[:3]
 _CALLSITE_FILES = ("error-message-callsites.jsonl", "diagnostic-message-callsites.jsonl")
 _MODULES_FILE = "modules.jsonl"
 _EXAMPLES = 5
@@ -62,13 +66,18 @@ def load_scan(files: dict[str, bytes]) -> tuple[list[dict[str, Any]], dict[str, 
     return records, modules
 
 
-def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """One suggestion per module whose callsites agree, else one per callsite with evidence."""
+def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
+                graph: ReferenceGraph | None = None) -> list[dict[str, Any]]:
+    """What the source map says, at every level (`truth`), and for the callsites it does not
+    place, what the bundle keeps: one suggestion per module whose callsites agree, else one
+    per callsite."""
+    out = truth_suggestions(records, graph or ReferenceGraph([]), _emit)
     by_module: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
+        if truth_of(record) is not None:
+            continue
         module = record.get("module")
         by_module[module["id"] if isinstance(module, dict) else None].append(record)
-    out = []
     for module_id, members in by_module.items():
         row = modules.get(module_id) if module_id is not None else None
         whole = _module_verdict(row, members) if row is not None else None
@@ -79,8 +88,37 @@ def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]
             verdict = _callsite_verdict(record, row)
             if verdict is not None:
                 out.append(_callsite_suggestion(record, verdict))
-    out.sort(key=lambda s: (CONFIDENCES.index(s["confidence"]), s["owner"], s["package"] or "", s["id"]))
+    out.sort(key=lambda s: (CONFIDENCES.index(s["confidence"]), LEVELS.index(s["level"]), s["owner"] or "",
+                            s["package"] or "", s["id"]))
     return out
+
+
+def _emit(identifier: str, level: str, fingerprint: str, copies: int | None, owner: str | None,
+          package: str | None, confidence: str, evidence: list[tuple[str, str]], members: list[dict[str, Any]],
+          function: str | None, expect: str | None, candidates: list[dict[str, Any]] | None = None,
+          neighbours: tuple[str, str] | None = None) -> dict[str, Any]:
+    kinds = sorted({kind for kind, _ in evidence})
+    who = package if package else "the product" if owner else "several owners"
+    return {
+        "schema": SUGGESTION_SCHEMA,
+        "id": identifier,
+        "level": level,
+        "match": {level: fingerprint},
+        "copies": copies,
+        "neighbours": list(neighbours) if neighbours is not None else None,
+        "owner": owner,
+        "package": package,
+        "function": function,
+        "expect": expect if level == "callsite" else None,
+        "confidence": confidence,
+        "evidence": [{"kind": kind, "detail": detail} for kind, detail in evidence],
+        "candidates": candidates,
+        "callsites": len(members),
+        "exampleIds": [r["id"] for r in members[:_EXAMPLES]],
+        #: the product-root suggestion that already reaches this callsite (truth rows only)
+        "reachedBy": None,
+        "reason": f"{level} {fingerprint}: {', '.join(kinds)} evidence points to {who} ({confidence})",
+    }
 
 
 def _origin_verdict(record: dict[str, Any]) -> Verdict | None:
@@ -154,41 +192,19 @@ def _module_suggestion(row: dict[str, Any], members: list[dict[str, Any]], verdi
     name = row["name"]
     if verdict.package is not None and "node_modules/" in name:
         name = name.rsplit("node_modules/", 1)[1]
-    return _suggestion(
-        f"s:{row['id']}", {"module": row["fingerprint"]}, verdict, name, None, members,
-        f"module {row['kind']} {row['name']}",
-    )
+    return _emit(f"s:module:{row['id']}", "module", row["fingerprint"], None, verdict.owner, verdict.package,
+                 verdict.confidence, list(verdict.evidence), members, name, None)
 
 
 def _callsite_suggestion(record: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
-    origin = record.get("origin")
-    function = f"{origin['source']}:{origin['line']}" if isinstance(origin, dict) else None
-    return _suggestion(
-        f"s:{record['id']}", {"callsite": record["fingerprint"]}, verdict, function,
-        record["message"]["comparisonKey"], [record], f"callsite {record['id']}",
-    )
-
-
-def _suggestion(
-    identifier: str, match: dict[str, str], verdict: Verdict, function: str | None, expect: str | None,
-    members: list[dict[str, Any]], what: str,
-) -> dict[str, Any]:
-    kinds = sorted({kind for kind, _ in verdict.evidence})
-    owner = verdict.package if verdict.package else "the product"
-    return {
-        "schema": SUGGESTION_SCHEMA,
-        "id": identifier,
-        "match": match,
-        "owner": verdict.owner,
-        "package": verdict.package,
-        "function": function,
-        "expect": expect,
-        "confidence": verdict.confidence,
-        "evidence": [{"kind": kind, "detail": detail} for kind, detail in verdict.evidence],
-        "callsites": len(members),
-        "exampleIds": [r["id"] for r in members[:_EXAMPLES]],
-        "reason": f"{what}: {', '.join(kinds)} evidence points to {owner} ({verdict.confidence})",
-    }
+    copies = record.get("copies") or {"count": 1, "group": None}
+    if copies["count"] > 1:  # identical code elsewhere: only the whole group can be named
+        return _emit(f"s:callsite:{record['id']}", "callsite", copies["group"], copies["count"], None, None,
+                     "ambiguous", list(verdict.evidence), [record], None, None,
+                     candidates=[{"owner": verdict.owner, "package": verdict.package, "callsites": 1}])
+    return _emit(f"s:callsite:{record['id']}", "callsite", record["fingerprint"], None, verdict.owner,
+                 verdict.package, verdict.confidence, list(verdict.evidence), [record], None,
+                 record["message"]["comparisonKey"])
 
 
 def render(rows: list[dict[str, Any]]) -> bytes:
@@ -217,22 +233,44 @@ def load_suggestions(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: list[str]) -> list[dict[str, Any]]:
+#: `accept --level auto`: the levels that carry best, measured (docs/owners.md): a source map's
+#: truth is accepted per callsite and as product roots; other evidence at its own level
+AUTO_LEVELS = ("callsite", "references")
+
+
+def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: list[str],
+           level: str = "auto") -> list[dict[str, Any]]:
     """The suggestions named by id, else those at `minimum` confidence or stronger (optionally
-    only for some packages)."""
-    if minimum not in CONFIDENCES:
-        raise InputError("--confidence", f"'{minimum}' is not one of {', '.join(CONFIDENCES)}")
+    only for some packages) at `level` (`auto`: the levels that carry best)."""
+    if minimum not in ACCEPTABLE:
+        raise InputError("--confidence", f"'{minimum}' is not one of {', '.join(ACCEPTABLE)}")
+    if level not in ("auto", *LEVELS):
+        raise InputError("--level", f"'{level}' is not auto or one of {', '.join(LEVELS)}")
     if ids:
         known = {row["id"]: row for row in rows}
         missing = [i for i in ids if i not in known]
         if missing:
             raise InputError("--id", f"no suggestion '{missing[0]}'")
+        ambiguous = [i for i in ids if known[i]["confidence"] not in ACCEPTABLE]
+        if ambiguous:
+            raise InputError("--id", f"suggestion '{ambiguous[0]}' names several candidate owners: review the "
+                                     "copies and write an entry with `erratlas allow`")
         return [known[i] for i in ids]
     rank = CONFIDENCES.index(minimum)
-    picked = [row for row in rows if CONFIDENCES.index(row["confidence"]) <= rank]
+    picked = [row for row in rows if CONFIDENCES.index(row["confidence"]) <= rank and _at_level(row, level)]
     if packages:
         picked = [row for row in picked if row["package"] in packages]
+    if level == "auto":  # a callsite a picked root reaches needs no entry of its own
+        roots = {row["id"] for row in picked if row["level"] == "references"}
+        picked = [row for row in picked if row.get("reachedBy") not in roots or row["reachedBy"] is None]
     return picked
+
+
+def _at_level(row: dict[str, Any], level: str) -> bool:
+    if level != "auto":
+        return bool(row["level"] == level)
+    from_map = any(e["kind"] == "source-map" for e in row["evidence"])
+    return row["level"] in AUTO_LEVELS or not from_map
 
 
 def accept(
@@ -242,8 +280,8 @@ def accept(
     day = reviewed_on or dt.date.today().isoformat()
     entries = [_entry(row, allowlist, reviewer, day, note) for row in rows]
     existing = list(load_allowlist(allowlist).entries) if allowlist.exists() else []
-    replaced = {(e.level, e.fingerprint) for e in entries}
-    write_allowlist(allowlist, [e for e in existing if (e.level, e.fingerprint) not in replaced] + entries)
+    replaced = {(e.level, e.fingerprint, e.neighbours) for e in entries}
+    write_allowlist(allowlist, [e for e in existing if (e.level, e.fingerprint, e.neighbours) not in replaced] + entries)
     load_allowlist(allowlist)  # what we wrote must validate
     return entries
 
@@ -251,6 +289,8 @@ def accept(
 def _entry(row: dict[str, Any], allowlist: Path, reviewer: str, day: str, note: str | None) -> Entry:
     (level, fingerprint), = row["match"].items()
     evidence = "; ".join(f"{e['kind']}: {e['detail']}" for e in row["evidence"][:3])
+    if len(row["evidence"]) > 3:
+        evidence += f"; and {len(row['evidence']) - 3} more"
     reason = f"accepted suggestion ({row['confidence']}): {evidence}" + (f"; {note}" if note else "")
     return Entry(
         level=level,
@@ -264,6 +304,8 @@ def _entry(row: dict[str, Any], allowlist: Path, reviewer: str, day: str, note: 
         reviewed_by=reviewer,
         reviewed_on=day,
         origin=str(allowlist),
+        copies=row.get("copies"),
+        neighbours=tuple(row["neighbours"]) if row.get("neighbours") else None,  # type: ignore[arg-type]
     )
 
 

@@ -16,6 +16,8 @@ CALLSITE_FILES = {"error": "error-message-callsites.jsonl", "diagnostic": "diagn
 TEMPLATE_FILES = {"error": "error-message-templates.jsonl", "diagnostic": "diagnostic-message-templates.jsonl"}
 LITERAL_FILES = {"error": "error-message-literals.txt", "diagnostic": "diagnostic-message-literals.txt"}
 CLASSES_FILE = "error-classes.jsonl"
+#: the reference graph the `references` owner entries follow (docs/references.md)
+REFERENCES_FILE = "references.jsonl"
 
 
 def jsonl(rows: list[object]) -> bytes:
@@ -30,6 +32,7 @@ def inventory_files(result: ScanResult) -> dict[str, bytes]:
         files[TEMPLATE_FILES[kind]] = jsonl(templates(records))  # type: ignore[arg-type]
         files[LITERAL_FILES[kind]] = literals(records)
     files[CLASSES_FILE] = jsonl(result.classes)  # type: ignore[arg-type]
+    files[REFERENCES_FILE] = jsonl(result.references)  # type: ignore[arg-type]
     for unit, rendering in result.renderings.items():
         files[readable_name(unit)] = rendering.text
     # -- bundler module map (issue 4) --

@@ -11,6 +11,7 @@ import orjson
 
 from analyzer.owners.allowlist import Allowlist
 from analyzer.owners.projection import Projection, owner_counts, project
+from analyzer.owners.references import ReferenceGraph
 from analyzer.reports.index import render_index
 from analyzer.reports.inventory import CALLSITE_FILES, jsonl
 from analyzer.reports.summary import SUMMARY_FILE, finish
@@ -31,7 +32,7 @@ def load_records(files: dict[str, bytes]) -> list[dict[str, Any]]:
 def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any]) -> dict[str, bytes]:
     """Projection, index and summary for the inventory in `files` (which is not modified)."""
     records = load_records(files)
-    projection, owners, base = _owners(records, allowlists, base)
+    projection, owners, base = _owners(records, allowlists, base, ReferenceGraph.load(files))
     mark("owners: projected")
     out = {
         PROJECTION_FILE: jsonl(projection.rows),  # type: ignore[arg-type]
@@ -43,10 +44,10 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
 
 
 def _owners(
-    records: list[dict[str, Any]], allowlists: list[Allowlist], base: dict[str, Any]
+    records: list[dict[str, Any]], allowlists: list[Allowlist], base: dict[str, Any], graph: ReferenceGraph
 ) -> tuple[Projection, dict[str, Any], dict[str, Any]]:
     """(projection, the summary's owner part, the scan's part with the allowlists as inputs)."""
-    projection = project(records, allowlists)
+    projection = project(records, allowlists, graph)
     section = owner_counts(records, projection)
     unresolved = sorted(row["fingerprint"] for row in projection.rows if row["owner"] == "Unresolved")
     base = dict(base)
@@ -61,6 +62,9 @@ def _owners(
         "stale": [_describe(e) for e in projection.stale],
         "drifted": [
             {**_describe(entry), "callsite": callsite, "found": found} for entry, callsite, found in projection.drifted
+        ],
+        "ambiguous": [
+            {**_describe(entry), "matched": matched, "copies": count} for entry, matched, count in projection.ambiguous
         ],
         "unresolvedFingerprints": unresolved,
         "invariants": section["invariants"],
@@ -77,4 +81,5 @@ def _describe(entry: Any) -> dict[str, Any]:
         "package": entry.package,
         "function": entry.function,
         "expect": entry.expect,
+        "copies": entry.copies,
     }

@@ -114,11 +114,26 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
         "invariants": invariants(result, tallies),
         # -- bundler module map and source-map evidence (issue 4) --
         "modules": module_summary(result),
+        "references": reference_summary(result),
+    }
+
+
+def reference_summary(result: ScanResult) -> dict[str, object]:
+    """The size of the reference graph (docs/references.md)."""
+    bindings = [b for item in result.references for b in item.declares]
+    return {
+        "items": len(result.references),
+        "bindings": len(bindings),
+        "withFingerprint": sum(1 for b in bindings if b.fingerprint is not None),
+        "ambiguous": sum(1 for b in bindings if b.copies is not None and b.copies.count > 1),
+        "helpers": sum(1 for b in bindings if b.helper),
+        "edges": sum(len(item.references) for item in result.references),
+        "resolvedByScopeWalk": sum(u.references.walked for u in result.units if u.references is not None),
     }
 
 
 #: keys `finish` recomputes on every projection; everything else is the scan's
-OWNER_KEYS = ("owners", "coverage", "stale", "drifted", "unresolvedFingerprints", "outputs")
+OWNER_KEYS = ("owners", "coverage", "stale", "drifted", "ambiguous", "unresolvedFingerprints", "outputs")
 
 
 def finish(base: dict[str, object], owners: dict[str, object], outputs: dict[str, bytes]) -> bytes:

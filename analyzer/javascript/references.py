@@ -1,0 +1,413 @@
+"""The reference graph of a unit: its top-level items, the top-level bindings each declares
+and the top-level bindings each references, resolved through scopes.
+
+Owners of kind `references` (docs/references.md) follow it: a binding the product declares
+can only be named by product code, so every item that names a reviewed product binding is
+product code, and so is every binding such an item declares.
+
+An *item* is one piece of top-level code by one author: a declarator of a top-level `var`,
+`let` or `const` (minifiers merge adjacent declarations), a function or class declaration, an
+element of a top-level comma sequence, or any other top-level statement; a statement that
+holds several bundler modules (a module table, a wrapper around the whole bundle) is not an
+item, its modules are. The top level is the program, or the body of a function that wraps the
+whole bundle (Bun's `@bun-cjs` wrapper, an IIFE).
+
+Names are resolved exactly: an occurrence of a top-level name refers to the top-level binding
+unless a binding of the same name is declared between it and the top. Minifiers rarely give a
+local the name of a top-level binding (about 1 in 600 declarations in esbuild's output), so
+the few items that declare such a local are resolved occurrence by occurrence; every other
+item references a top-level name wherever it holds it as an identifier.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node, Query, QueryCursor, Tree
+
+from analyzer.identity import ANCHOR_LIMIT, Anchor, Normalizer, captures_in, digest_of, window
+from analyzer.javascript.modules import ModuleMap, main_container
+from analyzer.javascript.resolve import Binding, declaration
+from analyzer.javascript.syntax import LANGUAGE, PATTERN_TYPES, ancestors
+
+#: names that can refer to a binding (labels and `#private` names cannot)
+_REFERRING = frozenset({"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"})
+_DECLARATIONS = frozenset({"variable_declaration", "lexical_declaration"})
+_FUNCTION_DECLARATIONS = frozenset({"function_declaration", "generator_function_declaration", "class_declaration"})
+_WRAPPER_FUNCTIONS = frozenset({"function_expression", "arrow_function", "function"})
+_SKIPPED = frozenset({"comment", "empty_statement", "hash_bang_line"})
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One piece of top-level code."""
+
+    offset: int
+    end_offset: int
+    #: top-level names this item declares, in source order
+    declares: tuple[str, ...]
+    #: top-level names this item references (resolved), sorted
+    references: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitReferences:
+    items: list[Item]
+    #: names of bundler runtime helpers (found by shape), never owned by reference
+    helpers: frozenset[str]
+    #: (item, name) pairs resolved occurrence by occurrence because a local of the item
+    #: shares a top-level name
+    walked: int
+
+
+def unit_references(tree: Tree, source: bytes, modules: ModuleMap) -> UnitReferences:
+    """The items of a unit and the top-level bindings each declares and references."""
+    root = tree.root_node
+    container = _top_list(root)
+    raw = sorted(_items(container, sorted((m.start, m.end) for m in modules.modules), root), key=lambda i: i[0])
+    top: dict[bytes, list[int]] = defaultdict(list)  # name -> the items declaring it
+    for position, item in enumerate(raw):
+        for name in item[3]:
+            top[name].append(position)
+    tops = {root.id, container.id} | ({container.parent.id} if container.parent is not None else set())
+    referenced, walked = _references(raw, top, source, root, tops)
+    items = [
+        Item(
+            offset=start,
+            end_offset=end,
+            declares=tuple(_text(n) for n in declared),
+            references=tuple(sorted(_text(n) for n in referenced[position])),
+        )
+        for position, (start, end, _, declared) in enumerate(raw)
+    ]
+    return UnitReferences(items, frozenset(modules.helpers), walked)
+
+
+def binding_digests(tree: Tree, source: bytes, items: list[Item], wanted: list[int]) -> dict[tuple[int, str], bytes]:
+    """The digest of each binding declared by the items at the positions `wanted`: the
+    normalized text of the declaration's anchor (the whole item when it has at most
+    `ANCHOR_LIMIT` syntax nodes, else the run of the item's children around the declared name
+    within that limit, as for a callsite) and the index normalization gives the name in it."""
+    root = tree.root_node
+    normalizer = Normalizer(source)
+    out: dict[tuple[int, str], bytes] = {}
+    for position in wanted:
+        item = items[position]
+        node = _node_at(root, item.offset, item.end_offset)
+        if node is None:
+            continue  # the parser recovered around it: no portable identity
+        for name in item.declares:
+            declared = _declared_node(node, name.encode("utf-8", "surrogateescape"))
+            if declared is None:
+                continue
+            anchor = _anchor(node, declared)
+            names = sorted((n.start_byte, n.end_byte) for n in captures_in(anchor))
+            order: dict[bytes, int] = {}
+            for start, end in names:
+                order.setdefault(source[start:end], len(order))
+            slot = order.get(source[declared.start_byte:declared.end_byte], -1)
+            normalized = normalizer.normalized_span(anchor, names)
+            out[(position, name)] = digest_of(f"binding:{anchor.type}:{slot}", normalized)
+    return out
+
+
+def _node_at(root: Node, start: int, end: int) -> Node | None:
+    """The outermost node spanning exactly [start, end)."""
+    node = root.descendant_for_byte_range(start, end)
+    if node is None or node.start_byte != start or node.end_byte != end:
+        return None
+    while node.parent is not None and node.parent.start_byte == start and node.parent.end_byte == end:
+        if node.parent.type in ("program", "statement_block"):
+            break
+        node = node.parent
+    return node
+
+
+def _declared_node(item: Node, name: bytes) -> Node | None:
+    """The identifier that declares `name` at the top of the item."""
+    kind = item.type
+    if kind in _FUNCTION_DECLARATIONS:
+        found = item.child_by_field_name("name")
+        return found if found is not None and found.text == name else None
+    if kind == "variable_declarator":
+        stack = [item.child_by_field_name("name")]
+        while stack:
+            node = stack.pop()
+            if node is None:
+                continue
+            if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+                if node.text == name:
+                    return node
+            elif node.type == "pair_pattern":
+                stack.append(node.child_by_field_name("value"))
+            elif node.type in ("assignment_pattern", "object_assignment_pattern"):
+                stack.append(node.child_by_field_name("left"))
+            elif node.type in PATTERN_TYPES:
+                stack.extend(node.named_children)
+        return None
+    return None
+
+
+def _anchor(item: Node, declared: Node) -> Anchor:
+    if item.descendant_count <= ANCHOR_LIMIT:
+        return item
+    child = declared
+    while child.parent is not None and child.parent.id != item.id:
+        child = child.parent
+    return window(item, child, ANCHOR_LIMIT)
+
+
+def _text(name: bytes) -> str:
+    return name.decode("utf-8", "surrogateescape")
+
+
+# ---- the top level ------------------------------------------------------------------------
+
+
+def _top_list(root: Node) -> Node:
+    """The statement list a bundle's top-level code lives in: Bun's CJS wrapper body, the body
+    of an IIFE that is the program's only statement (recursively), or the program."""
+    container = main_container(root)
+    for _ in range(8):
+        body = _wrapper_body(container)
+        if body is None:
+            return container
+        container = body
+    return container
+
+
+def _wrapper_body(container: Node) -> Node | None:
+    statements = [s for s in container.named_children if s.type not in _SKIPPED and not _directive(s)]
+    if len(statements) != 1 or statements[0].type != "expression_statement":
+        return None
+    expression = _unwrapped(statements[0].named_children[0]) if statements[0].named_children else None
+    if expression is not None and expression.type == "unary_expression":
+        argument = expression.child_by_field_name("argument")
+        expression = _unwrapped(argument) if argument is not None else None
+    if expression is None or expression.type != "call_expression":
+        return None
+    function = _unwrapped(expression.child_by_field_name("function"))
+    if function is not None and function.type == "member_expression":  # (function(){...}).call(this)
+        function = _unwrapped(function.child_by_field_name("object"))
+    if function is None or function.type not in _WRAPPER_FUNCTIONS:
+        return None
+    body = function.child_by_field_name("body")
+    return body if body is not None and body.type == "statement_block" else None
+
+
+def _unwrapped(node: Node | None) -> Node | None:
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def _directive(statement: Node) -> bool:
+    return (statement.type == "expression_statement" and statement.named_child_count == 1
+            and statement.named_children[0].type == "string")
+
+
+# ---- items --------------------------------------------------------------------------------
+
+
+RawItem = tuple[int, int, Node, tuple[bytes, ...]]
+
+
+def _items(container: Node, modules: list[tuple[int, int]], root: Node) -> Iterator[RawItem]:
+    starts = sorted(modules)
+    for statement in container.named_children:
+        if statement.type in _SKIPPED or _directive(statement):
+            continue
+        for item in _statement_items(statement):
+            inner = _modules_inside(starts, item[0], item[1])
+            if len(inner) > 1:  # a module table or a wrapper of modules: each module is an item
+                for start, end in inner:
+                    node = root.descendant_for_byte_range(start, end)
+                    if node is not None:
+                        yield (start, end, node, ())
+            else:
+                yield item
+
+
+def _statement_items(statement: Node) -> Iterator[RawItem]:
+    kind = statement.type
+    if kind == "export_statement":
+        inner = statement.child_by_field_name("declaration")
+        if inner is not None:
+            yield from _statement_items(inner)
+            return
+    if kind in _DECLARATIONS:
+        for declarator in statement.named_children:
+            if declarator.type == "variable_declarator":
+                target = declarator.child_by_field_name("name")
+                yield (declarator.start_byte, declarator.end_byte, declarator, _pattern_names(target))
+        return
+    if kind in _FUNCTION_DECLARATIONS:
+        name = statement.child_by_field_name("name")
+        yield (statement.start_byte, statement.end_byte, statement, (name.text or b"",) if name is not None else ())
+        return
+    if kind == "import_statement":
+        # an import of an external module: esbuild may merge the imports of several modules of
+        # one path into one statement, so what it declares is nobody's in particular
+        yield (statement.start_byte, statement.end_byte, statement, ())
+        return
+    if kind == "expression_statement" and statement.named_children:
+        expression = statement.named_children[0]
+        if expression.type == "sequence_expression":
+            for element in _sequence(expression):
+                yield (element.start_byte, element.end_byte, element, ())
+            return
+    yield (statement.start_byte, statement.end_byte, statement, ())
+
+
+def _sequence(expression: Node) -> Iterator[Node]:
+    stack = [expression]
+    while stack:
+        node = stack.pop()
+        if node.type == "sequence_expression":
+            stack.extend(reversed(node.named_children))
+        else:
+            yield node
+
+
+def _pattern_names(target: Node | None) -> tuple[bytes, ...]:
+    """The names a declarator's binding pattern declares, in source order."""
+    if target is None:
+        return ()
+    out: list[tuple[int, bytes]] = []
+    stack = [target]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in ("identifier", "shorthand_property_identifier_pattern"):
+            out.append((node.start_byte, node.text or b""))
+        elif kind == "pair_pattern":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+        elif kind in ("assignment_pattern", "object_assignment_pattern"):
+            left = node.child_by_field_name("left")
+            if left is not None:
+                stack.append(left)
+        elif kind in PATTERN_TYPES:
+            stack.extend(node.named_children)
+    return tuple(name for _, name in sorted(out))
+
+
+def _modules_inside(modules: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
+    """The module spans lying inside [start, end), when they do not cover it whole."""
+    at = bisect.bisect_left(modules, (start, -1))
+    inside = []
+    while at < len(modules) and modules[at][0] < end:
+        span = modules[at]
+        if span[1] <= end and span != (start, end):
+            inside.append(span)
+        at += 1
+    return inside
+
+
+# ---- names and references -----------------------------------------------------------------
+
+
+#: a word that may be a name: not after `.`, `?.` or `#` (member and private names)
+_WORD = re.compile(rb"(?<![.#\w$\x80-\xff\\])[A-Za-z_$\x80-\xff][\w$\x80-\xff]*")
+
+
+def _references(
+    raw: list[RawItem], top: dict[bytes, list[int]], source: bytes, root: Node, tops: set[int]
+) -> tuple[list[set[bytes]], int]:
+    """For each item, the top-level names it references; and how many (item, name) pairs needed
+    a scope walk because the item declares a local of that name."""
+    declaring = _declaring(root, source, top)
+    starts = [item[0] for item in raw]
+    inner: dict[tuple[int, bytes], list[Binding]] = defaultdict(list)
+    top_declarations: set[int] = set()
+    for start, (name, node) in declaring.items():
+        binding = declaration(_text(name), node)
+        if binding is None:
+            continue
+        if binding.scope.id in tops:
+            top_declarations.add(start)
+            continue
+        position = bisect.bisect_right(starts, start) - 1
+        if position >= 0:
+            inner[(position, name)].append(binding)
+    names = frozenset(top)
+    referenced: list[set[bytes]] = [set() for _ in raw]
+    walked = 0
+    for position, (start, end, node, _) in enumerate(raw):
+        if node.type == "import_statement":
+            continue  # its names are the imported module's and their local aliases, no reference
+        found: dict[bytes, list[int]] = {}
+        for match in _WORD.finditer(source, start, end):
+            word = match.group()
+            if word in names:
+                found.setdefault(word, []).append(match.start())
+        for name, offsets in found.items():
+            shadows = inner.get((position, name))
+            walked += shadows is not None
+            if _refers(root, name, offsets, shadows, top_declarations):
+                referenced[position].add(name)
+    return referenced, walked
+
+
+def _refers(
+    root: Node, name: bytes, offsets: list[int], shadows: list[Binding] | None, top_declarations: set[int]
+) -> bool:
+    """Whether one of the occurrences of `name` (whole words, not after `.` or `#`) is a
+    reference to the top-level binding: an identifier that declares nothing and lies in no
+    scope of a local `name`."""
+    scopes = {b.scope.id for b in shadows} if shadows else set()
+    declared = {b.declaration.start_byte for b in shadows} if shadows else set()
+    size = len(name)
+    for at in offsets:
+        if at in top_declarations or at in declared:
+            continue
+        node = root.descendant_for_byte_range(at, at + size)
+        if (node is not None and node.start_byte == at and node.end_byte == at + size and node.type in _REFERRING
+                and (not scopes or not any(a.id in scopes for a in ancestors(node)))):
+            return True
+    return False
+
+
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$\\" + bytes(range(0x80, 0x100)))
+_DECLARING = Query(
+    LANGUAGE,
+    """
+    (variable_declarator name: (identifier) @d)
+    (formal_parameters (identifier) @d)
+    (arrow_function parameter: (identifier) @d)
+    (catch_clause parameter: (identifier) @d)
+    (function_declaration name: (identifier) @d)
+    (generator_function_declaration name: (identifier) @d)
+    (function_expression name: (identifier) @d)
+    (generator_function name: (identifier) @d)
+    (class_declaration name: (identifier) @d)
+    (class name: (identifier) @d)
+    (for_in_statement left: (identifier) @d)
+    (import_specifier (identifier) @d)
+    (import_clause (identifier) @d)
+    (namespace_import (identifier) @d)
+    (array_pattern (identifier) @d)
+    (pair_pattern value: (identifier) @d)
+    (assignment_pattern left: (identifier) @d)
+    (rest_pattern (identifier) @d)
+    (shorthand_property_identifier_pattern) @d
+    """,
+)
+
+
+def _declaring(root: Node, source: bytes, top: dict[bytes, list[int]]) -> dict[int, tuple[bytes, Node]]:
+    """Occurrences of top-level names in a position that may declare: a superset of
+    `resolve.declaration`'s positive cases, which then decides each."""
+    out = {}
+    for nodes in QueryCursor(_DECLARING).captures(root).values():
+        for node in nodes:
+            start = node.start_byte
+            name = source[start:node.end_byte]
+            if name in top:
+                out[start] = (name, node)
+    return out

@@ -1,0 +1,136 @@
+"""Product by reference: the owner of a reviewed top-level binding reaches every item that names
+it, and through the bindings those items declare, every item that names those in turn
+(docs/references.md). Sound for Product only: bundled dependency code cannot name a binding
+the product declares, while dependencies name each other's all the time.
+
+Reads the scan's `references.jsonl`; never a parser.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict, deque
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from analyzer.errors import InputError
+
+REFERENCES_FILE = "references.jsonl"
+REFERENCE_ITEM_SCHEMA = "erratlas.reference-item/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One link of the chain that makes an item Product: `item` names (or declares) `binding`."""
+
+    item: str
+    unit: str
+    binding: str
+    fingerprint: str | None
+
+    def describe(self) -> dict[str, Any]:
+        return {"item": self.item, "binding": self.binding, "fingerprint": self.fingerprint}
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    id: str
+    offset: int
+    end: int
+    declares: tuple[str, ...]
+    references: tuple[str, ...]
+
+
+class ReferenceGraph:
+    """The items of every unit, and which top-level bindings each declares and names."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self._items: dict[str, list[_Item]] = defaultdict(list)
+        #: (unit, binding name) -> (fingerprint, copies count, helper)
+        self.bindings: dict[tuple[str, str], tuple[str | None, int, bool]] = {}
+        #: fingerprint -> (unit, name): bindings that may root an entry
+        self.by_fingerprint: dict[str, tuple[str, str]] = {}
+        for row in rows:
+            unit = row["unit"]
+            declares = tuple(b["name"] for b in row["declares"])
+            self._items[unit].append(_Item(row["id"], row["offset"], row["endOffset"], declares,
+                                           tuple(row["references"])))
+            for b in row["declares"]:
+                count = b["copies"]["count"] if b["copies"] else 1
+                self.bindings.setdefault((unit, b["name"]), (b["fingerprint"], count, b["helper"]))
+                if b["fingerprint"] is not None:
+                    self.by_fingerprint[b["fingerprint"]] = (unit, b["name"])
+        for items in self._items.values():
+            items.sort(key=lambda item: item.offset)
+        self._starts = {unit: [i.offset for i in items] for unit, items in self._items.items()}
+        self._edges: tuple[dict[tuple[str, str], list[_Item]], dict[tuple[str, str], list[_Item]]] | None = None
+
+    @classmethod
+    def load(cls, files: dict[str, bytes]) -> ReferenceGraph:
+        rows = []
+        for number, line in enumerate(files.get(REFERENCES_FILE, b"").split(b"\n"), start=1):
+            if not line:
+                continue
+            try:
+                row = orjson.loads(line)
+            except orjson.JSONDecodeError as exc:
+                raise InputError(f"{REFERENCES_FILE}:{number}", f"not JSON: {exc}") from None
+            if not isinstance(row, dict) or row.get("schema") != REFERENCE_ITEM_SCHEMA:
+                raise InputError(f"{REFERENCES_FILE}:{number}", f"not a reference item ({REFERENCE_ITEM_SCHEMA})")
+            rows.append(row)
+        return cls(rows)
+
+    def item_of(self, unit: str, offset: int, end: int) -> _Item | None:
+        """The item that holds [offset, end) in `unit`."""
+        starts = self._starts.get(unit)
+        if not starts:
+            return None
+        at = bisect.bisect_right(starts, offset) - 1
+        if at < 0:
+            return None
+        item = self._items[unit][at]
+        return item if end <= item.end else None
+
+    def declaring_item(self, binding: tuple[str, str]) -> str | None:
+        """The id of the (first) item that declares `binding`."""
+        found = self._index()[1].get(binding)
+        return found[0].id if found else None
+
+    def _index(self) -> tuple[dict[tuple[str, str], list[_Item]], dict[tuple[str, str], list[_Item]]]:
+        """(binding -> the items naming it, binding -> the items declaring it), built once."""
+        if self._edges is None:
+            referencing: dict[tuple[str, str], list[_Item]] = defaultdict(list)
+            declaring: dict[tuple[str, str], list[_Item]] = defaultdict(list)
+            for unit, items in self._items.items():
+                for item in items:
+                    for name in item.references:
+                        referencing[(unit, name)].append(item)
+                    for name in item.declares:
+                        declaring[(unit, name)].append(item)
+            self._edges = (referencing, declaring)
+        return self._edges
+
+    def reach(self, roots: list[tuple[str, str]]) -> dict[str, list[Step]]:
+        """Item id -> the chain of steps from the item back to a root binding (shortest first,
+        breadth first from the roots in their given order). Helpers are never reached through."""
+        referencing, declaring = self._index()
+        chains: dict[str, list[Step]] = {}
+        via: dict[tuple[str, str], list[Step]] = {root: [] for root in roots}
+        queue = deque(roots)
+        while queue:
+            binding = queue.popleft()
+            unit, name = binding
+            fingerprint = self.bindings.get(binding, (None, 1, False))[0]
+            for item in declaring.get(binding, []) + referencing.get(binding, []):
+                if item.id in chains:
+                    continue
+                chain = [Step(item.id, unit, name, fingerprint), *via[binding]]
+                chains[item.id] = chain
+                for declared in item.declares:
+                    key = (unit, declared)
+                    if key not in via and not self.bindings.get(key, (None, 1, False))[2]:
+                        via[key] = chain
+                        queue.append(key)
+        return chains

@@ -1,0 +1,216 @@
+"""Suggestions from a source map's truth, at every level it supports (docs/owners.md).
+
+The map says who wrote each callsite: its origin under `node_modules/<pkg>/` is that package's,
+anywhere else the product's. From that truth come candidate entries at four levels:
+
+- `callsite`: one per callsite, or one per group of identical copies whose members all agree
+  (`copies = N`); copies that disagree are `ambiguous` (every candidate named, never accepted);
+- `function`: one per function whose callsites all agree;
+- `module`: one per bundler module whose callsites all agree;
+- `references`: product roots chosen greedily from the reference graph, each checked against
+  the map: everything it reaches that the map places is under the product's sources.
+
+`accept --level auto` takes the callsite level: measured from 2.1.88 onward, callsite entries
+carry to later releases at least as far as function entries and without `fp1m`'s weakness
+(docs/owners.md, "Which level carries").
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from analyzer.owners.projection import neighbours
+from analyzer.owners.references import ReferenceGraph
+from analyzer.sourcemap import package_of
+
+#: a product root is suggested only when it reaches at least this many unowned product callsites
+MIN_ROOT_GAIN = 3
+#: at most this many product roots are suggested
+MAX_ROOTS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    owner: str
+    package: str | None
+    source: str
+
+
+def truth_of(record: dict[str, Any]) -> Truth | None:
+    origin = record.get("origin")
+    if not isinstance(origin, dict):
+        return None
+    package = package_of(origin["source"])
+    return Truth("Dependency" if package else "Product", package, origin["source"])
+
+
+Emit = Callable[..., dict[str, Any]]
+
+
+def truth_suggestions(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit) -> list[dict[str, Any]]:
+    """Every level's suggestions for the callsites the map places."""
+    placed = [(record, truth) for record in records if (truth := truth_of(record)) is not None]
+    if not placed:
+        return []
+    roots, reached = _roots(records, graph, emit)
+    out = _callsite_level(placed, neighbours(records), emit)
+    for row in out:  # a product callsite a suggested root reaches needs no entry of its own
+        covering = {reached[i] for i in row["exampleIds"] if i in reached}
+        row["reachedBy"] = covering.pop() if len(covering) == 1 and row["owner"] == "Product" else None
+    out += _grouped(placed, "function", emit)
+    out += _grouped(placed, "module", emit)
+    return out + roots
+
+
+def _confidence(truth: Truth) -> str:
+    # a path outside node_modules may still be vendored code: the product's word is "likely"
+    return "exact" if truth.owner == "Dependency" else "likely"
+
+
+def _evidence(members: list[tuple[dict[str, Any], Truth]]) -> list[tuple[str, str]]:
+    sources = Counter(truth.source for _, truth in members)
+    return [("source-map", f"{source} ({n} callsite{'s' if n > 1 else ''})") for source, n in sorted(sources.items())]
+
+
+def _callsite_level(placed: list[tuple[dict[str, Any], Truth]], around: dict[str, tuple[str, str]],
+                    emit: Emit) -> list[dict[str, Any]]:
+    out = []
+    groups: dict[tuple[str, int], list[tuple[dict[str, Any], Truth]]] = defaultdict(list)
+    for record, truth in placed:
+        copies = record.get("copies") or {"count": 1, "group": None}
+        if copies["count"] == 1:
+            out.append(emit(f"s:callsite:{record['id']}", "callsite", record["fingerprint"], None, truth.owner,
+                            truth.package, _confidence(truth), _evidence([(record, truth)]), [record],
+                            f"{truth.source}", record["message"]["comparisonKey"]))
+        else:
+            groups[(copies["group"], copies["count"])].append((record, truth))
+    for (group, count), members in sorted(groups.items()):
+        verdicts = {(t.owner, t.package) for _, t in members}
+        records = [r for r, _ in members]
+        if len(verdicts) == 1 and len(members) == count:
+            _, truth = members[0]
+            keys = {r["message"]["comparisonKey"] for r in records}
+            out.append(emit(f"s:callsite:{records[0]['id']}", "callsite", group, count, truth.owner, truth.package,
+                            _confidence(truth), _evidence(members), records, truth.source,
+                            keys.pop() if len(keys) == 1 else None))
+        else:  # copies by different authors: each copy by where it sits, when that is unique
+            for record, truth in members:
+                place = around.get(record["id"])
+                if place is not None and len(members) == count:
+                    out.append(emit(f"s:callsite:{record['id']}", "callsite", group, None, truth.owner, truth.package,
+                                    _confidence(truth), _evidence([(record, truth)]), [record], truth.source,
+                                    record["message"]["comparisonKey"], neighbours=place))
+                else:
+                    out.append(emit(f"s:callsite:{record['id']}", "callsite", group, count, None, None, "ambiguous",
+                                    _evidence(members), [record], None, None, candidates=_candidates(members)))
+    return out
+
+
+def _candidates(members: list[tuple[dict[str, Any], Truth]]) -> list[dict[str, Any]]:
+    counted = Counter((t.owner, t.package) for _, t in members)
+    return [{"owner": owner, "package": package, "callsites": n}
+            for (owner, package), n in sorted(counted.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))]
+
+
+def _grouped(placed: list[tuple[dict[str, Any], Truth]], level: str, emit: Emit) -> list[dict[str, Any]]:
+    """Function or module suggestions: one per function (module) whose placed callsites agree
+    and are all its callsites; functions with identical copies only as a whole group."""
+    groups: dict[tuple[str, int], list[tuple[dict[str, Any], Truth]]] = defaultdict(list)
+    for record, truth in placed:
+        key = _level_key(record, level)
+        if key is not None:
+            groups[key].append((record, truth))
+    out = []
+    for (fingerprint, count), members in sorted(groups.items()):
+        verdicts = {(t.owner, t.package) for _, t in members}
+        if len(verdicts) != 1:
+            continue
+        _, truth = members[0]
+        records = [r for r, _ in members]
+        out.append(emit(f"s:{level}:{fingerprint}", level, fingerprint, count if count > 1 else None, truth.owner,
+                        truth.package, _confidence(truth), _evidence(members), records, truth.source, None))
+    return out
+
+
+def _level_key(record: dict[str, Any], level: str) -> tuple[str, int] | None:
+    if level == "function":
+        fingerprint, copies = record.get("functionFingerprint"), record.get("functionCopies")
+        if not fingerprint or not isinstance(copies, dict):
+            return None
+        return (fingerprint, 1) if copies["count"] == 1 else (copies["group"], copies["count"])
+    module = record.get("module")
+    return (module["fingerprint"], 1) if isinstance(module, dict) else None
+
+
+# ---- product roots --------------------------------------------------------------------------
+
+
+def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit) \
+        -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Product roots, greedily: each step takes the rootable binding that reaches the most
+    product callsites not yet reached, among those whose reach the map contradicts nowhere; and
+    which root's suggestion reaches each callsite."""
+    by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]] = defaultdict(list)
+    for record in records:
+        item = graph.item_of(record["unit"], record["offset"], record["endOffset"])
+        if item is not None:
+            by_item[item.id].append((record, truth_of(record)))
+    candidates = _root_candidates(graph, by_item)
+    owned: set[str] = set()
+    out = []
+    reached: dict[str, str] = {}
+    gains: dict[tuple[str, str], int] = {c: 1 << 30 for c in candidates}
+    while gains and len(out) < MAX_ROOTS:
+        best, reach = _best(graph, gains, owned, by_item)
+        if best is None or reach is None:
+            break
+        members = [m for item in reach for m in by_item.get(item, [])]
+        product = sum(1 for _, t in members if t is not None and t.owner == "Product")
+        new = [m for item in sorted(reach - owned) for m in by_item.get(item, [])]
+        if sum(1 for _, t in new if t is not None and t.owner == "Product") < MIN_ROOT_GAIN:
+            break
+        owned |= reach
+        del gains[best]
+        fingerprint = graph.bindings[best][0]
+        unplaced = sum(1 for _, t in members if t is None)
+        detail = (f"roots binding {best[1]} of {best[0]}: reaches {len(members)} callsites, "
+                  f"{product} placed under the product's sources, none under node_modules"
+                  + (f", {unplaced} not placed by the map" if unplaced else ""))
+        out.append(emit(f"s:references:{fingerprint}", "references", fingerprint, None, "Product", None, "likely",
+                        [("source-map", detail)], [m[0] for m in new], f"{best[1]} ({best[0]})", None))
+        reached.update((m[0]["id"], out[-1]["id"]) for m in new)
+    return out, reached
+
+
+def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]]) \
+        -> list[tuple[str, str]]:
+    """Rootable bindings (a unique fp1b, not a helper) whose item the map places in the product."""
+    out = []
+    for binding, (fingerprint, count, helper) in sorted(graph.bindings.items()):
+        if fingerprint is None or count > 1 or helper:
+            continue
+        item = graph.declaring_item(binding)
+        placed = [t for _, t in by_item.get(item, []) if t is not None] if item else []
+        if all(t.owner == "Product" for t in placed):
+            out.append(binding)
+    return out
+
+
+def _best(graph: ReferenceGraph, gains: dict[tuple[str, str], int], owned: set[str],
+          by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]]) -> tuple[tuple[str, str] | None, set[str] | None]:
+    """Lazy greedy: recompute the candidate with the highest stale gain until it stays on top."""
+    while gains:
+        candidate = max(gains, key=lambda c: (gains[c], c))
+        reach = set(graph.reach([candidate]))
+        if any(t is not None and t.owner != "Product" for item in reach for _, t in by_item.get(item, [])):
+            del gains[candidate]  # the map contradicts this root: never suggested
+            continue
+        gain = sum(1 for item in reach - owned for _, t in by_item.get(item, []) if t is not None and t.owner == "Product")
+        if gain >= max((g for c, g in gains.items() if c != candidate), default=-1):
+            gains[candidate] = gain
+            return candidate, reach
+        gains[candidate] = gain
+    return None, None
