@@ -121,7 +121,8 @@ def _say_owners(files: dict[str, bytes]) -> None:
     coverage = summary["coverage"]["overall"]
     _err.print(
         f"erratlas: owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}); "
-        f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted entries",
+        f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted, {len(summary.get('ambiguous', []))} "
+        "ambiguous entries",
         markup=False,
     )
 
@@ -184,7 +185,7 @@ def gate(
     min_coverage: Annotated[Optional[float], typer.Option("--min-coverage", help="Overall (Product+Dependency)/total.")] = None,
     min_kind: Annotated[Optional[list[str]], typer.Option("--min-coverage-kind", help="KIND=F, e.g. error=0.9 (repeatable).")] = None,
     baseline: Annotated[Optional[Path], typer.Option("--baseline", help="A summary: fail on new Unresolved callsites.")] = None,
-    allow_stale: Annotated[bool, typer.Option("--allow-stale", help="Do not fail on stale or drifted entries.")] = False,
+    allow_stale: Annotated[bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")] = False,
     output_format: Annotated[str, typer.Option("--format", help="text or github (workflow annotations).")] = "text",
 ) -> None:
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable."""
@@ -319,6 +320,62 @@ def accept(
     entries = run_accept(picked, allowlist, reviewer, on, note)
     covered = sum(r["callsites"] for r in picked)
     _err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites", markup=False)
+
+
+@app.command("diff")
+def diff_command(
+    old: Annotated[Path, typer.Argument(help="The earlier release's scan directory (projected).")],
+    new: Annotated[Path, typer.Argument(help="The later release's scan directory.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where diff.json, diff.md and carried.jsonl go.")] = Path(
+        "erratlas-diff"
+    ),
+    old_label: Annotated[Optional[str], typer.Option("--old-label", help="Name of the earlier release (e.g. 2.1.98).")] = None,
+    new_label: Annotated[Optional[str], typer.Option("--new-label", help="Name of the later release.")] = None,
+) -> None:
+    """Pair the callsites of two releases; propose carrying reviewed owners to moved and changed ones."""
+    import orjson
+
+    from analyzer.owners.diff import carried, carried_logger_roots, diff, document
+    from analyzer.owners.references import ReferenceGraph
+    from analyzer.owners.gate import verify
+    from analyzer.owners.projection import neighbours
+    from analyzer.owners.suggest import render as render_suggestions
+    from analyzer.owners.suggest import suggestion_row
+    from analyzer.reports.diff import render_diff
+    from analyzer.reports.output import read_directory, write_directory
+    from analyzer.reports.owners import PROJECTION_FILE, load_records
+    from analyzer.versions import check_same
+
+    sides = []
+    for directory, label in ((old, old_label), (new, new_label)):
+        files = read_directory(directory)
+        summary = verify(directory, files)
+        bundle = summary["inputs"]["bundle"]
+        records = load_records(files)
+        side = {"label": label or f"{bundle['name']} {bundle['sha256'][:12]}", "bundle": bundle["name"],
+                "sha256": bundle["sha256"], "callsites": len(records)}
+        sides.append((files, summary, records, side))
+    check_same(sides[1][1], new, sides[0][1], old)
+    (old_files, _, old_records, old_side), (_, _, new_records, new_side) = sides
+    old_rows = {row["id"]: row for row in (orjson.loads(line) for line in
+                                           old_files.get(PROJECTION_FILE, b"").splitlines() if line)}
+    result = diff(old_records, new_records)
+    rows = carried(result, old_rows, old_side["label"], suggestion_row, neighbours(new_records))
+    rows += carried_logger_roots(sides[0][1], old_rows, sides[1][1], ReferenceGraph.load(sides[1][0]),
+                                 old_side["label"], suggestion_row)
+    doc = document(result, old_side, new_side, rows)
+    write_directory(out, {
+        "diff.json": orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n",
+        "diff.md": render_diff(doc),
+        "carried.jsonl": render_suggestions(rows),
+    }, marker="diff.json")
+    c = doc["counts"]
+    _err.print(
+        f"erratlas: {old_side['label']} -> {new_side['label']}: {c['unchanged']} unchanged, {c['moved']} moved, "
+        f"{c['changed']} changed, {c['added']} added, {c['removed']} removed, {c['ambiguous']} ambiguous; "
+        f"{len(rows)} owners to carry -> {out}",
+        markup=False,
+    )
 
 
 def main() -> None:

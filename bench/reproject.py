@@ -4,7 +4,7 @@ usage: python bench/reproject.py [--runs N] [--allowlist FILE]
 
 Scans cli.js of @anthropic-ai/claude-code@2.1.100 once (from the verified npm cache), then
 alternates two allowlists on that scan directory: the given one (default
-allowlists/claude-code-2.1.100.toml, if present) and a changed copy with its last entry
+allowlists/claude-code.toml, if present) and a changed copy with its last entry
 removed, so every run re-projects against an allowlist that differs from the last. Prints the
 median, min and max wall time and peak memory of `erratlas project` as a markdown table.
 """
@@ -50,7 +50,7 @@ def changed_copy(allowlist: pathlib.Path, target: pathlib.Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--allowlist", type=pathlib.Path, default=REPOSITORY / "allowlists" / "claude-code-2.1.100.toml")
+    parser.add_argument("--allowlist", type=pathlib.Path, default=REPOSITORY / "allowlists" / "claude-code.toml")
     args = parser.parse_args()
     bundle = npm_cache.main_file("@anthropic-ai/claude-code", "2.1.100")
     with tempfile.TemporaryDirectory() as work_name:

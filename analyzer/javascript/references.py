@@ -84,7 +84,33 @@ def unit_references(tree: Tree, source: bytes, modules: ModuleMap) -> UnitRefere
         )
         for position, (start, end, _, declared) in enumerate(raw)
     ]
-    return UnitReferences(items, frozenset(modules.helpers), walked)
+    helpers = frozenset(modules.helpers) | _runtime_helpers(raw, source)
+    return UnitReferences(items, helpers, walked)
+
+
+#: texts only bundler runtime helpers hold (esbuild's and Bun's `__using`, `__callDispose`,
+#: private-member and `__require` helpers): the shapes the module map does not look for
+RUNTIME_SIGNATURES = (
+    b"An error was suppressed during disposal",
+    b'Object expected to be assigned to \\"using\\" declaration',
+    b"Object expected to be assigned to \"using\" declaration",
+    b"Cannot add the same private member more than once",
+    b"Cannot read from private field",
+    b"Cannot write to private field",
+    b"Cannot access private method",
+    b"Dynamic require of ",
+    b"Calling `require` for ",
+)
+
+
+def _runtime_helpers(raw: list[RawItem], source: bytes) -> frozenset[str]:
+    """Top-level bindings whose declaration holds a runtime helper's text. A helper is code the
+    bundler writes once and every module calls: never evidence of who wrote its callers."""
+    found = set()
+    for start, end, _, declared in raw:
+        if declared and end - start < 4096 and any(s in source[start:end] for s in RUNTIME_SIGNATURES):
+            found.update(_text(n) for n in declared)
+    return frozenset(found)
 
 
 def binding_digests(tree: Tree, source: bytes, items: list[Item], wanted: list[int]) -> dict[tuple[int, str], bytes]:

@@ -102,6 +102,9 @@ def failures(summary: dict[str, Any], thresholds: Thresholds) -> list[str]:
     if not thresholds.allow_stale:
         for entry in summary["stale"]:
             out.append(f"stale allowlist entry {entry['entry']}: {entry['level']} {entry['fingerprint']} matches nothing")
+        for entry in summary.get("ambiguous", []):
+            out.append(f"ambiguous allowlist entry {entry['entry']}: {entry['level']} {entry['fingerprint']} names one "
+                       f"of {entry['copies']} identical copies ({entry['matched']}): name them with copies or neighbours")
         for entry in summary["drifted"]:
             out.append(
                 f"drifted allowlist entry {entry['entry']}: {entry['callsite']} expects {entry['expect']!r}, "

@@ -71,7 +71,7 @@ def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]
     """What the source map says, at every level (`truth`), and for the callsites it does not
     place, what the bundle keeps: one suggestion per module whose callsites agree, else one
     per callsite."""
-    out = truth_suggestions(records, graph or ReferenceGraph([]), _emit)
+    out = truth_suggestions(records, graph or ReferenceGraph([]), suggestion_row, modules)
     by_module: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
         if truth_of(record) is not None:
@@ -93,7 +93,7 @@ def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]
     return out
 
 
-def _emit(identifier: str, level: str, fingerprint: str, copies: int | None, owner: str | None,
+def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | None, owner: str | None,
           package: str | None, confidence: str, evidence: list[tuple[str, str]], members: list[dict[str, Any]],
           function: str | None, expect: str | None, candidates: list[dict[str, Any]] | None = None,
           neighbours: tuple[str, str] | None = None) -> dict[str, Any]:
@@ -192,17 +192,17 @@ def _module_suggestion(row: dict[str, Any], members: list[dict[str, Any]], verdi
     name = row["name"]
     if verdict.package is not None and "node_modules/" in name:
         name = name.rsplit("node_modules/", 1)[1]
-    return _emit(f"s:module:{row['id']}", "module", row["fingerprint"], None, verdict.owner, verdict.package,
+    return suggestion_row(f"s:module:{row['id']}", "module", row["fingerprint"], None, verdict.owner, verdict.package,
                  verdict.confidence, list(verdict.evidence), members, name, None)
 
 
 def _callsite_suggestion(record: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
     copies = record.get("copies") or {"count": 1, "group": None}
     if copies["count"] > 1:  # identical code elsewhere: only the whole group can be named
-        return _emit(f"s:callsite:{record['id']}", "callsite", copies["group"], copies["count"], None, None,
+        return suggestion_row(f"s:callsite:{record['id']}", "callsite", copies["group"], copies["count"], None, None,
                      "ambiguous", list(verdict.evidence), [record], None, None,
                      candidates=[{"owner": verdict.owner, "package": verdict.package, "callsites": 1}])
-    return _emit(f"s:callsite:{record['id']}", "callsite", record["fingerprint"], None, verdict.owner,
+    return suggestion_row(f"s:callsite:{record['id']}", "callsite", record["fingerprint"], None, verdict.owner,
                  verdict.package, verdict.confidence, list(verdict.evidence), [record], None,
                  record["message"]["comparisonKey"])
 

@@ -50,12 +50,13 @@ def truth_of(record: dict[str, Any]) -> Truth | None:
 Emit = Callable[..., dict[str, Any]]
 
 
-def truth_suggestions(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit) -> list[dict[str, Any]]:
+def truth_suggestions(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit,
+                      modules: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Every level's suggestions for the callsites the map places."""
     placed = [(record, truth) for record in records if (truth := truth_of(record)) is not None]
     if not placed:
         return []
-    roots, reached = _roots(records, graph, emit)
+    roots, reached = _roots(records, graph, emit, _Sources(modules or {}))
     out = _callsite_level(placed, neighbours(records), emit)
     for row in out:  # a product callsite a suggested root reaches needs no entry of its own
         covering = {reached[i] for i in row["exampleIds"] if i in reached}
@@ -148,7 +149,25 @@ def _level_key(record: dict[str, Any], level: str) -> tuple[str, int] | None:
 # ---- product roots --------------------------------------------------------------------------
 
 
-def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit) \
+class _Sources:
+    """The original file the source map gives each stretch of a unit (modules.jsonl spans)."""
+
+    def __init__(self, modules: dict[str, dict[str, Any]]) -> None:
+        spans = sorted((row["unit"], start, end, row["source"]) for row in modules.values() if row.get("source")
+                       for start, end in row["spans"])
+        self._spans: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+        for unit, start, end, source in spans:
+            self._spans[unit].append((start, end, source))
+
+    def product(self, unit: str, offset: int) -> bool:
+        """Whether the map places the byte at `offset` in the product's sources."""
+        for start, end, source in self._spans.get(unit, []):
+            if start <= offset < end:
+                return package_of(source) is None
+        return False
+
+
+def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, sources: _Sources) \
         -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Product roots, greedily: each step takes the rootable binding that reaches the most
     product callsites not yet reached, among those whose reach the map contradicts nowhere; and
@@ -158,7 +177,7 @@ def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit) \
         item = graph.item_of(record["unit"], record["offset"], record["endOffset"])
         if item is not None:
             by_item[item.id].append((record, truth_of(record)))
-    candidates = _root_candidates(graph, by_item)
+    candidates = _root_candidates(graph, by_item, sources)
     owned: set[str] = set()
     out = []
     reached: dict[str, str] = {}
@@ -185,16 +204,21 @@ def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit) \
     return out, reached
 
 
-def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]]) \
-        -> list[tuple[str, str]]:
-    """Rootable bindings (a unique fp1b, not a helper) whose item the map places in the product."""
+def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]],
+                     sources: _Sources) -> list[tuple[str, str]]:
+    """Rootable bindings (a unique fp1b, not a helper) whose declaration the map places in the
+    product's sources: code the map does not place (a bundler's runtime) never roots."""
     out = []
     for binding, (fingerprint, count, helper) in sorted(graph.bindings.items()):
         if fingerprint is None or count > 1 or helper:
             continue
         item = graph.declaring_item(binding)
-        placed = [t for _, t in by_item.get(item, []) if t is not None] if item else []
-        if all(t.owner == "Product" for t in placed):
+        if item is None:
+            continue
+        placed = [t for _, t in by_item.get(item, []) if t is not None]
+        if placed and all(t.owner == "Product" for t in placed) and len(placed) == len(by_item[item]):
+            out.append(binding)
+        elif not by_item.get(item) and sources.product(binding[0], graph.item_offset(item)):
             out.append(binding)
     return out
 

@@ -21,9 +21,10 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
-def write_directory(target: Path, files: dict[str, bytes]) -> None:
+def write_directory(target: Path, files: dict[str, bytes], marker: str = MARKER) -> None:
+    """`marker`: the file whose presence says an existing `target` is erratlas's to replace."""
     target = Path(os.path.abspath(target))
-    _check_replaceable(target)
+    _check_replaceable(target, marker)
     parent = target.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
@@ -46,7 +47,7 @@ def write_directory(target: Path, files: dict[str, bytes]) -> None:
             shutil.rmtree(staging, ignore_errors=True)
 
 
-def _check_replaceable(target: Path) -> None:
+def _check_replaceable(target: Path, marker: str = MARKER) -> None:
     try:
         info = os.lstat(target)
     except FileNotFoundError:
@@ -56,8 +57,8 @@ def _check_replaceable(target: Path) -> None:
     if not stat.S_ISDIR(info.st_mode):
         raise InputError(target, "output path exists and is not a directory")
     entries = os.listdir(target)
-    if entries and MARKER not in entries:
-        raise InputError(target, "output directory is not empty and holds no erratlas scan; refusing to replace it")
+    if entries and marker not in entries:
+        raise InputError(target, f"output directory is not empty and holds no {marker}; refusing to replace it")
 
 
 def _swap_in(staging: Path, target: Path) -> None:
