@@ -310,13 +310,17 @@ def accept(
     on: Annotated[Optional[str], typer.Option("--on", help="Review date YYYY-MM-DD (default today).")] = None,
     note: Annotated[Optional[str], typer.Option("--note", help="Added to every entry's reason.")] = None,
     suggestions_file: Annotated[Optional[Path], typer.Option("--suggestions", help="Default DIR/suggestions.jsonl.")] = None,
+    unowned: Annotated[bool, typer.Option("--unowned", help="Without --id: only suggestions for callsites DIR's "
+                                          "projection leaves Unresolved (project DIR with the allowlist first).")] = False,
 ) -> None:
     """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
-    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions
+    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, still_unowned
     from analyzer.owners.suggest import accept as run_accept
 
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
     picked = chosen(rows, ids or [], confidence, package or [], level)
+    if unowned and not ids:
+        picked = still_unowned(picked, directory)
     entries = run_accept(picked, allowlist, reviewer, on, note)
     covered = sum(r["callsites"] for r in picked)
     _err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites", markup=False)

@@ -118,8 +118,9 @@ def carry(releases: list[str], work: Path, base: Path, chained: Path, confidence
         out = work / f"diff-{previous}-{release}".replace("@", "-")
         erratlas("diff", previous_dir, directory, "--out", out, "--old-label", previous, "--new-label", release)
         counts = json.loads((out / "diff.json").read_text())["counts"]
+        erratlas("project", directory, "-a", chained)  # carry only what the chain does not own yet
         erratlas("accept", directory, "--suggestions", out / "carried.jsonl", "-a", chained, "--reviewer", REVIEWER,
-                 "--confidence", confidence, "--on", DAY)
+                 "--confidence", confidence, "--on", DAY, "--unowned")
         now = owned(erratlas("project", directory, "-a", chained).stderr)
         good, wrong = checked(directory, known)
         total_wrong += wrong

@@ -41,6 +41,7 @@ CONFIDENCES = ("exact", "likely", "possible", "ambiguous")
 ACCEPTABLE = CONFIDENCES[:3]
 _CALLSITE_FILES = ("error-message-callsites.jsonl", "diagnostic-message-callsites.jsonl")
 _MODULES_FILE = "modules.jsonl"
+_PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
 _EXAMPLES = 5
 #: (message comparisonKey pattern, package): messages only one package writes
 SIGNATURES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -271,6 +272,20 @@ def _at_level(row: dict[str, Any], level: str) -> bool:
         return bool(row["level"] == level)
     from_map = any(e["kind"] == "source-map" for e in row["evidence"])
     return row["level"] in AUTO_LEVELS or not from_map
+
+
+def still_unowned(rows: list[dict[str, Any]], directory: Path) -> list[dict[str, Any]]:
+    """The suggestions one of whose callsites the directory's projection leaves Unresolved (every
+    callsite when a suggestion covers at most five, its listed examples otherwise)."""
+    from analyzer.owners.gate import verify
+    from analyzer.reports.output import read_directory
+
+    files = read_directory(directory)
+    verify(directory, files)
+    unresolved = {row["id"] for row in (orjson.loads(line) for line in
+                                        files.get(_PROJECTION_FILE, b"").splitlines() if line)
+                  if row["owner"] == "Unresolved"}
+    return [row for row in rows if not row["exampleIds"] or any(i in unresolved for i in row["exampleIds"])]
 
 
 def accept(
