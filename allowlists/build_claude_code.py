@@ -94,9 +94,11 @@ def main() -> int:
         args.work.mkdir(parents=True, exist_ok=True)
         base, chained = args.work / "truth.toml", args.work / "chained.toml"
         truth = document["truth"]
-        release_chain.truth_allowlist(truth["release"], args.work, base, truth["confidence"], truth["level"])
+        reviewer, day = document["reviewer"], document["reviewedOn"]
+        release_chain.truth_allowlist(truth["release"], args.work, base, truth["confidence"], truth["level"],
+                                      reviewer, day)
         rows, wrong = release_chain.carry(document["chain"]["releases"], args.work, base, chained,
-                                          document["chain"]["confidence"])
+                                          document["chain"]["confidence"], reviewer, day)
         decided = decide(document, args.work, chained)
         shutil.copy(chained, ALLOWLIST)
         print(f"wrote {ALLOWLIST.relative_to(REPO)}: {ALLOWLIST.read_text().count('[[entry]]')} entries "

@@ -90,18 +90,19 @@ def checked(directory: Path, known: dict[str, tuple[str, str | None]]) -> tuple[
     return len(owned_known), sum(1 for r in owned_known if (r["owner"], r["package"]) != known[r["fingerprint"]])
 
 
-def truth_allowlist(release: str, work: Path, target: Path, confidence: str = "likely", level: str = "auto") -> Path:
+def truth_allowlist(release: str, work: Path, target: Path, confidence: str = "likely", level: str = "auto",
+                    reviewer: str = REVIEWER, day: str = DAY) -> Path:
     """The truth of `release`'s source map, accepted into `target` (replaced)."""
     first = scanned(release, work)
     target.unlink(missing_ok=True)
     erratlas("suggest", first)
-    erratlas("accept", first, "-a", target, "--reviewer", REVIEWER, "--confidence", confidence, "--level", level,
-             "--on", DAY)
+    erratlas("accept", first, "-a", target, "--reviewer", reviewer, "--confidence", confidence, "--level", level,
+             "--on", day)
     return first
 
 
-def carry(releases: list[str], work: Path, base: Path, chained: Path, confidence: str = "likely") \
-        -> tuple[list[str], int]:
+def carry(releases: list[str], work: Path, base: Path, chained: Path, confidence: str = "likely",
+          reviewer: str = REVIEWER, day: str = DAY) -> tuple[list[str], int]:
     """Carry `chained` (starting as a copy of `base`) along `releases`; the table rows and the
     number of owners the first release's truth contradicts."""
     first = scanned(releases[0], work)
@@ -119,8 +120,8 @@ def carry(releases: list[str], work: Path, base: Path, chained: Path, confidence
         erratlas("diff", previous_dir, directory, "--out", out, "--old-label", previous, "--new-label", release)
         counts = json.loads((out / "diff.json").read_text())["counts"]
         erratlas("project", directory, "-a", chained)  # carry only what the chain does not own yet
-        erratlas("accept", directory, "--suggestions", out / "carried.jsonl", "-a", chained, "--reviewer", REVIEWER,
-                 "--confidence", confidence, "--on", DAY, "--unowned")
+        erratlas("accept", directory, "--suggestions", out / "carried.jsonl", "-a", chained, "--reviewer", reviewer,
+                 "--confidence", confidence, "--on", day, "--unowned")
         now = owned(erratlas("project", directory, "-a", chained).stderr)
         good, wrong = checked(directory, known)
         total_wrong += wrong

@@ -59,6 +59,10 @@ class Entry:
     def owner_field(self, name: str) -> str | None:
         return dict(self.owner_fields).get(name)
 
+    def identity(self) -> tuple[object, ...]:
+        """What the entry names: a later entry with the same identity replaces it."""
+        return (self.level, self.fingerprint, self.copies, self.neighbours)
+
     def verdict(self) -> tuple[object, ...]:
         """What the entry says about a callsite: entries that agree have equal verdicts."""
         return (self.owner, self.package, self.function, self.owner_fields)

@@ -72,7 +72,7 @@ def add_entry(
         origin=str(allowlist),
         copies=copies,
     )
-    kept = [e for e in _existing(allowlist) if (e.level, e.fingerprint) != (entry.level, entry.fingerprint)]
+    kept = [e for e in _existing(allowlist) if e.identity() != entry.identity()]
     write_allowlist(allowlist, [*kept, entry])
     load_allowlist(allowlist)  # what we wrote must validate (owner, package, dates...)
     return entry

@@ -295,8 +295,8 @@ def accept(
     day = reviewed_on or dt.date.today().isoformat()
     entries = [_entry(row, allowlist, reviewer, day, note) for row in rows]
     existing = list(load_allowlist(allowlist).entries) if allowlist.exists() else []
-    replaced = {(e.level, e.fingerprint, e.neighbours) for e in entries}
-    write_allowlist(allowlist, [e for e in existing if (e.level, e.fingerprint, e.neighbours) not in replaced] + entries)
+    replaced = {e.identity() for e in entries}
+    write_allowlist(allowlist, [e for e in existing if e.identity() not in replaced] + entries)
     load_allowlist(allowlist)  # what we wrote must validate
     return entries
 
