@@ -229,7 +229,9 @@ def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: l
             raise InputError("--id", f"no suggestion '{missing[0]}'")
         return [known[i] for i in ids]
     rank = CONFIDENCES.index(minimum)
-    picked = [row for row in rows if CONFIDENCES.index(row["confidence"]) <= rank]
+    # a row naming several candidate packages (corpus ambiguity) is for reading, not accepting
+    picked = [row for row in rows if CONFIDENCES.index(row["confidence"]) <= rank
+              and not (row["owner"] == "Dependency" and row["package"] is None)]
     if packages:
         picked = [row for row in picked if row["package"] in packages]
     return picked

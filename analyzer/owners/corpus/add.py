@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -20,21 +21,36 @@ def add_specs(corpus: Corpus, specs: list[str], before: str | None, count: int, 
     added: list[Added] = []
     for spec in specs:
         path = Path(spec)
-        if path.name in LOCKFILES and path.is_file():
+        if looks_like_name(spec):
+            requests.append(registry_spec(spec))
+        elif path.name in LOCKFILES and path.is_file():
             requests.extend(lockfile_requests(path))
         elif path.is_dir():
             added.extend(_node_modules(corpus, path))
         elif path.is_file() and path.suffix in (".js", ".mjs", ".cjs"):
             added.extend(_mapped_bundle(corpus, path))
-        elif path.exists() or "/" in spec.lstrip("@").split("/", 1)[-1] or spec.startswith((".", "/")):
-            raise InputError(spec, "not a lockfile (" + ", ".join(LOCKFILES) + "), a node_modules directory or a "
-                                   "bundle with a source map")
+        elif path.exists() or not _NAME_LIKE.match(spec):
+            raise InputError(spec, "not a package name, name@version, lockfile (" + ", ".join(LOCKFILES) + "), "
+                                   "node_modules directory or bundle with a source map")
         else:
             requests.append(registry_spec(spec))
     if requests:
         added.extend(add_requests(corpus, requests, before, count, jobs, warn))
     corpus.save()
     return added
+
+
+_NAME_LIKE = re.compile(r"^(?:@[^/]+/)?[^/]+$")
+
+
+def looks_like_name(spec: str) -> bool:
+    """`name`, `@scope/name`, with an optional `@version`: never a path, even if a directory of
+    that name is here (a path to one is written `./name`)."""
+    try:
+        registry_spec(spec)
+    except InputError:
+        return False
+    return not spec.endswith((".json", ".lock", ".yaml", ".js", ".mjs", ".cjs"))
 
 
 def _node_modules(corpus: Corpus, directory: Path) -> list[Added]:

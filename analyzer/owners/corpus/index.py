@@ -9,8 +9,9 @@ import tarfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from tree_sitter import Node
+from tree_sitter import Node, Tree
 
+from analyzer.javascript.modules import find_modules
 from analyzer.javascript.syntax import parse
 from analyzer.owners.corpus.signature import UnitTokens
 
@@ -36,10 +37,13 @@ class IndexedFunction:
 class PackageIndex:
     files: list[str]
     functions: list[IndexedFunction]
+    #: indices of `files` that are bundles (bundler modules inside): their code may be other packages'
+    bundles: frozenset[int] = frozenset()
 
     def to_json(self) -> dict[str, object]:
         return {
             "files": self.files,
+            "bundles": sorted(self.bundles),
             "functions": [[f.file, f.name, f.line, f"{f.key:016x}", f.tokens, f.weight] for f in self.functions],
         }
 
@@ -48,7 +52,8 @@ class PackageIndex:
         rows = document["functions"]
         assert isinstance(rows, list)
         return cls(list(document["files"]),  # type: ignore[call-overload]
-                   [IndexedFunction(r[0], r[1], r[2], int(r[3], 16), r[4], r[5]) for r in rows])
+                   [IndexedFunction(r[0], r[1], r[2], int(r[3], 16), r[4], r[5]) for r in rows],
+                   frozenset(document.get("bundles", ())))  # type: ignore[call-overload]
 
 
 def tarball_sources(data: bytes) -> Iterator[tuple[str, bytes]]:
@@ -74,8 +79,8 @@ def _inside(name: str) -> str:
 def _wanted(path: str, size: int, names: set[str]) -> bool:
     if not path.endswith(SOURCE_SUFFIXES) or size > MAX_FILE_BYTES or path.startswith("../"):
         return False
-    if any(part in _SKIPPED_DIRECTORIES for part in path.split("/")[:-1]):
-        return False
+    if any(part in _SKIPPED_DIRECTORIES or part.startswith(".") for part in path.split("/")[:-1]):
+        return False  # tests, examples, and tool directories (`.yarn/plugins` bundles other packages)
     stem, suffix = posixpath.splitext(path)
     # a minified copy says what its source says: index the source when both ship
     return not (stem.endswith(".min") and any(stem[:-4] + s in names for s in SOURCE_SUFFIXES))
@@ -84,6 +89,7 @@ def _wanted(path: str, size: int, names: set[str]) -> bool:
 def index_sources(sources: Iterable[tuple[str, bytes]]) -> PackageIndex:
     files: list[str] = []
     functions: list[IndexedFunction] = []
+    bundles: set[int] = set()
     cache: dict[str, int] = {}
     for path, data in sources:
         if b"\x00" in data:
@@ -94,12 +100,14 @@ def index_sources(sources: Iterable[tuple[str, bytes]]) -> PackageIndex:
             continue
         number = len(files)
         files.append(path)
-        functions.extend(_file_functions(number, data, cache))
-    return PackageIndex(files, functions)
+        tree = parse(data)
+        if len(find_modules(tree, data).modules) >= 2:
+            bundles.add(number)
+        functions.extend(_file_functions(number, tree, data, cache))
+    return PackageIndex(files, functions, frozenset(bundles))
 
 
-def _file_functions(number: int, data: bytes, cache: dict[str, int]) -> Iterator[IndexedFunction]:
-    tree = parse(data)
+def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int]) -> Iterator[IndexedFunction]:
     tokens = UnitTokens(tree, data, cache)
     whole = tokens.whole()
     if whole.distinctive:

@@ -25,6 +25,7 @@ from typing import Any
 from analyzer.owners.corpus.bundle import BundleFunction
 from analyzer.owners.corpus.index import PackageIndex, index_sources
 from analyzer.owners.corpus.store import Corpus
+from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
 _HELPERS = ("tslib-2.8.1.js", "tslib-1.14.1.js")
@@ -44,11 +45,24 @@ CONTAINING_KINDS = ("cjs",)
 class Hit:
     """A corpus function with the same signature."""
 
+    #: the package the code is from: the entry's, or the one a `node_modules/<pkg>/` path in
+    #: the entry's tarball names (a package that ships its dependencies)
     package: str
-    version: str
+    #: the corpus entry (package name, version) holding the file
+    entry: tuple[str, str]
     file: str
     function: str
     line: int
+    #: the file is a bundle: its code may be any package's, so the hit alone decides nothing
+    weak: bool
+
+    @property
+    def version(self) -> str:
+        return self.entry[1] if self.entry[0] == self.package else f"? (in {self.entry[0]}@{self.entry[1]})"
+
+    def describe(self) -> str:
+        where = f" (bundle file)" if self.weak else ""
+        return f"{self.package}@{self.version} {self.file}:{self.line}{where} {self.function}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,13 +101,20 @@ class CorpusIndex:
             name, version = self.entries[number]
             index = self.indices[number]
             function = index.functions[position]
-            out.append(Hit(name, version, index.files[function.file], function.name, function.line))
+            file = index.files[function.file]
+            out.append(Hit(package_of(file) or name, (name, version), file, function.name, function.line,
+                           function.file in index.bundles))
         return out
+
+    def packages(self, key: int) -> tuple[frozenset[str], frozenset[str]]:
+        """(packages of the decisive hits, packages of every hit)."""
+        hits = self.hits(key)
+        return frozenset(h.package for h in hits if not h.weak), frozenset(h.package for h in hits)
 
     def choose_versions(self, functions: list[BundleFunction]) -> dict[str, Chosen]:
         scores: dict[str, Counter[str]] = defaultdict(Counter)
         for key in {f.key for f in functions}:
-            for name, version in {self.entries[n] for n, _ in self.by_key.get(key, ())}:
+            for name, version in {h.entry for h in self.hits(key) if h.entry[0] == h.package and not h.weak}:
                 scores[name][version] += 1
         out = {}
         for name, entry in self.corpus.packages.items():
@@ -182,7 +203,8 @@ def _function_decision(record: dict[str, Any], tree: FunctionTree | None, index:
     for depth, function in enumerate(tree.enclosing(record["offset"]) if tree is not None else ()):
         hits = index.hits(function.key)
         if hits:
-            packages = tuple(sorted({h.package for h in hits}))
+            strong = {h.package for h in hits if not h.weak}
+            packages = tuple(sorted(strong if len(strong) == 1 else {h.package for h in hits}))
             where = "its innermost distinctive function" if depth == 0 else f"the distinctive function {depth} levels out"
             detail = f"{where} ({function.tokens} tokens, weight {function.weight}) equals"
             return Decision(packages, tuple(hits), "function", depth, detail)
@@ -195,7 +217,8 @@ def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> De
     sets = []
     for start, end in row.get("spans") or [[row["offset"], row["endOffset"]]]:
         for function in tree.within(start, end):
-            packages = frozenset(h.package for h in index.hits(function.key))
+            strong, every = index.packages(function.key)
+            packages = strong if len(strong) == 1 else every
             if packages:
                 sets.append(packages)
     for packages in sets:
@@ -221,8 +244,9 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
     reasons = []
     if decision.how == "function":
         for hit in _best_hits(decision.hits, chosen)[:3]:
-            evidence.append({"kind": "corpus-function",
-                             "detail": f"{decision.detail} {hit.package}@{hit.version} {hit.file}:{hit.line} {hit.function}"})
+            evidence.append({"kind": "corpus-function", "detail": f"{decision.detail} {hit.describe()}"})
+        if all(h.weak for h in decision.hits):
+            reasons.append("matched only in bundle files, which may hold any package's code")
     if contained is not None:
         evidence.append({"kind": "corpus-module", "detail": contained.detail})
         if decision.how == "function" and contained.packages[0] in packages:
@@ -263,9 +287,9 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
 
 def _best_hits(hits: tuple[Hit, ...], chosen: dict[str, Chosen]) -> list[Hit]:
     """Hits in the chosen version first, then by package, version, file and line."""
-    def rank(hit: Hit) -> tuple[bool, str, str, str, int]:
+    def rank(hit: Hit) -> tuple[bool, bool, str, str, str, int]:
         best = chosen.get(hit.package)
-        return (best is None or best.version != hit.version, hit.package, hit.version, hit.file, hit.line)
+        return (hit.weak, best is None or best.version != hit.version, hit.package, hit.version, hit.file, hit.line)
 
     return sorted(hits, key=rank)
 

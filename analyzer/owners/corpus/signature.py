@@ -51,6 +51,7 @@ _QUERY = Query(
     (shorthand_property_identifier) @name
     (shorthand_property_identifier_pattern) @name
     (regex) @regex
+    (binary_expression operator: "+") @plus
     [(function_declaration) (generator_function_declaration) (function_expression)
      (generator_function) (arrow_function) (method_definition)] @function
     """,
@@ -125,7 +126,12 @@ class UnitTokens:
         self._cache = cache if cache is not None else {}
         captures = QueryCursor(_QUERY).captures(tree.root_node)
         tokens: list[tuple[int, int, int]] = []  # (start, hash, weight)
-        for name, node in ((n, node) for n, nodes in captures.items() if n != "function" for node in nodes):
+        folded: set[int] = set()
+        for start, token in _concatenations(captures.get("plus", []), source, folded):
+            tokens.append((start, token_hash(token, self._cache), min(len(token), _WEIGHT_CAP)))
+        for name, node in ((n, node) for n, nodes in captures.items() if n not in ("function", "plus") for node in nodes):
+            if node.id in folded:
+                continue
             for start, token in _tokens(name, node, source):
                 tokens.append((start, token_hash(token, self._cache), min(len(token), _WEIGHT_CAP)))
         tokens.sort()
@@ -164,6 +170,65 @@ def _tokens(capture: str, node: Node, source: bytes) -> Iterable[tuple[int, str]
             yield start, value
     else:
         yield from _template_chunks(node, source)
+
+
+_HOLE = None
+
+
+def _concatenations(pluses: list[Node], source: bytes, folded: set[int]) -> Iterable[tuple[int, str]]:
+    """The literal text of each `+` chain, folded as a minifier folds it: `"a" + "b" + x + "c"`
+    and `` `ab${x}c` `` both give "ab" and "c". The chain's literal operands go in `folded`."""
+    for top in pluses:
+        parent = top.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            parent = parent.parent
+        if parent is not None and parent.type == "binary_expression" and _is_plus(parent):
+            continue  # inside a longer chain, read with it
+        pieces: list[str | None] = []
+        stack = [top]
+        while stack:  # operands left to right, iteratively: minified chains can be long
+            node = _unwrap(stack.pop())
+            if node.type == "binary_expression" and _is_plus(node):
+                stack.extend(reversed(node.named_children[:2]))
+            elif node.type == "string" and not _left_out(node):
+                folded.add(node.id)
+                pieces.append(decode_string(source[node.start_byte + 1:node.end_byte - 1].decode("utf-8", "replace")))
+            elif node.type == "template_string":
+                folded.add(node.id)
+                for chunk in _template_pieces(node, source):
+                    pieces.append(chunk)
+            else:
+                pieces.append(_HOLE)
+        text: list[str] = []
+        for piece in [*pieces, _HOLE]:
+            if piece is not _HOLE:
+                text.append(piece)
+            elif text:
+                value = "".join(text)
+                if value not in _SKIPPED:
+                    yield top.start_byte, value
+                text = []
+
+
+def _is_plus(node: Node) -> bool:
+    operator = node.child_by_field_name("operator")
+    return operator is not None and operator.type == "+"
+
+
+def _unwrap(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
+def _template_pieces(node: Node, source: bytes) -> Iterable[str | None]:
+    at = node.start_byte + 1
+    for child in node.named_children:
+        if child.type == "template_substitution":
+            yield decode_string(source[at:child.start_byte].decode("utf-8", "replace"))
+            yield _HOLE
+            at = child.end_byte
+    yield decode_string(source[at:node.end_byte - 1].decode("utf-8", "replace"))
 
 
 def _template_chunks(node: Node, source: bytes) -> Iterable[tuple[int, str]]:

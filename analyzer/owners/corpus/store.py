@@ -30,6 +30,8 @@ CORPUS_SCHEMA = "erratlas.corpus/1"
 MANIFEST = "corpus.json"
 #: candidate versions fetched for a plain package name
 DEFAULT_CANDIDATES = 3
+#: the index's format: an index of another format is made again from its verified tarball
+INDEX_FORMAT = 3
 
 
 def default_corpus() -> Path:
@@ -52,9 +54,13 @@ class PackageEntry:
     #: where the versions came from: registry, lockfile, node_modules, sourcemap
     source: str
     versions: list[str] = field(default_factory=list)
+    #: for a plain name: how its candidates were chosen (`--before`, `--candidates`), so that
+    #: adding it again with the same choice reuses them without asking the registry
+    chosen_by: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"name": self.name, "requested": self.requested, "source": self.source, "versions": self.versions}
+        return {"name": self.name, "requested": self.requested, "source": self.source, "versions": self.versions,
+                "chosenBy": self.chosen_by}
 
 
 class Corpus:
@@ -71,7 +77,7 @@ class Corpus:
                 raise InputError(manifest, f"not a corpus manifest (schema {CORPUS_SCHEMA})")
             for row in document.get("packages", []):
                 self.packages[row["name"]] = PackageEntry(row["name"], row["requested"], row["source"],
-                                                          list(row["versions"]))
+                                                          list(row["versions"]), row.get("chosenBy"))
 
     # ---- paths --------------------------------------------------------------------------
 
@@ -89,11 +95,22 @@ class Corpus:
     def load_index(self, name: str, version: str) -> PackageIndex:
         path = self.index_file(name, version)
         try:
-            return PackageIndex.from_json(orjson.loads(path.read_bytes()))
+            document = orjson.loads(path.read_bytes())
+            if document.get("format") != INDEX_FORMAT:
+                raise InputError(path, f"index of another erratlas (format {document.get('format')}; run `corpus add` "
+                                       f"{name}@{version} again)")
+            return PackageIndex.from_json(document)
         except FileNotFoundError:
             raise InputError(path, f"{name}@{version} is in the manifest but not indexed (run `corpus add` again)") from None
-        except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(path, f"not a corpus index ({exc})") from None
+
+    def index_current(self, name: str, version: str) -> bool:
+        try:
+            document = orjson.loads(self.index_file(name, version).read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            return False
+        return isinstance(document, dict) and document.get("format") == INDEX_FORMAT
 
     def cached_release(self, name: str, version: str) -> Release | None:
         path = self.release_file(name, version)
@@ -112,10 +129,11 @@ class Corpus:
         document = {"schema": CORPUS_SCHEMA, "packages": [self.packages[n].to_json() for n in sorted(self.packages)]}
         _write(self.root / MANIFEST, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
 
-    def record(self, name: str, version: str, requested: str, source: str) -> None:
+    def record(self, name: str, version: str, requested: str, source: str, chosen_by: str | None = None) -> None:
         entry = self.packages.get(name)
-        if entry is None or entry.source != source or (requested == "version" and entry.requested != "version"):
-            entry = self.packages[name] = PackageEntry(name, requested, source, [])
+        if (entry is None or entry.source != source or entry.chosen_by != chosen_by
+                or (requested == "version" and entry.requested != "version")):
+            entry = self.packages[name] = PackageEntry(name, requested, source, [], chosen_by)
         if version not in entry.versions:
             entry.versions.append(version)
             entry.versions.sort()
@@ -158,13 +176,14 @@ def add_requests(corpus: Corpus, requests: list[Request], before: str | None, co
                    orjson.dumps({"name": release.name, "version": release.version, "integrity": release.integrity,
                                  "published": release.published}))
     fresh = {(r.name, r.version) for r in missing}
-    todo = [r for r, _ in wanted if not corpus.index_file(r.name, r.version).exists() or (r.name, r.version) in fresh]
+    todo = [r for r, _ in wanted if not corpus.index_current(r.name, r.version) or (r.name, r.version) in fresh]
     for release, _ in wanted:
         _verified_tarball(corpus, release)  # a tampered cached tarball is refused even when its index exists
     indexed = dict(zip(((r.name, r.version) for r in todo), _index_all(corpus, todo, jobs)))
     added = []
     for release, requested in wanted:
-        corpus.record(release.name, release.version, requested, "registry")
+        corpus.record(release.name, release.version, requested, "registry",
+                      _choice(before, count) if requested == "name" else None)
         key = (release.name, release.version)
         how = "fetched" if key in fresh else "cached" if key in indexed else "indexed"
         functions = indexed[key] if key in indexed else len(corpus.load_index(*key).functions)
@@ -186,6 +205,11 @@ def _resolve(corpus: Corpus, request: Request, before: str | None, count: int, w
             raise InputError(f"{request.name}@{request.version}",
                              f"the lockfile's integrity {request.integrity} differs from the registry's {release.integrity}")
         return [release]
+    known = corpus.packages.get(request.name)
+    if before is not None and known is not None and known.requested == "name" and known.chosen_by == _choice(before, count):
+        reused = [corpus.cached_release(request.name, v) for v in known.versions]
+        if all(reused):
+            return reused  # type: ignore[return-value]
     try:
         times = publish_times(request.name)
     except InputError as exc:
@@ -207,6 +231,10 @@ def _resolve(corpus: Corpus, request: Request, before: str | None, count: int, w
     unknown = [v for v, r in cached.items() if r is None]
     fetched = {r.version: r for r in releases(request.name, unknown, times)} if unknown else {}
     return [cached[v] or fetched[v] for v in chosen]  # type: ignore[misc]
+
+
+def _choice(before: str | None, count: int) -> str:
+    return f"before {before or 'now'}, {count} candidates"
 
 
 def _verified_tarball(corpus: Corpus, release: Release) -> bytes:
@@ -240,7 +268,7 @@ def _index_one(root: str, name: str, version: str, integrity: str) -> int:
 
 
 def write_index(corpus: Corpus, name: str, version: str, index: PackageIndex) -> None:
-    document = {"name": name, "version": version, **index.to_json()}
+    document = {"format": INDEX_FORMAT, "name": name, "version": version, **index.to_json()}
     _write(corpus.index_file(name, version), orjson.dumps(document))
 
 
