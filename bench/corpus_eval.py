@@ -39,8 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from analyzer.sourcemap import normalize_source, package_of  # noqa: E402
-from support import npm_cache  # noqa: E402
+from support import npm_cache
+
+from analyzer.sourcemap import normalize_source, package_of
 
 ERRATLAS = str(Path(sys.executable).parent / "erratlas")
 TARGETS = {
@@ -52,7 +53,7 @@ EXECUTABLE = ("@anthropic-ai/claude-code-linux-x64", "2.1.235")
 
 def erratlas(*args: object, quiet: bool = False) -> float:
     started = time.perf_counter()
-    done = subprocess.run([ERRATLAS, *map(str, args)], capture_output=True, text=True)
+    done = subprocess.run([ERRATLAS, *map(str, args)], capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         sys.exit(f"erratlas {' '.join(map(str, args))[:200]} failed:\n{done.stderr}")

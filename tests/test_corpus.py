@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, SUMMARY, run, scan
 from support.registry import UNREACHABLE, LocalRegistry, integrity, npm_env
 
@@ -95,7 +94,7 @@ def test_a_function_two_packages_ship_gets_no_exact_suggestion(registry: LocalRe
     """gamma vendors beta's readConfig; alpha's validateRange is also bundled in beta (copies)."""
     code, err = corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")
     assert code == 0, err
-    out, truth = scanned
+    out, _ = scanned
     rows = corpus_rows(suggest_rows(out, tmp_path / "corpus", tmp_path / "s.jsonl"))
     vendored = [r for r in rows.values() if set(r["candidates"]) == {BETA, GAMMA}]  # type: ignore[arg-type]
     assert len(vendored) == 2

@@ -54,7 +54,7 @@ class LocalRegistry:
         registry = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (the http.server API)
+            def do_GET(self) -> None:
                 path = urllib.parse.unquote(self.path.split("?", 1)[0]).lstrip("/")
                 if "/-/" in path:
                     body = registry.tarballs.get(path.rsplit("/-/", 1)[1])

@@ -10,7 +10,13 @@ from pathlib import Path
 from analyzer.bundle.load import load_units
 from analyzer.errors import InputError
 from analyzer.owners.corpus.index import SOURCE_SUFFIXES, _wanted
-from analyzer.owners.corpus.specs import LOCKFILES, Request, installed_packages, lockfile_requests, registry_spec
+from analyzer.owners.corpus.specs import (
+    LOCKFILES,
+    Request,
+    installed_packages,
+    lockfile_requests,
+    registry_spec,
+)
 from analyzer.owners.corpus.store import Added, Corpus, add_requests, add_sources
 from analyzer.sourcemap import SourceMapError, package_of
 

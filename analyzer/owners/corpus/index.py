@@ -81,7 +81,7 @@ def _wanted(path: str, size: int, names: set[str]) -> bool:
         return False
     if any(part in _SKIPPED_DIRECTORIES or part.startswith(".") for part in path.split("/")[:-1]):
         return False  # tests, examples, and tool directories (`.yarn/plugins` bundles other packages)
-    stem, suffix = posixpath.splitext(path)
+    stem = posixpath.splitext(path)[0]
     # a minified copy says what its source says: index the source when both ship
     return not (stem.endswith(".min") and any(stem[:-4] + s in names for s in SOURCE_SUFFIXES))
 

@@ -5,7 +5,7 @@
 2. **Functions.** A callsite's enclosing distinctive functions are looked up innermost
    first; the first one the corpus knows decides: one package is a match, several are an
    ambiguity (a `possible` suggestion naming every candidate).
-3. **Modules.** A CJS bundler module is identified as package P when at least
+3. **Modules.** A CJS or ESM bundler module is identified as package P when at least
    `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
    others, and none matches only other packages. Callsites the functions did not decide
    belong to P (containment); a function match that names another package is downgraded.
@@ -37,8 +37,9 @@ def helper_keys() -> frozenset[int]:
     folder = importlib.resources.files("analyzer.owners.corpus") / "helpers"
     index = index_sources((name, (folder / name).read_bytes()) for name in _HELPERS)
     return frozenset(f.key for f in index.functions if f.name != "<module>")
-#: module kinds whose span is one source file's code (a wrapper the bundler wrote around it)
-CONTAINING_KINDS = ("cjs",)
+#: module kinds whose span is one source file's code (a wrapper the bundler wrote around it, or
+#: the declarations hoisted out of one file's `__esm` initializer)
+CONTAINING_KINDS = ("cjs", "esm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ class Hit:
         return self.entry[1] if self.entry[0] == self.package else f"? (in {self.entry[0]}@{self.entry[1]})"
 
     def describe(self) -> str:
-        where = f" (bundle file)" if self.weak else ""
+        where = " (bundle file)" if self.weak else ""
         return f"{self.package}@{self.version} {self.file}:{self.line}{where} {self.function}"
 
 
@@ -200,15 +201,22 @@ class FunctionTree:
 
 
 def _function_decision(record: dict[str, Any], tree: FunctionTree | None, index: CorpusIndex) -> Decision | None:
+    """The innermost enclosing distinctive function with a decisive corpus hit (outside bundle
+    files); failing that, the innermost one matched only in bundle files (no package)."""
+    weak: Decision | None = None
     for depth, function in enumerate(tree.enclosing(record["offset"]) if tree is not None else ()):
         hits = index.hits(function.key)
-        if hits:
-            strong = {h.package for h in hits if not h.weak}
+        if not hits:
+            continue
+        where = "its innermost distinctive function" if depth == 0 else f"the distinctive function {depth} levels out"
+        detail = f"{where} ({function.tokens} tokens, weight {function.weight}) equals"
+        strong = {h.package for h in hits if not h.weak}
+        if strong:
             packages = tuple(sorted(strong if len(strong) == 1 else {h.package for h in hits}))
-            where = "its innermost distinctive function" if depth == 0 else f"the distinctive function {depth} levels out"
-            detail = f"{where} ({function.tokens} tokens, weight {function.weight}) equals"
             return Decision(packages, tuple(hits), "function", depth, detail)
-    return None
+        if weak is None:
+            weak = Decision(tuple(sorted({h.package for h in hits})), tuple(hits), "function", depth, detail)
+    return weak
 
 
 def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> Decision | None:
@@ -219,7 +227,7 @@ def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> De
         for function in tree.within(start, end):
             strong, every = index.packages(function.key)
             packages = strong if len(strong) == 1 else every
-            if packages:
+            if strong:  # a hit only in bundle files says nothing about this module
                 sets.append(packages)
     for packages in sets:
         if len(packages) == 1:
@@ -254,16 +262,17 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
         elif decision.how == "function":
             packages = tuple(sorted(set(packages) | set(contained.packages)))
             reasons.append("its function matches another package than its module")
-    for package in packages:
-        if package in chosen:
-            evidence.append({"kind": "corpus-version", "detail": _version_detail(package, chosen[package])})
+    for name in packages:
+        if name in chosen:
+            evidence.append({"kind": "corpus-version", "detail": _version_detail(name, chosen[name])})
     copies = (record.get("copies") or {}).get("count", 1)
     if len(packages) > 1:
         reasons.append(f"{len(packages)} candidate packages")
     if copies > 1:
         reasons.append(f"{copies} identical copies of this callsite in the scan")
     confidence = "possible" if reasons else "exact"
-    package = packages[0] if len(packages) == 1 else None
+    weak_only = decision.how == "function" and all(h.weak for h in decision.hits) and contained is None
+    package = packages[0] if len(packages) == 1 and not weak_only else None
     what = f"callsite {record['id']}"
     owner = package or " or ".join(packages)
     function = next((h.function for h in _best_hits(decision.hits, chosen) if h.package == package), None)

@@ -158,9 +158,7 @@ class UnitTokens:
 
 def _tokens(capture: str, node: Node, source: bytes) -> Iterable[tuple[int, str]]:
     start, end = node.start_byte, node.end_byte
-    if capture == "name":
-        yield start, source[start:end].decode("utf-8", "replace")
-    elif capture == "regex":
+    if capture == "name" or capture == "regex":
         yield start, source[start:end].decode("utf-8", "replace")
     elif capture == "string":
         if _left_out(node):
@@ -195,8 +193,7 @@ def _concatenations(pluses: list[Node], source: bytes, folded: set[int]) -> Iter
                 pieces.append(decode_string(source[node.start_byte + 1:node.end_byte - 1].decode("utf-8", "replace")))
             elif node.type == "template_string":
                 folded.add(node.id)
-                for chunk in _template_pieces(node, source):
-                    pieces.append(chunk)
+                pieces.extend(_template_pieces(node, source))
             else:
                 pieces.append(_HOLE)
         text: list[str] = []

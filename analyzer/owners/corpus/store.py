@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +23,14 @@ import orjson
 
 from analyzer.errors import InputError
 from analyzer.owners.corpus.index import PackageIndex, index_sources, tarball_sources
-from analyzer.owners.corpus.registry import Release, candidates, download, matches_integrity, publish_times, releases
+from analyzer.owners.corpus.registry import (
+    Release,
+    candidates,
+    download,
+    matches_integrity,
+    publish_times,
+    releases,
+)
 from analyzer.owners.corpus.specs import Request
 
 CORPUS_SCHEMA = "erratlas.corpus/1"
@@ -160,7 +167,7 @@ class Added:
 
 
 def add_requests(corpus: Corpus, requests: list[Request], before: str | None, count: int, jobs: int,
-                 warn: callable = print) -> list[Added]:  # type: ignore[valid-type]
+                 warn: Callable[[str], None] = print) -> list[Added]:
     """Resolve, fetch (what is not cached), verify and index every request."""
     wanted: list[tuple[Release, str]] = []
     with ThreadPoolExecutor(max_workers=8) as pool:  # npm calls wait on the network, not on a core
@@ -192,7 +199,8 @@ def add_requests(corpus: Corpus, requests: list[Request], before: str | None, co
     return added
 
 
-def _resolve(corpus: Corpus, request: Request, before: str | None, count: int, warn: callable) -> list[Release]:  # type: ignore[valid-type]
+def _resolve(corpus: Corpus, request: Request, before: str | None, count: int,
+             warn: Callable[[str], None]) -> list[Release]:
     if request.version is not None:
         cached = corpus.cached_release(request.name, request.version)
         if cached is not None:
@@ -205,11 +213,11 @@ def _resolve(corpus: Corpus, request: Request, before: str | None, count: int, w
             raise InputError(f"{request.name}@{request.version}",
                              f"the lockfile's integrity {request.integrity} differs from the registry's {release.integrity}")
         return [release]
-    known = corpus.packages.get(request.name)
-    if before is not None and known is not None and known.requested == "name" and known.chosen_by == _choice(before, count):
-        reused = [corpus.cached_release(request.name, v) for v in known.versions]
-        if all(reused):
-            return reused  # type: ignore[return-value]
+    entry = corpus.packages.get(request.name)
+    if before is not None and entry is not None and entry.requested == "name" and entry.chosen_by == _choice(before, count):
+        reused = [r for v in entry.versions if (r := corpus.cached_release(request.name, v)) is not None]
+        if len(reused) == len(entry.versions):
+            return reused
     try:
         times = publish_times(request.name)
     except InputError as exc:
@@ -227,10 +235,10 @@ def _resolve(corpus: Corpus, request: Request, before: str | None, count: int, w
         warn(f"erratlas: {request.name}: no stable version published" + (f" before {before}" if before else "")
              + ", skipped")
         return []
-    cached = {v: corpus.cached_release(request.name, v) for v in chosen}
-    unknown = [v for v, r in cached.items() if r is None]
+    known = {v: corpus.cached_release(request.name, v) for v in chosen}
+    unknown = [v for v, r in known.items() if r is None]
     fetched = {r.version: r for r in releases(request.name, unknown, times)} if unknown else {}
-    return [cached[v] or fetched[v] for v in chosen]  # type: ignore[misc]
+    return [known[v] or fetched[v] for v in chosen]
 
 
 def _choice(before: str | None, count: int) -> str:
