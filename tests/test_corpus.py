@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, SUMMARY, run, scan
+from conftest import FIXTURES, SUMMARY, run, scan, tree_bytes
 from support.registry import UNREACHABLE, LocalRegistry, integrity, npm_env
 
 from analyzer.sourcemap import package_of
@@ -216,3 +218,13 @@ def test_bad_specs_are_one_line_and_status_2(tmp_path: Path) -> None:
         result = run("corpus", "add", spec, "--corpus", tmp_path / "corpus", env=npm_env(tmp_path, UNREACHABLE))
         assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, spec
     assert not (tmp_path / "corpus" / SUMMARY).exists()
+
+
+def test_the_corpus_fixture_is_what_its_build_script_makes(tmp_path: Path) -> None:
+    copy = tmp_path / "fixtures" / "corpus"
+    shutil.copytree(FIXTURES / "corpus", copy, ignore=shutil.ignore_patterns(".build"))
+    for built in [copy / "app.min.js", copy / "app.min.js.map", *(copy / "tarballs").iterdir()]:
+        built.unlink()
+    (tmp_path / "fixtures" / "node_modules").symlink_to(FIXTURES / "node_modules")
+    subprocess.run([sys.executable, str(copy / "build.py")], check=True, timeout=300)
+    assert tree_bytes(copy) == tree_bytes(FIXTURES / "corpus")

@@ -27,7 +27,8 @@ class BundleFunction:
     unit: str
     start: int
     end: int
-    key: int
+    #: the signature key, 16 hex digits
+    key: str
     tokens: int
     weight: int
 
@@ -35,7 +36,7 @@ class BundleFunction:
 def unit_functions(unit: Unit, tree: Tree, cache: dict[str, int]) -> list[BundleFunction]:
     tokens = UnitTokens(tree, unit.source, cache)
     return [
-        BundleFunction(unit.name, s.start, s.end, s.key, s.tokens, s.weight)
+        BundleFunction(unit.name, s.start, s.end, f"{s.key:016x}", s.tokens, s.weight)
         for s in tokens.function_signatures()
         if s.distinctive
     ]
@@ -45,7 +46,7 @@ def render_signatures(units: list[Unit], trees: list[Tree]) -> bytes:
     cache: dict[str, int] = {}
     rows = sorted((f for unit, tree in zip(units, trees) for f in unit_functions(unit, tree, cache)),
                   key=lambda f: (f.unit, f.start, -f.end))
-    return b"".join(orjson.dumps([f.unit, f.start, f.end, f"{f.key:016x}", f.tokens, f.weight]) + b"\n" for f in rows)
+    return b"".join(orjson.dumps([f.unit, f.start, f.end, f.key, f.tokens, f.weight]) + b"\n" for f in rows)
 
 
 def read_signatures(data: bytes, where: str) -> list[BundleFunction]:
@@ -53,7 +54,9 @@ def read_signatures(data: bytes, where: str) -> list[BundleFunction]:
     for number, line in enumerate(data.splitlines(), start=1):
         try:
             unit, start, end, key, tokens, weight = orjson.loads(line)
-            out.append(BundleFunction(unit, start, end, int(key, 16), tokens, weight))
+            if not isinstance(key, str) or len(key) != 16:
+                raise ValueError(key)
+            out.append(BundleFunction(unit, start, end, key, tokens, weight))
         except (orjson.JSONDecodeError, ValueError, TypeError):
             raise InputError(f"{where}:{number}", "not a function signature row") from None
     return out

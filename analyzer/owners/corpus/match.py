@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.owners.corpus.bundle import BundleFunction
-from analyzer.owners.corpus.index import PackageIndex, index_sources
+from analyzer.owners.corpus.index import index_sources
 from analyzer.owners.corpus.store import Corpus
 from analyzer.sourcemap import package_of
 
@@ -32,11 +32,11 @@ _HELPERS = ("tslib-2.8.1.js", "tslib-1.14.1.js")
 
 
 @functools.cache
-def helper_keys() -> frozenset[int]:
+def helper_keys() -> frozenset[str]:
     """Signatures of compiler helpers copied into many packages (helpers/README.md)."""
     folder = importlib.resources.files("analyzer.owners.corpus") / "helpers"
     index = index_sources((name, (folder / name).read_bytes()) for name in _HELPERS)
-    return frozenset(f.key for f in index.functions if f.name != "<module>")
+    return frozenset(f"{f.key:016x}" for f in index.functions if f.name != "<module>")
 #: module kinds whose span is one source file's code (a wrapper the bundler wrote around it, or
 #: the declarations hoisted out of one file's `__esm` initializer)
 CONTAINING_KINDS = ("cjs", "esm")
@@ -77,44 +77,51 @@ class Chosen:
 
 
 class CorpusIndex:
-    """Every indexed version's signatures, by key."""
+    """Every indexed version's signatures, by key (the 16 hex digits, as both sides write them).
+    The index files are read as they are (no record per function); a key's hits are made once."""
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
         self.entries: list[tuple[str, str]] = []
-        self.indices: list[PackageIndex] = []
-        self.by_key: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        #: per entry: its files as (path, package, bundle file?) and its raw function rows
+        self._files: list[list[tuple[str, str, bool]]] = []
+        self._rows: list[list[list[object]]] = []
+        self.by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self._hits: dict[str, tuple[Hit, ...]] = {}
+        helpers = helper_keys()
         for name in sorted(corpus.packages):
             for version in corpus.packages[name].versions:
                 number = len(self.entries)
-                index = corpus.load_index(name, version)
+                document = corpus.load_index_document(name, version)
+                bundles = set(document.get("bundles", ()))
                 self.entries.append((name, version))
-                self.indices.append(index)
-                for position, function in enumerate(index.functions):
-                    self.by_key[function.key].append((number, position))
+                self._files.append([(f, package_of(f) or name, i in bundles) for i, f in enumerate(document["files"])])
+                rows = document["functions"]
+                self._rows.append(rows)
+                for position, row in enumerate(rows):
+                    if row[3] not in helpers:
+                        self.by_key[row[3]].append((number, position))
 
-    def hits(self, key: int) -> list[Hit]:
-        """The corpus functions with this signature; none for a compiler helper's."""
-        if key in helper_keys():
-            return []
-        out = []
-        for number, position in self.by_key.get(key, ()):
-            name, version = self.entries[number]
-            index = self.indices[number]
-            function = index.functions[position]
-            file = index.files[function.file]
-            out.append(Hit(package_of(file) or name, (name, version), file, function.name, function.line,
-                           function.file in index.bundles))
-        return out
+    def hits(self, key: str) -> tuple[Hit, ...]:
+        """The corpus functions with this signature (none for a compiler helper's)."""
+        found = self._hits.get(key)
+        if found is None:
+            out = []
+            for number, position in self.by_key.get(key, ()):
+                file, name, line = self._rows[number][position][:3]
+                path, package, weak = self._files[number][file]  # type: ignore[call-overload]
+                out.append(Hit(package, self.entries[number], path, str(name), int(line), weak))  # type: ignore[call-overload]
+            found = self._hits[key] = tuple(out)
+        return found
 
-    def packages(self, key: int) -> tuple[frozenset[str], frozenset[str]]:
+    def packages(self, key: str) -> tuple[frozenset[str], frozenset[str]]:
         """(packages of the decisive hits, packages of every hit)."""
         hits = self.hits(key)
         return frozenset(h.package for h in hits if not h.weak), frozenset(h.package for h in hits)
 
     def choose_versions(self, functions: list[BundleFunction]) -> dict[str, Chosen]:
         scores: dict[str, Counter[str]] = defaultdict(Counter)
-        for key in {f.key for f in functions}:
+        for key in {f.key for f in functions if f.key in self.by_key}:
             for name, version in {h.entry for h in self.hits(key) if h.entry[0] == h.package and not h.weak}:
                 scores[name][version] += 1
         out = {}

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -102,11 +103,21 @@ class Corpus:
     def load_index(self, name: str, version: str) -> PackageIndex:
         path = self.index_file(name, version)
         try:
+            return PackageIndex.from_json(self.load_index_document(name, version))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(path, f"not a corpus index ({exc})") from None
+
+    def load_index_document(self, name: str, version: str) -> dict[str, Any]:
+        """The index as written: `files`, `bundles`, `functions` rows [file, name, line, key, tokens, weight]."""
+        path = self.index_file(name, version)
+        try:
             document = orjson.loads(path.read_bytes())
+            if not isinstance(document, dict) or not isinstance(document.get("functions"), list):
+                raise InputError(path, "not a corpus index")
             if document.get("format") != INDEX_FORMAT:
                 raise InputError(path, f"index of another erratlas (format {document.get('format')}; run `corpus add` "
                                        f"{name}@{version} again)")
-            return PackageIndex.from_json(document)
+            return document
         except FileNotFoundError:
             raise InputError(path, f"{name}@{version} is in the manifest but not indexed (run `corpus add` again)") from None
         except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
