@@ -228,3 +228,14 @@ def test_the_corpus_fixture_is_what_its_build_script_makes(tmp_path: Path) -> No
     (tmp_path / "fixtures" / "node_modules").symlink_to(FIXTURES / "node_modules")
     subprocess.run([sys.executable, str(copy / "build.py")], check=True, timeout=300)
     assert tree_bytes(copy) == tree_bytes(FIXTURES / "corpus")
+
+
+def test_signatures_are_the_same_for_any_jobs_and_only_when_asked(tmp_path: Path) -> None:
+    scan(BUNDLE, tmp_path / "one", "--signatures", "--jobs", "1")
+    scan(BUNDLE, tmp_path / "two", "--signatures", "--jobs", "2")
+    scan(BUNDLE, tmp_path / "none")
+    assert tree_bytes(tmp_path / "one") == tree_bytes(tmp_path / "two")
+    assert (tmp_path / "one" / "function-signatures.jsonl").read_bytes()
+    assert not (tmp_path / "none" / "function-signatures.jsonl").exists()
+    python = run("scan", FIXTURES / "python", "--out", tmp_path / "py", "--signatures")
+    assert python.returncode == 2 and "--signatures is for JavaScript" in python.stderr
