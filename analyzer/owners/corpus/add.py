@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+import orjson
+
 from analyzer.bundle.load import load_units
 from analyzer.errors import InputError
-from analyzer.owners.corpus.index import SOURCE_SUFFIXES, _wanted
+from analyzer.owners.corpus.index import SOURCE_SUFFIXES, wanted_file
 from analyzer.owners.corpus.specs import (
     LOCKFILES,
     Request,
@@ -18,7 +21,7 @@ from analyzer.owners.corpus.specs import (
     registry_spec,
 )
 from analyzer.owners.corpus.store import Added, Corpus, add_requests, add_sources
-from analyzer.sourcemap import SourceMapError, package_of
+from analyzer.sourcemap import SourceMapError, normalize_source, package_of
 
 
 def add_specs(corpus: Corpus, specs: list[str], before: str | None, count: int, jobs: int,
@@ -70,15 +73,11 @@ def _package_files(where: Path) -> list[tuple[str, bytes]]:
     files = [p for p in sorted(where.rglob("*")) if p.is_file() and "node_modules" not in p.relative_to(where).parts]
     names = {p.relative_to(where).as_posix() for p in files}
     return [(p.relative_to(where).as_posix(), p.read_bytes()) for p in files
-            if _wanted(p.relative_to(where).as_posix(), p.stat().st_size, names)]
+            if wanted_file(p.relative_to(where).as_posix(), p.stat().st_size, names)]
 
 
 def _mapped_bundle(corpus: Corpus, bundle: Path) -> list[Added]:
     """The `node_modules` sources of a bundle's source map (with sourcesContent), by package."""
-    import orjson
-
-    from analyzer.sourcemap import normalize_source
-
     (unit,) = load_units(bundle)[:1]
     raw = _map_bytes(bundle, unit.source)
     try:
@@ -96,7 +95,7 @@ def _mapped_bundle(corpus: Corpus, bundle: Path) -> list[Added]:
         by_package[package].append((path.rsplit(f"node_modules/{package}/", 1)[1], content.encode("utf-8", "replace")))
     if not by_package:
         raise InputError(bundle, "its source map has no node_modules source with sourcesContent")
-    version = f"map-{__import__('hashlib').sha256(raw).hexdigest()[:12]}"
+    version = f"map-{hashlib.sha256(raw).hexdigest()[:12]}"  # the map's own: no registry version is claimed
     return [add_sources(corpus, name, version, "sourcemap", sorted(files)) for name, files in sorted(by_package.items())]
 
 

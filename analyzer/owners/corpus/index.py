@@ -63,7 +63,7 @@ def tarball_sources(data: bytes) -> Iterator[tuple[str, bytes]]:
         names = {_inside(m.name) for m in members}
         for member in sorted(members, key=lambda m: m.name):
             path = _inside(member.name)
-            if not _wanted(path, member.size, names):
+            if not wanted_file(path, member.size, names):
                 continue
             handle = archive.extractfile(member)
             if handle is not None:
@@ -76,7 +76,7 @@ def _inside(name: str) -> str:
     return parts[1] if len(parts) == 2 else parts[0]
 
 
-def _wanted(path: str, size: int, names: set[str]) -> bool:
+def wanted_file(path: str, size: int, names: set[str]) -> bool:
     if not path.endswith(SOURCE_SUFFIXES) or size > MAX_FILE_BYTES or path.startswith("../"):
         return False
     if any(part in _SKIPPED_DIRECTORIES or part.startswith(".") for part in path.split("/")[:-1]):

@@ -62,13 +62,14 @@ class PackageEntry:
     #: where the versions came from: registry, lockfile, node_modules, sourcemap
     source: str
     versions: list[str] = field(default_factory=list)
-    #: for a plain name: how its candidates were chosen (`--before`, `--candidates`), so that
-    #: adding it again with the same choice reuses them without asking the registry
-    chosen_by: str | None = None
+    #: for a plain name: each choice of candidates (`--before`, `--candidates`) and the versions
+    #: it chose; adding the name again with a known choice reuses them without the registry, with
+    #: another choice adds its candidates to the others (a corpus for releases of several eras)
+    choices: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return {"name": self.name, "requested": self.requested, "source": self.source, "versions": self.versions,
-                "chosenBy": self.chosen_by}
+                "choices": self.choices}
 
 
 class Corpus:
@@ -85,7 +86,7 @@ class Corpus:
                 raise InputError(manifest, f"not a corpus manifest (schema {CORPUS_SCHEMA})")
             for row in document.get("packages", []):
                 self.packages[row["name"]] = PackageEntry(row["name"], row["requested"], row["source"],
-                                                          list(row["versions"]), row.get("chosenBy"))
+                                                          list(row["versions"]), dict(row.get("choices") or {}))
 
     # ---- paths --------------------------------------------------------------------------
 
@@ -147,14 +148,16 @@ class Corpus:
         document = {"schema": CORPUS_SCHEMA, "packages": [self.packages[n].to_json() for n in sorted(self.packages)]}
         _write(self.root / MANIFEST, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
 
-    def record(self, name: str, version: str, requested: str, source: str, chosen_by: str | None = None) -> None:
+    def record(self, name: str, version: str, requested: str, source: str, choice: str | None = None) -> None:
+        """Add a version; an exact version asked for replaces a plain name's candidates."""
         entry = self.packages.get(name)
-        if (entry is None or entry.source != source or entry.chosen_by != chosen_by
-                or (requested == "version" and entry.requested != "version")):
-            entry = self.packages[name] = PackageEntry(name, requested, source, [], chosen_by)
+        if entry is None or entry.source != source or requested != entry.requested:
+            entry = self.packages[name] = PackageEntry(name, requested, source, [])
         if version not in entry.versions:
             entry.versions.append(version)
             entry.versions.sort()
+        if choice is not None and version not in entry.choices.setdefault(choice, []):
+            entry.choices[choice].append(version)
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -225,9 +228,10 @@ def _resolve(corpus: Corpus, request: Request, before: str | None, count: int,
                              f"the lockfile's integrity {request.integrity} differs from the registry's {release.integrity}")
         return [release]
     entry = corpus.packages.get(request.name)
-    if before is not None and entry is not None and entry.requested == "name" and entry.chosen_by == _choice(before, count):
-        reused = [r for v in entry.versions if (r := corpus.cached_release(request.name, v)) is not None]
-        if len(reused) == len(entry.versions):
+    chosen_before = entry.choices.get(_choice(before, count), []) if entry is not None and before else []
+    if chosen_before:
+        reused = [r for v in chosen_before if (r := corpus.cached_release(request.name, v)) is not None]
+        if len(reused) == len(chosen_before):
             return reused
     try:
         times = publish_times(request.name)
