@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -51,10 +52,16 @@ TARGETS = {
 EXECUTABLE = ("@anthropic-ai/claude-code-linux-x64", "2.1.235")
 
 
+CPU: list[float] = []  # CPU seconds (user + system) of each erratlas call, in order
+
+
 def erratlas(*args: object, quiet: bool = False) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run([ERRATLAS, *map(str, args)], capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         sys.exit(f"erratlas {' '.join(map(str, args))[:200]} failed:\n{done.stderr}")
     if not quiet:
@@ -96,7 +103,10 @@ def claims(suggestions: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def timed_suggest(scan_dir: Path, corpus: Path, out: Path, runs: int) -> list[float]:
-    return [erratlas("suggest", scan_dir, "--corpus", corpus, "--out", out, quiet=i > 0) for i in range(runs)]
+    """Wall seconds of each run; their CPU seconds are printed (a loaded machine stretches wall time)."""
+    walls = [erratlas("suggest", scan_dir, "--corpus", corpus, "--out", out, quiet=i > 0) for i in range(runs)]
+    print(f"   suggest --corpus CPU (user+system): {', '.join(f'{c:.2f}' for c in CPU[-runs:])} s")
+    return walls
 
 
 def load() -> str:
