@@ -48,6 +48,8 @@ def scan(
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes (default: the number of "
                                                 "cores). Python inputs parse files in N processes; a JavaScript scan "
                                                 "with N > 1 uses a second process. The output is identical for any N.")] = None,
+    signatures: Annotated[bool, typer.Option("--signatures", help="Also write function-signatures.jsonl, what "
+                                             "`suggest --corpus` matches against package sources (docs/corpus.md).")] = False,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
     from analyzer.owners.allowlist import load_allowlists
@@ -68,10 +70,14 @@ def scan(
     with _progress("scanning") as status:
         loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
         allowlists = load_allowlists(allowlist or [])
-        result = run_scan(bundle, loaded_rules, logger, jobs=jobs or _cores())
+        result = run_scan(bundle, loaded_rules, logger, jobs=jobs or _cores(), signatures=signatures)
         status.update("writing reports")
         mark("scan: done")
         files = inventory_files(result)
+        if result.signatures is not None:
+            from analyzer.owners.corpus.bundle import SIGNATURES_FILE
+
+            files[SIGNATURES_FILE] = result.signatures
         mark("reports: inventory made")
         files |= owner_files(files, allowlists, scan_summary(result))
         mark("reports: made")
@@ -267,18 +273,29 @@ def extract(
 def suggest(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write here instead of DIR/suggestions.jsonl.")] = None,
+    corpus: Annotated[Optional[Path], typer.Option("--corpus", help="Also match the bundle's functions against this "
+                                                   "corpus (`erratlas corpus add`).")] = None,
+    bundle: Annotated[Optional[Path], typer.Option("--bundle", help="With --corpus, for a scan made without "
+                                                   "--signatures: the scanned bundle, parsed again.")] = None,
 ) -> None:
-    """Propose allowlist entries from source-map, module-map, banner and signature evidence."""
+    """Propose allowlist entries from source-map, module-map, banner, signature and corpus evidence."""
     from analyzer.owners.gate import verify
     from analyzer.reports.output import read_directory, write_directory
     from analyzer.reports.summary import SUMMARY_FILE
     from analyzer.owners.suggest import SUGGESTIONS_FILE, load_scan, render, suggestions, with_suggestions
 
     files = read_directory(directory)
-    verify(directory, files)
     from analyzer.owners.references import ReferenceGraph
 
-    rows = suggestions(*load_scan(files), ReferenceGraph.load(files))
+    summary = verify(directory, files)
+    records, modules = load_scan(files)
+    rows = suggestions(records, modules, ReferenceGraph.load(files))
+    if corpus is not None:
+        from analyzer.owners.corpus.suggest import with_corpus
+
+        rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory)
+    elif bundle is not None:
+        raise InputError("--bundle", "only used with --corpus")
     data = render(rows)
     if out is None:
         write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
@@ -380,6 +397,48 @@ def diff_command(
         f"{len(rows)} owners to carry -> {out}",
         markup=False,
     )
+
+
+# ---- issue 11: a corpus of real package sources ---------------------------------------------
+
+corpus_app = typer.Typer(help="Real package sources that identify bundled dependency code.", no_args_is_help=True)
+app.add_typer(corpus_app, name="corpus")
+_CORPUS = typer.Option("--corpus", help="Corpus directory (default $ERRATLAS_CACHE/corpus or ~/.cache/erratlas/corpus).")
+
+
+@corpus_app.command("add")
+def corpus_add(
+    specs: Annotated[list[str], typer.Argument(help="name, name@version, a lockfile (package-lock.json, bun.lock, "
+                                               "pnpm-lock.yaml, yarn.lock), a node_modules directory, or a bundle "
+                                               "with a source map.")],
+    corpus: Annotated[Optional[Path], _CORPUS] = None,
+    before: Annotated[Optional[str], typer.Option("--before", help="A plain name's candidates are published before "
+                                                  "this date (YYYY-MM-DD or ISO time), e.g. the bundle's release.")] = None,
+    candidates: Annotated[int, typer.Option("--candidates", min=1, help="Versions fetched for a plain name; "
+                                            "matching picks the best.")] = 3,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Indexing processes.")] = None,
+) -> None:
+    """Fetch (through npm), verify and index package sources."""
+    from analyzer.owners.corpus.add import add_specs
+    from analyzer.owners.corpus.store import Corpus, default_corpus
+
+    root = corpus or default_corpus()
+    added = add_specs(Corpus(root), specs, before, candidates, jobs or _cores(),
+                      lambda line: _err.print(line, markup=False))
+    for item in added:
+        _err.print(f"  {item.name}@{item.version}: {item.how}, {item.functions} distinctive functions", markup=False)
+    _err.print(f"erratlas: {root}: {len(added)} package versions added", markup=False)
+
+
+@corpus_app.command("list")
+def corpus_list(corpus: Annotated[Optional[Path], _CORPUS] = None) -> None:
+    """What the corpus holds: one line per package, its versions and how they were asked for."""
+    from analyzer.owners.corpus.store import Corpus, default_corpus
+
+    found = Corpus(corpus or default_corpus())
+    for name in sorted(found.packages):
+        entry = found.packages[name]
+        typer.echo(f"{name}\t{' '.join(entry.versions)}\t{entry.source}\t{entry.requested}")
 
 
 def main() -> None:

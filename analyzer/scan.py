@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer.bundle.load import Embedded, load_bundle
-from analyzer.errors import InvariantError
+from analyzer.errors import InputError, InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
 from analyzer.identity import binding_identities, callsite_identities, function_identities, scan_fingerprints
 from analyzer.javascript.classes import ClassFacts
@@ -55,10 +55,16 @@ class ScanResult:
     embedded: list[Embedded] = field(default_factory=list)
     #: the reference graph: every unit's top-level items (JavaScript only)
     references: list[ReferenceItem] = field(default_factory=list)
+    #: `function-signatures.jsonl` for corpus matching, when asked for (`scan --signatures`)
+    signatures: bytes | None = None
 
 
-def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = None, jobs: int = 1) -> ScanResult:
+def scan(
+    path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = None, jobs: int = 1, signatures: bool = False
+) -> ScanResult:
     if isinstance(rules, PythonRules):
+        if signatures:
+            raise InputError(path, "--signatures is for JavaScript bundles (corpus matching), not Python inputs")
         return _scan_python(path, rules, jobs)
     units, embedded = load_bundle(path)
     helper = jobs > 1 and can_fork()
@@ -85,8 +91,22 @@ def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = 
     renderings = {unit.name: text for unit, text in zip(units, rendered)}
     modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
     callsites = _callsites(facts, renderings, modules)
+    signature_rows = _signatures(units) if signatures else None
     return ScanResult(bundle, rules, facts, callsites, _classes(facts), renderings, modules, embedded,
-                      _reference_items(facts))
+                      _reference_items(facts), signature_rows)
+
+
+def _signatures(units: list[Unit]) -> bytes:
+    """Corpus signatures from the trees this scan parsed (the last ones retained, one per unit)."""
+    from analyzer.javascript.extract import RETAINED_TREES
+    from analyzer.owners.corpus.bundle import render_signatures
+
+    trees = RETAINED_TREES[-len(units):] if units else []
+    if len(trees) != len(units) or any(t.root_node.end_byte != len(u.source) for t, u in zip(trees, units)):
+        raise InvariantError("corpus signatures: the scan's trees are not its units'")
+    signature_rows = render_signatures(units, trees)
+    mark("scan: corpus signatures made")
+    return signature_rows
 
 
 def _side_work(

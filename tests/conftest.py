@@ -33,7 +33,8 @@ def ast_grep_command() -> str:
 
 
 def run(*args: object, timeout: float = 600, **kwargs: object) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "ERRATLAS_DEBUG"}
+    given = kwargs.pop("env", None)
+    env = {k: v for k, v in (given or os.environ).items() if k != "ERRATLAS_DEBUG"}  # type: ignore[attr-defined]
     return subprocess.run(
         [erratlas_command(), *map(str, args)],
         capture_output=True,

@@ -258,7 +258,9 @@ def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: l
                                      "copies and write an entry with `erratlas allow`")
         return [known[i] for i in ids]
     rank = CONFIDENCES.index(minimum)
-    picked = [row for row in rows if CONFIDENCES.index(row["confidence"]) <= rank and _at_level(row, level)]
+    # a row naming several candidate packages (corpus ambiguity) is for reading, not accepting
+    picked = [row for row in rows if CONFIDENCES.index(row["confidence"]) <= rank and _at_level(row, level)
+              and not (row["owner"] == "Dependency" and row["package"] is None)]
     if packages:
         picked = [row for row in picked if row["package"] in packages]
     if level == "auto":  # a callsite a picked root reaches needs no entry of its own

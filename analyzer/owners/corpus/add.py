@@ -1,0 +1,115 @@
+"""`corpus add SPEC...`: each SPEC read into packages, then fetched, verified and indexed."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+from analyzer.bundle.load import load_units
+from analyzer.errors import InputError
+from analyzer.owners.corpus.index import SOURCE_SUFFIXES, wanted_file
+from analyzer.owners.corpus.specs import (
+    LOCKFILES,
+    Request,
+    installed_packages,
+    lockfile_requests,
+    registry_spec,
+)
+from analyzer.owners.corpus.store import Added, Corpus, add_requests, add_sources
+from analyzer.sourcemap import SourceMapError, normalize_source, package_of
+
+
+def add_specs(corpus: Corpus, specs: list[str], before: str | None, count: int, jobs: int,
+              warn: Callable[[str], None]) -> list[Added]:
+    requests: list[Request] = []
+    added: list[Added] = []
+    for spec in specs:
+        path = Path(spec)
+        if looks_like_name(spec):
+            requests.append(registry_spec(spec))
+        elif path.name in LOCKFILES and path.is_file():
+            requests.extend(lockfile_requests(path))
+        elif path.is_dir():
+            added.extend(_node_modules(corpus, path))
+        elif path.is_file() and path.suffix in (".js", ".mjs", ".cjs"):
+            added.extend(_mapped_bundle(corpus, path))
+        elif path.exists() or not _NAME_LIKE.match(spec):
+            raise InputError(spec, "not a package name, name@version, lockfile (" + ", ".join(LOCKFILES) + "), "
+                                   "node_modules directory or bundle with a source map")
+        else:
+            requests.append(registry_spec(spec))
+    if requests:
+        added.extend(add_requests(corpus, requests, before, count, jobs, warn))
+    corpus.save()
+    return added
+
+
+_NAME_LIKE = re.compile(r"^(?:@[^/]+/)?[^/]+$")
+
+
+def looks_like_name(spec: str) -> bool:
+    """`name`, `@scope/name`, with an optional `@version`: never a path, even if a directory of
+    that name is here (a path to one is written `./name`)."""
+    try:
+        registry_spec(spec)
+    except InputError:
+        return False
+    return not spec.endswith((".json", ".lock", ".yaml", ".js", ".mjs", ".cjs"))
+
+
+def _node_modules(corpus: Corpus, directory: Path) -> list[Added]:
+    found = installed_packages(directory)
+    if not found:
+        raise InputError(directory, "no installed package (package.json under node_modules) found")
+    return [add_sources(corpus, name, version, "node_modules", _package_files(where)) for name, version, where in found]
+
+
+def _package_files(where: Path) -> list[tuple[str, bytes]]:
+    files = [p for p in sorted(where.rglob("*")) if p.is_file() and "node_modules" not in p.relative_to(where).parts]
+    names = {p.relative_to(where).as_posix() for p in files}
+    return [(p.relative_to(where).as_posix(), p.read_bytes()) for p in files
+            if wanted_file(p.relative_to(where).as_posix(), p.stat().st_size, names)]
+
+
+def _mapped_bundle(corpus: Corpus, bundle: Path) -> list[Added]:
+    """The `node_modules` sources of a bundle's source map (with sourcesContent), by package."""
+    (unit,) = load_units(bundle)[:1]
+    raw = _map_bytes(bundle, unit.source)
+    try:
+        document = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise InputError(bundle, f"its source map is not JSON ({exc})") from None
+    sources, contents = document.get("sources") or [], document.get("sourcesContent") or []
+    root = document.get("sourceRoot") if isinstance(document.get("sourceRoot"), str) else ""
+    by_package: dict[str, list[tuple[str, bytes]]] = defaultdict(list)
+    for source, content in zip(sources, contents):
+        path = normalize_source(str(source or ""), root)
+        package = package_of(path)
+        if package is None or not isinstance(content, str) or not path.endswith(SOURCE_SUFFIXES + (".ts", ".tsx")):
+            continue
+        by_package[package].append((path.rsplit(f"node_modules/{package}/", 1)[1], content.encode("utf-8", "replace")))
+    if not by_package:
+        raise InputError(bundle, "its source map has no node_modules source with sourcesContent")
+    version = f"map-{hashlib.sha256(raw).hexdigest()[:12]}"  # the map's own: no registry version is claimed
+    return [add_sources(corpus, name, version, "sourcemap", sorted(files)) for name, files in sorted(by_package.items())]
+
+
+def _map_bytes(bundle: Path, source: bytes) -> bytes:
+    from analyzer.sourcemap import _data_url, _mapping_url
+
+    url = _mapping_url(source)
+    if url is not None and url.startswith("data:"):
+        try:
+            return _data_url(url)
+        except SourceMapError as exc:
+            raise InputError(bundle, str(exc)) from None
+    candidates = [bundle.parent / url] if url is not None and "://" not in url else []
+    for path in [*candidates, bundle.with_name(bundle.name + ".map")]:
+        if path.is_file():
+            return path.read_bytes()
+    raise InputError(bundle, "no source map beside it or in its sourceMappingURL")

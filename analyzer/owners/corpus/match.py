@@ -1,0 +1,350 @@
+"""Bundle functions matched against the corpus, and the suggestions they earn (docs/corpus.md).
+
+1. **Versions.** A package asked for by name has several candidate versions; the one whose
+   signatures match the most bundle functions is the bundled version (ties: the highest).
+2. **Functions.** A callsite's enclosing distinctive functions are looked up innermost
+   first; the first one the corpus knows decides: one package is a match, several are an
+   ambiguity (a `possible` suggestion naming every candidate).
+3. **Modules.** A CJS or ESM bundler module is identified as package P when at least
+   `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
+   others, and none matches only other packages. Callsites the functions did not decide
+   belong to P (containment); a function match that names another package is downgraded.
+4. **Copies.** A callsite with identical copies in the scan (`copies.count` > 1) never gets an
+   `exact` suggestion: an allowlist entry cannot say which copy it meant.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import importlib.resources
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from analyzer.owners.corpus.bundle import BundleFunction
+from analyzer.owners.corpus.index import index_sources
+from analyzer.owners.corpus.store import Corpus
+from analyzer.sourcemap import package_of
+
+MIN_MODULE_MATCHES = 2
+_HELPERS = ("tslib-2.8.1.js", "tslib-1.14.1.js")
+
+
+@functools.cache
+def helper_keys() -> frozenset[str]:
+    """Signatures of compiler helpers copied into many packages (helpers/README.md)."""
+    folder = importlib.resources.files("analyzer.owners.corpus") / "helpers"
+    index = index_sources((name, (folder / name).read_bytes()) for name in _HELPERS)
+    return frozenset(f"{f.key:016x}" for f in index.functions if f.name != "<module>")
+#: module kinds whose span is one source file's code (a wrapper the bundler wrote around it, or
+#: the declarations hoisted out of one file's `__esm` initializer)
+CONTAINING_KINDS = ("cjs", "esm")
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A corpus function with the same signature."""
+
+    #: the package the code is from: the entry's, or the one a `node_modules/<pkg>/` path in
+    #: the entry's tarball names (a package that ships its dependencies)
+    package: str
+    #: the corpus entry (package name, version) holding the file
+    entry: tuple[str, str]
+    file: str
+    function: str
+    line: int
+    #: the file is a bundle: its code may be any package's, so the hit alone decides nothing
+    weak: bool
+
+    @property
+    def version(self) -> str:
+        return self.entry[1] if self.entry[0] == self.package else f"? (in {self.entry[0]}@{self.entry[1]})"
+
+    def describe(self) -> str:
+        where = " (bundle file)" if self.weak else ""
+        return f"{self.package}@{self.version} {self.file}:{self.line}{where} {self.function}"
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """The version of a package that matches the bundle best, and how the others did."""
+
+    version: str
+    #: version -> bundle functions it matches
+    scores: dict[str, int]
+    requested: str
+
+
+class CorpusIndex:
+    """Every indexed version's signatures, by key (the 16 hex digits, as both sides write them).
+    The index files are read as they are (no record per function); a key's hits are made once."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.entries: list[tuple[str, str]] = []
+        #: per entry: its files as (path, package, bundle file?) and its raw function rows
+        self._files: list[list[tuple[str, str, bool]]] = []
+        self._rows: list[list[list[object]]] = []
+        self.by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self._hits: dict[str, tuple[Hit, ...]] = {}
+        helpers = helper_keys()
+        for name in sorted(corpus.packages):
+            for version in corpus.packages[name].versions:
+                number = len(self.entries)
+                document = corpus.load_index_document(name, version)
+                bundles = set(document.get("bundles", ()))
+                self.entries.append((name, version))
+                self._files.append([(f, package_of(f) or name, i in bundles) for i, f in enumerate(document["files"])])
+                rows = document["functions"]
+                self._rows.append(rows)
+                for position, row in enumerate(rows):
+                    if row[3] not in helpers:
+                        self.by_key[row[3]].append((number, position))
+
+    def hits(self, key: str) -> tuple[Hit, ...]:
+        """The corpus functions with this signature (none for a compiler helper's)."""
+        found = self._hits.get(key)
+        if found is None:
+            out = []
+            for number, position in self.by_key.get(key, ()):
+                file, name, line = self._rows[number][position][:3]
+                path, package, weak = self._files[number][file]  # type: ignore[call-overload]
+                out.append(Hit(package, self.entries[number], path, str(name), int(line), weak))  # type: ignore[call-overload]
+            found = self._hits[key] = tuple(out)
+        return found
+
+    def packages(self, key: str) -> tuple[frozenset[str], frozenset[str]]:
+        """(packages of the decisive hits, packages of every hit)."""
+        hits = self.hits(key)
+        return frozenset(h.package for h in hits if not h.weak), frozenset(h.package for h in hits)
+
+    def choose_versions(self, functions: list[BundleFunction]) -> dict[str, Chosen]:
+        scores: dict[str, Counter[str]] = defaultdict(Counter)
+        for key in {f.key for f in functions if f.key in self.by_key}:
+            for name, version in {h.entry for h in self.hits(key) if h.entry[0] == h.package and not h.weak}:
+                scores[name][version] += 1
+        out = {}
+        for name, entry in self.corpus.packages.items():
+            counted = {v: scores[name][v] for v in entry.versions}
+            best = max(entry.versions, key=lambda v: (counted[v], _version_key(v)))
+            out[name] = Chosen(best, counted, entry.requested)
+        return out
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    parts = []
+    for part in version.split("-")[0].split("."):
+        parts.append(int(part) if part.isdigit() else -1)
+    return tuple(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    packages: tuple[str, ...]
+    hits: tuple[Hit, ...]
+    #: "function" (an enclosing function matched) or "module" (containment)
+    how: str
+    #: how many enclosing distinctive functions were passed before the deciding one
+    depth: int
+    detail: str
+
+
+def corpus_suggestions(
+    records: list[dict[str, Any]], modules: dict[str, dict[str, Any]], functions: list[BundleFunction],
+    index: CorpusIndex,
+) -> list[dict[str, Any]]:
+    chosen = index.choose_versions(functions)
+    by_unit: dict[str, list[BundleFunction]] = defaultdict(list)
+    for function in functions:
+        by_unit[function.unit].append(function)
+    trees = {unit: FunctionTree(rows) for unit, rows in by_unit.items()}
+    identified = {
+        module_id: found
+        for module_id, row in modules.items()
+        if row["kind"] in CONTAINING_KINDS and row["unit"] in trees
+        and (found := _identify(row, trees[row["unit"]], index)) is not None
+    }
+    out = []
+    for record in records:
+        decision = _function_decision(record, trees.get(record["unit"]), index)
+        module = record.get("module")
+        module_id = module["id"] if isinstance(module, dict) else None
+        contained = identified.get(module_id) if module_id is not None else None
+        if decision is None and contained is not None:
+            decision = contained
+        if decision is not None:
+            out.append(_suggestion(record, decision, contained, chosen))
+    return out
+
+
+class FunctionTree:
+    """One unit's distinctive functions (sorted by start) with the innermost one holding each."""
+
+    def __init__(self, functions: list[BundleFunction]) -> None:
+        self.functions = sorted(functions, key=lambda f: (f.start, -f.end))
+        self.starts = [f.start for f in self.functions]
+        self.parents: list[int] = []
+        open_: list[int] = []
+        for number, function in enumerate(self.functions):
+            while open_ and self.functions[open_[-1]].end <= function.start:
+                open_.pop()
+            self.parents.append(open_[-1] if open_ else -1)
+            open_.append(number)
+
+    def enclosing(self, offset: int) -> list[BundleFunction]:
+        """The functions holding `offset`, innermost first."""
+        at = bisect.bisect_right(self.starts, offset) - 1
+        out = []
+        while at >= 0:
+            function = self.functions[at]
+            if function.end > offset:
+                out.append(function)
+            at = self.parents[at]
+        return out
+
+    def within(self, start: int, end: int) -> list[BundleFunction]:
+        return self.functions[bisect.bisect_left(self.starts, start):bisect.bisect_left(self.starts, end)]
+
+
+def _function_decision(record: dict[str, Any], tree: FunctionTree | None, index: CorpusIndex) -> Decision | None:
+    """The innermost enclosing distinctive function with a decisive corpus hit (outside bundle
+    files); failing that, the innermost one matched only in bundle files (no package)."""
+    weak: Decision | None = None
+    for depth, function in enumerate(tree.enclosing(record["offset"]) if tree is not None else ()):
+        hits = index.hits(function.key)
+        if not hits:
+            continue
+        where = "its innermost distinctive function" if depth == 0 else f"the distinctive function {depth} levels out"
+        detail = f"{where} ({function.tokens} tokens, weight {function.weight}) equals"
+        strong = {h.package for h in hits if not h.weak}
+        if strong:
+            packages = tuple(sorted(strong if len(strong) == 1 else {h.package for h in hits}))
+            return Decision(packages, tuple(hits), "function", depth, detail)
+        if weak is None:
+            weak = Decision(tuple(sorted({h.package for h in hits})), tuple(hits), "function", depth, detail)
+    return weak
+
+
+def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> Decision | None:
+    named: Counter[str] = Counter()
+    shared: Counter[str] = Counter()
+    sets = []
+    for start, end in row.get("spans") or [[row["offset"], row["endOffset"]]]:
+        for function in tree.within(start, end):
+            strong, every = index.packages(function.key)
+            packages = strong if len(strong) == 1 else every
+            if strong:  # a hit only in bundle files says nothing about this module
+                sets.append(packages)
+    for packages in sets:
+        if len(packages) == 1:
+            named.update(packages)
+        else:
+            shared.update(packages)
+    if len(named) != 1:
+        return None  # nothing, or functions naming different packages alone: no identification
+    ((package, count),) = named.items()
+    against = sum(1 for s in sets if package not in s)
+    if count < MIN_MODULE_MATCHES or against or count <= shared[package] - count:
+        return None
+    detail = (f"module {row['kind']} {row['name']} ({row['id']}): {count} of its {len(sets)} matched distinctive "
+              f"functions name {package} alone, {len(sets) - count} name it among others, none names another")
+    return Decision((package,), (), "module", 0, detail)
+
+
+def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision | None,
+                chosen: dict[str, Chosen]) -> dict[str, Any]:
+    packages = decision.packages
+    evidence: list[dict[str, str]] = []
+    reasons = []
+    if decision.how == "function":
+        for hit in _best_hits(decision.hits, chosen)[:3]:
+            evidence.append({"kind": "corpus-function", "detail": f"{decision.detail} {hit.describe()}"})
+        if all(h.weak for h in decision.hits):
+            reasons.append("matched only in bundle files, which may hold any package's code")
+    if contained is not None:
+        evidence.append({"kind": "corpus-module", "detail": contained.detail})
+        if decision.how == "function" and contained.packages[0] in packages:
+            packages = contained.packages  # a helper vendored by several packages, in the module of one of them
+        elif decision.how == "function":
+            packages = tuple(sorted(set(packages) | set(contained.packages)))
+            reasons.append("its function matches another package than its module")
+    for name in packages:
+        if name in chosen:
+            evidence.append({"kind": "corpus-version", "detail": _version_detail(name, chosen[name])})
+    copies = (record.get("copies") or {}).get("count", 1)
+    if len(packages) > 1:
+        reasons.append(f"{len(packages)} candidate packages")
+    if copies > 1:
+        reasons.append(f"{copies} identical copies of this callsite in the scan")
+    confidence = "possible" if reasons else "exact"
+    weak_only = decision.how == "function" and all(h.weak for h in decision.hits) and contained is None
+    package = packages[0] if len(packages) == 1 and not weak_only else None
+    what = f"callsite {record['id']}"
+    owner = package or " or ".join(packages)
+    function = next((h.function for h in _best_hits(decision.hits, chosen) if h.package == package), None)
+    return {
+        "schema": "erratlas.suggestion/1",
+        "id": f"s:{record['id']}",
+        "match": {"callsite": record["fingerprint"]},
+        "owner": "Dependency",
+        "package": package,
+        "function": function,
+        "expect": record["message"]["comparisonKey"],
+        "confidence": confidence,
+        "evidence": evidence,
+        "callsites": 1,
+        "exampleIds": [record["id"]],
+        "reason": f"{what}: corpus evidence points to {owner} ({confidence}"
+                  + (f": {'; '.join(reasons)}" if reasons else "") + ")",
+        "candidates": list(packages),
+    }
+
+
+def _best_hits(hits: tuple[Hit, ...], chosen: dict[str, Chosen]) -> list[Hit]:
+    """Hits in the chosen version first, then by package, version, file and line."""
+    def rank(hit: Hit) -> tuple[bool, bool, str, str, str, int]:
+        best = chosen.get(hit.package)
+        return (hit.weak, best is None or best.version != hit.version, hit.package, hit.version, hit.file, hit.line)
+
+    return sorted(hits, key=rank)
+
+
+def _version_detail(package: str, chosen: Chosen) -> str:
+    if len(chosen.scores) == 1:
+        how = "the version asked for" if chosen.requested == "version" else "the only version in the corpus"
+        return f"{package}@{chosen.version} ({how}; {chosen.scores[chosen.version]} bundle functions match)"
+    scores = ", ".join(f"{v}: {n}" for v, n in sorted(chosen.scores.items(), key=lambda vn: (-vn[1], vn[0])))
+    return f"{package}@{chosen.version} matches best of {len(chosen.scores)} versions (bundle functions matched: {scores})"
+
+
+def merged(existing: list[dict[str, Any]], corpus_rows: list[dict[str, Any]], records: list[dict[str, Any]]
+           ) -> list[dict[str, Any]]:
+    """The evidence of today (source maps, module keys, banners, signatures) with the corpus's:
+    a callsite a source map already places gets no corpus row; a corpus row that another kind of
+    evidence contradicts becomes `possible`, naming both."""
+    covering: dict[str, dict[str, Any]] = {}
+    by_module: dict[str, dict[str, Any]] = {}
+    by_callsite: dict[str, dict[str, Any]] = {}
+    for row in existing:
+        (level, fingerprint), = row["match"].items()
+        (by_module if level == "module" else by_callsite)[fingerprint] = row
+    for record in records:
+        module = record.get("module")
+        found = by_callsite.get(record["fingerprint"]) or (
+            by_module.get(module["fingerprint"]) if isinstance(module, dict) else None)
+        if found is not None:
+            covering[record["id"]] = found
+    out = list(existing)
+    for row in corpus_rows:
+        other = covering.get(row["exampleIds"][0])
+        if other is not None and other["confidence"] == "exact":
+            continue
+        if other is not None and other["package"] != row["package"]:
+            names = sorted({*row["candidates"], *([other["package"]] if other["package"] else ["the product"])})
+            row = {**row, "package": None, "confidence": "possible", "candidates": names,
+                   "evidence": row["evidence"] + other["evidence"],
+                   "reason": row["reason"].rsplit(" (", 1)[0]
+                   + f" (possible: {other['id']} ({other['confidence']}) names {other['package'] or 'the product'})"}
+        out.append({**row, "id": "c" + row["id"][1:]})
+    return out

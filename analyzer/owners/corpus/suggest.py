@@ -1,0 +1,33 @@
+"""`suggest --corpus`: the scan's functions matched against the corpus, merged with the other
+evidence of `analyzer.owners.suggest`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from analyzer.errors import InputError
+from analyzer.owners.corpus.bundle import SIGNATURES_FILE, read_signatures, signatures_of_bundle
+from analyzer.owners.corpus.match import CorpusIndex, corpus_suggestions, merged
+from analyzer.owners.corpus.store import MANIFEST, Corpus
+from analyzer.owners.suggest import CONFIDENCES
+
+
+def with_corpus(
+    rows: list[dict[str, Any]], records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
+    files: dict[str, bytes], summary: dict[str, Any], corpus_root: Path, bundle: Path | None, directory: Path,
+) -> list[dict[str, Any]]:
+    if not (corpus_root / MANIFEST).is_file():
+        raise InputError(corpus_root, "not a corpus (no corpus.json; fill it with `erratlas corpus add`)")
+    corpus = Corpus(corpus_root)
+    if bundle is not None:
+        data = signatures_of_bundle(bundle, summary["inputs"]["bundle"]["sha256"])
+    elif SIGNATURES_FILE in files:
+        data = files[SIGNATURES_FILE]
+    else:
+        raise InputError(directory, f"no {SIGNATURES_FILE}: scan with --signatures, or pass --bundle")
+    functions = read_signatures(data, str(directory / SIGNATURES_FILE))
+    found = corpus_suggestions(records, modules, functions, CorpusIndex(corpus))
+    out = merged(rows, found, records)
+    out.sort(key=lambda s: (CONFIDENCES.index(s["confidence"]), s["owner"], s["package"] or "", s["id"]))
+    return out
