@@ -96,7 +96,7 @@ def test_a_function_two_packages_ship_gets_no_exact_suggestion(registry: LocalRe
     """gamma vendors beta's readConfig; alpha's validateRange is also bundled in beta (copies)."""
     code, err = corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")
     assert code == 0, err
-    out, _ = scanned
+    out, truth = scanned
     rows = corpus_rows(suggest_rows(out, tmp_path / "corpus", tmp_path / "s.jsonl"))
     vendored = [r for r in rows.values() if set(r["candidates"]) == {BETA, GAMMA}]  # type: ignore[arg-type]
     assert len(vendored) == 2
@@ -105,7 +105,15 @@ def test_a_function_two_packages_ship_gets_no_exact_suggestion(registry: LocalRe
     records = {json.loads(line)["id"]: json.loads(line) for line in (out / "error-message-callsites.jsonl").read_text().splitlines()}
     copied = [i for i, r in records.items() if r["copies"]["count"] > 1]
     assert len(copied) == 4
-    assert all(rows[i]["confidence"] == "possible" and "identical copies" in str(rows[i]["reason"]) for i in copied)
+    # copies are never named by an ordinal: each is exact only when named by its neighbours (and
+    # then right), else `possible`
+    for i in copied:
+        row = rows[i]
+        if row["confidence"] == "exact":
+            assert row["neighbours"] and row["match"] == {"callsite": records[i]["copies"]["group"]}
+            assert row["package"] == truth[i]
+        else:
+            assert row["confidence"] == "possible" and "identical copies" in str(row["reason"])
     # without gamma in the corpus, readConfig is beta's alone
     alone = tmp_path / "alone"
     assert corpus_add(alone, registry.url, f"{BETA}@2.0.0")[0] == 0

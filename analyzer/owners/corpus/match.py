@@ -25,6 +25,7 @@ from typing import Any
 from analyzer.owners.corpus.bundle import BundleFunction
 from analyzer.owners.corpus.index import index_sources
 from analyzer.owners.corpus.store import Corpus
+from analyzer.owners.projection import neighbours
 from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
@@ -165,7 +166,7 @@ def corpus_suggestions(
         if row["kind"] in CONTAINING_KINDS and row["unit"] in trees
         and (found := _identify(row, trees[row["unit"]], index)) is not None
     }
-    out = []
+    decided = []
     for record in records:
         decision = _function_decision(record, trees.get(record["unit"]), index)
         module = record.get("module")
@@ -174,7 +175,45 @@ def corpus_suggestions(
         if decision is None and contained is not None:
             decision = contained
         if decision is not None:
+            decided.append((record, decision, contained))
+    return _named_copies(decided, chosen, neighbours(records))
+
+
+def _named_copies(decided: list[tuple[dict[str, Any], Decision, Decision | None]], chosen: dict[str, Chosen],
+                  around: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
+    """One suggestion per unique callsite; identical copies are named without an ordinal: all of
+    them together (`copies`) when each is decided for the same package, else each by its
+    neighbours when they single it out; a copy that neither names is `possible`."""
+    out = []
+    groups: dict[tuple[str, int], list[tuple[dict[str, Any], Decision, Decision | None]]] = defaultdict(list)
+    for record, decision, contained in decided:
+        copies = record.get("copies") or {"count": 1, "group": None}
+        if copies["count"] == 1:
             out.append(_suggestion(record, decision, contained, chosen))
+        else:
+            groups[(copies["group"], copies["count"])].append((record, decision, contained))
+    for (group, count), members in sorted(groups.items()):
+        # identical code in several places is shared code: a copy is decided only where its
+        # module was identified as the package its function names (not by the function alone,
+        # which every copy's true package may not be in the corpus to contest)
+        rows = [_suggestion(r, d, c, chosen, as_copy=True) if c is not None and d.packages == c.packages
+                else _suggestion(r, d, c, chosen) for r, d, c in members]
+        if len(members) == count and all(r["confidence"] == "exact" for r in rows) \
+                and len({r["package"] for r in rows}) == 1:
+            records = [r for r, _, _ in members]
+            out.append({**rows[0], "match": {"callsite": group}, "copies": count, "callsites": count,
+                        "exampleIds": [r["id"] for r in records[:5]],
+                        "expect": rows[0]["expect"] if len({r["message"]["comparisonKey"] for r in records}) == 1
+                        else None,
+                        "reason": rows[0]["reason"] + f"; all {count} identical copies decided alike"})
+            continue
+        for (record, decision, contained), row in zip(members, rows):
+            place = around.get(record["id"])
+            if row["confidence"] == "exact" and place is not None:
+                out.append({**row, "match": {"callsite": group}, "neighbours": list(place),
+                            "reason": row["reason"] + "; one of identical copies, named by its neighbours"})
+            else:
+                out.append(_suggestion(record, decision, contained, chosen))
     return out
 
 
@@ -253,7 +292,8 @@ def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> De
 
 
 def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision | None,
-                chosen: dict[str, Chosen]) -> dict[str, Any]:
+                chosen: dict[str, Chosen], as_copy: bool = False) -> dict[str, Any]:
+    """`as_copy`: decide as if the callsite were the only copy (the caller names the copies)."""
     packages = decision.packages
     evidence: list[dict[str, str]] = []
     reasons = []
@@ -275,7 +315,7 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
     copies = (record.get("copies") or {}).get("count", 1)
     if len(packages) > 1:
         reasons.append(f"{len(packages)} candidate packages")
-    if copies > 1:
+    if copies > 1 and not as_copy:
         reasons.append(f"{copies} identical copies of this callsite in the scan")
     confidence = "possible" if reasons else "exact"
     weak_only = decision.how == "function" and all(h.weak for h in decision.hits) and contained is None
@@ -286,7 +326,10 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
     return {
         "schema": "erratlas.suggestion/1",
         "id": f"s:{record['id']}",
+        "level": "callsite",
         "match": {"callsite": record["fingerprint"]},
+        "copies": None,
+        "neighbours": None,
         "owner": "Dependency",
         "package": package,
         "function": function,
@@ -295,6 +338,7 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
         "evidence": evidence,
         "callsites": 1,
         "exampleIds": [record["id"]],
+        "reachedBy": None,
         "reason": f"{what}: corpus evidence points to {owner} ({confidence}"
                   + (f": {'; '.join(reasons)}" if reasons else "") + ")",
         "candidates": list(packages),

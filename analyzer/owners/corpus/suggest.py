@@ -29,5 +29,5 @@ def with_corpus(
     functions = read_signatures(data, str(directory / SIGNATURES_FILE))
     found = corpus_suggestions(records, modules, functions, CorpusIndex(corpus))
     out = merged(rows, found, records)
-    out.sort(key=lambda s: (CONFIDENCES.index(s["confidence"]), s["owner"], s["package"] or "", s["id"]))
+    out.sort(key=lambda s: (CONFIDENCES.index(s["confidence"]), s["owner"] or "", s["package"] or "", s["id"]))
     return out
