@@ -33,7 +33,7 @@ REVIEW = REPO / "allowlists" / "claude-code.review.toml"
 ALLOWLIST = REPO / "allowlists" / "claude-code.toml"
 REPORTS = REPO / "reports" / "claude-code"
 REPORT_FILES = ("error-diagnostic-owner-index.md", "error-diagnostic-owner-summary.json")
-_KEYS = {"review", "reviewer", "reviewedOn", "reports", "truth", "chain", "decision"}
+_KEYS = {"review", "reviewer", "reviewedOn", "reports", "truth", "chain", "corpus", "decision"}
 _DECISION_KEYS = {"release", "select", "scope", "owner", "package", "name", "reason"}
 
 
@@ -78,6 +78,28 @@ def decide(document: dict, work: Path, allowlist: Path) -> int:  # type: ignore[
     return len(document.get("decision", []))
 
 
+def with_corpus(document: dict, work: Path, allowlist: Path) -> list[str]:  # type: ignore[type-arg]
+    """Accept the corpus's suggestions for what is still Unresolved in each corpus release."""
+    section = document.get("corpus")
+    if not section:
+        return []
+    names = [n for n in (REPO / section["names"]).read_text().split() if n]
+    corpus = work / "corpus"
+    for before in section["before"]:
+        erratlas("corpus", "add", *names, "--corpus", corpus, "--before", before)
+    lines = []
+    for release in section["releases"]:
+        directory = scanned(release, work)
+        found = work / f"corpus-{release.replace('@', '-')}.jsonl"
+        erratlas("suggest", directory, "--corpus", corpus, "--bundle", release_chain.bundle(release), "--out", found)
+        before = owned(erratlas("project", directory, "-a", allowlist).stderr)
+        erratlas("accept", directory, "--suggestions", found, "-a", allowlist, "--reviewer", document["reviewer"],
+                 "--confidence", section["confidence"], "--on", document["reviewedOn"], "--unowned")
+        after = owned(erratlas("project", directory, "-a", allowlist).stderr)
+        lines.append(f"{release}: corpus {before[0]} -> {after[0]} of {after[1]} owned")
+    return lines
+
+
 def _records(directory: Path) -> list[dict]:  # type: ignore[type-arg]
     return [json.loads(line) for name in ("error-message-callsites.jsonl", "diagnostic-message-callsites.jsonl")
             for line in (directory / name).open(encoding="utf-8")]
@@ -100,6 +122,8 @@ def main() -> int:
         rows, wrong = release_chain.carry(document["chain"]["releases"], args.work, base, chained,
                                           document["chain"]["confidence"], reviewer, day)
         decided = decide(document, args.work, chained)
+        for line in with_corpus(document, args.work, chained):
+            print(line)
         shutil.copy(chained, ALLOWLIST)
         print(f"wrote {ALLOWLIST.relative_to(REPO)}: {ALLOWLIST.read_text().count('[[entry]]')} entries "
               f"({decided} hand decisions)")
