@@ -15,8 +15,8 @@ from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
 from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
-from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, Copies, ErrorClass, Unit
-from analyzer.reports.readable import Rendering, render
+from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, Copies, ErrorClass, Readable, Unit
+from analyzer.reports.readable import Rendering, ReadableUnit, readable_units, render
 from analyzer.rules import JavaScriptRules, PythonRules
 from analyzer.trace import mark
 
@@ -37,8 +37,8 @@ class ScanResult:
     units: list[UnitFacts]
     callsites: list[Callsite]
     classes: list[ErrorClass]
-    #: unit name -> readable rendering
-    renderings: dict[str, Rendering]
+    #: unit name -> its readable rendering and the slice files it is written as
+    readable: dict[str, ReadableUnit]
     #: bundler modules and source-map evidence of every unit
     modules: BundleModules | None = None
     #: a Bun executable's embedded modules, scanned or not (empty otherwise)
@@ -70,10 +70,10 @@ def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = 
         digest, rendered = _sha256(path), [render(unit.source) for unit in units]
     mark("scan: hash and renderings in")
     bundle = BundleInput(name=path.name, sha256=digest, size=path.stat().st_size)
-    renderings = {unit.name: text for unit, text in zip(units, rendered)}
+    readable = readable_units({unit.name: text for unit, text in zip(units, rendered)})
     modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
-    callsites = _callsites(facts, renderings, modules)
-    return ScanResult(bundle, rules, facts, callsites, _classes(facts), renderings, modules, embedded)
+    callsites = _callsites(facts, readable, modules)
+    return ScanResult(bundle, rules, facts, callsites, _classes(facts), readable, modules, embedded)
 
 
 def _side_work(
@@ -128,8 +128,9 @@ def _scan_python(path: Path, rules: PythonRules, jobs: int) -> ScanResult:
 
     found = scan_python(path, rules, jobs)
     bundle = BundleInput(name=found.bundle.name, sha256=found.bundle.sha256, size=found.bundle.size)
-    callsites = _callsites(found.units, found.renderings, found.modules)
-    return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), found.renderings,  # type: ignore[arg-type]
+    readable = readable_units(found.renderings)
+    callsites = _callsites(found.units, readable, found.modules)
+    return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), readable,  # type: ignore[arg-type]
                       found.modules)
 
 
@@ -141,7 +142,7 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules: BundleModules) -> list[Callsite]:
+def _callsites(units: list[UnitFacts], readable: dict[str, ReadableUnit], modules: BundleModules) -> list[Callsite]:
     located = [(u.unit.name, site) for u in units for site in u.sites]
     fingerprints, copies = callsite_identities([site.identity for _, site in located])
     functions = sorted(
@@ -154,15 +155,18 @@ def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules
     keys = [key for key, _ in functions]
     function_fps, function_copies = function_identities([d for _, d in functions], keys)
     function_of: dict[tuple[str, int | None], tuple[str, Copies]] = dict(zip(keys, zip(function_fps, function_copies)))
-    readable: dict[tuple[str, int], int] = {}
+    places: dict[tuple[str, int], tuple[int, Readable]] = {}
     for unit in units:
         offsets = sorted({site.offset for site in unit.sites})
         if not offsets:
             continue  # a unit without callsites needs no rendering (Python writes none)
-        readable.update(zip(((unit.unit.name, o) for o in offsets), renderings[unit.unit.name].lines_of(offsets)))
+        written = readable[unit.unit.name]
+        for offset, place in zip(offsets, written.rendering.places(offsets, written.slicing)):
+            places[(unit.unit.name, offset)] = (
+                place.line, Readable(written.files[place.slice], place.slice_line, place.column))
     records = [
         _record(name, site, fingerprint, copy, function_of.get((name, site.function_offset)),
-                readable[(name, site.offset)], modules)
+                places[(name, site.offset)], modules)
         for (name, site), fingerprint, copy in zip(located, fingerprints, copies)
     ]
     return sorted(records, key=lambda r: (r.unit, r.offset, r.kind))
@@ -170,7 +174,7 @@ def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules
 
 def _record(
     unit: str, site: SiteFacts, fingerprint: str, copies: Copies, function: tuple[str, Copies] | None,
-    readable_line: int, modules: BundleModules,
+    place: tuple[int, Readable], modules: BundleModules,
 ) -> Callsite:
     return Callsite(
         schema=CALLSITE_SCHEMA,
@@ -185,7 +189,8 @@ def _record(
         endOffset=site.end_offset,
         line=site.line,
         column=site.column,
-        readableLine=readable_line,
+        readableLine=place[0],
+        readable=place[1],
         constructor=site.constructor,
         form=site.form,
         callee=site.callee,

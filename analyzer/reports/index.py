@@ -13,7 +13,6 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from analyzer.owners.projection import Projection
-from analyzer.reports.readable import readable_name
 
 _CELL_LIMIT = 140
 _TOP_MESSAGES = 3
@@ -44,8 +43,8 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _location(record: dict[str, Any]) -> str:
-    path = readable_name(record["unit"])
-    return f"[{cell(record['unit'], 60)}:{record['readableLine']}]({path}#L{record['readableLine']}) @{record['offset']}"
+    place = record["readable"]
+    return f"[{cell(record['unit'], 60)}:{record['readableLine']}]({place['file']}#L{place['line']}) @{record['offset']}"
 
 
 def _messages(records: list[dict[str, Any]]) -> str:

@@ -8,7 +8,6 @@ import orjson
 
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_files
-from analyzer.reports.readable import readable_name
 from analyzer.scan import ScanResult
 
 _EXAMPLES = 5
@@ -30,8 +29,8 @@ def inventory_files(result: ScanResult) -> dict[str, bytes]:
         files[TEMPLATE_FILES[kind]] = jsonl(templates(records))  # type: ignore[arg-type]
         files[LITERAL_FILES[kind]] = literals(records)
     files[CLASSES_FILE] = jsonl(result.classes)  # type: ignore[arg-type]
-    for unit, rendering in result.renderings.items():
-        files[readable_name(unit)] = rendering.text
+    for written in result.readable.values():
+        files |= written.file_texts()
     # -- bundler module map (issue 4) --
     files |= module_files(result)
     return files
