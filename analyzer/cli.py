@@ -101,12 +101,12 @@ def project(
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.owners.gate import verify
     from analyzer.reports.output import read_directory, write_directory
-    from analyzer.reports.owners import DERIVED_FILES, owner_files
+    from analyzer.reports.owners import is_derived, owner_files
 
     allowlists = load_allowlists(allowlist or [])
     files = read_directory(directory)
     base = verify(directory, files)
-    inventory = {name: data for name, data in files.items() if name not in DERIVED_FILES}
+    inventory = {name: data for name, data in files.items() if not is_derived(name)}
     inventory |= owner_files(inventory, allowlists, base)
     write_directory(directory, inventory)
     _say_owners(inventory)

@@ -63,3 +63,21 @@ def tree_bytes(directory: Path) -> dict[str, bytes]:
 @pytest.fixture
 def demo_bundle() -> Path:
     return FIXTURES / "demo" / "demo.min.js"
+
+
+@pytest.fixture(scope="session")
+def release_scan(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Scan a pinned real release once per test session: `release_scan(package, version)` is the
+    scan directory (shared: copy it before changing it)."""
+    from support import npm_cache
+
+    done: dict[tuple[str, str], Path] = {}
+
+    def get(package: str, version: str) -> Path:
+        if (package, version) not in done:
+            out = tmp_path_factory.mktemp(f"release-{version}") / "scan"
+            scan(npm_cache.main_file(package, version), out, "--jobs", "2")
+            done[(package, version)] = out
+        return done[(package, version)]
+
+    return get

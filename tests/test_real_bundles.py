@@ -7,6 +7,7 @@ to a local binding are removed, and the test checks that site by site, not just 
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from dataclasses import dataclass
@@ -56,11 +57,11 @@ class RealScan:
 
 
 @pytest.fixture(scope="module", params=VERSIONS)
-def real(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> RealScan:
+def real(request: pytest.FixtureRequest, release_scan) -> RealScan:  # type: ignore[no-untyped-def]
     version = request.param
     bundle = npm_cache.main_file(PACKAGE, version)
-    out = tmp_path_factory.mktemp(f"scan-{version}")
-    summary = scan(bundle, out, "--jobs", "2")  # a helper process shares the work
+    out = release_scan(PACKAGE, version)  # with --jobs 2: a helper process shares the work
+    summary = json.loads((out / SUMMARY).read_text())
     logger = summary["loggers"][0]["name"]
     assert logger, f"no logger detected in {version}"
     patterns = {f"call-{c}": f"{c}($$$A)" for c in CONSTRUCTORS}
@@ -133,7 +134,6 @@ REVIEWED = ROOT / "allowlists" / "claude-code-2.1.100.toml"
 def test_reviewed_allowlist_projects_with_honest_health(real: RealScan, tmp_path: Path) -> None:
     """The reviewed 2.1.100 allowlist owns its callsites there without stale or drifted entries;
     on a neighbouring release its stale and drifted entries are reported and fail the gate."""
-    import json
     import shutil
 
     copy = tmp_path / "scan"

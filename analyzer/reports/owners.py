@@ -11,14 +11,19 @@ import orjson
 
 from analyzer.owners.allowlist import Allowlist
 from analyzer.owners.projection import Projection, owner_counts, project
-from analyzer.reports.index import render_index
+from analyzer.reports.index import INDEX_DIRECTORY, INDEX_FILE, index_files
 from analyzer.reports.inventory import CALLSITE_FILES, jsonl
 from analyzer.reports.summary import SUMMARY_FILE, finish
 from analyzer.trace import mark
 
 PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
-INDEX_FILE = "error-diagnostic-owner-index.md"
+PROJECTION_SCHEMA = "erratlas.projection/1"
 DERIVED_FILES = (PROJECTION_FILE, INDEX_FILE, SUMMARY_FILE)
+
+
+def is_derived(name: str) -> bool:
+    """A file `project` makes anew: the projection, the index and its pages, the summary."""
+    return name in DERIVED_FILES or name.startswith(INDEX_DIRECTORY)
 
 
 def load_records(files: dict[str, bytes]) -> list[dict[str, Any]]:
@@ -33,10 +38,8 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
     records = load_records(files)
     projection, owners, base = _owners(records, allowlists, base)
     mark("owners: projected")
-    out = {
-        PROJECTION_FILE: jsonl(projection.rows),  # type: ignore[arg-type]
-        INDEX_FILE: render_index(records, projection, owners, base),
-    }
+    out = {PROJECTION_FILE: jsonl([{"schema": PROJECTION_SCHEMA, **row} for row in projection.rows])}  # type: ignore[list-item]
+    out |= index_files(records, projection, owners, base)
     mark("owners: index in")
     out[SUMMARY_FILE] = finish(base, owners, {**files, **out})
     return out
