@@ -6,8 +6,9 @@ import gc
 import os
 import signal
 import sys
+from collections import Counter
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -15,6 +16,10 @@ from rich.console import Console
 from analyzer import __version__
 from analyzer.errors import ExitCode, InputError, InvariantError
 from analyzer.trace import mark
+
+if TYPE_CHECKING:
+    from analyzer.owners.gate import Thresholds
+    from analyzer.reports.sarif import Selection
 
 
 app = typer.Typer(
@@ -180,13 +185,14 @@ def gate(
     min_kind: Annotated[Optional[list[str]], typer.Option("--min-coverage-kind", help="KIND=F, e.g. error=0.9 (repeatable).")] = None,
     baseline: Annotated[Optional[Path], typer.Option("--baseline", help="A summary: fail on new Unresolved callsites.")] = None,
     allow_stale: Annotated[bool, typer.Option("--allow-stale", help="Do not fail on stale or drifted entries.")] = False,
-    output_format: Annotated[str, typer.Option("--format", help="text or github (workflow annotations).")] = "text",
+    output_format: Annotated[str, typer.Option("--format", help="text, github (workflow annotations) or sarif "
+                                               "(SARIF 2.1.0 of the failing callsites on stdout).")] = "text",
 ) -> None:
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable."""
     from analyzer.owners.gate import Thresholds, failures, verify
 
-    if output_format not in ("text", "github"):
-        raise InputError("--format", f"unknown format '{output_format}' (text or github)")
+    if output_format not in ("text", "github", "sarif"):
+        raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
     kinds: dict[str, float] = {}
     for item in min_kind or []:
         kind, _, value = item.partition("=")
@@ -194,8 +200,11 @@ def gate(
             kinds[kind] = float(value)
         except ValueError:
             raise InputError("--min-coverage-kind", f"'{item}' is not KIND=NUMBER") from None
+    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale)
+    if output_format == "sarif":
+        _gate_sarif(directory, thresholds)
     summary = verify(directory)
-    failed = failures(summary, Thresholds(min_coverage, kinds, baseline, allow_stale))
+    failed = failures(summary, thresholds)
     for line in failed:
         typer.echo(f"::error title=erratlas gate::{_github_escape(line)}" if output_format == "github" else f"FAIL {line}")
     coverage = summary["coverage"]["overall"]
@@ -205,6 +214,99 @@ def gate(
         else f"gate {status}: coverage {coverage['display']} ({coverage['owned']} of {coverage['total']})"
     )
     raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
+
+
+def _gate_sarif(directory: Path, thresholds: "Thresholds") -> None:
+    """`gate --format sarif`: the SARIF log of the failing set on stdout (every Unresolved
+    callsite when a coverage threshold fails, else those new against the baseline), the failed
+    thresholds as notifications; the exit status is the gate's."""
+    from analyzer.owners.gate import failures
+    from analyzer.reports.sarif import Selection
+
+    files, summary, records, rows = _scan_outputs(directory)
+    failed = failures(summary, thresholds)
+    coverage = summary["coverage"]
+    checks = ([("overall", thresholds.min_coverage)] if thresholds.min_coverage is not None else [])
+    checks += sorted(thresholds.min_kind_coverage.items())
+    below = any(coverage[kind]["value"] < minimum for kind, minimum in checks if kind in coverage)
+    baseline = _baseline(thresholds.baseline)
+    new = baseline is not None and bool(Counter(summary["unresolvedFingerprints"]) - baseline)
+    results = "unresolved" if below else "new" if new else "none"
+    _write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True), None, failed)
+    status = "failed" if failed else "passed"
+    _err.print(f"erratlas: gate {status}: coverage {coverage['overall']['display']}"
+               + "".join(f"\nFAIL {line}" for line in failed), markup=False)
+    raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
+
+
+def _scan_outputs(directory: Path) -> tuple[dict[str, bytes], dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """A verified scan directory's files, summary, callsite records and projection rows (paired)."""
+    import orjson
+
+    from analyzer.owners.gate import verify
+    from analyzer.reports.output import read_directory
+    from analyzer.reports.owners import PROJECTION_FILE, load_records
+
+    files = read_directory(directory)
+    summary = verify(directory, files)
+    records = load_records(files)
+    by_id = {row["id"]: row for row in (orjson.loads(line) for line in files[PROJECTION_FILE].splitlines() if line)}
+    missing = [r["id"] for r in records if r["id"] not in by_id]
+    if missing:
+        raise InputError(directory / PROJECTION_FILE, f"no projection row for {missing[0]}")
+    return files, summary, records, [by_id[r["id"]] for r in records]
+
+
+def _baseline(path: Optional[Path]) -> Optional["Counter[str]"]:
+    from analyzer.owners.gate import load_summary
+    from analyzer.versions import check_same
+
+    if path is None:
+        return None
+    baseline = load_summary(path)
+    check_same(baseline, path)
+    return Counter(baseline.get("unresolvedFingerprints", []))
+
+
+def _write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str, Any]], rows: list[dict[str, Any]],
+                 selection: "Selection", out: Optional[Path], notifications: list[str]) -> int:
+    import orjson
+
+    from analyzer.reports.sarif import sarif_log
+
+    log = sarif_log(records, rows, summary, directory, selection, notifications)
+    data = orjson.dumps(log, option=orjson.OPT_INDENT_2) + b"\n"
+    if out is None:
+        sys.stdout.buffer.write(data)
+    else:
+        staging = out.with_name(f".{out.name}.tmp")
+        try:
+            staging.write_bytes(data)
+            staging.replace(out)
+        except OSError as exc:
+            raise InputError(out, f"cannot write: {exc.strerror}") from None
+    return len(log["runs"][0]["results"])
+
+
+@app.command()
+def sarif(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
+    baseline: Annotated[Optional[Path], typer.Option("--baseline", help="A summary: mark each Unresolved result new "
+                                                      "or unchanged (SARIF baselineState).")] = None,
+    results: Annotated[str, typer.Option("--results", help="unresolved (default), new (Unresolved callsites new "
+                                         "against --baseline) or all (every callsite, owned ones as notes).")] = "unresolved",
+) -> None:
+    """Write SARIF 2.1.0: one result per callsite the gate cares about, tracked by fingerprint."""
+    from analyzer.reports.sarif import SELECTIONS, Selection
+
+    if results not in SELECTIONS:
+        raise InputError("--results", f"unknown selection '{results}' ({', '.join(SELECTIONS)})")
+    if results == "new" and baseline is None:
+        raise InputError("--results", "'new' needs --baseline SUMMARY")
+    _, summary, records, rows = _scan_outputs(directory)
+    count = _write_sarif(directory, summary, records, rows, Selection(results, _baseline(baseline)), out, [])
+    _err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
 
 
 def _github_escape(text: str) -> str:

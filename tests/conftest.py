@@ -33,8 +33,10 @@ def ast_grep_command() -> str:
 
 
 def run(*args: object, timeout: float = 600, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """Run the installed `erratlas`; the JSON and JSONL files a successful verb wrote are then
+    validated against their shipped schemas (issue 15: every output of every test)."""
     env = {k: v for k, v in os.environ.items() if k != "ERRATLAS_DEBUG"}
-    return subprocess.run(
+    result = subprocess.run(
         [erratlas_command(), *map(str, args)],
         capture_output=True,
         text=True,
@@ -42,6 +44,27 @@ def run(*args: object, timeout: float = 600, **kwargs: object) -> subprocess.Com
         env=env,
         **kwargs,  # type: ignore[arg-type]
     )
+    if result.returncode == 0:
+        _validate_outputs([str(a) for a in args], Path(str(kwargs.get("cwd", "."))))
+    return result
+
+
+def _validate_outputs(args: list[str], cwd: Path) -> None:
+    from support.schemas import validate_directory, validate_file
+
+    def option(*names: str) -> str | None:
+        for number, arg in enumerate(args[:-1]):
+            if arg in names:
+                return args[number + 1]
+        return None
+
+    verb = args[0] if args else ""
+    if verb == "scan":
+        validate_directory(cwd / (option("--out", "-o") or "erratlas-out"))
+    elif verb == "project" or (verb == "suggest" and option("--out", "-o") is None):
+        validate_directory(cwd / args[1])
+    elif verb == "suggest":
+        validate_file(cwd / str(option("--out", "-o")), "erratlas.suggestion/1")
 
 
 def scan(bundle: Path, out: Path, *extra: object) -> dict[str, object]:

@@ -15,6 +15,7 @@ CALLSITE_FILES = {"error": "error-message-callsites.jsonl", "diagnostic": "diagn
 TEMPLATE_FILES = {"error": "error-message-templates.jsonl", "diagnostic": "diagnostic-message-templates.jsonl"}
 LITERAL_FILES = {"error": "error-message-literals.txt", "diagnostic": "diagnostic-message-literals.txt"}
 CLASSES_FILE = "error-classes.jsonl"
+TEMPLATE_SCHEMA = "erratlas.template/1"
 
 
 def jsonl(rows: list[object]) -> bytes:
@@ -47,6 +48,7 @@ def templates(records: list[Callsite]) -> list[dict[str, object]]:
         by = Counter((r.constructor if r.kind == "error" else r.level) or "" for r in members)
         rows.append(
             {
+                "schema": TEMPLATE_SCHEMA,
                 "shape": shape,
                 "template": members[0].message.template,
                 "comparisonKey": key,
