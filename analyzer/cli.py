@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import signal
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
 
-from analyzer import __version__
+from analyzer import __version__, progress
 from analyzer.errors import ExitCode, InputError, InvariantError
 from analyzer.trace import mark
 
 if TYPE_CHECKING:
     from analyzer.owners.gate import Thresholds
+    from analyzer.reports.explain import Story
     from analyzer.reports.sarif import Selection
 
 
@@ -70,27 +73,28 @@ def scan(
         # a JavaScript scan makes few reference cycles and exits right after: the collector's
         # passes over millions of live objects would cost a tenth of its time for nothing
         gc.disable()
-    with _progress("scanning") as status:
-        loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
-        allowlists = load_allowlists(allowlist or [])
+    with _progress():
+        with progress.phase("reading rules and allowlists"):
+            loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
+            allowlists = load_allowlists(allowlist or [])
         result = run_scan(bundle, loaded_rules, logger, jobs=jobs or _cores())
-        status.update("writing reports")
         mark("scan: done")
-        files = inventory_files(result)
-        mark("reports: inventory made")
-        files |= owner_files(files, allowlists, scan_summary(result))
-        mark("reports: made")
-        write_directory(out, files)
+        with progress.phase("making reports"):
+            files = inventory_files(result)
+            mark("reports: inventory made")
+            files |= owner_files(files, allowlists, scan_summary(result))
+            mark("reports: made")
+        with progress.phase(f"writing {len(files)} files to {out}"):
+            write_directory(out, files)
         mark("reports: written")
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
     loggers = ", ".join(dict.fromkeys(f"{u.logger['name']}" for u in result.units))
     _err.print(
         f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
-        f"(logger: {loggers}), {len(result.classes)} error classes -> {out}",
+        f"(logger: {loggers}), {len(result.classes)} error classes; {_owners_line(files)} -> {out}",
         markup=False,
     )
-    _say_owners(files)
 
 
 def _cores() -> int:
@@ -118,17 +122,18 @@ def project(
 
 
 def _say_owners(files: dict[str, bytes]) -> None:
+    _err.print(f"erratlas: {_owners_line(files)}", markup=False)
+
+
+def _owners_line(files: dict[str, bytes]) -> str:
     import orjson
 
     from analyzer.reports.summary import SUMMARY_FILE
 
     summary = orjson.loads(files[SUMMARY_FILE])
     coverage = summary["coverage"]["overall"]
-    _err.print(
-        f"erratlas: owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}); "
-        f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted entries",
-        markup=False,
-    )
+    return (f"owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}), "
+            f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted entries")
 
 
 @app.command()
@@ -275,7 +280,7 @@ def _write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[st
     from analyzer.reports.sarif import sarif_log
 
     log = sarif_log(records, rows, summary, directory, selection, notifications)
-    data = orjson.dumps(log, option=orjson.OPT_INDENT_2) + b"\n"
+    data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
     if out is None:
         sys.stdout.buffer.write(data)
     else:
@@ -309,6 +314,54 @@ def sarif(
     _err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
 
 
+@app.command()
+def explain(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:...).")],
+) -> None:
+    """Tell one callsite's whole story: record, readable code, owner and evidence, suggestions,
+    and the command that would own it."""
+    from analyzer.reports.explain import explain as story_of
+    from analyzer.reports.explain import find_record, plain
+
+    files, summary, records, rows = _scan_outputs(directory)
+    record = find_record(records, target, directory)
+    story = story_of(directory, files, summary, record, rows[records.index(record)])
+    out = Console(highlight=False, soft_wrap=True)
+    if not out.is_terminal:
+        sys.stdout.write(plain(story))
+        return
+    _rich_story(out, story)
+
+
+def _rich_story(out: Console, story: "Story") -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    out.print(Text(story.heading, style="bold"))
+    for section in story.sections:
+        body = Table.grid(padding=(0, 2))
+        body.add_column(style="cyan", no_wrap=True)
+        body.add_column()
+        for label, value in section.facts:
+            body.add_row(label, Text(value))
+        parts: list[object] = [body] if section.facts else []
+        for code in section.code:
+            line = Text(f"{code.number:>7} ", style="dim")
+            if code.at is None:
+                line.append(code.text)
+            else:
+                line.append(code.text[:code.at])
+                line.append(code.text[code.at:], style="bold yellow")
+            parts.append(line)
+        parts += [Text(note) for note in section.notes]
+        parts += [Text(f"$ {command}", style="green") for command in section.commands]
+        from rich.console import Group
+
+        out.print(Panel(Group(*parts), title=section.title, title_align="left"))  # type: ignore[arg-type]
+
+
 def _github_escape(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
@@ -319,24 +372,84 @@ def version() -> None:
     typer.echo(__version__)
 
 
-class _progress:
-    """A rich status line on a terminal; nothing otherwise."""
+class _TerminalProgress:
+    """`analyzer.progress` on a terminal (stderr): the innermost running phase, its elapsed time,
+    and a bar with the amount done when the phase is measured. Redrawn when work is reported,
+    never from a thread: a scan forks workers, and a thread holding a lock at the fork would
+    leave the lock held in the child."""
 
-    def __init__(self, label: str) -> None:
-        self._status = _err.status(label) if sys.stderr.isatty() else None
+    _EVERY = 0.1  # seconds between redraws
 
-    def __enter__(self) -> "_progress":
-        if self._status is not None:
-            self._status.__enter__()
+    def __init__(self, console: Console) -> None:
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                                  TextColumn("{task.fields[amount]}"), TimeElapsedColumn(), console=console,
+                                  transient=True, auto_refresh=False)
+        self._tasks: list[tuple[int, str]] = []
+        self._drawn = 0.0
+
+    def __enter__(self) -> "_TerminalProgress":
+        self._progress.start()
         return self
 
-    def update(self, label: str) -> None:
-        if self._status is not None:
-            self._status.update(label)
-
     def __exit__(self, *exc: object) -> None:
-        if self._status is not None:
-            self._status.__exit__(None, None, None)
+        self._progress.stop()
+
+    def start(self, label: str, total: int | None, unit: str) -> None:
+        if self._tasks:
+            self._progress.update(self._tasks[-1][0], visible=False)
+        task = self._progress.add_task(label, total=total, amount=self._amount(0, total, unit))
+        self._tasks.append((task, unit))
+        self._draw(force=True)
+
+    def advance(self, amount: int) -> None:
+        if not self._tasks:
+            return
+        task, unit = self._tasks[-1]
+        self._progress.advance(task, amount)
+        state = self._progress.tasks[-1] if self._progress.tasks[-1].id == task else None
+        if state is not None:
+            self._progress.update(task, amount=self._amount(int(state.completed), state.total, unit))
+        self._draw()
+
+    def finish(self) -> None:
+        if not self._tasks:
+            return
+        task, _ = self._tasks.pop()
+        self._progress.remove_task(task)
+        if self._tasks:
+            self._progress.update(self._tasks[-1][0], visible=True)
+        self._draw(force=True)
+
+    @staticmethod
+    def _amount(done: int, total: float | None, unit: str) -> str:
+        if total is None:
+            return ""
+        if unit == "bytes":
+            return f"{done / 1e6:.1f}/{total / 1e6:.1f} MB"
+        return f"{done}/{int(total)} {unit}"
+
+    def _draw(self, force: bool = False) -> None:
+        import time
+
+        now = time.monotonic()
+        if force or now - self._drawn >= self._EVERY:
+            self._progress.refresh()
+            self._drawn = now
+
+
+@contextlib.contextmanager
+def _progress() -> Iterator[None]:
+    """Phases of `analyzer.progress` shown on stderr when it is a terminal; nothing otherwise
+    (then only a verb's final line is printed)."""
+    from analyzer import progress
+
+    if not _err.is_terminal:
+        yield
+        return
+    with _TerminalProgress(_err) as shown, progress.listening(shown):
+        yield
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -370,17 +483,21 @@ def suggest(
     from analyzer.reports.summary import SUMMARY_FILE
     from analyzer.owners.suggest import SUGGESTIONS_FILE, load_scan, render, suggestions, with_suggestions
 
-    files = read_directory(directory)
-    verify(directory, files)
-    rows = suggestions(*load_scan(files))
-    data = render(rows)
-    if out is None:
-        write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
-        out = directory / SUGGESTIONS_FILE
-    else:
-        staging = out.with_name(f".{out.name}.tmp")
-        staging.write_bytes(data)
-        staging.replace(out)
+    with _progress():
+        with progress.phase(f"reading and verifying {directory}"):
+            files = read_directory(directory)
+            verify(directory, files)
+        with progress.phase("suggesting owners"):
+            rows = suggestions(*load_scan(files))
+            data = render(rows)
+        with progress.phase("writing suggestions"):
+            if out is None:
+                write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
+                out = directory / SUGGESTIONS_FILE
+            else:
+                staging = out.with_name(f".{out.name}.tmp")
+                staging.write_bytes(data)
+                staging.replace(out)
     by = {c: sum(1 for r in rows if r["confidence"] == c) for c in ("exact", "likely", "possible")}
     covered = sum(r["callsites"] for r in rows)
     _err.print(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyzer import progress
 from analyzer.bundle.load import Embedded, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
@@ -48,15 +49,17 @@ class ScanResult:
 def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = None, jobs: int = 1) -> ScanResult:
     if isinstance(rules, PythonRules):
         return _scan_python(path, rules, jobs)
-    units, embedded = load_bundle(path)
+    with progress.phase(f"reading {path.name}"):
+        units, embedded = load_bundle(path)
     helper = jobs > 1 and can_fork()
     side = Side(lambda send, wanted: _side_work(path, units, rules, logger, send, wanted)) if helper else None
     ahead = _worked_ahead(units)
     try:
-        facts = [
-            extract_unit(unit, rules, logger, path, helper, _ahead(side) if side is not None and i == ahead else None)
-            for i, unit in enumerate(units)
-        ]
+        facts = []
+        for i, unit in enumerate(units):
+            with progress.phase(f"finding callsites in {unit.name}"):
+                facts.append(extract_unit(unit, rules, logger, path, helper,
+                                          _ahead(side) if side is not None and i == ahead else None))
         digest = rendered = None
         if side is not None:
             try:
@@ -70,9 +73,10 @@ def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = 
         digest, rendered = _sha256(path), [render(unit.source) for unit in units]
     mark("scan: hash and renderings in")
     bundle = BundleInput(name=path.name, sha256=digest, size=path.stat().st_size)
-    readable = readable_units({unit.name: text for unit, text in zip(units, rendered)})
-    modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
-    callsites = _callsites(facts, readable, modules)
+    with progress.phase("modules, identities and records"):
+        readable = readable_units({unit.name: text for unit, text in zip(units, rendered)})
+        modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
+        callsites = _callsites(facts, readable, modules)
     return ScanResult(bundle, rules, facts, callsites, _classes(facts), readable, modules, embedded)
 
 
@@ -126,7 +130,8 @@ def _scan_python(path: Path, rules: PythonRules, jobs: int) -> ScanResult:
     """Python inputs: the libcst frontend gives the same UnitFacts; the rest is shared."""
     from analyzer.python.frontend import scan_python
 
-    found = scan_python(path, rules, jobs)
+    with progress.phase(f"parsing the Python files of {path.name}"):
+        found = scan_python(path, rules, jobs)
     bundle = BundleInput(name=found.bundle.name, sha256=found.bundle.sha256, size=found.bundle.size)
     readable = readable_units(found.renderings)
     callsites = _callsites(found.units, readable, found.modules)

@@ -45,7 +45,8 @@ def validate_with_multitool(path: Path, tmp_path: Path) -> list[dict]:  # type: 
     """The multitool's `validate` findings at warning or error level (none beyond the accepted)."""
     report = tmp_path / "multitool.sarif"
     done = subprocess.run([str(multitool()), "validate", str(path), "--output", str(report), "--log", "ForceOverwrite",
-                           "--level", "Error", "Warning", "Note"], capture_output=True, text=True, timeout=600)
+                           "--level", "Error", "Warning", "Note", "--max-file-size-in-kb", "1000000"],
+                          capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     findings = json.loads(report.read_text())["runs"][0]["results"]
     serious = [f for f in findings if f.get("level", "warning") in ("error", "warning")]
