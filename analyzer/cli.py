@@ -10,7 +10,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional, Self
 
 import typer
 from rich.console import Console
@@ -20,6 +20,8 @@ from analyzer.errors import ExitCode, InputError, InvariantError
 from analyzer.trace import mark
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     from analyzer.owners.gate import Thresholds
     from analyzer.reports.explain import Story
     from analyzer.reports.sarif import Selection
@@ -184,6 +186,30 @@ def prune(
 
 
 @app.command()
+def fmt(
+    allowlists: Annotated[list[Path], typer.Argument(help="Allowlist TOML files.")],
+    check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 naming each file that is not in "
+                                        "canonical form (for a pre-commit hook or CI).")] = False,
+) -> None:
+    """Write allowlists in the canonical form `allow` and `accept` write (entries sorted, keys in a
+    fixed order; comments are not kept), so that review diffs stay small."""
+    from analyzer.owners.allowlist import load_allowlist, render, write_allowlist
+
+    off = []
+    for path in allowlists:
+        entries = list(load_allowlist(path).entries)
+        if render(entries) == path.read_bytes():
+            continue
+        off.append(path)
+        if check:
+            typer.echo(f"{path}: not in canonical form (erratlas fmt {path})")
+        else:
+            write_allowlist(path, entries)
+            _err.print(f"erratlas: {path}: rewritten in canonical form", markup=False)
+    raise typer.Exit(int(ExitCode.FINDINGS if check and off else ExitCode.OK))
+
+
+@app.command()
 def gate(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     min_coverage: Annotated[Optional[float], typer.Option("--min-coverage", help="Overall (Product+Dependency)/total.")] = None,
@@ -228,7 +254,7 @@ def _gate_sarif(directory: Path, thresholds: "Thresholds") -> None:
     from analyzer.owners.gate import failures
     from analyzer.reports.sarif import Selection
 
-    files, summary, records, rows = _scan_outputs(directory)
+    _, summary, records, rows = _scan_outputs(directory)
     failed = failures(summary, thresholds)
     coverage = summary["coverage"]
     checks = ([("overall", thresholds.min_coverage)] if thresholds.min_coverage is not None else [])
@@ -386,10 +412,10 @@ class _TerminalProgress:
         self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                                   TextColumn("{task.fields[amount]}"), TimeElapsedColumn(), console=console,
                                   transient=True, auto_refresh=False)
-        self._tasks: list[tuple[int, str]] = []
+        self._tasks: list[tuple[TaskID, str]] = []
         self._drawn = 0.0
 
-    def __enter__(self) -> "_TerminalProgress":
+    def __enter__(self) -> Self:
         self._progress.start()
         return self
 

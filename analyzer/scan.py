@@ -16,8 +16,16 @@ from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
 from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
-from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, Callsite, Copies, ErrorClass, Readable, Unit
-from analyzer.reports.readable import Rendering, ReadableUnit, readable_units, render
+from analyzer.model import (
+    CALLSITE_SCHEMA,
+    ERROR_CLASS_SCHEMA,
+    Callsite,
+    Copies,
+    ErrorClass,
+    Readable,
+    Unit,
+)
+from analyzer.reports.readable import ReadableUnit, readable_units, render
 from analyzer.rules import JavaScriptRules, PythonRules
 from analyzer.trace import mark
 

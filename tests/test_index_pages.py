@@ -11,9 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from markdown_it import MarkdownIt
-
 from conftest import FIXTURES, records, run, scan
+from markdown_it import MarkdownIt
 from test_owners import table_widths
 
 INDEX = "error-diagnostic-owner-index.md"

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import FIXTURES, SUMMARY, records, run, scan
 
 OFFICIAL_SCHEMA = FIXTURES / "sarif" / "sarif-schema-2.1.0.json"
@@ -46,7 +45,7 @@ def validate_with_multitool(path: Path, tmp_path: Path) -> list[dict]:  # type: 
     report = tmp_path / "multitool.sarif"
     done = subprocess.run([str(multitool()), "validate", str(path), "--output", str(report), "--log", "ForceOverwrite",
                            "--level", "Error", "Warning", "Note", "--max-file-size-in-kb", "1000000"],
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     findings = json.loads(report.read_text())["runs"][0]["results"]
     serious = [f for f in findings if f.get("level", "warning") in ("error", "warning")]

@@ -88,16 +88,16 @@ def _callsite(record: dict[str, Any]) -> Section:
     what = (f"{record['constructor']} ({record['form']})" if record["kind"] == "error"
             else f"{record['callee']} at level {record['level']} ({record['levelSource']})")
     facts = [
-        ("kind", f"{record['kind']}: {what}, callee `{record['callee']}` ({record['calleeRole']}), "
-                 f"{record['argCount']} argument(s)"),
+        ("kind", (f"{record['kind']}: {what}, callee `{record['callee']}` ({record['calleeRole']}), "
+                  f"{record['argCount']} argument(s)")),
         ("message", _one_line(f"{message['shape']}: "
                               f"{message['text'] if message['text'] is not None else message['template'] or '—'}")),
         ("comparison key", _one_line(message["comparisonKey"])),
         ("consumer", f"{record['consumer']['role']} ({record['consumer']['node']}.{record['consumer']['relation']})"),
         ("function", f"{record['scope']['function']} ({record['scope']['functionKind']})"),
         ("scope", " > ".join(record["scope"]["scopePath"])),
-        ("where", f"{record['unit']} @{record['offset']}..{record['endOffset']}, line {record['line']} "
-                  f"column {record['column']}"),
+        ("where", (f"{record['unit']} @{record['offset']}..{record['endOffset']}, line {record['line']} "
+                   f"column {record['column']}")),
         ("readable", f"{record['readable']['file']}:{record['readable']['line']}:{record['readable']['column']}"),
     ]
     module = record.get("module")
@@ -113,8 +113,8 @@ def _callsite(record: dict[str, Any]) -> Section:
                                                        if context.get("catchParam") else "")))
     facts.append(("function fingerprint", str(record["functionFingerprint"])))
     if record["copies"]["count"] > 1:
-        facts.append(("copies", f"{record['copies']['count']} callsites of this scan are the same code "
-                                f"(group {record['copies']['group']})"))
+        facts.append(("copies", (f"{record['copies']['count']} callsites of this scan are the same code "
+                                 f"(group {record['copies']['group']})")))
     return Section("Callsite", facts)
 
 
@@ -212,8 +212,8 @@ def _suggested(record: dict[str, Any], suggestions: list[dict[str, Any]] | None)
     for suggestion in touching:
         (level, fingerprint), = suggestion["match"].items()
         owner = suggestion["owner"] + (f" {suggestion['package']}" if suggestion["package"] else "")
-        section.facts.append((suggestion["id"], f"{owner}, {suggestion['confidence']}, {level} {fingerprint}, "
-                                                f"{suggestion['callsites']} callsite(s)"))
+        section.facts.append((suggestion["id"], (f"{owner}, {suggestion['confidence']}, {level} {fingerprint}, "
+                                                 f"{suggestion['callsites']} callsite(s)")))
         for evidence in suggestion["evidence"]:
             section.notes.append(f"{suggestion['id']}: {evidence['kind']}: {evidence['detail']}")
     return section

@@ -200,12 +200,6 @@ def _pages(groups: list[_Group]) -> dict[str, list[str]]:
         size = 0
         number = 0
 
-        def close() -> None:
-            nonlocal current, size
-            if current:
-                pages[f"{INDEX_DIRECTORY}{name}-{number:02d}.md"] = current
-            current, size = [], 0
-
         for group in (g for g in groups if g.owner == owner):
             rows = [_row(record, row, "../") for record, row in group.members]
             part = 0
@@ -213,7 +207,8 @@ def _pages(groups: list[_Group]) -> dict[str, list[str]]:
                 part += 1
                 heading = _section_heading(group, part)
                 if not current or size + sum(len(h) + 1 for h in heading) + 2 * len(rows[0]) > _PAGE_BUDGET:
-                    close()
+                    if current:
+                        pages[f"{INDEX_DIRECTORY}{name}-{number:02d}.md"] = current
                     number += 1
                     current = [f"# {owner} callsites, page {number}", "",
                                f"[Back to the index](../{INDEX_FILE}).", ""]
@@ -228,7 +223,8 @@ def _pages(groups: list[_Group]) -> dict[str, list[str]]:
                     taken += 1
                 current.append("")
                 rows = rows[taken:]
-        close()
+        if current:
+            pages[f"{INDEX_DIRECTORY}{name}-{number:02d}.md"] = current
     return pages
 
 

@@ -8,7 +8,6 @@ it is a view for people, never code to run. The same source always gives the sam
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from dataclasses import dataclass
 
@@ -321,7 +320,7 @@ def slice_names(units: list[str], counts: list[int]) -> list[list[str]]:
     out = []
     for unit, count in zip(units, counts):
         stem = _UNSAFE.sub("_", unit).strip("._") or "unit"
-        stem = stem[:-3] if stem.endswith(".js") else stem
+        stem = stem.removesuffix(".js")
         base, number = stem, 1
         while base.lower() in taken:
             number += 1
