@@ -135,6 +135,7 @@ _NEAR_END = 128 << 10
 #: a `;` followed by a declaration: where a statement of a statement list begins
 _STATEMENT_AFTER = re.compile(rb";(?=(?:var|let|const|function|class|async\s+function)[\s{\[*(])")
 _NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
+_NOT_MARK = bytes(b for b in range(256) if b not in b";{}\n")
 
 
 def slicing_of(hidden: bytes, rendered: int | None = None) -> Slicing:
@@ -145,12 +146,13 @@ def slicing_of(hidden: bytes, rendered: int | None = None) -> Slicing:
     or newline, else (a line of a megabyte) between two characters."""
     total = _rendered(hidden, 0, len(hidden)) if rendered is None else rendered
     cuts, starts, lines = [0], [0], [1]
-    start, position, line = 0, 0, 1
+    start, position, line, depth = 0, 0, 1, 0
     top: list[int] = []  # the smallest statement depth seen: the top level, once known
     while total - position >= SLICE_LIMIT:
-        cut = _cut(hidden, start, top)
-        grown = _rendered(hidden, start, cut)
-        line += hidden.count(b"\n", start, cut) + grown - (cut - start)
+        cut, marks = _cut(hidden, start, depth, top)
+        grown = cut - start + len(marks) - marks.count(b"\n")
+        depth += marks.count(b"{") - marks.count(b"}")
+        line += len(marks)
         position += grown
         cuts.append(cut)
         starts.append(position)
@@ -161,23 +163,31 @@ def slicing_of(hidden: bytes, rendered: int | None = None) -> Slicing:
 
 def _rendered(hidden: bytes, start: int, end: int) -> int:
     """Bytes of the rendering of the original's [start, end): each `;{}` gains a line break."""
-    return end - start + hidden.count(b";", start, end) + hidden.count(b"{", start, end) + hidden.count(b"}", start, end)
+    marks = _marks(hidden, start, end)
+    return end - start + len(marks) - marks.count(b"\n")
 
 
-def _cut(hidden: bytes, start: int, top: list[int]) -> int:
-    """Where the slice that begins at `start` ends: its rendering is under SLICE_LIMIT."""
+def _marks(hidden: bytes, start: int, end: int) -> bytes:
+    """The `;{}` and newlines of [start, end), in order (one pass: faster than four counts)."""
+    return hidden[start:end].translate(None, _NOT_MARK)
+
+
+def _cut(hidden: bytes, start: int, depth: int, top: list[int]) -> tuple[int, bytes]:
+    """Where the slice that begins at `start` (at brace `depth`) ends, its rendering under
+    SLICE_LIMIT, and the `_marks` of the slice."""
     reach = _SLICE_MAX
     while True:
         end = min(len(hidden), start + reach)
-        cut = _statement_cut(hidden, start, end, top) or _break_cut(hidden, start, end)
+        cut = _statement_cut(hidden, start, depth, end, top) or _break_cut(hidden, start, end)
         if cut is None:
             cut = _character_cut(hidden, start, end)
-        if _rendered(hidden, start, cut) < SLICE_LIMIT or reach == 1:
-            return cut
+        marks = _marks(hidden, start, cut)
+        if cut - start + len(marks) - marks.count(b"\n") < SLICE_LIMIT or reach == 1:
+            return cut, marks
         reach = max(1, reach // 2)  # dense `;{}` doubled the size: look nearer
 
 
-def _statement_cut(hidden: bytes, start: int, end: int, top: list[int]) -> int | None:
+def _statement_cut(hidden: bytes, start: int, depth: int, end: int, top: list[int]) -> int | None:
     """The last statement start at the smallest brace depth: first looked for in the window's
     last part (enough when it holds a top-level statement), then in [start + _SLICE_MIN, end),
     then anywhere in the window."""
@@ -185,7 +195,9 @@ def _statement_cut(hidden: bytes, start: int, end: int, top: list[int]) -> int |
     for number, low in enumerate(windows):
         if low >= end:
             continue
-        found = _shallowest(hidden, low, end)
+        marks = _marks(hidden, start, low)
+        at_low = depth + marks.count(b"{") - marks.count(b"}")
+        found = _shallowest(hidden, low, at_low, end)
         if found is None:
             continue
         cut, depth = found
@@ -197,10 +209,10 @@ def _statement_cut(hidden: bytes, start: int, end: int, top: list[int]) -> int |
     return None
 
 
-def _shallowest(hidden: bytes, low: int, end: int) -> tuple[int, int] | None:
-    """(the last statement start of the smallest brace depth in [low, end), that depth)."""
+def _shallowest(hidden: bytes, low: int, depth: int, end: int) -> tuple[int, int] | None:
+    """(the last statement start of the smallest brace depth in [low, end), that depth);
+    `depth`: the brace depth at `low`."""
     best: tuple[int, int] | None = None
-    depth = hidden.count(b"{", 0, low) - hidden.count(b"}", 0, low)
     at = low
     for match in _STATEMENT_AFTER.finditer(hidden, low, end):
         position = match.start()
