@@ -1,12 +1,12 @@
 """Time `erratlas scan` of two revisions of erratlas on the same bundle, interleaved.
 
-usage: python bench/scan_revisions.py [--base REV] [--runs N] [--target PATH | --package P --version V]
+usage: python bench/scan_revisions.py [--base REV] [--head REV] [--runs N] [--target PATH | --package P --version V]
 
-The base revision (default `main`) is exported with `git archive` into a temporary directory
-(the repository and its worktrees are left alone); the other side is this working tree. Both
-run the same way, as `python -S` with PYTHONPATH set to their source tree and then this
-virtualenv's site-packages, so that neither uses the editable install. Runs alternate (base,
-head, base, ...) after one unmeasured warm-up of each; per side it prints median and min wall
+Both revisions (default `main` and `HEAD`) are exported with `git archive` into a temporary
+directory (the repository, its worktrees and uncommitted edits are left alone). Both run the
+same way, as `python -S -P` in that directory with PYTHONPATH set to their source tree and then
+this virtualenv's site-packages, so that neither uses the editable install or the current
+directory. Runs alternate (base, head, base, ...) after one unmeasured warm-up of each; per side it prints median and min wall
 time, median CPU time, the peak sum of PSS over the process tree, the head/base ratios, the
 number of files each scan wrote, and the load average before and after (the same measurements
 as scan_vs_astgrep.py, whose helpers it uses).
@@ -39,13 +39,14 @@ def export(revision: str, into: pathlib.Path) -> pathlib.Path:
 
 
 def command(tree: pathlib.Path, target: pathlib.Path, out: pathlib.Path) -> list[str]:
-    return ["env", f"PYTHONPATH={tree}{os.pathsep}{sysconfig.get_paths()['purelib']}", sys.executable, "-S", "-c",
-            BOOT, "scan", str(target), "--out", str(out)]
+    return ["env", f"PYTHONPATH={tree}{os.pathsep}{sysconfig.get_paths()['purelib']}", sys.executable, "-S", "-P",
+            "-c", BOOT, "scan", str(target), "--out", str(out)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="main")
+    parser.add_argument("--head", default="HEAD")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--target", type=pathlib.Path)
     parser.add_argument("--package", default="@anthropic-ai/claude-code-linux-x64")
@@ -57,10 +58,12 @@ def main() -> None:
         args.target = npm_cache.main_file(args.package, args.version)
     with tempfile.TemporaryDirectory() as work_dir:
         work = pathlib.Path(work_dir)
-        (work / "base").mkdir()
-        base_tree = export(args.base, work / "base")
-        tools = [Tool(f"base {args.base}", command(base_tree, args.target, work / "out-base")),
-                 Tool("head (working tree)", command(REPOSITORY, args.target, work / "out-head"))]
+        trees = {side: work / side for side in ("base", "head")}
+        for side, revision in (("base", args.base), ("head", args.head)):
+            trees[side].mkdir()
+            export(revision, trees[side])
+        tools = [Tool(f"base {args.base}", command(trees["base"], args.target, work / "out-base")),
+                 Tool(f"head {args.head}", command(trees["head"], args.target, work / "out-head"))]
         load_before = os.getloadavg()
         for number in range(args.runs + 1):
             for tool in tools:

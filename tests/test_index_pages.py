@@ -117,3 +117,6 @@ def test_executable_index_renders_on_a_code_host(release_scan, tmp_path: Path) -
     assert summary["owners"]["total"]["Product"] > 0 and summary["owners"]["total"]["Dependency"] > 0
     assert len(summary["stale"]) == 3
     assert check_index(copy) > 10230
+    for record in (rows[0], rows[:: len(rows) // 40][0], rows[-1]):  # explain works on the real scan too
+        told = run("explain", copy, record["id"])
+        assert told.returncode == 0 and record["fingerprint"] in told.stdout, told.stderr  # type: ignore[operator]
