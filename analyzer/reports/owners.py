@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 
+from analyzer.errors import InputError
 from analyzer.owners.allowlist import Allowlist
 from analyzer.owners.projection import Projection, owner_counts, project
 from analyzer.reports.index import INDEX_DIRECTORY, INDEX_FILE, index_files
@@ -29,7 +30,11 @@ def is_derived(name: str) -> bool:
 def load_records(files: dict[str, bytes]) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for kind in ("error", "diagnostic"):
-        records.extend(orjson.loads(line) for line in files[CALLSITE_FILES[kind]].split(b"\n") if line)
+        found = [orjson.loads(line) for line in files[CALLSITE_FILES[kind]].split(b"\n") if line]
+        if found and "readable" not in found[0]:
+            raise InputError(CALLSITE_FILES[kind], "written by an earlier erratlas (records without `readable`, "
+                                                   "its readable slice): scan the bundle again")
+        records.extend(found)
     return sorted(records, key=lambda r: (r["unit"], r["offset"], r["kind"]))
 
 
