@@ -63,7 +63,7 @@ def sarif_of(out: Path, tmp_path: Path, *extra: object) -> dict:  # type: ignore
 
 
 def projection_rows(out: Path) -> dict[str, dict]:  # type: ignore[type-arg]
-    return {row["id"]: row for row in map(json.loads, (out / PROJECTION).read_text().splitlines())}
+    return {row["id"]: row for row in map(json.loads, filter(None, (out / PROJECTION).read_text().split("\n")))}
 
 
 @pytest.fixture

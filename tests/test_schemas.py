@@ -56,7 +56,7 @@ def test_a_broken_output_fails_its_schema(tmp_path: Path, demo_bundle: Path, fil
     out = tmp_path / "out"
     scan(demo_bundle, out)
     text = (out / file).read_text()
-    document = json.loads(text.splitlines()[0] if file.endswith(".jsonl") else text)
+    document = json.loads(text.split("\n")[0] if file.endswith(".jsonl") else text)
     validate(document, file)
     broken = copy.deepcopy(document)
     change(broken)  # type: ignore[operator]

@@ -34,7 +34,8 @@ def validate(document: Any, where: str) -> None:
 def validate_file(path: Path, expected: str | None = None) -> int:
     """Validate a JSON or JSONL output; returns the documents checked."""
     text = path.read_text(encoding="utf-8")
-    documents = [json.loads(line) for line in text.splitlines() if line] if path.suffix == ".jsonl" else [json.loads(text)]
+    lines = text.split("\n")  # not splitlines: U+2028 and friends stay inside JSON strings
+    documents = [json.loads(line) for line in lines if line] if path.suffix == ".jsonl" else [json.loads(text)]
     for number, document in enumerate(documents, start=1):
         if expected is not None:
             assert document.get("schema") == expected, f"{path}:{number}: schema {document.get('schema')!r}"
