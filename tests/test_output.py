@@ -22,6 +22,7 @@ EXPECTED_FILES = {
     "error-classes.jsonl",
     "error-diagnostic-owner-projection.jsonl",
     "error-diagnostic-owner-index.md",
+    "index/unresolved-01.md",  # the index's page (issue 15)
     "readable/demo.min.js",
     "modules.jsonl",  # the bundler module map (issue 4)
     SUMMARY,
