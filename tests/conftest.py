@@ -66,6 +66,10 @@ def _validate_outputs(args: list[str], cwd: Path) -> None:
         validate_directory(cwd / args[1])
     elif verb == "suggest":
         validate_file(cwd / str(option("--out", "-o")), "erratlas.suggestion/1")
+    elif verb == "diff":
+        out = cwd / (option("--out", "-o") or "erratlas-diff")
+        validate_file(out / "diff.json", "erratlas.diff/1")
+        validate_file(out / "carried.jsonl", "erratlas.suggestion/1")
 
 
 def scan(bundle: Path, out: Path, *extra: object) -> dict[str, object]:

@@ -25,6 +25,7 @@ EXPECTED_FILES = {
     "index/unresolved-01.md",  # the index's page (issue 15)
     "readable/demo.min.js",
     "modules.jsonl",  # the bundler module map (issue 4)
+    "references.jsonl",  # the reference graph (issue 10)
     SUMMARY,
 }
 

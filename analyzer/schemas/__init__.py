@@ -21,6 +21,7 @@ OUTPUT_SCHEMAS = {
     "modules.jsonl": "erratlas.module/1",
     "error-diagnostic-owner-projection.jsonl": "erratlas.projection/1",
     "suggestions.jsonl": "erratlas.suggestion/1",
+    "references.jsonl": "erratlas.reference-item/1",
     "error-diagnostic-owner-summary.json": "erratlas.summary/1",
 }
 
