@@ -131,9 +131,13 @@ def main() -> int:
             directory = scanned(release, args.work)
             result = erratlas("project", directory, "-a", ALLOWLIST.relative_to(REPO))
             target = REPORTS / release.replace("@", "-")
-            target.mkdir(parents=True, exist_ok=True)
+            shutil.rmtree(target, ignore_errors=True)
+            (target / "index").mkdir(parents=True)
+            # the index and the summary; never the readable slices, which are the bundle itself
             for name in REPORT_FILES:
                 shutil.copy(directory / name, target / name)
+            for page in sorted((directory / "index").glob("*.md")):
+                shutil.copy(page, target / "index" / page.name)
             count, total = owned(result.stderr)
             print(f"{release}: {count} of {total} owned ({count / total:.2%}) -> {target.relative_to(REPO)}")
         print()

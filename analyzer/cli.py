@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import signal
 import sys
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional, Self
 
 import typer
 from rich.console import Console
 
-from analyzer import __version__
+from analyzer import __version__, progress
 from analyzer.errors import ExitCode, InputError, InvariantError
 from analyzer.trace import mark
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
+
+    from analyzer.owners.gate import Thresholds
+    from analyzer.reports.explain import Story
+    from analyzer.reports.sarif import Selection
 
 
 app = typer.Typer(
@@ -67,31 +77,32 @@ def scan(
         # a JavaScript scan makes few reference cycles and exits right after: the collector's
         # passes over millions of live objects would cost a tenth of its time for nothing
         gc.disable()
-    with _progress("scanning") as status:
-        loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
-        allowlists = load_allowlists(allowlist or [])
+    with _progress():
+        with progress.phase("reading rules and allowlists"):
+            loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
+            allowlists = load_allowlists(allowlist or [])
         result = run_scan(bundle, loaded_rules, logger, jobs=jobs or _cores(), signatures=signatures)
-        status.update("writing reports")
         mark("scan: done")
-        files = inventory_files(result)
-        if result.signatures is not None:
-            from analyzer.owners.corpus.bundle import SIGNATURES_FILE
+        with progress.phase("making reports"):
+            files = inventory_files(result)
+            if result.signatures is not None:
+                from analyzer.owners.corpus.bundle import SIGNATURES_FILE
 
-            files[SIGNATURES_FILE] = result.signatures
-        mark("reports: inventory made")
-        files |= owner_files(files, allowlists, scan_summary(result))
-        mark("reports: made")
-        write_directory(out, files)
+                files[SIGNATURES_FILE] = result.signatures
+            mark("reports: inventory made")
+            files |= owner_files(files, allowlists, scan_summary(result))
+            mark("reports: made")
+        with progress.phase(f"writing {len(files)} files to {out}"):
+            write_directory(out, files)
         mark("reports: written")
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
     loggers = ", ".join(dict.fromkeys(f"{u.logger['name']}" for u in result.units))
     _err.print(
         f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
-        f"(logger: {loggers}), {len(result.classes)} error classes -> {out}",
+        f"(logger: {loggers}), {len(result.classes)} error classes; {_owners_line(files)} -> {out}",
         markup=False,
     )
-    _say_owners(files)
 
 
 def _cores() -> int:
@@ -107,30 +118,31 @@ def project(
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.owners.gate import verify
     from analyzer.reports.output import read_directory, write_directory
-    from analyzer.reports.owners import DERIVED_FILES, owner_files
+    from analyzer.reports.owners import is_derived, owner_files
 
     allowlists = load_allowlists(allowlist or [])
     files = read_directory(directory)
     base = verify(directory, files)
-    inventory = {name: data for name, data in files.items() if name not in DERIVED_FILES}
+    inventory = {name: data for name, data in files.items() if not is_derived(name)}
     inventory |= owner_files(inventory, allowlists, base)
     write_directory(directory, inventory)
     _say_owners(inventory)
 
 
 def _say_owners(files: dict[str, bytes]) -> None:
+    _err.print(f"erratlas: {_owners_line(files)}", markup=False)
+
+
+def _owners_line(files: dict[str, bytes]) -> str:
     import orjson
 
     from analyzer.reports.summary import SUMMARY_FILE
 
     summary = orjson.loads(files[SUMMARY_FILE])
     coverage = summary["coverage"]["overall"]
-    _err.print(
-        f"erratlas: owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}); "
-        f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted, {len(summary.get('ambiguous', []))} "
-        "ambiguous entries",
-        markup=False,
-    )
+    return (f"owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}), "
+            f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted, "
+            f"{len(summary.get('ambiguous', []))} ambiguous entries")
 
 
 @app.command()
@@ -186,19 +198,44 @@ def prune(
 
 
 @app.command()
+def fmt(
+    allowlists: Annotated[list[Path], typer.Argument(help="Allowlist TOML files.")],
+    check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 naming each file that is not in "
+                                        "canonical form (for a pre-commit hook or CI).")] = False,
+) -> None:
+    """Write allowlists in the canonical form `allow` and `accept` write (entries sorted, keys in a
+    fixed order; comments are not kept), so that review diffs stay small."""
+    from analyzer.owners.allowlist import load_allowlist, render, write_allowlist
+
+    off = []
+    for path in allowlists:
+        entries = list(load_allowlist(path).entries)
+        if render(entries) == path.read_bytes():
+            continue
+        off.append(path)
+        if check:
+            typer.echo(f"{path}: not in canonical form (erratlas fmt {path})")
+        else:
+            write_allowlist(path, entries)
+            _err.print(f"erratlas: {path}: rewritten in canonical form", markup=False)
+    raise typer.Exit(int(ExitCode.FINDINGS if check and off else ExitCode.OK))
+
+
+@app.command()
 def gate(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     min_coverage: Annotated[Optional[float], typer.Option("--min-coverage", help="Overall (Product+Dependency)/total.")] = None,
     min_kind: Annotated[Optional[list[str]], typer.Option("--min-coverage-kind", help="KIND=F, e.g. error=0.9 (repeatable).")] = None,
     baseline: Annotated[Optional[Path], typer.Option("--baseline", help="A summary: fail on new Unresolved callsites.")] = None,
     allow_stale: Annotated[bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")] = False,
-    output_format: Annotated[str, typer.Option("--format", help="text or github (workflow annotations).")] = "text",
+    output_format: Annotated[str, typer.Option("--format", help="text, github (workflow annotations) or sarif "
+                                               "(SARIF 2.1.0 of the failing callsites on stdout).")] = "text",
 ) -> None:
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable."""
     from analyzer.owners.gate import Thresholds, failures, verify
 
-    if output_format not in ("text", "github"):
-        raise InputError("--format", f"unknown format '{output_format}' (text or github)")
+    if output_format not in ("text", "github", "sarif"):
+        raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
     kinds: dict[str, float] = {}
     for item in min_kind or []:
         kind, _, value = item.partition("=")
@@ -206,8 +243,11 @@ def gate(
             kinds[kind] = float(value)
         except ValueError:
             raise InputError("--min-coverage-kind", f"'{item}' is not KIND=NUMBER") from None
+    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale)
+    if output_format == "sarif":
+        _gate_sarif(directory, thresholds)
     summary = verify(directory)
-    failed = failures(summary, Thresholds(min_coverage, kinds, baseline, allow_stale))
+    failed = failures(summary, thresholds)
     for line in failed:
         typer.echo(f"::error title=erratlas gate::{_github_escape(line)}" if output_format == "github" else f"FAIL {line}")
     coverage = summary["coverage"]["overall"]
@@ -217,6 +257,147 @@ def gate(
         else f"gate {status}: coverage {coverage['display']} ({coverage['owned']} of {coverage['total']})"
     )
     raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
+
+
+def _gate_sarif(directory: Path, thresholds: "Thresholds") -> None:
+    """`gate --format sarif`: the SARIF log of the failing set on stdout (every Unresolved
+    callsite when a coverage threshold fails, else those new against the baseline), the failed
+    thresholds as notifications; the exit status is the gate's."""
+    from analyzer.owners.gate import failures
+    from analyzer.reports.sarif import Selection
+
+    _, summary, records, rows = _scan_outputs(directory)
+    failed = failures(summary, thresholds)
+    coverage = summary["coverage"]
+    checks = ([("overall", thresholds.min_coverage)] if thresholds.min_coverage is not None else [])
+    checks += sorted(thresholds.min_kind_coverage.items())
+    below = any(coverage[kind]["value"] < minimum for kind, minimum in checks if kind in coverage)
+    baseline = _baseline(thresholds.baseline)
+    new = baseline is not None and bool(Counter(summary["unresolvedFingerprints"]) - baseline)
+    results = "unresolved" if below else "new" if new else "none"
+    _write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True), None, failed)
+    status = "failed" if failed else "passed"
+    _err.print(f"erratlas: gate {status}: coverage {coverage['overall']['display']}"
+               + "".join(f"\nFAIL {line}" for line in failed), markup=False)
+    raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
+
+
+def _scan_outputs(directory: Path) -> tuple[dict[str, bytes], dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """A verified scan directory's files, summary, callsite records and projection rows (paired)."""
+    import orjson
+
+    from analyzer.owners.gate import verify
+    from analyzer.reports.output import read_directory
+    from analyzer.reports.owners import PROJECTION_FILE, load_records
+
+    files = read_directory(directory)
+    summary = verify(directory, files)
+    records = load_records(files)
+    by_id = {row["id"]: row for row in (orjson.loads(line) for line in files[PROJECTION_FILE].splitlines() if line)}
+    missing = [r["id"] for r in records if r["id"] not in by_id]
+    if missing:
+        raise InputError(directory / PROJECTION_FILE, f"no projection row for {missing[0]}")
+    return files, summary, records, [by_id[r["id"]] for r in records]
+
+
+def _baseline(path: Optional[Path]) -> Optional["Counter[str]"]:
+    from analyzer.owners.gate import load_summary
+    from analyzer.versions import check_same
+
+    if path is None:
+        return None
+    baseline = load_summary(path)
+    check_same(baseline, path)
+    return Counter(baseline.get("unresolvedFingerprints", []))
+
+
+def _write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str, Any]], rows: list[dict[str, Any]],
+                 selection: "Selection", out: Optional[Path], notifications: list[str]) -> int:
+    import orjson
+
+    from analyzer.reports.sarif import sarif_log
+
+    log = sarif_log(records, rows, summary, directory, selection, notifications)
+    data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
+    if out is None:
+        sys.stdout.buffer.write(data)
+    else:
+        staging = out.with_name(f".{out.name}.tmp")
+        try:
+            staging.write_bytes(data)
+            staging.replace(out)
+        except OSError as exc:
+            raise InputError(out, f"cannot write: {exc.strerror}") from None
+    return len(log["runs"][0]["results"])
+
+
+@app.command()
+def sarif(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
+    baseline: Annotated[Optional[Path], typer.Option("--baseline", help="A summary: mark each Unresolved result new "
+                                                      "or unchanged (SARIF baselineState).")] = None,
+    results: Annotated[str, typer.Option("--results", help="unresolved (default), new (Unresolved callsites new "
+                                         "against --baseline) or all (every callsite, owned ones as notes).")] = "unresolved",
+) -> None:
+    """Write SARIF 2.1.0: one result per callsite the gate cares about, tracked by fingerprint."""
+    from analyzer.reports.sarif import SELECTIONS, Selection
+
+    if results not in SELECTIONS:
+        raise InputError("--results", f"unknown selection '{results}' ({', '.join(SELECTIONS)})")
+    if results == "new" and baseline is None:
+        raise InputError("--results", "'new' needs --baseline SUMMARY")
+    _, summary, records, rows = _scan_outputs(directory)
+    count = _write_sarif(directory, summary, records, rows, Selection(results, _baseline(baseline)), out, [])
+    _err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
+
+
+@app.command()
+def explain(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:...).")],
+) -> None:
+    """Tell one callsite's whole story: record, readable code, owner and evidence, suggestions,
+    and the command that would own it."""
+    from analyzer.reports.explain import explain as story_of
+    from analyzer.reports.explain import find_record, plain
+
+    files, summary, records, rows = _scan_outputs(directory)
+    record = find_record(records, target, directory)
+    story = story_of(directory, files, summary, record, rows[records.index(record)])
+    out = Console(highlight=False, soft_wrap=True)
+    if not out.is_terminal:
+        sys.stdout.write(plain(story))
+        return
+    _rich_story(out, story)
+
+
+def _rich_story(out: Console, story: "Story") -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    out.print(Text(story.heading, style="bold"))
+    for section in story.sections:
+        body = Table.grid(padding=(0, 2))
+        body.add_column(style="cyan", no_wrap=True)
+        body.add_column()
+        for label, value in section.facts:
+            body.add_row(label, Text(value))
+        parts: list[object] = [body] if section.facts else []
+        for code in section.code:
+            line = Text(f"{code.number:>7} ", style="dim")
+            if code.at is None:
+                line.append(code.text)
+            else:
+                line.append(code.text[:code.at])
+                line.append(code.text[code.at:], style="bold yellow")
+            parts.append(line)
+        parts += [Text(note) for note in section.notes]
+        parts += [Text(f"$ {command}", style="green") for command in section.commands]
+        from rich.console import Group
+
+        out.print(Panel(Group(*parts), title=section.title, title_align="left"))  # type: ignore[arg-type]
 
 
 def _github_escape(text: str) -> str:
@@ -229,24 +410,84 @@ def version() -> None:
     typer.echo(__version__)
 
 
-class _progress:
-    """A rich status line on a terminal; nothing otherwise."""
+class _TerminalProgress:
+    """`analyzer.progress` on a terminal (stderr): the innermost running phase, its elapsed time,
+    and a bar with the amount done when the phase is measured. Redrawn when work is reported,
+    never from a thread: a scan forks workers, and a thread holding a lock at the fork would
+    leave the lock held in the child."""
 
-    def __init__(self, label: str) -> None:
-        self._status = _err.status(label) if sys.stderr.isatty() else None
+    _EVERY = 0.1  # seconds between redraws
 
-    def __enter__(self) -> "_progress":
-        if self._status is not None:
-            self._status.__enter__()
+    def __init__(self, console: Console) -> None:
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                                  TextColumn("{task.fields[amount]}"), TimeElapsedColumn(), console=console,
+                                  transient=True, auto_refresh=False)
+        self._tasks: list[tuple[TaskID, str]] = []
+        self._drawn = 0.0
+
+    def __enter__(self) -> Self:
+        self._progress.start()
         return self
 
-    def update(self, label: str) -> None:
-        if self._status is not None:
-            self._status.update(label)
-
     def __exit__(self, *exc: object) -> None:
-        if self._status is not None:
-            self._status.__exit__(None, None, None)
+        self._progress.stop()
+
+    def start(self, label: str, total: int | None, unit: str) -> None:
+        if self._tasks:
+            self._progress.update(self._tasks[-1][0], visible=False)
+        task = self._progress.add_task(label, total=total, amount=self._amount(0, total, unit))
+        self._tasks.append((task, unit))
+        self._draw(force=True)
+
+    def advance(self, amount: int) -> None:
+        if not self._tasks:
+            return
+        task, unit = self._tasks[-1]
+        self._progress.advance(task, amount)
+        state = self._progress.tasks[-1] if self._progress.tasks[-1].id == task else None
+        if state is not None:
+            self._progress.update(task, amount=self._amount(int(state.completed), state.total, unit))
+        self._draw()
+
+    def finish(self) -> None:
+        if not self._tasks:
+            return
+        task, _ = self._tasks.pop()
+        self._progress.remove_task(task)
+        if self._tasks:
+            self._progress.update(self._tasks[-1][0], visible=True)
+        self._draw(force=True)
+
+    @staticmethod
+    def _amount(done: int, total: float | None, unit: str) -> str:
+        if total is None:
+            return ""
+        if unit == "bytes":
+            return f"{done / 1e6:.1f}/{total / 1e6:.1f} MB"
+        return f"{done}/{int(total)} {unit}"
+
+    def _draw(self, force: bool = False) -> None:
+        import time
+
+        now = time.monotonic()
+        if force or now - self._drawn >= self._EVERY:
+            self._progress.refresh()
+            self._drawn = now
+
+
+@contextlib.contextmanager
+def _progress() -> Iterator[None]:
+    """Phases of `analyzer.progress` shown on stderr when it is a terminal; nothing otherwise
+    (then only a verb's final line is printed)."""
+    from analyzer import progress
+
+    if not _err.is_terminal:
+        yield
+        return
+    with _TerminalProgress(_err) as shown, progress.listening(shown):
+        yield
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -284,26 +525,30 @@ def suggest(
     from analyzer.reports.summary import SUMMARY_FILE
     from analyzer.owners.suggest import SUGGESTIONS_FILE, load_scan, render, suggestions, with_suggestions
 
-    files = read_directory(directory)
     from analyzer.owners.references import ReferenceGraph
 
-    summary = verify(directory, files)
-    records, modules = load_scan(files)
-    rows = suggestions(records, modules, ReferenceGraph.load(files))
-    if corpus is not None:
-        from analyzer.owners.corpus.suggest import with_corpus
+    with _progress():
+        with progress.phase(f"reading and verifying {directory}"):
+            files = read_directory(directory)
+            summary = verify(directory, files)
+        with progress.phase("suggesting owners"):
+            records, modules = load_scan(files)
+            rows = suggestions(records, modules, ReferenceGraph.load(files))
+            if corpus is not None:
+                from analyzer.owners.corpus.suggest import with_corpus
 
-        rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory)
-    elif bundle is not None:
-        raise InputError("--bundle", "only used with --corpus")
-    data = render(rows)
-    if out is None:
-        write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
-        out = directory / SUGGESTIONS_FILE
-    else:
-        staging = out.with_name(f".{out.name}.tmp")
-        staging.write_bytes(data)
-        staging.replace(out)
+                rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory)
+            elif bundle is not None:
+                raise InputError("--bundle", "only used with --corpus")
+            data = render(rows)
+        with progress.phase("writing suggestions"):
+            if out is None:
+                write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
+                out = directory / SUGGESTIONS_FILE
+            else:
+                staging = out.with_name(f".{out.name}.tmp")
+                staging.write_bytes(data)
+                staging.replace(out)
     by = {c: sum(1 for r in rows if r["confidence"] == c) for c in ("exact", "likely", "possible", "ambiguous")}
     levels = {lv: sum(1 for r in rows if r["level"] == lv) for lv in ("callsite", "function", "module", "references")}
     _err.print(

@@ -92,6 +92,18 @@ class Origin:
 
 
 @dataclass(frozen=True, slots=True)
+class Readable:
+    """Where a callsite lies in the readable rendering the scan directory holds."""
+
+    #: the slice file, relative to the scan directory (`readable/cli~03.js`)
+    file: str
+    #: 1-based line in that file
+    line: int
+    #: 1-based column in that line, in code points
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
 class Copies:
     """Identical code in more than one place of a scan: the members whose fingerprints differ
     only by their ordinal within the scan. Which copy gets ordinal 0 depends on the rest of the
@@ -120,8 +132,10 @@ class Callsite:
     endOffset: int
     line: int
     column: int
-    #: line of this callsite in the readable rendering (`readable/<unit>.js`)
+    #: line of this callsite in the unit's whole readable rendering (its slices, concatenated)
     readableLine: int
+    #: the slice file of the rendering that holds it, and its line and column there
+    readable: Readable
     constructor: str | None
     form: str
     callee: str

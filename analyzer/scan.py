@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyzer import progress
 from analyzer.bundle.load import Embedded, load_bundle
 from analyzer.errors import InputError, InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
@@ -23,10 +24,11 @@ from analyzer.model import (
     Copies,
     DeclaredBinding,
     ErrorClass,
+    Readable,
     ReferenceItem,
     Unit,
 )
-from analyzer.reports.readable import Rendering, render
+from analyzer.reports.readable import ReadableUnit, readable_units, render
 from analyzer.rules import JavaScriptRules, PythonRules
 from analyzer.trace import mark
 
@@ -47,8 +49,8 @@ class ScanResult:
     units: list[UnitFacts]
     callsites: list[Callsite]
     classes: list[ErrorClass]
-    #: unit name -> readable rendering
-    renderings: dict[str, Rendering]
+    #: unit name -> its readable rendering and the slice files it is written as
+    readable: dict[str, ReadableUnit]
     #: bundler modules and source-map evidence of every unit
     modules: BundleModules | None = None
     #: a Bun executable's embedded modules, scanned or not (empty otherwise)
@@ -66,15 +68,17 @@ def scan(
         if signatures:
             raise InputError(path, "--signatures is for JavaScript bundles (corpus matching), not Python inputs")
         return _scan_python(path, rules, jobs)
-    units, embedded = load_bundle(path)
+    with progress.phase(f"reading {path.name}"):
+        units, embedded = load_bundle(path)
     helper = jobs > 1 and can_fork()
     side = Side(lambda send, wanted: _side_work(path, units, rules, logger, send, wanted)) if helper else None
     ahead = _worked_ahead(units)
     try:
-        facts = [
-            extract_unit(unit, rules, logger, path, helper, _ahead(side) if side is not None and i == ahead else None)
-            for i, unit in enumerate(units)
-        ]
+        facts = []
+        for i, unit in enumerate(units):
+            with progress.phase(f"finding callsites in {unit.name}"):
+                facts.append(extract_unit(unit, rules, logger, path, helper,
+                                          _ahead(side) if side is not None and i == ahead else None))
         digest = rendered = None
         if side is not None:
             try:
@@ -88,11 +92,12 @@ def scan(
         digest, rendered = _sha256(path), [render(unit.source) for unit in units]
     mark("scan: hash and renderings in")
     bundle = BundleInput(name=path.name, sha256=digest, size=path.stat().st_size)
-    renderings = {unit.name: text for unit, text in zip(units, rendered)}
-    modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
-    callsites = _callsites(facts, renderings, modules)
+    with progress.phase("modules, identities and records"):
+        readable = readable_units({unit.name: text for unit, text in zip(units, rendered)})
+        modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
+        callsites = _callsites(facts, readable, modules)
     signature_rows = _signatures(units) if signatures else None
-    return ScanResult(bundle, rules, facts, callsites, _classes(facts), renderings, modules, embedded,
+    return ScanResult(bundle, rules, facts, callsites, _classes(facts), readable, modules, embedded,
                       _reference_items(facts), signature_rows)
 
 
@@ -159,10 +164,12 @@ def _scan_python(path: Path, rules: PythonRules, jobs: int) -> ScanResult:
     """Python inputs: the libcst frontend gives the same UnitFacts; the rest is shared."""
     from analyzer.python.frontend import scan_python
 
-    found = scan_python(path, rules, jobs)
+    with progress.phase(f"parsing the Python files of {path.name}"):
+        found = scan_python(path, rules, jobs)
     bundle = BundleInput(name=found.bundle.name, sha256=found.bundle.sha256, size=found.bundle.size)
-    callsites = _callsites(found.units, found.renderings, found.modules)
-    return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), found.renderings,  # type: ignore[arg-type]
+    readable = readable_units(found.renderings)
+    callsites = _callsites(found.units, readable, found.modules)
+    return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), readable,  # type: ignore[arg-type]
                       found.modules)
 
 
@@ -174,7 +181,7 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules: BundleModules) -> list[Callsite]:
+def _callsites(units: list[UnitFacts], readable: dict[str, ReadableUnit], modules: BundleModules) -> list[Callsite]:
     located = [(u.unit.name, site) for u in units for site in u.sites]
     fingerprints, copies = callsite_identities([site.identity for _, site in located])
     functions = sorted(
@@ -187,15 +194,18 @@ def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules
     keys = [key for key, _ in functions]
     function_fps, function_copies = function_identities([d for _, d in functions], keys)
     function_of: dict[tuple[str, int | None], tuple[str, Copies]] = dict(zip(keys, zip(function_fps, function_copies)))
-    readable: dict[tuple[str, int], int] = {}
+    places: dict[tuple[str, int], tuple[int, Readable]] = {}
     for unit in units:
         offsets = sorted({site.offset for site in unit.sites})
         if not offsets:
             continue  # a unit without callsites needs no rendering (Python writes none)
-        readable.update(zip(((unit.unit.name, o) for o in offsets), renderings[unit.unit.name].lines_of(offsets)))
+        written = readable[unit.unit.name]
+        for offset, place in zip(offsets, written.rendering.places(offsets, written.slicing)):
+            places[(unit.unit.name, offset)] = (
+                place.line, Readable(written.files[place.slice], place.slice_line, place.column))
     records = [
         _record(name, site, fingerprint, copy, function_of.get((name, site.function_offset)),
-                readable[(name, site.offset)], modules)
+                places[(name, site.offset)], modules)
         for (name, site), fingerprint, copy in zip(located, fingerprints, copies)
     ]
     return sorted(records, key=lambda r: (r.unit, r.offset, r.kind))
@@ -203,7 +213,7 @@ def _callsites(units: list[UnitFacts], renderings: dict[str, Rendering], modules
 
 def _record(
     unit: str, site: SiteFacts, fingerprint: str, copies: Copies, function: tuple[str, Copies] | None,
-    readable_line: int, modules: BundleModules,
+    place: tuple[int, Readable], modules: BundleModules,
 ) -> Callsite:
     return Callsite(
         schema=CALLSITE_SCHEMA,
@@ -218,7 +228,8 @@ def _record(
         endOffset=site.end_offset,
         line=site.line,
         column=site.column,
-        readableLine=readable_line,
+        readableLine=place[0],
+        readable=place[1],
         constructor=site.constructor,
         form=site.form,
         callee=site.callee,

@@ -33,9 +33,11 @@ def ast_grep_command() -> str:
 
 
 def run(*args: object, timeout: float = 600, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """Run the installed `erratlas`; the JSON and JSONL files a successful verb wrote are then
+    validated against their shipped schemas (issue 15: every output of every test)."""
     given = kwargs.pop("env", None)
     env = {k: v for k, v in (given or os.environ).items() if k != "ERRATLAS_DEBUG"}  # type: ignore[attr-defined]
-    return subprocess.run(
+    result = subprocess.run(
         [erratlas_command(), *map(str, args)],
         capture_output=True,
         text=True,
@@ -43,6 +45,31 @@ def run(*args: object, timeout: float = 600, **kwargs: object) -> subprocess.Com
         env=env,
         **kwargs,  # type: ignore[arg-type]
     )
+    if result.returncode == 0:
+        _validate_outputs([str(a) for a in args], Path(str(kwargs.get("cwd", "."))))
+    return result
+
+
+def _validate_outputs(args: list[str], cwd: Path) -> None:
+    from support.schemas import validate_directory, validate_file
+
+    def option(*names: str) -> str | None:
+        for number, arg in enumerate(args[:-1]):
+            if arg in names:
+                return args[number + 1]
+        return None
+
+    verb = args[0] if args else ""
+    if verb == "scan":
+        validate_directory(cwd / (option("--out", "-o") or "erratlas-out"))
+    elif verb == "project" or (verb == "suggest" and option("--out", "-o") is None):
+        validate_directory(cwd / args[1])
+    elif verb == "suggest":
+        validate_file(cwd / str(option("--out", "-o")), "erratlas.suggestion/1")
+    elif verb == "diff":
+        out = cwd / (option("--out", "-o") or "erratlas-diff")
+        validate_file(out / "diff.json", "erratlas.diff/1")
+        validate_file(out / "carried.jsonl", "erratlas.suggestion/1")
 
 
 def scan(bundle: Path, out: Path, *extra: object) -> dict[str, object]:
@@ -64,3 +91,21 @@ def tree_bytes(directory: Path) -> dict[str, bytes]:
 @pytest.fixture
 def demo_bundle() -> Path:
     return FIXTURES / "demo" / "demo.min.js"
+
+
+@pytest.fixture(scope="session")
+def release_scan(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Scan a pinned real release once per test session: `release_scan(package, version)` is the
+    scan directory (shared: copy it before changing it)."""
+    from support import npm_cache
+
+    done: dict[tuple[str, str], Path] = {}
+
+    def get(package: str, version: str) -> Path:
+        if (package, version) not in done:
+            out = tmp_path_factory.mktemp(f"release-{version}") / "scan"
+            scan(npm_cache.main_file(package, version), out, "--jobs", "2")
+            done[(package, version)] = out
+        return done[(package, version)]
+
+    return get

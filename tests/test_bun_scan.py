@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,9 @@ def _normalized(record: dict[str, object], unit: str) -> dict[str, object]:
     scope = dict(record["scope"])  # type: ignore[arg-type]
     scope["scopePath"] = [scope["scopePath"][0].replace(unit, "<unit>", 1), *scope["scopePath"][1:]]
     out["scope"] = scope
+    readable = dict(record["readable"])  # type: ignore[arg-type]
+    readable["file"] = re.sub(r"^readable/[^~]*", "readable/<unit>", readable["file"])
+    out["readable"] = readable
     if record["module"] is not None:
         module = dict(record["module"])  # type: ignore[arg-type]
         module["id"] = module["id"].replace(unit, "<unit>", 1)

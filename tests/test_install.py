@@ -19,6 +19,9 @@ import pytest
 
 from conftest import FIXTURES, ROOT, SUMMARY
 from support import npm_cache
+from support.schemas import validate_directory
+
+from analyzer.schemas import OUTPUT_SCHEMAS
 
 pytestmark = pytest.mark.network  # the wheel's dependencies come from the package index
 
@@ -105,7 +108,13 @@ def test_every_owner_verb_runs_from_the_wheel(installed: Installed) -> None:
     installed.run("suggest", out)
     installed.run("prune", out, "-a", allowlist)
     installed.run("gate", out)
+    installed.run("sarif", out, "--out", installed.home / "owners.sarif")
+    installed.run("explain", out, first["id"])
+    installed.run("fmt", "--check", allowlist)
     assert installed.run("version").stdout.strip()
+    shipped = installed.python("from analyzer.schemas import known_schemas; print(' '.join(known_schemas()))")
+    assert set(shipped.split()) >= set(OUTPUT_SCHEMAS.values())  # the schemas ship inside the wheel
+    assert validate_directory(out) > 65
 
 
 def test_real_cli_js_scans_from_the_wheel(installed: Installed) -> None:

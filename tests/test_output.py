@@ -22,8 +22,10 @@ EXPECTED_FILES = {
     "error-classes.jsonl",
     "error-diagnostic-owner-projection.jsonl",
     "error-diagnostic-owner-index.md",
+    "index/unresolved-01.md",  # the index's page (issue 15)
     "readable/demo.min.js",
     "modules.jsonl",  # the bundler module map (issue 4)
+    "references.jsonl",  # the reference graph (issue 10)
     SUMMARY,
 }
 
@@ -79,7 +81,7 @@ def test_records_have_every_field_and_are_sorted(tmp_path: Path, demo_bundle: Pa
     scan(demo_bundle, tmp_path / "out")
     fields = {
         "schema", "kind", "id", "fingerprint", "functionFingerprint", "unit", "offset", "endOffset",
-        "line", "column", "readableLine", "constructor", "form", "callee", "calleeRole", "argCount", "message",
+        "line", "column", "readableLine", "readable", "constructor", "form", "callee", "calleeRole", "argCount", "message",
         "level", "levelSource", "levelCandidates", "scope", "consumer", "module", "context",
     }
     for kind in ("error", "diagnostic"):
@@ -162,4 +164,8 @@ def test_every_record_points_at_its_line_of_the_readable_rendering(tmp_path: Pat
     rendering = (out / "readable" / Path(bundle).name).read_text(encoding="utf-8").split("\n")
     assert len(rendering) > (FIXTURES / bundle).read_bytes().count(b"\n") + 20, "the rendering breaks lines"
     for record in records(out, "error") + records(out, "diagnostic"):
-        assert record["callee"] in rendering[record["readableLine"] - 1], record["id"]  # type: ignore[operator,index]
+        place = record["readable"]
+        assert place["file"] == f"readable/{Path(bundle).name}"  # type: ignore[index]
+        line = rendering[record["readableLine"] - 1]  # type: ignore[operator]
+        assert place["line"] == record["readableLine"], record["id"]  # type: ignore[index]
+        assert line[place["column"] - 1:].startswith((record["callee"], "new ")), record["id"]  # type: ignore[index,operator]

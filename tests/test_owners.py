@@ -230,8 +230,9 @@ def test_index_survives_hostile_messages(tmp_path: Path, bundle: str) -> None:
         owner = ("--owner", "Product") if index % 2 else ("--owner", "Dependency", "--package", "hostile-pkg")
         allow(out, record["id"], allowlist, *owner, "--name", f"f|`<b>{index}\n", "--reason", "r")
     assert run("project", out, "-a", allowlist).returncode == 0
-    markdown = (out / INDEX).read_text(encoding="utf-8")
-    tables = table_widths(markdown)
+    pages = [out / INDEX, *sorted((out / "index").glob("*.md"))]
+    markdown = "\n".join(page.read_text(encoding="utf-8") for page in pages)
+    tables = [table for page in pages for table in table_widths(page.read_text(encoding="utf-8"))]
     assert len(tables) >= 4
     body_rows = 0
     for header, rows in tables:

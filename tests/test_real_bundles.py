@@ -7,6 +7,7 @@ to a local binding are removed, and the test checks that site by site, not just 
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from dataclasses import dataclass
@@ -56,11 +57,11 @@ class RealScan:
 
 
 @pytest.fixture(scope="module", params=VERSIONS)
-def real(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> RealScan:
+def real(request: pytest.FixtureRequest, release_scan) -> RealScan:  # type: ignore[no-untyped-def]
     version = request.param
     bundle = npm_cache.main_file(PACKAGE, version)
-    out = tmp_path_factory.mktemp(f"scan-{version}")
-    summary = scan(bundle, out, "--jobs", "2")  # a helper process shares the work
+    out = release_scan(PACKAGE, version)  # with --jobs 2: a helper process shares the work
+    summary = json.loads((out / SUMMARY).read_text())
     logger = summary["loggers"][0]["name"]
     assert logger, f"no logger detected in {version}"
     patterns = {f"call-{c}": f"{c}($$$A)" for c in CONSTRUCTORS}

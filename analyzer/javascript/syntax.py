@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from tree_sitter import Language, Node, Parser, Tree
 import tree_sitter_javascript
 
+from analyzer import progress
+
 LANGUAGE = Language(tree_sitter_javascript.language())
 
 FUNCTION_TYPES = frozenset(
@@ -42,7 +44,11 @@ def new_parser() -> Parser:
 
 
 def parse(source: bytes) -> Tree:
-    return new_parser().parse(source)
+    given, done = progress.parse_input(source, "parsing")  # the bytes themselves unless progress is shown
+    try:
+        return new_parser().parse(given)  # type: ignore[arg-type]
+    finally:
+        done()
 
 
 def ancestors(node: Node) -> Iterator[Node]:

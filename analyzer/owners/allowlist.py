@@ -64,8 +64,10 @@ class Entry:
         return (self.level, self.fingerprint, self.copies, self.neighbours)
 
     def verdict(self) -> tuple[object, ...]:
-        """What the entry says about a callsite: entries that agree have equal verdicts."""
-        return (self.owner, self.package, self.function, self.owner_fields)
+        """What the entry says about a callsite: entries that agree have equal verdicts. The
+        reviewed function name is a label, not a verdict: two entries that give the same owner,
+        package and owner facts agree, and the first one's name is shown."""
+        return (self.owner, self.package, self.owner_fields)
 
 
 @dataclass(frozen=True, slots=True)

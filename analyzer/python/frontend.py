@@ -26,7 +26,7 @@ from analyzer.javascript.modules import BundleModules
 from analyzer.python.extract import FileFacts, FileTask, Vocabulary, extract_file
 from analyzer.python.hierarchy import settle
 from analyzer.python.modules import module_map, module_names, vendored
-from analyzer.reports.readable import Rendering
+from analyzer.reports.readable import Rendering, as_written
 from analyzer.rules import PythonRules
 
 #: names that may denote a class of the bundle, found textually (anywhere, also in strings and
@@ -59,13 +59,8 @@ def scan_python(path: Path, rules: PythonRules, jobs: int) -> PythonScan:
     evidence = {name: vendored(name, bundle.manifests) for name in names}
     units = settle(files, bundle.units, rules, modules, evidence)
     module_rows = module_map(units, [f.module_digest for f in files], modules, evidence)
-    renderings = {u.unit.name: _as_written(u.unit.source) for u in units if u.sites}
+    renderings = {u.unit.name: as_written(u.unit.source) for u in units if u.sites}
     return PythonScan(bundle, units, module_rows, renderings)
-
-
-def _as_written(source: bytes) -> Rendering:
-    # `hidden` without `;{}`: the rendering's lines are the source's own lines
-    return Rendering(text=source, hidden=source.translate(None, b";{}"))
 
 
 def _names(bundle: PythonBundle) -> tuple[frozenset[str], frozenset[str]]:

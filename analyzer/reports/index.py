@@ -1,22 +1,35 @@
-"""The reviewer's index (SPEC 6): markdown a person can use on ten thousand callsites.
+"""The reviewer's index (SPEC 6): markdown a code host renders, on ten thousand callsites.
 
-Totals and coverage first; then Dependency by package and function, Product by function,
-Unresolved by module and function with their most frequent messages. Every row points at a
-line of the readable rendering and at the original offset. Every cell is escaped, so no
-message can break a table.
+`error-diagnostic-owner-index.md` holds the totals and coverage, the allowlists' health
+(stale and drifted entries) and the contents: one row per package (Dependency) and per module
+(Product, Unresolved), each linking to its section on a page under `index/`. The pages hold one
+row per callsite, by package or module and then function, in bundle order: where it is (a link
+to its line in a readable slice, and the original offset), its kind, message, consumer role,
+owner evidence and fingerprint. No page reaches `PAGE_LIMIT` bytes: sections are packed into
+numbered pages (`index/unresolved-01.md`, ...) and split across pages when one is too big;
+contents too long for the first page move to `index/contents-*.md`. Every cell is escaped, so
+no message can break a table.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
+from analyzer.errors import InvariantError
 from analyzer.owners.projection import Projection
-from analyzer.reports.readable import readable_name
+from analyzer.reports.evidence import evidence_summary
 
 _CELL_LIMIT = 140
 _TOP_MESSAGES = 3
+#: no page of the index reaches this many bytes (code hosts stop rendering markdown near it)
+PAGE_LIMIT = 500_000
+#: pages are filled up to about this many bytes
+_PAGE_BUDGET = 400_000
+INDEX_FILE = "error-diagnostic-owner-index.md"
+INDEX_DIRECTORY = "index/"
 _ESCAPED = re.compile(r"([\\`*_\[\]#~|!])")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
@@ -37,45 +50,195 @@ def cell(value: object, limit: int = _CELL_LIMIT) -> str:
     return _ESCAPED.sub(r"\\\1", text)
 
 
+Record = dict[str, Any]
+Row = dict[str, Any]
+
+
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return lines + [""]
+    return _table_head(header) + ["| " + " | ".join(row) + " |" for row in rows] + [""]
 
 
-def _location(record: dict[str, Any]) -> str:
-    path = readable_name(record["unit"])
-    return f"[{cell(record['unit'], 60)}:{record['readableLine']}]({path}#L{record['readableLine']}) @{record['offset']}"
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-def _messages(records: list[dict[str, Any]]) -> str:
-    if len(records) == 1:
-        return cell(records[0]["message"]["comparisonKey"])
+def _table_head(header: list[str]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:80] or "x"
+
+
+@dataclass
+class _Group:
+    """One section of the detail pages: a package, or a module (or the code of a unit outside
+    every module) of one owner class."""
+
+    owner: str
+    #: the contents' label (package, or module name)
+    label: str
+    anchor: str
+    #: lines under the heading, before the table
+    intro: list[str]
+    members: list[tuple[Record, Row]] = field(default_factory=list)
+    #: the page (and part) each slice of the group's rows landed on, filled by `_pages`
+    pages: list[str] = field(default_factory=list)
+
+
+def index_files(records: list[Record], projection: Projection, owners: dict[str, Any],
+                base: dict[str, Any]) -> dict[str, bytes]:
+    """The index and its pages, by path in the scan directory."""
+    paired = list(zip(records, projection.rows))
+    groups = _dependency_groups(paired) + _module_groups(paired, "Product") + _module_groups(paired, "Unresolved")
+    pages = _pages(groups)
+    files = {path: _encode(lines) for path, lines in pages.items()}
+    head = _head(base, owners)
+    health = _allowlist_health(base, owners)
+    contents = [_contents(groups, owner) for owner in ("Dependency", "Product", "Unresolved")]
+    main, moved = _fit_main(head, health, contents)
+    files |= moved
+    files[INDEX_FILE] = main
+    too_big = sorted(path for path, data in files.items() if len(data) >= PAGE_LIMIT)
+    if too_big:
+        raise InvariantError(f"index page {too_big[0]} is {len(files[too_big[0]])} bytes (limit {PAGE_LIMIT})")
+    return files
+
+
+def _encode(lines: list[str]) -> bytes:
+    return ("\n".join(lines).rstrip("\n") + "\n").encode("utf-8")
+
+
+# ---- groups ---------------------------------------------------------------------------------
+
+
+def _dependency_groups(paired: list[tuple[Record, Row]]) -> list[_Group]:
+    by_package: dict[str, list[tuple[Record, Row]]] = defaultdict(list)
+    for record, row in paired:
+        if row["owner"] == "Dependency":
+            by_package[row["package"]].append((record, row))
+    anchors = _Anchors()
+    return [_Group("Dependency", package, anchors.take("p-" + _slug(package)), [], members)
+            for package, members in sorted(by_package.items())]
+
+
+def _module_groups(paired: list[tuple[Record, Row]], owner: str) -> list[_Group]:
+    """One group per module (or unit, for code outside every module), in bundle order."""
+    by_place: dict[tuple[str, int], list[tuple[Record, Row]]] = defaultdict(list)
+    modules: dict[tuple[str, int], dict[str, Any] | None] = {}
+    for record, row in paired:
+        if row["owner"] != owner:
+            continue
+        module = record.get("module")
+        key = (record["unit"], _module_offset(module))
+        by_place[key].append((record, row))
+        modules[key] = module if isinstance(module, dict) else None
+    anchors = _Anchors()
+    groups = []
+    for key, members in sorted(by_place.items()):
+        module = modules[key]
+        if module is None:
+            label, anchor = f"{key[0]} (outside every module)", "u-" + _slug(key[0])
+            intro = [f"Code of unit `{cell(key[0], 200)}` outside every bundler module."]
+        else:
+            label, anchor = f"{module['name']} ({module['kind']})", _slug(module["id"])
+            intro = [f"Module `{cell(module['id'], 200)}` ({module['kind']}), fingerprint `{module['fingerprint']}`."]
+        intro.append("Most frequent messages: " + _top_messages([r for r, _ in members]) + ".")
+        groups.append(_Group(owner, label, anchors.take(anchor), intro, members))
+    return groups
+
+
+def _module_offset(module: object) -> int:
+    """Modules sort by where they begin; code outside every module first."""
+    if not isinstance(module, dict):
+        return -1
+    return int(str(module["id"]).rsplit("@", 1)[1])
+
+
+class _Anchors:
+    def __init__(self) -> None:
+        self._taken: set[str] = set()
+
+    def take(self, wanted: str) -> str:
+        anchor, number = wanted, 1
+        while anchor in self._taken:
+            number += 1
+            anchor = f"{wanted}-{number}"
+        self._taken.add(anchor)
+        return anchor
+
+
+def _top_messages(records: list[Record]) -> str:
     keys = Counter(r["message"]["comparisonKey"] for r in records)
     top = sorted(keys.items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP_MESSAGES]
-    return "<br>".join(f"{cell(key, 100)} ×{count}" if len(keys) > 1 else cell(key) for key, count in top)
+    return ", ".join(f"{cell(key, 100)} ×{count}" for key, count in top)
 
 
-def _roles(records: list[dict[str, Any]]) -> str:
-    if len(records) == 1:
-        return str(records[0]["consumer"]["role"])
-    roles = Counter(r["consumer"]["role"] for r in records)
-    return ", ".join(f"{role} {count}" if len(roles) > 1 else role for role, count in sorted(roles.items()))
+# ---- detail pages ---------------------------------------------------------------------------
+
+_HEADER = ["function", "location", "kind", "message", "role", "evidence", "fingerprint"]
+_PAGE_FILE = {"Dependency": "dependency", "Product": "product", "Unresolved": "unresolved"}
 
 
-def _group_rows(groups: dict[tuple[str, ...], list[dict[str, Any]]], label: int) -> list[list[str]]:
-    rows = []
-    for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        first = members[0]
-        fingerprint = first["functionFingerprint"] if len(members) > 1 and first["functionFingerprint"] else first["fingerprint"]
-        rows.append([cell(key[label]), str(len(members)), _location(first), _messages(members), _roles(members),
-                     f"`{fingerprint}`"])
-    return rows
+def _row(record: Record, row: Row, prefix: str) -> str:
+    place = record["readable"]
+    name = place["file"].rsplit("/", 1)[-1]
+    location = f"[{cell(name, 60)}:{place['line']}]({prefix}{place['file']}#L{place['line']}) @{record['offset']}"
+    what = record["constructor"] if record["kind"] == "error" else record["level"]
+    function = row["function"] or (record["scope"]["scopePath"] or ["<module>"])[-1]
+    cells = [cell(function, 80), location, cell(f"{record['kind']} {what}"), cell(record["message"]["comparisonKey"]),
+             cell(record["consumer"]["role"]), cell(evidence_summary(row["evidence"]), 200), f"`{record['fingerprint']}`"]
+    return "| " + " | ".join(cells) + " |"
 
 
-def render_index(
-    records: list[dict[str, Any]], projection: Projection, owners: dict[str, Any], base: dict[str, Any]
-) -> bytes:
+def _pages(groups: list[_Group]) -> dict[str, list[str]]:
+    """Pack each owner class's groups, in order, into pages of about _PAGE_BUDGET bytes; a
+    group bigger than what is left of a page goes on with a heading on the next page."""
+    pages: dict[str, list[str]] = {}
+    for owner, name in _PAGE_FILE.items():
+        current: list[str] = []
+        size = 0
+        number = 0
+
+        for group in (g for g in groups if g.owner == owner):
+            rows = [_row(record, row, "../") for record, row in group.members]
+            part = 0
+            while rows:
+                part += 1
+                heading = _section_heading(group, part)
+                if not current or size + sum(len(h) + 1 for h in heading) + 2 * len(rows[0]) > _PAGE_BUDGET:
+                    if current:
+                        pages[f"{INDEX_DIRECTORY}{name}-{number:02d}.md"] = current
+                    number += 1
+                    current = [f"# {owner} callsites, page {number}", "",
+                               f"[Back to the index](../{INDEX_FILE}).", ""]
+                    size = sum(len(line.encode()) + 1 for line in current)
+                current += heading
+                size += sum(len(line.encode()) + 1 for line in heading)
+                group.pages.append(f"{name}-{number:02d}.md")
+                taken = 0
+                while taken < len(rows) and (taken == 0 or size + len(rows[taken].encode()) + 1 < _PAGE_BUDGET):
+                    current.append(rows[taken])
+                    size += len(rows[taken].encode()) + 1
+                    taken += 1
+                current.append("")
+                rows = rows[taken:]
+        if current:
+            pages[f"{INDEX_DIRECTORY}{name}-{number:02d}.md"] = current
+    return pages
+
+
+def _section_heading(group: _Group, part: int) -> list[str]:
+    anchor = group.anchor if part == 1 else f"{group.anchor}-part-{part}"
+    title = f"{cell(group.label, 200)} ({_count(len(group.members), 'callsite')})" + ("" if part == 1 else f", continued ({part})")
+    return [f'<a id="{anchor}"></a>', "", f"## {title}", "", *(group.intro if part == 1 else []),
+            *([""] if part == 1 and group.intro else []), *_table_head(_HEADER)]
+
+
+# ---- the first page -------------------------------------------------------------------------
+
+
+def _head(base: dict[str, Any], owners: dict[str, Any]) -> list[str]:
     bundle = base["inputs"]["bundle"]
     lines = [f"# erratlas owner index: {cell(bundle['name'])}", ""]
     lines.append(f"Bundle sha256 `{bundle['sha256']}`, {len(base['inputs']['units'])} unit(s); "
@@ -91,68 +254,113 @@ def render_index(
     t = counts["total"]
     rows.append(["**all**", str(sum(t.values())), str(t["Product"]), str(t["Dependency"]), str(t["Unresolved"]),
                  coverage["overall"]["display"]])
-    lines += _table(["kind", "callsites", "Product", "Dependency", "Unresolved", "coverage"], rows)
-    lines += _allowlist_health(base, owners)
-    paired = list(zip(records, projection.rows))
-    lines += _dependency_section(paired)
-    lines += _product_section(paired)
-    lines += _unresolved_section(paired)
-    return ("\n".join(lines).rstrip("\n") + "\n").encode("utf-8")
+    return lines + _table(["kind", "callsites", "Product", "Dependency", "Unresolved", "coverage"], rows)
 
 
-def _allowlist_health(base: dict[str, Any], owners: dict[str, Any]) -> list[str]:
-    lines = ["## Allowlists", ""]
+@dataclass
+class _Section:
+    """A part of the first page that moves to pages of its own when the page is too big."""
+
+    title: str
+    intro: list[str]
+    header: list[str]
+    rows: list[list[str]]
+    #: file name stem of its own pages
+    name: str
+
+
+def _allowlist_health(base: dict[str, Any], owners: dict[str, Any]) -> list[_Section]:
     allowlists = base["inputs"]["allowlists"]
     if not allowlists:
-        lines += ["No allowlist was applied: every callsite is Unresolved.", ""]
+        intro = ["No allowlist was applied: every callsite is Unresolved."]
     else:
-        lines += _table(["allowlist", "entries", "sha256"],
-                        [[cell(a["path"]), str(a["entries"]), f"`{a['sha256'][:16]}…`"] for a in allowlists])
+        intro = _table(["allowlist", "entries", "sha256"],
+                       [[cell(a["path"]), str(a["entries"]), f"`{a['sha256'][:16]}…`"] for a in allowlists])[:-1]
+    sections = [_Section("Allowlists", intro, [], [], "allowlists")]
     for title, key in (("Stale entries (match nothing)", "stale"), ("Drifted entries (expect no longer holds)", "drifted")):
         entries = owners[key]
-        lines += [f"### {title}: {len(entries)}", ""]
-        if entries:
-            lines += _table(["entry", "level", "owner", "function", "fingerprint", "found"],
-                            [[cell(e["entry"]), e["level"], cell(f"{e['owner']} {e['package'] or ''}".strip()),
-                              cell(e["function"]), f"`{e['fingerprint']}`", cell(e.get("found", ""))] for e in entries])
+        rows = [[cell(e["entry"]), e["level"], cell(f"{e['owner']} {e['package'] or ''}".strip()), cell(e["function"]),
+                 f"`{e['fingerprint']}`", cell(e.get("callsite", "")), cell(e.get("found", ""))] for e in entries]
+        sections.append(_Section(f"{title}: {len(entries)}", [], ["entry", "level", "owner", "function", "fingerprint",
+                                                                  "callsite", "found"], rows, key))
+    return sections
+
+
+def _contents(groups: list[_Group], owner: str) -> _Section:
+    mine = [g for g in groups if g.owner == owner]
+    total = sum(len(g.members) for g in mine)
+    what = "package" if owner == "Dependency" else "module"
+    mine.sort(key=lambda g: (-len(g.members), g.label, g.anchor))
+    rows = []
+    for group in mine:
+        kinds = Counter(record["kind"] for record, _ in group.members)
+        pages = sorted(set(group.pages), key=group.pages.index)
+        link = ", ".join(f"[{page}]({INDEX_DIRECTORY}{page}#{group.anchor if n == 0 else f'{group.anchor}-part-{n + 1}'})"
+                         for n, page in enumerate(group.pages))
+        rows.append([cell(group.label), str(len(group.members)), str(kinds.get("error", 0)),
+                     str(kinds.get("diagnostic", 0)), _top_messages([r for r, _ in group.members]) if owner == "Unresolved"
+                     else f"{len(pages)} page(s)", link])
+    header = [what, "callsites", "errors", "diagnostics", "most frequent messages" if owner == "Unresolved" else "pages",
+              "where"]
+    return _Section(f"{owner}: {_count(total, 'callsite')} in {_count(len(mine), what)}", [], header, rows,
+                    f"contents-{_PAGE_FILE[owner]}")
+
+
+def _section_lines(section: _Section, level: str = "##") -> list[str]:
+    lines = [f"{level} {section.title}", ""]
+    if section.intro:
+        lines += section.intro + [""]
+    if section.rows:
+        lines += _table(section.header, section.rows)
     return lines
 
 
-def _dependency_section(paired: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
-    by_package: dict[str, dict[tuple[str, ...], list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-    for record, row in paired:
-        if row["owner"] == "Dependency":
-            by_package[row["package"]][(row["function"] or record["scope"]["function"],)].append(record)
-    lines = [f"## Dependency: {sum(len(m) for g in by_package.values() for m in g.values())} callsites", ""]
-    for package, groups in sorted(by_package.items(), key=lambda kv: (-sum(map(len, kv[1].values())), kv[0])):
-        lines += [f"### {cell(package)} ({sum(map(len, groups.values()))})", ""]
-        lines += _table(["function", "callsites", "location", "message", "role", "fingerprint"], _group_rows(groups, 0))
-    return lines
+def _fit_main(head: list[str], health: list[_Section], contents: list[_Section]) -> tuple[bytes, dict[str, bytes]]:
+    """The first page, with the biggest sections moved to pages of their own until it fits."""
+    sections = health + contents
+    moved: dict[str, bytes] = {}
+    inline = {id(s) for s in sections}
+    while True:
+        lines = list(head)
+        for number, section in enumerate(sections):
+            if number == len(health):
+                lines += ["## Contents", ""]
+            level = "###" if number >= len(health) else "##"
+            if id(section) in inline:
+                lines += _section_lines(section, level)
+            else:
+                links = ", ".join(f"[{path.removeprefix(INDEX_DIRECTORY)}]({path})"
+                                  for path in sorted(p for p in moved if p.startswith(f"{INDEX_DIRECTORY}{section.name}-")))
+                lines += [f"{level} {section.title}", "", f"On their own pages: {links}.", ""]
+        main = _encode(lines)
+        if len(main) < _PAGE_BUDGET or not inline:
+            return main, moved
+        biggest = max((s for s in sections if id(s) in inline and s.rows), key=lambda s: len(s.rows), default=None)
+        if biggest is None:
+            return main, moved
+        inline.discard(id(biggest))
+        moved |= _own_pages(biggest)
 
 
-def _product_section(paired: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
-    groups: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
-    for record, row in paired:
-        if row["owner"] == "Product":
-            groups[(row["function"] or record["scope"]["function"],)].append(record)
-    lines = [f"## Product: {sum(map(len, groups.values()))} callsites", ""]
-    if groups:
-        lines += _table(["function", "callsites", "location", "message", "role", "fingerprint"], _group_rows(groups, 0))
-    return lines
+def _own_pages(section: _Section) -> dict[str, bytes]:
+    """A section's table on pages of its own (its links made relative to `index/`)."""
+    rows = [[c.replace(f"]({INDEX_DIRECTORY}", "](") for c in row] for row in section.rows]
+    pages: dict[str, bytes] = {}
+    number, start = 0, 0
+    while start < len(rows):
+        number += 1
+        lines = [f"# {section.title}, page {number}", "", f"[Back to the index](../{INDEX_FILE}).", ""]
+        lines += _table_head(section.header)
+        size = sum(len(line.encode()) + 1 for line in lines)
+        end = start
+        while end < len(rows) and (end == start or size + len(_cells(rows[end]).encode()) + 1 < _PAGE_BUDGET):
+            lines.append(_cells(rows[end]))
+            size += len(_cells(rows[end]).encode()) + 1
+            end += 1
+        pages[f"{INDEX_DIRECTORY}{section.name}-{number:02d}.md"] = _encode(lines)
+        start = end
+    return pages
 
 
-def _unresolved_section(paired: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
-    by_module: dict[str, dict[tuple[str, ...], list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-    for record, row in paired:
-        if row["owner"] == "Unresolved":
-            module = record.get("module")
-            where = module["name"] if isinstance(module, dict) and module.get("name") else record["unit"]
-            scope = record["scope"]["scopePath"][-1]
-            by_module[where][(scope,)].append(record)
-    total = sum(len(m) for g in by_module.values() for m in g.values())
-    lines = [f"## Unresolved: {total} callsites", ""]
-    for module, groups in sorted(by_module.items(), key=lambda kv: (-sum(map(len, kv[1].values())), kv[0])):
-        lines += [f"### {cell(module)} ({sum(map(len, groups.values()))})", ""]
-        lines += _table(["scope", "callsites", "location", "most frequent messages", "role", "fingerprint"],
-                        _group_rows(groups, 0))
-    return lines
+def _cells(row: list[str]) -> str:
+    return "| " + " | ".join(row) + " |"

@@ -8,7 +8,6 @@ import orjson
 
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_files
-from analyzer.reports.readable import readable_name
 from analyzer.scan import ScanResult
 
 _EXAMPLES = 5
@@ -18,6 +17,7 @@ LITERAL_FILES = {"error": "error-message-literals.txt", "diagnostic": "diagnosti
 CLASSES_FILE = "error-classes.jsonl"
 #: the reference graph the `references` owner entries follow (docs/references.md)
 REFERENCES_FILE = "references.jsonl"
+TEMPLATE_SCHEMA = "erratlas.template/1"
 
 
 def jsonl(rows: list[object]) -> bytes:
@@ -33,8 +33,8 @@ def inventory_files(result: ScanResult) -> dict[str, bytes]:
         files[LITERAL_FILES[kind]] = literals(records)
     files[CLASSES_FILE] = jsonl(result.classes)  # type: ignore[arg-type]
     files[REFERENCES_FILE] = jsonl(result.references)  # type: ignore[arg-type]
-    for unit, rendering in result.renderings.items():
-        files[readable_name(unit)] = rendering.text
+    for written in result.readable.values():
+        files |= written.file_texts()
     # -- bundler module map (issue 4) --
     files |= module_files(result)
     return files
@@ -51,6 +51,7 @@ def templates(records: list[Callsite]) -> list[dict[str, object]]:
         by = Counter((r.constructor if r.kind == "error" else r.level) or "" for r in members)
         rows.append(
             {
+                "schema": TEMPLATE_SCHEMA,
                 "shape": shape,
                 "template": members[0].message.template,
                 "comparisonKey": key,

@@ -9,23 +9,33 @@ from typing import Any
 
 import orjson
 
+from analyzer.errors import InputError
 from analyzer.owners.allowlist import Allowlist
 from analyzer.owners.projection import Projection, owner_counts, project
 from analyzer.owners.references import ReferenceGraph
-from analyzer.reports.index import render_index
+from analyzer.reports.index import INDEX_DIRECTORY, INDEX_FILE, index_files
 from analyzer.reports.inventory import CALLSITE_FILES, jsonl
 from analyzer.reports.summary import SUMMARY_FILE, finish
 from analyzer.trace import mark
 
 PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
-INDEX_FILE = "error-diagnostic-owner-index.md"
+PROJECTION_SCHEMA = "erratlas.projection/1"
 DERIVED_FILES = (PROJECTION_FILE, INDEX_FILE, SUMMARY_FILE)
+
+
+def is_derived(name: str) -> bool:
+    """A file `project` makes anew: the projection, the index and its pages, the summary."""
+    return name in DERIVED_FILES or name.startswith(INDEX_DIRECTORY)
 
 
 def load_records(files: dict[str, bytes]) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for kind in ("error", "diagnostic"):
-        records.extend(orjson.loads(line) for line in files[CALLSITE_FILES[kind]].split(b"\n") if line)
+        found = [orjson.loads(line) for line in files[CALLSITE_FILES[kind]].split(b"\n") if line]
+        if found and "readable" not in found[0]:
+            raise InputError(CALLSITE_FILES[kind], "written by an earlier erratlas (records without `readable`, "
+                                                   "its readable slice): scan the bundle again")
+        records.extend(found)
     return sorted(records, key=lambda r: (r["unit"], r["offset"], r["kind"]))
 
 
@@ -34,10 +44,8 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
     records = load_records(files)
     projection, owners, base = _owners(records, allowlists, base, ReferenceGraph.load(files))
     mark("owners: projected")
-    out = {
-        PROJECTION_FILE: jsonl(projection.rows),  # type: ignore[arg-type]
-        INDEX_FILE: render_index(records, projection, owners, base),
-    }
+    out = {PROJECTION_FILE: jsonl([{"schema": PROJECTION_SCHEMA, **row} for row in projection.rows])}  # type: ignore[list-item]
+    out |= index_files(records, projection, owners, base)
     mark("owners: index in")
     out[SUMMARY_FILE] = finish(base, owners, {**files, **out})
     return out

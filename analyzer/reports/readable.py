@@ -7,7 +7,7 @@ it is a view for people, never code to run. The same source always gives the sam
 
 from __future__ import annotations
 
-import functools
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -37,35 +37,228 @@ _SHOW = bytes.maketrans(b"\x01\x02\x03", b";{}")
 
 
 @dataclass(frozen=True, slots=True)
+class Slicing:
+    """Where a rendering is cut into slices a code host displays: each slice holds whole
+    top-level statements when it can (see `cut_points`), and is under `SLICE_LIMIT` bytes."""
+
+    #: offsets into the original where each slice begins (the first is 0)
+    cuts: tuple[int, ...]
+    #: offsets into the rendering where each slice begins
+    starts: tuple[int, ...]
+    #: the rendering's line number of each slice's first line
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadableUnit:
+    """A unit's rendering as the files a scan directory holds."""
+
+    rendering: "Rendering"
+    slicing: Slicing
+    #: `readable/...` of each slice
+    files: list[str]
+
+    def file_texts(self) -> dict[str, bytes]:
+        return dict(zip(self.files, self.rendering.slice_texts(self.slicing)))
+
+
+def readable_units(renderings: dict[str, "Rendering"]) -> dict[str, ReadableUnit]:
+    """Every unit's slicing and slice files, named together so that no two units collide."""
+    slicings = [r.slices() for r in renderings.values()]
+    names = slice_names(list(renderings), [len(s.cuts) for s in slicings])
+    return {unit: ReadableUnit(rendering, slicing, files)
+            for (unit, rendering), slicing, files in zip(renderings.items(), slicings, names)}
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where an offset of the original lies in the rendering."""
+
+    #: 1-based line of the whole rendering
+    line: int
+    #: which slice (0-based) and its 1-based line and code-point column in that slice
+    slice: int
+    slice_line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
 class Rendering:
     text: bytes
     #: the original with its literal `;{}` hidden; counting `;{}` in it counts inserted breaks
     hidden: bytes
+    #: made with the rendering where it is cheap to (the worker that renders); else on demand
+    slicing: Slicing | None = None
 
     def lines_of(self, offsets: list[int]) -> list[int]:
         """1-based lines of the rendering that hold the original's sorted `offsets`."""
-        out, line, at = [], 1, 0
+        return [line for line, _ in self._positions(offsets)]
+
+    def _positions(self, offsets: list[int]) -> list[tuple[int, int]]:
+        """(line, offset into the rendering) of each of the original's sorted `offsets`."""
+        out, newlines, breaks, at = [], 0, 0, 0
+        hidden = self.hidden
         for offset in offsets:
-            segment = self.hidden[at:offset]
-            line += segment.count(b"\n") + segment.count(b";") + segment.count(b"{") + segment.count(b"}")
+            newlines += hidden.count(b"\n", at, offset)
+            breaks += hidden.count(b";", at, offset) + hidden.count(b"{", at, offset) + hidden.count(b"}", at, offset)
             at = offset
-            out.append(line)
+            out.append((1 + newlines + breaks, offset + breaks))
         return out
+
+    def slices(self) -> Slicing:
+        return self.slicing if self.slicing is not None else slicing_of(self.hidden)
+
+    def places(self, offsets: list[int], slicing: Slicing) -> list[Place]:
+        """Where each of the original's sorted `offsets` lies, in the rendering and its slices."""
+        out = []
+        for offset, (line, position) in zip(offsets, self._positions(offsets)):
+            index = bisect.bisect_right(slicing.cuts, offset) - 1
+            line_start = max(self.text.rfind(b"\n", 0, position) + 1, slicing.starts[index])
+            before = self.text[line_start:position]
+            column = len(before) - len(before.translate(None, _NOT_CONTINUATION)) + 1
+            out.append(Place(line, index, line - slicing.lines[index] + 1, column))
+        return out
+
+    def slice_texts(self, slicing: Slicing) -> list[bytes]:
+        ends = (*slicing.starts[1:], len(self.text))
+        return [self.text[start:end] for start, end in zip(slicing.starts, ends)]
+
+
+#: no slice of a rendering is this big or bigger (code hosts stop displaying files at 1 MB)
+SLICE_LIMIT = 1_000_000
+#: a slice holds at most this many bytes of the original, and at least `_SLICE_MIN` when a
+#: top-level statement boundary allows
+_SLICE_MAX = 800_000
+_SLICE_MIN = 560_000
+#: how far before the end of a window a statement boundary is looked for first
+_NEAR_END = 128 << 10
+#: a `;` followed by a declaration: where a statement of a statement list begins
+_STATEMENT_AFTER = re.compile(rb";(?=(?:var|let|const|function|class|async\s+function)[\s{\[*(])")
+_NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
+_NOT_MARK = bytes(b for b in range(256) if b not in b";{}\n")
+
+
+def slicing_of(hidden: bytes, rendered: int | None = None) -> Slicing:
+    """Cut the rendering of the original whose `hidden` form is given (`rendered`: the
+    rendering's length, if known) into slices under `SLICE_LIMIT` bytes: at the start of a
+    statement at the smallest brace depth found near the end of each window (top-level
+    statements, or those of Bun's CJS wrapper body, in bundles), else after the last `;`, `{`
+    or newline, else (a line of a megabyte) between two characters."""
+    total = _rendered(hidden, 0, len(hidden)) if rendered is None else rendered
+    cuts, starts, lines = [0], [0], [1]
+    start, position, line, depth = 0, 0, 1, 0
+    top: list[int] = []  # the smallest statement depth seen: the top level, once known
+    while total - position >= SLICE_LIMIT:
+        cut, marks = _cut(hidden, start, depth, top)
+        grown = cut - start + len(marks) - marks.count(b"\n")
+        depth += marks.count(b"{") - marks.count(b"}")
+        line += len(marks)
+        position += grown
+        cuts.append(cut)
+        starts.append(position)
+        lines.append(line)
+        start = cut
+    return Slicing(tuple(cuts), tuple(starts), tuple(lines))
+
+
+def _rendered(hidden: bytes, start: int, end: int) -> int:
+    """Bytes of the rendering of the original's [start, end): each `;{}` gains a line break."""
+    marks = _marks(hidden, start, end)
+    return end - start + len(marks) - marks.count(b"\n")
+
+
+def _marks(hidden: bytes, start: int, end: int) -> bytes:
+    """The `;{}` and newlines of [start, end), in order (one pass: faster than four counts)."""
+    return hidden[start:end].translate(None, _NOT_MARK)
+
+
+def _cut(hidden: bytes, start: int, depth: int, top: list[int]) -> tuple[int, bytes]:
+    """Where the slice that begins at `start` (at brace `depth`) ends, its rendering under
+    SLICE_LIMIT, and the `_marks` of the slice."""
+    reach = _SLICE_MAX
+    while True:
+        end = min(len(hidden), start + reach)
+        cut = _statement_cut(hidden, start, depth, end, top) or _break_cut(hidden, start, end)
+        if cut is None:
+            cut = _character_cut(hidden, start, end)
+        marks = _marks(hidden, start, cut)
+        if cut - start + len(marks) - marks.count(b"\n") < SLICE_LIMIT or reach == 1:
+            return cut, marks
+        reach = max(1, reach // 2)  # dense `;{}` doubled the size: look nearer
+
+
+def _statement_cut(hidden: bytes, start: int, depth: int, end: int, top: list[int]) -> int | None:
+    """The last statement start at the smallest brace depth: first looked for in the window's
+    last part (enough when it holds a top-level statement), then in [start + _SLICE_MIN, end),
+    then anywhere in the window."""
+    windows = (max(start + _SLICE_MIN, end - _NEAR_END), start + _SLICE_MIN, start + 1)
+    for number, low in enumerate(windows):
+        if low >= end:
+            continue
+        marks = _marks(hidden, start, low)
+        at_low = depth + marks.count(b"{") - marks.count(b"}")
+        found = _shallowest(hidden, low, at_low, end)
+        if found is None:
+            continue
+        cut, depth = found
+        if number == 0 and top and depth > top[0]:
+            continue  # only inner statements near the end: look further back
+        if not top or depth < top[0]:
+            top[:] = [depth]
+        return cut
+    return None
+
+
+def _shallowest(hidden: bytes, low: int, depth: int, end: int) -> tuple[int, int] | None:
+    """(the last statement start of the smallest brace depth in [low, end), that depth);
+    `depth`: the brace depth at `low`."""
+    best: tuple[int, int] | None = None
+    at = low
+    for match in _STATEMENT_AFTER.finditer(hidden, low, end):
+        position = match.start()
+        depth += hidden.count(b"{", at, position) - hidden.count(b"}", at, position)
+        at = position
+        if best is None or depth <= best[1]:
+            best = (position + 1, depth)
+    return best
+
+
+def _break_cut(hidden: bytes, start: int, end: int) -> int | None:
+    """Just after the last line break of the rendering in the window."""
+    found = max(hidden.rfind(b";", start + 1, end), hidden.rfind(b"{", start + 1, end),
+                hidden.rfind(b"\n", start + 1, end))
+    return found + 1 if found > start else None
+
+
+def _character_cut(hidden: bytes, start: int, end: int) -> int:
+    """A cut inside one long line, at the start of a UTF-8 character."""
+    if end >= len(hidden):
+        return len(hidden)
+    cut = end
+    while cut > start + 1 and 0x80 <= hidden[cut] < 0xC0:
+        cut -= 1
+    return cut
 
 
 def render(source: bytes) -> Rendering:
     """A line break after every `;` and `{` and before every `}` of the code; text inside
     strings, templates, comments and regular expressions is copied verbatim."""
     if any(marker in source for marker in (b"\x01", b"\x02", b"\x03")):
-        # cannot hide safely: no breaks at all rather than wrong ones
-        return Rendering(text=source, hidden=source.translate(None, b";{}"))
+        return as_written(source)  # cannot hide safely: no breaks at all rather than wrong ones
     buffer = bytearray(source)
     for start, end in _literal_spans(source):
         buffer[start:end] = source[start:end].translate(_HIDE)
     hidden = bytes(buffer).replace(b"{}", b"\x02\x03")  # an empty block stays on its line
     # each replacement inserts only a newline, so the three are independent of their order
     text = hidden.replace(b";", b";\n").replace(b"{", b"{\n").replace(b"}", b"\n}").translate(_SHOW)
-    return Rendering(text=text, hidden=hidden)
+    return Rendering(text=text, hidden=hidden, slicing=slicing_of(hidden, len(text)))
+
+
+def as_written(source: bytes) -> Rendering:
+    """The source as its own rendering, its lines unchanged (Python; JavaScript that cannot
+    be broken safely): every `;{}` is hidden, so none counts as an inserted break."""
+    hidden = source.translate(_HIDE)
+    return Rendering(text=source, hidden=hidden, slicing=slicing_of(hidden, len(source)))
 
 
 def _literal_spans(source: bytes) -> list[tuple[int, int]]:
@@ -127,8 +320,25 @@ def _starts_regex(source: bytes, slash: int) -> bool:
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-@functools.lru_cache(maxsize=256)
-def readable_name(unit: str) -> str:
-    """Where the rendering of `unit` lives in a scan directory."""
-    safe = _UNSAFE.sub("_", unit).strip("._") or "unit"
-    return f"readable/{safe}.js" if not safe.endswith(".js") else f"readable/{safe}"
+def slice_names(units: list[str], counts: list[int]) -> list[list[str]]:
+    """The files (`readable/...`) of each unit's slices (`counts[i]` slices for `units[i]`).
+
+    A unit in one slice is `readable/<name>.js`, its name with every run of characters other
+    than letters, digits, `.`, `_` and `-` made `_`; a unit in several is
+    `readable/<name>~01.js`, `~02`, .... A name that another unit already has (ignoring case,
+    for case-insensitive file systems) gets `~u2`, `~u3`, ... after it. `~` never comes from a
+    unit's name, so no suffix can collide with one."""
+    taken: set[str] = set()
+    out = []
+    for unit, count in zip(units, counts):
+        stem = _UNSAFE.sub("_", unit).strip("._") or "unit"
+        stem = stem.removesuffix(".js")
+        base, number = stem, 1
+        while base.lower() in taken:
+            number += 1
+            base = f"{stem}~u{number}"
+        taken.add(base.lower())
+        width = max(2, len(str(count)))
+        out.append([f"readable/{base}.js"] if count == 1 else
+                   [f"readable/{base}~{index:0{width}d}.js" for index in range(1, count + 1)])
+    return out

@@ -1,0 +1,122 @@
+"""Issue 15: the reviewer's index renders on a code host. Every page is under 500 kB, every
+readable slice under 1 MB, every page parses as markdown with well-formed tables, and every
+link lands on a file of the scan directory, at a line that file has or an anchor it holds;
+every callsite has its row. Checked on the demo and on the 2.1.235 executable's scan."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, records, run, scan
+from markdown_it import MarkdownIt
+from test_owners import table_widths
+
+INDEX = "error-diagnostic-owner-index.md"
+EXECUTABLE = "@anthropic-ai/claude-code-linux-x64"
+_ANCHOR = re.compile(r'<a id="([^"]+)">')
+_LINE = re.compile(r"L([0-9]+)")
+
+
+def pages_of(out: Path) -> list[Path]:
+    return [out / INDEX, *sorted((out / "index").glob("*.md"))]
+
+
+def links_and_anchors(markdown: str) -> tuple[list[str], set[str]]:
+    links, anchors = [], set()
+    for token in MarkdownIt("commonmark").enable("table").parse(markdown):
+        if token.type == "html_block":
+            anchors |= set(_ANCHOR.findall(token.content))
+        for child in token.children or []:
+            if child.type == "link_open":
+                links.append(str(child.attrs["href"]))
+            elif child.type == "html_inline":
+                anchors |= set(_ANCHOR.findall(child.content))
+    return links, anchors
+
+
+def check_index(out: Path) -> int:
+    """Every page, slice and link of a scan directory's index; returns the links checked."""
+    root = out.resolve()
+    for slice_file in (out / "readable").iterdir():
+        assert slice_file.stat().st_size < 1_000_000, slice_file
+    parsed = {page.resolve(): links_and_anchors(page.read_text(encoding="utf-8")) for page in pages_of(out)}
+    line_counts: dict[Path, int] = {}
+    checked = 0
+    for page, (links, _) in parsed.items():
+        assert page.stat().st_size < 500_000, page
+        text = page.read_text(encoding="utf-8")
+        for header, rows in table_widths(text):
+            assert all(width == header for width in rows), page
+        for link in links:
+            assert "://" not in link, link
+            path, _, fragment = link.partition("#")
+            target = (page.parent / path).resolve()
+            assert target.is_relative_to(root) and target.is_file(), (page.name, link)
+            if target.suffix == ".md":
+                assert not fragment or fragment in parsed[target][1], (page.name, link)
+            else:
+                number = _LINE.fullmatch(fragment)
+                assert number is not None, (page.name, link)
+                if target not in line_counts:
+                    line_counts[target] = target.read_bytes().count(b"\n") + 1
+                assert 1 <= int(number.group(1)) <= line_counts[target], (page.name, link)
+            checked += 1
+    detail = "".join(p.read_text(encoding="utf-8") for p in pages_of(out)[1:])
+    for record in records(out, "error") + records(out, "diagnostic"):
+        place = record["readable"]
+        assert f"../{place['file']}#L{place['line']}) @{record['offset']} " in detail, record["id"]  # type: ignore[index]
+    return checked
+
+
+def test_demo_index_pages_and_links(tmp_path: Path, demo_bundle: Path) -> None:
+    out = tmp_path / "out"
+    scan(demo_bundle, out)
+    assert check_index(out) > 65
+
+
+@pytest.mark.parametrize("bundle", ["hostile/hostile.js", "hostile/hostile.min.js"])
+def test_owned_hostile_index_pages_and_links(tmp_path: Path, bundle: str) -> None:
+    out = tmp_path / "out"
+    scan(FIXTURES / bundle, out)
+    allowlist = tmp_path / "a.toml"
+    for index, record in enumerate((records(out, "error") + records(out, "diagnostic"))[:8]):
+        owner = ("--owner", "Product") if index % 2 else ("--owner", "Dependency", "--package", f"@scope/pkg-{index % 3}")
+        assert run("allow", out, record["id"], "-a", allowlist, *owner, "--reason", "r", "--reviewer", "t",
+                   "--name", f"f|`<b>{index}", "--on", "2026-11-29").returncode == 0
+    assert run("project", out, "-a", allowlist).returncode == 0
+    check_index(out)
+    pages = [p.name for p in pages_of(out)]
+    assert "dependency-01.md" in pages and "product-01.md" in pages
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_executable_index_renders_on_a_code_host(release_scan, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The 2.1.235 executable (10230 callsites): every page under 500 kB, every slice under 1 MB,
+    every link resolves, also with owners, stale and drifted entries in the index."""
+    out = release_scan(EXECUTABLE, "2.1.235")
+    assert check_index(out) > 10230
+    copy = tmp_path / "scan"
+    shutil.copytree(out, copy)
+    rows = records(copy, "error") + records(copy, "diagnostic")
+    allowlist = tmp_path / "a.toml"
+    for record in rows[:: len(rows) // 40][:40]:
+        owner = ("--owner", "Product") if record["offset"] % 2 else ("--owner", "Dependency", "--package", "pkg")  # type: ignore[operator]
+        assert run("allow", copy, record["id"], "-a", allowlist, *owner, "--function", "--reason", "r",
+                   "--reviewer", "t", "--on", "2026-11-29").returncode == 0
+    text = allowlist.read_text() + "".join(
+        f'\n[[entry]]\nmatch = {{ callsite = "fp1:{n:032x}" }}\nowner = "Product"\nreason = "gone"\n'
+        f'reviewedBy = "t"\nreviewedOn = 2026-01-01\n' for n in range(3))
+    allowlist.write_text(text)
+    assert run("project", copy, "-a", allowlist).returncode == 0
+    summary = json.loads((copy / "error-diagnostic-owner-summary.json").read_text())
+    assert summary["owners"]["total"]["Product"] > 0 and summary["owners"]["total"]["Dependency"] > 0
+    assert len(summary["stale"]) == 3
+    assert check_index(copy) > 10230
+    for record in (rows[0], rows[:: len(rows) // 40][0], rows[-1]):  # explain works on the real scan too
+        told = run("explain", copy, record["id"])
+        assert told.returncode == 0 and record["fingerprint"] in told.stdout, told.stderr  # type: ignore[operator]

@@ -1,0 +1,70 @@
+"""Issue 15: JSON Schemas for every JSON and JSONL output ship inside the package, are valid
+schemas, are linked from the docs, and catch outputs that break them. (Every output a test
+writes through the CLI is validated in conftest.run.)"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from conftest import ROOT, records, scan
+from support.schemas import validate, validate_directory
+
+from analyzer.schemas import OUTPUT_SCHEMAS, known_schemas, load_schema, schema_file
+
+DOCS = ROOT / "docs" / "schemas.md"
+
+
+def test_every_shipped_schema_is_a_valid_schema_with_its_id() -> None:
+    assert set(OUTPUT_SCHEMAS.values()) <= set(known_schemas())
+    for name in known_schemas():
+        document = load_schema(name)
+        jsonschema.validators.validator_for(document).check_schema(document)
+        family, version = name.removeprefix("erratlas.").split("/")
+        assert document["$id"] == f"urn:erratlas:schema:{family}:{version}"
+
+
+def test_docs_link_every_schema() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    for name in known_schemas():
+        assert f"../analyzer/schemas/{schema_file(name)}" in text, name
+    assert "[schemas.md](schemas.md)" in (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+
+
+def test_committed_demo_reports_validate() -> None:
+    assert validate_directory(ROOT / "reports" / "demo") > 65
+
+
+@pytest.mark.parametrize(
+    ("file", "change"),
+    [
+        ("error-message-callsites.jsonl", lambda d: d.pop("readable")),
+        ("error-message-callsites.jsonl", lambda d: d["message"].update(shape="novel")),
+        ("error-message-callsites.jsonl", lambda d: d.update(extra=1)),
+        ("error-diagnostic-owner-projection.jsonl", lambda d: d.update(owner="Somebody")),
+        ("error-message-templates.jsonl", lambda d: d.update(count=0)),
+        ("modules.jsonl", lambda d: d.update(fingerprint="fp1:" + "0" * 32)),
+        ("error-diagnostic-owner-summary.json", lambda d: d["coverage"].pop("error")),
+    ],
+    ids=["missing-field", "unknown-shape", "unknown-field", "unknown-owner", "zero-count", "wrong-prefix",
+         "missing-coverage"],
+)
+def test_a_broken_output_fails_its_schema(tmp_path: Path, demo_bundle: Path, file: str, change: object) -> None:
+    out = tmp_path / "out"
+    scan(demo_bundle, out)
+    text = (out / file).read_text()
+    document = json.loads(text.split("\n")[0] if file.endswith(".jsonl") else text)
+    validate(document, file)
+    broken = copy.deepcopy(document)
+    change(broken)  # type: ignore[operator]
+    with pytest.raises(AssertionError):
+        validate(broken, file)
+
+
+def test_python_records_follow_the_same_schema(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    scan(ROOT / "fixtures" / "python" / "shadowing", out)
+    assert validate_directory(out) >= len(records(out, "error")) + len(records(out, "diagnostic"))
