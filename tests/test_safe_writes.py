@@ -273,3 +273,11 @@ def test_staging_of_a_live_writer_and_foreign_names_are_kept(tmp_path: Path) -> 
     scan(DEMO, tmp_path / "out")
     assert live.is_dir() and unknown.is_dir() and other.is_dir()
     assert not dead.exists()
+
+
+def test_an_output_directory_with_a_long_name_is_written_and_replaced(tmp_path: Path) -> None:
+    """The staging directory's name keeps only a prefix of the target's (NAME_MAX is 255 bytes)."""
+    out = tmp_path / ("é" * 120 + "-out")
+    scan(DEMO, out)
+    scan(DEMO, out)
+    assert leftovers(tmp_path) == []

@@ -15,6 +15,7 @@ import hashlib
 import math
 import os
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ from analyzer.reports.summary import SUMMARY_FILE, counts
 from analyzer.versions import check_same
 
 KINDS = ("error", "diagnostic")
-#: every scan writes these, besides one readable rendering per unit
+#: every scan writes these, and the readable rendering of every unit that holds a callsite
 SCAN_FILES = (
     *CALLSITE_FILES.values(), *TEMPLATE_FILES.values(), *LITERAL_FILES.values(), CLASSES_FILE, MODULES_FILE,
     PROJECTION_FILE, INDEX_FILE,
@@ -105,19 +106,15 @@ def verify(directory: Path, files: dict[str, bytes] | None = None) -> dict[str, 
     extra = sorted(set(files) - set(outputs) - {SUMMARY_FILE})
     if extra:
         raise InputError(directory / extra[0], "not listed in the summary (added after the scan?)")
-    unlisted = sorted(set(scan_files(summary, where)) - set(outputs))
-    if unlisted:
-        raise InputError(directory / unlisted[0], "a scan writes this file, but the summary does not list it "
-                                                  "(deleted together with its entry?)")
+    _check_listed(directory, SCAN_FILES, outputs)
     return summary
 
 
-def scan_files(summary: dict[str, Any], where: Path) -> list[str]:
-    """The files every scan of the summary's units writes (the summary aside)."""
-    units = summary.get("inputs", {}).get("units") if isinstance(summary.get("inputs"), dict) else None
-    if not isinstance(units, list) or not all(isinstance(u, dict) and isinstance(u.get("name"), str) for u in units):
-        raise InputError(where, "corrupt summary: inputs.units is not a list of named units")
-    return [*SCAN_FILES, *(readable_name(u["name"]) for u in units)]
+def _check_listed(directory: Path, names: Iterable[str], outputs: dict[str, Any]) -> None:
+    unlisted = sorted(set(names) - set(outputs))
+    if unlisted:
+        raise InputError(directory / unlisted[0], "a scan writes this file, but the summary does not list it "
+                                                  "(deleted together with its entry?)")
 
 
 # ---- the allowlists the scan used ---------------------------------------------------------------
@@ -181,6 +178,8 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
     try:
         records = load_records(inventory)
         recount = counts([_Record(r) for r in records])  # type: ignore[misc]
+        # the rendering of every unit a record lies in (the index links there)
+        _check_listed(directory, {readable_name(r["unit"]) for r in records}, summary["outputs"])
         derived = owner_files(inventory, allowlists, summary)
     except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
         raise InputError(directory / CALLSITE_FILES["error"],

@@ -47,7 +47,7 @@ MARKER = "error-diagnostic-owner-summary.json"
 MAX_DIRECTORY_BYTES = 4 * 2**30
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
-#: staging names keep this much of the target's name (NAME_MAX is 255 bytes)
+#: staging names keep this many bytes of the target's name (NAME_MAX is 255 bytes)
 _NAME_KEPT = 80
 _STAGING = ".erratlas-"
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -115,8 +115,8 @@ def write_directory(target: Path, files: dict[str, bytes], manifest: str = MARKE
 
 
 def write_file(target: Path, data: bytes) -> None:
-    """Replace the regular file `target` (or create it) with `data`, atomically; a symlink, a
-    directory or a special file at `target` is refused."""
+    """Replace the regular file `target` (or create it) with `data`, atomically, once the staged
+    copy reads back as `data`; a symlink, a directory or a special file at `target` is refused."""
     target = Path(os.path.abspath(target))
     mode = None
     try:
@@ -131,6 +131,8 @@ def write_file(target: Path, data: bytes) -> None:
     try:
         inner = staging / "file"
         _write_new(inner, data, mode)
+        if inner.read_bytes() != data:  # what replaces the file is what was validated
+            raise InputError(target, "the staged copy does not read back as written; nothing replaced")
         os.replace(inner, target)
     except OSError as exc:
         raise InputError(target, f"cannot write: {exc.strerror}") from None
@@ -163,7 +165,8 @@ def staging_beside(target: Path) -> Path:
 
 
 def _prefix(name: str) -> str:
-    return f".{name[:_NAME_KEPT]}{_STAGING}"
+    kept = os.fsdecode(os.fsencode(name)[:_NAME_KEPT])  # bytes: NAME_MAX counts bytes
+    return f".{kept}{_STAGING}"
 
 
 def _writer() -> str:
