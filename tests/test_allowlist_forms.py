@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import shutil
 from pathlib import Path
 
@@ -20,6 +21,11 @@ FORMS = ["headers", "spaced", "dotted", "inline", "oneline"]
 STALE = {"fp1:" + "0" * 32, "fp1f:" + "f" * 32}
 PROJECTION = "error-diagnostic-owner-projection.jsonl"
 _FINGERPRINT = re.compile(r"fp1[fm]?:[0-9a-f]{32}")
+
+
+def two_gib() -> None:
+    """In the child: an address-space bound, so that reading /dev/zero fails instead of filling memory."""
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +133,8 @@ def test_an_allowlist_that_is_not_a_regular_file_is_refused(tmp_path: Path, kind
         os.mkfifo(allowlist)
     elif kind == "directory":
         allowlist.mkdir()
-    result = run("scan", FIXTURES / "demo" / "demo.min.js", "--out", tmp_path / "out", "-a", allowlist, timeout=60)
+    result = run("scan", FIXTURES / "demo" / "demo.min.js", "--out", tmp_path / "out", "-a", allowlist,
+                 timeout=60, preexec_fn=two_gib)  # /dev/zero once filled memory, a FIFO hung
     assert result.returncode == 2 and str(allowlist) in result.stderr and "allowlist is" in result.stderr
 
 

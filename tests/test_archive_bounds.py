@@ -8,7 +8,10 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import io
+import resource
+import struct
 import tarfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -44,6 +47,50 @@ def test_chained_extended_headers_are_refused(tmp_path: Path) -> None:
 
 def test_a_member_stored_twice_is_refused(tmp_path: Path) -> None:
     refused(SAFETY / "duplicate-member.tar.gz", tmp_path, "pkg/a.py", "stored twice")
+
+
+def gzip_of(prefix: bytes, chunk: bytes, repeat: int, suffix: bytes) -> bytes:
+    """A real .gz of prefix + chunk * repeat + suffix, made in seconds: each chunk is deflated
+    once after a full flush (which resets the compressor), so its bytes repeat as they are."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    head = compressor.compress(prefix) + compressor.flush(zlib.Z_FULL_FLUSH)
+    body = compressor.compress(chunk) + compressor.flush(zlib.Z_FULL_FLUSH)
+    assert compressor.compress(chunk) + compressor.flush(zlib.Z_FULL_FLUSH) == body
+    tail = compressor.compress(suffix) + compressor.flush(zlib.Z_FINISH)
+    crc = zlib.crc32(prefix)
+    for _ in range(repeat):
+        crc = zlib.crc32(chunk, crc)
+    crc = zlib.crc32(suffix, crc)
+    size = len(prefix) + len(chunk) * repeat + len(suffix)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+    return header + head + body * repeat + tail + struct.pack("<II", crc, size % 2**32)
+
+
+def _half_gib_bytes(tmp_path: Path, kind: bytes) -> Path:
+    """The issue's case: a 2.6 MB .tar.gz whose first header (GNU long-name or pax) declares,
+    and holds, 2.5 GiB."""
+    size, chunk = 5 * 2**29, b"a" * 2**24
+    header = tarfile.TarInfo("././@LongLink")
+    header.type, header.size = kind, size
+    member = tarfile.TarInfo("pkg/a.py")
+    member.size = len(SOURCE)
+    suffix = member.tobuf(tarfile.GNU_FORMAT) + SOURCE + b"\0" * (-len(SOURCE) % 512 + 1024)
+    archive = tmp_path / "bomb-1.0.tar.gz"
+    archive.write_bytes(gzip_of(header.tobuf(tarfile.GNU_FORMAT), chunk, size // len(chunk), suffix))
+    return archive
+
+
+def _address_space(limit: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+@pytest.mark.parametrize(("kind", "name"), [(tarfile.GNUTYPE_LONGNAME, "GNU long-name"), (tarfile.XHDTYPE, "pax")])
+def test_a_header_of_2_5_gib_in_2_6_mb_is_refused_in_bounded_memory(tmp_path: Path, kind: bytes, name: str) -> None:
+    archive = _half_gib_bytes(tmp_path, kind)
+    assert archive.stat().st_size < 3 * 2**20
+    result = run("scan", archive, "--out", tmp_path / "out", preexec_fn=lambda: _address_space(2 * 2**30))
+    assert result.returncode == 2, result.stderr
+    assert f"header 1: a {name} header of {5 * 2**29} bytes" in result.stderr
 
 
 def sdist(members: list[tuple[str, bytes]], fmt: int = tarfile.PAX_FORMAT, pax: dict[str, str] | None = None) -> bytes:

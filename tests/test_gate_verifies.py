@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import resource
 import shutil
 from pathlib import Path
 
@@ -19,6 +20,11 @@ from conftest import FIXTURES, SUMMARY, records, run, scan
 PROJECTION = "error-diagnostic-owner-projection.jsonl"
 INDEX = "error-diagnostic-owner-index.md"
 CALLSITES = "error-message-callsites.jsonl"
+
+
+def two_gib() -> None:
+    """In the child: an address-space bound, so that reading /dev/zero fails instead of filling memory."""
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
 
 
 @pytest.fixture
@@ -174,7 +180,7 @@ def test_a_baseline_that_is_not_a_regular_file_is_refused(scanned: Path, tmp_pat
     baseline = {"dev-zero": Path("/dev/zero"), "fifo": tmp_path / "fifo", "directory": tmp_path}[make]
     if make == "fifo":
         os.mkfifo(baseline)
-    refused(run("gate", scanned, "--baseline", baseline, timeout=60), str(baseline))
+    refused(run("gate", scanned, "--baseline", baseline, timeout=60, preexec_fn=two_gib), str(baseline))
 
 
 def test_a_baseline_without_an_unresolved_list_is_refused(scanned: Path, tmp_path: Path) -> None:
