@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, erratlas_command, run, scan, tree_bytes
+from conftest import FIXTURES, erratlas_command, processes_naming, run, scan, tree_bytes
 
 #: stage events, in the order a scan reports them (`analyzer.trace.mark`)
 MOMENTS = [
@@ -95,21 +95,6 @@ def _kill_at(bundle: Path, out: Path, moment: str, delay: float) -> int:
 
 def _no_worker_left(bundle: Path) -> None:
     deadline = time.monotonic() + 10
-    while _processes_naming(bundle) and time.monotonic() < deadline:
+    while processes_naming(bundle) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _processes_naming(bundle), "a worker outlived the killed scan"
-
-
-def _processes_naming(path: Path) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if str(path).encode() in cmdline.split(b"\0") and state != "Z":
-            found.append(int(entry.name))
-    return found
+    assert not processes_naming(bundle), "a worker outlived the killed scan"
