@@ -6,13 +6,15 @@ keys, inline tables, `[entry.match]` sub-tables, comments, any quoting. tomllib 
 values; `positions` walks the same text's tokens once and records the line and column of
 every key path, so that a message or an allowlist entry's origin points at the right line
 whatever the form. The reader refuses, before any parser sees it, a file nested deeper than
-MAX_DEPTH brackets (recursive parsers die on 20,000 `[`), and a file it cannot locate.
+MAX_DEPTH brackets (recursive parsers die on 20,000 `[`), with a key of more than MAX_DEPTH
+dotted parts (20,000 parts cost 2 GB of key paths) or with more than MAX_TOKENS tokens.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -21,8 +23,10 @@ from typing import Any
 from analyzer.bounded import MAX_TOML_BYTES, read_regular
 from analyzer.errors import InputError
 
-#: brackets and braces open at once; an allowlist needs 3
+#: brackets and braces open at once, and parts of one dotted key; an allowlist needs 3
 MAX_DEPTH = 32
+#: keys, values, brackets and line ends (an allowlist entry has about 40)
+MAX_TOKENS = 1_000_000
 
 Key = tuple[str | int, ...]
 _TOKEN = re.compile(
@@ -82,34 +86,46 @@ def parse_toml(raw: bytes, path: object, what: str) -> TomlFile:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(path, f"{what} is not valid UTF-8 (byte offset {exc.start})") from None
-    tokens = tokenize(text)
-    _check_depth(tokens, path, what)
+    _check_depth(tokenize(text), path, what)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(path, f"invalid TOML: {exc}") from None
-    return TomlFile(raw=raw, text=text, data=data, positions=locate(tokens))
+    try:
+        positions = locate(tokenize(text))
+    except _Unlocatable:
+        raise InputError(path, f"{what}: cannot locate its keys in this TOML form; write tables with [headers]") from None
+    return TomlFile(raw=raw, text=text, data=data, positions=positions)
 
 
-def tokenize(text: str) -> list[Token]:
-    """The significant tokens of `text` (no spaces, no comments), each with its position."""
-    tokens = []
+def tokenize(text: str) -> Iterator[Token]:
+    """The significant tokens of `text` (no spaces, no comments), each with its position; made
+    as they are read, so that a file of millions of tokens is never held as tokens."""
     line, line_start = 1, 0
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup or "other"
         start, value = match.start(), match.group()
         if kind not in ("space", "comment"):
-            tokens.append(Token(kind, value, start, line, start - line_start + 1))
+            yield Token(kind, value, start, line, start - line_start + 1)
         breaks = value.count("\n")
         if breaks:
             line += breaks
             line_start = start + value.rindex("\n") + 1
-    return tokens
 
 
-def _check_depth(tokens: list[Token], path: object, what: str) -> None:
-    depth = 0
-    for token in tokens:
+def _check_depth(tokens: Iterable[Token], path: object, what: str) -> None:
+    """Refuse brackets nested, or keys dotted, more than MAX_DEPTH deep (each level costs the
+    recursive parser frames and the positions a key path as long), and more than MAX_TOKENS
+    tokens (each costs the pure-Python parser time)."""
+    depth = dots = 0
+    for count, token in enumerate(tokens, start=1):
+        if count > MAX_TOKENS:
+            raise InputError(f"{path}:{token.line}", f"{what} has more than {MAX_TOKENS} keys, values and brackets")
+        if token.kind in ("bare", "string"):
+            continue
+        dots = dots + 1 if token.text == "." else 0
+        if dots > MAX_DEPTH:
+            raise InputError(f"{path}:{token.line}", f"{what} has a key of more than {MAX_DEPTH} dotted parts")
         if token.kind != "punct":
             continue
         if token.text in "[{":
@@ -130,27 +146,37 @@ def _key_text(token: Token) -> str:
     return token.text
 
 
+class _Unlocatable(Exception):
+    """The walk ran out of tokens where a valid document has more."""
+
+
 class _Locator:
     """Walks a valid document's tokens once, iteratively, recording positions by key path."""
 
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: Iterator[Token]) -> None:
         self.tokens = tokens
-        self.at = 0
+        self.next: Token | None = next(tokens, None)
         self.positions: dict[Key, tuple[int, int]] = {}
         #: array-of-tables path -> elements seen so far
         self.arrays: dict[Key, int] = {}
 
     def peek(self) -> Token | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
+        return self.next
 
     def take(self) -> Token:
-        token = self.tokens[self.at]
-        self.at += 1
+        token = self.next
+        if token is None:  # tomllib read a document this walk cannot follow
+            raise _Unlocatable
+        self.next = next(self.tokens, None)
         return token
+
+    def skip(self, count: int = 1) -> None:
+        for _ in range(count):
+            self.take()
 
     def skip_newlines(self) -> None:
         while (token := self.peek()) is not None and token.kind == "newline":
-            self.at += 1
+            self.take()
 
     def mark(self, path: Key, token: Token) -> None:
         self.positions.setdefault(path, (token.line, token.column))
@@ -158,7 +184,7 @@ class _Locator:
     def dotted_key(self) -> list[tuple[str, Token]]:
         parts = [self.take()]
         while (token := self.peek()) is not None and token.text == "." and token.kind == "punct":
-            self.at += 1
+            self.take()
             parts.append(self.take())
         return [(_key_text(t), t) for t in parts]
 
@@ -189,9 +215,9 @@ class _Locator:
         following = self.peek()
         is_array = following is not None and following.text == "[" and following.offset == opening.offset + 1
         if is_array:
-            self.at += 1
+            self.take()
         segments = self.dotted_key()
-        self.at += 2 if is_array else 1  # the closing bracket(s)
+        self.skip(2 if is_array else 1)  # the closing bracket(s)
         if not is_array:
             path = self.resolve(segments)
             self.mark(path, opening)
@@ -209,7 +235,7 @@ class _Locator:
         for name, token in self.dotted_key():
             path = (*path, name)
             self.mark(path, token)
-        self.at += 1  # =
+        self.take()  # =
         self.value(path)
 
     def value(self, path: Key) -> None:
@@ -244,7 +270,8 @@ class _Locator:
                     self.take()
                     stack.pop()
                     continue
-                self.mark((*container, index), token)
+                if token.text == "{":  # tables are located; scalars need not be
+                    self.mark((*container, index), token)
                 stack[-1] = (container, index + 1)
                 pending = (*container, index)
             else:
@@ -262,7 +289,7 @@ class _Locator:
                 for name, part in self.dotted_key():
                     key = (*key, name)
                     self.mark(key, part)
-                self.at += 1  # =
+                self.take()  # =
                 pending = key
 
     def scalar(self) -> None:
@@ -270,9 +297,9 @@ class _Locator:
         while (token := self.peek()) is not None:
             if token.kind == "newline" or (token.kind == "punct" and token.text in ",]}"):
                 return
-            self.at += 1
+            self.take()
 
 
-def locate(tokens: list[Token]) -> dict[Key, tuple[int, int]]:
+def locate(tokens: Iterator[Token]) -> dict[Key, tuple[int, int]]:
     """Positions of every key path of a document tomllib has accepted."""
     return _Locator(tokens).run()

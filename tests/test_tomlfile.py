@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from analyzer.errors import InputError
 from analyzer.owners.allowlist import parse_allowlist
-from analyzer.tomlfile import MAX_DEPTH, parse_toml
+from analyzer.tomlfile import MAX_DEPTH, MAX_TOKENS, parse_toml
 
 _FINGERPRINT = re.compile(r"fp1f?:[0-9a-f]{32}")
 HEADERS = ["[[entry]]", "[[ entry ]]", '[["entry"]]', "[[ 'entry' ]]", "  [[entry]]  # a comment"]
@@ -110,3 +110,16 @@ def test_nesting_past_the_bound_is_refused_before_parsing(opening: str) -> None:
 def test_brackets_inside_strings_and_comments_do_not_count() -> None:
     text = 'a = "' + "[" * 100 + '"\nb = \'\'\'' + "{" * 100 + "'''\n# " + "[" * 100 + "\n"
     assert parse_toml(text.encode(), "ok.toml", "allowlist").data["a"] == "[" * 100
+
+
+@pytest.mark.parametrize("text", ["a" + ".b" * 20_000 + " = 1\n", "[" + "a." * 20_000 + "b]\n"])
+def test_keys_dotted_past_the_bound_are_refused(text: str) -> None:
+    with pytest.raises(InputError, match=f"a key of more than {MAX_DEPTH} dotted parts"):
+        parse_toml(text.encode(), "dotted.toml", "allowlist")
+    assert parse_toml(b"a.b.c = 1.5\nd = 1979-05-27T07:32:00.25Z\n", "ok.toml", "allowlist").data["a"]["b"]["c"] == 1.5
+
+
+def test_more_tokens_than_the_bound_are_refused() -> None:
+    dense = ("a = [" + "1," * MAX_TOKENS + "1]\n").encode()
+    with pytest.raises(InputError, match=f"more than {MAX_TOKENS} keys, values and brackets"):
+        parse_toml(dense, "dense.toml", "allowlist")
