@@ -124,7 +124,8 @@ def recorded_allowlists(summary: dict[str, Any], given: list[Path], where: Path)
     """The allowlists the summary records, read again: from the paths given (each must be one
     of them, by sha256, and together all of them), else from the recorded paths, relative to
     the current directory as the scan was. A changed or missing allowlist is refused."""
-    recorded = summary.get("inputs", {}).get("allowlists")
+    inputs = summary.get("inputs")
+    recorded = inputs.get("allowlists") if isinstance(inputs, dict) else None
     if not isinstance(recorded, list) or not all(
         isinstance(a, dict) and isinstance(a.get("path"), str) and isinstance(a.get("sha256"), str) for a in recorded
     ):
