@@ -24,7 +24,7 @@ import orjson
 
 from analyzer.bounded import MAX_DOCUMENT_BYTES, MAX_TOML_BYTES, read_regular
 from analyzer.errors import InputError
-from analyzer.owners.allowlist import Allowlist, load_allowlist
+from analyzer.owners.allowlist import Allowlist, parse_allowlist
 from analyzer.reports.inventory import CALLSITE_FILES, CLASSES_FILE, LITERAL_FILES, TEMPLATE_FILES
 from analyzer.reports.modules import MODULES_FILE
 from analyzer.reports.output import read_directory, safe_name
@@ -37,6 +37,7 @@ from analyzer.reports.owners import (
 )
 from analyzer.reports.readable import readable_name
 from analyzer.reports.summary import SUMMARY_FILE, counts
+from analyzer.tomlfile import parse_toml
 from analyzer.versions import check_same
 
 KINDS = ("error", "diagnostic")
@@ -160,11 +161,14 @@ def _given_allowlists(recorded: list[dict[str, Any]], given: list[Path], where: 
 
 
 def _read_again(path: Path, item: dict[str, Any], where: Path) -> Allowlist:
-    allowlist = load_allowlist(path, display=item["path"])
-    if allowlist.sha256 != item["sha256"]:
-        raise InputError(path, f"allowlist changed since the scan (sha256 {allowlist.sha256[:16]}… now, "
+    """The allowlist at `path`, checked by sha256 before it is parsed: the path comes from a
+    summary we do not trust, and no byte of another file is ever echoed."""
+    raw = read_regular(path, "allowlist", MAX_TOML_BYTES)
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != item["sha256"]:
+        raise InputError(path, f"allowlist changed since the scan (sha256 {digest[:16]}… now, "
                                f"{item['sha256'][:16]}… in {where}): run `erratlas project` again")
-    return allowlist
+    return parse_allowlist(parse_toml(raw, path, "allowlist"), item["path"])
 
 
 # ---- recomputation ---------------------------------------------------------------------------------
