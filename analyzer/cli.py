@@ -65,13 +65,14 @@ def scan(
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.bundle.load import is_python_input
     from analyzer.reports.inventory import inventory_files
-    from analyzer.reports.output import write_directory
+    from analyzer.reports.output import check_replaceable, write_directory
     from analyzer.reports.owners import owner_files
     from analyzer.reports.summary import scan_summary
     from analyzer.rules import load_javascript_rules, load_python_rules
     from analyzer.scan import scan as run_scan
 
     mark("cli: arguments parsed")
+    check_replaceable(Path(os.path.abspath(out)))  # refuse a directory of the user's before minutes of work
     python = is_python_input(bundle)
     if not python:
         # a JavaScript scan makes few reference cycles and exits right after: the collector's
@@ -170,6 +171,8 @@ def allow(
     """Write a reviewed entry for a callsite (or its function/module) into an allowlist."""
     from analyzer.owners.review import add_entry
 
+    if function_scope and module_scope:
+        raise InputError("--function", "and --module: an entry covers one scope, choose one")
     extra = {"catchOwner": catch_owner, "retryOwner": retry_owner, "toolResultOwner": tool_result_owner,
              "userSurfaceOwner": user_surface_owner}
     entry = add_entry(
@@ -227,26 +230,41 @@ def gate(
     min_coverage: Annotated[Optional[float], typer.Option("--min-coverage", help="Overall (Product+Dependency)/total.")] = None,
     min_kind: Annotated[Optional[list[str]], typer.Option("--min-coverage-kind", help="KIND=F, e.g. error=0.9 (repeatable).")] = None,
     baseline: Annotated[Optional[Path], typer.Option("--baseline", help="A summary: fail on new Unresolved callsites.")] = None,
+    allowlist: Annotated[Optional[list[Path]], typer.Option("--allowlist", "-a", help="The allowlists the scan used "
+                         "(repeatable; default: the paths its summary records, from the current directory). "
+                         "Given, they must be exactly the scan's, by sha256.")] = None,
     allow_stale: Annotated[bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")] = False,
     output_format: Annotated[str, typer.Option("--format", help="text, github (workflow annotations) or sarif "
                                                "(SARIF 2.1.0 of the failing callsites on stdout).")] = "text",
 ) -> None:
-    """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable."""
-    from analyzer.owners.gate import Thresholds, failures, verify
+    """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
+    the gate recomputes the owners from the inventory and the allowlists, and believes only
+    what it recomputed."""
+    from analyzer.owners.gate import (
+        KINDS,
+        Thresholds,
+        checked_summary,
+        coverage_threshold,
+        failures,
+    )
 
     if output_format not in ("text", "github", "sarif"):
         raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
+    if min_coverage is not None:
+        coverage_threshold("--min-coverage", min_coverage)
     kinds: dict[str, float] = {}
     for item in min_kind or []:
         kind, _, value = item.partition("=")
         try:
-            kinds[kind] = float(value)
+            kinds[kind] = coverage_threshold("--min-coverage-kind", float(value))
         except ValueError:
             raise InputError("--min-coverage-kind", f"'{item}' is not KIND=NUMBER") from None
+        if kind not in KINDS:
+            raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
+    summary = checked_summary(directory, allowlist or [])  # the gate verifies, it does not trust
     thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale)
     if output_format == "sarif":
         _gate_sarif(directory, thresholds)
-    summary = verify(directory)
     failed = failures(summary, thresholds)
     for line in failed:
         typer.echo(f"::error title=erratlas gate::{_github_escape(line)}" if output_format == "github" else f"FAIL {line}")
@@ -521,7 +539,7 @@ def suggest(
 ) -> None:
     """Propose allowlist entries from source-map, module-map, banner, signature and corpus evidence."""
     from analyzer.owners.gate import verify
-    from analyzer.reports.output import read_directory, write_directory
+    from analyzer.reports.output import read_directory, write_directory, write_file
     from analyzer.reports.summary import SUMMARY_FILE
     from analyzer.owners.suggest import SUGGESTIONS_FILE, load_scan, render, suggestions, with_suggestions
 
@@ -546,9 +564,7 @@ def suggest(
                 write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
                 out = directory / SUGGESTIONS_FILE
             else:
-                staging = out.with_name(f".{out.name}.tmp")
-                staging.write_bytes(data)
-                staging.replace(out)
+                write_file(out, data)
     by = {c: sum(1 for r in rows if r["confidence"] == c) for c in ("exact", "likely", "possible", "ambiguous")}
     levels = {lv: sum(1 for r in rows if r["level"] == lv) for lv in ("callsite", "function", "module", "references")}
     _err.print(
@@ -601,7 +617,9 @@ def diff_command(
     """Pair the callsites of two releases; propose carrying reviewed owners to moved and changed ones."""
     import orjson
 
-    from analyzer.owners.diff import carried, carried_logger_roots, diff, document
+    import hashlib
+
+    from analyzer.owners.diff import carried, carried_logger_roots, diff, diff_outputs, document
     from analyzer.owners.references import ReferenceGraph
     from analyzer.owners.gate import verify
     from analyzer.owners.projection import neighbours
@@ -630,11 +648,10 @@ def diff_command(
     rows += carried_logger_roots(sides[0][1], old_rows, sides[1][1], ReferenceGraph.load(sides[1][0]),
                                  old_side["label"], suggestion_row)
     doc = document(result, old_side, new_side, rows)
-    write_directory(out, {
-        "diff.json": orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n",
-        "diff.md": render_diff(doc),
-        "carried.jsonl": render_suggestions(rows),
-    }, marker="diff.json")
+    files = {"diff.md": render_diff(doc), "carried.jsonl": render_suggestions(rows)}
+    doc["outputs"] = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
+    files["diff.json"] = orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+    write_directory(out, files, manifest="diff.json", owned=diff_outputs)
     c = doc["counts"]
     _err.print(
         f"erratlas: {old_side['label']} -> {new_side['label']}: {c['unchanged']} unchanged, {c['moved']} moved, "

@@ -88,6 +88,22 @@ def tree_bytes(directory: Path) -> dict[str, bytes]:
     return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
+def processes_naming(path: Path) -> list[int]:
+    """Live processes whose command line names `path` (a scan and the workers it forked)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if str(path).encode() in cmdline.split(b"\0") and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
 @pytest.fixture
 def demo_bundle() -> Path:
     return FIXTURES / "demo" / "demo.min.js"

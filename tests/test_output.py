@@ -10,7 +10,16 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, SUMMARY, erratlas_command, records, run, scan, tree_bytes
+from conftest import (
+    FIXTURES,
+    SUMMARY,
+    erratlas_command,
+    processes_naming,
+    records,
+    run,
+    scan,
+    tree_bytes,
+)
 
 EXPECTED_FILES = {
     "error-message-callsites.jsonl",
@@ -136,25 +145,9 @@ def test_killed_scan_leaves_previous_output_intact(tmp_path: Path, demo_bundle: 
     if signum != signal.SIGKILL:  # a catchable signal also removes the staging directory
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")] == []
     deadline = time.monotonic() + 5
-    while _processes_naming(big_bundle) and time.monotonic() < deadline:
+    while processes_naming(big_bundle) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _processes_naming(big_bundle), "a worker process outlived the killed scan"
-
-
-def _processes_naming(path: Path) -> list[int]:
-    """Live processes whose command line names `path` (a scan and the workers it forked)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if str(path).encode() in cmdline.split(b"\0") and state != "Z":
-            found.append(int(entry.name))
-    return found
+    assert not processes_naming(big_bundle), "a worker process outlived the killed scan"
 
 
 @pytest.mark.parametrize("bundle", ["demo/demo.min.js", "demo/demo.bun.min.js", "hostile/hostile.min.js"])

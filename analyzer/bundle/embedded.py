@@ -5,7 +5,8 @@ Files land under the output directory at their embedded path without the `/$bunf
 absolute parts neutralised so nothing is written outside. `manifest.json` lists every
 module, the entry point first: path, file written (None for bytecode-only modules), size,
 loader, whether it carries source, bytecode and a source map, sha256 of the contents.
-The directory is replaced atomically, and only if it is empty or a previous extraction.
+The directory is replaced atomically, and only if it is empty or holds exactly a previous
+extraction: the files its manifest lists, with their sha256 (`analyzer.reports.output`).
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import hashlib
 import os
 import pathlib
 import shutil
-import tempfile
 
 import orjson
 
 from analyzer.bundle.bun import EmbeddedModule, read_bun_executable
 from analyzer.errors import InputError
+from analyzer.reports.output import check_replaceable, safe_name, staging_beside, swap_in
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "erratlas.extract/1"
@@ -43,10 +44,9 @@ def relative_path(embedded: str, index: int) -> pathlib.PurePosixPath:
 def extract(binary: pathlib.Path, out: pathlib.Path) -> list[dict[str, object]]:
     """Write every module of `binary` that carries source under `out`; return the manifest rows."""
     modules = read_bun_executable(binary)
-    _check_replaceable(out)
     out = pathlib.Path(os.path.abspath(out))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    check_replaceable(out, MANIFEST, extraction_files)
+    staging = staging_beside(out)
     try:
         taken: set[str] = set()
         rows = []
@@ -56,7 +56,8 @@ def extract(binary: pathlib.Path, out: pathlib.Path) -> list[dict[str, object]]:
         manifest = {"schema": MANIFEST_SCHEMA, "binary": binary.name, "entryPoint": modules[0].path, "modules": rows}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
         os.chmod(staging, 0o755)
-        _swap_in(staging, out)
+        check_replaceable(out, MANIFEST, extraction_files)
+        swap_in(staging, out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return rows
@@ -88,21 +89,24 @@ def _row(module: EmbeddedModule, file: str | None) -> dict[str, object]:
     }
 
 
-def _check_replaceable(out: pathlib.Path) -> None:
-    if out.is_symlink():
-        raise InputError(out, "output path is a symlink; refusing to replace it")
-    if out.exists() and not out.is_dir():
-        raise InputError(out, "output path exists and is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not (out / MANIFEST).is_file():
-        raise InputError(out, "output directory is not empty and holds no erratlas extraction; refusing to replace it")
-
-
-def _swap_in(staging: pathlib.Path, out: pathlib.Path) -> None:
-    if not out.exists():
-        os.rename(staging, out)
-        return
-    retired = pathlib.Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-    os.rmdir(retired)
-    os.rename(out, retired)
-    os.rename(staging, out)
-    shutil.rmtree(retired, ignore_errors=True)
+def extraction_files(raw: bytes) -> dict[str, str] | None:
+    """The files an extraction's manifest.json lists, with their sha256; None when the
+    manifest is not one `erratlas extract` wrote."""
+    try:
+        manifest = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    rows = manifest.get("modules") if isinstance(manifest, dict) else None
+    if manifest.get("schema") != MANIFEST_SCHEMA or not isinstance(rows, list):  # type: ignore[union-attr]
+        return None
+    files = {}
+    for row in rows:
+        if not isinstance(row, dict):
+            return None
+        name, digest = row.get("file"), row.get("sha256")
+        if name is None:
+            continue
+        if not safe_name(name) or not isinstance(digest, str):
+            return None
+        files[name] = digest
+    return files

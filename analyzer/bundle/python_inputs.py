@@ -14,11 +14,13 @@ wheel does).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 import stat
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +39,10 @@ MAX_TOTAL_BYTES = 1 * 2**30
 #: uncompressed / compressed, for members (or tar streams) larger than RATIO_FLOOR
 MAX_RATIO = 200
 RATIO_FLOOR = 1 * 2**20
+#: a GNU long-name/long-link or pax header's own payload (a name, attributes)
+MAX_HEADER_BYTES = 1 * 2**20
+#: extended headers (GNU long names, pax) in a row before the member they describe
+MAX_EXTENSIONS = 8
 #: besides `.py`, the files read as evidence: pip-style vendoring manifests
 MANIFEST_NAMES = frozenset({"vendor.txt"})
 _SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules"})
@@ -231,8 +237,10 @@ def _check_size(path: Path, member: str, size: int, compressed: int) -> None:
 
 def _tar_members(path: Path) -> list[_Member]:
     compressed = stat_input(path).st_size
+    _check_tar_headers(path, compressed)
     members: list[_Member] = []
     declared = count = 0
+    seen: dict[str, bool] = {}  # name -> is a directory
     try:
         with tarfile.open(path, mode="r:gz") as archive:
             for info in archive:
@@ -244,6 +252,9 @@ def _tar_members(path: Path) -> list[_Member]:
                     raise InputError(path, f"member {info.name!r}: link to {info.linkname!r}; refusing the archive")
                 if not (info.isfile() or info.isdir()):
                     raise InputError(path, f"member {info.name!r}: not a regular file; refusing the archive")
+                if name in seen and not (seen[name] and info.isdir()):
+                    raise InputError(path, f"member {info.name!r}: stored twice; refusing the archive")
+                seen[name] = info.isdir()
                 if info.size > MAX_MEMBER_BYTES:
                     raise InputError(path, f"member {info.name!r}: {info.size} bytes, more than {MAX_MEMBER_BYTES}; refusing the archive")
                 declared += info.size
@@ -258,6 +269,137 @@ def _tar_members(path: Path) -> list[_Member]:
     except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
         raise InputError(path, f"not a readable .tar.gz archive ({exc})") from None
     return members
+
+
+# tar headers, read before tarfile reads any: tarfile loads a long-name or pax header's payload
+# whole (a 2.5 GiB name from a 2.6 MB .tar.gz) and follows chained ones recursively
+
+_BLOCK = 512
+_EXTENSIONS = {b"L": "GNU long-name", b"K": "GNU long-link", b"x": "pax", b"g": "pax global", b"X": "pax"}
+#: types whose size is data that follows the header (tarfile skips it for these and unknown types)
+_NO_DATA = frozenset(b"123456")  # links, devices, directories, FIFOs
+
+
+def _check_tar_headers(path: Path, compressed: int) -> None:
+    """Walk the decompressed tar stream header by header, in bounded reads: every header counts
+    as a member against MAX_MEMBERS, an extended header's payload is at most MAX_HEADER_BYTES,
+    at most MAX_EXTENSIONS of them precede a member, every byte counts against MAX_TOTAL_BYTES
+    and the compression ratio. A header tarfile would not read ends the walk: tarfile says why."""
+    walk = _TarWalk(path, compressed)
+    try:
+        with gzip.open(path, "rb") as stream:
+            while (header := stream.read(_BLOCK)) and len(header) == _BLOCK and _valid_header(header):
+                walk.header(stream, header)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(path, f"not a readable .tar.gz archive ({exc})") from None
+
+
+class _TarWalk:
+    def __init__(self, path: Path, compressed: int) -> None:
+        self.path, self.compressed = path, compressed
+        self.count = self.total = self.chained = 0
+        #: the `size` the last pax header set for the next member, and a global pax header's
+        self.pax_size: int | None = None
+        self.global_size: int | None = None
+
+    def refuse(self, problem: str) -> InputError:
+        return InputError(self.path, f"header {self.count}: {problem}; refusing the archive")
+
+    def header(self, stream: gzip.GzipFile, header: bytes) -> None:
+        self.count += 1
+        if self.count > MAX_MEMBERS:
+            raise InputError(self.path, f"more than {MAX_MEMBERS} members and headers; refusing the archive")
+        kind, size = header[156:157], _tar_number(header[124:136])
+        if size is None:
+            raise self.refuse("its size is not a tar number")
+        self.count_bytes(_BLOCK)
+        if kind in _EXTENSIONS:
+            self.extension(stream, kind, size)
+            return
+        self.chained = 0
+        size = next((s for s in (self.pax_size, self.global_size) if s is not None), size)
+        self.pax_size = None
+        if kind == b"S" or size < 0:
+            raise self.refuse("a sparse member" if kind == b"S" else "a negative size")
+        if kind and kind[0] in _NO_DATA:
+            return  # tarfile reads no data after these
+        if size > MAX_MEMBER_BYTES:
+            raise self.refuse(f"a member of {size} bytes, more than {MAX_MEMBER_BYTES}")
+        self.count_bytes(_padded(size))
+        _skip(stream, _padded(size))
+
+    def extension(self, stream: gzip.GzipFile, kind: bytes, size: int) -> None:
+        self.chained += 1
+        if self.chained > MAX_EXTENSIONS:
+            raise self.refuse(f"more than {MAX_EXTENSIONS} extended headers in a row")
+        if size > MAX_HEADER_BYTES:
+            raise self.refuse(f"a {_EXTENSIONS[kind]} header of {size} bytes, more than {MAX_HEADER_BYTES}")
+        self.count_bytes(_padded(size))
+        payload = stream.read(_padded(size))[:size]
+        if kind in (b"x", b"X"):
+            self.pax_size = _pax_size(self.path, payload)
+        elif kind == b"g":
+            self.global_size = next((s for s in (_pax_size(self.path, payload), self.global_size) if s is not None),
+                                    None)
+
+    def count_bytes(self, size: int) -> None:
+        self.total += size
+        if self.total > MAX_TOTAL_BYTES:
+            raise InputError(self.path, f"more than {MAX_TOTAL_BYTES} bytes uncompressed, headers included; "
+                                        "refusing the archive")
+        if self.total > RATIO_FLOOR and self.total > MAX_RATIO * max(self.compressed, 1):
+            raise InputError(self.path, f"compression ratio above {MAX_RATIO}:1, headers included (gzip bomb?); "
+                                        "refusing the archive")
+
+
+def _padded(size: int) -> int:
+    return -(-size // _BLOCK) * _BLOCK
+
+
+def _valid_header(block: bytes) -> bool:
+    """A header tarfile accepts: its checksum holds (all zeros is the end of the archive)."""
+    recorded = _tar_number(block[148:156])
+    unsigned = sum(block[:148]) + 8 * 32 + sum(block[156:])
+    signed = unsigned - 256 * sum(1 for b in block[:148] + block[156:] if b > 127)  # tarfile accepts both
+    return recorded is not None and recorded in (unsigned, signed) and block.count(0) != _BLOCK
+
+
+def _tar_number(field: bytes) -> int | None:
+    """A tar number field: octal digits, or base-256 when the first byte has its high bit set."""
+    if field and field[0] == 0x80:
+        return int.from_bytes(field[1:], "big")
+    if field and field[0] == 0xFF:
+        return None  # negative
+    digits = field.split(b"\0", 1)[0].strip()
+    if not digits:
+        return 0
+    try:
+        return int(digits, 8)
+    except ValueError:
+        return None
+
+
+def _pax_size(path: Path, payload: bytes) -> int | None:
+    """The `size` a pax header sets for the next member, if any (records: `LEN key=value\n`)."""
+    found = None
+    for record in payload.split(b"\n"):
+        key, _, value = record.partition(b" ")[2].partition(b"=")
+        if key.startswith(b"GNU.sparse."):
+            raise InputError(path, "a sparse member (pax GNU.sparse); refusing the archive")
+        if key == b"size":
+            try:
+                found = int(value)
+            except ValueError:
+                return None
+    return found
+
+
+def _skip(stream: gzip.GzipFile, size: int) -> None:
+    while size > 0:
+        chunk = stream.read(min(size, 1 << 20))
+        if not chunk:
+            return
+        size -= len(chunk)
 
 
 def _archive_bundle(path: Path, members: list[_Member], strip_top: bool) -> PythonBundle:

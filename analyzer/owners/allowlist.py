@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from analyzer.errors import InputError
-from analyzer.rules import read_toml
+from analyzer.errors import InputError, InvariantError
+from analyzer.reports.output import write_file
+from analyzer.tomlfile import TomlFile, parse_toml, read_toml
 
 SCHEMA = "erratlas.allowlist/1"
 #: match levels by precedence; the first three match a callsite's own fingerprints
@@ -26,8 +30,8 @@ _FINGERPRINT = {
 }
 _PREFIX = {"callsite": "fp1:", "function": "fp1f:", "module": "fp1m:", "references": "fp1b:"}
 _PACKAGE = re.compile(r"^(@[a-z0-9][a-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]*$")
-_KEYS = ("match", "copies", "neighbours", "owner", "package", "function", "expect", *OWNER_FIELDS, "reason", "reviewedBy",
-         "reviewedOn")
+_KEYS = ("match", "copies", "neighbours", "owner", "package", "function", "expect", *OWNER_FIELDS, "reason",
+         "reviewedBy", "reviewedOn")
 _REQUIRED = ("match", "owner", "reason", "reviewedBy", "reviewedOn")
 
 
@@ -78,62 +82,59 @@ class Allowlist:
 
 
 def load_allowlists(paths: list[Path]) -> list[Allowlist]:
+    seen: dict[str, Path] = {}
+    for path in paths:
+        real = os.path.realpath(path)
+        if real in seen:
+            raise InputError(path, f"allowlist given twice (also as {seen[real]})")
+        seen[real] = path
     return [load_allowlist(path) for path in paths]
 
 
-def load_allowlist(path: Path) -> Allowlist:
-    raw, text, data = read_toml(path, "allowlist")
-    lines = _EntryLines(text)
+def load_allowlist(path: Path, display: str | None = None) -> Allowlist:
+    """Read, locate and validate the allowlist at `path`; `display` is the name its entries'
+    origins carry (the path as the scan was given it, when the gate reads it again)."""
+    return parse_allowlist(read_toml(path, "allowlist"), display if display is not None else str(path))
+
+
+def parse_allowlist(document: TomlFile, name: str) -> Allowlist:
+    data = document.data
     for key in data:
         if key not in ("schema", "entry"):
-            raise InputError(f"{path}:{lines.top_level(key)}", f"key '{key}': unknown key")
+            raise InputError(f"{name}:{document.line(key)}", f"key '{key}': unknown key")
     if data.get("schema", SCHEMA) != SCHEMA:
-        raise InputError(f"{path}:{lines.top_level('schema')}", f"key 'schema': must be \"{SCHEMA}\"")
+        raise InputError(f"{name}:{document.line('schema')}", f"key 'schema': must be \"{SCHEMA}\"")
     raw_entries = data.get("entry", [])
     if not isinstance(raw_entries, list):
-        raise InputError(f"{path}:{lines.top_level('entry')}", "key 'entry': must be an array of tables ([[entry]])")
-    entries = tuple(_entry(path, lines, index, body) for index, body in enumerate(raw_entries))
-    return Allowlist(path=str(path), sha256=hashlib.sha256(raw).hexdigest(), entries=entries)
+        raise InputError(f"{name}:{document.line('entry')}", "key 'entry': must be an array of tables ([[entry]])")
+    origins = _origins(document, name, raw_entries)
+    entries = []
+    for index, body in enumerate(raw_entries):
+        def fail(key: str | None, problem: str, index: int = index) -> InputError:
+            line = document.line("entry", index, key) if key else document.line("entry", index)
+            return InputError(f"{name}:{line}", f"entry {index + 1}" + (f", key '{key}'" if key else "") + f": {problem}")
+
+        entries.append(validated_entry(body, fail, origins[index]))
+    return Allowlist(path=name, sha256=hashlib.sha256(document.raw).hexdigest(), entries=tuple(entries))
 
 
-class _EntryLines:
-    """Line numbers of `[[entry]]` headers and of the keys inside each entry."""
-
-    def __init__(self, text: str) -> None:
-        self._headers: list[int] = []
-        self._keys: list[dict[str, int]] = []
-        self._top: dict[str, int] = {}
-        key = re.compile(r"^\s*\"?([A-Za-z0-9_-]+)\"?\s*=")
-        for number, line in enumerate(text.splitlines(), start=1):
-            stripped = line.strip()
-            if stripped.startswith("[[entry]]"):
-                self._headers.append(number)
-                self._keys.append({})
-                continue
-            match = key.match(line)
-            if match is None:
-                continue
-            if self._keys:
-                self._keys[-1].setdefault(match.group(1), number)
-            else:
-                self._top.setdefault(match.group(1), number)
-
-    def entry(self, index: int, key: str | None = None) -> int:
-        if index >= len(self._headers):
-            return 1
-        if key is None:
-            return self._headers[index]
-        return self._keys[index].get(key, self._headers[index])
-
-    def top_level(self, key: str) -> int:
-        return self._top.get(key, 1)
+def _origins(document: TomlFile, name: str, bodies: list[Any]) -> list[str]:
+    """`file:line` of each entry (`file:line:column` when entries share a line), after checking
+    that the entry and each of its keys were located: a form we cannot locate is refused."""
+    starts = []
+    for index, body in enumerate(bodies):
+        start = document.positions.get(("entry", index))
+        keys = body if isinstance(body, dict) else {}
+        if start is None or any(("entry", index, key) not in document.positions for key in keys):
+            raise InputError(f"{name}:{document.line('entry')}",
+                             f"entry {index + 1}: cannot locate it in this TOML form; write it as an [[entry]] table")
+        starts.append(start)
+    shared = Counter(line for line, _ in starts)
+    return [f"{name}:{line}" + (f":{column}" if shared[line] > 1 else "") for line, column in starts]
 
 
-def _entry(path: Path, lines: _EntryLines, index: int, body: Any) -> Entry:
-    def fail(key: str | None, problem: str) -> InputError:
-        where = f"{path}:{lines.entry(index, key)}"
-        return InputError(where, f"entry {index + 1}" + (f", key '{key}'" if key else "") + f": {problem}")
-
+def validated_entry(body: Any, fail: Callable[[str | None, str], InputError], origin: str) -> Entry:
+    """An Entry from a table of allowlist keys, or the first problem as `fail(key, problem)`."""
     if not isinstance(body, dict):
         raise fail(None, "must be a table")
     for key in body:
@@ -143,12 +144,14 @@ def _entry(path: Path, lines: _EntryLines, index: int, body: Any) -> Entry:
         if key not in body:
             raise fail(None, f"missing required key '{key}'")
     for key, value in body.items():
-        if key in ("match", "copies", "neighbours"):
+        if key in ("match", "reviewedOn", "copies", "neighbours"):
             continue
-        if key == "reviewedOn" and isinstance(value, dt.date):
-            continue
-        if not isinstance(value, str) or not value.strip():
+        if key == "expect" and not isinstance(value, str):  # a message may be empty: `new Error("")`
+            raise fail(key, "must be a string")
+        if key != "expect" and (not isinstance(value, str) or not value.strip()):
             raise fail(key, "must be a non-empty string")
+        if not _is_text(value):
+            raise fail(key, "must be text (it holds a lone surrogate: bytes that are not UTF-8?)")
     level, fingerprint = _match(body["match"], fail)
     owner = body["owner"]
     if owner not in OWNERS:
@@ -165,25 +168,7 @@ def _entry(path: Path, lines: _EntryLines, index: int, body: Any) -> Entry:
     if level == "references" and owner != "Product":
         raise fail("owner", "a references entry owns Product only: dependencies name each other's bindings, "
                             "so reaching through references proves nothing about a dependency")
-    copies = body.get("copies")
-    if copies is not None and (isinstance(copies, bool) or not isinstance(copies, int) or copies < 2):
-        raise fail("copies", "must be a whole number of identical copies, 2 or more")
-    if copies is not None and level not in ("callsite", "function"):
-        raise fail("copies", "only callsite and function entries can name a group of copies")
-    neighbours = body.get("neighbours")
-    if neighbours is not None:
-        if level != "callsite" or copies is not None:
-            raise fail("neighbours", "only a callsite entry without `copies` names one copy by its neighbours")
-        if (not isinstance(neighbours, list) or len(neighbours) != 2
-                or not all(isinstance(n, str) and (n == "" or _FINGERPRINT["callsite"].match(n)) for n in neighbours)):
-            raise fail("neighbours", 'must be ["fp1:... or empty", "fp1:... or empty"]: the unique callsites just '
-                                     "before and after the copy")
-        neighbours = (neighbours[0], neighbours[1])
-    reviewed_on = body["reviewedOn"]
-    if isinstance(reviewed_on, dt.date):
-        reviewed_on = reviewed_on.isoformat()
-    elif not re.fullmatch(r"\d{4}-\d{2}-\d{2}", reviewed_on):
-        raise fail("reviewedOn", "must be a date YYYY-MM-DD")
+    copies, neighbours = _copies(body, level, fail)
     return Entry(
         level=level,
         fingerprint=fingerprint,
@@ -194,11 +179,50 @@ def _entry(path: Path, lines: _EntryLines, index: int, body: Any) -> Entry:
         owner_fields=tuple((name, body[name]) for name in OWNER_FIELDS if name in body),
         reason=body["reason"],
         reviewed_by=body["reviewedBy"],
-        reviewed_on=reviewed_on,
-        origin=f"{path}:{lines.entry(index)}",
+        reviewed_on=_review_date(body["reviewedOn"], fail),
+        origin=origin,
         copies=copies,
         neighbours=neighbours,
     )
+
+
+def _copies(body: dict[str, Any], level: str, fail: Callable[[str | None, str], InputError]) \
+        -> tuple[int | None, tuple[str, str] | None]:
+    """The entry's `copies` and `neighbours` (docs/owners.md, Copies), validated."""
+    copies = body.get("copies")
+    if copies is not None and (isinstance(copies, bool) or not isinstance(copies, int) or copies < 2):
+        raise fail("copies", "must be a whole number of identical copies, 2 or more")
+    if copies is not None and level not in ("callsite", "function"):
+        raise fail("copies", "only callsite and function entries can name a group of copies")
+    neighbours = body.get("neighbours")
+    if neighbours is None:
+        return copies, None
+    if level != "callsite" or copies is not None:
+        raise fail("neighbours", "only a callsite entry without `copies` names one copy by its neighbours")
+    if (not isinstance(neighbours, list) or len(neighbours) != 2
+            or not all(isinstance(n, str) and (n == "" or _FINGERPRINT["callsite"].match(n)) for n in neighbours)):
+        raise fail("neighbours", 'must be ["fp1:... or empty", "fp1:... or empty"]: the unique callsites just '
+                                 "before and after the copy")
+    return copies, (neighbours[0], neighbours[1])
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _review_date(value: object, fail: Callable[[str | None, str], InputError]) -> str:
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value.isoformat()
+    try:
+        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            return dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        pass
+    raise fail("reviewedOn", f"must be a date YYYY-MM-DD, not '{value}'")
 
 
 def _match(value: Any, fail: Any) -> tuple[str, str]:
@@ -224,10 +248,14 @@ _HEADER = (
 )
 
 
+def _unique(entries: list[Entry]) -> list[Entry]:
+    """One entry per match and verdict: the last one given wins."""
+    return list({(*e.identity(), e.verdict(), e.expect): e for e in entries}.values())
+
+
 def render(entries: list[Entry]) -> bytes:
-    unique = {(e.level, e.fingerprint, e.copies, e.neighbours, e.verdict(), e.expect): e for e in entries}
-    ordered = sorted(unique.values(), key=lambda e: (LEVELS.index(e.level), e.fingerprint, e.neighbours or ("", ""),
-                                                     e.owner, e.package or ""))
+    ordered = sorted(_unique(entries), key=lambda e: (LEVELS.index(e.level), e.fingerprint, e.copies or 0,
+                                                      e.neighbours or ("", ""), e.owner, e.package or ""))
     parts = [_HEADER, f'\nschema = "{SCHEMA}"\n']
     for entry in ordered:
         parts.append("\n[[entry]]\n")
@@ -273,12 +301,24 @@ def _string(value: str) -> str:
 
 
 def write_allowlist(path: Path, entries: list[Entry]) -> None:
-    """Replace the file atomically with the canonical rendering of `entries`."""
+    """Replace the file with the canonical rendering of `entries`, once it has been read back."""
+    write_file(path, checked_rendering(path, entries))
+
+
+def checked_rendering(path: Path, entries: list[Entry]) -> bytes:
+    """The canonical rendering of `entries`, read back: it parses, validates and holds exactly
+    these entries, or nothing is written."""
     data = render(entries)
-    staging = path.with_name(f".{path.name}.tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    staging.write_bytes(data)
-    staging.replace(path)
+    written = parse_allowlist(parse_toml(data, path, "allowlist"), str(path))
+    if sorted(map(_content, written.entries)) != sorted(map(_content, _unique(entries))):
+        raise InvariantError(f"{path}: the canonical rendering does not read back as the entries written")
+    return data
+
+
+def _content(entry: Entry) -> tuple[object, ...]:
+    return (entry.level, entry.fingerprint, entry.copies, entry.neighbours, entry.owner, entry.package,
+            entry.function, entry.expect, tuple(sorted(entry.owner_fields)), entry.reason, entry.reviewed_by,
+            entry.reviewed_on)
 
 
 def with_origin(entry: Entry, origin: str) -> Entry:

@@ -286,3 +286,19 @@ def carried_logger_roots(old_summary: dict[str, Any], old_rows: dict[str, dict[s
         out.append(emit(f"s:carried-root:{logger['unit']}", "references", fingerprint, None, "Product", None,
                         "likely", evidence, [], f"{name} (the diagnostic logger)", None))
     return out
+
+
+def diff_outputs(raw: bytes) -> dict[str, str] | None:
+    """The files a diff directory's `diff.json` lists with their sha256 (it is their manifest:
+    `write_directory` replaces a directory only when it holds exactly these)."""
+    import orjson
+
+    try:
+        document = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    outputs = document.get("outputs") if isinstance(document, dict) and document.get("schema") == DIFF_SCHEMA \
+        else None
+    if not isinstance(outputs, dict) or not all(isinstance(v, str) for v in outputs.values()):
+        return None
+    return outputs

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
-from analyzer.owners.allowlist import Allowlist, Entry, load_allowlist, write_allowlist
 from analyzer.errors import InputError
+from analyzer.owners.allowlist import (
+    Allowlist,
+    Entry,
+    checked_rendering,
+    load_allowlist,
+    load_allowlists,
+    validated_entry,
+    write_allowlist,
+)
 from analyzer.owners.gate import verify
 from analyzer.owners.projection import match_keys, project
 from analyzer.owners.references import ReferenceGraph
-from analyzer.reports.output import read_directory
+from analyzer.reports.output import read_directory, write_file
 from analyzer.reports.owners import load_records
 
 
@@ -21,7 +30,19 @@ def _scan(directory: Path) -> tuple[list[dict], ReferenceGraph]:  # type: ignore
 
 
 def _existing(path: Path) -> list[Entry]:
-    return list(load_allowlist(path).entries) if path.exists() else []
+    return list(load_allowlist(path).entries) if os.path.lexists(path) else []
+
+
+#: the option of `erratlas allow` that sets each allowlist key
+OPTIONS = {
+    "match": "TARGET", "copies": "--all-copies", "neighbours": "TARGET", "owner": "--owner", "package": "--package", "function": "--name", "expect": "TARGET",
+    "catchOwner": "--catch-owner", "retryOwner": "--retry-owner", "toolResultOwner": "--tool-result-owner",
+    "userSurfaceOwner": "--user-surface-owner", "reason": "--reason", "reviewedBy": "--reviewer", "reviewedOn": "--on",
+}
+
+
+def _option_problem(key: str | None, problem: str) -> InputError:
+    return InputError(OPTIONS.get(key or "", "allow"), problem)
 
 
 def add_entry(
@@ -39,8 +60,11 @@ def add_entry(
     reviewed_on: str | None,
     all_copies: bool = False,
 ) -> Entry:
+    """Write a reviewed entry; every value is validated, and the allowlist read, before any
+    byte is written."""
     records, graph = _scan(directory)
     copies: int | None = None
+    record = None
     if target.startswith("fp1b:") or scope == "references":
         scope, fingerprint = "references", _root(records, graph, target, directory)
     else:
@@ -58,28 +82,22 @@ def add_entry(
                 raise InputError(target, f"this {scope}'s code has {group['count']} identical copies in the scan: "
                                          "review them together and pass --all-copies (an entry never names one copy)")
             copies, fingerprint = int(group["count"]), str(group["group"])
-    entry = Entry(
-        level=scope,
-        fingerprint=fingerprint,
-        owner=owner,
-        package=package,
-        function=function,
-        expect=_expect(records, target) if scope == "callsite" else None,
-        owner_fields=tuple(sorted(owner_fields.items())),
-        reason=reason,
-        reviewed_by=reviewer,
-        reviewed_on=reviewed_on or dt.date.today().isoformat(),
-        origin=str(allowlist),
-        copies=copies,
-    )
+    body: dict[str, object] = {
+        "match": {scope: fingerprint},
+        **({"copies": copies} if copies is not None else {}),
+        "owner": owner,
+        **({"package": package} if package is not None else {}),
+        **({"function": function} if function is not None else {}),
+        **({"expect": record["message"]["comparisonKey"]} if scope == "callsite" and record is not None else {}),
+        **owner_fields,
+        "reason": reason,
+        "reviewedBy": reviewer,
+        "reviewedOn": reviewed_on or dt.date.today().isoformat(),
+    }
+    entry = validated_entry(body, _option_problem, str(allowlist))
     kept = [e for e in _existing(allowlist) if e.identity() != entry.identity()]
     write_allowlist(allowlist, [*kept, entry])
-    load_allowlist(allowlist)  # what we wrote must validate (owner, package, dates...)
     return entry
-
-
-def _expect(records: list[dict], target: str) -> str:  # type: ignore[type-arg]
-    return str(_find(records, target, Path(".")) ["message"]["comparisonKey"])
 
 
 def _root(records: list[dict], graph: ReferenceGraph, target: str, directory: Path) -> str:  # type: ignore[type-arg]
@@ -114,13 +132,17 @@ def _find(records: list[dict], target: str, directory: Path) -> dict:  # type: i
 
 
 def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Entry]]]:
+    """Drop the stale entries of each allowlist; every rewrite is rendered and read back before
+    the first file is replaced."""
     records, graph = _scan(directory)
-    allowlists: list[Allowlist] = [load_allowlist(path) for path in paths]
+    allowlists: list[Allowlist] = load_allowlists(paths)
     stale = {e.origin for e in project(records, allowlists, graph).stale}
-    report = []
+    report, rewrites = [], []
     for path, allowlist in zip(paths, allowlists):
         removed = [e for e in allowlist.entries if e.origin in stale]
         if removed:
-            write_allowlist(path, [e for e in allowlist.entries if e.origin not in stale])
+            rewrites.append((path, checked_rendering(path, [e for e in allowlist.entries if e.origin not in stale])))
         report.append((path, removed))
+    for path, data in rewrites:
+        write_file(path, data)
     return report

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -31,7 +32,9 @@ import orjson
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, write_allowlist
 from analyzer.owners.references import ReferenceGraph
 from analyzer.owners.truth import truth_of, truth_suggestions
+from analyzer.bounded import MAX_DOCUMENT_BYTES, read_regular
 from analyzer.errors import InputError
+from analyzer.owners.allowlist import Entry, load_allowlist, validated_entry, write_allowlist
 from analyzer.sourcemap import package_of
 
 SUGGESTIONS_FILE = "suggestions.jsonl"
@@ -215,11 +218,20 @@ def render(rows: list[dict[str, Any]]) -> bytes:
 # ---- accept -------------------------------------------------------------------------------
 
 
+#: the keys `accept` reads from a suggestion, and the types they must have
+_ROW_SHAPE: dict[str, tuple[type, ...]] = {
+    "id": (str,), "match": (dict,), "owner": (str,), "package": (str, type(None)), "function": (str, type(None)),
+    "expect": (str, type(None)), "confidence": (str,), "evidence": (list,), "callsites": (int,),
+}
+
+
 def load_suggestions(path: Path) -> list[dict[str, Any]]:
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, "no suggestions (run `erratlas suggest` first)") from None
+        raw = read_regular(path, "suggestions file", MAX_DOCUMENT_BYTES)
+    except InputError as exc:
+        if exc.problem.endswith("not found"):
+            raise InputError(path, "no suggestions (run `erratlas suggest` first)") from None
+        raise
     rows = []
     for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
@@ -230,6 +242,9 @@ def load_suggestions(path: Path) -> list[dict[str, Any]]:
             raise InputError(f"{path}:{number}", f"not JSON: {exc}") from None
         if not isinstance(row, dict) or row.get("schema") != SUGGESTION_SCHEMA:
             raise InputError(f"{path}:{number}", f"not an erratlas suggestion (schema {SUGGESTION_SCHEMA})")
+        for key, types in _ROW_SHAPE.items():
+            if not isinstance(row.get(key), types) or (key == "confidence" and row[key] not in CONFIDENCES):
+                raise InputError(f"{path}:{number}", f"suggestion key '{key}' is missing or malformed")
         rows.append(row)
     return rows
 
@@ -293,37 +308,40 @@ def still_unowned(rows: list[dict[str, Any]], directory: Path) -> list[dict[str,
 def accept(
     rows: list[dict[str, Any]], allowlist: Path, reviewer: str, reviewed_on: str | None, note: str | None
 ) -> list[Entry]:
-    """Write the chosen suggestions into `allowlist` (entries for the same match are replaced)."""
+    """Write the chosen suggestions into `allowlist` (entries for the same match are replaced);
+    every entry is validated, and the allowlist read, before any byte is written."""
     day = reviewed_on or dt.date.today().isoformat()
     entries = [_entry(row, allowlist, reviewer, day, note) for row in rows]
-    existing = list(load_allowlist(allowlist).entries) if allowlist.exists() else []
+    existing = list(load_allowlist(allowlist).entries) if os.path.lexists(allowlist) else []
     replaced = {e.identity() for e in entries}
     write_allowlist(allowlist, [e for e in existing if e.identity() not in replaced] + entries)
-    load_allowlist(allowlist)  # what we wrote must validate
     return entries
 
 
 def _entry(row: dict[str, Any], allowlist: Path, reviewer: str, day: str, note: str | None) -> Entry:
-    (level, fingerprint), = row["match"].items()
-    evidence = "; ".join(f"{e['kind']}: {e['detail']}" for e in row["evidence"][:3])
+    evidence = "; ".join(f"{e.get('kind')}: {e.get('detail')}" for e in row["evidence"][:3] if isinstance(e, dict))
     if len(row["evidence"]) > 3:
         evidence += f"; and {len(row['evidence']) - 3} more"
     reason = f"accepted suggestion ({row['confidence']}): {evidence}" + (f"; {note}" if note else "")
-    return Entry(
-        level=level,
-        fingerprint=fingerprint,
-        owner=row["owner"],
-        package=row["package"],
-        function=row["function"],
-        expect=row["expect"] if level == "callsite" else None,
-        owner_fields=(),
-        reason=reason,
-        reviewed_by=reviewer,
-        reviewed_on=day,
-        origin=str(allowlist),
-        copies=row.get("copies"),
-        neighbours=tuple(row["neighbours"]) if row.get("neighbours") else None,  # type: ignore[arg-type]
-    )
+    level = next(iter(row["match"]), None)
+    body = {
+        "match": row["match"],
+        **({"copies": row["copies"]} if row.get("copies") is not None else {}),
+        **({"neighbours": list(row["neighbours"])} if row.get("neighbours") else {}),
+        "owner": row["owner"],
+        **({"package": row["package"]} if row["package"] is not None else {}),
+        **({"function": row["function"]} if row["function"] is not None else {}),
+        **({"expect": row["expect"]} if level == "callsite" and row["expect"] is not None else {}),
+        "reason": reason,
+        "reviewedBy": reviewer,
+        "reviewedOn": day,
+    }
+
+    def fail(key: str | None, problem: str) -> InputError:
+        where = {"reviewedBy": "--reviewer", "reviewedOn": "--on"}.get(key or "", f"suggestion {row['id']}")
+        return InputError(where, (f"key '{key}': " if key else "") + problem)
+
+    return validated_entry(body, fail, str(allowlist))
 
 
 def with_suggestions(files: dict[str, bytes], data: bytes, summary_file: str) -> dict[str, bytes]:

@@ -1,74 +1,234 @@
-"""Write a scan's files into a private temporary directory beside the target, then swap it in.
+"""Writing without losing anything of the user's: scan directories, extractions, single files.
 
-A killed scan leaves the previous output directory as it was. Symlinks are never followed
-when replacing or deleting.
+- A directory is replaced only when it is absent, empty, or holds exactly what erratlas wrote
+  there: the files its manifest lists (a scan's summary `outputs`, an extraction's
+  manifest.json), each with the sha256 recorded, and the manifest itself. Anything else (a
+  file not listed, a changed file, a directory of the user's, a symlink, a FIFO) is refused
+  with one line naming it, and nothing is deleted.
+- Everything is written first into a private staging directory beside the target (mkdtemp:
+  mode 0700, a random name, created exclusively), each file inside it with O_EXCL, and then
+  renamed into place: a file with rename(2), a directory swapped atomically with
+  renameat2(RENAME_EXCHANGE) on Linux. No temporary file ever has a predictable name.
+- A staging directory's name carries its writer's identity (boot id, pid, process start
+  time). SIGKILL leaves it behind; the next erratlas that writes the same target removes it
+  once that writer provably no longer exists (another boot, no such process, or a process
+  started at another time, or a zombie). A live writer's staging is never touched. SIGTERM and
+  SIGHUP unwind and remove it at once.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import hashlib
 import os
+import re
 import shutil
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
+import orjson
+
+from analyzer.bounded import (
+    MAX_DOCUMENT_BYTES,
+    file_kind,
+    list_directory,
+    open_directory,
+    open_inside,
+    read_inside,
+)
 from analyzer.errors import InputError
+from analyzer.trace import mark
 
 MARKER = "error-diagnostic-owner-summary.json"
+#: what a scan directory's files may add up to when it is read whole
+MAX_DIRECTORY_BYTES = 4 * 2**30
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
+#: staging names keep this many bytes of the target's name (NAME_MAX is 255 bytes)
+_NAME_KEPT = 80
+_STAGING = ".erratlas-"
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+#: reads a manifest's bytes: file name -> sha256 it lists, or None when it is not erratlas's
+Manifest = Callable[[bytes], "dict[str, str] | None"]
 
 
-def write_directory(target: Path, files: dict[str, bytes], marker: str = MARKER) -> None:
-    """`marker`: the file whose presence says an existing `target` is erratlas's to replace."""
+# ---- a scan directory's manifest: its summary -------------------------------------------------
+
+
+def safe_name(name: object) -> bool:
+    """A relative posix path that stays inside its directory."""
+    return (
+        isinstance(name, str)
+        and bool(name)
+        and "\0" not in name
+        and "\\" not in name
+        and all(part not in ("", ".", "..") for part in name.split("/"))
+    )
+
+
+def scan_outputs(raw: bytes) -> dict[str, str] | None:
+    """The files a scan summary lists with their sha256 (the summary itself excluded)."""
+    try:
+        summary = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(summary, dict) or summary.get("schema") != "erratlas.summary/1":
+        return None
+    outputs = summary.get("outputs")
+    if not isinstance(outputs, dict):
+        return None
+    if not all(safe_name(n) and isinstance(d, str) and _HEX64.match(d) for n, d in outputs.items()):
+        return None
+    return outputs
+
+
+# ---- writing -----------------------------------------------------------------------------------
+
+
+def write_directory(target: Path, files: dict[str, bytes], manifest: str = MARKER,
+                    owned: Manifest = scan_outputs) -> None:
+    """Replace `target` with a directory holding exactly `files`, atomically."""
     target = Path(os.path.abspath(target))
-    _check_replaceable(target, marker)
-    parent = target.parent
+    check_replaceable(target, manifest, owned)
+    staging = staging_beside(target)
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=parent))
-    except OSError as exc:
-        raise InputError(target, f"cannot create the output directory: {exc.strerror}") from None
-    try:
+        mark("output: staging made")
         for name in sorted(files):
             if "/" in name:
                 (staging / name).parent.mkdir(parents=True, exist_ok=True)
-            with open(staging / name, "xb") as handle:
-                handle.write(files[name])
-                handle.flush()
-                os.fsync(handle.fileno())
+            _write_new(staging / name, files[name])
         for directory in sorted({(staging / n).parent for n in files}):
             os.chmod(directory, 0o755)
-        _swap_in(staging, target)
+        mark("output: staged")
+        check_replaceable(target, manifest, owned)  # again: minutes may have passed
+        swap_in(staging, target)
+        mark("output: swapped")
+    except OSError as exc:
+        raise InputError(target, f"cannot write the output directory: {exc.strerror}") from None
     finally:
-        if staging.exists() or staging.is_symlink():
+        if os.path.lexists(staging):
             shutil.rmtree(staging, ignore_errors=True)
 
 
-def _check_replaceable(target: Path, marker: str = MARKER) -> None:
+def write_file(target: Path, data: bytes) -> None:
+    """Replace the regular file `target` (or create it) with `data`, atomically, once the staged
+    copy reads back as `data`; a symlink, a directory or a special file at `target` is refused."""
+    target = Path(os.path.abspath(target))
+    mode = None
     try:
         info = os.lstat(target)
     except FileNotFoundError:
+        pass
+    else:
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(target, f"is {file_kind(info.st_mode)}; erratlas writes only regular files, refusing")
+        mode = stat.S_IMODE(info.st_mode)
+    staging = staging_beside(target)
+    try:
+        inner = staging / "file"
+        _write_new(inner, data, mode)
+        if inner.read_bytes() != data:  # what replaces the file is what was validated
+            raise InputError(target, "the staged copy does not read back as written; nothing replaced")
+        os.replace(inner, target)
+    except OSError as exc:
+        raise InputError(target, f"cannot write: {exc.strerror}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _write_new(path: Path, data: bytes, mode: int | None = None) -> None:
+    """A new file, created exclusively (never through a planted name or symlink)."""
+    fd = os.open(path, _CREATE, 0o666 if mode is None else 0o600)
+    try:
+        if mode is not None:
+            os.fchmod(fd, mode)  # the replaced file's mode, whatever the umask
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def staging_beside(target: Path) -> Path:
+    """A new private directory beside `target`, after removing stale ones of dead writers."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        sweep_stale(target)
+        return Path(tempfile.mkdtemp(prefix=_prefix(target.name) + _writer() + "-", dir=target.parent))
+    except OSError as exc:
+        raise InputError(target, f"cannot create a staging directory beside it: {exc.strerror}") from None
+
+
+def _prefix(name: str) -> str:
+    kept = os.fsdecode(os.fsencode(name)[:_NAME_KEPT])  # bytes: NAME_MAX counts bytes
+    return f".{kept}{_STAGING}"
+
+
+def _writer() -> str:
+    """This process, as `boot.pid.start`; `x` where that cannot be known (no /proc)."""
+    boot, start = _boot_id(), _start_time(os.getpid())
+    return f"{boot}.{os.getpid()}.{start[1]}" if boot and start else "x"
+
+
+def _boot_id() -> str | None:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip().replace("-", "")[:16]
+    except OSError:
+        return None
+
+
+def _start_time(pid: int) -> tuple[str, str] | None:
+    """(state, start time in clock ticks since boot) of a process, None when there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], fields[19]
+
+
+def _dead(writer: str) -> bool:
+    """True when the writer named `boot.pid.start` provably no longer runs."""
+    try:
+        boot, pid, start = writer.split(".")
+        number = int(pid)
+    except ValueError:
+        return False  # not a name we make: not provably ours, keep it
+    if boot != _boot_id():
+        return _boot_id() is not None
+    process = _start_time(number)
+    return process is None or process[1] != start or process[0] in ("Z", "X")
+
+
+def sweep_stale(target: Path) -> None:
+    """Remove the staging directories beside `target` whose writers are provably dead."""
+    prefix = _prefix(target.name)
+    try:
+        names = [n for n in os.listdir(target.parent) if n.startswith(prefix)]
+    except OSError:
         return
-    if stat.S_ISLNK(info.st_mode):
-        raise InputError(target, "output path is a symlink; refusing to replace it")
-    if not stat.S_ISDIR(info.st_mode):
-        raise InputError(target, "output path exists and is not a directory")
-    entries = os.listdir(target)
-    if entries and marker not in entries:
-        raise InputError(target, f"output directory is not empty and holds no {marker}; refusing to replace it")
+    for name in names:
+        writer = name[len(prefix):].split("-", 1)[0]
+        path = target.parent / name
+        if writer == "x" or not _dead(writer):
+            continue
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            shutil.rmtree(path, ignore_errors=True)  # never follows symlinks
 
 
-def _swap_in(staging: Path, target: Path) -> None:
+def swap_in(staging: Path, target: Path) -> None:
+    """Put the directory `staging` at `target`, atomically where the system can."""
     if not os.path.lexists(target):
         os.rename(staging, target)
         return
     if _exchange(staging, target):
         shutil.rmtree(staging)  # now holds the previous output; rmtree does not follow symlinks
         return
-    retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    retired = Path(tempfile.mkdtemp(prefix=_prefix(target.name) + _writer() + "-", dir=target.parent))
     os.rmdir(retired)
     os.rename(target, retired)
     os.rename(staging, target)
@@ -88,23 +248,95 @@ def _exchange(a: Path, b: Path) -> bool:
     return result == 0
 
 
-def read_directory(source: Path) -> dict[str, bytes]:
-    """The files of a scan directory (one level of subdirectories), refusing symlinks."""
-    files: dict[str, bytes] = {}
+# ---- what may be replaced ----------------------------------------------------------------------
+
+
+class _Vanished(Exception):
+    """A file went away while we hashed it: another erratlas replaced the directory."""
+
+
+def check_replaceable(target: Path, manifest: str = MARKER, owned: Manifest = scan_outputs) -> None:
+    """Refuse, naming the first thing that is not erratlas's, unless `target` is absent, empty,
+    or holds exactly the files `manifest` lists with their recorded sha256."""
+    for _ in range(5):
+        try:
+            _check_once(target, manifest, owned)
+            return
+        except _Vanished:
+            continue
+    raise InputError(target, "changes while erratlas checks it (another writer?); refusing to replace it")
+
+
+def _check_once(target: Path, manifest: str, owned: Manifest) -> None:
     try:
-        entries = sorted(os.scandir(source), key=lambda e: e.name)
+        info = os.lstat(target)
     except FileNotFoundError:
-        raise InputError(source, "no such scan directory") from None
-    except NotADirectoryError:
-        raise InputError(source, "not a scan directory") from None
-    for entry in entries:
-        if entry.is_symlink():
-            raise InputError(Path(entry.path), "symlink in a scan directory")
-        if entry.is_dir():
-            for inner in sorted(os.scandir(entry.path), key=lambda e: e.name):
-                if inner.is_symlink() or not inner.is_file():
-                    raise InputError(Path(inner.path), "unexpected entry in a scan directory")
-                files[f"{entry.name}/{inner.name}"] = Path(inner.path).read_bytes()
-        elif entry.is_file():
-            files[entry.name] = Path(entry.path).read_bytes()
-    return files
+        return
+    if stat.S_ISLNK(info.st_mode):
+        raise InputError(target, "output path is a symlink; refusing to replace it")
+    if not stat.S_ISDIR(info.st_mode):
+        raise InputError(target, "output path exists and is not a directory")
+    try:
+        fd = open_directory(target, "output directory", follow=False)
+    except InputError as exc:
+        if "no such" in exc.problem:
+            raise _Vanished from None
+        raise
+    try:
+        _check_contents(fd, target, manifest, owned)
+    finally:
+        os.close(fd)
+
+
+def _check_contents(fd: int, target: Path, manifest: str, owned: Manifest) -> None:
+    refuse = f"refusing to replace {target}, nothing was deleted"
+    listing = list_directory(fd, target)
+    if not listing.files and not listing.directories:
+        return
+    if manifest not in listing.files:
+        raise InputError(target, f"not empty and holds no erratlas output (no {manifest}); {refuse}")
+    try:
+        recorded = owned(read_inside(fd, manifest, target, MAX_DOCUMENT_BYTES))
+    except InputError:
+        recorded = None
+    if recorded is None:
+        raise InputError(target / manifest, f"not a manifest erratlas wrote; {refuse}")
+    for name in sorted(listing.files):
+        if name != manifest and name not in recorded:
+            raise InputError(target / name, f"not written by erratlas (not listed in {manifest}); {refuse}")
+    parents = {"/".join(name.split("/")[:depth]) for name in recorded for depth in range(1, name.count("/") + 1)}
+    for directory in sorted(listing.directories - parents):
+        raise InputError(target / directory, f"a directory erratlas did not write; {refuse}")
+    for name in sorted(set(recorded) & set(listing.files)):
+        if _sha256_inside(fd, name, target) != recorded[name]:
+            raise InputError(target / name, f"changed since erratlas wrote it; {refuse}")
+
+
+def _sha256_inside(fd: int, name: str, where: Path) -> str:
+    try:
+        handle = open_inside(fd, name, where)
+    except InputError as exc:
+        if exc.problem == "missing":
+            raise _Vanished from None
+        raise
+    with os.fdopen(handle, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            raise InputError(where / name, "not a regular file")
+        return hashlib.file_digest(stream, "sha256").hexdigest()
+
+
+# ---- reading -----------------------------------------------------------------------------------
+
+
+def read_directory(source: Path) -> dict[str, bytes]:
+    """Every file of a scan directory, read through descriptors: a symlink, a FIFO, a device or
+    anything nested too deep is refused, naming it; so are files past the size bounds."""
+    fd = open_directory(source, "scan directory")
+    try:
+        listing = list_directory(fd, source)
+        total = sum(listing.files.values())
+        if total > MAX_DIRECTORY_BYTES:
+            raise InputError(source, f"its files total {total} bytes, more than the limit of {MAX_DIRECTORY_BYTES}")
+        return {name: read_inside(fd, name, source) for name in sorted(listing.files)}
+    finally:
+        os.close(fd)

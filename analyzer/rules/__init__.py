@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
-from importlib.resources.abc import Traversable
 import re
-import tomllib
 from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError
+from analyzer.tomlfile import TomlFile, read_toml
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 
@@ -46,46 +46,16 @@ _SCHEMA: dict[str, dict[str, type]] = {
 }
 
 
-def _line_of(text: str, section: str | None, key: str) -> int:
-    """1-based line where `key` is set (inside `[section]` when given); 1 if not found."""
-    current: str | None = None
-    pattern = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=")
-    header = re.compile(r"^\s*\[([^\]]+)\]")
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = header.match(line)
-        if match:
-            current = match.group(1).strip()
-            if section is None and current == key:
-                return number
-            continue
-        if current == section and pattern.match(line):
-            return number
-    return 1
-
-
-def _fail(path: Path | Traversable, text: str, section: str | None, key: str, problem: str) -> InputError:
-    line = _line_of(text, section, key)
+def _fail(path: Path | Traversable, document: TomlFile, section: str | None, key: str, problem: str) -> InputError:
+    line = document.line(section, key) if section else document.line(key)
     where = f"{section}.{key}" if section else key
     return InputError(f"{path}:{line}", f"key '{where}': {problem}")
 
 
-def read_toml(path: Path | Traversable, what: str = "rules file") -> tuple[bytes, str, dict[str, Any]]:
-    """The raw bytes, text and parsed table of a TOML file; every failure is one InputError line."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, f"{what} not found") from None
-    except IsADirectoryError:
-        raise InputError(path, f"{what} is a directory") from None
-    except OSError as exc:
-        raise InputError(path, f"cannot read {what}: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        return raw, text, tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise InputError(path, f"{what} is not valid UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, f"invalid TOML: {exc}") from None
+def _read_rules(path: Path | Traversable) -> tuple[bytes, TomlFile, dict[str, Any]]:
+    """The raw bytes, the located document and the parsed table of a rules file."""
+    document = read_toml(path, "rules file")
+    return document.raw, document, document.data
 
 
 def default_rules_path() -> Traversable:
@@ -102,8 +72,8 @@ def _packaged(name: str) -> Traversable:
 
 def load_javascript_rules(path: Path | Traversable | None = None) -> JavaScriptRules:
     path = path or default_rules_path()
-    raw, text, data = read_toml(path)
-    values = _validated(path, text, data)
+    raw, document, data = _read_rules(path)
+    values = _validated(path, document, data)
     errors, logger = values["errors"], values["logger"]
     return JavaScriptRules(
         path=str(path),
@@ -120,46 +90,46 @@ def load_javascript_rules(path: Path | Traversable | None = None) -> JavaScriptR
     )
 
 
-def _validated(path: Path | Traversable, text: str, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _validated(path: Path | Traversable, document: TomlFile, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for section, body in data.items():
         if section not in _SCHEMA:
-            raise _fail(path, text, None, section, "unknown section")
+            raise _fail(path, document, None, section, "unknown section")
         if not isinstance(body, dict):
-            raise _fail(path, text, None, section, "must be a table")
+            raise _fail(path, document, None, section, "must be a table")
         for key, value in body.items():
             expected = _SCHEMA[section].get(key)
             if expected is None:
-                raise _fail(path, text, section, key, "unknown key")
+                raise _fail(path, document, section, key, "unknown key")
             if type(value) is not expected:
-                raise _fail(path, text, section, key, f"must be {expected.__name__}")
+                raise _fail(path, document, section, key, f"must be {expected.__name__}")
             if isinstance(value, list):
-                _check_names(path, text, section, key, value)
+                _check_names(path, document, section, key, value)
             if isinstance(value, int) and value < 0:
-                raise _fail(path, text, section, key, "must not be negative")
+                raise _fail(path, document, section, key, "must not be negative")
         out[section] = body
     for section in _SCHEMA:
         out.setdefault(section, {})
     logger = out["logger"]
     name = logger.get("name", "")
     if name and not _IDENTIFIER.match(name):
-        raise _fail(path, text, "logger", "name", f"'{name}' is not a JavaScript identifier")
+        raise _fail(path, document, "logger", "name", f"'{name}' is not a JavaScript identifier")
     levels = logger.get("levels", ["debug"])
     if "defaultLevel" in logger and logger["defaultLevel"] not in levels:
-        raise _fail(path, text, "logger", "defaultLevel", "must be one of levels")
+        raise _fail(path, document, "logger", "defaultLevel", "must be one of levels")
     if not out["errors"].get("constructors", ["Error"]):
-        raise _fail(path, text, "errors", "constructors", "must not be empty")
+        raise _fail(path, document, "errors", "constructors", "must not be empty")
     return out
 
 
-def _check_names(path: Path | Traversable, text: str, section: str, key: str, value: list[Any]) -> None:
+def _check_names(path: Path | Traversable, document: TomlFile, section: str, key: str, value: list[Any]) -> None:
     for item in value:
         if not isinstance(item, str):
-            raise _fail(path, text, section, key, "must be a list of strings")
+            raise _fail(path, document, section, key, "must be a list of strings")
         if key != "levels" and not _IDENTIFIER.match(item):
-            raise _fail(path, text, section, key, f"'{item}' is not a JavaScript identifier")
+            raise _fail(path, document, section, key, f"'{item}' is not a JavaScript identifier")
     if len(set(value)) != len(value):
-        raise _fail(path, text, section, key, "has duplicates")
+        raise _fail(path, document, section, key, "has duplicates")
 
 
 # --- Python rules (rules/python.toml) ------------------------------------------------------
@@ -211,8 +181,8 @@ def default_python_rules_path() -> Traversable:
 
 def load_python_rules(path: Path | Traversable | None = None) -> PythonRules:
     path = path or default_python_rules_path()
-    raw, text, data = read_toml(path)
-    values = _python_validated(path, text, data)
+    raw, document, data = _read_rules(path)
+    values = _python_validated(path, document, data)
     errors, logging, warnings = values["errors"], values["logging"], values["warnings"]
     numbers = logging.get("levelNumbers", {"verbose": 0, "debug": 10, "info": 20, "warn": 30, "error": 40})
     return PythonRules(
@@ -231,54 +201,56 @@ def load_python_rules(path: Path | Traversable | None = None) -> PythonRules:
     )
 
 
-def _python_validated(path: Path | Traversable, text: str, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _python_validated(path: Path | Traversable, document: TomlFile, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {section: {} for section in _PYTHON_SCHEMA}
     for section, body in data.items():
         if section not in _PYTHON_SCHEMA:
-            raise _fail(path, text, None, section, "unknown section")
+            raise _fail(path, document, None, section, "unknown section")
         if not isinstance(body, dict):
-            raise _fail(path, text, None, section, "must be a table")
+            raise _fail(path, document, None, section, "must be a table")
         for key, value in body.items():
             expected = _PYTHON_SCHEMA[section].get(key)
             if expected is None:
-                raise _fail(path, text, section, key, "unknown key")
+                raise _fail(path, document, section, key, "unknown key")
             if type(value) is not expected:
-                raise _fail(path, text, section, key, f"must be {'table' if expected is dict else expected.__name__}")
+                raise _fail(path, document, section, key, f"must be {'table' if expected is dict else expected.__name__}")
             if isinstance(value, list):
-                _check_python_names(path, text, section, key, value)
+                _check_python_names(path, document, section, key, value)
         out[section] = body
-    _check_python_levels(path, text, out)
+    _check_python_levels(path, document, out)
     return out
 
 
-def _check_python_names(path: Path | Traversable, text: str, section: str, key: str, value: list[Any]) -> None:
+def _check_python_names(path: Path | Traversable, document: TomlFile, section: str, key: str, value: list[Any]) -> None:
     pattern = _DOTTED if key in _DOTTED_LISTS else _IDENTIFIER
     for item in value:
         if not isinstance(item, str):
-            raise _fail(path, text, section, key, "must be a list of strings")
+            raise _fail(path, document, section, key, "must be a list of strings")
         if key != "levels" and not pattern.match(item):
             kind = "a dotted Python name" if key in _DOTTED_LISTS else "a Python identifier"
-            raise _fail(path, text, section, key, f"'{item}' is not {kind}")
+            raise _fail(path, document, section, key, f"'{item}' is not {kind}")
     if len(set(value)) != len(value):
-        raise _fail(path, text, section, key, "has duplicates")
+        raise _fail(path, document, section, key, "has duplicates")
 
 
-def _check_python_levels(path: Path | Traversable, text: str, out: dict[str, dict[str, Any]]) -> None:
+def _check_python_levels(path: Path | Traversable, document: TomlFile, out: dict[str, dict[str, Any]]) -> None:
     logging, warnings = out["logging"], out["warnings"]
     levels = logging.get("levels", ["verbose", "debug", "info", "warn", "error"])
     for key in ("methods", "levelNames"):
         for name, level in logging.get(key, {}).items():
             if not _IDENTIFIER.match(name):
-                raise _fail(path, text, "logging", key, f"'{name}' is not a Python identifier")
+                raise _fail(path, document, "logging", key, f"'{name}' is not a Python identifier")
             if level not in levels:
-                raise _fail(path, text, "logging", key, f"'{name}' maps to '{level}', not one of levels")
+                raise _fail(path, document, "logging", key, f"'{name}' maps to '{level}', not one of levels")
+    if "levelNumbers" in logging and not logging["levelNumbers"]:
+        raise _fail(path, document, "logging", "levelNumbers", "must not be empty: a level number needs a level")
     for level, number in logging.get("levelNumbers", {}).items():
         if level not in levels:
-            raise _fail(path, text, "logging", "levelNumbers", f"'{level}' is not one of levels")
+            raise _fail(path, document, "logging", "levelNumbers", f"'{level}' is not one of levels")
         if type(number) is not int or number < 0:
-            raise _fail(path, text, "logging", "levelNumbers", f"'{level}' must be a non-negative int")
+            raise _fail(path, document, "logging", "levelNumbers", f"'{level}' must be a non-negative int")
     method = logging.get("levelMethod", "log")
     if not _IDENTIFIER.match(method):
-        raise _fail(path, text, "logging", "levelMethod", f"'{method}' is not a Python identifier")
+        raise _fail(path, document, "logging", "levelMethod", f"'{method}' is not a Python identifier")
     if warnings.get("level", "warn") not in levels:
-        raise _fail(path, text, "warnings", "level", "must be one of logging.levels")
+        raise _fail(path, document, "warnings", "level", "must be one of logging.levels")
