@@ -35,13 +35,12 @@ from analyzer.reports.owners import (
     load_records,
     owner_files,
 )
-from analyzer.reports.readable import readable_name
 from analyzer.reports.summary import SUMMARY_FILE, counts
 from analyzer.tomlfile import parse_toml
 from analyzer.versions import check_same
 
 KINDS = ("error", "diagnostic")
-#: every scan writes these, and the readable rendering of every unit that holds a callsite
+#: every scan writes these, and the readable slice every callsite's record points into
 SCAN_FILES = (
     *CALLSITE_FILES.values(), *TEMPLATE_FILES.values(), *LITERAL_FILES.values(), CLASSES_FILE, MODULES_FILE,
     PROJECTION_FILE, INDEX_FILE, REFERENCES_FILE,
@@ -184,7 +183,8 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
         records = load_records(inventory)
         recount = counts([_Record(r) for r in records])  # type: ignore[misc]
         # the rendering of every unit a record lies in (the index links there)
-        _check_listed(directory, {readable_name(r["unit"]) for r in records}, summary["outputs"])
+        # the readable slice each callsite's record points into
+        _check_listed(directory, {r["readable"]["file"] for r in records}, summary["outputs"])
         derived = owner_files(inventory, allowlists, summary)
     except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
         raise InputError(directory / CALLSITE_FILES["error"],
