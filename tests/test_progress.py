@@ -55,7 +55,7 @@ def test_scan_and_suggest_print_only_their_final_line_when_not_on_a_terminal(tmp
     assert "\x1b" not in result.stderr
     result = run("suggest", tmp_path / "out")
     assert result.returncode == 0
-    assert len(result.stderr.splitlines()) == 1 and "suggestions covering" in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and " suggestions (exact " in result.stderr
 
 
 def test_suggest_on_a_terminal_shows_its_phases(tmp_path: Path, demo_bundle: Path) -> None:
