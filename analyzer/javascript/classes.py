@@ -82,7 +82,7 @@ def error_classes(
             binding
             for _, node in heritages
             if node.start_byte in root_of
-            for binding in [_class_binding(node)]
+            for binding in [_class_binding(node, tree.root_node)]
             if binding is not None and binding.name in wanted and binding.key not in searched
         ]
         if not fresh:
@@ -95,7 +95,7 @@ def error_classes(
     for name, node in heritages:
         if node.start_byte not in root_of:
             continue
-        chain = list(ancestors(node))
+        chain = ancestors(node, tree.root_node)
         line, column = node.start_point[0] + 1, node.start_point[1] + 1
         classes.append(
             ClassFacts(
@@ -122,18 +122,18 @@ def _heritage_references(resolution: Resolution) -> dict[int, Reference]:
     }
 
 
-def _class_binding(node: Node) -> Binding | None:
+def _class_binding(node: Node, root: Node) -> Binding | None:
     """The binding that names a class: its own declaration, or `var X = class ...`."""
     name = node.child_by_field_name("name")
     if node.type == "class_declaration" and name is not None:
-        return declaration(text(name), name)
+        return declaration(text(name), name, root)
     parent = node.parent
     while parent is not None and parent.type == "parenthesized_expression":
         parent = parent.parent
     if parent is not None and parent.type == "variable_declarator":
         target = parent.child_by_field_name("name")
         if target is not None and target.type == "identifier":
-            return declaration(text(target), target)
+            return declaration(text(target), target, root)
     return None
 
 

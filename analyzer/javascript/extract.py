@@ -106,7 +106,7 @@ def extract_unit(
         return find_modules(tree, source), error_regions(tree)
 
     def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts:
-        return _site(unit, node, kind, rules, normalizer, columns[node.start_byte])
+        return _site(unit, tree.root_node, node, kind, rules, normalizer, columns[node.start_byte])
 
     def prepare(
         own: tuple[ModuleMap, list[ErrorRegion]], payload: tuple[bytes, list[tuple[str, int]]]
@@ -215,24 +215,33 @@ def _find_sites(
                 sites.append((call, "error"))
             else:
                 shadowed[reference.name] += 1
-    for name, node in resolution.recovered:
+    for reference in resolution.recovered:  # a name the parser left loose before `(`
+        name, node = reference.name, reference.node
+        key = reference.binding.key if reference.binding is not None else None
         if name in constructors:
-            sites.append((node, "error"))
+            if reference.binding is None:
+                sites.append((node, "error"))
+            else:
+                shadowed[name] += 1
         elif name == choice.name:
-            sites.append((node, "diagnostic"))
+            if key == logger_key:
+                sites.append((node, "diagnostic"))
+            else:
+                shadowed[name] += 1
     sites.sort(key=lambda pair: (pair[0].start_byte, pair[1]))
     return resolution, heritages, choice, sites, shadowed
 
 
 def _site(
-    unit: Unit, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer, position: tuple[int, int]
+    unit: Unit, root: Node, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer,
+    position: tuple[int, int],
 ) -> SiteFacts:
-    chain = list(ancestors(node))
+    chain = ancestors(node, root)
     if node.type in ("call_expression", "new_expression"):
         is_new = node.type == "new_expression"
         callee_node = node.child_by_field_name("constructor" if is_new else "function")
         arguments = _arguments(node)
-        consumer = consumer_of(node)
+        consumer = consumer_of(node, chain)
     else:  # a name followed by `(` in a region the parser recovered from
         is_new = _NEW_BEFORE.search(unit.source, max(0, node.start_byte - 8), node.start_byte) is not None
         callee_node, arguments = node, _recovered_arguments(node)
@@ -249,7 +258,7 @@ def _site(
         options = arguments[rules.options_argument] if len(arguments) > rules.options_argument else None
         level, level_source, candidates = level_of(options, rules)
         role = "logger"
-    anchor = anchor_of(node, chain)
+    anchor = anchor_of(node, chain, siblings=normalizer.siblings)
     function = innermost_function(chain)
     return SiteFacts(
         kind=kind,
