@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Query, QueryCursor
 
+from analyzer.bounds import WorkBudget
 from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE
 from analyzer.model import Copies
 from analyzer.versions import FP_VERSION
@@ -97,8 +98,10 @@ _REMEMBERED_MEMBERS = 4096
 class Normalizer:
     """Alpha-normalized digests of anchors (nodes or windows) of one tree, cached."""
 
-    def __init__(self, source: bytes) -> None:
+    def __init__(self, source: bytes, budget: WorkBudget | None = None) -> None:
         self.source = source
+        #: node visits left for this tree's callsites (the work bound), None: unbounded
+        self.budget = budget
         self._cache: dict[object, bytes] = {}
         #: the run of siblings each window is cut from (`anchor_of`)
         self.siblings = Siblings()
@@ -108,8 +111,15 @@ class Normalizer:
     def digest(self, node: Anchor) -> bytes:
         cached = self._cache.get(node.id)
         if cached is None:
+            if isinstance(node, Node):  # a window is bounded by ANCHOR_LIMIT, a function is not
+                self.spend(node.descendant_count)
             cached = self._cache[node.id] = _digest(node.type, self.normalized(node))
         return cached
+
+    def spend(self, nodes: int) -> None:
+        """Count node visits against the work bound (BoundExceeded past it)."""
+        if self.budget is not None:
+            self.budget.spend(nodes)
 
     def normalized(self, node: Anchor) -> bytes:
         """The anchor's source with each renameable name replaced by `\\0N\\0`, N the index

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyzer.bounds import limit_memory
 from analyzer.bundle.load import Embedded, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
 from analyzer.identity import callsite_identities, function_identities, scan_fingerprints
+from analyzer.isolated import report
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
@@ -49,6 +51,9 @@ def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = 
     if isinstance(rules, PythonRules):
         return _scan_python(path, rules, jobs)
     units, embedded = load_bundle(path)
+    javascript = sum(len(unit.source) for unit in units)
+    report("javascript", javascript)
+    report("memory", limit_memory(javascript))  # in an isolated scan: the memory bound from here on
     helper = jobs > 1 and can_fork()
     side = Side(lambda send, wanted: _side_work(path, units, rules, logger, send, wanted)) if helper else None
     ahead = _worked_ahead(units)

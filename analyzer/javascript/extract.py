@@ -12,8 +12,10 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
+from analyzer.bounds import WorkBudget, check_callsites
 from analyzer.forked import LOST, Helper, can_fork
 from analyzer.identity import IdentityInput, Normalizer, anchor_of, innermost_function
+from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import ClassFacts, error_classes, heritage_names
 from analyzer.javascript.consumers import consumer_of
@@ -96,11 +98,13 @@ def extract_unit(
     the work on big units; `ahead()` gives, without waiting, the chunks of facts another process
     has already made for the unit (`speculate`). The facts are the same either way."""
     mark(f"extract: parsing {unit.name}")
+    label = str(bundle) if unit.name == bundle.name else f"{bundle}!{unit.name}"
+    report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
     tree = parse(unit.source)
     mark("extract: parsed")
     RETAINED_TREES.append(tree)  # freed by process exit, not node by node (see the list's comment)
     source = unit.source
-    normalizer = Normalizer(source)
+    normalizer = Normalizer(source, WorkBudget(label, tree.root_node.descendant_count))
 
     def tree_facts() -> tuple[ModuleMap, list[ErrorRegion]]:
         return find_modules(tree, source), error_regions(tree)
@@ -138,6 +142,12 @@ def extract_unit(
         raise
     resolution, heritages, choice, sites, shadowed = found_sites
     mark(f"extract: {len(sites)} callsites found")
+    try:
+        check_callsites(label, len(sites))
+    except BaseException:
+        if helper_process is not None:
+            helper_process.cancel()
+        raise
     mark(f"extract: {len(made)} callsite facts made ahead")
     todo = [site for site in sites if (site[0].start_byte, site[0].end_byte, site[1]) not in made]
     columns = _columns(source, [node.start_byte for node, _ in todo])
@@ -237,6 +247,7 @@ def _site(
     position: tuple[int, int],
 ) -> SiteFacts:
     chain = ancestors(node, root)
+    normalizer.spend(len(chain))
     if node.type in ("call_expression", "new_expression"):
         is_new = node.type == "new_expression"
         callee_node = node.child_by_field_name("constructor" if is_new else "function")
