@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import resource
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from analyzer.errors import InputError
 
@@ -25,9 +27,11 @@ MAX_RULES_BYTES = 1 * MiB
 
 #: every process of a scan may use this much data memory plus MEMORY_PER_BYTE bytes per byte
 #: of JavaScript it scans (2.1.100's cli.js peaks at 60 bytes per byte, the 2.1.235
-#: executable at 55)
+#: executable at 55), plus MEMORY_PER_MAP_BYTE per byte of a source map it decodes (2.1.88's
+#: 60 MB map takes 6)
 MEMORY_BASE = 256 * MiB
 MEMORY_PER_BYTE = 96
+MEMORY_PER_MAP_BYTE = 16
 
 #: callsites in one unit (claude-code 2.1.100 has 5,904 in 13 MB)
 MAX_CALLSITES = 250_000
@@ -54,26 +58,42 @@ def describe_memory_bound(javascript_bytes: int) -> str:
             f"({MEMORY_BASE // MiB} MiB + {MEMORY_PER_BYTE} bytes per byte of JavaScript)")
 
 
-_limited = False
+#: set in the process an isolated scan runs in: told every memory bound set
+_on_limit: Callable[[int, int], None] | None = None
 
 
-def isolate() -> None:
-    """In the process an isolated scan runs in: `limit_memory` sets the bound from now on."""
-    global _limited
-    _limited = True
+def isolate(on_limit: Callable[[int, int], None]) -> None:
+    """In the process an isolated scan runs in: `limit_memory` sets the bound from now on, and
+    tells `on_limit(bound, javascript bytes)`."""
+    global _on_limit
+    _on_limit = on_limit
 
 
 def limit_memory(javascript_bytes: int) -> int | None:
     """Bound this process's data memory (and its workers', which inherit it) by
     `memory_bound`, in an isolated scan only: elsewhere the caller owns its process. The bound
     set, or None."""
-    if not _limited or not hasattr(resource, "RLIMIT_DATA"):
+    if _on_limit is None or not hasattr(resource, "RLIMIT_DATA"):
         return None
-    bound = memory_bound(javascript_bytes)
+    return _set_limit(memory_bound(javascript_bytes), javascript_bytes)
+
+
+def grow_memory_limit(extra: int) -> None:
+    """Raise this process's bound by `extra` bytes (a source map about to be decoded)."""
+    if _on_limit is None or not hasattr(resource, "RLIMIT_DATA"):
+        return
+    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+    if soft != resource.RLIM_INFINITY:
+        _set_limit(soft + extra, None)
+
+
+def _set_limit(bound: int, javascript_bytes: int | None) -> int:
     _, hard = resource.getrlimit(resource.RLIMIT_DATA)
     if hard != resource.RLIM_INFINITY:
         bound = min(bound, hard)
     resource.setrlimit(resource.RLIMIT_DATA, (bound, hard))
+    if _on_limit is not None:
+        _on_limit(bound, javascript_bytes if javascript_bytes is not None else -1)
     return bound
 
 
@@ -114,7 +134,7 @@ def read_regular_file(path: Path, limit: int, what: str) -> bytes:
             if info.st_size > limit:
                 raise BoundExceeded(path, f"{what} of {info.st_size} bytes, more than the bound of {limit} bytes")
             os.set_blocking(handle.fileno(), True)
-            data = handle.read(limit + 1)
+            data = _read_at_most(handle, info.st_size, limit)
     except FileNotFoundError:
         raise InputError(path, "no such file") from None
     except NotADirectoryError:
@@ -128,6 +148,20 @@ def read_regular_file(path: Path, limit: int, what: str) -> bytes:
     if len(data) > limit:  # grew while read
         raise BoundExceeded(path, f"{what} of more than the bound of {limit} bytes")
     return data
+
+
+def _read_at_most(handle: BinaryIO, size: int, limit: int) -> bytes:
+    """The file's bytes, `limit + 1` at most (a file that grows while read is read on, in
+    megabyte steps: `read(n)` allocates n bytes before it reads one)."""
+    chunks = [handle.read(size + 1)]
+    total = len(chunks[0])
+    while total > size and total <= limit:
+        chunk = handle.read(min(MiB, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def _open_nonblocking(path: str, flags: int) -> int:

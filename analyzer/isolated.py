@@ -72,7 +72,7 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
 def _child(work: Callable[[], Any], send: Callable[[Any], None]) -> None:
     global _channel
     _channel = (os.getpid(), send)
-    bounds.isolate()
+    bounds.isolate(_on_limit)
     try:
         value = work()
     except InputError as exc:
@@ -88,6 +88,12 @@ def _child(work: Callable[[], Any], send: Callable[[Any], None]) -> None:
             send(("result", value))
         except MemoryError:
             send(("out-of-memory",))
+
+
+def _on_limit(bound: int, javascript_bytes: int) -> None:
+    report("memory", bound)
+    if javascript_bytes >= 0:
+        report("javascript", javascript_bytes)
 
 
 def _death(status: int, peak_rss: int, notes: dict[str, Any], subject: Path) -> InputError:
@@ -106,7 +112,9 @@ def _death(status: int, peak_rss: int, notes: dict[str, Any], subject: Path) -> 
 
 
 def _bound_text(notes: dict[str, Any]) -> str:
-    javascript = notes.get("javascript")
-    if javascript is None:
+    javascript, bound = notes.get("javascript"), notes.get("memory")
+    if javascript is None or bound is None:
         return "the memory bound"
-    return bounds.describe_memory_bound(javascript)
+    text = bounds.describe_memory_bound(javascript)
+    grown = bound - bounds.memory_bound(javascript)
+    return text if grown <= 0 else f"{text[:-1]} + {grown // bounds.MiB} MiB for a source map)"

@@ -8,11 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer.bounds import limit_memory
-from analyzer.bundle.load import Embedded, load_bundle
+from analyzer.bundle.load import Embedded, file_name, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
 from analyzer.identity import callsite_identities, function_identities, scan_fingerprints
-from analyzer.isolated import report
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
@@ -51,9 +50,7 @@ def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = 
     if isinstance(rules, PythonRules):
         return _scan_python(path, rules, jobs)
     units, embedded = load_bundle(path)
-    javascript = sum(len(unit.source) for unit in units)
-    report("javascript", javascript)
-    report("memory", limit_memory(javascript))  # in an isolated scan: the memory bound from here on
+    limit_memory(sum(len(unit.source) for unit in units))  # in an isolated scan: the bound from here on
     helper = jobs > 1 and can_fork()
     side = Side(lambda send, wanted: _side_work(path, units, rules, logger, send, wanted)) if helper else None
     ahead = _worked_ahead(units)
@@ -74,7 +71,7 @@ def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = 
     if digest is None or rendered is None:
         digest, rendered = _sha256(path), [render(unit.source) for unit in units]
     mark("scan: hash and renderings in")
-    bundle = BundleInput(name=path.name, sha256=digest, size=path.stat().st_size)
+    bundle = BundleInput(name=file_name(path), sha256=digest, size=path.stat().st_size)
     renderings = {unit.name: text for unit, text in zip(units, rendered)}
     modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
     callsites = _callsites(facts, renderings, modules)

@@ -13,6 +13,7 @@ from pathlib import Path
 from tree_sitter import Node, Tree
 
 from analyzer.bounds import WorkBudget, check_callsites
+from analyzer.bundle.load import file_name
 from analyzer.forked import LOST, Helper, can_fork
 from analyzer.identity import IdentityInput, Normalizer, anchor_of, innermost_function
 from analyzer.isolated import report
@@ -98,7 +99,7 @@ def extract_unit(
     the work on big units; `ahead()` gives, without waiting, the chunks of facts another process
     has already made for the unit (`speculate`). The facts are the same either way."""
     mark(f"extract: parsing {unit.name}")
-    label = str(bundle) if unit.name == bundle.name else f"{bundle}!{unit.name}"
+    label = str(bundle) if unit.name == file_name(bundle) else f"{bundle}!{unit.name}"
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
     tree = parse(unit.source)
     mark("extract: parsed")

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
+from analyzer.bundle.load import file_name
 from analyzer.identity import scan_fingerprints
 from analyzer.javascript.scopes import is_bun_cjs_wrapper
 from analyzer.javascript.syntax import climb, text
@@ -1078,7 +1079,7 @@ def bundle_modules(units: Sequence[tuple[Unit, UnitEvidence, Sequence[tuple[str,
 
 
 def _source_map(unit: Unit, bundle: Path) -> tuple[LocatedMap | None, SourceMapUse]:
-    beside = bundle if unit.name == bundle.name else None
+    beside = bundle if unit.name == file_name(bundle) else None
     try:
         located = find_source_map(beside, unit.source)
     except SourceMapError as exc:

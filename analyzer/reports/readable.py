@@ -8,6 +8,7 @@ it is a view for people, never code to run. The same source always gives the sam
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -133,8 +134,16 @@ def _starts_regex(source: bytes, slash: int) -> bool:
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+#: longest stem of a rendering's file name, in bytes (file systems allow 255 per name)
+_STEM_LIMIT = 160
+
+
 @functools.lru_cache(maxsize=256)
 def readable_name(unit: str) -> str:
-    """Where the rendering of `unit` lives in a scan directory."""
+    """Where the rendering of `unit` lives in a scan directory. A long name keeps its first
+    bytes and gets `~` and 12 hex digits of its sha256 (`~` never survives from a name)."""
     safe = _UNSAFE.sub("_", unit).strip("._") or "unit"
+    if len(safe) > _STEM_LIMIT:
+        digest = hashlib.sha256(unit.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+        safe = f"{safe[:_STEM_LIMIT - 16]}~{digest}"
     return f"readable/{safe}.js" if not safe.endswith(".js") else f"readable/{safe}"
