@@ -66,6 +66,22 @@ class ErrorRegion:
     kind: str  # ERROR or MISSING
 
 
+class RecoveredShape(Exception):
+    """A callsite whose syntax the parser recovered into a shape the facts cannot be read from
+    (e.g. a call without its callee): the callsite is left out and counted (`LeftOut`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A callsite found but left out of the inventory, and why (summary: `leftOut`)."""
+
+    kind: str
+    offset: int
+    end_offset: int
+    line: int
+    reason: str
+
+
 @dataclass(frozen=True, slots=True)
 class UnitFacts:
     unit: Unit
@@ -79,6 +95,11 @@ class UnitFacts:
     modules: ModuleMap | None = None
     #: the modules with source-map evidence, their rows before fingerprints
     evidence: UnitEvidence | None = None
+    #: callsites found but left out: the parser recovered them into a shape facts cannot be
+    #: read from (`found` = inventoried + left out, checked in the summary)
+    left_out: tuple[LeftOut, ...] = ()
+    #: callsites found, by kind (None: a frontend that leaves none out)
+    found: dict[str, int] | None = None
 
 
 #: Syntax trees of a command that ends soon after its scan. Freeing a 13 MB bundle's tree node by
@@ -110,12 +131,15 @@ def extract_unit(
     def tree_facts() -> tuple[ModuleMap, list[ErrorRegion]]:
         return find_modules(tree, source), error_regions(tree)
 
-    def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts:
-        return _site(unit, tree.root_node, node, kind, rules, normalizer, columns[node.start_byte])
+    def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts | LeftOut:
+        try:
+            return _site(unit, tree.root_node, node, kind, rules, normalizer, columns[node.start_byte])
+        except RecoveredShape as shape:
+            return LeftOut(kind, node.start_byte, node.end_byte, columns[node.start_byte][0], str(shape))
 
     def prepare(
         own: tuple[ModuleMap, list[ErrorRegion]], payload: tuple[bytes, list[tuple[str, int]]]
-    ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts]]:
+    ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts | LeftOut]]:
         """In the helper: the modules of every callsite the parent found (as (kind, offset)),
         and the work on those left to do."""
         todo = _decode_sites(tree, payload[0])
@@ -173,14 +197,18 @@ def extract_unit(
         evidence = unit_evidence(unit, modules, located, bundle)
     mark("extract: callsite facts made")
     computed = iter(done)
-    facts: list[SiteFacts] = [
+    every: list[SiteFacts | LeftOut] = [
         made.get((node.start_byte, node.end_byte, kind)) or next(computed)  # type: ignore[misc]
         for node, kind in sites
     ]
+    facts = [fact for fact in every if isinstance(fact, SiteFacts)]
+    left_out = tuple(fact for fact in every if isinstance(fact, LeftOut))
     logger = _logger_summary(unit, choice, source)
     return UnitFacts(
         unit=unit,
         sites=facts,
+        left_out=left_out,
+        found=dict(Counter(kind for _, kind in sites)),
         classes=class_facts,
         logger=logger,
         shadowed=dict(sorted(shadowed.items())),
@@ -258,7 +286,9 @@ def _site(
         is_new = _NEW_BEFORE.search(unit.source, max(0, node.start_byte - 8), node.start_byte) is not None
         callee_node, arguments = node, _recovered_arguments(node)
         consumer = Consumer(node="ERROR", relation="recovered", role="other")
-    callee = text(callee_node) if callee_node is not None else ""
+    if callee_node is None:
+        raise RecoveredShape(f"a {node.type} without its callee")
+    callee = text(callee_node)
     if kind == "error":
         message = message_of(arguments[0] if arguments else None)
         level = level_source = None

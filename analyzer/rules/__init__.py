@@ -86,6 +86,8 @@ def read_toml(path: Path | Traversable, what: str = "rules file") -> tuple[bytes
         raise InputError(path, f"{what} is not valid UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(path, f"invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise InputError(path, "invalid TOML: arrays or inline tables nested too deep") from None
 
 
 def default_rules_path() -> Traversable:
