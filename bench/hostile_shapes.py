@@ -12,6 +12,7 @@ average before and after.
 
     python bench/hostile_shapes.py --depth 20000 --depth 100000
     python bench/hostile_shapes.py --other "env PYTHONPATH=/tmp/main .venv/bin/erratlas"
+    python bench/hostile_shapes.py --no-shapes --target cli.js --runs 5 --other "..."   # a real bundle
 """
 
 from __future__ import annotations
@@ -76,15 +77,17 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--no-fixed", action="store_true", help="skip the 8-10 MB inputs")
+    parser.add_argument("--no-shapes", action="store_true", help="only the --target files")
+    parser.add_argument("--target", type=pathlib.Path, action="append", default=[], help="a real bundle too")
     args = parser.parse_args()
     ours = [str(pathlib.Path(sys.executable).parent / "erratlas")]
     commands = {"this checkout": ours}
     if args.other:
         commands["other"] = shlex.split(args.other)
-    inputs: dict[str, bytes] = {}
-    for depth in args.depth or [20_000, 100_000]:
+    inputs: dict[str, bytes] = {target.name: target.read_bytes() for target in args.target}
+    for depth in [] if args.no_shapes else args.depth or [20_000, 100_000]:
         inputs |= shapes(depth)
-    if not args.no_fixed:
+    if not args.no_fixed and not args.no_shapes:
         inputs |= fixed()
     print(f"load before: {os.getloadavg()}")
     print("| input | " + " | ".join(f"{label}: exit, median s, peak MiB" for label in commands) + " |")

@@ -175,9 +175,11 @@ def test_a_parser_crash_is_one_line_naming_the_file(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if ".tmp-" in p.name]
 
 
-def test_a_killed_worker_costs_time_never_output(tmp_path: Path) -> None:
-    """The helper that shares the callsite work is killed mid-scan: the scan ends as usual,
-    its files byte-identical to an undisturbed scan's."""
+@pytest.mark.parametrize("worker", ["helper:", "side:"])
+def test_a_killed_worker_costs_time_never_output(tmp_path: Path, worker: str) -> None:
+    """The helper that shares the callsite work (or the side worker that hashes, renders and
+    works ahead) is killed mid-scan: the scan ends as usual, its files byte-identical to an
+    undisturbed scan's."""
     bundle = tmp_path / "big.js"
     bundle.write_bytes((FIXTURES / "demo" / "demo.min.js").read_bytes() * 30)  # over 1 MiB: a helper is forked
     scan(bundle, tmp_path / "quiet")
@@ -187,7 +189,7 @@ def test_a_killed_worker_costs_time_never_output(tmp_path: Path) -> None:
     assert process.stderr is not None
     killed = False
     for line in process.stderr:
-        if not killed and "helper:" in line:
+        if not killed and f" {worker} " in line:
             try:
                 os.kill(int(line.split()[2]), signal.SIGKILL)
             except ProcessLookupError:

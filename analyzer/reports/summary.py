@@ -64,8 +64,8 @@ def invariants(result: ScanResult, tallies: dict[str, object]) -> list[dict[str,
         ("fingerprints are unique", len({r.fingerprint for r in records}), len(records)),
         ("unit sites sum to total", sum(len(u.sites) for u in result.units), len(records)),
     ]
-    for kind in ("error", "diagnostic"):  # every callsite found is inventoried or left out
-        found = [u for u in result.units if u.found is not None]
+    found = [u for u in result.units if u.found is not None]  # the frontends that leave some out
+    for kind in ("error", "diagnostic") if found else ():  # every callsite found is inventoried or left out
         left = sum(1 for u in found for site in u.left_out if site.kind == kind)
         inventoried = sum(1 for u in found for site in u.sites if site.kind == kind)
         checks.append((f"{kind} callsites found = inventoried + left out",
@@ -117,7 +117,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
                 for name, r in regions[:_REGIONS_LISTED]
             ],
         },
-        "leftOut": _left_out(result),
+        **({"leftOut": _left_out(result)} if any(u.found is not None for u in result.units) else {}),
         "invariants": invariants(result, tallies),
         # -- bundler module map and source-map evidence (issue 4) --
         "modules": module_summary(result),
