@@ -11,6 +11,7 @@ reference by walking its few ancestors to the innermost scope that binds it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
@@ -89,6 +90,8 @@ class Resolution:
         for name, scope in by_scope:
             scopes.setdefault(name, set()).add(scope)
         root_id = root.id
+        references: list[tuple[str, Node, Binding | None]] = []
+        nested: list[int] = []  # positions of the references of names bound below the top
         for name, node in pending:
             found = scopes.get(name)
             if found is None:  # never declared: global, no need to climb
@@ -96,9 +99,17 @@ class Resolution:
             elif found == {root_id}:  # declared only at the top: every reference's binding
                 binding = by_scope[(name, root_id)]
             else:
-                binding = _resolve(name, node, root, by_scope)
-            self.references.append(Reference(name, node, binding))
-        self.recovered = [Reference(name, node, _resolve(name, node, root, by_scope)) for name, node in loose]
+                binding = None
+                nested.append(len(references))
+            references.append((name, node, binding))
+        for name, node in loose:
+            nested.append(len(references))
+            references.append((name, node, None))
+        innermost = _innermost_bindings([references[i][:2] for i in nested], by_scope, root)
+        for at, binding in zip(nested, innermost):
+            references[at] = (references[at][0], references[at][1], binding)
+        self.references = [Reference(*reference) for reference in references[:len(pending)]]
+        self.recovered = [Reference(*reference) for reference in references[len(pending):]]
 
     def calls(self) -> list[tuple[Reference, Node]]:
         """References used as the callee of `C(...)` or the constructor of `new C(...)`."""
@@ -242,6 +253,46 @@ def _import_binding(name: str, node: Node, parent: Node, root: Node) -> Binding 
         if not same(local, node):
             return None
     return Binding(name, root, node, "import")
+
+
+def _innermost_bindings(
+    references: list[tuple[str, Node]], by_scope: dict[tuple[str, int], Binding], root: Node
+) -> list[Binding | None]:
+    """The binding each reference resolves to: that of the innermost scope binding its name
+    and holding it (None: the global), found by byte ranges, never by climbing the tree
+    (climbing from each of thousands of references in code nested thousands deep is
+    quadratic). A scope node holds a reference exactly when its range holds the reference's
+    (a name is never empty, and syntax nodes that are not nested never overlap), and scopes'
+    ranges nest, so one sweep per name over its scopes and references in byte order, with
+    a stack of the scopes open, finds them all; two scopes of one range (one inside the
+    other) are told apart by climbing, as before."""
+    out: list[Binding | None] = [None] * len(references)
+    by_name: dict[str, list[int]] = {}
+    for position, (name, _) in enumerate(references):
+        by_name.setdefault(name, []).append(position)
+    for name, positions in by_name.items():
+        scopes = sorted(((b.scope.start_byte, -b.scope.end_byte, b) for (n, _), b in by_scope.items() if n == name),
+                        key=lambda item: (item[0], item[1]))
+        ranges = [(start, -negative_end) for start, negative_end, _ in scopes]
+        tied = {r for r, count in Counter(ranges).items() if count > 1}
+        open_scopes: list[tuple[int, int, Binding]] = []
+        at = 0
+        for position in sorted(positions, key=lambda p: references[p][1].start_byte):
+            node = references[position][1]
+            start, end = node.start_byte, node.end_byte
+            while at < len(scopes) and scopes[at][0] <= start:
+                scope_start, negative_end, binding = scopes[at]
+                while open_scopes and open_scopes[-1][1] <= scope_start:
+                    open_scopes.pop()
+                open_scopes.append((scope_start, -negative_end, binding))
+                at += 1
+            while open_scopes and open_scopes[-1][1] < end:
+                open_scopes.pop()
+            if open_scopes and (open_scopes[-1][0], open_scopes[-1][1]) in tied:
+                out[position] = _resolve(name, node, root, by_scope)
+            else:
+                out[position] = open_scopes[-1][2] if open_scopes else None
+    return out
 
 
 def _resolve(name: str, node: Node, root: Node, by_scope: dict[tuple[str, int], Binding]) -> Binding | None:

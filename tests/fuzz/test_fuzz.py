@@ -35,6 +35,9 @@ KNOWN: dict[str, tuple[tuple[str, str], ...]] = {
     "archive": (
         ("surrogates not allowed", "an archive member name that is not UTF-8 is an internal error"),
     ),
+    "allowlist": (
+        ("exit 2 with 6 lines on stderr", "`gate --min-coverage x`: typer's usage box, not one line"),
+    ),
 }
 
 
