@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import FUNCTION_TYPES, field_of, named_index, same, text
@@ -28,14 +30,15 @@ _ROLE_BY_PARENT = {
 }
 
 
-def consumer_of(callsite: Node, chain: list[Node]) -> Consumer:
+def consumer_of(callsite: Node, chain: list[Node], index: Callable[[Node, Node], int] = named_index) -> Consumer:
     """`chain`: the callsite's ancestors, innermost first (every climb here walks it: a walk
-    by `Node.parent` costs the depth at every step)."""
+    by `Node.parent` costs the depth at every step); `index`: `named_index`, or one that
+    indexes a wide node's children once (`identity.Siblings.named_index`)."""
     at, child = _skip_parentheses(chain, -1, callsite)
     if at >= len(chain):
         return Consumer(node="program", relation="body", role="statement")
     parent = chain[at]
-    relation = _relation(parent, child)
+    relation = _relation(parent, child, index)
     return Consumer(node=parent.type, relation=relation, role=_role(callsite, chain))
 
 
@@ -60,11 +63,11 @@ _UNNAMED_SLOT = {
 }
 
 
-def _relation(parent: Node, child: Node) -> str:
+def _relation(parent: Node, child: Node, index: Callable[[Node, Node], int]) -> str:
     if parent.type == "arguments":
-        return f"arguments[{named_index(parent, child)}]"
+        return f"arguments[{index(parent, child)}]"
     if parent.type in ("array", "sequence_expression"):
-        return f"{'elements' if parent.type == 'array' else 'expressions'}[{named_index(parent, child)}]"
+        return f"{'elements' if parent.type == 'array' else 'expressions'}[{index(parent, child)}]"
     return field_of(parent, child) or _UNNAMED_SLOT.get(parent.type, "child")
 
 

@@ -281,7 +281,7 @@ def _site(
         is_new = node.type == "new_expression"
         callee_node = node.child_by_field_name("constructor" if is_new else "function")
         arguments = _arguments(node)
-        consumer = consumer_of(node, chain)
+        consumer = consumer_of(node, chain, normalizer.siblings.named_index)
     else:  # a name followed by `(` in a region the parser recovered from
         is_new = _NEW_BEFORE.search(unit.source, max(0, node.start_byte - 8), node.start_byte) is not None
         callee_node, arguments = node, _recovered_arguments(node)

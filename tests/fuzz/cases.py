@@ -177,7 +177,29 @@ _INNER = (b'throw new Error("x");', b'new TypeError(`a${b}c`);', b"Error(m);", b
           b"RangeError();", b"return new Error(x?'a':'b');", b"var Error=1;new Error('shadowed');")
 
 
+_WIDE = (
+    ("array of errors", lambda n: b"x=[" + b'new Error("e"),' * n + b"];"),
+    ("arguments of errors", lambda n: b"f(" + b"Error(a)," * n + b");"),
+    ("object of errors", lambda n: b"x={" + b"".join(b"k%d:new TypeError(`%d`)," % (i, i) for i in range(n)) + b"};"),
+    ("class chain", lambda n: b"class A0 extends Error{}" + b"".join(b"class A%d extends A%d{}" % (i + 1, i) for i in range(n))),
+    ("sequence", lambda n: b"x=(" + b"a," * n + b"new Error(1));"),
+    ("or chain", lambda n: b"throw " + b"a||" * n + b"new Error(1);"),
+    ("switch cases", lambda n: b"switch(a){" + b"case 1:throw new Error(1);" * n + b"}"),
+    ("template holes", lambda n: b"x=`" + b"${new Error(1)}" * n + b"`;"),
+    ("sequential", lambda n: b'new Error("x");' * n),
+)
+
+
 def js_shapes(rng: random.Random) -> tuple[dict[str, bytes], str]:
+    if rng.random() < 0.3:
+        name, make = rng.choice(_WIDE)
+        width = rng.choice((1, 10, 100, 1000, 5000))
+        data = make(width)
+        note = f"{name} x{width}"
+        if rng.random() < 0.3:
+            data, more = mutate(rng, data, 1)
+            note += f", {more}"
+        return {"bundle.js": data + b"\n"}, note
     depth = rng.choice((1, 10, 100, 1000, rng.randint(1, 3000)))
     chosen = [rng.choice(_WRAPPERS) for _ in range(rng.randint(1, 3))]
     opens, closes = [], []
