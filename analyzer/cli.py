@@ -17,6 +17,7 @@ from rich.console import Console
 
 from analyzer import __version__, progress
 from analyzer.errors import ExitCode, InputError, InvariantError
+from analyzer.isolated import ChildFailure
 from analyzer.trace import mark
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from analyzer.owners.gate import Thresholds
     from analyzer.reports.explain import Story
     from analyzer.reports.sarif import Selection
+    from analyzer.scan import ScanResult
 
 
 app = typer.Typer(
@@ -68,6 +70,7 @@ def scan(
     from analyzer.reports.output import check_replaceable, write_directory
     from analyzer.reports.owners import owner_files
     from analyzer.reports.summary import scan_summary
+    from analyzer.isolated import isolated
     from analyzer.rules import load_javascript_rules, load_python_rules
     from analyzer.scan import scan as run_scan
 
@@ -82,28 +85,37 @@ def scan(
         with progress.phase("reading rules and allowlists"):
             loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
             allowlists = load_allowlists(allowlist or [])
-        result = run_scan(bundle, loaded_rules, logger, jobs=jobs or _cores(), signatures=signatures)
-        mark("scan: done")
-        with progress.phase("making reports"):
-            files = inventory_files(result)
-            if result.signatures is not None:
-                from analyzer.owners.corpus.bundle import SIGNATURES_FILE
 
-                files[SIGNATURES_FILE] = result.signatures
-            mark("reports: inventory made")
-            files |= owner_files(files, allowlists, scan_summary(result))
-            mark("reports: made")
+        def outputs() -> tuple[dict[str, bytes], str]:
+            result = run_scan(bundle, loaded_rules, logger, jobs=jobs or _cores(), signatures=signatures)
+            mark("scan: done")
+            with progress.phase("making reports"):
+                made = inventory_files(result)
+                if result.signatures is not None:
+                    from analyzer.owners.corpus.bundle import SIGNATURES_FILE
+
+                    made[SIGNATURES_FILE] = result.signatures
+                mark("reports: inventory made")
+                made |= owner_files(made, allowlists, scan_summary(result))
+                mark("reports: made")
+            return made, _scanned(bundle, result, out, made)
+
+        # a JavaScript scan runs where a parser crash or the memory bound cannot take this
+        # process down (analyzer/isolated.py); nothing is written unless it ends well
+        files, line = outputs() if python else isolated(outputs, bundle)
         with progress.phase(f"writing {len(files)} files to {out}"):
             write_directory(out, files)
         mark("reports: written")
+    _err.print(line, markup=False)
+
+
+def _scanned(bundle: Path, result: ScanResult, out: Path, files: dict[str, bytes]) -> str:
+    """The line a scan ends with."""
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
     loggers = ", ".join(dict.fromkeys(f"{u.logger['name']}" for u in result.units))
-    _err.print(
-        f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
-        f"(logger: {loggers}), {len(result.classes)} error classes; {_owners_line(files)} -> {out}",
-        markup=False,
-    )
+    return (f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
+            f"(logger: {loggers}), {len(result.classes)} error classes; {_owners_line(files)} -> {out}")
 
 
 def _cores() -> int:
@@ -721,6 +733,11 @@ def main() -> None:
         code = int(ExitCode.BAD_INPUT)
     except InvariantError as exc:
         _err.print(f"erratlas: internal error: invariant broken: {exc}", markup=False)
+        code = int(ExitCode.INTERNAL)
+    except ChildFailure as exc:  # an internal error inside an isolated scan
+        if os.environ.get("ERRATLAS_DEBUG"):
+            print(exc.trace, file=sys.stderr, end="")
+        _err.print(f"erratlas: internal error: {exc} (ERRATLAS_DEBUG=1 for a traceback)", markup=False)
         code = int(ExitCode.INTERNAL)
     except Exception as exc:  # our own bugs: one line unless asked for the traceback
         if os.environ.get("ERRATLAS_DEBUG"):

@@ -12,6 +12,7 @@ time, never output.
 - `Helper(first, prepare)`: a child that first does work of its own, then shares a list of
   independent tasks with the parent (the parent from the front, the child from the back),
   through two counters in shared memory.
+- `run_to_end(body)`: a child the parent waits for, whatever becomes of it (`isolated.py`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import signal
 import struct
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from analyzer.trace import mark
@@ -219,6 +221,35 @@ def _tie_to_parent(parent: int) -> None:
     os.close(devnull)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_DFL)
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """A child run to its end: what it sent, how it ended."""
+
+    #: every frame it sent, in order (`("end",)` last when `body` returned)
+    frames: list[Any]
+    #: its wait status (`os.waitpid`)
+    status: int
+    #: its peak resident set, in bytes
+    peak_rss: int
+
+
+def run_to_end(body: Callable[[Callable[[Any], None]], None]) -> Ended:
+    """Run `body(send)` in a forked child (see `_Child`) and wait for its end, however it ends:
+    the caller learns how from the frames and the status. The child's own children are tied
+    to it (they die with it)."""
+    child = _Child(body)
+    try:
+        os.set_blocking(child._read, True)
+        child._pump()
+    except BaseException:
+        child.cancel()
+        raise
+    child._close()
+    _, status, usage = os.wait4(child._pid, 0)
+    frames, child._ready = child._ready, []
+    return Ended(frames, status, usage.ru_maxrss * 1024)
 
 
 class Side:

@@ -3,15 +3,17 @@ any change of meaning gets a new prefix, never a silent change of `fp1`."""
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node, Query, QueryCursor
 
-from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE
+from analyzer.bounds import WorkBudget
+from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE, named_index
 from analyzer.model import Copies
 from analyzer.versions import FP_VERSION
 
@@ -62,31 +64,80 @@ class Window:
     """A run of consecutive siblings used as one anchor: the callsite's neighbourhood inside a
     node too large to be an anchor itself."""
 
-    __slots__ = ("end_byte", "id", "parent", "start_byte", "type")
+    __slots__ = ("end_byte", "id", "members", "parent", "start_byte", "type")
 
-    def __init__(self, parent: Node, first: Node, last: Node) -> None:
+    def __init__(self, parent: Node, members: Sequence[Node]) -> None:
         self.parent = parent
+        #: the named siblings of the run, comments left out
+        self.members = members
         self.type = f"{parent.type}[]"
-        self.start_byte = first.start_byte
-        self.end_byte = last.end_byte
+        self.start_byte = members[0].start_byte
+        self.end_byte = members[-1].end_byte
         self.id = (parent.id, self.start_byte, self.end_byte)
+
+
+class Siblings:
+    """The named children (comments left out) of the nodes windows are cut from, with their
+    starts and sizes, listed once per node: stepping by `next_named_sibling` costs a descent from
+    the root at every step, and a statement list can hold a million statements."""
+
+    def __init__(self) -> None:
+        self._runs: dict[int, tuple[list[Node], list[int], list[int]]] = {}
+        self._indexes: dict[int, dict[int, int]] = {}
+
+    def named_index(self, parent: Node, child: Node) -> int:
+        """`syntax.named_index` (comments counted), the named children of a wide node indexed
+        once: an array of 100,000 errors is 100,000 lookups, not 100,000 scans."""
+        if parent.named_child_count <= _WIDE:
+            return named_index(parent, child)
+        index = self._indexes.get(parent.id)
+        if index is None:
+            index = self._indexes[parent.id] = {c.id: at for at, c in enumerate(parent.named_children)}
+        return index.get(child.id, -1)
+
+    def of(self, parent: Node) -> tuple[list[Node], list[int], list[int]]:
+        """(children, their start bytes, their sizes in syntax nodes)."""
+        run = self._runs.get(parent.id)
+        if run is None:
+            nodes = [c for c in parent.named_children if c.type != "comment"]
+            run = self._runs[parent.id] = (nodes, [c.start_byte for c in nodes], [c.descendant_count for c in nodes])
+        return run
 
 
 Anchor = Node | Window
 
 
+#: nodes with more named children than this get them indexed (`Siblings.named_index`)
+_WIDE = 64
+#: windows' members whose names are remembered: neighbouring callsites share most of a window
+_REMEMBERED_MEMBERS = 4096
+
+
 class Normalizer:
     """Alpha-normalized digests of anchors (nodes or windows) of one tree, cached."""
 
-    def __init__(self, source: bytes) -> None:
+    def __init__(self, source: bytes, budget: WorkBudget | None = None) -> None:
         self.source = source
+        #: node visits left for this tree's callsites (the work bound), None: unbounded
+        self.budget = budget
         self._cache: dict[object, bytes] = {}
+        #: the run of siblings each window is cut from (`anchor_of`)
+        self.siblings = Siblings()
+        #: name spans of the most recent windows' members, by node id (oldest first)
+        self._member_names: OrderedDict[int, list[tuple[int, int]]] = OrderedDict()
 
     def digest(self, node: Anchor) -> bytes:
         cached = self._cache.get(node.id)
         if cached is None:
+            if isinstance(node, Node):  # a window is bounded by ANCHOR_LIMIT, a function is not
+                self.spend(node.descendant_count)
             cached = self._cache[node.id] = _digest(node.type, self.normalized(node))
         return cached
+
+    def spend(self, nodes: int) -> None:
+        """Count node visits against the work bound (BoundExceeded past it)."""
+        if self.budget is not None:
+            self.budget.spend(nodes)
 
     def normalized(self, node: Anchor) -> bytes:
         """The anchor's source with each renameable name replaced by `\\0N\\0`, N the index
@@ -94,7 +145,7 @@ class Normalizer:
         (`{VERSION:"2.1.98",...}.VERSION`, how bundlers inline a table of build-time constants)
         replaced by `\\0=KEY\\0` (docs/fingerprints.md): invariant under any consistent
         renaming and under the values of build constants, sensitive to everything else."""
-        names = [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, node)]
+        names = list(self._names(node))
         names.sort()
         return self.normalized_span(node, names)
 
@@ -125,8 +176,24 @@ class Normalizer:
         pieces.append(source[at:end])
         return b"".join(pieces)
 
+    def _names(self, node: Anchor) -> list[tuple[int, int]]:
+        """Spans of the renameable names inside the anchor (a window's, member by member,
+        remembered for the next windows)."""
+        if isinstance(node, Node):
+            return [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, node)]
+        remembered = self._member_names
+        names: list[tuple[int, int]] = []
+        for member in node.members:
+            spans = remembered.get(member.id)
+            if spans is None:
+                spans = remembered[member.id] = [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, member)]
+                if len(remembered) > _REMEMBERED_MEMBERS:
+                    remembered.popitem(last=False)
+            names.extend(spans)
+        return names
 
-#: one cursor per query for whole-node anchors (never given a byte range, so reusable)
+
+#: one cursor per query (never given a byte range, so reusable)
 _NODE_CURSORS: dict[int, QueryCursor] = {}
 
 
@@ -135,25 +202,21 @@ def captures_in(node: Anchor) -> list[Node]:
     return _captures(_RENAMEABLE, node)
 
 
-def window(parent: Node, child: Node, limit: int) -> Anchor:
-    """The run of siblings around `child` inside `parent` within `limit` nodes (see anchor_of)."""
-    return _window(parent, child, limit)
+def window(parent: Node, child: Node, limit: int, siblings: Siblings | None = None) -> Anchor:
+    """The run of siblings around `child` inside `parent` within `limit` nodes (see anchor_of);
+    `siblings` shared by the calls on one tree lists each parent's children once."""
+    return _window(parent, child, limit, siblings if siblings is not None else Siblings())
 
 
 def _captures(query: Query, node: Anchor) -> list[Node]:
-    """The nodes a one-capture query captures inside the anchor."""
-    if isinstance(node, Node):
-        cursor = _NODE_CURSORS.get(id(query))
-        if cursor is None:
-            cursor = _NODE_CURSORS[id(query)] = QueryCursor(query)
-        return [n for nodes in cursor.captures(node).values() for n in nodes]
-    cursor = QueryCursor(query)
-    begin, end = node.start_byte, node.end_byte
-    cursor.set_byte_range(begin, end)
-    return [
-        n for nodes in cursor.captures(node.parent).values() for n in nodes
-        if begin <= n.start_byte and n.end_byte <= end
-    ]
+    """The nodes a one-capture query captures inside the anchor (a window's, member by member:
+    a byte range on the parent makes the cursor step over every sibling before the window,
+    which is quadratic over a statement list of a million)."""
+    cursor = _NODE_CURSORS.get(id(query))
+    if cursor is None:
+        cursor = _NODE_CURSORS[id(query)] = QueryCursor(query)
+    members = [node] if isinstance(node, Node) else node.members
+    return [n for member in members for nodes in cursor.captures(member).values() for n in nodes]
 
 
 def _constant_read(read: Node, source: bytes) -> bytes | None:
@@ -211,51 +274,55 @@ def _constant(value: Node) -> bool:
     return value.type in _CONSTANT_TYPES
 
 
-def anchor_of(callsite: Node, chain: Sequence[Node], limit: int | None = None) -> Anchor:
+def anchor_of(
+    callsite: Node, chain: Sequence[Node], limit: int | None = None, siblings: Siblings | None = None
+) -> Anchor:
     """The innermost enclosing function when it has at most `limit` syntax nodes. Otherwise,
     below the first enclosing node that has more, the child holding the callsite, grown over its
     neighbouring siblings (alternately the previous and the next) while the run stays within
     `limit` nodes; the callsite itself when even it has more. Sizes count syntax nodes, not
-    bytes, so that renaming (which changes the length of names) never moves an anchor."""
+    bytes, so that renaming (which changes the length of names) never moves an anchor.
+    `chain`: the callsite's ancestors up to the root, innermost first."""
     limit = ANCHOR_LIMIT if limit is None else limit
     if callsite.descendant_count > limit:
         return callsite
     inner = callsite
+    root = chain[-1] if chain else None
     for node in chain:
-        if node.type == "program" or node.descendant_count > limit:
-            return _window(node, inner, limit)
+        # the root is the program, whatever its type (an ERROR node when the parser recovered
+        # from the first bytes on)
+        if node is root or node.type == "program" or node.descendant_count > limit:
+            return _window(node, inner, limit, siblings if siblings is not None else Siblings())
         if node.type in _ANCHOR_STOP:
             return node
         inner = node
     return inner
 
 
-def _window(parent: Node, child: Node, limit: int) -> Anchor:
-    first = last = child
-    size = child.descendant_count
+def _window(parent: Node, child: Node, limit: int, siblings: Siblings) -> Anchor:
+    nodes, starts, sizes = siblings.of(parent)
+    at = bisect.bisect_left(starts, child.start_byte)
+    while at < len(nodes) and nodes[at].id != child.id:
+        at += 1  # zero-width (MISSING) siblings can share a start
+    if at == len(nodes):
+        return child  # a comment (never a callsite's ancestor) or a child the run lacks
+    first = last = at
+    size = sizes[at]
     before = after = True
     while before or after:
         if before:
-            sibling = _named_sibling(first, forward=False)
-            before = sibling is not None and size + sibling.descendant_count <= limit
-            if sibling is not None and before:
-                first, size = sibling, size + sibling.descendant_count
+            before = first > 0 and size + sizes[first - 1] <= limit
+            if before:
+                first -= 1
+                size += sizes[first]
         if after:
-            sibling = _named_sibling(last, forward=True)
-            after = sibling is not None and size + sibling.descendant_count <= limit
-            if sibling is not None and after:
-                last, size = sibling, size + sibling.descendant_count
-    if first.id == last.id:
+            after = last + 1 < len(nodes) and size + sizes[last + 1] <= limit
+            if after:
+                last += 1
+                size += sizes[last]
+    if first == last:
         return child
-    return Window(parent, first, last)
-
-
-def _named_sibling(node: Node, forward: bool) -> Node | None:
-    """The next (or previous) named sibling that is not a comment."""
-    sibling = node.next_named_sibling if forward else node.prev_named_sibling
-    while sibling is not None and sibling.type == "comment":
-        sibling = sibling.next_named_sibling if forward else sibling.prev_named_sibling
-    return sibling
+    return Window(parent, nodes[first:last + 1])
 
 
 def innermost_function(chain: Sequence[Node]) -> Node | None:

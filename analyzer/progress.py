@@ -11,7 +11,8 @@ Any stage says what it is doing, and how far it got when that can be measured:
 Phases nest: an inner phase is shown while it runs, then the outer one again. Only the CLI
 installs a listener (`analyzer.cli`, with rich, when stderr is a terminal), so the pipeline
 never imports rich and prints nothing. A listener belongs to the process that installed it:
-workers forked from that process report nothing.
+workers forked from that process report nothing, but for the isolated scan's child, which
+`adopt`s it while its parent waits.
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ def listening(listener: Listener | None) -> Iterator[None]:
         yield
     finally:
         _listener, _pid = previous
+
+
+def adopt() -> None:
+    """Report to this process's listener from a child forked to do the work while the parent
+    only waits for it (`analyzer.isolated`): the terminal is the child's until it ends."""
+    global _pid
+    if _listener is not None:
+        _pid = os.getpid()
 
 
 def _active() -> Listener | None:

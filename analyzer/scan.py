@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer import progress
-from analyzer.bundle.load import Embedded, load_bundle
+from analyzer.bounds import limit_memory
+from analyzer.bundle.load import Embedded, file_name, load_bundle
 from analyzer.errors import InputError, InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
 from analyzer.identity import binding_identities, callsite_identities, function_identities, scan_fingerprints
@@ -68,8 +69,9 @@ def scan(
         if signatures:
             raise InputError(path, "--signatures is for JavaScript bundles (corpus matching), not Python inputs")
         return _scan_python(path, rules, jobs)
-    with progress.phase(f"reading {path.name}"):
+    with progress.phase(f"reading {file_name(path)}"):
         units, embedded = load_bundle(path)
+    limit_memory(sum(len(unit.source) for unit in units))  # in an isolated scan: the bound from here on
     helper = jobs > 1 and can_fork()
     side = Side(lambda send, wanted: _side_work(path, units, rules, logger, send, wanted)) if helper else None
     ahead = _worked_ahead(units)
@@ -91,7 +93,7 @@ def scan(
     if digest is None or rendered is None:
         digest, rendered = _sha256(path), [render(unit.source) for unit in units]
     mark("scan: hash and renderings in")
-    bundle = BundleInput(name=path.name, sha256=digest, size=path.stat().st_size)
+    bundle = BundleInput(name=file_name(path), sha256=digest, size=path.stat().st_size)
     with progress.phase("modules, identities and records"):
         readable = readable_units({unit.name: text for unit, text in zip(units, rendered)})
         modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])

@@ -16,6 +16,7 @@ import base64
 import binascii
 import bisect
 import hashlib
+import os
 import posixpath
 import re
 import urllib.parse
@@ -26,6 +27,13 @@ from pathlib import Path
 
 import orjson
 
+from analyzer.bounds import (
+    MAX_SOURCE_MAP_BYTES,
+    MEMORY_PER_MAP_BYTE,
+    grow_memory_limit,
+    read_regular_file,
+)
+from analyzer.errors import InputError
 from analyzer.model import Origin
 
 _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -34,6 +42,10 @@ _OPENING = re.compile(rb"(?://|/\*)[@#][ \t]*\Z")
 _URL = re.compile(rb"sourceMappingURL=[ \t]*([^\s'\"*]+)[ \t]*(?:\*/)?\s*\Z")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/]*/")
 _NODE_MODULES = re.compile(r"(?<![^/])node_modules/((?:@[^/]+/)?[^/@.][^/]*)/")
+#: entries of a map's `sources` (a real map names a few thousand files)
+MAX_SOURCES = 1_000_000
+#: an index map section's offset line or column
+_MAX_POSITION = 1 << 31
 
 
 class SourceMapError(Exception):
@@ -64,13 +76,15 @@ class _Segments(dict[str, tuple[int, ...]]):
             value += (digit & 31) << shift
             if digit & 32:
                 shift += 5
+                if shift > 60:  # past any position a map can hold (and each step costs the shift)
+                    raise SourceMapError(f"VLQ value of more than 60 bits in segment {segment[:40]!r}")
                 continue
             values.append(-(value >> 1) if value & 1 else value >> 1)
             value = shift = 0
         if shift:
-            raise SourceMapError(f"truncated VLQ segment {segment!r}")
+            raise SourceMapError(f"truncated VLQ segment {segment[:40]!r}")
         if len(values) not in (1, 4, 5):
-            raise SourceMapError(f"segment {segment!r} has {len(values)} fields (1, 4 or 5 expected)")
+            raise SourceMapError(f"segment {segment[:40]!r} has {len(values)} fields (1, 4 or 5 expected)")
         decoded = tuple(values) + (0,) * (5 - len(values)) + ((len(values) > 1),)
         self[segment] = decoded
         return decoded
@@ -105,20 +119,24 @@ class SourceMap:
             raise SourceMapError("'sections' is not a list")
         sources: list[str] = []
         lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]] = {}
-        for section in sections:
+        for number, section in enumerate(sections):
             if not isinstance(section, dict) or not isinstance(section.get("map"), dict):
-                raise SourceMapError("index map section without an inline 'map'")
-            offset = section.get("offset") or {}
-            base_line, base_column = int(offset.get("line", 0)), int(offset.get("column", 0))
+                raise SourceMapError(f"index map section {number} without an inline 'map'")
+            base_line, base_column = _section_offset(section.get("offset"), number)
             part_sources, part_lines = _decode(section["map"])
             shift = len(sources)
             sources.extend(part_sources)
-            for number, (columns, origins) in part_lines.items():
-                extra = base_column if number == 0 else 0
-                target = lines.setdefault(base_line + number, ([], []))
+            for line, (columns, origins) in part_lines.items():
+                extra = base_column if line == 0 else 0
+                target = lines.setdefault(base_line + line, ([], []))
                 for column, origin in zip(columns, origins):
                     target[0].append(column + extra)
                     target[1].append(None if origin is None else (origin[0] + shift, origin[1], origin[2]))
+        for columns, origins in lines.values():
+            if any(b < a for a, b in pairwise(columns)):  # sections that overlap on a line
+                order = sorted(range(len(columns)), key=columns.__getitem__)
+                columns[:] = [columns[i] for i in order]
+                origins[:] = [origins[i] for i in order]
         return cls(sources, lines)
 
     def origin(self, line: int, column: int) -> Origin | None:
@@ -132,8 +150,8 @@ class SourceMap:
         if at < 0 or origins[at] is None:
             return None
         source, original_line, original_column = origins[at]  # type: ignore[misc]
-        if not 0 <= source < len(self.sources):
-            return None
+        if not 0 <= source < len(self.sources) or original_line < 0 or original_column < 0:
+            return None  # an index or a position the map's deltas drove out of range
         return Origin(source=self.sources[source], line=original_line + 1, column=original_column + 1)
 
     def origins(self, source: bytes, offsets: Sequence[int]) -> list[Origin | None]:
@@ -161,16 +179,32 @@ class SourceMap:
         return None
 
 
+def _section_offset(offset: object, number: int) -> tuple[int, int]:
+    """(line, column) of an index map section's `offset`: non-negative integers."""
+    if offset is None:
+        return 0, 0
+    if not isinstance(offset, dict):
+        raise SourceMapError(f"index map section {number}: 'offset' is not an object")
+    values = (offset.get("line", 0), offset.get("column", 0))
+    if not all(type(v) is int and 0 <= v < _MAX_POSITION for v in values):
+        raise SourceMapError(f"index map section {number}: 'offset' line and column are not small non-negative integers")
+    return values[0], values[1]
+
+
 def _decode(document: dict[str, object]) -> tuple[list[str], dict[int, tuple[list[int], list[tuple[int, int, int] | None]]]]:
     version = document.get("version")
     if version != 3:
-        raise SourceMapError(f"version {version!r}, only version 3 is read")
+        raise SourceMapError(f"version {str(version)[:40]!r}, only version 3 is read")
     mappings = document.get("mappings")
     raw_sources = document.get("sources")
     if not isinstance(mappings, str) or not isinstance(raw_sources, list):
         raise SourceMapError("'mappings' or 'sources' missing")
+    if len(raw_sources) > MAX_SOURCES:
+        raise SourceMapError(f"{len(raw_sources)} sources, more than the bound of {MAX_SOURCES}")
+    if not all(s is None or isinstance(s, str) for s in raw_sources):
+        raise SourceMapError("'sources' holds something other than strings")
     root = document.get("sourceRoot")
-    sources = [normalize_source(str(s) if s is not None else "", root if isinstance(root, str) else "") for s in raw_sources]
+    sources = [normalize_source(s if s is not None else "", root if isinstance(root, str) else "") for s in raw_sources]
     memo = _Segments()
     lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]] = {}
     source = original_line = original_column = 0
@@ -230,31 +264,77 @@ def utf16_positions(source: bytes, offsets: Sequence[int]) -> dict[int, tuple[in
 def find_source_map(bundle: Path | None, source: bytes) -> LocatedMap | None:
     """The map of `source`: its sourceMappingURL (inline, or a file beside `bundle`), else
     `bundle`.map beside it; None when there is none. Raises SourceMapError for a map that is
-    there but unusable."""
+    there but unusable. A file is read only when it is a regular file inside the bundle's
+    directory (a URL with `..` that leaves it, or a symlink out of it, is never opened), of
+    at most MAX_SOURCE_MAP_BYTES."""
     url = _mapping_url(source)
     if url is not None and url.startswith("data:"):
         raw = _data_url(url)
-        return LocatedMap("inline", SourceMap.from_json(raw), hashlib.sha256(raw).hexdigest())
+        return LocatedMap("inline", _decoded(raw), hashlib.sha256(raw).hexdigest())
     if bundle is None:
         return None
-    candidates = []
+    candidates: list[str] = []
+    refused: SourceMapError | None = None
     if url is not None:
         relative = urllib.parse.unquote(url.split("?", 1)[0].split("#", 1)[0])
         if "://" not in relative and not relative.startswith("/"):
             candidates.append(relative)
     candidates.append(bundle.name + ".map")
     for name in candidates:
-        path = bundle.parent / name
-        if path.is_file():
-            try:
-                raw = path.read_bytes()
-            except OSError as exc:
-                raise SourceMapError(f"{name}: cannot read ({exc.strerror})") from None
-            try:
-                return LocatedMap(posixpath.normpath(name), SourceMap.from_json(raw), hashlib.sha256(raw).hexdigest())
-            except SourceMapError as exc:
-                raise SourceMapError(f"{name}: {exc}") from None
+        try:
+            found = _read_beside(bundle.parent, name)
+        except SourceMapError as exc:
+            refused = refused or exc
+            continue
+        if found is None:
+            continue
+        try:
+            return LocatedMap(posixpath.normpath(name), _decoded(found), hashlib.sha256(found).hexdigest())
+        except SourceMapError as exc:
+            raise SourceMapError(f"{_shown(name)}: {exc}") from None
+    if refused is not None:
+        raise refused
     return None
+
+
+def _read_beside(directory: Path, name: str) -> bytes | None:
+    """The bytes of the file `name` (relative) in `directory`, None when there is no such
+    file; SourceMapError when it leaves the directory or is not a readable regular file."""
+    shown = _shown(name)
+    normal = posixpath.normpath(name)
+    if normal.startswith("../") or normal == ".." or "\x00" in name:
+        raise SourceMapError(f"{shown}: the sourceMappingURL leaves the bundle's directory; not read")
+    path = directory / normal
+    try:
+        real, home = os.path.realpath(path), os.path.realpath(directory)
+        if os.path.commonpath([real, home]) != home:
+            raise SourceMapError(f"{shown}: a link out of the bundle's directory; not read")
+        try:
+            os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        return read_regular_file(path, MAX_SOURCE_MAP_BYTES, "source map")
+    except InputError as exc:
+        raise SourceMapError(f"{shown}: {exc.problem}") from None
+    except (OSError, ValueError) as exc:
+        raise SourceMapError(f"{shown}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+
+
+def _shown(name: str) -> str:
+    """A map's name as a status shows it: at most 120 characters."""
+    return name if len(name) <= 120 else f"{name[:100]}…({len(name)} characters)"
+
+
+def _decoded(raw: bytes) -> SourceMap:
+    """`SourceMap.from_json`, within the memory bound: an isolated scan's bound grows by
+    MEMORY_PER_MAP_BYTE per byte of the map, and a map that still does not fit is unusable."""
+    grow_memory_limit(MEMORY_PER_MAP_BYTE * len(raw))
+    try:
+        return SourceMap.from_json(raw)
+    except MemoryError:
+        raise SourceMapError(f"a {len(raw)}-byte map does not decode within the memory bound") from None
+    except RecursionError:
+        raise SourceMapError("nested too deep") from None
 
 
 def _mapping_url(source: bytes) -> str | None:

@@ -112,12 +112,12 @@ def load(path: Path, limits: list[int], explain_limit: int | None) -> Build:
             continue
         tree = parse(unit.source)
         nodes = [_call_node(tree.root_node, s.offset, s.end_offset) for s in unit_facts.sites]
-        chains = [list(ancestors(node)) for node in nodes]
+        chains = [ancestors(node, tree.root_node) for node in nodes]
         for limit in limits:
             normalizer = identity.Normalizer(unit.source)  # fresh cache: time the full cost
             started = time.perf_counter()
             for site, node, chain in zip(unit_facts.sites, nodes, chains):
-                anchor = identity.anchor_of(node, chain, limit)
+                anchor = identity.anchor_of(node, chain, limit, normalizer.siblings)
                 anchors[limit][_anchor_class(anchor, node, chain)] += 1
                 inputs[limit].append(
                     dataclasses.replace(
@@ -127,7 +127,7 @@ def load(path: Path, limits: list[int], explain_limit: int | None) -> Build:
             seconds[limit] += time.perf_counter() - started
             if limit == explain_limit:
                 for site, node, chain in zip(unit_facts.sites, nodes, chains):
-                    anchor = identity.anchor_of(node, chain, limit)
+                    anchor = identity.anchor_of(node, chain, limit, normalizer.siblings)
                     samples.append(
                         Sample(
                             site.kind,

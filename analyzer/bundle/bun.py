@@ -233,7 +233,7 @@ def _read_module(data: _GraphData, at: int, index: int) -> EmbeddedModule:
     if contents_length:
         data.require_nul(contents_offset, contents_length, f"{what} contents")
     return EmbeddedModule(
-        path=_decode_path(data.take(name_offset, name_length), what),
+        path=decode_name(data.take(name_offset, name_length)),
         contents=data.take(contents_offset, contents_length),
         size=contents_length,
         loader=LOADERS[loader] if loader < len(LOADERS) else f"unknown-{loader}",
@@ -243,11 +243,14 @@ def _read_module(data: _GraphData, at: int, index: int) -> EmbeddedModule:
     )
 
 
-def _decode_path(raw: bytes, what: str) -> str:
+def decode_name(raw: bytes) -> str:
+    """An embedded or file name as text: its UTF-8, with each byte that is not UTF-8 written
+    `\\xNN` (Python's `backslashreplace`), so that such a name is kept, readably, in every record
+    and JSON file (a name is bytes to the file system and to Bun)."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise _Malformed(f"{what} name is not UTF-8") from None
+        return raw.decode("utf-8", "backslashreplace")
 
 
 def _elf_bun_section(buf: Buffer) -> tuple[int, int] | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pathlib
+import re
 import shutil
 
 import orjson
@@ -27,31 +28,50 @@ MANIFEST_SCHEMA = "erratlas.extract/1"
 EMBEDDED_ROOTS = ("/$bunfs/", "B:/~BUN/", "B:\\~BUN\\")
 
 
+#: longest file or directory name written, in bytes (file systems allow 255)
+_PART_LIMIT = 200
+#: longest relative path written, in bytes (PATH_MAX is 4096 with the output directory's path)
+_PATH_LIMIT = 1024
+#: characters no file name may hold here: NUL, the other controls, and `:` (drive letters, NTFS streams)
+_UNSAFE_PART = re.compile(r"[\x00-\x1f\x7f:]")
+
+
 def relative_path(embedded: str, index: int) -> pathlib.PurePosixPath:
-    """A path that stays inside the output directory whatever the embedded path says."""
+    """A path that stays inside the output directory whatever the embedded path says: the
+    embedded root dropped, `..` made `__`, control characters and `:` made `_`, each part at
+    most 200 bytes (a longer one keeps its start, then `~` and a digest)."""
     for root in EMBEDDED_ROOTS:
         if embedded.startswith(root):
             embedded = embedded[len(root):]
             break
     parts = [
-        "__" if part == ".." else part.replace(":", "_")
+        _bounded("__" if part == ".." else _UNSAFE_PART.sub("_", part))
         for part in embedded.replace("\\", "/").split("/")
         if part not in ("", ".")
     ]
     return pathlib.PurePosixPath(*parts) if parts else pathlib.PurePosixPath(f"module-{index}")
 
 
+def _bounded(part: str) -> str:
+    raw = part.encode("utf-8", "surrogatepass")
+    if len(raw) <= _PART_LIMIT:
+        return part
+    digest = hashlib.sha256(raw).hexdigest()[:12]
+    return raw[:_PART_LIMIT - 13].decode("utf-8", "ignore") + "~" + digest
+
+
 def extract(binary: pathlib.Path, out: pathlib.Path) -> list[dict[str, object]]:
     """Write every module of `binary` that carries source under `out`; return the manifest rows."""
     modules = read_bun_executable(binary)
+    files = planned_files(modules)
     out = pathlib.Path(os.path.abspath(out))
     check_replaceable(out, MANIFEST, extraction_files)
     staging = staging_beside(out)
     try:
-        taken: set[str] = set()
         rows = []
-        for index, module in enumerate(modules):
-            file = _write(staging, module, index, taken) if module.has_source else None
+        for module, file in zip(modules, files):
+            if file is not None:
+                _write(staging, module, file)
             rows.append(_row(module, file))
         manifest = {"schema": MANIFEST_SCHEMA, "binary": binary.name, "entryPoint": modules[0].path, "modules": rows}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
@@ -63,17 +83,47 @@ def extract(binary: pathlib.Path, out: pathlib.Path) -> list[dict[str, object]]:
     return rows
 
 
-def _write(outdir: pathlib.Path, module: EmbeddedModule, index: int, taken: set[str]) -> str:
-    relative = relative_path(module.path, index)
-    if str(relative) in taken:
-        relative = relative.with_name(f"{relative.name}~{index}")
-    taken.add(str(relative))
-    target = outdir.joinpath(relative)
+def planned_files(modules: list[EmbeddedModule]) -> list[str | None]:
+    """Where each module with source is written (None: no source), in graph order: its
+    `relative_path` when that is free; else with `~N` (N its index in the graph) after its
+    name; else `module-N~NAME` at the top. A path is free when no other file has it, no
+    directory of another file is it, and none of its directories is another's file;
+    `manifest.json` at the top is the manifest's. So `a` and `a/b.js` are both written."""
+    files: set[str] = {MANIFEST}
+    directories: set[str] = set()
+    planned: list[str | None] = []
+    for index, module in enumerate(modules):
+        if not module.has_source:
+            planned.append(None)
+            continue
+        wanted = relative_path(module.path, index)
+        choices = [wanted, wanted.with_name(f"{wanted.name}~{index}"), pathlib.PurePosixPath(f"module-{index}~{wanted.name}")]
+        chosen = next(c for c in choices if _free(c, files, directories))
+        files.add(str(chosen))
+        directories.update(str(parent) for parent in chosen.parents if str(parent) != ".")
+        planned.append(str(chosen))
+    return planned
+
+
+def _free(path: pathlib.PurePosixPath, files: set[str], directories: set[str]) -> bool:
+    text = str(path)
+    if len(text.encode("utf-8", "surrogatepass")) > _PATH_LIMIT:
+        return False
+    if text in files or text in directories:
+        return False
+    return not any(str(parent) in files for parent in path.parents)
+
+
+def _write(outdir: pathlib.Path, module: EmbeddedModule, file: str) -> None:
+    target = outdir.joinpath(file)
     if not target.resolve().is_relative_to(outdir.resolve()):  # pragma: no cover - parts are sanitised
         raise InputError(module.path, f"refusing to write outside {outdir}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(module.contents)
-    return str(relative)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "xb") as handle:
+            handle.write(module.contents)
+    except OSError as exc:
+        raise InputError(target, f"cannot write the module {module.path!r}: {exc.strerror}") from None
 
 
 def _row(module: EmbeddedModule, file: str | None) -> dict[str, object]:

@@ -10,6 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from analyzer.bounds import (
+    MAX_EXECUTABLE_BYTES,
+    MAX_JAVASCRIPT_BYTES,
+    BoundExceeded,
+    read_regular_file,
+)
 from analyzer.errors import InputError
 from analyzer.model import Unit
 
@@ -48,10 +54,26 @@ def load_units(path: Path) -> list[Unit]:
 def load_bundle(path: Path) -> tuple[list[Unit], list[Embedded]]:
     """The units to scan, and, for a Bun executable, every embedded module with whether it is
     scanned (empty for a plain bundle)."""
+    info = stat_input(path)
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(path, "is a directory, expected a JavaScript bundle file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(path, "not a regular file")  # a device or a FIFO: a read might never end
     if _read_regular_file(path, limit=4).startswith(_EXECUTABLE_MAGIC):
+        if info.st_size > MAX_EXECUTABLE_BYTES:
+            raise BoundExceeded(path, f"executable of {info.st_size} bytes, more than the bound of "
+                                      f"{MAX_EXECUTABLE_BYTES} bytes")
         return _executable_units(path)  # read through a mapping: a 300 MB binary is never copied whole
-    data = _read_regular_file(path)
-    return [javascript_unit(path, path.name, data)], []
+    data = read_regular_file(path, MAX_JAVASCRIPT_BYTES, "JavaScript bundle file")
+    return [javascript_unit(path, file_name(path), data)], []
+
+
+def file_name(path: Path) -> str:
+    """The name of a file as records show it: a name that is not UTF-8 keeps each other byte
+    as `\\xNN` (`bun.decode_name`), never a lone surrogate that no JSON writer takes."""
+    from analyzer.bundle.bun import decode_name
+
+    return decode_name(os.fsencode(path.name))
 
 
 def javascript_unit(path: Path | str, name: str, data: bytes) -> Unit:
@@ -108,10 +130,12 @@ def _executable_units(path: Path) -> tuple[list[Unit], list[Embedded]]:
     if not _is_bun_executable(path, bun.is_bun_executable):
         raise InputError(path, "native executable without a Bun module graph (no '---- Bun! ----' trailer)")
     units, listing = [], []
-    for module in bun.read_bun_executable(path):
+    modules = bun.read_bun_executable(path)
+    names = unique_names([module.path for module in modules])
+    for module, name in zip(modules, names):
         scanned = module.has_source and module.loader in JAVASCRIPT_LOADERS
         if scanned:
-            units.append(javascript_unit(f"{path}!{module.path}", module.path, module.contents))
+            units.append(javascript_unit(f"{path}!{name}", name, module.contents))
             why = "a JavaScript module of the program"
         elif module.loader in JAVASCRIPT_LOADERS:
             why = "not scanned: bytecode only, no source"
@@ -122,6 +146,22 @@ def _executable_units(path: Path) -> tuple[list[Unit], list[Embedded]]:
     if not units:
         raise InputError(path, "Bun executable embeds no JavaScript source (bytecode only?)")
     return sorted(units, key=lambda u: u.name), sorted(listing, key=lambda m: m.path)
+
+
+def unique_names(paths: list[str]) -> list[str]:
+    """Unit names for embedded modules, in graph order: a module's path, and for the second
+    and later modules of a path already taken, `path#N` (N its index in the graph, the first
+    free one upwards), so that every unit, callsite id and rendering stays distinct."""
+    taken: set[str] = set()
+    out = []
+    for index, path in enumerate(paths):
+        name, number = path, index
+        while name in taken:
+            name = f"{path}#{number}"
+            number += 1
+        taken.add(name)
+        out.append(name)
+    return out
 
 
 def _is_bun_executable(path: Path, sniff: Callable[[memoryview], bool]) -> bool:

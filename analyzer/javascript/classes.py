@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
@@ -64,38 +65,49 @@ def error_classes(
     """
     roots = set(rules.class_roots)
     references = _heritage_references(resolution)
+    root = tree.root_node
     root_of: dict[int, str] = {}  # class node start -> builtin root
+    # the class whose heritage is the identifier at each offset
+    heritage_at = {
+        identifier.start_byte: (name, node)
+        for name, node in heritages
+        for identifier in [_heritage_identifier(node)]
+        if identifier is not None
+    }
+    found: deque[Node] = deque()  # error classes whose own name is still to be resolved
+
+    def settle(name: str, node: Node) -> None:
+        if node.start_byte not in root_of:
+            builtin = _root_through(name, node, references, roots, root_of)
+            if builtin is not None:
+                root_of[node.start_byte] = builtin
+                found.append(node)
+
+    count = -1
+    while count != len(root_of):  # chains inside the first resolution (a pass or two)
+        count = len(root_of)
+        for name, node in heritages:
+            settle(name, node)
+    # then each error class's name, resolved within its scope, settles the classes extending
+    # it: a worklist, so that a chain of N classes costs N resolutions, not N passes over all
+    wanted = {name for name, _ in heritages}
     searched: set[tuple[str, int]] = set()
-    while True:
-        changed = True
-        while changed:  # chains inside what is resolved so far
-            changed = False
-            for name, node in heritages:
-                if node.start_byte not in root_of:
-                    found = _root_through(name, node, references, roots, root_of)
-                    if found is not None:
-                        root_of[node.start_byte] = found
-                        changed = True
-        # resolve the heritages naming an error class found so far, within that class's scope
-        wanted = {name for name, _ in heritages}
-        fresh = [
-            binding
-            for _, node in heritages
-            if node.start_byte in root_of
-            for binding in [_class_binding(node)]
-            if binding is not None and binding.name in wanted and binding.key not in searched
-        ]
-        if not fresh:
-            break
-        for binding in fresh:
-            searched.add(binding.key)
-            scope = (binding.scope.start_byte, binding.scope.end_byte)
-            references.update(_heritage_references(Resolution(tree, normalizer.source, {binding.name}, scope)))
+    while found:
+        binding = _class_binding(found.popleft(), root)
+        if binding is None or binding.name not in wanted or binding.key in searched:
+            continue
+        searched.add(binding.key)
+        scope = (binding.scope.start_byte, binding.scope.end_byte)
+        fresh = _heritage_references(Resolution(tree, normalizer.source, {binding.name}, scope))
+        references.update(fresh)
+        for start in fresh:
+            if start in heritage_at:
+                settle(*heritage_at[start])
     classes = []
     for name, node in heritages:
         if node.start_byte not in root_of:
             continue
-        chain = list(ancestors(node))
+        chain = ancestors(node, tree.root_node)
         line, column = node.start_point[0] + 1, node.start_point[1] + 1
         classes.append(
             ClassFacts(
@@ -122,18 +134,18 @@ def _heritage_references(resolution: Resolution) -> dict[int, Reference]:
     }
 
 
-def _class_binding(node: Node) -> Binding | None:
+def _class_binding(node: Node, root: Node) -> Binding | None:
     """The binding that names a class: its own declaration, or `var X = class ...`."""
     name = node.child_by_field_name("name")
     if node.type == "class_declaration" and name is not None:
-        return declaration(text(name), name)
+        return declaration(text(name), name, root)
     parent = node.parent
     while parent is not None and parent.type == "parenthesized_expression":
         parent = parent.parent
     if parent is not None and parent.type == "variable_declarator":
         target = parent.child_by_field_name("name")
         if target is not None and target.type == "identifier":
-            return declaration(text(target), target)
+            return declaration(text(target), target, root)
     return None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import FUNCTION_TYPES, field_of, named_index, same, text
@@ -28,19 +30,25 @@ _ROLE_BY_PARENT = {
 }
 
 
-def consumer_of(callsite: Node) -> Consumer:
-    parent, child = _skip_parentheses(callsite)
-    if parent is None:
+def consumer_of(callsite: Node, chain: list[Node], index: Callable[[Node, Node], int] = named_index) -> Consumer:
+    """`chain`: the callsite's ancestors, innermost first (every climb here walks it: a walk
+    by `Node.parent` costs the depth at every step); `index`: `named_index`, or one that
+    indexes a wide node's children once (`identity.Siblings.named_index`)."""
+    at, child = _skip_parentheses(chain, -1, callsite)
+    if at >= len(chain):
         return Consumer(node="program", relation="body", role="statement")
-    relation = _relation(parent, child)
-    return Consumer(node=parent.type, relation=relation, role=_role(callsite))
+    parent = chain[at]
+    relation = _relation(parent, child, index)
+    return Consumer(node=parent.type, relation=relation, role=_role(callsite, chain))
 
 
-def _skip_parentheses(node: Node) -> tuple[Node | None, Node]:
-    child, parent = node, node.parent
-    while parent is not None and parent.type == "parenthesized_expression":
-        child, parent = parent, parent.parent
-    return parent, child
+def _skip_parentheses(chain: list[Node], at: int, node: Node) -> tuple[int, Node]:
+    """(position in `chain` of the first ancestor above position `at` (-1: the callsite) that
+    is not a parenthesized expression, the node right below it)."""
+    child, at = node, at + 1
+    while at < len(chain) and chain[at].type == "parenthesized_expression":
+        child, at = chain[at], at + 1
+    return at, child
 
 
 # the slot a parent holds its one unnamed child in, named as ESTree names it
@@ -55,38 +63,39 @@ _UNNAMED_SLOT = {
 }
 
 
-def _relation(parent: Node, child: Node) -> str:
+def _relation(parent: Node, child: Node, index: Callable[[Node, Node], int]) -> str:
     if parent.type == "arguments":
-        return f"arguments[{named_index(parent, child)}]"
+        return f"arguments[{index(parent, child)}]"
     if parent.type in ("array", "sequence_expression"):
-        return f"{'elements' if parent.type == 'array' else 'expressions'}[{named_index(parent, child)}]"
+        return f"{'elements' if parent.type == 'array' else 'expressions'}[{index(parent, child)}]"
     return field_of(parent, child) or _UNNAMED_SLOT.get(parent.type, "child")
 
 
-def _role(callsite: Node) -> str:
+def _role(callsite: Node, chain: list[Node]) -> str:
     """Role of the effective consumer: parentheses, ?: branches, `||`/`&&`/`??` right operands
     and the last expression of a sequence pass the value through unchanged."""
-    child = callsite
-    parent, child = _skip_parentheses(child)
-    while parent is not None:
+    at, child = _skip_parentheses(chain, -1, callsite)
+    while at < len(chain):
+        parent = chain[at]
         if parent.type == "ternary_expression" and not same(
             parent.child_by_field_name("condition"), child
         ):
-            parent, child = _skip_parentheses(parent)
+            at, child = _skip_parentheses(chain, at, parent)
             continue
         if parent.type == "binary_expression" and _passes_right(parent, child):
-            parent, child = _skip_parentheses(parent)
+            at, child = _skip_parentheses(chain, at, parent)
             continue
         if parent.type == "sequence_expression":
             if parent.named_children and same(parent.named_children[-1], child):
-                parent, child = _skip_parentheses(parent)
+                at, child = _skip_parentheses(chain, at, parent)
                 continue
             return "statement"
         break
-    if parent is None:
+    if at >= len(chain):
         return "statement"
+    parent = chain[at]
     if parent.type == "arguments":
-        return _argument_role(parent, child)
+        return _argument_role(chain, at, child)
     if parent.type == "arrow_function" and same(parent.child_by_field_name("body"), child):
         return "return"
     if parent.type in ("assignment_expression", "augmented_assignment_expression"):
@@ -105,8 +114,9 @@ def _passes_right(parent: Node, child: Node) -> bool:
     )
 
 
-def _argument_role(arguments: Node, child: Node) -> str:
-    call = arguments.parent
+def _argument_role(chain: list[Node], at: int, child: Node) -> str:
+    """The role of `child` passed in the arguments at `chain[at]`."""
+    call = chain[at + 1] if at + 1 < len(chain) else None
     if call is None or call.type != "call_expression":
         return "argument"
     callee = call.child_by_field_name("function")
@@ -119,21 +129,21 @@ def _argument_role(arguments: Node, child: Node) -> str:
         return "reject" if prop is not None and text(prop) == "reject" else "argument"
     if callee.type != "identifier":
         return "argument"
-    return _parameter_callee_role(text(callee), call)
+    return _parameter_callee_role(text(callee), chain, at + 2)
 
 
-def _parameter_callee_role(name: str, call: Node) -> str:
+def _parameter_callee_role(name: str, chain: list[Node], start: int) -> str:
     """`rej(e)` where `rej` is a Promise executor's second parameter is a reject; a call of any
-    other parameter of an enclosing function is a callback."""
-    node = call.parent
-    while node is not None:
+    other parameter of an enclosing function is a callback (`chain[start:]`: the call's
+    ancestors)."""
+    for at in range(start, len(chain)):
+        node = chain[at]
         if node.type in FUNCTION_TYPES:
             index = _parameter_index(node, name)
             if index is not None:
-                return "reject" if index == 1 and _is_promise_executor(node) else "callback"
+                return "reject" if index == 1 and _is_promise_executor(node, chain[at + 1:at + 3]) else "callback"
             if _declares_locally(node, name):
                 return "argument"
-        node = node.parent
     return "argument"
 
 
@@ -156,11 +166,12 @@ def _declares_locally(function: Node, name: str) -> bool:
     return own is not None and own.type == "identifier" and text(own) == name
 
 
-def _is_promise_executor(function: Node) -> bool:
-    holder = function.parent
+def _is_promise_executor(function: Node, above: list[Node]) -> bool:
+    """`above`: the function's parent and grandparent."""
+    holder = above[0] if above else None
     if holder is None or holder.type != "arguments" or named_index(holder, function) != 0:
         return False
-    new = holder.parent
+    new = above[1] if len(above) > 1 else None
     if new is None or new.type != "new_expression":
         return False
     constructor = new.child_by_field_name("constructor")

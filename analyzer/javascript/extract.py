@@ -13,8 +13,11 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
+from analyzer.bounds import WorkBudget, check_callsites
+from analyzer.bundle.load import file_name
 from analyzer.forked import LOST, Helper, can_fork
 from analyzer.identity import IdentityInput, Normalizer, anchor_of, innermost_function
+from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import ClassFacts, error_classes, heritage_names
 from analyzer.javascript.consumers import consumer_of
@@ -65,6 +68,22 @@ class ErrorRegion:
     kind: str  # ERROR or MISSING
 
 
+class RecoveredShape(Exception):
+    """A callsite whose syntax the parser recovered into a shape the facts cannot be read from
+    (e.g. a call without its callee): the callsite is left out and counted (`LeftOut`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A callsite found but left out of the inventory, and why (summary: `leftOut`)."""
+
+    kind: str
+    offset: int
+    end_offset: int
+    line: int
+    reason: str
+
+
 @dataclass(frozen=True, slots=True)
 class UnitFacts:
     unit: Unit
@@ -82,6 +101,11 @@ class UnitFacts:
     references: UnitReferences | None = None
     #: (item position, name) -> digest of the bindings that may root a `references` entry
     binding_digests: dict[tuple[int, str], bytes] = field(default_factory=dict)
+    #: callsites found but left out: the parser recovered them into a shape facts cannot be
+    #: read from (`found` = inventoried + left out, checked in the summary)
+    left_out: tuple[LeftOut, ...] = ()
+    #: callsites found, by kind (None: a frontend that leaves none out)
+    found: dict[str, int] | None = None
 
 
 #: Syntax trees of a command that ends soon after its scan. Freeing a 13 MB bundle's tree node by
@@ -102,22 +126,27 @@ def extract_unit(
     the work on big units; `ahead()` gives, without waiting, the chunks of facts another process
     has already made for the unit (`speculate`). The facts are the same either way."""
     mark(f"extract: parsing {unit.name}")
+    label = str(bundle) if unit.name == file_name(bundle) else f"{bundle}!{unit.name}"
+    report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
     tree = parse(unit.source)
     mark("extract: parsed")
     RETAINED_TREES.append(tree)  # freed by process exit, not node by node (see the list's comment)
     source = unit.source
-    normalizer = Normalizer(source)
+    normalizer = Normalizer(source, WorkBudget(label, tree.root_node.descendant_count))
 
     def tree_facts() -> tuple[ModuleMap, list[ErrorRegion], UnitReferences]:
         modules = find_modules(tree, source)
         return modules, error_regions(tree), unit_references(tree, source, modules)
 
-    def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts:
-        return _site(unit, node, kind, rules, normalizer, columns[node.start_byte])
+    def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts | LeftOut:
+        try:
+            return _site(unit, tree.root_node, node, kind, rules, normalizer, columns[node.start_byte])
+        except RecoveredShape as shape:
+            return LeftOut(kind, node.start_byte, node.end_byte, columns[node.start_byte][0], str(shape))
 
     def prepare(
         own: tuple[ModuleMap, list[ErrorRegion], UnitReferences], payload: tuple[bytes, list[tuple[str, int]]]
-    ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts]]:
+    ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts | LeftOut]]:
         """In the helper: the modules of every callsite the parent found (as (kind, offset)),
         and the work on those left to do."""
         todo = _decode_sites(tree, payload[0])
@@ -145,6 +174,12 @@ def extract_unit(
         raise
     resolution, heritages, choice, sites, shadowed = found_sites
     mark(f"extract: {len(sites)} callsites found")
+    try:
+        check_callsites(label, len(sites))
+    except BaseException:
+        if helper_process is not None:
+            helper_process.cancel()
+        raise
     mark(f"extract: {len(made)} callsite facts made ahead")
     todo = [site for site in sites if (site[0].start_byte, site[0].end_byte, site[1]) not in made]
     columns = _columns(source, [node.start_byte for node, _ in todo])
@@ -169,15 +204,19 @@ def extract_unit(
         evidence = unit_evidence(unit, modules, located, bundle)
     mark("extract: callsite facts made")
     computed = iter(done)
-    facts: list[SiteFacts] = [
+    every: list[SiteFacts | LeftOut] = [
         made.get((node.start_byte, node.end_byte, kind)) or next(computed)  # type: ignore[misc]
         for node, kind in sites
     ]
+    facts = [fact for fact in every if isinstance(fact, SiteFacts)]
+    left_out = tuple(fact for fact in every if isinstance(fact, LeftOut))
     logger = _logger_summary(unit, choice, source)
-    roots = _root_candidates(references, [node.start_byte for node, _ in sites], choice)
+    roots = _root_candidates(references, [fact.offset for fact in facts], choice)
     return UnitFacts(
         unit=unit,
         sites=facts,
+        left_out=left_out,
+        found=dict(Counter(kind for _, kind in sites)),
         classes=class_facts,
         logger=logger,
         shadowed=dict(sorted(shadowed.items())),
@@ -237,29 +276,41 @@ def _find_sites(
                 sites.append((call, "error"))
             else:
                 shadowed[reference.name] += 1
-    for name, node in resolution.recovered:
+    for reference in resolution.recovered:  # a name the parser left loose before `(`
+        name, node = reference.name, reference.node
+        key = reference.binding.key if reference.binding is not None else None
         if name in constructors:
-            sites.append((node, "error"))
+            if reference.binding is None:
+                sites.append((node, "error"))
+            else:
+                shadowed[name] += 1
         elif name == choice.name:
-            sites.append((node, "diagnostic"))
+            if key == logger_key:
+                sites.append((node, "diagnostic"))
+            else:
+                shadowed[name] += 1
     sites.sort(key=lambda pair: (pair[0].start_byte, pair[1]))
     return resolution, heritages, choice, sites, shadowed
 
 
 def _site(
-    unit: Unit, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer, position: tuple[int, int]
+    unit: Unit, root: Node, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer,
+    position: tuple[int, int],
 ) -> SiteFacts:
-    chain = list(ancestors(node))
+    chain = ancestors(node, root)
+    normalizer.spend(len(chain))
     if node.type in ("call_expression", "new_expression"):
         is_new = node.type == "new_expression"
         callee_node = node.child_by_field_name("constructor" if is_new else "function")
         arguments = _arguments(node)
-        consumer = consumer_of(node)
+        consumer = consumer_of(node, chain, normalizer.siblings.named_index)
     else:  # a name followed by `(` in a region the parser recovered from
         is_new = _NEW_BEFORE.search(unit.source, max(0, node.start_byte - 8), node.start_byte) is not None
         callee_node, arguments = node, _recovered_arguments(node)
         consumer = Consumer(node="ERROR", relation="recovered", role="other")
-    callee = text(callee_node) if callee_node is not None else ""
+    if callee_node is None:
+        raise RecoveredShape(f"a {node.type} without its callee")
+    callee = text(callee_node)
     if kind == "error":
         message = message_of(arguments[0] if arguments else None)
         level = level_source = None
@@ -271,7 +322,7 @@ def _site(
         options = arguments[rules.options_argument] if len(arguments) > rules.options_argument else None
         level, level_source, candidates = level_of(options, rules)
         role = "logger"
-    anchor = anchor_of(node, chain)
+    anchor = anchor_of(node, chain, siblings=normalizer.siblings)
     function = innermost_function(chain)
     return SiteFacts(
         kind=kind,

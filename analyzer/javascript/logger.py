@@ -236,7 +236,7 @@ def _forced_choice(
     name: str, resolution: Resolution, candidates: dict[tuple[str, int], Candidate], rules: JavaScriptRules
 ) -> LoggerChoice:
     bindings = [b for key, b in resolution.bindings.items() if key[0] == name]
-    binding = min(bindings, key=lambda b: (_depth(b.scope), b.declaration.start_byte), default=None)
+    binding = min(bindings, key=lambda b: (_depth(b.scope, resolution.root), b.declaration.start_byte), default=None)
     key = binding.key if binding is not None else (name, -1)
     candidate = candidates.get(key) or Candidate(name, binding)
     return LoggerChoice(name, binding, "option", {
@@ -251,8 +251,8 @@ def _forced_choice(
     })
 
 
-def _depth(node: Node) -> int:
-    return sum(1 for _ in ancestors(node))
+def _depth(node: Node, root: Node) -> int:
+    return len(ancestors(node, root))
 
 
 def _describe(candidate: Candidate) -> dict[str, object]:

@@ -32,9 +32,10 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
+from analyzer.bundle.load import file_name
 from analyzer.identity import scan_fingerprints
 from analyzer.javascript.scopes import is_bun_cjs_wrapper
-from analyzer.javascript.syntax import ancestors, text
+from analyzer.javascript.syntax import climb, text
 from analyzer.model import Module, Origin, Unit
 from analyzer.sourcemap import LocatedMap, SourceMap, SourceMapError, find_source_map, package_of
 
@@ -125,7 +126,7 @@ class ModuleMap:
 
 def find_modules(tree: Tree, source: bytes) -> ModuleMap:
     root = tree.root_node
-    lists = _StatementLists(main_container(root))
+    lists = _StatementLists(root, main_container(root))
     literals = _Literals(source)
     helpers = _helpers(root, literals)
     modules: list[ModuleSpan] = []
@@ -228,7 +229,8 @@ class _Statements:
 
 
 class _StatementLists:
-    def __init__(self, main: Node) -> None:
+    def __init__(self, root: Node, main: Node) -> None:
+        self.root = root
         self.main = main
         self._lists: dict[int, _Statements] = {}
 
@@ -268,7 +270,7 @@ def _helper_at(root: Node, match: re.Match[bytes], role: str, strict: bool = Tru
         return None
     outer: Node | None = None
     name_node: Node | None = None
-    for depth, ancestor in enumerate(ancestors(node)):
+    for depth, ancestor in enumerate(climb(node, root)):
         if depth > 24:
             return None
         if ancestor.type == "function_declaration":
@@ -291,7 +293,7 @@ def _helper_at(root: Node, match: re.Match[bytes], role: str, strict: bool = Tru
         return None
     if strict and role == "esm" and params[0] != (match.group(1) or match.group(2)).decode():
         return None
-    statement = outer if outer.type == "function_declaration" else _statement_of(name_node)
+    statement = outer if outer.type == "function_declaration" else _statement_of(name_node, root)
     if statement is None or statement.parent is None:
         return None
     return _Helper(text(name_node), role, statement.parent)
@@ -305,8 +307,8 @@ def _parameters(function: Node) -> list[str]:
     return [text(p) for p in params.named_children] if params is not None else []
 
 
-def _statement_of(node: Node) -> Node | None:
-    for ancestor in ancestors(node):
+def _statement_of(node: Node, root: Node) -> Node | None:
+    for ancestor in climb(node, root):
         if ancestor.type in _DECLARATIONS or ancestor.type == "expression_statement":
             return ancestor
         if ancestor.type not in ("variable_declarator", "assignment_expression", "sequence_expression",
@@ -403,7 +405,7 @@ def _nested_wrapper_at(
     """A wrapper declared in a statement list below the helper's (webpack's entry IIFE)."""
     node = top.container.descendant_for_byte_range(match.start(), match.start())
     declarator = None
-    for depth, ancestor in enumerate(ancestors(node) if node is not None else ()):
+    for depth, ancestor in enumerate(climb(node, lists.root) if node is not None else ()):
         if ancestor.type == "variable_declarator" or depth > 6:
             declarator = ancestor if ancestor.type == "variable_declarator" else None
             break
@@ -547,11 +549,11 @@ def _webpack_table(root: Node, match: re.Match[bytes]) -> Node | None:
     node = root.descendant_for_byte_range(match.start(), match.start())
     if node is None:
         return None
-    require = next((a for a in ancestors(node) if a.type in ("function_declaration", "function_expression",
+    require = next((a for a in climb(node, root) if a.type in ("function_declaration", "function_expression",
                                                            "arrow_function")), None)
     if require is None:
         return None
-    for scope in ancestors(require):
+    for scope in climb(require, root):
         if scope.type in ("function_expression", "arrow_function", "function_declaration"):
             params = _parameters(scope)
             if name in params:
@@ -1077,7 +1079,7 @@ def bundle_modules(units: Sequence[tuple[Unit, UnitEvidence, Sequence[tuple[str,
 
 
 def _source_map(unit: Unit, bundle: Path) -> tuple[LocatedMap | None, SourceMapUse]:
-    beside = bundle if unit.name == bundle.name else None
+    beside = bundle if unit.name == file_name(bundle) else None
     try:
         located = find_source_map(beside, unit.source)
     except SourceMapError as exc:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
-from analyzer.identity import ANCHOR_LIMIT, Anchor, Normalizer, captures_in, digest_of, window
+from analyzer.identity import ANCHOR_LIMIT, Anchor, Normalizer, Siblings, captures_in, digest_of, window
 from analyzer.javascript.modules import ModuleMap, main_container
 from analyzer.javascript.resolve import Binding, declaration
 from analyzer.javascript.syntax import LANGUAGE, PATTERN_TYPES, ancestors
@@ -120,6 +120,7 @@ def binding_digests(tree: Tree, source: bytes, items: list[Item], wanted: list[i
     within that limit, as for a callsite) and the index normalization gives the name in it."""
     root = tree.root_node
     normalizer = Normalizer(source)
+    siblings = Siblings()
     out: dict[tuple[int, str], bytes] = {}
     for position in wanted:
         item = items[position]
@@ -130,7 +131,7 @@ def binding_digests(tree: Tree, source: bytes, items: list[Item], wanted: list[i
             declared = _declared_node(node, name.encode("utf-8", "surrogateescape"))
             if declared is None:
                 continue
-            anchor = _anchor(node, declared)
+            anchor = _anchor(node, declared, siblings)
             names = sorted((n.start_byte, n.end_byte) for n in captures_in(anchor))
             order: dict[bytes, int] = {}
             for start, end in names:
@@ -178,13 +179,11 @@ def _declared_node(item: Node, name: bytes) -> Node | None:
     return None
 
 
-def _anchor(item: Node, declared: Node) -> Anchor:
+def _anchor(item: Node, declared: Node, siblings: Siblings) -> Anchor:
     if item.descendant_count <= ANCHOR_LIMIT:
         return item
-    child = declared
-    while child.parent is not None and child.parent.id != item.id:
-        child = child.parent
-    return window(item, child, ANCHOR_LIMIT)
+    chain = ancestors(declared, item)  # innermost first, `item` last: linear in the depth
+    return window(item, chain[-2] if len(chain) > 1 else declared, ANCHOR_LIMIT, siblings)
 
 
 def _text(name: bytes) -> str:
@@ -352,7 +351,7 @@ def _references(
     inner: dict[tuple[int, bytes], list[Binding]] = defaultdict(list)
     top_declarations: set[int] = set()
     for start, (name, node) in declaring.items():
-        binding = declaration(_text(name), node)
+        binding = declaration(_text(name), node, root)
         if binding is None:
             continue
         if binding.scope.id in tops:
@@ -394,7 +393,7 @@ def _refers(
             continue
         node = root.descendant_for_byte_range(at, at + size)
         if (node is not None and node.start_byte == at and node.end_byte == at + size and node.type in _REFERRING
-                and (not scopes or not any(a.id in scopes for a in ancestors(node)))):
+                and (not scopes or not any(a.id in scopes for a in ancestors(node, root)))):
             return True
     return False
 

@@ -11,6 +11,7 @@ reference by walking its few ancestors to the innermost scope that binds it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
@@ -21,6 +22,7 @@ from analyzer.javascript.syntax import (
     PATTERN_TYPES,
     VAR_SCOPE_TYPES,
     ancestors,
+    climb,
     same,
     starts_word,
 )
@@ -62,18 +64,22 @@ class Resolution:
         """Resolve every occurrence of `names`; with `within`, only occurrences in that byte
         range (exact for a binding whose scope is that range: nothing outside can shadow it)."""
         self.names = frozenset(names)
+        #: the tree's root: the program, or an ERROR node when the parser recovered from the start
+        self.root = tree.root_node
         self.bindings: dict[tuple[str, int], Binding] = {}
         self.references: list[Reference] = []
-        #: names followed by `(` that the parser could not fit into a call (in an ERROR region)
-        self.recovered: list[tuple[str, Node]] = []
+        #: names followed by `(` that the parser left loose in an ERROR region, resolved from
+        #: where they stand (their binding: None for the global)
+        self.recovered: list[Reference] = []
         if not names:
             return
         root = tree.root_node
-        occurrences = _occurrences(root, source, names, within or (0, len(source)), self.recovered)
+        loose: list[tuple[str, Node]] = []
+        occurrences = _occurrences(root, source, names, within or (0, len(source)), loose)
         by_scope: dict[tuple[str, int], Binding] = {}
         pending: list[tuple[str, Node]] = []
         for name, node in occurrences:
-            binding = declaration(name, node)
+            binding = declaration(name, node, root)
             if binding is None:
                 pending.append((name, node))
                 continue
@@ -84,6 +90,8 @@ class Resolution:
         for name, scope in by_scope:
             scopes.setdefault(name, set()).add(scope)
         root_id = root.id
+        references: list[tuple[str, Node, Binding | None]] = []
+        nested: list[int] = []  # positions of the references of names bound below the top
         for name, node in pending:
             found = scopes.get(name)
             if found is None:  # never declared: global, no need to climb
@@ -91,8 +99,17 @@ class Resolution:
             elif found == {root_id}:  # declared only at the top: every reference's binding
                 binding = by_scope[(name, root_id)]
             else:
-                binding = _resolve(name, node, by_scope)
-            self.references.append(Reference(name, node, binding))
+                binding = None
+                nested.append(len(references))
+            references.append((name, node, binding))
+        for name, node in loose:
+            nested.append(len(references))
+            references.append((name, node, None))
+        innermost = _innermost_bindings([references[i][:2] for i in nested], by_scope, root)
+        for at, binding in zip(nested, innermost):
+            references[at] = (references[at][0], references[at][1], binding)
+        self.references = [Reference(*reference) for reference in references[:len(pending)]]
+        self.recovered = [Reference(*reference) for reference in references[len(pending):]]
 
     def calls(self) -> list[tuple[Reference, Node]]:
         """References used as the callee of `C(...)` or the constructor of `new C(...)`."""
@@ -138,38 +155,44 @@ _PREVIOUS_IS_DOT = re.compile(rb"[.#]\s*$")
 
 
 def _recovered_call(source: bytes, node: Node) -> bool:
-    """A name followed by `(` inside an ERROR region that did not parse as a call or `new`."""
+    """A name followed by `(` that the parser left loose in an ERROR region: neither a call nor
+    a `new`, nor a declaration's name (its parent is the ERROR node itself)."""
     if node.type not in ("identifier", "property_identifier"):
         return False
     parent = node.parent
-    if parent is None or parent.type in ("call_expression", "new_expression"):
+    if parent is None or parent.type != "ERROR":
         return False
     if not _NEXT_IS_PAREN.match(source, node.end_byte):
         return False
-    if _PREVIOUS_IS_DOT.search(source, max(0, node.start_byte - 8), node.start_byte):
-        return False
-    return any(a.type == "ERROR" for a in ancestors(node))
+    return not _PREVIOUS_IS_DOT.search(source, max(0, node.start_byte - 8), node.start_byte)
 
 
-def _nearest(node: Node, types: frozenset[str]) -> Node:
-    for ancestor in ancestors(node):
+def _nearest(node: Node, types: frozenset[str], root: Node) -> Node:
+    """The innermost ancestor of one of `types`; the root when there is none (error recovery
+    can give a tree whose root is an ERROR node: the root is the program scope then)."""
+    for ancestor in climb(node, root):
         if ancestor.type in types:
             return ancestor
-    raise AssertionError("every node has a program ancestor")
+    return root
 
 
-def declaration(name: str, node: Node) -> Binding | None:
+def declaration(name: str, node: Node, root: Node) -> Binding | None:
     """The binding `node` declares, or None when it is a reference."""
     child, parent = node, node.parent
-    # climb through destructuring patterns while `child` stays in a binding position
-    while parent is not None and parent.type in PATTERN_TYPES:
-        if parent.type == "pair_pattern" and not same(parent.child_by_field_name("value"), child):
-            return None
-        if parent.type in ("assignment_pattern", "object_assignment_pattern") and not same(
-            parent.child_by_field_name("left"), child
-        ):
-            return None
-        child, parent = parent, parent.parent
+    if parent is not None and parent.type in PATTERN_TYPES:
+        # climb through destructuring patterns while `child` stays in a binding position
+        # (patterns nest without bound: climb one chain, never `parent` by `parent`)
+        chain = ancestors(node, root)
+        at = 0
+        while parent is not None and parent.type in PATTERN_TYPES:
+            if parent.type == "pair_pattern" and not same(parent.child_by_field_name("value"), child):
+                return None
+            if parent.type in ("assignment_pattern", "object_assignment_pattern") and not same(
+                parent.child_by_field_name("left"), child
+            ):
+                return None
+            at += 1
+            child, parent = parent, chain[at] if at < len(chain) else None
     if parent is None:
         return None
     kind = parent.type
@@ -180,9 +203,9 @@ def declaration(name: str, node: Node) -> Binding | None:
         if declaration is None:
             return None
         if declaration.type == "variable_declaration":
-            return Binding(name, _nearest(declaration, VAR_SCOPE_TYPES), node, "var")
+            return Binding(name, _nearest(declaration, VAR_SCOPE_TYPES, root), node, "var")
         word = "const" if declaration.children and declaration.children[0].type == "const" else "let"
-        return Binding(name, _block_of(declaration), node, word)
+        return Binding(name, _block_of(declaration, root), node, word)
     if kind == "formal_parameters":
         function = parent.parent
         return Binding(name, function, node, "param") if function is not None else None
@@ -195,45 +218,85 @@ def declaration(name: str, node: Node) -> Binding | None:
         if word_node is None:
             return None
         if word_node.type == "var":
-            return Binding(name, _nearest(parent, VAR_SCOPE_TYPES), node, "var")
+            return Binding(name, _nearest(parent, VAR_SCOPE_TYPES, root), node, "var")
         return Binding(name, parent, node, word_node.type)
     if child is not node:
         return None  # a pattern in an assignment expression declares nothing
     if kind in ("function_declaration", "generator_function_declaration") and same(
         parent.child_by_field_name("name"), node
     ):
-        return Binding(name, _nearest(parent, BLOCK_SCOPE_TYPES), node, "function")
+        return Binding(name, _nearest(parent, BLOCK_SCOPE_TYPES, root), node, "function")
     if kind in ("function_expression", "generator_function") and same(
         parent.child_by_field_name("name"), node
     ):
         return Binding(name, parent, node, "function-name")
     if kind == "class_declaration" and same(parent.child_by_field_name("name"), node):
-        return Binding(name, _nearest(parent, BLOCK_SCOPE_TYPES), node, "class")
+        return Binding(name, _nearest(parent, BLOCK_SCOPE_TYPES, root), node, "class")
     if kind == "class" and same(parent.child_by_field_name("name"), node):
         return Binding(name, parent, node, "class-name")
     if kind in ("import_specifier", "namespace_import", "import_clause"):
-        return _import_binding(name, node, parent)
+        return _import_binding(name, node, parent, root)
     return None
 
 
-def _block_of(declaration: Node) -> Node:
+def _block_of(declaration: Node, root: Node) -> Node:
     parent = declaration.parent
     if parent is not None and parent.type in ("for_statement", "for_in_statement"):
         return parent
-    return _nearest(declaration, BLOCK_SCOPE_TYPES)
+    return _nearest(declaration, BLOCK_SCOPE_TYPES, root)
 
 
-def _import_binding(name: str, node: Node, parent: Node) -> Binding | None:
+def _import_binding(name: str, node: Node, parent: Node, root: Node) -> Binding | None:
     if parent.type == "import_specifier":
         alias = parent.child_by_field_name("alias")
         local = alias if alias is not None else parent.child_by_field_name("name")
         if not same(local, node):
             return None
-    return Binding(name, _nearest(parent, frozenset({"program"})), node, "import")
+    return Binding(name, root, node, "import")
 
 
-def _resolve(name: str, node: Node, by_scope: dict[tuple[str, int], Binding]) -> Binding | None:
-    for ancestor in ancestors(node):
+def _innermost_bindings(
+    references: list[tuple[str, Node]], by_scope: dict[tuple[str, int], Binding], root: Node
+) -> list[Binding | None]:
+    """The binding each reference resolves to: that of the innermost scope binding its name
+    and holding it (None: the global), found by byte ranges, never by climbing the tree
+    (climbing from each of thousands of references in code nested thousands deep is
+    quadratic). A scope node holds a reference exactly when its range holds the reference's
+    (a name is never empty, and syntax nodes that are not nested never overlap), and scopes'
+    ranges nest, so one sweep per name over its scopes and references in byte order, with
+    a stack of the scopes open, finds them all; two scopes of one range (one inside the
+    other) are told apart by climbing, as before."""
+    out: list[Binding | None] = [None] * len(references)
+    by_name: dict[str, list[int]] = {}
+    for position, (name, _) in enumerate(references):
+        by_name.setdefault(name, []).append(position)
+    for name, positions in by_name.items():
+        scopes = sorted(((b.scope.start_byte, -b.scope.end_byte, b) for (n, _), b in by_scope.items() if n == name),
+                        key=lambda item: (item[0], item[1]))
+        ranges = [(start, -negative_end) for start, negative_end, _ in scopes]
+        tied = {r for r, count in Counter(ranges).items() if count > 1}
+        open_scopes: list[tuple[int, int, Binding]] = []
+        at = 0
+        for position in sorted(positions, key=lambda p: references[p][1].start_byte):
+            node = references[position][1]
+            start, end = node.start_byte, node.end_byte
+            while at < len(scopes) and scopes[at][0] <= start:
+                scope_start, negative_end, binding = scopes[at]
+                while open_scopes and open_scopes[-1][1] <= scope_start:
+                    open_scopes.pop()
+                open_scopes.append((scope_start, -negative_end, binding))
+                at += 1
+            while open_scopes and open_scopes[-1][1] < end:
+                open_scopes.pop()
+            if open_scopes and (open_scopes[-1][0], open_scopes[-1][1]) in tied:
+                out[position] = _resolve(name, node, root, by_scope)
+            else:
+                out[position] = open_scopes[-1][2] if open_scopes else None
+    return out
+
+
+def _resolve(name: str, node: Node, root: Node, by_scope: dict[tuple[str, int], Binding]) -> Binding | None:
+    for ancestor in climb(node, root):
         binding = by_scope.get((name, ancestor.id))
         if binding is not None:
             return binding

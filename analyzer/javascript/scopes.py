@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, has_token, same, text
@@ -11,21 +13,36 @@ _SCOPE_TYPES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "field_defi
 _BUN_CJS_PARAMS = ("exports", "require", "module", "__filename", "__dirname")
 
 
-def is_bun_cjs_wrapper(node: Node) -> bool:
-    """The `(function(exports, require, module, __filename, __dirname) {...})` of `// @bun @bun-cjs`."""
+def is_bun_cjs_wrapper(node: Node, parents: Iterator[Node] | None = None) -> bool:
+    """The `(function(exports, require, module, __filename, __dirname) {...})` of `// @bun @bun-cjs`
+    (`parents`: the node's ancestors, innermost first, when the caller has them)."""
     if node.type != "function_expression":
         return False
-    parent = node.parent
+    above = parents if parents is not None else _parents(node)
+    parent = next(above, None)
     while parent is not None and parent.type == "parenthesized_expression":
-        parent = parent.parent
+        parent = next(above, None)
     if parent is None or parent.type != "expression_statement":
         return False
-    holder = parent.parent
+    holder = next(above, None)
     if holder is None or holder.type != "program":
         return False
     params = node.child_by_field_name("parameters")
     names = tuple(text(p) for p in params.named_children) if params is not None else ()
     return names == _BUN_CJS_PARAMS
+
+
+def _parents(node: Node) -> Iterator[Node]:
+    """Ancestors by `Node.parent`, for the few steps a caller without the chain takes."""
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def _above(chain: list[Node], at: int) -> Iterator[Node]:
+    """The ancestors of `chain[at]`, from the chain."""
+    return (chain[i] for i in range(at + 1, len(chain)))
 
 
 def scope_nodes(chain: list[Node]) -> list[Node]:
@@ -34,24 +51,16 @@ def scope_nodes(chain: list[Node]) -> list[Node]:
 
 
 def scope_of(unit: str, chain: list[Node]) -> Scope:
-    nodes = scope_nodes(chain)
-    path = [f"module:{unit}@0"]
-    innermost_name, innermost_kind = "<anonymous>", "module"
-    found_function = False
-    for node in reversed(nodes):
-        if is_bun_cjs_wrapper(node):
-            continue
-        kind = function_kind(node)
-        name = function_name(node)
-        path.append(f"{kind}:{name}@{node.start_byte}")
-    for node in nodes:
-        if is_bun_cjs_wrapper(node) or node.type in CLASS_TYPES:
-            continue
-        innermost_name, innermost_kind = function_name(node), function_kind(node)
-        found_function = True
-        break
-    if not found_function:
-        innermost_name = "<module>"
+    """`chain`: the ancestors of the callsite (or class), innermost first."""
+    # (node, its name, its kind), innermost first, without Bun's CommonJS wrapper
+    scopes = [
+        (node, function_name(node, _above(chain, at)), function_kind(node))
+        for at, node in enumerate(chain)
+        if node.type in _SCOPE_TYPES and not is_bun_cjs_wrapper(node, _above(chain, at))
+    ]
+    path = [f"module:{unit}@0"] + [f"{kind}:{name}@{node.start_byte}" for node, name, kind in reversed(scopes)]
+    innermost = next(((name, kind) for node, name, kind in scopes if node.type not in CLASS_TYPES), None)
+    innermost_name, innermost_kind = innermost if innermost is not None else ("<module>", "module")
     return Scope(scopePath=tuple(path), function=innermost_name, functionKind=innermost_kind)
 
 
@@ -82,16 +91,18 @@ def function_kind(node: Node) -> str:
     return "async-function" if is_async else "function"
 
 
-def function_name(node: Node) -> str:
-    """The name as written, or the name it is assigned to, or `<anonymous>`."""
+def function_name(node: Node, parents: Iterator[Node] | None = None) -> str:
+    """The name as written, or the name it is assigned to, or `<anonymous>` (`parents`: the
+    node's ancestors, innermost first, when the caller has them)."""
     name = node.child_by_field_name("name")
     if node.type == "field_definition":
         name = node.child_by_field_name("property")
     if name is not None:
         return text(name)
-    parent = node.parent
+    above = parents if parents is not None else _parents(node)
+    parent = next(above, None)
     while parent is not None and parent.type == "parenthesized_expression":
-        parent = parent.parent
+        parent = next(above, None)
     if parent is None:
         return "<anonymous>"
     if parent.type == "variable_declarator":

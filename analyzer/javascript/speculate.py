@@ -145,7 +145,7 @@ def _wrapper_frame(source: bytes) -> tuple[int, int] | None:
 
 def chunk_facts(unit: Unit, chunk: Chunk, rules: JavaScriptRules, forced_logger: str | None) -> ChunkFacts:
     """The facts of the callsites in one chunk that the main process may use."""
-    from analyzer.javascript.extract import _columns, _find_sites, _site
+    from analyzer.javascript.extract import RecoveredShape, _columns, _find_sites, _site
 
     source = unit.source
     parser = new_parser()
@@ -164,13 +164,16 @@ def chunk_facts(unit: Unit, chunk: Chunk, rules: JavaScriptRules, forced_logger:
     columns = _columns(source, [node.start_byte for node, _ in sites])
     facts: dict[SiteKey, object] = {}
     for node, kind in sites:
-        chain = list(ancestors(node))
-        anchor, function = anchor_of(node, chain), innermost_function(chain)
+        chain = ancestors(node, tree.root_node)
+        anchor, function = anchor_of(node, chain, siblings=normalizer.siblings), innermost_function(chain)
         reach = [node, anchor] if function is None else [node, anchor, function]
         if all(low <= part.start_byte and part.end_byte <= high for part in reach):
-            facts[(node.start_byte, node.end_byte, kind)] = _site(
-                unit, node, kind, rules, normalizer, columns[node.start_byte]
-            )
+            try:
+                facts[(node.start_byte, node.end_byte, kind)] = _site(
+                    unit, tree.root_node, node, kind, rules, normalizer, columns[node.start_byte]
+                )
+            except RecoveredShape:
+                pass  # left out by the main process, which decides that itself
     return ChunkFacts(unit.name, statements, facts)
 
 

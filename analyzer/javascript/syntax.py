@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tree_sitter import Language, Node, Parser, Tree
 import tree_sitter_javascript
+from tree_sitter import Language, Node, Parser, Tree
+
+from analyzer.errors import InvariantError
 
 from analyzer import progress
 
@@ -51,12 +53,45 @@ def parse(source: bytes) -> Tree:
         done()
 
 
-def ancestors(node: Node) -> Iterator[Node]:
-    """The node's parents, innermost first (iterative; minified code nests deep)."""
-    parent = node.parent
-    while parent is not None:
+class DetachedNode(InvariantError):
+    """A node that does not lie under the root it was looked for from (a bug, never input)."""
+
+
+def ancestors(node: Node, root: Node) -> list[Node]:
+    """The node's ancestors up to `root`, innermost first, found in one descent from `root`.
+
+    tree-sitter keeps no parent pointers: `Node.parent` descends from the tree's root on every
+    call, so climbing by it costs the square of the depth, and minified (or hostile) code nests
+    tens of thousands of levels deep. `root` is the tree's root node whatever its type (error
+    recovery can make it an ERROR node)."""
+    chain: list[Node] = []
+    current, target = root, node.id
+    while current.id != target:
+        chain.append(current)
+        step = current.child_with_descendant(node)
+        if step is None:
+            raise DetachedNode(f"{node.type} at {node.start_byte} is not under {root.type} at {root.start_byte}")
+        current = step
+    chain.reverse()
+    return chain
+
+
+#: parents found by `Node.parent` before `climb` switches to one descent from the root
+_DIRECT_STEPS = 6
+
+
+def climb(node: Node, root: Node) -> Iterator[Node]:
+    """`ancestors(node, root)`, lazily: the first few by `Node.parent` (cheap for the walks that
+    stop near the node, which most do), the rest from one descent, so that a walk to the root
+    costs the depth, never its square."""
+    current, parent = node, node.parent
+    for _ in range(_DIRECT_STEPS):
+        if parent is None:
+            return
         yield parent
-        parent = parent.parent
+        current, parent = parent, parent.parent
+    if parent is not None:
+        yield from ancestors(current, root)
 
 
 def without_parentheses(node: Node) -> Node:

@@ -64,6 +64,12 @@ def invariants(result: ScanResult, tallies: dict[str, object]) -> list[dict[str,
         ("fingerprints are unique", len({r.fingerprint for r in records}), len(records)),
         ("unit sites sum to total", sum(len(u.sites) for u in result.units), len(records)),
     ]
+    found = [u for u in result.units if u.found is not None]  # the frontends that leave some out
+    for kind in ("error", "diagnostic") if found else ():  # every callsite found is inventoried or left out
+        left = sum(1 for u in found for site in u.left_out if site.kind == kind)
+        inventoried = sum(1 for u in found for site in u.sites if site.kind == kind)
+        checks.append((f"{kind} callsites found = inventoried + left out",
+                       sum((u.found or {}).get(kind, 0) for u in found), inventoried + left))
     for kind, breakdowns in _BREAKDOWNS.items():
         kind_counts: dict[str, dict[str, int]] = tallies[kind]  # type: ignore[assignment]
         for name in breakdowns:
@@ -111,6 +117,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
                 for name, r in regions[:_REGIONS_LISTED]
             ],
         },
+        **({"leftOut": _left_out(result)} if any(u.found is not None for u in result.units) else {}),
         "invariants": invariants(result, tallies),
         # -- bundler module map and source-map evidence (issue 4) --
         "modules": module_summary(result),
@@ -129,6 +136,21 @@ def reference_summary(result: ScanResult) -> dict[str, object]:
         "helpers": sum(1 for b in bindings if b.helper),
         "edges": sum(len(item.references) for item in result.references),
         "resolvedByScopeWalk": sum(u.references.walked for u in result.units if u.references is not None),
+    }
+
+
+def _left_out(result: ScanResult) -> dict[str, object]:
+    """Callsites found but left out of the inventory: the parser recovered them into a shape
+    their facts cannot be read from."""
+    left = [(u.unit.name, site) for u in result.units for site in u.left_out]
+    return {
+        "count": len(left),
+        "byKind": {kind: sum(1 for _, site in left if site.kind == kind) for kind in ("error", "diagnostic")},
+        "listed": [
+            {"unit": name, "kind": site.kind, "offset": site.offset, "endOffset": site.end_offset, "line": site.line,
+             "reason": site.reason}
+            for name, site in left[:_REGIONS_LISTED]
+        ],
     }
 
 

@@ -1,0 +1,121 @@
+"""A JavaScript scan runs in a forked child, where nothing can take the command down: a crash
+of the parser (tree-sitter is C; it ends with SIGSEGV when the memory bound refuses it an
+allocation), a breach of the memory bound, or a kill. The parent gets the child's result, or
+one line naming the file and what happened (exit status 2), and writes nothing.
+
+The child's own workers (`forked.py`) are tied to it: they die with it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from analyzer import bounds, progress
+from analyzer.errors import InputError, InvariantError
+from analyzer.forked import can_fork, run_to_end
+
+T = TypeVar("T")
+
+#: `send` of the isolated child, in that child only (its workers inherit the module, not the role)
+_channel: tuple[int, Callable[[Any], None]] | None = None
+
+#: a child that died by a signal with at least this share of the memory bound resident is
+#: taken to have run into the bound
+_NEAR_BOUND = 0.8
+
+
+class ChildFailure(Exception):
+    """An internal error inside the isolated child (exit status 3), with its traceback."""
+
+    def __init__(self, message: str, trace: str) -> None:
+        super().__init__(message)
+        self.trace = trace
+
+
+def report(kind: str, value: object) -> None:
+    """Tell the parent where the scan is (`unit`: the unit being parsed; `memory`: the bound
+    set), so that a crash can be reported against the right file. A no-op elsewhere."""
+    if _channel is not None and _channel[0] == os.getpid():
+        _channel[1]((kind, value))
+
+
+def isolated(work: Callable[[], T], subject: Path) -> T:
+    """`work()` run in a forked child (in this process where there is no fork). Exceptions
+    travel back: InputError as InputError, InvariantError as InvariantError, anything else as
+    ChildFailure; a child that dies becomes an InputError naming the unit it was on."""
+    if not can_fork():
+        return work()
+    ended = run_to_end(lambda send: _child(work, send))
+    notes: dict[str, Any] = {}
+    for frame in ended.frames:
+        kind = frame[0]
+        if kind == "result":
+            return frame[1]  # type: ignore[no-any-return]
+        if kind == "input":
+            raise InputError(frame[1], frame[2])
+        if kind == "invariant":
+            raise InvariantError(frame[1])
+        if kind == "internal":
+            raise ChildFailure(frame[1], frame[2])
+        if kind == "out-of-memory":
+            raise InputError(notes.get("unit", subject), f"exceeded {_bound_text(notes)}")
+        if kind in ("unit", "memory", "javascript"):
+            notes[kind] = frame[1]
+    raise _death(ended.status, ended.peak_rss, notes, subject)
+
+
+def _child(work: Callable[[], Any], send: Callable[[Any], None]) -> None:
+    global _channel
+    _channel = (os.getpid(), send)
+    progress.adopt()  # the parent only waits: the child shows the scan's phases
+    bounds.isolate(_on_limit)
+    try:
+        value = work()
+    except InputError as exc:
+        send(("input", exc.path, exc.problem))
+    except InvariantError as exc:
+        send(("invariant", str(exc)))
+    except MemoryError:
+        send(("out-of-memory",))
+    except Exception as exc:  # noqa: BLE001 (reported to the parent as an internal error)
+        send(("internal", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+    else:
+        try:
+            send(("result", value))
+        except MemoryError:
+            send(("out-of-memory",))
+
+
+def _on_limit(bound: int, javascript_bytes: int) -> None:
+    report("memory", bound)
+    if javascript_bytes >= 0:
+        report("javascript", javascript_bytes)
+
+
+def _death(status: int, peak_rss: int, notes: dict[str, Any], subject: Path) -> InputError:
+    where = notes.get("unit", subject)
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else f"signal {number}"
+        bound = notes.get("memory")
+        if bound is not None and peak_rss >= _NEAR_BOUND * bound:
+            return InputError(where, f"exceeded {_bound_text(notes)} (the scan ended by {name})")
+        if number == signal.SIGKILL:
+            return InputError(where, "the scan was killed (SIGKILL, by the system's out-of-memory killer?)")
+        return InputError(where, f"the parser crashed on this input ({name}); nothing was written")
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
+    return InputError(where, f"the scan ended without a result (exit status {code}); nothing was written")
+
+
+def _bound_text(notes: dict[str, Any]) -> str:
+    javascript, bound = notes.get("javascript"), notes.get("memory")
+    if javascript is None or bound is None:
+        return "the memory bound"
+    text = bounds.describe_memory_bound(javascript)
+    grown = bound - bounds.memory_bound(javascript)
+    return text if grown <= 0 else f"{text[:-1]} + {grown // bounds.MiB} MiB for a source map)"
