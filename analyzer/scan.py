@@ -10,7 +10,7 @@ from pathlib import Path
 from analyzer.bundle.load import Embedded, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
-from analyzer.identity import callsite_fingerprints, function_fingerprints, scan_fingerprints
+from analyzer.identity import ANCHOR_LIMIT, callsite_fingerprints, function_fingerprints, scan_fingerprints
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
@@ -43,6 +43,8 @@ class ScanResult:
     modules: BundleModules | None = None
     #: a Bun executable's embedded modules, scanned or not (empty otherwise)
     embedded: list[Embedded] = field(default_factory=list)
+    #: the fingerprints' anchor limit of the frontend that made the facts (its unit is the frontend's)
+    anchor_limit: int = ANCHOR_LIMIT
 
 
 def scan(path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = None, jobs: int = 1) -> ScanResult:
@@ -124,13 +126,14 @@ def _evidence(unit: UnitFacts) -> UnitEvidence:
 
 def _scan_python(path: Path, rules: PythonRules, jobs: int) -> ScanResult:
     """Python inputs: the libcst frontend gives the same UnitFacts; the rest is shared."""
+    from analyzer.python.extract import PYTHON_ANCHOR_LIMIT
     from analyzer.python.frontend import scan_python
 
     found = scan_python(path, rules, jobs)
     bundle = BundleInput(name=found.bundle.name, sha256=found.bundle.sha256, size=found.bundle.size)
     callsites = _callsites(found.units, found.renderings, found.modules)
     return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), found.renderings,  # type: ignore[arg-type]
-                      found.modules)
+                      found.modules, anchor_limit=PYTHON_ANCHOR_LIMIT)
 
 
 def _sha256(path: Path) -> str:

@@ -10,7 +10,7 @@ import orjson
 
 from analyzer import __version__
 from analyzer.errors import InvariantError
-from analyzer.identity import ANCHOR_LIMIT, FP_VERSION
+from analyzer.identity import FP_VERSION
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_summary
 from analyzer.scan import ScanResult
@@ -80,7 +80,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
     return {
         "schema": SUMMARY_SCHEMA,
         "tool": {"name": "erratlas", "version": __version__},
-        "fingerprint": {"version": FP_VERSION, "anchorLimit": ANCHOR_LIMIT},
+        "fingerprint": {"version": FP_VERSION, "anchorLimit": result.anchor_limit},
         "inputs": {
             "bundle": {"name": result.bundle.name, "sha256": result.bundle.sha256, "bytes": result.bundle.size},
             "units": [
