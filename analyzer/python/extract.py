@@ -20,13 +20,13 @@ from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import ErrorRegion, SiteFacts
 from analyzer.model import Message, Unit
 from analyzer.python import tokens
-from analyzer.python.collect import Candidate, Collector, Frame, LoggerBinding
+from analyzer.python.collect import Candidate, Collector, Frame, LoggerBinding, Where
 from analyzer.python.consumers import consumer_of
 from analyzer.python.messages import MISSING, message_of
 from analyzer.python.metadata import scopes_of
-from analyzer.python.resolve import ModuleNames, Names, NeedScopes, ScopeNames, scopes_everywhere
+from analyzer.python.resolve import ModuleNames, Names, NeedScopes, ScopeNames, scopes_mode
 from analyzer.python.scopes import context_of, innermost_function, scope_of
-from analyzer.python.spans import SourceMap, node_spans
+from analyzer.python.spans import SourceMap, walk
 from analyzer.python.syntax import FUNCTION_TYPES, STATEMENT_TYPES, dotted, keyword, positional
 from analyzer.rules import PythonRules
 
@@ -122,7 +122,7 @@ def _extract(task: FileTask, module: cst.Module, vocabulary: Vocabulary) -> File
     text = unit.source.decode(module.encoding)
     module_digest = tokens.digest("Module", tokens.normalized_code(text))
     collector = _collector(vocabulary)
-    module.visit(collector)
+    spans = walk(module, collector)
     found = collector.found
     names = Names(task.module, task.package)
     aliases = {f"{task.module}.{bound}": names.absolute_import(target) for bound, target in found.imports.items()}
@@ -130,12 +130,14 @@ def _extract(task: FileTask, module: cst.Module, vocabulary: Vocabulary) -> File
     facts = FileFacts(unit.name, task.module, [], [], aliases, stars, [], [], {}, [], None, module_digest)
     if not (found.candidates or found.classes or found.loggers or found.assignments):
         return facts  # nothing to resolve
-    spans = node_spans(module)
-    if not scopes_everywhere():
-        try:
-            return _resolved(facts, _Site(task, text, module.encoding, vocabulary, spans, ModuleNames(found, names)), collector)
-        except NeedScopes:
-            pass  # a name bound inside a function or class: ask libcst's scope analysis
+    mode = scopes_mode()
+    if mode != "libcst":
+        for compatible in (True, False) if mode != "walk" else (False,):
+            try:
+                site = _Site(task, text, module.encoding, vocabulary, spans, ModuleNames(found, names, compatible))
+                return _resolved(facts, site, collector)
+            except NeedScopes:
+                pass  # see ModuleNames; then a type parameter: ask libcst's scope analysis
     resolver = ScopeNames(scopes_of(module), names, bool(found.star_imports))
     return _resolved(facts, _Site(task, text, module.encoding, vocabulary, spans, resolver), collector)
 
@@ -143,8 +145,8 @@ def _extract(task: FileTask, module: cst.Module, vocabulary: Vocabulary) -> File
 def _resolved(facts: FileFacts, site: _Site, collector: Collector) -> FileFacts:
     found = collector.found
     aliases = dict(facts.aliases)
-    for bound, value in found.assignments:
-        qualified = site.qualified(value, (), ())
+    for bound, value, where in found.assignments:
+        qualified = site.qualified(value, where)
         if qualified:
             aliases[f"{facts.module}.{bound}"] = qualified[0]
     loggers, attribute_loggers, logger_targets = site.loggers(found.loggers)
@@ -198,8 +200,8 @@ class _Site:
 
     # --- names --------------------------------------------------------------------------
 
-    def qualified(self, node: cst.CSTNode, chain: tuple[cst.CSTNode, ...], frames: tuple[Frame, ...]) -> list[str]:
-        return self.resolver.qualified(node, chain, frames)
+    def qualified(self, node: cst.CSTNode, where: Where) -> list[str]:
+        return self.resolver.qualified(node, where)
 
     def loggers(self, bindings: list[LoggerBinding]) -> tuple[set[str], set[tuple[str, str]], set[int]]:
         """Module-level logger names, (class, attribute) loggers, ids of logger Name targets;
@@ -209,7 +211,7 @@ class _Site:
         attributes: set[tuple[str, str]] = set()
         targets: set[int] = set()
         for binding in bindings:
-            if not factories.intersection(self.qualified(binding.factory.func, binding.chain, binding.frames)):
+            if not factories.intersection(self.qualified(binding.factory.func, binding.where)):
                 continue
             if binding.target is not None:
                 targets.add(id(binding.target))
@@ -225,7 +227,7 @@ class _Site:
     def build(self, candidate: Candidate, logger_targets: set[int], shadowed: Counter[str]) -> PendingSite | None:
         node = candidate.node
         func = node.func if isinstance(node, cst.Call) else node
-        qualified = self.qualified(func, candidate.chain, candidate.frames)
+        qualified = self.qualified(func, candidate.where)
         error = self._error(qualified)
         if error is not None and error[1] is None:
             return PendingSite(self._error_facts(candidate, func, error[0]), None)
@@ -289,17 +291,17 @@ class _Site:
     ) -> tuple[str, ...] | None:
         """`()`: a logger; a pending tuple: maybe one (decided across modules); None: not one."""
         factories = set(self.rules.logger_factories)
-        chain, frames = candidate.chain, candidate.frames
+        where = candidate.where
         if isinstance(receiver, cst.Call):
-            return () if factories.intersection(self.qualified(receiver.func, chain, frames)) else None
+            return () if factories.intersection(self.qualified(receiver.func, where)) else None
         if isinstance(receiver, cst.Name):
-            bindings = self.resolver.bindings(receiver, chain, frames)
+            bindings = self.resolver.bindings(receiver, where)
             if not bindings:  # bound by nothing here: a star import may bind it
-                starred = self.qualified(receiver, chain, frames) if self.resolver.star_imports else []
+                starred = self.qualified(receiver, where) if self.resolver.star_imports else []
                 return ("logger", starred[0]) if starred else None
             if all(kind == "local" and key in logger_targets for kind, key in bindings):
                 return ()
-            imported = [q for q in self.qualified(receiver, chain, frames) if not q.startswith("builtins.")]
+            imported = [q for q in self.qualified(receiver, where) if not q.startswith("builtins.")]
             if imported and all(kind == "import" for kind, _ in bindings):
                 return ("logger", imported[0])
             return None
@@ -359,7 +361,7 @@ class _Site:
                 if number >= threshold:
                     level = name
             return level, "explicit", (level,)
-        for name in self.qualified(node, candidate.chain, candidate.frames):
+        for name in self.qualified(node, candidate.where):
             head, _, constant = name.rpartition(".")
             if head == "logging" and constant in self.rules.level_names:
                 level = self.rules.level_names[constant]
@@ -457,7 +459,7 @@ class _Site:
             if arg.keyword is not None or arg.star:
                 continue
             start, end = self.spans[arg.value]
-            bases.append((_SPACE.sub("", self.text[start:end]), tuple(self.qualified(arg.value, candidate.chain, candidate.frames))))
+            bases.append((_SPACE.sub("", self.text[start:end]), tuple(self.qualified(arg.value, candidate.where))))
         start, end = self.spans[node]
         line, column = self.map.line_column(start)
         qualified = f"{self.task.module}.{frame.qualname}"
@@ -477,7 +479,7 @@ class _Site:
 
 
 def _own_frame(candidate: Candidate, collector: Collector) -> Frame:
-    return collector.class_frames[id(candidate.node)]
+    return collector.found.scopes[id(candidate.node)]  # type: ignore[return-value]
 
 
 def _method_class(frames: tuple[Frame, ...], receiver: str) -> Frame | None:

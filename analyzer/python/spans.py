@@ -1,11 +1,13 @@
 """Where nodes are: character spans of every node, and character offsets -> byte offsets,
 lines, columns.
 
-`node_spans` computes what libcst's `ByteSpanPositionProvider` computes (the codegen pass
-with syntactic positions: a node's own parentheses and leading lines are not part of it) in
-characters, with a tuple per node, no per-token `encode` and a plain context manager; and it
-runs the codegen directly, without the metadata resolver's extra walk of the whole tree.
-`SourceMap` turns the few offsets we report into byte offsets, 1-based lines and columns.
+`walk` computes what libcst's `ByteSpanPositionProvider` computes (the codegen pass with
+syntactic positions: a node's own parentheses and leading lines are not part of it) in
+characters, with a tuple per node, no per-token `encode` and a plain context manager; it runs
+the codegen directly, without the metadata resolver's extra walk of the whole tree, and hands
+every node to a collector on the way in and on the way out (source order), so one traversal
+serves both. `SourceMap` turns the few offsets we report into byte offsets, 1-based lines and
+columns.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
+from typing import Protocol
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -20,21 +23,40 @@ from libcst._nodes.internal import CodegenState
 Span = tuple[int, int]
 
 
-def node_spans(module: cst.Module) -> dict[cst.CSTNode, Span]:
-    """Character span `(start, end)` of every node of `module`."""
-    state = _SpanState(default_indent=module.default_indent, default_newline=module.default_newline)
+class Visitor(Protocol):
+    def enter(self, node: cst.CSTNode) -> None: ...
+
+    def leave(self, node: cst.CSTNode) -> None: ...
+
+
+class _Nobody:
+    def enter(self, node: cst.CSTNode) -> None:
+        return None
+
+    def leave(self, node: cst.CSTNode) -> None:
+        return None
+
+
+def walk(module: cst.Module, visitor: Visitor) -> dict[cst.CSTNode, Span]:
+    """Character span `(start, end)` of every node of `module`; `visitor` sees every node."""
+    state = _SpanState(visitor, default_indent=module.default_indent, default_newline=module.default_newline)
     module._codegen(state)
     return state.spans
 
 
-class _SpanState(CodegenState):
-    __slots__ = ("position", "spans", "starts")
+def node_spans(module: cst.Module) -> dict[cst.CSTNode, Span]:
+    return walk(module, _Nobody())
 
-    def __init__(self, **kwargs: object) -> None:
+
+class _SpanState(CodegenState):
+    __slots__ = ("enter", "leave", "position", "spans", "starts")
+
+    def __init__(self, visitor: Visitor, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.spans: dict[cst.CSTNode, Span] = {}
         self.position = 0
         self.starts: list[int] = []
+        self.enter, self.leave = visitor.enter, visitor.leave
 
     def add_indent_tokens(self) -> None:
         tokens = self.indent_tokens
@@ -52,8 +74,10 @@ class _SpanState(CodegenState):
 
     def before_codegen(self, node: cst.CSTNode) -> None:
         self.starts.append(self.position)
+        self.enter(node)
 
     def after_codegen(self, node: cst.CSTNode) -> None:
+        self.leave(node)
         start = self.starts.pop()
         if node not in self.spans:
             self.spans[node] = (start, self.position)
