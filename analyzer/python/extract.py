@@ -120,7 +120,8 @@ def extract_file(task: FileTask, vocabulary: Vocabulary) -> FileFacts:
 def _extract(task: FileTask, module: cst.Module, vocabulary: Vocabulary) -> FileFacts:
     unit = task.unit
     text = unit.source.decode(module.encoding)
-    module_digest = tokens.digest("Module", tokens.normalized_code(text))
+    stream = tokens.Tokens(text)  # the unit's one tokenization: module, class, function and anchor digests
+    module_digest = tokens.digest("Module", stream.normalized(0, len(text)))
     collector = _collector(vocabulary)
     spans = walk(module, collector)
     found = collector.found
@@ -134,12 +135,12 @@ def _extract(task: FileTask, module: cst.Module, vocabulary: Vocabulary) -> File
     if mode != "libcst":
         for compatible in (True, False) if mode != "walk" else (False,):
             try:
-                site = _Site(task, text, module.encoding, vocabulary, spans, ModuleNames(found, names, compatible))
+                site = _Site(task, stream, module.encoding, vocabulary, spans, ModuleNames(found, names, compatible))
                 return _resolved(facts, site, collector)
             except NeedScopes:
                 pass  # see ModuleNames; then a type parameter: ask libcst's scope analysis
     resolver = ScopeNames(scopes_of(module), names, bool(found.star_imports))
-    return _resolved(facts, _Site(task, text, module.encoding, vocabulary, spans, resolver), collector)
+    return _resolved(facts, _Site(task, stream, module.encoding, vocabulary, spans, resolver), collector)
 
 
 def _resolved(facts: FileFacts, site: _Site, collector: Collector) -> FileFacts:
@@ -187,15 +188,15 @@ def _unparsed(task: FileTask, line: int, column: int, message: str) -> FileFacts
 class _Site:
     """Everything one unit's sites need: a resolver, spans, text, rules, digests (cached)."""
 
-    def __init__(self, task: FileTask, text: str, encoding: str, vocabulary: Vocabulary,
+    def __init__(self, task: FileTask, stream: tokens.Tokens, encoding: str, vocabulary: Vocabulary,
                  spans: dict[cst.CSTNode, tuple[int, int]], resolver: ModuleNames | ScopeNames) -> None:
-        self.task, self.text, self.resolver = task, text, resolver
+        self.task, self.stream, self.text, self.resolver = task, stream, stream.text, resolver
         self.rules = vocabulary.rules
         self.builtins = frozenset(self.rules.builtins)
         self.external = frozenset(self.rules.external)
         self.class_names = vocabulary.class_names
         self.spans = spans
-        self.map = SourceMap(text, encoding)
+        self.map = SourceMap(self.text, encoding)
         self._digests: dict[int, bytes] = {}
 
     # --- names --------------------------------------------------------------------------
@@ -445,7 +446,7 @@ class _Site:
         if cached is None:
             start, end = self.spans[node]
             base = self.map.line_column(start)[1] - 1
-            code = tokens.normalized_code(self.text[start:end], base)
+            code = self.stream.normalized(start, end, base)
             cached = self._digests[id(node)] = tokens.digest(type(node).__name__, code)
         return cached
 
