@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import FIXTURES, scan
+from conftest import FIXTURES, records, scan
 
 HOSTILE = FIXTURES / "hostile" / "python"
 PACKAGE = FIXTURES / "python" / "shadowing"
@@ -16,3 +16,12 @@ PACKAGE = FIXTURES / "python" / "shadowing"
 def test_the_summary_states_the_python_anchor_limit(tmp_path: Path) -> None:
     summary = scan(PACKAGE, tmp_path / "scan")
     assert summary["fingerprint"] == {"version": "fp1", "anchorLimit": 2048}  # bytes of source, not syntax nodes
+
+
+def test_lone_surrogate_escapes_in_messages_become_replacement_characters(tmp_path: Path) -> None:
+    out = tmp_path / "scan"
+    scan(HOSTILE / "surrogates.py", out)
+    (error,) = records(out, "error")
+    (warning,) = records(out, "diagnostic")
+    assert error["message"]["text"] == "\ufffd lone low surrogate"  # type: ignore[index]
+    assert warning["message"]["template"] == "\ufffd lone high surrogate in ${}"  # type: ignore[index]
