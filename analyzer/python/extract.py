@@ -9,7 +9,9 @@ exception? is this imported name a logger?) travels as `pending` and is settled 
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
+import tokenize
 from collections import Counter
 from dataclasses import dataclass
 
@@ -24,6 +26,7 @@ from analyzer.python.collect import Candidate, Collector, Frame, LoggerBinding, 
 from analyzer.python.consumers import consumer_of
 from analyzer.python.messages import MISSING, message_of
 from analyzer.python.metadata import scopes_of
+from analyzer.python.nesting import TooDeep, too_deep
 from analyzer.python.resolve import ModuleNames, Names, NeedScopes, ScopeNames, scopes_mode
 from analyzer.python.scopes import context_of, innermost_function, scope_of
 from analyzer.python.spans import SourceMap, walk
@@ -105,22 +108,47 @@ class Vocabulary:
 
 def extract_file(task: FileTask, vocabulary: Vocabulary) -> FileFacts:
     unit = task.unit
+    stream = _tokens(unit.source)  # the unit's one tokenization: nesting, module, class, function, anchor digests
+    deep = too_deep(stream) if stream is not None else None
+    if stream is not None and deep is not None:
+        return _too_deep(task, stream, deep)
     try:
         module = cst.parse_module(unit.source)
     except cst.ParserSyntaxError as exc:
         return _unparsed(task, exc.raw_line, exc.raw_column, exc.message)
     except (UnicodeDecodeError, LookupError, SyntaxError, RecursionError, ValueError) as exc:
         return _unparsed(task, 1, 0, f"{type(exc).__name__}: {exc}")
+    if stream is None or stream.encoding != module.encoding:
+        stream = tokens.Tokens(unit.source.decode(module.encoding), module.encoding)
     try:
-        return _extract(task, module, vocabulary)
+        return _extract(task, module, stream, vocabulary)
     except RecursionError:  # libcst's visitors recurse: a pathologically deep expression
         return _unparsed(task, 1, 0, "too deeply nested for the libcst visitors")
 
 
-def _extract(task: FileTask, module: cst.Module, vocabulary: Vocabulary) -> FileFacts:
+def _tokens(source: bytes) -> tokens.Tokens | None:
+    """The unit decoded as libcst decodes it (its PEP 263 encoding) and tokenized; None when
+    it cannot be decoded (the parser then says why)."""
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+        return tokens.Tokens(source.decode(encoding), encoding)
+    except (UnicodeDecodeError, LookupError, SyntaxError):
+        return None
+
+
+def _too_deep(task: FileTask, stream: tokens.Tokens, deep: TooDeep) -> FileFacts:
+    """Not parsed: nested deeper than a limit (`analyzer.python.nesting`), counted like a unit
+    that does not parse, from where the limit is passed."""
+    text = stream.text
+    line_start = max(text.rfind("\n", 0, deep.offset), -1) + 1
+    column = len(text[line_start:deep.offset].encode(stream.encoding, "surrogateescape"))
+    line = text.count("\n", 0, deep.offset) + 1
+    return _unparsed(task, line, column, f"not parsed: {deep.message} (ERRATLAS_PYTHON_MAX_NESTING)")
+
+
+def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabulary: Vocabulary) -> FileFacts:
     unit = task.unit
-    text = unit.source.decode(module.encoding)
-    stream = tokens.Tokens(text)  # the unit's one tokenization: module, class, function and anchor digests
+    text = stream.text
     module_digest = tokens.digest("Module", stream.normalized(0, len(text)))
     collector = _collector(vocabulary)
     spans = walk(module, collector)

@@ -51,10 +51,11 @@ class Tokens:
     """The significant tokens of one text (a whole unit: tokenized once, then every piece of
     it is normalized from its tokens), as parallel lists."""
 
-    __slots__ = ("ends", "kinds", "starts", "text", "values")
+    __slots__ = ("encoding", "ends", "kinds", "starts", "text", "values")
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, text: str, encoding: str = "utf-8") -> None:
+        #: the unit's text, and the encoding it was decoded from
+        self.text, self.encoding = text, encoding
         kinds: list[str] = []
         values: list[str] = []
         starts: list[int] = []
