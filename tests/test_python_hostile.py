@@ -5,14 +5,18 @@ Regression fixtures live in `fixtures/hostile/python/`; inputs that cannot live 
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import shutil
 import subprocess
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, SUMMARY, erratlas_command, records, scan
+from conftest import FIXTURES, SUMMARY, erratlas_command, records, run, scan
 
 HOSTILE = FIXTURES / "hostile" / "python"
 PACKAGE = FIXTURES / "python" / "shadowing"
@@ -123,3 +127,114 @@ def test_a_lone_file_whose_worker_dies_is_named_once(tmp_path: Path) -> None:
     assert code == 2
     assert stderr.strip() == (f"erratlas: error: {HOSTILE / 'nested-1300.py'}: the Python parser died on this "
                               "file (killed by signal SIGSEGV)")
+
+
+_LINK = re.compile(r"\]\((readable/[^)#]+)#L(\d+)\) @(\d+)")
+
+
+def rendered_lines(out: Path) -> dict[tuple[str, int], tuple[str, int]]:
+    """Every location the reviewer's index links: (rendering file, line) by (unit, offset)."""
+    index = (out / "error-diagnostic-owner-index.md").read_text(encoding="utf-8")
+    by_offset = {(str(r["unit"]), int(r["offset"])): r for r in records(out, "error") + records(out, "diagnostic")}  # type: ignore[call-overload]
+    found = {}
+    for path, line, offset in _LINK.findall(index):
+        unit = next(u for (u, o) in by_offset if o == int(offset) and by_offset[(u, o)]["readableLine"] == int(line))
+        found[(unit, int(offset))] = (path, int(line))
+    return found
+
+
+def test_renderings_of_units_whose_names_map_alike_do_not_overwrite_each_other(tmp_path: Path) -> None:
+    """`pkg/a/b.py` and `pkg/a_b.py` were both rendered as readable/pkg_a_b.py.js: one lost."""
+    tree = tmp_path / "tree"
+    (tree / "pkg" / "a").mkdir(parents=True)
+    (tree / "pkg" / "a" / "b.py").write_text("raise ValueError('one')\n")
+    (tree / "pkg" / "a_b.py").write_text("\n\nraise KeyError('two')\n")
+    out = tmp_path / "scan"
+    scan(tree, out)
+    renderings = sorted(p.name for p in (out / "readable").iterdir())
+    assert len(renderings) == 2 and all(name.startswith("pkg_a_b-") for name in renderings), renderings
+    links = rendered_lines(out)
+    assert len(links) == 2
+    for (unit, _), (path, line) in links.items():
+        text = (out / path).read_text().split("\n")
+        assert text == (tree / unit).read_text().split("\n")  # a Python unit is its own rendering
+        assert ("ValueError" if unit == "pkg/a/b.py" else "KeyError") in text[line - 1]
+
+
+def test_a_tree_nested_a_thousand_directories_deep_is_scanned(tmp_path: Path) -> None:
+    """It ended in an internal error (RecursionError) walking the tree."""
+    tree = tmp_path / "tree"
+    deepest = str(tree)
+    os.mkdir(deepest)
+    for _ in range(1000):  # pathlib's mkdir(parents=True) recurses too deep for this
+        deepest += "/d"
+        os.mkdir(deepest)
+    Path(deepest, "m.py").write_text("raise ValueError('deep')\n")
+    (tree / "top.py").write_text("raise KeyError('top')\n")
+    out = tmp_path / "scan"
+    scan(tree, out)
+    units = {str(r["unit"]) for r in records(out, "error")}
+    assert units == {"top.py", "d/" * 1000 + "m.py"}
+    assert all(len(p.name) <= 200 for p in (out / "readable").iterdir())
+
+
+def test_file_names_that_are_not_utf8_are_kept_losslessly(tmp_path: Path) -> None:
+    """`surrogates not allowed` ended such scans in an internal error."""
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "__init__.py").write_text("")
+    os.makedirs(os.fsencode(tree / "pkg") + b"/sub\xe9", exist_ok=True)
+    for name in (b"/\xff\xfe.py", b"/sub\xe9/mod.py", b"/back\\slash.py"):
+        with open(os.fsencode(tree / "pkg") + name, "wb") as handle:
+            handle.write(b"raise ValueError('x')\n")
+    out = tmp_path / "scan"
+    summary = scan(tree / "pkg", out)
+    units = {str(r["unit"]) for r in records(out, "error")}
+    assert units == {"pkg/\\xff\\xfe.py", "pkg/sub\\xe9/mod.py", "pkg/back\\\\slash.py"}
+    assert {u["name"] for u in summary["inputs"]["units"]} == units | {"pkg/__init__.py"}  # type: ignore[index,union-attr]
+    assert len(list((out / "readable").iterdir())) == 3
+
+
+def sdist(path: Path, members: dict[str, bytes], pax: dict[str, dict[str, str]]) -> Path:
+    with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT) as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.pax_headers = pax.get(name, {})
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_an_sdist_member_named_in_bytes_that_are_not_utf8_is_kept_losslessly(tmp_path: Path) -> None:
+    data = b"raise ValueError('x')\n"
+    archive = sdist(tmp_path / "pkg-1.0.tar.gz", {"pkg-1.0/pkg/__init__.py": data, "pkg-1.0/pkg/x.py": data},
+                    {"pkg-1.0/pkg/x.py": {"path": "pkg-1.0/pkg/\udcff\udcfe.py"}})
+    out = tmp_path / "scan"
+    scan(archive, out)
+    assert {str(r["unit"]) for r in records(out, "error")} == {"pkg/__init__.py", "pkg/\\xff\\xfe.py"}
+
+
+def test_an_sdist_member_with_a_nul_in_its_pax_name_refuses_the_archive_in_one_line(tmp_path: Path) -> None:
+    data = b"raise ValueError('x')\n"
+    archive = sdist(tmp_path / "pkg-1.0.tar.gz", {"pkg-1.0/pkg/__init__.py": data, "pkg-1.0/pkg/x.py": data},
+                    {"pkg-1.0/pkg/x.py": {"path": "pkg-1.0/pkg/a\x00\udcffb.py"}})
+    result = run("scan", archive, "--out", tmp_path / "scan")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert str(archive) in result.stderr and "NUL in its name" in result.stderr
+
+
+def test_a_250_byte_file_name_in_a_wheel_gets_a_short_rendering_name(tmp_path: Path) -> None:
+    """The rendering's file name was too long for the file system: internal error."""
+    wheel = tmp_path / "long-1.0-py3-none-any.whl"
+    long_name = "pkg/" + "a" * 247 + ".py"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("pkg/__init__.py", "")
+        archive.writestr(long_name, "\nraise ValueError('long')\n")
+    out = tmp_path / "scan"
+    scan(wheel, out)
+    (record,) = records(out, "error")
+    assert record["unit"] == long_name
+    ((path, line),) = rendered_lines(out).values()
+    assert len(Path(path).name) <= 200
+    assert "ValueError" in (out / path).read_text().split("\n")[line - 1]

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from analyzer.projection import Projection
-from analyzer.reports.readable import readable_name
+from analyzer.reports.readable import readable_names
 
 _CELL_LIMIT = 140
 _TOP_MESSAGES = 3
@@ -43,8 +43,8 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines + [""]
 
 
-def _location(record: dict[str, Any]) -> str:
-    path = readable_name(record["unit"])
+def _location(record: dict[str, Any], readable: dict[str, str]) -> str:
+    path = readable[record["unit"]]
     return f"[{cell(record['unit'], 60)}:{record['readableLine']}]({path}#L{record['readableLine']}) @{record['offset']}"
 
 
@@ -63,12 +63,13 @@ def _roles(records: list[dict[str, Any]]) -> str:
     return ", ".join(f"{role} {count}" if len(roles) > 1 else role for role, count in sorted(roles.items()))
 
 
-def _group_rows(groups: dict[tuple[str, ...], list[dict[str, Any]]], label: int) -> list[list[str]]:
+def _group_rows(groups: dict[tuple[str, ...], list[dict[str, Any]]], label: int,
+                readable: dict[str, str]) -> list[list[str]]:
     rows = []
     for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         first = members[0]
         fingerprint = first["functionFingerprint"] if len(members) > 1 and first["functionFingerprint"] else first["fingerprint"]
-        rows.append([cell(key[label]), str(len(members)), _location(first), _messages(members), _roles(members),
+        rows.append([cell(key[label]), str(len(members)), _location(first, readable), _messages(members), _roles(members),
                      f"`{fingerprint}`"])
     return rows
 
@@ -94,9 +95,10 @@ def render_index(
     lines += _table(["kind", "callsites", "Product", "Dependency", "Unresolved", "coverage"], rows)
     lines += _allowlist_health(base, owners)
     paired = list(zip(records, projection.rows))
-    lines += _dependency_section(paired)
-    lines += _product_section(paired)
-    lines += _unresolved_section(paired)
+    readable = readable_names(unit["name"] for unit in base["inputs"]["units"])
+    lines += _dependency_section(paired, readable)
+    lines += _product_section(paired, readable)
+    lines += _unresolved_section(paired, readable)
     return ("\n".join(lines).rstrip("\n") + "\n").encode("utf-8")
 
 
@@ -118,7 +120,7 @@ def _allowlist_health(base: dict[str, Any], owners: dict[str, Any]) -> list[str]
     return lines
 
 
-def _dependency_section(paired: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
+def _dependency_section(paired: list[tuple[dict[str, Any], dict[str, Any]]], readable: dict[str, str]) -> list[str]:
     by_package: dict[str, dict[tuple[str, ...], list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for record, row in paired:
         if row["owner"] == "Dependency":
@@ -126,22 +128,22 @@ def _dependency_section(paired: list[tuple[dict[str, Any], dict[str, Any]]]) -> 
     lines = [f"## Dependency: {sum(len(m) for g in by_package.values() for m in g.values())} callsites", ""]
     for package, groups in sorted(by_package.items(), key=lambda kv: (-sum(map(len, kv[1].values())), kv[0])):
         lines += [f"### {cell(package)} ({sum(map(len, groups.values()))})", ""]
-        lines += _table(["function", "callsites", "location", "message", "role", "fingerprint"], _group_rows(groups, 0))
+        lines += _table(["function", "callsites", "location", "message", "role", "fingerprint"], _group_rows(groups, 0, readable))
     return lines
 
 
-def _product_section(paired: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
+def _product_section(paired: list[tuple[dict[str, Any], dict[str, Any]]], readable: dict[str, str]) -> list[str]:
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
     for record, row in paired:
         if row["owner"] == "Product":
             groups[(row["function"] or record["scope"]["function"],)].append(record)
     lines = [f"## Product: {sum(map(len, groups.values()))} callsites", ""]
     if groups:
-        lines += _table(["function", "callsites", "location", "message", "role", "fingerprint"], _group_rows(groups, 0))
+        lines += _table(["function", "callsites", "location", "message", "role", "fingerprint"], _group_rows(groups, 0, readable))
     return lines
 
 
-def _unresolved_section(paired: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
+def _unresolved_section(paired: list[tuple[dict[str, Any], dict[str, Any]]], readable: dict[str, str]) -> list[str]:
     by_module: dict[str, dict[tuple[str, ...], list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for record, row in paired:
         if row["owner"] == "Unresolved":
@@ -154,5 +156,5 @@ def _unresolved_section(paired: list[tuple[dict[str, Any], dict[str, Any]]]) -> 
     for module, groups in sorted(by_module.items(), key=lambda kv: (-sum(map(len, kv[1].values())), kv[0])):
         lines += [f"### {cell(module)} ({sum(map(len, groups.values()))})", ""]
         lines += _table(["scope", "callsites", "location", "most frequent messages", "role", "fingerprint"],
-                        _group_rows(groups, 0))
+                        _group_rows(groups, 0, readable))
     return lines

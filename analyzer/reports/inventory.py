@@ -8,7 +8,7 @@ import orjson
 
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_files
-from analyzer.reports.readable import readable_name
+from analyzer.reports.readable import readable_names
 from analyzer.scan import ScanResult
 
 _EXAMPLES = 5
@@ -30,8 +30,9 @@ def inventory_files(result: ScanResult) -> dict[str, bytes]:
         files[TEMPLATE_FILES[kind]] = jsonl(templates(records))  # type: ignore[arg-type]
         files[LITERAL_FILES[kind]] = literals(records)
     files[CLASSES_FILE] = jsonl(result.classes)  # type: ignore[arg-type]
+    readable = readable_names(unit.unit.name for unit in result.units)
     for unit, rendering in result.renderings.items():
-        files[readable_name(unit)] = rendering.text
+        files[readable[unit]] = rendering.text
     # -- bundler module map (issue 4) --
     files |= module_files(result)
     return files

@@ -8,8 +8,13 @@ it is a view for people, never code to run. The same source always gives the sam
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from analyzer.errors import InvariantError
 
 _TOKEN = re.compile(
     rb'"(?:[^"\\\n]|\\[\s\S])*"'
@@ -125,10 +130,44 @@ def _starts_regex(source: bytes, slash: int) -> bool:
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+#: longest rendering file name before `.js` (a file name may not exceed 255 bytes)
+_LONGEST = 160
+
+
+def readable_names(units: Iterable[str]) -> dict[str, str]:
+    """Where the rendering of each unit of a scan lives in its scan directory: the unit's name
+    with every run of other characters than letters, digits, `.`, `_`, `-` made one `_`, and
+    `.js` added. That is not one-to-one (`pkg/a/b.py`, `pkg/a_b.py`): names that would be
+    shared, and names too long for a file system, end in a digest of the exact unit name
+    instead, so every unit of a scan has its own short file."""
+    units = sorted(set(units))
+    plain = {unit: _safe(unit) for unit in units}
+    names = {unit: name if len(name) <= _LONGEST else _digested(unit, name) for unit, name in plain.items()}
+    while True:
+        users = Counter(names.values())
+        shared = [unit for unit, name in names.items() if users[name] > 1 and name == plain[unit]]
+        if not shared:
+            break
+        names.update((unit, _digested(unit, plain[unit])) for unit in shared)
+    if len(set(names.values())) != len(names):
+        raise InvariantError("two units share a readable rendering name (a digest collision)")
+    return {unit: f"readable/{name}.js" if not name.endswith(".js") else f"readable/{name}" for unit, name in names.items()}
+
+
+def _safe(unit: str) -> str:
+    return _UNSAFE.sub("_", unit).strip("._") or "unit"
+
+
+def _digested(unit: str, name: str) -> str:
+    digest = hashlib.sha256(unit.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or len(suffix) > 8:
+        stem, suffix = name, ""
+    keep = _LONGEST - 18 - len(suffix)
+    return f"{stem[-keep:].lstrip('._')}-{digest}" + (f".{suffix}" if suffix else "")
 
 
 @functools.lru_cache(maxsize=256)
 def readable_name(unit: str) -> str:
-    """Where the rendering of `unit` lives in a scan directory."""
-    safe = _UNSAFE.sub("_", unit).strip("._") or "unit"
-    return f"readable/{safe}.js" if not safe.endswith(".js") else f"readable/{safe}"
+    """Where the rendering of `unit` lives when no other unit shares its name (`readable_names`)."""
+    return readable_names([unit])[unit]
