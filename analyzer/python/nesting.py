@@ -7,9 +7,12 @@ deeper than CPython itself accepts, or builds an expression deeper than `MAX_EXP
 
 - brackets: more than 200 open at once (CPython: "too many nested parentheses");
 - indentation: more than 100 levels (CPython: "too many levels of indentation");
-- expression: more than 1000 levels, counting each open bracket, and within each bracket (or
-  statement) each operator, attribute dot, call or subscript, `not`/`await`/`lambda`,
-  conditional and string joined to the one before since the last `,`, `:`, `=`, `;`, `for`.
+- expression: an estimate of the tree's depth above 1000: each open bracket, and within each
+  bracket (or statement) the chains of operators since the last `,`, `:`, `=`, `;`, `for`:
+  one level per operator of a precedence class (an addition, a product, a power, an attribute
+  dot, a call or subscript, `and`, `or`, a conditional, `not`, a sign, `await`, `lambda`, a
+  string joined to the one before), an operator of a lower class ending the chains of higher
+  ones (which become its operand), as the parser nests them.
 
 Such a unit is counted like one that does not parse (an error region and the summary's
 `parseError`, naming the limit), and the scan goes on: CPython would not compile it either, so
@@ -29,10 +32,16 @@ MAX_BRACKETS = 200
 MAX_INDENTATION = 100
 MAX_EXPRESSION = 1000
 
-_CHAINING = frozenset({
-    ".", "+", "-", "*", "/", "//", "%", "@", "**", "<<", ">>", "&", "|", "^", "~",
-    "not", "and", "or", "if", "else", "lambda", "await",
-})
+#: operators by precedence class, lowest first: a chain of one class nests one level per
+#: operator (left or right); an operator of a lower class ends the chains of the higher ones,
+#: which become its operand. Comparisons make one flat node in libcst and are not counted.
+_CLASSES: dict[str, int] = {
+    "lambda": 0, "if": 1, "else": 1, "or": 2, "and": 3, "not": 4,
+    "|": 6, "^": 7, "&": 8, "<<": 9, ">>": 9, "+": 10, "-": 10, "*": 11, "/": 11, "//": 11, "%": 11, "@": 11,
+    "~": 12, "**": 13, "await": 14, ".": 15,
+}
+_UNARY, _TRAILER, _STRINGS = 12, 15, 16
+_PREFIX = frozenset({"lambda", "not", "await", "~"})
 _SEPARATORS = frozenset({
     ",", ";", ":", "=", ":=", "->", "for", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "**=", "<<=",
     ">>=", "&=", "|=", "^=",
@@ -59,52 +68,92 @@ def too_deep(tokens: Tokens) -> TooDeep | None:
     """The first place where `tokens` pass a limit, or None."""
     max_brackets, max_indentation, max_expression = limits()
     kinds, values, starts, text = tokens.kinds, tokens.values, tokens.starts, tokens.text
-    chains = [0]  # per open bracket (and the statement): chaining tokens since the last separator
-    lambdas = [0]  # per open bracket: `lambda`s whose `:` is still to come (that `:` separates nothing)
-    total = 0  # sum of `chains` plus the open brackets
+    levels = [_Level()]  # the statement, then one per open bracket
+    total = 0  # the estimated depth: open brackets plus every level's chains
     indents = [0]
     line_start = True
-    previous = ""
+    previous = ""  # the previous token: its kind for an operand, else its text
     for position, kind in enumerate(kinds):
         value = values[position]
         if kind == "newline":
-            if len(chains) == 1:
-                total -= chains[0]
-                chains[0] = lambdas[0] = 0
+            if len(levels) == 1:
+                total -= levels[0].reset()
                 line_start = True
             previous = kind
             continue
         if line_start:
             line_start = False
-            level = _indentation_level(indents, text, starts[position])
-            if level > max_indentation:
+            if _indentation_level(indents, text, starts[position]) > max_indentation:
                 return TooDeep(starts[position], f"more than {max_indentation} levels of indentation")
+        operand_before = previous in _OPERANDS or previous in _CLOSE
         if kind == "op" and value in _OPEN:
-            if previous in _OPERANDS or previous in _CLOSE:  # a call or a subscript nests in what it follows
-                chains[-1] += 1
-                total += 1
-            chains.append(0)
-            lambdas.append(0)
+            if operand_before:  # a call or a subscript nests in what it follows
+                total += levels[-1].chain(_TRAILER)
+            levels.append(_Level())
             total += 1
-            if len(chains) - 1 > max_brackets:
+            if len(levels) - 1 > max_brackets:
                 return TooDeep(starts[position], f"more than {max_brackets} brackets open at once")
         elif kind == "op" and value in _CLOSE:
-            if len(chains) > 1:
-                total -= chains.pop() + 1
-                lambdas.pop()
-        elif value == ":" and lambdas[-1]:
-            lambdas[-1] -= 1
-        elif value in _SEPARATORS:
-            total -= chains[-1]
-            chains[-1] = 0
-        elif value in _CHAINING or (kind == "string" and previous == "string"):
-            chains[-1] += 1
-            total += 1
-            lambdas[-1] += value == "lambda"
+            if len(levels) > 1:
+                total -= levels.pop().reset() + 1
+        else:
+            total += _step(levels[-1], kind, value, previous, operand_before)
         if total > max_expression:
             return TooDeep(starts[position], f"an expression nested more than {max_expression} levels deep")
         previous = kind if kind in _OPERANDS else value
     return None
+
+
+class _Level:
+    """One bracket's (or the statement's) chains: per precedence class, the operators since
+    the class's chain began; and the lambdas whose `:` is still to come."""
+
+    __slots__ = ("counts", "depth", "lambdas")
+
+    def __init__(self) -> None:
+        self.counts = [0] * (_STRINGS + 1)
+        self.depth = 0  # sum of counts
+        self.lambdas = 0
+
+    def chain(self, level: int) -> int:
+        """One more operator of class `level`: the higher classes' chains end. The change of depth."""
+        counts = self.counts
+        before = self.depth
+        ended = sum(counts[level + 1:])
+        if ended:
+            counts[level + 1:] = [0] * (len(counts) - level - 1)
+        counts[level] += 1
+        self.depth = before - ended + 1
+        return self.depth - before
+
+    def reset(self) -> int:
+        """A separator: every chain ends. The depth that goes."""
+        depth = self.depth
+        self.counts = [0] * (_STRINGS + 1)
+        self.depth = 0
+        return depth
+
+
+def _step(level: _Level, kind: str, value: str, previous: str, operand_before: bool) -> int:
+    """What one token that opens and closes nothing does to the depth."""
+    if value == ":" and level.lambdas:
+        level.lambdas -= 1  # a lambda's colon separates nothing
+        return 0
+    if value in _SEPARATORS:
+        return -level.reset()
+    if kind == "string":
+        return level.chain(_STRINGS) if previous == "string" else 0
+    cls = _CLASSES.get(value)
+    if cls is None or (kind == "name" and value not in ("lambda", "if", "else", "or", "and", "not", "await")):
+        return 0
+    if value in ("+", "-") and not operand_before:
+        cls = _UNARY  # a sign, not an addition
+    if value in _PREFIX or cls == _UNARY:
+        level.lambdas += value == "lambda"
+        level.counts[cls] += 1  # a prefix nests what follows; it ends no chain
+        level.depth += 1
+        return 1
+    return level.chain(cls)
 
 
 def _indentation_level(indents: list[int], text: str, at: int) -> int:
