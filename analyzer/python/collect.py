@@ -187,20 +187,32 @@ class Collector:
         self.found = Collected()
         #: assignment-like statements at module level so far
         self.module_count = 0
+        #: every string literal, when asked for (to find code replaced by `analyzer.python.reduce`)
+        self.strings: list[cst.SimpleString] | None = None
 
-    # the traversal: an ancestor stack and a dispatch table, nothing per attribute
-    def enter(self, node: cst.CSTNode) -> None:
-        self.stack.append(node)
-        handler = _VISIT.get(type(node))
-        if handler is not None:
-            handler(self, node)
+    # the traversal keeps `stack` (the ancestors) and calls, by node type, `entering()` when a
+    # node starts and `leaving()` when it ends (after popping it); other nodes cost nothing here
+    def entering(self) -> dict[type, Callable[[cst.CSTNode], None]]:
+        handlers = {kind: handler.__get__(self) for kind, handler in _VISIT.items()}
+        if self.strings is not None:
+            handlers[cst.SimpleString] = self.strings.append  # type: ignore[assignment]
+        return handlers
 
-    def leave(self, node: cst.CSTNode) -> None:
-        self.stack.pop()
+    def leaving(self) -> dict[type, Callable[[cst.CSTNode], None]]:
+        closers: dict[type, Callable[[cst.CSTNode], None]] = {kind: self._left_assignment for kind in _ASSIGNMENT_LIKE}
+        for kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSION_TYPES):
+            closers[kind] = self._left_scope
+        return closers
+
+    def _left_scope(self, node: cst.CSTNode) -> None:
         scopes = self.scopes
         if scopes and scopes[-1].node is node and scopes.pop() is (self.frames[-1] if self.frames else None):
             self.frames.pop()
-        if type(node) in _ASSIGNMENT_LIKE and self._counted(node):
+        if type(node) in _ASSIGNMENT_LIKE:
+            self._count()
+
+    def _left_assignment(self, node: cst.CSTNode) -> None:
+        if self._counted(node):
             self._count()
 
     def _counted(self, node: cst.CSTNode) -> bool:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import os
 import re
 import tokenize
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 
@@ -27,6 +29,7 @@ from analyzer.python.consumers import consumer_of
 from analyzer.python.messages import MISSING, message_of
 from analyzer.python.metadata import scopes_of
 from analyzer.python.nesting import TooDeep, too_deep
+from analyzer.python.reduce import Reduction, reduce
 from analyzer.python.resolve import ModuleNames, Names, NeedScopes, ScopeNames, scopes_mode
 from analyzer.python.scopes import context_of, innermost_function, scope_of
 from analyzer.python.spans import SourceMap, walk
@@ -98,12 +101,24 @@ class Vocabulary:
     class_names: frozenset[str]
     #: names bound by `import ... as` anywhere in the bundle (may denote a logger factory)
     alias_names: frozenset[str]
+    #: last names of callees that can end as an error callsite (`analyzer.python.vocabulary`)
+    exception_names: frozenset[str]
 
     @property
     def error_names(self) -> frozenset[str]:
         """Last names that may be an error class: builtins, externals, classes of the bundle."""
         rules = self.rules
         return frozenset(rules.builtins) | frozenset(n.rsplit(".", 1)[-1] for n in rules.external) | self.class_names
+
+    @property
+    def hits(self) -> frozenset[str]:
+        """Names whose call (or `raise`) may make a callsite or a logger: code without them need
+        not be parsed (`analyzer.python.reduce`)."""
+        rules = self.rules
+        called = frozenset(rules.logging_methods) | {rules.level_method}
+        called |= frozenset(name.rsplit(".", 1)[-1] for name in rules.warning_functions)
+        factories = frozenset(name.rsplit(".", 1)[-1] for name in rules.logger_factories) | self.alias_names
+        return self.exception_names | called | factories
 
 
 def extract_file(task: FileTask, vocabulary: Vocabulary) -> FileFacts:
@@ -112,6 +127,11 @@ def extract_file(task: FileTask, vocabulary: Vocabulary) -> FileFacts:
     deep = too_deep(stream) if stream is not None else None
     if stream is not None and deep is not None:
         return _too_deep(task, stream, deep)
+    reduction = _reduction(stream, vocabulary, unit.name) if stream is not None else None
+    if reduction is not None:
+        facts = _reduced(task, reduction, vocabulary)
+        if facts is not None:
+            return facts
     try:
         module = cst.parse_module(unit.source)
     except cst.ParserSyntaxError as exc:
@@ -121,9 +141,39 @@ def extract_file(task: FileTask, vocabulary: Vocabulary) -> FileFacts:
     if stream is None or stream.encoding != module.encoding:
         stream = tokens.Tokens(unit.source.decode(module.encoding), module.encoding)
     try:
-        return _extract(task, module, stream, vocabulary)
+        return _extract(task, module, stream, vocabulary, None)
     except RecursionError:  # libcst's visitors recurse: a pathologically deep expression
         return _unparsed(task, 1, 0, "too deeply nested for the libcst visitors")
+
+
+def _reduction(stream: tokens.Tokens, vocabulary: Vocabulary, name: str) -> Reduction | None:
+    """What need not be parsed (`analyzer.python.reduce`), for a unit CPython compiles (so the
+    replaced code hides no syntax error); None to parse the whole unit."""
+    if scopes_mode() == "libcst" or os.environ.get("ERRATLAS_PYTHON_REDUCE", "") == "0":
+        return None  # the oracle modes see whole trees
+    found = reduce(stream, vocabulary.hits)
+    if found is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(stream.text, name, "exec", dont_inherit=True)
+    except Exception:  # noqa: BLE001 (any refusal: the parser reads the whole unit and says why)
+        return None
+    return found
+
+
+class _NotReduced(Exception):
+    """The replaced code did not come out of the parse where it was: parse the whole unit."""
+
+
+def _reduced(task: FileTask, reduction: Reduction, vocabulary: Vocabulary) -> FileFacts | None:
+    """The facts from the unit with `reduction` applied, or None to parse it whole."""
+    try:
+        module = cst.parse_module(reduction.text())
+        return _extract(task, module, reduction.stream, vocabulary, reduction)
+    except (cst.ParserSyntaxError, RecursionError, _NotReduced, ValueError, SyntaxError):
+        return None
 
 
 def _tokens(source: bytes) -> tokens.Tokens | None:
@@ -136,6 +186,12 @@ def _tokens(source: bytes) -> tokens.Tokens | None:
         return None
 
 
+def _in_place(reduction: Reduction, strings: list[cst.SimpleString], spans: dict[int, tuple[int, int]]) -> bool:
+    """Every replaced range came out of the parse as one string literal, exactly where it was."""
+    found = {spans[id(node)] for node in strings}
+    return all(region in found for region in reduction.regions)
+
+
 def _too_deep(task: FileTask, stream: tokens.Tokens, deep: TooDeep) -> FileFacts:
     """Not parsed: nested deeper than a limit (`analyzer.python.nesting`), counted like a unit
     that does not parse, from where the limit is passed."""
@@ -146,12 +202,16 @@ def _too_deep(task: FileTask, stream: tokens.Tokens, deep: TooDeep) -> FileFacts
     return _unparsed(task, line, column, f"not parsed: {deep.message} (ERRATLAS_PYTHON_MAX_NESTING)")
 
 
-def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabulary: Vocabulary) -> FileFacts:
+def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabulary: Vocabulary,
+             reduction: Reduction | None) -> FileFacts:
     unit = task.unit
     text = stream.text
     module_digest = tokens.digest("Module", stream.normalized(0, len(text)))
     collector = _collector(vocabulary)
+    collector.strings = [] if reduction is not None else None
     spans = walk(module, collector)
+    if reduction is not None and not _in_place(reduction, collector.strings or [], spans):
+        raise _NotReduced(unit.name)
     found = collector.found
     names = Names(task.module, task.package)
     aliases = {f"{task.module}.{bound}": names.absolute_import(target) for bound, target in found.imports.items()}
@@ -163,12 +223,15 @@ def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabula
     if mode != "libcst":
         for compatible in (True, False) if mode != "walk" else (False,):
             try:
-                site = _Site(task, stream, module.encoding, vocabulary, spans, ModuleNames(found, names, compatible))
-                return _resolved(facts, site, collector)
+                resolver = ModuleNames(found, names, compatible)
+                resolved = _resolved(facts, _Site(task, stream, stream.encoding, vocabulary, spans, resolver), collector)
             except NeedScopes:
-                pass  # see ModuleNames; then a type parameter: ask libcst's scope analysis
-    resolver = ScopeNames(scopes_of(module), names, bool(found.star_imports))
-    return _resolved(facts, _Site(task, stream, module.encoding, vocabulary, spans, resolver), collector)
+                continue  # see ModuleNames; then a type parameter: ask libcst's scope analysis
+            if not (compatible and reduction is not None and reduction.compatible_names(resolver.looked_up)):
+                return resolved
+            # else: a name it looked up is bound in replaced code as ModuleNames reads no further
+    scopes = ScopeNames(scopes_of(module), names, bool(found.star_imports))
+    return _resolved(facts, _Site(task, stream, stream.encoding, vocabulary, spans, scopes), collector)
 
 
 def _resolved(facts: FileFacts, site: _Site, collector: Collector) -> FileFacts:
@@ -217,7 +280,7 @@ class _Site:
     """Everything one unit's sites need: a resolver, spans, text, rules, digests (cached)."""
 
     def __init__(self, task: FileTask, stream: tokens.Tokens, encoding: str, vocabulary: Vocabulary,
-                 spans: dict[cst.CSTNode, tuple[int, int]], resolver: ModuleNames | ScopeNames) -> None:
+                 spans: dict[int, tuple[int, int]], resolver: ModuleNames | ScopeNames) -> None:
         self.task, self.stream, self.text, self.resolver = task, stream, stream.text, resolver
         self.rules = vocabulary.rules
         self.builtins = frozenset(self.rules.builtins)
@@ -400,7 +463,7 @@ class _Site:
     def _message(self, argument: cst.BaseExpression | None) -> Message:
         if argument is None:
             return MISSING
-        start, end = self.spans[argument]
+        start, end = self.spans[id(argument)]
         return message_of(argument, self.text[start:end])
 
     def _facts(
@@ -409,14 +472,14 @@ class _Site:
         level_candidates: tuple[str, ...] | None,
     ) -> SiteFacts:
         node, chain = candidate.node, candidate.chain
-        start, end = self.spans[node]
+        start, end = self.spans[id(node)]
         offset, end_offset = self.map.byte(start), self.map.byte(end)
         line, column = self.map.line_column(start)
         consumer = consumer_of(node, chain)
         anchor = self._anchor(node, chain)
         function = innermost_function(chain)
         unit = self.task.unit.name
-        callee_start, callee_end = self.spans[func]
+        callee_start, callee_end = self.spans[id(func)]
         return SiteFacts(
             kind=kind,
             offset=offset,
@@ -449,10 +512,10 @@ class _Site:
         )
 
     def offset(self, node: cst.CSTNode) -> int:
-        return self.map.byte(self.spans[node][0])
+        return self.map.byte(self.spans[id(node)][0])
 
     def _size(self, node: cst.CSTNode) -> int:
-        start, end = self.spans[node]
+        start, end = self.spans[id(node)]
         return self.map.byte(end) - self.map.byte(start)
 
     def _anchor(self, node: cst.CSTNode, chain: tuple[cst.CSTNode, ...]) -> cst.CSTNode:
@@ -472,7 +535,7 @@ class _Site:
     def digest(self, node: cst.CSTNode) -> bytes:
         cached = self._digests.get(id(node))
         if cached is None:
-            start, end = self.spans[node]
+            start, end = self.spans[id(node)]
             base = self.map.line_column(start)[1] - 1
             code = self.stream.normalized(start, end, base)
             cached = self._digests[id(node)] = tokens.digest(type(node).__name__, code)
@@ -487,9 +550,9 @@ class _Site:
         for arg in node.bases:
             if arg.keyword is not None or arg.star:
                 continue
-            start, end = self.spans[arg.value]
+            start, end = self.spans[id(arg.value)]
             bases.append((_SPACE.sub("", self.text[start:end]), tuple(self.qualified(arg.value, candidate.where))))
-        start, end = self.spans[node]
+        start, end = self.spans[id(node)]
         line, column = self.map.line_column(start)
         qualified = f"{self.task.module}.{frame.qualname}"
         facts = ClassFacts(

@@ -11,7 +11,6 @@ output is byte-identical to `--jobs 1`.
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from analyzer.javascript.modules import BundleModules
 from analyzer.python.extract import FileFacts, FileTask, Vocabulary, extract_file
 from analyzer.python.hierarchy import settle
 from analyzer.python.modules import module_map, module_names, vendored
+from analyzer.python.vocabulary import bundle_vocabulary
 from analyzer.python.workers import (
     WORKER_MEMORY,
     Pool,
@@ -32,15 +32,6 @@ from analyzer.python.workers import (
 )
 from analyzer.reports.readable import Rendering
 from analyzer.rules import PythonRules
-
-#: names that may denote a class of the bundle, found textually (anywhere, also in strings and
-#: comments: a superset is harmless, a miss is not): `class Name`, `import ... as Name` and
-#: `Name = dotted.name` (aliases); backslash continuations are joined first
-_CLASS_NAME = re.compile(r"\bclass[ \t\f]+([^\W\d]\w*)")
-_IMPORT_LINE = re.compile(r"\bimport[ \t\f]+([^\n#(]*)")
-_IMPORT_PARENTHESES = re.compile(r"\bimport[ \t\f]*\(([^)]*)\)")
-_AS_NAME = re.compile(r"\bas[ \t\f\n]+([^\W\d]\w*)")
-_ALIAS = re.compile(r"^[ \t]*([^\W\d]\w*)[ \t]*=[ \t]*[^\W\d][\w.]*[ \t]*(?:#.*)?$", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +49,7 @@ def scan_python(path: Path, rules: PythonRules, jobs: int) -> PythonScan:
     names = [unit.name for unit in bundle.units]
     modules = module_names(names)
     tasks = [FileTask(unit, modules[unit.name].name, modules[unit.name].package) for unit in bundle.units]
-    vocabulary = Vocabulary(rules, *_names(bundle))
+    vocabulary = bundle_vocabulary(rules, (unit.source for unit in bundle.units))
     files = extract_all(path, tasks, vocabulary, jobs)
     evidence = {name: vendored(name, bundle.manifests) for name in names}
     units = settle(files, bundle.units, rules, modules, evidence)
@@ -70,21 +61,6 @@ def scan_python(path: Path, rules: PythonRules, jobs: int) -> PythonScan:
 def _as_written(source: bytes) -> Rendering:
     # `hidden` without `;{}`: the rendering's lines are the source's own lines
     return Rendering(text=source, hidden=source.translate(None, b";{}"))
-
-
-def _names(bundle: PythonBundle) -> tuple[frozenset[str], frozenset[str]]:
-    """(names that may denote a class of the bundle, names bound by `import ... as`)."""
-    classes: set[str] = set()
-    aliases: set[str] = set()
-    for unit in bundle.units:
-        text = unit.source.decode("utf-8", "replace").replace("\\\n", " ").replace("\\\r\n", " ")
-        if "class" in text:
-            classes.update(_CLASS_NAME.findall(text))
-        if "import" in text:
-            for clause in (*_IMPORT_LINE.findall(text), *_IMPORT_PARENTHESES.findall(text)):
-                aliases.update(_AS_NAME.findall(clause))
-        classes.update(_ALIAS.findall(text))
-    return frozenset(classes | aliases), frozenset(aliases)
 
 
 def extract_all(path: Path, tasks: list[FileTask], vocabulary: Vocabulary, jobs: int) -> list[FileFacts]:

@@ -104,6 +104,8 @@ class ModuleNames:
     def __init__(self, found: Collected, names: Names, compatible: bool = False) -> None:
         self.found, self.names, self.compatible = found, names, compatible
         self.star_imports = bool(found.star_imports)
+        #: every name the compatible resolution looked up (`analyzer.python.reduce` checks them)
+        self.looked_up: set[str] = set()
 
     def qualified(self, node: cst.CSTNode, where: Where) -> list[str]:
         written = dotted(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
@@ -168,6 +170,7 @@ class ModuleNames:
 
     def _frames_binding(self, name: str, where: Where) -> tuple[Scope | None, list[Binding]]:
         """The resolution of erratlas before issue 14 (see the class docstring)."""
+        self.looked_up.add(name)
         if name in self.found.compatible:
             raise NeedScopes(name)
         innermost = True

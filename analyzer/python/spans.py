@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from itertools import accumulate
 from typing import Protocol
 
@@ -23,40 +24,53 @@ from libcst._nodes.internal import CodegenState
 Span = tuple[int, int]
 
 
-class Visitor(Protocol):
-    def enter(self, node: cst.CSTNode) -> None: ...
+Handlers = dict[type, Callable[[cst.CSTNode], None]]
 
-    def leave(self, node: cst.CSTNode) -> None: ...
+
+class Visitor(Protocol):
+    """What the pass hands nodes to: its ancestor stack, kept by the pass, and per node type
+    what to call when such a node starts and when it ends."""
+
+    stack: list[cst.CSTNode]
+
+    def entering(self) -> Handlers: ...
+
+    def leaving(self) -> Handlers: ...
 
 
 class _Nobody:
-    def enter(self, node: cst.CSTNode) -> None:
-        return None
+    def __init__(self) -> None:
+        self.stack: list[cst.CSTNode] = []
 
-    def leave(self, node: cst.CSTNode) -> None:
-        return None
+    def entering(self) -> Handlers:
+        return {}
+
+    def leaving(self) -> Handlers:
+        return {}
 
 
-def walk(module: cst.Module, visitor: Visitor) -> dict[cst.CSTNode, Span]:
-    """Character span `(start, end)` of every node of `module`; `visitor` sees every node."""
+def walk(module: cst.Module, visitor: Visitor) -> dict[int, Span]:
+    """Character span `(start, end)` of every node of `module`, by `id` of the node (libcst
+    nodes hash in Python; ints in C); `visitor` sees every node."""
     state = _SpanState(visitor, default_indent=module.default_indent, default_newline=module.default_newline)
     module._codegen(state)
     return state.spans
 
 
-def node_spans(module: cst.Module) -> dict[cst.CSTNode, Span]:
+def node_spans(module: cst.Module) -> dict[int, Span]:
     return walk(module, _Nobody())
 
 
 class _SpanState(CodegenState):
-    __slots__ = ("enter", "leave", "position", "spans", "starts")
+    __slots__ = ("entering", "leaving", "position", "spans", "stack", "starts")
 
     def __init__(self, visitor: Visitor, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.spans: dict[cst.CSTNode, Span] = {}
+        self.spans: dict[int, Span] = {}
         self.position = 0
         self.starts: list[int] = []
-        self.enter, self.leave = visitor.enter, visitor.leave
+        self.stack = visitor.stack
+        self.entering, self.leaving = visitor.entering(), visitor.leaving()
 
     def add_indent_tokens(self) -> None:
         tokens = self.indent_tokens
@@ -74,13 +88,20 @@ class _SpanState(CodegenState):
 
     def before_codegen(self, node: cst.CSTNode) -> None:
         self.starts.append(self.position)
-        self.enter(node)
+        self.stack.append(node)
+        handler = self.entering.get(type(node))
+        if handler is not None:
+            handler(node)
 
     def after_codegen(self, node: cst.CSTNode) -> None:
-        self.leave(node)
+        self.stack.pop()
+        handler = self.leaving.get(type(node))
+        if handler is not None:
+            handler(node)
         start = self.starts.pop()
-        if node not in self.spans:
-            self.spans[node] = (start, self.position)
+        key = id(node)
+        if key not in self.spans:
+            self.spans[key] = (start, self.position)
 
     def record_syntactic_position(  # type: ignore[override]
         self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
@@ -100,9 +121,9 @@ class _Syntactic:
 
     def __exit__(self, *exc: object) -> None:
         spans = self.state.spans
-        start = spans[self.start_node][0] if self.start_node is not None else self.start
-        end = spans[self.end_node][1] if self.end_node is not None else self.state.position
-        spans[self.node] = (start, end)
+        start = spans[id(self.start_node)][0] if self.start_node is not None else self.start
+        end = spans[id(self.end_node)][1] if self.end_node is not None else self.state.position
+        spans[id(self.node)] = (start, end)
 
 
 _NEWLINE = re.compile("\n")
