@@ -9,7 +9,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import tarfile
 import zipfile
@@ -103,17 +102,24 @@ def test_ten_thousand_levels_of_any_shape_end_in_a_count_not_a_crash(shape: str,
     assert peak < 1 << 30
 
 
+def crashing_file(path: Path) -> Path:
+    """200,000 nested parentheses: with the bound lifted, libcst's parser overflows even the
+    worker's deep stack (a segfault)."""
+    path.write_text("x = " + "(" * 200_000 + "1" + ")" * 200_000 + "\n")
+    return path
+
+
 def test_a_worker_that_dies_ends_the_scan_with_exit_2_naming_its_file(tmp_path: Path) -> None:
-    """With the bound lifted, the 1,300-level file crashes the parser in its worker: the pool
-    notices at once (it used to wait forever), no output is written, one line names the file."""
+    """With the bound lifted, the parser crashes in its worker: the pool notices at once (it
+    used to wait forever), no output is written, one line names the file."""
     tree = tmp_path / "pkg"
     tree.mkdir()
     for index in range(6):
         (tree / f"fine{index}.py").write_text("raise ValueError('fine')\n" * 50)
-    shutil.copy(HOSTILE / "nested-1300.py", tree / "nested.py")
+    crashing_file(tree / "nested.py")
     out = tmp_path / "scan"
     for jobs in ("1", "2"):
-        code, stderr, _ = scan_child(tree, out, worker_env(ERRATLAS_PYTHON_MAX_NESTING="100000"), "--jobs", jobs)
+        code, stderr, _ = scan_child(tree, out, worker_env(ERRATLAS_PYTHON_MAX_NESTING="10000000"), "--jobs", jobs)
         assert code == 2, stderr
         lines = stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in stderr, stderr
@@ -122,11 +128,11 @@ def test_a_worker_that_dies_ends_the_scan_with_exit_2_naming_its_file(tmp_path: 
 
 
 def test_a_lone_file_whose_worker_dies_is_named_once(tmp_path: Path) -> None:
-    code, stderr, _ = scan_child(HOSTILE / "nested-1300.py", tmp_path / "scan",
-                                 worker_env(ERRATLAS_PYTHON_MAX_NESTING="100000"))
+    lone = crashing_file(tmp_path / "nested.py")
+    code, stderr, _ = scan_child(lone, tmp_path / "scan", worker_env(ERRATLAS_PYTHON_MAX_NESTING="10000000"))
     assert code == 2
-    assert stderr.strip() == (f"erratlas: error: {HOSTILE / 'nested-1300.py'}: the Python parser died on this "
-                              "file (killed by signal SIGSEGV)")
+    assert stderr.startswith(f"erratlas: error: {lone}: the Python parser died on this file (killed by signal SIG")
+    assert stderr.count("\n") == 1
 
 
 _LINK = re.compile(r"\]\((readable/[^)#]+)#L(\d+)\) @(\d+)")

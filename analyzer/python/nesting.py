@@ -1,8 +1,9 @@
 """How deeply a Python unit nests, read from its tokens before any parser sees it.
 
 libcst's native parser recurses once per level of nesting and overflows its stack (a
-segfault) somewhere above a thousand levels, and some shapes (`(1,(1,(1,...`, `a[0][0]...`)
-take time and memory that grow faster than the file. A unit is not parsed when it nests
+segfault: above a thousand levels on a main thread's 8 MiB stack, past a hundred thousand on
+a worker's, `analyzer.python.workers.DEEP_STACK`), and some shapes (`(1,(1,(1,...`,
+`a[0][0]...`) take time and memory that grow faster than the file. A unit is not parsed when it nests
 deeper than CPython itself accepts, or builds an expression deeper than `MAX_EXPRESSION`:
 
 - brackets: more than 200 open at once (CPython: "too many nested parentheses");

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 #: one match per significant token, with the spaces, comments and continuations before it (a
 #: match without a group is what trails the last token)
-_SIGNIFICANT = re.compile(
+SIGNIFICANT = re.compile(
     r"""
     (?:[ \t\f]+|\#[^\r\n]*|\\\r?\n)*
     (?:(?P<string>(?:[rRbBuUfF]{1,2})?(?:'''(?:[^'\\]|\\.|'(?!''))*(?:'''|\Z)|\"\"\"(?:[^"\\]|\\.|"(?!""))*(?:\"\"\"|\Z)
@@ -60,7 +60,7 @@ class Tokens:
         values: list[str] = []
         starts: list[int] = []
         ends: list[int] = []
-        for match in _SIGNIFICANT.finditer(text):
+        for match in SIGNIFICANT.finditer(text):
             kind = match.lastgroup
             if kind is None:
                 continue  # trailing whitespace or comments

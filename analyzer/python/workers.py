@@ -17,6 +17,8 @@ import gc
 import multiprocessing
 import os
 import signal
+import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -28,6 +30,12 @@ Result = TypeVar("Result")
 _PR_SET_PDEATHSIG = 1
 #: address space a worker may add to what it holds when it starts
 WORKER_MEMORY = 2 * 2**30
+#: the work runs on a thread with this stack, and this recursion limit: libcst's codegen and
+#: parser recurse once per level of nesting, and a big table of strings joined implicitly
+#: (the standard library's pydoc_data/topics.py) is a thousand levels deep. Only the pages
+#: used count as memory; the address space counts against `WORKER_MEMORY`.
+DEEP_STACK = 512 * 2**20
+DEEP_RECURSION = 60_000
 
 
 class WorkerLost(Exception):
@@ -119,10 +127,24 @@ class Pool(Generic[Task, Result]):
 
 
 def _serve(parent: int, conn: Connection, work: Callable[[Any], Any], prepare: Callable[[], None]) -> None:
-    code = 1
+    """The worker: files one at a time, on a thread with a deep stack (see `DEEP_STACK`)."""
+    ended = [1]
     try:
         _tie_to_parent(parent)
         prepare()
+        threading.stack_size(DEEP_STACK)
+        thread = threading.Thread(target=_answer_all, args=(conn, work, ended))
+        thread.start()
+        thread.join()
+    except BaseException:  # noqa: BLE001, S110 (a worker never prints; its end is the report)
+        pass
+    finally:
+        os._exit(ended[0])  # no exit handlers, no flushing of the parent's buffers, no freeing
+
+
+def _answer_all(conn: Connection, work: Callable[[Any], Any], ended: list[int]) -> None:
+    sys.setrecursionlimit(DEEP_RECURSION)
+    try:
         while True:
             job = conn.recv()
             if job is None:
@@ -134,11 +156,9 @@ def _serve(parent: int, conn: Connection, work: Callable[[Any], Any], prepare: C
             except Exception as exc:  # noqa: BLE001 (reported with the file; the parent decides)
                 answer = ("error", f"{type(exc).__name__}: {exc}")
             conn.send(answer)
-        code = 0
-    except BaseException:  # noqa: BLE001, S110 (a worker never prints; its end is the report)
+        ended[0] = 0
+    except BaseException:  # noqa: BLE001, S110 (the parent sees the socket close)
         pass
-    finally:
-        os._exit(code)  # no exit handlers, no flushing of the parent's buffers, no freeing
 
 
 def _spawned(conn: Connection, work: Callable[[Any], Any], prepare: Callable[[], None]) -> None:
