@@ -13,7 +13,7 @@ from conftest import FIXTURES, erratlas_command, records, tree_bytes
 from support import python_trees
 
 from analyzer.python.reduce import reduce
-from analyzer.python.tokens import Tokens
+from analyzer.python.tokens import Tokens, logical_lines
 from analyzer.python.vocabulary import bundle_vocabulary
 from analyzer.rules import load_python_rules
 
@@ -58,7 +58,7 @@ def test_more_of_the_standard_library_scans_to_the_same_bytes_reduced_or_whole(t
 def reduced_pieces(source: str) -> list[str]:
     vocabulary = bundle_vocabulary(load_python_rules(None), [source.encode()])
     stream = Tokens(source)
-    reduction = reduce(stream, vocabulary.hits)
+    reduction = reduce(stream, logical_lines(stream), vocabulary.hits)
     return [source[start:end] for start, end in reduction.regions] if reduction else []
 
 
@@ -85,7 +85,8 @@ def test_the_names_replaced_lambdas_and_comprehensions_bind_are_read_exactly() -
               "    pairs = [(a, b) for (a, b), c.d, e[i], *tail in rows]\n"
               "    return pick, pairs\n")
     vocabulary = bundle_vocabulary(load_python_rules(None), [source.encode()])
-    reduction = reduce(Tokens(source), vocabulary.hits)
+    stream = Tokens(source)
+    reduction = reduce(stream, logical_lines(stream), vocabulary.hits)
     assert reduction is not None and len(reduction.binding_bodies) == 1
     wanted = {"row", "rest", "key", "k", "extra", "a", "b", "c", "d", "e", "i", "tail", "rows", "pick"}
     assert reduction.compatible_names(wanted) == {"row", "rest", "key", "k", "extra", "a", "b", "tail"}

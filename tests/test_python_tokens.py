@@ -38,7 +38,7 @@ def test_pieces_on_token_boundaries_normalize_as_before(pip_sources: list[tuple[
                 break
             first = rng.randrange(len(stream.starts))
             last = rng.randrange(first, min(len(stream.starts), first + 500))
-            start, end, base = stream.starts[first], stream.ends[last], rng.randrange(8)
+            start, end, base = stream.starts[first], stream.end(last), rng.randrange(8)
             assert stream.normalized(start, end, base) == recorded.normalized_code(text[start:end], base), (name, start, end)
 
 

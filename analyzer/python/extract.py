@@ -12,6 +12,7 @@ import dataclasses
 import io
 import os
 import re
+import symtable
 import tokenize
 import warnings
 from collections import Counter
@@ -124,10 +125,11 @@ class Vocabulary:
 def extract_file(task: FileTask, vocabulary: Vocabulary) -> FileFacts:
     unit = task.unit
     stream = _tokens(unit.source)  # the unit's one tokenization: nesting, module, class, function, anchor digests
-    deep = too_deep(stream) if stream is not None else None
+    lines = tokens.logical_lines(stream) if stream is not None else []
+    deep = too_deep(stream, lines) if stream is not None else None
     if stream is not None and deep is not None:
         return _too_deep(task, stream, deep)
-    reduction = _reduction(stream, vocabulary, unit.name) if stream is not None else None
+    reduction = _reduction(stream, lines, vocabulary, unit.name) if stream is not None else None
     if reduction is not None:
         facts = _reduced(task, reduction, vocabulary)
         if facts is not None:
@@ -146,18 +148,19 @@ def extract_file(task: FileTask, vocabulary: Vocabulary) -> FileFacts:
         return _unparsed(task, 1, 0, "too deeply nested for the libcst visitors")
 
 
-def _reduction(stream: tokens.Tokens, vocabulary: Vocabulary, name: str) -> Reduction | None:
-    """What need not be parsed (`analyzer.python.reduce`), for a unit CPython compiles (so the
-    replaced code hides no syntax error); None to parse the whole unit."""
+def _reduction(stream: tokens.Tokens, lines: list[tokens.Line], vocabulary: Vocabulary, name: str) -> Reduction | None:
+    """What need not be parsed (`analyzer.python.reduce`), for a unit CPython's parser accepts
+    (`symtable` parses it and checks its scopes, as `compile` does before generating code; so
+    the replaced code hides no syntax error); None to parse the whole unit."""
     if scopes_mode() == "libcst" or os.environ.get("ERRATLAS_PYTHON_REDUCE", "") == "0":
         return None  # the oracle modes see whole trees
-    found = reduce(stream, vocabulary.hits)
+    found = reduce(stream, lines, vocabulary.hits)
     if found is None:
         return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(stream.text, name, "exec", dont_inherit=True)
+            symtable.symtable(stream.text, name, "exec")  # CPython's parser, without its code generation
     except Exception:  # noqa: BLE001 (any refusal: the parser reads the whole unit and says why)
         return None
     return found
@@ -286,6 +289,7 @@ class _Site:
         self.builtins = frozenset(self.rules.builtins)
         self.external = frozenset(self.rules.external)
         self.class_names = vocabulary.class_names
+        self.exception_names = vocabulary.exception_names
         self.spans = spans
         self.map = SourceMap(self.text, encoding)
         self._digests: dict[int, bytes] = {}
@@ -565,7 +569,8 @@ class _Site:
             root_constructor="",
             fields=tuple(sorted(frame.fields)),
             scope=scope_of(self.task.module, candidate.frames, self.offset),
-            digest=self.digest(node),
+            # only a class that may be an error class is ever written (`fp1c`): no other is digested
+            digest=self.digest(node) if node.name.value in self.exception_names else b"",
         )
         return ClassRecord(qualified, tuple(bases), facts)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from analyzer.python.tokens import Tokens
+from analyzer.python.tokens import Line, Tokens
 
 MAX_BRACKETS = 200
 MAX_INDENTATION = 100
@@ -65,27 +65,38 @@ def limits() -> tuple[int, int, int]:
     return MAX_BRACKETS, MAX_INDENTATION, MAX_EXPRESSION
 
 
-def too_deep(tokens: Tokens) -> TooDeep | None:
-    """The first place where `tokens` pass a limit, or None."""
+def too_deep(tokens: Tokens, lines: list[Line]) -> TooDeep | None:
+    """The first place where `tokens` (in logical `lines`) pass a limit, or None. A logical line
+    of n tokens opens at most n brackets and nests at most 2n levels: only longer lines than
+    the limits allow are read token by token."""
     max_brackets, max_indentation, max_expression = limits()
-    kinds, values, starts, text = tokens.kinds, tokens.values, tokens.starts, tokens.text
+    shortest = min(max_brackets, max_expression // 2)
+    indents = [0]
+    for line in lines:
+        column = line.indent if line.indent >= 0 else indents[-1]
+        while len(indents) > 1 and indents[-1] > column:
+            indents.pop()
+        if column > indents[-1]:
+            indents.append(column)
+        if len(indents) - 1 > max_indentation:
+            return TooDeep(tokens.starts[line.first], f"more than {max_indentation} levels of indentation")
+        if line.last - line.first > shortest:
+            deep = _too_deep_line(tokens, line.first, line.last, max_brackets, max_expression)
+            if deep is not None:
+                return deep
+    return None
+
+
+def _too_deep_line(tokens: Tokens, first: int, last: int, max_brackets: int, max_expression: int) -> TooDeep | None:
+    kinds, values, starts = tokens.kinds, tokens.values, tokens.starts
     levels = [_Level()]  # the statement, then one per open bracket
     total = 0  # the estimated depth: open brackets plus every level's chains
-    indents = [0]
-    line_start = True
     previous = ""  # the previous token: its kind for an operand, else its text
-    for position, kind in enumerate(kinds):
-        value = values[position]
+    for position in range(first, last):
+        kind, value = kinds[position], values[position]
         if kind == "newline":
-            if len(levels) == 1:
-                total -= levels[0].reset()
-                line_start = True
             previous = kind
             continue
-        if line_start:
-            line_start = False
-            if _indentation_level(indents, text, starts[position]) > max_indentation:
-                return TooDeep(starts[position], f"more than {max_indentation} levels of indentation")
         operand_before = previous in _OPERANDS or previous in _CLOSE
         if kind == "op" and value in _OPEN:
             if operand_before:  # a call or a subscript nests in what it follows
@@ -155,14 +166,3 @@ def _step(level: _Level, kind: str, value: str, previous: str, operand_before: b
         level.depth += 1
         return 1
     return level.chain(cls)
-
-
-def _indentation_level(indents: list[int], text: str, at: int) -> int:
-    start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
-    prefix = text[start:at]
-    column = len(prefix.expandtabs(8)) if not prefix.strip() else indents[-1]
-    while len(indents) > 1 and indents[-1] > column:
-        indents.pop()
-    if column > indents[-1]:
-        indents.append(column)
-    return len(indents) - 1

@@ -15,8 +15,8 @@ tokens (one tokenization per unit, `analyzer.python.tokens`):
   holds no name in `hits` and no `yield`, `lambda`, comprehension or `:=` (those bind or mark
   what encloses them). A value that is a dotted name is kept: it may be an alias.
 
-A unit is reduced only when CPython compiles it (`analyzer.python.extract`): so no syntax
-error is hidden in replaced code. The string must then come out of the parse exactly where the
+A unit is reduced only when CPython's parser accepts it (`analyzer.python.extract`): so no
+syntax error is hidden in replaced code. The string must then come out of the parse exactly where the
 code was, or the unit is parsed whole; `Reduction.compatible_names` reads, when needed, the
 names a replaced body binds in lambdas and comprehensions (see `Collected.compatible`).
 """
@@ -27,7 +27,7 @@ import re
 import sys
 from dataclasses import dataclass
 
-from analyzer.python.tokens import Tokens
+from analyzer.python.tokens import Line, Tokens
 
 #: a string literal needs its two triple quotes
 _SHORTEST = 6
@@ -45,17 +45,6 @@ _AUGMENTED = frozenset({"+=", "-=", "*=", "/=", "//=", "%=", "@=", "**=", "<<=",
 _IN_FSTRINGS = frozenset({"lambda", "for", "class", "global", "nonlocal", "raise", "yield"})
 _WORD = re.compile(r"[^\W\d]\w*")
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A logical line: tokens `[first, last)` (its newline excluded) and its indentation."""
-
-    first: int
-    last: int
-    indent: int
-    #: its indentation is made of spaces only
-    plain: bool
 
 
 @dataclass(slots=True)
@@ -87,12 +76,12 @@ class Reduction:
         return found
 
 
-def reduce(stream: Tokens, hits: frozenset[str]) -> Reduction | None:
-    """What to replace in the unit; None when nothing can be (or on Python 3.12 and later,
-    whose f-strings the tokenizer here does not split: such a unit is parsed whole)."""
+def reduce(stream: Tokens, lines: list[Line], hits: frozenset[str]) -> Reduction | None:
+    """What to replace in the unit (of logical `lines`); None when nothing can be (or on Python
+    3.12 and later, whose f-strings the tokenizer here does not split: such a unit is parsed
+    whole)."""
     if sys.version_info >= (3, 12) and any(_is_fstring(v) for k, v in zip(stream.kinds, stream.values) if k == "string"):
         return None
-    lines = _logical_lines(stream)
     reduction = Reduction(stream, [], [])
     at = 0
     while at < len(lines):
@@ -126,7 +115,7 @@ def _blankable_body(reduction: Reduction, lines: list[Line], at: int, body_end: 
     if not all(line.plain for line in lines[at:body_end + 1]):
         return False  # indentation with tabs or form feeds: not read here
     first, last = lines[at + 1].first, lines[body_end - 1].last
-    start, end = stream.starts[first], stream.ends[last - 1]
+    start, end = stream.starts[first], stream.end(last - 1)
     if end - start < _SHORTEST or _holds_hit(stream, first, last, hits):
         return False
     reduction.regions.append((start, end))
@@ -152,7 +141,7 @@ def _reduce_value(reduction: Reduction, line: Line, hits: frozenset[str]) -> Non
             return
         if kinds[index] == "string" and _is_fstring(value) and _words_meet(value, hits | _UNSAFE_IN_VALUES | _SHADOW_ROOTS):
             return
-    start, end = stream.starts[first], stream.ends[line.last - 1]
+    start, end = stream.starts[first], stream.end(line.last - 1)
     if end - start >= _SHORTEST and not (line.last - first == 1 and kinds[first] == "string"):
         reduction.regions.append((start, end))
 
@@ -313,33 +302,6 @@ def _target_names(stream: Tokens, at: int, last: int) -> set[str]:
                 found.add(value)
         at += 1
     return found
-
-
-def _logical_lines(stream: Tokens) -> list[Line]:
-    kinds, values, starts, text = stream.kinds, stream.values, stream.starts, stream.text
-    lines: list[Line] = []
-    depth, first = 0, 0
-    for index, kind in enumerate(kinds):
-        if kind == "newline":
-            if depth == 0:
-                if index > first:
-                    lines.append(_line(text, starts, first, index))
-                first = index + 1
-        elif kind == "op":
-            value = values[index]
-            depth += value in _OPEN
-            depth -= value in _CLOSE and depth > 0
-    if len(kinds) > first:
-        lines.append(_line(text, starts, first, len(kinds)))
-    return lines
-
-
-def _line(text: str, starts: list[int], first: int, last: int) -> Line:
-    at = starts[first]
-    begin = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
-    prefix = text[begin:at]
-    plain = prefix.strip(" ") == ""
-    return Line(first, last, len(prefix.expandtabs(8)) if not prefix.strip() else -1, plain)
 
 
 def _body_end(lines: list[Line], at: int) -> int:

@@ -17,6 +17,7 @@ import keyword
 import re
 from bisect import bisect_left
 from collections.abc import Callable
+from dataclasses import dataclass
 
 #: one match per significant token, with the spaces, comments and continuations before it (a
 #: match without a group is what trails the last token)
@@ -33,6 +34,8 @@ SIGNIFICANT = re.compile(
     """,
     re.DOTALL | re.VERBOSE,
 )
+#: the same, the skipped text a group of its own (the first), for `findall`
+_TUPLES = re.compile(r"((?:[ \t\f]+|\#[^\r\n]*|\\\r?\n)*)" + SIGNIFICANT.pattern.split("\n", 2)[2], re.DOTALL | re.VERBOSE)
 _KEYWORDS = frozenset(keyword.kwlist)
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
 _FIELD_NAME = re.compile(r"(?<![\w.])[^\W\d]\w*")
@@ -51,7 +54,7 @@ class Tokens:
     """The significant tokens of one text (a whole unit: tokenized once, then every piece of
     it is normalized from its tokens), as parallel lists."""
 
-    __slots__ = ("encoding", "ends", "kinds", "starts", "text", "values")
+    __slots__ = ("encoding", "kinds", "starts", "text", "values")
 
     def __init__(self, text: str, encoding: str = "utf-8") -> None:
         #: the unit's text, and the encoding it was decoded from
@@ -59,28 +62,82 @@ class Tokens:
         kinds: list[str] = []
         values: list[str] = []
         starts: list[int] = []
-        ends: list[int] = []
-        for match in SIGNIFICANT.finditer(text):
-            kind = match.lastgroup
-            if kind is None:
+        position = 0
+        # findall gives plain tuples (no match objects): positions are summed from the lengths
+        for skipped, string, name, number, newline, op in _TUPLES.findall(text):
+            position += len(skipped)
+            if name:
+                kind, value = "name", name
+            elif op:
+                kind, value = "op", op
+            elif newline:
+                kind, value = "newline", newline
+            elif string:
+                kind, value = "string", string
+            elif number:
+                kind, value = "number", number
+            else:
                 continue  # trailing whitespace or comments
             kinds.append(kind)
-            values.append(match.group(kind))
-            starts.append(match.start(kind))
-            ends.append(match.end())
-        self.kinds, self.values, self.starts, self.ends = kinds, values, starts, ends
+            values.append(value)
+            starts.append(position)
+            position += len(value)
+        self.kinds, self.values, self.starts = kinds, values, starts
+
+    def end(self, index: int) -> int:
+        """Where token `index` ends."""
+        return self.starts[index] + len(self.values[index])
 
     def normalized(self, start: int, end: int, base: int = 0) -> bytes:
         """`normalized_code(text[start:end], base)`, from these tokens when the piece starts
         and ends on token boundaries (node spans do), else by tokenizing the piece."""
-        starts, ends = self.starts, self.ends
+        starts = self.starts
         first = bisect_left(starts, start)
         last = bisect_left(starts, end)
         starts_on_token = start == 0 or (first < len(starts) and starts[first] == start)
-        tail = ends[last - 1] if last > first else start
+        tail = self.end(last - 1) if last > first else start
         if not starts_on_token or tail > end or "\\" in self.text[tail:end]:
             return normalized_code(self.text[start:end], base)
         return _normalize(self, first, last, base)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A logical line: tokens `[first, last)` (its newline excluded) and its indentation."""
+
+    first: int
+    last: int
+    indent: int
+    #: its indentation is made of spaces only
+    plain: bool
+
+
+def logical_lines(stream: Tokens) -> list[Line]:
+    """The unit's logical lines (a newline inside brackets does not end one)."""
+    kinds, values, starts, text = stream.kinds, stream.values, stream.starts, stream.text
+    lines: list[Line] = []
+    depth, first = 0, 0
+    for index, kind in enumerate(kinds):
+        if kind == "newline":
+            if depth == 0:
+                if index > first:
+                    lines.append(_line(text, starts, first, index))
+                first = index + 1
+        elif kind == "op":
+            value = values[index]
+            depth += value in _OPEN
+            depth -= value in _CLOSE and depth > 0
+    if len(kinds) > first:
+        lines.append(_line(text, starts, first, len(kinds)))
+    return lines
+
+
+def _line(text: str, starts: list[int], first: int, last: int) -> Line:
+    at = starts[first]
+    begin = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+    prefix = text[begin:at]
+    plain = prefix.strip(" ") == ""
+    return Line(first, last, len(prefix.expandtabs(8)) if not prefix.strip() else -1, plain)
 
 
 def normalized_code(text: str, base: int = 0) -> bytes:
