@@ -12,7 +12,7 @@ from analyzer.bounds import limit_memory
 from analyzer.bundle.load import Embedded, file_name, load_bundle
 from analyzer.errors import InputError, InvariantError
 from analyzer.forked import ChildLost, Side, can_fork
-from analyzer.identity import binding_identities, callsite_identities, function_identities, scan_fingerprints
+from analyzer.identity import ANCHOR_LIMIT, binding_identities, callsite_identities, function_identities, scan_fingerprints
 from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
@@ -60,6 +60,8 @@ class ScanResult:
     references: list[ReferenceItem] = field(default_factory=list)
     #: `function-signatures.jsonl` for corpus matching, when asked for (`scan --signatures`)
     signatures: bytes | None = None
+    #: the fingerprints' anchor limit of the frontend that made the facts (its unit is the frontend's)
+    anchor_limit: int = ANCHOR_LIMIT
 
 
 def scan(
@@ -164,6 +166,7 @@ def _evidence(unit: UnitFacts) -> UnitEvidence:
 
 def _scan_python(path: Path, rules: PythonRules, jobs: int) -> ScanResult:
     """Python inputs: the libcst frontend gives the same UnitFacts; the rest is shared."""
+    from analyzer.python.extract import PYTHON_ANCHOR_LIMIT
     from analyzer.python.frontend import scan_python
 
     with progress.phase(f"parsing the Python files of {path.name}"):
@@ -172,7 +175,7 @@ def _scan_python(path: Path, rules: PythonRules, jobs: int) -> ScanResult:
     readable = readable_units(found.renderings)
     callsites = _callsites(found.units, readable, found.modules)
     return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), readable,  # type: ignore[arg-type]
-                      found.modules)
+                      found.modules, anchor_limit=PYTHON_ANCHOR_LIMIT)
 
 
 def _sha256(path: Path) -> str:

@@ -1,104 +1,77 @@
-"""Time a full `erratlas scan` of a Python tree (--jobs 1 and --jobs 2) beside a bare `ast-grep`
-pattern search over the same tree.
+"""Time a full `erratlas scan` of a Python tree beside the bare parsers over the same files.
 
-usage: python bench/python_vs_astgrep.py [--runs N] [--warmup N] [--target DIR]
+usage: python bench/python_vs_astgrep.py [--runs N] [--warmup N] [--target DIR | --stdlib]
+
+In one invocation, runs interleaved (a, b, c, d, e, a, b, ...) after unmeasured warm-ups:
 
 (a) `erratlas scan DIR --out TMP --jobs 1`, the installed command, every output written;
-(b) the same with `--jobs 2`;
-(c) `ast-grep run -p 'raise $E($$$)' --lang python DIR --json=stream`, matches counted.
+(b) the same with the default job count (the machine's cores);
+(c) `libcst.parse_module` of every file the scan reads, one process: the floor of a tool
+    built on libcst (nothing is done with the trees);
+(d) `ast.parse` of the same files, one process (CPython's own parser);
+(e) `ast-grep run -p 'raise $E($$$)' --lang python DIR --json=stream`, matches counted.
 
-Runs are interleaved (a, b, c, a, b, c, ...) after unmeasured warm-ups. Wall time is taken
-around spawn and reap; CPU time and the largest single process's peak RSS come from the
-child's rusage (`os.wait4`, which covers the pool workers it reaped); the peak of the *sum*
-of RSS over the whole process tree (erratlas and its workers at once) is sampled from /proc
-every 20 ms. The two erratlas variants must write byte-identical directories, checked on
-every run. Prints a markdown table.
+Wall time is taken around spawn and reap; CPU time and the largest single process's peak RSS
+come from the child's rusage (`os.wait4`, which covers the workers it reaped); the peak of the
+sum of PSS over the whole process tree (erratlas and its workers at once; forked workers share
+pages, which PSS counts once) is sampled from /proc every 50 ms. The two erratlas variants
+must write byte-identical directories, checked on every run. Prints a markdown table with the
+erratlas/libcst ratios, and the load average before and after.
 
-Default target: the installed `pip` package (`python -c "import pip, os;
-print(os.path.dirname(pip.__file__))"`).
+Targets: the installed `pip` package (default), `--target DIR`, or `--stdlib`: the running
+Python's standard library `Lib/` (without `site-packages/`), copied into a temporary tree.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import pathlib
 import platform
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 
-# the same measuring kit as the JavaScript benchmark (this script's directory is on sys.path)
-from scan_vs_astgrep import Tool, find_command
+# the measuring kit of the JavaScript benchmark (this script's directory is on sys.path)
+from scan_vs_astgrep import Tool, find_command, run_child
 
+REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 PATTERN = "raise $E($$$)"
 SUMMARY = "error-diagnostic-owner-summary.json"
+_SKIPPED = frozenset({"__pycache__", "node_modules"})
+PARSE_LOOP = """
+import sys, {module}
+paths = open(sys.argv[1], encoding="utf-8", errors="surrogateescape").read().split("\\0")
+failed = 0
+for path in paths:
+    with open(path, "rb") as handle:
+        source = handle.read()
+    try:
+        {call}
+    except Exception:
+        failed += 1
+print(len(paths), "files,", failed, "not parsed")
+"""
 
 
-@dataclasses.dataclass
-class Run:
-    wall: float
-    cpu: float
-    maxrss: int  # bytes, largest single process
-    tree_rss: int  # bytes, peak of the sum over the process tree
-
-
-def _tree_rss(root: int) -> int:
-    """Sum of VmRSS of `root` and its descendants, in bytes (0 where /proc says nothing)."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-            parents[int(entry)] = int(fields[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    members, changed = {root}, True
-    while changed:
-        grown = {pid for pid, parent in parents.items() if parent in members}
-        changed = not grown <= members
-        members |= grown
-    total = 0
-    for pid in members:
-        try:
-            with open(f"/proc/{pid}/status", "rb") as handle:
-                for line in handle:
-                    if line.startswith(b"VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-                        break
-        except OSError:
-            continue
-    return total
-
-
-def run_child(command: list[str], stdout: pathlib.Path, stderr: pathlib.Path) -> tuple[Run, int]:
-    with stdout.open("wb") as out, stderr.open("wb") as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-        peak = [0]
-        done = threading.Event()
-
-        def sample() -> None:
-            while not done.is_set():
-                peak[0] = max(peak[0], _tree_rss(process.pid))
-                done.wait(0.02)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - start
-        done.set()
-        sampler.join()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, peak[0]), process.returncode
+def python_files(root: pathlib.Path) -> list[str]:
+    """The files `erratlas scan` reads in a tree: `.py`, regular, not under hidden directories,
+    `__pycache__` or `node_modules`."""
+    found, pending = [], [str(root)]
+    while pending:
+        directory = pending.pop()
+        with os.scandir(directory) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in _SKIPPED and not entry.name.startswith("."):
+                        pending.append(entry.path)
+                elif entry.name.endswith(".py") and entry.is_file(follow_symlinks=False):
+                    found.append(entry.path)
+    return sorted(found)
 
 
 def directory_bytes(directory: pathlib.Path) -> dict[str, bytes]:
@@ -111,74 +84,79 @@ def default_target() -> pathlib.Path:
     return pathlib.Path(pip.__file__).resolve().parent
 
 
-def measure(args: argparse.Namespace) -> None:
-    target = pathlib.Path(args.target) if args.target else default_target()
-    if not target.is_dir():
-        raise SystemExit(f"{target}: not a directory")
+def tools(target: pathlib.Path, work: pathlib.Path, listing: pathlib.Path) -> tuple[list[Tool], dict[int, pathlib.Path]]:
     erratlas, ast_grep = find_command("erratlas", None), find_command("ast-grep", None)
-    files = [p for p in target.rglob("*.py") if "__pycache__" not in p.parts]
-    size = sum(p.stat().st_size for p in files)
-    lines = sum(p.read_bytes().count(b"\n") for p in files)
-    load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory(prefix="erratlas-pybench-") as temporary:
-        work = pathlib.Path(temporary)
-        outs = {jobs: work / f"scan-jobs{jobs}" for jobs in (1, 2)}
-        tools = [
-            Tool(f"erratlas scan --jobs {jobs}", [erratlas, "scan", str(target), "--out", str(out), "--jobs", str(jobs)])
-            for jobs, out in outs.items()
-        ]
-        grep = Tool(f"ast-grep run -p '{PATTERN}'", [ast_grep, "run", "-p", PATTERN, "--lang", "python", str(target),
-                                                    "--json=stream"])
-        stdout, stderr = work / "stdout", work / "stderr"
-        summaries: list[bytes] = []
+    outs = {1: work / "scan-jobs1", 0: work / "scan-default"}
+    scans = [Tool("erratlas scan --jobs 1", [erratlas, "scan", str(target), "--out", str(outs[1]), "--jobs", "1"]),
+             Tool("erratlas scan (default jobs)", [erratlas, "scan", str(target), "--out", str(outs[0])])]
+    loops = [
+        Tool("libcst.parse_module loop", [sys.executable, "-c", PARSE_LOOP.format(module="libcst", call="libcst.parse_module(source)"), str(listing)]),
+        Tool("ast.parse loop", [sys.executable, "-c", PARSE_LOOP.format(module="ast", call="ast.parse(source)"), str(listing)]),
+        Tool(f"ast-grep run -p '{PATTERN}'", [ast_grep, "run", "-p", PATTERN, "--lang", "python", str(target), "--json=stream"]),
+    ]
+    return scans + loops, outs
 
-        def once(tool: Tool, record: bool) -> None:
-            out = next((o for t, o in zip(tools, outs.values()) if t is tool), None)
-            if out is not None:
-                shutil.rmtree(out, ignore_errors=True)
+
+def measure(args: argparse.Namespace, target: pathlib.Path, work: pathlib.Path) -> None:
+    files = python_files(target)
+    listing = work / "files"
+    listing.write_text("\0".join(files), encoding="utf-8", errors="surrogateescape")
+    size = sum(os.path.getsize(p) for p in files)
+    lines = sum(pathlib.Path(p).read_bytes().count(b"\n") for p in files)
+    measured, outs = tools(target, work, listing)
+    scans, grep = measured[:2], measured[-1]
+    stdout, stderr = work / "stdout", work / "stderr"
+    load_before = os.getloadavg()
+    identical = True
+    for round_number in range(args.warmup + args.runs):
+        for tool in measured:
+            for out in outs.values():
+                if tool in scans and tool.command[4] == str(out):
+                    shutil.rmtree(out, ignore_errors=True)
             run, code = run_child(tool.command, stdout, stderr)
+            if code != 0 and not (tool is grep and code == 1 and not stderr.stat().st_size):
+                raise SystemExit(f"{tool.label} exited {code}: {stderr.read_text(errors='replace')[-800:]}")
             if tool is grep:
-                if code not in (0, 1) or (code == 1 and stderr.stat().st_size):
-                    raise SystemExit(f"{tool.label} exited {code}: {stderr.read_text()[-500:]}")
                 with stdout.open("rb") as matches:
                     tool.output = f"{sum(1 for _ in matches)} matches"
-            elif code != 0:
-                raise SystemExit(f"{tool.label} exited {code}: {stderr.read_text()[-500:]}")
-            else:
-                summaries.append((out / SUMMARY).read_bytes())  # type: ignore[operator]
-            if record:
+            elif tool not in scans:
+                tool.output = stdout.read_text().strip()
+            if round_number >= args.warmup:
                 tool.runs.append(run)
-
-        identical = True
-        for round_number in range(args.warmup + args.runs):
-            for tool in (*tools, grep):
-                once(tool, record=round_number >= args.warmup)
-            identical = identical and directory_bytes(outs[1]) == directory_bytes(outs[2])
-        summary = json.loads(summaries[-1])
+        identical = identical and directory_bytes(outs[1]) == directory_bytes(outs[0])
     load_after = os.getloadavg()
-    by_kind = summary["counts"]["byKind"]
-    for tool in tools:
-        tool.output = f"{by_kind['error']} error + {by_kind['diagnostic']} diagnostic callsites"
+    summary = json.loads((outs[1] / SUMMARY).read_text())
+    for tool in scans:
+        tool.output = (f"{summary['counts']['byKind']['error']} error + {summary['counts']['byKind']['diagnostic']} "
+                       f"diagnostic callsites")
+    report(args, target, files, size, lines, measured, identical, load_before, load_after)
 
-    print(f"**target** `{target}` ({len(files)} .py files, {lines} lines, {size / 2**20:.1f} MiB)  ")
+
+def report(args: argparse.Namespace, target: pathlib.Path, files: list[str], size: int, lines: int,
+           measured: list[Tool], identical: bool, load_before: tuple[float, ...], load_after: tuple[float, ...]) -> None:
+    floor = measured[2]
+    ast_grep = find_command("ast-grep", None)
+    print(f"**target** `{args.label or target}` ({len(files)} .py files, {lines} lines, {size / 2**20:.1f} MiB)  ")
     print(
         f"**runs** {args.runs} interleaved after {args.warmup} warm-up; {os.cpu_count()} CPUs, load avg "
         f"{'/'.join(f'{v:.2f}' for v in load_before)} before, {'/'.join(f'{v:.2f}' for v in load_after)} after; "
         f"{platform.system()} {platform.machine()}, Python {platform.python_version()}, "
         f"{subprocess.run([ast_grep, '--version'], check=False, capture_output=True, text=True).stdout.strip()}  "
     )
-    print(f"**--jobs 1 and --jobs 2 outputs byte-identical on every run:** {'yes' if identical else 'NO'}")
+    print(f"**--jobs 1 and default-jobs outputs byte-identical on every run:** {'yes' if identical else 'NO'}")
     print()
-    print("| tool | median wall s | min wall s | median CPU s | peak RSS MiB (largest process) "
-          "| peak RSS MiB (all processes) | output |")
-    print("|---|---:|---:|---:|---:|---:|---|")
-    for tool in (*tools, grep):
+    print("| tool | median wall s | min wall s | wall / libcst loop (median of per-round ratios) | median CPU s "
+          "| peak RSS MiB (largest process) | peak PSS MiB (all processes) | output |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for tool in measured:
+        ratio = statistics.median(run.wall / base.wall for run, base in zip(tool.runs, floor.runs))
         print(
-            f"| {tool.label} | {tool.median('wall'):.2f} | {tool.minimum('wall'):.2f} | {tool.median('cpu'):.2f} "
-            f"| {tool.median('maxrss') / 2**20:.0f} | {tool.median('tree_rss') / 2**20:.0f} | {tool.output} |"
+            f"| {tool.label} | {tool.median('wall'):.2f} | {tool.minimum('wall'):.2f} | {ratio:.2f} "
+            f"| {tool.median('cpu'):.2f} | {tool.median('maxrss') / 2**20:.0f} | {tool.median('pss') / 2**20:.0f} "
+            f"| {tool.output} |"
         )
     if not identical:
-        raise SystemExit("--jobs 1 and --jobs 2 wrote different outputs")
+        raise SystemExit("--jobs 1 and the default job count wrote different outputs")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -186,11 +164,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="measured runs per tool (default 3)")
     parser.add_argument("--warmup", type=int, default=1, help="unmeasured runs per tool first (default 1)")
     parser.add_argument("--target", help="a directory of Python sources (default: the installed pip)")
+    parser.add_argument("--stdlib", action="store_true", help="the standard library's Lib/ (without site-packages)")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.warmup < 0:
         parser.error("--runs must be at least 1 and --warmup at least 0")
     print(f"<!-- {shlex.join([pathlib.Path(sys.argv[0]).name, *sys.argv[1:]])} -->", flush=True)
-    measure(args)
+    with tempfile.TemporaryDirectory(prefix="erratlas-pybench-") as temporary:
+        work = pathlib.Path(temporary)
+        args.label = None
+        if args.stdlib:
+            sys.path.insert(0, str(REPOSITORY / "tests"))
+            from support.python_trees import STDLIB, stdlib_tree
+
+            target = stdlib_tree(work)
+            args.label = f"{STDLIB} (copied, without site-packages)"
+        else:
+            target = pathlib.Path(args.target) if args.target else default_target()
+        if not target.is_dir():
+            raise SystemExit(f"{target}: not a directory")
+        measure(args, target, work)
     return 0
 
 

@@ -309,18 +309,20 @@ def test_jobs_1_and_jobs_2_write_identical_bytes(tmp_path: Path) -> None:
 
 
 def test_module_level_resolution_matches_libcst_scope_analysis(tmp_path: Path) -> None:
-    """Most files are resolved from the bindings the walk recorded; forcing libcst's
-    ScopeProvider on every file must give the same bytes (pip's rich, and the fixture)."""
+    """Files are resolved from the bindings the walk recorded (the default, and `walk`, which
+    emulates libcst's scope analysis everywhere); forcing libcst's ScopeProvider on every file
+    must give the same bytes (pip's rich, and the fixture)."""
     for name, tree in (("rich", PIP / "_vendor" / "rich"), ("fixture", FIXTURES / "python" / "shadowing")):
         outputs = []
-        for mode in ("", "libcst"):
+        for mode in ("", "walk", "libcst"):
             out = tmp_path / f"{name}-{mode or 'bindings'}"
             env = {**os.environ, "ERRATLAS_PYTHON_SCOPES": mode}
             done = subprocess.run([erratlas_command(), "scan", str(tree), "--out", str(out), "--jobs", "2"],
                                   check=False, capture_output=True, text=True, env=env, timeout=600)
             assert done.returncode == 0, done.stderr
             outputs.append({p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
-        assert outputs[0] == outputs[1], name
+        assert outputs[0] == outputs[2], name
+        assert outputs[1] == outputs[2], name
 
 
 def test_a_vendored_import_name_maps_to_the_distribution_its_manifest_lists() -> None:

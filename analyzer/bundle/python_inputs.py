@@ -9,7 +9,8 @@ refused as a whole, with one line naming the archive, the member and the limit.
 Unit names are posix paths inside the bundle: members as stored for wheels and zipapps,
 below the single top-level directory for sdists, and below the directory's parent when the
 scanned directory is itself a package (so `site-packages/pip` gives `pip/...`, like the
-wheel does).
+wheel does). A name is any path the file system or the archive holds, kept losslessly as text
+(`portable_name`): a byte that is not UTF-8 is written `\\xNN`, a backslash `\\\\`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import re
 import stat
 import tarfile
 import zipfile
@@ -85,8 +87,8 @@ def load_python_bundle(path: Path) -> PythonBundle:
     name = path.name.lower()
     if name.endswith(".py"):
         data = _read(path)
-        unit = python_unit(path.name, data)
-        return PythonBundle(path.name, hashlib.sha256(data).hexdigest(), len(data), [unit], {})
+        unit = python_unit(portable_name(path.name), data)
+        return PythonBundle(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), [unit], {})
     if name.endswith((".tar.gz", ".tgz")):
         members = _tar_members(path)
         strip = True
@@ -120,7 +122,7 @@ def _wanted(name: str) -> bool:
 
 
 def _directory_bundle(root: Path) -> PythonBundle:
-    prefix = root.resolve().name + "/" if (root / "__init__.py").is_file() else ""
+    prefix = portable_name(root.resolve().name) + "/" if (root / "__init__.py").is_file() else ""
     units: list[Unit] = []
     manifests: dict[str, bytes] = {}
     total = 0
@@ -129,7 +131,7 @@ def _directory_bundle(root: Path) -> PythonBundle:
         total += len(data)
         if total > MAX_TOTAL_BYTES:
             raise InputError(root, f"more than {MAX_TOTAL_BYTES} bytes of Python source")
-        name = prefix + relative
+        name = prefix + portable_name(relative)
         if name.endswith(".py"):
             units.append(python_unit(name, data))
         else:
@@ -138,27 +140,51 @@ def _directory_bundle(root: Path) -> PythonBundle:
         raise InputError(root, "directory holds no Python source files (.py)")
     units.sort(key=lambda u: u.name)
     listing = "".join(f"{u.name}\0{u.sha256}\n" for u in units).encode("utf-8", "surrogateescape")
-    return PythonBundle(root.name, hashlib.sha256(listing).hexdigest(), total, units, manifests)
+    return PythonBundle(portable_name(root.name), hashlib.sha256(listing).hexdigest(), total, units, manifests)
 
 
 def _walk(root: Path) -> Iterator[str]:
-    """Regular files worth reading, as posix paths relative to root; links are not followed."""
+    """Regular files worth reading, as posix paths relative to root (file system names, undecodable
+    bytes as surrogates); links are not followed. Iterative: a tree may nest thousands deep."""
     count = 0
-    for directory, subdirectories, files in os.walk(root, followlinks=False):
-        subdirectories[:] = sorted(
-            d for d in subdirectories if d not in _SKIPPED_DIRECTORIES and not d.startswith(".")
-        )
-        base = Path(directory)
-        for file_name in sorted(files):
-            relative = (base / file_name).relative_to(root).as_posix()
-            if not _wanted(relative):
-                continue
-            if not stat.S_ISREG(os.lstat(base / file_name).st_mode):
-                continue  # a symlink or special file: never followed out of the tree
-            count += 1
-            if count > MAX_MEMBERS:
-                raise InputError(root, f"more than {MAX_MEMBERS} Python files")
-            yield relative
+    pending = [""]  # directories still to list, relative to root; the next one last
+    while pending:
+        relative = pending.pop()
+        directory = os.path.join(root, relative) if relative else os.fspath(root)
+        try:
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            raise InputError(directory, f"cannot list: {exc.strerror}") from None
+        subdirectories = []
+        for entry in entries:
+            path = f"{relative}/{entry.name}" if relative else entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in _SKIPPED_DIRECTORIES and not entry.name.startswith("."):
+                    subdirectories.append(path)
+            elif _wanted(path) and entry.is_file(follow_symlinks=False):  # never a link out of the tree
+                count += 1
+                if count > MAX_MEMBERS:
+                    raise InputError(root, f"more than {MAX_MEMBERS} Python files")
+                yield path
+        pending.extend(reversed(subdirectories))
+
+
+def portable_name(name: str) -> str:
+    """A path as text, losslessly and encodable as UTF-8: a byte that was not UTF-8 (a
+    surrogate from `surrogateescape`) is written `\\xNN`, any other surrogate `\\uNNNN`, a
+    backslash `\\\\`; any other name is itself."""
+    if "\\" not in name and not _SURROGATES.search(name):
+        return name
+    return _ESCAPED.sub(_escape, name)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char == "\\":
+        return "\\\\"
+    code = ord(char)
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
 # --- archives ----------------------------------------------------------------------------
@@ -168,6 +194,10 @@ def _walk(root: Path) -> Iterator[str]:
 class _Member:
     name: str
     data: bytes
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_ESCAPED = re.compile("[\\\\\ud800-\udfff]")
 
 
 def _safe_name(archive: Path, raw: str) -> str:
@@ -407,9 +437,10 @@ def _archive_bundle(path: Path, members: list[_Member], strip_top: bool) -> Pyth
         tops = {m.name.split("/", 1)[0] for m in members}
         if len(tops) == 1 and all("/" in m.name for m in members):
             members = [_Member(m.name.split("/", 1)[1], m.data) for m in members]
-    units = sorted((python_unit(m.name, m.data) for m in members if m.name.endswith(".py")), key=lambda u: u.name)
+    units = sorted((python_unit(portable_name(m.name), m.data) for m in members if m.name.endswith(".py")),
+                   key=lambda u: u.name)
     if not units:
         raise InputError(path, "archive holds no Python source files (.py)")
-    manifests = {m.name: m.data for m in members if not m.name.endswith(".py")}
+    manifests = {portable_name(m.name): m.data for m in members if not m.name.endswith(".py")}
     data = _read(path)
-    return PythonBundle(path.name, hashlib.sha256(data).hexdigest(), len(data), units, manifests)
+    return PythonBundle(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), units, manifests)

@@ -1,11 +1,18 @@
-"""One traversal of a module: the nodes that may be callsites, classes, logger bindings and
-module-level aliases, each with its ancestor chain (a side table, the tree is not touched).
+"""What one pass over a module finds: the nodes that may be callsites, classes, logger
+bindings and module-level aliases, each with where it is (its ancestors and enclosing frames),
+and every binding of a name per scope, for `analyzer.python.resolve` to decide with.
 
-Nothing here resolves a name: a call is a *candidate* when its callee's last name could be
-an error class or a logging/warnings function, and the walk records every binding (per
-function and class body, and at module level) for `analyzer.python.resolve` to decide with.
-The visitor keeps its own ancestor stack (libcst's ParentNodeProvider asks every node for its
-`children`, a second full walk that cost 30 s on the pip tree) and dispatches by node type.
+Nothing here resolves a name: a call is a *candidate* when its callee's last name could be an
+error class or a logging/warnings function. The collector does not walk the tree itself: the
+span pass (`analyzer.python.spans.walk`) calls `enter` and `leave` for every node in source
+order, so one traversal gives both the spans and these facts. Handlers are dispatched by node
+type; every other node costs a stack push and pop.
+
+Scopes follow libcst's scope analysis (`libcst.metadata.ScopeProvider`): functions, lambdas
+and classes (the *frames*, which also make qualified names and scope paths) and
+comprehensions; `global`/`nonlocal` send a name's bindings and lookups to the module or to
+the enclosing function. Names are qualified with libcst's prefixes (`f.<locals>.x`,
+`C.<comprehension>.x`, `<locals>.x` for a lambda's parameter).
 """
 
 from __future__ import annotations
@@ -15,10 +22,24 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from analyzer.python.syntax import decorator_names, dotted, first_parameter, last_name
+from analyzer.python.syntax import (
+    COMPREHENSION_TYPES,
+    decorator_names,
+    dotted,
+    first_parameter,
+    last_name,
+)
+
+#: `("import", dotted target, index)` or `("local", id of the bound Name node or 0, index)`; the
+#: index counts the assignment-like statements of its scope before it, as libcst does.
+#: `del x` and match patterns bind as `("unseen", id, index)`: libcst's scope analysis sees a
+#: use there, not a binding; the resolution of erratlas before issue 14 saw a local one.
+Binding = tuple[str, "str | int", int]
+#: the index of an access that sees every binding of its scope (a comprehension's element)
+LAST = 1 << 62
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Frame:
     """An enclosing function, lambda or class while the traversal is inside it."""
 
@@ -27,25 +48,83 @@ class Frame:
     kind: str
     #: Python's `__qualname__` (`C.m.<locals>.f`), relative to the module
     qualname: str
+    #: libcst's name prefix for names bound here (`C.m.<locals>`; `f.<locals>.<locals>` in a lambda)
+    prefix: str = ""
+    #: the scope this one is in (None: the module)
+    parent: Frame | Comprehension | None = None
     #: a method's first parameter (`self`, `cls`), else None
     receiver: str | None = None
     #: the function yields
     generator: bool = False
     #: classes: names set in the class body and `self.<name>` set in `__init__`
     fields: set[str] = field(default_factory=set)
-    #: every binding of a name in this function or class body (parameters included):
-    #: `("import", dotted target)` or `("local", id of the bound Name node, 0 otherwise)`
-    bindings: dict[str, list[tuple[str, str | int]]] = field(default_factory=dict)
+    #: every binding of a name in this function or class body (parameters included)
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    #: names declared `global` or `nonlocal` here
+    overwrites: dict[str, str] = field(default_factory=dict)
+    #: assignment-like statements of this scope so far (libcst's `_assignment_count`)
+    count: int = 0
+    #: walrus targets in comprehensions directly in this frame (see `Collected.compatible`)
+    walrus: dict[str, list[Binding]] = field(default_factory=dict)
+
+    def inside(self, child: cst.CSTNode, grandchild: cst.CSTNode | None) -> bool:
+        """Is what lies below `child` evaluated in this scope (not in the header)?"""
+        return child is self.node.body
+
+    def access_index(self, child: cst.CSTNode) -> int:
+        return self.count
+
+
+@dataclass(slots=True, eq=False)
+class Comprehension:
+    """A list/set/dict comprehension or generator expression: its own scope (targets, walrus)
+    except for the first `for`'s iterable, which the enclosing scope evaluates."""
+
+    node: cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp
+    prefix: str
+    parent: Frame | Comprehension | None
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    overwrites: dict[str, str] = field(default_factory=dict)
+    count: int = 0
+
+    def inside(self, child: cst.CSTNode, grandchild: cst.CSTNode | None) -> bool:
+        first = self.node.for_in
+        return not (child is first and grandchild is first.iter)
+
+    def access_index(self, child: cst.CSTNode) -> int:
+        """libcst visits the element (or key and value) after every `for` and `if`."""
+        return self.count if child is self.node.for_in else LAST
+
+
+Scope = Frame | Comprehension
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where a node is: its ancestors (outermost first, itself excluded) and its frames."""
+
+    chain: tuple[cst.CSTNode, ...]
+    frames: tuple[Frame, ...]
+    #: the node whose ancestors `chain` holds (what lies directly below `chain[-1]`)
+    origin: cst.CSTNode | None = None
+    #: the access's index in the scope it is in (see `Binding`)
+    index: int = LAST
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
     node: cst.CSTNode
-    #: `call` (a Call node) or `raise` (the Name/Attribute of a bare `raise C`)
+    #: `call` (a Call node), `raise` (the Name/Attribute of a bare `raise C`) or `class`
     form: str
-    #: ancestors, outermost first, the node itself excluded
-    chain: tuple[cst.CSTNode, ...]
-    frames: tuple[Frame, ...]
+    where: Where
+
+    @property
+    def chain(self) -> tuple[cst.CSTNode, ...]:
+        return self.where.chain
+
+    @property
+    def frames(self) -> tuple[Frame, ...]:
+        return self.where.frames
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +137,8 @@ class LoggerBinding:
     attribute: tuple[Frame, str] | None
     #: bound at module level (importable by other modules)
     module_level: bool
-    #: where the binding is, for resolving the factory's name
-    chain: tuple[cst.CSTNode, ...]
-    frames: tuple[Frame, ...]
+    #: where the assignment is, for resolving the factory's name
+    where: Where
 
 
 @dataclass(slots=True)
@@ -72,20 +150,28 @@ class Collected:
     imports: dict[str, str] = field(default_factory=dict)
     #: module-level `from X import *`
     star_imports: list[str] = field(default_factory=list)
-    #: module-level `NAME = <name or attribute>` (aliases of classes or loggers)
-    assignments: list[tuple[str, cst.BaseExpression]] = field(default_factory=list)
-    #: every module-level binding of a name: `("import", dotted target)` or `("local", id of
-    #: the bound Name node, 0 for a def/class)`
-    module_bindings: dict[str, list[tuple[str, str | int]]] = field(default_factory=dict)
-    #: names whose resolution needs libcst's scope analysis: bound in a comprehension or a
-    #: lambda, declared global or nonlocal, type parameters
-    scoped_names: set[str] = field(default_factory=set)
+    #: module-level `NAME = <name or attribute>` (aliases of classes or loggers), and where
+    assignments: list[tuple[str, cst.BaseExpression, Where]] = field(default_factory=list)
+    #: every module-level binding of a name (and every one `global` sends there)
+    module_bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    #: the scope each function, lambda, class and comprehension node opens, by id of the node
+    scopes: dict[int, Scope] = field(default_factory=dict)
+    #: type parameters (PEP 695): their names need libcst's own scope analysis
+    type_parameters: set[str] = field(default_factory=set)
+    #: erratlas before issue 14 resolved a file from its frames' bindings, without scopes for
+    #: comprehensions (a walrus in one bound in the frame around it) and without reading
+    #: statements in order, unless a name it looked up was one of these (bound by a
+    #: comprehension, a lambda, `global`, `nonlocal` or a type parameter anywhere in the file),
+    #: or bound in a lambda: then libcst's scope analysis resolved the whole file. Both ways are
+    #: kept, so that outputs stay byte-identical (`analyzer.python.resolve`).
+    compatible: set[str] = field(default_factory=set)
+    #: walrus targets in comprehensions at module level (see `compatible`)
+    module_walrus: dict[str, list[Binding]] = field(default_factory=dict)
 
 
-class Collector(cst.CSTVisitor):
+class Collector:
     def __init__(self, error_names: frozenset[str], call_names: frozenset[str],
                  method_names: frozenset[str], factory_names: frozenset[str]) -> None:
-        super().__init__()
         #: last names that may be error classes (builtin, external, any class of the bundle)
         self.error_names = error_names
         #: bare names that may be logging/warnings functions (`warn`, `info` imported)
@@ -96,46 +182,89 @@ class Collector(cst.CSTVisitor):
         self.factory_names = factory_names
         self.stack: list[cst.CSTNode] = []
         self.frames: list[Frame] = []
+        #: frames and comprehensions, innermost last: where a binding goes
+        self.scopes: list[Scope] = []
         self.found = Collected()
-        #: a class's own frame (its fields are complete once the walk is over), by id of the node
-        self.class_frames: dict[int, Frame] = {}
+        #: assignment-like statements at module level so far
+        self.module_count = 0
+        #: every string literal, when asked for (to find code replaced by `analyzer.python.reduce`)
+        self.strings: list[cst.SimpleString] | None = None
 
-    # the traversal: an ancestor stack and a dispatch table, nothing per attribute
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        self.stack.append(node)
-        handler = _VISIT.get(type(node))
-        if handler is not None:
-            handler(self, node)
+    # the traversal keeps `stack` (the ancestors) and calls, by node type, `entering()` when a
+    # node starts and `leaving()` when it ends (after popping it); other nodes cost nothing here
+    def entering(self) -> dict[type, Callable[[cst.CSTNode], None]]:
+        handlers = {kind: handler.__get__(self) for kind, handler in _VISIT.items()}
+        if self.strings is not None:
+            handlers[cst.SimpleString] = self.strings.append  # type: ignore[assignment]
+        return handlers
+
+    def leaving(self) -> dict[type, Callable[[cst.CSTNode], None]]:
+        closers: dict[type, Callable[[cst.CSTNode], None]] = {kind: self._left_assignment for kind in _ASSIGNMENT_LIKE}
+        for kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSION_TYPES):
+            closers[kind] = self._left_scope
+        return closers
+
+    def _left_scope(self, node: cst.CSTNode) -> None:
+        scopes = self.scopes
+        if scopes and scopes[-1].node is node and scopes.pop() is (self.frames[-1] if self.frames else None):
+            self.frames.pop()
+        if type(node) in _ASSIGNMENT_LIKE:
+            self._count()
+
+    def _left_assignment(self, node: cst.CSTNode) -> None:
+        if self._counted(node):
+            self._count()
+
+    def _counted(self, node: cst.CSTNode) -> bool:
+        """libcst does not visit import aliases, nor a comprehension's first `for` as a node."""
+        parent = self.stack[-1] if self.stack else None
+        if isinstance(node, cst.AsName):
+            return not isinstance(parent, cst.ImportAlias)
+        if isinstance(node, cst.CompFor):
+            return not (isinstance(parent, COMPREHENSION_TYPES) and parent.for_in is node)
         return True
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        self.stack.pop()
-        if self.frames and self.frames[-1].node is original_node:
-            self.frames.pop()
+    def _count(self) -> None:
+        if self.scopes:
+            self.scopes[-1].count += 1
+        else:
+            self.module_count += 1
 
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        return None
+    # bindings
+    def _bind(self, name: str, kind: str, target: str | int) -> None:
+        scope = _assignment_target(self.scopes[-1] if self.scopes else None, name)
+        if scope is None:
+            self.found.module_bindings.setdefault(name, []).append((kind, target, self.module_count))
+        else:
+            scope.bindings.setdefault(name, []).append((kind, target, scope.count))
 
-    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        return None
-
-    def _bind(self, name: str, how: tuple[str, str | int]) -> None:
-        bindings = self.frames[-1].bindings if self.frames else self.found.module_bindings
-        bindings.setdefault(name, []).append(how)
-
-    def _bind_target(self, target: cst.BaseExpression | None) -> None:
+    def _bind_target(self, target: cst.BaseExpression | None, kind: str = "local") -> None:
         pending: list[cst.BaseExpression | None] = [target]
         while pending:
             current = pending.pop()
             if isinstance(current, cst.Name):
-                self._bind(current.value, ("local", id(current)))
+                self._bind(current.value, kind, id(current))
             elif isinstance(current, (cst.Tuple, cst.List)):
                 pending.extend(element.value for element in current.elements)
             elif isinstance(current, cst.StarredElement):
                 pending.append(current.value)
 
-    def _candidate(self, node: cst.CSTNode, form: str) -> Candidate:
-        return Candidate(node, form, tuple(self.stack[:-1]), tuple(self.frames))
+    def _where(self, chain: tuple[cst.CSTNode, ...] | None = None, origin: cst.CSTNode | None = None) -> Where:
+        """Where the node on top of the stack is (or `origin` below `chain`)."""
+        if chain is None:
+            chain, origin = tuple(self.stack[:-1]), self.stack[-1]
+        scope, child = self._active(len(chain) - 1, origin)
+        index = self.module_count if scope is None else scope.access_index(child)  # type: ignore[arg-type]
+        return Where(chain, tuple(self.frames), origin, index)
+
+    def _open(self, scope: Scope) -> None:
+        self.found.scopes[id(scope.node)] = scope
+        self.scopes.append(scope)
+        if isinstance(scope, Frame):
+            self.frames.append(scope)
+
+    def _prefix(self, *names: str) -> str:
+        return _joined(self.scopes[-1] if self.scopes else None, *names)
 
     # handlers
     def _call(self, node: cst.Call) -> None:
@@ -143,41 +272,73 @@ class Collector(cst.CSTVisitor):
         if isinstance(func, cst.Name):
             name = func.value
             if name in self.error_names or name in self.call_names:
-                self.found.candidates.append(self._candidate(node, "call"))
+                self.found.candidates.append(Candidate(node, "call", self._where()))
         elif isinstance(func, cst.Attribute):
             name = func.attr.value
             if name in self.error_names or name in self.method_names:
-                self.found.candidates.append(self._candidate(node, "call"))
+                self.found.candidates.append(Candidate(node, "call", self._where()))
 
     def _raise(self, node: cst.Raise) -> None:
         exc = node.exc
         if isinstance(exc, (cst.Name, cst.Attribute)) and last_name(exc) in self.error_names:
-            self.stack.append(exc)
-            self.found.candidates.append(self._candidate(exc, "raise"))
-            self.stack.pop()
+            self.found.candidates.append(Candidate(exc, "raise", self._where(tuple(self.stack), exc)))
 
     def _function(self, node: cst.FunctionDef) -> None:
-        self._bind(node.name.value, ("local", 0))
+        self._bind(node.name.value, "local", 0)
         outer = self.frames[-1] if self.frames else None
         receiver = None
         if outer is not None and outer.kind == "class" and "staticmethod" not in decorator_names(node):
             receiver = first_parameter(node)
-        frame = Frame(node, "function", _qualname(outer, node.name.value), receiver)
-        frame.bindings.update((name, [("local", 0)]) for name in _parameters(node.params))
-        self.frames.append(frame)
+        name = node.name.value
+        frame = Frame(node, "function", _qualname(outer, name), self._prefix(name, "<locals>"), self._scope(),
+                      receiver)
+        frame.bindings.update((name, [("local", 0, 0)]) for name in _parameters(node.params))
+        self._open(frame)
 
     def _lambda(self, node: cst.Lambda) -> None:
         outer = self.frames[-1] if self.frames else None
-        self.found.scoped_names.update(_parameters(node.params))  # libcst names lambda scopes its own way
-        self.frames.append(Frame(node, "lambda", _qualname(outer, "<lambda>")))
+        parent = self._active_scope()
+        frame = Frame(node, "lambda", _qualname(outer, "<lambda>"), _joined(parent, "<locals>"), parent)
+        parameters = _parameters(node.params)
+        frame.bindings.update((name, [("local", 0, 0)]) for name in parameters)
+        self.found.compatible.update(parameters)
+        self._open(frame)
 
     def _class(self, node: cst.ClassDef) -> None:
-        self._bind(node.name.value, ("local", 0))
+        self._bind(node.name.value, "local", 0)
         outer = self.frames[-1] if self.frames else None
-        self.found.classes.append(self._candidate(node, "class"))
-        frame = Frame(node, "class", _qualname(outer, node.name.value))
-        self.class_frames[id(node)] = frame
-        self.frames.append(frame)
+        self.found.classes.append(Candidate(node, "class", self._where()))
+        name = node.name.value
+        self._open(Frame(node, "class", _qualname(outer, name), self._prefix(name), self._scope()))
+
+    def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp) -> None:
+        parent = self._active_scope()
+        self._open(Comprehension(node, _joined(parent, "<comprehension>"), parent))
+
+    def _scope(self) -> Scope | None:
+        return self.scopes[-1] if self.scopes else None
+
+    def _active_scope(self) -> Scope | None:
+        """The innermost scope whose body holds the node on top of the stack: a lambda or a
+        comprehension in a function's defaults, a class's bases or a comprehension's first
+        iterable belongs to the scope around them, as in libcst."""
+        return self._active(len(self.stack) - 2, self.stack[-1])[0]
+
+    def _active(self, top: int, origin: cst.CSTNode | None) -> tuple[Scope | None, cst.CSTNode | None]:
+        """(the innermost scope whose body holds `origin`, below `stack[top]`; the child of that
+        scope's node on the way to `origin`)."""
+        stack = self.stack
+        at = top
+        for scope in reversed(self.scopes):
+            while at >= 0 and stack[at] is not scope.node:
+                at -= 1
+            if at < 0:
+                break
+            child = stack[at + 1] if at + 1 <= top else origin
+            grandchild = stack[at + 2] if at + 2 <= top else (origin if at + 1 <= top else None)
+            if scope.inside(child, grandchild):  # type: ignore[arg-type]
+                return scope, child
+        return None, None
 
     def _yield(self, node: cst.Yield) -> None:
         for frame in reversed(self.frames):
@@ -206,23 +367,21 @@ class Collector(cst.CSTVisitor):
         if isinstance(value, cst.Call) and last_name(value.func) in self.factory_names:
             self._logger_bindings(value, targets, owner if (in_class_body or in_init) else None, receiver)
         elif frame is None and isinstance(value, (cst.Name, cst.Attribute)):
-            self.found.assignments.extend((t.value, value) for t in targets if isinstance(t, cst.Name))
+            where = Where((), (), None, self.module_count)
+            self.found.assignments.extend((t.value, value, where) for t in targets if isinstance(t, cst.Name))
 
     def _logger_bindings(self, factory: cst.Call, targets: list[cst.BaseAssignTargetExpression],
                          owner: Frame | None, receiver: str | None) -> None:
         """`name = getLogger(...)` anywhere, `name = ...` in a class body, `self.x = ...` in `__init__`."""
-        chain, frames = self._where()
+        where = self._where()
         module_level = not self.frames
         for target in targets:
             if isinstance(target, cst.Name):
                 attribute = (owner, target.value) if owner is not None and receiver is None else None
-                self.found.loggers.append(LoggerBinding(factory, target, attribute, module_level, chain, frames))
+                self.found.loggers.append(LoggerBinding(factory, target, attribute, module_level, where))
             elif owner is not None and _is_receiver_attribute(target, receiver):
                 attribute = (owner, target.attr.value)  # type: ignore[attr-defined]
-                self.found.loggers.append(LoggerBinding(factory, None, attribute, False, chain, frames))
-
-    def _where(self) -> tuple[tuple[cst.CSTNode, ...], tuple[Frame, ...]]:
-        return tuple(self.stack[:-1]), tuple(self.frames)
+                self.found.loggers.append(LoggerBinding(factory, None, attribute, False, where))
 
     def _import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -250,7 +409,7 @@ class Collector(cst.CSTVisitor):
             self._imported(bound, f"{source}{joiner}{name}")
 
     def _imported(self, bound: str, target: str) -> None:
-        self._bind(bound, ("import", target))
+        self._bind(bound, "import", target)
         if not self.frames:
             self.found.imports[bound] = target
 
@@ -258,32 +417,91 @@ class Collector(cst.CSTVisitor):
         if not isinstance(self.stack[-2], cst.ImportAlias):  # imports are bound by their statement
             self._bind_target(node.name)  # type: ignore[arg-type]
 
-    def _target(self, node: cst.AugAssign | cst.For | cst.Del | cst.NamedExpr) -> None:
+    def _target(self, node: cst.AugAssign) -> None:
         self._bind_target(node.target)
 
-    def _comprehension_target(self, node: cst.CompFor) -> None:
-        pending: list[cst.BaseExpression] = [node.target]
-        while pending:  # bound in the comprehension's own scope
-            current = pending.pop()
-            if isinstance(current, cst.Name):
-                self.found.scoped_names.add(current.value)
-            elif isinstance(current, (cst.Tuple, cst.List)):
-                pending.extend(element.value for element in current.elements)
-            elif isinstance(current, cst.StarredElement):
-                pending.append(current.value)
+    def _deleted(self, node: cst.Del) -> None:
+        self._bind_target(node.target, "unseen")
+
+    def _walrus(self, node: cst.NamedExpr) -> None:
+        self._bind_target(node.target)
+        if self.scopes and isinstance(self.scopes[-1], Comprehension) and isinstance(node.target, cst.Name):
+            walrus = self.frames[-1].walrus if self.frames else self.found.module_walrus
+            walrus.setdefault(node.target.value, []).append(("local", id(node.target), 0))
+
+    def _for(self, node: cst.For | cst.CompFor) -> None:
+        """libcst counts a `for` target (and a comprehension's first one) as soon as it is bound."""
+        self._bind_target(node.target)
+        if isinstance(node, cst.CompFor):
+            self.found.compatible.update(_names_in(node.target))
+        if isinstance(node, cst.For) or (isinstance(self.stack[-2], COMPREHENSION_TYPES) and self.stack[-2].for_in is node):
+            self._count()
 
     def _declared(self, node: cst.Global | cst.Nonlocal) -> None:
-        self.found.scoped_names.update(item.name.value for item in node.names)
+        self.found.compatible.update(item.name.value for item in node.names)
+        scope = self.scopes[-1] if self.scopes else None
+        if scope is None:
+            return  # `global` at module level changes nothing
+        kind = "global" if isinstance(node, cst.Global) else "nonlocal"
+        scope.overwrites.update((item.name.value, kind) for item in node.names)
 
     def _pattern_name(self, node: cst.MatchAs | cst.MatchStar | cst.MatchMapping) -> None:
         name = node.rest if isinstance(node, cst.MatchMapping) else node.name
         if isinstance(name, cst.Name):
-            self._bind(name.value, ("local", id(name)))
+            self._bind(name.value, "unseen", id(name))
 
     def _type_parameter(self, node: cst.TypeParam) -> None:
         name = getattr(node.param, "name", None)
         if isinstance(name, cst.Name):
-            self.found.scoped_names.add(name.value)
+            self.found.type_parameters.add(name.value)
+            self.found.compatible.add(name.value)
+
+
+#: what libcst counts as an assignment when it leaves it (`_ASSIGNMENT_LIKE_NODES`)
+_ASSIGNMENT_LIKE = frozenset({
+    cst.AnnAssign, cst.AsName, cst.Assign, cst.AugAssign, cst.ClassDef, cst.CompFor, cst.FunctionDef, cst.Global,
+    cst.Import, cst.ImportFrom, cst.NamedExpr, cst.Nonlocal, cst.Parameters, cst.WithItem,
+    *(getattr(cst, name) for name in ("TypeVar", "TypeAlias", "TypeVarTuple", "ParamSpec") if hasattr(cst, name)),
+})
+
+
+def _joined(scope: Scope | None, *names: str) -> str:
+    """libcst's name prefix of a scope opened in `scope` (empty parts dropped)."""
+    return ".".join(part for part in (scope.prefix if scope is not None else "", *names) if part)
+
+
+def _assignment_target(scope: Scope | None, name: str) -> Scope | None:
+    """Where a binding of `name` made in `scope` goes (None: the module), as libcst's
+    `_find_assignment_target`: `global` to the module, `nonlocal` to the enclosing function."""
+    while scope is not None:
+        kind = scope.overwrites.get(name)
+        if kind is None:
+            return scope
+        if kind == "global":
+            return None
+        scope = visible_parent(scope)
+    return None
+
+
+def visible_parent(scope: Scope) -> Scope | None:
+    """The enclosing scope whose names `scope` sees: class bodies are skipped."""
+    parent = scope.parent
+    while isinstance(parent, Frame) and parent.kind == "class":
+        parent = parent.parent
+    return parent
+
+
+def _names_in(target: cst.BaseExpression) -> list[str]:
+    names, pending = [], [target]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, cst.Name):
+            names.append(current.value)
+        elif isinstance(current, (cst.Tuple, cst.List)):
+            pending.extend(element.value for element in current.elements)
+        elif isinstance(current, cst.StarredElement):
+            pending.append(current.value)
+    return names
 
 
 def _qualname(outer: Frame | None, name: str) -> str:
@@ -320,18 +538,18 @@ _VISIT: dict[type, Callable[[Collector, cst.CSTNode], None]] = {
     cst.AnnAssign: Collector._assign,  # type: ignore[dict-item]
     cst.Import: Collector._import,  # type: ignore[dict-item]
     cst.ImportFrom: Collector._import_from,  # type: ignore[dict-item]
-    # bindings, for resolving names without scope analysis when nothing but parameters and
-    # module-level bindings are involved (`analyzer.python.resolve`)
+    # bindings, for resolving names (`analyzer.python.resolve`)
     cst.AsName: Collector._as_name,  # type: ignore[dict-item]
     cst.AugAssign: Collector._target,  # type: ignore[dict-item]
-    cst.For: Collector._target,  # type: ignore[dict-item]
-    cst.Del: Collector._target,  # type: ignore[dict-item]
-    cst.NamedExpr: Collector._target,  # type: ignore[dict-item]
-    cst.CompFor: Collector._comprehension_target,  # type: ignore[dict-item]
+    cst.For: Collector._for,  # type: ignore[dict-item]
+    cst.Del: Collector._deleted,  # type: ignore[dict-item]
+    cst.NamedExpr: Collector._walrus,  # type: ignore[dict-item]
+    cst.CompFor: Collector._for,  # type: ignore[dict-item]
     cst.Global: Collector._declared,  # type: ignore[dict-item]
     cst.Nonlocal: Collector._declared,  # type: ignore[dict-item]
     cst.MatchAs: Collector._pattern_name,  # type: ignore[dict-item]
     cst.MatchStar: Collector._pattern_name,  # type: ignore[dict-item]
     cst.MatchMapping: Collector._pattern_name,  # type: ignore[dict-item]
     cst.TypeParam: Collector._type_parameter,  # type: ignore[dict-item]
+    **{kind: Collector._comprehension for kind in COMPREHENSION_TYPES},  # type: ignore[dict-item,misc]
 }

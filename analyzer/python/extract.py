@@ -9,7 +9,12 @@ exception? is this imported name a logger?) travels as `pending` and is settled 
 from __future__ import annotations
 
 import dataclasses
+import io
+import os
 import re
+import symtable
+import tokenize
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 
@@ -20,13 +25,15 @@ from analyzer.javascript.classes import ClassFacts
 from analyzer.javascript.extract import ErrorRegion, SiteFacts
 from analyzer.model import Message, Unit
 from analyzer.python import tokens
-from analyzer.python.collect import Candidate, Collector, Frame, LoggerBinding
+from analyzer.python.collect import Candidate, Collector, Frame, LoggerBinding, Where
 from analyzer.python.consumers import consumer_of
 from analyzer.python.messages import MISSING, message_of
 from analyzer.python.metadata import scopes_of
-from analyzer.python.resolve import ModuleNames, Names, NeedScopes, ScopeNames, scopes_everywhere
+from analyzer.python.nesting import TooDeep, too_deep
+from analyzer.python.reduce import Reduction, reduce
+from analyzer.python.resolve import ModuleNames, Names, NeedScopes, ScopeNames, scopes_mode
 from analyzer.python.scopes import context_of, innermost_function, scope_of
-from analyzer.python.spans import SourceMap, node_spans
+from analyzer.python.spans import SourceMap, walk
 from analyzer.python.syntax import FUNCTION_TYPES, STATEMENT_TYPES, dotted, keyword, positional
 from analyzer.rules import PythonRules
 
@@ -95,6 +102,8 @@ class Vocabulary:
     class_names: frozenset[str]
     #: names bound by `import ... as` anywhere in the bundle (may denote a logger factory)
     alias_names: frozenset[str]
+    #: last names of callees that can end as an error callsite (`analyzer.python.vocabulary`)
+    exception_names: frozenset[str]
 
     @property
     def error_names(self) -> frozenset[str]:
@@ -102,27 +111,110 @@ class Vocabulary:
         rules = self.rules
         return frozenset(rules.builtins) | frozenset(n.rsplit(".", 1)[-1] for n in rules.external) | self.class_names
 
+    @property
+    def hits(self) -> frozenset[str]:
+        """Names whose call (or `raise`) may make a callsite or a logger: code without them need
+        not be parsed (`analyzer.python.reduce`)."""
+        rules = self.rules
+        called = frozenset(rules.logging_methods) | {rules.level_method}
+        called |= frozenset(name.rsplit(".", 1)[-1] for name in rules.warning_functions)
+        factories = frozenset(name.rsplit(".", 1)[-1] for name in rules.logger_factories) | self.alias_names
+        return self.exception_names | called | factories
+
 
 def extract_file(task: FileTask, vocabulary: Vocabulary) -> FileFacts:
     unit = task.unit
+    stream = _tokens(unit.source)  # the unit's one tokenization: nesting, module, class, function, anchor digests
+    lines = tokens.logical_lines(stream) if stream is not None else []
+    deep = too_deep(stream, lines) if stream is not None else None
+    if stream is not None and deep is not None:
+        return _too_deep(task, stream, deep)
+    reduction = _reduction(stream, lines, vocabulary, unit.name) if stream is not None else None
+    if reduction is not None:
+        facts = _reduced(task, reduction, vocabulary)
+        if facts is not None:
+            return facts
     try:
         module = cst.parse_module(unit.source)
     except cst.ParserSyntaxError as exc:
         return _unparsed(task, exc.raw_line, exc.raw_column, exc.message)
     except (UnicodeDecodeError, LookupError, SyntaxError, RecursionError, ValueError) as exc:
         return _unparsed(task, 1, 0, f"{type(exc).__name__}: {exc}")
+    if stream is None or stream.encoding != module.encoding:
+        stream = tokens.Tokens(unit.source.decode(module.encoding), module.encoding)
     try:
-        return _extract(task, module, vocabulary)
+        return _extract(task, module, stream, vocabulary, None)
     except RecursionError:  # libcst's visitors recurse: a pathologically deep expression
         return _unparsed(task, 1, 0, "too deeply nested for the libcst visitors")
 
 
-def _extract(task: FileTask, module: cst.Module, vocabulary: Vocabulary) -> FileFacts:
+def _reduction(stream: tokens.Tokens, lines: list[tokens.Line], vocabulary: Vocabulary, name: str) -> Reduction | None:
+    """What need not be parsed (`analyzer.python.reduce`), for a unit CPython's parser accepts
+    (`symtable` parses it and checks its scopes, as `compile` does before generating code; so
+    the replaced code hides no syntax error); None to parse the whole unit."""
+    if scopes_mode() == "libcst" or os.environ.get("ERRATLAS_PYTHON_REDUCE", "") == "0":
+        return None  # the oracle modes see whole trees
+    found = reduce(stream, lines, vocabulary.hits)
+    if found is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            symtable.symtable(stream.text, name, "exec")  # CPython's parser, without its code generation
+    except Exception:  # noqa: BLE001 (any refusal: the parser reads the whole unit and says why)
+        return None
+    return found
+
+
+class _NotReduced(Exception):
+    """The replaced code did not come out of the parse where it was: parse the whole unit."""
+
+
+def _reduced(task: FileTask, reduction: Reduction, vocabulary: Vocabulary) -> FileFacts | None:
+    """The facts from the unit with `reduction` applied, or None to parse it whole."""
+    try:
+        module = cst.parse_module(reduction.text())
+        return _extract(task, module, reduction.stream, vocabulary, reduction)
+    except (cst.ParserSyntaxError, RecursionError, _NotReduced, ValueError, SyntaxError):
+        return None
+
+
+def _tokens(source: bytes) -> tokens.Tokens | None:
+    """The unit decoded as libcst decodes it (its PEP 263 encoding) and tokenized; None when
+    it cannot be decoded (the parser then says why)."""
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+        return tokens.Tokens(source.decode(encoding), encoding)
+    except (UnicodeDecodeError, LookupError, SyntaxError):
+        return None
+
+
+def _in_place(reduction: Reduction, strings: list[cst.SimpleString], spans: dict[int, tuple[int, int]]) -> bool:
+    """Every replaced range came out of the parse as one string literal, exactly where it was."""
+    found = {spans[id(node)] for node in strings}
+    return all(region in found for region in reduction.regions)
+
+
+def _too_deep(task: FileTask, stream: tokens.Tokens, deep: TooDeep) -> FileFacts:
+    """Not parsed: nested deeper than a limit (`analyzer.python.nesting`), counted like a unit
+    that does not parse, from where the limit is passed."""
+    text = stream.text
+    line_start = max(text.rfind("\n", 0, deep.offset), -1) + 1
+    column = len(text[line_start:deep.offset].encode(stream.encoding, "surrogateescape"))
+    line = text.count("\n", 0, deep.offset) + 1
+    return _unparsed(task, line, column, f"not parsed: {deep.message} (ERRATLAS_PYTHON_MAX_NESTING)")
+
+
+def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabulary: Vocabulary,
+             reduction: Reduction | None) -> FileFacts:
     unit = task.unit
-    text = unit.source.decode(module.encoding)
-    module_digest = tokens.digest("Module", tokens.normalized_code(text))
+    text = stream.text
+    module_digest = tokens.digest("Module", stream.normalized(0, len(text)))
     collector = _collector(vocabulary)
-    module.visit(collector)
+    collector.strings = [] if reduction is not None else None
+    spans = walk(module, collector)
+    if reduction is not None and not _in_place(reduction, collector.strings or [], spans):
+        raise _NotReduced(unit.name)
     found = collector.found
     names = Names(task.module, task.package)
     aliases = {f"{task.module}.{bound}": names.absolute_import(target) for bound, target in found.imports.items()}
@@ -130,21 +222,26 @@ def _extract(task: FileTask, module: cst.Module, vocabulary: Vocabulary) -> File
     facts = FileFacts(unit.name, task.module, [], [], aliases, stars, [], [], {}, [], None, module_digest)
     if not (found.candidates or found.classes or found.loggers or found.assignments):
         return facts  # nothing to resolve
-    spans = node_spans(module)
-    if not scopes_everywhere():
-        try:
-            return _resolved(facts, _Site(task, text, module.encoding, vocabulary, spans, ModuleNames(found, names)), collector)
-        except NeedScopes:
-            pass  # a name bound inside a function or class: ask libcst's scope analysis
-    resolver = ScopeNames(scopes_of(module), names, bool(found.star_imports))
-    return _resolved(facts, _Site(task, text, module.encoding, vocabulary, spans, resolver), collector)
+    mode = scopes_mode()
+    if mode != "libcst":
+        for compatible in (True, False) if mode != "walk" else (False,):
+            try:
+                resolver = ModuleNames(found, names, compatible)
+                resolved = _resolved(facts, _Site(task, stream, stream.encoding, vocabulary, spans, resolver), collector)
+            except NeedScopes:
+                continue  # see ModuleNames; then a type parameter: ask libcst's scope analysis
+            if not (compatible and reduction is not None and reduction.compatible_names(resolver.looked_up)):
+                return resolved
+            # else: a name it looked up is bound in replaced code as ModuleNames reads no further
+    scopes = ScopeNames(scopes_of(module), names, bool(found.star_imports))
+    return _resolved(facts, _Site(task, stream, stream.encoding, vocabulary, spans, scopes), collector)
 
 
 def _resolved(facts: FileFacts, site: _Site, collector: Collector) -> FileFacts:
     found = collector.found
     aliases = dict(facts.aliases)
-    for bound, value in found.assignments:
-        qualified = site.qualified(value, (), ())
+    for bound, value, where in found.assignments:
+        qualified = site.qualified(value, where)
         if qualified:
             aliases[f"{facts.module}.{bound}"] = qualified[0]
     loggers, attribute_loggers, logger_targets = site.loggers(found.loggers)
@@ -185,21 +282,22 @@ def _unparsed(task: FileTask, line: int, column: int, message: str) -> FileFacts
 class _Site:
     """Everything one unit's sites need: a resolver, spans, text, rules, digests (cached)."""
 
-    def __init__(self, task: FileTask, text: str, encoding: str, vocabulary: Vocabulary,
-                 spans: dict[cst.CSTNode, tuple[int, int]], resolver: ModuleNames | ScopeNames) -> None:
-        self.task, self.text, self.resolver = task, text, resolver
+    def __init__(self, task: FileTask, stream: tokens.Tokens, encoding: str, vocabulary: Vocabulary,
+                 spans: dict[int, tuple[int, int]], resolver: ModuleNames | ScopeNames) -> None:
+        self.task, self.stream, self.text, self.resolver = task, stream, stream.text, resolver
         self.rules = vocabulary.rules
         self.builtins = frozenset(self.rules.builtins)
         self.external = frozenset(self.rules.external)
         self.class_names = vocabulary.class_names
+        self.exception_names = vocabulary.exception_names
         self.spans = spans
-        self.map = SourceMap(text, encoding)
+        self.map = SourceMap(self.text, encoding)
         self._digests: dict[int, bytes] = {}
 
     # --- names --------------------------------------------------------------------------
 
-    def qualified(self, node: cst.CSTNode, chain: tuple[cst.CSTNode, ...], frames: tuple[Frame, ...]) -> list[str]:
-        return self.resolver.qualified(node, chain, frames)
+    def qualified(self, node: cst.CSTNode, where: Where) -> list[str]:
+        return self.resolver.qualified(node, where)
 
     def loggers(self, bindings: list[LoggerBinding]) -> tuple[set[str], set[tuple[str, str]], set[int]]:
         """Module-level logger names, (class, attribute) loggers, ids of logger Name targets;
@@ -209,7 +307,7 @@ class _Site:
         attributes: set[tuple[str, str]] = set()
         targets: set[int] = set()
         for binding in bindings:
-            if not factories.intersection(self.qualified(binding.factory.func, binding.chain, binding.frames)):
+            if not factories.intersection(self.qualified(binding.factory.func, binding.where)):
                 continue
             if binding.target is not None:
                 targets.add(id(binding.target))
@@ -225,7 +323,7 @@ class _Site:
     def build(self, candidate: Candidate, logger_targets: set[int], shadowed: Counter[str]) -> PendingSite | None:
         node = candidate.node
         func = node.func if isinstance(node, cst.Call) else node
-        qualified = self.qualified(func, candidate.chain, candidate.frames)
+        qualified = self.qualified(func, candidate.where)
         error = self._error(qualified)
         if error is not None and error[1] is None:
             return PendingSite(self._error_facts(candidate, func, error[0]), None)
@@ -289,17 +387,17 @@ class _Site:
     ) -> tuple[str, ...] | None:
         """`()`: a logger; a pending tuple: maybe one (decided across modules); None: not one."""
         factories = set(self.rules.logger_factories)
-        chain, frames = candidate.chain, candidate.frames
+        where = candidate.where
         if isinstance(receiver, cst.Call):
-            return () if factories.intersection(self.qualified(receiver.func, chain, frames)) else None
+            return () if factories.intersection(self.qualified(receiver.func, where)) else None
         if isinstance(receiver, cst.Name):
-            bindings = self.resolver.bindings(receiver, chain, frames)
+            bindings = self.resolver.bindings(receiver, where)
             if not bindings:  # bound by nothing here: a star import may bind it
-                starred = self.qualified(receiver, chain, frames) if self.resolver.star_imports else []
+                starred = self.qualified(receiver, where) if self.resolver.star_imports else []
                 return ("logger", starred[0]) if starred else None
             if all(kind == "local" and key in logger_targets for kind, key in bindings):
                 return ()
-            imported = [q for q in self.qualified(receiver, chain, frames) if not q.startswith("builtins.")]
+            imported = [q for q in self.qualified(receiver, where) if not q.startswith("builtins.")]
             if imported and all(kind == "import" for kind, _ in bindings):
                 return ("logger", imported[0])
             return None
@@ -359,7 +457,7 @@ class _Site:
                 if number >= threshold:
                     level = name
             return level, "explicit", (level,)
-        for name in self.qualified(node, candidate.chain, candidate.frames):
+        for name in self.qualified(node, candidate.where):
             head, _, constant = name.rpartition(".")
             if head == "logging" and constant in self.rules.level_names:
                 level = self.rules.level_names[constant]
@@ -369,7 +467,7 @@ class _Site:
     def _message(self, argument: cst.BaseExpression | None) -> Message:
         if argument is None:
             return MISSING
-        start, end = self.spans[argument]
+        start, end = self.spans[id(argument)]
         return message_of(argument, self.text[start:end])
 
     def _facts(
@@ -378,14 +476,14 @@ class _Site:
         level_candidates: tuple[str, ...] | None,
     ) -> SiteFacts:
         node, chain = candidate.node, candidate.chain
-        start, end = self.spans[node]
+        start, end = self.spans[id(node)]
         offset, end_offset = self.map.byte(start), self.map.byte(end)
         line, column = self.map.line_column(start)
         consumer = consumer_of(node, chain)
         anchor = self._anchor(node, chain)
         function = innermost_function(chain)
         unit = self.task.unit.name
-        callee_start, callee_end = self.spans[func]
+        callee_start, callee_end = self.spans[id(func)]
         return SiteFacts(
             kind=kind,
             offset=offset,
@@ -418,10 +516,10 @@ class _Site:
         )
 
     def offset(self, node: cst.CSTNode) -> int:
-        return self.map.byte(self.spans[node][0])
+        return self.map.byte(self.spans[id(node)][0])
 
     def _size(self, node: cst.CSTNode) -> int:
-        start, end = self.spans[node]
+        start, end = self.spans[id(node)]
         return self.map.byte(end) - self.map.byte(start)
 
     def _anchor(self, node: cst.CSTNode, chain: tuple[cst.CSTNode, ...]) -> cst.CSTNode:
@@ -441,9 +539,9 @@ class _Site:
     def digest(self, node: cst.CSTNode) -> bytes:
         cached = self._digests.get(id(node))
         if cached is None:
-            start, end = self.spans[node]
+            start, end = self.spans[id(node)]
             base = self.map.line_column(start)[1] - 1
-            code = tokens.normalized_code(self.text[start:end], base)
+            code = self.stream.normalized(start, end, base)
             cached = self._digests[id(node)] = tokens.digest(type(node).__name__, code)
         return cached
 
@@ -456,9 +554,9 @@ class _Site:
         for arg in node.bases:
             if arg.keyword is not None or arg.star:
                 continue
-            start, end = self.spans[arg.value]
-            bases.append((_SPACE.sub("", self.text[start:end]), tuple(self.qualified(arg.value, candidate.chain, candidate.frames))))
-        start, end = self.spans[node]
+            start, end = self.spans[id(arg.value)]
+            bases.append((_SPACE.sub("", self.text[start:end]), tuple(self.qualified(arg.value, candidate.where))))
+        start, end = self.spans[id(node)]
         line, column = self.map.line_column(start)
         qualified = f"{self.task.module}.{frame.qualname}"
         facts = ClassFacts(
@@ -471,13 +569,14 @@ class _Site:
             root_constructor="",
             fields=tuple(sorted(frame.fields)),
             scope=scope_of(self.task.module, candidate.frames, self.offset),
-            digest=self.digest(node),
+            # only a class that may be an error class is ever written (`fp1c`): no other is digested
+            digest=self.digest(node) if node.name.value in self.exception_names else b"",
         )
         return ClassRecord(qualified, tuple(bases), facts)
 
 
 def _own_frame(candidate: Candidate, collector: Collector) -> Frame:
-    return collector.class_frames[id(candidate.node)]
+    return collector.found.scopes[id(candidate.node)]  # type: ignore[return-value]
 
 
 def _method_class(frames: tuple[Frame, ...], receiver: str) -> Frame | None:

@@ -16,6 +16,7 @@ _KEY_LIMIT = 400
 _HOLE = "${}"
 _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])")
 _BRACES = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def message_of(argument: cst.BaseExpression | None, source: str) -> Message:
@@ -69,7 +70,13 @@ def _string_value(token: str) -> str | None:
         value = ast.literal_eval(token)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None
-    return value if isinstance(value, str) else None
+    return _without_surrogates(value) if isinstance(value, str) else None
+
+
+def _without_surrogates(text: str) -> str:
+    """`"\\udc80"` is a lone surrogate, which no UTF-8 output can hold: U+FFFD stands for each
+    (the JavaScript frontend does the same for lone surrogate escapes)."""
+    return _SURROGATE.sub("\ufffd", text) if not text.isascii() else text
 
 
 def _fstring_parts(node: cst.FormattedString) -> list[str | None]:
@@ -78,7 +85,7 @@ def _fstring_parts(node: cst.FormattedString) -> list[str | None]:
     for part in node.parts:
         if isinstance(part, cst.FormattedStringText):
             text = part.value.replace("{{", "{").replace("}}", "}")
-            parts.append(text if raw else _unescape(text))
+            parts.append(text if raw else _without_surrogates(_unescape(text)))
         else:
             parts.append(None)
     return parts or [""]

@@ -1,40 +1,40 @@
 """What a name at a callsite refers to, as absolute dotted names of the bundle.
 
-Two resolvers with one interface. `ScopeNames` asks libcst's scope analysis
-(ExpressionContextProvider -> ScopeProvider: `get_qualified_names_for`, access referents).
-`ModuleNames` answers from the bindings the collector recorded during its walk (per function
-and class body, and at module level) with the same rules and the same names libcst gives:
-the innermost enclosing function binding the name (or the class body the site is directly
-in), else the module, else builtins. Names it does not model (bound in a comprehension or a
-lambda, declared global/nonlocal, type parameters) raise `NeedScopes`, and that file is
-resolved again with `ScopeNames`. On the pip tree 30 files of 491 need the scope analysis and
-a scan takes half the time; `ERRATLAS_PYTHON_SCOPES=libcst` forces it everywhere, and the
-tests check that both give byte-identical outputs.
+Two resolvers with one interface. `ModuleNames` answers from the bindings the collector
+recorded in its one pass (per function, lambda, class and comprehension scope, and at module
+level), with the rules and the names libcst's scope analysis gives: the innermost enclosing
+scope binding the name (a class body only when the site is directly in it), `global` and
+`nonlocal` followed, else the module, else builtins. `ScopeNames` asks libcst's scope analysis
+itself (ExpressionContextProvider -> ScopeProvider): it is used for the few files that bind a
+name the walk does not model (PEP 695 type parameters), and everywhere when
+`ERRATLAS_PYTHON_SCOPES=libcst`, which the tests use as an oracle (see `scopes_mode`).
 """
 
 from __future__ import annotations
 
 import builtins
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import libcst as cst
 from libcst.metadata import QualifiedName, QualifiedNameSource
-from libcst.metadata.scope_provider import Scope
+from libcst.metadata.scope_provider import Scope as LibcstScope
 
-from analyzer.python.collect import Collected, Frame
+from analyzer.python.collect import Binding, Collected, Frame, Scope, Where, visible_parent
 from analyzer.python.syntax import dotted
 
 BUILTIN_NAMES = frozenset(dir(builtins))
-Binding = tuple[str, "str | int"]  # ("import", dotted) | ("local", id of the bound Name, or 0) | ("other", 0)
 
 
-def scopes_everywhere() -> bool:
-    return os.environ.get("ERRATLAS_PYTHON_SCOPES", "") == "libcst"
+def scopes_mode() -> str:
+    """`ERRATLAS_PYTHON_SCOPES`: empty (the default), `libcst` (libcst's scope analysis for every
+    file) or `walk` (the one-pass emulation of it for every file, never the compatible way):
+    the tests check that `libcst` and `walk` give byte-identical outputs."""
+    return os.environ.get("ERRATLAS_PYTHON_SCOPES", "")
 
 
 class NeedScopes(Exception):
-    """A name the module-level resolver cannot decide."""
+    """A name the one-pass resolver cannot decide."""
 
 
 class Names:
@@ -61,10 +61,10 @@ class Names:
 
 
 class ScopeNames:
-    def __init__(self, scopes: Mapping[cst.CSTNode, Scope | None], names: Names, star_imports: bool) -> None:
+    def __init__(self, scopes: Mapping[cst.CSTNode, LibcstScope | None], names: Names, star_imports: bool) -> None:
         self.scopes, self.names, self.star_imports = scopes, names, star_imports
 
-    def qualified(self, node: cst.CSTNode, chain: Sequence[cst.CSTNode], frames: Sequence[Frame]) -> list[str]:
+    def qualified(self, node: cst.CSTNode, where: Where) -> list[str]:
         scope = self.scopes.get(node)
         if scope is None:
             return []
@@ -74,11 +74,11 @@ class ScopeNames:
             return [f"{self.names.module}.{written}"] if written else []
         return found
 
-    def bindings(self, name: cst.Name, chain: Sequence[cst.CSTNode], frames: Sequence[Frame]) -> list[Binding]:
+    def bindings(self, name: cst.Name, where: Where) -> list[tuple[str, str | int]]:
         scope = self.scopes.get(name)
         if scope is None:
             return []
-        out: list[Binding] = []
+        out: list[tuple[str, str | int]] = []
         for access in scope.accesses[name]:
             for referent in access.referents:
                 kind = type(referent).__name__
@@ -92,49 +92,113 @@ class ScopeNames:
 
 
 class ModuleNames:
-    """Resolution from recorded bindings: the innermost enclosing function (or the class body
-    the site is directly in) that binds the name, else the module, else builtins."""
+    """Resolution from the recorded bindings (see the module's docstring). As in libcst, a
+    name (not an attribute) sees only the bindings of its own scope made before it, and its
+    enclosing scope's when there are none: `TimeoutError = TimeoutError` reads the builtin.
 
-    def __init__(self, found: Collected, names: Names) -> None:
-        self.found, self.names = found, names
+    `compatible=True` resolves as erratlas did before issue 14 for files whose names it could
+    resolve without libcst (`Collected.compatible`): frames only, comprehensions transparent,
+    no reading order. It raises NeedScopes where that resolution asked libcst; the file is then
+    resolved again with `compatible=False`."""
+
+    def __init__(self, found: Collected, names: Names, compatible: bool = False) -> None:
+        self.found, self.names, self.compatible = found, names, compatible
         self.star_imports = bool(found.star_imports)
+        #: every name the compatible resolution looked up (`analyzer.python.reduce` checks them)
+        self.looked_up: set[str] = set()
 
-    def qualified(self, node: cst.CSTNode, chain: Sequence[cst.CSTNode], frames: Sequence[Frame]) -> list[str]:
+    def qualified(self, node: cst.CSTNode, where: Where) -> list[str]:
         written = dotted(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
         if written is None:
             return []  # as libcst: a call's or subscript's attribute has no qualified name
         root, _, rest = written.partition(".")
         tail = f".{rest}" if rest else ""
-        frame, bound = self._binding(root, chain, frames)
+        scope, bound = self._binding(root, where, flow=isinstance(node, cst.Name))
         if bound:
-            prefix = self.names.module if frame is None else f"{self.names.module}.{frame.qualname}"
-            local = f"{prefix}.{written}" if frame is None or frame.kind == "class" else f"{prefix}.<locals>.{written}"
-            return sorted({self.names.absolute_import(str(t)) + tail if k == "import" else local for k, t in bound})
+            prefix = self.names.module if scope is None or not scope.prefix else f"{self.names.module}.{scope.prefix}"
+            local = f"{prefix}.{written}"
+            return sorted({self.names.absolute_import(str(t)) + tail if k == "import" else local for k, t, _ in bound})
         if root in BUILTIN_NAMES:
             return [f"builtins.{written}"]
         return [f"{self.names.module}.{written}"] if self.star_imports else []
 
-    def bindings(self, name: cst.Name, chain: Sequence[cst.CSTNode], frames: Sequence[Frame]) -> list[Binding]:
-        _, bound = self._binding(name.value, chain, frames)
+    def bindings(self, name: cst.Name, where: Where) -> list[tuple[str, str | int]]:
+        _, bound = self._binding(name.value, where, flow=True)
         if bound:
-            return [(kind, "" if kind == "import" else target) for kind, target in bound]
+            return [("import", "") if kind == "import" else ("local", target) for kind, target, _ in bound]
         return [("other", 0)] if name.value in BUILTIN_NAMES else []
 
-    def _binding(
-        self, name: str, chain: Sequence[cst.CSTNode], frames: Sequence[Frame]
-    ) -> tuple[Frame | None, list[tuple[str, str | int]]]:
-        """(the frame binding `name` as seen from the site, None for the module; its bindings)."""
-        if name in self.found.scoped_names:
+    def _binding(self, name: str, where: Where, flow: bool) -> tuple[Scope | None, list[Binding]]:
+        """(the scope whose bindings of `name` the access at `where` sees, None for the module;
+        those bindings)."""
+        if name in self.found.type_parameters:
+            raise NeedScopes(name)
+        if self.compatible:
+            return self._frames_binding(name, where)
+        around = self._around(where)
+        scope, bound = self._resolve(name, around, 0)
+        access = around[0] if around else None
+        if not (flow and bound and scope is access):
+            return scope, bound
+        previous = [b for b in bound if b[2] < where.index]
+        if previous:
+            return scope, previous
+        return (None, []) if access is None else self._resolve(name, around, 1)
+
+    def _resolve(self, name: str, around: list[Scope], start: int) -> tuple[Scope | None, list[Binding]]:
+        """libcst's `_resolve_scope_for_access` from `around[start]` outwards: the first scope's
+        own bindings, then those of enclosing scopes but class bodies; `global` goes to the
+        module, `nonlocal` to the enclosing function."""
+        at = start
+        while at < len(around):
+            scope = around[at]
+            kind = scope.overwrites.get(name)
+            if kind == "global":
+                break
+            if kind == "nonlocal":
+                target = visible_parent(scope)
+                if target is None or target not in around[at + 1:]:
+                    break
+                at = around.index(target, at + 1)
+                continue
+            if at == start or not (isinstance(scope, Frame) and scope.kind == "class"):
+                bound = _seen(scope.bindings.get(name, []))
+                if bound:
+                    return scope, bound
+            at += 1
+        return None, _seen(self.found.module_bindings.get(name, []))
+
+    def _frames_binding(self, name: str, where: Where) -> tuple[Scope | None, list[Binding]]:
+        """The resolution of erratlas before issue 14 (see the class docstring)."""
+        self.looked_up.add(name)
+        if name in self.found.compatible:
             raise NeedScopes(name)
         innermost = True
-        for frame in reversed(frames):
-            inside = any(node is frame.node.body for node in chain)  # not in its header
-            if inside and (frame.kind != "class" or innermost):
-                bound = frame.bindings.get(name)
+        for scope in self._around(where):
+            if not isinstance(scope, Frame):
+                continue
+            if scope.kind != "class" or innermost:
+                bound = scope.bindings.get(name, []) + scope.walrus.get(name, [])
                 if bound:
-                    if frame.kind == "lambda":
+                    if scope.kind == "lambda":
                         raise NeedScopes(name)
-                    return frame, bound
-            if inside:
-                innermost = False
-        return None, self.found.module_bindings.get(name, [])
+                    return scope, bound
+            innermost = False
+        return None, self.found.module_bindings.get(name, []) + self.found.module_walrus.get(name, [])
+
+    def _around(self, where: Where) -> list[Scope]:
+        """The scopes `where` is inside (not in their headers), innermost first."""
+        scopes = self.found.scopes
+        out: list[Scope] = []
+        child, grandchild = where.origin, None
+        for node in reversed(where.chain):
+            scope = scopes.get(id(node))
+            if scope is not None and scope.node is node and child is not None and scope.inside(child, grandchild):
+                out.append(scope)
+            child, grandchild = node, child
+        return out
+
+
+def _seen(bound: list[Binding]) -> list[Binding]:
+    """The bindings libcst's scope analysis records (not `del x`, not match patterns)."""
+    return [b for b in bound if b[0] != "unseen"] if bound else bound

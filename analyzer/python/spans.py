@@ -1,18 +1,22 @@
 """Where nodes are: character spans of every node, and character offsets -> byte offsets,
 lines, columns.
 
-`node_spans` computes what libcst's `ByteSpanPositionProvider` computes (the codegen pass
-with syntactic positions: a node's own parentheses and leading lines are not part of it) in
-characters, with a tuple per node, no per-token `encode` and a plain context manager; and it
-runs the codegen directly, without the metadata resolver's extra walk of the whole tree.
-`SourceMap` turns the few offsets we report into byte offsets, 1-based lines and columns.
+`walk` computes what libcst's `ByteSpanPositionProvider` computes (the codegen pass with
+syntactic positions: a node's own parentheses and leading lines are not part of it) in
+characters, with a tuple per node, no per-token `encode` and a plain context manager; it runs
+the codegen directly, without the metadata resolver's extra walk of the whole tree, and hands
+every node to a collector on the way in and on the way out (source order), so one traversal
+serves both. `SourceMap` turns the few offsets we report into byte offsets, 1-based lines and
+columns.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from itertools import accumulate
+from typing import Protocol
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -20,21 +24,53 @@ from libcst._nodes.internal import CodegenState
 Span = tuple[int, int]
 
 
-def node_spans(module: cst.Module) -> dict[cst.CSTNode, Span]:
-    """Character span `(start, end)` of every node of `module`."""
-    state = _SpanState(default_indent=module.default_indent, default_newline=module.default_newline)
+Handlers = dict[type, Callable[[cst.CSTNode], None]]
+
+
+class Visitor(Protocol):
+    """What the pass hands nodes to: its ancestor stack, kept by the pass, and per node type
+    what to call when such a node starts and when it ends."""
+
+    stack: list[cst.CSTNode]
+
+    def entering(self) -> Handlers: ...
+
+    def leaving(self) -> Handlers: ...
+
+
+class _Nobody:
+    def __init__(self) -> None:
+        self.stack: list[cst.CSTNode] = []
+
+    def entering(self) -> Handlers:
+        return {}
+
+    def leaving(self) -> Handlers:
+        return {}
+
+
+def walk(module: cst.Module, visitor: Visitor) -> dict[int, Span]:
+    """Character span `(start, end)` of every node of `module`, by `id` of the node (libcst
+    nodes hash in Python; ints in C); `visitor` sees every node."""
+    state = _SpanState(visitor, default_indent=module.default_indent, default_newline=module.default_newline)
     module._codegen(state)
     return state.spans
 
 
-class _SpanState(CodegenState):
-    __slots__ = ("position", "spans", "starts")
+def node_spans(module: cst.Module) -> dict[int, Span]:
+    return walk(module, _Nobody())
 
-    def __init__(self, **kwargs: object) -> None:
+
+class _SpanState(CodegenState):
+    __slots__ = ("entering", "leaving", "position", "spans", "stack", "starts")
+
+    def __init__(self, visitor: Visitor, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.spans: dict[cst.CSTNode, Span] = {}
+        self.spans: dict[int, Span] = {}
         self.position = 0
         self.starts: list[int] = []
+        self.stack = visitor.stack
+        self.entering, self.leaving = visitor.entering(), visitor.leaving()
 
     def add_indent_tokens(self) -> None:
         tokens = self.indent_tokens
@@ -52,11 +88,20 @@ class _SpanState(CodegenState):
 
     def before_codegen(self, node: cst.CSTNode) -> None:
         self.starts.append(self.position)
+        self.stack.append(node)
+        handler = self.entering.get(type(node))
+        if handler is not None:
+            handler(node)
 
     def after_codegen(self, node: cst.CSTNode) -> None:
+        self.stack.pop()
+        handler = self.leaving.get(type(node))
+        if handler is not None:
+            handler(node)
         start = self.starts.pop()
-        if node not in self.spans:
-            self.spans[node] = (start, self.position)
+        key = id(node)
+        if key not in self.spans:
+            self.spans[key] = (start, self.position)
 
     def record_syntactic_position(  # type: ignore[override]
         self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
@@ -76,9 +121,9 @@ class _Syntactic:
 
     def __exit__(self, *exc: object) -> None:
         spans = self.state.spans
-        start = spans[self.start_node][0] if self.start_node is not None else self.start
-        end = spans[self.end_node][1] if self.end_node is not None else self.state.position
-        spans[self.node] = (start, end)
+        start = spans[id(self.start_node)][0] if self.start_node is not None else self.start
+        end = spans[id(self.end_node)][1] if self.end_node is not None else self.state.position
+        spans[id(self.node)] = (start, end)
 
 
 _NEWLINE = re.compile("\n")

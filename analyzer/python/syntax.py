@@ -6,6 +6,7 @@ import libcst as cst
 
 FUNCTION_TYPES = (cst.FunctionDef, cst.Lambda)
 SCOPE_TYPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+COMPREHENSION_TYPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 #: compound and simple statements: what an anchor may be when a function is too large
 STATEMENT_TYPES = (
     cst.SimpleStatementLine, cst.If, cst.For, cst.While, cst.Try, cst.TryStar, cst.With,

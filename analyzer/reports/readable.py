@@ -325,8 +325,6 @@ def _starts_regex(source: bytes, slash: int) -> bool:
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
 #: longest stem of a rendering's file name, in bytes (file systems allow 255 per name)
 _STEM_LIMIT = 160
 

@@ -10,7 +10,6 @@ import orjson
 
 from analyzer import __version__
 from analyzer.errors import InvariantError
-from analyzer.identity import ANCHOR_LIMIT
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_summary
 from analyzer.rules import PythonRules
@@ -90,7 +89,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
         "tool": {"name": "erratlas", "version": __version__},
         "fingerprint": {
             "version": FP_VERSION,
-            "anchorLimit": ANCHOR_LIMIT,
+            "anchorLimit": result.anchor_limit,
             "grammar": grammar("python" if isinstance(result.rules, PythonRules) else "javascript"),
         },
         "inputs": {

@@ -1,0 +1,327 @@
+"""Parse only what can hold a callsite: the code that cannot change any output is replaced, before
+libcst parses the unit, by a string literal of the same length (spaces, line breaks kept).
+
+Offsets, lines and columns of everything else stay those of the unit; fingerprints are still
+computed from the unit's own text. Two kinds of code are replaced, found from the unit's
+tokens (one tokenization per unit, `analyzer.python.tokens`):
+
+- the body of a `def` (not `__init__`, whose `self.x = ...` are the class's fields) that holds
+  none of: a call of a name in `hits` (a name that may be an exception, a logging or warnings
+  function, a logger factory), a `raise` of such a name, `logging.` or `warnings.` (a call
+  spelled so is counted as shadowed when it resolves elsewhere), `class`, `global`,
+  `nonlocal`, a type parameter, or such a name inside an f-string. What a body binds is seen only from inside it;
+  the body's own scopes are libcst's, so nothing outside reads them;
+- the value of a simple statement (`x = value`, `return value`, an expression statement) that
+  holds no name in `hits` and no `yield`, `lambda`, comprehension or `:=` (those bind or mark
+  what encloses them). A value that is a dotted name is kept: it may be an alias.
+
+A unit is reduced only when CPython's parser accepts it (`analyzer.python.extract`): so no
+syntax error is hidden in replaced code. The string must then come out of the parse exactly where the
+code was, or the unit is parsed whole; `Reduction.compatible_names` reads, when needed, the
+names a replaced body binds in lambdas and comprehensions (see `Collected.compatible`).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+
+from analyzer.python.tokens import Line, Tokens
+
+#: a string literal needs its two triple quotes
+_SHORTEST = 6
+_COMPOUND = frozenset({
+    "if", "elif", "else", "for", "while", "try", "except", "finally", "with", "def", "class", "async", "match",
+    "case", "import", "from", "global", "nonlocal", "del", "assert", "raise", "pass", "break", "continue", "type",
+    "yield", "await", "lambda", "print", "exec",
+})
+_BINDING = frozenset({"class", "global", "nonlocal"})
+#: modules whose dotted callees are counted as shadowed when they resolve elsewhere
+_SHADOW_ROOTS = frozenset({"logging", "warnings"})
+_UNSAFE_IN_VALUES = frozenset({"yield", "lambda", "for", "async", "await", ":=", ";"})
+_AUGMENTED = frozenset({"+=", "-=", "*=", "/=", "//=", "%=", "@=", "**=", "<<=", ">>=", "&=", "|=", "^=", "="})
+#: words that, inside an f-string's fields, bind or raise: such an f-string is not replaced
+_IN_FSTRINGS = frozenset({"lambda", "for", "class", "global", "nonlocal", "raise", "yield"})
+_WORD = re.compile(r"[^\W\d]\w*")
+_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+
+
+@dataclass(slots=True)
+class Reduction:
+    stream: Tokens
+    #: replaced character ranges, in order
+    regions: list[tuple[int, int]]
+    #: token ranges of replaced bodies holding a lambda or a comprehension
+    binding_bodies: list[tuple[int, int]]
+
+    def text(self) -> str:
+        """The unit with every region replaced by a string literal of the same length."""
+        text = self.stream.text
+        parts, at = [], 0
+        for start, end in self.regions:
+            parts += [text[at:start], '"""', _blank(text[start + 3:end - 3]), '"""']
+            at = end
+        parts.append(text[at:])
+        return "".join(parts)
+
+    def compatible_names(self, wanted: set[str]) -> set[str]:
+        """Which of `wanted` the replaced bodies bind as a lambda parameter or a comprehension
+        target (what the compatible resolution reads, anywhere in a unit)."""
+        values = self.stream.values
+        found: set[str] = set()
+        for first, last in self.binding_bodies:
+            if wanted.intersection(values[first:last]):
+                found |= _lambda_and_comprehension_names(self.stream, first, last) & wanted
+        return found
+
+
+def reduce(stream: Tokens, lines: list[Line], hits: frozenset[str]) -> Reduction | None:
+    """What to replace in the unit (of logical `lines`); None when nothing can be (or on Python
+    3.12 and later, whose f-strings the tokenizer here does not split: such a unit is parsed
+    whole)."""
+    if sys.version_info >= (3, 12) and any(_is_fstring(v) for k, v in zip(stream.kinds, stream.values) if k == "string"):
+        return None
+    reduction = Reduction(stream, [], [])
+    at = 0
+    while at < len(lines):
+        at = _reduce_line(reduction, lines, at, hits)
+    return reduction if reduction.regions else None
+
+
+def _reduce_line(reduction: Reduction, lines: list[Line], at: int, hits: frozenset[str]) -> int:
+    """Reduce `lines[at]` (a whole body after a `def` line); the index of the next line to look at."""
+    stream, line = reduction.stream, lines[at]
+    values = stream.values
+    head = values[line.first]
+    is_def = head == "def" or (head == "async" and line.last - line.first > 1 and values[line.first + 1] == "def")
+    if is_def:
+        body_end = _body_end(lines, at)
+        if body_end > at + 1 and _blankable_body(reduction, lines, at, body_end, hits):
+            return body_end
+        return at + 1
+    _reduce_value(reduction, line, hits)
+    return at + 1
+
+
+def _blankable_body(reduction: Reduction, lines: list[Line], at: int, body_end: int, hits: frozenset[str]) -> bool:
+    stream, header = reduction.stream, lines[at]
+    values = stream.values
+    name_at = header.first + (2 if values[header.first] == "async" else 1)
+    if name_at + 1 >= header.last or values[header.last - 1] != ":":
+        return False  # not a block on the lines below
+    if values[name_at] == "__init__" or values[name_at + 1] == "[":
+        return False  # `__init__` sets the class's fields; `def f[T]` has type parameters
+    if not all(line.plain for line in lines[at:body_end + 1]):
+        return False  # indentation with tabs or form feeds: not read here
+    first, last = lines[at + 1].first, lines[body_end - 1].last
+    start, end = stream.starts[first], stream.end(last - 1)
+    if end - start < _SHORTEST or _holds_hit(stream, first, last, hits):
+        return False
+    reduction.regions.append((start, end))
+    if _binds_inside(stream, first, last):
+        reduction.binding_bodies.append((first, last))
+    return True
+
+
+def _reduce_value(reduction: Reduction, line: Line, hits: frozenset[str]) -> None:
+    stream = reduction.stream
+    kinds, values = stream.kinds, stream.values
+    head = values[line.first]
+    if kinds[line.first] == "name" and head in _COMPOUND and head != "return":
+        return
+    if head == "@" or values[line.last - 1] == ":":
+        return
+    first = _value_start(stream, line)
+    if first is None or first >= line.last or _is_dotted(stream, first, line.last):
+        return
+    for index in range(line.first, line.last):
+        value = values[index]
+        if value in _UNSAFE_IN_VALUES or (kinds[index] == "name" and (value in hits or value in _SHADOW_ROOTS)):
+            return
+        if kinds[index] == "string" and _is_fstring(value) and _words_meet(value, hits | _UNSAFE_IN_VALUES | _SHADOW_ROOTS):
+            return
+    start, end = stream.starts[first], stream.end(line.last - 1)
+    if end - start >= _SHORTEST and not (line.last - first == 1 and kinds[first] == "string"):
+        reduction.regions.append((start, end))
+
+
+def _value_start(stream: Tokens, line: Line) -> int | None:
+    """The first token of the value: after `return`, after the last `=` (or augmented `op=`)
+    outside brackets, else the whole line (an expression statement)."""
+    values = stream.values
+    if values[line.first] == "return":
+        return line.first + 1
+    depth, start = 0, line.first
+    for index in range(line.first, line.last):
+        value = values[index]
+        if value in _OPEN:
+            depth += 1
+        elif value in _CLOSE:
+            depth -= 1
+        elif depth == 0 and value in _AUGMENTED and stream.kinds[index] == "op":
+            start = index + 1
+    return start
+
+
+def _is_dotted(stream: Tokens, first: int, last: int) -> bool:
+    """Only names, dots and parentheses: an alias (`X = errors.Y`) the hierarchy may follow."""
+    return all((k == "name") or v in (".", "(", ")") for k, v in zip(stream.kinds[first:last], stream.values[first:last]))
+
+
+def _holds_hit(stream: Tokens, first: int, last: int, hits: frozenset[str]) -> bool:
+    """A call of a hit, a `raise` of one, a binding keyword, a type parameter, or a hit in an
+    f-string, within tokens `[first, last)`."""
+    kinds, values = stream.kinds, stream.values
+    raising, depth = False, 0
+    for index in range(first, last):
+        kind, value = kinds[index], values[index]
+        if kind == "newline":
+            raising = raising and depth > 0  # a `raise` ends with its logical line
+            continue
+        if kind == "op":
+            depth += value in _OPEN
+            depth -= value in _CLOSE and depth > 0
+        elif kind == "name":
+            if value == "raise":
+                raising = True
+            elif _name_hits(stream, index, last, hits, raising):
+                return True
+        elif kind == "string" and _is_fstring(value) and _words_meet(value, hits | _IN_FSTRINGS | _SHADOW_ROOTS):
+            return True
+    return False
+
+
+def _name_hits(stream: Tokens, index: int, last: int, hits: frozenset[str], raising: bool) -> bool:
+    values = stream.values
+    value = values[index]
+    if value in _BINDING or (value == "type" and _is_type_statement(stream, index, last)):
+        return True
+    if value == "def":
+        return index + 2 < last and values[index + 2] == "["  # a type parameter
+    if value in _SHADOW_ROOTS and index + 1 < last and values[index + 1] == ".":
+        return True
+    return value in hits and (raising or _called(stream, index, last))
+
+
+def _called(stream: Tokens, index: int, last: int) -> bool:
+    """The name is followed (past line breaks and closing parentheses) by an opening one."""
+    values, kinds = stream.values, stream.kinds
+    index += 1
+    while index < last and (kinds[index] == "newline" or values[index] == ")"):
+        index += 1
+    return index < last and values[index] == "("
+
+
+def _is_type_statement(stream: Tokens, index: int, last: int) -> bool:
+    """`type X = ...` or `type X[T] = ...` (PEP 695), at the start of a logical line."""
+    kinds, values = stream.kinds, stream.values
+    starts_line = index == 0 or kinds[index - 1] == "newline"
+    return starts_line and index + 2 < last and kinds[index + 1] == "name" and values[index + 2] in ("=", "[")
+
+
+def _binds_inside(stream: Tokens, first: int, last: int) -> bool:
+    """A lambda, or a comprehension (a `for` inside brackets), in tokens `[first, last)`."""
+    return any(True for _ in _binders(stream, first, last))
+
+
+def _binders(stream: Tokens, first: int, last: int) -> list[int]:
+    """Indices of `lambda`s and of comprehensions' `for`s (inside brackets: a statement's `for`
+    never is) in tokens `[first, last)`."""
+    kinds, values = stream.kinds, stream.values
+    found, depth = [], 0
+    for index in range(first, last):
+        value = values[index]
+        if kinds[index] == "op":
+            depth += value in _OPEN
+            depth -= value in _CLOSE and depth > 0
+        elif kinds[index] == "name" and (value == "lambda" or (value == "for" and depth > 0)):
+            found.append(index)
+    return found
+
+
+def _lambda_and_comprehension_names(stream: Tokens, first: int, last: int) -> set[str]:
+    """Names bound by lambdas' parameters and comprehensions' targets in tokens `[first, last)`."""
+    found: set[str] = set()
+    for index in _binders(stream, first, last):
+        if stream.values[index] == "lambda":
+            found |= _lambda_parameters(stream, index + 1, last)
+        else:
+            found |= _target_names(stream, index + 1, last)
+    return found
+
+
+def _lambda_parameters(stream: Tokens, at: int, last: int) -> set[str]:
+    """The parameter names of the lambda whose parameters start at `at`."""
+    kinds, values = stream.kinds, stream.values
+    found: set[str] = set()
+    depth, expecting, pending_lambdas = 0, True, 0
+    while at < last:
+        value = values[at]
+        if value in _OPEN:
+            depth += 1
+        elif value in _CLOSE:
+            depth -= 1
+        elif depth == 0 and value == "lambda":
+            pending_lambdas += 1  # a lambda in a default: its `:` is not ours
+        elif depth == 0 and value == ":":
+            if not pending_lambdas:
+                break
+            pending_lambdas -= 1
+        elif depth == 0 and value == ",":
+            expecting = True
+            at += 1
+            continue
+        elif depth == 0 and value == "=":
+            expecting = False
+        elif expecting and depth == 0 and kinds[at] == "name":
+            found.add(value)
+            expecting = False
+        at += 1
+    return found
+
+
+def _target_names(stream: Tokens, at: int, last: int) -> set[str]:
+    """The names a comprehension's target binds (through tuples, lists and `*`, not in
+    attributes or subscripts), from `at` to its `in`."""
+    kinds, values = stream.kinds, stream.values
+    found: set[str] = set()
+    depth, subscripts = 0, []  # per open bracket: is it a subscript's
+    while at < last and not (depth == 0 and values[at] == "in"):
+        value = values[at]
+        if value in _OPEN:
+            previous = values[at - 1]
+            subscripts.append(kinds[at - 1] == "name" and previous not in ("for", "in") or previous in (")", "]"))
+            depth += 1
+        elif value in _CLOSE and subscripts:
+            subscripts.pop()
+            depth -= 1
+        elif kinds[at] == "name" and not any(subscripts):
+            after = values[at + 1] if at + 1 < last else ""
+            if values[at - 1] != "." and after not in (".", "[", "("):
+                found.add(value)
+        at += 1
+    return found
+
+
+def _body_end(lines: list[Line], at: int) -> int:
+    """The index after the last line of the block after `lines[at]` (a header ending in `:`)."""
+    header = lines[at]
+    if header.indent < 0:
+        return at + 1
+    end = at + 1
+    while end < len(lines) and lines[end].indent > header.indent:
+        end += 1
+    return end
+
+
+def _is_fstring(token: str) -> bool:
+    return "f" in token[: len(token) - len(token.lstrip("rRbBuUfF"))].lower()
+
+
+def _words_meet(token: str, words: frozenset[str]) -> bool:
+    return not words.isdisjoint(_WORD.findall(token))
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\r\n]", " ", text)

@@ -1,0 +1,144 @@
+"""The names a scan looks for, found textually in every unit of the bundle before any parse.
+
+- `class_names`: names that may denote a class of the bundle: `class Name`, `import ... as
+  Name` and `Name = dotted.name` anywhere (also in strings and comments: a superset is
+  harmless, a miss is not; backslash continuations are joined first). A call or `raise` whose
+  last name is one of these, a builtin or an external exception is a candidate.
+- `alias_names`: names bound by `import ... as` (they may denote a logger factory).
+- `exception_names`: the candidates' last names that can end as an error callsite: the
+  builtins and externals, names bound by `import ... as`, and, to a fixed point, every class
+  whose header (`class Name(...)`) holds one of these words and every name assigned a dotted
+  name (`Name = a.b.C`, in any layout: parenthesized, over lines, chained, annotated) whose
+  last part is one. A call of a
+  class outside this set (`Text(...)`, `Path(...)`) is settled as no error callsite whatever
+  its module says (`analyzer.python.hierarchy` roots error classes in exactly these), so code
+  that holds no such call, no logging call and nothing else that matters need not be parsed
+  (`analyzer.python.reduce`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+from analyzer.python.extract import Vocabulary
+from analyzer.python.tokens import SIGNIFICANT as _TOKENS
+from analyzer.rules import PythonRules
+
+#: `class Name` and `import ...`: a word must end before them (`\\b`), checked by hand so that
+#: the literal leads the pattern and the regex engine searches for it fast
+_CLASS_NAME = re.compile(r"class[ \t\f]+([^\W\d]\w*)")
+_IMPORT_LINE = re.compile(r"import[ \t\f]+([^\n#(]*)")
+_IMPORT_PARENTHESES = re.compile(r"import[ \t\f]*\(([^)]*)\)")
+_AS_NAME = re.compile(r"\bas[ \t\f\n]+([^\W\d]\w*)")
+_ALIAS = re.compile(r"^[ \t]*([^\W\d]\w*)[ \t]*=[ \t]*[^\W\d][\w.]*[ \t]*(?:#.*)?$", re.MULTILINE)
+#: an `=` that assigns (not `==`, `<=`, `+=`, `:=`, ...) and, after it, a dotted name alone in
+#: its statement (parentheses, comments and line breaks around it, more `name =` before it):
+#: the name before the `=` may be an alias
+_EQUALS = re.compile(r"(?<![=!<>+\-*/%&|^@:])=(?!=)")
+_GAP = r"(?:\s|\\\r?\n|\#[^\r\n]*)*+"  # possessive: no backtracking into the gaps
+_DOTTED_VALUE = re.compile(
+    rf"{_GAP}(?:[^\W\d]\w*+[ \t]*=(?!=){_GAP})*+(?:\({_GAP})*+[^\W\d]\w*+(?:{_GAP}\.{_GAP}[^\W\d]\w*+)*+"
+    rf"(?:{_GAP}\))*+[ \t]*(?:\#[^\r\n]*)?(?:[\r\n;]|\Z)"
+)
+#: the name an assignment statement binds: at the start of its line, after `;` or after a
+#: one-line header's `:`, or after other targets of a chain (not a keyword argument's name)
+_NAME_BEFORE = re.compile(r"(?:\A|[\r\n;:])[ \t]*(?:[^\W\d]\w*[ \t]*=[ \t]*)*([^\W\d]\w*)[ \t]*\Z")
+_COMMENT = re.compile(r"\#[^\r\n]*")
+_LAST_NAME = re.compile(r"([^\W\d]\w*)[^\w]*\Z")
+_ANNOTATED_BEFORE = re.compile(r"(?:\A|[\r\n])[ \t]*([^\W\d]\w*)[ \t]*:[^=\r\n]*\Z")
+#: a class header longer than this is taken to name an exception (never seen; a superset)
+_LONGEST_HEADER = 4000
+
+
+def bundle_vocabulary(rules: PythonRules, sources: Iterable[bytes]) -> Vocabulary:
+    classes: set[str] = set()
+    aliases: set[str] = set()
+    headers: dict[str, set[str]] = defaultdict(set)  # class or alias -> the words that make it one
+    for source in sources:
+        text = source.decode("utf-8", "replace").replace("\\\n", " ").replace("\\\r\n", " ")
+        if "class" in text:
+            for match in _matches(_CLASS_NAME, text):
+                classes.add(match.group(1))
+                headers[match.group(1)].update(_header_words(text, match.end()))
+        if "import" in text:
+            clauses = [m.group(1) for pattern in (_IMPORT_LINE, _IMPORT_PARENTHESES) for m in _matches(pattern, text)]
+            for clause in clauses:
+                aliases.update(_AS_NAME.findall(clause))
+        classes.update(_ALIAS.findall(text))
+        for name, value in _aliased(text):
+            headers[name].add(value)
+    known = frozenset(rules.builtins) | frozenset(n.rsplit(".", 1)[-1] for n in rules.external)
+    seeds = known | aliases | (classes - set(headers))
+    return Vocabulary(rules, frozenset(classes | aliases), frozenset(aliases), _closure(seeds, headers))
+
+
+def _matches(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """What `re.findall(r"\\b" + pattern)` finds: matches not preceded by a word character."""
+    found, position = [], 0
+    while (match := pattern.search(text, position)) is not None:
+        start = match.start()
+        if start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_"):
+            found.append(match)
+            position = match.end() if match.end() > start else start + 1
+        else:
+            position = start + 1
+    return found
+
+
+def _aliased(text: str) -> set[tuple[str, str]]:
+    """(name, the dotted value's last part) of each assignment that may make an alias: `name =
+    dotted.name` (any layout, see `_DOTTED_VALUE`), `name: annotation = dotted.name`, each
+    name of `a = b = dotted.name`."""
+    found = set()
+    for match in _EQUALS.finditer(text):
+        value = _DOTTED_VALUE.match(text, match.end())
+        if value is None:
+            continue
+        last = _LAST_NAME.search(_COMMENT.sub("", value.group()))
+        window = max(0, match.start() - 200)
+        for pattern in (_NAME_BEFORE, _ANNOTATED_BEFORE):
+            before = pattern.search(text, window, match.start())
+            if before is not None and last is not None:
+                found.add((before.group(1), last.group(1)))
+    return found
+
+
+def _closure(seeds: frozenset[str], headers: dict[str, set[str]]) -> frozenset[str]:
+    """`seeds` and every class whose header words meet the set, to a fixed point."""
+    readers: dict[str, list[str]] = defaultdict(list)  # word -> classes whose header holds it
+    for name, words in headers.items():
+        for word in words:
+            readers[word].append(name)
+    found = set(seeds)
+    pending = list(found)
+    while pending:
+        for name in readers.get(pending.pop(), ()):
+            if name not in found:
+                found.add(name)
+                pending.append(name)
+    return frozenset(found)
+
+
+def _header_words(text: str, at: int) -> set[str]:
+    """The names in the bases and keywords after `class Name` (strings and comments are not
+    read), none when there are none; a header that does not close soon reads as naming an
+    exception (`BaseException`)."""
+    position = at
+    while position < len(text) and text[position] in " \t\f":
+        position += 1
+    if position >= len(text) or text[position] != "(":
+        return set()
+    depth, words = 0, set[str]()
+    for match in _TOKENS.finditer(text, position, position + _LONGEST_HEADER):
+        kind = match.lastgroup
+        value = match.group(kind) if kind is not None else ""
+        if kind == "op":
+            depth += value in "([{"
+            depth -= value in ")]}"
+            if depth == 0:
+                return words
+        elif kind == "name":
+            words.add(value)
+    return {"BaseException"}

@@ -1,0 +1,73 @@
+"""Issue 14: making Python scans fast changes no output byte.
+
+`tests/golden/python_outputs.json` holds the sha256 of every output file of a scan of pip (the
+copy installed beside this interpreter), requests 2.31.0 (the pinned wheel, unpacked) and a
+sample of this interpreter's standard library, recorded with erratlas as it was before issue
+14 (commit bfb6b60). A scan today must write the same files with the same bytes, but for the
+changes the golden file lists as intended (the summary's anchor limit), which the test undoes
+on a copy of the summary before hashing it. A tree whose input differs from the recorded one
+(another pip, another Python) is skipped: its golden values say nothing about it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+import pytest
+from conftest import ROOT, SUMMARY, run, tree_bytes
+from support import python_trees
+
+GOLDEN = json.loads((ROOT / "tests" / "golden" / "python_outputs.json").read_text())
+PYTHON_ANCHOR_LIMIT, RECORDED_ANCHOR_LIMIT = 2048, 1024
+
+
+def _pip(parent: Path) -> Path:
+    return python_trees.pip_tree()
+
+
+def _requests(parent: Path) -> Path:
+    try:
+        return python_trees.requests_tree(parent)
+    except python_trees.FetchError as exc:
+        pytest.skip(str(exc))
+
+
+TREES: dict[str, Callable[[Path], Path]] = {
+    "pip": _pip,
+    "requests": _requests,
+    "stdlib-sample": python_trees.stdlib_sample,
+}
+
+
+def as_recorded(summary: bytes) -> bytes:
+    """The summary with the intended changes undone (orjson writes it, and reads and rewrites
+    it byte for byte)."""
+    document = orjson.loads(summary)
+    assert document["fingerprint"]["anchorLimit"] == PYTHON_ANCHOR_LIMIT
+    document["fingerprint"]["anchorLimit"] = RECORDED_ANCHOR_LIMIT
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def digests(files: dict[str, bytes]) -> dict[str, str]:
+    return {name: hashlib.sha256(as_recorded(data) if name == SUMMARY else data).hexdigest()
+            for name, data in files.items()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("tree", "jobs"), [("pip", None), ("requests", "1"), ("stdlib-sample", None)])
+def test_outputs_are_byte_identical_to_the_recorded_build(tree: str, jobs: str | None, tmp_path: Path) -> None:
+    golden = GOLDEN["trees"][tree]
+    root = TREES[tree](tmp_path / "input")
+    out = tmp_path / "scan"
+    result = run("scan", root, "--out", out, *(("--jobs", jobs) if jobs else ()))
+    assert result.returncode == 0, result.stderr
+    bundle = json.loads((out / SUMMARY).read_text())["inputs"]["bundle"]
+    if bundle != golden["bundle"]:
+        pytest.skip(f"{tree}: input {bundle} is not the recorded {golden['bundle']}")
+    got = digests(tree_bytes(out))
+    assert sorted(got) == sorted(golden["files"])
+    assert {n: d for n, d in got.items() if d != golden["files"][n]} == {}
