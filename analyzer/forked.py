@@ -56,7 +56,7 @@ def can_fork() -> bool:
 class _Child:
     """A forked child running `body(send)`; `send(value)` writes one frame to the parent."""
 
-    def __init__(self, body: Callable[[Callable[[Any], None]], None]) -> None:
+    def __init__(self, body: Callable[[Callable[[Any], None]], None], keep_stderr: bool = False) -> None:
         parent = os.getpid()
         read, write = os.pipe2(os.O_CLOEXEC)
         _widen(write)
@@ -64,7 +64,7 @@ class _Child:
         pid = os.fork()
         if pid == 0:  # the child: never returns
             os.close(read)
-            _run_child(parent, body, write, self._spill)
+            _run_child(parent, body, write, self._spill, keep_stderr)
         os.close(write)
         self._pid, self._read = pid, read
         self._open = True
@@ -178,7 +178,9 @@ def _spill_file() -> int:
         return os.dup(handle.fileno())
 
 
-def _run_child(parent: int, body: Callable[[Callable[[Any], None]], None], write: int, spill: int) -> None:
+def _run_child(
+    parent: int, body: Callable[[Callable[[Any], None]], None], write: int, spill: int, keep_stderr: bool = False
+) -> None:
     spilled = 0
 
     def send(value: Any) -> None:
@@ -196,7 +198,7 @@ def _run_child(parent: int, body: Callable[[Callable[[Any], None]], None], write
 
     code = 1
     try:
-        _tie_to_parent(parent)
+        _tie_to_parent(parent, keep_stderr)
         try:
             body(send)
             send(("end",))
@@ -207,8 +209,10 @@ def _run_child(parent: int, body: Callable[[Callable[[Any], None]], None], write
         os._exit(code)  # no exit handlers, no flushing of the parent's buffers, no freeing
 
 
-def _tie_to_parent(parent: int) -> None:
-    """Die with the parent; hold none of its standard streams; default signal handling."""
+def _tie_to_parent(parent: int, keep_stderr: bool) -> None:
+    """Die with the parent; hold none of its standard streams (but stderr with `keep_stderr`:
+    a child the parent waits for to its end, which shows the work's progress); default signal
+    handling."""
     # Linux: the kernel kills the worker when the scan dies; elsewhere it ends with its work
     prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
     if prctl is not None:
@@ -216,7 +220,7 @@ def _tie_to_parent(parent: int) -> None:
     if os.getppid() != parent:
         os._exit(1)  # the parent died before the line above took effect
     devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1) if os.environ.get("ERRATLAS_TRACE") else (0, 1, 2):  # tracing keeps stderr
+    for fd in (0, 1) if keep_stderr or os.environ.get("ERRATLAS_TRACE") else (0, 1, 2):  # tracing keeps stderr
         os.dup2(devnull, fd)
     os.close(devnull)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -235,11 +239,11 @@ class Ended:
     peak_rss: int
 
 
-def run_to_end(body: Callable[[Callable[[Any], None]], None]) -> Ended:
+def run_to_end(body: Callable[[Callable[[Any], None]], None], keep_stderr: bool = False) -> Ended:
     """Run `body(send)` in a forked child (see `_Child`) and wait for its end, however it ends:
     the caller learns how from the frames and the status. The child's own children are tied
     to it (they die with it)."""
-    child = _Child(body)
+    child = _Child(body, keep_stderr)
     try:
         os.set_blocking(child._read, True)
         child._pump()

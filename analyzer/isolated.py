@@ -50,7 +50,7 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
     ChildFailure; a child that dies becomes an InputError naming the unit it was on."""
     if not can_fork():
         return work()
-    ended = run_to_end(lambda send: _child(work, send))
+    ended = run_to_end(lambda send: _child(work, send), keep_stderr=True)  # it shows the progress
     notes: dict[str, Any] = {}
     for frame in ended.frames:
         kind = frame[0]

@@ -134,3 +134,25 @@ def test_suggest_on_a_bundle_without_a_map_uses_what_the_bundle_keeps(tmp_path: 
     assert {s["package"] for s in keyed} == {"commander", "ms", "picomatch"}
     assert all(s["confidence"] == "likely" for s in keyed)
     assert not any(s["confidence"] == "exact" for s in suggestions)
+
+
+def test_accept_reads_ambiguous_suggestions_and_never_takes_them(tmp_path: Path) -> None:
+    """Code in several copies with different owners is suggested naming every candidate and no
+    owner; `accept` reads such a file and takes the rest (a real 2.1.88 scan has thousands)."""
+    out = tmp_path / "out"
+    scan(FIXTURES / "demo" / "demo.min.js", out)
+    rows = suggest(out)
+    taken = next(s for s in rows if s["confidence"] == "exact" and s["level"] == "callsite")
+    ambiguous = {**taken, "id": "s-ambiguous", "owner": None, "package": None, "confidence": "ambiguous",
+                 "candidates": [{"owner": "Dependency", "package": "a"}, {"owner": "Dependency", "package": "b"}]}
+    file = tmp_path / "s.jsonl"
+    file.write_bytes(b"".join(json.dumps(r).encode() + b"\n" for r in (taken, ambiguous)))
+    allowlist = tmp_path / "a.toml"
+    done = run("accept", out, "-a", allowlist, "--reviewer", "r", "--on", "2026-01-02", "--suggestions", file,
+               "--confidence", "possible")
+    assert done.returncode == 0, done.stderr
+    (entry,) = tomllib.loads(allowlist.read_text())["entry"]
+    assert entry["match"] == taken["match"] and entry["package"] == taken["package"]
+    file.write_bytes(json.dumps({**taken, "owner": None}).encode() + b"\n")  # no owner, not ambiguous: malformed
+    refused = run("accept", out, "-a", allowlist, "--reviewer", "r", "--suggestions", file)
+    assert refused.returncode == 2 and "suggestion key 'owner'" in refused.stderr

@@ -220,7 +220,7 @@ def render(rows: list[dict[str, Any]]) -> bytes:
 
 #: the keys `accept` reads from a suggestion, and the types they must have
 _ROW_SHAPE: dict[str, tuple[type, ...]] = {
-    "id": (str,), "match": (dict,), "owner": (str,), "package": (str, type(None)), "function": (str, type(None)),
+    "id": (str,), "match": (dict,), "owner": (str, type(None)), "package": (str, type(None)), "function": (str, type(None)),
     "expect": (str, type(None)), "confidence": (str,), "evidence": (list,), "callsites": (int,),
 }
 
@@ -245,6 +245,8 @@ def load_suggestions(path: Path) -> list[dict[str, Any]]:
         for key, types in _ROW_SHAPE.items():
             if not isinstance(row.get(key), types) or (key == "confidence" and row[key] not in CONFIDENCES):
                 raise InputError(f"{path}:{number}", f"suggestion key '{key}' is missing or malformed")
+        if row["owner"] is None and row["confidence"] != "ambiguous":  # only several candidates own nothing
+            raise InputError(f"{path}:{number}", "suggestion key 'owner' is missing or malformed")
         rows.append(row)
     return rows
 
