@@ -11,11 +11,17 @@ from analyzer import progress
 from analyzer.bounds import limit_memory
 from analyzer.bundle.load import Embedded, file_name, load_bundle
 from analyzer.errors import InputError, InvariantError
+from analyzer.facts import ClassFacts, SiteFacts, UnitFacts
 from analyzer.forked import ChildLost, Side, can_fork
-from analyzer.identity import ANCHOR_LIMIT, binding_identities, callsite_identities, function_identities, scan_fingerprints
-from analyzer.javascript.classes import ClassFacts
-from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
+from analyzer.identity import (
+    binding_identities,
+    callsite_identities,
+    function_identities,
+    scan_fingerprints,
+)
+from analyzer.javascript.extract import HELPER_MIN_BYTES, extract_unit
 from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
+from analyzer.javascript.normalize import ANCHOR_LIMIT
 from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
 from analyzer.model import (
     CALLSITE_SCHEMA,

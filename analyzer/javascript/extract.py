@@ -8,104 +8,35 @@ import re
 from array import array
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from tree_sitter import Node, Tree
 
 from analyzer.bounds import WorkBudget, check_callsites
 from analyzer.bundle.load import file_name
+from analyzer.facts import ErrorRegion, LeftOut, SiteFacts, UnitFacts
 from analyzer.forked import LOST, Helper, can_fork
-from analyzer.identity import IdentityInput, Normalizer, anchor_of, innermost_function
+from analyzer.identity import IdentityInput
 from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
-from analyzer.javascript.classes import ClassFacts, error_classes, heritage_names
+from analyzer.javascript.classes import error_classes, heritage_names
 from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import ModuleMap, UnitEvidence, find_modules, unit_evidence
+from analyzer.javascript.normalize import Normalizer, anchor_of, innermost_function
 from analyzer.javascript.references import UnitReferences, binding_digests, unit_references
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.speculate import ChunkFacts, TopStatements
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
-from analyzer.model import Consumer, Context, Message, Scope, Unit
+from analyzer.model import Consumer, Unit
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
-
-
-@dataclass(frozen=True, slots=True)
-class SiteFacts:
-    """Everything about one callsite except its fingerprints."""
-
-    kind: str
-    offset: int
-    end_offset: int
-    line: int
-    column: int
-    constructor: str | None
-    form: str
-    callee: str
-    callee_role: str
-    arg_count: int
-    message: Message
-    level: str | None
-    level_source: str | None
-    level_candidates: tuple[str, ...] | None
-    scope: Scope
-    consumer: Consumer
-    context: Context
-    identity: IdentityInput
-    #: digest and offset of the innermost enclosing function, None at module level
-    function_digest: bytes | None
-    function_offset: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class ErrorRegion:
-    offset: int
-    end_offset: int
-    line: int
-    kind: str  # ERROR or MISSING
 
 
 class RecoveredShape(Exception):
     """A callsite whose syntax the parser recovered into a shape the facts cannot be read from
     (e.g. a call without its callee): the callsite is left out and counted (`LeftOut`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LeftOut:
-    """A callsite found but left out of the inventory, and why (summary: `leftOut`)."""
-
-    kind: str
-    offset: int
-    end_offset: int
-    line: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class UnitFacts:
-    unit: Unit
-    sites: list[SiteFacts]
-    classes: list[ClassFacts]
-    logger: dict[str, object]
-    #: call/new sites of a tracked name whose callee resolves to a local binding
-    shadowed: dict[str, int]
-    error_regions: list[ErrorRegion]
-    #: bundler modules found by shape (esbuild/Bun wrappers, webpack, browserify)
-    modules: ModuleMap | None = None
-    #: the modules with source-map evidence, their rows before fingerprints
-    evidence: UnitEvidence | None = None
-    #: top-level items and the bindings they declare and reference (JavaScript only)
-    references: UnitReferences | None = None
-    #: (item position, name) -> digest of the bindings that may root a `references` entry
-    binding_digests: dict[tuple[int, str], bytes] = field(default_factory=dict)
-    #: callsites found but left out: the parser recovered them into a shape facts cannot be
-    #: read from (`found` = inventoried + left out, checked in the summary)
-    left_out: tuple[LeftOut, ...] = ()
-    #: callsites found, by kind (None: a frontend that leaves none out)
-    found: dict[str, int] | None = None
 
 
 #: Syntax trees of a command that ends soon after its scan. Freeing a 13 MB bundle's tree node by

@@ -29,8 +29,16 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
-from analyzer.identity import ANCHOR_LIMIT, Anchor, Normalizer, Siblings, captures_in, digest_of, window
+from analyzer.identity import digest_of
 from analyzer.javascript.modules import ModuleMap, main_container
+from analyzer.javascript.normalize import (
+    ANCHOR_LIMIT,
+    Anchor,
+    Normalizer,
+    Siblings,
+    captures_in,
+    window,
+)
 from analyzer.javascript.resolve import Binding, declaration
 from analyzer.javascript.syntax import LANGUAGE, PATTERN_TYPES, ancestors
 

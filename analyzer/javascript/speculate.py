@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Point, Range, Tree
 
-from analyzer.identity import ANCHOR_LIMIT, Normalizer, anchor_of, innermost_function
 from analyzer.javascript.modules import main_container
+from analyzer.javascript.normalize import ANCHOR_LIMIT, Normalizer, anchor_of, innermost_function
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.model import Unit
 from analyzer.rules import JavaScriptRules

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from analyzer.bundle.python_inputs import PythonBundle, load_python_bundle
 from analyzer.errors import InputError
-from analyzer.javascript.extract import UnitFacts
+from analyzer.facts import UnitFacts
 from analyzer.javascript.modules import BundleModules
 from analyzer.python.extract import FileFacts, FileTask, Vocabulary, extract_file
 from analyzer.python.hierarchy import settle
