@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING
 from analyzer.identity import IdentityInput
 from analyzer.model import Consumer, Context, Message, Scope, Unit
 
-if TYPE_CHECKING:  # JavaScript-only evidence a JavaScript unit carries (annotations only)
-    from analyzer.javascript.modules import ModuleMap, UnitEvidence
+if TYPE_CHECKING:  # annotations only: JavaScript-only evidence a JavaScript unit carries, and rows
+    from analyzer.bundle.load import Embedded
+    from analyzer.javascript.modules import BundleModules, ModuleMap, UnitEvidence
     from analyzer.javascript.references import UnitReferences
+    from analyzer.reports.readable import Rendering
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,3 +99,24 @@ class ClassFacts:
     fields: tuple[str, ...]
     scope: Scope
     digest: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class FrontendScan:
+    """What a frontend hands the shared stages for one input: every frontend returns this."""
+
+    #: the input's file or directory name, its sha256 and size (SPEC: `inputs.bundle`)
+    name: str
+    sha256: str
+    size: int
+    units: list[UnitFacts]
+    #: unit name -> its readable rendering (Python: the unit as written, for units with callsites)
+    renderings: dict[str, Rendering]
+    #: bundler (or Python package) modules and source-map evidence of every unit
+    modules: BundleModules
+    #: the fingerprints' anchor limit of this frontend (its unit is the frontend's)
+    anchor_limit: int
+    #: a Bun executable's embedded modules, scanned or not (empty otherwise)
+    embedded: list[Embedded] = field(default_factory=list)
+    #: `function-signatures.jsonl` for corpus matching, when asked for (`scan --signatures`)
+    signatures: bytes | None = None

@@ -8,7 +8,7 @@ open, and never runs the parent's exit handlers. A child that ends without its l
 the parent's read raise `ChildLost`; callers then do the work themselves, so a lost child costs
 time, never output.
 
-- `Side(body)`: named values sent as the child makes them; the parent may stop it early.
+- `Side(body)`: typed messages sent as the child makes them; the parent may stop it early.
 - `Helper(first, prepare)`: a child that first does work of its own, then shares a list of
   independent tasks with the parent (the parent from the front, the child from the back),
   through two counters in shared memory.
@@ -32,6 +32,7 @@ from typing import Any, Generic, TypeVar
 from analyzer.trace import mark
 
 R = TypeVar("R")
+M = TypeVar("M")
 
 _PR_SET_PDEATHSIG = 1
 _HEADER = struct.Struct("<Q")
@@ -39,6 +40,8 @@ _PIPE_BYTES = 1 << 20
 #: frames bigger than this go through the spill file
 _SPILL_OVER = 256 << 10
 _SPILLED = "erratlas-spilled-frame"
+#: the tag of a `Side` message frame
+_MESSAGE = "message"
 
 
 class ChildLost(Exception):
@@ -89,7 +92,7 @@ class _Child:
         _, status = os.waitpid(self._pid, 0)
         frames, self._ready = self._ready, []
         if not frames or frames[-1] != ("end",) or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
-            detail = next((f[1] for f in frames if f[0] == "error"), f"status {status:#x}")
+            detail = next((f[1] for f in frames if isinstance(f, tuple) and f[0] == "error"), f"status {status:#x}")
             raise ChildLost(f"worker {self._pid}: {detail}")
         return frames
 
@@ -257,17 +260,18 @@ def run_to_end(body: Callable[[Callable[[Any], None]], None], keep_stderr: bool 
 
 
 class Side:
-    """A forked child that hands back named values as it makes them: `body(send, wanted)` calls
-    `send(name, value)`, and asks `wanted()` before optional work. The parent can look without
-    waiting (`peek`), wait for a value (`wait`), say it wants no more optional work (`release`),
-    and stop the child (`stop`), so optional work costs the parent nothing once it is late."""
+    """A forked child that hands back typed messages as it makes them: `body(send, wanted)` calls
+    `send(message)` (any picklable object; its type is its channel), and asks `wanted()` before
+    optional work. The parent can look without waiting (`peek`, `peek_all`), wait for a message
+    of a type (`wait`), say it wants no more optional work (`release`), and stop the child
+    (`stop`), so optional work costs the parent nothing once it is late."""
 
-    def __init__(self, body: Callable[[Callable[[str, Any], None], Callable[[], bool]], None]) -> None:
+    def __init__(self, body: Callable[[Callable[[Any], None], Callable[[], bool]], None]) -> None:
         self._released = mmap.mmap(-1, 1)  # 1 once the parent wants no more optional work
         self._child = _Child(
-            lambda send: body(lambda name, value: send((name, value)), lambda: self._released[0] == 0)
+            lambda send: body(lambda message: send((_MESSAGE, message)), lambda: self._released[0] == 0)
         )
-        self._values: dict[str, Any] = {}
+        self._values: dict[type, list[Any]] = {}
         self._stopped = False
         self._failure = "no error reported"
 
@@ -275,37 +279,37 @@ class Side:
         for frame in frames:
             if frame[0] == "error":
                 self._failure = frame[1]
-            elif frame[0] != "end":
-                self._values[frame[0]] = frame[1]
+            elif frame[0] == _MESSAGE:
+                self._values.setdefault(type(frame[1]), []).append(frame[1])
 
-    def peek(self, name: str) -> Any:
-        """The value if it has arrived, else `LOST`; never waits."""
+    def peek(self, kind: type[M]) -> M:
+        """The first message of `kind` if it has arrived, else `LOST`; never waits."""
         if not self._stopped:
             self._take(self._child.poll())
-        return self._values.get(name, LOST)
+        return self._values.get(kind, [LOST])[0]  # type: ignore[no-any-return]
 
-    def peek_all(self, prefix: str) -> list[Any]:
-        """Every value whose name starts with `prefix` that has arrived, in name order."""
-        self.peek(prefix)
-        return [value for name, value in sorted(self._values.items()) if name.startswith(prefix)]
+    def peek_all(self, kind: type[M]) -> list[M]:
+        """Every message of `kind` that has arrived, in the order sent; never waits."""
+        self.peek(kind)
+        return list(self._values.get(kind, []))
 
-    def wait(self, name: str) -> Any:
-        """The value, waiting for it; `ChildLost` when the child ended without it."""
+    def wait(self, kind: type[M]) -> M:
+        """The first message of `kind`, waiting for it; `ChildLost` when the child ended without it."""
         if not self._stopped:
             self._take(self._child.poll())
-            while name not in self._values and self._child.next_frame():
+            while kind not in self._values and self._child.next_frame():
                 self._take(self._child.poll())
-        if name not in self._values:
-            raise ChildLost(f"worker ended without its {name}: {self._failure}")
-        return self._values[name]
+        if kind not in self._values:
+            raise ChildLost(f"worker ended without its {kind.__name__}: {self._failure}")
+        return self._values[kind][0]  # type: ignore[no-any-return]
 
-    def release(self, needed: tuple[str, ...]) -> None:
+    def release(self, needed: tuple[type, ...]) -> None:
         """No more optional work: the child skips what it has not begun, and is stopped at once
-        when the `needed` values are already here."""
+        when messages of the `needed` types are already here."""
         if not self._stopped:
             self._released[0] = 1
             self._take(self._child.poll())
-            if all(name in self._values for name in needed):
+            if all(kind in self._values for kind in needed):
                 self.stop()
 
     def stop(self) -> None:
@@ -314,6 +318,28 @@ class Side:
             self._stopped = True
             self._child.cancel()
             self._released.close()
+
+
+@dataclass(frozen=True, slots=True)
+class _Own:
+    """The helper's `first()` value."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """The helper's `prepare` value."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """The results of tasks [start, start + len(results)), done by the helper."""
+
+    start: int
+    results: list[Any]
 
 
 class Helper(Generic[R]):
@@ -355,12 +381,12 @@ class Helper(Generic[R]):
     ) -> None:
         os.close(self._tasks)
         own = first()
-        send(("own", own))
+        send(_Own(own))
         mark("helper: own work sent")
         with os.fdopen(read, "rb") as pipe:
             payload = pickle.loads(pipe.read())
         extra, back, work = prepare(own, payload)
-        send(("extra", extra))
+        send(_Prepared(extra))
         mark(f"helper: {back} tasks prepared")
         while True:
             claim = max(0, back - self.CHUNK)
@@ -368,7 +394,7 @@ class Helper(Generic[R]):
             if claim < self._get(0) or claim == back:
                 self._put(8, back)  # overlaps the parent's claim: retract and stop
                 break
-            send(("chunk", claim, [work(i) for i in range(claim, back)]))
+            send(_Done(claim, [work(i) for i in range(claim, back)]))
             back = claim
         mark(f"helper: stopped at task {back}")
 
@@ -415,15 +441,14 @@ class Helper(Generic[R]):
             mark(f"parent: helper lost ({lost})")
             received = []  # nothing the child sent is used
         for frame in received:
-            if frame[0] == "own":
-                own = frame[1]
-            elif frame[0] == "extra":
-                extra = frame[1]
-            elif frame[0] == "chunk":
-                start, done = frame[1], frame[2]
-                for offset, value in enumerate(done):
-                    if start + offset >= front:  # both did [start, front): keep ours
-                        results[start + offset] = value
+            if isinstance(frame, _Own):
+                own = frame.value
+            elif isinstance(frame, _Prepared):
+                extra = frame.value
+            elif isinstance(frame, _Done):
+                for offset, value in enumerate(frame.results):
+                    if frame.start + offset >= front:  # both did [start, front): keep ours
+                        results[frame.start + offset] = value
         self._shared.close()
         return own, extra, [work(i) if value is LOST else value for i, value in enumerate(results)]
 

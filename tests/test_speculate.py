@@ -71,12 +71,15 @@ def test_wanted_stops_the_work_between_chunks() -> None:
 
 
 @pytest.mark.parametrize("wrapped", [False, True])
-def test_scans_with_and_without_helpers_write_the_same_bytes(tmp_path: Path, wrapped: bool) -> None:
-    """Through the CLI, on a unit big enough for the rendering worker to work ahead and for the
-    helper to share the callsites."""
+def test_scans_with_and_without_helpers_write_the_same_bytes(
+    tmp_path: Path, wrapped: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the CLI, on a unit big enough for the rendering worker to work ahead (switched on:
+    it is off by default) and for the helper to share the callsites."""
     bundle = tmp_path / "big.js"
     bundle.write_bytes(_bundle(wrapped, copies=40))  # over 1 MiB
     scan(bundle, tmp_path / "one", "--jobs", "1")
+    monkeypatch.setenv("ERRATLAS_SPECULATE", "1")
     scan(bundle, tmp_path / "two", "--jobs", "2")
     assert tree_bytes(tmp_path / "one") == tree_bytes(tmp_path / "two")
     assert len(records(tmp_path / "two", "error")) > 100

@@ -15,7 +15,6 @@ from tree_sitter import Node, Tree
 from analyzer.bounds import WorkBudget, check_callsites
 from analyzer.bundle.load import file_name
 from analyzer.facts import ErrorRegion, LeftOut, SiteFacts, UnitFacts
-from analyzer.forked import LOST, Helper, can_fork
 from analyzer.identity import IdentityInput
 from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
@@ -26,6 +25,7 @@ from analyzer.javascript.modules import ModuleMap, UnitEvidence, find_modules, u
 from analyzer.javascript.normalize import Normalizer, anchor_of, innermost_function
 from analyzer.javascript.references import UnitReferences, binding_digests, unit_references
 from analyzer.javascript.resolve import Resolution
+from analyzer.javascript.runner import InProcess, Runner
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.speculate import ChunkFacts, TopStatements
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
@@ -45,17 +45,14 @@ class RecoveredShape(Exception):
 RETAINED_TREES: list[Tree] = []
 
 
-#: units smaller than this are not worth a helper process (a fork and two pickles)
-HELPER_MIN_BYTES = 1 << 20
-
-
 def extract_unit(
-    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, helper: bool = False,
+    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, runner: Runner = InProcess,
     ahead: Callable[[], list[ChunkFacts]] | None = None,
 ) -> UnitFacts:
-    """The facts of one unit of `bundle`; with `helper`, a process forked after the parse shares
-    the work on big units; `ahead()` gives, without waiting, the chunks of facts another process
-    has already made for the unit (`speculate`). The facts are the same either way."""
+    """The facts of one unit of `bundle`. The work after the parse that needs only the tree, and
+    the callsites' facts, run on `runner` (`analyzer.javascript.runner`); `ahead()` gives, without
+    waiting, the chunks of facts another process has already made for the unit (`speculate`).
+    The facts are the same either way."""
     mark(f"extract: parsing {unit.name}")
     label = str(bundle) if unit.name == file_name(bundle) else f"{bundle}!{unit.name}"
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
@@ -78,12 +75,19 @@ def extract_unit(
     def prepare(
         own: tuple[ModuleMap, list[ErrorRegion], UnitReferences], payload: tuple[bytes, list[tuple[str, int]]]
     ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts | LeftOut]]:
-        """In the helper: the modules of every callsite the parent found (as (kind, offset)),
-        and the work on those left to do."""
-        todo = _decode_sites(tree, payload[0])
+        """The modules of every callsite found (as (kind, offset)), and the work on those left
+        to do (the callsites found again in this process's tree when first needed)."""
         evidence = unit_evidence(unit, own[0], payload[1], bundle)
-        columns = _columns(source, [node.start_byte for node, _ in todo])
-        return evidence, len(todo), lambda i: site_facts(todo[i][0], todo[i][1], columns)
+        todo: list[tuple[Node, str]] = []
+        columns: dict[int, tuple[int, int]] = {}
+
+        def work(i: int) -> SiteFacts | LeftOut:
+            if not todo:
+                todo.extend(_decode_sites(tree, payload[0]))
+                columns.update(_columns(source, [node.start_byte for node, _ in todo]))
+            return site_facts(todo[i][0], todo[i][1], columns)
+
+        return evidence, len(payload[0]) // _SITE_CODE_BYTES, work
 
     # what another process made ahead, taken as soon as this process has its own tree (that
     # process stops then, leaving both cores to this one and its helper)
@@ -93,46 +97,23 @@ def extract_unit(
         top = TopStatements(tree, source)
         for chunk in chunks:
             made.update(top.usable(chunk))
-    helper_process = (
-        Helper(tree_facts, prepare)
-        if helper and len(source) >= HELPER_MIN_BYTES and can_fork() else None
-    )
+    shared = runner(tree_facts, prepare)
     try:
-        found_sites = _find_sites(tree, source, rules, forced_logger)
-    except BaseException:
-        if helper_process is not None:
-            helper_process.cancel()
-        raise
-    resolution, heritages, choice, sites, shadowed = found_sites
-    mark(f"extract: {len(sites)} callsites found")
-    try:
+        resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
+        mark(f"extract: {len(sites)} callsites found")
         check_callsites(label, len(sites))
-    except BaseException:
-        if helper_process is not None:
-            helper_process.cancel()
-        raise
-    mark(f"extract: {len(made)} callsite facts made ahead")
-    todo = [site for site in sites if (site[0].start_byte, site[0].end_byte, site[1]) not in made]
-    columns = _columns(source, [node.start_byte for node, _ in todo])
-    located = [(kind, node.start_byte) for node, kind in sites]
-    if helper_process is not None:
-        # the helper mapped the modules while this process resolved names; now both work through
-        # the callsites, the helper from the back, this process from the front after the classes
-        try:
-            helper_process.hand_over((_encode_sites(todo), located), len(todo))
-            class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
-        except BaseException:
-            helper_process.cancel()
-            raise
-        found, evidence, done = helper_process.join(lambda i: site_facts(todo[i][0], todo[i][1], columns))
-        modules, regions, references = tree_facts() if found is LOST else found
-        if evidence is LOST:
-            evidence = unit_evidence(unit, modules, located, bundle)
-    else:
-        done = [site_facts(node, kind, columns) for node, kind in todo]
+        mark(f"extract: {len(made)} callsite facts made ahead")
+        todo = [site for site in sites if (site[0].start_byte, site[0].end_byte, site[1]) not in made]
+        columns = _columns(source, [node.start_byte for node, _ in todo])
+        located = [(kind, node.start_byte) for node, kind in sites]
+        shared.hand_over((_encode_sites(todo), located), len(todo))
         class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
-        modules, regions, references = tree_facts()
-        evidence = unit_evidence(unit, modules, located, bundle)
+    except BaseException:
+        shared.cancel()
+        raise
+    # the runner's other side mapped the modules meanwhile; now both work through the callsites
+    (modules, regions, references), evidence, done = shared.join(
+        lambda i: site_facts(todo[i][0], todo[i][1], columns))
     mark("extract: callsite facts made")
     computed = iter(done)
     every: list[SiteFacts | LeftOut] = [
@@ -288,6 +269,8 @@ def _site(
 
 
 _KINDS = ("error", "diagnostic")
+#: bytes of one encoded callsite: four 8-byte codes
+_SITE_CODE_BYTES = 4 * 8
 
 
 def _encode_sites(sites: list[tuple[Node, str]]) -> bytes:

@@ -1,0 +1,176 @@
+"""A JavaScript input (a bundle or a Bun executable) -> `FrontendScan`: load, then each unit's
+facts (`extract_unit`), the input's hash and the readable renderings, the bundler modules.
+
+The work is written in order; the workers a scan may use (`runner.workers_for`) only change
+where parts of it run:
+
+- the rendering worker, forked before the parse, hashes the input and makes the renderings
+  (and, with speculation, callsite facts of the biggest unit ahead: `speculate`), sending
+  typed messages (`InputDigest`, `Renderings`, `FactsAhead`);
+- the helper, forked after the parse of a big unit, shares the unit's work (`runner.Forked`).
+
+A lost worker costs time, never output: this process then does the work itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer import progress
+from analyzer.bounds import limit_memory
+from analyzer.bundle.load import file_name, load_bundle
+from analyzer.errors import InvariantError
+from analyzer.facts import FrontendScan, UnitFacts
+from analyzer.forked import ChildLost, Side
+from analyzer.javascript.extract import extract_unit
+from analyzer.javascript.modules import UnitEvidence, bundle_modules
+from analyzer.javascript.normalize import ANCHOR_LIMIT
+from analyzer.javascript.runner import Forked, InProcess, Runner, Workers
+from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
+from analyzer.model import Unit
+from analyzer.reports.readable import Rendering, render
+from analyzer.rules import JavaScriptRules
+from analyzer.trace import mark
+
+#: units smaller than this are not worth a helper process (a fork and two pickles), nor
+#: facts made ahead
+HELPER_MIN_BYTES = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class InputDigest:
+    """The rendering worker's first message: the input's sha256."""
+
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Renderings:
+    """The rendering worker's second message: every unit's readable rendering, in unit order."""
+
+    renderings: list[Rendering]
+
+
+@dataclass(frozen=True, slots=True)
+class FactsAhead:
+    """Callsite facts of one chunk of the biggest unit, made ahead (`speculate`)."""
+
+    number: int
+    chunk: ChunkFacts
+
+
+def scan_javascript(
+    path: Path, rules: JavaScriptRules, logger: str | None, workers: Workers, signatures: bool = False
+) -> FrontendScan:
+    with progress.phase(f"reading {file_name(path)}"):
+        units, embedded = load_bundle(path)
+    limit_memory(sum(len(unit.source) for unit in units))  # in an isolated scan: the bound from here on
+    side = (Side(lambda send, wanted: _render_ahead(path, units, rules, logger, workers, send, wanted))
+            if workers.render else None)
+    ahead = _worked_ahead(units)
+    try:
+        facts = []
+        for i, unit in enumerate(units):
+            with progress.phase(f"finding callsites in {unit.name}"):
+                facts.append(extract_unit(unit, rules, logger, path, _runner_for(unit, workers),
+                                          _ahead(side) if side is not None and i == ahead else None))
+        digest, rendered = _from_side(side)
+    finally:
+        if side is not None:
+            side.stop()
+    if digest is None or rendered is None:
+        digest, rendered = _sha256(path), [render(unit.source) for unit in units]
+    mark("scan: hash and renderings in")
+    with progress.phase("modules"):
+        modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
+    return FrontendScan(
+        name=file_name(path), sha256=digest, size=path.stat().st_size, units=facts,
+        renderings={unit.name: text for unit, text in zip(units, rendered)}, modules=modules,
+        anchor_limit=ANCHOR_LIMIT, embedded=embedded, signatures=_signatures(units) if signatures else None,
+    )
+
+
+def _runner_for(unit: Unit, workers: Workers) -> Runner:
+    """The one place that decides where a unit's shared work runs."""
+    return Forked if workers.helper and len(unit.source) >= HELPER_MIN_BYTES else InProcess
+
+
+def _from_side(side: Side | None) -> tuple[str | None, list[Rendering] | None]:
+    if side is None:
+        return None, None
+    try:
+        return side.wait(InputDigest).sha256, side.wait(Renderings).renderings
+    except ChildLost:
+        return None, None
+
+
+def _signatures(units: list[Unit]) -> bytes:
+    """Corpus signatures from the trees this scan parsed (the last ones retained, one per unit)."""
+    from analyzer.javascript.extract import RETAINED_TREES
+    from analyzer.owners.corpus.bundle import render_signatures
+
+    trees = RETAINED_TREES[-len(units):] if units else []
+    if len(trees) != len(units) or any(t.root_node.end_byte != len(u.source) for t, u in zip(trees, units)):
+        raise InvariantError("corpus signatures: the scan's trees are not its units'")
+    signature_rows = render_signatures(units, trees)
+    mark("scan: corpus signatures made")
+    return signature_rows
+
+
+def _render_ahead(
+    path: Path, units: list[Unit], rules: JavaScriptRules, logger: str | None, workers: Workers,
+    send: Callable[[object], None], wanted: Callable[[], bool],
+) -> None:
+    """In the worker forked before the parse: the input's hash and the readable renderings,
+    then (with speculation, while the main process still wants them) chunks of facts of the
+    biggest unit."""
+    send(InputDigest(_sha256(path)))
+    rendered = [render(unit.source) for unit in units]
+    biggest = _worked_ahead(units) if workers.speculate else None
+    chunks = chunks_of(units[biggest], rendered[biggest].hidden) if biggest is not None else []
+    send(Renderings(rendered))
+    del rendered  # sent: this worker keeps no rendering while it works ahead
+    mark("side: renderings sent")
+    if biggest is not None:
+        facts_ahead(units[biggest], chunks, rules, logger, lambda number, facts: _send_chunk(send, number, facts),
+                    wanted)
+
+
+def _send_chunk(send: Callable[[object], None], number: int, chunk: ChunkFacts) -> None:
+    send(FactsAhead(number, chunk))
+    mark(f"side: chunk {number} sent, {len(chunk.sites)} callsite facts")
+
+
+def _worked_ahead(units: list[Unit]) -> int | None:
+    """The unit the rendering worker makes facts ahead for: the biggest, if it is big."""
+    biggest = max(range(len(units)), key=lambda i: len(units[i].source), default=None)
+    return biggest if biggest is not None and len(units[biggest].source) >= HELPER_MIN_BYTES else None
+
+
+def _ahead(side: Side) -> Callable[[], list[ChunkFacts]]:
+    """The chunks of facts the worker has made so far (for the unit it works ahead on); after
+    this question the worker's optional work is of no more use."""
+
+    def ahead() -> list[ChunkFacts]:
+        chunks = side.peek_all(FactsAhead)
+        side.release((InputDigest, Renderings))
+        return [message.chunk for message in chunks]
+
+    return ahead
+
+
+def _evidence(unit: UnitFacts) -> UnitEvidence:
+    if unit.evidence is None:
+        raise InvariantError(f"{unit.unit.name}: extracted without its module evidence")
+    return unit.evidence
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
