@@ -22,9 +22,11 @@ import fcntl
 import mmap
 import os
 import pickle
+import select
 import signal
 import struct
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -59,7 +61,9 @@ def can_fork() -> bool:
 class _Child:
     """A forked child running `body(send)`; `send(value)` writes one frame to the parent."""
 
-    def __init__(self, body: Callable[[Callable[[Any], None]], None], keep_stderr: bool = False) -> None:
+    def __init__(
+        self, body: Callable[[Callable[[Any], None]], None], keep_stderr: bool = False, niceness: int = 0
+    ) -> None:
         parent = os.getpid()
         read, write = os.pipe2(os.O_CLOEXEC)
         _widen(write)
@@ -67,15 +71,38 @@ class _Child:
         pid = os.fork()
         if pid == 0:  # the child: never returns
             os.close(read)
-            _run_child(parent, body, write, self._spill, keep_stderr)
+            _run_child(parent, body, write, self._spill, keep_stderr, niceness)
         os.close(write)
         self._pid, self._read = pid, read
+        self._forked_at = time.monotonic()
         self._open = True
         self._header = bytearray(_HEADER.size)
         self._body: bytearray | None = None  # the frame being read, once its header is in
         self._got = 0  # bytes of the header or body read so far
         self._ready: list[Any] = []
+        self._ended = False  # the last frame read is `("end",)`, polled or not
         os.set_blocking(read, False)
+
+    def core_share(self) -> float | None:
+        """The share of one core the child has had since the fork (None: not known here)."""
+        try:
+            with open(f"/proc/{self._pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            return None
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+        return cpu / max(self.age(), 1e-3)
+
+    def age(self) -> float:
+        """Seconds since the fork."""
+        return time.monotonic() - self._forked_at
+
+    def wait_readable(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for a frame's bytes (False: the pipe is closed)."""
+        if not self._open:
+            return False
+        select.select([self._read], [], [], timeout)
+        return True
 
     def poll(self) -> list[Any]:
         """The frames that have arrived, without waiting."""
@@ -85,13 +112,13 @@ class _Child:
 
     def rest(self) -> list[Any]:
         """The frames left, waiting for the child to end. Raises `ChildLost` when the child
-        did not end well (its last frame is `("end",)`)."""
+        did not end well (its last frame, polled or not, is `("end",)`)."""
         os.set_blocking(self._read, True)
         self._pump()
         self._close()
         _, status = os.waitpid(self._pid, 0)
         frames, self._ready = self._ready, []
-        if not frames or frames[-1] != ("end",) or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
+        if not self._ended or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
             detail = next((f[1] for f in frames if isinstance(f, tuple) and f[0] == "error"), f"status {status:#x}")
             raise ChildLost(f"worker {self._pid}: {detail}")
         return frames
@@ -128,6 +155,7 @@ class _Child:
                 self._body = bytearray(_HEADER.unpack(self._header)[0])
             else:
                 self._ready.append(self._value(pickle.loads(self._body)))
+                self._ended = self._ready[-1] == ("end",)
                 self._body = None
                 completed = True
                 if one:
@@ -182,7 +210,8 @@ def _spill_file() -> int:
 
 
 def _run_child(
-    parent: int, body: Callable[[Callable[[Any], None]], None], write: int, spill: int, keep_stderr: bool = False
+    parent: int, body: Callable[[Callable[[Any], None]], None], write: int, spill: int, keep_stderr: bool = False,
+    niceness: int = 0,
 ) -> None:
     spilled = 0
 
@@ -202,6 +231,8 @@ def _run_child(
     code = 1
     try:
         _tie_to_parent(parent, keep_stderr)
+        if niceness:
+            os.nice(niceness)  # a worker takes idle cores, never the scan's own
         try:
             body(send)
             send(("end",))
@@ -266,10 +297,10 @@ class Side:
     of a type (`wait`), say it wants no more optional work (`release`), and stop the child
     (`stop`), so optional work costs the parent nothing once it is late."""
 
-    def __init__(self, body: Callable[[Callable[[Any], None], Callable[[], bool]], None]) -> None:
+    def __init__(self, body: Callable[[Callable[[Any], None], Callable[[], bool]], None], niceness: int = 0) -> None:
         self._released = mmap.mmap(-1, 1)  # 1 once the parent wants no more optional work
         self._child = _Child(
-            lambda send: body(lambda message: send((_MESSAGE, message)), lambda: self._released[0] == 0)
+            lambda send: body(lambda message: send((_MESSAGE, message)), lambda: self._released[0] == 0), niceness=niceness
         )
         self._values: dict[type, list[Any]] = {}
         self._stopped = False
@@ -358,15 +389,23 @@ class Helper(Generic[R]):
     """
 
     CHUNK = 16
+    #: a child that has had less than this share of a core since the fork, and has not begun
+    #: its tasks when the parent has done the rest, is stopped: at that pace the rest of its own
+    #: work takes longer than the parent doing all of it (break-even near 0.7 on `cli.js`,
+    #: where the parent's share takes about half as long as the child's own work)
+    SLOW = 0.7
+    #: seconds after the fork before a child's share of a core is judged (clock ticks are coarse)
+    JUDGED_AFTER = 0.5
 
     def __init__(
-        self, first: Callable[[], Any], prepare: Callable[[Any, Any], tuple[Any, int, Callable[[int], R]]]
+        self, first: Callable[[], Any], prepare: Callable[[Any, Any], tuple[Any, int, Callable[[int], R]]],
+        niceness: int = 0,
     ) -> None:
         self._shared = mmap.mmap(-1, 16)  # [front, back], anonymous and shared with the child
         read, self._tasks = os.pipe2(os.O_CLOEXEC)
         _widen(self._tasks)  # room for a whole task list: the parent never waits to hand it over
         self._count = 0
-        self._child = _Child(lambda send: self._child_side(first, prepare, read, send))
+        self._child = _Child(lambda send: self._child_side(first, prepare, read, send), niceness=niceness)
         os.close(read)
 
     def _put(self, at: int, value: int) -> None:
@@ -398,6 +437,20 @@ class Helper(Generic[R]):
             back = claim
         mark(f"helper: stopped at task {back}")
 
+    def _late(self, received: list[Any]) -> bool:
+        """Whether the child, not yet at its tasks, runs so slowly (a busy machine) that the rest
+        of its own work would take longer than the parent doing it: judged from its share of a
+        core once it is old enough for that share to mean something."""
+        while not any(isinstance(frame, _Prepared) for frame in received):
+            share = self._child.core_share()
+            if share is not None and self._child.age() >= self.JUDGED_AFTER and share < self.SLOW:
+                mark(f"parent: helper late ({share:.2f} of a core), stopped")
+                return True
+            if not self._child.wait_readable(0.05):
+                return False  # it ended: `rest` tells how
+            received += self._child.poll()
+        return False
+
     def hand_over(self, payload: Any, count: int) -> None:
         """Give the child the task list: `payload` (pickled) describes `count` tasks."""
         self._count = count
@@ -415,8 +468,9 @@ class Helper(Generic[R]):
 
     def join(self, work: Callable[[int], R]) -> tuple[Any, Any, list[R]]:
         """Do the tasks together: (the child's `first()` value, its `prepare` value, every
-        task's result in order). When the child is lost, the parent does every task left and
-        both values are `LOST`."""
+        task's result in order). When the child is lost, or has not begun its tasks by the time
+        the parent has done the rest, the parent does every task left and the values the child
+        did not send are `LOST`."""
         count, front = self._count, 0
         results: list[Any] = [LOST] * count
         received: list[Any] = []
@@ -435,11 +489,15 @@ class Helper(Generic[R]):
             raise
         own = extra = LOST
         mark(f"parent: stopped at task {front}")
-        try:
-            received += self._child.rest()
-        except ChildLost as lost:
-            mark(f"parent: helper lost ({lost})")
-            received = []  # nothing the child sent is used
+        received += self._child.poll()
+        if self._late(received):
+            self._child.cancel()  # what it sent is complete and kept
+        else:
+            try:
+                received += self._child.rest()
+            except ChildLost as lost:
+                mark(f"parent: helper lost ({lost})")
+                received = []  # nothing the child sent is used
         for frame in received:
             if isinstance(frame, _Own):
                 own = frame.value

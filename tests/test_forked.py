@@ -182,3 +182,17 @@ def test_a_child_gone_before_the_hand_over_costs_no_error() -> None:
         own, extra, results = helper.join(lambda i: i * 2)
         assert own is LOST and extra is LOST and results == [i * 2 for i in range(10)]
     assert not _children()
+
+
+def test_a_late_helper_is_stopped_and_the_parent_does_its_work() -> None:
+    """A child that has barely run (here: asleep) and not begun its tasks when the parent has
+    done them all is not waited for: the parent gets LOST for its values and redoes nothing
+    else."""
+    helper = Helper(lambda: time.sleep(5) or "own", lambda own, payload: ("extra", payload, lambda i: -i))
+    helper.hand_over(10, 10)
+    started = time.monotonic()
+    own, extra, results = helper.join(lambda i: i * 2)
+    assert time.monotonic() - started < Helper.JUDGED_AFTER + 1
+    assert own is LOST and extra is LOST
+    assert results == [i * 2 for i in range(10)]
+    assert not _children()

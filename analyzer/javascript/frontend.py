@@ -9,7 +9,8 @@ where parts of it run:
   typed messages (`InputDigest`, `Renderings`, `FactsAhead`);
 - the helper, forked after the parse of a big unit, shares the unit's work (`runner.Forked`).
 
-A lost worker costs time, never output: this process then does the work itself.
+Workers run at a lower priority (`runner.WORKER_NICENESS`). A lost or late worker costs time,
+never output: this process then does the work itself.
 """
 
 from __future__ import annotations
@@ -24,20 +25,19 @@ from analyzer.bounds import limit_memory
 from analyzer.bundle.load import file_name, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.facts import FrontendScan, UnitFacts
-from analyzer.forked import ChildLost, Side
+from analyzer.forked import LOST, Side
 from analyzer.javascript.extract import extract_unit
 from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
-from analyzer.javascript.runner import Forked, InProcess, Runner, Workers
+from analyzer.javascript.runner import WORKER_NICENESS, Forked, InProcess, Runner, Workers
 from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
 from analyzer.model import Unit
 from analyzer.reports.readable import Rendering, render
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
 
-#: units smaller than this are not worth a helper process (a fork and two pickles), nor
-#: facts made ahead
-HELPER_MIN_BYTES = 1 << 20
+#: inputs and units smaller than this are not worth a worker (a fork and its pickles)
+WORKER_MIN_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +68,7 @@ def scan_javascript(
     with progress.phase(f"reading {file_name(path)}"):
         units, embedded = load_bundle(path)
     limit_memory(sum(len(unit.source) for unit in units))  # in an isolated scan: the bound from here on
-    side = (Side(lambda send, wanted: _render_ahead(path, units, rules, logger, workers, send, wanted))
-            if workers.render else None)
+    side = _render_worker(path, units, rules, logger, workers)
     ahead = _worked_ahead(units)
     try:
         facts = []
@@ -93,18 +92,33 @@ def scan_javascript(
     )
 
 
+def _render_worker(
+    path: Path, units: list[Unit], rules: JavaScriptRules, logger: str | None, workers: Workers
+) -> Side | None:
+    """The rendering worker, forked now (before the parse), when it is on and worth a fork."""
+    if not workers.render or sum(len(unit.source) for unit in units) < WORKER_MIN_BYTES:
+        return None
+    side = Side(lambda send, wanted: _render_ahead(path, units, rules, logger, workers, send, wanted),
+                WORKER_NICENESS)
+    mark("scan: render worker forked")
+    return side
+
+
 def _runner_for(unit: Unit, workers: Workers) -> Runner:
     """The one place that decides where a unit's shared work runs."""
-    return Forked if workers.helper and len(unit.source) >= HELPER_MIN_BYTES else InProcess
+    return Forked if workers.helper and len(unit.source) >= WORKER_MIN_BYTES else InProcess
 
 
 def _from_side(side: Side | None) -> tuple[str | None, list[Rendering] | None]:
+    """The worker's hash and renderings if they are here; a worker still at them is late (a
+    busy machine), and this process makes them itself rather than wait."""
     if side is None:
         return None, None
-    try:
-        return side.wait(InputDigest).sha256, side.wait(Renderings).renderings
-    except ChildLost:
+    digest, rendered = side.peek(InputDigest), side.peek(Renderings)
+    if digest is LOST or rendered is LOST:
+        mark("scan: render worker late, stopped")
         return None, None
+    return digest.sha256, rendered.renderings
 
 
 def _signatures(units: list[Unit]) -> bytes:
@@ -130,6 +144,7 @@ def _render_ahead(
     send(InputDigest(_sha256(path)))
     rendered = [render(unit.source) for unit in units]
     biggest = _worked_ahead(units) if workers.speculate else None
+    mark("side: speculating" if biggest is not None else "side: not speculating")
     chunks = chunks_of(units[biggest], rendered[biggest].hidden) if biggest is not None else []
     send(Renderings(rendered))
     del rendered  # sent: this worker keeps no rendering while it works ahead
@@ -147,7 +162,7 @@ def _send_chunk(send: Callable[[object], None], number: int, chunk: ChunkFacts) 
 def _worked_ahead(units: list[Unit]) -> int | None:
     """The unit the rendering worker makes facts ahead for: the biggest, if it is big."""
     biggest = max(range(len(units)), key=lambda i: len(units[i].source), default=None)
-    return biggest if biggest is not None and len(units[biggest].source) >= HELPER_MIN_BYTES else None
+    return biggest if biggest is not None and len(units[biggest].source) >= WORKER_MIN_BYTES else None
 
 
 def _ahead(side: Side) -> Callable[[], list[ChunkFacts]]:

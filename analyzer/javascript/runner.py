@@ -6,8 +6,9 @@ error regions, the reference items), `prepare(first value, payload)` (work that 
 and the callsites the extraction found: the module evidence, and the task list) and `work(i)`
 (the facts of callsite i). A runner runs exactly that: `InProcess` in order, in this process;
 `Forked` in a helper forked after the parse, which does `first()` and tasks from the back
-while this process does tasks from the front (`analyzer.forked.Helper`). Either way `join`
-gives the same values, so the output never depends on the runner.
+while this process does tasks from the front (`analyzer.forked.Helper`); a helper that has
+not begun its tasks when this process has done the rest is stopped, and its work done here.
+Either way `join` gives the same values, so the output never depends on the runner.
 
 Which workers a scan may use is decided from `--jobs` and the environment in `workers_for`
 (docs/performance.md gives each switch's measured worth):
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from analyzer.forked import LOST, Helper, can_fork
+from analyzer.trace import mark
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -48,6 +50,10 @@ class Workers:
     #: the rendering worker also makes callsite facts ahead, chunk by chunk
     speculate: bool
 
+
+#: how much lower a worker's scheduling priority is than the scan's: a worker takes idle cores;
+#: on a busy machine it falls behind and the scan does the work itself, as with `--jobs 1`
+WORKER_NICENESS = 10
 
 #: each worker's default when `--jobs` allows more than one process (docs/performance.md)
 DEFAULT_WORKERS = Workers(helper=True, render=True, speculate=False)
@@ -115,7 +121,8 @@ class Forked(Generic[A, B, R]):
     def __init__(self, first: Callable[[], A], prepare: Prepare[A, B, R]) -> None:
         self._first, self._prepare = first, prepare
         self._payload: Any = None
-        self._helper: Helper[R] = Helper(first, prepare)
+        self._helper: Helper[R] = Helper(first, prepare, WORKER_NICENESS)
+        mark("runner: helper forked")
 
     def hand_over(self, payload: Any, count: int) -> None:
         self._payload = payload
