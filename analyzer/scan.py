@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from analyzer import progress
 from analyzer.bundle.load import Embedded
 from analyzer.errors import InputError
-from analyzer.facts import ClassFacts, FrontendScan, SiteFacts, UnitFacts
+from analyzer.facts import BundleModules, ClassFacts, FrontendScan, SiteFacts, UnitFacts
 from analyzer.identity import (
     binding_identities,
     callsite_identities,
@@ -29,9 +28,6 @@ from analyzer.model import (
 )
 from analyzer.reports.readable import ReadableUnit, readable_units
 from analyzer.rules import JavaScriptRules, PythonRules
-
-if TYPE_CHECKING:
-    from analyzer.javascript.modules import BundleModules
 
 _ID_PREFIX = {"error": "e", "diagnostic": "d"}
 
