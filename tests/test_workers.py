@@ -10,7 +10,7 @@ from conftest import FIXTURES, records, run, scan, tree_bytes
 
 from analyzer.javascript.runner import DEFAULT_WORKERS, NO_WORKERS, Workers, workers_for
 
-SWITCHES = ("ERRATLAS_HELPER", "ERRATLAS_RENDER_WORKER", "ERRATLAS_SPECULATE")
+SWITCHES = ("ERRATLAS_HELPER", "ERRATLAS_RENDER_WORKER")
 
 
 @pytest.fixture
@@ -33,11 +33,10 @@ def test_more_jobs_use_the_default_workers(no_switches: pytest.MonkeyPatch) -> N
 @pytest.mark.parametrize(
     ("switches", "expected"),
     [
-        ({"ERRATLAS_HELPER": "0"}, Workers(helper=False, render=DEFAULT_WORKERS.render,
-                                           speculate=DEFAULT_WORKERS.speculate)),
-        ({"ERRATLAS_RENDER_WORKER": "0", "ERRATLAS_SPECULATE": "1"}, Workers(DEFAULT_WORKERS.helper, False, False)),
-        ({"ERRATLAS_RENDER_WORKER": "1", "ERRATLAS_SPECULATE": "1"}, Workers(DEFAULT_WORKERS.helper, True, True)),
-        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1", "ERRATLAS_SPECULATE": "0"}, Workers(True, True, False)),
+        ({"ERRATLAS_HELPER": "0"}, Workers(helper=False, render=DEFAULT_WORKERS.render)),
+        ({"ERRATLAS_RENDER_WORKER": "0"}, Workers(helper=DEFAULT_WORKERS.helper, render=False)),
+        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"}, Workers(helper=True, render=True)),
+        ({"ERRATLAS_HELPER": "0", "ERRATLAS_RENDER_WORKER": "0"}, NO_WORKERS),
     ],
 )
 def test_each_worker_has_its_own_switch(
@@ -54,30 +53,37 @@ def test_a_switch_is_0_or_1(no_switches: pytest.MonkeyPatch) -> None:
         workers_for(2)
 
 
-def _big_bundle(path: Path) -> Path:
-    """Top-level `var` modules made of the demo app: a unit over 1 MiB, big enough for every worker."""
+WRAPPER = b"// @bun @bun-cjs\n(function(exports, require, module, __filename, __dirname) {"
+
+
+def _big_bundle(path: Path, wrapped: bool) -> Path:
+    """Top-level `var` modules made of the demo app (esbuild CommonJS build), optionally inside
+    Bun's CommonJS wrapper: a unit over 1 MiB, big enough for every worker."""
     demo = (FIXTURES / "demo" / "demo.cjs.min.js").read_bytes().strip()
     demo = demo[: demo.rfind(b"\n//# sourceMappingURL")]
-    path.write_bytes(b"".join(b"var M%d=(()=>{%s})();" % (i, demo) for i in range(40)))
+    body = b"".join(b"var M%d=(()=>{%s})();" % (i, demo) for i in range(40))
+    path.write_bytes(WRAPPER + body + b"})\n" if wrapped else body)
     return path
 
 
 @pytest.mark.parametrize(
-    ("switches", "traced"),
+    ("switches", "traced", "wrapped"),
     [
-        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1", "ERRATLAS_SPECULATE": "1"},
-         {"runner: helper forked", "scan: render worker forked"}),
-        ({"ERRATLAS_HELPER": "0", "ERRATLAS_RENDER_WORKER": "1"}, {"scan: render worker forked"}),
-        ({"ERRATLAS_RENDER_WORKER": "0", "ERRATLAS_HELPER": "1"}, {"runner: helper forked"}),
+        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"},
+         {"runner: helper forked", "scan: render worker forked"}, False),
+        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"},
+         {"runner: helper forked", "scan: render worker forked"}, True),
+        ({"ERRATLAS_HELPER": "0", "ERRATLAS_RENDER_WORKER": "1"}, {"scan: render worker forked"}, False),
+        ({"ERRATLAS_RENDER_WORKER": "0", "ERRATLAS_HELPER": "1"}, {"runner: helper forked"}, False),
     ],
-    ids=["all-on", "no-helper", "no-render-worker"],
+    ids=["all-on", "all-on-bun-cjs", "no-helper", "no-render-worker"],
 )
 def test_every_worker_switch_writes_the_bytes_of_one_process(
-    tmp_path: Path, no_switches: pytest.MonkeyPatch, switches: dict[str, str], traced: set[str]
+    tmp_path: Path, no_switches: pytest.MonkeyPatch, switches: dict[str, str], traced: set[str], wrapped: bool
 ) -> None:
     """The switched-on workers run (their trace lines show), the others do not, and the output
     is the output of `--jobs 1`."""
-    bundle = _big_bundle(tmp_path / "big.js")
+    bundle = _big_bundle(tmp_path / "big.js", wrapped)
     scan(bundle, tmp_path / "one", "--jobs", "1")
     for name, value in switches.items():
         no_switches.setenv(name, value)

@@ -27,7 +27,6 @@ from analyzer.javascript.references import UnitReferences, binding_digests, unit
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.runner import InProcess, Runner
 from analyzer.javascript.scopes import context_of, scope_of
-from analyzer.javascript.speculate import ChunkFacts, TopStatements
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
 from analyzer.model import Consumer, Unit
 from analyzer.rules import JavaScriptRules
@@ -47,12 +46,10 @@ RETAINED_TREES: list[Tree] = []
 
 def extract_unit(
     unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, runner: Runner = InProcess,
-    ahead: Callable[[], list[ChunkFacts]] | None = None,
 ) -> UnitFacts:
     """The facts of one unit of `bundle`. The work after the parse that needs only the tree, and
-    the callsites' facts, run on `runner` (`analyzer.javascript.runner`); `ahead()` gives, without
-    waiting, the chunks of facts another process has already made for the unit (`speculate`).
-    The facts are the same either way."""
+    the callsites' facts, run on `runner` (`analyzer.javascript.runner`): the facts are the same
+    on any runner."""
     mark(f"extract: parsing {unit.name}")
     label = str(bundle) if unit.name == file_name(bundle) else f"{bundle}!{unit.name}"
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
@@ -75,8 +72,8 @@ def extract_unit(
     def prepare(
         own: tuple[ModuleMap, list[ErrorRegion], UnitReferences], payload: tuple[bytes, list[tuple[str, int]]]
     ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts | LeftOut]]:
-        """The modules of every callsite found (as (kind, offset)), and the work on those left
-        to do (the callsites found again in this process's tree when first needed)."""
+        """The modules of every callsite found (as (kind, offset)), and the work on each (the
+        callsites found again in this process's tree when first needed)."""
         evidence = unit_evidence(unit, own[0], payload[1], bundle)
         todo: list[tuple[Node, str]] = []
         columns: dict[int, tuple[int, int]] = {}
@@ -89,39 +86,24 @@ def extract_unit(
 
         return evidence, len(payload[0]) // _SITE_CODE_BYTES, work
 
-    # what another process made ahead, taken as soon as this process has its own tree (that
-    # process stops then, leaving both cores to this one and its helper)
-    made: dict[tuple[int, int, str], object] = {}
-    chunks = ahead() if ahead is not None else []
-    if chunks:
-        top = TopStatements(tree, source)
-        for chunk in chunks:
-            made.update(top.usable(chunk))
     shared = runner(tree_facts, prepare)
     try:
         resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
         mark(f"extract: {len(sites)} callsites found")
         check_callsites(label, len(sites))
-        mark(f"extract: {len(made)} callsite facts made ahead")
-        todo = [site for site in sites if (site[0].start_byte, site[0].end_byte, site[1]) not in made]
-        columns = _columns(source, [node.start_byte for node, _ in todo])
+        columns = _columns(source, [node.start_byte for node, _ in sites])
         located = [(kind, node.start_byte) for node, kind in sites]
-        shared.hand_over((_encode_sites(todo), located), len(todo))
+        shared.hand_over((_encode_sites(sites), located), len(sites))
         class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
     except BaseException:
         shared.cancel()
         raise
     # the runner's other side mapped the modules meanwhile; now both work through the callsites
     (modules, regions, references), evidence, done = shared.join(
-        lambda i: site_facts(todo[i][0], todo[i][1], columns))
+        lambda i: site_facts(sites[i][0], sites[i][1], columns))
     mark("extract: callsite facts made")
-    computed = iter(done)
-    every: list[SiteFacts | LeftOut] = [
-        made.get((node.start_byte, node.end_byte, kind)) or next(computed)  # type: ignore[misc]
-        for node, kind in sites
-    ]
-    facts = [fact for fact in every if isinstance(fact, SiteFacts)]
-    left_out = tuple(fact for fact in every if isinstance(fact, LeftOut))
+    facts = [fact for fact in done if isinstance(fact, SiteFacts)]
+    left_out = tuple(fact for fact in done if isinstance(fact, LeftOut))
     logger = _logger_summary(unit, choice, source)
     roots = _root_candidates(references, [fact.offset for fact in facts], choice)
     return UnitFacts(
@@ -154,10 +136,9 @@ def _root_candidates(references: UnitReferences, offsets: list[int], choice: log
 
 def _find_sites(
     tree: Tree, source: bytes, rules: JavaScriptRules, forced_logger: str | None,
-    within: tuple[int, int] | None = None,
 ) -> tuple[Resolution, list[tuple[str, Node]], logger_detection.LoggerChoice, list[tuple[Node, str]], Counter[str]]:
     """(resolution, class heritage names, the logger, callsites as (node, kind) in source order,
-    shadowed call counts by name). `within`: only callsites in that byte range."""
+    shadowed call counts by name)."""
     options = logger_detection.level_options(tree, source, rules)
     declarations = logger_detection.default_level_declarations(tree, source, rules)
     heritages = heritage_names(tree, source)
@@ -166,7 +147,7 @@ def _find_sites(
     forced = forced_logger or rules.logger_name
     if forced:
         names.add(forced)
-    resolution = Resolution(tree, source, names, within)
+    resolution = Resolution(tree, source, names)
     choice = logger_detection.detect(resolution, options, declarations, source, rules, forced)
     sites: list[tuple[Node, str]] = []
     shadowed: Counter[str] = Counter()

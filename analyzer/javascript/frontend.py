@@ -4,9 +4,8 @@ facts (`extract_unit`), the input's hash and the readable renderings, the bundle
 The work is written in order; the workers a scan may use (`runner.workers_for`) only change
 where parts of it run:
 
-- the rendering worker, forked before the parse, hashes the input and makes the renderings
-  (and, with speculation, callsite facts of the biggest unit ahead: `speculate`), sending
-  typed messages (`InputDigest`, `Renderings`, `FactsAhead`);
+- the rendering worker, forked before the parse, hashes the input and makes the renderings,
+  sending typed messages (`InputDigest`, `Renderings`);
 - the helper, forked after the parse of a big unit, shares the unit's work (`runner.Forked`).
 
 Workers run at a lower priority (`runner.WORKER_NICENESS`). A lost or late worker costs time,
@@ -30,7 +29,6 @@ from analyzer.javascript.extract import extract_unit
 from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
 from analyzer.javascript.runner import WORKER_NICENESS, Forked, InProcess, Runner, Workers
-from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
 from analyzer.model import Unit
 from analyzer.reports.readable import Rendering, render
 from analyzer.rules import JavaScriptRules
@@ -54,28 +52,18 @@ class Renderings:
     renderings: list[Rendering]
 
 
-@dataclass(frozen=True, slots=True)
-class FactsAhead:
-    """Callsite facts of one chunk of the biggest unit, made ahead (`speculate`)."""
-
-    number: int
-    chunk: ChunkFacts
-
-
 def scan_javascript(
     path: Path, rules: JavaScriptRules, logger: str | None, workers: Workers, signatures: bool = False
 ) -> FrontendScan:
     with progress.phase(f"reading {file_name(path)}"):
         units, embedded = load_bundle(path)
     limit_memory(sum(len(unit.source) for unit in units))  # in an isolated scan: the bound from here on
-    side = _render_worker(path, units, rules, logger, workers)
-    ahead = _worked_ahead(units)
+    side = _render_worker(path, units, workers)
     try:
         facts = []
-        for i, unit in enumerate(units):
+        for unit in units:
             with progress.phase(f"finding callsites in {unit.name}"):
-                facts.append(extract_unit(unit, rules, logger, path, _runner_for(unit, workers),
-                                          _ahead(side) if side is not None and i == ahead else None))
+                facts.append(extract_unit(unit, rules, logger, path, _runner_for(unit, workers)))
         digest, rendered = _from_side(side)
     finally:
         if side is not None:
@@ -92,13 +80,11 @@ def scan_javascript(
     )
 
 
-def _render_worker(
-    path: Path, units: list[Unit], rules: JavaScriptRules, logger: str | None, workers: Workers
-) -> Side | None:
+def _render_worker(path: Path, units: list[Unit], workers: Workers) -> Side | None:
     """The rendering worker, forked now (before the parse), when it is on and worth a fork."""
     if not workers.render or sum(len(unit.source) for unit in units) < WORKER_MIN_BYTES:
         return None
-    side = Side(lambda send, wanted: _render_ahead(path, units, rules, logger, workers, send, wanted),
+    side = Side(lambda send, wanted: _render_ahead(path, units, send),
                 WORKER_NICENESS)
     mark("scan: render worker forked")
     return side
@@ -134,47 +120,11 @@ def _signatures(units: list[Unit]) -> bytes:
     return signature_rows
 
 
-def _render_ahead(
-    path: Path, units: list[Unit], rules: JavaScriptRules, logger: str | None, workers: Workers,
-    send: Callable[[object], None], wanted: Callable[[], bool],
-) -> None:
-    """In the worker forked before the parse: the input's hash and the readable renderings,
-    then (with speculation, while the main process still wants them) chunks of facts of the
-    biggest unit."""
+def _render_ahead(path: Path, units: list[Unit], send: Callable[[object], None]) -> None:
+    """In the worker forked before the parse: the input's hash and the readable renderings."""
     send(InputDigest(_sha256(path)))
-    rendered = [render(unit.source) for unit in units]
-    biggest = _worked_ahead(units) if workers.speculate else None
-    mark("side: speculating" if biggest is not None else "side: not speculating")
-    chunks = chunks_of(units[biggest], rendered[biggest].hidden) if biggest is not None else []
-    send(Renderings(rendered))
-    del rendered  # sent: this worker keeps no rendering while it works ahead
+    send(Renderings([render(unit.source) for unit in units]))
     mark("side: renderings sent")
-    if biggest is not None:
-        facts_ahead(units[biggest], chunks, rules, logger, lambda number, facts: _send_chunk(send, number, facts),
-                    wanted)
-
-
-def _send_chunk(send: Callable[[object], None], number: int, chunk: ChunkFacts) -> None:
-    send(FactsAhead(number, chunk))
-    mark(f"side: chunk {number} sent, {len(chunk.sites)} callsite facts")
-
-
-def _worked_ahead(units: list[Unit]) -> int | None:
-    """The unit the rendering worker makes facts ahead for: the biggest, if it is big."""
-    biggest = max(range(len(units)), key=lambda i: len(units[i].source), default=None)
-    return biggest if biggest is not None and len(units[biggest].source) >= WORKER_MIN_BYTES else None
-
-
-def _ahead(side: Side) -> Callable[[], list[ChunkFacts]]:
-    """The chunks of facts the worker has made so far (for the unit it works ahead on); after
-    this question the worker's optional work is of no more use."""
-
-    def ahead() -> list[ChunkFacts]:
-        chunks = side.peek_all(FactsAhead)
-        side.release((InputDigest, Renderings))
-        return [message.chunk for message in chunks]
-
-    return ahead
 
 
 def _evidence(unit: UnitFacts) -> UnitEvidence:

@@ -15,9 +15,7 @@ Which workers a scan may use is decided from `--jobs` and the environment in `wo
 
 - `ERRATLAS_HELPER=0|1`: the helper forked after the parse (`Forked`);
 - `ERRATLAS_RENDER_WORKER=0|1`: the worker forked before the parse that hashes the input and
-  makes the readable renderings (`analyzer.javascript.frontend`);
-- `ERRATLAS_SPECULATE=0|1`: that worker also parses chunks of the biggest unit and makes their
-  callsite facts ahead (`analyzer.javascript.speculate`); needs the rendering worker.
+  makes the readable renderings (`analyzer.javascript.frontend`).
 """
 
 from __future__ import annotations
@@ -47,8 +45,6 @@ class Workers:
     helper: bool
     #: the worker forked before the parse: the input's hash and the readable renderings
     render: bool
-    #: the rendering worker also makes callsite facts ahead, chunk by chunk
-    speculate: bool
 
 
 #: how much lower a worker's scheduling priority is than the scan's: a worker takes idle cores;
@@ -56,8 +52,8 @@ class Workers:
 WORKER_NICENESS = 10
 
 #: each worker's default when `--jobs` allows more than one process (docs/performance.md)
-DEFAULT_WORKERS = Workers(helper=True, render=True, speculate=False)
-NO_WORKERS = Workers(helper=False, render=False, speculate=False)
+DEFAULT_WORKERS = Workers(helper=True, render=True)
+NO_WORKERS = Workers(helper=False, render=False)
 
 
 def workers_for(jobs: int) -> Workers:
@@ -65,9 +61,10 @@ def workers_for(jobs: int) -> Workers:
     else the defaults, each switched by its environment variable (`0` off, `1` on)."""
     if jobs <= 1 or not can_fork():
         return NO_WORKERS
-    helper = _switch("ERRATLAS_HELPER", DEFAULT_WORKERS.helper)
-    render = _switch("ERRATLAS_RENDER_WORKER", DEFAULT_WORKERS.render)
-    return Workers(helper, render, render and _switch("ERRATLAS_SPECULATE", DEFAULT_WORKERS.speculate))
+    return Workers(
+        helper=_switch("ERRATLAS_HELPER", DEFAULT_WORKERS.helper),
+        render=_switch("ERRATLAS_RENDER_WORKER", DEFAULT_WORKERS.render),
+    )
 
 
 def _switch(name: str, default: bool) -> bool:
