@@ -8,7 +8,7 @@ open, and never runs the parent's exit handlers. A child that ends without its l
 the parent's read raise `ChildLost`; callers then do the work themselves, so a lost child costs
 time, never output.
 
-- `Side(body)`: typed messages sent as the child makes them; the parent may stop it early.
+- `Side(body)`: typed messages sent as the child makes them; the parent may stop it at any time.
 - `Helper(first, prepare)`: a child that first does work of its own, then shares a list of
   independent tasks with the parent (the parent from the front, the child from the back),
   through two counters in shared memory.
@@ -291,18 +291,13 @@ def run_to_end(body: Callable[[Callable[[Any], None]], None], keep_stderr: bool 
 
 
 class Side:
-    """A forked child that hands back typed messages as it makes them: `body(send, wanted)` calls
-    `send(message)` (any picklable object; its type is its channel), and asks `wanted()` before
-    optional work. The parent can look without waiting (`peek`, `peek_all`), wait for a message
-    of a type (`wait`), say it wants no more optional work (`release`), and stop the child
-    (`stop`), so optional work costs the parent nothing once it is late."""
+    """A forked child that hands back typed messages as it makes them: `body(send)` calls
+    `send(message)` (any picklable object; its type is its channel). The parent can look without
+    waiting (`peek`), wait for a message of a type (`wait`), and stop the child (`stop`)."""
 
-    def __init__(self, body: Callable[[Callable[[Any], None], Callable[[], bool]], None], niceness: int = 0) -> None:
-        self._released = mmap.mmap(-1, 1)  # 1 once the parent wants no more optional work
-        self._child = _Child(
-            lambda send: body(lambda message: send((_MESSAGE, message)), lambda: self._released[0] == 0), niceness=niceness
-        )
-        self._values: dict[type, list[Any]] = {}
+    def __init__(self, body: Callable[[Callable[[Any], None]], None], niceness: int = 0) -> None:
+        self._child = _Child(lambda send: body(lambda message: send((_MESSAGE, message))), niceness=niceness)
+        self._values: dict[type, Any] = {}
         self._stopped = False
         self._failure = "no error reported"
 
@@ -311,18 +306,13 @@ class Side:
             if frame[0] == "error":
                 self._failure = frame[1]
             elif frame[0] == _MESSAGE:
-                self._values.setdefault(type(frame[1]), []).append(frame[1])
+                self._values.setdefault(type(frame[1]), frame[1])
 
     def peek(self, kind: type[M]) -> M:
         """The first message of `kind` if it has arrived, else `LOST`; never waits."""
         if not self._stopped:
             self._take(self._child.poll())
-        return self._values.get(kind, [LOST])[0]  # type: ignore[no-any-return]
-
-    def peek_all(self, kind: type[M]) -> list[M]:
-        """Every message of `kind` that has arrived, in the order sent; never waits."""
-        self.peek(kind)
-        return list(self._values.get(kind, []))
+        return self._values.get(kind, LOST)  # type: ignore[no-any-return]
 
     def wait(self, kind: type[M]) -> M:
         """The first message of `kind`, waiting for it; `ChildLost` when the child ended without it."""
@@ -332,23 +322,13 @@ class Side:
                 self._take(self._child.poll())
         if kind not in self._values:
             raise ChildLost(f"worker ended without its {kind.__name__}: {self._failure}")
-        return self._values[kind][0]  # type: ignore[no-any-return]
-
-    def release(self, needed: tuple[type, ...]) -> None:
-        """No more optional work: the child skips what it has not begun, and is stopped at once
-        when messages of the `needed` types are already here."""
-        if not self._stopped:
-            self._released[0] = 1
-            self._take(self._child.poll())
-            if all(kind in self._values for kind in needed):
-                self.stop()
+        return self._values[kind]  # type: ignore[no-any-return]
 
     def stop(self) -> None:
         """Kill the child (whatever it is still doing) and reap it."""
         if not self._stopped:
             self._stopped = True
             self._child.cancel()
-            self._released.close()
 
 
 @dataclass(frozen=True, slots=True)

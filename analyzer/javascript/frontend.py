@@ -84,8 +84,7 @@ def _render_worker(path: Path, units: list[Unit], workers: Workers) -> Side | No
     """The rendering worker, forked now (before the parse), when it is on and worth a fork."""
     if not workers.render or sum(len(unit.source) for unit in units) < WORKER_MIN_BYTES:
         return None
-    side = Side(lambda send, wanted: _render_ahead(path, units, send),
-                WORKER_NICENESS)
+    side = Side(lambda send: _render_ahead(path, units, send), WORKER_NICENESS)
     mark("scan: render worker forked")
     return side
 
