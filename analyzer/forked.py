@@ -8,7 +8,7 @@ open, and never runs the parent's exit handlers. A child that ends without its l
 the parent's read raise `ChildLost`; callers then do the work themselves, so a lost child costs
 time, never output.
 
-- `Side(body)`: named values sent as the child makes them; the parent may stop it early.
+- `Side(body)`: typed messages sent as the child makes them; the parent may stop it at any time.
 - `Helper(first, prepare)`: a child that first does work of its own, then shares a list of
   independent tasks with the parent (the parent from the front, the child from the back),
   through two counters in shared memory.
@@ -22,9 +22,11 @@ import fcntl
 import mmap
 import os
 import pickle
+import select
 import signal
 import struct
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -32,6 +34,7 @@ from typing import Any, Generic, TypeVar
 from analyzer.trace import mark
 
 R = TypeVar("R")
+M = TypeVar("M")
 
 _PR_SET_PDEATHSIG = 1
 _HEADER = struct.Struct("<Q")
@@ -39,6 +42,8 @@ _PIPE_BYTES = 1 << 20
 #: frames bigger than this go through the spill file
 _SPILL_OVER = 256 << 10
 _SPILLED = "erratlas-spilled-frame"
+#: the tag of a `Side` message frame
+_MESSAGE = "message"
 
 
 class ChildLost(Exception):
@@ -56,7 +61,9 @@ def can_fork() -> bool:
 class _Child:
     """A forked child running `body(send)`; `send(value)` writes one frame to the parent."""
 
-    def __init__(self, body: Callable[[Callable[[Any], None]], None], keep_stderr: bool = False) -> None:
+    def __init__(
+        self, body: Callable[[Callable[[Any], None]], None], keep_stderr: bool = False, niceness: int = 0
+    ) -> None:
         parent = os.getpid()
         read, write = os.pipe2(os.O_CLOEXEC)
         _widen(write)
@@ -64,15 +71,38 @@ class _Child:
         pid = os.fork()
         if pid == 0:  # the child: never returns
             os.close(read)
-            _run_child(parent, body, write, self._spill, keep_stderr)
+            _run_child(parent, body, write, self._spill, keep_stderr, niceness)
         os.close(write)
         self._pid, self._read = pid, read
+        self._forked_at = time.monotonic()
         self._open = True
         self._header = bytearray(_HEADER.size)
         self._body: bytearray | None = None  # the frame being read, once its header is in
         self._got = 0  # bytes of the header or body read so far
         self._ready: list[Any] = []
+        self._ended = False  # the last frame read is `("end",)`, polled or not
         os.set_blocking(read, False)
+
+    def core_share(self) -> float | None:
+        """The share of one core the child has had since the fork (None: not known here)."""
+        try:
+            with open(f"/proc/{self._pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            return None
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+        return cpu / max(self.age(), 1e-3)
+
+    def age(self) -> float:
+        """Seconds since the fork."""
+        return time.monotonic() - self._forked_at
+
+    def wait_readable(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for a frame's bytes (False: the pipe is closed)."""
+        if not self._open:
+            return False
+        select.select([self._read], [], [], timeout)
+        return True
 
     def poll(self) -> list[Any]:
         """The frames that have arrived, without waiting."""
@@ -82,14 +112,14 @@ class _Child:
 
     def rest(self) -> list[Any]:
         """The frames left, waiting for the child to end. Raises `ChildLost` when the child
-        did not end well (its last frame is `("end",)`)."""
+        did not end well (its last frame, polled or not, is `("end",)`)."""
         os.set_blocking(self._read, True)
         self._pump()
         self._close()
         _, status = os.waitpid(self._pid, 0)
         frames, self._ready = self._ready, []
-        if not frames or frames[-1] != ("end",) or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
-            detail = next((f[1] for f in frames if f[0] == "error"), f"status {status:#x}")
+        if not self._ended or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
+            detail = next((f[1] for f in frames if isinstance(f, tuple) and f[0] == "error"), f"status {status:#x}")
             raise ChildLost(f"worker {self._pid}: {detail}")
         return frames
 
@@ -125,6 +155,7 @@ class _Child:
                 self._body = bytearray(_HEADER.unpack(self._header)[0])
             else:
                 self._ready.append(self._value(pickle.loads(self._body)))
+                self._ended = self._ready[-1] == ("end",)
                 self._body = None
                 completed = True
                 if one:
@@ -179,7 +210,8 @@ def _spill_file() -> int:
 
 
 def _run_child(
-    parent: int, body: Callable[[Callable[[Any], None]], None], write: int, spill: int, keep_stderr: bool = False
+    parent: int, body: Callable[[Callable[[Any], None]], None], write: int, spill: int, keep_stderr: bool = False,
+    niceness: int = 0,
 ) -> None:
     spilled = 0
 
@@ -199,6 +231,8 @@ def _run_child(
     code = 1
     try:
         _tie_to_parent(parent, keep_stderr)
+        if niceness:
+            os.nice(niceness)  # a worker takes idle cores, never the scan's own
         try:
             body(send)
             send(("end",))
@@ -257,17 +291,13 @@ def run_to_end(body: Callable[[Callable[[Any], None]], None], keep_stderr: bool 
 
 
 class Side:
-    """A forked child that hands back named values as it makes them: `body(send, wanted)` calls
-    `send(name, value)`, and asks `wanted()` before optional work. The parent can look without
-    waiting (`peek`), wait for a value (`wait`), say it wants no more optional work (`release`),
-    and stop the child (`stop`), so optional work costs the parent nothing once it is late."""
+    """A forked child that hands back typed messages as it makes them: `body(send)` calls
+    `send(message)` (any picklable object; its type is its channel). The parent can look without
+    waiting (`peek`), wait for a message of a type (`wait`), and stop the child (`stop`)."""
 
-    def __init__(self, body: Callable[[Callable[[str, Any], None], Callable[[], bool]], None]) -> None:
-        self._released = mmap.mmap(-1, 1)  # 1 once the parent wants no more optional work
-        self._child = _Child(
-            lambda send: body(lambda name, value: send((name, value)), lambda: self._released[0] == 0)
-        )
-        self._values: dict[str, Any] = {}
+    def __init__(self, body: Callable[[Callable[[Any], None]], None], niceness: int = 0) -> None:
+        self._child = _Child(lambda send: body(lambda message: send((_MESSAGE, message))), niceness=niceness)
+        self._values: dict[type, Any] = {}
         self._stopped = False
         self._failure = "no error reported"
 
@@ -275,45 +305,52 @@ class Side:
         for frame in frames:
             if frame[0] == "error":
                 self._failure = frame[1]
-            elif frame[0] != "end":
-                self._values[frame[0]] = frame[1]
+            elif frame[0] == _MESSAGE:
+                self._values.setdefault(type(frame[1]), frame[1])
 
-    def peek(self, name: str) -> Any:
-        """The value if it has arrived, else `LOST`; never waits."""
+    def peek(self, kind: type[M]) -> M:
+        """The first message of `kind` if it has arrived, else `LOST`; never waits."""
         if not self._stopped:
             self._take(self._child.poll())
-        return self._values.get(name, LOST)
+        return self._values.get(kind, LOST)  # type: ignore[no-any-return]
 
-    def peek_all(self, prefix: str) -> list[Any]:
-        """Every value whose name starts with `prefix` that has arrived, in name order."""
-        self.peek(prefix)
-        return [value for name, value in sorted(self._values.items()) if name.startswith(prefix)]
-
-    def wait(self, name: str) -> Any:
-        """The value, waiting for it; `ChildLost` when the child ended without it."""
+    def wait(self, kind: type[M]) -> M:
+        """The first message of `kind`, waiting for it; `ChildLost` when the child ended without it."""
         if not self._stopped:
             self._take(self._child.poll())
-            while name not in self._values and self._child.next_frame():
+            while kind not in self._values and self._child.next_frame():
                 self._take(self._child.poll())
-        if name not in self._values:
-            raise ChildLost(f"worker ended without its {name}: {self._failure}")
-        return self._values[name]
-
-    def release(self, needed: tuple[str, ...]) -> None:
-        """No more optional work: the child skips what it has not begun, and is stopped at once
-        when the `needed` values are already here."""
-        if not self._stopped:
-            self._released[0] = 1
-            self._take(self._child.poll())
-            if all(name in self._values for name in needed):
-                self.stop()
+        if kind not in self._values:
+            raise ChildLost(f"worker ended without its {kind.__name__}: {self._failure}")
+        return self._values[kind]  # type: ignore[no-any-return]
 
     def stop(self) -> None:
         """Kill the child (whatever it is still doing) and reap it."""
         if not self._stopped:
             self._stopped = True
             self._child.cancel()
-            self._released.close()
+
+
+@dataclass(frozen=True, slots=True)
+class _Own:
+    """The helper's `first()` value."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """The helper's `prepare` value."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """The results of tasks [start, start + len(results)), done by the helper."""
+
+    start: int
+    results: list[Any]
 
 
 class Helper(Generic[R]):
@@ -332,15 +369,23 @@ class Helper(Generic[R]):
     """
 
     CHUNK = 16
+    #: a child that has had less than this share of a core since the fork, and has not begun
+    #: its tasks when the parent has done the rest, is stopped: at that pace the rest of its own
+    #: work takes longer than the parent doing all of it (break-even near 0.7 on `cli.js`,
+    #: where the parent's share takes about half as long as the child's own work)
+    SLOW = 0.7
+    #: seconds after the fork before a child's share of a core is judged (clock ticks are coarse)
+    JUDGED_AFTER = 0.5
 
     def __init__(
-        self, first: Callable[[], Any], prepare: Callable[[Any, Any], tuple[Any, int, Callable[[int], R]]]
+        self, first: Callable[[], Any], prepare: Callable[[Any, Any], tuple[Any, int, Callable[[int], R]]],
+        niceness: int = 0,
     ) -> None:
         self._shared = mmap.mmap(-1, 16)  # [front, back], anonymous and shared with the child
         read, self._tasks = os.pipe2(os.O_CLOEXEC)
         _widen(self._tasks)  # room for a whole task list: the parent never waits to hand it over
         self._count = 0
-        self._child = _Child(lambda send: self._child_side(first, prepare, read, send))
+        self._child = _Child(lambda send: self._child_side(first, prepare, read, send), niceness=niceness)
         os.close(read)
 
     def _put(self, at: int, value: int) -> None:
@@ -355,12 +400,12 @@ class Helper(Generic[R]):
     ) -> None:
         os.close(self._tasks)
         own = first()
-        send(("own", own))
+        send(_Own(own))
         mark("helper: own work sent")
         with os.fdopen(read, "rb") as pipe:
             payload = pickle.loads(pipe.read())
         extra, back, work = prepare(own, payload)
-        send(("extra", extra))
+        send(_Prepared(extra))
         mark(f"helper: {back} tasks prepared")
         while True:
             claim = max(0, back - self.CHUNK)
@@ -368,9 +413,23 @@ class Helper(Generic[R]):
             if claim < self._get(0) or claim == back:
                 self._put(8, back)  # overlaps the parent's claim: retract and stop
                 break
-            send(("chunk", claim, [work(i) for i in range(claim, back)]))
+            send(_Done(claim, [work(i) for i in range(claim, back)]))
             back = claim
         mark(f"helper: stopped at task {back}")
+
+    def _late(self, received: list[Any]) -> bool:
+        """Whether the child, not yet at its tasks, runs so slowly (a busy machine) that the rest
+        of its own work would take longer than the parent doing it: judged from its share of a
+        core once it is old enough for that share to mean something."""
+        while not any(isinstance(frame, _Prepared) for frame in received):
+            share = self._child.core_share()
+            if share is not None and self._child.age() >= self.JUDGED_AFTER and share < self.SLOW:
+                mark(f"parent: helper late ({share:.2f} of a core), stopped")
+                return True
+            if not self._child.wait_readable(0.05):
+                return False  # it ended: `rest` tells how
+            received += self._child.poll()
+        return False
 
     def hand_over(self, payload: Any, count: int) -> None:
         """Give the child the task list: `payload` (pickled) describes `count` tasks."""
@@ -389,8 +448,9 @@ class Helper(Generic[R]):
 
     def join(self, work: Callable[[int], R]) -> tuple[Any, Any, list[R]]:
         """Do the tasks together: (the child's `first()` value, its `prepare` value, every
-        task's result in order). When the child is lost, the parent does every task left and
-        both values are `LOST`."""
+        task's result in order). When the child is lost, or has not begun its tasks by the time
+        the parent has done the rest, the parent does every task left and the values the child
+        did not send are `LOST`."""
         count, front = self._count, 0
         results: list[Any] = [LOST] * count
         received: list[Any] = []
@@ -409,21 +469,24 @@ class Helper(Generic[R]):
             raise
         own = extra = LOST
         mark(f"parent: stopped at task {front}")
-        try:
-            received += self._child.rest()
-        except ChildLost as lost:
-            mark(f"parent: helper lost ({lost})")
-            received = []  # nothing the child sent is used
+        received += self._child.poll()
+        if self._late(received):
+            self._child.cancel()  # what it sent is complete and kept
+        else:
+            try:
+                received += self._child.rest()
+            except ChildLost as lost:
+                mark(f"parent: helper lost ({lost})")
+                received = []  # nothing the child sent is used
         for frame in received:
-            if frame[0] == "own":
-                own = frame[1]
-            elif frame[0] == "extra":
-                extra = frame[1]
-            elif frame[0] == "chunk":
-                start, done = frame[1], frame[2]
-                for offset, value in enumerate(done):
-                    if start + offset >= front:  # both did [start, front): keep ours
-                        results[start + offset] = value
+            if isinstance(frame, _Own):
+                own = frame.value
+            elif isinstance(frame, _Prepared):
+                extra = frame.value
+            elif isinstance(frame, _Done):
+                for offset, value in enumerate(frame.results):
+                    if frame.start + offset >= front:  # both did [start, front): keep ours
+                        results[frame.start + offset] = value
         self._shared.close()
         return own, extra, [work(i) if value is LOST else value for i, value in enumerate(results)]
 

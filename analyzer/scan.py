@@ -1,22 +1,20 @@
-"""The scan pipeline: load -> parse/extract (per unit) -> identity -> records."""
+"""The scan pipeline: input -> frontend (JavaScript or Python: `FrontendScan`) -> identities -> records."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer import progress
-from analyzer.bounds import limit_memory
-from analyzer.bundle.load import Embedded, file_name, load_bundle
-from analyzer.errors import InputError, InvariantError
-from analyzer.forked import ChildLost, Side, can_fork
-from analyzer.identity import ANCHOR_LIMIT, binding_identities, callsite_identities, function_identities, scan_fingerprints
-from analyzer.javascript.classes import ClassFacts
-from analyzer.javascript.extract import HELPER_MIN_BYTES, SiteFacts, UnitFacts, extract_unit
-from analyzer.javascript.modules import BundleModules, UnitEvidence, bundle_modules
-from analyzer.javascript.speculate import ChunkFacts, chunks_of, facts_ahead
+from analyzer.bundle.load import Embedded
+from analyzer.errors import InputError
+from analyzer.facts import BundleModules, ClassFacts, FrontendScan, SiteFacts, UnitFacts
+from analyzer.identity import (
+    binding_identities,
+    callsite_identities,
+    function_identities,
+    scan_fingerprints,
+)
 from analyzer.model import (
     CALLSITE_SCHEMA,
     ERROR_CLASS_SCHEMA,
@@ -27,11 +25,9 @@ from analyzer.model import (
     ErrorClass,
     Readable,
     ReferenceItem,
-    Unit,
 )
-from analyzer.reports.readable import ReadableUnit, readable_units, render
+from analyzer.reports.readable import ReadableUnit, readable_units
 from analyzer.rules import JavaScriptRules, PythonRules
-from analyzer.trace import mark
 
 _ID_PREFIX = {"error": "e", "diagnostic": "d"}
 
@@ -46,7 +42,7 @@ class BundleInput:
 @dataclass(frozen=True, slots=True)
 class ScanResult:
     bundle: BundleInput
-    rules: JavaScriptRules
+    rules: JavaScriptRules | PythonRules
     units: list[UnitFacts]
     callsites: list[Callsite]
     classes: list[ErrorClass]
@@ -61,129 +57,38 @@ class ScanResult:
     #: `function-signatures.jsonl` for corpus matching, when asked for (`scan --signatures`)
     signatures: bytes | None = None
     #: the fingerprints' anchor limit of the frontend that made the facts (its unit is the frontend's)
-    anchor_limit: int = ANCHOR_LIMIT
+    anchor_limit: int = 0
 
 
 def scan(
     path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = None, jobs: int = 1, signatures: bool = False
 ) -> ScanResult:
+    """The language is decided once, by the rules the input's kind was given (`cli.scan`); the
+    frontend's facts then go through the same identities and records."""
+    found = _frontend(path, rules, logger, jobs, signatures)
+    bundle = BundleInput(name=found.name, sha256=found.sha256, size=found.size)
+    with progress.phase("identities and records"):
+        readable = readable_units(found.renderings)
+        callsites = _callsites(found.units, readable, found.modules)
+    return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), readable, found.modules,
+                      found.embedded, _reference_items(found.units), found.signatures, found.anchor_limit)
+
+
+def _frontend(
+    path: Path, rules: JavaScriptRules | PythonRules, logger: str | None, jobs: int, signatures: bool
+) -> FrontendScan:
+    """The frontend of the input's language (each imported only when used)."""
     if isinstance(rules, PythonRules):
         if signatures:
             raise InputError(path, "--signatures is for JavaScript bundles (corpus matching), not Python inputs")
-        return _scan_python(path, rules, jobs)
-    with progress.phase(f"reading {file_name(path)}"):
-        units, embedded = load_bundle(path)
-    limit_memory(sum(len(unit.source) for unit in units))  # in an isolated scan: the bound from here on
-    helper = jobs > 1 and can_fork()
-    side = Side(lambda send, wanted: _side_work(path, units, rules, logger, send, wanted)) if helper else None
-    ahead = _worked_ahead(units)
-    try:
-        facts = []
-        for i, unit in enumerate(units):
-            with progress.phase(f"finding callsites in {unit.name}"):
-                facts.append(extract_unit(unit, rules, logger, path, helper,
-                                          _ahead(side) if side is not None and i == ahead else None))
-        digest = rendered = None
-        if side is not None:
-            try:
-                digest, rendered = side.wait("hash"), side.wait("renders")
-            except ChildLost:
-                pass
-    finally:
-        if side is not None:
-            side.stop()
-    if digest is None or rendered is None:
-        digest, rendered = _sha256(path), [render(unit.source) for unit in units]
-    mark("scan: hash and renderings in")
-    bundle = BundleInput(name=file_name(path), sha256=digest, size=path.stat().st_size)
-    with progress.phase("modules, identities and records"):
-        readable = readable_units({unit.name: text for unit, text in zip(units, rendered)})
-        modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
-        callsites = _callsites(facts, readable, modules)
-    signature_rows = _signatures(units) if signatures else None
-    return ScanResult(bundle, rules, facts, callsites, _classes(facts), readable, modules, embedded,
-                      _reference_items(facts), signature_rows)
+        from analyzer.python.frontend import scan_python
 
+        with progress.phase(f"parsing the Python files of {path.name}"):
+            return scan_python(path, rules, jobs)
+    from analyzer.javascript.frontend import scan_javascript
+    from analyzer.javascript.runner import workers_for
 
-def _signatures(units: list[Unit]) -> bytes:
-    """Corpus signatures from the trees this scan parsed (the last ones retained, one per unit)."""
-    from analyzer.javascript.extract import RETAINED_TREES
-    from analyzer.owners.corpus.bundle import render_signatures
-
-    trees = RETAINED_TREES[-len(units):] if units else []
-    if len(trees) != len(units) or any(t.root_node.end_byte != len(u.source) for t, u in zip(trees, units)):
-        raise InvariantError("corpus signatures: the scan's trees are not its units'")
-    signature_rows = render_signatures(units, trees)
-    mark("scan: corpus signatures made")
-    return signature_rows
-
-
-def _side_work(
-    path: Path, units: list[Unit], rules: JavaScriptRules, logger: str | None,
-    send: Callable[[str, object], None], wanted: Callable[[], bool],
-) -> None:
-    """In the worker forked before the parse: the input's hash and the readable renderings,
-    then (while the main process still wants them) chunks of facts of the biggest unit."""
-    send("hash", _sha256(path))
-    rendered = [render(unit.source) for unit in units]
-    biggest = _worked_ahead(units)
-    chunks = chunks_of(units[biggest], rendered[biggest].hidden) if biggest is not None else []
-    send("renders", rendered)
-    del rendered  # sent: this worker keeps no rendering while it works ahead
-    mark("side: renderings sent")
-    if biggest is not None:
-        facts_ahead(units[biggest], chunks, rules, logger, lambda number, facts: _send_chunk(send, number, facts), wanted)
-
-
-def _send_chunk(send: Callable[[str, object], None], number: int, chunk: ChunkFacts) -> None:
-    send(f"ahead:{number}", chunk)
-    mark(f"side: chunk {number} sent, {len(chunk.sites)} callsite facts")
-
-
-def _worked_ahead(units: list[Unit]) -> int | None:
-    """The unit the rendering worker makes facts ahead for: the biggest, if it is big."""
-    biggest = max(range(len(units)), key=lambda i: len(units[i].source), default=None)
-    return biggest if biggest is not None and len(units[biggest].source) >= HELPER_MIN_BYTES else None
-
-
-def _ahead(side: Side) -> Callable[[], list[ChunkFacts]]:
-    """The chunks of facts the worker has made so far (for the unit it works ahead on); after
-    this question the worker's optional work is of no more use."""
-
-    def ahead() -> list[ChunkFacts]:
-        chunks = side.peek_all("ahead:")
-        side.release(("hash", "renders"))
-        return [c for c in chunks if isinstance(c, ChunkFacts)]
-
-    return ahead
-
-
-def _evidence(unit: UnitFacts) -> UnitEvidence:
-    if unit.evidence is None:
-        raise InvariantError(f"{unit.unit.name}: extracted without its module evidence")
-    return unit.evidence
-
-
-def _scan_python(path: Path, rules: PythonRules, jobs: int) -> ScanResult:
-    """Python inputs: the libcst frontend gives the same UnitFacts; the rest is shared."""
-    from analyzer.python.extract import PYTHON_ANCHOR_LIMIT
-    from analyzer.python.frontend import scan_python
-
-    with progress.phase(f"parsing the Python files of {path.name}"):
-        found = scan_python(path, rules, jobs)
-    bundle = BundleInput(name=found.bundle.name, sha256=found.bundle.sha256, size=found.bundle.size)
-    readable = readable_units(found.renderings)
-    callsites = _callsites(found.units, readable, found.modules)
-    return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), readable,  # type: ignore[arg-type]
-                      found.modules, anchor_limit=PYTHON_ANCHOR_LIMIT)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return scan_javascript(path, rules, logger, workers_for(jobs), signatures)
 
 
 def _callsites(units: list[UnitFacts], readable: dict[str, ReadableUnit], modules: BundleModules) -> list[Callsite]:

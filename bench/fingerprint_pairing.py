@@ -52,6 +52,7 @@ sys.path.insert(0, str(REPOSITORY))  # run as a plain script, without installing
 from tree_sitter import Node
 
 from analyzer import identity
+from analyzer.javascript import normalize
 from analyzer.javascript.syntax import ancestors, parse
 from analyzer.rules import load_javascript_rules
 from analyzer.scan import scan
@@ -114,10 +115,10 @@ def load(path: Path, limits: list[int], explain_limit: int | None) -> Build:
         nodes = [_call_node(tree.root_node, s.offset, s.end_offset) for s in unit_facts.sites]
         chains = [ancestors(node, tree.root_node) for node in nodes]
         for limit in limits:
-            normalizer = identity.Normalizer(unit.source)  # fresh cache: time the full cost
+            normalizer = normalize.Normalizer(unit.source)  # fresh cache: time the full cost
             started = time.perf_counter()
             for site, node, chain in zip(unit_facts.sites, nodes, chains):
-                anchor = identity.anchor_of(node, chain, limit, normalizer.siblings)
+                anchor = normalize.anchor_of(node, chain, limit, normalizer.siblings)
                 anchors[limit][_anchor_class(anchor, node, chain)] += 1
                 inputs[limit].append(
                     dataclasses.replace(
@@ -127,7 +128,7 @@ def load(path: Path, limits: list[int], explain_limit: int | None) -> Build:
             seconds[limit] += time.perf_counter() - started
             if limit == explain_limit:
                 for site, node, chain in zip(unit_facts.sites, nodes, chains):
-                    anchor = identity.anchor_of(node, chain, limit, normalizer.siblings)
+                    anchor = normalize.anchor_of(node, chain, limit, normalizer.siblings)
                     samples.append(
                         Sample(
                             site.kind,
@@ -153,7 +154,7 @@ def fingerprints(build: Build, limit: int) -> tuple[list[str], float]:
 
 
 def _anchor_class(anchor: object, node: Node, chain: list[Node]) -> str:
-    function = identity.innermost_function(chain)
+    function = normalize.innermost_function(chain)
     if function is not None and getattr(anchor, "id", None) == function.id:
         return "function"
     if getattr(anchor, "id", None) == node.id:
@@ -268,7 +269,7 @@ def main() -> None:
     parser.add_argument("new", type=Path)
     parser.add_argument("--limits", default=",".join(map(str, DEFAULT_LIMITS)))
     parser.add_argument("--explain", type=int, default=0)
-    parser.add_argument("--explain-limit", type=int, default=identity.ANCHOR_LIMIT)
+    parser.add_argument("--explain-limit", type=int, default=normalize.ANCHOR_LIMIT)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     limits = [int(x) for x in args.limits.split(",")]
@@ -282,7 +283,7 @@ def main() -> None:
         print(f"scanned {path.name}: {len(builds[-1].kinds)} callsites, {time.perf_counter() - started:.1f}s",
               file=sys.stderr)
     linux, darwin, old, new = builds
-    print(f"fingerprint {identity.FP_VERSION} (ANCHOR_LIMIT={identity.ANCHOR_LIMIT}); "
+    print(f"fingerprint {identity.FP_VERSION} (ANCHOR_LIMIT={normalize.ANCHOR_LIMIT}); "
           f"linux={linux.name} darwin={darwin.name} old={old.name} new={new.name}")
     print(f"{'limit':>9} {'n linux/darwin':>15} {'1:1':>7} {'1:1 error':>9} {'1:1 diag':>9} "
           f"{'ord>0 l/d':>11} {'weak l/d':>9} {'fn anchor':>9} {'reappear':>9} {'id ms/file':>11}")

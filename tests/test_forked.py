@@ -6,6 +6,7 @@ import os
 import random
 import signal
 import time
+from dataclasses import dataclass
 
 import pytest
 
@@ -100,56 +101,68 @@ def test_cancel_before_hand_over_reaps_the_child() -> None:
     assert not _children()
 
 
-def test_side_values_arrive_by_name_big_ones_through_the_spill_file() -> None:
-    def body(send, wanted) -> None:  # type: ignore[no-untyped-def]
-        send("small", 1)
-        send("big", b"y" * 3_000_000)  # over the pipe's size: the child must not wait for a reader
-        send("after", 2)
+@dataclass(frozen=True, slots=True)
+class Small:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Big:
+    value: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class After:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Never:
+    value: int
+
+
+def test_side_messages_arrive_by_type_big_ones_through_the_spill_file() -> None:
+    def body(send) -> None:  # type: ignore[no-untyped-def]
+        send(Small(1))
+        send(Big(b"y" * 3_000_000))  # over the pipe's size: the child must not wait for a reader
+        send(After(2))
 
     side = Side(body)
     time.sleep(0.3)  # the child finishes without anyone reading
-    assert side.wait("after") == 2
-    assert side.wait("big") == b"y" * 3_000_000
-    assert side.peek("small") == 1
+    assert side.wait(After) == After(2)
+    assert side.wait(Big).value == b"y" * 3_000_000
+    assert side.peek(Small) == Small(1)
     side.stop()
     assert not _children()
 
 
-def test_a_released_side_skips_its_optional_work_and_is_stopped() -> None:
-    def body(send, wanted) -> None:  # type: ignore[no-untyped-def]
-        send("needed", "yes")
-        while wanted():
-            time.sleep(0.01)
-        send("optional", "too late")
-
-    side = Side(body)
-    assert side.wait("needed") == "yes"
+def test_side_peek_never_waits_and_wait_reports_a_missing_message() -> None:
+    side = Side(lambda send: (time.sleep(0.5), send(After(1)), send(After(2))))
     started = time.monotonic()
-    side.release(("needed",))
-    assert time.monotonic() - started < 1
-    assert side.peek("optional") is LOST
-    assert not _children()
-
-
-def test_side_peek_never_waits_and_wait_reports_a_missing_value() -> None:
-    side = Side(lambda send, wanted: (time.sleep(0.5), send("late", 1)))
-    started = time.monotonic()
-    assert side.peek("late") is LOST
+    assert side.peek(After) is LOST
     assert time.monotonic() - started < 0.3
-    with pytest.raises(ChildLost, match="never"):
-        side.wait("never")
-    assert side.peek_all("la") == [1]
+    with pytest.raises(ChildLost, match="Never"):
+        side.wait(Never)
+    assert side.peek(After) == After(1)  # the first of a type
     side.stop()
     assert not _children()
 
 
-def test_side_release_and_stop_may_be_repeated() -> None:
-    side = Side(lambda send, wanted: send("a", 1))
-    assert side.wait("a") == 1
+def test_side_stop_may_be_repeated() -> None:
+    side = Side(lambda send: send(Small(1)))
+    assert side.wait(Small) == Small(1)
     for _ in range(2):
-        side.release(("a",))
         side.stop()
-        assert side.peek("a") == 1
+        assert side.peek(Small) == Small(1)
+    assert not _children()
+
+
+def test_a_stopped_side_is_gone_at_once() -> None:
+    side = Side(lambda send: (send(Small(1)), time.sleep(30)))
+    assert side.wait(Small) == Small(1)
+    started = time.monotonic()
+    side.stop()
+    assert time.monotonic() - started < 1
     assert not _children()
 
 
@@ -161,4 +174,18 @@ def test_a_child_gone_before_the_hand_over_costs_no_error() -> None:
         helper.hand_over(list(range(100_000)), 10)  # bigger than the pipe
         own, extra, results = helper.join(lambda i: i * 2)
         assert own is LOST and extra is LOST and results == [i * 2 for i in range(10)]
+    assert not _children()
+
+
+def test_a_late_helper_is_stopped_and_the_parent_does_its_work() -> None:
+    """A child that has barely run (here: asleep) and not begun its tasks when the parent has
+    done them all is not waited for: the parent gets LOST for its values and redoes nothing
+    else."""
+    helper = Helper(lambda: time.sleep(5) or "own", lambda own, payload: ("extra", payload, lambda i: -i))
+    helper.hand_over(10, 10)
+    started = time.monotonic()
+    own, extra, results = helper.join(lambda i: i * 2)
+    assert time.monotonic() - started < Helper.JUDGED_AFTER + 1
+    assert own is LOST and extra is LOST
+    assert results == [i * 2 for i in range(10)]
     assert not _children()

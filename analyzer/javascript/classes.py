@@ -4,33 +4,19 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
-from analyzer.identity import Normalizer
+from analyzer.facts import ClassFacts
+from analyzer.javascript.normalize import Normalizer
 from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
 from analyzer.javascript.scopes import scope_of
 from analyzer.javascript.syntax import ancestors, same, starts_word, text, without_parentheses
-from analyzer.model import Scope, Unit
+from analyzer.model import Unit
 from analyzer.rules import JavaScriptRules
 
 _EXTENDS = re.compile(rb"extends(?![A-Za-z0-9_$\x80-\xff\\])")
 _FIELD_WALK_LIMIT = 20000
-
-
-@dataclass(frozen=True, slots=True)
-class ClassFacts:
-    offset: int
-    end_offset: int
-    line: int
-    column: int
-    name: str
-    parent: str
-    root_constructor: str
-    fields: tuple[str, ...]
-    scope: Scope
-    digest: bytes
 
 
 def heritage_names(tree: Tree, source: bytes) -> list[tuple[str, Node]]:

@@ -33,7 +33,7 @@ _ROLE_BY_PARENT = {
 def consumer_of(callsite: Node, chain: list[Node], index: Callable[[Node, Node], int] = named_index) -> Consumer:
     """`chain`: the callsite's ancestors, innermost first (every climb here walks it: a walk
     by `Node.parent` costs the depth at every step); `index`: `named_index`, or one that
-    indexes a wide node's children once (`identity.Siblings.named_index`)."""
+    indexes a wide node's children once (`normalize.Siblings.named_index`)."""
     at, child = _skip_parentheses(chain, -1, callsite)
     if at >= len(chain):
         return Consumer(node="program", relation="body", role="statement")

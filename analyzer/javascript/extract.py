@@ -8,104 +8,34 @@ import re
 from array import array
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from tree_sitter import Node, Tree
 
 from analyzer.bounds import WorkBudget, check_callsites
 from analyzer.bundle.load import file_name
-from analyzer.forked import LOST, Helper, can_fork
-from analyzer.identity import IdentityInput, Normalizer, anchor_of, innermost_function
+from analyzer.facts import ErrorRegion, LeftOut, SiteFacts, UnitFacts
+from analyzer.identity import IdentityInput
 from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
-from analyzer.javascript.classes import ClassFacts, error_classes, heritage_names
+from analyzer.javascript.classes import error_classes, heritage_names
 from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import ModuleMap, UnitEvidence, find_modules, unit_evidence
+from analyzer.javascript.normalize import Normalizer, anchor_of, innermost_function
 from analyzer.javascript.references import UnitReferences, binding_digests, unit_references
 from analyzer.javascript.resolve import Resolution
+from analyzer.javascript.runner import InProcess, Runner
 from analyzer.javascript.scopes import context_of, scope_of
-from analyzer.javascript.speculate import ChunkFacts, TopStatements
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
-from analyzer.model import Consumer, Context, Message, Scope, Unit
+from analyzer.model import Consumer, Unit
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
-
-
-@dataclass(frozen=True, slots=True)
-class SiteFacts:
-    """Everything about one callsite except its fingerprints."""
-
-    kind: str
-    offset: int
-    end_offset: int
-    line: int
-    column: int
-    constructor: str | None
-    form: str
-    callee: str
-    callee_role: str
-    arg_count: int
-    message: Message
-    level: str | None
-    level_source: str | None
-    level_candidates: tuple[str, ...] | None
-    scope: Scope
-    consumer: Consumer
-    context: Context
-    identity: IdentityInput
-    #: digest and offset of the innermost enclosing function, None at module level
-    function_digest: bytes | None
-    function_offset: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class ErrorRegion:
-    offset: int
-    end_offset: int
-    line: int
-    kind: str  # ERROR or MISSING
 
 
 class RecoveredShape(Exception):
     """A callsite whose syntax the parser recovered into a shape the facts cannot be read from
     (e.g. a call without its callee): the callsite is left out and counted (`LeftOut`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LeftOut:
-    """A callsite found but left out of the inventory, and why (summary: `leftOut`)."""
-
-    kind: str
-    offset: int
-    end_offset: int
-    line: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class UnitFacts:
-    unit: Unit
-    sites: list[SiteFacts]
-    classes: list[ClassFacts]
-    logger: dict[str, object]
-    #: call/new sites of a tracked name whose callee resolves to a local binding
-    shadowed: dict[str, int]
-    error_regions: list[ErrorRegion]
-    #: bundler modules found by shape (esbuild/Bun wrappers, webpack, browserify)
-    modules: ModuleMap | None = None
-    #: the modules with source-map evidence, their rows before fingerprints
-    evidence: UnitEvidence | None = None
-    #: top-level items and the bindings they declare and reference (JavaScript only)
-    references: UnitReferences | None = None
-    #: (item position, name) -> digest of the bindings that may root a `references` entry
-    binding_digests: dict[tuple[int, str], bytes] = field(default_factory=dict)
-    #: callsites found but left out: the parser recovered them into a shape facts cannot be
-    #: read from (`found` = inventoried + left out, checked in the summary)
-    left_out: tuple[LeftOut, ...] = ()
-    #: callsites found, by kind (None: a frontend that leaves none out)
-    found: dict[str, int] | None = None
 
 
 #: Syntax trees of a command that ends soon after its scan. Freeing a 13 MB bundle's tree node by
@@ -114,17 +44,12 @@ class UnitFacts:
 RETAINED_TREES: list[Tree] = []
 
 
-#: units smaller than this are not worth a helper process (a fork and two pickles)
-HELPER_MIN_BYTES = 1 << 20
-
-
 def extract_unit(
-    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, helper: bool = False,
-    ahead: Callable[[], list[ChunkFacts]] | None = None,
+    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, runner: Runner = InProcess,
 ) -> UnitFacts:
-    """The facts of one unit of `bundle`; with `helper`, a process forked after the parse shares
-    the work on big units; `ahead()` gives, without waiting, the chunks of facts another process
-    has already made for the unit (`speculate`). The facts are the same either way."""
+    """The facts of one unit of `bundle`. The work after the parse that needs only the tree, and
+    the callsites' facts, run on `runner` (`analyzer.javascript.runner`): the facts are the same
+    on any runner."""
     mark(f"extract: parsing {unit.name}")
     label = str(bundle) if unit.name == file_name(bundle) else f"{bundle}!{unit.name}"
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
@@ -147,69 +72,38 @@ def extract_unit(
     def prepare(
         own: tuple[ModuleMap, list[ErrorRegion], UnitReferences], payload: tuple[bytes, list[tuple[str, int]]]
     ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts | LeftOut]]:
-        """In the helper: the modules of every callsite the parent found (as (kind, offset)),
-        and the work on those left to do."""
-        todo = _decode_sites(tree, payload[0])
+        """The modules of every callsite found (as (kind, offset)), and the work on each (the
+        callsites found again in this process's tree when first needed)."""
         evidence = unit_evidence(unit, own[0], payload[1], bundle)
-        columns = _columns(source, [node.start_byte for node, _ in todo])
-        return evidence, len(todo), lambda i: site_facts(todo[i][0], todo[i][1], columns)
+        todo: list[tuple[Node, str]] = []
+        columns: dict[int, tuple[int, int]] = {}
 
-    # what another process made ahead, taken as soon as this process has its own tree (that
-    # process stops then, leaving both cores to this one and its helper)
-    made: dict[tuple[int, int, str], object] = {}
-    chunks = ahead() if ahead is not None else []
-    if chunks:
-        top = TopStatements(tree, source)
-        for chunk in chunks:
-            made.update(top.usable(chunk))
-    helper_process = (
-        Helper(tree_facts, prepare)
-        if helper and len(source) >= HELPER_MIN_BYTES and can_fork() else None
-    )
+        def work(i: int) -> SiteFacts | LeftOut:
+            if not todo:
+                todo.extend(_decode_sites(tree, payload[0]))
+                columns.update(_columns(source, [node.start_byte for node, _ in todo]))
+            return site_facts(todo[i][0], todo[i][1], columns)
+
+        return evidence, len(payload[0]) // _SITE_CODE_BYTES, work
+
+    shared = runner(tree_facts, prepare)
     try:
-        found_sites = _find_sites(tree, source, rules, forced_logger)
-    except BaseException:
-        if helper_process is not None:
-            helper_process.cancel()
-        raise
-    resolution, heritages, choice, sites, shadowed = found_sites
-    mark(f"extract: {len(sites)} callsites found")
-    try:
+        resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
+        mark(f"extract: {len(sites)} callsites found")
         check_callsites(label, len(sites))
-    except BaseException:
-        if helper_process is not None:
-            helper_process.cancel()
-        raise
-    mark(f"extract: {len(made)} callsite facts made ahead")
-    todo = [site for site in sites if (site[0].start_byte, site[0].end_byte, site[1]) not in made]
-    columns = _columns(source, [node.start_byte for node, _ in todo])
-    located = [(kind, node.start_byte) for node, kind in sites]
-    if helper_process is not None:
-        # the helper mapped the modules while this process resolved names; now both work through
-        # the callsites, the helper from the back, this process from the front after the classes
-        try:
-            helper_process.hand_over((_encode_sites(todo), located), len(todo))
-            class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
-        except BaseException:
-            helper_process.cancel()
-            raise
-        found, evidence, done = helper_process.join(lambda i: site_facts(todo[i][0], todo[i][1], columns))
-        modules, regions, references = tree_facts() if found is LOST else found
-        if evidence is LOST:
-            evidence = unit_evidence(unit, modules, located, bundle)
-    else:
-        done = [site_facts(node, kind, columns) for node, kind in todo]
+        columns = _columns(source, [node.start_byte for node, _ in sites])
+        located = [(kind, node.start_byte) for node, kind in sites]
+        shared.hand_over((_encode_sites(sites), located), len(sites))
         class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
-        modules, regions, references = tree_facts()
-        evidence = unit_evidence(unit, modules, located, bundle)
+    except BaseException:
+        shared.cancel()
+        raise
+    # the runner's other side mapped the modules meanwhile; now both work through the callsites
+    (modules, regions, references), evidence, done = shared.join(
+        lambda i: site_facts(sites[i][0], sites[i][1], columns))
     mark("extract: callsite facts made")
-    computed = iter(done)
-    every: list[SiteFacts | LeftOut] = [
-        made.get((node.start_byte, node.end_byte, kind)) or next(computed)  # type: ignore[misc]
-        for node, kind in sites
-    ]
-    facts = [fact for fact in every if isinstance(fact, SiteFacts)]
-    left_out = tuple(fact for fact in every if isinstance(fact, LeftOut))
+    facts = [fact for fact in done if isinstance(fact, SiteFacts)]
+    left_out = tuple(fact for fact in done if isinstance(fact, LeftOut))
     logger = _logger_summary(unit, choice, source)
     roots = _root_candidates(references, [fact.offset for fact in facts], choice)
     return UnitFacts(
@@ -242,10 +136,9 @@ def _root_candidates(references: UnitReferences, offsets: list[int], choice: log
 
 def _find_sites(
     tree: Tree, source: bytes, rules: JavaScriptRules, forced_logger: str | None,
-    within: tuple[int, int] | None = None,
 ) -> tuple[Resolution, list[tuple[str, Node]], logger_detection.LoggerChoice, list[tuple[Node, str]], Counter[str]]:
     """(resolution, class heritage names, the logger, callsites as (node, kind) in source order,
-    shadowed call counts by name). `within`: only callsites in that byte range."""
+    shadowed call counts by name)."""
     options = logger_detection.level_options(tree, source, rules)
     declarations = logger_detection.default_level_declarations(tree, source, rules)
     heritages = heritage_names(tree, source)
@@ -254,7 +147,7 @@ def _find_sites(
     forced = forced_logger or rules.logger_name
     if forced:
         names.add(forced)
-    resolution = Resolution(tree, source, names, within)
+    resolution = Resolution(tree, source, names)
     choice = logger_detection.detect(resolution, options, declarations, source, rules, forced)
     sites: list[tuple[Node, str]] = []
     shadowed: Counter[str] = Counter()
@@ -357,6 +250,8 @@ def _site(
 
 
 _KINDS = ("error", "diagnostic")
+#: bytes of one encoded callsite: four 8-byte codes
+_SITE_CODE_BYTES = 4 * 8
 
 
 def _encode_sites(sites: list[tuple[Node, str]]) -> bytes:

@@ -29,8 +29,16 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
-from analyzer.identity import ANCHOR_LIMIT, Anchor, Normalizer, Siblings, captures_in, digest_of, window
+from analyzer.identity import digest_of
 from analyzer.javascript.modules import ModuleMap, main_container
+from analyzer.javascript.normalize import (
+    ANCHOR_LIMIT,
+    Anchor,
+    Normalizer,
+    Siblings,
+    captures_in,
+    window,
+)
 from analyzer.javascript.resolve import Binding, Paths, declaration
 from analyzer.javascript.syntax import PATTERN_TYPES, ancestors, same
 

@@ -20,9 +20,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from analyzer.facts import ClassFacts, ErrorRegion, SiteFacts
 from analyzer.identity import IdentityInput
-from analyzer.javascript.classes import ClassFacts
-from analyzer.javascript.extract import ErrorRegion, SiteFacts
 from analyzer.model import Message, Unit
 from analyzer.python import tokens
 from analyzer.python.collect import Candidate, Collector, Frame, LoggerBinding, Where

@@ -11,14 +11,18 @@ output is byte-identical to `--jobs 1`.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.bundle.python_inputs import PythonBundle, load_python_bundle
+from analyzer.bundle.python_inputs import load_python_bundle
 from analyzer.errors import InputError
-from analyzer.javascript.extract import UnitFacts
-from analyzer.javascript.modules import BundleModules
-from analyzer.python.extract import FileFacts, FileTask, Vocabulary, extract_file
+from analyzer.facts import FrontendScan
+from analyzer.python.extract import (
+    PYTHON_ANCHOR_LIMIT,
+    FileFacts,
+    FileTask,
+    Vocabulary,
+    extract_file,
+)
 from analyzer.python.hierarchy import settle
 from analyzer.python.modules import module_map, module_names, vendored
 from analyzer.python.vocabulary import bundle_vocabulary
@@ -30,21 +34,11 @@ from analyzer.python.workers import (
     limit_memory,
     quiet_gc,
 )
-from analyzer.reports.readable import Rendering, as_written
+from analyzer.reports.readable import as_written
 from analyzer.rules import PythonRules
 
 
-@dataclass(frozen=True, slots=True)
-class PythonScan:
-    bundle: PythonBundle
-    units: list[UnitFacts]
-    #: one `python-package` module per unit
-    modules: BundleModules
-    #: Python is its own readable rendering: the unit as shipped, for units with callsites
-    renderings: dict[str, Rendering]
-
-
-def scan_python(path: Path, rules: PythonRules, jobs: int) -> PythonScan:
+def scan_python(path: Path, rules: PythonRules, jobs: int) -> FrontendScan:
     bundle = load_python_bundle(path)
     names = [unit.name for unit in bundle.units]
     modules = module_names(names)
@@ -55,7 +49,7 @@ def scan_python(path: Path, rules: PythonRules, jobs: int) -> PythonScan:
     units = settle(files, bundle.units, rules, modules, evidence)
     module_rows = module_map(units, [f.module_digest for f in files], modules, evidence)
     renderings = {u.unit.name: as_written(u.unit.source) for u in units if u.sites}
-    return PythonScan(bundle, units, module_rows, renderings)
+    return FrontendScan(bundle.name, bundle.sha256, bundle.size, units, renderings, module_rows, PYTHON_ANCHOR_LIMIT)
 
 
 def extract_all(path: Path, tasks: list[FileTask], vocabulary: Vocabulary, jobs: int) -> list[FileFacts]:

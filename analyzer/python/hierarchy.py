@@ -14,8 +14,7 @@ import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from analyzer.javascript.classes import ClassFacts
-from analyzer.javascript.extract import SiteFacts, UnitFacts
+from analyzer.facts import ClassFacts, SiteFacts, UnitFacts
 from analyzer.model import Unit
 from analyzer.python.extract import ClassRecord, FileFacts, PendingSite
 from analyzer.python.modules import ModuleName, Vendored

@@ -13,9 +13,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from analyzer.facts import MODULE_SCHEMA, BundledModule, BundleModules, UnitFacts
 from analyzer.identity import scan_fingerprints
-from analyzer.javascript.extract import UnitFacts
-from analyzer.javascript.modules import MODULE_SCHEMA, BundledModule, BundleModules
 from analyzer.model import Module
 
 PYTHON_MODULE_KIND = "python-package"

@@ -1,0 +1,198 @@
+"""What every frontend produces for a unit, before fingerprints: the language-neutral contract
+between a frontend (`javascript/`, `python/`) and the shared stages (`scan`, `reports`). No
+parser here: a frontend's trees never outlive its extraction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from analyzer.identity import IdentityInput
+from analyzer.model import Consumer, Context, Message, Module, Origin, Scope, Unit
+
+if TYPE_CHECKING:  # annotations only: JavaScript-only evidence a JavaScript unit carries, and rows
+    from analyzer.bundle.load import Embedded
+    from analyzer.javascript.modules import ModuleMap, UnitEvidence
+    from analyzer.javascript.references import UnitReferences
+    from analyzer.reports.readable import Rendering
+
+
+@dataclass(frozen=True, slots=True)
+class SiteFacts:
+    """Everything about one callsite except its fingerprints."""
+
+    kind: str
+    offset: int
+    end_offset: int
+    line: int
+    column: int
+    constructor: str | None
+    form: str
+    callee: str
+    callee_role: str
+    arg_count: int
+    message: Message
+    level: str | None
+    level_source: str | None
+    level_candidates: tuple[str, ...] | None
+    scope: Scope
+    consumer: Consumer
+    context: Context
+    identity: IdentityInput
+    #: digest and offset of the innermost enclosing function, None at module level
+    function_digest: bytes | None
+    function_offset: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRegion:
+    offset: int
+    end_offset: int
+    line: int
+    kind: str  # ERROR or MISSING
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A callsite found but left out of the inventory, and why (summary: `leftOut`)."""
+
+    kind: str
+    offset: int
+    end_offset: int
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnitFacts:
+    unit: Unit
+    sites: list[SiteFacts]
+    classes: list[ClassFacts]
+    logger: dict[str, object]
+    #: call/new sites of a tracked name whose callee resolves to a local binding
+    shadowed: dict[str, int]
+    error_regions: list[ErrorRegion]
+    #: bundler modules found by shape (esbuild/Bun wrappers, webpack, browserify)
+    modules: ModuleMap | None = None
+    #: the modules with source-map evidence, their rows before fingerprints
+    evidence: UnitEvidence | None = None
+    #: top-level items and the bindings they declare and reference (JavaScript only)
+    references: UnitReferences | None = None
+    #: (item position, name) -> digest of the bindings that may root a `references` entry
+    binding_digests: dict[tuple[int, str], bytes] = field(default_factory=dict)
+    #: callsites found but left out: the parser recovered them into a shape facts cannot be
+    #: read from (`found` = inventoried + left out, checked in the summary)
+    left_out: tuple[LeftOut, ...] = ()
+    #: callsites found, by kind (None: a frontend that leaves none out)
+    found: dict[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassFacts:
+    offset: int
+    end_offset: int
+    line: int
+    column: int
+    name: str
+    parent: str
+    root_constructor: str
+    fields: tuple[str, ...]
+    scope: Scope
+    digest: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class FrontendScan:
+    """What a frontend hands the shared stages for one input: every frontend returns this."""
+
+    #: the input's file or directory name, its sha256 and size (SPEC: `inputs.bundle`)
+    name: str
+    sha256: str
+    size: int
+    units: list[UnitFacts]
+    #: unit name -> its readable rendering (Python: the unit as written, for units with callsites)
+    renderings: dict[str, Rendering]
+    #: bundler (or Python package) modules and source-map evidence of every unit
+    modules: BundleModules
+    #: the fingerprints' anchor limit of this frontend (its unit is the frontend's)
+    anchor_limit: int
+    #: a Bun executable's embedded modules, scanned or not (empty otherwise)
+    embedded: list[Embedded] = field(default_factory=list)
+    #: `function-signatures.jsonl` for corpus matching, when asked for (`scan --signatures`)
+    signatures: bytes | None = None
+
+
+# ---- module rows (modules.jsonl): made by every frontend ------------------------------------
+
+MODULE_SCHEMA = "erratlas.module/1"
+
+
+@dataclass(frozen=True, slots=True)
+class BundledModule:
+    """One line of modules.jsonl."""
+
+    schema: str
+    id: str
+    unit: str
+    kind: str
+    name: str
+    fingerprint: str
+    offset: int
+    endOffset: int
+    #: where the module's own code (the wrapper's function, the table entry) begins; code
+    #: between `offset` and here is hoisted out of the wrapper (esbuild/Bun `__esm`)
+    bodyOffset: int
+    line: int
+    #: the byte ranges it is made of: [[offset, endOffset]], or the runs of hoisted code of one
+    #: original file (source-map modules), which other modules may lie between
+    spans: list[list[int]]
+    #: the id of the module holding this one (a bundle bundled inside a module), else None
+    parent: str | None
+    #: the variable the wrapper is assigned to, or the module table's id
+    binding: str | None
+    #: the path the bundle itself keeps for the module (keep-names, webpack, browserify)
+    key: str | None
+    #: the original file most of it maps to, from the source map
+    source: str | None
+    #: the npm package its key or source lies in (`node_modules/<pkg>/`, a bare require)
+    package: str | None
+    #: packages named by `/*! name vX.Y.Z */`-style license banners in it or right before it
+    banners: tuple[str, ...]
+    #: packages named by an inlined package.json (`{name:"x",version:"1.2.3"...}`) in it
+    manifests: tuple[str, ...]
+    evidence: tuple[str, ...]
+    #: callsites whose innermost module this is, by kind
+    callsites: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceMapUse:
+    """How a unit's source map was used (summary evidence)."""
+
+    unit: str
+    #: `inline`, the map's file name, or None when there is none
+    map: str | None
+    #: used, none, unusable: <why>
+    status: str
+    #: sha256 of the map's bytes, else None
+    sha256: str | None
+    sources: int
+    #: callsites that got an origin
+    mapped: int
+
+
+class BundleModules:
+    """Every unit's modules with fingerprints, and each callsite's module and origin."""
+
+    def __init__(self, rows: list[BundledModule], records: dict[tuple[str, int], Module],
+                 origins: dict[tuple[str, int], Origin], maps: list[SourceMapUse]) -> None:
+        self.rows = rows
+        self.maps = maps
+        self._records = records
+        self._origins = origins
+
+    def module_of(self, unit: str, offset: int) -> Module | None:
+        return self._records.get((unit, offset))
+
+    def origin_of(self, unit: str, offset: int) -> Origin | None:
+        return self._origins.get((unit, offset))

@@ -1,0 +1,317 @@
+"""The JavaScript token normalizer behind fp1 (SPEC 3, docs/fingerprints.md): anchors (a node
+or a window of siblings) and their alpha-normalized text, from tree-sitter trees. The digests
+and forms themselves are portable (`analyzer.identity`)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from tree_sitter import Node, Query, QueryCursor
+
+from analyzer.bounds import WorkBudget
+from analyzer.identity import digest_of
+from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE, named_index
+
+#: largest anchor, in syntax nodes (about 2 bytes each in minified code); chosen by measurement
+#: across platform builds (bench/fingerprint_pairing.py, docs/fingerprints.md)
+ANCHOR_LIMIT = 1024
+_RENAMEABLE = Query(
+    LANGUAGE,
+    """
+    [(identifier) (shorthand_property_identifier) (shorthand_property_identifier_pattern)
+     (private_property_identifier) (statement_identifier)] @name
+    """,
+)
+_FOLDABLE = Query(
+    LANGUAGE,
+    """
+    (member_expression object: [(object) (parenthesized_expression (object))]
+                       property: (property_identifier)) @fold
+    (subscript_expression object: [(object) (parenthesized_expression (object))]
+                          index: (string)) @fold
+    """,
+)
+#: what may separate a build-constant object's last value from the key read
+_GAP = re.compile(rb"\s*\}\s*(?:\)\s*)?(?:\?\.\s*\[|\?\.|\.|\[)\s*")
+#: a cheap necessary condition for `_GAP` after a literal (whose last character is a quote, a
+#: backquote, a letter, a digit or `.`): lets most anchors skip the `_FOLDABLE` query
+_MAYBE_FOLDABLE = re.compile(rb"[\"'`\w.]\s*\}\s*(?:\)\s*)?(?:\?\.|\.|\[)")
+#: values of a build-constant object literal: literals without names or side effects
+_CONSTANT_TYPES = frozenset({"string", "number", "true", "false", "null", "template_string"})
+_ANCHOR_STOP = FUNCTION_TYPES | {"class_static_block", "program"}
+
+
+
+class Window:
+    """A run of consecutive siblings used as one anchor: the callsite's neighbourhood inside a
+    node too large to be an anchor itself."""
+
+    __slots__ = ("end_byte", "id", "members", "parent", "start_byte", "type")
+
+    def __init__(self, parent: Node, members: Sequence[Node]) -> None:
+        self.parent = parent
+        #: the named siblings of the run, comments left out
+        self.members = members
+        self.type = f"{parent.type}[]"
+        self.start_byte = members[0].start_byte
+        self.end_byte = members[-1].end_byte
+        self.id = (parent.id, self.start_byte, self.end_byte)
+
+
+class Siblings:
+    """The named children (comments left out) of the nodes windows are cut from, with their
+    starts and sizes, listed once per node: stepping by `next_named_sibling` costs a descent from
+    the root at every step, and a statement list can hold a million statements."""
+
+    def __init__(self) -> None:
+        self._runs: dict[int, tuple[list[Node], list[int], list[int]]] = {}
+        self._indexes: dict[int, dict[int, int]] = {}
+
+    def named_index(self, parent: Node, child: Node) -> int:
+        """`syntax.named_index` (comments counted), the named children of a wide node indexed
+        once: an array of 100,000 errors is 100,000 lookups, not 100,000 scans."""
+        if parent.named_child_count <= _WIDE:
+            return named_index(parent, child)
+        index = self._indexes.get(parent.id)
+        if index is None:
+            index = self._indexes[parent.id] = {c.id: at for at, c in enumerate(parent.named_children)}
+        return index.get(child.id, -1)
+
+    def of(self, parent: Node) -> tuple[list[Node], list[int], list[int]]:
+        """(children, their start bytes, their sizes in syntax nodes)."""
+        run = self._runs.get(parent.id)
+        if run is None:
+            nodes = [c for c in parent.named_children if c.type != "comment"]
+            run = self._runs[parent.id] = (nodes, [c.start_byte for c in nodes], [c.descendant_count for c in nodes])
+        return run
+
+
+Anchor = Node | Window
+
+
+#: nodes with more named children than this get them indexed (`Siblings.named_index`)
+_WIDE = 64
+#: windows' members whose names are remembered: neighbouring callsites share most of a window
+_REMEMBERED_MEMBERS = 4096
+
+
+class Normalizer:
+    """Alpha-normalized digests of anchors (nodes or windows) of one tree, cached."""
+
+    def __init__(self, source: bytes, budget: WorkBudget | None = None) -> None:
+        self.source = source
+        #: node visits left for this tree's callsites (the work bound), None: unbounded
+        self.budget = budget
+        self._cache: dict[object, bytes] = {}
+        #: the run of siblings each window is cut from (`anchor_of`)
+        self.siblings = Siblings()
+        #: name spans of the most recent windows' members, by node id (oldest first)
+        self._member_names: OrderedDict[int, list[tuple[int, int]]] = OrderedDict()
+
+    def digest(self, node: Anchor) -> bytes:
+        cached = self._cache.get(node.id)
+        if cached is None:
+            if isinstance(node, Node):  # a window is bounded by ANCHOR_LIMIT, a function is not
+                self.spend(node.descendant_count)
+            cached = self._cache[node.id] = digest_of(node.type, self.normalized(node))
+        return cached
+
+    def spend(self, nodes: int) -> None:
+        """Count node visits against the work bound (BoundExceeded past it)."""
+        if self.budget is not None:
+            self.budget.spend(nodes)
+
+    def normalized(self, node: Anchor) -> bytes:
+        """The anchor's source with each renameable name replaced by `\\0N\\0`, N the index
+        of the name's first occurrence in the anchor, and each read of a key of a literal object
+        (`{VERSION:"2.1.98",...}.VERSION`, how bundlers inline a table of build-time constants)
+        replaced by `\\0=KEY\\0` (docs/fingerprints.md): invariant under any consistent
+        renaming and under the values of build constants, sensitive to everything else."""
+        names = list(self._names(node))
+        names.sort()
+        return self.normalized_span(node, names)
+
+    def normalized_span(self, node: Anchor, names: list[tuple[int, int]]) -> bytes:
+        """`normalized` for a caller that already has the anchor's renameable names, sorted by
+        start (the reference graph captures every name of a unit once)."""
+        source, begin, end = self.source, node.start_byte, node.end_byte
+        replaced: dict[int, bytes] = {}
+        if _MAYBE_FOLDABLE.search(source, begin, end):
+            for read in _captures(_FOLDABLE, node):
+                key = _constant_read(read, source)
+                if key is not None:
+                    names.append((read.start_byte, read.end_byte))
+                    replaced[read.start_byte] = b"\x00=%s\x00" % key
+            if replaced:
+                names.sort()  # a read's start is never a name's start
+        pieces, at = [], begin
+        index: dict[bytes, int] = {}
+        for start, stop in names:
+            if start < at:
+                continue  # inside a replaced read (or a nested capture, never in practice)
+            pieces.append(source[at:start])
+            replacement = replaced.get(start) if replaced else None
+            if replacement is None:
+                replacement = b"\x00%d\x00" % index.setdefault(source[start:stop], len(index))
+            pieces.append(replacement)
+            at = stop
+        pieces.append(source[at:end])
+        return b"".join(pieces)
+
+    def _names(self, node: Anchor) -> list[tuple[int, int]]:
+        """Spans of the renameable names inside the anchor (a window's, member by member,
+        remembered for the next windows)."""
+        if isinstance(node, Node):
+            return [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, node)]
+        remembered = self._member_names
+        names: list[tuple[int, int]] = []
+        for member in node.members:
+            spans = remembered.get(member.id)
+            if spans is None:
+                spans = remembered[member.id] = [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, member)]
+                if len(remembered) > _REMEMBERED_MEMBERS:
+                    remembered.popitem(last=False)
+            names.extend(spans)
+        return names
+
+
+#: one cursor per query (never given a byte range, so reusable)
+_NODE_CURSORS: dict[int, QueryCursor] = {}
+
+
+def captures_in(node: Anchor) -> list[Node]:
+    """The renameable names inside an anchor."""
+    return _captures(_RENAMEABLE, node)
+
+
+def window(parent: Node, child: Node, limit: int, siblings: Siblings | None = None) -> Anchor:
+    """The run of siblings around `child` inside `parent` within `limit` nodes (see anchor_of);
+    `siblings` shared by the calls on one tree lists each parent's children once."""
+    return _window(parent, child, limit, siblings if siblings is not None else Siblings())
+
+
+def _captures(query: Query, node: Anchor) -> list[Node]:
+    """The nodes a one-capture query captures inside the anchor (a window's, member by member:
+    a byte range on the parent makes the cursor step over every sibling before the window,
+    which is quadratic over a statement list of a million)."""
+    cursor = _NODE_CURSORS.get(id(query))
+    if cursor is None:
+        cursor = _NODE_CURSORS[id(query)] = QueryCursor(query)
+    members = [node] if isinstance(node, Node) else node.members
+    return [n for member in members for nodes in cursor.captures(member).values() for n in nodes]
+
+
+def _constant_read(read: Node, source: bytes) -> bytes | None:
+    """The key read, when `read` reads a key of an object literal (optionally in one pair of
+    parentheses) whose members are all `key: literal` pairs, with plain keys (names, or strings
+    without escapes; no `__proto__`), no comment, no trailing comma, and only whitespace
+    between the last value, the closing brace, the parenthesis and the accessor."""
+    target = read.child_by_field_name("object")
+    key_node = read.child_by_field_name("property" if read.type == "member_expression" else "index")
+    if target is None or key_node is None:
+        return None
+    if target.type == "parenthesized_expression":
+        target = target.named_children[0]
+    key = _key(key_node)
+    members = target.named_children
+    if key is None or not members:
+        return None
+    if not _GAP.fullmatch(source, members[-1].end_byte, key_node.start_byte):
+        return None
+    found = False
+    for member in members:
+        if member.type != "pair":
+            return None
+        name = _key(member.child_by_field_name("key"))
+        value = member.child_by_field_name("value")
+        if name is None or name == b"__proto__" or value is None or not _constant(value):
+            return None
+        found = found or name == key
+    return key if found else None
+
+
+def _key(node: Node | None) -> bytes | None:
+    if node is None:
+        return None
+    raw = node.text or b""
+    if node.type == "property_identifier":
+        return raw
+    if node.type == "string" and b"\\" not in raw:
+        return raw[1:-1]
+    return None
+
+
+def _constant(value: Node) -> bool:
+    if value.type == "template_string":
+        return not any(c.type == "template_substitution" for c in value.named_children)
+    if value.type == "unary_expression":
+        argument = value.child_by_field_name("argument")
+        operator = value.child_by_field_name("operator")
+        return (
+            argument is not None
+            and argument.type == "number"
+            and operator is not None
+            and operator.type in ("!", "-", "+", "void")
+        )
+    return value.type in _CONSTANT_TYPES
+
+
+def anchor_of(
+    callsite: Node, chain: Sequence[Node], limit: int | None = None, siblings: Siblings | None = None
+) -> Anchor:
+    """The innermost enclosing function when it has at most `limit` syntax nodes. Otherwise,
+    below the first enclosing node that has more, the child holding the callsite, grown over its
+    neighbouring siblings (alternately the previous and the next) while the run stays within
+    `limit` nodes; the callsite itself when even it has more. Sizes count syntax nodes, not
+    bytes, so that renaming (which changes the length of names) never moves an anchor.
+    `chain`: the callsite's ancestors up to the root, innermost first."""
+    limit = ANCHOR_LIMIT if limit is None else limit
+    if callsite.descendant_count > limit:
+        return callsite
+    inner = callsite
+    root = chain[-1] if chain else None
+    for node in chain:
+        # the root is the program, whatever its type (an ERROR node when the parser recovered
+        # from the first bytes on)
+        if node is root or node.type == "program" or node.descendant_count > limit:
+            return _window(node, inner, limit, siblings if siblings is not None else Siblings())
+        if node.type in _ANCHOR_STOP:
+            return node
+        inner = node
+    return inner
+
+
+def _window(parent: Node, child: Node, limit: int, siblings: Siblings) -> Anchor:
+    nodes, starts, sizes = siblings.of(parent)
+    at = bisect.bisect_left(starts, child.start_byte)
+    while at < len(nodes) and nodes[at].id != child.id:
+        at += 1  # zero-width (MISSING) siblings can share a start
+    if at == len(nodes):
+        return child  # a comment (never a callsite's ancestor) or a child the run lacks
+    first = last = at
+    size = sizes[at]
+    before = after = True
+    while before or after:
+        if before:
+            before = first > 0 and size + sizes[first - 1] <= limit
+            if before:
+                first -= 1
+                size += sizes[first]
+        if after:
+            after = last + 1 < len(nodes) and size + sizes[last + 1] <= limit
+            if after:
+                last += 1
+                size += sizes[last]
+    if first == last:
+        return child
+    return Window(parent, nodes[first:last + 1])
+
+
+def innermost_function(chain: Sequence[Node]) -> Node | None:
+    for node in chain:
+        if node.type in _ANCHOR_STOP:
+            return None if node.type == "program" else node
+    return None

@@ -1,0 +1,101 @@
+"""Each worker of a JavaScript scan has its own switch, and no switch changes a byte of output
+(analyzer/javascript/runner.py, docs/performance.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, records, run, scan, tree_bytes
+
+from analyzer.javascript.runner import DEFAULT_WORKERS, NO_WORKERS, Workers, workers_for
+
+SWITCHES = ("ERRATLAS_HELPER", "ERRATLAS_RENDER_WORKER")
+
+
+@pytest.fixture
+def no_switches(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    for name in SWITCHES:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_one_job_forks_no_worker_whatever_the_switches(no_switches: pytest.MonkeyPatch) -> None:
+    for name in SWITCHES:
+        no_switches.setenv(name, "1")
+    assert workers_for(1) == NO_WORKERS
+
+
+def test_more_jobs_use_the_default_workers(no_switches: pytest.MonkeyPatch) -> None:
+    assert workers_for(2) == DEFAULT_WORKERS
+
+
+@pytest.mark.parametrize(
+    ("switches", "expected"),
+    [
+        ({"ERRATLAS_HELPER": "0"}, Workers(helper=False, render=DEFAULT_WORKERS.render)),
+        ({"ERRATLAS_RENDER_WORKER": "0"}, Workers(helper=DEFAULT_WORKERS.helper, render=False)),
+        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"}, Workers(helper=True, render=True)),
+        ({"ERRATLAS_HELPER": "0", "ERRATLAS_RENDER_WORKER": "0"}, NO_WORKERS),
+    ],
+)
+def test_each_worker_has_its_own_switch(
+    no_switches: pytest.MonkeyPatch, switches: dict[str, str], expected: Workers
+) -> None:
+    for name, value in switches.items():
+        no_switches.setenv(name, value)
+    assert workers_for(2) == expected
+
+
+def test_a_switch_is_0_or_1(no_switches: pytest.MonkeyPatch) -> None:
+    no_switches.setenv("ERRATLAS_HELPER", "yes")
+    with pytest.raises(ValueError, match="ERRATLAS_HELPER must be 0 or 1"):
+        workers_for(2)
+
+
+WRAPPER = b"// @bun @bun-cjs\n(function(exports, require, module, __filename, __dirname) {"
+
+
+def _big_bundle(path: Path, wrapped: bool) -> Path:
+    """Top-level `var` modules made of the demo app (esbuild CommonJS build), optionally inside
+    Bun's CommonJS wrapper: a unit over 1 MiB, big enough for every worker."""
+    demo = (FIXTURES / "demo" / "demo.cjs.min.js").read_bytes().strip()
+    demo = demo[: demo.rfind(b"\n//# sourceMappingURL")]
+    body = b"".join(b"var M%d=(()=>{%s})();" % (i, demo) for i in range(40))
+    path.write_bytes(WRAPPER + body + b"})\n" if wrapped else body)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("switches", "traced", "wrapped"),
+    [
+        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"},
+         {"runner: helper forked", "scan: render worker forked"}, False),
+        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"},
+         {"runner: helper forked", "scan: render worker forked"}, True),
+        ({"ERRATLAS_HELPER": "0", "ERRATLAS_RENDER_WORKER": "1"}, {"scan: render worker forked"}, False),
+        ({"ERRATLAS_RENDER_WORKER": "0", "ERRATLAS_HELPER": "1"}, {"runner: helper forked"}, False),
+    ],
+    ids=["all-on", "all-on-bun-cjs", "no-helper", "no-render-worker"],
+)
+def test_every_worker_switch_writes_the_bytes_of_one_process(
+    tmp_path: Path, no_switches: pytest.MonkeyPatch, switches: dict[str, str], traced: set[str], wrapped: bool
+) -> None:
+    """The switched-on workers run (their trace lines show), the others do not, and the output
+    is the output of `--jobs 1`."""
+    bundle = _big_bundle(tmp_path / "big.js", wrapped)
+    scan(bundle, tmp_path / "one", "--jobs", "1")
+    for name, value in switches.items():
+        no_switches.setenv(name, value)
+    no_switches.setenv("ERRATLAS_TRACE", "1")
+    result = run("scan", bundle, "--out", tmp_path / "two", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    workers = {line for line in _WORKER_LINES if line in result.stderr}
+    assert workers == traced
+    assert tree_bytes(tmp_path / "one") == tree_bytes(tmp_path / "two")
+    assert len(records(tmp_path / "two", "error")) > 100
+
+
+#: what the scan traces when it forks each worker (a worker that falls behind on a busy machine
+#: is stopped before it says more)
+_WORKER_LINES = ("runner: helper forked", "scan: render worker forked")
