@@ -29,7 +29,7 @@ from analyzer.model import (
     ReferenceItem,
     Unit,
 )
-from analyzer.reports.readable import ReadableUnit, readable_units, render
+from analyzer.readable import ReadableUnit, readable_units, render
 from analyzer.rules import JavaScriptRules, PythonRules
 from analyzer.trace import mark
 

@@ -11,7 +11,7 @@ from analyzer.javascript.extract import extract_unit
 from analyzer.javascript.speculate import ChunkFacts, TopStatements, chunks_of, facts_ahead, is_wrapped
 from analyzer.javascript.syntax import parse
 from analyzer.model import Unit
-from analyzer.reports.readable import render
+from analyzer.readable import render
 from analyzer.rules import load_javascript_rules
 
 WRAPPER = b"// @bun @bun-cjs\n(function(exports, require, module, __filename, __dirname) {"

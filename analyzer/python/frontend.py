@@ -30,7 +30,7 @@ from analyzer.python.workers import (
     limit_memory,
     quiet_gc,
 )
-from analyzer.reports.readable import Rendering, as_written
+from analyzer.readable import Rendering, as_written
 from analyzer.rules import PythonRules
 
 
