@@ -22,24 +22,17 @@ from tree_sitter import Tree
 
 from analyzer.javascript.modules.browserify import browserify_modules
 from analyzer.javascript.modules.esbuild import by_container, find_helpers, wrapped_modules
-from analyzer.javascript.modules.evidence import UnitModules, with_evidence
 from analyzer.javascript.modules.loose import loose_pieces, without_duplicates
 from analyzer.javascript.modules.patterns import Literals
-from analyzer.javascript.modules.records import (
-    MODULE_SCHEMA,
-    BundledModule,
-    BundleModules,
-    SourceMapUse,
-)
+from analyzer.javascript.modules.records import MODULE_SCHEMA, BundledModule, BundleModules
 from analyzer.javascript.modules.rows import UnitEvidence, bundle_modules, unit_evidence
-from analyzer.javascript.modules.spans import ModuleIndex, ModuleMap, ModuleSpan, module_digest
+from analyzer.javascript.modules.spans import ModuleMap, ModuleSpan
 from analyzer.javascript.modules.statements import StatementLists, main_container
 from analyzer.javascript.modules.webpack import webpack_modules
 
 __all__ = [
-    "MODULE_SCHEMA", "BundleModules", "BundledModule", "ModuleIndex", "ModuleMap", "ModuleSpan", "SourceMapUse",
-    "UnitEvidence", "UnitModules", "bundle_modules", "find_modules", "main_container", "module_digest",
-    "unit_evidence", "with_evidence",
+    "MODULE_SCHEMA", "BundleModules", "BundledModule", "ModuleMap", "UnitEvidence", "bundle_modules", "find_modules",
+    "main_container", "unit_evidence",
 ]  # fmt: skip
 
 

@@ -3,12 +3,11 @@ original file, and each callsite's module and original position."""
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzer.javascript.modules.spans import ModuleIndex, ModuleMap, ModuleSpan, module_digest
+from analyzer.javascript.modules.spans import ModuleIndex, ModuleMap, ModuleSpan, runs_digest
 from analyzer.model import Origin
 from analyzer.sourcemap import LocatedMap, SourceMap
 
@@ -100,9 +99,6 @@ def _split_by_origin(
     by_file.update(inlined)
     modules = []
     for file, ranges in sorted(by_file.items(), key=lambda item: item[1][0]):
-        h = hashlib.blake2b(digest_size=16, person=b"erratlas-fp1m")
-        for start, end in ranges:
-            h.update(module_digest("esm", source, start, end))
         modules.append(
             ModuleSpan(
                 kind="esm",
@@ -112,7 +108,7 @@ def _split_by_origin(
                 key=file,
                 binding=None,
                 evidence="source map: top-level code of one original file",
-                digest=h.digest(),
+                digest=runs_digest(source, ranges),
                 ranges=tuple(ranges),
             )
         )
