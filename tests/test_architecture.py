@@ -27,7 +27,7 @@ PARSERS = ("tree_sitter", "tree_sitter_javascript", "libcst")
 MAX_LINES = 500
 #: modules still over the limit, split by other work of issue 12: each must fail the limit (a
 #: strict xfail), so that the entry goes when its module is split
-OVER_THE_LIMIT = ("analyzer/cli.py", "analyzer/python/extract.py", "analyzer/python/collect.py")
+OVER_THE_LIMIT = ("analyzer/python/extract.py", "analyzer/python/collect.py")
 
 
 def _module_name(path: Path) -> str:
