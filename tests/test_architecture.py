@@ -131,23 +131,10 @@ def test_the_python_frontend_never_imports_the_javascript_one() -> None:
     assert not bad, bad
 
 
-#: owners modules that still parse JavaScript (package sources and the bundle, for the corpus's
-#: function signatures): the parsing belongs to the JavaScript frontend, handed to the corpus
-PARSING_OWNERS = ("analyzer.owners.corpus.bundle", "analyzer.owners.corpus.index", "analyzer.owners.corpus.signature")
-
-
-def _owners_into_frontends() -> list[tuple[str, str]]:
-    return [edge for edge in _edges_from("analyzer.owners") if _within(edge[1], *FRONTENDS, "analyzer.scan", *PARSERS)]
-
-
 def test_the_owners_stage_never_imports_a_frontend() -> None:
-    bad = [edge for edge in _owners_into_frontends() if edge[0] not in PARSING_OWNERS]
+    """The corpus is handed the JavaScript frontend's indexer by the CLI, which knows both."""
+    bad = [edge for edge in _edges_from("analyzer.owners") if _within(edge[1], *FRONTENDS, "analyzer.scan", *PARSERS)]
     assert not bad, bad
-
-
-@pytest.mark.xfail(strict=True, reason="issue 12: the corpus still parses JavaScript inside the owners stage")
-def test_the_corpus_leaves_parsing_to_the_javascript_frontend() -> None:
-    assert not _owners_into_frontends()
 
 
 def _line_count(path: Path) -> int:

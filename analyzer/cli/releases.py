@@ -88,11 +88,12 @@ def corpus_add(
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Indexing processes.")] = None,
 ) -> None:
     """Fetch (through npm), verify and index package sources."""
+    from analyzer.javascript.corpus import index_sources
     from analyzer.owners.corpus.add import add_specs
     from analyzer.owners.corpus.store import Corpus, default_corpus
 
     root = corpus or default_corpus()
-    added = add_specs(Corpus(root), specs, before, candidates, jobs or cores(),
+    added = add_specs(Corpus(root, index_sources), specs, before, candidates, jobs or cores(),
                       lambda line: err.print(line, markup=False))
     for item in added:
         err.print(f"  {item.name}@{item.version}: {item.how}, {item.functions} distinctive functions", markup=False)

@@ -54,9 +54,11 @@ def suggest(
             records, modules = load_scan(files)
             rows = suggestions(records, modules, ReferenceGraph.load(files))
             if corpus is not None:
+                from analyzer.javascript.corpus import index_sources, signatures_of_bundle
                 from analyzer.owners.corpus.suggest import with_corpus
 
-                rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory)
+                rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory,
+                                   index_sources, signatures_of_bundle)
             elif bundle is not None:
                 raise InputError("--bundle", "only used with --corpus")
             data = render(rows)
