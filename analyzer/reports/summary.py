@@ -40,7 +40,9 @@ def _reader(path: str, items: bool) -> Callable[[Any], Any]:
     """The field at `path` of a Callsite, or (`items`) of a record read back as JSON."""
     names = path.split(".")
     get: Callable[[Any], Any] = (
-        (lambda r: reduce(operator.getitem, names, r)) if items else operator.attrgetter(path)
+        operator.attrgetter(path) if not items
+        else operator.itemgetter(path) if len(names) == 1
+        else (lambda r: reduce(operator.getitem, names, r))
     )
     return (lambda r: get(r) or "") if path in _OPTIONAL else get
 
