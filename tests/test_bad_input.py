@@ -154,7 +154,10 @@ def test_unreadable_file_is_one_line(tmp_path: Path, demo_bundle: Path) -> None:
 
 
 def test_usage_error_exits_2_without_traceback(tmp_path: Path) -> None:
-    for args in (["scan", "--no-such-option"], ["scan"], ["gate"], ["no-such-verb"]):
+    for args in (["scan", "--no-such-option"], ["scan"], ["gate"], ["no-such-verb"],
+                 ["gate", tmp_path, "--min-coverage", "x"], ["gate", tmp_path, "--min-coverage-kind", "error"]):
         result = run(*args)
         assert result.returncode == 2, (args, result.stderr)
         assert "Traceback" not in result.stderr
+        (line,) = result.stderr.strip().splitlines()  # one line, as for any other bad input
+        assert line.startswith("erratlas: error: "), line

@@ -40,8 +40,9 @@ def _share(count: int, work, first=lambda: "own", prepare=None) -> tuple[object,
 def test_results_are_in_task_order_and_complete(count: int) -> None:
     own, extra, results = _share(count, lambda i: i * i)
     assert results == [i * i for i in range(count)]
-    assert own == "own"
-    assert extra == ("own", {"count": count})
+    # a parent that did every task before the helper was scheduled (a loaded machine) joins
+    # without the helper's values: the caller then makes them itself
+    assert (own, extra) == ("own", ("own", {"count": count})) or (own is LOST and extra is LOST)
 
 
 def test_uneven_task_costs_still_give_every_result_once() -> None:

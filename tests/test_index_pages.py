@@ -104,7 +104,8 @@ def test_executable_index_renders_on_a_code_host(release_scan, tmp_path: Path) -
     shutil.copytree(out, copy)
     rows = records(copy, "error") + records(copy, "diagnostic")
     allowlist = tmp_path / "a.toml"
-    for record in rows[:: len(rows) // 40][:40]:
+    single = [r for r in rows if r["copies"]["count"] == 1 and (r["functionCopies"] or {"count": 1})["count"] == 1]  # type: ignore[index]
+    for record in single[:: len(single) // 40][:40]:
         owner = ("--owner", "Product") if record["offset"] % 2 else ("--owner", "Dependency", "--package", "pkg")  # type: ignore[operator]
         assert run("allow", copy, record["id"], "-a", allowlist, *owner, "--function", "--reason", "r",
                    "--reviewer", "t", "--on", "2026-11-29").returncode == 0

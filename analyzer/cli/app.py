@@ -8,6 +8,7 @@ import gc
 import os
 import signal
 import sys
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -60,8 +61,21 @@ def main() -> None:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _terminate)
     code = 0
+    usage = _click_exceptions()
     try:
-        app()  # standalone: usage errors print the usage and exit 2; typer.Exit exits
+        result = app(standalone_mode=False)  # usage errors are raised, typer.Exit returns its code
+        code = result if isinstance(result, int) else 0
+    except usage.NoArgsIsHelpError as exc:  # `erratlas` alone: the help, as asked
+        print(exc.format_message(), file=sys.stderr)
+        code = int(ExitCode.BAD_INPUT)
+    except usage.ClickException as exc:  # a usage error: one line, exit 2
+        where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else "erratlas"  # type: ignore[attr-defined]
+        message = " ".join(exc.format_message().split())
+        err.print(f"erratlas: error: {where}: {message} (see `{where} --help`)", markup=False, soft_wrap=True)
+        code = exc.exit_code
+    except (usage.Abort, typer.Abort):
+        err.print("erratlas: aborted", markup=False)
+        code = 1
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, int) and exc.code is not None:
@@ -84,6 +98,17 @@ def main() -> None:
                    markup=False)
         code = int(ExitCode.INTERNAL)
     _exit_now(code)
+
+
+def _click_exceptions() -> Any:
+    """The exceptions of the click that typer runs on (typer 0.2x carries its own copy)."""
+    try:
+        from typer._click import exceptions
+    except ImportError:  # an earlier typer, on click itself
+        from click import exceptions  # type: ignore[no-redef]
+    if not hasattr(exceptions, "Abort"):
+        exceptions.Abort = typer.Abort
+    return exceptions
 
 
 def _exit_now(code: int) -> None:

@@ -176,14 +176,130 @@ def _nearest(node: Node, types: frozenset[str], root: Node) -> Node:
     return root
 
 
-def declaration(name: str, node: Node, root: Node) -> Binding | None:
-    """The binding `node` declares, or None when it is a reference."""
-    child, parent = node, node.parent
+class Above:
+    """The ancestors of one node, as `declaration` asks for them: `at(k)` the k-th (0: the
+    parent; None past the root) and `nearest(k, types)` the innermost strict ancestor of the
+    k-th one of `types` (the root when there is none). This one climbs from the node, the
+    first steps by `Node.parent`; `Paths` answers from a path kept across nodes in byte order."""
+
+    def __init__(self, node: Node, root: Node) -> None:
+        self.node, self.root = node, root
+        self._chain: list[Node] | None = None
+
+    def _ancestors(self) -> list[Node]:
+        if self._chain is None:
+            self._chain = ancestors(self.node, self.root)
+        return self._chain
+
+    def at(self, k: int) -> Node | None:
+        if k == 0:
+            return self.node.parent
+        chain = self._ancestors()
+        return chain[k] if k < len(chain) else None
+
+    def nearest(self, k: int, types: frozenset[str]) -> Node:
+        if k == 0:
+            parent = self.node.parent
+            return _nearest(parent, types, self.root) if parent is not None else self.root
+        for ancestor in self._ancestors()[k + 1:]:
+            if ancestor.type in types:
+                return ancestor
+        return self.root
+
+
+class Paths:
+    """`Above` for many nodes visited in byte order, in one descent shared by neighbours: the
+    path from the root is kept between nodes, cut back to the deepest node still holding the
+    next one, then extended down to it. Each node of the tree joins the path at most once per
+    visit of its subtree, so code nested 100,000 deep costs its depth, not its square; the
+    innermost scope of each kind along the path is kept with it."""
+
+    _KINDS = (VAR_SCOPE_TYPES, BLOCK_SCOPE_TYPES)
+
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self._path: list[Node] = [root]
+        #: per kind, the index in the path of the innermost node of that kind at or above each
+        self._innermost: list[list[int]] = [[0 if root.type in kinds else -1] for kinds in self._KINDS]
+
+    def find(self, start: int, end: int) -> Node | None:
+        """`root.descendant_for_byte_range(start, end)`, looked for from the deepest node of the
+        path that holds the range (ranges in increasing order); the path then ends at the
+        found node's parent (`here`)."""
+        path = self._path
+        while len(path) > 1 and not (path[-1].start_byte <= start and end <= path[-1].end_byte):
+            self._pop()
+        node = path[-1].descendant_for_byte_range(start, end)
+        if node is None or node.id == path[-1].id:
+            return None if node is None else node
+        current = path[-1]
+        while True:
+            step = current.child_with_descendant(node)
+            if step is None or step.id == node.id:
+                break
+            self._push(step)
+            current = step
+        return node
+
+    def here(self) -> _PathAbove:
+        """The ancestors of the node `find` returned last."""
+        return _PathAbove(self, len(self._path))
+
+    def above(self, node: Node) -> _PathAbove:
+        path = self._path
+        while len(path) > 1 and path[-1].child_with_descendant(node) is None and path[-1].id != node.id:
+            self._pop()
+        while len(path) > 1 and path[-1].id == node.id:
+            self._pop()
+        current = path[-1]
+        while True:
+            step = current.child_with_descendant(node)
+            if step is None:
+                break  # not under the root: `Above` would fail the same way
+            if step.id == node.id:
+                break
+            self._push(step)
+            current = step
+        return _PathAbove(self, len(path))
+
+    def _push(self, node: Node) -> None:
+        self._path.append(node)
+        index = len(self._path) - 1
+        for kinds, innermost in zip(self._KINDS, self._innermost):
+            innermost.append(index if node.type in kinds else innermost[-1])
+
+    def _pop(self) -> None:
+        self._path.pop()
+        for innermost in self._innermost:
+            innermost.pop()
+
+
+class _PathAbove(Above):
+    """`Above` answered from a `Paths` path of length `depth` (valid until the next node)."""
+
+    def __init__(self, paths: Paths, depth: int) -> None:  # noqa: D107
+        self.paths, self.depth, self.root = paths, depth, paths.root
+
+    def at(self, k: int) -> Node | None:
+        index = self.depth - 1 - k
+        return self.paths._path[index] if index >= 0 else None
+
+    def nearest(self, k: int, types: frozenset[str]) -> Node:
+        index = self.depth - 2 - k  # the strict ancestors of the k-th
+        if index < 0:
+            return self.root
+        kind = Paths._KINDS.index(types)
+        found = self.paths._innermost[kind][index]
+        return self.paths._path[found] if found >= 0 else self.root
+
+
+def declaration(name: str, node: Node, root: Node, above: Above | None = None) -> Binding | None:
+    """The binding `node` declares, or None when it is a reference (`above`: its ancestors,
+    when the caller keeps them)."""
+    up = above if above is not None else Above(node, root)
+    child, parent, level = node, up.at(0), 0
     if parent is not None and parent.type in PATTERN_TYPES:
         # climb through destructuring patterns while `child` stays in a binding position
-        # (patterns nest without bound: climb one chain, never `parent` by `parent`)
-        chain = ancestors(node, root)
-        at = 0
         while parent is not None and parent.type in PATTERN_TYPES:
             if parent.type == "pair_pattern" and not same(parent.child_by_field_name("value"), child):
                 return None
@@ -191,23 +307,26 @@ def declaration(name: str, node: Node, root: Node) -> Binding | None:
                 parent.child_by_field_name("left"), child
             ):
                 return None
-            at += 1
-            child, parent = parent, chain[at] if at < len(chain) else None
+            level += 1
+            child, parent = parent, up.at(level)
     if parent is None:
         return None
     kind = parent.type
     if kind == "variable_declarator":
         if not same(parent.child_by_field_name("name"), child):
             return None
-        declaration = parent.parent
+        declaration = up.at(level + 1)
         if declaration is None:
             return None
         if declaration.type == "variable_declaration":
-            return Binding(name, _nearest(declaration, VAR_SCOPE_TYPES, root), node, "var")
+            return Binding(name, up.nearest(level + 1, VAR_SCOPE_TYPES), node, "var")
         word = "const" if declaration.children and declaration.children[0].type == "const" else "let"
-        return Binding(name, _block_of(declaration, root), node, word)
+        holder = up.at(level + 2)
+        if holder is not None and holder.type in ("for_statement", "for_in_statement"):
+            return Binding(name, holder, node, word)
+        return Binding(name, up.nearest(level + 1, BLOCK_SCOPE_TYPES), node, word)
     if kind == "formal_parameters":
-        function = parent.parent
+        function = up.at(level + 1)
         return Binding(name, function, node, "param") if function is not None else None
     if kind == "arrow_function" and same(parent.child_by_field_name("parameter"), child):
         return Binding(name, parent, node, "param")
@@ -218,32 +337,25 @@ def declaration(name: str, node: Node, root: Node) -> Binding | None:
         if word_node is None:
             return None
         if word_node.type == "var":
-            return Binding(name, _nearest(parent, VAR_SCOPE_TYPES, root), node, "var")
+            return Binding(name, up.nearest(level, VAR_SCOPE_TYPES), node, "var")
         return Binding(name, parent, node, word_node.type)
     if child is not node:
         return None  # a pattern in an assignment expression declares nothing
     if kind in ("function_declaration", "generator_function_declaration") and same(
         parent.child_by_field_name("name"), node
     ):
-        return Binding(name, _nearest(parent, BLOCK_SCOPE_TYPES, root), node, "function")
+        return Binding(name, up.nearest(0, BLOCK_SCOPE_TYPES), node, "function")
     if kind in ("function_expression", "generator_function") and same(
         parent.child_by_field_name("name"), node
     ):
         return Binding(name, parent, node, "function-name")
     if kind == "class_declaration" and same(parent.child_by_field_name("name"), node):
-        return Binding(name, _nearest(parent, BLOCK_SCOPE_TYPES, root), node, "class")
+        return Binding(name, up.nearest(0, BLOCK_SCOPE_TYPES), node, "class")
     if kind == "class" and same(parent.child_by_field_name("name"), node):
         return Binding(name, parent, node, "class-name")
     if kind in ("import_specifier", "namespace_import", "import_clause"):
         return _import_binding(name, node, parent, root)
     return None
-
-
-def _block_of(declaration: Node, root: Node) -> Node:
-    parent = declaration.parent
-    if parent is not None and parent.type in ("for_statement", "for_in_statement"):
-        return parent
-    return _nearest(declaration, BLOCK_SCOPE_TYPES, root)
 
 
 def _import_binding(name: str, node: Node, parent: Node, root: Node) -> Binding | None:
