@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from analyzer.javascript.syntax import parse
 from analyzer.javascript.signatures import UnitTokens, decode_string
+from analyzer.javascript.syntax import parse
 
 SOURCE = b"""
 function readConfig(text, options) {
