@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # annotations only: JavaScript-only evidence a JavaScript uni
     from analyzer.bundle.load import Embedded
     from analyzer.javascript.modules import ModuleMap, UnitEvidence
     from analyzer.javascript.references import UnitReferences
-    from analyzer.reports.readable import Rendering
+    from analyzer.readable import Rendering
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 CALLSITE_SCHEMA = "erratlas.callsite/1"
@@ -31,6 +32,20 @@ class Message:
     template: str | None
     #: stable grouping key derived from the message, never from minified names
     comparisonKey: str
+
+
+#: the longest normalized expression a comparisonKey keeps whole
+KEY_LIMIT = 400
+
+
+def expression_key(shape: str, normalized: str) -> str:
+    """The comparisonKey of a message that is an expression, the same form in every frontend:
+    `<shape:normalized source>` (names `_`; property names and literals kept), cut at
+    KEY_LIMIT characters and followed by a digest of the whole when longer."""
+    if len(normalized) > KEY_LIMIT:
+        digest = hashlib.blake2b(normalized.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+        normalized = f"{normalized[:KEY_LIMIT]}…#{digest}"
+    return f"<{shape}:{normalized}>"
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from analyzer.model import (
     Readable,
     ReferenceItem,
 )
-from analyzer.reports.readable import ReadableUnit, readable_units
+from analyzer.readable import ReadableUnit, readable_units
 from analyzer.rules import JavaScriptRules, PythonRules
 
 _ID_PREFIX = {"error": "e", "diagnostic": "d"}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from analyzer.javascript.signatures import UnitTokens, decode_string
 from analyzer.javascript.syntax import parse
-from analyzer.owners.corpus.signature import UnitTokens, decode_string
 
 SOURCE = b"""
 function readConfig(text, options) {

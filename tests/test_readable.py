@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.reports.readable import SLICE_LIMIT, as_written, readable_units, render, slice_names
+from analyzer.readable import SLICE_LIMIT, as_written, readable_units, render, slice_names
 
 
 def _check(rendering_source: bytes, python: bool = False) -> None:

@@ -30,7 +30,7 @@ from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
 from analyzer.javascript.runner import WORKER_NICENESS, Forked, InProcess, Runner, Workers
 from analyzer.model import Unit
-from analyzer.reports.readable import Rendering, render
+from analyzer.readable import Rendering, render
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
 
@@ -109,7 +109,7 @@ def _from_side(side: Side | None) -> tuple[str | None, list[Rendering] | None]:
 def _signatures(units: list[Unit]) -> bytes:
     """Corpus signatures from the trees this scan parsed (the last ones retained, one per unit)."""
     from analyzer.javascript.extract import RETAINED_TREES
-    from analyzer.owners.corpus.bundle import render_signatures
+    from analyzer.javascript.corpus import render_signatures
 
     trees = RETAINED_TREES[-len(units):] if units else []
     if len(trees) != len(units) or any(t.root_node.end_byte != len(u.source) for t, u in zip(trees, units)):

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import IDENTIFIER_TYPES, text, without_parentheses
-from analyzer.model import Message
+from analyzer.model import Message, expression_key
 
 MISSING = Message(shape="missing", text=None, template=None, comparisonKey="<missing>")
-_KEY_LIMIT = 400
 _WALK_LIMIT = 8192
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -137,11 +135,7 @@ def _expression_key(shape: str, node: Node) -> str:
     """`<shape:normalized source>`: identifiers become `_`, property names and literals stay."""
     if node.end_byte - node.start_byte > _WALK_LIMIT:
         return f"<{shape}:large {node.type}>"
-    normalized = normalize_names(node)
-    if len(normalized) > _KEY_LIMIT:
-        digest = hashlib.blake2b(normalized.encode(), digest_size=8).hexdigest()
-        normalized = f"{normalized[:_KEY_LIMIT]}…#{digest}"
-    return f"<{shape}:{normalized}>"
+    return expression_key(shape, normalize_names(node))
 
 
 def normalize_names(node: Node) -> str:

@@ -25,7 +25,13 @@ import orjson
 from analyzer.bounded import MAX_DOCUMENT_BYTES, MAX_TOML_BYTES, read_regular
 from analyzer.errors import InputError
 from analyzer.owners.allowlist import Allowlist, parse_allowlist
-from analyzer.reports.inventory import CALLSITE_FILES, CLASSES_FILE, LITERAL_FILES, REFERENCES_FILE, TEMPLATE_FILES
+from analyzer.reports.inventory import (
+    CALLSITE_FILES,
+    CLASSES_FILE,
+    LITERAL_FILES,
+    REFERENCES_FILE,
+    TEMPLATE_FILES,
+)
 from analyzer.reports.modules import MODULES_FILE
 from analyzer.reports.output import read_directory, safe_name
 from analyzer.reports.owners import (
@@ -181,11 +187,11 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
     inventory = {name: data for name, data in files.items() if name not in DERIVED_FILES}
     try:
         records = load_records(inventory)
-        recount = counts([_Record(r) for r in records])  # type: ignore[misc]
+        recount = counts(records, items=True)
         # the rendering of every unit a record lies in (the index links there)
         # the readable slice each callsite's record points into
         _check_listed(directory, {r["readable"]["file"] for r in records}, summary["outputs"])
-        derived = owner_files(inventory, allowlists, summary)
+        derived = owner_files(inventory, allowlists, summary, records)
     except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
         raise InputError(directory / CALLSITE_FILES["error"],
                          f"records do not have the shape erratlas writes ({type(exc).__name__}: {exc})") from None
@@ -200,19 +206,6 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
             raise InputError(directory / name, f"disagrees with the owners recomputed from the inventory and "
                                                f"the allowlists: {difference}")
     return orjson.loads(derived[SUMMARY_FILE])  # type: ignore[no-any-return]
-
-
-class _Record:
-    """A record read back, seen through attributes as `counts` reads a Callsite."""
-
-    __slots__ = ("_fields",)
-
-    def __init__(self, fields: dict[str, Any]) -> None:
-        self._fields = fields
-
-    def __getattr__(self, name: str) -> Any:
-        value = self._fields[name]
-        return _Record(value) if isinstance(value, dict) else value
 
 
 def _difference(stored: Any, recomputed: Any) -> str:

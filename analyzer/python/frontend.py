@@ -34,7 +34,7 @@ from analyzer.python.workers import (
     limit_memory,
     quiet_gc,
 )
-from analyzer.reports.readable import as_written
+from analyzer.readable import as_written
 from analyzer.rules import PythonRules
 
 

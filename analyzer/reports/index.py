@@ -30,12 +30,16 @@ PAGE_LIMIT = 500_000
 _PAGE_BUDGET = 400_000
 INDEX_FILE = "error-diagnostic-owner-index.md"
 INDEX_DIRECTORY = "index/"
-_ESCAPED = re.compile(r"([\\`*_\[\]#~|!])")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
+_CONTROLS = [*range(0x20), 0x7F, 0x2028, 0x2029, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+#: what `cell` writes for each character it changes: HTML entities, markdown escapes, and
+#: control and direction characters made visible (a line break as ↵, the rest as an escaped \uXXXX)
+_CELL_TABLE = {
+    **{ord(c): "\\" + c for c in "\\`*_[]#~|!"},
+    ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;",
+    **{c: "↵" if chr(c) in "\n\r\u2028\u2029" else f"\\\\u{c:04x}" for c in _CONTROLS},
+}
 #: any character `cell` changes
-_SPECIAL = re.compile(r"[&<>\\`*_\[\]#~|!\x00-\x1f\x7f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_SPECIAL = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_CELL_TABLE)) + "]")
 
 
 def cell(value: object, limit: int = _CELL_LIMIT) -> str:
@@ -45,9 +49,7 @@ def cell(value: object, limit: int = _CELL_LIMIT) -> str:
         text = text[:limit] + "…"
     if not _SPECIAL.search(text):
         return text
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _CONTROL.sub(lambda m: "↵" if m.group() in "\n\r\u2028\u2029" else f"\\u{ord(m.group()):04x}", text)
-    return _ESCAPED.sub(r"\\\1", text)
+    return text.translate(_CELL_TABLE)
 
 
 Record = dict[str, Any]

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from typing import TYPE_CHECKING
 
 import orjson
 
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_files
-from analyzer.scan import ScanResult
+
+if TYPE_CHECKING:
+    from analyzer.scan import ScanResult
 
 _EXAMPLES = 5
 CALLSITE_FILES = {"error": "error-message-callsites.jsonl", "diagnostic": "diagnostic-message-callsites.jsonl"}

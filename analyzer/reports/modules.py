@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import orjson
 
-from analyzer.scan import ScanResult
+if TYPE_CHECKING:
+    from analyzer.scan import ScanResult
+
 
 MODULES_FILE = "modules.jsonl"
 

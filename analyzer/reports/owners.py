@@ -39,9 +39,11 @@ def load_records(files: dict[str, bytes]) -> list[dict[str, Any]]:
     return sorted(records, key=lambda r: (r["unit"], r["offset"], r["kind"]))
 
 
-def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any]) -> dict[str, bytes]:
-    """Projection, index and summary for the inventory in `files` (which is not modified)."""
-    records = load_records(files)
+def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any],
+                records: list[dict[str, Any]] | None = None) -> dict[str, bytes]:
+    """Projection, index and summary for the inventory in `files` (which is not modified);
+    `records`: the inventory's records when the caller has loaded them already."""
+    records = load_records(files) if records is None else records
     projection, owners, base = _owners(records, allowlists, base, ReferenceGraph.load(files))
     mark("owners: projected")
     out = {PROJECTION_FILE: jsonl([{"schema": PROJECTION_SCHEMA, **row} for row in projection.rows])}  # type: ignore[list-item]

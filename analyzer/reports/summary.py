@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import operator
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import reduce
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -13,43 +16,54 @@ from analyzer.errors import InvariantError
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_summary
 from analyzer.rules import PythonRules
-from analyzer.scan import ScanResult
 from analyzer.versions import FP_VERSION, grammar
+
+if TYPE_CHECKING:
+    from analyzer.scan import ScanResult
 
 SUMMARY_FILE = "error-diagnostic-owner-summary.json"
 SUMMARY_SCHEMA = "erratlas.summary/1"
 _REGIONS_LISTED = 50
 
-_BREAKDOWNS: dict[str, dict[str, Callable[[Callsite], str]]] = {
-    "error": {
-        "byConstructor": lambda r: r.constructor or "",
-        "byForm": lambda r: r.form,
-        "byShape": lambda r: r.message.shape,
-        "byConsumerRole": lambda r: r.consumer.role,
-    },
-    "diagnostic": {
-        "byLevel": lambda r: r.level or "",
-        "byLevelSource": lambda r: r.levelSource or "",
-        "byShape": lambda r: r.message.shape,
-        "byConsumerRole": lambda r: r.consumer.role,
-    },
+#: per kind, breakdown name -> the field it counts (`a.b`: field b of object a)
+_BREAKDOWNS: dict[str, dict[str, str]] = {
+    "error": {"byConstructor": "constructor", "byForm": "form", "byShape": "message.shape",
+              "byConsumerRole": "consumer.role"},
+    "diagnostic": {"byLevel": "level", "byLevelSource": "levelSource", "byShape": "message.shape",
+                   "byConsumerRole": "consumer.role"},
 }
+#: fields whose null counts as ""
+_OPTIONAL = frozenset({"constructor", "level", "levelSource"})
 
 
-def counts(records: list[Callsite]) -> dict[str, object]:
-    by_kind = Counter(r.kind for r in records)
+def _reader(path: str, items: bool) -> Callable[[Any], Any]:
+    """The field at `path` of a Callsite, or (`items`) of a record read back as JSON."""
+    names = path.split(".")
+    get: Callable[[Any], Any] = (
+        operator.attrgetter(path) if not items
+        else operator.itemgetter(path) if len(names) == 1
+        else (lambda r: reduce(operator.getitem, names, r))
+    )
+    return (lambda r: get(r) or "") if path in _OPTIONAL else get
+
+
+def counts(records: Sequence[Callsite] | Sequence[dict[str, Any]], items: bool = False) -> dict[str, object]:
+    """The summary's `counts`, of Callsites or (`items`) of records read back as JSON."""
+    kind_of = _reader("kind", items)
+    by_kind = Counter(kind_of(r) for r in records)
     out: dict[str, object] = {
         "total": len(records),
         "byKind": {kind: by_kind.get(kind, 0) for kind in ("error", "diagnostic")},
     }
+    in_catch, in_region = _reader("context.inCatch", items), _reader("context.inErrorRegion", items)
     for kind, breakdowns in _BREAKDOWNS.items():
-        members = [r for r in records if r.kind == kind]
+        members = [r for r in records if kind_of(r) == kind]
         out[kind] = {
-            name: dict(sorted(Counter(key(r) for r in members).items()))
-            for name, key in breakdowns.items()
+            name: dict(sorted(Counter(map(_reader(path, items), members)).items()))
+            for name, path in breakdowns.items()
         }
-        out[kind]["inCatch"] = sum(1 for r in members if r.context.inCatch)  # type: ignore[index]
-        out[kind]["inErrorRegion"] = sum(1 for r in members if r.context.inErrorRegion)  # type: ignore[index]
+        out[kind]["inCatch"] = sum(1 for r in members if in_catch(r))  # type: ignore[index]
+        out[kind]["inErrorRegion"] = sum(1 for r in members if in_region(r))  # type: ignore[index]
     return out
 
 

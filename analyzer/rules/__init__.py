@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.resources
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -52,6 +53,32 @@ def _fail(path: Path | Traversable, document: TomlFile, section: str | None, key
     return InputError(f"{path}:{line}", f"key '{where}': {problem}")
 
 
+def _sections(
+    path: Path | Traversable, document: TomlFile, data: dict[str, Any], schema: dict[str, dict[str, type]],
+    check_names: Callable[[Path | Traversable, TomlFile, str, str, list[Any]], None],
+) -> dict[str, dict[str, Any]]:
+    """Every section of `schema` (empty when absent), each key of the type the schema says;
+    lists are checked by `check_names`, numbers must not be negative."""
+    out: dict[str, dict[str, Any]] = {section: {} for section in schema}
+    for section, body in data.items():
+        if section not in schema:
+            raise _fail(path, document, None, section, "unknown section")
+        if not isinstance(body, dict):
+            raise _fail(path, document, None, section, "must be a table")
+        for key, value in body.items():
+            expected = schema[section].get(key)
+            if expected is None:
+                raise _fail(path, document, section, key, "unknown key")
+            if type(value) is not expected:
+                raise _fail(path, document, section, key, f"must be {'table' if expected is dict else expected.__name__}")
+            if isinstance(value, list):
+                check_names(path, document, section, key, value)
+            if isinstance(value, int) and value < 0:
+                raise _fail(path, document, section, key, "must not be negative")
+        out[section] = body
+    return out
+
+
 def _read_rules(path: Path | Traversable) -> tuple[bytes, TomlFile, dict[str, Any]]:
     """The raw bytes, the located document and the parsed table of a rules file."""
     document = read_toml(path, "rules file")
@@ -91,25 +118,7 @@ def load_javascript_rules(path: Path | Traversable | None = None) -> JavaScriptR
 
 
 def _validated(path: Path | Traversable, document: TomlFile, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for section, body in data.items():
-        if section not in _SCHEMA:
-            raise _fail(path, document, None, section, "unknown section")
-        if not isinstance(body, dict):
-            raise _fail(path, document, None, section, "must be a table")
-        for key, value in body.items():
-            expected = _SCHEMA[section].get(key)
-            if expected is None:
-                raise _fail(path, document, section, key, "unknown key")
-            if type(value) is not expected:
-                raise _fail(path, document, section, key, f"must be {expected.__name__}")
-            if isinstance(value, list):
-                _check_names(path, document, section, key, value)
-            if isinstance(value, int) and value < 0:
-                raise _fail(path, document, section, key, "must not be negative")
-        out[section] = body
-    for section in _SCHEMA:
-        out.setdefault(section, {})
+    out = _sections(path, document, data, _SCHEMA, _check_names)
     logger = out["logger"]
     name = logger.get("name", "")
     if name and not _IDENTIFIER.match(name):
@@ -202,21 +211,7 @@ def load_python_rules(path: Path | Traversable | None = None) -> PythonRules:
 
 
 def _python_validated(path: Path | Traversable, document: TomlFile, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {section: {} for section in _PYTHON_SCHEMA}
-    for section, body in data.items():
-        if section not in _PYTHON_SCHEMA:
-            raise _fail(path, document, None, section, "unknown section")
-        if not isinstance(body, dict):
-            raise _fail(path, document, None, section, "must be a table")
-        for key, value in body.items():
-            expected = _PYTHON_SCHEMA[section].get(key)
-            if expected is None:
-                raise _fail(path, document, section, key, "unknown key")
-            if type(value) is not expected:
-                raise _fail(path, document, section, key, f"must be {'table' if expected is dict else expected.__name__}")
-            if isinstance(value, list):
-                _check_python_names(path, document, section, key, value)
-        out[section] = body
+    out = _sections(path, document, data, _PYTHON_SCHEMA, _check_python_names)
     _check_python_levels(path, document, out)
     return out
 

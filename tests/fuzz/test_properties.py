@@ -16,7 +16,7 @@ from analyzer.bundle.bun import TRAILER, EmbeddedModule, _Malformed, _read_graph
 from analyzer.bundle.embedded import MANIFEST, planned_files
 from analyzer.bundle.load import unique_names
 from analyzer.javascript.extract import extract_unit
-from analyzer.reports.readable import slice_names
+from analyzer.readable import slice_names
 from analyzer.rules import load_javascript_rules
 from analyzer.sourcemap import SourceMap, SourceMapError
 

@@ -22,10 +22,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.owners.corpus.bundle import BundleFunction
-from analyzer.owners.corpus.index import index_sources
 from analyzer.owners.corpus.store import Corpus
 from analyzer.owners.projection import neighbours
+from analyzer.signatures import BundleFunction, Indexer
 from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
@@ -33,7 +32,7 @@ _HELPERS = ("tslib-2.8.1.js", "tslib-1.14.1.js")
 
 
 @functools.cache
-def helper_keys() -> frozenset[str]:
+def helper_keys(index_sources: Indexer) -> frozenset[str]:
     """Signatures of compiler helpers copied into many packages (helpers/README.md)."""
     folder = importlib.resources.files("analyzer.owners.corpus") / "helpers"
     index = index_sources((name, (folder / name).read_bytes()) for name in _HELPERS)
@@ -89,7 +88,7 @@ class CorpusIndex:
         self._rows: list[list[list[object]]] = []
         self.by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._hits: dict[str, tuple[Hit, ...]] = {}
-        helpers = helper_keys()
+        helpers = helper_keys(corpus.index)
         for name in sorted(corpus.packages):
             for version in corpus.packages[name].versions:
                 number = len(self.entries)

@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from analyzer.errors import InputError
-from analyzer.owners.corpus.index import PackageIndex, index_sources, tarball_sources
+from analyzer.owners.corpus.index import tarball_sources
 from analyzer.owners.corpus.registry import (
     Release,
     candidates,
@@ -33,6 +33,7 @@ from analyzer.owners.corpus.registry import (
     releases,
 )
 from analyzer.owners.corpus.specs import Request
+from analyzer.signatures import Indexer, PackageIndex
 
 CORPUS_SCHEMA = "erratlas.corpus/1"
 MANIFEST = "corpus.json"
@@ -73,8 +74,12 @@ class PackageEntry:
 
 
 class Corpus:
-    def __init__(self, root: Path) -> None:
+    """`indexer`: what indexes a package's files (the JavaScript frontend's `index_sources`), for
+    the verbs that add to the corpus or match against it; reading needs none."""
+
+    def __init__(self, root: Path, indexer: Indexer | None = None) -> None:
         self.root = root
+        self.indexer = indexer
         self.packages: dict[str, PackageEntry] = {}
         manifest = root / MANIFEST
         if manifest.exists():
@@ -89,6 +94,11 @@ class Corpus:
                                                           list(row["versions"]), dict(row.get("choices") or {}))
 
     # ---- paths --------------------------------------------------------------------------
+
+    def index(self, files: Iterable[tuple[str, bytes]]) -> PackageIndex:
+        if self.indexer is None:
+            raise TypeError("this Corpus was opened without an indexer")
+        return self.indexer(files)
 
     def tarball(self, name: str, version: str) -> Path:
         return self.root / "tarballs" / _safe(name) / f"{version}.tgz"
@@ -270,22 +280,23 @@ def _verified_tarball(corpus: Corpus, release: Release) -> bytes:
 
 
 def _index_all(corpus: Corpus, releases_: list[Release], jobs: int) -> list[int]:
-    work = [(str(corpus.root), r.name, r.version, r.integrity) for r in releases_]
+    work = [(str(corpus.root), r.name, r.version, r.integrity, corpus.indexer) for r in releases_]
     if jobs <= 1 or len(work) <= 1:
         return [_index_one(*item) for item in work]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(_index_one_packed, work, chunksize=1))
 
 
-def _index_one_packed(item: tuple[str, str, str, str]) -> int:
+def _index_one_packed(item: tuple[str, str, str, str, Indexer | None]) -> int:
     return _index_one(*item)
 
 
-def _index_one(root: str, name: str, version: str, integrity: str) -> int:
+def _index_one(root: str, name: str, version: str, integrity: str, indexer: Indexer | None) -> int:
     corpus = Corpus.__new__(Corpus)
     corpus.root = Path(root)
+    corpus.indexer = indexer
     data = _verified_tarball(corpus, Release(name, version, integrity, ""))
-    index = index_sources(tarball_sources(data))
+    index = corpus.index(tarball_sources(data))
     write_index(corpus, name, version, index)
     return len(index.functions)
 
@@ -297,7 +308,7 @@ def write_index(corpus: Corpus, name: str, version: str, index: PackageIndex) ->
 
 def add_sources(corpus: Corpus, name: str, version: str, source: str, files: Iterable[tuple[str, bytes]]) -> Added:
     """A package read from a node_modules directory or a source map's sourcesContent."""
-    index = index_sources(files)
+    index = corpus.index(files)
     write_index(corpus, name, version, index)
     corpus.record(name, version, "version", source)
     return Added(name, version, "indexed", len(index.functions))

@@ -3,23 +3,28 @@ evidence of `analyzer.owners.suggest`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.owners.corpus.bundle import SIGNATURES_FILE, read_signatures, signatures_of_bundle
+from analyzer.owners.corpus.bundle import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.match import CorpusIndex, corpus_suggestions, merged
 from analyzer.owners.corpus.store import MANIFEST, Corpus
 from analyzer.owners.suggest import CONFIDENCES
+from analyzer.signatures import Indexer
 
 
 def with_corpus(
     rows: list[dict[str, Any]], records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
     files: dict[str, bytes], summary: dict[str, Any], corpus_root: Path, bundle: Path | None, directory: Path,
+    indexer: Indexer, signatures_of_bundle: Callable[[Path, str], bytes],
 ) -> list[dict[str, Any]]:
+    """`indexer` and `signatures_of_bundle`: the JavaScript frontend's, which parse package files
+    and the bundle."""
     if not (corpus_root / MANIFEST).is_file():
         raise InputError(corpus_root, "not a corpus (no corpus.json; fill it with `erratlas corpus add`)")
-    corpus = Corpus(corpus_root)
+    corpus = Corpus(corpus_root, indexer)
     if bundle is not None:
         data = signatures_of_bundle(bundle, summary["inputs"]["bundle"]["sha256"])
     elif SIGNATURES_FILE in files:

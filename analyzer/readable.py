@@ -60,7 +60,7 @@ class Slicing:
 class ReadableUnit:
     """A unit's rendering as the files a scan directory holds."""
 
-    rendering: "Rendering"
+    rendering: Rendering
     slicing: Slicing
     #: `readable/...` of each slice
     files: list[str]
@@ -69,7 +69,7 @@ class ReadableUnit:
         return dict(zip(self.files, self.rendering.slice_texts(self.slicing)))
 
 
-def readable_units(renderings: dict[str, "Rendering"]) -> dict[str, ReadableUnit]:
+def readable_units(renderings: dict[str, Rendering]) -> dict[str, ReadableUnit]:
     """Every unit's slicing and slice files, named together so that no two units collide."""
     slicings = [r.slices() for r in renderings.values()]
     names = slice_names(list(renderings), [len(s.cuts) for s in slicings])

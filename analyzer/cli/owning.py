@@ -1,0 +1,203 @@
+"""The owner verbs over a scan directory: project, allow, prune, fmt and gate."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from analyzer.cli.app import ALLOWLISTS, err, github_escape, reading_a_scan
+from analyzer.cli.reading import baseline_of, verified_outputs, write_sarif
+from analyzer.errors import ExitCode, InputError
+
+if TYPE_CHECKING:
+    from analyzer.owners.gate import Thresholds
+
+
+def project(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    allowlist: Annotated[list[Path] | None, ALLOWLISTS] = None,
+) -> None:
+    """Re-project an existing scan with allowlists, without parsing the bundle again."""
+    from analyzer.owners.allowlist import load_allowlists
+    from analyzer.owners.gate import verify
+    from analyzer.reports.output import read_directory, write_directory
+    from analyzer.reports.owners import is_derived, owner_files
+
+    reading_a_scan()
+    allowlists = load_allowlists(allowlist or [])
+    files = read_directory(directory)
+    base = verify(directory, files)
+    inventory = {name: data for name, data in files.items() if not is_derived(name)}
+    inventory |= owner_files(inventory, allowlists, base)
+    write_directory(directory, inventory)
+    _say_owners(inventory)
+
+
+def _say_owners(files: dict[str, bytes]) -> None:
+    err.print(f"erratlas: {owners_line(files)}", markup=False)
+
+
+def owners_line(files: dict[str, bytes]) -> str:
+    import orjson
+
+    from analyzer.reports.summary import SUMMARY_FILE
+
+    summary = orjson.loads(files[SUMMARY_FILE])
+    coverage = summary["coverage"]["overall"]
+    return (f"owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}), "
+            f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted, "
+            f"{len(summary.get('ambiguous', []))} ambiguous entries")
+
+
+def allow(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:/fp1f:/fp1m:/fp1b:).")],
+    allowlist: Annotated[Path, typer.Option("--allowlist", "-a", help="The allowlist to write (created if absent).")],
+    owner: Annotated[str, typer.Option("--owner", help="Product or Dependency.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why this owner: what you checked.")],
+    reviewer: Annotated[str, typer.Option("--reviewer", help="Who reviewed it.")],
+    name: Annotated[str | None, typer.Option("--name", help="Reviewed function name, e.g. ZodType._parse.")] = None,
+    package: Annotated[str | None, typer.Option("--package", help="Exact npm/PyPI package (Dependency).")] = None,
+    function_scope: Annotated[bool, typer.Option("--function", help="Cover the callsite's whole function.")] = False,
+    module_scope: Annotated[bool, typer.Option("--module", help="Cover the callsite's whole module.")] = False,
+    references_scope: Annotated[bool, typer.Option("--references", help="Product by reference: root the top-level "
+                                                   "binding declared where the callsite is (or TARGET fp1b:...).")] = False,
+    all_copies: Annotated[bool, typer.Option("--all-copies", help="The code has identical copies in the scan: own "
+                                             "all of them, reviewed together.")] = False,
+    catch_owner: Annotated[str | None, typer.Option("--catch-owner")] = None,
+    retry_owner: Annotated[str | None, typer.Option("--retry-owner")] = None,
+    tool_result_owner: Annotated[str | None, typer.Option("--tool-result-owner")] = None,
+    user_surface_owner: Annotated[str | None, typer.Option("--user-surface-owner")] = None,
+    on: Annotated[str | None, typer.Option("--on", help="Review date YYYY-MM-DD (default today).")] = None,
+) -> None:
+    """Write a reviewed entry for a callsite (or its function/module) into an allowlist."""
+    from analyzer.owners.review import add_entry
+
+    if function_scope and module_scope:
+        raise InputError("--function", "and --module: an entry covers one scope, choose one")
+    extra = {"catchOwner": catch_owner, "retryOwner": retry_owner, "toolResultOwner": tool_result_owner,
+             "userSurfaceOwner": user_surface_owner}
+    entry = add_entry(
+        directory, target, allowlist, owner=owner, package=package, function=name, reason=reason,
+        reviewer=reviewer, scope="references" if references_scope else "module" if module_scope
+        else "function" if function_scope else "callsite",
+        owner_fields={k: v for k, v in extra.items() if v is not None}, reviewed_on=on, all_copies=all_copies,
+    )
+    err.print(f"erratlas: {allowlist}: {entry.level} {entry.fingerprint} -> {entry.owner}"
+               + (f" {entry.package}" if entry.package else ""), markup=False)
+
+
+def prune(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    allowlist: Annotated[list[Path], ALLOWLISTS],
+) -> None:
+    """Remove the entries that match nothing in the scan (stale), and nothing else."""
+    from analyzer.owners.review import prune_stale
+
+    for path, removed in prune_stale(directory, allowlist):
+        err.print(f"erratlas: {path}: removed {len(removed)} stale entries", markup=False)
+        for entry in removed:
+            err.print(f"  - {entry.level} {entry.fingerprint} ({entry.owner} {entry.function or ''})".rstrip(),
+                       markup=False)
+
+
+def fmt(
+    allowlists: Annotated[list[Path], typer.Argument(help="Allowlist TOML files.")],
+    check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 naming each file that is not in "
+                                        "canonical form (for a pre-commit hook or CI).")] = False,
+) -> None:
+    """Write allowlists in the canonical form `allow` and `accept` write (entries sorted, keys in a
+    fixed order; comments are not kept), so that review diffs stay small."""
+    from analyzer.owners.allowlist import load_allowlist, render, write_allowlist
+
+    off = []
+    for path in allowlists:
+        entries = list(load_allowlist(path).entries)
+        if render(entries) == path.read_bytes():
+            continue
+        off.append(path)
+        if check:
+            typer.echo(f"{path}: not in canonical form (erratlas fmt {path})")
+        else:
+            write_allowlist(path, entries)
+            err.print(f"erratlas: {path}: rewritten in canonical form", markup=False)
+    raise typer.Exit(int(ExitCode.FINDINGS if check and off else ExitCode.OK))
+
+
+def gate(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    min_coverage: Annotated[float | None, typer.Option("--min-coverage", help="Overall (Product+Dependency)/total.")] = None,
+    min_kind: Annotated[list[str] | None, typer.Option("--min-coverage-kind", help="KIND=F, e.g. error=0.9 (repeatable).")] = None,
+    baseline: Annotated[Path | None, typer.Option("--baseline", help="A summary: fail on new Unresolved callsites.")] = None,
+    allowlist: Annotated[list[Path] | None, typer.Option("--allowlist", "-a", help="The allowlists the scan used "
+                         "(repeatable; default: the paths its summary records, from the current directory). "
+                         "Given, they must be exactly the scan's, by sha256.")] = None,
+    allow_stale: Annotated[bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")] = False,
+    output_format: Annotated[str, typer.Option("--format", help="text, github (workflow annotations) or sarif "
+                                               "(SARIF 2.1.0 of the failing callsites on stdout).")] = "text",
+) -> None:
+    """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
+    the gate recomputes the owners from the inventory and the allowlists, and believes only
+    what it recomputed."""
+    from analyzer.owners.gate import (
+        KINDS,
+        Thresholds,
+        checked_summary,
+        coverage_threshold,
+        failures,
+    )
+
+    reading_a_scan()
+    if output_format not in ("text", "github", "sarif"):
+        raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
+    if min_coverage is not None:
+        coverage_threshold("--min-coverage", min_coverage)
+    kinds: dict[str, float] = {}
+    for item in min_kind or []:
+        kind, _, value = item.partition("=")
+        try:
+            kinds[kind] = coverage_threshold("--min-coverage-kind", float(value))
+        except ValueError:
+            raise InputError("--min-coverage-kind", f"'{item}' is not KIND=NUMBER") from None
+        if kind not in KINDS:
+            raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
+    summary = checked_summary(directory, allowlist or [])  # the gate verifies, it does not trust
+    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale)
+    if output_format == "sarif":
+        _gate_sarif(directory, thresholds)
+    failed = failures(summary, thresholds)
+    for line in failed:
+        typer.echo(f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}")
+    coverage = summary["coverage"]["overall"]
+    status = "failed" if failed else "passed"
+    typer.echo(
+        f"::notice title=erratlas gate::{status}, coverage {coverage['display']}" if output_format == "github"
+        else f"gate {status}: coverage {coverage['display']} ({coverage['owned']} of {coverage['total']})"
+    )
+    raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
+
+
+def _gate_sarif(directory: Path, thresholds: Thresholds) -> None:
+    """`gate --format sarif`: the SARIF log of the failing set on stdout (every Unresolved
+    callsite when a coverage threshold fails, else those new against the baseline), the failed
+    thresholds as notifications; the exit status is the gate's."""
+    from analyzer.owners.gate import failures
+    from analyzer.reports.sarif import Selection
+
+    _, summary, records, rows = verified_outputs(directory)
+    failed = failures(summary, thresholds)
+    coverage = summary["coverage"]
+    checks = ([("overall", thresholds.min_coverage)] if thresholds.min_coverage is not None else [])
+    checks += sorted(thresholds.min_kind_coverage.items())
+    below = any(coverage[kind]["value"] < minimum for kind, minimum in checks if kind in coverage)
+    baseline = baseline_of(thresholds.baseline)
+    new = baseline is not None and bool(Counter(summary["unresolvedFingerprints"]) - baseline)
+    results = "unresolved" if below else "new" if new else "none"
+    write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True), None, failed)
+    status = "failed" if failed else "passed"
+    err.print(f"erratlas: gate {status}: coverage {coverage['overall']['display']}"
+               + "".join(f"\nFAIL {line}" for line in failed), markup=False)
+    raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))

@@ -1,0 +1,142 @@
+"""Verbs that tell what a verified scan directory holds: sarif, explain; and version."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+
+from analyzer import __version__
+from analyzer.cli.app import err, reading_a_scan
+from analyzer.errors import InputError
+
+if TYPE_CHECKING:
+    from analyzer.reports.explain import Story
+    from analyzer.reports.sarif import Selection
+
+
+def verified_outputs(directory: Path) -> tuple[dict[str, bytes], dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """A verified scan directory's files, summary, callsite records and projection rows (paired)."""
+    import orjson
+
+    from analyzer.owners.gate import verify
+    from analyzer.reports.output import read_directory
+    from analyzer.reports.owners import PROJECTION_FILE, load_records
+
+    files = read_directory(directory)
+    summary = verify(directory, files)
+    records = load_records(files)
+    by_id = {row["id"]: row for row in (orjson.loads(line) for line in files[PROJECTION_FILE].splitlines() if line)}
+    missing = [r["id"] for r in records if r["id"] not in by_id]
+    if missing:
+        raise InputError(directory / PROJECTION_FILE, f"no projection row for {missing[0]}")
+    return files, summary, records, [by_id[r["id"]] for r in records]
+
+
+def baseline_of(path: Path | None) -> Counter[str] | None:
+    from analyzer.owners.gate import load_summary
+    from analyzer.versions import check_same
+
+    if path is None:
+        return None
+    baseline = load_summary(path)
+    check_same(baseline, path)
+    return Counter(baseline.get("unresolvedFingerprints", []))
+
+
+def write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str, Any]], rows: list[dict[str, Any]],
+                 selection: Selection, out: Path | None, notifications: list[str]) -> int:
+    import orjson
+
+    from analyzer.reports.sarif import sarif_log
+
+    log = sarif_log(records, rows, summary, directory, selection, notifications)
+    data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
+    if out is None:
+        sys.stdout.buffer.write(data)
+    else:
+        staging = out.with_name(f".{out.name}.tmp")
+        try:
+            staging.write_bytes(data)
+            staging.replace(out)
+        except OSError as exc:
+            raise InputError(out, f"cannot write: {exc.strerror}") from None
+    return len(log["runs"][0]["results"])
+
+
+def sarif(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
+    baseline: Annotated[Path | None, typer.Option("--baseline", help="A summary: mark each Unresolved result new "
+                                                      "or unchanged (SARIF baselineState).")] = None,
+    results: Annotated[str, typer.Option("--results", help="unresolved (default), new (Unresolved callsites new "
+                                         "against --baseline) or all (every callsite, owned ones as notes).")] = "unresolved",
+) -> None:
+    """Write SARIF 2.1.0: one result per callsite the gate cares about, tracked by fingerprint."""
+    from analyzer.reports.sarif import SELECTIONS, Selection
+
+    reading_a_scan()
+    if results not in SELECTIONS:
+        raise InputError("--results", f"unknown selection '{results}' ({', '.join(SELECTIONS)})")
+    if results == "new" and baseline is None:
+        raise InputError("--results", "'new' needs --baseline SUMMARY")
+    _, summary, records, rows = verified_outputs(directory)
+    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline)), out, [])
+    err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
+
+
+def explain(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:...).")],
+) -> None:
+    """Tell one callsite's whole story: record, readable code, owner and evidence, suggestions,
+    and the command that would own it."""
+    from analyzer.reports.explain import explain as story_of
+    from analyzer.reports.explain import find_record, plain
+
+    reading_a_scan()
+    files, summary, records, rows = verified_outputs(directory)
+    record = find_record(records, target, directory)
+    story = story_of(directory, files, summary, record, rows[records.index(record)])
+    out = Console(highlight=False, soft_wrap=True)
+    if not out.is_terminal:
+        sys.stdout.write(plain(story))
+        return
+    _rich_story(out, story)
+
+
+def _rich_story(out: Console, story: Story) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    out.print(Text(story.heading, style="bold"))
+    for section in story.sections:
+        body = Table.grid(padding=(0, 2))
+        body.add_column(style="cyan", no_wrap=True)
+        body.add_column()
+        for label, value in section.facts:
+            body.add_row(label, Text(value))
+        parts: list[object] = [body] if section.facts else []
+        for code in section.code:
+            line = Text(f"{code.number:>7} ", style="dim")
+            if code.at is None:
+                line.append(code.text)
+            else:
+                line.append(code.text[:code.at])
+                line.append(code.text[code.at:], style="bold yellow")
+            parts.append(line)
+        parts += [Text(note) for note in section.notes]
+        parts += [Text(f"$ {command}", style="green") for command in section.commands]
+        from rich.console import Group
+
+        out.print(Panel(Group(*parts), title=section.title, title_align="left"))  # type: ignore[arg-type]
+
+
+def version() -> None:
+    """Print the version."""
+    typer.echo(__version__)

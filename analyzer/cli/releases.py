@@ -1,0 +1,111 @@
+"""Across releases and packages: diff of two scans, and the corpus of real package sources."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analyzer.cli.app import cores, err, reading_a_scan
+
+
+def diff_command(
+    old: Annotated[Path, typer.Argument(help="The earlier release's scan directory (projected).")],
+    new: Annotated[Path, typer.Argument(help="The later release's scan directory.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where diff.json, diff.md and carried.jsonl go.")] = Path(
+        "erratlas-diff"
+    ),
+    old_label: Annotated[str | None, typer.Option("--old-label", help="Name of the earlier release (e.g. 2.1.98).")] = None,
+    new_label: Annotated[str | None, typer.Option("--new-label", help="Name of the later release.")] = None,
+) -> None:
+    """Pair the callsites of two releases; propose carrying reviewed owners to moved and changed ones."""
+    import hashlib
+
+    import orjson
+
+    from analyzer.owners.diff import carried, carried_logger_roots, diff, diff_outputs, document
+    from analyzer.owners.gate import verify
+    from analyzer.owners.projection import neighbours
+    from analyzer.owners.references import ReferenceGraph
+    from analyzer.owners.suggest import render as render_suggestions
+    from analyzer.owners.suggest import suggestion_row
+    from analyzer.reports.diff import render_diff
+    from analyzer.reports.output import read_directory, write_directory
+    from analyzer.reports.owners import PROJECTION_FILE, load_records
+    from analyzer.versions import check_same
+
+    reading_a_scan()
+    sides = []
+    for directory, label in ((old, old_label), (new, new_label)):
+        files = read_directory(directory)
+        summary = verify(directory, files)
+        bundle = summary["inputs"]["bundle"]
+        records = load_records(files)
+        side = {"label": label or f"{bundle['name']} {bundle['sha256'][:12]}", "bundle": bundle["name"],
+                "sha256": bundle["sha256"], "callsites": len(records)}
+        sides.append((files, summary, records, side))
+    check_same(sides[1][1], new, sides[0][1], old)
+    (old_files, _, old_records, old_side), (_, _, new_records, new_side) = sides
+    old_rows = {row["id"]: row for row in (orjson.loads(line) for line in
+                                           old_files.get(PROJECTION_FILE, b"").splitlines() if line)}
+    result = diff(old_records, new_records)
+    rows = carried(result, old_rows, old_side["label"], suggestion_row, neighbours(new_records))
+    rows += carried_logger_roots(sides[0][1], old_rows, sides[1][1], ReferenceGraph.load(sides[1][0]),
+                                 old_side["label"], suggestion_row)
+    doc = document(result, old_side, new_side, rows)
+    files = {"diff.md": render_diff(doc), "carried.jsonl": render_suggestions(rows)}
+    doc["outputs"] = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
+    files["diff.json"] = orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+    write_directory(out, files, manifest="diff.json", owned=diff_outputs)
+    c = doc["counts"]
+    err.print(
+        f"erratlas: {old_side['label']} -> {new_side['label']}: {c['unchanged']} unchanged, {c['moved']} moved, "
+        f"{c['changed']} changed, {c['added']} added, {c['removed']} removed, {c['ambiguous']} ambiguous; "
+        f"{len(rows)} owners to carry -> {out}",
+        markup=False,
+    )
+
+
+corpus_app = typer.Typer(help="Real package sources that identify bundled dependency code.", no_args_is_help=True)
+
+
+
+
+_CORPUS = typer.Option("--corpus", help="Corpus directory (default $ERRATLAS_CACHE/corpus or ~/.cache/erratlas/corpus).")
+
+
+@corpus_app.command("add")
+def corpus_add(
+    specs: Annotated[list[str], typer.Argument(help="name, name@version, a lockfile (package-lock.json, bun.lock, "
+                                               "pnpm-lock.yaml, yarn.lock), a node_modules directory, or a bundle "
+                                               "with a source map.")],
+    corpus: Annotated[Path | None, _CORPUS] = None,
+    before: Annotated[str | None, typer.Option("--before", help="A plain name's candidates are published before "
+                                                  "this date (YYYY-MM-DD or ISO time), e.g. the bundle's release.")] = None,
+    candidates: Annotated[int, typer.Option("--candidates", min=1, help="Versions fetched for a plain name; "
+                                            "matching picks the best.")] = 3,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Indexing processes.")] = None,
+) -> None:
+    """Fetch (through npm), verify and index package sources."""
+    from analyzer.javascript.corpus import index_sources
+    from analyzer.owners.corpus.add import add_specs
+    from analyzer.owners.corpus.store import Corpus, default_corpus
+
+    root = corpus or default_corpus()
+    added = add_specs(Corpus(root, index_sources), specs, before, candidates, jobs or cores(),
+                      lambda line: err.print(line, markup=False))
+    for item in added:
+        err.print(f"  {item.name}@{item.version}: {item.how}, {item.functions} distinctive functions", markup=False)
+    err.print(f"erratlas: {root}: {len(added)} package versions added", markup=False)
+
+
+@corpus_app.command("list")
+def corpus_list(corpus: Annotated[Path | None, _CORPUS] = None) -> None:
+    """What the corpus holds: one line per package, its versions and how they were asked for."""
+    from analyzer.owners.corpus.store import Corpus, default_corpus
+
+    found = Corpus(corpus or default_corpus())
+    for name in sorted(found.packages):
+        entry = found.packages[name]
+        typer.echo(f"{name}\t{' '.join(entry.versions)}\t{entry.source}\t{entry.requested}")

@@ -1,0 +1,89 @@
+"""`erratlas scan`: a bundle in, a scan directory out."""
+
+from __future__ import annotations
+
+import gc
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from analyzer import progress
+from analyzer.cli.app import ALLOWLISTS, cores, err
+from analyzer.cli.owning import owners_line
+from analyzer.cli.terminal import terminal_progress
+from analyzer.trace import mark
+
+if TYPE_CHECKING:
+    from analyzer.scan import ScanResult
+
+
+def scan(
+    bundle: Annotated[Path, typer.Argument(help="A .js/.mjs/.cjs bundle, a Bun executable, or Python: a .py file, "
+                                           "a directory, a wheel, an sdist or a .pyz.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (replaced atomically).")] = Path(
+        "erratlas-out"
+    ),
+    allowlist: Annotated[list[Path] | None, ALLOWLISTS] = None,
+    rules: Annotated[Path | None, typer.Option("--rules", help="Rules file (default rules/javascript.toml, rules/python.toml for Python).")] = None,
+    logger: Annotated[str | None, typer.Option("--logger", help="The logger's name; skips detection.")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: the number of "
+                                                "cores). Python inputs parse files in N processes; a JavaScript scan "
+                                                "with N > 1 uses a second process. The output is identical for any N.")] = None,
+    signatures: Annotated[bool, typer.Option("--signatures", help="Also write function-signatures.jsonl, what "
+                                             "`suggest --corpus` matches against package sources (docs/corpus.md).")] = False,
+) -> None:
+    """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
+    from analyzer.bundle.load import is_python_input
+    from analyzer.isolated import isolated
+    from analyzer.owners.allowlist import load_allowlists
+    from analyzer.reports.inventory import inventory_files
+    from analyzer.reports.output import check_replaceable, write_directory
+    from analyzer.reports.owners import owner_files
+    from analyzer.reports.summary import scan_summary
+    from analyzer.rules import load_javascript_rules, load_python_rules
+    from analyzer.scan import scan as run_scan
+
+    mark("cli: arguments parsed")
+    check_replaceable(Path(os.path.abspath(out)))  # refuse a directory of the user's before minutes of work
+    python = is_python_input(bundle)
+    if not python:
+        # a JavaScript scan makes few reference cycles and exits right after: the collector's
+        # passes over millions of live objects would cost a tenth of its time for nothing
+        gc.disable()
+    with terminal_progress():
+        with progress.phase("reading rules and allowlists"):
+            loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
+            allowlists = load_allowlists(allowlist or [])
+
+        def outputs() -> tuple[dict[str, bytes], str]:
+            result = run_scan(bundle, loaded_rules, logger, jobs=jobs or cores(), signatures=signatures)
+            mark("scan: done")
+            with progress.phase("making reports"):
+                made = inventory_files(result)
+                if result.signatures is not None:
+                    from analyzer.owners.corpus.bundle import SIGNATURES_FILE
+
+                    made[SIGNATURES_FILE] = result.signatures
+                mark("reports: inventory made")
+                made |= owner_files(made, allowlists, scan_summary(result))
+                mark("reports: made")
+            return made, _scanned(bundle, result, out, made)
+
+        # a JavaScript scan runs where a parser crash or the memory bound cannot take this
+        # process down (analyzer/isolated.py); nothing is written unless it ends well
+        files, line = outputs() if python else isolated(outputs, bundle)
+        with progress.phase(f"writing {len(files)} files to {out}"):
+            write_directory(out, files)
+        mark("reports: written")
+    err.print(line, markup=False)
+
+
+def _scanned(bundle: Path, result: ScanResult, out: Path, files: dict[str, bytes]) -> str:
+    """The line a scan ends with."""
+    errors = sum(1 for r in result.callsites if r.kind == "error")
+    diagnostics = len(result.callsites) - errors
+    loggers = ", ".join(dict.fromkeys(f"{u.logger['name']}" for u in result.units))
+    return (f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
+            f"(logger: {loggers}), {len(result.classes)} error classes; {owners_line(files)} -> {out}")

@@ -1,0 +1,106 @@
+"""Evidence for owners: a Bun executable's embedded modules, suggestions, and accepting them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analyzer import progress
+from analyzer.cli.app import err
+from analyzer.cli.terminal import terminal_progress
+from analyzer.errors import InputError
+
+
+def extract(
+    binary: Annotated[Path, typer.Argument(help="A Bun single-file executable.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the embedded modules to.")],
+) -> None:
+    """Write the embedded modules of a Bun executable (and manifest.json) to --out."""
+    from analyzer.bundle.embedded import extract as run_extract
+
+    rows = run_extract(binary, out)
+    written = sum(1 for row in rows if row["file"] is not None)
+    err.print(f"erratlas: {binary.name}: {len(rows)} embedded modules, {written} with source -> {out}", markup=False)
+
+
+def suggest(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of DIR/suggestions.jsonl.")] = None,
+    corpus: Annotated[Path | None, typer.Option("--corpus", help="Also match the bundle's functions against this "
+                                                   "corpus (`erratlas corpus add`).")] = None,
+    bundle: Annotated[Path | None, typer.Option("--bundle", help="With --corpus, for a scan made without "
+                                                   "--signatures: the scanned bundle, parsed again.")] = None,
+) -> None:
+    """Propose allowlist entries from source-map, module-map, banner, signature and corpus evidence."""
+    from analyzer.owners.gate import verify
+    from analyzer.owners.references import ReferenceGraph
+    from analyzer.owners.suggest import (
+        SUGGESTIONS_FILE,
+        load_scan,
+        render,
+        suggestions,
+        with_suggestions,
+    )
+    from analyzer.reports.output import read_directory, write_directory, write_file
+    from analyzer.reports.summary import SUMMARY_FILE
+
+    with terminal_progress():
+        with progress.phase(f"reading and verifying {directory}"):
+            files = read_directory(directory)
+            summary = verify(directory, files)
+        with progress.phase("suggesting owners"):
+            records, modules = load_scan(files)
+            rows = suggestions(records, modules, ReferenceGraph.load(files))
+            if corpus is not None:
+                from analyzer.javascript.corpus import index_sources, signatures_of_bundle
+                from analyzer.owners.corpus.suggest import with_corpus
+
+                rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory,
+                                   index_sources, signatures_of_bundle)
+            elif bundle is not None:
+                raise InputError("--bundle", "only used with --corpus")
+            data = render(rows)
+        with progress.phase("writing suggestions"):
+            if out is None:
+                write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
+                out = directory / SUGGESTIONS_FILE
+            else:
+                write_file(out, data)
+    by = {c: sum(1 for r in rows if r["confidence"] == c) for c in ("exact", "likely", "possible", "ambiguous")}
+    levels = {lv: sum(1 for r in rows if r["level"] == lv) for lv in ("callsite", "function", "module", "references")}
+    err.print(
+        f"erratlas: {len(rows)} suggestions (exact {by['exact']}, likely {by['likely']}, possible {by['possible']}, "
+        f"ambiguous {by['ambiguous']}; " + ", ".join(f"{k} {v}" for k, v in levels.items() if v) + f") -> {out}",
+        markup=False,
+    )
+
+
+def accept(
+    directory: Annotated[Path, typer.Argument(help="A scan directory holding suggestions.jsonl.")],
+    allowlist: Annotated[Path, typer.Option("--allowlist", "-a", help="The allowlist to write (created if absent).")],
+    reviewer: Annotated[str, typer.Option("--reviewer", help="Who reviewed the suggestions.")],
+    ids: Annotated[list[str] | None, typer.Option("--id", help="A suggestion id (repeatable).")] = None,
+    confidence: Annotated[str, typer.Option("--confidence", help="Without --id: accept this or stronger.")] = "exact",
+    package: Annotated[list[str] | None, typer.Option("--package", help="Without --id: only this package.")] = None,
+    level: Annotated[str, typer.Option("--level", help="Without --id: auto (the levels that carry best: a source "
+                                       "map's truth per callsite and as product roots), or callsite, function, "
+                                       "module, references.")] = "auto",
+    on: Annotated[str | None, typer.Option("--on", help="Review date YYYY-MM-DD (default today).")] = None,
+    note: Annotated[str | None, typer.Option("--note", help="Added to every entry's reason.")] = None,
+    suggestions_file: Annotated[Path | None, typer.Option("--suggestions", help="Default DIR/suggestions.jsonl.")] = None,
+    unowned: Annotated[bool, typer.Option("--unowned", help="Without --id: only suggestions for callsites DIR's "
+                                          "projection leaves Unresolved (project DIR with the allowlist first).")] = False,
+) -> None:
+    """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
+    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, still_unowned
+    from analyzer.owners.suggest import accept as run_accept
+
+    rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
+    picked = chosen(rows, ids or [], confidence, package or [], level)
+    if unowned and not ids:
+        picked = still_unowned(picked, directory)
+    entries = run_accept(picked, allowlist, reviewer, on, note)
+    covered = sum(r["callsites"] for r in picked)
+    err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites", markup=False)

@@ -1,0 +1,284 @@
+"""esbuild and Bun wrappers: the `__commonJS` and `__esm` helpers found by shape, and the
+`var X = helper(function ...)` declarations that are the modules.
+
+- `__commonJS`: `(cb, mod) => () => (mod || cb((mod = {exports: {}}).exports, mod),
+  mod.exports)`, with or without a try/catch, `(0, cb[keys(cb)[0]])` in keep-names form
+  (webpack 5's concatenated CommonJS, `m = {exports: {}}, fn.call(m.exports, ...)`, too).
+- `__esm`: `(fn, res) => () => (fn && (res = fn(fn = 0)), res)` and its error-remembering
+  variants; the module's `var`, function and class declarations are hoisted out of the
+  closure and sit right before it, with its `__export(ns, {...})` call.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Literals
+from analyzer.javascript.modules.spans import ModuleSpan, module_digest
+from analyzer.javascript.modules.statements import (
+    StatementLists,
+    Statements,
+    key_text,
+    parameters,
+    same,
+    statement_of,
+)
+from analyzer.javascript.syntax import climb, text
+
+#: what follows `helper(` in a wrapper call: the module function, or its keep-names object
+_CALL_OPEN = rb"\s*(?=function\b|async\b|\(|" + ID + rb"\s*=>|\{)"
+_IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.") | frozenset(range(128, 256))
+#: top-level statements an `__esm` module hoists out of its closure, besides its __export call
+_HOISTABLE = frozenset(
+    {"function_declaration", "generator_function_declaration", "class_declaration", "variable_declaration",
+     "lexical_declaration", "empty_statement", "comment"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Helper:
+    name: str
+    role: str  # commonjs, esm, export
+    container: Node
+
+
+def find_helpers(root: Node, literals: Literals) -> list[Helper]:
+    found: dict[tuple[str, int], Helper] = {}
+    for search in ("commonjs", "commonjs-call", "esm", "export"):
+        role = "commonjs" if search == "commonjs-call" else search
+        for match in literals.matches(search):
+            helper = _helper_at(root, match, role, strict=search != "commonjs-call")
+            if helper is not None:
+                found.setdefault((helper.name, helper.container.id), helper)
+    return list(found.values())
+
+
+def _helper_at(root: Node, match: re.Match[bytes], role: str, strict: bool = True) -> Helper | None:
+    """The declaration `NAME = (a, b, ...) => ...` (or `function NAME(a, b)`, or `req.cw =
+    ...`) around a core match, when (`strict`) the core's names are the helper's parameters."""
+    node = root.descendant_for_byte_range(match.start(), match.start())
+    if node is None:
+        return None
+    outer: Node | None = None
+    name_node: Node | None = None
+    for depth, ancestor in enumerate(climb(node, root)):
+        if depth > 24:
+            return None
+        if ancestor.type == "function_declaration":
+            outer, name_node = ancestor, ancestor.child_by_field_name("name")
+            break
+        if ancestor.type in FUNCTIONS:
+            outer = ancestor
+        elif ancestor.type == "variable_declarator" and same(ancestor.child_by_field_name("value"), outer):
+            name_node = ancestor.child_by_field_name("name")
+            break
+        elif ancestor.type == "assignment_expression" and same(ancestor.child_by_field_name("right"), outer):
+            name_node = ancestor.child_by_field_name("left")
+            break
+    if outer is None or name_node is None or name_node.type not in ("identifier", "member_expression"):
+        return None
+    params = parameters(outer)
+    if not params or (strict and len(params) < 2):
+        return None
+    if strict and role == "commonjs" and params[1] != match.group(1).decode():
+        return None
+    if strict and role == "esm" and params[0] != (match.group(1) or match.group(2)).decode():
+        return None
+    statement = outer if outer.type == "function_declaration" else statement_of(name_node, root)
+    if statement is None or statement.parent is None:
+        return None
+    return Helper(text(name_node), role, statement.parent)
+
+
+def by_container(helpers: list[Helper]) -> Iterator[tuple[Node, dict[str, str]]]:
+    containers: dict[int, tuple[Node, dict[str, str]]] = {}
+    for helper in helpers:
+        containers.setdefault(helper.container.id, (helper.container, {}))[1][helper.name] = helper.role
+    yield from containers.values()
+
+
+@dataclass(slots=True)
+class _Wrapper:
+    kind: str
+    statements: Statements
+    statement: int
+    declarator: Node
+    call: Node
+    body: Node
+    key: str | None
+    helper: str
+
+
+def wrapped_modules(lists: StatementLists, container: Node, source: bytes, helpers: dict[str, str]) -> list[ModuleSpan]:
+    """`var X = helper(function ...)` declarations of the helpers found in `container`, at its
+    top level (found by bisection) or in a statement list nested in it (an IIFE's body)."""
+    wrapping = {name: role for name, role in helpers.items() if role in ("commonjs", "esm")}
+    if not wrapping:
+        return []
+    exporters = {name for name, role in helpers.items() if role == "export"}
+    top = lists.get(container)
+    found: list[_Wrapper] = []
+    for name in wrapping:
+        # a literal-prefixed pattern per helper: the regex engine skips ahead to `name(`
+        pattern = re.compile(b"(" + re.escape(name.encode()) + b")\\(" + _CALL_OPEN)
+        for match in pattern.finditer(source, container.start_byte, container.end_byte):
+            if match.start() > 0 and source[match.start() - 1] in _IDENTIFIER_BYTES:
+                continue
+            wrapper = _wrapper_at(top, match, wrapping) or _nested_wrapper_at(lists, top, match, wrapping)
+            if wrapper is not None:
+                found.append(wrapper)
+    found.sort(key=lambda w: w.declarator.start_byte)
+    spans = []
+    claimed: dict[int, int] = {}
+    for wrapper in found:
+        list_node = wrapper.statements.container
+        floor = claimed.get(list_node.id, list_node.start_byte)
+        start = wrapper.declarator.start_byte
+        if wrapper.kind == "esm":
+            start = _hoisted_start(wrapper.statements, wrapper, floor, source, exporters)
+        end = wrapper.declarator.end_byte
+        binding = wrapper.declarator.child_by_field_name("name")
+        spans.append(
+            ModuleSpan(
+                kind=wrapper.kind,
+                start=start,
+                end=end,
+                body=wrapper.body.start_byte,
+                key=wrapper.key,
+                binding=text(binding) if binding is not None else None,
+                evidence=f"{'__commonJS' if wrapper.kind == 'cjs' else '__esm'}-shaped helper {wrapper.helper}",
+                digest=module_digest(wrapper.kind, source, start, end),
+            )
+        )
+        claimed[list_node.id] = end
+    return spans
+
+
+def _wrapper_at(statements: Statements, match: re.Match[bytes], wrapping: dict[str, str]) -> _Wrapper | None:
+    index = statements.index_at(match.start())
+    if index is None or statements.nodes[index].type not in DECLARATIONS:
+        return None
+    declarators, starts = statements.declarators(index)
+    at = bisect.bisect_right(starts, match.start()) - 1
+    if at < 0:
+        return None
+    return _wrapper_of(statements, index, declarators[at], match, wrapping)
+
+
+def _nested_wrapper_at(
+    lists: StatementLists, top: Statements, match: re.Match[bytes], wrapping: dict[str, str]
+) -> _Wrapper | None:
+    """A wrapper declared in a statement list below the helper's (webpack's entry IIFE)."""
+    node = top.container.descendant_for_byte_range(match.start(), match.start())
+    declarator = None
+    for depth, ancestor in enumerate(climb(node, lists.root) if node is not None else ()):
+        if ancestor.type == "variable_declarator" or depth > 6:
+            declarator = ancestor if ancestor.type == "variable_declarator" else None
+            break
+    if declarator is None or declarator.parent is None or declarator.parent.parent is None:
+        return None
+    declaration = declarator.parent
+    holder = declaration.parent
+    if holder is None or holder.type not in ("statement_block", "program") or holder.id == top.container.id:
+        return None
+    statements = lists.get(holder)
+    index = statements.index_at(declaration.start_byte)
+    return _wrapper_of(statements, index, declarator, match, wrapping) if index is not None else None
+
+
+def _wrapper_of(
+    statements: Statements, index: int, declarator: Node, match: re.Match[bytes], wrapping: dict[str, str]
+) -> _Wrapper | None:
+    call = declarator.child_by_field_name("value")
+    if call is None or call.type != "call_expression" or call.start_byte != match.start():
+        return None
+    arguments = call.child_by_field_name("arguments")
+    values = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+    if len(values) != 1:
+        return None
+    body, key = _wrapped_function(values[0])
+    if body is None:
+        return None
+    name = match.group(1).decode()
+    kind = "cjs" if wrapping[name] == "commonjs" else "esm"
+    return _Wrapper(kind, statements, index, declarator, call, body, key, name)
+
+
+def _wrapped_function(argument: Node) -> tuple[Node | None, str | None]:
+    """The module function passed to a wrapper helper: a function, or (keep-names form) an
+    object with one method keyed by the module's path."""
+    if argument.type in FUNCTIONS:
+        return argument, None
+    if argument.type != "object":
+        return None, None
+    members = [m for m in argument.named_children if m.type != "comment"]
+    if len(members) != 1:
+        return None, None
+    member = members[0]
+    if member.type == "method_definition":
+        name = member.child_by_field_name("name")
+        return member, key_text(name)
+    if member.type == "pair":
+        value = member.child_by_field_name("value")
+        if value is not None and value.type in FUNCTIONS:
+            return value, key_text(member.child_by_field_name("key"))
+    return None, None
+
+
+def _hoisted_start(
+    statements: Statements, wrapper: _Wrapper, claimed: int, source: bytes, exporters: set[str]
+) -> int:
+    """Where an `__esm` module's hoisted part begins: back over the declarations and the
+    `__export(...)` call right before its wrapper, never into code already claimed."""
+    statement = statements.nodes[wrapper.statement]
+    if statement.start_byte < claimed:  # the previous module ends inside this `var` statement
+        _, starts = statements.declarators(wrapper.statement)
+        at = bisect.bisect_left(starts, claimed)
+        return starts[at] if at < len(starts) else wrapper.declarator.start_byte
+    start = statement.start_byte
+    index = wrapper.statement - 1
+    while index >= 0:
+        node = statements.nodes[index]
+        if node.start_byte < claimed:
+            break
+        namespace = _exported_namespace(node, exporters)
+        if namespace is not None:
+            # `var ns = {}; __export(ns, {...})` opens the module: nothing before it is hoisted
+            start = node.start_byte
+            previous = statements.nodes[index - 1] if index > 0 else None
+            if previous is not None and previous.start_byte >= claimed and _declares(previous, namespace):
+                start = previous.start_byte
+            break
+        if node.type not in _HOISTABLE:
+            break
+        start = node.start_byte
+        index -= 1
+    return start
+
+
+def _exported_namespace(statement: Node, exporters: set[str]) -> str | None:
+    """`ns` of an `__export(ns, {...})` statement, else None."""
+    if statement.type != "expression_statement" or not exporters or not statement.named_children:
+        return None
+    call = statement.named_children[0]
+    if call.type != "call_expression":
+        return None
+    callee = call.child_by_field_name("function")
+    if callee is None or callee.type != "identifier" or text(callee) not in exporters:
+        return None
+    arguments = call.child_by_field_name("arguments")
+    first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+    return text(first) if first is not None and first.type == "identifier" else None
+
+
+def _declares(statement: Node, name: str) -> bool:
+    if statement.type not in DECLARATIONS:
+        return False
+    declarators = [d for d in statement.named_children if d.type == "variable_declarator"]
+    target = declarators[-1].child_by_field_name("name") if declarators else None
+    return target is not None and text(target) == name

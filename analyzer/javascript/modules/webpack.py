@@ -1,0 +1,109 @@
+"""webpack 4 and 5: the runtime's `modules[id](module, module.exports, require)` (or
+`.call(module.exports, ...)`) names the module table, an object or array of functions; a
+chunk's `.push([[ids], {...}])` is a table too."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, Literals
+from analyzer.javascript.modules.spans import ModuleSpan, function_span
+from analyzer.javascript.modules.statements import key_text, parameters, same
+from analyzer.javascript.syntax import climb, text
+
+
+def webpack_modules(root: Node, literals: Literals) -> list[ModuleSpan]:
+    source = literals.source
+    spans: list[ModuleSpan] = []
+    seen: set[int] = set()
+    for match in literals.matches("webpack"):
+        table = _webpack_table(root, match)
+        if table is not None and table.id not in seen:
+            seen.add(table.id)
+            spans.extend(_table_entries(table, source, "webpack", "webpack module table"))
+    for match in literals.matches("webpack-chunk"):
+        node = root.descendant_for_byte_range(match.end(), match.end())
+        if node is not None and node.type in ("object", "array") and node.id not in seen:
+            seen.add(node.id)
+            spans.extend(_table_entries(node, source, "webpack", "webpack chunk table"))
+    return spans
+
+
+def _webpack_table(root: Node, match: re.Match[bytes]) -> Node | None:
+    """The modules object/array a webpack runtime's `require` indexes: a `var` in its scope
+    (webpack 5) or the runtime IIFE's parameter bound to the call's argument (webpack 4)."""
+    name = match.group(1).decode()
+    node = root.descendant_for_byte_range(match.start(), match.start())
+    if node is None:
+        return None
+    require = next((a for a in climb(node, root) if a.type in ("function_declaration", "function_expression",
+                                                           "arrow_function")), None)
+    if require is None:
+        return None
+    for scope in climb(require, root):
+        if scope.type in ("function_expression", "arrow_function", "function_declaration"):
+            params = parameters(scope)
+            if name in params:
+                return _iife_argument(scope, params.index(name))
+        if scope.type in ("statement_block", "program"):
+            table = _declared_table(scope, name)
+            if table is not None:
+                return table
+    return None
+
+
+def _declared_table(block: Node, name: str) -> Node | None:
+    for statement in block.named_children:
+        if statement.type not in DECLARATIONS:
+            continue
+        for declarator in statement.named_children:
+            if declarator.type != "variable_declarator":
+                continue
+            target = declarator.child_by_field_name("name")
+            value = declarator.child_by_field_name("value")
+            if target is not None and text(target) == name and value is not None and value.type in ("object", "array"):
+                return value
+    return None
+
+
+def _iife_argument(function: Node, index: int) -> Node | None:
+    parent = function.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        function, parent = parent, parent.parent
+    if parent is None or parent.type != "call_expression" or not same(parent.child_by_field_name("function"), function):
+        return None
+    arguments = parent.child_by_field_name("arguments")
+    values = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+    if index < len(values) and values[index].type in ("object", "array"):
+        return values[index]
+    return None
+
+
+def _table_entries(table: Node, source: bytes, kind: str, evidence: str) -> list[ModuleSpan]:
+    return [function_span(kind, function, source, key if not key.isdigit() else None, key, evidence)
+            for key, function in _entries(table)]
+
+
+def _entries(table: Node) -> Iterator[tuple[str, Node]]:
+    """(id, function) of a module table: object pairs, methods, or array slots (holes count)."""
+    if table.type == "object":
+        for member in table.named_children:
+            if member.type == "pair":
+                value = member.child_by_field_name("value")
+                key = key_text(member.child_by_field_name("key"))
+                if value is not None and value.type in FUNCTIONS and key is not None:
+                    yield key, value
+            elif member.type == "method_definition":
+                key = key_text(member.child_by_field_name("name"))
+                if key is not None:
+                    yield key, member
+        return
+    slot = 0
+    for child in table.children:
+        if child.type == ",":
+            slot += 1
+        elif child.type in FUNCTIONS:
+            yield str(slot), child

@@ -1,0 +1,56 @@
+"""Function signatures, as the JavaScript frontend makes them and the corpus matches them
+(docs/corpus.md): of every function of a package's files (`PackageIndex`) and of a bundle
+(`BundleFunction`, the rows of function-signatures.jsonl). Plain records: no parser."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedFunction:
+    file: int
+    name: str
+    line: int
+    key: int
+    tokens: int
+    weight: int
+
+
+@dataclass(frozen=True, slots=True)
+class PackageIndex:
+    files: list[str]
+    functions: list[IndexedFunction]
+    #: indices of `files` that are bundles (bundler modules inside): their code may be other packages'
+    bundles: frozenset[int] = frozenset()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "files": self.files,
+            "bundles": sorted(self.bundles),
+            "functions": [[f.file, f.name, f.line, f"{f.key:016x}", f.tokens, f.weight] for f in self.functions],
+        }
+
+    @classmethod
+    def from_json(cls, document: dict[str, object]) -> PackageIndex:
+        rows = document["functions"]
+        assert isinstance(rows, list)
+        return cls(list(document["files"]),  # type: ignore[call-overload]
+                   [IndexedFunction(r[0], r[1], r[2], int(r[3], 16), r[4], r[5]) for r in rows],
+                   frozenset(document.get("bundles", ())))  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class BundleFunction:
+    unit: str
+    start: int
+    end: int
+    #: the signature key, 16 hex digits
+    key: str
+    tokens: int
+    weight: int
+
+
+#: what indexes a package's files, (path, bytes) each: the JavaScript frontend's `index_sources`
+Indexer = Callable[[Iterable[tuple[str, bytes]]], PackageIndex]
