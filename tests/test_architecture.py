@@ -123,8 +123,6 @@ def test_a_frontend_never_imports_reports_or_owners(frontend: str) -> None:
     assert not bad, bad
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: the Python frontend still imports the JavaScript one "
-                                       "(facts, identity, forked); the neutral contract lands separately")
 def test_the_python_frontend_never_imports_the_javascript_one() -> None:
     bad = [edge for edge in _edges_from("analyzer.python")
            if _within(edge[1], "analyzer.javascript", "tree_sitter", "tree_sitter_javascript")]
