@@ -236,7 +236,7 @@ def _run_child(
         try:
             body(send)
             send(("end",))
-        except Exception as exc:  # noqa: BLE001 (any failure is reported; the parent does the work)
+        except Exception as exc:
             send(("error", f"{type(exc).__name__}: {exc}"))
         code = 0
     finally:

@@ -82,7 +82,7 @@ def _child(work: Callable[[], Any], send: Callable[[Any], None]) -> None:
         send(("invariant", str(exc)))
     except MemoryError:
         send(("out-of-memory",))
-    except Exception as exc:  # noqa: BLE001 (reported to the parent as an internal error)
+    except Exception as exc:
         send(("internal", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
     else:
         try:

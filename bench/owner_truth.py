@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.sourcemap import package_of  # noqa: E402
+from analyzer.sourcemap import package_of
 
 CALLSITE_FILES = ("error-message-callsites.jsonl", "diagnostic-message-callsites.jsonl")
 PROJECTION = "error-diagnostic-owner-projection.jsonl"

@@ -9,7 +9,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, SUMMARY, records, run, scan
 from support import npm_cache
 

@@ -9,7 +9,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, records, run, scan
 from support import npm_cache
 

@@ -7,22 +7,19 @@ import random
 import string
 from pathlib import Path
 
+import pytest
+from conftest import FIXTURES, records, scan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-import pytest
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import FUNCTION_TYPES, parse
-from conftest import FIXTURES, records, scan
 
 MINIFIED = [FIXTURES / "demo" / "demo.min.js", FIXTURES / "demo" / "demo.terser.min.js", FIXTURES / "demo" / "demo.bun.min.js"]
 _RENAMEABLE = {"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern",
                "private_property_identifier", "statement_identifier"}
 _KEYWORDS = set(
-    "break case catch class const continue debugger default delete do else export extends false finally for "
-    "function if import in instanceof new null return super switch this throw true try typeof var void while "
-    "with yield let static await async of get set enum implements interface package private protected public "
-    "arguments eval undefined NaN Infinity".split()
+    ["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "await", "async", "of", "get", "set", "enum", "implements", "interface", "package", "private", "protected", "public", "arguments", "eval", "undefined", "NaN", "Infinity"]
 )
 _DECLARING_PARENTS = {"variable_declarator", "formal_parameters", "function_declaration", "function_expression",
                       "generator_function_declaration", "generator_function", "class_declaration", "class",
@@ -48,9 +45,7 @@ def bound_names(nodes: list[Node]) -> set[bytes]:
     bound = set()
     for node in nodes:
         parent = node.parent
-        if node.type in ("private_property_identifier", "statement_identifier", "shorthand_property_identifier_pattern"):
-            bound.add(node.text)
-        elif parent is not None and parent.type in _DECLARING_PARENTS:
+        if node.type in ("private_property_identifier", "statement_identifier", "shorthand_property_identifier_pattern") or (parent is not None and parent.type in _DECLARING_PARENTS):
             bound.add(node.text)
     return bound
 

@@ -10,7 +10,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, scan
 from test_sourcemap import BUNDLES, all_records, oracle_origins
 

@@ -7,9 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from markdown_it import MarkdownIt
-
 from conftest import FIXTURES, SUMMARY, records, run, scan
+from markdown_it import MarkdownIt
 
 PROJECTION = "error-diagnostic-owner-projection.jsonl"
 INDEX = "error-diagnostic-owner-index.md"

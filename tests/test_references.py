@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, SUMMARY, records, run, scan
 
 REFERENCES = FIXTURES / "references"

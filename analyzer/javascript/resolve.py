@@ -277,7 +277,7 @@ class Paths:
 class _PathAbove(Above):
     """`Above` answered from a `Paths` path of length `depth` (valid until the next node)."""
 
-    def __init__(self, paths: Paths, depth: int) -> None:  # noqa: D107
+    def __init__(self, paths: Paths, depth: int) -> None:
         self.paths, self.depth, self.root = paths, depth, paths.root
 
     def at(self, k: int) -> Node | None:

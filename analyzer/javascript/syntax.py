@@ -7,9 +7,8 @@ from collections.abc import Iterator
 import tree_sitter_javascript
 from tree_sitter import Language, Node, Parser, Tree
 
-from analyzer.errors import InvariantError
-
 from analyzer import progress
+from analyzer.errors import InvariantError
 
 LANGUAGE = Language(tree_sitter_javascript.language())
 

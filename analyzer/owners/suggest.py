@@ -29,12 +29,11 @@ from typing import Any
 
 import orjson
 
-from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, write_allowlist
-from analyzer.owners.references import ReferenceGraph
-from analyzer.owners.truth import truth_of, truth_suggestions
 from analyzer.bounded import MAX_DOCUMENT_BYTES, read_regular
 from analyzer.errors import InputError
-from analyzer.owners.allowlist import validated_entry
+from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
+from analyzer.owners.references import ReferenceGraph
+from analyzer.owners.truth import truth_of, truth_suggestions
 from analyzer.sourcemap import package_of
 
 SUGGESTIONS_FILE = "suggestions.jsonl"

@@ -181,7 +181,7 @@ def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, sou
     owned: set[str] = set()
     out = []
     reached: dict[str, str] = {}
-    gains: dict[tuple[str, str], int] = {c: 1 << 30 for c in candidates}
+    gains: dict[tuple[str, str], int] = dict.fromkeys(candidates, 1 << 30)
     while gains and len(out) < MAX_ROOTS:
         best, reach = _best(graph, gains, owned, by_item)
         if best is None or reach is None:
@@ -216,9 +216,7 @@ def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[dict[s
         if item is None:
             continue
         placed = [t for _, t in by_item.get(item, []) if t is not None]
-        if placed and all(t.owner == "Product" for t in placed) and len(placed) == len(by_item[item]):
-            out.append(binding)
-        elif not by_item.get(item) and sources.product(binding[0], graph.item_offset(item)):
+        if (placed and all(t.owner == "Product" for t in placed) and len(placed) == len(by_item[item])) or (not by_item.get(item) and sources.product(binding[0], graph.item_offset(item))):
             out.append(binding)
     return out
 

@@ -199,7 +199,7 @@ class Collector:
         return handlers
 
     def leaving(self) -> dict[type, Callable[[cst.CSTNode], None]]:
-        closers: dict[type, Callable[[cst.CSTNode], None]] = {kind: self._left_assignment for kind in _ASSIGNMENT_LIKE}
+        closers: dict[type, Callable[[cst.CSTNode], None]] = dict.fromkeys(_ASSIGNMENT_LIKE, self._left_assignment)
         for kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSION_TYPES):
             closers[kind] = self._left_scope
         return closers
@@ -551,5 +551,5 @@ _VISIT: dict[type, Callable[[Collector, cst.CSTNode], None]] = {
     cst.MatchStar: Collector._pattern_name,  # type: ignore[dict-item]
     cst.MatchMapping: Collector._pattern_name,  # type: ignore[dict-item]
     cst.TypeParam: Collector._type_parameter,  # type: ignore[dict-item]
-    **{kind: Collector._comprehension for kind in COMPREHENSION_TYPES},  # type: ignore[dict-item,misc]
+    **dict.fromkeys(COMPREHENSION_TYPES, Collector._comprehension),  # type: ignore[dict-item,misc]
 }

@@ -160,7 +160,7 @@ def _reduction(stream: tokens.Tokens, lines: list[tokens.Line], vocabulary: Voca
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             symtable.symtable(stream.text, name, "exec")  # CPython's parser, without its code generation
-    except Exception:  # noqa: BLE001 (any refusal: the parser reads the whole unit and says why)
+    except Exception:
         return None
     return found
 

@@ -291,7 +291,7 @@ def _target_names(stream: Tokens, at: int, last: int) -> set[str]:
         value = values[at]
         if value in _OPEN:
             previous = values[at - 1]
-            subscripts.append(kinds[at - 1] == "name" and previous not in ("for", "in") or previous in (")", "]"))
+            subscripts.append((kinds[at - 1] == "name" and previous not in ("for", "in")) or previous in (")", "]"))
             depth += 1
         elif value in _CLOSE and subscripts:
             subscripts.pop()

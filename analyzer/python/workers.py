@@ -136,7 +136,7 @@ def _serve(parent: int, conn: Connection, work: Callable[[Any], Any], prepare: C
         thread = threading.Thread(target=_answer_all, args=(conn, work, ended))
         thread.start()
         thread.join()
-    except BaseException:  # noqa: BLE001, S110 (a worker never prints; its end is the report)
+    except BaseException:
         pass
     finally:
         os._exit(ended[0])  # no exit handlers, no flushing of the parent's buffers, no freeing
@@ -153,11 +153,11 @@ def _answer_all(conn: Connection, work: Callable[[Any], Any], ended: list[int]) 
                 answer: tuple[str, Any] = ("ok", work(job))
             except MemoryError:
                 answer = ("memory", "MemoryError")
-            except Exception as exc:  # noqa: BLE001 (reported with the file; the parent decides)
+            except Exception as exc:
                 answer = ("error", f"{type(exc).__name__}: {exc}")
             conn.send(answer)
         ended[0] = 0
-    except BaseException:  # noqa: BLE001, S110 (the parent sees the socket close)
+    except BaseException:
         pass
 
 

@@ -269,7 +269,7 @@ def _damage_graph(rng: random.Random, data: bytearray, count: int) -> tuple[byte
     graph_start = offsets - byte_count
     targets = [offsets + at for at in range(0, 32, 4)]
     table_at = graph_start + table_offset
-    if 0 <= table_at and table_at + table_length <= offsets:
+    if table_at >= 0 and table_at + table_length <= offsets:
         targets += [table_at + at for at in range(0, min(table_length, 52 * count), 4)]
     what = []
     for _ in range(rng.randint(1, 3)):
