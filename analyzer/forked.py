@@ -17,6 +17,7 @@ time, never output.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import fcntl
 import mmap
@@ -178,10 +179,8 @@ class _Child:
 
     def cancel(self) -> None:
         """Kill the child and reap it (the parent gave up on it)."""
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(self._pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self._close()
         os.waitpid(self._pid, 0)
 
@@ -195,10 +194,8 @@ class _Child:
 
 def _widen(fd: int) -> None:
     """A pipe that holds a megabyte: fewer waits on either side (Linux; elsewhere a no-op)."""
-    try:
+    with contextlib.suppress(AttributeError, OSError):
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)  # type: ignore[attr-defined]
-    except (AttributeError, OSError):
-        pass
 
 
 def _spill_file() -> int:

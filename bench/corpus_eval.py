@@ -144,7 +144,7 @@ def evaluate(label: str, package: str, version: str, work: Path, corpus_root: Pa
 def report(label: str, truth: dict[str, str | None], exact: dict[str, str], named: dict[str, str]) -> None:
     dependency = {i: p for i, p in truth.items() if p}
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # callsites, exact claimed, exact right, named ..
-    for i, p in dependency.items():
+    for p in dependency.values():
         per[p][0] += 1
     for i, p in exact.items():
         per[p][1] += 1

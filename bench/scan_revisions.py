@@ -26,7 +26,7 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "bench"))
 sys.path.insert(0, str(REPOSITORY))
 
-from scan_vs_astgrep import Tool, fail, run_child  # noqa: E402
+from scan_vs_astgrep import Tool, fail, run_child
 
 BOOT = "import sys; sys.argv[0] = 'erratlas'; from analyzer.cli import main; main()"
 

@@ -4,6 +4,7 @@ chain of real releases."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from pathlib import Path
@@ -104,7 +105,7 @@ def test_owners_carry_along_a_chain_of_real_releases(tmp_path: Path) -> None:
     chained = tmp_path / "chained.toml"
     shutil.copy(truth, chained)
     owned = []
-    for old, new in zip(versions, versions[1:]):
+    for old, new in itertools.pairwise(versions):
         assert run("project", scans[old], "-a", chained).returncode == 0
         diff(scans[old], scans[new], tmp_path / f"d-{new}", "--old-label", old, "--new-label", new)
         assert run("accept", scans[new], "--suggestions", tmp_path / f"d-{new}" / "carried.jsonl", "-a", chained,

@@ -18,9 +18,7 @@ from analyzer.javascript.syntax import FUNCTION_TYPES, parse
 MINIFIED = [FIXTURES / "demo" / "demo.min.js", FIXTURES / "demo" / "demo.terser.min.js", FIXTURES / "demo" / "demo.bun.min.js"]
 _RENAMEABLE = {"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern",
                "private_property_identifier", "statement_identifier"}
-_KEYWORDS = set(
-    ["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "await", "async", "of", "get", "set", "enum", "implements", "interface", "package", "private", "protected", "public", "arguments", "eval", "undefined", "NaN", "Infinity"]
-)
+_KEYWORDS = {"break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "await", "async", "of", "get", "set", "enum", "implements", "interface", "package", "private", "protected", "public", "arguments", "eval", "undefined", "NaN", "Infinity"}
 _DECLARING_PARENTS = {"variable_declarator", "formal_parameters", "function_declaration", "function_expression",
                       "generator_function_declaration", "generator_function", "class_declaration", "class",
                       "arrow_function", "catch_clause", "import_specifier", "namespace_import", "import_clause",
@@ -94,7 +92,7 @@ def test_consistent_renaming_keeps_every_fingerprint(tmp_path_factory, bundle: P
     assert renamed_summary["loggers"][0]["source"] == original_summary["loggers"][0]["source"] == "detected"
     functions = lambda out: [r["functionFingerprint"] for r in records(out, "error")]  # noqa: E731
     assert functions(work / "b") == functions(work / "a")
-    classes = lambda out: [json.loads(l)["fingerprint"] for l in (out / "error-classes.jsonl").read_text().splitlines()]  # noqa: E731
+    classes = lambda out: [json.loads(line)["fingerprint"] for line in (out / "error-classes.jsonl").read_text().splitlines()]  # noqa: E731
     assert classes(work / "b") == classes(work / "a")
 
 

@@ -8,6 +8,7 @@ and every worker it leaves alive.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -190,10 +191,8 @@ def test_a_killed_worker_costs_time_never_output(tmp_path: Path, worker: str) ->
     for line in process.stderr:
         late = late or " late" in line  # a worker fallen behind on a busy machine is stopped, not killed
         if not killed and f" {worker} " in line:
-            try:
+            with contextlib.suppress(ProcessLookupError):  # it had finished: the scan is still checked
                 os.kill(int(line.split()[2]), signal.SIGKILL)
-            except ProcessLookupError:
-                pass  # it had finished: the scan is still checked
             killed = True
     assert process.wait(timeout=600) == 0
     assert killed or late

@@ -27,7 +27,7 @@ def allow(out: Path, target: str, allowlist: Path, *extra: str) -> None:
 
 
 def projection(out: Path) -> dict[str, dict]:  # type: ignore[type-arg]
-    return {row["id"]: row for row in (json.loads(l) for l in (out / PROJECTION).read_text().splitlines())}
+    return {row["id"]: row for row in (json.loads(line) for line in (out / PROJECTION).read_text().splitlines())}
 
 
 def summary(out: Path) -> dict:  # type: ignore[type-arg]

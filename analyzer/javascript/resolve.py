@@ -124,9 +124,8 @@ class Resolution:
                 node = reference.node
                 if node.start_byte == parent.start_byte or same(parent.child_by_field_name("function"), node):
                     out.append((reference, parent))
-            elif kind == "new_expression":
-                if same(parent.child_by_field_name("constructor"), reference.node):
-                    out.append((reference, parent))
+            elif kind == "new_expression" and same(parent.child_by_field_name("constructor"), reference.node):
+                out.append((reference, parent))
         return out
 
 

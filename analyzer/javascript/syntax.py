@@ -126,10 +126,7 @@ def named_index(parent: Node, child: Node) -> int:
 
 def has_token(node: Node, token: str, limit: int = 4) -> bool:
     """Whether one of the node's first `limit` children is the anonymous token `token`."""
-    for child in node.children[:limit]:
-        if not child.is_named and child.type == token:
-            return True
-    return False
+    return any(not child.is_named and child.type == token for child in node.children[:limit])
 
 
 _IDENTIFIER_BYTES = frozenset(

@@ -12,6 +12,7 @@ none of the scan's standard streams, dies with the scan (Linux), and has a memor
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import multiprocessing
@@ -235,7 +236,5 @@ def _stop(workers: list[_Worker]) -> None:
             if worker.process.is_alive():
                 worker.process.kill()
         elif worker.pid:
-            try:
+            with contextlib.suppress(ChildProcessError):
                 os.waitpid(worker.pid, 0)
-            except ChildProcessError:
-                pass

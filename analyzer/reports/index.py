@@ -311,7 +311,7 @@ def _contents(groups: list[_Group], owner: str) -> _Section:
 def _section_lines(section: _Section, level: str = "##") -> list[str]:
     lines = [f"{level} {section.title}", ""]
     if section.intro:
-        lines += section.intro + [""]
+        lines += [*section.intro, ""]
     if section.rows:
         lines += _table(section.header, section.rows)
     return lines

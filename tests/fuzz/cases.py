@@ -245,7 +245,7 @@ def bun(rng: random.Random) -> tuple[dict[str, bytes], str, bool]:
     if rng.random() < 0.3:
         modules.append(Module(modules[0].path, b'new Error("twin");'))
     payload = graph(modules, entry_point=rng.randrange(len(modules)))
-    container = rng.choice(sorted(CONTAINERS) + ["appended"])
+    container = rng.choice([*sorted(CONTAINERS), "appended"])
     data = bytearray(elf_appended(payload) if container == "appended" else CONTAINERS[container](payload))
     note = f"{container}, {len(modules)} modules"
     damage = rng.random()

@@ -90,7 +90,7 @@ def _mapped_bundle(corpus: Corpus, bundle: Path) -> list[Added]:
     for source, content in zip(sources, contents):
         path = normalize_source(str(source or ""), root)
         package = package_of(path)
-        if package is None or not isinstance(content, str) or not path.endswith(SOURCE_SUFFIXES + (".ts", ".tsx")):
+        if package is None or not isinstance(content, str) or not path.endswith((*SOURCE_SUFFIXES, ".ts", ".tsx")):
             continue
         by_package[package].append((path.rsplit(f"node_modules/{package}/", 1)[1], content.encode("utf-8", "replace")))
     if not by_package:
