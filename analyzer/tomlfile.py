@@ -92,7 +92,9 @@ def parse_toml(raw: bytes, path: object, what: str) -> TomlFile:
     try:
         positions = locate(tokenize(text))
     except _Unlocatable:
-        raise InputError(path, f"{what}: cannot locate its keys in this TOML form; write tables with [headers]") from None
+        raise InputError(
+            path, f"{what}: cannot locate its keys in this TOML form; write tables with [headers]"
+        ) from None
     return TomlFile(raw=raw, text=text, data=data, positions=positions)
 
 

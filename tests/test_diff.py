@@ -129,7 +129,9 @@ def _checked_against_truth(truth_dir: Path, scan_dir: Path) -> dict[str, int]:
             if r["origin"] and r["copies"]["count"] == 1:
                 package = package_of(r["origin"]["source"])
                 truth[r["fingerprint"]] = ("Dependency", package) if package else ("Product", None)
-    rows = [json.loads(line) for line in (scan_dir / "error-diagnostic-owner-projection.jsonl").read_text().splitlines()]
+    rows = [
+        json.loads(line) for line in (scan_dir / "error-diagnostic-owner-projection.jsonl").read_text().splitlines()
+    ]
     known = [r for r in rows if r["fingerprint"] in truth and r["owner"] != "Unresolved"]
     wrong = [r for r in known if (r["owner"], r["package"]) != truth[r["fingerprint"]]]
     return {"known": len(known), "wrong": len(wrong)}

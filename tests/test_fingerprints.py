@@ -15,10 +15,70 @@ from tree_sitter import Node
 
 from analyzer.javascript.syntax import FUNCTION_TYPES, parse
 
-MINIFIED = [FIXTURES / "demo" / "demo.min.js", FIXTURES / "demo" / "demo.terser.min.js", FIXTURES / "demo" / "demo.bun.min.js"]
+MINIFIED = [
+    FIXTURES / "demo" / "demo.min.js",
+    FIXTURES / "demo" / "demo.terser.min.js",
+    FIXTURES / "demo" / "demo.bun.min.js",
+]
 _RENAMEABLE = {"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern",
                "private_property_identifier", "statement_identifier"}
-_KEYWORDS = {"break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "await", "async", "of", "get", "set", "enum", "implements", "interface", "package", "private", "protected", "public", "arguments", "eval", "undefined", "NaN", "Infinity"}
+_KEYWORDS = {
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "return",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+    "let",
+    "static",
+    "await",
+    "async",
+    "of",
+    "get",
+    "set",
+    "enum",
+    "implements",
+    "interface",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "arguments",
+    "eval",
+    "undefined",
+    "NaN",
+    "Infinity",
+}
 _DECLARING_PARENTS = {"variable_declarator", "formal_parameters", "function_declaration", "function_expression",
                       "generator_function_declaration", "generator_function", "class_declaration", "class",
                       "arrow_function", "catch_clause", "import_specifier", "namespace_import", "import_clause",
@@ -43,7 +103,11 @@ def bound_names(nodes: list[Node]) -> set[bytes]:
     bound = set()
     for node in nodes:
         parent = node.parent
-        if node.type in ("private_property_identifier", "statement_identifier", "shorthand_property_identifier_pattern") or (parent is not None and parent.type in _DECLARING_PARENTS):
+        if node.type in (
+            "private_property_identifier",
+            "statement_identifier",
+            "shorthand_property_identifier_pattern",
+        ) or (parent is not None and parent.type in _DECLARING_PARENTS):
             bound.add(node.text)
     return bound
 
@@ -92,7 +156,9 @@ def test_consistent_renaming_keeps_every_fingerprint(tmp_path_factory, bundle: P
     assert renamed_summary["loggers"][0]["source"] == original_summary["loggers"][0]["source"] == "detected"
     functions = lambda out: [r["functionFingerprint"] for r in records(out, "error")]  # noqa: E731
     assert functions(work / "b") == functions(work / "a")
-    classes = lambda out: [json.loads(line)["fingerprint"] for line in (out / "error-classes.jsonl").read_text().splitlines()]  # noqa: E731
+    def classes(out: Path) -> list[str]:
+        return [json.loads(line)["fingerprint"] for line in (out / "error-classes.jsonl").read_text().splitlines()]
+
     assert classes(work / "b") == classes(work / "a")
 
 
@@ -133,7 +199,9 @@ def test_editing_one_function_changes_only_its_own_callsites(tmp_path: Path, bun
         target.parent.mkdir()
         target.write_bytes(edited)
         scan(target, tmp_path / f"edit{index}" / "out")
-        after = records(tmp_path / f"edit{index}" / "out", "error") + records(tmp_path / f"edit{index}" / "out", "diagnostic")
+        after = records(tmp_path / f"edit{index}" / "out", "error") + records(
+            tmp_path / f"edit{index}" / "out", "diagnostic"
+        )
         assert len(after) == len(before)
         inside = [
             b["offset"] >= function.start_byte and b["offset"] < function.end_byte

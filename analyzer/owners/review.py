@@ -35,9 +35,20 @@ def _existing(path: Path) -> list[Entry]:
 
 #: the option of `erratlas allow` that sets each allowlist key
 OPTIONS = {
-    "match": "TARGET", "copies": "--all-copies", "neighbours": "TARGET", "owner": "--owner", "package": "--package", "function": "--name", "expect": "TARGET",
-    "catchOwner": "--catch-owner", "retryOwner": "--retry-owner", "toolResultOwner": "--tool-result-owner",
-    "userSurfaceOwner": "--user-surface-owner", "reason": "--reason", "reviewedBy": "--reviewer", "reviewedOn": "--on",
+    "match": "TARGET",
+    "copies": "--all-copies",
+    "neighbours": "TARGET",
+    "owner": "--owner",
+    "package": "--package",
+    "function": "--name",
+    "expect": "TARGET",
+    "catchOwner": "--catch-owner",
+    "retryOwner": "--retry-owner",
+    "toolResultOwner": "--tool-result-owner",
+    "userSurfaceOwner": "--user-surface-owner",
+    "reason": "--reason",
+    "reviewedBy": "--reviewer",
+    "reviewedOn": "--on",
 }
 
 

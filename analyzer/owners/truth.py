@@ -216,13 +216,19 @@ def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[dict[s
         if item is None:
             continue
         placed = [t for _, t in by_item.get(item, []) if t is not None]
-        if (placed and all(t.owner == "Product" for t in placed) and len(placed) == len(by_item[item])) or (not by_item.get(item) and sources.product(binding[0], graph.item_offset(item))):
+        if (placed and all(t.owner == "Product" for t in placed) and len(placed) == len(by_item[item])) or (
+            not by_item.get(item) and sources.product(binding[0], graph.item_offset(item))
+        ):
             out.append(binding)
     return out
 
 
-def _best(graph: ReferenceGraph, gains: dict[tuple[str, str], int], owned: set[str],
-          by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]]) -> tuple[tuple[str, str] | None, set[str] | None]:
+def _best(
+    graph: ReferenceGraph,
+    gains: dict[tuple[str, str], int],
+    owned: set[str],
+    by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]],
+) -> tuple[tuple[str, str] | None, set[str] | None]:
     """Lazy greedy: recompute the candidate with the highest stale gain until it stays on top."""
     while gains:
         candidate = max(gains, key=lambda c: (gains[c], c))
@@ -230,7 +236,9 @@ def _best(graph: ReferenceGraph, gains: dict[tuple[str, str], int], owned: set[s
         if any(t is not None and t.owner != "Product" for item in reach for _, t in by_item.get(item, [])):
             del gains[candidate]  # the map contradicts this root: never suggested
             continue
-        gain = sum(1 for item in reach - owned for _, t in by_item.get(item, []) if t is not None and t.owner == "Product")
+        gain = sum(
+            1 for item in reach - owned for _, t in by_item.get(item, []) if t is not None and t.owner == "Product"
+        )
         if gain >= max((g for c, g in gains.items() if c != candidate), default=-1):
             gains[candidate] = gain
             return candidate, reach

@@ -404,7 +404,11 @@ class Collector:
             name = dotted(alias.name)
             if name is None:
                 continue
-            bound = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+            bound = (
+                alias.asname.name.value
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                else name
+            )
             joiner = "" if source.endswith(".") or not source else "."
             self._imported(bound, f"{source}{joiner}{name}")
 
@@ -434,7 +438,9 @@ class Collector:
         self._bind_target(node.target)
         if isinstance(node, cst.CompFor):
             self.found.compatible.update(_names_in(node.target))
-        if isinstance(node, cst.For) or (isinstance(self.stack[-2], COMPREHENSION_TYPES) and self.stack[-2].for_in is node):
+        if isinstance(node, cst.For) or (
+            isinstance(self.stack[-2], COMPREHENSION_TYPES) and self.stack[-2].for_in is node
+        ):
             self._count()
 
     def _declared(self, node: cst.Global | cst.Nonlocal) -> None:

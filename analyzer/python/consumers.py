@@ -52,7 +52,11 @@ def _holder(node: cst.CSTNode, chain: Sequence[cst.CSTNode], at: int) -> tuple[c
         child, at = parent, at - 1
         parent = chain[at]
     slot = _slot(parent, child)
-    inner = [p for p in reversed(path) if p not in ("value", "target", "item", "comparator", "slice", "expression", "decorator")]
+    inner = [
+        p
+        for p in reversed(path)
+        if p not in ("value", "target", "item", "comparator", "slice", "expression", "decorator")
+    ]
     return parent, ".".join([slot, *inner])
 
 

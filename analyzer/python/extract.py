@@ -226,7 +226,9 @@ def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabula
         for compatible in (True, False) if mode != "walk" else (False,):
             try:
                 resolver = ModuleNames(found, names, compatible)
-                resolved = _resolved(facts, _Site(task, stream, stream.encoding, vocabulary, spans, resolver), collector)
+                resolved = _resolved(
+                    facts, _Site(task, stream, stream.encoding, vocabulary, spans, resolver), collector
+                )
             except NeedScopes:
                 continue  # see ModuleNames; then a type parameter: ask libcst's scope analysis
             if not (compatible and reduction is not None and reduction.compatible_names(resolver.looked_up)):
@@ -263,7 +265,9 @@ def _collector(vocabulary: Vocabulary) -> Collector:
     called = frozenset(rules.logging_methods) | {rules.level_method}
     called |= frozenset(name.rsplit(".", 1)[-1] for name in rules.warning_functions)
     factories = frozenset(name.rsplit(".", 1)[-1] for name in rules.logger_factories) | vocabulary.alias_names
-    return Collector(error_names=vocabulary.error_names, call_names=called, method_names=called, factory_names=factories)
+    return Collector(
+        error_names=vocabulary.error_names, call_names=called, method_names=called, factory_names=factories
+    )
 
 
 def _unparsed(task: FileTask, line: int, column: int, message: str) -> FileFacts:

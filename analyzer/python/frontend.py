@@ -65,7 +65,9 @@ def extract_all(path: Path, tasks: list[FileTask], vocabulary: Vocabulary, jobs:
     except WorkerFailed as failed:
         where = _named(path, tasks[failed.index].unit.name)
         if failed.kind == "memory":
-            raise InputError(path, f"{where}parsing it needs more than {WORKER_MEMORY // 2**30} GiB of memory") from None
+            raise InputError(
+                path, f"{where}parsing it needs more than {WORKER_MEMORY // 2**30} GiB of memory"
+            ) from None
         raise RuntimeError(f"{where}{failed.message}") from None
 
 

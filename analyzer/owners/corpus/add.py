@@ -96,7 +96,9 @@ def _mapped_bundle(corpus: Corpus, bundle: Path) -> list[Added]:
     if not by_package:
         raise InputError(bundle, "its source map has no node_modules source with sourcesContent")
     version = f"map-{hashlib.sha256(raw).hexdigest()[:12]}"  # the map's own: no registry version is claimed
-    return [add_sources(corpus, name, version, "sourcemap", sorted(files)) for name, files in sorted(by_package.items())]
+    return [
+        add_sources(corpus, name, version, "sourcemap", sorted(files)) for name, files in sorted(by_package.items())
+    ]
 
 
 def _map_bytes(bundle: Path, source: bytes) -> bytes:
