@@ -195,7 +195,7 @@ class _Child:
 def _widen(fd: int) -> None:
     """A pipe that holds a megabyte: fewer waits on either side (Linux; elsewhere a no-op)."""
     with contextlib.suppress(AttributeError, OSError):
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)  # type: ignore[attr-defined]
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
 
 
 def _spill_file() -> int:
@@ -309,7 +309,7 @@ class Side:
         """The first message of `kind` if it has arrived, else `LOST`; never waits."""
         if not self._stopped:
             self._take(self._child.poll())
-        return self._values.get(kind, LOST)  # type: ignore[no-any-return]
+        return self._values.get(kind, LOST)
 
     def wait(self, kind: type[M]) -> M:
         """The first message of `kind`, waiting for it; `ChildLost` when the child ended without it."""
@@ -319,7 +319,7 @@ class Side:
                 self._take(self._child.poll())
         if kind not in self._values:
             raise ChildLost(f"worker ended without its {kind.__name__}: {self._failure}")
-        return self._values[kind]  # type: ignore[no-any-return]
+        return self._values[kind]
 
     def stop(self) -> None:
         """Kill the child (whatever it is still doing) and reap it."""

@@ -55,7 +55,7 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
     for frame in ended.frames:
         kind = frame[0]
         if kind == "result":
-            return frame[1]  # type: ignore[no-any-return]
+            return frame[1]
         if kind == "input":
             raise InputError(frame[1], frame[2])
         if kind == "invariant":

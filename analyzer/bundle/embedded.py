@@ -151,7 +151,7 @@ def extraction_files(raw: bytes) -> dict[str, str] | None:
     except orjson.JSONDecodeError:
         return None
     rows = manifest.get("modules") if isinstance(manifest, dict) else None
-    if manifest.get("schema") != MANIFEST_SCHEMA or not isinstance(rows, list):  # type: ignore[union-attr]
+    if manifest.get("schema") != MANIFEST_SCHEMA or not isinstance(rows, list):
         return None
     files = {}
     for row in rows:

@@ -254,7 +254,7 @@ def _left_out(node: Node) -> bool:
     if parent is None:
         return False
     if parent.type == "binary_expression":
-        return any(c.type == "unary_expression" and c.child(0) is not None and c.child(0).type == "typeof"  # type: ignore[union-attr]
+        return any(c.type == "unary_expression" and c.child(0) is not None and c.child(0).type == "typeof"
                    for c in parent.named_children)
     if parent.type == "arguments" and parent.named_child_count == 1:
         call = parent.parent

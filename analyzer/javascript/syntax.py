@@ -47,7 +47,7 @@ def new_parser() -> Parser:
 def parse(source: bytes) -> Tree:
     given, done = progress.parse_input(source, "parsing")  # the bytes themselves unless progress is shown
     try:
-        return new_parser().parse(given)  # type: ignore[arg-type]
+        return new_parser().parse(given)
     finally:
         done()
 

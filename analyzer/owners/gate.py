@@ -207,7 +207,7 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
                 difference = _first_line(files[name], derived[name])
             raise InputError(directory / name, f"disagrees with the owners recomputed from the inventory and "
                                                f"the allowlists: {difference}")
-    return orjson.loads(derived[SUMMARY_FILE])  # type: ignore[no-any-return]
+    return orjson.loads(derived[SUMMARY_FILE])
 
 
 def _difference(stored: Any, recomputed: Any) -> str:

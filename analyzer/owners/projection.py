@@ -44,11 +44,11 @@ def neighbours(records: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
     for members in by_unit.values():
         members.sort(key=lambda r: (r["offset"], r["kind"]))
         before, pending = "", []
-        for record in [*members, None]:
-            if record is not None and (record.get("copies") or {}).get("count", 1) > 1:
-                pending.append(record)
+        for member in [*members, None]:
+            if member is not None and (member.get("copies") or {}).get("count", 1) > 1:
+                pending.append(member)
                 continue
-            after = record["fingerprint"] if record is not None else ""
+            after = member["fingerprint"] if member is not None else ""
             for copy in pending:
                 placed[copy["id"]] = (copy["copies"]["group"], (before, after))
             pending = []

@@ -179,7 +179,7 @@ def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, sou
             by_item[item.id].append((record, truth_of(record)))
     candidates = _root_candidates(graph, by_item, sources)
     owned: set[str] = set()
-    out = []
+    out: list[dict[str, Any]] = []
     reached: dict[str, str] = {}
     gains: dict[tuple[str, str], int] = dict.fromkeys(candidates, 1 << 30)
     while gains and len(out) < MAX_ROOTS:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import libcst as cst
 
@@ -195,7 +196,7 @@ class Collector:
     def entering(self) -> dict[type, Callable[[cst.CSTNode], None]]:
         handlers = {kind: handler.__get__(self) for kind, handler in _VISIT.items()}
         if self.strings is not None:
-            handlers[cst.SimpleString] = self.strings.append  # type: ignore[assignment]
+            handlers[cst.SimpleString] = self.strings.append
         return handlers
 
     def leaving(self) -> dict[type, Callable[[cst.CSTNode], None]]:
@@ -419,7 +420,7 @@ class Collector:
 
     def _as_name(self, node: cst.AsName) -> None:
         if not isinstance(self.stack[-2], cst.ImportAlias):  # imports are bound by their statement
-            self._bind_target(node.name)  # type: ignore[arg-type]
+            self._bind_target(node.name)
 
     def _target(self, node: cst.AugAssign) -> None:
         self._bind_target(node.target)
@@ -533,29 +534,29 @@ def _is_receiver_attribute(target: cst.BaseExpression, receiver: str | None) -> 
     )
 
 
-_VISIT: dict[type, Callable[[Collector, cst.CSTNode], None]] = {
-    cst.Call: Collector._call,  # type: ignore[dict-item]
-    cst.Raise: Collector._raise,  # type: ignore[dict-item]
-    cst.FunctionDef: Collector._function,  # type: ignore[dict-item]
-    cst.Lambda: Collector._lambda,  # type: ignore[dict-item]
-    cst.ClassDef: Collector._class,  # type: ignore[dict-item]
-    cst.Yield: Collector._yield,  # type: ignore[dict-item]
-    cst.Assign: Collector._assign,  # type: ignore[dict-item]
-    cst.AnnAssign: Collector._assign,  # type: ignore[dict-item]
-    cst.Import: Collector._import,  # type: ignore[dict-item]
-    cst.ImportFrom: Collector._import_from,  # type: ignore[dict-item]
+_VISIT: dict[type, Callable[[Collector, Any], None]] = {  # each handler takes its own node type
+    cst.Call: Collector._call,
+    cst.Raise: Collector._raise,
+    cst.FunctionDef: Collector._function,
+    cst.Lambda: Collector._lambda,
+    cst.ClassDef: Collector._class,
+    cst.Yield: Collector._yield,
+    cst.Assign: Collector._assign,
+    cst.AnnAssign: Collector._assign,
+    cst.Import: Collector._import,
+    cst.ImportFrom: Collector._import_from,
     # bindings, for resolving names (`analyzer.python.resolve`)
-    cst.AsName: Collector._as_name,  # type: ignore[dict-item]
-    cst.AugAssign: Collector._target,  # type: ignore[dict-item]
-    cst.For: Collector._for,  # type: ignore[dict-item]
-    cst.Del: Collector._deleted,  # type: ignore[dict-item]
-    cst.NamedExpr: Collector._walrus,  # type: ignore[dict-item]
-    cst.CompFor: Collector._for,  # type: ignore[dict-item]
-    cst.Global: Collector._declared,  # type: ignore[dict-item]
-    cst.Nonlocal: Collector._declared,  # type: ignore[dict-item]
-    cst.MatchAs: Collector._pattern_name,  # type: ignore[dict-item]
-    cst.MatchStar: Collector._pattern_name,  # type: ignore[dict-item]
-    cst.MatchMapping: Collector._pattern_name,  # type: ignore[dict-item]
-    cst.TypeParam: Collector._type_parameter,  # type: ignore[dict-item]
-    **dict.fromkeys(COMPREHENSION_TYPES, Collector._comprehension),  # type: ignore[dict-item,misc]
+    cst.AsName: Collector._as_name,
+    cst.AugAssign: Collector._target,
+    cst.For: Collector._for,
+    cst.Del: Collector._deleted,
+    cst.NamedExpr: Collector._walrus,
+    cst.CompFor: Collector._for,
+    cst.Global: Collector._declared,
+    cst.Nonlocal: Collector._declared,
+    cst.MatchAs: Collector._pattern_name,
+    cst.MatchStar: Collector._pattern_name,
+    cst.MatchMapping: Collector._pattern_name,
+    cst.TypeParam: Collector._type_parameter,
+    **dict.fromkeys(COMPREHENSION_TYPES, Collector._comprehension),
 }

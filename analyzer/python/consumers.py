@@ -61,7 +61,7 @@ def _holder(node: cst.CSTNode, chain: Sequence[cst.CSTNode], at: int) -> tuple[c
 
 
 def _slot(parent: cst.CSTNode, child: cst.CSTNode) -> str:
-    for item in fields(parent):  # type: ignore[arg-type]
+    for item in fields(parent):
         value = getattr(parent, item.name)
         if value is child:
             return item.name

@@ -111,7 +111,7 @@ def _formatted(node: cst.BaseExpression) -> str | None:
         and isinstance(node.func, cst.Attribute)
         and node.func.attr.value == "format"
     ):
-        parts = _literal_parts(node.func.value)  # type: ignore[arg-type]
+        parts = _literal_parts(node.func.value)
         if parts is not None and all(isinstance(p, str) for p in parts):
             return _BRACES.sub(_brace, "".join(parts))  # type: ignore[arg-type]
     return None
