@@ -18,7 +18,6 @@ time, never output.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import mmap
 import os
@@ -32,12 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from analyzer.procs import die_with_parent
 from analyzer.trace import mark
 
 R = TypeVar("R")
 M = TypeVar("M")
 
-_PR_SET_PDEATHSIG = 1
 _HEADER = struct.Struct("<Q")
 _PIPE_BYTES = 1 << 20
 #: frames bigger than this go through the spill file
@@ -244,12 +243,7 @@ def _tie_to_parent(parent: int, keep_stderr: bool) -> None:
     """Die with the parent; hold none of its standard streams (but stderr with `keep_stderr`:
     a child the parent waits for to its end, which shows the work's progress); default signal
     handling."""
-    # Linux: the kernel kills the worker when the scan dies; elsewhere it ends with its work
-    prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
-    if prctl is not None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)  # the parent died before the line above took effect
+    die_with_parent(parent)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1) if keep_stderr or os.environ.get("ERRATLAS_TRACE") else (0, 1, 2):  # tracing keeps stderr
         os.dup2(devnull, fd)

@@ -13,7 +13,6 @@ none of the scan's standard streams, dies with the scan (Linux), and has a memor
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import multiprocessing
 import os
@@ -25,10 +24,11 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar
 
+from analyzer.procs import die_with_parent
+
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
-_PR_SET_PDEATHSIG = 1
 #: address space a worker may add to what it holds when it starts
 WORKER_MEMORY = 2 * 2**30
 #: the work runs on a thread with this stack, and this recursion limit: libcst's codegen and
@@ -168,14 +168,7 @@ def _spawned(conn: Connection, work: Callable[[Any], Any], prepare: Callable[[],
 
 def _tie_to_parent(parent: int) -> None:
     """Die with the parent (Linux); hold none of its standard streams; Ctrl-C is the parent's."""
-    try:
-        prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
-    except OSError:
-        prctl = None
-    if prctl is not None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)  # the parent died before the line above took effect
+    die_with_parent(parent)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
