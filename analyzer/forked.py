@@ -232,7 +232,7 @@ def _run_child(
         try:
             body(send)
             send(("end",))
-        except Exception as exc:
+        except Exception as exc:  # any failure is reported; the parent does the work
             send(("error", f"{type(exc).__name__}: {exc}"))
         code = 0
     finally:

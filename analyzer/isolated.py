@@ -82,7 +82,7 @@ def _child(work: Callable[[], Any], send: Callable[[Any], None]) -> None:
         send(("invariant", str(exc)))
     except MemoryError:
         send(("out-of-memory",))
-    except Exception as exc:
+    except Exception as exc:  # reported to the parent as an internal error
         send(("internal", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
     else:
         try:

@@ -22,63 +22,12 @@ MINIFIED = [
 ]
 _RENAMEABLE = {"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern",
                "private_property_identifier", "statement_identifier"}
-_KEYWORDS = {
-    "break",
-    "case",
-    "catch",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "else",
-    "export",
-    "extends",
-    "false",
-    "finally",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "instanceof",
-    "new",
-    "null",
-    "return",
-    "super",
-    "switch",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "var",
-    "void",
-    "while",
-    "with",
-    "yield",
-    "let",
-    "static",
-    "await",
-    "async",
-    "of",
-    "get",
-    "set",
-    "enum",
-    "implements",
-    "interface",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "arguments",
-    "eval",
-    "undefined",
-    "NaN",
-    "Infinity",
-}
+_KEYWORDS = set(
+    "break case catch class const continue debugger default delete do else export extends false finally for "
+    "function if import in instanceof new null return super switch this throw true try typeof var void while "
+    "with yield let static await async of get set enum implements interface package private protected public "
+    "arguments eval undefined NaN Infinity".split()
+)
 _DECLARING_PARENTS = {"variable_declarator", "formal_parameters", "function_declaration", "function_expression",
                       "generator_function_declaration", "generator_function", "class_declaration", "class",
                       "arrow_function", "catch_clause", "import_specifier", "namespace_import", "import_clause",
@@ -98,16 +47,17 @@ def name_nodes(source: bytes) -> list[Node]:
     return sorted(out, key=lambda n: n.start_byte)
 
 
+_ALWAYS_DECLARED = ("private_property_identifier", "statement_identifier", "shorthand_property_identifier_pattern")
+
+
 def bound_names(nodes: list[Node]) -> set[bytes]:
     """Names the bundle declares somewhere (a private name is always the bundle's own)."""
     bound = set()
     for node in nodes:
         parent = node.parent
-        if node.type in (
-            "private_property_identifier",
-            "statement_identifier",
-            "shorthand_property_identifier_pattern",
-        ) or (parent is not None and parent.type in _DECLARING_PARENTS):
+        if node.type in _ALWAYS_DECLARED:
+            bound.add(node.text)
+        elif parent is not None and parent.type in _DECLARING_PARENTS:
             bound.add(node.text)
     return bound
 

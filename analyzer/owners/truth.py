@@ -216,9 +216,9 @@ def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[dict[s
         if item is None:
             continue
         placed = [t for _, t in by_item.get(item, []) if t is not None]
-        if (placed and all(t.owner == "Product" for t in placed) and len(placed) == len(by_item[item])) or (
-            not by_item.get(item) and sources.product(binding[0], graph.item_offset(item))
-        ):
+        if placed and all(t.owner == "Product" for t in placed) and len(placed) == len(by_item[item]):
+            out.append(binding)
+        elif not by_item.get(item) and sources.product(binding[0], graph.item_offset(item)):
             out.append(binding)
     return out
 

@@ -70,7 +70,7 @@ def _reduction(stream: tokens.Tokens, lines: list[tokens.Line], vocabulary: Voca
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             symtable.symtable(stream.text, name, "exec")  # CPython's parser, without its code generation
-    except Exception:
+    except Exception:  # any refusal: the parser reads the whole unit and says why
         return None
     return found
 

@@ -137,7 +137,7 @@ def _serve(parent: int, conn: Connection, work: Callable[[Any], Any], prepare: C
         thread = threading.Thread(target=_answer_all, args=(conn, work, ended))
         thread.start()
         thread.join()
-    except BaseException:
+    except BaseException:  # a worker never prints; its end is the report
         pass
     finally:
         os._exit(ended[0])  # no exit handlers, no flushing of the parent's buffers, no freeing
@@ -154,11 +154,11 @@ def _answer_all(conn: Connection, work: Callable[[Any], Any], ended: list[int]) 
                 answer: tuple[str, Any] = ("ok", work(job))
             except MemoryError:
                 answer = ("memory", "MemoryError")
-            except Exception as exc:
+            except Exception as exc:  # reported with the file; the parent decides
                 answer = ("error", f"{type(exc).__name__}: {exc}")
             conn.send(answer)
         ended[0] = 0
-    except BaseException:
+    except BaseException:  # the parent sees the socket close
         pass
 
 
