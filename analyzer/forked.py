@@ -17,7 +17,7 @@ time, never output.
 
 from __future__ import annotations
 
-import ctypes
+import contextlib
 import fcntl
 import mmap
 import os
@@ -31,12 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from analyzer.procs import die_with_parent
 from analyzer.trace import mark
 
 R = TypeVar("R")
 M = TypeVar("M")
 
-_PR_SET_PDEATHSIG = 1
 _HEADER = struct.Struct("<Q")
 _PIPE_BYTES = 1 << 20
 #: frames bigger than this go through the spill file
@@ -178,10 +178,8 @@ class _Child:
 
     def cancel(self) -> None:
         """Kill the child and reap it (the parent gave up on it)."""
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(self._pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self._close()
         os.waitpid(self._pid, 0)
 
@@ -195,10 +193,8 @@ class _Child:
 
 def _widen(fd: int) -> None:
     """A pipe that holds a megabyte: fewer waits on either side (Linux; elsewhere a no-op)."""
-    try:
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)  # type: ignore[attr-defined]
-    except (AttributeError, OSError):
-        pass
+    with contextlib.suppress(AttributeError, OSError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
 
 
 def _spill_file() -> int:
@@ -236,7 +232,7 @@ def _run_child(
         try:
             body(send)
             send(("end",))
-        except Exception as exc:  # noqa: BLE001 (any failure is reported; the parent does the work)
+        except Exception as exc:  # any failure is reported; the parent does the work
             send(("error", f"{type(exc).__name__}: {exc}"))
         code = 0
     finally:
@@ -247,12 +243,7 @@ def _tie_to_parent(parent: int, keep_stderr: bool) -> None:
     """Die with the parent; hold none of its standard streams (but stderr with `keep_stderr`:
     a child the parent waits for to its end, which shows the work's progress); default signal
     handling."""
-    # Linux: the kernel kills the worker when the scan dies; elsewhere it ends with its work
-    prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
-    if prctl is not None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)  # the parent died before the line above took effect
+    die_with_parent(parent)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1) if keep_stderr or os.environ.get("ERRATLAS_TRACE") else (0, 1, 2):  # tracing keeps stderr
         os.dup2(devnull, fd)
@@ -312,7 +303,7 @@ class Side:
         """The first message of `kind` if it has arrived, else `LOST`; never waits."""
         if not self._stopped:
             self._take(self._child.poll())
-        return self._values.get(kind, LOST)  # type: ignore[no-any-return]
+        return self._values.get(kind, LOST)
 
     def wait(self, kind: type[M]) -> M:
         """The first message of `kind`, waiting for it; `ChildLost` when the child ended without it."""
@@ -322,7 +313,7 @@ class Side:
                 self._take(self._child.poll())
         if kind not in self._values:
             raise ChildLost(f"worker ended without its {kind.__name__}: {self._failure}")
-        return self._values[kind]  # type: ignore[no-any-return]
+        return self._values[kind]
 
     def stop(self) -> None:
         """Kill the child (whatever it is still doing) and reap it."""

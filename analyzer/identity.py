@@ -62,7 +62,9 @@ def function_identities(digests: Sequence[bytes], order: Sequence[tuple[str, int
     return fingerprints, copies(hashes, fingerprints, order)
 
 
-def binding_identities(digests: Sequence[bytes], order: Sequence[tuple[str, int, int]]) -> tuple[list[str], list[Copies]]:
+def binding_identities(
+    digests: Sequence[bytes], order: Sequence[tuple[str, int, int]]
+) -> tuple[list[str], list[Copies]]:
     """fp1b of top-level bindings (docs/references.md) and their copies."""
     hashes = [_digest(FP_VERSION, "fp1b", d) for d in digests]
     fingerprints = _with_scan_ordinals("fp1b", hashes, order)

@@ -55,7 +55,7 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
     for frame in ended.frames:
         kind = frame[0]
         if kind == "result":
-            return frame[1]  # type: ignore[no-any-return]
+            return frame[1]
         if kind == "input":
             raise InputError(frame[1], frame[2])
         if kind == "invariant":
@@ -82,7 +82,7 @@ def _child(work: Callable[[], Any], send: Callable[[Any], None]) -> None:
         send(("invariant", str(exc)))
     except MemoryError:
         send(("out-of-memory",))
-    except Exception as exc:  # noqa: BLE001 (reported to the parent as an internal error)
+    except Exception as exc:  # reported to the parent as an internal error
         send(("internal", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
     else:
         try:

@@ -187,11 +187,15 @@ def _section_offset(offset: object, number: int) -> tuple[int, int]:
         raise SourceMapError(f"index map section {number}: 'offset' is not an object")
     values = (offset.get("line", 0), offset.get("column", 0))
     if not all(type(v) is int and 0 <= v < _MAX_POSITION for v in values):
-        raise SourceMapError(f"index map section {number}: 'offset' line and column are not small non-negative integers")
+        raise SourceMapError(
+            f"index map section {number}: 'offset' line and column are not small non-negative integers"
+        )
     return values[0], values[1]
 
 
-def _decode(document: dict[str, object]) -> tuple[list[str], dict[int, tuple[list[int], list[tuple[int, int, int] | None]]]]:
+def _decode(
+    document: dict[str, object],
+) -> tuple[list[str], dict[int, tuple[list[int], list[tuple[int, int, int] | None]]]]:
     version = document.get("version")
     if version != 3:
         raise SourceMapError(f"version {str(version)[:40]!r}, only version 3 is read")

@@ -74,10 +74,8 @@ class TomlFile:
 
 def read_toml(path: Path | Traversable, what: str) -> TomlFile:
     """Read, bound, parse and locate a TOML file; every failure is one InputError line."""
-    if isinstance(path, Path):
-        raw = read_regular(path, what, MAX_TOML_BYTES)
-    else:  # a file shipped inside the package
-        raw = path.read_bytes()
+    # a Traversable is a file shipped inside the package
+    raw = read_regular(path, what, MAX_TOML_BYTES) if isinstance(path, Path) else path.read_bytes()
     return parse_toml(raw, path, what)
 
 
@@ -94,7 +92,9 @@ def parse_toml(raw: bytes, path: object, what: str) -> TomlFile:
     try:
         positions = locate(tokenize(text))
     except _Unlocatable:
-        raise InputError(path, f"{what}: cannot locate its keys in this TOML form; write tables with [headers]") from None
+        raise InputError(
+            path, f"{what}: cannot locate its keys in this TOML form; write tables with [headers]"
+        ) from None
     return TomlFile(raw=raw, text=text, data=data, positions=positions)
 
 

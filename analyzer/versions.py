@@ -40,7 +40,7 @@ def check_same(summary: dict[str, object], where: object, other: dict[str, objec
     mine = _recorded(summary, where)
     if other is None:
         language = _language(mine["grammar"], where)
-        theirs = {"version": FP_VERSION, "grammar": grammar(language)}
+        theirs: dict[str, object] = {"version": FP_VERSION, "grammar": grammar(language)}
         against = "this erratlas"
     else:
         theirs = _recorded(other, other_where)

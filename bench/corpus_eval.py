@@ -116,7 +116,10 @@ def load() -> str:
 def evaluate(label: str, package: str, version: str, work: Path, corpus_root: Path, runs: int) -> dict[str, object]:
     main = npm_cache.main_file(package, version)
     map_path = main.with_name(main.name + ".map")
-    print(f"== {label}: {package}@{version} ({main.name}, map {map_path.stat().st_size >> 20} MB); load {load()}", flush=True)
+    print(
+        f"== {label}: {package}@{version} ({main.name}, map {map_path.stat().st_size >> 20} MB); load {load()}",
+        flush=True,
+    )
     truth_dir, bare_dir, scan_dir = work / label / "truth", work / label / "bare", work / label / "scan"
     if not (truth_dir / "error-message-callsites.jsonl").exists():
         erratlas("scan", main, "--out", truth_dir)
@@ -129,7 +132,10 @@ def evaluate(label: str, package: str, version: str, work: Path, corpus_root: Pa
     names = map_package_names(map_path)
     before = release_time(package, version)
     corpus = corpus_root / label
-    print(f"   corpus: {len(names)} package names from the map's node_modules paths, published before {before}; load {load()}")
+    print(
+        f"   corpus: {len(names)} package names from the map's node_modules paths,"
+        f" published before {before}; load {load()}"
+    )
     index_seconds = erratlas("corpus", "add", *names, "--corpus", corpus, "--before", before)
     seconds = timed_suggest(scan_dir, corpus, work / label / "suggestions.jsonl", runs)
     truth = truth_of(truth_dir)
@@ -144,7 +150,7 @@ def evaluate(label: str, package: str, version: str, work: Path, corpus_root: Pa
 def report(label: str, truth: dict[str, str | None], exact: dict[str, str], named: dict[str, str]) -> None:
     dependency = {i: p for i, p in truth.items() if p}
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # callsites, exact claimed, exact right, named ..
-    for i, p in dependency.items():
+    for p in dependency.values():
         per[p][0] += 1
     for i, p in exact.items():
         per[p][1] += 1
@@ -159,8 +165,10 @@ def report(label: str, truth: dict[str, str | None], exact: dict[str, str], name
         right = sum(1 for i, p in claimed.items() if truth.get(i) == p)
         recalled = sum(1 for i, p in dependency.items() if claimed.get(i) == p)
         wrong = Counter((p, truth.get(i)) for i, p in claimed.items() if truth.get(i) != p)
-        print(f"   {label} {what}: {len(claimed)} claimed, {right} right: precision {right / max(1, len(claimed)):.4f}; "
-              f"{recalled} of {len(dependency)} dependency callsites: recall {recalled / max(1, len(dependency)):.4f}")
+        print(
+            f"   {label} {what}: {len(claimed)} claimed, {right} right: precision {right / max(1, len(claimed)):.4f}; "
+            f"{recalled} of {len(dependency)} dependency callsites: recall {recalled / max(1, len(dependency)):.4f}"
+        )
         for (claimed_package, true_package), count in wrong.most_common():
             print(f"      wrong: {count} claimed {claimed_package}, the map says {true_package or 'product'}")
 
@@ -185,7 +193,9 @@ def executable(work: Path, corpus_root: Path, names: list[str], runs: int, truth
     rows = records(scan_dir)
     print(f"   {len(rows)} callsites; corpus suggestions claim {len(exact)} exactly, {len(named)} naming one package")
     if truth_dir is not None:
-        old = {r["fingerprint"]: (package_of(r["origin"]["source"]) if r["origin"] else None) for r in records(truth_dir)}  # type: ignore[index]
+        old = {
+            r["fingerprint"]: (package_of(r["origin"]["source"]) if r["origin"] else None) for r in records(truth_dir)
+        }  # type: ignore[index]
         by_id = {r["id"]: r["fingerprint"] for r in rows}
         for what, claimed in (("exact", exact), ("one package named", named)):
             shared = [(i, p) for i, p in claimed.items() if by_id[i] in old]

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.sourcemap import package_of  # noqa: E402
+from analyzer.sourcemap import package_of
 
 CALLSITE_FILES = ("error-message-callsites.jsonl", "diagnostic-message-callsites.jsonl")
 PROJECTION = "error-diagnostic-owner-projection.jsonl"
@@ -90,7 +90,9 @@ def main() -> int:
     parser.add_argument("scans", type=Path, nargs="+")
     args = parser.parse_args()
     by_id, by_fp = truth_of(args.truth)
-    truth_sha = json.loads((args.truth / "error-diagnostic-owner-summary.json").read_text())["inputs"]["bundle"]["sha256"]
+    truth_sha = json.loads((args.truth / "error-diagnostic-owner-summary.json").read_text())["inputs"]["bundle"][
+        "sha256"
+    ]
     wrong = 0
     for directory in args.scans:
         sha = json.loads((directory / "error-diagnostic-owner-summary.json").read_text())["inputs"]["bundle"]["sha256"]

@@ -8,8 +8,9 @@ table: wall seconds per stage and its share of the libcst parse (the floor). The
 those of `analyzer.python.extract.extract_file` (tokenize, nesting check, what need not be
 parsed and CPython's parser that guards it, parse, walk: spans and collection in libcst's
 codegen pass, name resolution and records with their fingerprint digests, the module digest)
-and of the pipeline around it (load, vocabulary, settle, records, reports, write). The sum of the stages is a little less than the total:
-what is left is loops and calls between them. Timings move with machine load: compare shares.
+and of the pipeline around it (load, vocabulary, settle, records, reports, write). The sum of the
+stages is a little less than the total: what is left is loops and calls between them. Timings move
+with machine load: compare shares.
 """
 
 from __future__ import annotations

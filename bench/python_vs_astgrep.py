@@ -84,15 +84,31 @@ def default_target() -> pathlib.Path:
     return pathlib.Path(pip.__file__).resolve().parent
 
 
-def tools(target: pathlib.Path, work: pathlib.Path, listing: pathlib.Path) -> tuple[list[Tool], dict[int, pathlib.Path]]:
+def tools(
+    target: pathlib.Path, work: pathlib.Path, listing: pathlib.Path
+) -> tuple[list[Tool], dict[int, pathlib.Path]]:
     erratlas, ast_grep = find_command("erratlas", None), find_command("ast-grep", None)
     outs = {1: work / "scan-jobs1", 0: work / "scan-default"}
     scans = [Tool("erratlas scan --jobs 1", [erratlas, "scan", str(target), "--out", str(outs[1]), "--jobs", "1"]),
              Tool("erratlas scan (default jobs)", [erratlas, "scan", str(target), "--out", str(outs[0])])]
     loops = [
-        Tool("libcst.parse_module loop", [sys.executable, "-c", PARSE_LOOP.format(module="libcst", call="libcst.parse_module(source)"), str(listing)]),
-        Tool("ast.parse loop", [sys.executable, "-c", PARSE_LOOP.format(module="ast", call="ast.parse(source)"), str(listing)]),
-        Tool(f"ast-grep run -p '{PATTERN}'", [ast_grep, "run", "-p", PATTERN, "--lang", "python", str(target), "--json=stream"]),
+        Tool(
+            "libcst.parse_module loop",
+            [
+                sys.executable,
+                "-c",
+                PARSE_LOOP.format(module="libcst", call="libcst.parse_module(source)"),
+                str(listing),
+            ],
+        ),
+        Tool(
+            "ast.parse loop",
+            [sys.executable, "-c", PARSE_LOOP.format(module="ast", call="ast.parse(source)"), str(listing)],
+        ),
+        Tool(
+            f"ast-grep run -p '{PATTERN}'",
+            [ast_grep, "run", "-p", PATTERN, "--lang", "python", str(target), "--json=stream"],
+        ),
     ]
     return scans + loops, outs
 
@@ -132,8 +148,17 @@ def measure(args: argparse.Namespace, target: pathlib.Path, work: pathlib.Path) 
     report(args, target, files, size, lines, measured, identical, load_before, load_after)
 
 
-def report(args: argparse.Namespace, target: pathlib.Path, files: list[str], size: int, lines: int,
-           measured: list[Tool], identical: bool, load_before: tuple[float, ...], load_after: tuple[float, ...]) -> None:
+def report(
+    args: argparse.Namespace,
+    target: pathlib.Path,
+    files: list[str],
+    size: int,
+    lines: int,
+    measured: list[Tool],
+    identical: bool,
+    load_before: tuple[float, ...],
+    load_after: tuple[float, ...],
+) -> None:
     floor = measured[2]
     ast_grep = find_command("ast-grep", None)
     print(f"**target** `{args.label or target}` ({len(files)} .py files, {lines} lines, {size / 2**20:.1f} MiB)  ")

@@ -33,9 +33,9 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 sys.path.insert(0, str(REPOSITORY))
 
-from support import npm_cache  # noqa: E402
+from support import npm_cache
 
-from analyzer.sourcemap import package_of  # noqa: E402
+from analyzer.sourcemap import package_of
 
 DEFAULT_CHAIN = [
     "2.1.88", "2.1.90", "2.1.98", "2.1.100", "2.1.105", "2.1.110", "2.1.112",

@@ -23,7 +23,7 @@ import time
 REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 
-from support import npm_cache  # noqa: E402
+from support import npm_cache
 
 
 def erratlas() -> str:

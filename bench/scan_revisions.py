@@ -6,8 +6,9 @@ Both revisions (default `main` and `HEAD`) are exported with `git archive` into 
 directory (the repository, its worktrees and uncommitted edits are left alone). Both run the
 same way, as `python -S -P` in that directory with PYTHONPATH set to their source tree and then
 this virtualenv's site-packages, so that neither uses the editable install or the current
-directory. Runs alternate (base, head, base, ...) after one unmeasured warm-up of each; per side it prints median and min wall
-time, median CPU time, the peak sum of PSS over the process tree, the head/base ratios, the
+directory. Runs alternate (base, head, base, ...) after one unmeasured warm-up of each; per side
+it prints median and min wall time, median CPU time, the peak sum of PSS over the process tree, the
+head/base ratios, the
 number of files each scan wrote, and the load average before and after (the same measurements
 as scan_vs_astgrep.py, whose helpers it uses).
 """
@@ -26,7 +27,7 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "bench"))
 sys.path.insert(0, str(REPOSITORY))
 
-from scan_vs_astgrep import Tool, fail, run_child  # noqa: E402
+from scan_vs_astgrep import Tool, fail, run_child
 
 BOOT = "import sys; sys.argv[0] = 'erratlas'; from analyzer.cli import main; main()"
 

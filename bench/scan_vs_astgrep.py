@@ -9,8 +9,9 @@ usage: python bench/scan_vs_astgrep.py [--runs N] [--target PATH | --package P -
 Both run as child processes, interleaved (erratlas, ast-grep, erratlas, ...) after one
 unmeasured warm-up each. Wall time is taken around spawn and reap; peak RSS (of the largest
 single process) and CPU time come from the child's rusage (`os.wait4`); the peak sum of PSS over
-the command's whole process tree is sampled from /proc every 50 ms (erratlas forks workers). When the target is a Bun executable, erratlas scans the
-executable and ast-grep scans the entry module's JavaScript, extracted once beforehand with
+the command's whole process tree is sampled from /proc every 50 ms (erratlas forks workers).
+When the target is a Bun executable, erratlas scans the executable and ast-grep scans the entry
+module's JavaScript, extracted once beforehand with
 `analyzer.bundle.bun.read_bun_executable`. Prints a markdown table.
 
 Default target: package/cli.js of @anthropic-ai/claude-code@2.1.100, from the verified cache of
@@ -245,7 +246,9 @@ def measure(args: argparse.Namespace) -> None:
         f"Python {platform.python_version()}, {version_of(ast_grep)}"
     )
     print()
-    print("| tool | median wall s | min wall s | median CPU s | median peak RSS MiB | median peak PSS sum MiB | output |")
+    print(
+        "| tool | median wall s | min wall s | median CPU s | median peak RSS MiB | median peak PSS sum MiB | output |"
+    )
     print("|---|---:|---:|---:|---:|---:|---|")
     for tool in (scan, grep):
         print(

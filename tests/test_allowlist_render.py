@@ -10,9 +10,19 @@ from analyzer.owners.allowlist import Entry, checked_rendering
 
 
 def entry(**changes: object) -> Entry:
-    base: dict[str, object] = dict(level="callsite", fingerprint="fp1:" + "a" * 32, owner="Dependency", package="p",
-                                   function=None, expect=None, owner_fields=(), reason="r", reviewed_by="t",
-                                   reviewed_on="2026-12-01", origin="x.toml:1")
+    base: dict[str, object] = {
+        "level": "callsite",
+        "fingerprint": "fp1:" + "a" * 32,
+        "owner": "Dependency",
+        "package": "p",
+        "function": None,
+        "expect": None,
+        "owner_fields": (),
+        "reason": "r",
+        "reviewed_by": "t",
+        "reviewed_on": "2026-12-01",
+        "origin": "x.toml:1",
+    }
     return Entry(**{**base, **changes})  # type: ignore[arg-type]
 
 

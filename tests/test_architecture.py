@@ -27,7 +27,6 @@ PARSERS = ("tree_sitter", "tree_sitter_javascript", "libcst")
 MAX_LINES = 500
 #: modules still over the limit, split by other work of issue 12: each must fail the limit (a
 #: strict xfail), so that the entry goes when its module is split
-OVER_THE_LIMIT = ("analyzer/python/extract.py", "analyzer/python/collect.py")
 
 
 def _module_name(path: Path) -> str:
@@ -141,14 +140,8 @@ def _line_count(path: Path) -> int:
 
 def test_no_module_is_over_the_line_limit() -> None:
     long = {str(p.relative_to(ROOT)): n for p in SOURCES.values()
-            if (n := _line_count(p)) > MAX_LINES and str(p.relative_to(ROOT)) not in OVER_THE_LIMIT}
+            if (n := _line_count(p)) > MAX_LINES}
     assert not long, long
-
-
-@pytest.mark.parametrize("module", OVER_THE_LIMIT)
-@pytest.mark.xfail(strict=True, reason="issue 12: split by the other half of the restructuring")
-def test_a_known_long_module_is_within_the_limit(module: str) -> None:
-    assert _line_count(ROOT / module) <= MAX_LINES
 
 
 # ---- verbs that read a scan directory --------------------------------------------------------

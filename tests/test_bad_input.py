@@ -8,7 +8,6 @@ import random
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, records, run, scan, tree_bytes
 
 

@@ -9,7 +9,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, SUMMARY, records, run, scan
 from support import npm_cache
 
@@ -77,7 +76,9 @@ def test_references_alone_own_the_product_and_never_a_dependency(mapped: Path, w
     product = [i for i, verdict in known.items() if verdict[0] == "Product"]
     owned = [i for i in product if rows[i]["owner"] == "Product"]
     assert len(owned) / len(product) >= 0.90, (len(owned), len(product))
-    dependency_owned = [i for i, verdict in known.items() if verdict[0] == "Dependency" and rows[i]["owner"] != "Unresolved"]
+    dependency_owned = [
+        i for i, verdict in known.items() if verdict[0] == "Dependency" and rows[i]["owner"] != "Unresolved"
+    ]
     assert dependency_owned == []
     assert all(rows[i]["evidence"]["level"] == "references" and rows[i]["evidence"]["chain"] for i in owned)
 

@@ -92,7 +92,9 @@ def test_before_leaves_out_later_versions(registry: LocalRegistry, tmp_path: Pat
     assert listing.splitlines() == [f"{ALPHA}\t1.0.0\tregistry\tname"]
 
 
-def test_a_function_two_packages_ship_gets_no_exact_suggestion(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+def test_a_function_two_packages_ship_gets_no_exact_suggestion(
+    registry: LocalRegistry, scanned, tmp_path: Path
+) -> None:
     """gamma vendors beta's readConfig; alpha's validateRange is also bundled in beta (copies)."""
     code, err = corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")
     assert code == 0, err
@@ -102,7 +104,10 @@ def test_a_function_two_packages_ship_gets_no_exact_suggestion(registry: LocalRe
     assert len(vendored) == 2
     assert all(r["confidence"] == "possible" and r["package"] is None for r in vendored)
     assert all("2 candidate packages" in str(r["reason"]) for r in vendored)
-    records = {json.loads(line)["id"]: json.loads(line) for line in (out / "error-message-callsites.jsonl").read_text().splitlines()}
+    records = {
+        json.loads(line)["id"]: json.loads(line)
+        for line in (out / "error-message-callsites.jsonl").read_text().splitlines()
+    }
     copied = [i for i, r in records.items() if r["copies"]["count"] > 1]
     assert len(copied) == 4
     # copies are never named by an ordinal: each is exact only when named by its neighbours (and
@@ -135,11 +140,21 @@ def test_a_tampered_cached_tarball_is_refused(registry: LocalRegistry, tmp_path:
 
 def test_a_lockfile_pins_versions_and_integrity(registry: LocalRegistry, tmp_path: Path) -> None:
     served = FIXTURES / "corpus" / "tarballs"
-    lock = {"name": "app", "lockfileVersion": 3, "packages": {
-        "": {"name": "app"},
-        f"node_modules/{ALPHA}": {"version": "1.1.0", "integrity": integrity((served / f"{ALPHA}-1.1.0.tgz").read_bytes())},
-        f"node_modules/{BETA}": {"version": "2.0.0", "integrity": integrity((served / f"{BETA}-2.0.0.tgz").read_bytes())},
-    }}
+    lock = {
+        "name": "app",
+        "lockfileVersion": 3,
+        "packages": {
+            "": {"name": "app"},
+            f"node_modules/{ALPHA}": {
+                "version": "1.1.0",
+                "integrity": integrity((served / f"{ALPHA}-1.1.0.tgz").read_bytes()),
+            },
+            f"node_modules/{BETA}": {
+                "version": "2.0.0",
+                "integrity": integrity((served / f"{BETA}-2.0.0.tgz").read_bytes()),
+            },
+        },
+    }
     (tmp_path / "package-lock.json").write_text(json.dumps(lock))
     code, err = corpus_add(tmp_path, registry.url, tmp_path / "package-lock.json")
     assert code == 0, err
@@ -199,7 +214,10 @@ def test_accept_by_package_owns_exactly_the_exact_suggestions(registry: LocalReg
     shutil.copy(BUNDLE, bare)
     summary = scan(bare, tmp_path / "owned", "--allowlist", allowlist)
     assert summary["coverage"]["overall"]["owned"] == 4 and summary["stale"] == []
-    projection = [json.loads(line) for line in (tmp_path / "owned" / "error-diagnostic-owner-projection.jsonl").read_text().splitlines()]
+    projection = [
+        json.loads(line)
+        for line in (tmp_path / "owned" / "error-diagnostic-owner-projection.jsonl").read_text().splitlines()
+    ]
     assert all(truth[row["id"]] == ALPHA for row in projection if row["owner"] == "Dependency")
 
 

@@ -21,7 +21,8 @@ function readConfig(text, options) {
 #: what esbuild/terser make of it: renamed, `!0`, `?:` with branches swapped, quotes changed,
 #: `x["a"]` as `x.a`, a concatenation as a template, `typeof` compared with "u", no require path
 MINIFIED = b"""function a(b,c){typeof c>"u"&&(c={});const d=s(),{port:e,host:f="localhost"}=JSON.parse(b);
-return e!==void 0?{port:e,host:f,secure:!0,pattern:/^[a-z]+:\\d+$/i,timeout:3e4}:(()=>{throw Error(`readConfig: missing "port" in ${b}`)})()}"""
+return e!==void 0?{port:e,host:f,secure:!0,pattern:/^[a-z]+:\\d+$/i,timeout:3e4}:\
+(()=>{throw Error(`readConfig: missing "port" in ${b}`)})()}"""
 
 
 def signature(source: bytes) -> tuple[int, int, int]:

@@ -4,12 +4,12 @@ chain of real releases."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, records, run, scan
 from support import npm_cache
 
@@ -105,7 +105,7 @@ def test_owners_carry_along_a_chain_of_real_releases(tmp_path: Path) -> None:
     chained = tmp_path / "chained.toml"
     shutil.copy(truth, chained)
     owned = []
-    for old, new in zip(versions, versions[1:]):
+    for old, new in itertools.pairwise(versions):
         assert run("project", scans[old], "-a", chained).returncode == 0
         diff(scans[old], scans[new], tmp_path / f"d-{new}", "--old-label", old, "--new-label", new)
         assert run("accept", scans[new], "--suggestions", tmp_path / f"d-{new}" / "carried.jsonl", "-a", chained,
@@ -129,7 +129,9 @@ def _checked_against_truth(truth_dir: Path, scan_dir: Path) -> dict[str, int]:
             if r["origin"] and r["copies"]["count"] == 1:
                 package = package_of(r["origin"]["source"])
                 truth[r["fingerprint"]] = ("Dependency", package) if package else ("Product", None)
-    rows = [json.loads(line) for line in (scan_dir / "error-diagnostic-owner-projection.jsonl").read_text().splitlines()]
+    rows = [
+        json.loads(line) for line in (scan_dir / "error-diagnostic-owner-projection.jsonl").read_text().splitlines()
+    ]
     known = [r for r in rows if r["fingerprint"] in truth and r["owner"] != "Unresolved"]
     wrong = [r for r in known if (r["owner"], r["package"]) != truth[r["fingerprint"]]]
     return {"known": len(known), "wrong": len(wrong)}

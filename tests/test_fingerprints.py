@@ -7,15 +7,19 @@ import random
 import string
 from pathlib import Path
 
+import pytest
+from conftest import FIXTURES, records, scan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-import pytest
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import FUNCTION_TYPES, parse
-from conftest import FIXTURES, records, scan
 
-MINIFIED = [FIXTURES / "demo" / "demo.min.js", FIXTURES / "demo" / "demo.terser.min.js", FIXTURES / "demo" / "demo.bun.min.js"]
+MINIFIED = [
+    FIXTURES / "demo" / "demo.min.js",
+    FIXTURES / "demo" / "demo.terser.min.js",
+    FIXTURES / "demo" / "demo.bun.min.js",
+]
 _RENAMEABLE = {"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern",
                "private_property_identifier", "statement_identifier"}
 _KEYWORDS = set(
@@ -43,12 +47,15 @@ def name_nodes(source: bytes) -> list[Node]:
     return sorted(out, key=lambda n: n.start_byte)
 
 
+_ALWAYS_DECLARED = ("private_property_identifier", "statement_identifier", "shorthand_property_identifier_pattern")
+
+
 def bound_names(nodes: list[Node]) -> set[bytes]:
     """Names the bundle declares somewhere (a private name is always the bundle's own)."""
     bound = set()
     for node in nodes:
         parent = node.parent
-        if node.type in ("private_property_identifier", "statement_identifier", "shorthand_property_identifier_pattern"):
+        if node.type in _ALWAYS_DECLARED:
             bound.add(node.text)
         elif parent is not None and parent.type in _DECLARING_PARENTS:
             bound.add(node.text)
@@ -99,7 +106,9 @@ def test_consistent_renaming_keeps_every_fingerprint(tmp_path_factory, bundle: P
     assert renamed_summary["loggers"][0]["source"] == original_summary["loggers"][0]["source"] == "detected"
     functions = lambda out: [r["functionFingerprint"] for r in records(out, "error")]  # noqa: E731
     assert functions(work / "b") == functions(work / "a")
-    classes = lambda out: [json.loads(l)["fingerprint"] for l in (out / "error-classes.jsonl").read_text().splitlines()]  # noqa: E731
+    def classes(out: Path) -> list[str]:
+        return [json.loads(line)["fingerprint"] for line in (out / "error-classes.jsonl").read_text().splitlines()]
+
     assert classes(work / "b") == classes(work / "a")
 
 
@@ -140,7 +149,9 @@ def test_editing_one_function_changes_only_its_own_callsites(tmp_path: Path, bun
         target.parent.mkdir()
         target.write_bytes(edited)
         scan(target, tmp_path / f"edit{index}" / "out")
-        after = records(tmp_path / f"edit{index}" / "out", "error") + records(tmp_path / f"edit{index}" / "out", "diagnostic")
+        after = records(tmp_path / f"edit{index}" / "out", "error") + records(
+            tmp_path / f"edit{index}" / "out", "diagnostic"
+        )
         assert len(after) == len(before)
         inside = [
             b["offset"] >= function.start_byte and b["offset"] < function.end_byte

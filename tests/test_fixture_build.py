@@ -29,7 +29,9 @@ def test_build_script_regenerates_the_committed_fixtures(tmp_path: Path) -> None
     assert result.returncode == 0, result.stdout + result.stderr
     for name in GENERATED:
         assert tree_bytes(copy / name) == tree_bytes(FIXTURES / name), name
-    assert (copy / "shadowing" / "expected.json").read_bytes() == (FIXTURES / "shadowing" / "expected.json").read_bytes()
+    assert (copy / "shadowing" / "expected.json").read_bytes() == (
+        FIXTURES / "shadowing" / "expected.json"
+    ).read_bytes()
 
 
 def test_committed_demo_reports_are_current(tmp_path: Path) -> None:

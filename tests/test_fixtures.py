@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, records, scan
 
 SHADOWING = json.loads((FIXTURES / "shadowing" / "expected.json").read_text())

@@ -96,7 +96,7 @@ def test_an_error_in_the_parent_kills_and_reaps_the_child() -> None:
 
 
 def test_cancel_before_hand_over_reaps_the_child() -> None:
-    helper = Helper(lambda: time.sleep(5), lambda own, payload: (None, 0, lambda i: i))
+    helper = Helper(lambda: time.sleep(5), lambda own, payload: (None, 0, lambda task: task))
     helper.cancel()
     assert not _children()
 
@@ -169,7 +169,7 @@ def test_a_stopped_side_is_gone_at_once() -> None:
 def test_a_child_gone_before_the_hand_over_costs_no_error() -> None:
     """The task list is written to a pipe nobody reads any more: no BrokenPipeError escapes."""
     for _ in range(20):
-        helper = Helper(lambda: os._exit(3), lambda own, payload: (None, 0, lambda i: i))
+        helper = Helper(lambda: os._exit(3), lambda own, payload: (None, 0, lambda task: task))
         time.sleep(0.01)
         helper.hand_over(list(range(100_000)), 10)  # bigger than the pipe
         own, extra, results = helper.join(lambda i: i * 2)

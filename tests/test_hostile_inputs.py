@@ -8,6 +8,7 @@ and every worker it leaves alive.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -152,7 +153,9 @@ def test_a_parser_crash_is_one_line_naming_the_file(tmp_path: Path) -> None:
     exit 2, one line naming the file, nothing written, no worker left."""
     bundle = tmp_path / "big.js"
     bundle.write_bytes((FIXTURES / "demo" / "demo.min.js").read_bytes() * 250)  # 18 MB: seconds of parsing
-    assert run("scan", FIXTURES / "demo" / "demo.min.js", "--out", tmp_path / "out").returncode == 0  # a previous output
+    assert (
+        run("scan", FIXTURES / "demo" / "demo.min.js", "--out", tmp_path / "out").returncode == 0
+    )  # a previous output
     before = tree_bytes(tmp_path / "out")
     environment = {**os.environ, "ERRATLAS_TRACE": "1"}
     process = subprocess.Popen([erratlas_command(), "scan", str(bundle), "--out", str(tmp_path / "out")],
@@ -190,10 +193,8 @@ def test_a_killed_worker_costs_time_never_output(tmp_path: Path, worker: str) ->
     for line in process.stderr:
         late = late or " late" in line  # a worker fallen behind on a busy machine is stopped, not killed
         if not killed and f" {worker} " in line:
-            try:
+            with contextlib.suppress(ProcessLookupError):  # it had finished: the scan is still checked
                 os.kill(int(line.split()[2]), signal.SIGKILL)
-            except ProcessLookupError:
-                pass  # it had finished: the scan is still checked
             killed = True
     assert process.wait(timeout=600) == 0
     assert killed or late
@@ -364,7 +365,9 @@ def test_a_bundle_file_name_that_is_not_utf8_is_kept(tmp_path: Path) -> None:
         (["/$bunfs/root/x.js", "manifest.json"], ["root/x.js", "manifest.json~1"]),
     ],
 )
-def test_extract_writes_every_module_whatever_the_names(tmp_path: Path, names: list[str | bytes], files: list[str]) -> None:
+def test_extract_writes_every_module_whatever_the_names(
+    tmp_path: Path, names: list[str | bytes], files: list[str]
+) -> None:
     modules = [Module(name, f"new Error('{index}');".encode()) for index, name in enumerate(names)]
     result = run("extract", _executable(tmp_path, modules), "--out", tmp_path / "x")
     assert result.returncode == 0, result.stderr

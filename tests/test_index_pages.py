@@ -84,7 +84,9 @@ def test_owned_hostile_index_pages_and_links(tmp_path: Path, bundle: str) -> Non
     scan(FIXTURES / bundle, out)
     allowlist = tmp_path / "a.toml"
     for index, record in enumerate((records(out, "error") + records(out, "diagnostic"))[:8]):
-        owner = ("--owner", "Product") if index % 2 else ("--owner", "Dependency", "--package", f"@scope/pkg-{index % 3}")
+        owner = (
+            ("--owner", "Product") if index % 2 else ("--owner", "Dependency", "--package", f"@scope/pkg-{index % 3}")
+        )
         assert run("allow", out, record["id"], "-a", allowlist, *owner, "--reason", "r", "--reviewer", "t",
                    "--name", f"f|`<b>{index}", "--on", "2026-11-29").returncode == 0
     assert run("project", out, "-a", allowlist).returncode == 0

@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, ROOT, SUMMARY
 from support import npm_cache
 from support.schemas import validate_directory

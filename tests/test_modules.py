@@ -10,7 +10,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, scan
 from test_sourcemap import BUNDLES, all_records, oracle_origins
 
@@ -77,7 +76,9 @@ def test_wrapped_modules_are_found_without_the_map(bundle: str, tmp_path: Path) 
         (m["kind"], m["offset"], m["endOffset"], m["fingerprint"])
         for m in modules(tmp_path / "mapped") if not m["evidence"][0].startswith("source map")
     ]
-    assert structural == [(m["kind"], m["offset"], m["endOffset"], m["fingerprint"]) for m in modules(tmp_path / "bare")]
+    assert structural == [
+        (m["kind"], m["offset"], m["endOffset"], m["fingerprint"]) for m in modules(tmp_path / "bare")
+    ]
     rows = all_records(tmp_path / "bare")
     truth = oracle_origins(path, path.with_name(bundle + ".map"), [r["offset"] for r in rows])
     sources: dict[str, set[str]] = defaultdict(set)
@@ -147,16 +148,16 @@ WEBPACK4_FORM = (
     ",function(e,t,n){n(0)();throw TypeError(\"two\")}]);"
 )
 WEBPACK5_FORM = (
-    "(()=>{var r={17:r=>{r.exports=function(){throw new Error(\"seventeen\")}},"
-    "\"./src/a.js\":(r,e,o)=>{o(17)();throw Error(\"a\")}},e={};function o(t){var n=e[t];if(void 0!==n)return n.exports;"
-    "var s=e[t]={exports:{}};return r[t](s,s.exports,o),s.exports}o(\"./src/a.js\")})();"
+    '(()=>{var r={17:r=>{r.exports=function(){throw new Error("seventeen")}},'
+    '"./src/a.js":(r,e,o)=>{o(17)();throw Error("a")}},e={};function o(t){var n=e[t];if(void 0!==n)return n.exports;'
+    'var s=e[t]={exports:{}};return r[t](s,s.exports,o),s.exports}o("./src/a.js")})();'
 )
 BROWSERIFY_FORM = (
-    "(function(){function r(e,n,t){function o(i,f){if(!n[i]){if(!e[i]){var c=\"function\"==typeof require&&require;"
-    "if(!f&&c)return c(i,!0);throw new Error(\"Cannot find module '\"+i+\"'\")}var p=n[i]={exports:{}};"
+    '(function(){function r(e,n,t){function o(i,f){if(!n[i]){if(!e[i]){var c="function"==typeof require&&require;'
+    'if(!f&&c)return c(i,!0);throw new Error("Cannot find module \'"+i+"\'")}var p=n[i]={exports:{}};'
     "e[i][0].call(p.exports,function(r){var n=e[i][1][r];return o(n||r)},p,p.exports,r,e,n,t)}return n[i].exports}"
-    "for(var u=0;u<t.length;u++)o(t[u]);return o}return r})()({1:[function(t,e,n){var m=t(\"ms\");"
-    "throw new Error(\"main\")},{\"ms\":2}],2:[function(t,e,n){e.exports=function(){throw new Error(\"ms\")}},{}]},{},[1]);"
+    'for(var u=0;u<t.length;u++)o(t[u]);return o}return r})()({1:[function(t,e,n){var m=t("ms");'
+    'throw new Error("main")},{"ms":2}],2:[function(t,e,n){e.exports=function(){throw new Error("ms")}},{}]},{},[1]);'
 )
 
 

@@ -89,9 +89,31 @@ def test_summary_counts_equal_the_records(tmp_path: Path, demo_bundle: Path) -> 
 def test_records_have_every_field_and_are_sorted(tmp_path: Path, demo_bundle: Path) -> None:
     scan(demo_bundle, tmp_path / "out")
     fields = {
-        "schema", "kind", "id", "fingerprint", "functionFingerprint", "unit", "offset", "endOffset",
-        "line", "column", "readableLine", "readable", "constructor", "form", "callee", "calleeRole", "argCount", "message",
-        "level", "levelSource", "levelCandidates", "scope", "consumer", "module", "context",
+        "schema",
+        "kind",
+        "id",
+        "fingerprint",
+        "functionFingerprint",
+        "unit",
+        "offset",
+        "endOffset",
+        "line",
+        "column",
+        "readableLine",
+        "readable",
+        "constructor",
+        "form",
+        "callee",
+        "calleeRole",
+        "argCount",
+        "message",
+        "level",
+        "levelSource",
+        "levelCandidates",
+        "scope",
+        "consumer",
+        "module",
+        "context",
     }
     for kind in ("error", "diagnostic"):
         rows = records(tmp_path / "out", kind)
@@ -125,7 +147,9 @@ def big_bundle(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
-def test_killed_scan_leaves_previous_output_intact(tmp_path: Path, demo_bundle: Path, big_bundle: Path, signum: int) -> None:
+def test_killed_scan_leaves_previous_output_intact(
+    tmp_path: Path, demo_bundle: Path, big_bundle: Path, signum: int
+) -> None:
     out = tmp_path / "out"
     scan(demo_bundle, out)
     before = tree_bytes(out)

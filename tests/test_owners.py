@@ -7,9 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from markdown_it import MarkdownIt
-
 from conftest import FIXTURES, SUMMARY, records, run, scan
+from markdown_it import MarkdownIt
 
 PROJECTION = "error-diagnostic-owner-projection.jsonl"
 INDEX = "error-diagnostic-owner-index.md"
@@ -28,7 +27,7 @@ def allow(out: Path, target: str, allowlist: Path, *extra: str) -> None:
 
 
 def projection(out: Path) -> dict[str, dict]:  # type: ignore[type-arg]
-    return {row["id"]: row for row in (json.loads(l) for l in (out / PROJECTION).read_text().splitlines())}
+    return {row["id"]: row for row in (json.loads(line) for line in (out / PROJECTION).read_text().splitlines())}
 
 
 def summary(out: Path) -> dict:  # type: ignore[type-arg]
@@ -55,7 +54,11 @@ def test_allow_then_project_owns_exactly_the_reviewed_callsites(scanned: Path, t
     rows = projection(scanned)
     assert rows[errors[0]["id"]]["owner"] == "Product"
     assert rows[errors[0]["id"]]["evidence"]["level"] == "callsite"
-    covered = [r for r in errors + records(scanned, "diagnostic") if r["functionFingerprint"] == errors[1]["functionFingerprint"]]
+    covered = [
+        r
+        for r in errors + records(scanned, "diagnostic")
+        if r["functionFingerprint"] == errors[1]["functionFingerprint"]
+    ]
     for record in covered:
         row = rows[record["id"]]
         if record["id"] != errors[0]["id"]:
@@ -73,7 +76,18 @@ def test_owner_fields_are_orthogonal(scanned: Path, tmp_path: Path) -> None:
     errors = records(scanned, "error")
     allowlist = tmp_path / "a.toml"
     allow(scanned, errors[0]["id"], allowlist, "--owner", "Dependency", "--package", "ms", "--reason", "r")
-    allow(scanned, errors[0]["id"], allowlist, "--owner", "Product", "--reason", "r", "--function", "--retry-owner", "Product")
+    allow(
+        scanned,
+        errors[0]["id"],
+        allowlist,
+        "--owner",
+        "Product",
+        "--reason",
+        "r",
+        "--function",
+        "--retry-owner",
+        "Product",
+    )
     assert run("project", scanned, "-a", allowlist).returncode == 0
     row = projection(scanned)[errors[0]["id"]]
     assert (row["owner"], row["package"]) == ("Dependency", "ms")  # callsite beats function
@@ -136,14 +150,39 @@ def test_disagreeing_entries_at_one_level_fail_naming_both(scanned: Path, tmp_pa
 @pytest.mark.parametrize(
     ("body", "line", "key"),
     [
-        ('[[entry]]\nmatch = { callsite = "fp1:abc" }\nowner = "Product"\nreason = "r"\nreviewedBy = "t"\nreviewedOn = 2026-01-01\n', 2, "match"),
-        ('[[entry]]\nmatch = { function = "fp1f:' + "a" * 32 + '" }\nowner = "Dependency"\nreason = "r"\nreviewedBy = "t"\nreviewedOn = 2026-01-01\n', 1, "package"),
-        ('[[entry]]\nmatch = { function = "fp1f:' + "a" * 32 + '" }\nowner = "Product"\ncolour = "red"\nreason = "r"\nreviewedBy = "t"\nreviewedOn = 2026-01-01\n', 4, "colour"),
-        ('[[entry]]\nmatch = { function = "fp1f:' + "a" * 32 + '" }\nowner = 3\nreason = "r"\nreviewedBy = "t"\nreviewedOn = 2026-01-01\n', 3, "owner"),
+        (
+            '[[entry]]\nmatch = { callsite = "fp1:abc" }\nowner = "Product"\n'
+            'reason = "r"\nreviewedBy = "t"\nreviewedOn = 2026-01-01\n',
+            2,
+            "match",
+        ),
+        (
+            '[[entry]]\nmatch = { function = "fp1f:'
+            + "a" * 32
+            + '" }\nowner = "Dependency"\nreason = "r"\nreviewedBy = "t"\nreviewedOn = 2026-01-01\n',
+            1,
+            "package",
+        ),
+        (
+            '[[entry]]\nmatch = { function = "fp1f:'
+            + "a" * 32
+            + '" }\nowner = "Product"\ncolour = "red"\nreason = "r"\nreviewedBy = "t"\nreviewedOn = 2026-01-01\n',
+            4,
+            "colour",
+        ),
+        (
+            '[[entry]]\nmatch = { function = "fp1f:'
+            + "a" * 32
+            + '" }\nowner = 3\nreason = "r"\nreviewedBy = "t"\nreviewedOn = 2026-01-01\n',
+            3,
+            "owner",
+        ),
     ],
     ids=["bad-fingerprint", "dependency-without-package", "unknown-key", "wrong-type"],
 )
-def test_invalid_allowlist_exits_2_naming_file_line_and_key(scanned: Path, tmp_path: Path, body: str, line: int, key: str) -> None:
+def test_invalid_allowlist_exits_2_naming_file_line_and_key(
+    scanned: Path, tmp_path: Path, body: str, line: int, key: str
+) -> None:
     allowlist = tmp_path / "bad.toml"
     allowlist.write_text(body)
     result = run("project", scanned, "-a", allowlist)

@@ -104,7 +104,9 @@ def _tar(path: Path, members: list[tarfile.TarInfo | tuple[str, bytes]]) -> Path
 
 
 def test_sdist_with_a_dotdot_member_is_refused(tmp_path: Path) -> None:
-    sdist = _tar(tmp_path / "evil-1.0.tar.gz", [("evil-1.0/pkg/ok.py", b"x = 1\n"), ("evil-1.0/../../evil.py", b"x = 2\n")])
+    sdist = _tar(
+        tmp_path / "evil-1.0.tar.gz", [("evil-1.0/pkg/ok.py", b"x = 1\n"), ("evil-1.0/../../evil.py", b"x = 2\n")]
+    )
     assert_refused(sdist, "'..'")
 
 

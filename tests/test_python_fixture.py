@@ -71,7 +71,10 @@ def test_error_classes_have_root_parent_and_fields(fixture_scan: Path) -> None:
     classes = {c["name"]: c for c in map(json.loads, (fixture_scan / "error-classes.jsonl").open())}
     assert set(classes) == {"app.errors.AppError", "app.errors.NotFound", "app.errors.Chained", "app.errors.Deep"}
     assert classes["app.errors.AppError"]["fields"] == ["code", "path", "status"]
-    assert (classes["app.errors.Deep"]["parent"], classes["app.errors.Deep"]["rootConstructor"]) == ("NotFound", "Exception")
+    assert (classes["app.errors.Deep"]["parent"], classes["app.errors.Deep"]["rootConstructor"]) == (
+        "NotFound",
+        "Exception",
+    )
     assert classes["app.errors.Chained"]["rootConstructor"] == "KeyError"
 
 
@@ -88,7 +91,11 @@ def test_levels_come_from_the_method_or_a_literal(fixture_scan: Path) -> None:
 
 
 def test_scope_paths_use_qualified_names(fixture_scan: Path) -> None:
-    record = next(r for r in records(fixture_scan, "error") if r["message"]["text"] == "a class body name is not visible in its methods")  # type: ignore[index]
+    record = next(
+        r
+        for r in records(fixture_scan, "error")
+        if r["message"]["text"] == "a class body name is not visible in its methods"
+    )  # type: ignore[index]
     scope = record["scope"]
     assert scope["function"] == "app.main.ClassBody.method"  # type: ignore[index]
     assert scope["functionKind"] == "method"  # type: ignore[index]

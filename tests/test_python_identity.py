@@ -3,8 +3,9 @@
 `tests/golden/python_outputs.json` holds the sha256 of every output file of a scan of pip (the
 copy installed beside this interpreter), requests 2.31.0 (the pinned wheel, unpacked) and a
 sample of this interpreter's standard library, recorded with erratlas as it was before issue
-14 was merged (commit 1e5ae64, by `tests/golden/record_python_outputs.py`). A scan today must write the same files with the same bytes, but for the
-changes the golden file lists as intended (the summary's anchor limit), which the test undoes
+14 was merged (commit 1e5ae64, by `tests/golden/record_python_outputs.py`). A scan today must
+write the same files with the same bytes, but for the changes the golden file lists as intended (the
+summary's anchor limit), which the test undoes
 on a copy of the summary before hashing it. A tree whose input differs from the recorded one
 (another pip, another Python) is skipped: its golden values say nothing about it.
 """

@@ -26,7 +26,9 @@ from conftest import FIXTURES, SUMMARY, erratlas_command, records, run, scan
 
 PIP = Path(pip.__file__).resolve().parent
 BUILTIN_EXCEPTIONS = frozenset(
-    n for n in dir(builtins) if isinstance(getattr(builtins, n), type) and issubclass(getattr(builtins, n), BaseException)
+    n
+    for n in dir(builtins)
+    if isinstance(getattr(builtins, n), type) and issubclass(getattr(builtins, n), BaseException)
 )
 LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 WARNING_FUNCTIONS = frozenset({"warn", "warn_explicit"})
@@ -320,7 +322,9 @@ def test_module_level_resolution_matches_libcst_scope_analysis(tmp_path: Path) -
             done = subprocess.run([erratlas_command(), "scan", str(tree), "--out", str(out), "--jobs", "2"],
                                   check=False, capture_output=True, text=True, env=env, timeout=600)
             assert done.returncode == 0, done.stderr
-            outputs.append({p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
+            outputs.append(
+                {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+            )
         assert outputs[0] == outputs[2], name
         assert outputs[1] == outputs[2], name
 

@@ -26,7 +26,10 @@ def scan_both(tree: Path, tmp_path: Path) -> tuple[dict[str, bytes], dict[str, b
     outputs = []
     for reduce_setting in ("", "0"):
         out = tmp_path / f"scan-{reduce_setting or 'reduced'}"
-        env = {**{k: v for k, v in os.environ.items() if k != "ERRATLAS_DEBUG"}, "ERRATLAS_PYTHON_REDUCE": reduce_setting}
+        env = {
+            **{k: v for k, v in os.environ.items() if k != "ERRATLAS_DEBUG"},
+            "ERRATLAS_PYTHON_REDUCE": reduce_setting,
+        }
         done = subprocess.run([erratlas_command(), "scan", str(tree), "--out", str(out)], check=False,
                               capture_output=True, text=True, env=env, timeout=1800)
         assert done.returncode == 0, done.stderr

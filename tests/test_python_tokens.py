@@ -16,7 +16,9 @@ PIP = python_trees.pip_tree()
 
 
 def sources() -> list[tuple[str, str]]:
-    return [(p.relative_to(PIP).as_posix(), p.read_bytes().decode("utf-8", "replace")) for p in sorted(PIP.rglob("*.py"))]
+    return [
+        (p.relative_to(PIP).as_posix(), p.read_bytes().decode("utf-8", "replace")) for p in sorted(PIP.rglob("*.py"))
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +41,11 @@ def test_pieces_on_token_boundaries_normalize_as_before(pip_sources: list[tuple[
             first = rng.randrange(len(stream.starts))
             last = rng.randrange(first, min(len(stream.starts), first + 500))
             start, end, base = stream.starts[first], stream.end(last), rng.randrange(8)
-            assert stream.normalized(start, end, base) == recorded.normalized_code(text[start:end], base), (name, start, end)
+            assert stream.normalized(start, end, base) == recorded.normalized_code(text[start:end], base), (
+                name,
+                start,
+                end,
+            )
 
 
 def test_any_other_piece_normalizes_as_before(pip_sources: list[tuple[str, str]]) -> None:

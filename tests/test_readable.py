@@ -17,7 +17,7 @@ def _check(rendering_source: bytes, python: bool = False) -> None:
     assert b"".join(texts) == rendering.text
     assert all(0 < len(text) < SLICE_LIMIT for text in texts)
     lines = rendering.text.split(b"\n")
-    offsets = sorted({i for i in range(0, len(rendering_source), max(1, len(rendering_source) // 300))})
+    offsets = sorted(set(range(0, len(rendering_source), max(1, len(rendering_source) // 300))))
     for offset, place in zip(offsets, rendering.places(offsets, slicing)):
         if 0x80 <= rendering_source[offset] < 0xC0 or rendering.hidden[offset] in b"}\n":
             continue  # no callsite begins inside a character, nor at a `}` (moved to the next line)

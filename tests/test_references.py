@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, SUMMARY, records, run, scan
 
 REFERENCES = FIXTURES / "references"
@@ -17,7 +16,9 @@ def owners(out: Path) -> dict[str, dict[str, object]]:
     """Message comparisonKey -> projection row (the fixtures' messages are distinct)."""
     rows = {json.loads(line)["id"]: json.loads(line)
             for line in (out / "error-diagnostic-owner-projection.jsonl").read_text().splitlines()}
-    return {r["message"]["comparisonKey"]: rows[r["id"]] for kind in ("error", "diagnostic") for r in records(out, kind)}
+    return {
+        r["message"]["comparisonKey"]: rows[r["id"]] for kind in ("error", "diagnostic") for r in records(out, kind)
+    }
 
 
 def binding(out: Path, name: str) -> dict[str, object]:

@@ -123,7 +123,9 @@ def test_baseline_marks_new_and_unchanged_results(demo_scan: Path, tmp_path: Pat
     log = sarif_of(bigger, tmp_path, "--baseline", baseline)
     states = Counter(r["baselineState"] for r in log["runs"][0]["results"])
     before = set(json.loads(baseline.read_text())["unresolvedFingerprints"])
-    expected_new = sum(1 for r in log["runs"][0]["results"] if r["partialFingerprints"]["erratlasCallsite/v1"] not in before)
+    expected_new = sum(
+        1 for r in log["runs"][0]["results"] if r["partialFingerprints"]["erratlasCallsite/v1"] not in before
+    )
     assert states["new"] == expected_new > 0 and states["unchanged"] > 0
     only_new = sarif_of(bigger, tmp_path, "--baseline", baseline, "--results", "new")
     assert len(only_new["runs"][0]["results"]) == expected_new
@@ -184,7 +186,9 @@ def test_partial_fingerprints_survive_a_release(release_scan, tmp_path: Path) ->
         return {content(r): r for r in rows if counts[content(r)] == 1}
 
     old, new = unique("2.1.98"), unique("2.1.100")
-    function_counts = [Counter(r["functionFingerprint"] for r in logs[v + "/records"].values()) for v in ("2.1.98", "2.1.100")]
+    function_counts = [
+        Counter(r["functionFingerprint"] for r in logs[v + "/records"].values()) for v in ("2.1.98", "2.1.100")
+    ]
     unchanged = [(old[key], new[key]) for key in old.keys() & new.keys()
                  if old[key]["functionFingerprint"] is not None
                  and old[key]["functionFingerprint"] == new[key]["functionFingerprint"]

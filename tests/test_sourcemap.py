@@ -11,7 +11,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, records, scan
 
 from analyzer.model import Origin
@@ -74,7 +73,9 @@ def test_an_inline_base64_map_gives_the_same_origins(tmp_path: Path) -> None:
     inline.write_bytes(body + b"//# sourceMappingURL=data:application/json;charset=utf-8;base64," + data + b"\n")
     summary = scan(inline, tmp_path / "inline")
     scan(FIXTURES / "demo" / "demo.min.js", tmp_path / "file")
-    assert [r["origin"] for r in all_records(tmp_path / "inline")] == [r["origin"] for r in all_records(tmp_path / "file")]
+    assert [r["origin"] for r in all_records(tmp_path / "inline")] == [
+        r["origin"] for r in all_records(tmp_path / "file")
+    ]
     assert summary["modules"]["sourceMaps"][0]["map"] == "inline"
 
 

@@ -9,7 +9,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, SUMMARY, run, scan
 from test_sourcemap import BUNDLES, all_records, oracle_origins
 

@@ -9,7 +9,6 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, SUMMARY, run, scan
 
 

@@ -97,7 +97,11 @@ def planned_files(modules: list[EmbeddedModule]) -> list[str | None]:
             planned.append(None)
             continue
         wanted = relative_path(module.path, index)
-        choices = [wanted, wanted.with_name(f"{wanted.name}~{index}"), pathlib.PurePosixPath(f"module-{index}~{wanted.name}")]
+        choices = [
+            wanted,
+            wanted.with_name(f"{wanted.name}~{index}"),
+            pathlib.PurePosixPath(f"module-{index}~{wanted.name}"),
+        ]
         chosen = next(c for c in choices if _free(c, files, directories))
         files.add(str(chosen))
         directories.update(str(parent) for parent in chosen.parents if str(parent) != ".")
@@ -147,7 +151,7 @@ def extraction_files(raw: bytes) -> dict[str, str] | None:
     except orjson.JSONDecodeError:
         return None
     rows = manifest.get("modules") if isinstance(manifest, dict) else None
-    if manifest.get("schema") != MANIFEST_SCHEMA or not isinstance(rows, list):  # type: ignore[union-attr]
+    if manifest.get("schema") != MANIFEST_SCHEMA or not isinstance(rows, list):
         return None
     files = {}
     for row in rows:

@@ -239,7 +239,9 @@ def _zip_members(path: Path) -> list[_Member]:
             _check_size(path, info.filename, info.file_size, info.compress_size)
             declared += info.file_size
             if declared > MAX_TOTAL_BYTES:
-                raise InputError(path, f"members total more than {MAX_TOTAL_BYTES} bytes uncompressed; refusing the archive")
+                raise InputError(
+                    path, f"members total more than {MAX_TOTAL_BYTES} bytes uncompressed; refusing the archive"
+                )
         members = []
         for info in infos:
             name = _safe_name(path, info.filename)
@@ -258,7 +260,9 @@ def _zip_members(path: Path) -> list[_Member]:
 
 def _check_size(path: Path, member: str, size: int, compressed: int) -> None:
     if size > MAX_MEMBER_BYTES:
-        raise InputError(path, f"member {member!r}: {size} bytes uncompressed, more than {MAX_MEMBER_BYTES}; refusing the archive")
+        raise InputError(
+            path, f"member {member!r}: {size} bytes uncompressed, more than {MAX_MEMBER_BYTES}; refusing the archive"
+        )
     if size > RATIO_FLOOR and size > MAX_RATIO * max(compressed, 1):
         raise InputError(
             path, f"member {member!r}: compression ratio above {MAX_RATIO}:1 (zip bomb?); refusing the archive"
@@ -286,7 +290,10 @@ def _tar_members(path: Path) -> list[_Member]:
                     raise InputError(path, f"member {info.name!r}: stored twice; refusing the archive")
                 seen[name] = info.isdir()
                 if info.size > MAX_MEMBER_BYTES:
-                    raise InputError(path, f"member {info.name!r}: {info.size} bytes, more than {MAX_MEMBER_BYTES}; refusing the archive")
+                    raise InputError(
+                        path,
+                        f"member {info.name!r}: {info.size} bytes, more than {MAX_MEMBER_BYTES}; refusing the archive",
+                    )
                 declared += info.size
                 if declared > MAX_TOTAL_BYTES:
                     raise InputError(path, f"members total more than {MAX_TOTAL_BYTES} bytes; refusing the archive")

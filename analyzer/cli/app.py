@@ -69,7 +69,7 @@ def main() -> None:
         print(exc.format_message(), file=sys.stderr)
         code = int(ExitCode.BAD_INPUT)
     except usage.ClickException as exc:  # a usage error: one line, exit 2
-        where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else "erratlas"  # type: ignore[attr-defined]
+        where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else "erratlas"
         message = " ".join(exc.format_message().split())
         err.print(f"erratlas: error: {where}: {message} (see `{where} --help`)", markup=False, soft_wrap=True)
         code = exc.exit_code
@@ -107,7 +107,7 @@ def _click_exceptions() -> Any:
     except ImportError:  # an earlier typer, on click itself
         from click import exceptions  # type: ignore[no-redef]
     if not hasattr(exceptions, "Abort"):
-        exceptions.Abort = typer.Abort
+        exceptions.Abort = typer.Abort  # type: ignore[attr-defined]  # the patch is the point: it adds what is missing
     return exceptions
 
 

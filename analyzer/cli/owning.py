@@ -54,7 +54,9 @@ def owners_line(files: dict[str, bytes]) -> str:
 
 def allow(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
-    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:/fp1f:/fp1m:/fp1b:).")],
+    target: Annotated[
+        str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:/fp1f:/fp1m:/fp1b:).")
+    ],
     allowlist: Annotated[Path, typer.Option("--allowlist", "-a", help="The allowlist to write (created if absent).")],
     owner: Annotated[str, typer.Option("--owner", help="Product or Dependency.")],
     reason: Annotated[str, typer.Option("--reason", help="Why this owner: what you checked.")],
@@ -63,10 +65,20 @@ def allow(
     package: Annotated[str | None, typer.Option("--package", help="Exact npm/PyPI package (Dependency).")] = None,
     function_scope: Annotated[bool, typer.Option("--function", help="Cover the callsite's whole function.")] = False,
     module_scope: Annotated[bool, typer.Option("--module", help="Cover the callsite's whole module.")] = False,
-    references_scope: Annotated[bool, typer.Option("--references", help="Product by reference: root the top-level "
-                                                   "binding declared where the callsite is (or TARGET fp1b:...).")] = False,
-    all_copies: Annotated[bool, typer.Option("--all-copies", help="The code has identical copies in the scan: own "
-                                             "all of them, reviewed together.")] = False,
+    references_scope: Annotated[
+        bool,
+        typer.Option(
+            "--references",
+            help="Product by reference: root the top-level "
+            "binding declared where the callsite is (or TARGET fp1b:...).",
+        ),
+    ] = False,
+    all_copies: Annotated[
+        bool,
+        typer.Option(
+            "--all-copies", help="The code has identical copies in the scan: own all of them, reviewed together."
+        ),
+    ] = False,
     catch_owner: Annotated[str | None, typer.Option("--catch-owner")] = None,
     retry_owner: Annotated[str | None, typer.Option("--retry-owner")] = None,
     tool_result_owner: Annotated[str | None, typer.Option("--tool-result-owner")] = None,
@@ -129,15 +141,35 @@ def fmt(
 
 def gate(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
-    min_coverage: Annotated[float | None, typer.Option("--min-coverage", help="Overall (Product+Dependency)/total.")] = None,
-    min_kind: Annotated[list[str] | None, typer.Option("--min-coverage-kind", help="KIND=F, e.g. error=0.9 (repeatable).")] = None,
-    baseline: Annotated[Path | None, typer.Option("--baseline", help="A summary: fail on new Unresolved callsites.")] = None,
-    allowlist: Annotated[list[Path] | None, typer.Option("--allowlist", "-a", help="The allowlists the scan used "
-                         "(repeatable; default: the paths its summary records, from the current directory). "
-                         "Given, they must be exactly the scan's, by sha256.")] = None,
-    allow_stale: Annotated[bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")] = False,
-    output_format: Annotated[str, typer.Option("--format", help="text, github (workflow annotations) or sarif "
-                                               "(SARIF 2.1.0 of the failing callsites on stdout).")] = "text",
+    min_coverage: Annotated[
+        float | None, typer.Option("--min-coverage", help="Overall (Product+Dependency)/total.")
+    ] = None,
+    min_kind: Annotated[
+        list[str] | None, typer.Option("--min-coverage-kind", help="KIND=F, e.g. error=0.9 (repeatable).")
+    ] = None,
+    baseline: Annotated[
+        Path | None, typer.Option("--baseline", help="A summary: fail on new Unresolved callsites.")
+    ] = None,
+    allowlist: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--allowlist",
+            "-a",
+            help="The allowlists the scan used "
+            "(repeatable; default: the paths its summary records, from the current directory). "
+            "Given, they must be exactly the scan's, by sha256.",
+        ),
+    ] = None,
+    allow_stale: Annotated[
+        bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")
+    ] = False,
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="text, github (workflow annotations) or sarif (SARIF 2.1.0 of the failing callsites on stdout).",
+        ),
+    ] = "text",
 ) -> None:
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
     the gate recomputes the owners from the inventory and the allowlists, and believes only
@@ -170,7 +202,9 @@ def gate(
         _gate_sarif(directory, thresholds)
     failed = failures(summary, thresholds)
     for line in failed:
-        typer.echo(f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}")
+        typer.echo(
+            f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}"
+        )
     coverage = summary["coverage"]["overall"]
     status = "failed" if failed else "passed"
     typer.echo(

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from analyzer.reports.sarif import Selection
 
 
-def verified_outputs(directory: Path) -> tuple[dict[str, bytes], dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+def verified_outputs(
+    directory: Path,
+) -> tuple[dict[str, bytes], dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """A verified scan directory's files, summary, callsite records and projection rows (paired)."""
     import orjson
 
@@ -71,10 +73,20 @@ def write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str
 def sarif(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
-    baseline: Annotated[Path | None, typer.Option("--baseline", help="A summary: mark each Unresolved result new "
-                                                      "or unchanged (SARIF baselineState).")] = None,
-    results: Annotated[str, typer.Option("--results", help="unresolved (default), new (Unresolved callsites new "
-                                         "against --baseline) or all (every callsite, owned ones as notes).")] = "unresolved",
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            "--baseline", help="A summary: mark each Unresolved result new or unchanged (SARIF baselineState)."
+        ),
+    ] = None,
+    results: Annotated[
+        str,
+        typer.Option(
+            "--results",
+            help="unresolved (default), new (Unresolved callsites new "
+            "against --baseline) or all (every callsite, owned ones as notes).",
+        ),
+    ] = "unresolved",
 ) -> None:
     """Write SARIF 2.1.0: one result per callsite the gate cares about, tracked by fingerprint."""
     from analyzer.reports.sarif import SELECTIONS, Selection

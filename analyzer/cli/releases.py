@@ -16,7 +16,9 @@ def diff_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Where diff.json, diff.md and carried.jsonl go.")] = Path(
         "erratlas-diff"
     ),
-    old_label: Annotated[str | None, typer.Option("--old-label", help="Name of the earlier release (e.g. 2.1.98).")] = None,
+    old_label: Annotated[
+        str | None, typer.Option("--old-label", help="Name of the earlier release (e.g. 2.1.98).")
+    ] = None,
     new_label: Annotated[str | None, typer.Option("--new-label", help="Name of the later release.")] = None,
 ) -> None:
     """Pair the callsites of two releases; propose carrying reviewed owners to moved and changed ones."""
@@ -72,19 +74,33 @@ corpus_app = typer.Typer(help="Real package sources that identify bundled depend
 
 
 
-_CORPUS = typer.Option("--corpus", help="Corpus directory (default $ERRATLAS_CACHE/corpus or ~/.cache/erratlas/corpus).")
+_CORPUS = typer.Option(
+    "--corpus", help="Corpus directory (default $ERRATLAS_CACHE/corpus or ~/.cache/erratlas/corpus)."
+)
 
 
 @corpus_app.command("add")
 def corpus_add(
-    specs: Annotated[list[str], typer.Argument(help="name, name@version, a lockfile (package-lock.json, bun.lock, "
-                                               "pnpm-lock.yaml, yarn.lock), a node_modules directory, or a bundle "
-                                               "with a source map.")],
+    specs: Annotated[
+        list[str],
+        typer.Argument(
+            help="name, name@version, a lockfile (package-lock.json, bun.lock, "
+            "pnpm-lock.yaml, yarn.lock), a node_modules directory, or a bundle "
+            "with a source map."
+        ),
+    ],
     corpus: Annotated[Path | None, _CORPUS] = None,
-    before: Annotated[str | None, typer.Option("--before", help="A plain name's candidates are published before "
-                                                  "this date (YYYY-MM-DD or ISO time), e.g. the bundle's release.")] = None,
-    candidates: Annotated[int, typer.Option("--candidates", min=1, help="Versions fetched for a plain name; "
-                                            "matching picks the best.")] = 3,
+    before: Annotated[
+        str | None,
+        typer.Option(
+            "--before",
+            help="A plain name's candidates are published before "
+            "this date (YYYY-MM-DD or ISO time), e.g. the bundle's release.",
+        ),
+    ] = None,
+    candidates: Annotated[
+        int, typer.Option("--candidates", min=1, help="Versions fetched for a plain name; matching picks the best.")
+    ] = 3,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Indexing processes.")] = None,
 ) -> None:
     """Fetch (through npm), verify and index package sources."""

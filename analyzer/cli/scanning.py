@@ -20,19 +20,41 @@ if TYPE_CHECKING:
 
 
 def scan(
-    bundle: Annotated[Path, typer.Argument(help="A .js/.mjs/.cjs bundle, a Bun executable, or Python: a .py file, "
-                                           "a directory, a wheel, an sdist or a .pyz.")],
+    bundle: Annotated[
+        Path,
+        typer.Argument(
+            help="A .js/.mjs/.cjs bundle, a Bun executable, or Python: a .py file, "
+            "a directory, a wheel, an sdist or a .pyz."
+        ),
+    ],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (replaced atomically).")] = Path(
         "erratlas-out"
     ),
     allowlist: Annotated[list[Path] | None, ALLOWLISTS] = None,
-    rules: Annotated[Path | None, typer.Option("--rules", help="Rules file (default rules/javascript.toml, rules/python.toml for Python).")] = None,
+    rules: Annotated[
+        Path | None,
+        typer.Option("--rules", help="Rules file (default rules/javascript.toml, rules/python.toml for Python)."),
+    ] = None,
     logger: Annotated[str | None, typer.Option("--logger", help="The logger's name; skips detection.")] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: the number of "
-                                                "cores). Python inputs parse files in N processes; a JavaScript scan "
-                                                "with N > 1 uses a second process. The output is identical for any N.")] = None,
-    signatures: Annotated[bool, typer.Option("--signatures", help="Also write function-signatures.jsonl, what "
-                                             "`suggest --corpus` matches against package sources (docs/corpus.md).")] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Worker processes (default: the number of "
+            "cores). Python inputs parse files in N processes; a JavaScript scan "
+            "with N > 1 uses a second process. The output is identical for any N.",
+        ),
+    ] = None,
+    signatures: Annotated[
+        bool,
+        typer.Option(
+            "--signatures",
+            help="Also write function-signatures.jsonl, what "
+            "`suggest --corpus` matches against package sources (docs/corpus.md).",
+        ),
+    ] = False,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
     from analyzer.bundle.load import is_python_input

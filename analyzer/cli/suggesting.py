@@ -27,11 +27,19 @@ def extract(
 
 def suggest(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of DIR/suggestions.jsonl.")] = None,
-    corpus: Annotated[Path | None, typer.Option("--corpus", help="Also match the bundle's functions against this "
-                                                   "corpus (`erratlas corpus add`).")] = None,
-    bundle: Annotated[Path | None, typer.Option("--bundle", help="With --corpus, for a scan made without "
-                                                   "--signatures: the scanned bundle, parsed again.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write here instead of DIR/suggestions.jsonl.")
+    ] = None,
+    corpus: Annotated[
+        Path | None,
+        typer.Option("--corpus", help="Also match the bundle's functions against this corpus (`erratlas corpus add`)."),
+    ] = None,
+    bundle: Annotated[
+        Path | None,
+        typer.Option(
+            "--bundle", help="With --corpus, for a scan made without --signatures: the scanned bundle, parsed again."
+        ),
+    ] = None,
 ) -> None:
     """Propose allowlist entries from source-map, module-map, banner, signature and corpus evidence."""
     from analyzer.owners.gate import verify
@@ -84,14 +92,28 @@ def accept(
     ids: Annotated[list[str] | None, typer.Option("--id", help="A suggestion id (repeatable).")] = None,
     confidence: Annotated[str, typer.Option("--confidence", help="Without --id: accept this or stronger.")] = "exact",
     package: Annotated[list[str] | None, typer.Option("--package", help="Without --id: only this package.")] = None,
-    level: Annotated[str, typer.Option("--level", help="Without --id: auto (the levels that carry best: a source "
-                                       "map's truth per callsite and as product roots), or callsite, function, "
-                                       "module, references.")] = "auto",
+    level: Annotated[
+        str,
+        typer.Option(
+            "--level",
+            help="Without --id: auto (the levels that carry best: a source "
+            "map's truth per callsite and as product roots), or callsite, function, "
+            "module, references.",
+        ),
+    ] = "auto",
     on: Annotated[str | None, typer.Option("--on", help="Review date YYYY-MM-DD (default today).")] = None,
     note: Annotated[str | None, typer.Option("--note", help="Added to every entry's reason.")] = None,
-    suggestions_file: Annotated[Path | None, typer.Option("--suggestions", help="Default DIR/suggestions.jsonl.")] = None,
-    unowned: Annotated[bool, typer.Option("--unowned", help="Without --id: only suggestions for callsites DIR's "
-                                          "projection leaves Unresolved (project DIR with the allowlist first).")] = False,
+    suggestions_file: Annotated[
+        Path | None, typer.Option("--suggestions", help="Default DIR/suggestions.jsonl.")
+    ] = None,
+    unowned: Annotated[
+        bool,
+        typer.Option(
+            "--unowned",
+            help="Without --id: only suggestions for callsites DIR's "
+            "projection leaves Unresolved (project DIR with the allowlist first).",
+        ),
+    ] = False,
 ) -> None:
     """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
     from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, still_unowned

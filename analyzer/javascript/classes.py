@@ -142,7 +142,7 @@ def _heritage_identifier(node: Node) -> Node | None:
     return None
 
 
-def _root_through(name, node, heritage_reference, roots, root_of) -> str | None:  # type: ignore[no-untyped-def]
+def _root_through(name, node, heritage_reference, roots, root_of) -> str | None:
     identifier = _heritage_identifier(node)
     reference = heritage_reference.get(identifier.start_byte) if identifier is not None else None
     if reference is None:

@@ -122,7 +122,9 @@ def extract_unit(
     )
 
 
-def _root_candidates(references: UnitReferences, offsets: list[int], choice: logger_detection.LoggerChoice) -> list[int]:
+def _root_candidates(
+    references: UnitReferences, offsets: list[int], choice: logger_detection.LoggerChoice
+) -> list[int]:
     """The items whose bindings may root a `references` entry: those holding a callsite, and
     the logger's declaration (docs/references.md)."""
     starts = [item.offset for item in references.items]

@@ -108,8 +108,8 @@ def _from_side(side: Side | None) -> tuple[str | None, list[Rendering] | None]:
 
 def _signatures(units: list[Unit]) -> bytes:
     """Corpus signatures from the trees this scan parsed (the last ones retained, one per unit)."""
-    from analyzer.javascript.extract import RETAINED_TREES
     from analyzer.javascript.corpus import render_signatures
+    from analyzer.javascript.extract import RETAINED_TREES
 
     trees = RETAINED_TREES[-len(units):] if units else []
     if len(trees) != len(units) or any(t.root_node.end_byte != len(u.source) for t, u in zip(trees, units)):

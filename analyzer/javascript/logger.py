@@ -293,11 +293,9 @@ def level_literals(value: Node | None) -> list[str]:
     stack = [value]
     while stack:
         node = without_parentheses(stack.pop())
-        if node.type == "string":
-            out.append(text(node)[1:-1])
-        elif node.type == "template_string" and not any(
+        if node.type == "string" or (node.type == "template_string" and not any(
             c.type == "template_substitution" for c in node.named_children
-        ):
+        )):
             out.append(text(node)[1:-1])
         elif node.type == "ternary_expression":
             stack.extend(

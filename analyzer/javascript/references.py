@@ -114,7 +114,7 @@ RUNTIME_SIGNATURES = (
 def _runtime_helpers(raw: list[RawItem], source: bytes) -> frozenset[str]:
     """Top-level bindings whose declaration holds a runtime helper's text. A helper is code the
     bundler writes once and every module calls: never evidence of who wrote its callers."""
-    found = set()
+    found: set[str] = set()
     for start, end, _, declared in raw:
         if declared and end - start < 4096 and any(s in source[start:end] for s in RUNTIME_SIGNATURES):
             found.update(_text(n) for n in declared)
@@ -461,4 +461,6 @@ def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$\\" + bytes(range(0x80, 0x100)))
+_WORD_BYTES = frozenset(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$\\" + bytes(range(0x80, 0x100))
+)

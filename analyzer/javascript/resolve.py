@@ -124,9 +124,8 @@ class Resolution:
                 node = reference.node
                 if node.start_byte == parent.start_byte or same(parent.child_by_field_name("function"), node):
                     out.append((reference, parent))
-            elif kind == "new_expression":
-                if same(parent.child_by_field_name("constructor"), reference.node):
-                    out.append((reference, parent))
+            elif kind == "new_expression" and same(parent.child_by_field_name("constructor"), reference.node):
+                out.append((reference, parent))
         return out
 
 
@@ -277,7 +276,7 @@ class Paths:
 class _PathAbove(Above):
     """`Above` answered from a `Paths` path of length `depth` (valid until the next node)."""
 
-    def __init__(self, paths: Paths, depth: int) -> None:  # noqa: D107
+    def __init__(self, paths: Paths, depth: int) -> None:
         self.paths, self.depth, self.root = paths, depth, paths.root
 
     def at(self, k: int) -> Node | None:

@@ -130,9 +130,8 @@ def context_of(callsite: Node, chain: list[Node]) -> Context:
                 in_catch = True
                 parameter = node.child_by_field_name("parameter")
                 catch_param = text(parameter) if parameter is not None else None
-        elif node.type == "try_statement" and not in_try:
-            if same(node.child_by_field_name("body"), child):
-                in_try = True
+        elif node.type == "try_statement" and not in_try and same(node.child_by_field_name("body"), child):
+            in_try = True
         child = node
     in_error = callsite.has_error or callsite.is_missing or any(n.type == "ERROR" for n in chain)
     return Context(inCatch=in_catch, catchParam=catch_param, inTry=in_try, inErrorRegion=in_error)

@@ -108,7 +108,9 @@ def _unescape(found: re.Match[str]) -> str:
 def token_hash(token: str, cache: dict[str, int]) -> int:
     found = cache.get(token)
     if found is None:
-        digest = hashlib.blake2b(token.encode("utf-8", "surrogatepass"), digest_size=8, person=b"erratlas-sig1").digest()
+        digest = hashlib.blake2b(
+            token.encode("utf-8", "surrogatepass"), digest_size=8, person=b"erratlas-sig1"
+        ).digest()
         found = cache[token] = int.from_bytes(digest, "little")
     return found
 
@@ -129,7 +131,9 @@ class UnitTokens:
         folded: set[int] = set()
         for start, token in _concatenations(captures.get("plus", []), source, folded):
             tokens.append((start, token_hash(token, self._cache), min(len(token), _WEIGHT_CAP)))
-        for name, node in ((n, node) for n, nodes in captures.items() if n not in ("function", "plus") for node in nodes):
+        for name, node in (
+            (n, node) for n, nodes in captures.items() if n not in ("function", "plus") for node in nodes
+        ):
             if node.id in folded:
                 continue
             for start, token in _tokens(name, node, source):
@@ -250,7 +254,7 @@ def _left_out(node: Node) -> bool:
     if parent is None:
         return False
     if parent.type == "binary_expression":
-        return any(c.type == "unary_expression" and c.child(0) is not None and c.child(0).type == "typeof"  # type: ignore[union-attr]
+        return any(c.type == "unary_expression" and c.child(0) is not None and c.child(0).type == "typeof"
                    for c in parent.named_children)
     if parent.type == "arguments" and parent.named_child_count == 1:
         call = parent.parent

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 import tree_sitter_javascript
 from tree_sitter import Language, Node, Parser, Tree
 
-from analyzer.errors import InvariantError
-
 from analyzer import progress
+from analyzer.errors import InvariantError
 
 LANGUAGE = Language(tree_sitter_javascript.language())
 
@@ -48,7 +47,7 @@ def new_parser() -> Parser:
 def parse(source: bytes) -> Tree:
     given, done = progress.parse_input(source, "parsing")  # the bytes themselves unless progress is shown
     try:
-        return new_parser().parse(given)  # type: ignore[arg-type]
+        return new_parser().parse(given)
     finally:
         done()
 
@@ -127,10 +126,7 @@ def named_index(parent: Node, child: Node) -> int:
 
 def has_token(node: Node, token: str, limit: int = 4) -> bool:
     """Whether one of the node's first `limit` children is the anonymous token `token`."""
-    for child in node.children[:limit]:
-        if not child.is_named and child.type == token:
-            return True
-    return False
+    return any(not child.is_named and child.type == token for child in node.children[:limit])
 
 
 _IDENTIFIER_BYTES = frozenset(

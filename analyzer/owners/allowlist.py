@@ -112,7 +112,9 @@ def parse_allowlist(document: TomlFile, name: str) -> Allowlist:
     for index, body in enumerate(raw_entries):
         def fail(key: str | None, problem: str, index: int = index) -> InputError:
             line = document.line("entry", index, key) if key else document.line("entry", index)
-            return InputError(f"{name}:{line}", f"entry {index + 1}" + (f", key '{key}'" if key else "") + f": {problem}")
+            return InputError(
+                f"{name}:{line}", f"entry {index + 1}" + (f", key '{key}'" if key else "") + f": {problem}"
+            )
 
         entries.append(validated_entry(body, fail, origins[index]))
     return Allowlist(path=name, sha256=hashlib.sha256(document.raw).hexdigest(), entries=tuple(entries))

@@ -130,11 +130,11 @@ def _gap_key(records: list[dict[str, Any]], unchanged: set[str],
     for members in by_unit.values():
         members.sort(key=lambda r: (r["offset"], r["kind"]))
         before, pending = "", []
-        for record in [*members, None]:
-            if record is not None and record["fingerprint"] not in unchanged:
-                pending.append(record)
+        for member in [*members, None]:
+            if member is not None and member["fingerprint"] not in unchanged:
+                pending.append(member)
                 continue
-            after = record["fingerprint"] if record is not None else ""
+            after = member["fingerprint"] if member is not None else ""
             for waiting in pending:
                 around[waiting["id"]] = (before, after)
             pending = []
@@ -149,9 +149,12 @@ def _gap_key(records: list[dict[str, Any]], unchanged: set[str],
     return key
 
 
-def _by_key(old: list[dict[str, Any]], new: list[dict[str, Any]],
-            old_key: Callable[[dict[str, Any]], tuple[object, ...] | None],
-            new_key: Callable[[dict[str, Any]], tuple[object, ...] | None] | None = None) -> Iterable[tuple[dict, dict]]:
+def _by_key(
+    old: list[dict[str, Any]],
+    new: list[dict[str, Any]],
+    old_key: Callable[[dict[str, Any]], tuple[object, ...] | None],
+    new_key: Callable[[dict[str, Any]], tuple[object, ...] | None] | None = None,
+) -> Iterable[tuple[dict, dict]]:
     """Pairs whose keys are equal and occur once on each side; a key that occurs more than
     once on a side yields every combination, which `take` refuses as contested."""
     new_key = new_key or old_key

@@ -108,7 +108,9 @@ def verify(directory: Path, files: dict[str, bytes] | None = None) -> dict[str, 
             raise InputError(directory / name, "missing: listed in the summary")
         actual = hashlib.sha256(files[name]).hexdigest()
         if actual != digest:
-            raise InputError(directory / name, f"hash mismatch: summary says {str(digest)[:16]}…, file is {actual[:16]}…")
+            raise InputError(
+                directory / name, f"hash mismatch: summary says {str(digest)[:16]}…, file is {actual[:16]}…"
+            )
     extra = sorted(set(files) - set(outputs) - {SUMMARY_FILE})
     if extra:
         raise InputError(directory / extra[0], "not listed in the summary (added after the scan?)")
@@ -205,7 +207,7 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
                 difference = _first_line(files[name], derived[name])
             raise InputError(directory / name, f"disagrees with the owners recomputed from the inventory and "
                                                f"the allowlists: {difference}")
-    return orjson.loads(derived[SUMMARY_FILE])  # type: ignore[no-any-return]
+    return orjson.loads(derived[SUMMARY_FILE])
 
 
 def _difference(stored: Any, recomputed: Any) -> str:
@@ -269,10 +271,14 @@ def failures(summary: dict[str, Any], thresholds: Thresholds) -> list[str]:
             out.append(f"new Unresolved callsites against {thresholds.baseline}: {sum(new.values())} ({listed})")
     if not thresholds.allow_stale:
         for entry in summary["stale"]:
-            out.append(f"stale allowlist entry {entry['entry']}: {entry['level']} {entry['fingerprint']} matches nothing")
+            out.append(
+                f"stale allowlist entry {entry['entry']}: {entry['level']} {entry['fingerprint']} matches nothing"
+            )
         for entry in summary.get("ambiguous", []):
-            out.append(f"ambiguous allowlist entry {entry['entry']}: {entry['level']} {entry['fingerprint']} names one "
-                       f"of {entry['copies']} identical copies ({entry['matched']}): name them with copies or neighbours")
+            out.append(
+                f"ambiguous allowlist entry {entry['entry']}: {entry['level']} {entry['fingerprint']} names one "
+                f"of {entry['copies']} identical copies ({entry['matched']}): name them with copies or neighbours"
+            )
         for entry in summary["drifted"]:
             out.append(
                 f"drifted allowlist entry {entry['entry']}: {entry['callsite']} expects {entry['expect']!r}, "

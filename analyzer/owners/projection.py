@@ -44,11 +44,11 @@ def neighbours(records: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
     for members in by_unit.values():
         members.sort(key=lambda r: (r["offset"], r["kind"]))
         before, pending = "", []
-        for record in [*members, None]:
-            if record is not None and (record.get("copies") or {}).get("count", 1) > 1:
-                pending.append(record)
+        for member in [*members, None]:
+            if member is not None and (member.get("copies") or {}).get("count", 1) > 1:
+                pending.append(member)
                 continue
-            after = record["fingerprint"] if record is not None else ""
+            after = member["fingerprint"] if member is not None else ""
             for copy in pending:
                 placed[copy["id"]] = (copy["copies"]["group"], (before, after))
             pending = []
@@ -59,7 +59,9 @@ def neighbours(records: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
 
 def _copies(record: dict[str, Any], level: str) -> tuple[int, str | None]:
     """(how many identical copies the matched thing has in this scan, the group's name)."""
-    found = record.get("copies") if level == "callsite" else record.get("functionCopies") if level == "function" else None
+    found = (
+        record.get("copies") if level == "callsite" else record.get("functionCopies") if level == "function" else None
+    )
     if not isinstance(found, dict):
         return 1, None
     return int(found.get("count") or 1), found.get("group")
@@ -153,7 +155,10 @@ def _reached(
         for item, chain in graph.reach(roots).items():
             root_entry = first[(chain[-1].unit, chain[-1].binding)]
             known = reached.get(item)
-            if known is not None and (known[0].owner, known[0].owner_fields) != (root_entry.owner, root_entry.owner_fields):
+            if known is not None and (known[0].owner, known[0].owner_fields) != (
+                root_entry.owner,
+                root_entry.owner_fields,
+            ):
                 raise InputError(root_entry.origin, f"references entries disagree on {item}: this one and "
                                                     f"{known[0].origin} ({_say(root_entry)} vs {_say(known[0])})")
             reached.setdefault(item, (root_entry, chain))
@@ -171,7 +176,9 @@ def _check_agreement(entries: list[Entry], callsite: str, level: str) -> None:
 
 
 def _say(entry: Entry) -> str:
-    return entry.owner + (f" {entry.package}" if entry.package else "") + (f" {entry.function}" if entry.function else "")
+    return (
+        entry.owner + (f" {entry.package}" if entry.package else "") + (f" {entry.function}" if entry.function else "")
+    )
 
 
 def _row(record: dict[str, Any], applicable: list[Entry], chain: list[Step] | None) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from analyzer.reports.output import read_directory, write_file
 from analyzer.reports.owners import load_records
 
 
-def _scan(directory: Path) -> tuple[list[dict], ReferenceGraph]:  # type: ignore[type-arg]
+def _scan(directory: Path) -> tuple[list[dict], ReferenceGraph]:
     files = read_directory(directory)
     verify(directory, files)
     return load_records(files), ReferenceGraph.load(files)
@@ -35,9 +35,20 @@ def _existing(path: Path) -> list[Entry]:
 
 #: the option of `erratlas allow` that sets each allowlist key
 OPTIONS = {
-    "match": "TARGET", "copies": "--all-copies", "neighbours": "TARGET", "owner": "--owner", "package": "--package", "function": "--name", "expect": "TARGET",
-    "catchOwner": "--catch-owner", "retryOwner": "--retry-owner", "toolResultOwner": "--tool-result-owner",
-    "userSurfaceOwner": "--user-surface-owner", "reason": "--reason", "reviewedBy": "--reviewer", "reviewedOn": "--on",
+    "match": "TARGET",
+    "copies": "--all-copies",
+    "neighbours": "TARGET",
+    "owner": "--owner",
+    "package": "--package",
+    "function": "--name",
+    "expect": "TARGET",
+    "catchOwner": "--catch-owner",
+    "retryOwner": "--retry-owner",
+    "toolResultOwner": "--tool-result-owner",
+    "userSurfaceOwner": "--user-surface-owner",
+    "reason": "--reason",
+    "reviewedBy": "--reviewer",
+    "reviewedOn": "--on",
 }
 
 
@@ -65,6 +76,7 @@ def add_entry(
     records, graph = _scan(directory)
     copies: int | None = None
     record = None
+    fingerprint: str | None
     if target.startswith("fp1b:") or scope == "references":
         scope, fingerprint = "references", _root(records, graph, target, directory)
     else:
@@ -100,7 +112,7 @@ def add_entry(
     return entry
 
 
-def _root(records: list[dict], graph: ReferenceGraph, target: str, directory: Path) -> str:  # type: ignore[type-arg]
+def _root(records: list[dict], graph: ReferenceGraph, target: str, directory: Path) -> str:
     """The fp1b a `references` entry names: given, or the one binding declared by the top-level
     item that holds the callsite `target`."""
     if target.startswith("fp1b:"):
@@ -119,7 +131,7 @@ def _root(records: list[dict], graph: ReferenceGraph, target: str, directory: Pa
     return usable[0]
 
 
-def _find(records: list[dict], target: str, directory: Path) -> dict:  # type: ignore[type-arg]
+def _find(records: list[dict], target: str, directory: Path) -> dict:
     for key in ("id", "fingerprint", "functionFingerprint"):
         for record in records:
             if record.get(key) == target:

@@ -29,12 +29,11 @@ from typing import Any
 
 import orjson
 
-from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, write_allowlist
-from analyzer.owners.references import ReferenceGraph
-from analyzer.owners.truth import truth_of, truth_suggestions
 from analyzer.bounded import MAX_DOCUMENT_BYTES, read_regular
 from analyzer.errors import InputError
-from analyzer.owners.allowlist import validated_entry
+from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
+from analyzer.owners.references import ReferenceGraph
+from analyzer.owners.truth import truth_of, truth_suggestions
 from analyzer.sourcemap import package_of
 
 SUGGESTIONS_FILE = "suggestions.jsonl"
@@ -66,7 +65,9 @@ class Verdict:
 
 def load_scan(files: dict[str, bytes]) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     records = [orjson.loads(line) for name in _CALLSITE_FILES for line in files.get(name, b"").splitlines() if line]
-    modules = {row["id"]: row for row in (orjson.loads(line) for line in files.get(_MODULES_FILE, b"").splitlines() if line)}
+    modules = {
+        row["id"]: row for row in (orjson.loads(line) for line in files.get(_MODULES_FILE, b"").splitlines() if line)
+    }
     return records, modules
 
 
@@ -220,8 +221,15 @@ def render(rows: list[dict[str, Any]]) -> bytes:
 
 #: the keys `accept` reads from a suggestion, and the types they must have
 _ROW_SHAPE: dict[str, tuple[type, ...]] = {
-    "id": (str,), "match": (dict,), "owner": (str, type(None)), "package": (str, type(None)), "function": (str, type(None)),
-    "expect": (str, type(None)), "confidence": (str,), "evidence": (list,), "callsites": (int,),
+    "id": (str,),
+    "match": (dict,),
+    "owner": (str, type(None)),
+    "package": (str, type(None)),
+    "function": (str, type(None)),
+    "expect": (str, type(None)),
+    "confidence": (str,),
+    "evidence": (list,),
+    "callsites": (int,),
 }
 
 

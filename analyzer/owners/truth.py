@@ -179,9 +179,9 @@ def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, sou
             by_item[item.id].append((record, truth_of(record)))
     candidates = _root_candidates(graph, by_item, sources)
     owned: set[str] = set()
-    out = []
+    out: list[dict[str, Any]] = []
     reached: dict[str, str] = {}
-    gains: dict[tuple[str, str], int] = {c: 1 << 30 for c in candidates}
+    gains: dict[tuple[str, str], int] = dict.fromkeys(candidates, 1 << 30)
     while gains and len(out) < MAX_ROOTS:
         best, reach = _best(graph, gains, owned, by_item)
         if best is None or reach is None:
@@ -223,8 +223,12 @@ def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[dict[s
     return out
 
 
-def _best(graph: ReferenceGraph, gains: dict[tuple[str, str], int], owned: set[str],
-          by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]]) -> tuple[tuple[str, str] | None, set[str] | None]:
+def _best(
+    graph: ReferenceGraph,
+    gains: dict[tuple[str, str], int],
+    owned: set[str],
+    by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]],
+) -> tuple[tuple[str, str] | None, set[str] | None]:
     """Lazy greedy: recompute the candidate with the highest stale gain until it stays on top."""
     while gains:
         candidate = max(gains, key=lambda c: (gains[c], c))
@@ -232,7 +236,9 @@ def _best(graph: ReferenceGraph, gains: dict[tuple[str, str], int], owned: set[s
         if any(t is not None and t.owner != "Product" for item in reach for _, t in by_item.get(item, [])):
             del gains[candidate]  # the map contradicts this root: never suggested
             continue
-        gain = sum(1 for item in reach - owned for _, t in by_item.get(item, []) if t is not None and t.owner == "Product")
+        gain = sum(
+            1 for item in reach - owned for _, t in by_item.get(item, []) if t is not None and t.owner == "Product"
+        )
         if gain >= max((g for c, g in gains.items() if c != candidate), default=-1):
             gains[candidate] = gain
             return candidate, reach

@@ -18,10 +18,20 @@ the enclosing function. Names are qualified with libcst's prefixes (`f.<locals>.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import Any
 
 import libcst as cst
 
+from analyzer.python.collected import (
+    Candidate,
+    Collected,
+    Comprehension,
+    Frame,
+    LoggerBinding,
+    Scope,
+    Where,
+    visible_parent,
+)
 from analyzer.python.syntax import (
     COMPREHENSION_TYPES,
     decorator_names,
@@ -29,144 +39,6 @@ from analyzer.python.syntax import (
     first_parameter,
     last_name,
 )
-
-#: `("import", dotted target, index)` or `("local", id of the bound Name node or 0, index)`; the
-#: index counts the assignment-like statements of its scope before it, as libcst does.
-#: `del x` and match patterns bind as `("unseen", id, index)`: libcst's scope analysis sees a
-#: use there, not a binding; the resolution of erratlas before issue 14 saw a local one.
-Binding = tuple[str, "str | int", int]
-#: the index of an access that sees every binding of its scope (a comprehension's element)
-LAST = 1 << 62
-
-
-@dataclass(slots=True, eq=False)
-class Frame:
-    """An enclosing function, lambda or class while the traversal is inside it."""
-
-    node: cst.FunctionDef | cst.Lambda | cst.ClassDef
-    #: `function`, `lambda` or `class`
-    kind: str
-    #: Python's `__qualname__` (`C.m.<locals>.f`), relative to the module
-    qualname: str
-    #: libcst's name prefix for names bound here (`C.m.<locals>`; `f.<locals>.<locals>` in a lambda)
-    prefix: str = ""
-    #: the scope this one is in (None: the module)
-    parent: Frame | Comprehension | None = None
-    #: a method's first parameter (`self`, `cls`), else None
-    receiver: str | None = None
-    #: the function yields
-    generator: bool = False
-    #: classes: names set in the class body and `self.<name>` set in `__init__`
-    fields: set[str] = field(default_factory=set)
-    #: every binding of a name in this function or class body (parameters included)
-    bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    #: names declared `global` or `nonlocal` here
-    overwrites: dict[str, str] = field(default_factory=dict)
-    #: assignment-like statements of this scope so far (libcst's `_assignment_count`)
-    count: int = 0
-    #: walrus targets in comprehensions directly in this frame (see `Collected.compatible`)
-    walrus: dict[str, list[Binding]] = field(default_factory=dict)
-
-    def inside(self, child: cst.CSTNode, grandchild: cst.CSTNode | None) -> bool:
-        """Is what lies below `child` evaluated in this scope (not in the header)?"""
-        return child is self.node.body
-
-    def access_index(self, child: cst.CSTNode) -> int:
-        return self.count
-
-
-@dataclass(slots=True, eq=False)
-class Comprehension:
-    """A list/set/dict comprehension or generator expression: its own scope (targets, walrus)
-    except for the first `for`'s iterable, which the enclosing scope evaluates."""
-
-    node: cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp
-    prefix: str
-    parent: Frame | Comprehension | None
-    bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    overwrites: dict[str, str] = field(default_factory=dict)
-    count: int = 0
-
-    def inside(self, child: cst.CSTNode, grandchild: cst.CSTNode | None) -> bool:
-        first = self.node.for_in
-        return not (child is first and grandchild is first.iter)
-
-    def access_index(self, child: cst.CSTNode) -> int:
-        """libcst visits the element (or key and value) after every `for` and `if`."""
-        return self.count if child is self.node.for_in else LAST
-
-
-Scope = Frame | Comprehension
-
-
-@dataclass(frozen=True, slots=True)
-class Where:
-    """Where a node is: its ancestors (outermost first, itself excluded) and its frames."""
-
-    chain: tuple[cst.CSTNode, ...]
-    frames: tuple[Frame, ...]
-    #: the node whose ancestors `chain` holds (what lies directly below `chain[-1]`)
-    origin: cst.CSTNode | None = None
-    #: the access's index in the scope it is in (see `Binding`)
-    index: int = LAST
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    node: cst.CSTNode
-    #: `call` (a Call node), `raise` (the Name/Attribute of a bare `raise C`) or `class`
-    form: str
-    where: Where
-
-    @property
-    def chain(self) -> tuple[cst.CSTNode, ...]:
-        return self.where.chain
-
-    @property
-    def frames(self) -> tuple[Frame, ...]:
-        return self.where.frames
-
-
-@dataclass(frozen=True, slots=True)
-class LoggerBinding:
-    #: the factory call (`logging.getLogger(...)`): resolved later against the rules
-    factory: cst.Call
-    #: a Name target, or None for an attribute
-    target: cst.Name | None
-    #: `self.<attribute>` in `__init__` or a name in a class body: (class frame, attribute)
-    attribute: tuple[Frame, str] | None
-    #: bound at module level (importable by other modules)
-    module_level: bool
-    #: where the assignment is, for resolving the factory's name
-    where: Where
-
-
-@dataclass(slots=True)
-class Collected:
-    candidates: list[Candidate] = field(default_factory=list)
-    classes: list[Candidate] = field(default_factory=list)
-    loggers: list[LoggerBinding] = field(default_factory=list)
-    #: module-level `import`/`from ... import`: bound name -> dotted target (relative kept)
-    imports: dict[str, str] = field(default_factory=dict)
-    #: module-level `from X import *`
-    star_imports: list[str] = field(default_factory=list)
-    #: module-level `NAME = <name or attribute>` (aliases of classes or loggers), and where
-    assignments: list[tuple[str, cst.BaseExpression, Where]] = field(default_factory=list)
-    #: every module-level binding of a name (and every one `global` sends there)
-    module_bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    #: the scope each function, lambda, class and comprehension node opens, by id of the node
-    scopes: dict[int, Scope] = field(default_factory=dict)
-    #: type parameters (PEP 695): their names need libcst's own scope analysis
-    type_parameters: set[str] = field(default_factory=set)
-    #: erratlas before issue 14 resolved a file from its frames' bindings, without scopes for
-    #: comprehensions (a walrus in one bound in the frame around it) and without reading
-    #: statements in order, unless a name it looked up was one of these (bound by a
-    #: comprehension, a lambda, `global`, `nonlocal` or a type parameter anywhere in the file),
-    #: or bound in a lambda: then libcst's scope analysis resolved the whole file. Both ways are
-    #: kept, so that outputs stay byte-identical (`analyzer.python.resolve`).
-    compatible: set[str] = field(default_factory=set)
-    #: walrus targets in comprehensions at module level (see `compatible`)
-    module_walrus: dict[str, list[Binding]] = field(default_factory=dict)
 
 
 class Collector:
@@ -195,11 +67,11 @@ class Collector:
     def entering(self) -> dict[type, Callable[[cst.CSTNode], None]]:
         handlers = {kind: handler.__get__(self) for kind, handler in _VISIT.items()}
         if self.strings is not None:
-            handlers[cst.SimpleString] = self.strings.append  # type: ignore[assignment]
+            handlers[cst.SimpleString] = self.strings.append
         return handlers
 
     def leaving(self) -> dict[type, Callable[[cst.CSTNode], None]]:
-        closers: dict[type, Callable[[cst.CSTNode], None]] = {kind: self._left_assignment for kind in _ASSIGNMENT_LIKE}
+        closers: dict[type, Callable[[cst.CSTNode], None]] = dict.fromkeys(_ASSIGNMENT_LIKE, self._left_assignment)
         for kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSION_TYPES):
             closers[kind] = self._left_scope
         return closers
@@ -404,7 +276,11 @@ class Collector:
             name = dotted(alias.name)
             if name is None:
                 continue
-            bound = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+            bound = (
+                alias.asname.name.value
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                else name
+            )
             joiner = "" if source.endswith(".") or not source else "."
             self._imported(bound, f"{source}{joiner}{name}")
 
@@ -415,7 +291,7 @@ class Collector:
 
     def _as_name(self, node: cst.AsName) -> None:
         if not isinstance(self.stack[-2], cst.ImportAlias):  # imports are bound by their statement
-            self._bind_target(node.name)  # type: ignore[arg-type]
+            self._bind_target(node.name)
 
     def _target(self, node: cst.AugAssign) -> None:
         self._bind_target(node.target)
@@ -434,7 +310,9 @@ class Collector:
         self._bind_target(node.target)
         if isinstance(node, cst.CompFor):
             self.found.compatible.update(_names_in(node.target))
-        if isinstance(node, cst.For) or (isinstance(self.stack[-2], COMPREHENSION_TYPES) and self.stack[-2].for_in is node):
+        if isinstance(node, cst.For) or (
+            isinstance(self.stack[-2], COMPREHENSION_TYPES) and self.stack[-2].for_in is node
+        ):
             self._count()
 
     def _declared(self, node: cst.Global | cst.Nonlocal) -> None:
@@ -483,14 +361,6 @@ def _assignment_target(scope: Scope | None, name: str) -> Scope | None:
     return None
 
 
-def visible_parent(scope: Scope) -> Scope | None:
-    """The enclosing scope whose names `scope` sees: class bodies are skipped."""
-    parent = scope.parent
-    while isinstance(parent, Frame) and parent.kind == "class":
-        parent = parent.parent
-    return parent
-
-
 def _names_in(target: cst.BaseExpression) -> list[str]:
     names, pending = [], [target]
     while pending:
@@ -527,29 +397,29 @@ def _is_receiver_attribute(target: cst.BaseExpression, receiver: str | None) -> 
     )
 
 
-_VISIT: dict[type, Callable[[Collector, cst.CSTNode], None]] = {
-    cst.Call: Collector._call,  # type: ignore[dict-item]
-    cst.Raise: Collector._raise,  # type: ignore[dict-item]
-    cst.FunctionDef: Collector._function,  # type: ignore[dict-item]
-    cst.Lambda: Collector._lambda,  # type: ignore[dict-item]
-    cst.ClassDef: Collector._class,  # type: ignore[dict-item]
-    cst.Yield: Collector._yield,  # type: ignore[dict-item]
-    cst.Assign: Collector._assign,  # type: ignore[dict-item]
-    cst.AnnAssign: Collector._assign,  # type: ignore[dict-item]
-    cst.Import: Collector._import,  # type: ignore[dict-item]
-    cst.ImportFrom: Collector._import_from,  # type: ignore[dict-item]
+_VISIT: dict[type, Callable[[Collector, Any], None]] = {  # each handler takes its own node type
+    cst.Call: Collector._call,
+    cst.Raise: Collector._raise,
+    cst.FunctionDef: Collector._function,
+    cst.Lambda: Collector._lambda,
+    cst.ClassDef: Collector._class,
+    cst.Yield: Collector._yield,
+    cst.Assign: Collector._assign,
+    cst.AnnAssign: Collector._assign,
+    cst.Import: Collector._import,
+    cst.ImportFrom: Collector._import_from,
     # bindings, for resolving names (`analyzer.python.resolve`)
-    cst.AsName: Collector._as_name,  # type: ignore[dict-item]
-    cst.AugAssign: Collector._target,  # type: ignore[dict-item]
-    cst.For: Collector._for,  # type: ignore[dict-item]
-    cst.Del: Collector._deleted,  # type: ignore[dict-item]
-    cst.NamedExpr: Collector._walrus,  # type: ignore[dict-item]
-    cst.CompFor: Collector._for,  # type: ignore[dict-item]
-    cst.Global: Collector._declared,  # type: ignore[dict-item]
-    cst.Nonlocal: Collector._declared,  # type: ignore[dict-item]
-    cst.MatchAs: Collector._pattern_name,  # type: ignore[dict-item]
-    cst.MatchStar: Collector._pattern_name,  # type: ignore[dict-item]
-    cst.MatchMapping: Collector._pattern_name,  # type: ignore[dict-item]
-    cst.TypeParam: Collector._type_parameter,  # type: ignore[dict-item]
-    **{kind: Collector._comprehension for kind in COMPREHENSION_TYPES},  # type: ignore[dict-item,misc]
+    cst.AsName: Collector._as_name,
+    cst.AugAssign: Collector._target,
+    cst.For: Collector._for,
+    cst.Del: Collector._deleted,
+    cst.NamedExpr: Collector._walrus,
+    cst.CompFor: Collector._for,
+    cst.Global: Collector._declared,
+    cst.Nonlocal: Collector._declared,
+    cst.MatchAs: Collector._pattern_name,
+    cst.MatchStar: Collector._pattern_name,
+    cst.MatchMapping: Collector._pattern_name,
+    cst.TypeParam: Collector._type_parameter,
+    **dict.fromkeys(COMPREHENSION_TYPES, Collector._comprehension),
 }

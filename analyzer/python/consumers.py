@@ -52,12 +52,16 @@ def _holder(node: cst.CSTNode, chain: Sequence[cst.CSTNode], at: int) -> tuple[c
         child, at = parent, at - 1
         parent = chain[at]
     slot = _slot(parent, child)
-    inner = [p for p in reversed(path) if p not in ("value", "target", "item", "comparator", "slice", "expression", "decorator")]
+    inner = [
+        p
+        for p in reversed(path)
+        if p not in ("value", "target", "item", "comparator", "slice", "expression", "decorator")
+    ]
     return parent, ".".join([slot, *inner])
 
 
 def _slot(parent: cst.CSTNode, child: cst.CSTNode) -> str:
-    for item in fields(parent):  # type: ignore[arg-type]
+    for item in fields(parent):
         value = getattr(parent, item.name)
         if value is child:
             return item.name

@@ -16,13 +16,8 @@ from pathlib import Path
 from analyzer.bundle.python_inputs import load_python_bundle
 from analyzer.errors import InputError
 from analyzer.facts import FrontendScan
-from analyzer.python.extract import (
-    PYTHON_ANCHOR_LIMIT,
-    FileFacts,
-    FileTask,
-    Vocabulary,
-    extract_file,
-)
+from analyzer.python.extract import extract_file
+from analyzer.python.filefacts import PYTHON_ANCHOR_LIMIT, FileFacts, FileTask, Vocabulary
 from analyzer.python.hierarchy import settle
 from analyzer.python.modules import module_map, module_names, vendored
 from analyzer.python.vocabulary import bundle_vocabulary
@@ -65,7 +60,9 @@ def extract_all(path: Path, tasks: list[FileTask], vocabulary: Vocabulary, jobs:
     except WorkerFailed as failed:
         where = _named(path, tasks[failed.index].unit.name)
         if failed.kind == "memory":
-            raise InputError(path, f"{where}parsing it needs more than {WORKER_MEMORY // 2**30} GiB of memory") from None
+            raise InputError(
+                path, f"{where}parsing it needs more than {WORKER_MEMORY // 2**30} GiB of memory"
+            ) from None
         raise RuntimeError(f"{where}{failed.message}") from None
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from analyzer.facts import ClassFacts, SiteFacts, UnitFacts
 from analyzer.model import Unit
-from analyzer.python.extract import ClassRecord, FileFacts, PendingSite
+from analyzer.python.filefacts import ClassRecord, FileFacts, PendingSite
 from analyzer.python.modules import ModuleName, Vendored
 from analyzer.rules import PythonRules
 

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import ast
-import hashlib
 import re
 
 import libcst as cst
 
-from analyzer.model import Message
-from analyzer.python.tokens import expression_key
+from analyzer.model import Message, expression_key
+from analyzer.python.tokens import expression_key as normalized_expression
 
 MISSING = Message(shape="missing", text=None, template=None, comparisonKey="<missing>")
-_KEY_LIMIT = 400
 _HOLE = "${}"
 _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])")
 _BRACES = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
@@ -34,7 +32,9 @@ def message_of(argument: cst.BaseExpression | None, source: str) -> Message:
     if formatted is not None:
         return Message(shape="template", text=None, template=formatted, comparisonKey=formatted)
     shape = _shape(argument)
-    return Message(shape=shape, text=None, template=None, comparisonKey=_key(shape, source))
+    return Message(
+        shape=shape, text=None, template=None, comparisonKey=expression_key(shape, normalized_expression(source))
+    )
 
 
 def _shape(node: cst.BaseExpression) -> str:
@@ -111,7 +111,7 @@ def _formatted(node: cst.BaseExpression) -> str | None:
         and isinstance(node.func, cst.Attribute)
         and node.func.attr.value == "format"
     ):
-        parts = _literal_parts(node.func.value)  # type: ignore[arg-type]
+        parts = _literal_parts(node.func.value)
         if parts is not None and all(isinstance(p, str) for p in parts):
             return _BRACES.sub(_brace, "".join(parts))  # type: ignore[arg-type]
     return None
@@ -121,11 +121,3 @@ def _brace(match: re.Match[str]) -> str:
     token = match.group()
     return token[0] if token in ("{{", "}}") else _HOLE
 
-
-def _key(shape: str, source: str) -> str:
-    """`<shape:normalized source>`: names become `_`, attributes and literals stay."""
-    normalized = expression_key(source)
-    if len(normalized) > _KEY_LIMIT:
-        digest = hashlib.blake2b(normalized.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
-        normalized = f"{normalized[:_KEY_LIMIT]}…#{digest}"
-    return f"<{shape}:{normalized}>"

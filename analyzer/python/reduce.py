@@ -80,7 +80,9 @@ def reduce(stream: Tokens, lines: list[Line], hits: frozenset[str]) -> Reduction
     """What to replace in the unit (of logical `lines`); None when nothing can be (or on Python
     3.12 and later, whose f-strings the tokenizer here does not split: such a unit is parsed
     whole)."""
-    if sys.version_info >= (3, 12) and any(_is_fstring(v) for k, v in zip(stream.kinds, stream.values) if k == "string"):
+    if sys.version_info >= (3, 12) and any(
+        _is_fstring(v) for k, v in zip(stream.kinds, stream.values) if k == "string"
+    ):
         return None
     reduction = Reduction(stream, [], [])
     at = 0
@@ -139,7 +141,11 @@ def _reduce_value(reduction: Reduction, line: Line, hits: frozenset[str]) -> Non
         value = values[index]
         if value in _UNSAFE_IN_VALUES or (kinds[index] == "name" and (value in hits or value in _SHADOW_ROOTS)):
             return
-        if kinds[index] == "string" and _is_fstring(value) and _words_meet(value, hits | _UNSAFE_IN_VALUES | _SHADOW_ROOTS):
+        if (
+            kinds[index] == "string"
+            and _is_fstring(value)
+            and _words_meet(value, hits | _UNSAFE_IN_VALUES | _SHADOW_ROOTS)
+        ):
             return
     start, end = stream.starts[first], stream.end(line.last - 1)
     if end - start >= _SHORTEST and not (line.last - first == 1 and kinds[first] == "string"):
@@ -166,7 +172,9 @@ def _value_start(stream: Tokens, line: Line) -> int | None:
 
 def _is_dotted(stream: Tokens, first: int, last: int) -> bool:
     """Only names, dots and parentheses: an alias (`X = errors.Y`) the hierarchy may follow."""
-    return all((k == "name") or v in (".", "(", ")") for k, v in zip(stream.kinds[first:last], stream.values[first:last]))
+    return all(
+        (k == "name") or v in (".", "(", ")") for k, v in zip(stream.kinds[first:last], stream.values[first:last])
+    )
 
 
 def _holds_hit(stream: Tokens, first: int, last: int, hits: frozenset[str]) -> bool:
@@ -291,7 +299,7 @@ def _target_names(stream: Tokens, at: int, last: int) -> set[str]:
         value = values[at]
         if value in _OPEN:
             previous = values[at - 1]
-            subscripts.append(kinds[at - 1] == "name" and previous not in ("for", "in") or previous in (")", "]"))
+            subscripts.append((kinds[at - 1] == "name" and previous not in ("for", "in")) or previous in (")", "]"))
             depth += 1
         elif value in _CLOSE and subscripts:
             subscripts.pop()

@@ -20,7 +20,7 @@ import libcst as cst
 from libcst.metadata import QualifiedName, QualifiedNameSource
 from libcst.metadata.scope_provider import Scope as LibcstScope
 
-from analyzer.python.collect import Binding, Collected, Frame, Scope, Where, visible_parent
+from analyzer.python.collected import Binding, Collected, Frame, Scope, Where, visible_parent
 from analyzer.python.syntax import dotted
 
 BUILTIN_NAMES = frozenset(dir(builtins))

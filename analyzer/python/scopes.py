@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 
 from analyzer.model import Context, Scope
-from analyzer.python.collect import Frame
+from analyzer.python.collected import Frame
 from analyzer.python.syntax import (
     FUNCTION_TYPES,
     HANDLER_TYPES,

@@ -35,7 +35,9 @@ SIGNIFICANT = re.compile(
     re.DOTALL | re.VERBOSE,
 )
 #: the same, the skipped text a group of its own (the first), for `findall`
-_TUPLES = re.compile(r"((?:[ \t\f]+|\#[^\r\n]*|\\\r?\n)*)" + SIGNIFICANT.pattern.split("\n", 2)[2], re.DOTALL | re.VERBOSE)
+_TUPLES = re.compile(
+    r"((?:[ \t\f]+|\#[^\r\n]*|\\\r?\n)*)" + SIGNIFICANT.pattern.split("\n", 2)[2], re.DOTALL | re.VERBOSE
+)
 _KEYWORDS = frozenset(keyword.kwlist)
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
 _FIELD_NAME = re.compile(r"(?<![\w.])[^\W\d]\w*")

@@ -22,7 +22,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from analyzer.python.extract import Vocabulary
+from analyzer.python.filefacts import Vocabulary
 from analyzer.python.tokens import SIGNIFICANT as _TOKENS
 from analyzer.rules import PythonRules
 

@@ -12,7 +12,7 @@ none of the scan's standard streams, dies with the scan (Linux), and has a memor
 
 from __future__ import annotations
 
-import ctypes
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar
 
+from analyzer.procs import die_with_parent
+
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
-_PR_SET_PDEATHSIG = 1
 #: address space a worker may add to what it holds when it starts
 WORKER_MEMORY = 2 * 2**30
 #: the work runs on a thread with this stack, and this recursion limit: libcst's codegen and
@@ -136,7 +137,7 @@ def _serve(parent: int, conn: Connection, work: Callable[[Any], Any], prepare: C
         thread = threading.Thread(target=_answer_all, args=(conn, work, ended))
         thread.start()
         thread.join()
-    except BaseException:  # noqa: BLE001, S110 (a worker never prints; its end is the report)
+    except BaseException:  # a worker never prints; its end is the report
         pass
     finally:
         os._exit(ended[0])  # no exit handlers, no flushing of the parent's buffers, no freeing
@@ -153,11 +154,11 @@ def _answer_all(conn: Connection, work: Callable[[Any], Any], ended: list[int]) 
                 answer: tuple[str, Any] = ("ok", work(job))
             except MemoryError:
                 answer = ("memory", "MemoryError")
-            except Exception as exc:  # noqa: BLE001 (reported with the file; the parent decides)
+            except Exception as exc:  # reported with the file; the parent decides
                 answer = ("error", f"{type(exc).__name__}: {exc}")
             conn.send(answer)
         ended[0] = 0
-    except BaseException:  # noqa: BLE001, S110 (the parent sees the socket close)
+    except BaseException:  # the parent sees the socket close
         pass
 
 
@@ -167,14 +168,7 @@ def _spawned(conn: Connection, work: Callable[[Any], Any], prepare: Callable[[],
 
 def _tie_to_parent(parent: int) -> None:
     """Die with the parent (Linux); hold none of its standard streams; Ctrl-C is the parent's."""
-    try:
-        prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
-    except OSError:
-        prctl = None
-    if prctl is not None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)  # the parent died before the line above took effect
+    die_with_parent(parent)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -235,7 +229,5 @@ def _stop(workers: list[_Worker]) -> None:
             if worker.process.is_alive():
                 worker.process.kill()
         elif worker.pid:
-            try:
+            with contextlib.suppress(ChildProcessError):
                 os.waitpid(worker.pid, 0)
-            except ChildProcessError:
-                pass

@@ -50,7 +50,7 @@ def _section(title: str, rows: list[dict[str, Any]], header: list[str], render: 
     lines += ["| " + " | ".join(render(row)) + " |" for row in rows[:_LISTED]]
     if len(rows) > _LISTED:
         lines.append(f"| … {len(rows) - _LISTED} more in diff.json |" + " |" * (len(header) - 1))
-    return lines + [""]
+    return [*lines, ""]
 
 
 def _pair_row(pair: dict[str, Any]) -> list[str]:

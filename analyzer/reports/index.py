@@ -188,8 +188,15 @@ def _row(record: Record, row: Row, prefix: str) -> str:
     location = f"[{cell(name, 60)}:{place['line']}]({prefix}{place['file']}#L{place['line']}) @{record['offset']}"
     what = record["constructor"] if record["kind"] == "error" else record["level"]
     function = row["function"] or (record["scope"]["scopePath"] or ["<module>"])[-1]
-    cells = [cell(function, 80), location, cell(f"{record['kind']} {what}"), cell(record["message"]["comparisonKey"]),
-             cell(record["consumer"]["role"]), cell(evidence_summary(row["evidence"]), 200), f"`{record['fingerprint']}`"]
+    cells = [
+        cell(function, 80),
+        location,
+        cell(f"{record['kind']} {what}"),
+        cell(record["message"]["comparisonKey"]),
+        cell(record["consumer"]["role"]),
+        cell(evidence_summary(row["evidence"]), 200),
+        f"`{record['fingerprint']}`",
+    ]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -232,7 +239,9 @@ def _pages(groups: list[_Group]) -> dict[str, list[str]]:
 
 def _section_heading(group: _Group, part: int) -> list[str]:
     anchor = group.anchor if part == 1 else f"{group.anchor}-part-{part}"
-    title = f"{cell(group.label, 200)} ({_count(len(group.members), 'callsite')})" + ("" if part == 1 else f", continued ({part})")
+    title = f"{cell(group.label, 200)} ({_count(len(group.members), 'callsite')})" + (
+        "" if part == 1 else f", continued ({part})"
+    )
     return [f'<a id="{anchor}"></a>', "", f"## {title}", "", *(group.intro if part == 1 else []),
             *([""] if part == 1 and group.intro else []), *_table_head(_HEADER)]
 
@@ -279,7 +288,10 @@ def _allowlist_health(base: dict[str, Any], owners: dict[str, Any]) -> list[_Sec
         intro = _table(["allowlist", "entries", "sha256"],
                        [[cell(a["path"]), str(a["entries"]), f"`{a['sha256'][:16]}…`"] for a in allowlists])[:-1]
     sections = [_Section("Allowlists", intro, [], [], "allowlists")]
-    for title, key in (("Stale entries (match nothing)", "stale"), ("Drifted entries (expect no longer holds)", "drifted")):
+    for title, key in (
+        ("Stale entries (match nothing)", "stale"),
+        ("Drifted entries (expect no longer holds)", "drifted"),
+    ):
         entries = owners[key]
         rows = [[cell(e["entry"]), e["level"], cell(f"{e['owner']} {e['package'] or ''}".strip()), cell(e["function"]),
                  f"`{e['fingerprint']}`", cell(e.get("callsite", "")), cell(e.get("found", ""))] for e in entries]
@@ -297,13 +309,28 @@ def _contents(groups: list[_Group], owner: str) -> _Section:
     for group in mine:
         kinds = Counter(record["kind"] for record, _ in group.members)
         pages = sorted(set(group.pages), key=group.pages.index)
-        link = ", ".join(f"[{page}]({INDEX_DIRECTORY}{page}#{group.anchor if n == 0 else f'{group.anchor}-part-{n + 1}'})"
-                         for n, page in enumerate(group.pages))
-        rows.append([cell(group.label), str(len(group.members)), str(kinds.get("error", 0)),
-                     str(kinds.get("diagnostic", 0)), _top_messages([r for r, _ in group.members]) if owner == "Unresolved"
-                     else f"{len(pages)} page(s)", link])
-    header = [what, "callsites", "errors", "diagnostics", "most frequent messages" if owner == "Unresolved" else "pages",
-              "where"]
+        link = ", ".join(
+            f"[{page}]({INDEX_DIRECTORY}{page}#{group.anchor if n == 0 else f'{group.anchor}-part-{n + 1}'})"
+            for n, page in enumerate(group.pages)
+        )
+        rows.append(
+            [
+                cell(group.label),
+                str(len(group.members)),
+                str(kinds.get("error", 0)),
+                str(kinds.get("diagnostic", 0)),
+                _top_messages([r for r, _ in group.members]) if owner == "Unresolved" else f"{len(pages)} page(s)",
+                link,
+            ]
+        )
+    header = [
+        what,
+        "callsites",
+        "errors",
+        "diagnostics",
+        "most frequent messages" if owner == "Unresolved" else "pages",
+        "where",
+    ]
     return _Section(f"{owner}: {_count(total, 'callsite')} in {_count(len(mine), what)}", [], header, rows,
                     f"contents-{_PAGE_FILE[owner]}")
 
@@ -311,7 +338,7 @@ def _contents(groups: list[_Group], owner: str) -> _Section:
 def _section_lines(section: _Section, level: str = "##") -> list[str]:
     lines = [f"{level} {section.title}", ""]
     if section.intro:
-        lines += section.intro + [""]
+        lines += [*section.intro, ""]
     if section.rows:
         lines += _table(section.header, section.rows)
     return lines
@@ -331,8 +358,10 @@ def _fit_main(head: list[str], health: list[_Section], contents: list[_Section])
             if id(section) in inline:
                 lines += _section_lines(section, level)
             else:
-                links = ", ".join(f"[{path.removeprefix(INDEX_DIRECTORY)}]({path})"
-                                  for path in sorted(p for p in moved if p.startswith(f"{INDEX_DIRECTORY}{section.name}-")))
+                links = ", ".join(
+                    f"[{path.removeprefix(INDEX_DIRECTORY)}]({path})"
+                    for path in sorted(p for p in moved if p.startswith(f"{INDEX_DIRECTORY}{section.name}-"))
+                )
                 lines += [f"{level} {section.title}", "", f"On their own pages: {links}.", ""]
         main = _encode(lines)
         if len(main) < _PAGE_BUDGET or not inline:

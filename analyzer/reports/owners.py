@@ -46,7 +46,7 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
     records = load_records(files) if records is None else records
     projection, owners, base = _owners(records, allowlists, base, ReferenceGraph.load(files))
     mark("owners: projected")
-    out = {PROJECTION_FILE: jsonl([{"schema": PROJECTION_SCHEMA, **row} for row in projection.rows])}  # type: ignore[list-item]
+    out = {PROJECTION_FILE: jsonl([{"schema": PROJECTION_SCHEMA, **row} for row in projection.rows])}
     out |= index_files(records, projection, owners, base)
     mark("owners: index in")
     out[SUMMARY_FILE] = finish(base, owners, {**files, **out})

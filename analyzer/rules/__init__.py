@@ -70,7 +70,9 @@ def _sections(
             if expected is None:
                 raise _fail(path, document, section, key, "unknown key")
             if type(value) is not expected:
-                raise _fail(path, document, section, key, f"must be {'table' if expected is dict else expected.__name__}")
+                raise _fail(
+                    path, document, section, key, f"must be {'table' if expected is dict else expected.__name__}"
+                )
             if isinstance(value, list):
                 check_names(path, document, section, key, value)
             if isinstance(value, int) and value < 0:

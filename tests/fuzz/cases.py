@@ -69,7 +69,8 @@ _LARGE_JS = ("demo/demo.min.js", "demo/demo.bun.min.js", "demo/demo.webpack.min.
              "demo/demo.terser.min.js", "demo/demo.cjs.min.js")
 _PUNCTUATION = b"{}()[];,:?=.'\"`/\\<>!*+-&|^%~@#$"
 _TOKENS = (b"function(", b"=>", b"{", b"}", b"`${", b"/*", b"*/", b"//", b'"', b"'", b"new Error(", b"Error(",
-           b"TypeError(", b"class X extends Error{", b"T(", b',{level:"debug"}', b"function T(e,{level:t}={level:\"debug\"}){",
+           b"TypeError(", b"class X extends Error{", b"T(", b',{level:"debug"}',
+           b"function T(e,{level:t}={level:\"debug\"}){",
            b"(function(exports, require, module, __filename, __dirname) {", b"var Error=", b"let ", b"catch(Error){",
            b"import{a as Error}from'x';", b"#!", b"\xe2\x80\xa8", b"\xf0\x9f\x98\x80", b"\\u{", b"/[", b"]/g",
            b"//# sourceMappingURL=", b"...", b"?.", b"??", b"async ", b"yield ", b"await ", b"static{", b"#x")
@@ -181,7 +182,10 @@ _WIDE = (
     ("array of errors", lambda n: b"x=[" + b'new Error("e"),' * n + b"];"),
     ("arguments of errors", lambda n: b"f(" + b"Error(a)," * n + b");"),
     ("object of errors", lambda n: b"x={" + b"".join(b"k%d:new TypeError(`%d`)," % (i, i) for i in range(n)) + b"};"),
-    ("class chain", lambda n: b"class A0 extends Error{}" + b"".join(b"class A%d extends A%d{}" % (i + 1, i) for i in range(n))),
+    (
+        "class chain",
+        lambda n: b"class A0 extends Error{}" + b"".join(b"class A%d extends A%d{}" % (i + 1, i) for i in range(n)),
+    ),
     ("sequence", lambda n: b"x=(" + b"a," * n + b"new Error(1));"),
     ("or chain", lambda n: b"throw " + b"a||" * n + b"new Error(1);"),
     ("switch cases", lambda n: b"switch(a){" + b"case 1:throw new Error(1);" * n + b"}"),
@@ -245,7 +249,7 @@ def bun(rng: random.Random) -> tuple[dict[str, bytes], str, bool]:
     if rng.random() < 0.3:
         modules.append(Module(modules[0].path, b'new Error("twin");'))
     payload = graph(modules, entry_point=rng.randrange(len(modules)))
-    container = rng.choice(sorted(CONTAINERS) + ["appended"])
+    container = rng.choice([*sorted(CONTAINERS), "appended"])
     data = bytearray(elf_appended(payload) if container == "appended" else CONTAINERS[container](payload))
     note = f"{container}, {len(modules)} modules"
     damage = rng.random()
@@ -269,7 +273,7 @@ def _damage_graph(rng: random.Random, data: bytearray, count: int) -> tuple[byte
     graph_start = offsets - byte_count
     targets = [offsets + at for at in range(0, 32, 4)]
     table_at = graph_start + table_offset
-    if 0 <= table_at and table_at + table_length <= offsets:
+    if table_at >= 0 and table_at + table_length <= offsets:
         targets += [table_at + at for at in range(0, min(table_length, 52 * count), 4)]
     what = []
     for _ in range(rng.randint(1, 3)):
@@ -326,7 +330,9 @@ def _damage_map(rng: random.Random, document: dict[str, object]) -> str:
         document["mappings"] = rng.choice(("gggggggggggggggggggggggggggg", "A" * 100000, ";" * 50000, "AAAAA,B", "Z"))
         return "bad VLQ"
     if what == 2:
-        document["mappings"] = ",".join(rng.choice(("AAAA", "ACAA", "A/AA", "AZZZ", "gBgBgBgB", "Ag+/A")) for _ in range(300))
+        document["mappings"] = ",".join(
+            rng.choice(("AAAA", "ACAA", "A/AA", "AZZZ", "gBgBgBgB", "Ag+/A")) for _ in range(300)
+        )
         return "out-of-range indexes"
     if what == 3:
         document["sources"] = ["s"] * rng.choice((0, 1, 100000, 1_100_000))
@@ -335,9 +341,12 @@ def _damage_map(rng: random.Random, document: dict[str, object]) -> str:
         document["sources"] = [rng.choice((1, None, {}, [], "x", True)) for _ in range(5)]
         return "sources of other types"
     if what == 5:
-        section: dict[str, object] = {"offset": rng.choice(({"line": 0, "column": 0}, {"line": -1}, {"line": "1"}, "x", None, {"line": 2**40},
-                                         {"line": 1.5}, [])),
-                   "map": rng.choice((dict(document), {}, "x", None, {"version": 3, "sources": [], "mappings": "A"}))}
+        section: dict[str, object] = {
+            "offset": rng.choice(
+                ({"line": 0, "column": 0}, {"line": -1}, {"line": "1"}, "x", None, {"line": 2**40}, {"line": 1.5}, [])
+            ),
+            "map": rng.choice((dict(document), {}, "x", None, {"version": 3, "sources": [], "mappings": "A"})),
+        }
         sections = [section] * rng.randint(0, 3)
         document.clear()
         document.update({"version": 3, "sections": rng.choice((sections, "x", None, [1, 2], {}))})
@@ -364,11 +373,18 @@ def rules(rng: random.Random) -> tuple[dict[str, bytes], str]:
         text = text.replace(b'["Error", "TypeError", "RangeError"]', b"[" * depth + b"]" * depth, 1)
         note = f"constructors nested {depth} deep"
     elif choice < 0.45:
-        replacements = ((b'name = ""', b"name = 7"), (b"minLevelOptionCalls = 2", b"minLevelOptionCalls = -1"),
-                        (b'levelKey = "level"', b'levelKey = ""'), (b"messageArgument = 0", b"messageArgument = 99999999999"),
-                        (b'defaultLevel = "debug"', b'defaultLevel = "nope"'), (b"[logger]", b"[logger]\ncolour = 1"),
-                        (b'"Error", "TypeError"', b'"Error", "Error"'), (b'name = ""', b'name = "a-b"'),
-                        (b"[errors]", b"[errors.x]"), (b'name = ""', b'name = "' + b"x" * 100000 + b'"'))
+        replacements = (
+            (b'name = ""', b"name = 7"),
+            (b"minLevelOptionCalls = 2", b"minLevelOptionCalls = -1"),
+            (b'levelKey = "level"', b'levelKey = ""'),
+            (b"messageArgument = 0", b"messageArgument = 99999999999"),
+            (b'defaultLevel = "debug"', b'defaultLevel = "nope"'),
+            (b"[logger]", b"[logger]\ncolour = 1"),
+            (b'"Error", "TypeError"', b'"Error", "Error"'),
+            (b'name = ""', b'name = "a-b"'),
+            (b"[errors]", b"[errors.x]"),
+            (b'name = ""', b'name = "' + b"x" * 100000 + b'"'),
+        )
         old, new = rng.choice(replacements)
         text = text.replace(old, new, 1)
         note = f"{old.decode()} -> {new[:40].decode(errors='replace')}"
@@ -433,7 +449,11 @@ def allowlist(rng: random.Random, callsite: str) -> tuple[dict[str, bytes], str,
         text += b"x = " + b"[" * depth + b"]" * depth + b"\n"
         note = f"array nested {depth} deep"
     elif rng.random() < 0.2:
-        text = b'entry = [ { match = { callsite = "' + callsite.encode() + b'" }, owner = "Product", reason = "r", reviewedBy = "f", reviewedOn = "2026-01-01" } ]\n'
+        text = (
+            b'entry = [ { match = { callsite = "'
+            + callsite.encode()
+            + b'" }, owner = "Product", reason = "r", reviewedBy = "f", reviewedOn = "2026-01-01" } ]\n'
+        )
         note = "inline entry array"
     else:
         text, note = mutate(rng, text)
@@ -453,7 +473,9 @@ def archive(rng: random.Random) -> tuple[dict[str, bytes], str]:
         names[extra] = b"raise KeyError\n"
     buffer = io.BytesIO()
     if form == "sdist":
-        with tarfile.open(fileobj=buffer, mode="w:gz", format=rng.choice((tarfile.GNU_FORMAT, tarfile.PAX_FORMAT))) as tar:
+        with tarfile.open(
+            fileobj=buffer, mode="w:gz", format=rng.choice((tarfile.GNU_FORMAT, tarfile.PAX_FORMAT))
+        ) as tar:
             for name, data in sorted(names.items()):
                 info = tarfile.TarInfo(f"app-1.0/{name}")
                 info.size = len(data)
@@ -463,7 +485,10 @@ def archive(rng: random.Random) -> tuple[dict[str, bytes], str]:
     else:
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zip_file:
             for name, data in sorted(names.items()):
-                zip_file.writestr(zipfile.ZipInfo(name.encode("utf-8", "surrogateescape").decode("cp437"), (1980, 1, 1, 0, 0, 0)), data)
+                zip_file.writestr(
+                    zipfile.ZipInfo(name.encode("utf-8", "surrogateescape").decode("cp437"), (1980, 1, 1, 0, 0, 0)),
+                    data,
+                )
             if form == "whl":
                 zip_file.writestr("app-1.0.dist-info/METADATA", "Name: app\nVersion: 1.0\n")
             else:

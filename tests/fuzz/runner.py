@@ -191,10 +191,8 @@ def _reap_orphans() -> int:
             return 0
         if time.monotonic() > deadline:
             for pid in alive:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
             time.sleep(0.05)
             _reap()
             return len(alive)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import struct
 from pathlib import PurePosixPath
 
@@ -31,8 +32,11 @@ _vlq = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 
 @PROPERTIES
-@given(mappings=_vlq, sources=st.lists(st.one_of(st.text(max_size=10), st.none(), st.integers(-(2**40), 2**40)), max_size=5),
-       extra=st.dictionaries(st.sampled_from(["version", "sourceRoot", "sections", "names"]), _json, max_size=2))
+@given(
+    mappings=_vlq,
+    sources=st.lists(st.one_of(st.text(max_size=10), st.none(), st.integers(-(2**40), 2**40)), max_size=5),
+    extra=st.dictionaries(st.sampled_from(["version", "sourceRoot", "sections", "names"]), _json, max_size=2),
+)
 def test_a_source_map_decodes_or_is_unusable(mappings: str, sources: list[object], extra: dict[str, object]) -> None:
     document = {"version": 3, "sources": sources, "mappings": mappings, **extra}
     try:
@@ -48,10 +52,8 @@ def test_a_source_map_decodes_or_is_unusable(mappings: str, sources: list[object
 @PROPERTIES
 @given(sections=_json)
 def test_an_index_map_decodes_or_is_unusable(sections: object) -> None:
-    try:
+    with contextlib.suppress(SourceMapError):
         SourceMap.from_json(orjson.dumps({"version": 3, "sections": sections}))
-    except SourceMapError:
-        pass
 
 
 @PROPERTIES

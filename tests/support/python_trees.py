@@ -92,7 +92,11 @@ def requests_tree(parent: Path) -> Path:
 
 
 def _python_only(directory: str, names: list[str]) -> list[str]:
-    return [n for n in names if n == "__pycache__" or (not n.endswith(".py") and not os.path.isdir(os.path.join(directory, n)))]
+    return [
+        n
+        for n in names
+        if n == "__pycache__" or (not n.endswith(".py") and not os.path.isdir(os.path.join(directory, n)))
+    ]
 
 
 def stdlib_sample(parent: Path) -> Path:

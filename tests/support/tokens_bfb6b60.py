@@ -53,7 +53,9 @@ def _kept_names(tokens: list[tuple[str, str, int]]) -> set[int]:
     for index, (kind, value, _) in enumerate(tokens):
         if kind == "op":
             if value in _OPEN:
-                is_call = value == "(" and (previous == "name" or previous in (")", "]")) and not _after_def(tokens, index)
+                is_call = (
+                    value == "(" and (previous == "name" or previous in (")", "]")) and not _after_def(tokens, index)
+                )
                 brackets.append(is_call)
             elif value in _CLOSE and brackets:
                 brackets.pop()

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from tree_sitter import Tree
 
+from analyzer.facts import MODULE_SCHEMA, BundledModule, BundleModules
 from analyzer.javascript.modules.browserify import browserify_modules
 from analyzer.javascript.modules.esbuild import by_container, find_helpers, wrapped_modules
 from analyzer.javascript.modules.loose import loose_pieces, without_duplicates
 from analyzer.javascript.modules.patterns import Literals
-from analyzer.facts import MODULE_SCHEMA, BundledModule, BundleModules
 from analyzer.javascript.modules.rows import UnitEvidence, bundle_modules, unit_evidence
 from analyzer.javascript.modules.spans import ModuleMap, ModuleSpan
 from analyzer.javascript.modules.statements import StatementLists, main_container

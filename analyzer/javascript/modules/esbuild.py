@@ -32,7 +32,9 @@ from analyzer.javascript.syntax import climb, text
 
 #: what follows `helper(` in a wrapper call: the module function, or its keep-names object
 _CALL_OPEN = rb"\s*(?=function\b|async\b|\(|" + ID + rb"\s*=>|\{)"
-_IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.") | frozenset(range(128, 256))
+_IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.") | frozenset(
+    range(128, 256)
+)
 #: top-level statements an `__esm` module hoists out of its closure, besides its __export call
 _HOISTABLE = frozenset(
     {"function_declaration", "generator_function_declaration", "class_declaration", "variable_declaration",

@@ -107,7 +107,9 @@ def _iife_bodies(expression: Node) -> list[Node]:
     function = expression.child_by_field_name("function")
     if function is not None and function.type == "member_expression":
         prop = function.child_by_field_name("property")
-        function = function.child_by_field_name("object") if prop is not None and text(prop) in ("call", "apply") else None
+        function = (
+            function.child_by_field_name("object") if prop is not None and text(prop) in ("call", "apply") else None
+        )
     while function is not None and function.type == "parenthesized_expression" and function.named_children:
         function = function.named_children[0]
     if function is None or function.type not in ("arrow_function", "function_expression"):

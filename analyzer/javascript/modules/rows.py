@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.bundle.load import file_name
-from analyzer.identity import scan_fingerprints
-from analyzer.javascript.modules.evidence import UnitModules, with_evidence
 from analyzer.facts import (
     MODULE_SCHEMA,
     BundledModule,
     BundleModules,
     SourceMapUse,
 )
+from analyzer.identity import scan_fingerprints
+from analyzer.javascript.modules.evidence import UnitModules, with_evidence
 from analyzer.javascript.modules.spans import ModuleIndex, ModuleMap, ModuleSpan
 from analyzer.model import Module, Origin, Unit
 from analyzer.sourcemap import LocatedMap, SourceMapError, find_source_map, package_of

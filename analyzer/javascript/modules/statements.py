@@ -32,7 +32,7 @@ class Statements:
 
     def __init__(self, container: Node) -> None:
         self.container = container
-        self.nodes = [n for n in container.named_children]
+        self.nodes = list(container.named_children)
         self.starts = [n.start_byte for n in self.nodes]
         self._declarators: dict[int, tuple[list[Node], list[int]]] = {}
 

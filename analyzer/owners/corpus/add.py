@@ -90,13 +90,15 @@ def _mapped_bundle(corpus: Corpus, bundle: Path) -> list[Added]:
     for source, content in zip(sources, contents):
         path = normalize_source(str(source or ""), root)
         package = package_of(path)
-        if package is None or not isinstance(content, str) or not path.endswith(SOURCE_SUFFIXES + (".ts", ".tsx")):
+        if package is None or not isinstance(content, str) or not path.endswith((*SOURCE_SUFFIXES, ".ts", ".tsx")):
             continue
         by_package[package].append((path.rsplit(f"node_modules/{package}/", 1)[1], content.encode("utf-8", "replace")))
     if not by_package:
         raise InputError(bundle, "its source map has no node_modules source with sourcesContent")
     version = f"map-{hashlib.sha256(raw).hexdigest()[:12]}"  # the map's own: no registry version is claimed
-    return [add_sources(corpus, name, version, "sourcemap", sorted(files)) for name, files in sorted(by_package.items())]
+    return [
+        add_sources(corpus, name, version, "sourcemap", sorted(files)) for name, files in sorted(by_package.items())
+    ]
 
 
 def _map_bytes(bundle: Path, source: bytes) -> bytes:

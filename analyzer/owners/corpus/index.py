@@ -13,7 +13,9 @@ SOURCE_SUFFIXES = (".js", ".cjs", ".mjs", ".jsx")
 #: larger files are skipped (generated data, not code a reviewer names)
 MAX_FILE_BYTES = 8 << 20
 #: files that are never bundled into a program
-_SKIPPED_DIRECTORIES = frozenset({"test", "tests", "__tests__", "spec", "example", "examples", "benchmark", "benchmarks"})
+_SKIPPED_DIRECTORIES = frozenset(
+    {"test", "tests", "__tests__", "spec", "example", "examples", "benchmark", "benchmarks"}
+)
 
 
 def tarball_sources(data: bytes) -> Iterator[tuple[str, bytes]]:

@@ -358,7 +358,9 @@ def _version_detail(package: str, chosen: Chosen) -> str:
         how = "the version asked for" if chosen.requested == "version" else "the only version in the corpus"
         return f"{package}@{chosen.version} ({how}; {chosen.scores[chosen.version]} bundle functions match)"
     scores = ", ".join(f"{v}: {n}" for v, n in sorted(chosen.scores.items(), key=lambda vn: (-vn[1], vn[0])))
-    return f"{package}@{chosen.version} matches best of {len(chosen.scores)} versions (bundle functions matched: {scores})"
+    return (
+        f"{package}@{chosen.version} matches best of {len(chosen.scores)} versions (bundle functions matched: {scores})"
+    )
 
 
 def merged(existing: list[dict[str, Any]], corpus_rows: list[dict[str, Any]], records: list[dict[str, Any]]

@@ -151,6 +151,10 @@ def installed_packages(directory: Path) -> list[tuple[str, str, Path]]:
             document = orjson.loads(manifest.read_bytes())
         except (OSError, orjson.JSONDecodeError):
             continue
-        if isinstance(document, dict) and document.get("name") == "/".join(tail) and isinstance(document.get("version"), str):
+        if (
+            isinstance(document, dict)
+            and document.get("name") == "/".join(tail)
+            and isinstance(document.get("version"), str)
+        ):
             out.append((document["name"], document["version"], manifest.parent))
     return out

@@ -130,7 +130,9 @@ class Corpus:
                                        f"{name}@{version} again)")
             return document
         except FileNotFoundError:
-            raise InputError(path, f"{name}@{version} is in the manifest but not indexed (run `corpus add` again)") from None
+            raise InputError(
+                path, f"{name}@{version} is in the manifest but not indexed (run `corpus add` again)"
+            ) from None
         except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(path, f"not a corpus index ({exc})") from None
 
@@ -229,13 +231,17 @@ def _resolve(corpus: Corpus, request: Request, before: str | None, count: int,
         cached = corpus.cached_release(request.name, request.version)
         if cached is not None:
             if request.integrity and cached.integrity != request.integrity:
-                raise InputError(f"{request.name}@{request.version}",
-                                 f"the lockfile's integrity {request.integrity} differs from the registry's {cached.integrity}")
+                raise InputError(
+                    f"{request.name}@{request.version}",
+                    f"the lockfile's integrity {request.integrity} differs from the registry's {cached.integrity}",
+                )
             return [cached]
         (release,) = releases(request.name, [request.version])
         if request.integrity and release.integrity != request.integrity:
-            raise InputError(f"{request.name}@{request.version}",
-                             f"the lockfile's integrity {request.integrity} differs from the registry's {release.integrity}")
+            raise InputError(
+                f"{request.name}@{request.version}",
+                f"the lockfile's integrity {request.integrity} differs from the registry's {release.integrity}",
+            )
         return [release]
     entry = corpus.packages.get(request.name)
     chosen_before = entry.choices.get(_choice(before, count), []) if entry is not None and before else []
