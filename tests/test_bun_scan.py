@@ -43,7 +43,8 @@ def _unit_records(out: Path, unit: str) -> list[dict[str, object]]:
 @pytest.mark.network
 @pytest.mark.slow
 @pytest.mark.parametrize("version", sorted(RELEASES))
-def test_scanning_the_executable_equals_scanning_its_extracted_javascript(version: str, tmp_path: Path) -> None:
+def test_scanning_the_executable_equals_scanning_its_extracted_javascript(
+        version: str, tmp_path: Path, release_scan) -> None:  # type: ignore[no-untyped-def]
     binary = npm_cache.main_file(PACKAGE, version)
     extracted = tmp_path / "extracted"
     result = run("extract", binary, "--out", extracted)
@@ -53,9 +54,9 @@ def test_scanning_the_executable_equals_scanning_its_extracted_javascript(versio
     assert manifest["entryPoint"] == entry["path"] == RELEASES[version]
     main = extracted / entry["file"]
     assert hashlib.sha256(main.read_bytes()).hexdigest() == entry["sha256"]
-    scan(binary, tmp_path / "binary")
+    binary_scan = release_scan(PACKAGE, version)  # the session's scan of the executable
     scan(main, tmp_path / "javascript")
-    from_binary = _unit_records(tmp_path / "binary", entry["path"])
+    from_binary = _unit_records(binary_scan, entry["path"])
     from_javascript = _unit_records(tmp_path / "javascript", main.name)
     assert len(from_binary) > 5000
     assert from_binary == from_javascript
@@ -63,15 +64,15 @@ def test_scanning_the_executable_equals_scanning_its_extracted_javascript(versio
 
 @pytest.mark.network
 @pytest.mark.slow
-def test_the_module_map_of_a_real_executable(tmp_path: Path) -> None:
-    binary = npm_cache.main_file(PACKAGE, "2.1.235")
-    summary = scan(binary, tmp_path / "out")
+def test_the_module_map_of_a_real_executable(release_scan) -> None:  # type: ignore[no-untyped-def]
+    out = release_scan(PACKAGE, "2.1.235")  # the session's scan, shared with the index and SARIF tests
+    summary = json.loads((out / "error-diagnostic-owner-summary.json").read_text())
     modules = summary["modules"]
     assert modules["byKind"]["cjs"] > 1500 and modules["byKind"]["esm"] > 5000
     inside = sum(k["inModule"] for k in modules["callsitesInModule"].values())
     total = sum(k["total"] for k in modules["callsitesInModule"].values())
     assert inside / total >= 0.99
-    listed = [json.loads(line) for line in (tmp_path / "out" / "modules.jsonl").read_text().splitlines()]
+    listed = [json.loads(line) for line in (out / "modules.jsonl").read_text().splitlines()]
     assert len(listed) == modules["count"]
     assert sum(1 for m in listed if m["unit"] == MAIN) > 7000
     hoisted = [m for m in listed if m["kind"] == "esm" and m["offset"] < m["bodyOffset"]]

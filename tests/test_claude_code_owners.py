@@ -34,11 +34,20 @@ def truth(out: Path) -> dict[str, tuple[str, str | None]]:
     return found
 
 
+def projected(release_scan, package: str, version: str, out: Path) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The session's scan of a release (shared with the other real-bundle tests), copied to `out`
+    and projected with the release line's allowlist; its summary."""
+    shutil.copytree(release_scan(package, version), out)
+    result = run("project", out, "-a", ALLOWLIST)
+    assert result.returncode == 0, result.stderr
+    return json.loads((out / SUMMARY).read_text())  # type: ignore[no-any-return]
+
+
 @pytest.fixture(scope="module")
-def mapped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def mapped(tmp_path_factory: pytest.TempPathFactory, release_scan) -> Path:  # type: ignore[no-untyped-def]
     """2.1.88 scanned beside its map, projected with the release line's allowlist."""
     out = tmp_path_factory.mktemp("cc88") / "scan"
-    scan(npm_cache.main_file("@anthropic-ai/claude-code", "2.1.88"), out, "-a", ALLOWLIST)
+    projected(release_scan, "@anthropic-ai/claude-code", "2.1.88", out)
     return out
 
 
@@ -97,9 +106,9 @@ def _only_references(source: Path, target: Path) -> Path:
     ("@anthropic-ai/claude-code-linux-x64", "2.1.235", 0.75),
 ])
 def test_later_releases_are_owned_and_agree_with_the_truth_where_code_is_unchanged(
-        mapped: Path, tmp_path: Path, package: str, version: str, minimum: float) -> None:
+        mapped: Path, tmp_path: Path, release_scan, package: str, version: str, minimum: float) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "scan"
-    summary = scan(npm_cache.main_file(package, version), out, "-a", ALLOWLIST)
+    summary = projected(release_scan, package, version, out)
     assert summary["coverage"]["overall"]["value"] >= minimum, summary["coverage"]["overall"]
     known = {}
     for kind in ("error", "diagnostic"):

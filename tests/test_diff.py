@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, records, run, scan
-from support import npm_cache
 
 DIFF = FIXTURES / "diff"
 
@@ -88,7 +87,7 @@ def test_reviewed_owners_are_carried_to_paired_callsites(releases: tuple[Path, P
 
 
 @pytest.mark.network
-def test_owners_carry_along_a_chain_of_real_releases(tmp_path: Path) -> None:
+def test_owners_carry_along_a_chain_of_real_releases(tmp_path: Path, release_scan) -> None:  # type: ignore[no-untyped-def]
     """Truth from 2.1.88's source map, carried 2.1.88 -> 2.1.90 -> 2.1.98 -> 2.1.100 release by
     release, owns more of 2.1.100 than the same truth applied directly, and every owner that can
     be checked against the truth (a callsite whose code is unchanged since 2.1.88) is right."""
@@ -96,7 +95,7 @@ def test_owners_carry_along_a_chain_of_real_releases(tmp_path: Path) -> None:
     scans = {}
     for version in versions:
         scans[version] = tmp_path / version
-        scan(npm_cache.main_file("@anthropic-ai/claude-code", version), scans[version])
+        shutil.copytree(release_scan("@anthropic-ai/claude-code", version), scans[version])  # the session's scan
     truth = tmp_path / "truth.toml"
     assert run("suggest", scans["2.1.88"]).returncode == 0
     assert run("accept", scans["2.1.88"], "-a", truth, "--reviewer", "t", "--confidence", "likely",

@@ -103,6 +103,21 @@ def test_a_callsite_nested_a_hundred_thousand_deep_is_found(tmp_path: Path, shap
     invariants_hold(summary_of(tmp_path / "out"))
 
 
+def test_a_wide_node_the_parser_recovered_is_linear(tmp_path: Path) -> None:
+    """An array of errors whose one string lost its quote (the fuzzer's js-shapes #270) is
+    recovered into an ERROR node with a child per token: finding each callsite's field by
+    listing its parent's children was quadratic (5,000 errors: 32 s of CPU; 20,000: minutes).
+    The timeout is the hang guard, not a speed measurement."""
+    items = [b'new Error("e"),'] * 20_000
+    items[150] = b'new Error("e\x0c),'
+    bundle = tmp_path / "wide.js"
+    bundle.write_bytes(b"x=[" + b"".join(items) + b"];\n")
+    result = run("scan", bundle, "--out", tmp_path / "out", timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert len(records(tmp_path / "out", "error")) == 19_999
+    invariants_hold(summary_of(tmp_path / "out"))
+
+
 def test_callsites_past_the_bound_are_refused_with_one_line(tmp_path: Path) -> None:
     """A million `new Error("x");` ran past 120 s; past MAX_CALLSITES a unit is refused."""
     bundle = tmp_path / "many.js"

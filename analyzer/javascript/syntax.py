@@ -110,7 +110,17 @@ def text(node: Node) -> str:
 
 
 def field_of(parent: Node, child: Node) -> str | None:
-    """The field name under which `parent` holds `child`, if any."""
+    """The field name under which `parent` holds `child`, if any. The child is found from its
+    byte by a cursor (a node can have 10,000 children, an array of 5,000 errors: listing them
+    for each callsite is quadratic), else by listing them (a zero-width child)."""
+    cursor = parent.walk()
+    if cursor.goto_first_child_for_byte(child.start_byte) is not None:
+        while True:
+            node = cursor.node
+            if node is not None and node.id == child.id:
+                return cursor.field_name
+            if node is None or node.start_byte > child.start_byte or not cursor.goto_next_sibling():
+                break
     for index, candidate in enumerate(parent.children):
         if candidate.id == child.id:
             return parent.field_name_for_child(index)
