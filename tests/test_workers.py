@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, records, run, scan, tree_bytes
 
+from analyzer.errors import InputError
 from analyzer.javascript.runner import DEFAULT_WORKERS, NO_WORKERS, Workers, workers_for
 
 SWITCHES = ("ERRATLAS_HELPER", "ERRATLAS_RENDER_WORKER")
@@ -49,7 +50,7 @@ def test_each_worker_has_its_own_switch(
 
 def test_a_switch_is_0_or_1(no_switches: pytest.MonkeyPatch) -> None:
     no_switches.setenv("ERRATLAS_HELPER", "yes")
-    with pytest.raises(ValueError, match="ERRATLAS_HELPER must be 0 or 1"):
+    with pytest.raises(InputError, match="must be 0 or 1"):
         workers_for(2)
 
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from analyzer.errors import InputError
 from analyzer.forked import LOST, Helper, can_fork
 from analyzer.trace import mark
 
@@ -70,7 +71,7 @@ def workers_for(jobs: int) -> Workers:
 def _switch(name: str, default: bool) -> bool:
     value = os.environ.get(name, "")
     if value not in ("", "0", "1"):
-        raise ValueError(f"{name} must be 0 or 1, not {value!r}")
+        raise InputError(name, f"must be 0 or 1, not {value!r} (an environment variable)")
     return default if value == "" else value == "1"
 
 
