@@ -155,3 +155,27 @@ def test_accept_reads_ambiguous_suggestions_and_never_takes_them(tmp_path: Path)
     file.write_bytes(json.dumps({**taken, "owner": None}).encode() + b"\n")  # no owner, not ambiguous: malformed
     refused = run("accept", out, "-a", allowlist, "--reviewer", "r", "--suggestions", file)
     assert refused.returncode == 2 and "suggestion key 'owner'" in refused.stderr
+
+
+def test_accept_unowned_takes_only_suggestions_whose_every_callsite_is_unresolved(tmp_path: Path) -> None:
+    """`--unowned` never re-owns an owned callsite: a suggestion that would also own one (a group
+    of copies the truth gives two owners, a function one of whose callsites is owned) is left
+    out, even when its other callsites are Unresolved."""
+    out = tmp_path / "out"
+    scan(FIXTURES / "demo" / "demo.min.js", out)
+    rows = suggest(out)
+    function = next(s for s in rows if s["level"] == "function" and s["callsites"] >= 2)
+    owned = next(s for s in rows if s["level"] == "callsite" and s["exampleIds"] == function["exampleIds"][:1])
+    other = next(s for s in rows if s["level"] == "function" and s["callsites"] >= 1 and s is not function
+                 and not set(s["exampleIds"]) & set(function["exampleIds"]))
+    allowlist = tmp_path / "a.toml"
+    accepted = run("accept", out, "-a", allowlist, "--reviewer", "r", "--on", "2026-01-02", "--id", owned["id"])
+    assert accepted.returncode == 0 and run("project", out, "-a", allowlist).returncode == 0
+    file = tmp_path / "s.jsonl"
+    file.write_bytes(b"".join(json.dumps(r).encode() + b"\n" for r in (function, other)))
+    done = run("accept", out, "-a", allowlist, "--reviewer", "r", "--on", "2026-01-02", "--suggestions", file,
+               "--unowned", "--level", "function", "--confidence", "possible")
+    assert done.returncode == 0, done.stderr
+    matches = [e["match"] for e in tomllib.loads(allowlist.read_text())["entry"]]
+    assert function["match"] not in matches  # one of its callsites is owned: never re-owned
+    assert other["match"] in matches and owned["match"] in matches

@@ -110,7 +110,7 @@ def accept(
         bool,
         typer.Option(
             "--unowned",
-            help="Without --id: only suggestions for callsites DIR's "
+            help="Without --id: only suggestions every callsite of which DIR's "
             "projection leaves Unresolved (project DIR with the allowlist first).",
         ),
     ] = False,

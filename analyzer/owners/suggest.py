@@ -302,8 +302,11 @@ def _at_level(row: dict[str, Any], level: str) -> bool:
 
 
 def still_unowned(rows: list[dict[str, Any]], directory: Path) -> list[dict[str, Any]]:
-    """The suggestions one of whose callsites the directory's projection leaves Unresolved (every
-    callsite when a suggestion covers at most five, its listed examples otherwise)."""
+    """The suggestions every callsite of which the directory's projection leaves Unresolved: a
+    suggestion that would also own an owned callsite is never taken (a group of identical copies
+    that the truth gives two owners must not be re-owned whole by one). The callsites a
+    suggestion covers are read from the records: a callsite or function fingerprint (its group,
+    for `copies`), the one copy its `neighbours` name; its listed examples at other levels."""
     from analyzer.owners.gate import verify
     from analyzer.reports.output import read_directory
 
@@ -312,7 +315,30 @@ def still_unowned(rows: list[dict[str, Any]], directory: Path) -> list[dict[str,
     unresolved = {row["id"] for row in (orjson.loads(line) for line in
                                         files.get(_PROJECTION_FILE, b"").splitlines() if line)
                   if row["owner"] == "Unresolved"}
-    return [row for row in rows if not row["exampleIds"] or any(i in unresolved for i in row["exampleIds"])]
+    covering: dict[tuple[str, str], set[str]] = {}
+    for name in _CALLSITE_FILES:
+        for line in files.get(name, b"").splitlines():
+            if not line:
+                continue
+            record = orjson.loads(line)
+            for level, fingerprint, copies in (("callsite", record["fingerprint"], record.get("copies")),
+                                               ("function", record.get("functionFingerprint"),
+                                                record.get("functionCopies"))):
+                if fingerprint:
+                    covering.setdefault((level, fingerprint), set()).add(record["id"])
+                if copies and copies.get("group"):
+                    covering.setdefault((level, copies["group"]), set()).add(record["id"])
+    taken = []
+    for row in rows:
+        level = row["level"]
+        fingerprint = row["match"].get(level)
+        if level in ("callsite", "function") and not row.get("neighbours"):
+            ids = covering.get((level, fingerprint), set()) or set(row["exampleIds"])
+        else:
+            ids = set(row["exampleIds"])
+        if not ids or ids <= unresolved:
+            taken.append(row)
+    return taken
 
 
 def accept(
