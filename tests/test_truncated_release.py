@@ -20,6 +20,8 @@ import pytest
 from conftest import SUMMARY, records, run, scan
 from support import npm_cache
 
+from analyzer.javascript.syntax import parse
+
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 PACKAGE, VERSION = "@anthropic-ai/claude-code", "2.1.100"
@@ -72,7 +74,8 @@ def test_a_cut_release_scans_with_the_callsites_before_the_cut(
     summary = json.loads((tmp_path / "out" / SUMMARY).read_text())
     assert all(row["holds"] for row in summary["invariants"])
     regions = summary["errorRegions"]
-    assert regions["count"] >= 1
+    # a cut can leave valid code (`...}v` ends with the statement `v`): then nothing was recovered
+    assert regions["count"] >= 1 or not parse(source[:cut]).root_node.has_error
     full_summary, full_sites = full
     ours: dict[tuple[str, int], Any] = {
         (r["kind"], r["offset"]): r for kind in ("error", "diagnostic") for r in records(tmp_path / "out", kind)}  # type: ignore[misc]
