@@ -73,7 +73,7 @@ def main() -> None:
         message = " ".join(exc.format_message().split())
         err.print(f"erratlas: error: {where}: {message} (see `{where} --help`)", markup=False, soft_wrap=True)
         code = exc.exit_code
-    except (usage.Abort, typer.Abort):
+    except (getattr(usage, "Abort", typer.Abort), typer.Abort):
         err.print("erratlas: aborted", markup=False)
         code = 1
     except SystemExit as exc:
@@ -106,8 +106,6 @@ def _click_exceptions() -> Any:
         from typer._click import exceptions
     except ImportError:  # an earlier typer, on click itself
         from click import exceptions  # type: ignore[no-redef]
-    if not hasattr(exceptions, "Abort"):
-        exceptions.Abort = typer.Abort  # type: ignore[attr-defined]  # the patch is the point: it adds what is missing
     return exceptions
 
 

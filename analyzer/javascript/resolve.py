@@ -179,7 +179,7 @@ class Above:
     """The ancestors of one node, as `declaration` asks for them: `at(k)` the k-th (0: the
     parent; None past the root) and `nearest(k, types)` the innermost strict ancestor of the
     k-th one of `types` (the root when there is none). This one climbs from the node, the
-    first steps by `Node.parent`; `Paths` answers from a path kept across nodes in byte order."""
+    first steps by `Node.parent`; `Paths` answers from a path kept across nodes found in byte order."""
 
     def __init__(self, node: Node, root: Node) -> None:
         self.node, self.root = node, root
@@ -243,23 +243,6 @@ class Paths:
     def here(self) -> _PathAbove:
         """The ancestors of the node `find` returned last."""
         return _PathAbove(self, len(self._path))
-
-    def above(self, node: Node) -> _PathAbove:
-        path = self._path
-        while len(path) > 1 and path[-1].child_with_descendant(node) is None and path[-1].id != node.id:
-            self._pop()
-        while len(path) > 1 and path[-1].id == node.id:
-            self._pop()
-        current = path[-1]
-        while True:
-            step = current.child_with_descendant(node)
-            if step is None:
-                break  # not under the root: `Above` would fail the same way
-            if step.id == node.id:
-                break
-            self._push(step)
-            current = step
-        return _PathAbove(self, len(path))
 
     def _push(self, node: Node) -> None:
         self._path.append(node)
