@@ -83,7 +83,9 @@ def with_corpus(document: dict, work: Path, allowlist: Path) -> list[str]:  # ty
     section = document.get("corpus")
     if not section:
         return []
-    names = [n for n in (REPO / section["names"]).read_text().split() if n]
+    files = [section["names"]] if isinstance(section["names"], str) else section["names"]
+    names = [n for f in files for line in (REPO / f).read_text().splitlines()
+             for n in line.split("#", 1)[0].split()]
     corpus = work / "corpus"
     for before in section["before"]:
         erratlas("corpus", "add", *names, "--corpus", corpus, "--before", before)

@@ -89,16 +89,24 @@ def truth_of(directory: Path) -> dict[str, str | None]:
     return {r["id"]: (package_of(r["origin"]["source"]) if r["origin"] else None) for r in records(directory)}  # type: ignore[index]
 
 
-def claims(suggestions: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """(callsite id -> package of an exact corpus suggestion, ... of any one-package corpus suggestion)."""
+def claims(suggestions: Path, scan: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """(callsite id -> package of an exact corpus suggestion, ... of any one-package corpus suggestion).
+    A suggestion for a group of identical copies (`copies`) claims every copy of the group; one
+    naming a copy by its `neighbours`, that copy."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for record in records(scan):
+        if record.get("copies"):
+            groups[record["copies"]["group"]].append(record["id"])  # type: ignore[index]
     exact, named = {}, {}
     for line in suggestions.read_text().splitlines():
         row = json.loads(line)
         if not row["id"].startswith("c:") or row["package"] is None:
             continue
-        named[row["exampleIds"][0]] = row["package"]
-        if row["confidence"] == "exact":
-            exact[row["exampleIds"][0]] = row["package"]
+        ids = groups[row["match"]["callsite"]] if row.get("copies") else row["exampleIds"][:1]
+        for callsite in ids:
+            named[callsite] = row["package"]
+            if row["confidence"] == "exact":
+                exact[callsite] = row["package"]
     return exact, named
 
 
@@ -139,7 +147,7 @@ def evaluate(label: str, package: str, version: str, work: Path, corpus_root: Pa
     index_seconds = erratlas("corpus", "add", *names, "--corpus", corpus, "--before", before)
     seconds = timed_suggest(scan_dir, corpus, work / label / "suggestions.jsonl", runs)
     truth = truth_of(truth_dir)
-    exact, named = claims(work / label / "suggestions.jsonl")
+    exact, named = claims(work / label / "suggestions.jsonl", scan_dir)
     report(label, truth, exact, named)
     print(f"   corpus add (resolve, fetch what is missing, index what is not indexed): {index_seconds:.1f} s")
     print(f"   suggest --corpus: {', '.join(f'{s:.2f}' for s in seconds)} s (median {statistics.median(seconds):.2f}); "
@@ -189,7 +197,7 @@ def executable(work: Path, corpus_root: Path, names: list[str], runs: int, truth
     index_seconds += erratlas("corpus", "add", *names, "--corpus", corpus, "--before", before)
     out = work / "2.1.235" / "suggestions.jsonl"
     seconds = timed_suggest(scan_dir, corpus, out, runs)
-    exact, named = claims(out)
+    exact, named = claims(out, scan_dir)
     rows = records(scan_dir)
     print(f"   {len(rows)} callsites; corpus suggestions claim {len(exact)} exactly, {len(named)} naming one package")
     if truth_dir is not None:

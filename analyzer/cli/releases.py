@@ -99,17 +99,23 @@ def corpus_add(
         ),
     ] = None,
     candidates: Annotated[
-        int, typer.Option("--candidates", min=1, help="Versions fetched for a plain name; matching picks the best.")
+        int, typer.Option("--candidates", min=1, help="Highest versions fetched for a plain name; matching picks "
+                          "the best.")
     ] = 3,
+    older_lines: Annotated[
+        int, typer.Option("--older-lines", min=0, help="And the highest version of each of this many release lines "
+                          "(majors) below those: bundles often ship an older major.")
+    ] = 2,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Indexing processes.")] = None,
 ) -> None:
     """Fetch (through npm), verify and index package sources."""
     from analyzer.javascript.corpus import index_sources
     from analyzer.owners.corpus.add import add_specs
+    from analyzer.owners.corpus.registry import Candidates
     from analyzer.owners.corpus.store import Corpus, default_corpus
 
     root = corpus or default_corpus()
-    added = add_specs(Corpus(root, index_sources), specs, before, candidates, jobs or cores(),
+    added = add_specs(Corpus(root, index_sources), specs, before, Candidates(candidates, older_lines), jobs or cores(),
                       lambda line: err.print(line, markup=False))
     for item in added:
         err.print(f"  {item.name}@{item.version}: {item.how}, {item.functions} distinctive functions", markup=False)

@@ -13,6 +13,7 @@ import orjson
 from analyzer.bundle.load import load_units
 from analyzer.errors import InputError
 from analyzer.owners.corpus.index import SOURCE_SUFFIXES, wanted_file
+from analyzer.owners.corpus.registry import Candidates
 from analyzer.owners.corpus.specs import (
     LOCKFILES,
     Request,
@@ -24,7 +25,7 @@ from analyzer.owners.corpus.store import Added, Corpus, add_requests, add_source
 from analyzer.sourcemap import SourceMapError, normalize_source, package_of
 
 
-def add_specs(corpus: Corpus, specs: list[str], before: str | None, count: int, jobs: int,
+def add_specs(corpus: Corpus, specs: list[str], before: str | None, choice: Candidates, jobs: int,
               warn: Callable[[str], None]) -> list[Added]:
     requests: list[Request] = []
     added: list[Added] = []
@@ -44,7 +45,7 @@ def add_specs(corpus: Corpus, specs: list[str], before: str | None, count: int, 
         else:
             requests.append(registry_spec(spec))
     if requests:
-        added.extend(add_requests(corpus, requests, before, count, jobs, warn))
+        added.extend(add_requests(corpus, requests, before, choice, jobs, warn))
     corpus.save()
     return added
 

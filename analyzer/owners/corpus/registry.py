@@ -82,11 +82,40 @@ def publish_times(name: str) -> dict[str, str]:
     return {v: str(t) for v, t in times.items() if valid_version(v)}
 
 
-def candidates(times: dict[str, str], before: str | None, count: int) -> list[str]:
-    """The `count` highest stable versions published before `before` (ISO date or time), highest
-    first (by version, not by time: a maintenance release of an old line is not newer code)."""
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """Which versions a plain name brings: the `count` highest, and the highest of each of the
+    `lines` release lines below theirs (a bundle often ships an older major: lockfiles pin)."""
+
+    count: int = 3
+    lines: int = 2
+
+    def describe(self, before: str | None) -> str:
+        """The key a choice is recorded under in the corpus manifest."""
+        lines = f", {self.lines} older lines" if self.lines else ""
+        return f"before {before or 'now'}, {self.count} candidates{lines}"
+
+
+def candidates(times: dict[str, str], before: str | None, wanted: Candidates) -> list[str]:
+    """The `wanted.count` highest stable versions published before `before` (ISO date or time),
+    highest first (by version, not by time: a maintenance release of an old line is not newer
+    code), then the highest version of each of the next `wanted.lines` release lines down (a
+    line: the major version, or `0.minor` below 1.0.0, as semver ranges read them)."""
     stable = sorted((v for v, t in times.items() if _STABLE.match(v) and (before is None or t < before)), key=_semver)
-    return stable[-count:][::-1]
+    chosen = stable[-wanted.count:][::-1]
+    seen = {_line(v) for v in chosen}
+    for version in reversed(stable[:-wanted.count]):
+        if len(chosen) >= wanted.count + wanted.lines:
+            break
+        if _line(version) not in seen:
+            seen.add(_line(version))
+            chosen.append(version)
+    return chosen
+
+
+def _line(version: str) -> tuple[int, ...]:
+    major, minor = _semver(version)[:2]
+    return (major,) if major else (0, minor)
 
 
 def _semver(version: str) -> tuple[int, ...]:

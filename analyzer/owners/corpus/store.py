@@ -25,6 +25,7 @@ import orjson
 from analyzer.errors import InputError
 from analyzer.owners.corpus.index import tarball_sources
 from analyzer.owners.corpus.registry import (
+    Candidates,
     Release,
     candidates,
     download,
@@ -192,12 +193,12 @@ class Added:
     functions: int
 
 
-def add_requests(corpus: Corpus, requests: list[Request], before: str | None, count: int, jobs: int,
+def add_requests(corpus: Corpus, requests: list[Request], before: str | None, choice: Candidates, jobs: int,
                  warn: Callable[[str], None] = print) -> list[Added]:
     """Resolve, fetch (what is not cached), verify and index every request."""
     wanted: list[tuple[Release, str]] = []
     with ThreadPoolExecutor(max_workers=8) as pool:  # npm calls wait on the network, not on a core
-        resolved = list(pool.map(lambda request: _resolve(corpus, request, before, count, warn), requests))
+        resolved = list(pool.map(lambda request: _resolve(corpus, request, before, choice, warn), requests))
     for request, found in zip(requests, resolved):
         wanted.extend((release, "version" if request.version else "name") for release in found)
     missing = [r for r, _ in wanted if corpus.cached_release(r.name, r.version) is None]
@@ -216,7 +217,7 @@ def add_requests(corpus: Corpus, requests: list[Request], before: str | None, co
     added = []
     for release, requested in wanted:
         corpus.record(release.name, release.version, requested, "registry",
-                      _choice(before, count) if requested == "name" else None)
+                      choice.describe(before) if requested == "name" else None)
         key = (release.name, release.version)
         how = "fetched" if key in fresh else "cached" if key in indexed else "indexed"
         functions = indexed[key] if key in indexed else len(corpus.load_index(*key).functions)
@@ -225,7 +226,7 @@ def add_requests(corpus: Corpus, requests: list[Request], before: str | None, co
     return added
 
 
-def _resolve(corpus: Corpus, request: Request, before: str | None, count: int,
+def _resolve(corpus: Corpus, request: Request, before: str | None, choice: Candidates,
              warn: Callable[[str], None]) -> list[Release]:
     if request.version is not None:
         cached = corpus.cached_release(request.name, request.version)
@@ -244,7 +245,7 @@ def _resolve(corpus: Corpus, request: Request, before: str | None, count: int,
             )
         return [release]
     entry = corpus.packages.get(request.name)
-    chosen_before = entry.choices.get(_choice(before, count), []) if entry is not None and before else []
+    chosen_before = entry.choices.get(choice.describe(before), []) if entry is not None and before else []
     if chosen_before:
         reused = [r for v in chosen_before if (r := corpus.cached_release(request.name, v)) is not None]
         if len(reused) == len(chosen_before):
@@ -261,7 +262,7 @@ def _resolve(corpus: Corpus, request: Request, before: str | None, count: int,
         warn(f"erratlas: {request.name}: registry unreachable ({exc.problem}); using the cached versions "
              f"{', '.join(cached_versions)}")
         return [r for v in cached_versions if (r := corpus.cached_release(request.name, v)) is not None]
-    chosen = candidates(times, before, count)
+    chosen = candidates(times, before, choice)
     if not chosen:
         warn(f"erratlas: {request.name}: no stable version published" + (f" before {before}" if before else "")
              + ", skipped")
@@ -270,10 +271,6 @@ def _resolve(corpus: Corpus, request: Request, before: str | None, count: int,
     unknown = [v for v, r in known.items() if r is None]
     fetched = {r.version: r for r in releases(request.name, unknown, times)} if unknown else {}
     return [known[v] or fetched[v] for v in chosen]
-
-
-def _choice(before: str | None, count: int) -> str:
-    return f"before {before or 'now'}, {count} candidates"
 
 
 def _verified_tarball(corpus: Corpus, release: Release) -> bytes:
