@@ -13,14 +13,26 @@ from dataclasses import dataclass
 from analyzer.model import Copies
 from analyzer.versions import FP_VERSION
 
+#: the personalization of the fp1 forms (docs/fingerprints.md)
+_FP1_PERSON = b"erratlas-fp1"
+
+
+def digest(person: bytes, *chunks: bytes) -> bytes:
+    """16-byte BLAKE2b of the chunks, in order, under `person`: each fingerprint family (fp1,
+    Python pieces, module skeletons) has its own, so equal bytes in two families never collide."""
+    h = hashlib.blake2b(digest_size=16, person=person)
+    for chunk in chunks:
+        h.update(chunk)
+    return h.digest()
+
 
 def _digest(*parts: bytes | str | int) -> bytes:
-    h = hashlib.blake2b(digest_size=16, person=b"erratlas-fp1")
+    """`D(p1, p2, ...)` of docs/fingerprints.md: each part after its length (8 bytes, little-endian)."""
+    chunks: list[bytes] = []
     for part in parts:
         data = part if isinstance(part, bytes) else str(part).encode("utf-8", "surrogatepass")
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.digest()
+        chunks += (len(data).to_bytes(8, "little"), data)
+    return digest(_FP1_PERSON, *chunks)
 
 
 def digest_of(node_type: str, normalized: bytes) -> bytes:

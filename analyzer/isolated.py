@@ -3,7 +3,7 @@ of the parser (tree-sitter is C; it ends with SIGSEGV when the memory bound refu
 allocation), a breach of the memory bound, or a kill. The parent gets the child's result, or
 one line naming the file and what happened (exit status 2), and writes nothing.
 
-The child's own workers (`forked.py`) are tied to it: they die with it.
+The child's own workers (`parallel/forked.py`) are tied to it: they die with it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from analyzer import bounds, progress
 from analyzer.errors import InputError, InvariantError
-from analyzer.forked import can_fork, run_to_end
+from analyzer.parallel.forked import can_fork, run_to_end
 
 T = TypeVar("T")
 

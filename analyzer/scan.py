@@ -1,12 +1,15 @@
-"""The scan pipeline: input -> frontend (JavaScript or Python: `FrontendScan`) -> identities -> records."""
+"""The scan pipeline: input -> its language, decided once (`scan_input`) -> that language's frontend
+(`FrontendScan`) -> identities -> records."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from analyzer import progress
 from analyzer.bundle.load import Embedded
+from analyzer.bundle.python_inputs import is_python_input
 from analyzer.errors import InputError
 from analyzer.facts import BundleModules, ClassFacts, FrontendScan, SiteFacts, UnitFacts
 from analyzer.identity import (
@@ -27,9 +30,30 @@ from analyzer.model import (
     ReferenceItem,
 )
 from analyzer.readable import ReadableUnit, readable_units
-from analyzer.rules import JavaScriptRules, PythonRules
+from analyzer.rules import JavaScriptRules, PythonRules, load_javascript_rules, load_python_rules
 
 _ID_PREFIX = {"error": "e", "diagnostic": "d"}
+
+#: the languages of a scan's input, one frontend each
+Language = Literal["javascript", "python"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScanInput:
+    """An input and what the pipeline decides about it once: its language and that language's rules."""
+
+    path: Path
+    language: Language
+    rules: JavaScriptRules | PythonRules
+
+
+def scan_input(path: Path, rules: Path | None = None) -> ScanInput:
+    """Python for a `.py` file, a directory, a wheel, an sdist or a `.pyz` (by name: the contents
+    are checked when read), else JavaScript (a bundle or a Bun executable); `rules`, else the
+    language's default rules."""
+    if is_python_input(path):
+        return ScanInput(path, "python", load_python_rules(rules))
+    return ScanInput(path, "javascript", load_javascript_rules(rules))
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +66,8 @@ class BundleInput:
 @dataclass(frozen=True, slots=True)
 class ScanResult:
     bundle: BundleInput
+    #: the input's language (`scan_input`)
+    language: Language
     rules: JavaScriptRules | PythonRules
     units: list[UnitFacts]
     callsites: list[Callsite]
@@ -60,25 +86,23 @@ class ScanResult:
     anchor_limit: int = 0
 
 
-def scan(
-    path: Path, rules: JavaScriptRules | PythonRules, logger: str | None = None, jobs: int = 1, signatures: bool = False
-) -> ScanResult:
-    """The language is decided once, by the rules the input's kind was given (`cli.scan`); the
-    frontend's facts then go through the same identities and records."""
-    found = _frontend(path, rules, logger, jobs, signatures)
+def scan(source: ScanInput, logger: str | None = None, jobs: int = 1, signatures: bool = False) -> ScanResult:
+    """The frontend of the input's language (`scan_input`), then the same identities and records."""
+    found = _frontend(source, logger, jobs, signatures)
     bundle = BundleInput(name=found.name, sha256=found.sha256, size=found.size)
     with progress.phase("identities and records"):
         readable = readable_units(found.renderings)
         callsites = _callsites(found.units, readable, found.modules)
-    return ScanResult(bundle, rules, found.units, callsites, _classes(found.units), readable, found.modules,
-                      found.embedded, _reference_items(found.units), found.signatures, found.anchor_limit)
+    return ScanResult(bundle, source.language, source.rules, found.units, callsites, _classes(found.units), readable,
+                      found.modules, found.embedded, _reference_items(found.units), found.signatures,
+                      found.anchor_limit)
 
 
-def _frontend(
-    path: Path, rules: JavaScriptRules | PythonRules, logger: str | None, jobs: int, signatures: bool
-) -> FrontendScan:
-    """The frontend of the input's language (each imported only when used)."""
-    if isinstance(rules, PythonRules):
+def _frontend(source: ScanInput, logger: str | None, jobs: int, signatures: bool) -> FrontendScan:
+    """The frontend of the input's language (each imported only when used: a scan directory's
+    readers never load a parser)."""
+    path, rules = source.path, source.rules
+    if isinstance(rules, PythonRules):  # the language's rules: scan_input chose them
         if signatures:
             raise InputError(path, "--signatures is for JavaScript bundles (corpus matching), not Python inputs")
         from analyzer.python.frontend import scan_python

@@ -54,8 +54,7 @@ from tree_sitter import Node
 from analyzer import identity
 from analyzer.javascript import normalize
 from analyzer.javascript.syntax import ancestors, parse
-from analyzer.rules import load_javascript_rules
-from analyzer.scan import scan
+from analyzer.scan import scan, scan_input
 
 HUGE = 1 << 40  # "always the innermost function"
 DEFAULT_LIMITS = (64, 128, 256, 512, 1024, 2048, 4096, 8192, HUGE)  # syntax nodes
@@ -100,7 +99,7 @@ def _call_node(root: Node, start: int, end: int) -> Node:
 
 
 def load(path: Path, limits: list[int], explain_limit: int | None) -> Build:
-    result = scan(path, load_javascript_rules(), None)
+    result = scan(scan_input(path), None)
     kinds: list[str] = []
     functions: list[bytes] = []
     anchors: dict[int, Counter[str]] = {limit: Counter() for limit in limits}

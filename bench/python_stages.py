@@ -78,11 +78,10 @@ def run(target: pathlib.Path, out: pathlib.Path) -> float:
     from analyzer.reports.output import write_directory
     from analyzer.reports.owners import owner_files
     from analyzer.reports.summary import scan_summary
-    from analyzer.rules import load_python_rules
 
     quiet_gc()
     start = time.perf_counter()
-    result = scan_module.scan(target, load_python_rules(None), None, jobs=1)
+    result = scan_module.scan(scan_module.scan_input(target), None, jobs=1)
     files = inventory_files(result)
     files |= owner_files(files, [], timed("reports: summary", scan_summary)(result))
     timed("write", write_directory)(out, files)

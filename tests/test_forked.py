@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from analyzer.forked import LOST, ChildLost, Helper, Side
+from analyzer.parallel.forked import LOST, ChildLost, Helper, Side
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 

@@ -22,14 +22,6 @@ from analyzer.model import Unit
 _EXECUTABLE_MAGIC = (b"\x7fELF", b"MZ", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
 
 
-def is_python_input(path: Path) -> bool:
-    """A `.py` file, a directory, a wheel, an sdist or a `.pyz`: read by the Python frontend
-    (`analyzer.bundle.python_inputs`), not by `load_units`."""
-    from analyzer.bundle.python_inputs import is_python_input as python_input
-
-    return python_input(path)
-
-
 #: Bun loaders whose embedded source is a module of the program
 JAVASCRIPT_LOADERS = ("js", "jsx", "ts", "tsx", "mjs", "cjs", "javascript")
 

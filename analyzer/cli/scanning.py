@@ -57,30 +57,29 @@ def scan(
     ] = False,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
-    from analyzer.bundle.load import is_python_input
     from analyzer.isolated import isolated
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.reports.inventory import inventory_files
     from analyzer.reports.output import check_replaceable, write_directory
     from analyzer.reports.owners import owner_files
     from analyzer.reports.summary import scan_summary
-    from analyzer.rules import load_javascript_rules, load_python_rules
     from analyzer.scan import scan as run_scan
+    from analyzer.scan import scan_input
 
     mark("cli: arguments parsed")
     check_replaceable(Path(os.path.abspath(out)))  # refuse a directory of the user's before minutes of work
-    python = is_python_input(bundle)
-    if not python:
-        # a JavaScript scan makes few reference cycles and exits right after: the collector's
-        # passes over millions of live objects would cost a tenth of its time for nothing
-        gc.disable()
     with terminal_progress():
         with progress.phase("reading rules and allowlists"):
-            loaded_rules = load_python_rules(rules) if python else load_javascript_rules(rules)
+            source = scan_input(bundle, rules)
             allowlists = load_allowlists(allowlist or [])
+        python = source.language == "python"
+        if not python:
+            # a JavaScript scan makes few reference cycles and exits right after: the collector's
+            # passes over millions of live objects would cost a tenth of its time for nothing
+            gc.disable()
 
         def outputs() -> tuple[dict[str, bytes], str]:
-            result = run_scan(bundle, loaded_rules, logger, jobs=jobs or cores(), signatures=signatures)
+            result = run_scan(source, logger, jobs=jobs or cores(), signatures=signatures)
             mark("scan: done")
             with progress.phase("making reports"):
                 made = inventory_files(result)

@@ -24,12 +24,12 @@ from analyzer.bounds import limit_memory
 from analyzer.bundle.load import file_name, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.facts import FrontendScan, UnitFacts
-from analyzer.forked import LOST, Side
 from analyzer.javascript.extract import extract_unit
 from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
 from analyzer.javascript.runner import WORKER_NICENESS, Forked, InProcess, Runner, Workers
 from analyzer.model import Unit
+from analyzer.parallel.forked import LOST, Side
 from analyzer.readable import Rendering, render
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark

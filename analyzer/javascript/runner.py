@@ -6,7 +6,7 @@ error regions, the reference items), `prepare(first value, payload)` (work that 
 and the callsites the extraction found: the module evidence, and the task list) and `work(i)`
 (the facts of callsite i). A runner runs exactly that: `InProcess` in order, in this process;
 `Forked` in a helper forked after the parse, which does `first()` and tasks from the back
-while this process does tasks from the front (`analyzer.forked.Helper`); a helper that has
+while this process does tasks from the front (`analyzer.parallel.forked.Helper`); a helper that has
 not begun its tasks when this process has done the rest is stopped, and its work done here.
 Either way `join` gives the same values, so the output never depends on the runner.
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from analyzer.errors import InputError
-from analyzer.forked import LOST, Helper, can_fork
+from analyzer.parallel.forked import LOST, Helper, can_fork
 from analyzer.trace import mark
 
 A = TypeVar("A")

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from analyzer.errors import InputError
+from analyzer.owners.jsonl import schema_row
 
 REFERENCES_FILE = "references.jsonl"
 REFERENCE_ITEM_SCHEMA = "erratlas.reference-item/1"
@@ -81,12 +81,7 @@ class ReferenceGraph:
     def _explain(data: bytes) -> None:
         """Name the first bad line."""
         for number, line in enumerate(data.split(b"\n"), start=1):
-            try:
-                row = orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                raise InputError(f"{REFERENCES_FILE}:{number}", f"not JSON: {exc}") from None
-            if not isinstance(row, dict) or row.get("schema") != REFERENCE_ITEM_SCHEMA:
-                raise InputError(f"{REFERENCES_FILE}:{number}", f"not a reference item ({REFERENCE_ITEM_SCHEMA})")
+            schema_row(line, f"{REFERENCES_FILE}:{number}", REFERENCE_ITEM_SCHEMA, "a reference item")
 
     def item_of(self, unit: str, offset: int, end: int) -> _Item | None:
         """The item that holds [offset, end) in `unit`."""

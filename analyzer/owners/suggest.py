@@ -32,6 +32,7 @@ import orjson
 from analyzer.bounded import MAX_DOCUMENT_BYTES, read_regular
 from analyzer.errors import InputError
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
+from analyzer.owners.jsonl import schema_row
 from analyzer.owners.references import ReferenceGraph
 from analyzer.owners.truth import truth_of, truth_suggestions
 from analyzer.sourcemap import package_of
@@ -244,12 +245,7 @@ def load_suggestions(path: Path) -> list[dict[str, Any]]:
     for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            row = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            raise InputError(f"{path}:{number}", f"not JSON: {exc}") from None
-        if not isinstance(row, dict) or row.get("schema") != SUGGESTION_SCHEMA:
-            raise InputError(f"{path}:{number}", f"not an erratlas suggestion (schema {SUGGESTION_SCHEMA})")
+        row = schema_row(line, f"{path}:{number}", SUGGESTION_SCHEMA, "an erratlas suggestion")
         for key, types in _ROW_SHAPE.items():
             if not isinstance(row.get(key), types) or (key == "confidence" and row[key] not in CONFIDENCES):
                 raise InputError(f"{path}:{number}", f"suggestion key '{key}' is missing or malformed")

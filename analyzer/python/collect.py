@@ -121,13 +121,13 @@ class Collector:
             elif isinstance(current, cst.StarredElement):
                 pending.append(current.value)
 
-    def _where(self, chain: tuple[cst.CSTNode, ...] | None = None, origin: cst.CSTNode | None = None) -> Where:
-        """Where the node on top of the stack is (or `origin` below `chain`)."""
-        if chain is None:
-            chain, origin = tuple(self.stack[:-1]), self.stack[-1]
-        scope, child = self._active(len(chain) - 1, origin)
+    def _where(self, path: tuple[cst.CSTNode, ...] | None = None, origin: cst.CSTNode | None = None) -> Where:
+        """Where the node on top of the stack is (or `origin` below `path`)."""
+        if path is None:
+            path, origin = tuple(self.stack[:-1]), self.stack[-1]
+        scope, child = self._active(len(path) - 1, origin)
         index = self.module_count if scope is None else scope.access_index(child)  # type: ignore[arg-type]
-        return Where(chain, tuple(self.frames), origin, index)
+        return Where(path, tuple(self.frames), origin, index)
 
     def _open(self, scope: Scope) -> None:
         self.found.scopes[id(scope.node)] = scope

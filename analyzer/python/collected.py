@@ -79,11 +79,11 @@ Scope = Frame | Comprehension
 
 @dataclass(frozen=True, slots=True)
 class Where:
-    """Where a node is: its ancestors (outermost first, itself excluded) and its frames."""
+    """Where a node is: its path (its ancestors, outermost first, itself excluded) and its frames."""
 
-    chain: tuple[cst.CSTNode, ...]
+    path: tuple[cst.CSTNode, ...]
     frames: tuple[Frame, ...]
-    #: the node whose ancestors `chain` holds (what lies directly below `chain[-1]`)
+    #: the node whose ancestors `path` holds (what lies directly below `path[-1]`)
     origin: cst.CSTNode | None = None
     #: the access's index in the scope it is in (see `Binding`)
     index: int = LAST
@@ -97,8 +97,8 @@ class Candidate:
     where: Where
 
     @property
-    def chain(self) -> tuple[cst.CSTNode, ...]:
-        return self.where.chain
+    def path(self) -> tuple[cst.CSTNode, ...]:
+        return self.where.path
 
     @property
     def frames(self) -> tuple[Frame, ...]:

@@ -35,26 +35,26 @@ _ROLE_BY_PARENT: dict[type, str] = {
 _REJECT_METHODS = frozenset({"set_exception"})
 
 
-def consumer_of(node: cst.CSTNode, chain: Sequence[cst.CSTNode]) -> Consumer:
-    """`chain` holds the node's ancestors, outermost first."""
-    if not chain:
+def consumer_of(node: cst.CSTNode, path: Sequence[cst.CSTNode]) -> Consumer:
+    """`path` holds the node's ancestors, outermost first (a `chain` is innermost first)."""
+    if not path:
         return Consumer(node="Module", relation="body", role="statement")
-    parent, relation = _holder(node, chain, len(chain) - 1)
-    return Consumer(node=type(parent).__name__, relation=relation, role=_role(node, chain))
+    parent, relation = _holder(node, path, len(path) - 1)
+    return Consumer(node=type(parent).__name__, relation=relation, role=_role(node, path))
 
 
-def _holder(node: cst.CSTNode, chain: Sequence[cst.CSTNode], at: int) -> tuple[cst.CSTNode, str]:
+def _holder(node: cst.CSTNode, path: Sequence[cst.CSTNode], at: int) -> tuple[cst.CSTNode, str]:
     """The first non-wrapper ancestor and the slot (through wrappers) that holds `node`."""
-    child, parent = node, chain[at]
-    path: list[str] = []
+    child, parent = node, path[at]
+    slots: list[str] = []
     while isinstance(parent, _WRAPPERS) and at > 0:
-        path.append(_slot(parent, child))
+        slots.append(_slot(parent, child))
         child, at = parent, at - 1
-        parent = chain[at]
+        parent = path[at]
     slot = _slot(parent, child)
     inner = [
         p
-        for p in reversed(path)
+        for p in reversed(slots)
         if p not in ("value", "target", "item", "comparator", "slice", "expression", "decorator")
     ]
     return parent, ".".join([slot, *inner])
@@ -72,12 +72,12 @@ def _slot(parent: cst.CSTNode, child: cst.CSTNode) -> str:
     return "child"
 
 
-def _role(node: cst.CSTNode, chain: Sequence[cst.CSTNode]) -> str:
+def _role(node: cst.CSTNode, path: Sequence[cst.CSTNode]) -> str:
     """Role of the effective consumer: `x if c else y` branches and `or`/`and` operands pass
     the value through unchanged."""
-    child, at = node, len(chain) - 1
+    child, at = node, len(path) - 1
     while at >= 0:
-        parent = chain[at]
+        parent = path[at]
         if isinstance(parent, cst.IfExp) and parent.test is not child:
             child, at = parent, at - 1
             continue
@@ -87,13 +87,13 @@ def _role(node: cst.CSTNode, chain: Sequence[cst.CSTNode]) -> str:
         break
     if at < 0:
         return "statement"
-    parent = chain[at]
+    parent = path[at]
     if isinstance(parent, cst.Raise):
         return "raise" if parent.exc is child else "other"
     if isinstance(parent, cst.Lambda):
         return "return" if parent.body is child else "other"
     if isinstance(parent, cst.Arg) and at > 0:
-        call = chain[at - 1]
+        call = path[at - 1]
         if isinstance(call, cst.Call):
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value in _REJECT_METHODS:

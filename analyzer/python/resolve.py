@@ -191,7 +191,7 @@ class ModuleNames:
         scopes = self.found.scopes
         out: list[Scope] = []
         child, grandchild = where.origin, None
-        for node in reversed(where.chain):
+        for node in reversed(where.path):
             scope = scopes.get(id(node))
             if scope is not None and scope.node is node and child is not None and scope.inside(child, grandchild):
                 out.append(scope)

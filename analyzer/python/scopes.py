@@ -51,12 +51,12 @@ def frame_kind(frame: Frame) -> str:
     return "async-function" if is_async else "function"
 
 
-def context_of(node: cst.CSTNode, chain: Sequence[cst.CSTNode]) -> Context:
+def context_of(node: cst.CSTNode, path: Sequence[cst.CSTNode]) -> Context:
     """try/except facts within the innermost function (a parse that failed has no callsites,
     so `inErrorRegion` is always False for Python)."""
     in_catch, catch_param, in_try = False, None, False
     child = node
-    for parent in reversed(chain):
+    for parent in reversed(path):
         if isinstance(parent, SCOPE_TYPES):
             break
         if isinstance(parent, HANDLER_TYPES) and not in_catch and parent.body is child:
@@ -69,8 +69,8 @@ def context_of(node: cst.CSTNode, chain: Sequence[cst.CSTNode]) -> Context:
     return Context(inCatch=in_catch, catchParam=catch_param, inTry=in_try, inErrorRegion=False)
 
 
-def innermost_function(chain: Sequence[cst.CSTNode]) -> cst.CSTNode | None:
-    for node in reversed(chain):
+def innermost_function(path: Sequence[cst.CSTNode]) -> cst.CSTNode | None:
+    for node in reversed(path):
         if isinstance(node, FUNCTION_TYPES):
             return node
         if isinstance(node, cst.ClassDef):

@@ -222,13 +222,13 @@ class SiteBuilder:
         count: int, message: Message, level: str | None, level_source: str | None,
         level_candidates: tuple[str, ...] | None,
     ) -> SiteFacts:
-        node, chain = candidate.node, candidate.chain
+        node, path = candidate.node, candidate.path
         start, end = self.spans[id(node)]
         offset, end_offset = self.map.byte(start), self.map.byte(end)
         line, column = self.map.line_column(start)
-        consumer = consumer_of(node, chain)
-        anchor = self._anchor(node, chain)
-        function = innermost_function(chain)
+        consumer = consumer_of(node, path)
+        anchor = self._anchor(node, path)
+        function = innermost_function(path)
         unit = self.task.unit.name
         callee_start, callee_end = self.spans[id(func)]
         return SiteFacts(
@@ -248,7 +248,7 @@ class SiteBuilder:
             level_candidates=level_candidates,
             scope=scope_of(self.task.module, candidate.frames, self.offset),
             consumer=consumer,
-            context=context_of(node, chain),
+            context=context_of(node, path),
             identity=IdentityInput(
                 kind=kind,
                 role=constructor if kind == "error" else role,  # type: ignore[arg-type]
@@ -269,12 +269,12 @@ class SiteBuilder:
         start, end = self.spans[id(node)]
         return self.map.byte(end) - self.map.byte(start)
 
-    def _anchor(self, node: cst.CSTNode, chain: tuple[cst.CSTNode, ...]) -> cst.CSTNode:
+    def _anchor(self, node: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> cst.CSTNode:
         """The innermost function when it is at most PYTHON_ANCHOR_LIMIT bytes; otherwise the
         largest enclosing statement inside it that is; otherwise the callsite itself."""
         limit = PYTHON_ANCHOR_LIMIT
         best = node
-        for ancestor in reversed(chain):
+        for ancestor in reversed(path):
             if isinstance(ancestor, cst.Module) or self._size(ancestor) > limit:
                 break
             if isinstance(ancestor, (*FUNCTION_TYPES, *STATEMENT_TYPES)):

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar
 
-from analyzer.procs import die_with_parent
+from analyzer.parallel.procs import die_with_parent
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")

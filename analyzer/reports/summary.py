@@ -15,7 +15,6 @@ from analyzer import __version__
 from analyzer.errors import InvariantError
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_summary
-from analyzer.rules import PythonRules
 from analyzer.versions import FP_VERSION, grammar
 
 if TYPE_CHECKING:
@@ -104,7 +103,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
         "fingerprint": {
             "version": FP_VERSION,
             "anchorLimit": result.anchor_limit,
-            "grammar": grammar("python" if isinstance(result.rules, PythonRules) else "javascript"),
+            "grammar": grammar(result.language),
         },
         "inputs": {
             "bundle": {"name": result.bundle.name, "sha256": result.bundle.sha256, "bytes": result.bundle.size},

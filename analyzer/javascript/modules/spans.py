@@ -4,14 +4,15 @@ innermost-module lookup every later step uses."""
 from __future__ import annotations
 
 import bisect
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-#: every byte an identifier can hold: deleted from a module's text for its fingerprint
+from analyzer import identity
+
 _PERSON = b"erratlas-fp1m"
+#: every byte an identifier can hold: deleted from a module's text for its fingerprint
 _NAME_BYTES = bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123)) + b"_$" + bytes(range(128, 256))
 
 
@@ -55,19 +56,12 @@ def module_digest(kind: str, source: bytes, start: int, end: int) -> bytes:
     deleted (letters, digits, `_`, `$`, non-ASCII). Invariant under any renaming, consistent
     or not; sensitive to every operator, bracket, delimiter, and to the spacing and
     punctuation inside literals. One `bytes.translate`: no tokenizing of a 27 MB unit."""
-    h = hashlib.blake2b(digest_size=16, person=_PERSON)
-    h.update(kind.encode())
-    h.update(b"\x00")
-    h.update(source[start:end].translate(None, _NAME_BYTES))
-    return h.digest()
+    return identity.digest(_PERSON, kind.encode(), b"\x00", source[start:end].translate(None, _NAME_BYTES))
 
 
 def runs_digest(source: bytes, ranges: Sequence[tuple[int, int]]) -> bytes:
     """Digest of a module made of several runs of code (`esm` module digests, in order)."""
-    h = hashlib.blake2b(digest_size=16, person=_PERSON)
-    for start, end in ranges:
-        h.update(module_digest("esm", source, start, end))
-    return h.digest()
+    return identity.digest(_PERSON, *(module_digest("esm", source, start, end) for start, end in ranges))
 
 
 def function_span(kind: str, function: Node, source: bytes, key: str | None, binding: str, evidence: str) -> ModuleSpan:

@@ -229,15 +229,9 @@ def add_requests(corpus: Corpus, requests: list[Request], before: str | None, ch
 def _resolve(corpus: Corpus, request: Request, before: str | None, choice: Candidates,
              warn: Callable[[str], None]) -> list[Release]:
     if request.version is not None:
-        cached = corpus.cached_release(request.name, request.version)
-        if cached is not None:
-            if request.integrity and cached.integrity != request.integrity:
-                raise InputError(
-                    f"{request.name}@{request.version}",
-                    f"the lockfile's integrity {request.integrity} differs from the registry's {cached.integrity}",
-                )
-            return [cached]
-        (release,) = releases(request.name, [request.version])
+        release = corpus.cached_release(request.name, request.version)
+        if release is None:
+            (release,) = releases(request.name, [request.version])
         if request.integrity and release.integrity != request.integrity:
             raise InputError(
                 f"{request.name}@{request.version}",

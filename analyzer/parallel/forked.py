@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from analyzer.procs import die_with_parent
+from analyzer.parallel.procs import die_with_parent
 from analyzer.trace import mark
 
 R = TypeVar("R")
