@@ -88,7 +88,8 @@ def with_corpus(document: dict, work: Path, allowlist: Path) -> list[str]:  # ty
              for n in line.split("#", 1)[0].split()]
     corpus = work / "corpus"
     for before in section["before"]:
-        erratlas("corpus", "add", *names, "--corpus", corpus, "--before", before)
+        erratlas("corpus", "add", *names, "--corpus", corpus, "--before", before,
+                 "--older-lines", str(section.get("olderLines", 0)))
     lines = []
     for release in section["releases"]:
         directory = scanned(release, work)

@@ -104,8 +104,8 @@ def corpus_add(
     ] = 3,
     older_lines: Annotated[
         int, typer.Option("--older-lines", min=0, help="And the highest version of each of this many release lines "
-                          "(majors) below those: bundles often ship an older major.")
-    ] = 2,
+                          "(majors) below those: for a bundle that may ship an older major.")
+    ] = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Indexing processes.")] = None,
 ) -> None:
     """Fetch (through npm), verify and index package sources."""

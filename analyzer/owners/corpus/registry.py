@@ -88,7 +88,7 @@ class Candidates:
     `lines` release lines below theirs (a bundle often ships an older major: lockfiles pin)."""
 
     count: int = 3
-    lines: int = 2
+    lines: int = 0
 
     def describe(self, before: str | None) -> str:
         """The key a choice is recorded under in the corpus manifest."""
