@@ -74,14 +74,15 @@ class ReferenceGraph:
         except orjson.JSONDecodeError:
             rows = None
         if rows is None or not all(isinstance(r, dict) and r.get("schema") == REFERENCE_ITEM_SCHEMA for r in rows):
-            cls._explain(data)
-        return cls(rows or [])
+            rows = cls._by_line(data)
+        return cls(rows)
 
     @staticmethod
-    def _explain(data: bytes) -> None:
-        """Name the first bad line."""
-        for number, line in enumerate(data.split(b"\n"), start=1):
-            schema_row(line, f"{REFERENCES_FILE}:{number}", REFERENCE_ITEM_SCHEMA, "a reference item")
+    def _by_line(data: bytes) -> list[dict[str, Any]]:
+        """Every line's row, naming the first bad line; also where the one parse could not have
+        its buffer (orjson says so with the same exception, under a memory bound)."""
+        return [schema_row(line, f"{REFERENCES_FILE}:{number}", REFERENCE_ITEM_SCHEMA, "a reference item")
+                for number, line in enumerate(data.split(b"\n"), start=1)] if data else []
 
     def item_of(self, unit: str, offset: int, end: int) -> _Item | None:
         """The item that holds [offset, end) in `unit`."""
