@@ -14,6 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SUMMARY = "error-diagnostic-owner-summary.json"
+#: the reviewed allowlist of the Claude Code release line
+RELEASE_LINE_ALLOWLIST = ROOT / "allowlists" / "claude-code.toml"
 
 
 def erratlas_command() -> str:
@@ -34,7 +36,8 @@ def ast_grep_command() -> str:
 
 def run(*args: object, timeout: float = 600, **kwargs: object) -> subprocess.CompletedProcess[str]:
     """Run the installed `erratlas`; the JSON and JSONL files a successful verb wrote are then
-    validated against their shipped schemas (issue 15: every output of every test)."""
+    validated against their shipped schemas (issue 15: every output of every test; the same
+    bytes once per session, support/schemas.py)."""
     given = kwargs.pop("env", None)
     env = {k: v for k, v in (given or os.environ).items() if k != "ERRATLAS_DEBUG"}  # type: ignore[attr-defined]
     result = subprocess.run(
@@ -110,6 +113,25 @@ def demo_bundle() -> Path:
 
 
 @pytest.fixture(scope="session")
+def demo_scanned_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo bundle scanned once per session. Read only: a test that edits it takes
+    `demo_scan_copy`."""
+    out = tmp_path_factory.mktemp("demo") / "scan"
+    scan(FIXTURES / "demo" / "demo.min.js", out)
+    return out
+
+
+@pytest.fixture
+def demo_scan_copy(tmp_path: Path, demo_scanned_once: Path) -> Path:
+    """`tmp_path/scan`, a copy of the session's scan of the demo: the bytes a scan of the demo
+    writes there (a scan writes the same bytes wherever it runs and whatever its --out:
+    tests/test_output.py), for the tests that take a scan as their starting point and edit it."""
+    out = tmp_path / "scan"
+    shutil.copytree(demo_scanned_once, out)
+    return out
+
+
+@pytest.fixture(scope="session")
 def release_scan(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """Scan a pinned real release once per test session: `release_scan(package, version)` is the
     scan directory (shared: copy it before changing it)."""
@@ -125,3 +147,57 @@ def release_scan(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-u
         return done[(package, version)]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def bare_release_scan(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A pinned release's main file copied alone into a directory (no source map beside it) and
+    scanned once per test session with `--signatures` (which adds function-signatures.jsonl,
+    what `suggest --corpus` reads): `bare_release_scan(package, version)` is the scan directory
+    (shared by the owner and corpus tests: copy it before changing it)."""
+    from support import npm_cache
+
+    done: dict[tuple[str, str], Path] = {}
+
+    def get(package: str, version: str) -> Path:
+        if (package, version) not in done:
+            main = npm_cache.main_file(package, version)
+            base = tmp_path_factory.mktemp(f"bare-{version}")
+            bundle = base / main.name
+            shutil.copy(main, bundle)
+            scan(bundle, base / "scan", "--jobs", "2", "--signatures")
+            done[(package, version)] = base / "scan"
+        return done[(package, version)]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def reviewed_release_scan(release_scan, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """The session's scan of a pinned release, copied and projected once with the release line's
+    reviewed allowlist (RELEASE_LINE_ALLOWLIST): `reviewed_release_scan(package, version)` is that
+    directory (shared by the owner, real-bundle and SARIF tests: copy it before changing it)."""
+    done: dict[tuple[str, str], Path] = {}
+
+    def get(package: str, version: str) -> Path:
+        if (package, version) not in done:
+            out = tmp_path_factory.mktemp(f"reviewed-{version}") / "scan"
+            shutil.copytree(release_scan(package, version), out)
+            result = run("project", out, "-a", RELEASE_LINE_ALLOWLIST)
+            assert result.returncode == 0, result.stderr
+            done[(package, version)] = out
+        return done[(package, version)]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def pip_scan(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The pip installed beside this interpreter, scanned once per session (`--jobs 2`; the
+    bytes do not depend on it): read by the oracle tests and the golden-output test (shared:
+    copy it before changing it)."""
+    from support import python_trees
+
+    out = tmp_path_factory.mktemp("pip") / "scan"
+    scan(python_trees.pip_tree(), out, "--jobs", "2")
+    return out

@@ -9,13 +9,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SUMMARY, records, run, scan
-from support import npm_cache
+from conftest import RELEASE_LINE_ALLOWLIST, SUMMARY, records, run
 
 from analyzer.sourcemap import package_of
 
 pytestmark = pytest.mark.network
-ALLOWLIST = ROOT / "allowlists" / "claude-code.toml"
+ALLOWLIST = RELEASE_LINE_ALLOWLIST
 
 
 def projection(out: Path) -> dict[str, dict[str, object]]:
@@ -34,31 +33,20 @@ def truth(out: Path) -> dict[str, tuple[str, str | None]]:
     return found
 
 
-def projected(release_scan, package: str, version: str, out: Path) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    """The session's scan of a release (shared with the other real-bundle tests), copied to `out`
-    and projected with the release line's allowlist; its summary."""
-    shutil.copytree(release_scan(package, version), out)
-    result = run("project", out, "-a", ALLOWLIST)
-    assert result.returncode == 0, result.stderr
-    return json.loads((out / SUMMARY).read_text())  # type: ignore[no-any-return]
+@pytest.fixture(scope="module")
+def mapped(reviewed_release_scan) -> Path:  # type: ignore[no-untyped-def]
+    """2.1.88 scanned beside its map, projected with the release line's allowlist (the session's
+    projection: read only)."""
+    return reviewed_release_scan("@anthropic-ai/claude-code", "2.1.88")  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
-def mapped(tmp_path_factory: pytest.TempPathFactory, release_scan) -> Path:  # type: ignore[no-untyped-def]
-    """2.1.88 scanned beside its map, projected with the release line's allowlist."""
-    out = tmp_path_factory.mktemp("cc88") / "scan"
-    projected(release_scan, "@anthropic-ai/claude-code", "2.1.88", out)
+def withheld(tmp_path_factory: pytest.TempPathFactory, bare_release_scan) -> Path:  # type: ignore[no-untyped-def]
+    """2.1.88's cli.js alone in a directory: no map to find. The session's scan of it (shared
+    with the corpus test, tests/test_corpus_real.py), copied: the tests here project it."""
+    out = tmp_path_factory.mktemp("cc88-bare") / "scan"
+    shutil.copytree(bare_release_scan("@anthropic-ai/claude-code", "2.1.88"), out)
     return out
-
-
-@pytest.fixture(scope="module")
-def withheld(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """2.1.88's cli.js alone in a directory: no map to find."""
-    base = tmp_path_factory.mktemp("cc88-bare")
-    bundle = base / "cli.js"
-    shutil.copy(npm_cache.main_file("@anthropic-ai/claude-code", "2.1.88"), bundle)
-    scan(bundle, base / "scan")
-    return base / "scan"
 
 
 def test_2_1_88_is_owned_with_no_owner_the_map_contradicts(mapped: Path) -> None:
@@ -107,9 +95,11 @@ def _only_references(source: Path, target: Path) -> Path:
     ("@anthropic-ai/claude-code-linux-x64", "2.1.235", 0.90),
 ])
 def test_later_releases_are_owned_and_agree_with_the_truth_where_code_is_unchanged(
-        mapped: Path, tmp_path: Path, release_scan, package: str, version: str, minimum: float) -> None:  # type: ignore[no-untyped-def]
-    out = tmp_path / "scan"
-    summary = projected(release_scan, package, version, out)
+        mapped: Path, reviewed_release_scan, package: str, version: str, minimum: float) -> None:  # type: ignore[no-untyped-def]
+    """The session's projection of each release with the release line's allowlist (shared with
+    tests/test_real_bundles.py and tests/test_sarif.py)."""
+    out = reviewed_release_scan(package, version)
+    summary = json.loads((out / SUMMARY).read_text())
     assert summary["coverage"]["overall"]["value"] >= minimum, summary["coverage"]["overall"]
     known = {}
     for kind in ("error", "diagnostic"):

@@ -5,13 +5,11 @@ name (versions published before the release), every claim checked against the ma
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run, scan
-from support import npm_cache
+from conftest import SUMMARY, run
 
 from analyzer.sourcemap import package_of
 
@@ -21,24 +19,27 @@ pytestmark = [pytest.mark.network, pytest.mark.slow]
 NAMES = ("ajv", "axios", "commander", "fast-xml-parser", "jsonwebtoken", "pngjs", "yaml")
 
 
-def test_dependencies_of_a_real_release_are_named_exactly(tmp_path: Path) -> None:
-    cli = npm_cache.main_file("@anthropic-ai/claude-code", "2.1.88")
-    bare = tmp_path / "bare" / "cli.js"
-    bare.parent.mkdir()
-    shutil.copy(cli, bare)
-    summary = scan(bare, tmp_path / "scan", "--signatures")
+def test_dependencies_of_a_real_release_are_named_exactly(
+        tmp_path: Path, release_scan, bare_release_scan) -> None:  # type: ignore[no-untyped-def]
+    """The session's scans of 2.1.88: the bare cli.js with --signatures (shared with
+    tests/test_claude_code_owners.py; `suggest --out` leaves it unchanged) and, for the truth,
+    cli.js beside its map (shared with every other test of 2.1.88)."""
+    bare = bare_release_scan("@anthropic-ai/claude-code", "2.1.88")
+    summary = json.loads((bare / SUMMARY).read_text())
     assert [m["status"] for m in summary["modules"]["sourceMaps"]] == ["none"]
-    scan(cli, tmp_path / "truth")
+    assert (bare / "function-signatures.jsonl").is_file()
+    truth_scan = release_scan("@anthropic-ai/claude-code", "2.1.88")
+    assert [m["status"] for m in json.loads((truth_scan / SUMMARY).read_text())["modules"]["sourceMaps"]] == ["used"]
     truth = {}
     for kind in ("error", "diagnostic"):
-        for line in (tmp_path / "truth" / f"{kind}-message-callsites.jsonl").read_text().splitlines():
+        for line in (truth_scan / f"{kind}-message-callsites.jsonl").read_text().splitlines():
             row = json.loads(line)
             truth[row["id"]] = (package_of(row["origin"]["source"]) if row["origin"] else None, row["copies"]["count"])
     times = json.loads(subprocess.run(["npm", "view", "@anthropic-ai/claude-code", "time", "--json"],
                                       capture_output=True, text=True, check=True).stdout)
     added = run("corpus", "add", *NAMES, "--corpus", tmp_path / "corpus", "--before", times["2.1.88"])
     assert added.returncode == 0, added.stderr
-    result = run("suggest", tmp_path / "scan", "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
+    result = run("suggest", bare, "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
     exact = {r["exampleIds"][0]: r["package"] for r in rows if r["id"].startswith("c:") and r["confidence"] == "exact"}

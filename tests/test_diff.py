@@ -87,11 +87,21 @@ def test_reviewed_owners_are_carried_to_paired_callsites(releases: tuple[Path, P
 
 
 @pytest.mark.network
-def test_owners_carry_along_a_chain_of_real_releases(tmp_path: Path, release_scan) -> None:  # type: ignore[no-untyped-def]
-    """Truth from 2.1.88's source map, carried 2.1.88 -> 2.1.90 -> 2.1.98 -> 2.1.100 release by
-    release, owns more of 2.1.100 than the same truth applied directly, and every owner that can
-    be checked against the truth (a callsite whose code is unchanged since 2.1.88) is right."""
-    versions = ["2.1.88", "2.1.90", "2.1.98", "2.1.100"]
+@pytest.mark.parametrize("versions", [
+    ["2.1.88", "2.1.90", "2.1.100"],
+    pytest.param(["2.1.88", "2.1.90", "2.1.98", "2.1.100"], marks=pytest.mark.long),
+], ids=lambda versions: "-".join(versions))
+def test_owners_carry_along_a_chain_of_real_releases(
+        tmp_path: Path, release_scan, versions: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Truth from 2.1.88's source map, carried release by release to 2.1.100, owns more of
+    2.1.100 than the same truth applied directly, and every owner that can be checked against
+    the truth (a callsite whose code is unchanged since 2.1.88) is right.
+
+    CI runs two steps, 2.1.88 -> 2.1.90 -> 2.1.100; the chain through 2.1.98 as well is `long`:
+    2.1.98 -> 2.1.100 carries nothing new (5,855 of 5,904 owned on both), so it costs a scan
+    and a step and checks nothing the two steps do not. Both of those count: one diff 2.1.88 ->
+    2.1.100 owns 5,850, the chain through 2.1.90 5,855, the truth applied directly 5,777
+    (`python bench/release_chain.py` runs the whole release line)."""
     scans = {}
     for version in versions:
         scans[version] = tmp_path / version
@@ -104,8 +114,8 @@ def test_owners_carry_along_a_chain_of_real_releases(tmp_path: Path, release_sca
     chained = tmp_path / "chained.toml"
     shutil.copy(truth, chained)
     owned = []
-    for old, new in itertools.pairwise(versions):
-        assert run("project", scans[old], "-a", chained).returncode == 0
+    assert run("project", scans[versions[0]], "-a", chained).returncode == 0
+    for old, new in itertools.pairwise(versions):  # `old` is projected with the chained allowlist as it is now
         diff(scans[old], scans[new], tmp_path / f"d-{new}", "--old-label", old, "--new-label", new)
         assert run("accept", scans[new], "--suggestions", tmp_path / f"d-{new}" / "carried.jsonl", "-a", chained,
                    "--reviewer", "t", "--confidence", "likely", "--on", "2026-12-01").returncode == 0

@@ -10,14 +10,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import erratlas_command, records, run, scan
+from conftest import erratlas_command, records, run
 
 
 @pytest.fixture
-def scanned(tmp_path: Path, demo_bundle: Path) -> Path:
-    out = tmp_path / "scan"
-    scan(demo_bundle, out)
-    return out
+def scanned(demo_scan_copy: Path) -> Path:
+    """The demo's scan, this test's own copy (conftest: scanned once per session)."""
+    return demo_scan_copy
 
 
 def explain(out: Path, target: str) -> str:

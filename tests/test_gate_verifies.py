@@ -28,10 +28,9 @@ def two_gib() -> None:
 
 
 @pytest.fixture
-def scanned(tmp_path: Path) -> Path:
-    out = tmp_path / "scan"
-    scan(FIXTURES / "demo" / "demo.min.js", out)
-    return out
+def scanned(demo_scan_copy: Path) -> Path:
+    """The demo's scan, this test's own copy (conftest: scanned once per session)."""
+    return demo_scan_copy
 
 
 def load(out: Path) -> dict:  # type: ignore[type-arg]

@@ -192,14 +192,24 @@ def test_a_parser_crash_is_one_line_naming_the_file(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if ".tmp-" in p.name]
 
 
+@pytest.fixture(scope="module")
+def quietly_scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(a bundle over 1 MiB, so that a helper is forked; its undisturbed scan), made once for
+    both workers below. Read only."""
+    base = tmp_path_factory.mktemp("quiet")
+    bundle = base / "big.js"
+    bundle.write_bytes((FIXTURES / "demo" / "demo.min.js").read_bytes() * 30)
+    scan(bundle, base / "quiet")
+    return bundle, base / "quiet"
+
+
 @pytest.mark.parametrize("worker", ["helper:", "side:"])
-def test_a_killed_worker_costs_time_never_output(tmp_path: Path, worker: str) -> None:
+def test_a_killed_worker_costs_time_never_output(
+        tmp_path: Path, worker: str, quietly_scanned: tuple[Path, Path]) -> None:
     """The helper that shares the callsite work (or the side worker that hashes, renders and
     works ahead) is killed mid-scan: the scan ends as usual, its files byte-identical to an
     undisturbed scan's."""
-    bundle = tmp_path / "big.js"
-    bundle.write_bytes((FIXTURES / "demo" / "demo.min.js").read_bytes() * 30)  # over 1 MiB: a helper is forked
-    scan(bundle, tmp_path / "quiet")
+    bundle, quiet = quietly_scanned
     environment = {**os.environ, "ERRATLAS_TRACE": "1"}
     process = subprocess.Popen([erratlas_command(), "scan", str(bundle), "--out", str(tmp_path / "out")],
                                stderr=subprocess.PIPE, text=True, env=environment)
@@ -213,7 +223,7 @@ def test_a_killed_worker_costs_time_never_output(tmp_path: Path, worker: str) ->
             killed = True
     assert process.wait(timeout=600) == 0
     assert killed or late
-    assert tree_bytes(tmp_path / "out") == tree_bytes(tmp_path / "quiet")
+    assert tree_bytes(tmp_path / "out") == tree_bytes(quiet)
 
 
 # ---- inputs read within bounds ------------------------------------------------------------

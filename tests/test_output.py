@@ -39,44 +39,42 @@ EXPECTED_FILES = {
 }
 
 
-def test_scan_writes_every_inventory_file(tmp_path: Path, demo_bundle: Path) -> None:
-    scan(demo_bundle, tmp_path / "out")
-    assert set(tree_bytes(tmp_path / "out")) == EXPECTED_FILES
+def test_scan_writes_every_inventory_file(demo_scanned_once: Path) -> None:
+    assert set(tree_bytes(demo_scanned_once)) == EXPECTED_FILES  # the session's scan of the demo
 
 
-def test_two_scans_are_byte_identical(tmp_path: Path, demo_bundle: Path) -> None:
-    scan(demo_bundle, tmp_path / "a")
+def test_two_scans_are_byte_identical(tmp_path: Path, demo_bundle: Path, demo_scanned_once: Path) -> None:
+    """This scan against the session's first scan of the demo."""
     scan(demo_bundle, tmp_path / "b")
-    assert tree_bytes(tmp_path / "a") == tree_bytes(tmp_path / "b")
+    assert tree_bytes(demo_scanned_once) == tree_bytes(tmp_path / "b")
 
 
-def test_scan_is_independent_of_where_it_runs(tmp_path: Path, demo_bundle: Path) -> None:
+def test_scan_is_independent_of_where_it_runs(tmp_path: Path, demo_bundle: Path, demo_scanned_once: Path) -> None:
     copy = tmp_path / "elsewhere" / demo_bundle.name
     copy.parent.mkdir()
     copy.write_bytes(demo_bundle.read_bytes())
     map_file = demo_bundle.with_name(demo_bundle.name + ".map")  # source-map evidence comes along
     copy.with_name(map_file.name).write_bytes(map_file.read_bytes())
-    scan(demo_bundle, tmp_path / "a")
     result = run("scan", copy.name, "--out", "../b", cwd=copy.parent)
     assert result.returncode == 0, result.stderr
-    assert tree_bytes(tmp_path / "a") == tree_bytes(tmp_path / "b")
+    assert tree_bytes(demo_scanned_once) == tree_bytes(tmp_path / "b")  # the session's scan, from the checkout
 
 
-def test_summary_hashes_every_output_and_input(tmp_path: Path, demo_bundle: Path) -> None:
-    summary = scan(demo_bundle, tmp_path / "out")
+def test_summary_hashes_every_output_and_input(demo_bundle: Path, demo_scanned_once: Path) -> None:
+    summary = json.loads((demo_scanned_once / SUMMARY).read_text())  # the session's scan of the demo
     outputs = summary["outputs"]
-    assert set(outputs) == EXPECTED_FILES - {SUMMARY}  # type: ignore[arg-type]
-    for name, digest in outputs.items():  # type: ignore[union-attr]
-        assert hashlib.sha256((tmp_path / "out" / name).read_bytes()).hexdigest() == digest
+    assert set(outputs) == EXPECTED_FILES - {SUMMARY}
+    for name, digest in outputs.items():
+        assert hashlib.sha256((demo_scanned_once / name).read_bytes()).hexdigest() == digest
     bundle = summary["inputs"]["bundle"]  # type: ignore[index]
     assert bundle["sha256"] == hashlib.sha256(demo_bundle.read_bytes()).hexdigest()
     rules = summary["inputs"]["rules"]  # type: ignore[index]
     assert rules["sha256"] == hashlib.sha256((FIXTURES.parent / "rules" / "javascript.toml").read_bytes()).hexdigest()
 
 
-def test_summary_counts_equal_the_records(tmp_path: Path, demo_bundle: Path) -> None:
-    summary = scan(demo_bundle, tmp_path / "out")
-    errors, diagnostics = records(tmp_path / "out", "error"), records(tmp_path / "out", "diagnostic")
+def test_summary_counts_equal_the_records(demo_scanned_once: Path) -> None:
+    summary = json.loads((demo_scanned_once / SUMMARY).read_text())  # the session's scan of the demo
+    errors, diagnostics = records(demo_scanned_once, "error"), records(demo_scanned_once, "diagnostic")
     counts = summary["counts"]
     assert counts["byKind"] == {"error": len(errors), "diagnostic": len(diagnostics)}  # type: ignore[index]
     by_constructor: dict[str, int] = {}
@@ -86,8 +84,7 @@ def test_summary_counts_equal_the_records(tmp_path: Path, demo_bundle: Path) -> 
     assert all(row["holds"] for row in summary["invariants"])  # type: ignore[index,union-attr]
 
 
-def test_records_have_every_field_and_are_sorted(tmp_path: Path, demo_bundle: Path) -> None:
-    scan(demo_bundle, tmp_path / "out")
+def test_records_have_every_field_and_are_sorted(demo_scanned_once: Path) -> None:
     fields = {
         "schema",
         "kind",
@@ -116,7 +113,7 @@ def test_records_have_every_field_and_are_sorted(tmp_path: Path, demo_bundle: Pa
         "context",
     }
     for kind in ("error", "diagnostic"):
-        rows = records(tmp_path / "out", kind)
+        rows = records(demo_scanned_once, kind)  # the session's scan of the demo
         assert rows
         assert [(r["unit"], r["offset"]) for r in rows] == sorted((r["unit"], r["offset"]) for r in rows)  # type: ignore[type-var]
         for row in rows:

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, SUMMARY, records, run, scan
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 PROJECTION = "error-diagnostic-owner-projection.jsonl"
 INDEX = "error-diagnostic-owner-index.md"
 
 
 @pytest.fixture
-def scanned(tmp_path: Path) -> Path:
-    out = tmp_path / "scan"
-    scan(FIXTURES / "demo" / "demo.min.js", out)
-    return out
+def scanned(demo_scan_copy: Path) -> Path:
+    """The demo's scan, this test's own copy (conftest: scanned once per session)."""
+    return demo_scan_copy
 
 
 def allow(out: Path, target: str, allowlist: Path, *extra: str) -> None:
@@ -239,7 +239,11 @@ def test_missing_or_added_output_gives_2(scanned: Path) -> None:
 
 def table_widths(markdown: str) -> list[tuple[int, list[int]]]:
     """Per table: header cell count and each body row's cell count, from a real markdown parser."""
-    tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+    return table_widths_of(MarkdownIt("commonmark").enable("table").parse(markdown))
+
+
+def table_widths_of(tokens: list[Token]) -> list[tuple[int, list[int]]]:
+    """`table_widths` of a page markdown-it has parsed (with tables enabled)."""
     tables, current, row = [], None, 0
     for token in tokens:
         if token.type == "table_open":

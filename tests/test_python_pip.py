@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import ClassVar
 
 import pip
-import pytest
 from conftest import FIXTURES, SUMMARY, erratlas_command, records, run, scan
 
 PIP = Path(pip.__file__).resolve().parent
@@ -233,13 +232,6 @@ def erratlas_sites(out: Path) -> Counter[Site]:
 
 
 # --- tests ------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def pip_scan(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("pip") / "scan"
-    scan(PIP, out, "--jobs", "2")
-    return out
 
 
 def test_pip_counts_agree_with_the_ast_oracle_site_by_site(pip_scan: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from conftest import ROOT, records, scan
-from support.schemas import validate, validate_directory
+from support.schemas import validate, validate_directory, validate_file
 
 from analyzer.schemas import OUTPUT_SCHEMAS, known_schemas, load_schema, schema_file
 
@@ -52,10 +52,8 @@ def test_committed_demo_reports_validate() -> None:
     ids=["missing-field", "unknown-shape", "unknown-field", "unknown-owner", "zero-count", "wrong-prefix",
          "missing-coverage"],
 )
-def test_a_broken_output_fails_its_schema(tmp_path: Path, demo_bundle: Path, file: str, change: object) -> None:
-    out = tmp_path / "out"
-    scan(demo_bundle, out)
-    text = (out / file).read_text()
+def test_a_broken_output_fails_its_schema(demo_scanned_once: Path, file: str, change: object) -> None:
+    text = (demo_scanned_once / file).read_text()  # the session's scan of the demo, read only
     document = json.loads(text.split("\n")[0] if file.endswith(".jsonl") else text)
     validate(document, file)
     broken = copy.deepcopy(document)
@@ -68,3 +66,17 @@ def test_python_records_follow_the_same_schema(tmp_path: Path) -> None:
     out = tmp_path / "out"
     scan(ROOT / "fixtures" / "python" / "shadowing", out)
     assert validate_directory(out) >= len(records(out, "error")) + len(records(out, "diagnostic"))
+
+
+def test_a_file_is_validated_again_once_its_bytes_change(tmp_path: Path, demo_bundle: Path) -> None:
+    """The session remembers only bytes found valid (support/schemas.py): a file it has seen
+    valid, then broken, fails."""
+    out = tmp_path / "out"
+    scan(demo_bundle, out)  # validated here, in conftest.run
+    summary = out / "error-diagnostic-owner-summary.json"
+    assert validate_file(summary, "erratlas.summary/1") == 1
+    document = json.loads(summary.read_text())
+    document["coverage"].pop("error")
+    summary.write_text(json.dumps(document))
+    with pytest.raises(AssertionError):
+        validate_file(summary, "erratlas.summary/1")

@@ -67,6 +67,23 @@ def _big_bundle(path: Path, wrapped: bool) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def one_process(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """`one_process(wrapped)`: the big bundle and its `--jobs 1` scan, made once for the module
+    (`--jobs 1` reads no switch: every parameter below compares with the same bytes). Read only."""
+    done: dict[bool, tuple[Path, Path]] = {}
+
+    def get(wrapped: bool) -> tuple[Path, Path]:
+        if wrapped not in done:
+            base = tmp_path_factory.mktemp("one-process")
+            bundle = _big_bundle(base / "big.js", wrapped)
+            scan(bundle, base / "one", "--jobs", "1")
+            done[wrapped] = (bundle, base / "one")
+        return done[wrapped]
+
+    return get
+
+
 @pytest.mark.parametrize(
     ("switches", "traced", "wrapped"),
     [
@@ -80,12 +97,12 @@ def _big_bundle(path: Path, wrapped: bool) -> Path:
     ids=["all-on", "all-on-bun-cjs", "no-helper", "no-render-worker"],
 )
 def test_every_worker_switch_writes_the_bytes_of_one_process(
-    tmp_path: Path, no_switches: pytest.MonkeyPatch, switches: dict[str, str], traced: set[str], wrapped: bool
+    tmp_path: Path, no_switches: pytest.MonkeyPatch, one_process, switches: dict[str, str], traced: set[str],  # type: ignore[no-untyped-def]
+    wrapped: bool,
 ) -> None:
     """The switched-on workers run (their trace lines show), the others do not, and the output
-    is the output of `--jobs 1`."""
-    bundle = _big_bundle(tmp_path / "big.js", wrapped)
-    scan(bundle, tmp_path / "one", "--jobs", "1")
+    is the output of `--jobs 1` (scanned once per bundle: `one_process`)."""
+    bundle, one = one_process(wrapped)
     for name, value in switches.items():
         no_switches.setenv(name, value)
     no_switches.setenv("ERRATLAS_TRACE", "1")
@@ -93,7 +110,7 @@ def test_every_worker_switch_writes_the_bytes_of_one_process(
     assert result.returncode == 0, result.stderr
     workers = {line for line in _WORKER_LINES if line in result.stderr}
     assert workers == traced
-    assert tree_bytes(tmp_path / "one") == tree_bytes(tmp_path / "two")
+    assert tree_bytes(one) == tree_bytes(tmp_path / "two")
     assert len(records(tmp_path / "two", "error")) > 100
 
 
