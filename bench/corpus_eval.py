@@ -1,6 +1,8 @@
 """Dependency identification by the package corpus, judged against real source maps (issue 11).
 
-For each real bundle that ships its source map (claude-code 2.1.88, mermaid 11.4.1):
+For each real bundle that ships its source map (claude-code 2.1.88, mermaid 11.4.1; and, asked for by
+`--only`, bundles nobody tuned erratlas for: pdfmake 0.3.11 (webpack 5), maplibre-gl 6.20.0 (rolldown),
+@tensorflow/tfjs 4.22.0 (rollup + terser)):
 
 1. truth: `erratlas scan` with the map beside the bundle; a callsite's package is
    `package_of(origin.source)` (None: product code);
@@ -20,6 +22,7 @@ callsites the suggestions claim, and, of those whose fingerprint equals a 2.1.88
 how many agree with the 2.1.88 truth.
 
     python bench/corpus_eval.py [--work DIR] [--corpus-root DIR] [--runs 3] [--only 2.1.88,mermaid,2.1.235]
+    python bench/corpus_eval.py --only pdfmake,maplibre,tfjs
 """
 
 from __future__ import annotations
@@ -48,6 +51,10 @@ ERRATLAS = str(Path(sys.executable).parent / "erratlas")
 TARGETS = {
     "2.1.88": ("@anthropic-ai/claude-code", "2.1.88"),
     "mermaid": ("mermaid", "11.4.1"),
+    # bundles nobody tuned erratlas for (other bundlers than esbuild); not in the default --only
+    "pdfmake": ("pdfmake", "0.3.11"),  # build/pdfmake.min.js, webpack 5
+    "maplibre": ("maplibre-gl", "6.20.0"),  # dist/maplibre-gl.mjs, rolldown
+    "tfjs": ("@tensorflow/tfjs", "4.22.0"),  # dist/tf.min.js, rollup + terser
 }
 EXECUTABLE = ("@anthropic-ai/claude-code-linux-x64", "2.1.235")
 
