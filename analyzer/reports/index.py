@@ -86,6 +86,8 @@ class _Group:
     members: list[tuple[Record, Row]] = field(default_factory=list)
     #: the page (and part) each slice of the group's rows landed on, filled by `_pages`
     pages: list[str] = field(default_factory=list)
+    #: its most frequent messages (a module's group: its intro and its row of the contents)
+    top: str = ""
 
 
 def index_files(records: list[Record], projection: Projection, owners: dict[str, Any],
@@ -145,8 +147,9 @@ def _module_groups(paired: list[tuple[Record, Row]], owner: str) -> list[_Group]
         else:
             label, anchor = f"{module['name']} ({module['kind']})", _slug(module["id"])
             intro = [f"Module `{cell(module['id'], 200)}` ({module['kind']}), fingerprint `{module['fingerprint']}`."]
-        intro.append("Most frequent messages: " + _top_messages([r for r, _ in members]) + ".")
-        groups.append(_Group(owner, label, anchors.take(anchor), intro, members))
+        top = _top_messages([r for r, _ in members])
+        intro.append(f"Most frequent messages: {top}.")
+        groups.append(_Group(owner, label, anchors.take(anchor), intro, members, top=top))
     return groups
 
 
@@ -319,7 +322,7 @@ def _contents(groups: list[_Group], owner: str) -> _Section:
                 str(len(group.members)),
                 str(kinds.get("error", 0)),
                 str(kinds.get("diagnostic", 0)),
-                _top_messages([r for r, _ in group.members]) if owner == "Unresolved" else f"{len(pages)} page(s)",
+                group.top if owner == "Unresolved" else f"{len(pages)} page(s)",
                 link,
             ]
         )

@@ -18,8 +18,6 @@
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import hashlib
 import os
 import re
@@ -237,6 +235,8 @@ def swap_in(staging: Path, target: Path) -> None:
 
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically exchange two paths (Linux renameat2 RENAME_EXCHANGE); False if unsupported."""
+    import ctypes.util  # here: the verbs that only read a directory (gate) never load it
+
     name = ctypes.util.find_library("c")
     if name is None:
         return False
