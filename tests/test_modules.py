@@ -152,6 +152,44 @@ WEBPACK5_FORM = (
     '"./src/a.js":(r,e,o)=>{o(17)();throw Error("a")}},e={};function o(t){var n=e[t];if(void 0!==n)return n.exports;'
     'var s=e[t]={exports:{}};return r[t](s,s.exports,o),s.exports}o("./src/a.js")})();'
 )
+#: webpack 5's development output (`mode: "development"`, `devtool: false`), as npm packages ship
+#: it in their dist files (react-debounce-input 3.3.0, swagger-client 3.28.2): the table and each
+#: module function in parentheses, with webpack's comments between them
+WEBPACK5_DEVELOPMENT_FORM = """(() => { // webpackBootstrap
+/******/ \tvar __webpack_modules__ = ({
+
+/***/ "./src/a.js":
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+var dep = __webpack_require__("./node_modules/dep/index.js");
+throw new Error("a");
+
+/***/ }),
+
+/***/ "./node_modules/dep/index.js":
+/***/ ((module) => {
+
+module.exports = function () { throw new Error("dep"); };
+
+/***/ })
+
+/******/ \t});
+/******/ \tvar __webpack_module_cache__ = {};
+/******/ \tfunction __webpack_require__(moduleId) {
+/******/ \t\tvar cachedModule = __webpack_module_cache__[moduleId];
+/******/ \t\tif (cachedModule !== undefined) {
+/******/ \t\t\treturn cachedModule.exports;
+/******/ \t\t}
+/******/ \t\tvar module = __webpack_module_cache__[moduleId] = {
+/******/ \t\t\texports: {}
+/******/ \t\t};
+/******/ \t\t__webpack_modules__[moduleId](module, module.exports, __webpack_require__);
+/******/ \t\treturn module.exports;
+/******/ \t}
+/******/ \tvar __webpack_exports__ = __webpack_require__("./src/a.js");
+/******/ })()
+;
+"""
 BROWSERIFY_FORM = (
     '(function(){function r(e,n,t){function o(i,f){if(!n[i]){if(!e[i]){var c="function"==typeof require&&require;'
     'if(!f&&c)return c(i,!0);throw new Error("Cannot find module \'"+i+"\'")}var p=n[i]={exports:{}};'
@@ -198,6 +236,21 @@ def test_webpack4_array_table(tmp_path: Path) -> None:
 def test_webpack5_object_table(tmp_path: Path) -> None:
     rows, _ = _scan_text(tmp_path, "wp5.js", WEBPACK5_FORM)
     assert _where(rows) == {"seventeen": ("webpack", "17"), "a": ("webpack", "./src/a.js")}
+
+
+def test_webpack5_development_table_in_parentheses(tmp_path: Path) -> None:
+    rows, listed = _scan_text(tmp_path, "wp5dev.js", WEBPACK5_DEVELOPMENT_FORM)
+    assert _where(rows) == {"a": ("webpack", "./src/a.js"), "dep": ("webpack", "./node_modules/dep/index.js")}
+    assert next(m for m in listed if m["name"] == "./node_modules/dep/index.js")["package"] == "dep"
+
+
+def test_a_package_file_built_by_webpack_in_development_mode_is_a_bundle() -> None:
+    """A corpus file that holds other packages' code (its hits are weak, docs/corpus.md): before,
+    the parentheses hid the table, and swagger-client's dist claimed the `cookie` code it bundles."""
+    from analyzer.javascript.corpus import index_sources
+
+    index = index_sources([("dist/wp5dev.js", WEBPACK5_DEVELOPMENT_FORM.encode()), ("index.js", b"module.exports = 1")])
+    assert index.bundles == frozenset({0})
 
 
 def test_browserify_table_names_modules_by_what_requires_them(tmp_path: Path) -> None:

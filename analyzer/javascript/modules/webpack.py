@@ -64,9 +64,21 @@ def _declared_table(block: Node, name: str) -> Node | None:
                 continue
             target = declarator.child_by_field_name("name")
             value = declarator.child_by_field_name("value")
+            value = unwrapped(value)
             if target is not None and text(target) == name and value is not None and value.type in ("object", "array"):
                 return value
     return None
+
+
+def unwrapped(node: Node | None) -> Node | None:
+    """`node` without the parentheses around it: webpack 5's development builds write
+    `var __webpack_modules__ = ({"./x.js": ((module, exports, require) => {...})})`."""
+    while node is not None and node.type == "parenthesized_expression":
+        inner = [child for child in node.named_children if child.type != "comment"]
+        if len(inner) != 1:
+            break
+        node = inner[0]
+    return node
 
 
 def _iife_argument(function: Node, index: int) -> Node | None:
@@ -76,10 +88,9 @@ def _iife_argument(function: Node, index: int) -> Node | None:
     if parent is None or parent.type != "call_expression" or not same(parent.child_by_field_name("function"), function):
         return None
     arguments = parent.child_by_field_name("arguments")
-    values = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
-    if index < len(values) and values[index].type in ("object", "array"):
-        return values[index]
-    return None
+    values = [unwrapped(a) for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+    value = values[index] if index < len(values) else None
+    return value if value is not None and value.type in ("object", "array") else None
 
 
 def _table_entries(table: Node, source: bytes, kind: str, evidence: str) -> list[ModuleSpan]:
@@ -92,7 +103,7 @@ def _entries(table: Node) -> Iterator[tuple[str, Node]]:
     if table.type == "object":
         for member in table.named_children:
             if member.type == "pair":
-                value = member.child_by_field_name("value")
+                value = unwrapped(member.child_by_field_name("value"))
                 key = key_text(member.child_by_field_name("key"))
                 if value is not None and value.type in FUNCTIONS and key is not None:
                     yield key, value
@@ -105,5 +116,5 @@ def _entries(table: Node) -> Iterator[tuple[str, Node]]:
     for child in table.children:
         if child.type == ",":
             slot += 1
-        elif child.type in FUNCTIONS:
-            yield str(slot), child
+        elif (function := unwrapped(child)) is not None and function.type in FUNCTIONS:
+            yield str(slot), function

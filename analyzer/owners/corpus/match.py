@@ -28,7 +28,11 @@ from analyzer.signatures import BundleFunction, Indexer
 from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
-_HELPERS = ("tslib-2.8.1.js", "tslib-1.14.1.js")
+_HELPERS = (
+    "tslib-2.8.1.js", "tslib-1.14.1.js",
+    "babel-runtime-7.26.10.js", "babel-runtime-7.20.13.js", "babel-runtime-7.12.18.js",
+    "regenerator-runtime-0.14.1.js", "regenerator-runtime-0.13.11.js",
+)
 
 
 @functools.cache
