@@ -3,22 +3,29 @@
 Allowlists and rules are edited by people in every form TOML allows: `[[entry]]` headers
 (with spaces inside the brackets or not), an inline `entry = [ {...}, {...} ]` array, dotted
 keys, inline tables, `[entry.match]` sub-tables, comments, any quoting. tomllib reads the
-values; `positions` walks the same text's tokens once and records the line and column of
-every key path, so that a message or an allowlist entry's origin points at the right line
-whatever the form. The reader refuses, before any parser sees it, a file nested deeper than
-MAX_DEPTH brackets (recursive parsers die on 20,000 `[`), with a key of more than MAX_DEPTH
-dotted parts (20,000 parts cost 2 GB of key paths) or with more than MAX_TOKENS tokens.
+values; `positions` walks the same text's tokens and records the line and column of every key
+path, so that a message or an allowlist entry's origin points at the right line whatever the
+form. The reader refuses, before any parser sees it, a file nested deeper than MAX_DEPTH
+brackets (recursive parsers die on 20,000 `[`), with a key of more than MAX_DEPTH dotted parts
+(20,000 parts cost 2 GB of key paths) or with more than MAX_TOKENS tokens.
+
+The text is tokenized once, by one regular expression, into three arrays (each token's kind,
+start and end: 9 bytes a token); the bounds are checked as the tokens are read, before tomllib,
+and the walk reads the arrays back after it. A line, a column or a key's text is worked out only
+for a token that names a key. A frozen dataclass per token, made in two passes, once cost three
+times tomllib's own time on the reviewed allowlist (43,000 lines, 186,000 tokens; now 98,000,
+as a line that is only `key = value` is one token).
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
+from array import array
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from analyzer.bounded import MAX_TOML_BYTES, read_regular
 from analyzer.errors import InputError
@@ -29,30 +36,48 @@ MAX_DEPTH = 32
 MAX_TOKENS = 1_000_000
 
 Key = tuple[str | int, ...]
+_SPACE = r"[ \t]"
+_BARE = r"[^ \t\r\n\#\"'\[\]{}=,.]+"
+_ONE_LINE_STRING = r"""\"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+\"|'[^'\n]*'"""
+#: one significant token after any spaces and comments (read past, never kept); its kind is the
+#: number of the group that matched. After the spaces, the alternatives start with distinct
+#: characters, so their order only matters for `other` (a lone `\r` or an unclosed quote), last.
+#: First, a line that is only `key = value` (7 of an allowlist entry's 9 lines) is one `pair`
+#: token: exactly the text of the four tokens it stands for (key, `=`, value, line end; a value
+#: of one token, on one line: a `"""` string opens no pair), and only at a line's start, where
+#: `key = value` can only be a pair of the current table (a line of a multi-line array holds
+#: values, which `key = value` is not). String bodies repeat possessively (`*+`): a repetition
+#: that could backtrack keeps a frame per repeat (4 GB for a 15 MiB string, with `(?:a|b)*`).
 _TOKEN = re.compile(
-    r"""
-    (?P<space>[ \t]+)
-    |(?P<newline>\r?\n)
-    |(?P<comment>\#[^\n]*)
-    |(?P<string>\"\"\"(?:[^"\\]|\\[\s\S]|"(?!""))*\"\"\"\"{0,2}
-               |'''[\s\S]*?''''{0,2}
-               |"(?:[^"\\\n]|\\.)*"
-               |'[^'\n]*')
-    |(?P<punct>[\[\]{}=,.])
-    |(?P<bare>[^ \t\r\n\#"'\[\]{}=,.]+)
-    |(?P<other>[\s\S])
+    rf"""
+    (?<![^\n]){_SPACE}*(?P<pair>(?P<pair_key>{_BARE}){_SPACE}*={_SPACE}*(?:{_ONE_LINE_STRING}|{_BARE})
+                         {_SPACE}*(?:\#[^\n]*)?\r?\n)
+    |(?>(?:{_SPACE}+|\#[^\n]*)*)
+    (?:(?P<newline>\r?\n)
+      |(?P<open_bracket>\[)|(?P<close_bracket>\])|(?P<open_brace>\{{)|(?P<close_brace>\}})
+      |(?P<dot>\.)|(?P<equals>=)|(?P<comma>,)
+      |(?P<string>\"\"\"[^"\\]*+(?:(?:\\[\s\S]|"(?!""))[^"\\]*+)*+\"\"\"\"{{0,2}}
+                 |'''[\s\S]*?''''{{0,2}}
+                 |{_ONE_LINE_STRING})
+      |(?P<bare>{_BARE})
+      |(?P<other>[\s\S])
+      |\Z)
     """,
     re.VERBOSE,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    kind: str
-    text: str
-    offset: int
-    line: int
-    column: int
+_KIND = _TOKEN.groupindex
+PAIR, PAIR_KEY, NEWLINE, DOT = _KIND["pair"], _KIND["pair_key"], _KIND["newline"], _KIND["dot"]
+STRING, BARE = _KIND["string"], _KIND["bare"]
+OPEN_BRACKET, CLOSE_BRACKET, COMMA = _KIND["open_bracket"], _KIND["close_bracket"], _KIND["comma"]
+OPEN_BRACE, CLOSE_BRACE = _KIND["open_brace"], _KIND["close_brace"]
+#: tokens a pair stands for: its key, `=`, its value and its line end
+PAIR_TOKENS = 4
+_KEY_PARTS = frozenset({BARE, STRING})
+_OPENINGS, _CLOSINGS = frozenset({OPEN_BRACKET, OPEN_BRACE}), frozenset({CLOSE_BRACKET, CLOSE_BRACE})
+#: the kind after the last token
+END = 0
+#: what ends a scalar value (END: the document)
+_DELIMITERS = frozenset({NEWLINE, COMMA, CLOSE_BRACKET, CLOSE_BRACE, END})
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,13 +109,13 @@ def parse_toml(raw: bytes, path: object, what: str) -> TomlFile:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(path, f"{what} is not valid UTF-8 (byte offset {exc.start})") from None
-    _check_depth(tokenize(text), path, what)
+    tokens = _checked_tokens(text, path, what)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(path, f"invalid TOML: {exc}") from None
     try:
-        positions = locate(tokenize(text))
+        positions = _Locator(text, tokens).run()
     except _Unlocatable:
         raise InputError(
             path, f"{what}: cannot locate its keys in this TOML form; write tables with [headers]"
@@ -98,52 +123,64 @@ def parse_toml(raw: bytes, path: object, what: str) -> TomlFile:
     return TomlFile(raw=raw, text=text, data=data, positions=positions)
 
 
-def tokenize(text: str) -> Iterator[Token]:
-    """The significant tokens of `text` (no spaces, no comments), each with its position; made
-    as they are read, so that a file of millions of tokens is never held as tokens."""
-    line, line_start = 1, 0
+# ---- tokens ----------------------------------------------------------------------------------
+
+
+class _Tokens(NamedTuple):
+    """A file's significant tokens, by index: kind (then END), where it starts and ends (a
+    pair's: where its key does)."""
+
+    kinds: bytearray
+    starts: array[int]
+    ends: array[int]
+
+
+def _checked_tokens(text: str, path: object, what: str) -> _Tokens:
+    """`text`'s significant tokens, read once. Refuses, at the line of the token past the bound,
+    brackets nested or keys dotted more than MAX_DEPTH deep (each level costs the recursive
+    parser frames and the positions a key path as long) and more than MAX_TOKENS tokens (each
+    costs the pure-Python parser time); 9 bytes a token are held, at most 9 MB."""
+    offsets = "i" if len(text) < 2**31 else "q"
+    kinds, starts, ends = bytearray(), array(offsets), array(offsets)
+    count = depth = dots = 0
     for match in _TOKEN.finditer(text):
-        kind = match.lastgroup or "other"
-        start, value = match.start(), match.group()
-        if kind not in ("space", "comment"):
-            yield Token(kind, value, start, line, start - line_start + 1)
-        breaks = value.count("\n")
-        if breaks:
-            line += breaks
-            line_start = start + value.rindex("\n") + 1
-
-
-def _check_depth(tokens: Iterable[Token], path: object, what: str) -> None:
-    """Refuse brackets nested, or keys dotted, more than MAX_DEPTH deep (each level costs the
-    recursive parser frames and the positions a key path as long), and more than MAX_TOKENS
-    tokens (each costs the pure-Python parser time)."""
-    depth = dots = 0
-    for count, token in enumerate(tokens, start=1):
-        if count > MAX_TOKENS:
-            raise InputError(f"{path}:{token.line}", f"{what} has more than {MAX_TOKENS} keys, values and brackets")
-        if token.kind in ("bare", "string"):
+        kind = match.lastindex
+        if kind is None:  # only spaces and comments were left
+            break
+        if kind == PAIR:
+            count += PAIR_TOKENS
+            start, end = match.span(PAIR_KEY)
+        else:
+            count += 1
+            start, end = match.span(kind)
+        if count > MAX_TOKENS:  # a pair's tokens are on one line
+            raise InputError(
+                f"{path}:{_line(text, start)}", f"{what} has more than {MAX_TOKENS} keys, values and brackets"
+            )
+        kinds.append(kind)
+        starts.append(start)
+        ends.append(end)
+        if kind in _KEY_PARTS:
             continue
-        dots = dots + 1 if token.text == "." else 0
+        dots = dots + 1 if kind == DOT else 0
         if dots > MAX_DEPTH:
-            raise InputError(f"{path}:{token.line}", f"{what} has a key of more than {MAX_DEPTH} dotted parts")
-        if token.kind != "punct":
-            continue
-        if token.text in "[{":
+            raise InputError(f"{path}:{_line(text, start)}", f"{what} has a key of more than {MAX_DEPTH} dotted parts")
+        if kind in _OPENINGS:
             depth += 1
             if depth > MAX_DEPTH:
-                raise InputError(f"{path}:{token.line}", f"{what} nests brackets more than {MAX_DEPTH} deep")
-        elif token.text in "]}":
-            depth = max(0, depth - 1)
+                raise InputError(f"{path}:{_line(text, start)}", f"{what} nests brackets more than {MAX_DEPTH} deep")
+        elif kind in _CLOSINGS and depth:
+            depth -= 1
+    kinds.append(END)
+    return _Tokens(kinds, starts, ends)
+
+
+def _line(text: str, offset: int) -> int:
+    """The line `offset` is on (1-based), for a refusal."""
+    return text.count("\n", 0, offset) + 1
 
 
 # ---- positions -------------------------------------------------------------------------------
-
-
-def _key_text(token: Token) -> str:
-    """A key segment's name: bare, or a quoted string read the way tomllib reads it."""
-    if token.kind == "string":
-        return str(tomllib.loads(f"k = {token.text}")["k"])
-    return token.text
 
 
 class _Unlocatable(Exception):
@@ -153,42 +190,54 @@ class _Unlocatable(Exception):
 class _Locator:
     """Walks a valid document's tokens once, iteratively, recording positions by key path."""
 
-    def __init__(self, tokens: Iterator[Token]) -> None:
-        self.tokens = tokens
-        self.next: Token | None = next(tokens, None)
-        self.positions: dict[Key, tuple[int, int]] = {}
+    def __init__(self, text: str, tokens: _Tokens) -> None:
+        self.text = text
+        self.kinds, self.starts, self.ends = tokens
+        #: index of the next token
+        self.at = 0
+        #: key path -> offset of the first token seen for it
+        self.offsets: dict[Key, int] = {}
         #: array-of-tables path -> elements seen so far
         self.arrays: dict[Key, int] = {}
 
-    def peek(self) -> Token | None:
-        return self.next
+    def peek(self) -> int:
+        """The next token's kind; END after the last."""
+        return self.kinds[self.at]
 
-    def take(self) -> Token:
-        token = self.next
-        if token is None:  # tomllib read a document this walk cannot follow
+    def take(self) -> int:
+        at = self.at
+        if self.kinds[at] == END:  # tomllib read a document this walk cannot follow
             raise _Unlocatable
-        self.next = next(self.tokens, None)
-        return token
+        self.at = at + 1
+        return at
 
     def skip(self, count: int = 1) -> None:
         for _ in range(count):
             self.take()
 
     def skip_newlines(self) -> None:
-        while (token := self.peek()) is not None and token.kind == "newline":
-            self.take()
+        while self.peek() == NEWLINE:
+            self.at += 1
 
-    def mark(self, path: Key, token: Token) -> None:
-        self.positions.setdefault(path, (token.line, token.column))
+    def mark(self, path: Key, token: int) -> None:
+        """The first token seen for `path` is where it is."""
+        self.offsets.setdefault(path, self.starts[token])
 
-    def dotted_key(self) -> list[tuple[str, Token]]:
+    def key_text(self, token: int) -> str:
+        """A key segment's name: bare, or a quoted string read the way tomllib reads it."""
+        written = self.text[self.starts[token]:self.ends[token]]
+        if self.kinds[token] == STRING:
+            return str(tomllib.loads(f"k = {written}")["k"])
+        return written
+
+    def dotted_key(self) -> list[tuple[str, int]]:
         parts = [self.take()]
-        while (token := self.peek()) is not None and token.text == "." and token.kind == "punct":
+        while self.peek() == DOT:
             self.take()
             parts.append(self.take())
-        return [(_key_text(t), t) for t in parts]
+        return [(self.key_text(token), token) for token in parts]
 
-    def resolve(self, segments: list[tuple[str, Token]]) -> Key:
+    def resolve(self, segments: list[tuple[str, int]]) -> Key:
         """A header's path: a segment naming an array of tables means its latest element."""
         path: Key = ()
         for name, token in segments:
@@ -201,19 +250,24 @@ class _Locator:
     def run(self) -> dict[Key, tuple[int, int]]:
         table: Key = ()
         while True:
-            self.skip_newlines()
-            token = self.peek()
-            if token is None:
-                return self.positions
-            if token.kind == "punct" and token.text == "[":
+            kind = self.peek()
+            if kind == NEWLINE:
+                self.at += 1
+            elif kind == PAIR:  # a bare key, `=`, a one-token value and the line end
+                pair = self.at
+                self.mark((*table, self.text[self.starts[pair]:self.ends[pair]]), pair)
+                self.at = pair + 1
+            elif kind == OPEN_BRACKET:
                 table = self.header()
+            elif kind == END:
+                return _lines_and_columns(self.text, self.offsets)
             else:
                 self.key_value(table)
 
     def header(self) -> Key:
         opening = self.take()
-        following = self.peek()
-        is_array = following is not None and following.text == "[" and following.offset == opening.offset + 1
+        # `[[` is an array of tables only when written without a space between
+        is_array = self.peek() == OPEN_BRACKET and self.starts[self.at] == self.starts[opening] + 1
         if is_array:
             self.take()
         segments = self.dotted_key()
@@ -245,10 +299,10 @@ class _Locator:
         pending: Key | None = path
         while True:
             if pending is not None:
-                token = self.peek()
-                if token is not None and token.kind == "punct" and token.text in "[{":
+                kind = self.peek()
+                if kind in _OPENINGS:
                     self.take()
-                    stack.append((pending, 0 if token.text == "[" else -1))
+                    stack.append((pending, 0 if kind == OPEN_BRACKET else -1))
                 else:
                     self.scalar()
                 pending = None
@@ -257,31 +311,27 @@ class _Locator:
             container, index = stack[-1]
             if index >= 0:
                 self.skip_newlines()
-                token = self.peek()
-                if token is None:
-                    return
-                if token.text == ",":
+                if self.peek() == COMMA:
                     self.take()
                     self.skip_newlines()
-                    token = self.peek()
-                if token is None:
+                kind = self.peek()
+                if kind == END:
                     return
-                if token.text == "]":
+                if kind == CLOSE_BRACKET:
                     self.take()
                     stack.pop()
                     continue
-                if token.text == "{":  # tables are located; scalars need not be
-                    self.mark((*container, index), token)
+                if kind == OPEN_BRACE:  # tables are located; scalars need not be
+                    self.mark((*container, index), self.at)
                 stack[-1] = (container, index + 1)
                 pending = (*container, index)
             else:
-                token = self.peek()
-                if token is not None and token.text == ",":
+                if self.peek() == COMMA:
                     self.take()
-                    token = self.peek()
-                if token is None:
+                kind = self.peek()
+                if kind == END:
                     return
-                if token.text == "}":
+                if kind == CLOSE_BRACE:
                     self.take()
                     stack.pop()
                     continue
@@ -294,12 +344,18 @@ class _Locator:
 
     def scalar(self) -> None:
         """A string, number, boolean or date: every token up to the next delimiter."""
-        while (token := self.peek()) is not None:
-            if token.kind == "newline" or (token.kind == "punct" and token.text in ",]}"):
-                return
-            self.take()
+        while self.peek() not in _DELIMITERS:
+            self.at += 1
 
 
-def locate(tokens: Iterator[Token]) -> dict[Key, tuple[int, int]]:
-    """Positions of every key path of a document tomllib has accepted."""
-    return _Locator(tokens).run()
+def _lines_and_columns(text: str, offsets: dict[Key, int]) -> dict[Key, tuple[int, int]]:
+    """Each path's line and column, counting line ends once through the text, in order."""
+    found: dict[int, tuple[int, int]] = {}
+    line, line_start, counted = 1, 0, 0
+    for offset in sorted(set(offsets.values())):
+        if lines := text.count("\n", counted, offset):
+            line += lines
+            line_start = text.rfind("\n", counted, offset) + 1
+        counted = offset
+        found[offset] = (line, offset - line_start + 1)
+    return {path: found[offset] for path, offset in offsets.items()}
