@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from analyzer.javascript.signatures import UnitTokens, decode_string
+from analyzer.javascript.corpus import index_sources
+from analyzer.javascript.signatures import UnitTokens, decode_string, distinctive_signatures
 from analyzer.javascript.syntax import parse
 
 SOURCE = b"""
@@ -46,3 +47,126 @@ def test_another_property_is_another_signature() -> None:
 def test_escapes_are_decoded() -> None:
     assert decode_string(r"it\'s \u0041\x42\u{1F600}\n") == "it's AB\U0001F600\n"
     assert decode_string("line\\\ncontinued") == "linecontinued"
+
+
+# ---- built strings: a template, a `+` chain and a `.concat` chain of the same pieces --------
+
+def only(body: str) -> tuple[int, int, int]:
+    return signature(f"function f(a, b) {{ throw new Error({body}); }}".encode())
+
+
+TEMPLATE = "`broadcastTo(): [${a}] cannot be broadcast to [${b.shape}].`"
+#: the same message as Babel and TypeScript lower a template for ES5, as a `+` chain (Babel's
+#: loose mode, esbuild's reverse), and mixed (tfjs 4.22.0 `Tile_grad`: a `+` of two templates)
+SAME = (
+    '"broadcastTo(): [".concat(a, "] cannot be broadcast to [").concat(b.shape, "].")',
+    '"broadcastTo(): [" + a + "] cannot be broadcast to [" + b.shape + "]."',
+    '"broadcastTo(): [" + "".concat(a, "] cannot be broadcast to [") + b.shape + "]."',
+    '`broadcastTo(): [${a}` + "] cannot be broadcast to [".concat(b.shape) + "]."',
+    '"broadcastTo(): [".concat(a).concat("] cannot be broadcast to [", b.shape, "].")',
+    '("broadcastTo(): ".concat("[", a, "] cannot be broadcast to [")).concat(b.shape, "].")',
+)
+
+
+def test_template_plus_and_concat_give_one_signature() -> None:
+    for body in SAME:
+        assert only(body) == only(TEMPLATE), body
+
+
+def test_concat_of_other_text_is_another_signature() -> None:
+    assert only(SAME[0].replace("cannot", "can not")) != only(TEMPLATE)
+    # where the holes are matters: "[" + a + "]" is not "[" "]" joined
+    assert only('"broadcastTo(): [".concat("] cannot be broadcast to [", a).concat(b.shape, "].")') != only(TEMPLATE)
+    # a template substitution's own text is a token of its own, not the outer string's
+    assert only('"a".concat(b + "x", "c")') == only('`a${b + "x"}c`')
+    assert only('"a".concat(b + "x", "c")') != only('"a" + b + "x" + "c"')
+
+
+def test_concat_of_a_value_is_a_property() -> None:
+    """`list.concat(more)` (arrays) keeps its `concat` name; only a string's `.concat` is read."""
+    assert only("[a].concat(b, 'x is missing').join()") != only("[a, b, 'x is missing'].join()")
+    assert only("a.concat(b, 'x is missing')") != only("`${a}${b}x is missing`")
+
+
+# ---- literal constants folded into built strings (the package side) -------------------------
+
+KDBUSH = b"""
+const VERSION = 1;
+const HEADER_SIZE = 8;
+const PREFIX = 'kd';
+export default class KDBush {
+    static from(data) {
+        if (!(data instanceof ArrayBuffer)) throw new Error('Data must be an instance of ArrayBuffer.');
+        const [magic, versionAndType] = new Uint8Array(data, 0, 2);
+        if (magic !== 0xdb) throw new Error('Data does not appear to be in a KDBush format.');
+        const version = versionAndType >> 4;
+        if (version !== VERSION) throw new Error(`Got v${version} data when expected v${VERSION}.`);
+        return new KDBush(data.numItems, HEADER_SIZE + version);
+    }
+}
+"""
+#: what rolldown made of it in maplibre-gl 6.20.0: VERSION inlined and folded into the template
+INLINED = b"""class e{static from(t){
+if(!(t instanceof ArrayBuffer))throw Error("Data must be an instance of ArrayBuffer.");
+let[n,r]=new Uint8Array(t,0,2);if(n!==219)throw Error("Data does not appear to be in a KDBush format.");
+let i=r>>4;if(i!==1)throw Error(`Got v${i} data when expected v1.`);return new e(t.numItems,8+i)}}"""
+
+
+def indexed_keys(source: bytes, name: str) -> set[int]:
+    return {f.key for f in index_sources([("index.js", source)]).functions if f.name == name}
+
+
+def bundle_key(source: bytes) -> int:
+    return signature(source)[0]
+
+
+def test_a_folded_constant_matches_the_package() -> None:
+    keys = indexed_keys(KDBUSH, "KDBush.from")
+    assert len(keys) == 2  # as written, and with VERSION folded
+    assert bundle_key(INLINED) in keys
+    # a bundle that kept the name matches too
+    kept = INLINED.replace(b"class e{", b"const V=1;class e{").replace(b"expected v1.`", b"expected v${V}.`")
+    assert bundle_key(kept) in keys
+
+
+def test_another_constant_value_does_not_match() -> None:
+    assert bundle_key(INLINED) not in indexed_keys(KDBUSH.replace(b"VERSION = 1", b"VERSION = 2"), "KDBush.from")
+    assert bundle_key(INLINED) not in indexed_keys(KDBUSH.replace(b"expected v$", b"expected V$"), "KDBush.from")
+
+
+def test_only_certain_constants_are_folded() -> None:
+    for unsure in (
+        b"let VERSION = 1; VERSION++;", b"var VERSION = 1; function g(VERSION) {}",
+        b"const VERSION = 1; { const VERSION = 2; }", b"const VERSION = version(); ", b"const VERSION = 1n;",
+    ):
+        source = KDBUSH.replace(b"const VERSION = 1;", unsure)
+        assert len(indexed_keys(source, "KDBush.from")) == 1, unsure
+    assert len(indexed_keys(KDBUSH.replace(b"const VERSION = 1;", b"let VERSION = 1;"), "KDBush.from")) == 2
+
+
+def test_numbers_are_text_only_after_text() -> None:
+    """`HEADER_SIZE + version` adds numbers: nothing to fold; `PREFIX + version` is text."""
+    source = KDBUSH.replace(b"expected v${VERSION}.", b"expected v${version}.")
+    assert len(indexed_keys(source, "KDBush.from")) == 1
+    folded = source.replace(b"HEADER_SIZE + version", b"PREFIX + version + 'items'")
+    inlined = INLINED.replace(b"expected v1.", b"expected v${i}.").replace(b"8+i", b'"kd"+i+"items"')
+    assert len(indexed_keys(folded, "KDBush.from")) == 2
+    assert bundle_key(inlined) in indexed_keys(folded, "KDBush.from")
+
+
+def test_a_small_concat_function_keeps_its_concat_tokens() -> None:
+    """Read as a template, `expectNumbersClose` (tfjs-core) is 3 tokens, too few to be distinctive;
+    its ES5 form keeps the `concat` tokens instead, on both sides, so that the ES5 copy in a
+    package's dist bundle still matches the ES5 code of a bundle."""
+    es5 = b'function f(e,t){throw new Error("Numbers differ: actual === ".concat(e,", expected === ").concat(t));' \
+          b'expect().nothing()}'
+    template = b"function f(a, b) { throw new Error(`Numbers differ: actual === ${a}, expected === ${b}`); " \
+               b"expect().nothing(); }"
+    assert signature(es5) == signature(template)
+    assert signature(es5)[1] == 3
+    minified = es5.replace(b"(e,t)", b"(n,r)").replace(b"(e,", b"(n,").replace(b"(t)", b"(r)")
+    chosen = distinctive_signatures(parse(es5), es5, {})[1]
+    assert chosen is not None and chosen.tokens == 5
+    assert chosen.key == distinctive_signatures(parse(minified), minified, {})[1].key  # type: ignore[union-attr]
+    assert distinctive_signatures(parse(template), template, {})[1] is None
+    assert {f.key for f in index_sources([("tf-core.js", es5)]).functions} == {chosen.key}

@@ -11,8 +11,9 @@ import orjson
 from tree_sitter import Node, Tree
 
 from analyzer.errors import InputError
+from analyzer.javascript.constants import literal_constants
 from analyzer.javascript.modules import find_modules
-from analyzer.javascript.signatures import UnitTokens
+from analyzer.javascript.signatures import UnitTokens, distinctive_signatures
 from analyzer.javascript.syntax import parse
 from analyzer.model import Unit
 from analyzer.signatures import BundleFunction, IndexedFunction, PackageIndex
@@ -40,14 +41,20 @@ def index_sources(sources: Iterable[tuple[str, bytes]]) -> PackageIndex:
 
 
 def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int]) -> Iterator[IndexedFunction]:
+    """Each distinctive function once (the module first: `distinctive_signatures`), and again
+    with the file's literal constants folded where that changes its signature
+    (analyzer/javascript/constants.py)."""
     tokens = UnitTokens(tree, data, cache)
-    whole = tokens.whole()
-    if whole.distinctive:
-        yield IndexedFunction(number, "<module>", 1, whole.key, whole.tokens, whole.weight)
-    for node, signature in zip(tokens.functions, tokens.function_signatures()):
-        if signature.distinctive:
-            yield IndexedFunction(number, function_name(node), signature.line, signature.key, signature.tokens,
-                                  signature.weight)
+    constants = literal_constants(tree, data, tokens.holes)
+    folded = UnitTokens(tree, data, cache, constants) if constants else None
+    names = ["<module>", *(function_name(node) for node in tokens.functions)]
+    spans = [tokens.whole(), *tokens.function_signatures()]
+    for name, span, signature in zip(names, spans, distinctive_signatures(tree, data, cache, tokens)):
+        if signature is not None:
+            yield IndexedFunction(number, name, signature.line, signature.key, signature.tokens, signature.weight)
+        variant = folded.signature(span.start, span.end, span.line, span.kind) if folded is not None else None
+        if variant is not None and variant.key != span.key and variant.distinctive:
+            yield IndexedFunction(number, name, variant.line, variant.key, variant.tokens, variant.weight)
 
 
 def function_name(node: Node) -> str:
@@ -79,11 +86,10 @@ def _short(node: Node) -> str:
 
 
 def unit_functions(unit: Unit, tree: Tree, cache: dict[str, int]) -> list[BundleFunction]:
-    tokens = UnitTokens(tree, unit.source, cache)
     return [
         BundleFunction(unit.name, s.start, s.end, f"{s.key:016x}", s.tokens, s.weight)
-        for s in tokens.function_signatures()
-        if s.distinctive
+        for s in distinctive_signatures(tree, unit.source, cache)[1:]
+        if s is not None
     ]
 
 

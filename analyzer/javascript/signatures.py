@@ -7,7 +7,8 @@ expressions. A function's signature is the **multiset** of those tokens in its w
 (nested functions included), so it does not depend on the order a minifier leaves them in:
 
 - a string literal's decoded value (quotes and escapes do not matter: `'a\\'b'` is `"a'b"`),
-  a template's literal chunks between substitutions (esbuild turns `"a" + x` into `` `a${x}` ``);
+  and the literal text of the strings a function builds: a template, a `+` chain and a
+  `"a".concat(x, "b")` chain of the same pieces give the same tokens (analyzer/javascript/chains.py);
 - property names after `.`, object and class keys, shorthand properties and patterns (a
   minifier writes `{a: b}` for `{a}` once it renames `a`, and `x.a` for `x["a"]`): the name;
 - a regular expression's text.
@@ -26,14 +27,16 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
+from analyzer.javascript.chains import SKIPPED, Chains, decode_string, left_out, source_is_relative, string_value
 from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE
+
+__all__ = ["FunctionSignature", "UnitTokens", "decode_string", "source_is_relative"]
 
 _MASK = (1 << 64) - 1
 #: a token's weight is its length up to this: a long message says no more than a sentence
@@ -52,14 +55,15 @@ _QUERY = Query(
     (shorthand_property_identifier_pattern) @name
     (regex) @regex
     (binary_expression operator: "+") @plus
+    (call_expression
+      function: (member_expression property: (property_identifier) @concat.name (#eq? @concat.name "concat"))
+    ) @concat
     [(function_declaration) (generator_function_declaration) (function_expression)
      (generator_function) (arrow_function) (method_definition)] @function
     """,
 )
-_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|0(?![0-9])|\r\n|[\s\S])")
-_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0", "\n": "", "\r\n": "",
-           "\r": "", "\u2028": "", "\u2029": ""}
-_SKIPPED = frozenset({"", "use strict"})
+#: captures whose nodes are tokens of their own (unless a chain read them)
+_TOKEN_CAPTURES = ("string", "name", "regex")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,26 +89,6 @@ class FunctionSignature:
         return self.tokens >= MIN_TOKENS and self.weight >= MIN_WEIGHT
 
 
-def decode_string(raw: str) -> str:
-    """The value of a JavaScript string literal's body (no quotes), escapes decoded."""
-    if "\\" not in raw:
-        return raw
-    return _ESCAPE.sub(_unescape, raw)
-
-
-def _unescape(found: re.Match[str]) -> str:
-    code = found.group(1)
-    if code in _SIMPLE:
-        return _SIMPLE[code]
-    if code[0] == "u" or (code[0] == "x" and len(code) == 3):
-        digits = code[2:-1] if code.startswith("u{") else code[1:]
-        try:
-            return chr(int(digits, 16))
-        except (ValueError, OverflowError):
-            return code
-    return code
-
-
 def token_hash(token: str, cache: dict[str, int]) -> int:
     found = cache.get(token)
     if found is None:
@@ -124,20 +108,29 @@ def mix(total: int, count: int) -> int:
 class UnitTokens:
     """The signature tokens of one parsed source and its functions, in source order."""
 
-    def __init__(self, tree: Tree, source: bytes, cache: dict[str, int] | None = None) -> None:
+    def __init__(self, tree: Tree, source: bytes, cache: dict[str, int] | None = None,
+                 constants: Mapping[str, tuple[str, bool]] | None = None, concat: bool = True) -> None:
+        """`constants`: names whose value a minifier folds into the strings built with them
+        (a package's literal constants, analyzer/javascript/constants.py); none for a bundle.
+        `concat`: read `"a".concat(x)` chains as built strings (`distinctive_signatures`)."""
         self._cache = cache if cache is not None else {}
         captures = QueryCursor(_QUERY).captures(tree.root_node)
         tokens: list[tuple[int, int, int]] = []  # (start, hash, weight)
-        folded: set[int] = set()
-        for start, token in _concatenations(captures.get("plus", []), source, folded):
+        chains = Chains(source, constants, concat)
+        for start, token in chains.tokens(captures.get("plus", []), captures.get("concat", []),
+                                          captures.get("template", [])):
             tokens.append((start, token_hash(token, self._cache), min(len(token), _WEIGHT_CAP)))
-        for name, node in (
-            (n, node) for n, nodes in captures.items() if n not in ("function", "plus") for node in nodes
-        ):
-            if node.id in folded:
-                continue
-            for start, token in _tokens(name, node, source):
-                tokens.append((start, token_hash(token, self._cache), min(len(token), _WEIGHT_CAP)))
+        folded = chains.folded
+        for name in _TOKEN_CAPTURES:
+            for node in captures.get(name, []):
+                if node.id in folded:
+                    continue
+                for start, token in _tokens(name, node, source):
+                    tokens.append((start, token_hash(token, self._cache), min(len(token), _WEIGHT_CAP)))
+        #: the names read in the holes of built strings (what `constants` may fold)
+        self.holes = chains.holes
+        #: whether a string `.concat` chain was read as a built string
+        self.concats = chains.concats
         tokens.sort()
         self._starts = [t[0] for t in tokens]
         self._sums = list(accumulate((t[1] for t in tokens), initial=0))
@@ -162,112 +155,32 @@ class UnitTokens:
 
 def _tokens(capture: str, node: Node, source: bytes) -> Iterable[tuple[int, str]]:
     start, end = node.start_byte, node.end_byte
-    if capture == "name" or capture == "regex":
-        yield start, source[start:end].decode("utf-8", "replace")
-    elif capture == "string":
-        if _left_out(node):
-            return
-        value = decode_string(source[start + 1:end - 1].decode("utf-8", "replace"))
-        if value not in _SKIPPED:
-            yield start, value
+    if capture == "string":
+        if not left_out(node):
+            value = string_value(node, source)
+            if value not in SKIPPED:
+                yield start, value
     else:
-        yield from _template_chunks(node, source)
-
-
-_HOLE = None
-
-
-def _concatenations(pluses: list[Node], source: bytes, folded: set[int]) -> Iterable[tuple[int, str]]:
-    """The literal text of each `+` chain, folded as a minifier folds it: `"a" + "b" + x + "c"`
-    and `` `ab${x}c` `` both give "ab" and "c". The chain's literal operands go in `folded`."""
-    for top in pluses:
-        parent = top.parent
-        while parent is not None and parent.type == "parenthesized_expression":
-            parent = parent.parent
-        if parent is not None and parent.type == "binary_expression" and _is_plus(parent):
-            continue  # inside a longer chain, read with it
-        pieces: list[str | None] = []
-        stack = [top]
-        while stack:  # operands left to right, iteratively: minified chains can be long
-            node = _unwrap(stack.pop())
-            if node.type == "binary_expression" and _is_plus(node):
-                stack.extend(reversed(node.named_children[:2]))
-            elif node.type == "string" and not _left_out(node):
-                folded.add(node.id)
-                pieces.append(decode_string(source[node.start_byte + 1:node.end_byte - 1].decode("utf-8", "replace")))
-            elif node.type == "template_string":
-                folded.add(node.id)
-                pieces.extend(_template_pieces(node, source))
-            else:
-                pieces.append(_HOLE)
-        text: list[str] = []
-        for piece in [*pieces, _HOLE]:
-            if piece is not _HOLE:
-                text.append(piece)
-            elif text:
-                value = "".join(text)
-                if value not in _SKIPPED:
-                    yield top.start_byte, value
-                text = []
-
-
-def _is_plus(node: Node) -> bool:
-    operator = node.child_by_field_name("operator")
-    return operator is not None and operator.type == "+"
-
-
-def _unwrap(node: Node) -> Node:
-    while node.type == "parenthesized_expression" and node.named_child_count == 1:
-        node = node.named_children[0]
-    return node
-
-
-def _template_pieces(node: Node, source: bytes) -> Iterable[str | None]:
-    at = node.start_byte + 1
-    for child in node.named_children:
-        if child.type == "template_substitution":
-            yield decode_string(source[at:child.start_byte].decode("utf-8", "replace"))
-            yield _HOLE
-            at = child.end_byte
-    yield decode_string(source[at:node.end_byte - 1].decode("utf-8", "replace"))
-
-
-def _template_chunks(node: Node, source: bytes) -> Iterable[tuple[int, str]]:
-    at = node.start_byte + 1
-    for child in node.named_children:
-        if child.type == "template_substitution":
-            yield from _chunk(source, at, child.start_byte)
-            at = child.end_byte
-    yield from _chunk(source, at, node.end_byte - 1)
-
-
-def _chunk(source: bytes, start: int, end: int) -> Iterable[tuple[int, str]]:
-    if end > start:
-        value = decode_string(source[start:end].decode("utf-8", "replace"))
-        if value not in _SKIPPED:
-            yield start, value
-
-
-def _left_out(node: Node) -> bool:
-    """A `typeof` comparison operand, or the relative path given to `require`/`import`."""
-    parent = node.parent
-    if parent is None:
-        return False
-    if parent.type == "binary_expression":
-        return any(c.type == "unary_expression" and c.child(0) is not None and c.child(0).type == "typeof"
-                   for c in parent.named_children)
-    if parent.type == "arguments" and parent.named_child_count == 1:
-        call = parent.parent
-        callee = call.child_by_field_name("function") if call is not None else None
-        if callee is not None and callee.type in ("identifier", "import") and callee.text in (b"require", b"import"):
-            return source_is_relative(node)
-    return False
-
-
-def source_is_relative(node: Node) -> bool:
-    text = node.text or b""
-    return text[1:3] == b"./" or text[1:4] == b"../"
+        yield start, source[start:end].decode("utf-8", "replace")
 
 
 def is_function_type(kind: str) -> bool:
     return kind in FUNCTION_TYPES
+
+
+def distinctive_signatures(tree: Tree, source: bytes, cache: dict[str, int],
+                           tokens: UnitTokens | None = None) -> list[FunctionSignature | None]:
+    """Per function of `tokens` (the unit's, made if not given), the signature it is indexed and
+    matched by: its own when distinctive; else, when it holds `"a".concat(x)` chains, the
+    signature with each `.concat` a call like another, if that one is distinctive (reading the
+    chains drops a `concat` token per call, and a small function then falls below the threshold:
+    its ES5 copy in a package's dist bundle still matches the ES5 code of the bundle, as before);
+    else None. The same rule on both sides (docs/corpus.md, "Built strings")."""
+    tokens = tokens if tokens is not None else UnitTokens(tree, source, cache)
+    plain = UnitTokens(tree, source, cache, concat=False) if tokens.concats else None
+    out: list[FunctionSignature | None] = []
+    for signature in [tokens.whole(), *tokens.function_signatures()]:
+        if not signature.distinctive and plain is not None:
+            signature = plain.signature(signature.start, signature.end, signature.line, signature.kind)
+        out.append(signature if signature.distinctive else None)
+    return out
