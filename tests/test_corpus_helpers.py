@@ -32,7 +32,7 @@ def _minified(source: Path) -> bytes:
 def test_every_listed_helper_is_shipped_with_its_licence() -> None:
     shipped = {p.name for p in HELPERS.glob("*.js")}
     assert set(_HELPERS) == shipped
-    for family in ("tslib", "babel-runtime", "regenerator-runtime"):
+    for family in ("tslib", "babel-runtime", "regenerator-runtime", "swc-helpers"):
         assert (HELPERS / f"LICENSE-{family}.txt").is_file()
 
 

@@ -31,7 +31,7 @@ MIN_MODULE_MATCHES = 2
 _HELPERS = (
     "tslib-2.8.1.js", "tslib-1.14.1.js",
     "babel-runtime-7.26.10.js", "babel-runtime-7.20.13.js", "babel-runtime-7.12.18.js",
-    "regenerator-runtime-0.14.1.js", "regenerator-runtime-0.13.11.js",
+    "regenerator-runtime-0.14.1.js", "regenerator-runtime-0.13.11.js", "swc-helpers-0.5.24.js",
 )
 
 
