@@ -1,0 +1,61 @@
+"""The corpus on a bundle built by another bundler than the release line's (issue 11's evaluation
+on bundles nobody tuned for; bench/corpus_eval.py runs it on pdfmake, maplibre-gl and tfjs):
+maplibre-gl 6.20.0's `dist/maplibre-gl.mjs`, scope-hoisted by rolldown, its map withheld. The
+corpus gets the package names of the map's `node_modules/` paths (what a lockfile would give),
+each resolved before the release; every exact claim must agree with the map.
+
+It also keeps two fixes on real code: rolldown folds kdbush 4.1.0's `const VERSION = 1` into
+`KDBush.from`'s messages (the package index holds the folded form too, docs/corpus.md
+"Constants"), and `@maplibre/geojson-vt`'s dist bundles kdbush: its 4 callsites were once
+claimed for geojson-vt.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import SUMMARY, run
+from support import npm_cache
+
+from analyzer.sourcemap import normalize_source, package_of
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+PACKAGE, VERSION = "maplibre-gl", "6.20.0"
+
+
+def _map_names(map_path: Path) -> list[str]:
+    document = json.loads(map_path.read_bytes())
+    root = document.get("sourceRoot") if isinstance(document.get("sourceRoot"), str) else ""
+    return sorted({p for s in document["sources"] if (p := package_of(normalize_source(str(s or ""), root)))})
+
+
+def test_a_rolldown_bundle_is_owned_exactly_with_its_map_withheld(
+        tmp_path: Path, release_scan, bare_release_scan) -> None:  # type: ignore[no-untyped-def]
+    main = npm_cache.main_file(PACKAGE, VERSION)
+    names = _map_names(main.with_name(main.name + ".map"))
+    assert "kdbush" in names and len(names) >= 15
+    truth_scan = release_scan(PACKAGE, VERSION)  # beside its map: the truth
+    bare = bare_release_scan(PACKAGE, VERSION)  # alone, --signatures
+    assert [m["status"] for m in json.loads((bare / SUMMARY).read_text())["modules"]["sourceMaps"]] == ["none"]
+    truth = {}
+    for kind in ("error", "diagnostic"):
+        for line in (truth_scan / f"{kind}-message-callsites.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            truth[row["id"]] = package_of(row["origin"]["source"]) if row["origin"] else None
+    times = json.loads(subprocess.run(["npm", "view", PACKAGE, "time", "--json"],
+                                      capture_output=True, text=True, check=True).stdout)
+    added = run("corpus", "add", *names, "--corpus", tmp_path / "corpus", "--before", times[VERSION])
+    assert added.returncode == 0, added.stderr
+    result = run("suggest", bare, "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
+    exact = {i: r["package"] for r in rows if r["confidence"] == "exact" for i in r["exampleIds"]
+             if r["id"].startswith("c:")}
+    wrong = {i: (claimed, truth[i]) for i, claimed in exact.items() if truth[i] != claimed}
+    assert not wrong, wrong  # measured: 66 of 66 right
+    assert len(exact) >= 60, len(exact)
+    kdbush = [i for i, package in truth.items() if package == "kdbush"]
+    assert len(kdbush) >= 9 and all(exact.get(i) in (None, "kdbush") for i in kdbush)
