@@ -67,18 +67,22 @@ def test_sigkill_at_every_moment_keeps_a_complete_output(bundles: tuple[Path, Pa
     old = tree_bytes(out)
     rng = random.Random(SEED)
     moments = [*MOMENTS, *(rng.choice(MOMENTS) for _ in range(repeats))]
-    killed = 0
+    landed: set[str] = set()  # the events after which a kill landed while the scan ran
     for moment in moments:
         delay = rng.uniform(0, 0.08)
         code = _kill_at(big, out, moment, delay)
-        killed += code == -signal.SIGKILL
+        if code == -signal.SIGKILL:
+            landed.add(moment)
         after = tree_bytes(out)
         assert after in (old, new), f"killed after '{moment}' + {delay:.3f} s: the output is neither old nor new"
         _no_worker_left(big)
         scan(small, out)  # the next run: replaces the output, removes a killed writer's staging
         assert tree_bytes(out) == old
         assert sorted(p.name for p in tmp_path.iterdir()) == ["out"], f"left behind after '{moment}'"
-    assert killed >= len(moments) // 2, f"only {killed} of {len(moments)} kills landed while the scan ran"
+    # a kill late in the scan (after `output: staged`, up to 80 ms) may come after its exit, and a
+    # worker's event only comes when it is forked; counted by event, the repeats of the `long`
+    # run (the same events, other delays) cannot lower the share
+    assert len(landed) >= len(MOMENTS) // 2, f"kills landed after only {sorted(landed)} of {len(MOMENTS)} events"
     assert run("gate", out).returncode == 0
 
 
