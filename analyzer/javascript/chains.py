@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 
 from tree_sitter import Node
 
+from analyzer.javascript.syntax import same, without_parentheses
+
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|0(?![0-9])|\r\n|[\s\S])")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0", "\n": "", "\r\n": "",
            "\r": "", "\u2028": "", "\u2029": ""}
@@ -119,7 +121,7 @@ class Chains:
             call = parent.parent
             receiver = parent.child_by_field_name("object")
             return call is not None and call.type == "call_expression" and receiver is not None \
-                and receiver.id == child.id and _same(call.child_by_field_name("function"), parent) \
+                and receiver.id == child.id and same(call.child_by_field_name("function"), parent) \
                 and self.is_string_concat(call)
         return False
 
@@ -129,7 +131,7 @@ class Chains:
         stack: list[tuple[Node, bool]] = [(top, False)]  # (node, an argument of `.concat`)
         while stack:  # operands left to right, iteratively: minified chains can be long
             node, argument = stack.pop()
-            node = unwrap(node)
+            node = without_parentheses(node)
             if node.type == "string" and not left_out(node):
                 self.folded.add(node.id)
                 pieces.append(string_value(node, self.source))
@@ -165,7 +167,7 @@ class Chains:
             if child.type == "template_substitution":
                 yield decode_string(self.source[at:child.start_byte].decode("utf-8", "replace"))
                 inner = [n for n in child.named_children if n.type != "comment"]
-                yield self._hole(unwrap(inner[0]), True) if len(inner) == 1 else HOLE
+                yield self._hole(without_parentheses(inner[0]), True) if len(inner) == 1 else HOLE
                 at = child.end_byte
         yield decode_string(self.source[at:node.end_byte - 1].decode("utf-8", "replace"))
 
@@ -184,12 +186,6 @@ def is_plus(node: Node) -> bool:
     return operator is not None and operator.type == "+"
 
 
-def unwrap(node: Node) -> Node:
-    while node.type == "parenthesized_expression" and node.named_child_count == 1:
-        node = node.named_children[0]
-    return node
-
-
 def _concat_receiver(call: Node) -> Node | None:
     """The receiver of `receiver.concat(arguments)`, without its parentheses."""
     callee = call.child_by_field_name("function")
@@ -199,11 +195,7 @@ def _concat_receiver(call: Node) -> Node | None:
     name, receiver = callee.child_by_field_name("property"), callee.child_by_field_name("object")
     if name is None or name.text != b"concat" or receiver is None:
         return None
-    return unwrap(receiver)
-
-
-def _same(a: Node | None, b: Node) -> bool:
-    return a is not None and a.id == b.id
+    return without_parentheses(receiver)
 
 
 def left_out(node: Node) -> bool:

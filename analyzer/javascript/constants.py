@@ -15,6 +15,7 @@ has the name (no shadowing to resolve).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
@@ -58,7 +59,24 @@ def literal_constants(tree: Tree, source: bytes, wanted: set[str]) -> dict[str, 
             # not a literal whose text is certain, or declared twice: never folded
             textual = value_node.type in ("string", "template_string")
             found[name] = None if value is None or name in found else (name_node, (value, textual))
-    return {name: pair[1] for name, pair in found.items() if pair is not None and _only_binding(tree, pair[0], name)}
+    candidates = {name: pair for name, pair in found.items() if pair is not None}
+    uses = _uses(tree, candidates)
+    return {name: value for name, (declared, value) in candidates.items() if _only_binding(declared, uses[name])}
+
+
+def _uses(tree: Tree, names: Iterable[str]) -> dict[str, list[Node]]:
+    """Every identifier (and shorthand pattern) of the file named one of `names`: one query
+    for them all."""
+    out: dict[str, list[Node]] = {name: [] for name in names}
+    if not out:
+        return out
+    query = Query(LANGUAGE, "([(identifier) (shorthand_property_identifier_pattern)] @id (#any-of? @id "
+                            + " ".join(_quoted(name) for name in sorted(out)) + "))")
+    for node in QueryCursor(query).captures(tree.root_node).get("id", []):
+        found = out.get((node.text or b"").decode("utf-8", "replace"))
+        if found is not None:
+            found.append(node)
+    return out
 
 
 def _literal_text(node: Node, source: bytes) -> str | None:
@@ -98,12 +116,11 @@ def number_text(raw: str) -> str | None:
     return None if "e" in text or "inf" in text else text
 
 
-def _only_binding(tree: Tree, declared: Node, name: str) -> bool:
-    """Whether `declared` is the file's one binding of `name`, and (unless by `const`) the
-    name is never assigned."""
+def _only_binding(declared: Node, uses: list[Node]) -> bool:
+    """Whether `declared` is the file's one binding of its name (`uses`: every identifier of
+    that name), and (unless by `const`) the name is never assigned."""
     kind = _declaration_kind(declared)
-    query = Query(LANGUAGE, f"([(identifier) (shorthand_property_identifier_pattern)] @id (#eq? @id {_quoted(name)}))")
-    for node in QueryCursor(query).captures(tree.root_node).get("id", []):
+    for node in uses:
         if node.id == declared.id:
             continue
         parent = node.parent

@@ -12,7 +12,7 @@ from tree_sitter import Node
 from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, Literals
 from analyzer.javascript.modules.spans import ModuleSpan, function_span
 from analyzer.javascript.modules.statements import key_text, parameters, same
-from analyzer.javascript.syntax import climb, text
+from analyzer.javascript.syntax import climb, text, without_parentheses
 
 
 def webpack_modules(root: Node, literals: Literals) -> list[ModuleSpan]:
@@ -73,12 +73,7 @@ def _declared_table(block: Node, name: str) -> Node | None:
 def unwrapped(node: Node | None) -> Node | None:
     """`node` without the parentheses around it: webpack 5's development builds write
     `var __webpack_modules__ = ({"./x.js": ((module, exports, require) => {...})})`."""
-    while node is not None and node.type == "parenthesized_expression":
-        inner = [child for child in node.named_children if child.type != "comment"]
-        if len(inner) != 1:
-            break
-        node = inner[0]
-    return node
+    return None if node is None else without_parentheses(node)
 
 
 def _iife_argument(function: Node, index: int) -> Node | None:
