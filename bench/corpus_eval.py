@@ -44,8 +44,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support import npm_cache
+from support.maps import map_package_names
 
-from analyzer.sourcemap import normalize_source, package_of
+from analyzer.sourcemap import package_of
 
 ERRATLAS = str(Path(sys.executable).parent / "erratlas")
 TARGETS = {
@@ -79,12 +80,6 @@ def erratlas(*args: object, quiet: bool = False) -> float:
 def release_time(package: str, version: str) -> str:
     raw = subprocess.run(["npm", "view", package, "time", "--json"], capture_output=True, text=True, check=True).stdout
     return json.loads(raw)[version]
-
-
-def map_package_names(map_path: Path) -> list[str]:
-    document = json.loads(map_path.read_bytes())
-    root = document.get("sourceRoot") if isinstance(document.get("sourceRoot"), str) else ""
-    return sorted({p for s in document["sources"] if (p := package_of(normalize_source(str(s or ""), root)))})
 
 
 def records(directory: Path) -> list[dict[str, object]]:

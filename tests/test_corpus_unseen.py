@@ -19,23 +19,18 @@ from pathlib import Path
 import pytest
 from conftest import SUMMARY, run
 from support import npm_cache
+from support.maps import map_package_names
 
-from analyzer.sourcemap import normalize_source, package_of
+from analyzer.sourcemap import package_of
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 PACKAGE, VERSION = "maplibre-gl", "6.20.0"
 
 
-def _map_names(map_path: Path) -> list[str]:
-    document = json.loads(map_path.read_bytes())
-    root = document.get("sourceRoot") if isinstance(document.get("sourceRoot"), str) else ""
-    return sorted({p for s in document["sources"] if (p := package_of(normalize_source(str(s or ""), root)))})
-
-
 def test_a_rolldown_bundle_is_owned_exactly_with_its_map_withheld(
         tmp_path: Path, release_scan, bare_release_scan) -> None:  # type: ignore[no-untyped-def]
     main = npm_cache.main_file(PACKAGE, VERSION)
-    names = _map_names(main.with_name(main.name + ".map"))
+    names = map_package_names(main.with_name(main.name + ".map"))
     assert "kdbush" in names and len(names) >= 15
     truth_scan = release_scan(PACKAGE, VERSION)  # beside its map: the truth
     bare = bare_release_scan(PACKAGE, VERSION)  # alone, --signatures
