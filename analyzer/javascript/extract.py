@@ -61,7 +61,11 @@ def extract_unit(
 
     def tree_facts() -> tuple[ModuleMap, list[ErrorRegion], UnitReferences]:
         modules = find_modules(tree, source)
-        return modules, error_regions(tree), unit_references(tree, source, modules)
+        mark("extract: module map made")
+        regions = error_regions(tree)
+        references = unit_references(tree, source, modules)
+        mark("extract: reference items made")
+        return modules, regions, references
 
     def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts | LeftOut:
         try:

@@ -22,7 +22,6 @@ item references a top-level name wherever it holds it as an identifier.
 from __future__ import annotations
 
 import bisect
-import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,11 +38,9 @@ from analyzer.javascript.normalize import (
     captures_in,
     window,
 )
-from analyzer.javascript.resolve import Binding, Paths, declaration
-from analyzer.javascript.syntax import PATTERN_TYPES, ancestors, same
+from analyzer.javascript.occurrences import RawItem, references_of
+from analyzer.javascript.syntax import PATTERN_TYPES, ancestors
 
-#: names that can refer to a binding (labels and `#private` names cannot)
-_REFERRING = frozenset({"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"})
 _DECLARATIONS = frozenset({"variable_declaration", "lexical_declaration"})
 _FUNCTION_DECLARATIONS = frozenset({"function_declaration", "generator_function_declaration", "class_declaration"})
 _WRAPPER_FUNCTIONS = frozenset({"function_expression", "arrow_function", "function"})
@@ -79,18 +76,19 @@ def unit_references(tree: Tree, source: bytes, modules: ModuleMap) -> UnitRefere
     raw = sorted(_items(container, sorted((m.start, m.end) for m in modules.modules), root), key=lambda i: i[0])
     top: dict[bytes, list[int]] = defaultdict(list)  # name -> the items declaring it
     for position, item in enumerate(raw):
-        for name in item[3]:
+        for _, name in item[3]:
             top[name].append(position)
     tops = {root.id, container.id} | ({container.parent.id} if container.parent is not None else set())
-    referenced, walked = _references(raw, top, source, root, tops)
+    declared = {offset for item in raw for offset, _ in item[3]}  # each a top-level declaration
+    referenced, walked = references_of(raw, top, source, root, tops, declared)
     items = [
         Item(
             offset=start,
             end_offset=end,
-            declares=tuple(_text(n) for n in declared),
+            declares=tuple(_text(n) for _, n in names),
             references=tuple(sorted(_text(n) for n in referenced[position])),
         )
-        for position, (start, end, _, declared) in enumerate(raw)
+        for position, (start, end, _, names) in enumerate(raw)
     ]
     helpers = frozenset(modules.helpers) | _runtime_helpers(raw, source)
     return UnitReferences(items, helpers, walked)
@@ -117,7 +115,7 @@ def _runtime_helpers(raw: list[RawItem], source: bytes) -> frozenset[str]:
     found: set[str] = set()
     for start, end, _, declared in raw:
         if declared and end - start < 4096 and any(s in source[start:end] for s in RUNTIME_SIGNATURES):
-            found.update(_text(n) for n in declared)
+            found.update(_text(n) for _, n in declared)
     return frozenset(found)
 
 
@@ -246,9 +244,6 @@ def _directive(statement: Node) -> bool:
 # ---- items --------------------------------------------------------------------------------
 
 
-RawItem = tuple[int, int, Node, tuple[bytes, ...]]
-
-
 def _items(container: Node, modules: list[tuple[int, int]], root: Node) -> Iterator[RawItem]:
     starts = sorted(modules)
     for statement in container.named_children:
@@ -280,7 +275,8 @@ def _statement_items(statement: Node) -> Iterator[RawItem]:
         return
     if kind in _FUNCTION_DECLARATIONS:
         name = statement.child_by_field_name("name")
-        yield (statement.start_byte, statement.end_byte, statement, (name.text or b"",) if name is not None else ())
+        declares = ((name.start_byte, name.text or b""),) if name is not None else ()
+        yield (statement.start_byte, statement.end_byte, statement, declares)
         return
     if kind == "import_statement":
         # an import of an external module: esbuild may merge the imports of several modules of
@@ -306,8 +302,8 @@ def _sequence(expression: Node) -> Iterator[Node]:
             yield node
 
 
-def _pattern_names(target: Node | None) -> tuple[bytes, ...]:
-    """The names a declarator's binding pattern declares, in source order."""
+def _pattern_names(target: Node | None) -> tuple[tuple[int, bytes], ...]:
+    """(offset, name) of the names a declarator's binding pattern declares, in source order."""
     if target is None:
         return ()
     out: list[tuple[int, bytes]] = []
@@ -327,7 +323,7 @@ def _pattern_names(target: Node | None) -> tuple[bytes, ...]:
                 stack.append(left)
         elif kind in PATTERN_TYPES:
             stack.extend(node.named_children)
-    return tuple(name for _, name in sorted(out))
+    return tuple(sorted(out))
 
 
 def _modules_inside(modules: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
@@ -340,127 +336,3 @@ def _modules_inside(modules: list[tuple[int, int]], start: int, end: int) -> lis
             inside.append(span)
         at += 1
     return inside
-
-
-# ---- names and references -----------------------------------------------------------------
-
-
-#: a word that may be a name: not after `.`, `?.` or `#` (member and private names)
-_WORD = re.compile(rb"(?<![.#\w$\x80-\xff\\])[A-Za-z_$\x80-\xff][\w$\x80-\xff]*")
-
-
-def _references(
-    raw: list[RawItem], top: dict[bytes, list[int]], source: bytes, root: Node, tops: set[int]
-) -> tuple[list[set[bytes]], int]:
-    """For each item, the top-level names it references; and how many (item, name) pairs needed
-    a scope walk because the item declares a local of that name.
-
-    Every occurrence of a top-level name is found by a byte search and its node looked up in
-    byte order along one path from the root (`Paths`): a query over the whole tree, or a
-    descent from the root per occurrence, costs the square of the nesting, and code can nest
-    100,000 deep. The occurrences in a declaring position are declarations (`declaration`
-    decides); the others may be references."""
-    names = frozenset(top)
-    paths = Paths(root)
-    nodes: dict[int, Node] = {}
-    starts = [item[0] for item in raw]
-    inner: dict[tuple[int, bytes], list[Binding]] = defaultdict(list)
-    top_declarations: set[int] = set()
-    for match in _WORD.finditer(source):
-        name = match.group()
-        if name not in names:
-            continue
-        start, end = match.span()
-        node = paths.find(start, end)
-        if node is None or node.start_byte != start or node.end_byte != end:
-            continue
-        nodes[start] = node
-        above = paths.here()
-        parent = above.at(0)
-        if parent is None or not _may_declare(node, parent):
-            continue
-        binding = declaration(_text(name), node, root, above)
-        if binding is None:
-            continue
-        if binding.scope.id in tops:
-            top_declarations.add(start)
-            continue
-        position = bisect.bisect_right(starts, start) - 1
-        if position >= 0:
-            inner[(position, name)].append(binding)
-    referenced: list[set[bytes]] = [set() for _ in raw]
-    walked = 0
-    for position, (start, end, node, _) in enumerate(raw):
-        if node.type == "import_statement":
-            continue  # its names are the imported module's and their local aliases, no reference
-        found: dict[bytes, list[int]] = {}
-        for match in _WORD.finditer(source, start, end):
-            word = match.group()
-            if word in names:
-                found.setdefault(word, []).append(match.start())
-        for name, offsets in found.items():
-            shadows = inner.get((position, name))
-            walked += shadows is not None
-            if _refers(nodes, name, offsets, shadows, top_declarations):
-                referenced[position].add(name)
-    return referenced, walked
-
-
-#: where an identifier may declare: parent type -> the field it must stand in (None: any child)
-_DECLARING_FIELDS: dict[str, str | None] = {
-    "variable_declarator": "name", "function_declaration": "name", "generator_function_declaration": "name",
-    "function_expression": "name", "generator_function": "name", "class_declaration": "name", "class": "name",
-    "arrow_function": "parameter", "catch_clause": "parameter", "for_in_statement": "left",
-    "pair_pattern": "value", "assignment_pattern": "left",
-    "formal_parameters": None, "import_specifier": None, "import_clause": None, "namespace_import": None,
-    "array_pattern": None, "rest_pattern": None,
-}
-
-
-def _may_declare(node: Node, parent: Node) -> bool:
-    """An identifier in a position that may declare: a superset of `declaration`'s positive
-    cases, which then decides each."""
-    if node.type == "shorthand_property_identifier_pattern":
-        return True
-    if node.type != "identifier" or parent.type not in _DECLARING_FIELDS:
-        return False
-    field = _DECLARING_FIELDS[parent.type]
-    return field is None or same(parent.child_by_field_name(field), node)
-
-
-def _refers(
-    nodes: dict[int, Node], name: bytes, offsets: list[int], shadows: list[Binding] | None, top_declarations: set[int]
-) -> bool:
-    """Whether one of the occurrences of `name` (whole words, not after `.` or `#`) is a
-    reference to the top-level binding: an identifier that declares nothing and lies in no
-    scope of a local `name`."""
-    shadowed = _union(sorted((b.scope.start_byte, b.scope.end_byte) for b in shadows)) if shadows else []
-    starts = [start for start, _ in shadowed]
-    declared = {b.declaration.start_byte for b in shadows} if shadows else set()
-    for at in offsets:
-        if at in top_declarations or at in declared:
-            continue
-        node = nodes.get(at)
-        if node is None or node.type not in _REFERRING:
-            continue
-        # a name (a leaf, never empty) lies in a scope exactly when the scope's range holds it
-        inside = bisect.bisect_right(starts, at) - 1
-        if inside < 0 or shadowed[inside][1] < at + len(name):
-            return True
-    return False
-
-
-def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted ranges merged where they overlap (scopes nest or lie apart)."""
-    out: list[tuple[int, int]] = []
-    for start, end in ranges:
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], end))
-        else:
-            out.append((start, end))
-    return out
-
-
-_WORD_BYTES = frozenset(
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$\\" + bytes(range(0x80, 0x100))
-)

@@ -25,6 +25,7 @@ from analyzer.javascript.syntax import (
     climb,
     same,
     starts_word,
+    symbols_of,
 )
 
 _IDENT_BYTE = rb"A-Za-z0-9_$\x80-\xff\\"
@@ -214,6 +215,8 @@ class Paths:
     innermost scope of each kind along the path is kept with it."""
 
     _KINDS = (VAR_SCOPE_TYPES, BLOCK_SCOPE_TYPES)
+    #: the grammar symbols of each kind (a symbol is an int: no string made per node)
+    _SYMBOLS = tuple(symbols_of(kinds) for kinds in _KINDS)
 
     def __init__(self, root: Node) -> None:
         self.root = root
@@ -226,34 +229,31 @@ class Paths:
         path that holds the range (ranges in increasing order); the path then ends at the
         found node's parent (`here`)."""
         path = self._path
+        var, block = self._innermost
         while len(path) > 1 and not (path[-1].start_byte <= start and end <= path[-1].end_byte):
-            self._pop()
-        node = path[-1].descendant_for_byte_range(start, end)
-        if node is None or node.id == path[-1].id:
-            return None if node is None else node
+            path.pop()
+            var.pop()
+            block.pop()
         current = path[-1]
+        node = current.descendant_for_byte_range(start, end)
+        if node is None or node.id == current.id:
+            return node
+        var_symbols, block_symbols = self._SYMBOLS
+        target = node.id
         while True:
             step = current.child_with_descendant(node)
-            if step is None or step.id == node.id:
+            if step is None or step.id == target:
                 break
-            self._push(step)
+            symbol = step.kind_id
+            var.append(len(path) if symbol in var_symbols else var[-1])
+            block.append(len(path) if symbol in block_symbols else block[-1])
+            path.append(step)
             current = step
         return node
 
     def here(self) -> _PathAbove:
         """The ancestors of the node `find` returned last."""
         return _PathAbove(self, len(self._path))
-
-    def _push(self, node: Node) -> None:
-        self._path.append(node)
-        index = len(self._path) - 1
-        for kinds, innermost in zip(self._KINDS, self._innermost):
-            innermost.append(index if node.type in kinds else innermost[-1])
-
-    def _pop(self) -> None:
-        self._path.pop()
-        for innermost in self._innermost:
-            innermost.pop()
 
 
 class _PathAbove(Above):

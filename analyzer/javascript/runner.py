@@ -106,6 +106,7 @@ class InProcess(Generic[A, B, R]):
     def join(self, work: Callable[[int], R]) -> tuple[A, B, list[R]]:
         own = self._first()
         extra, count, _ = self._prepare(own, self._payload)
+        mark("runner: module evidence made")
         return own, extra, [work(i) for i in range(count)]
 
     def cancel(self) -> None:

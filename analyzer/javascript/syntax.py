@@ -40,6 +40,11 @@ PATTERN_TYPES = frozenset(
 )
 
 
+def symbols_of(kinds: frozenset[str]) -> frozenset[int]:
+    """The grammar symbols (`Node.kind_id`) of node types: an int per node, no string made."""
+    return frozenset(i for i in range(LANGUAGE.node_kind_count) if LANGUAGE.node_kind_for_id(i) in kinds)
+
+
 def new_parser() -> Parser:
     return Parser(LANGUAGE)
 

@@ -1,0 +1,279 @@
+"""Which top-level names each item of a unit references (`references.py` says what an item is).
+
+Every occurrence of a top-level name is found by bytes: per item, the words it holds (one
+`translate` and `split`) met with the set of top-level names, then `bytes.find` for the names
+it holds. The tree is asked only what the bytes cannot tell:
+
+- whether an occurrence declares a binding: only one the bytes after it allow (a declared name
+  is followed by `,`, `)`, `=`, `;`, `}`, `]`, `{`, `=>`, `in`, `of`, `as`, `from`, `extends`,
+  a line break or a comment, or by `(` right after `function` or `*`; never by `.`, `(` of a
+  call, an operator, `:` or `?`) is looked up, in byte order along one path from the root
+  (`Paths`: linear however deep the code nests), and `declaration` decides;
+- whether an item references a name: its occurrences are looked up one by one, from the item,
+  until one is a reference; a string, comment or regular expression that holds one is skipped
+  whole.
+
+In a tree where the parser recovered from errors the bytes are not trusted: every occurrence
+is looked up, as for a declaration.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+
+from tree_sitter import Node
+
+from analyzer.javascript.resolve import Binding, Paths, declaration
+from analyzer.javascript.syntax import same, symbols_of
+
+#: (start, end, node, (offset, name) of each top-level name it declares) of one item
+RawItem = tuple[int, int, Node, tuple[tuple[int, bytes], ...]]
+
+#: names that can refer to a binding (labels and `#private` names cannot)
+REFERRING = frozenset({"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"})
+_IDENTIFIER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$" + bytes(range(0x80, 0x100)))
+#: what may not come right before a name's first byte: `a.b`, `#b` and `\u0062` name nothing
+_NOT_BEFORE = _IDENTIFIER | frozenset(b".#\\")
+#: every byte that cannot be part of a word made a space, so that `split` yields the words
+_SPACES = bytes(b if b in _IDENTIFIER else 0x20 for b in range(256))
+#: what follows a name that cannot be declaring it (a member, a call, an operator, a key ...)
+_NEVER_DECLARING = re.compile(
+    rb"[ \t]*(?:[.\[`:?+\-*%&|^<>~!\"'#@0-9]|==|/(?![/*])|(?!(?:in|of|as|from|extends)(?![\w$\x80-\xff]))[A-Za-z_$])"
+)
+#: bytes of a window the words of a long item are searched in: each name it holds is searched
+#: for in the whole window, so the window stays small
+_WINDOW = 1024
+_CALL = re.compile(rb"[ \t]*\(")
+_FUNCTION_BEFORE = re.compile(rb"(?<![\w$\x80-\xff\\])function\Z")
+#: what the byte right after a name says: it may be declared, it cannot be, or look further
+_DECLARING, _NOT_DECLARING, _LOOK = 0, 1, 2
+_AFTER_NAME = bytes(
+    _NOT_DECLARING if b in b".[`:?+-*%&|^<>~!\"'#@0123456789" else _LOOK if b in b" \t=/(_$" or 0x61 <= b | 0x20 <= 0x7A
+    else _DECLARING for b in range(256)
+)
+#: nodes that hold no code: an occurrence inside one is no name, nor is any other in it (not a
+#: template, whose substitutions are code)
+_TEXT_TYPES = frozenset({"string_fragment", "string", "comment", "regex", "regex_pattern", "regex_flags",
+                         "escape_sequence", "html_comment", "hash_bang_line", "jsx_text"})
+
+_REFERRING_SYMBOLS = symbols_of(REFERRING)
+_TEXT_SYMBOLS = symbols_of(_TEXT_TYPES)
+#: an occurrence not looked up yet
+_UNSEEN = object()
+
+#: where an identifier may declare: parent type -> the field it must stand in (None: any child)
+_DECLARING_FIELDS: dict[str, str | None] = {
+    "variable_declarator": "name", "function_declaration": "name", "generator_function_declaration": "name",
+    "function_expression": "name", "generator_function": "name", "class_declaration": "name", "class": "name",
+    "arrow_function": "parameter", "catch_clause": "parameter", "for_in_statement": "left",
+    "pair_pattern": "value", "assignment_pattern": "left",
+    "formal_parameters": None, "import_specifier": None, "import_clause": None, "namespace_import": None,
+    "array_pattern": None, "rest_pattern": None,
+}
+
+
+def references_of(
+    raw: list[RawItem], top: dict[bytes, list[int]], source: bytes, root: Node, tops: set[int], declared: set[int]
+) -> tuple[list[set[bytes]], int]:
+    """For each item, the top-level names it references; and how many (item, name) pairs needed
+    a scope walk because a declaration of a local of that name is counted with the item (one
+    inside it, or, outside every item, after it and before the next). `declared`: the offsets
+    of the names the items declare (top-level declarations, known without a look)."""
+    names = frozenset(top)
+    trusted = not root.has_error
+    found = [_words(source, start, end, names) for start, end, _, _ in raw]
+    outside = [_words(source, start, end, names) for start, end in _gaps(raw, len(source))]
+    suspects = _suspects(found + outside, source, declared, trusted)
+    nodes: dict[int, Node | None] = {}
+    top_declarations, inner = _declarations(raw, suspects, root, tops, nodes)
+    top_declarations |= declared
+    referenced: list[set[bytes]] = [set() for _ in raw]
+    walked = 0
+    for position, (_, _, node, _) in enumerate(raw):
+        if node.type == "import_statement":
+            continue  # its names are the imported module's and their local aliases, no reference
+        for name, offsets in found[position].items():
+            shadows = inner.get((position, name))
+            walked += shadows is not None
+            if _refers(node, name, offsets, shadows, top_declarations, nodes):
+                referenced[position].add(name)
+    return referenced, walked
+
+
+def _words(source: bytes, start: int, end: int, names: frozenset[bytes]) -> dict[bytes, list[int]]:
+    """The offsets of every occurrence in [start, end) of each name of `names` it holds as a
+    word not after `.`, `#` or `\\`, in byte order. A range is read in windows of about
+    `_WINDOW` bytes (cut between words): each name a window holds is searched for in it."""
+    out: dict[bytes, list[int]] = {}
+    while start < end:
+        stop = end if end - start <= _WINDOW else _word_gap(source, start + _WINDOW, end)
+        _window_words(source, start, stop, names, out)
+        start = stop
+    return out
+
+
+def _word_gap(source: bytes, at: int, end: int) -> int:
+    """The first offset from `at` on (at most `end`) that is not inside a word."""
+    while at < end and source[at] in _IDENTIFIER:
+        at += 1
+    return at
+
+
+def _window_words(source: bytes, start: int, end: int, names: frozenset[bytes], out: dict[bytes, list[int]]) -> None:
+    # the window between two spaces, every byte that cannot be part of a word made a space
+    words = b" " + source[start:end].translate(_SPACES) + b" "
+    for name in names.intersection(words.split()):
+        needle, size = b" " + name + b" ", len(name)
+        at = words.find(needle)
+        offsets = None
+        while at >= 0:
+            offset = start + at  # `at` is the space before the name
+            if (offset == 0 or source[offset - 1] not in _NOT_BEFORE) and (
+                    offset + size == len(source) or source[offset + size] not in _IDENTIFIER):
+                if offsets is None:
+                    offsets = out.setdefault(name, [])
+                offsets.append(offset)
+            at = words.find(needle, at + size + 1)
+
+
+def _gaps(raw: list[RawItem], size: int) -> list[tuple[int, int]]:
+    """The byte ranges outside every item."""
+    gaps, at = [], 0
+    for start, end, _, _ in raw:
+        if start > at:
+            gaps.append((at, start))
+        at = max(at, end)
+    if at < size:
+        gaps.append((at, size))
+    return gaps
+
+
+def _suspects(
+    found: list[dict[bytes, list[int]]], source: bytes, declared: set[int], trusted: bool
+) -> list[tuple[int, bytes]]:
+    """The occurrences that may declare a binding (all of them when the bytes are not trusted),
+    but those `declared` at the top level, sorted."""
+    out = []
+    for words in found:
+        for name, offsets in words.items():
+            size = len(name)
+            for at in offsets:
+                if at in declared:
+                    continue
+                after = at + size
+                if not trusted or after == len(source):
+                    out.append((at, name))
+                    continue
+                decided = _AFTER_NAME[source[after]]
+                if decided == _DECLARING or (decided == _LOOK and _maybe_declaring(source, at, after)):
+                    out.append((at, name))
+    out.sort()
+    return out
+
+
+def _maybe_declaring(source: bytes, start: int, end: int) -> bool:
+    """Whether the bytes around the name at [start, end) allow it to be declared there, when
+    the byte after it leaves that open (`_LOOK`)."""
+    if _CALL.match(source, end) is not None:
+        return _function_before(source, start)
+    return _NEVER_DECLARING.match(source, end) is None
+
+
+def _function_before(source: bytes, start: int) -> bool:
+    """Whether a name followed by `(` may be a function's or generator's: after `function`, `*`
+    or a comment (`/`), or after a line break."""
+    at = start - 1
+    while at >= 0 and source[at] in b" \t":
+        at -= 1
+    if at < 0 or source[at] in b"*/\n\r":
+        return True
+    return source[at] in _IDENTIFIER and _FUNCTION_BEFORE.search(source, max(0, at - 8), at + 1) is not None
+
+
+def _declarations(
+    raw: list[RawItem], suspects: list[tuple[int, bytes]], root: Node, tops: set[int], nodes: dict[int, Node | None],
+) -> tuple[set[int], dict[tuple[int, bytes], list[Binding]]]:
+    """(offsets of names declared at the top level, bindings of locals by (item, name)) among the
+    `suspects` (sorted); the occurrences looked up are kept in `nodes` (None: no node spans
+    exactly the name)."""
+    starts = [item[0] for item in raw]
+    paths = Paths(root)
+    top_declarations: set[int] = set()
+    inner: dict[tuple[int, bytes], list[Binding]] = defaultdict(list)
+    for start, name in suspects:
+        end = start + len(name)
+        node = paths.find(start, end)
+        if node is None or node.start_byte != start or node.end_byte != end:
+            nodes[start] = None
+            continue
+        nodes[start] = node
+        above = paths.here()
+        parent = above.at(0)
+        if parent is None or not _may_declare(node, parent):
+            continue
+        binding = declaration(name.decode("utf-8", "surrogateescape"), node, root, above)
+        if binding is None:
+            continue
+        if binding.scope.id in tops:
+            top_declarations.add(start)
+            continue
+        position = bisect.bisect_right(starts, start) - 1
+        if position >= 0:
+            inner[(position, name)].append(binding)
+    return top_declarations, inner
+
+
+def _may_declare(node: Node, parent: Node) -> bool:
+    """An identifier in a position that may declare: a superset of `declaration`'s positive
+    cases, which then decides each."""
+    if node.type == "shorthand_property_identifier_pattern":
+        return True
+    if node.type != "identifier" or parent.type not in _DECLARING_FIELDS:
+        return False
+    field = _DECLARING_FIELDS[parent.type]
+    return field is None or same(parent.child_by_field_name(field), node)
+
+
+def _refers(
+    item: Node, name: bytes, offsets: list[int], shadows: list[Binding] | None, top_declarations: set[int],
+    nodes: dict[int, Node | None],
+) -> bool:
+    """Whether one of the occurrences of `name` in the item is a reference to the top-level
+    binding: an identifier that declares nothing and lies in no scope of a local `name`."""
+    shadowed = _union(sorted((b.scope.start_byte, b.scope.end_byte) for b in shadows)) if shadows else []
+    starts = [start for start, _ in shadowed]
+    declared = {b.declaration.start_byte for b in shadows} if shadows else set()
+    size, skip_to = len(name), -1
+    for at in offsets:
+        if at < skip_to or at in top_declarations or at in declared:
+            continue
+        node = nodes.get(at, _UNSEEN)
+        if node is _UNSEEN:
+            found = item.descendant_for_byte_range(at, at + size)
+            if found is None:
+                continue
+            if found.start_byte != at or found.end_byte != at + size:
+                if found.kind_id in _TEXT_SYMBOLS:
+                    skip_to = found.end_byte  # no other occurrence in this literal is a name either
+                continue
+            node = found
+        if node is None or node.kind_id not in _REFERRING_SYMBOLS:
+            continue
+        # a name (a leaf, never empty) lies in a scope exactly when the scope's range holds it
+        inside = bisect.bisect_right(starts, at) - 1
+        if inside < 0 or shadowed[inside][1] < at + size:
+            return True
+    return False
+
+
+def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted ranges merged where they overlap (scopes nest or lie apart)."""
+    out: list[tuple[int, int]] = []
+    for start, end in ranges:
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out

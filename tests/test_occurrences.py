@@ -1,0 +1,94 @@
+"""The reference pass that reads names from the bytes (analyzer/javascript/occurrences.py) gives
+what the pass that looked every occurrence up in the tree gave (tests/support/references_883a09a.py):
+the same references for every item and the same count of scope walks, on our fixtures, on
+shapes made to put a declared name in every position the bytes let through, on code the parser
+recovered from, and on real releases."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from support import npm_cache
+from support.references_883a09a import _references as looked_up
+
+from analyzer.javascript.modules import find_modules
+from analyzer.javascript.occurrences import references_of
+from analyzer.javascript.references import _items, _top_list
+from analyzer.javascript.syntax import parse
+
+
+def both(source: bytes) -> tuple[tuple[list[set[bytes]], int], tuple[list[set[bytes]], int]]:
+    tree = parse(source)
+    root = tree.root_node
+    container = _top_list(root)
+    modules = sorted((m.start, m.end) for m in find_modules(tree, source).modules)
+    raw = sorted(_items(container, modules, root), key=lambda item: item[0])
+    top: dict[bytes, list[int]] = defaultdict(list)
+    for position, (_, _, _, declared) in enumerate(raw):
+        for _, name in declared:
+            top[name].append(position)
+    tops = {root.id, container.id} | ({container.parent.id} if container.parent is not None else set())
+    declared_at = {offset for item in raw for offset, _ in item[3]}
+    fast = references_of(raw, top, source, root, tops, declared_at)
+    slow = looked_up([(a, b, node, tuple(n for _, n in d)) for a, b, node, d in raw], top, source, root, tops)
+    return fast, slow
+
+
+#: a top-level `a`, `b` and `c`, each also declared, named, keyed, quoted and shadowed in every way
+SHAPES = b"""var a = 1, b = 2, c = 3;
+function f1(a, {b, c: [d = a]}, ...e) { return b + d; }
+function f2() { var a; let [b, , c] = [1]; for (const c of x) c(); return a + b; }
+function f3() { try {} catch (a) { a(); } finally { b(); } }
+const f4 = a => a + b, f5 = async (b) => b, f6 = async b => c;
+function f7() { for (var a in x) ; for (b in y) ; return c; }
+function f8() { function a() {} class b {} return function c() { c(); }; }
+function f9() { function/* x */a() {} function
+  b() {} function* c() {} return a + b + c; }
+var o1 = { a: 1, b() {}, get c() { return 0; }, [a]: b, c };
+var o2 = { a, b: c }, s1 = "a b c", s2 = `a ${b} c ${`${c}`}`, r1 = /a b c/g;
+class K1 { a = b; static c; #a = 1; b() { return this.#a; } }
+lab: for (;;) { break lab; continue lab; }
+a: for (;;) break a;
+var { a: q1, b: q2 = c } = o1, [q3, ...q4] = [a];
+({ a: q5, b } = o1);
+[a, b] = [b, a];
+// a b c
+/* a b c */
+var f10 = function a(b) { return a(b, c); };
+import("a"), a?.b, b ?? c, a ? b : c, a instanceof b, a in b;
+var f11 = (a = b, { c } = {}) => a + c;
+function f12() { if (x) { let a; a++; } a--; }
+"""
+
+
+def test_shapes_made_to_put_names_everywhere() -> None:
+    fast, slow = both(SHAPES)
+    assert fast == slow
+    assert fast[1] > 0  # the shapes do shadow
+
+
+def test_a_tree_the_parser_recovered_from() -> None:
+    broken = SHAPES + b"function g( { var a = ; b( c"
+    assert parse(broken).root_node.has_error
+    fast, slow = both(broken)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("path", sorted(
+    p for folder in ("demo", "references", "shadowing", "hostile", "hostile/mutants", "diff")
+    for p in (FIXTURES / folder).glob("*.*js")
+), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_fixtures(path: Path) -> None:
+    fast, slow = both(path.read_bytes())
+    assert fast == slow
+
+
+@pytest.mark.network
+def test_a_real_release() -> None:
+    source = npm_cache.main_file("@anthropic-ai/claude-code", "2.1.100").read_bytes()
+    fast, slow = both(source)
+    assert fast == slow
+    assert fast[1] == 233
