@@ -60,8 +60,6 @@ _TEXT_TYPES = frozenset({"string_fragment", "string", "comment", "regex", "regex
 
 _REFERRING_SYMBOLS = symbols_of(REFERRING)
 _TEXT_SYMBOLS = symbols_of(_TEXT_TYPES)
-#: an occurrence not looked up yet
-_UNSEEN = object()
 
 #: where an identifier may declare: parent type -> the field it must stand in (None: any child)
 _DECLARING_FIELDS: dict[str, str | None] = {
@@ -249,8 +247,9 @@ def _refers(
     for at in offsets:
         if at < skip_to or at in top_declarations or at in declared:
             continue
-        node = nodes.get(at, _UNSEEN)
-        if node is _UNSEEN:
+        if at in nodes:
+            node = nodes[at]
+        else:
             found = item.descendant_for_byte_range(at, at + size)
             if found is None:
                 continue
