@@ -79,13 +79,13 @@ def references_of(
     a scope walk because a declaration of a local of that name is counted with the item (one
     inside it, or, outside every item, after it and before the next). `declared`: the offsets
     of the names the items declare (top-level declarations, known without a look)."""
-    names = frozenset(top)
-    trusted = not root.has_error
-    found = [_words(source, start, end, names) for start, end, _, _ in raw]
-    outside = [_words(source, start, end, names) for start, end in _gaps(raw, len(source))]
-    suspects = _suspects(found + outside, source, declared, trusted)
+    words = _Words(source, frozenset(top), declared, trusted=not root.has_error)
+    found = [words.of(start, end) for start, end, _, _ in raw]
+    for start, end in _gaps(raw, len(source)):
+        words.of(start, end)
+    words.suspects.sort()
     nodes: dict[int, Node | None] = {}
-    top_declarations, inner = _declarations(raw, suspects, root, tops, nodes)
+    top_declarations, inner = _declarations(raw, words.suspects, root, tops, nodes)
     top_declarations |= declared
     referenced: list[set[bytes]] = [set() for _ in raw]
     walked = 0
@@ -100,16 +100,48 @@ def references_of(
     return referenced, walked
 
 
-def _words(source: bytes, start: int, end: int, names: frozenset[bytes]) -> dict[bytes, list[int]]:
-    """The offsets of every occurrence in [start, end) of each name of `names` it holds as a
-    word not after `.`, `#` or `\\`, in byte order. A range is read in windows of about
-    `_WINDOW` bytes (cut between words): each name a window holds is searched for in it."""
-    out: dict[bytes, list[int]] = {}
-    while start < end:
-        stop = end if end - start <= _WINDOW else _word_gap(source, start + _WINDOW, end)
-        _window_words(source, start, stop, names, out)
-        start = stop
-    return out
+class _Words:
+    """The occurrences of the top-level names in ranges of the source (`of`), and among them,
+    in `suspects`, those that may declare a binding (all of them when the bytes are not
+    `trusted`), but those `declared` at the top level."""
+
+    def __init__(self, source: bytes, names: frozenset[bytes], declared: set[int], trusted: bool) -> None:
+        self.source, self.names, self.declared, self.trusted = source, names, declared, trusted
+        self.suspects: list[tuple[int, bytes]] = []
+
+    def of(self, start: int, end: int) -> dict[bytes, list[int]]:
+        """The offsets of every occurrence in [start, end) of each name it holds as a word not
+        after `.`, `#` or `\\`, in byte order. A long range is read in windows of about
+        `_WINDOW` bytes (cut between words): each name a window holds is searched for in it."""
+        out: dict[bytes, list[int]] = {}
+        while start < end:
+            stop = end if end - start <= _WINDOW else _word_gap(self.source, start + _WINDOW, end)
+            self._window(start, stop, out)
+            start = stop
+        return out
+
+    def _window(self, start: int, end: int, out: dict[bytes, list[int]]) -> None:
+        source, declared, suspects, trusted = self.source, self.declared, self.suspects, self.trusted
+        last = len(source)
+        # the window between two spaces, every byte that cannot be part of a word made a space
+        words = b" " + source[start:end].translate(_SPACES) + b" "
+        for name in self.names.intersection(words.split()):
+            needle, size = b" " + name + b" ", len(name)
+            at = words.find(needle)
+            offsets = None
+            while at >= 0:
+                offset = start + at  # `at` is the space before the name
+                after = offset + size
+                if (offset == 0 or source[offset - 1] not in _NOT_BEFORE) and (
+                        after == last or source[after] not in _IDENTIFIER):
+                    if offsets is None:
+                        offsets = out.setdefault(name, [])
+                    offsets.append(offset)
+                    if offset not in declared:
+                        decided = _AFTER_NAME[source[after]] if after < last and trusted else _DECLARING
+                        if decided == _DECLARING or (decided == _LOOK and _maybe_declaring(source, offset, after)):
+                            suspects.append((offset, name))
+                at = words.find(needle, at + size + 1)
 
 
 def _word_gap(source: bytes, at: int, end: int) -> int:
@@ -117,23 +149,6 @@ def _word_gap(source: bytes, at: int, end: int) -> int:
     while at < end and source[at] in _IDENTIFIER:
         at += 1
     return at
-
-
-def _window_words(source: bytes, start: int, end: int, names: frozenset[bytes], out: dict[bytes, list[int]]) -> None:
-    # the window between two spaces, every byte that cannot be part of a word made a space
-    words = b" " + source[start:end].translate(_SPACES) + b" "
-    for name in names.intersection(words.split()):
-        needle, size = b" " + name + b" ", len(name)
-        at = words.find(needle)
-        offsets = None
-        while at >= 0:
-            offset = start + at  # `at` is the space before the name
-            if (offset == 0 or source[offset - 1] not in _NOT_BEFORE) and (
-                    offset + size == len(source) or source[offset + size] not in _IDENTIFIER):
-                if offsets is None:
-                    offsets = out.setdefault(name, [])
-                offsets.append(offset)
-            at = words.find(needle, at + size + 1)
 
 
 def _gaps(raw: list[RawItem], size: int) -> list[tuple[int, int]]:
@@ -146,29 +161,6 @@ def _gaps(raw: list[RawItem], size: int) -> list[tuple[int, int]]:
     if at < size:
         gaps.append((at, size))
     return gaps
-
-
-def _suspects(
-    found: list[dict[bytes, list[int]]], source: bytes, declared: set[int], trusted: bool
-) -> list[tuple[int, bytes]]:
-    """The occurrences that may declare a binding (all of them when the bytes are not trusted),
-    but those `declared` at the top level, sorted."""
-    out = []
-    for words in found:
-        for name, offsets in words.items():
-            size = len(name)
-            for at in offsets:
-                if at in declared:
-                    continue
-                after = at + size
-                if not trusted or after == len(source):
-                    out.append((at, name))
-                    continue
-                decided = _AFTER_NAME[source[after]]
-                if decided == _DECLARING or (decided == _LOOK and _maybe_declaring(source, at, after)):
-                    out.append((at, name))
-    out.sort()
-    return out
 
 
 def _maybe_declaring(source: bytes, start: int, end: int) -> bool:
@@ -240,12 +232,13 @@ def _refers(
 ) -> bool:
     """Whether one of the occurrences of `name` in the item is a reference to the top-level
     binding: an identifier that declares nothing and lies in no scope of a local `name`."""
-    shadowed = _union(sorted((b.scope.start_byte, b.scope.end_byte) for b in shadows)) if shadows else []
-    starts = [start for start, _ in shadowed]
-    declared = {b.declaration.start_byte for b in shadows} if shadows else set()
+    if shadows:
+        shadowed = _union(sorted((b.scope.start_byte, b.scope.end_byte) for b in shadows))
+        starts = [start for start, _ in shadowed]
+        declared = {b.declaration.start_byte for b in shadows}
     size, skip_to = len(name), -1
     for at in offsets:
-        if at < skip_to or at in top_declarations or at in declared:
+        if at < skip_to or at in top_declarations:
             continue
         if at in nodes:
             node = nodes[at]
@@ -259,6 +252,10 @@ def _refers(
                 continue
             node = found
         if node is None or node.kind_id not in _REFERRING_SYMBOLS:
+            continue
+        if not shadows:
+            return True
+        if at in declared:
             continue
         # a name (a leaf, never empty) lies in a scope exactly when the scope's range holds it
         inside = bisect.bisect_right(starts, at) - 1
