@@ -58,6 +58,7 @@ def extract_unit(
     RETAINED_TREES.append(tree)  # freed by process exit, not node by node (see the list's comment)
     source = unit.source
     normalizer = Normalizer(source, WorkBudget(label, tree.root_node.descendant_count))
+    scopes: dict[int, tuple[str, str] | None] = {}  # scope nodes' names and kinds, asked once
 
     def tree_facts() -> tuple[ModuleMap, list[ErrorRegion], UnitReferences]:
         modules = find_modules(tree, source)
@@ -69,7 +70,7 @@ def extract_unit(
 
     def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts | LeftOut:
         try:
-            return _site(unit, tree.root_node, node, kind, rules, normalizer, columns[node.start_byte])
+            return _site(unit, tree.root_node, node, kind, rules, normalizer, columns[node.start_byte], scopes)
         except RecoveredShape as shape:
             return LeftOut(kind, node.start_byte, node.end_byte, columns[node.start_byte][0], str(shape))
 
@@ -194,7 +195,7 @@ def _find_sites(
 
 def _site(
     unit: Unit, root: Node, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer,
-    position: tuple[int, int],
+    position: tuple[int, int], scopes: dict[int, tuple[str, str] | None],
 ) -> SiteFacts:
     chain = ancestors(node, root)
     normalizer.spend(len(chain))
@@ -238,7 +239,7 @@ def _site(
         level=level,
         level_source=level_source,
         level_candidates=candidates,
-        scope=scope_of(unit.name, chain),
+        scope=scope_of(unit.name, chain, scopes),
         consumer=consumer,
         context=context_of(node, chain),
         identity=IdentityInput(

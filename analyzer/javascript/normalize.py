@@ -8,6 +8,7 @@ import bisect
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
+from itertools import chain
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -110,6 +111,8 @@ class Normalizer:
         self.siblings = Siblings()
         #: name spans of the most recent windows' members, by node id (oldest first)
         self._member_names: OrderedDict[int, list[tuple[int, int]]] = OrderedDict()
+        #: the names of the big nodes captured so far
+        self._spans = _KnownNames()
 
     def digest(self, node: Anchor) -> bytes:
         cached = self._cache.get(node.id)
@@ -138,8 +141,8 @@ class Normalizer:
         """`normalized` for a caller that already has the anchor's renameable names, sorted by
         start (the reference graph captures every name of a unit once)."""
         source, begin, end = self.source, node.start_byte, node.end_byte
-        replaced: dict[int, bytes] = {}
         if _MAYBE_FOLDABLE.search(source, begin, end):
+            replaced: dict[int, bytes] = {}
             for read in _captures(_FOLDABLE, node):
                 key = _constant_read(read, source)
                 if key is not None:
@@ -147,35 +150,101 @@ class Normalizer:
                     replaced[read.start_byte] = b"\x00=%s\x00" % key
             if replaced:
                 names.sort()  # a read's start is never a name's start
-        pieces, at = [], begin
-        index: dict[bytes, int] = {}
-        for start, stop in names:
-            if start < at:
-                continue  # inside a replaced read (or a nested capture, never in practice)
-            pieces.append(source[at:start])
-            replacement = replaced.get(start) if replaced else None
-            if replacement is None:
-                replacement = b"\x00%d\x00" % index.setdefault(source[start:stop], len(index))
-            pieces.append(replacement)
-            at = stop
-        pieces.append(source[at:end])
-        return b"".join(pieces)
+                return _with_reads(source, begin, end, names, replaced)
+        if not names:
+            return source[begin:end]
+        # each name's index is that of its text's first occurrence; pieces joined in C
+        starts, stops = [start for start, _ in names], [stop for _, stop in names]
+        texts = list(map(source.__getitem__, map(slice, starts, stops)))
+        index = {text: at for at, text in enumerate(dict.fromkeys(texts))}
+        marks = map(_marks(len(index)).__getitem__, map(index.__getitem__, texts))
+        gaps = list(map(source.__getitem__, map(slice, [begin, *stops], [*starts, end])))
+        return b"".join(chain(chain.from_iterable(zip(gaps, marks)), (gaps[-1],)))
 
     def _names(self, node: Anchor) -> list[tuple[int, int]]:
         """Spans of the renameable names inside the anchor (a window's, member by member,
-        remembered for the next windows)."""
+        remembered for the next windows; a node's read from a span holding it whose names are
+        known, else captured and kept when the node is big)."""
         if isinstance(node, Node):
-            return [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, node)]
+            known = self._spans.names_in(node.start_byte, node.end_byte)
+            if known is not None:
+                return known
+            captured = sorted((n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, node))
+            if node.descendant_count > ANCHOR_LIMIT and all(start < stop for start, stop in captured):
+                # a zero-width name (MISSING) may touch an inner node without lying in it
+                self._spans.keep(node.start_byte, node.end_byte, captured)
+            return captured
         remembered = self._member_names
         names: list[tuple[int, int]] = []
         for member in node.members:
             spans = remembered.get(member.id)
             if spans is None:
-                spans = remembered[member.id] = [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, member)]
+                spans = self._spans.names_in(member.start_byte, member.end_byte)
+                if spans is None:
+                    spans = [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, member)]
+                remembered[member.id] = spans
                 if len(remembered) > _REMEMBERED_MEMBERS:
                     remembered.popitem(last=False)
             names.extend(spans)
         return names
+
+
+class _KnownNames:
+    """The renameable names of big nodes already captured (disjoint spans, sorted), so that a
+    node inside one (an anchor inside a function digested whole) is read by bisection."""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._spans: list[tuple[int, int, list[int], list[tuple[int, int]]]] = []
+
+    def names_in(self, start: int, end: int) -> list[tuple[int, int]] | None:
+        at = bisect.bisect_right(self._starts, start) - 1
+        if at < 0:
+            return None
+        _, span_end, name_starts, names = self._spans[at]
+        if end > span_end:
+            return None
+        return names[bisect.bisect_left(name_starts, start):bisect.bisect_left(name_starts, end)]
+
+    def keep(self, start: int, end: int, names: list[tuple[int, int]]) -> None:
+        """Keep a node's names; spans inside it are dropped (it answers for them)."""
+        first = bisect.bisect_left(self._starts, start)
+        last = first
+        while last < len(self._spans) and self._spans[last][1] <= end:
+            last += 1
+        self._starts[first:last] = [start]
+        self._spans[first:last] = [(start, end, [name for name, _ in names], names)]
+
+
+def _with_reads(
+    source: bytes, begin: int, end: int, names: list[tuple[int, int]], replaced: dict[int, bytes]
+) -> bytes:
+    """`normalized_span` of an anchor holding constant reads: the names inside a read are left
+    out, the read itself replaced."""
+    pieces, at = [], begin
+    index: dict[bytes, int] = {}
+    for start, stop in names:
+        if start < at:
+            continue  # inside a replaced read (or a nested capture, never in practice)
+        pieces.append(source[at:start])
+        replacement = replaced.get(start)
+        if replacement is None:
+            replacement = b"\x00%d\x00" % index.setdefault(source[start:stop], len(index))
+        pieces.append(replacement)
+        at = stop
+    pieces.append(source[at:end])
+    return b"".join(pieces)
+
+
+#: `\0N\0` for the name indexes made so far
+_MARKS: list[bytes] = []
+
+
+def _marks(count: int) -> list[bytes]:
+    """`_MARKS`, grown to hold the first `count` indexes."""
+    while len(_MARKS) < count:
+        _MARKS.append(b"\x00%d\x00" % len(_MARKS))
+    return _MARKS
 
 
 #: one cursor per query (never given a byte range, so reusable)

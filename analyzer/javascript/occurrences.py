@@ -139,7 +139,9 @@ class _Words:
                     offsets.append(offset)
                     if offset not in declared:
                         decided = _AFTER_NAME[source[after]] if after < last and trusted else _DECLARING
-                        if decided == _DECLARING or (decided == _LOOK and _maybe_declaring(source, offset, after)):
+                        if decided == _DECLARING or (decided == _LOOK and (
+                                _function_before(source, offset) if source[after] == 0x28  # (
+                                else _maybe_declaring(source, offset, after))):
                             suspects.append((offset, name))
                 at = words.find(needle, at + size + 1)
 

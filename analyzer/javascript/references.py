@@ -81,12 +81,13 @@ def unit_references(tree: Tree, source: bytes, modules: ModuleMap) -> UnitRefere
     tops = {root.id, container.id} | ({container.parent.id} if container.parent is not None else set())
     declared = {offset for item in raw for offset, _ in item[3]}  # each a top-level declaration
     referenced, walked = references_of(raw, top, source, root, tops, declared)
+    text_of = {name: _text(name) for name in top}
     items = [
         Item(
             offset=start,
             end_offset=end,
-            declares=tuple(_text(n) for _, n in names),
-            references=tuple(sorted(_text(n) for n in referenced[position])),
+            declares=tuple(text_of[n] for _, n in names),
+            references=tuple(sorted(map(text_of.__getitem__, referenced[position]))),
         )
         for position, (start, end, _, names) in enumerate(raw)
     ]
@@ -112,11 +113,27 @@ RUNTIME_SIGNATURES = (
 def _runtime_helpers(raw: list[RawItem], source: bytes) -> frozenset[str]:
     """Top-level bindings whose declaration holds a runtime helper's text. A helper is code the
     bundler writes once and every module calls: never evidence of who wrote its callers."""
+    at = sorted({found for signature in RUNTIME_SIGNATURES for found in _offsets(source, signature)})
+    starts = [item[0] for item in raw]
     found: set[str] = set()
-    for start, end, _, declared in raw:
-        if declared and end - start < 4096 and any(s in source[start:end] for s in RUNTIME_SIGNATURES):
+    for offset in at:
+        position = bisect.bisect_right(starts, offset) - 1
+        if position < 0:
+            continue
+        start, end, _, declared = raw[position]
+        # the whole signature inside a declaring item of under 4 KB
+        if declared and end - start < 4096 and any(
+                offset + len(s) <= end and source.startswith(s, offset) for s in RUNTIME_SIGNATURES):
             found.update(_text(n) for _, n in declared)
     return frozenset(found)
+
+
+def _offsets(source: bytes, text: bytes) -> list[int]:
+    out, at = [], source.find(text)
+    while at >= 0:
+        out.append(at)
+        at = source.find(text, at + 1)
+    return out
 
 
 def binding_digests(tree: Tree, source: bytes, items: list[Item], wanted: list[int]) -> dict[tuple[int, str], bytes]:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from tree_sitter import Node
 
-from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, has_token, same, text
+from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, has_token, same, symbols_of, text
 from analyzer.model import Context, Scope
 
 _SCOPE_TYPES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "field_definition"}
+_SCOPE_SYMBOLS = symbols_of(_SCOPE_TYPES)
+#: a scope node not seen yet
+_UNKNOWN: Any = object()
 _BUN_CJS_PARAMS = ("exports", "require", "module", "__filename", "__dirname")
 
 
@@ -50,14 +54,24 @@ def scope_nodes(chain: list[Node]) -> list[Node]:
     return [node for node in chain if node.type in _SCOPE_TYPES]
 
 
-def scope_of(unit: str, chain: list[Node]) -> Scope:
-    """`chain`: the ancestors of the callsite (or class), innermost first."""
+def scope_of(unit: str, chain: list[Node], known: dict[int, tuple[str, str] | None] | None = None) -> Scope:
+    """`chain`: the ancestors of the callsite (or class), innermost first. `known`: each scope
+    node's (name, kind) by node id (None: not a scope, or Bun's CommonJS wrapper), kept by a
+    caller that asks about many callsites of one tree."""
+    known = {} if known is None else known
     # (node, its name, its kind), innermost first, without Bun's CommonJS wrapper
-    scopes = [
-        (node, function_name(node, _above(chain, at)), function_kind(node))
-        for at, node in enumerate(chain)
-        if node.type in _SCOPE_TYPES and not is_bun_cjs_wrapper(node, _above(chain, at))
-    ]
+    scopes = []
+    for at, node in enumerate(chain):
+        if node.kind_id not in _SCOPE_SYMBOLS:
+            continue
+        entry = known.get(node.id, _UNKNOWN)
+        if entry is _UNKNOWN:
+            entry = known[node.id] = (
+                None if is_bun_cjs_wrapper(node, _above(chain, at))
+                else (function_name(node, _above(chain, at)), function_kind(node))
+            )
+        if entry is not None:
+            scopes.append((node, *entry))
     path = [f"module:{unit}@0"] + [f"{kind}:{name}@{node.start_byte}" for node, name, kind in reversed(scopes)]
     innermost = next(((name, kind) for node, name, kind in scopes if node.type not in CLASS_TYPES), None)
     innermost_name, innermost_kind = innermost if innermost is not None else ("<module>", "module")
