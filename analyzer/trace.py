@@ -11,6 +11,8 @@ _START = time.perf_counter()
 
 
 def mark(label: str) -> None:
-    """One line: seconds since the process imported this module, process id, label."""
+    """One line: seconds since the process imported this module, CPU seconds of this process
+    (user + system, a forked worker's counted from its fork), process id, label."""
     if _ON:
-        print(f"erratlas-trace {time.perf_counter() - _START:7.3f} {os.getpid()} {label}", file=sys.stderr, flush=True)
+        print(f"erratlas-trace {time.perf_counter() - _START:7.3f} {time.process_time():7.3f} {os.getpid()} {label}",
+              file=sys.stderr, flush=True)

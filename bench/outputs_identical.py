@@ -86,7 +86,12 @@ def exported(commit: str) -> pathlib.Path:
 
 def scan(tree: pathlib.Path, target: Target, out: pathlib.Path, jobs: int | None) -> float:
     """`erratlas scan` of `tree`'s analyzer package (this virtualenv's Python); wall seconds."""
-    command = [sys.executable, "-c", "from analyzer.cli import main; main()", "scan", str(target_input(target)),
+    # -P: the working directory (this checkout) is not put before `tree` on the path; the
+    # assertion catches any other way this checkout's package could be the one imported
+    package = str(tree.resolve()) + os.sep
+    run = (f"import analyzer; assert analyzer.__file__.startswith({package!r}), analyzer.__file__; "
+           "from analyzer.cli import main; main()")
+    command = [sys.executable, "-P", "-c", run, "scan", str(target_input(target)),
                "--out", str(out), *target.extra, *(["--jobs", str(jobs)] if jobs else [])]
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     environment.pop("ERRATLAS_TRACE", None)
