@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from analyzer import bounds, progress
 from analyzer.errors import InputError, InvariantError
-from analyzer.parallel.forked import can_fork, run_to_end
+from analyzer.parallel.forked import run_to_end
 
 T = TypeVar("T")
 
@@ -45,11 +45,9 @@ def report(kind: str, value: object) -> None:
 
 
 def isolated(work: Callable[[], T], subject: Path) -> T:
-    """`work()` run in a forked child (in this process where there is no fork). Exceptions
+    """`work()` run in a forked child (`analyzer.parallel.executor.Forked` asks). Exceptions
     travel back: InputError as InputError, InvariantError as InvariantError, anything else as
     ChildFailure; a child that dies becomes an InputError naming the unit it was on."""
-    if not can_fork():
-        return work()
     ended = run_to_end(lambda send: _child(work, send), keep_stderr=True)  # it shows the progress
     notes: dict[str, Any] = {}
     for frame in ended.frames:

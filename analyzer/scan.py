@@ -29,6 +29,7 @@ from analyzer.model import (
     Readable,
     ReferenceItem,
 )
+from analyzer.parallel.executor import Inline
 from analyzer.readable import ReadableUnit, readable_units
 from analyzer.rules import JavaScriptRules, PythonRules, load_javascript_rules, load_python_rules
 
@@ -86,9 +87,12 @@ class ScanResult:
     anchor_limit: int = 0
 
 
-def scan(source: ScanInput, logger: str | None = None, jobs: int = 1, signatures: bool = False) -> ScanResult:
-    """The frontend of the input's language (`scan_input`), then the same identities and records."""
-    found = _frontend(source, logger, jobs, signatures)
+def scan(
+    source: ScanInput, logger: str | None = None, executor: Inline | None = None, signatures: bool = False
+) -> ScanResult:
+    """The frontend of the input's language (`scan_input`), then the same identities and records;
+    `executor`: where the work runs (`analyzer.parallel.executor`; default: in this process)."""
+    found = _frontend(source, logger, executor or Inline(), signatures)
     bundle = BundleInput(name=found.name, sha256=found.sha256, size=found.size)
     with progress.phase("identities and records"):
         readable = readable_units(found.renderings)
@@ -98,7 +102,7 @@ def scan(source: ScanInput, logger: str | None = None, jobs: int = 1, signatures
                       found.anchor_limit)
 
 
-def _frontend(source: ScanInput, logger: str | None, jobs: int, signatures: bool) -> FrontendScan:
+def _frontend(source: ScanInput, logger: str | None, executor: Inline, signatures: bool) -> FrontendScan:
     """The frontend of the input's language (each imported only when used: a scan directory's
     readers never load a parser)."""
     path, rules = source.path, source.rules
@@ -108,11 +112,10 @@ def _frontend(source: ScanInput, logger: str | None, jobs: int, signatures: bool
         from analyzer.python.frontend import scan_python
 
         with progress.phase(f"parsing the Python files of {path.name}"):
-            return scan_python(path, rules, jobs)
+            return scan_python(path, rules, executor)
     from analyzer.javascript.frontend import scan_javascript
-    from analyzer.javascript.runner import workers_for
 
-    return scan_javascript(path, rules, logger, workers_for(jobs), signatures)
+    return scan_javascript(path, rules, logger, executor, signatures)
 
 
 def _callsites(units: list[UnitFacts], readable: dict[str, ReadableUnit], modules: BundleModules) -> list[Callsite]:

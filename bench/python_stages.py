@@ -81,7 +81,7 @@ def run(target: pathlib.Path, out: pathlib.Path) -> float:
 
     quiet_gc()
     start = time.perf_counter()
-    result = scan_module.scan(scan_module.scan_input(target), None, jobs=1)
+    result = scan_module.scan(scan_module.scan_input(target), None)  # in this process
     files = inventory_files(result)
     files |= owner_files(files, [], timed("reports: summary", scan_summary)(result))
     timed("write", write_directory)(out, files)

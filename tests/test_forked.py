@@ -1,4 +1,4 @@
-"""The forked helper: results never depend on timing or on the child surviving."""
+"""The forked workers: results never depend on timing or on the child surviving."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from analyzer.parallel.forked import LOST, ChildLost, Helper, Side
+from analyzer.parallel.forked import LOST, ChildLost, Shared, Side
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 
@@ -30,20 +30,13 @@ def _children() -> set[int]:
     return found
 
 
-def _share(count: int, work, first=lambda: "own", prepare=None) -> tuple[object, object, list[object]]:  # type: ignore[no-untyped-def]
-    prepare = prepare or (lambda own, payload: ((own, payload), payload["count"], work))
-    helper = Helper(first, prepare)
-    helper.hand_over({"count": count}, count)
-    return helper.join(work)
+def _share(count: int, work) -> list[object]:  # type: ignore[no-untyped-def]
+    return Shared(work, count).join(work)
 
 
-@pytest.mark.parametrize("count", [0, 1, 15, 16, 17, 100, 1000])
+@pytest.mark.parametrize("count", [0, 1, 2, 15, 16, 17, 100, 1000])
 def test_results_are_in_task_order_and_complete(count: int) -> None:
-    own, extra, results = _share(count, lambda i: i * i)
-    assert results == [i * i for i in range(count)]
-    # a parent that did every task before the helper was scheduled (a loaded machine) joins
-    # without the helper's values: the caller then makes them itself
-    assert (own, extra) == ("own", ("own", {"count": count})) or (own is LOST and extra is LOST)
+    assert _share(count, lambda i: i * i) == [i * i for i in range(count)]
 
 
 def test_uneven_task_costs_still_give_every_result_once() -> None:
@@ -53,19 +46,21 @@ def test_uneven_task_costs_still_give_every_result_once() -> None:
         return (i, os.getpid())
 
     for _ in range(5):
-        _, _, results = _share(400, work)
+        results = _share(400, work)
         assert [i for i, _ in results] == list(range(400))
     pids = {pid for _, pid in results}
-    assert os.getpid() in pids  # the parent always takes the first chunk
+    assert os.getpid() in pids  # the parent always takes the first task
 
 
-def test_a_child_that_fails_first_leaves_the_parent_all_the_work() -> None:
-    def first() -> None:
-        raise RuntimeError("no modules here")
+def test_a_child_that_fails_leaves_the_parent_all_the_work() -> None:
+    parent = os.getpid()
 
-    own, extra, results = _share(50, lambda i: -i, first=first)
-    assert own is LOST and extra is LOST
-    assert results == [-i for i in range(50)]
+    def work(i: int) -> int:
+        if os.getpid() != parent:
+            raise RuntimeError("not here")
+        return -i
+
+    assert _share(50, work) == [-i for i in range(50)]
 
 
 def test_a_child_killed_midway_costs_time_not_results() -> None:
@@ -73,31 +68,50 @@ def test_a_child_killed_midway_costs_time_not_results() -> None:
 
     def work(i: int) -> int:
         if os.getpid() != parent and i < 180:
-            os.kill(os.getpid(), signal.SIGKILL)  # the child dies after a few chunks from the back
+            os.kill(os.getpid(), signal.SIGKILL)  # the child dies after a few tasks from the back
         if os.getpid() == parent:
             time.sleep(0.0005)  # let the child start
         return i + 1
 
-    own, extra, results = _share(200, work)
-    assert own is LOST and extra is LOST
-    assert results == [i + 1 for i in range(200)]
+    assert _share(200, work) == [i + 1 for i in range(200)]
     assert not _children()
 
 
 def test_an_error_in_the_parent_kills_and_reaps_the_child() -> None:
+    parent = os.getpid()
+
     def work(i: int) -> int:
+        if os.getpid() != parent:
+            time.sleep(5)
         if i == 3:
             raise ValueError("parent side")
         return i
 
     with pytest.raises(ValueError):
-        _share(100, work, first=lambda: time.sleep(5))
+        _share(100, work)
     assert not _children()
 
 
-def test_cancel_before_hand_over_reaps_the_child() -> None:
-    helper = Helper(lambda: time.sleep(5), lambda own, payload: (None, 0, lambda task: task))
-    helper.cancel()
+def test_cancel_before_join_reaps_the_child() -> None:
+    shared = Shared(lambda task: time.sleep(5), 10)
+    shared.cancel()
+    assert not _children()
+
+
+def test_a_late_child_is_stopped_and_the_parent_does_its_task() -> None:
+    """A child that has barely run (here: asleep in its first task) when the parent has done
+    every other task is not waited for once it is old enough to judge: the parent does the
+    child's task too."""
+    parent = os.getpid()
+
+    def work(i: int) -> int:
+        if os.getpid() != parent:
+            time.sleep(5)
+        return i * 2
+
+    started = time.monotonic()
+    assert _share(10, work) == [i * 2 for i in range(10)]
+    assert time.monotonic() - started < Shared.JUDGED_AFTER + 1
     assert not _children()
 
 
@@ -163,29 +177,4 @@ def test_a_stopped_side_is_gone_at_once() -> None:
     started = time.monotonic()
     side.stop()
     assert time.monotonic() - started < 1
-    assert not _children()
-
-
-def test_a_child_gone_before_the_hand_over_costs_no_error() -> None:
-    """The task list is written to a pipe nobody reads any more: no BrokenPipeError escapes."""
-    for _ in range(20):
-        helper = Helper(lambda: os._exit(3), lambda own, payload: (None, 0, lambda task: task))
-        time.sleep(0.01)
-        helper.hand_over(list(range(100_000)), 10)  # bigger than the pipe
-        own, extra, results = helper.join(lambda i: i * 2)
-        assert own is LOST and extra is LOST and results == [i * 2 for i in range(10)]
-    assert not _children()
-
-
-def test_a_late_helper_is_stopped_and_the_parent_does_its_work() -> None:
-    """A child that has barely run (here: asleep) and not begun its tasks when the parent has
-    done them all is not waited for: the parent gets LOST for its values and redoes nothing
-    else."""
-    helper = Helper(lambda: time.sleep(5) or "own", lambda own, payload: ("extra", payload, lambda i: -i))
-    helper.hand_over(10, 10)
-    started = time.monotonic()
-    own, extra, results = helper.join(lambda i: i * 2)
-    assert time.monotonic() - started < Helper.JUDGED_AFTER + 1
-    assert own is LOST and extra is LOST
-    assert results == [i * 2 for i in range(10)]
     assert not _children()

@@ -16,7 +16,7 @@ from support.references_883a09a import _references as looked_up
 
 from analyzer.javascript.modules import find_modules
 from analyzer.javascript.occurrences import references_of
-from analyzer.javascript.references import _items, _top_list
+from analyzer.javascript.references import _items, _top_list, chunk_references, listing
 from analyzer.javascript.syntax import parse
 
 
@@ -32,7 +32,7 @@ def both(source: bytes) -> tuple[tuple[list[set[bytes]], int], tuple[list[set[by
             top[name].append(position)
     tops = {root.id, container.id} | ({container.parent.id} if container.parent is not None else set())
     declared_at = {offset for item in raw for offset, _ in item[3]}
-    fast = references_of(raw, top, source, root, tops, declared_at)
+    fast = references_of(raw, frozenset(top), source, root, tops, declared_at)
     slow = looked_up([(a, b, node, tuple(n for _, n in d)) for a, b, node, d in raw], top, source, root, tops)
     return fast, slow
 
@@ -62,6 +62,22 @@ import("a"), a?.b, b ?? c, a ? b : c, a instanceof b, a in b;
 var f11 = (a = b, { c } = {}) => a + c;
 function f12() { if (x) { let a; a++; } a--; }
 """
+
+
+def by_chunks(source: bytes, chunk_bytes: int) -> tuple[list[set[bytes]], int]:
+    """The pass made chunk by chunk (`references.chunk_references`), as a scan's tasks do."""
+    tree = parse(source)
+    items = listing(tree, source, find_modules(tree, source), chunk_bytes)
+    done = [chunk_references(items, chunk, source, tree.root_node) for chunk in range(len(items.chunks))]
+    return [names for chunk, _ in done for names in chunk], sum(walked for _, walked in done)
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, 50, 300, 1 << 20])
+def test_chunks_give_the_pass_of_the_whole_unit(chunk_bytes: int) -> None:
+    """Items cut into chunks of any size (one item each, a few, all): the same references and
+    walks, on the shapes and on a fixture with bundler modules."""
+    for source in (SHAPES, SHAPES + b"function g( { var a = ; b( c", (FIXTURES / "demo" / "demo.min.js").read_bytes()):
+        assert by_chunks(source, chunk_bytes) == both(source)[0]
 
 
 def test_shapes_made_to_put_names_everywhere() -> None:

@@ -1,5 +1,5 @@
 """Each worker of a JavaScript scan has its own switch, and no switch changes a byte of output
-(analyzer/javascript/runner.py, docs/performance.md)."""
+(analyzer/parallel/executor.py, docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from conftest import FIXTURES, records, run, scan, tree_bytes
 
 from analyzer.errors import InputError
-from analyzer.javascript.runner import DEFAULT_WORKERS, NO_WORKERS, Workers, workers_for
+from analyzer.parallel.executor import WORKER_MIN_BYTES, Forked, Inline, executor_for
 
 SWITCHES = ("ERRATLAS_HELPER", "ERRATLAS_RENDER_WORKER")
 
@@ -21,37 +21,48 @@ def no_switches(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     return monkeypatch
 
 
+def _workers(executor: Inline) -> tuple[bool, bool]:
+    """(forks a worker ahead, forks a helper for the task lists) of an executor."""
+    return (isinstance(executor, Forked) and executor._ahead, isinstance(executor, Forked) and executor._helper)
+
+
 def test_one_job_forks_no_worker_whatever_the_switches(no_switches: pytest.MonkeyPatch) -> None:
     for name in SWITCHES:
         no_switches.setenv(name, "1")
-    assert workers_for(1) == NO_WORKERS
+    assert _workers(executor_for(1)) == (False, False)
 
 
-def test_more_jobs_use_the_default_workers(no_switches: pytest.MonkeyPatch) -> None:
-    assert workers_for(2) == DEFAULT_WORKERS
+def test_more_jobs_use_both_workers(no_switches: pytest.MonkeyPatch) -> None:
+    assert _workers(executor_for(2)) == (True, True)
 
 
 @pytest.mark.parametrize(
     ("switches", "expected"),
     [
-        ({"ERRATLAS_HELPER": "0"}, Workers(helper=False, render=DEFAULT_WORKERS.render)),
-        ({"ERRATLAS_RENDER_WORKER": "0"}, Workers(helper=DEFAULT_WORKERS.helper, render=False)),
-        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"}, Workers(helper=True, render=True)),
-        ({"ERRATLAS_HELPER": "0", "ERRATLAS_RENDER_WORKER": "0"}, NO_WORKERS),
+        ({"ERRATLAS_HELPER": "0"}, (True, False)),
+        ({"ERRATLAS_RENDER_WORKER": "0"}, (False, True)),
+        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"}, (True, True)),
+        ({"ERRATLAS_HELPER": "0", "ERRATLAS_RENDER_WORKER": "0"}, (False, False)),
     ],
 )
 def test_each_worker_has_its_own_switch(
-    no_switches: pytest.MonkeyPatch, switches: dict[str, str], expected: Workers
+    no_switches: pytest.MonkeyPatch, switches: dict[str, str], expected: tuple[bool, bool]
 ) -> None:
     for name, value in switches.items():
         no_switches.setenv(name, value)
-    assert workers_for(2) == expected
+    assert _workers(executor_for(2)) == expected
 
 
 def test_a_switch_is_0_or_1(no_switches: pytest.MonkeyPatch) -> None:
     no_switches.setenv("ERRATLAS_HELPER", "yes")
     with pytest.raises(InputError, match="must be 0 or 1"):
-        workers_for(2)
+        executor_for(2)
+
+
+def test_an_executor_gives_the_tasks_results_in_order() -> None:
+    """Inline and Forked map to the same list; a task list too small for a worker stays here."""
+    work = [i * i for i in range(100)].__getitem__
+    assert Inline().map(work, 100, 0) == Forked(2).map(work, 100, WORKER_MIN_BYTES) == Forked(2).map(work, 100, 0)
 
 
 WRAPPER = b"// @bun @bun-cjs\n(function(exports, require, module, __filename, __dirname) {"

@@ -57,8 +57,8 @@ def scan(
     ] = False,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
-    from analyzer.isolated import isolated
     from analyzer.owners.allowlist import load_allowlists
+    from analyzer.parallel.executor import executor_for
     from analyzer.reports.inventory import inventory_files
     from analyzer.reports.output import check_replaceable, write_directory
     from analyzer.reports.owners import owner_files
@@ -67,6 +67,7 @@ def scan(
     from analyzer.scan import scan_input
 
     mark("cli: arguments parsed")
+    executor = executor_for(jobs or cores())  # where the work runs: decided here, once
     check_replaceable(Path(os.path.abspath(out)))  # refuse a directory of the user's before minutes of work
     with terminal_progress():
         with progress.phase("reading rules and allowlists"):
@@ -79,7 +80,7 @@ def scan(
             gc.disable()
 
         def outputs() -> tuple[dict[str, bytes], str]:
-            result = run_scan(source, logger, jobs=jobs or cores(), signatures=signatures)
+            result = run_scan(source, logger, executor, signatures=signatures)
             mark("scan: done")
             with progress.phase("making reports"):
                 made = inventory_files(result)
@@ -94,7 +95,7 @@ def scan(
 
         # a JavaScript scan runs where a parser crash or the memory bound cannot take this
         # process down (analyzer/isolated.py); nothing is written unless it ends well
-        files, line = outputs() if python else isolated(outputs, bundle)
+        files, line = outputs() if python else executor.isolated(outputs, bundle)
         with progress.phase(f"writing {len(files)} files to {out}"):
             write_directory(out, files)
         mark("reports: written")

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from array import array
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from tree_sitter import Node, Tree
 
@@ -21,14 +20,21 @@ from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import error_classes, heritage_names
 from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.messages import message_of
-from analyzer.javascript.modules import ModuleMap, UnitEvidence, find_modules, unit_evidence
+from analyzer.javascript.modules import find_modules, unit_evidence
 from analyzer.javascript.normalize import Normalizer, anchor_of, innermost_function
-from analyzer.javascript.references import UnitReferences, binding_digests, unit_references
+from analyzer.javascript.references import (
+    Listing,
+    UnitReferences,
+    binding_digests,
+    chunk_references,
+    listing,
+    unit_references,
+)
 from analyzer.javascript.resolve import Resolution
-from analyzer.javascript.runner import InProcess, Runner
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
 from analyzer.model import Consumer, Unit
+from analyzer.parallel.executor import Inline
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
 
@@ -43,13 +49,16 @@ class RecoveredShape(Exception):
 #: once its outputs are on disk. Library callers may clear this list.
 RETAINED_TREES: list[Tree] = []
 
+_INLINE = Inline()
+
 
 def extract_unit(
-    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, runner: Runner = InProcess,
+    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, executor: Inline = _INLINE,
 ) -> UnitFacts:
-    """The facts of one unit of `bundle`. The work after the parse that needs only the tree, and
-    the callsites' facts, run on `runner` (`analyzer.javascript.runner`): the facts are the same
-    on any runner."""
+    """The facts of one unit of `bundle`. The work after the parse that is a list of independent
+    tasks (the reference graph by chunks of items, the callsites' facts, the digests of the
+    bindings that may root a `references` entry) is handed to `executor.map`: the facts are the
+    same on any executor."""
     mark(f"extract: parsing {unit.name}")
     label = str(bundle) if unit.name == file_name(bundle) else f"{bundle}!{unit.name}"
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
@@ -57,86 +66,115 @@ def extract_unit(
     mark("extract: parsed")
     RETAINED_TREES.append(tree)  # freed by process exit, not node by node (see the list's comment)
     source = unit.source
-    normalizer = Normalizer(source, WorkBudget(label, tree.root_node.descendant_count))
-    scopes: dict[int, tuple[str, str] | None] = {}  # scope nodes' names and kinds, asked once
-
-    def tree_facts() -> tuple[ModuleMap, list[ErrorRegion], UnitReferences]:
-        modules = find_modules(tree, source)
-        mark("extract: module map made")
-        regions = error_regions(tree)
-        references = unit_references(tree, source, modules)
-        mark("extract: reference items made")
-        return modules, regions, references
-
-    def site_facts(node: Node, kind: str, columns: dict[int, tuple[int, int]]) -> SiteFacts | LeftOut:
-        try:
-            return _site(unit, tree.root_node, node, kind, rules, normalizer, columns[node.start_byte], scopes)
-        except RecoveredShape as shape:
-            return LeftOut(kind, node.start_byte, node.end_byte, columns[node.start_byte][0], str(shape))
-
-    def prepare(
-        own: tuple[ModuleMap, list[ErrorRegion], UnitReferences], payload: tuple[bytes, list[tuple[str, int]]]
-    ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts | LeftOut]]:
-        """The modules of every callsite found (as (kind, offset)), and the work on each (the
-        callsites found again in this process's tree when first needed)."""
-        evidence = unit_evidence(unit, own[0], payload[1], bundle)
-        todo: list[tuple[Node, str]] = []
-        columns: dict[int, tuple[int, int]] = {}
-
-        def work(i: int) -> SiteFacts | LeftOut:
-            if not todo:
-                todo.extend(_decode_sites(tree, payload[0]))
-                columns.update(_columns(source, [node.start_byte for node, _ in todo]))
-            return site_facts(todo[i][0], todo[i][1], columns)
-
-        return evidence, len(payload[0]) // _SITE_CODE_BYTES, work
-
-    shared = runner(tree_facts, prepare)
-    try:
-        resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
-        mark(f"extract: {len(sites)} callsites found")
-        check_callsites(label, len(sites))
-        columns = _columns(source, [node.start_byte for node, _ in sites])
-        located = [(kind, node.start_byte) for node, kind in sites]
-        shared.hand_over((_encode_sites(sites), located), len(sites))
-        class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
-    except BaseException:
-        shared.cancel()
-        raise
-    # the runner's other side mapped the modules meanwhile; now both work through the callsites
-    (modules, regions, references), evidence, done = shared.join(
-        lambda i: site_facts(sites[i][0], sites[i][1], columns))
+    budget = WorkBudget(label, tree.root_node.descendant_count)
+    normalizer = Normalizer(source, budget)
+    modules = find_modules(tree, source)
+    regions = error_regions(tree)
+    resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
+    mark(f"extract: {len(sites)} callsites found")
+    check_callsites(label, len(sites))
+    class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
+    items = listing(tree, source, modules)
+    roots = _root_candidates(items, [node.start_byte for node, kind in sites], choice)
+    mark("extract: module map and items made")
+    work = _Tasks(unit, tree, rules, normalizer, items, sites, roots)
+    spent_before = budget.left
+    done = executor.map(work.run, work.count, len(source))
+    references, site_facts, spent, digests = work.gather(done)
+    budget.left = spent_before
+    normalizer.spend(spent)  # the node visits of every callsite's facts, wherever they were made
     mark("extract: callsite facts made")
-    facts = [fact for fact in done if isinstance(fact, SiteFacts)]
-    left_out = tuple(fact for fact in done if isinstance(fact, LeftOut))
-    logger = _logger_summary(unit, choice, source)
-    roots = _root_candidates(references, [fact.offset for fact in facts], choice)
+    facts = [fact for fact in site_facts if isinstance(fact, SiteFacts)]
+    left_out = tuple(fact for fact in site_facts if isinstance(fact, LeftOut))
+    evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], bundle)
     return UnitFacts(
         unit=unit,
         sites=facts,
         left_out=left_out,
         found=dict(Counter(kind for _, kind in sites)),
         classes=class_facts,
-        logger=logger,
+        logger=_logger_summary(unit, choice, source),
         shadowed=dict(sorted(shadowed.items())),
         error_regions=regions,
         modules=modules,
         evidence=evidence,
         references=references,
-        binding_digests=binding_digests(tree, source, references.items, roots),
+        binding_digests=digests,
     )
 
 
-def _root_candidates(
-    references: UnitReferences, offsets: list[int], choice: logger_detection.LoggerChoice
-) -> list[int]:
+#: callsites whose facts one task makes, and bindings one task digests
+_SITES_PER_TASK = 8
+_BINDINGS_PER_TASK = 32
+
+
+class _Tasks:
+    """A unit's independent tasks after the parse, numbered for `Inline.map`: the reference
+    graph's chunks, then groups of callsites, then groups of the bindings to digest."""
+
+    def __init__(
+        self, unit: Unit, tree: Tree, rules: JavaScriptRules, normalizer: Normalizer, items: Listing,
+        sites: list[tuple[Node, str]], roots: list[int],
+    ) -> None:
+        self.unit, self.tree, self.rules, self.normalizer, self.items = unit, tree, rules, normalizer, items
+        self.sites, self.roots = sites, roots
+        self.columns = _columns(unit.source, [node.start_byte for node, _ in sites])
+        self.scopes: dict[int, tuple[str, str] | None] = {}  # scope nodes' names and kinds, asked once
+        self.site_groups = range(0, len(sites), _SITES_PER_TASK)
+        self.root_groups = range(0, len(roots), _BINDINGS_PER_TASK)
+        self.count = len(items.chunks) + len(self.site_groups) + len(self.root_groups)
+
+    def run(self, task: int) -> object:
+        chunks, groups = len(self.items.chunks), len(self.site_groups)
+        if task < chunks:
+            return chunk_references(self.items, task, self.unit.source, self.tree.root_node)
+        if task < chunks + groups:
+            first = self.site_groups[task - chunks]
+            return self._site_facts(self.sites[first:first + _SITES_PER_TASK])
+        first = self.root_groups[task - chunks - groups]
+        wanted = self.roots[first:first + _BINDINGS_PER_TASK]
+        return binding_digests(self.tree, self.unit.source, self.items.raw, wanted)
+
+    def _site_facts(self, sites: list[tuple[Node, str]]) -> tuple[list[SiteFacts | LeftOut], int]:
+        """The facts of some callsites, and the node visits they took (the work bound)."""
+        budget = self.normalizer.budget
+        before = budget.left if budget is not None else 0
+        out: list[SiteFacts | LeftOut] = []
+        for node, kind in sites:
+            position = self.columns[node.start_byte]
+            try:
+                out.append(_site(self.unit, self.tree.root_node, node, kind, self.rules, self.normalizer, position,
+                                 self.scopes))
+            except RecoveredShape as shape:
+                out.append(LeftOut(kind, node.start_byte, node.end_byte, position[0], str(shape)))
+        return out, before - (budget.left if budget is not None else 0)
+
+    def gather(self, done: list[object]) -> tuple[
+        UnitReferences, list[SiteFacts | LeftOut], int, dict[tuple[int, str], bytes]
+    ]:
+        """(the references, every callsite's facts in order, their node visits, the digests)."""
+        chunks, groups = len(self.items.chunks), len(self.site_groups)
+        references = unit_references(self.items, cast(list[tuple[list[set[bytes]], int]], done[:chunks]))
+        facts: list[SiteFacts | LeftOut] = []
+        spent = 0
+        for group, visits in cast(list[tuple[list[SiteFacts | LeftOut], int]], done[chunks:chunks + groups]):
+            facts.extend(group)
+            spent += visits
+        digests: dict[tuple[int, str], bytes] = {}
+        for found in cast(list[dict[tuple[int, str], bytes]], done[chunks + groups:]):
+            digests.update(found)
+        return references, facts, spent, digests
+
+
+def _root_candidates(items: Listing, offsets: list[int], choice: logger_detection.LoggerChoice) -> list[int]:
     """The items whose bindings may root a `references` entry: those holding a callsite, and
     the logger's declaration (docs/references.md)."""
-    starts = [item.offset for item in references.items]
+    raw = items.raw
+    starts = [item[0] for item in raw]
     wanted = set()
     for offset in offsets + ([choice.binding.declaration.start_byte] if choice.binding is not None else []):
         position = bisect.bisect_right(starts, offset) - 1
-        if position >= 0 and offset < references.items[position].end_offset and references.items[position].declares:
+        if position >= 0 and offset < raw[position][1] and raw[position][3]:
             wanted.add(position)
     return sorted(wanted)
 
@@ -254,35 +292,6 @@ def _site(
         function_digest=normalizer.digest(function) if function is not None else None,
         function_offset=function.start_byte if function is not None else None,
     )
-
-
-_KINDS = ("error", "diagnostic")
-#: bytes of one encoded callsite: four 8-byte codes
-_SITE_CODE_BYTES = 4 * 8
-
-
-def _encode_sites(sites: list[tuple[Node, str]]) -> bytes:
-    """Callsites as (start, end, grammar symbol, kind) codes, for the helper to find in its tree
-    (no two nodes of one symbol span the same bytes where callsites are)."""
-    codes = array("q")
-    for node, kind in sites:
-        codes.extend((node.start_byte, node.end_byte, node.kind_id, _KINDS.index(kind)))
-    return codes.tobytes()
-
-
-def _decode_sites(tree: Tree, payload: bytes) -> list[tuple[Node, str]]:
-    codes = array("q")
-    codes.frombytes(payload)
-    root, sites = tree.root_node, []
-    for at in range(0, len(codes), 4):
-        start, end, symbol, kind_code = codes[at:at + 4]
-        node: Node | None = root.descendant_for_byte_range(start, end)
-        while node is not None and not (node.kind_id == symbol and node.start_byte == start and node.end_byte == end):
-            node = node.parent
-        if node is None:
-            raise LookupError(f"no node of symbol {symbol} at {start}..{end}")
-        sites.append((node, _KINDS[kind_code]))
-    return sites
 
 
 _NEW_BEFORE = re.compile(rb"(?<![A-Za-z0-9_$])new\s+$")

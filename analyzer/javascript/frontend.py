@@ -1,22 +1,15 @@
 """A JavaScript input (a bundle or a Bun executable) -> `FrontendScan`: load, then each unit's
 facts (`extract_unit`), the input's hash and the readable renderings, the bundler modules.
 
-The work is written in order; the workers a scan may use (`runner.workers_for`) only change
-where parts of it run:
-
-- the rendering worker, forked before the parse, hashes the input and makes the renderings,
-  sending typed messages (`InputDigest`, `Renderings`);
-- the helper, forked after the parse of a big unit, shares the unit's work (`runner.Forked`).
-
-Workers run at a lower priority (`runner.WORKER_NICENESS`). A lost or late worker costs time,
-never output: this process then does the work itself.
+The work is written in order and handed to the executor the scan is given
+(`analyzer.parallel.executor`): the hash and the renderings are started ahead (they need no
+tree, and may be made during the parse), each unit's tasks after its parse are mapped. Any
+executor gives the same output.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer import progress
@@ -27,49 +20,25 @@ from analyzer.facts import FrontendScan, UnitFacts
 from analyzer.javascript.extract import extract_unit
 from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
-from analyzer.javascript.runner import WORKER_NICENESS, Forked, InProcess, Runner, Workers
 from analyzer.model import Unit
-from analyzer.parallel.forked import LOST, Side
+from analyzer.parallel.executor import Inline
 from analyzer.readable import Rendering, render
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
 
-#: inputs and units smaller than this are not worth a worker (a fork and its pickles)
-WORKER_MIN_BYTES = 1 << 20
-
-
-@dataclass(frozen=True, slots=True)
-class InputDigest:
-    """The rendering worker's first message: the input's sha256."""
-
-    sha256: str
-
-
-@dataclass(frozen=True, slots=True)
-class Renderings:
-    """The rendering worker's second message: every unit's readable rendering, in unit order."""
-
-    renderings: list[Rendering]
-
 
 def scan_javascript(
-    path: Path, rules: JavaScriptRules, logger: str | None, workers: Workers, signatures: bool = False
+    path: Path, rules: JavaScriptRules, logger: str | None, executor: Inline, signatures: bool = False
 ) -> FrontendScan:
     with progress.phase(f"reading {file_name(path)}"):
         units, embedded = load_bundle(path)
     limit_memory(sum(len(unit.source) for unit in units))  # in an isolated scan: the bound from here on
-    side = _render_worker(path, units, workers)
-    try:
-        facts = []
-        for unit in units:
-            with progress.phase(f"finding callsites in {unit.name}"):
-                facts.append(extract_unit(unit, rules, logger, path, _runner_for(unit, workers)))
-        digest, rendered = _from_side(side)
-    finally:
-        if side is not None:
-            side.stop()
-    if digest is None or rendered is None:
-        digest, rendered = _sha256(path), [render(unit.source) for unit in units]
+    ahead = executor.ahead(lambda: _rendered(path, units), sum(len(unit.source) for unit in units))
+    facts = []
+    for unit in units:
+        with progress.phase(f"finding callsites in {unit.name}"):
+            facts.append(extract_unit(unit, rules, logger, path, executor))
+    digest, rendered = ahead.take()
     mark("scan: hash and renderings in")
     with progress.phase("modules"):
         modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
@@ -80,30 +49,9 @@ def scan_javascript(
     )
 
 
-def _render_worker(path: Path, units: list[Unit], workers: Workers) -> Side | None:
-    """The rendering worker, forked now (before the parse), when it is on and worth a fork."""
-    if not workers.render or sum(len(unit.source) for unit in units) < WORKER_MIN_BYTES:
-        return None
-    side = Side(lambda send: _render_ahead(path, units, send), WORKER_NICENESS)
-    mark("scan: render worker forked")
-    return side
-
-
-def _runner_for(unit: Unit, workers: Workers) -> Runner:
-    """The one place that decides where a unit's shared work runs."""
-    return Forked if workers.helper and len(unit.source) >= WORKER_MIN_BYTES else InProcess
-
-
-def _from_side(side: Side | None) -> tuple[str | None, list[Rendering] | None]:
-    """The worker's hash and renderings if they are here; a worker still at them is late (a
-    busy machine), and this process makes them itself rather than wait."""
-    if side is None:
-        return None, None
-    digest, rendered = side.peek(InputDigest), side.peek(Renderings)
-    if digest is LOST or rendered is LOST:
-        mark("scan: render worker late, stopped")
-        return None, None
-    return digest.sha256, rendered.renderings
+def _rendered(path: Path, units: list[Unit]) -> tuple[str, list[Rendering]]:
+    """The input's sha256 and every unit's readable rendering."""
+    return _sha256(path), [render(unit.source) for unit in units]
 
 
 def _signatures(units: list[Unit]) -> bytes:
@@ -117,13 +65,6 @@ def _signatures(units: list[Unit]) -> bytes:
     signature_rows = render_signatures(units, trees)
     mark("scan: corpus signatures made")
     return signature_rows
-
-
-def _render_ahead(path: Path, units: list[Unit], send: Callable[[object], None]) -> None:
-    """In the worker forked before the parse: the input's hash and the readable renderings."""
-    send(InputDigest(_sha256(path)))
-    send(Renderings([render(unit.source) for unit in units]))
-    mark("side: renderings sent")
 
 
 def _evidence(unit: UnitFacts) -> UnitEvidence:

@@ -73,20 +73,22 @@ _DECLARING_FIELDS: dict[str, str | None] = {
 
 
 def references_of(
-    raw: list[RawItem], top: dict[bytes, list[int]], source: bytes, root: Node, tops: set[int], declared: set[int]
+    raw: list[RawItem], names: frozenset[bytes], source: bytes, root: Node, tops: set[int], declared: set[int],
+    around: tuple[int, int] | None = None,
 ) -> tuple[list[set[bytes]], int]:
-    """For each item, the top-level names it references; and how many (item, name) pairs needed
-    a scope walk because a declaration of a local of that name is counted with the item (one
-    inside it, or, outside every item, after it and before the next). `declared`: the offsets
-    of the names the items declare (top-level declarations, known without a look)."""
-    words = _Words(source, frozenset(top), declared, trusted=not root.has_error)
+    """For each item, the top-level names (`names`) it references; and how many (item, name)
+    pairs needed a scope walk because a declaration of a local of that name is counted with
+    the item (one inside it, or, outside every item, after it and before the next).
+    `declared`: the offsets of the names the items declare (top-level declarations, known
+    without a look). `around`: the range the items lie in when they are some of a unit's
+    (the code outside every item there is counted with them; default: the whole source)."""
+    words = _Words(source, names, declared, trusted=not root.has_error)
     found = [words.of(start, end) for start, end, _, _ in raw]
-    for start, end in _gaps(raw, len(source)):
+    for start, end in _gaps(raw, around or (0, len(source))):
         words.of(start, end)
     words.suspects.sort()
     nodes: dict[int, Node | None] = {}
-    top_declarations, inner = _declarations(raw, words.suspects, root, tops, nodes)
-    top_declarations |= declared
+    top_declarations, inner = _declarations(raw, words.suspects, root, tops, nodes)  # besides `declared`
     referenced: list[set[bytes]] = [set() for _ in raw]
     walked = 0
     for position, (_, _, node, _) in enumerate(raw):
@@ -95,7 +97,7 @@ def references_of(
         for name, offsets in found[position].items():
             shadows = inner.get((position, name))
             walked += shadows is not None
-            if _refers(node, name, offsets, shadows, top_declarations, nodes):
+            if _refers(node, name, offsets, shadows, (declared, top_declarations), nodes):
                 referenced[position].add(name)
     return referenced, walked
 
@@ -153,15 +155,15 @@ def _word_gap(source: bytes, at: int, end: int) -> int:
     return at
 
 
-def _gaps(raw: list[RawItem], size: int) -> list[tuple[int, int]]:
-    """The byte ranges outside every item."""
-    gaps, at = [], 0
+def _gaps(raw: list[RawItem], around: tuple[int, int]) -> list[tuple[int, int]]:
+    """The byte ranges of `around` outside every item."""
+    gaps, at = [], around[0]
     for start, end, _, _ in raw:
         if start > at:
             gaps.append((at, start))
         at = max(at, end)
-    if at < size:
-        gaps.append((at, size))
+    if at < around[1]:
+        gaps.append((at, around[1]))
     return gaps
 
 
@@ -229,8 +231,8 @@ def _may_declare(node: Node, parent: Node) -> bool:
 
 
 def _refers(
-    item: Node, name: bytes, offsets: list[int], shadows: list[Binding] | None, top_declarations: set[int],
-    nodes: dict[int, Node | None],
+    item: Node, name: bytes, offsets: list[int], shadows: list[Binding] | None,
+    top_declarations: tuple[set[int], set[int]], nodes: dict[int, Node | None],
 ) -> bool:
     """Whether one of the occurrences of `name` in the item is a reference to the top-level
     binding: an identifier that declares nothing and lies in no scope of a local `name`."""
@@ -239,8 +241,9 @@ def _refers(
         starts = [start for start, _ in shadowed]
         declared = {b.declaration.start_byte for b in shadows}
     size, skip_to = len(name), -1
+    declared_here, declared_found = top_declarations  # the items' own, those found by a look
     for at in offsets:
-        if at < skip_to or at in top_declarations:
+        if at < skip_to or at in declared_here or at in declared_found:
             continue
         if at in nodes:
             node = nodes[at]

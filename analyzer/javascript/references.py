@@ -22,7 +22,6 @@ item references a top-level name wherever it holds it as an identifier.
 from __future__ import annotations
 
 import bisect
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -69,19 +68,59 @@ class UnitReferences:
     walked: int
 
 
-def unit_references(tree: Tree, source: bytes, modules: ModuleMap) -> UnitReferences:
-    """The items of a unit and the top-level bindings each declares and references."""
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A unit's items, listed, and what finding their references needs: the references
+    themselves are found chunk by chunk (`chunk_references`, independent tasks)."""
+
+    raw: list[RawItem]
+    #: the top-level names
+    names: frozenset[bytes]
+    #: ids of the nodes whose bindings are top-level (the program, the wrapper body and function)
+    tops: set[int]
+    #: offsets of the names the items declare
+    declared: set[int]
+    #: [start, end) of the items of each chunk
+    chunks: list[tuple[int, int]]
+    helpers: frozenset[str]
+
+
+#: bytes of items a chunk of the reference graph holds (a task of a few milliseconds)
+CHUNK_BYTES = 64 << 10
+
+
+def listing(tree: Tree, source: bytes, modules: ModuleMap, chunk_bytes: int = CHUNK_BYTES) -> Listing:
+    """The items of a unit and the top-level names they declare, in chunks of about
+    `chunk_bytes` of items."""
     root = tree.root_node
     container = _top_list(root)
     raw = sorted(_items(container, sorted((m.start, m.end) for m in modules.modules), root), key=lambda i: i[0])
-    top: dict[bytes, list[int]] = defaultdict(list)  # name -> the items declaring it
-    for position, item in enumerate(raw):
-        for _, name in item[3]:
-            top[name].append(position)
     tops = {root.id, container.id} | ({container.parent.id} if container.parent is not None else set())
-    declared = {offset for item in raw for offset, _ in item[3]}  # each a top-level declaration
-    referenced, walked = references_of(raw, top, source, root, tops, declared)
-    text_of = {name: _text(name) for name in top}
+    chunks, first, size = [], 0, 0
+    for position, (start, end, _, _) in enumerate(raw):
+        size += end - start
+        if size >= chunk_bytes or position == len(raw) - 1:
+            chunks.append((first, position + 1))
+            first, size = position + 1, 0
+    return Listing(
+        raw=raw, names=frozenset(name for item in raw for _, name in item[3]), tops=tops,
+        declared={offset for item in raw for offset, _ in item[3]}, chunks=chunks,
+        helpers=frozenset(modules.helpers) | _runtime_helpers(raw, source),
+    )
+
+
+def chunk_references(listing: Listing, chunk: int, source: bytes, root: Node) -> tuple[list[set[bytes]], int]:
+    """The names each item of the chunk references, and its scope walks (`references_of`)."""
+    first, last = listing.chunks[chunk]
+    following = listing.raw[last][0] if last < len(listing.raw) else len(source)
+    return references_of(listing.raw[first:last], listing.names, source, root, listing.tops, listing.declared,
+                         (0 if first == 0 else listing.raw[first][0], following))
+
+
+def unit_references(listing: Listing, chunks: list[tuple[list[set[bytes]], int]]) -> UnitReferences:
+    """The unit's items with their references, from every chunk's (in order)."""
+    text_of = {name: _text(name) for name in listing.names}
+    referenced = [names for chunk, _ in chunks for names in chunk]
     items = [
         Item(
             offset=start,
@@ -89,10 +128,9 @@ def unit_references(tree: Tree, source: bytes, modules: ModuleMap) -> UnitRefere
             declares=tuple(text_of[n] for _, n in names),
             references=tuple(sorted(map(text_of.__getitem__, referenced[position]))),
         )
-        for position, (start, end, _, names) in enumerate(raw)
+        for position, (start, end, _, names) in enumerate(listing.raw)
     ]
-    helpers = frozenset(modules.helpers) | _runtime_helpers(raw, source)
-    return UnitReferences(items, helpers, walked)
+    return UnitReferences(items, listing.helpers, sum(walked for _, walked in chunks))
 
 
 #: texts only bundler runtime helpers hold (esbuild's and Bun's `__using`, `__callDispose`,
@@ -136,7 +174,7 @@ def _offsets(source: bytes, text: bytes) -> list[int]:
     return out
 
 
-def binding_digests(tree: Tree, source: bytes, items: list[Item], wanted: list[int]) -> dict[tuple[int, str], bytes]:
+def binding_digests(tree: Tree, source: bytes, raw: list[RawItem], wanted: list[int]) -> dict[tuple[int, str], bytes]:
     """The digest of each binding declared by the items at the positions `wanted`: the
     normalized text of the declaration's anchor (the whole item when it has at most
     `ANCHOR_LIMIT` syntax nodes, else the run of the item's children around the declared name
@@ -146,19 +184,20 @@ def binding_digests(tree: Tree, source: bytes, items: list[Item], wanted: list[i
     siblings = Siblings()
     out: dict[tuple[int, str], bytes] = {}
     for position in wanted:
-        item = items[position]
-        node = _node_at(root, item.offset, item.end_offset)
+        start, end, _, declared_names = raw[position]
+        node = _node_at(root, start, end)
         if node is None:
             continue  # the parser recovered around it: no portable identity
-        for name in item.declares:
-            declared = _declared_node(node, name.encode("utf-8", "surrogateescape"))
+        for _, raw_name in declared_names:
+            name = _text(raw_name)
+            declared = _declared_node(node, raw_name)
             if declared is None:
                 continue
             anchor = _anchor(node, declared, siblings)
             names = sorted((n.start_byte, n.end_byte) for n in captures_in(anchor))
             order: dict[bytes, int] = {}
-            for start, end in names:
-                order.setdefault(source[start:end], len(order))
+            for name_start, name_end in names:
+                order.setdefault(source[name_start:name_end], len(order))
             slot = order.get(source[declared.start_byte:declared.end_byte], -1)
             normalized = normalizer.normalized_span(anchor, names)
             out[(position, name)] = digest_of(f"binding:{anchor.type}:{slot}", normalized)

@@ -9,9 +9,8 @@ the parent's read raise `ChildLost`; callers then do the work themselves, so a l
 time, never output.
 
 - `Side(body)`: typed messages sent as the child makes them; the parent may stop it at any time.
-- `Helper(first, prepare)`: a child that first does work of its own, then shares a list of
-  independent tasks with the parent (the parent from the front, the child from the back),
-  through two counters in shared memory.
+- `Shared(work, count)`: a child that shares a list of independent tasks with the parent (the
+  parent from the front, the child from the back), through two counters in shared memory.
 - `run_to_end(body)`: a child the parent waits for, whatever becomes of it (`isolated.py`).
 """
 
@@ -50,7 +49,7 @@ class ChildLost(Exception):
     """A forked child ended without sending all of its results."""
 
 
-#: what `Helper.join` gives for the child's own values when the child was lost
+#: a value the child did not send (a lost or stopped child), or a message not yet arrived
 LOST: Any = object()
 
 
@@ -323,61 +322,37 @@ class Side:
 
 
 @dataclass(frozen=True, slots=True)
-class _Own:
-    """The helper's `first()` value."""
-
-    value: Any
-
-
-@dataclass(frozen=True, slots=True)
-class _Prepared:
-    """The helper's `prepare` value."""
-
-    value: Any
-
-
-@dataclass(frozen=True, slots=True)
 class _Done:
-    """The results of tasks [start, start + len(results)), done by the helper."""
+    """The result of task `index`, done by the child."""
 
-    start: int
-    results: list[Any]
+    index: int
+    result: Any
 
 
-class Helper(Generic[R]):
-    """A forked child that shares one piece of work with the parent.
-
-    At the fork the child runs `first()`, work of its own, while the parent works out a list of
-    independent tasks. The parent hands the list over (`hand_over`, any picklable value); the child's
-    `prepare(first value, payload)` returns (a value of its own, the number of tasks, `work(i)`
-    for task i). `join(work)` does the tasks together: the parent takes chunks from the front,
-    the child from the back, sending each chunk's results as it finishes it (the parent reads
-    them between its own chunks). Each side publishes its claim in shared memory before reading
-    the other's; a race can make both do a chunk (harmless: `work` is a pure function of the
-    task) or neither (the parent does the gap after joining). Results never depend on timing,
-    only the share of work does. Everything the child runs must exist at the fork: it sees the
-    parent's memory as it was then.
+class Shared(Generic[R]):
+    """A forked child that shares a list of independent tasks with the parent: `work(i)` for
+    `i` in `range(count)`, the parent from the front (`join`), the child from the back, from
+    the fork on, sending each task's result as it finishes it (the parent reads them between
+    its own tasks). Each side publishes its claim in shared memory before reading the other's;
+    a race can make both do a task (harmless: `work` is a pure function of the task) or neither
+    (the parent does the gap after joining). Results never depend on timing, only the share of
+    work does. Everything the child runs must exist at the fork: it sees the parent's memory as
+    it was then.
     """
 
-    CHUNK = 16
-    #: a child that has had less than this share of a core since the fork, and has not begun
-    #: its tasks when the parent has done the rest, is stopped: at that pace the rest of its own
-    #: work takes longer than the parent doing all of it (break-even near 0.7 on `cli.js`,
-    #: where the parent's share takes about half as long as the child's own work)
+    #: a child that has had less than this share of a core since the fork when the parent has
+    #: done its share is stopped, and the parent does the tasks it had not sent: at that pace
+    #: (a busy machine) waiting for it takes longer than doing them
     SLOW = 0.7
     #: seconds after the fork before a child's share of a core is judged (clock ticks are coarse)
     JUDGED_AFTER = 0.5
 
-    def __init__(
-        self, first: Callable[[], Any], prepare: Callable[[Any, Any], tuple[Any, int, Callable[[int], R]]],
-        niceness: int = 0,
-    ) -> None:
+    def __init__(self, work: Callable[[int], R], count: int, niceness: int = 0) -> None:
+        self._count = count
         self._shared = mmap.mmap(-1, 16)  # [front, back], anonymous and shared with the child
-        read, self._tasks = os.pipe2(os.O_CLOEXEC)
-        _widen(self._tasks)  # room for a whole task list: the parent never waits to hand it over
-        self._count = 0
-        self._child = _Child(lambda send: self._child_side(first, prepare, read, send), niceness=niceness)
-        os.close(read)
+        self._put(0, 0)
+        self._put(8, count)
+        self._child = _Child(lambda send: self._child_side(work, send), niceness=niceness)
 
     def _put(self, at: int, value: int) -> None:
         struct.pack_into("<q", self._shared, at, value)
@@ -385,83 +360,42 @@ class Helper(Generic[R]):
     def _get(self, at: int) -> int:
         return int(struct.unpack_from("<q", self._shared, at)[0])
 
-    def _child_side(
-        self, first: Callable[[], Any], prepare: Callable[[Any, Any], tuple[Any, int, Callable[[int], R]]],
-        read: int, send: Callable[[Any], None],
-    ) -> None:
-        os.close(self._tasks)
-        own = first()
-        send(_Own(own))
-        mark("helper: own work sent")
-        with os.fdopen(read, "rb") as pipe:
-            payload = pickle.loads(pipe.read())
-        extra, back, work = prepare(own, payload)
-        send(_Prepared(extra))
-        mark(f"helper: {back} tasks prepared")
+    def _child_side(self, work: Callable[[int], R], send: Callable[[Any], None]) -> None:
+        back = self._count
         while True:
-            claim = max(0, back - self.CHUNK)
+            claim = back - 1
             self._put(8, claim)
-            if claim < self._get(0) or claim == back:
+            if claim < self._get(0):
                 self._put(8, back)  # overlaps the parent's claim: retract and stop
                 break
-            send(_Done(claim, [work(i) for i in range(claim, back)]))
+            send(_Done(claim, work(claim)))
             back = claim
         mark(f"helper: stopped at task {back}")
 
-    def _late(self, received: list[Any]) -> bool:
-        """Whether the child, not yet at its tasks, runs so slowly (a busy machine) that the rest
-        of its own work would take longer than the parent doing it: judged from its share of a
-        core once it is old enough for that share to mean something."""
-        while not any(isinstance(frame, _Prepared) for frame in received):
-            share = self._child.core_share()
-            if share is not None and self._child.age() >= self.JUDGED_AFTER and share < self.SLOW:
-                mark(f"parent: helper late ({share:.2f} of a core), stopped")
-                return True
-            if not self._child.wait_readable(0.05):
-                return False  # it ended: `rest` tells how
-            received += self._child.poll()
-        return False
-
-    def hand_over(self, payload: Any, count: int) -> None:
-        """Give the child the task list: `payload` (pickled) describes `count` tasks."""
-        self._count = count
-        self._put(0, 0)
-        self._put(8, count)
-        view = memoryview(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
-        try:
-            while view:
-                view = view[os.write(self._tasks, view):]
-        except BrokenPipeError:
-            pass  # the child is gone: `join` finds out and does its share
-        finally:
-            os.close(self._tasks)
-            self._tasks = -1
-
-    def join(self, work: Callable[[int], R]) -> tuple[Any, Any, list[R]]:
-        """Do the tasks together: (the child's `first()` value, its `prepare` value, every
-        task's result in order). When the child is lost, or has not begun its tasks by the time
-        the parent has done the rest, the parent does every task left and the values the child
-        did not send are `LOST`."""
+    def join(self, work: Callable[[int], R]) -> list[R]:
+        """Every task's result in order: the parent does tasks from the front until it meets the
+        child, then takes what the child sent. A lost child, or one too slow to wait for, costs
+        the parent the tasks it did not send."""
         count, front = self._count, 0
         results: list[Any] = [LOST] * count
         received: list[Any] = []
         try:
             while True:
-                claim = min(count, front + self.CHUNK)
+                claim = front + 1
                 self._put(0, claim)
-                if claim > self._get(8) or claim == front:
+                if claim > self._get(8):
                     self._put(0, front)
                     break
-                results[front:claim] = [work(i) for i in range(front, claim)]
+                results[front] = work(front)
                 front = claim
                 received += self._child.poll()
         except BaseException:
             self._child.cancel()
             raise
-        own = extra = LOST
         mark(f"parent: stopped at task {front}")
         received += self._child.poll()
         if self._late(received):
+            received += self._child.poll()
             self._child.cancel()  # what it sent is complete and kept
         else:
             try:
@@ -470,20 +404,25 @@ class Helper(Generic[R]):
                 mark(f"parent: helper lost ({lost})")
                 received = []  # nothing the child sent is used
         for frame in received:
-            if isinstance(frame, _Own):
-                own = frame.value
-            elif isinstance(frame, _Prepared):
-                extra = frame.value
-            elif isinstance(frame, _Done):
-                for offset, value in enumerate(frame.results):
-                    if frame.start + offset >= front:  # both did [start, front): keep ours
-                        results[frame.start + offset] = value
+            if isinstance(frame, _Done) and frame.index >= front:  # both did a task before `front`: keep ours
+                results[frame.index] = frame.result
         self._shared.close()
-        return own, extra, [work(i) if value is LOST else value for i, value in enumerate(results)]
+        return [work(i) if value is LOST else value for i, value in enumerate(results)]
+
+    def _late(self, received: list[Any]) -> bool:
+        """Whether the child, still at its last task, runs so slowly (a busy machine) that the
+        parent doing that task beats waiting: judged while the child is at it (its frames go
+        to `received`), from its share of a core once it is old enough for that share to mean
+        something."""
+        while True:
+            share = self._child.core_share()
+            if share is not None and self._child.age() >= self.JUDGED_AFTER and share < self.SLOW:
+                mark(f"parent: helper late ({share:.2f} of a core), stopped")
+                return True
+            if not self._child.wait_readable(0.05):
+                return False  # it has ended: `rest` tells how
+            received += self._child.poll()
 
     def cancel(self) -> None:
         """Give up on the child (the parent failed before joining)."""
-        if self._tasks >= 0:
-            os.close(self._tasks)
-            self._tasks = -1
         self._child.cancel()

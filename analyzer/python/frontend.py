@@ -16,6 +16,7 @@ from pathlib import Path
 from analyzer.bundle.python_inputs import load_python_bundle
 from analyzer.errors import InputError
 from analyzer.facts import FrontendScan
+from analyzer.parallel.executor import Inline
 from analyzer.python.extract import extract_file
 from analyzer.python.filefacts import PYTHON_ANCHOR_LIMIT, FileFacts, FileTask, Vocabulary
 from analyzer.python.hierarchy import settle
@@ -33,13 +34,13 @@ from analyzer.readable import as_written
 from analyzer.rules import PythonRules
 
 
-def scan_python(path: Path, rules: PythonRules, jobs: int) -> FrontendScan:
+def scan_python(path: Path, rules: PythonRules, executor: Inline) -> FrontendScan:
     bundle = load_python_bundle(path)
     names = [unit.name for unit in bundle.units]
     modules = module_names(names)
     tasks = [FileTask(unit, modules[unit.name].name, modules[unit.name].package) for unit in bundle.units]
     vocabulary = bundle_vocabulary(rules, (unit.source for unit in bundle.units))
-    files = extract_all(path, tasks, vocabulary, jobs)
+    files = extract_all(path, tasks, vocabulary, executor)
     evidence = {name: vendored(name, bundle.manifests) for name in names}
     units = settle(files, bundle.units, rules, modules, evidence)
     module_rows = module_map(units, [f.module_digest for f in files], modules, evidence)
@@ -47,11 +48,12 @@ def scan_python(path: Path, rules: PythonRules, jobs: int) -> FrontendScan:
     return FrontendScan(bundle.name, bundle.sha256, bundle.size, units, renderings, module_rows, PYTHON_ANCHOR_LIMIT)
 
 
-def extract_all(path: Path, tasks: list[FileTask], vocabulary: Vocabulary, jobs: int) -> list[FileFacts]:
-    """Every file's facts, made in `jobs` worker processes (one for `--jobs 1`: a parser crash
-    never takes the scan down); biggest files first, results in file order."""
+def extract_all(path: Path, tasks: list[FileTask], vocabulary: Vocabulary, executor: Inline) -> list[FileFacts]:
+    """Every file's facts, made in the executor's `jobs` worker processes (one for `--jobs 1`: a
+    parser crash never takes the scan down); biggest files first, results in file order."""
     order = sorted(range(len(tasks)), key=lambda i: (-len(tasks[i].unit.source), i))
-    pool = Pool(tasks, functools.partial(_extract, vocabulary=vocabulary), jobs, prepare=_prepare_worker)
+    pool = Pool(tasks, functools.partial(_extract, vocabulary=vocabulary), executor.jobs, prepare=_prepare_worker,
+                fork=executor.forks)
     try:
         return pool.run(order)
     except WorkerLost as lost:

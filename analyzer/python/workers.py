@@ -67,10 +67,10 @@ class Pool(Generic[Task, Result]):
     """`work(task)` for every task, in `jobs` workers; `prepare()` runs once in each worker."""
 
     def __init__(self, tasks: Sequence[Task], work: Callable[[Task], Result], jobs: int,
-                 prepare: Callable[[], None] = lambda: None) -> None:
+                 prepare: Callable[[], None] = lambda: None, fork: bool = True) -> None:
         self.tasks, self.work, self.prepare = tasks, work, prepare
         self.jobs = max(1, min(jobs, len(tasks)))
-        self.fork = hasattr(os, "fork")
+        self.fork = fork
 
     def run(self, order: Sequence[int]) -> list[Result]:
         """The results in task order; tasks are handed out in `order` (biggest first)."""

@@ -1,0 +1,146 @@
+"""Where a scan's work runs, decided once (`executor_for`), as LibCST's codemod CLI picks its
+executor: the pipeline hands its work to the executor it is given as tasks, and never knows
+whether another process does some of them. The output is the same on any executor.
+
+- `Inline`: everything in this process (where `fork` and `pipe2` are missing; Python files
+  are still parsed in worker processes);
+- `Forked(jobs)`: a JavaScript scan runs in an isolated child (`analyzer.isolated`); with
+  `jobs` above 1 it forks a worker for the work it starts ahead (`ahead`: the input's hash and
+  the renderings, during the parse) and a helper that shares its task lists (`map`: the
+  reference graph, the callsites' facts, the bindings' digests, after the parse); a Python
+  scan parses its files in `jobs` forked workers.
+
+A worker takes an idle core (`WORKER_NICENESS`) and is never waited for when it fell behind:
+its work is then done here (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from analyzer.errors import InputError
+from analyzer.parallel.forked import LOST, Shared, Side, can_fork
+from analyzer.trace import mark
+
+T = TypeVar("T")
+
+#: how much lower a worker's scheduling priority is than the scan's: a worker takes idle cores;
+#: on a busy machine it falls behind and the scan does the work itself, as with `--jobs 1`
+WORKER_NICENESS = 10
+#: work over fewer input bytes than this is not worth a worker (a fork and its pickles)
+WORKER_MIN_BYTES = 1 << 20
+
+
+class Ahead(Generic[T]):
+    """Work started ahead: `take()` gives its value, made now if it is not there."""
+
+    def __init__(self, task: Callable[[], T]) -> None:
+        self._task = task
+
+    def take(self) -> T:
+        return self._task()
+
+
+class Inline:
+    """Every task in this process, in order."""
+
+    #: worker processes a Python scan parses its files in
+    jobs: int = 1
+    #: whether those workers are forked (else spawned)
+    forks: bool = hasattr(os, "fork")
+
+    def isolated(self, work: Callable[[], T], subject: Path) -> T:
+        """`work()`, where a crash or a breach of the memory bound cannot take the command down."""
+        return work()
+
+    def ahead(self, task: Callable[[], T], weight: int) -> Ahead[T]:
+        """`task`, which `take()` on the value returned runs (`weight`: the input bytes it reads)."""
+        return Ahead(task)
+
+    def map(self, work: Callable[[int], T], count: int, weight: int) -> list[T]:
+        """`[work(i) for i in range(count)]` (`weight`: the input bytes the tasks cover)."""
+        return [work(i) for i in range(count)]
+
+
+class Forked(Inline):
+    """An isolated child for a JavaScript scan; with `jobs` above 1, a worker ahead and a helper."""
+
+    forks = True
+
+    def __init__(self, jobs: int, ahead: bool = True, helper: bool = True) -> None:
+        self.jobs = jobs
+        self._ahead = ahead and jobs > 1
+        self._helper = helper and jobs > 1
+
+    def isolated(self, work: Callable[[], T], subject: Path) -> T:
+        from analyzer.isolated import isolated
+
+        return isolated(work, subject)
+
+    def ahead(self, task: Callable[[], T], weight: int) -> Ahead[T]:
+        if not self._ahead or weight < WORKER_MIN_BYTES:
+            return Ahead(task)
+        side = Side(lambda send: _send_value(task, send), WORKER_NICENESS)
+        mark("scan: render worker forked")
+        return _Forked(side, task)
+
+    def map(self, work: Callable[[int], T], count: int, weight: int) -> list[T]:
+        if not self._helper or weight < WORKER_MIN_BYTES or count < 2:
+            return [work(i) for i in range(count)]
+        shared: Shared[T] = Shared(work, count, WORKER_NICENESS)
+        mark("runner: helper forked")
+        return shared.join(work)
+
+
+def _send_value(task: Callable[[], T], send: Callable[[object], None]) -> None:
+    send(_Value(task()))
+    mark("ahead: value sent")
+
+
+class _Value(Generic[T]):
+    """A worker's one message: the value of its task."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+
+
+class _Forked(Ahead[T]):
+    """Work ahead in a forked worker: its value if it has come when taken, else (a worker that
+    fell behind on a busy machine) the worker is stopped and the task run here."""
+
+    def __init__(self, side: Side, task: Callable[[], T]) -> None:
+        super().__init__(task)
+        self._side = side
+
+    def take(self) -> T:
+        try:
+            made = self._side.peek(_Value)
+        finally:
+            self._side.stop()
+        if made is LOST:
+            mark("scan: render worker late, stopped")
+            return self._task()
+        return made.value
+
+
+def executor_for(jobs: int) -> Inline:
+    """The executor of a scan with `jobs` processes: `Forked` where `fork` exists. The worker
+    ahead and the helper each have a switch, for measuring what each is worth
+    (docs/performance.md): `ERRATLAS_RENDER_WORKER=0|1`, `ERRATLAS_HELPER=0|1`."""
+    if not can_fork():
+        executor = Inline()
+        executor.jobs = jobs
+        return executor
+    return Forked(jobs, ahead=_switch("ERRATLAS_RENDER_WORKER"), helper=_switch("ERRATLAS_HELPER"))
+
+
+def _switch(name: str) -> bool:
+    value = os.environ.get(name, "")
+    if value not in ("", "0", "1"):
+        raise InputError(name, f"must be 0 or 1, not {value!r} (an environment variable)")
+    return value != "0"
