@@ -8,11 +8,21 @@ import time
 
 _ON = bool(os.environ.get("ERRATLAS_TRACE"))
 _START = time.perf_counter()
+_PAGE_MIB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 0.0
 
 
 def mark(label: str) -> None:
     """One line: seconds since the process imported this module, CPU seconds of this process
-    (user + system, a forked worker's counted from its fork), process id, label."""
+    (user + system, a forked worker's counted from its fork), its resident MiB now (Linux),
+    process id, label."""
     if _ON:
-        print(f"erratlas-trace {time.perf_counter() - _START:7.3f} {time.process_time():7.3f} {os.getpid()} {label}",
-              file=sys.stderr, flush=True)
+        print(f"erratlas-trace {time.perf_counter() - _START:7.3f} {time.process_time():7.3f} {_resident():5d} "
+              f"{os.getpid()} {label}", file=sys.stderr, flush=True)
+
+
+def _resident() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(int(statm.read().split()[1]) * _PAGE_MIB)
+    except (OSError, IndexError, ValueError):
+        return 0

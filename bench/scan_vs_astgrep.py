@@ -1,18 +1,20 @@
 """Time a full `erratlas scan` against a bare `ast-grep` pattern search on the same bundle.
 
-usage: python bench/scan_vs_astgrep.py [--runs N] [--target PATH | --package P --version V]
+usage: python bench/scan_vs_astgrep.py [--runs N] [--jobs-1] [--target PATH | --package P --version V]
 
-(a) `erratlas scan FILE --out TMPDIR`, the installed command, all outputs written;
+(a) `erratlas scan FILE --out TMPDIR`, the installed command, all outputs written (and with
+    `--jobs-1`, the same with `--jobs 1`);
 (b) `ast-grep run -p 'Error($$$A)' --lang js FILE --json=stream`, matches written to a
     temporary file and counted after the run.
 
-Both run as child processes, interleaved (erratlas, ast-grep, erratlas, ...) after one
-unmeasured warm-up each. Wall time is taken around spawn and reap; peak RSS (of the largest
-single process) and CPU time come from the child's rusage (`os.wait4`); the peak sum of PSS over
-the command's whole process tree is sampled from /proc every 50 ms (erratlas forks workers).
-When the target is a Bun executable, erratlas scans the executable and ast-grep scans the entry
-module's JavaScript, extracted once beforehand with
-`analyzer.bundle.bun.read_bun_executable`. Prints a markdown table.
+All run as child processes, interleaved (erratlas, [erratlas --jobs 1,] ast-grep, erratlas, ...)
+after one unmeasured warm-up each; medians with the range of every run in brackets. Wall time
+is taken around spawn and reap; peak RSS (of the largest single process) and CPU time come
+from the child's rusage (`os.wait4`); the peak sum of PSS over the command's whole process
+tree is sampled from /proc every 50 ms (erratlas forks workers). When the target is a Bun
+executable, erratlas scans the executable and ast-grep scans the entry module's JavaScript,
+extracted once beforehand with `analyzer.bundle.bun.read_bun_executable`. Prints a markdown
+table.
 
 Default target: package/cli.js of @anthropic-ai/claude-code@2.1.100, from the verified cache of
 tests/support/npm_cache.py (fetched with `npm pack` on first use).
@@ -198,6 +200,7 @@ def measure(args: argparse.Namespace) -> None:
             js_input, js_note = extract_entry_module(target, work)
         out_dir = work / "scan"
         scan = Tool("erratlas scan", [erratlas, "scan", str(target), "--out", str(out_dir)])
+        scans = [scan] + ([Tool("erratlas scan --jobs 1", [*scan.command, "--jobs", "1"])] if args.jobs_1 else [])
         grep = Tool(
             f"ast-grep run -p '{PATTERN}'",
             [ast_grep, "run", "-p", PATTERN, "--lang", "js", str(js_input), "--json=stream"],
@@ -207,7 +210,7 @@ def measure(args: argparse.Namespace) -> None:
         summaries: list[bytes] = []
 
         def once(tool: Tool, record: bool) -> None:
-            if tool is scan:
+            if tool in scans:
                 shutil.rmtree(out_dir, ignore_errors=True)  # every scan writes a fresh directory
             run, code = run_child(tool.command, stdout, stderr)
             if tool is grep:
@@ -224,17 +227,18 @@ def measure(args: argparse.Namespace) -> None:
                 tool.runs.append(run)
 
         for _ in range(args.warmup):
-            once(scan, record=False)
-            once(grep, record=False)
+            for tool in (*scans, grep):
+                once(tool, record=False)
         for _ in range(args.runs):
-            once(scan, record=True)
-            once(grep, record=True)
+            for tool in (*scans, grep):
+                once(tool, record=True)
         if len(set(summaries)) != 1:
             print("warning: the scan summaries differ between runs", file=sys.stderr)
         summary = json.loads(summaries[-1])
     load_after = os.getloadavg()
     by_kind = summary.get("counts", {}).get("byKind", {})
-    scan.output = " + ".join(f"{count} {kind}" for kind, count in by_kind.items()) + " callsites"
+    for tool in scans:
+        tool.output = " + ".join(f"{count} {kind}" for kind, count in by_kind.items()) + " callsites"
 
     size = target.stat().st_size / 2**20
     print(f"**target** `{target}` ({size:.1f} MiB, sha256 {sha256(target)[:12]})  ")
@@ -246,21 +250,15 @@ def measure(args: argparse.Namespace) -> None:
         f"Python {platform.python_version()}, {version_of(ast_grep)}"
     )
     print()
-    print(
-        "| tool | median wall s | min wall s | median CPU s | median peak RSS MiB | median peak PSS sum MiB | output |"
-    )
-    print("|---|---:|---:|---:|---:|---:|---|")
-    for tool in (scan, grep):
-        print(
-            f"| {tool.label} | {tool.median('wall'):.2f} | {tool.minimum('wall'):.2f} "
-            f"| {tool.median('cpu'):.2f} | {tool.median('maxrss') / 2**20:.0f} | {tool.median('pss') / 2**20:.0f} "
-            f"| {tool.output} |"
-        )
-    print(
-        f"| ratio erratlas / ast-grep | {ratio(scan, grep, 'wall')} | "
-        f"{ratio(scan, grep, 'wall', minimum=True)} | {ratio(scan, grep, 'cpu')} "
-        f"| {ratio(scan, grep, 'maxrss')} | {ratio(scan, grep, 'pss')} | |"
-    )
+    print("| tool | wall s | CPU s (user + sys) | peak RSS MiB | peak PSS sum MiB | output |")
+    print("|---|---:|---:|---:|---:|---|")
+    for tool in (*scans, grep):
+        print(f"| {tool.label} | {spread(tool, 'wall')} | {spread(tool, 'cpu')} | {tool.median('maxrss') / 2**20:.0f} "
+              f"| {tool.median('pss') / 2**20:.0f} | {tool.output} |")
+    for tool in scans:
+        fastest = ratio(tool, grep, "wall", minimum=True)
+        print(f"| {tool.label} / ast-grep | {ratio(tool, grep, 'wall')} (min {fastest}) "
+              f"| {ratio(tool, grep, 'cpu')} | {ratio(tool, grep, 'maxrss')} | {ratio(tool, grep, 'pss')} | |")
     print()
     print("Peak RSS: the largest single process (rusage). Peak PSS sum: the largest sum, sampled every "
           "50 ms, of PSS over the command and every process it forked (shared pages counted once).")
@@ -271,7 +269,13 @@ def measure(args: argparse.Namespace) -> None:
 def ratio(a: Tool, b: Tool, field: str, minimum: bool = False) -> str:
     pick = Tool.minimum if minimum else Tool.median
     denominator = pick(b, field)
-    return f"{pick(a, field) / denominator:.1f}x" if denominator else "n/a"
+    return f"{pick(a, field) / denominator:.2f}x" if denominator else "n/a"
+
+
+def spread(tool: Tool, field: str) -> str:
+    """The median and, in brackets, the range of every run."""
+    values = [getattr(run, field) for run in tool.runs]
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
 
 
 def fmt_load(load: tuple[float, float, float]) -> str:
@@ -293,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", help="a bundle or Bun executable (overrides --package)")
     parser.add_argument("--package", default="@anthropic-ai/claude-code", help="pinned npm package")
     parser.add_argument("--version", default="2.1.100", help="its pinned version")
+    parser.add_argument("--jobs-1", action="store_true", help="also `erratlas scan --jobs 1`, interleaved")
     parser.add_argument("--erratlas", help="erratlas command (default: next to this Python)")
     parser.add_argument("--ast-grep", help="ast-grep command (default: next to this Python)")
     args = parser.parse_args(argv)
