@@ -10,8 +10,8 @@ For each real bundle that ships its source map:
    (the summary must say that no map was used);
 3. the corpus, once per setting (`--settings`), each in its own directory:
    - `lockfile`: the lockfile the bundle's package ships, when it ships one (else n/a);
-   - `auto`: the map's package names, `corpus add NAMES --for SCAN`: the window found from the
-     bundle (docs/corpus.md, "The bundle's time window");
+   - `auto`: the map's package names, `corpus add NAMES --for BUNDLE` (the bundle where its npm
+     package put it): the window found from the bundle (docs/corpus.md, "The bundle's time window");
    - `before`: the names with `--before` the bundle's publish time from the registry;
    - `names`: the names alone (each name's newest versions);
    NAMES are the map's packages (what a lockfile would name; nothing else from the map);
@@ -212,7 +212,7 @@ def evaluate(label: str, package: str, version: str, work: Path, settings: list[
             specs: list[object] = [lockfile]
         else:
             specs = list(names)
-        extra: list[object] = {"auto": ["--for", scan_dir], "before": ["--before", release_time(package, version)],
+        extra: list[object] = {"auto": ["--for", main], "before": ["--before", release_time(package, version)],
                                "names": [], "lockfile": []}[setting]
         print(f"   {setting}: {len(names)} package names from the map, corpus {corpus}; load {load()}", flush=True)
         pooled(work / "pool", corpus)

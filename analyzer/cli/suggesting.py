@@ -66,7 +66,7 @@ def suggest(
                 from analyzer.owners.corpus.suggest import with_corpus
 
                 rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory,
-                                   index_sources, signatures_of_bundle)
+                                   index_sources, signatures_of_bundle, lambda line: err.print(line, markup=False))
             elif bundle is not None:
                 raise InputError("--bundle", "only used with --corpus")
             data = render(rows)
