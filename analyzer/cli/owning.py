@@ -163,6 +163,14 @@ def gate(
     allow_stale: Annotated[
         bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")
     ] = False,
+    max_drop: Annotated[
+        float,
+        typer.Option("--max-drop", help="With --baseline: fail when the callsites fell by more than this share of "
+                     "the baseline's (0 to 1; a wrong input or a broken build)."),
+    ] = 0.5,
+    allow_empty: Annotated[
+        bool, typer.Option("--allow-empty", help="Gate a scan that holds no callsite (refused otherwise).")
+    ] = False,
     output_format: Annotated[
         str,
         typer.Option(
@@ -180,6 +188,7 @@ def gate(
         checked_summary,
         coverage_threshold,
         failures,
+        refuse_empty,
     )
 
     reading_a_scan()
@@ -187,6 +196,7 @@ def gate(
         raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
     if min_coverage is not None:
         coverage_threshold("--min-coverage", min_coverage)
+    coverage_threshold("--max-drop", max_drop)
     kinds: dict[str, float] = {}
     for item in min_kind or []:
         kind, _, value = item.partition("=")
@@ -197,7 +207,8 @@ def gate(
         if kind not in KINDS:
             raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
     summary = checked_summary(directory, allowlist or [])  # the gate verifies, it does not trust
-    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale)
+    refuse_empty(directory, summary, allow_empty)
+    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale, max_drop)
     if output_format == "sarif":
         _gate_sarif(directory, thresholds)
     failed = failures(summary, thresholds)
