@@ -13,6 +13,7 @@ from analyzer import progress
 from analyzer.cli.app import ALLOWLISTS, cores, err
 from analyzer.cli.owning import owners_line
 from analyzer.cli.terminal import terminal_progress
+from analyzer.errors import InputError
 from analyzer.trace import mark
 
 if TYPE_CHECKING:
@@ -23,8 +24,8 @@ def scan(
     bundle: Annotated[
         Path,
         typer.Argument(
-            help="A .js/.mjs/.cjs bundle, a Bun executable, or Python: a .py file, "
-            "a directory, a wheel, an sdist or a .pyz."
+            help="A .js/.mjs/.cjs bundle, a Bun executable, a .py file, a wheel, a .pyz, or a directory "
+            "or an archive (.tgz of npm pack, .tar.gz, .zip) of JavaScript or Python files."
         ),
     ],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (replaced atomically).")] = Path(
@@ -47,6 +48,11 @@ def scan(
             "with N > 1 uses a second process. The output is identical for any N.",
         ),
     ] = None,
+    language: Annotated[
+        str | None,
+        typer.Option("--language", help="js or python: the language to scan in a directory or an archive that "
+                     "holds both (default: its manifest's, else the one with more files)."),
+    ] = None,
     signatures: Annotated[
         bool,
         typer.Option(
@@ -57,6 +63,7 @@ def scan(
     ] = False,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
+    from analyzer.bundle.languages import OPTION
     from analyzer.isolated import isolated
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.reports.inventory import inventory_files
@@ -66,12 +73,16 @@ def scan(
     from analyzer.scan import scan as run_scan
     from analyzer.scan import scan_input
 
+    if language is not None and language not in OPTION:
+        raise InputError("--language", f"unknown language '{language}' (js or python)")
     mark("cli: arguments parsed")
     check_replaceable(Path(os.path.abspath(out)))  # refuse a directory of the user's before minutes of work
     with terminal_progress():
         with progress.phase("reading rules and allowlists"):
-            source = scan_input(bundle, rules)
+            source = scan_input(bundle, rules, OPTION[language] if language is not None else None)
             allowlists = load_allowlists(allowlist or [])
+        if source.note is not None:
+            err.print(f"erratlas: {source.note}", markup=False)
         python = source.language == "python"
         if not python:
             # a JavaScript scan makes few reference cycles and exits right after: the collector's
