@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,7 +14,7 @@ from analyzer import progress
 from analyzer.cli.app import ALLOWLISTS, cores, err
 from analyzer.cli.owning import owners_line
 from analyzer.cli.terminal import terminal_progress
-from analyzer.errors import InputError
+from analyzer.errors import ExitCode, InputError
 from analyzer.trace import mark
 
 if TYPE_CHECKING:
@@ -64,19 +65,33 @@ def scan(
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
     from analyzer.bundle.languages import OPTION
-    from analyzer.isolated import isolated
-    from analyzer.owners.allowlist import load_allowlists
-    from analyzer.reports.inventory import inventory_files
-    from analyzer.reports.output import check_replaceable, write_directory
-    from analyzer.reports.owners import owner_files
-    from analyzer.reports.summary import scan_summary
-    from analyzer.scan import scan as run_scan
-    from analyzer.scan import scan_input
+    from analyzer.reports.output import check_replaceable
 
     if language is not None and language not in OPTION:
         raise InputError("--language", f"unknown language '{language}' (js or python)")
     mark("cli: arguments parsed")
     check_replaceable(Path(os.path.abspath(out)))  # refuse a directory of the user's before minutes of work
+    try:
+        _scan(bundle, out, allowlist, rules, logger, jobs, language, signatures)
+    except KeyboardInterrupt:
+        kept = (f"the previous output in {out} is kept as it was" if os.path.lexists(out)
+                else f"nothing written to {out}")
+        err.print(f"erratlas: interrupted: {kept}", markup=False)
+        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+
+
+def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | None, logger: str | None,
+          jobs: int | None, language: str | None, signatures: bool) -> None:
+    from analyzer.bundle.languages import OPTION
+    from analyzer.isolated import isolated
+    from analyzer.owners.allowlist import load_allowlists
+    from analyzer.reports.inventory import inventory_files
+    from analyzer.reports.output import write_directory
+    from analyzer.reports.owners import owner_files
+    from analyzer.reports.summary import scan_summary
+    from analyzer.scan import scan as run_scan
+    from analyzer.scan import scan_input
+
     with terminal_progress():
         with progress.phase("reading rules and allowlists"):
             source = scan_input(bundle, rules, OPTION[language] if language is not None else None)
@@ -106,6 +121,8 @@ def scan(
         # a JavaScript scan runs where a parser crash or the memory bound cannot take this
         # process down (analyzer/isolated.py); nothing is written unless it ends well
         files, line = outputs() if python else isolated(outputs, bundle)
+        # Ctrl-C from here waits for the exit (which drops it): the swap is never half told
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         with progress.phase(f"writing {len(files)} files to {out}"):
             write_directory(out, files)
         mark("reports: written")
