@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -50,6 +50,17 @@ def owners_line(files: dict[str, bytes]) -> str:
     return (f"owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}), "
             f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted, "
             f"{len(summary.get('ambiguous', []))} ambiguous entries")
+
+
+def owner_rows(owners: dict[str, Any]) -> str:
+    """The callsites of each owner class by kind, as the gate shows them above its verdict."""
+    header = ["", "error", "diagnostic", "all"]
+    rows = [[owner, str(owners["byKind"]["error"][owner]), str(owners["byKind"]["diagnostic"][owner]),
+             str(owners["total"][owner])] for owner in ("Product", "Dependency", "Unresolved")]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)).rstrip()
+        for row in [header, *rows])
 
 
 def allow(
@@ -212,6 +223,8 @@ def gate(
     if output_format == "sarif":
         _gate_sarif(directory, thresholds)
     failed = failures(summary, thresholds)
+    if output_format == "text":
+        typer.echo(owner_rows(summary["owners"]))
     for line in failed:
         typer.echo(
             f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}"
