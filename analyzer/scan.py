@@ -91,7 +91,7 @@ def scan(source: ScanInput, logger: str | None = None, jobs: int = 1, signatures
     found = _frontend(source, logger, jobs, signatures)
     bundle = BundleInput(name=found.name, sha256=found.sha256, size=found.size)
     with progress.phase("identities and records"):
-        readable = readable_units(found.renderings)
+        readable = readable_units(found.renderings, ".py" if source.language == "python" else ".js")
         callsites = _callsites(found.units, readable, found.modules)
     return ScanResult(bundle, source.language, source.rules, found.units, callsites, _classes(found.units), readable,
                       found.modules, found.embedded, _reference_items(found.units), found.signatures,
