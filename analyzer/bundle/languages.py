@@ -2,8 +2,9 @@
 (`.py`, a wheel, a `.pyz` are Python; anything else is JavaScript, a bundle or a Bun
 executable), a directory or an archive (`.zip`, `.tar.gz`, `.tgz`) by the source files it
 holds. A tree that holds both is the language its root's manifest names (`package.json`, or
-`pyproject.toml`, `setup.py`, `setup.cfg`, `PKG-INFO`), else the one with more files; the
-choice is said, with the option that takes the other (docs/reference.md, "Inputs")."""
+`pyproject.toml`, `setup.py`, `setup.cfg`, `PKG-INFO`, a package's `__init__.py`), else the one
+with more files; the choice is said, with the option that takes the other (docs/reference.md,
+"Inputs")."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ OPTION: dict[str, Language] = {"js": "javascript", "javascript": "javascript", "
 _OPTION_OF: dict[Language, str] = {"javascript": "js", "python": "python"}
 _MANIFESTS: dict[Language, frozenset[str]] = {
     "javascript": frozenset({"package.json"}),
-    "python": frozenset({"pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO"}),
+    "python": frozenset({"pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO", "__init__.py"}),
 }
 _TREE_ARCHIVES = (".zip", ".tar.gz", ".tgz")
 
