@@ -30,7 +30,7 @@ _BUNDLE = "a .js/.mjs/.cjs bundle or a Bun executable"
 def refuse_not_javascript(path: Path, data: bytes) -> None:
     """Raise InputError when `data`, read from `path` as a bundle, is plainly not JavaScript."""
     name = path.name.lower()
-    start = data.lstrip()[:1]
+    start = data[:4096].lstrip()[:1]  # a bounded prefix: never a copy of a 20 MB bundle
     document = _json_document(data) if start in (b"{", b"[") or name.endswith((".map", ".json")) else None
     if document is not None or name.endswith((".map", ".json")):
         if name.endswith(".map") or _is_source_map(document):
