@@ -116,7 +116,7 @@ def accept(
     ] = False,
 ) -> None:
     """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
-    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, still_unowned
+    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, skipped, still_unowned
     from analyzer.owners.suggest import accept as run_accept
 
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
@@ -125,4 +125,7 @@ def accept(
         picked = still_unowned(picked, directory)
     entries = run_accept(picked, allowlist, reviewer, on, note)
     covered = sum(r["callsites"] for r in picked)
-    err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites", markup=False)
+    left = [] if ids else skipped(rows, picked, confidence, package or [], level)
+    err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites"
+              + (f"; {len(rows) - len(picked)} of {len(rows)} suggestions skipped: " + "; ".join(left) if left else ""),
+              markup=False)

@@ -175,10 +175,16 @@ class Corpus:
         _write(self.root / MANIFEST, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
 
     def record(self, name: str, version: str, requested: str, source: str, choice: str | None = None) -> None:
-        """Add a version; an exact version asked for replaces a plain name's candidates."""
+        """Add a version. A later add never hides an earlier one: the versions are every add's,
+        `requested` stays "version" only while every version was asked for exactly, and `source`
+        names every source (`registry+lockfile`)."""
         entry = self.packages.get(name)
-        if entry is None or entry.source != source or requested != entry.requested:
+        if entry is None:
             entry = self.packages[name] = PackageEntry(name, requested, source, [])
+        if requested != entry.requested:
+            entry.requested = "name"
+        if source not in entry.source.split("+"):
+            entry.source = f"{entry.source}+{source}"
         if version not in entry.versions:
             entry.versions.append(version)
             entry.versions.sort()
