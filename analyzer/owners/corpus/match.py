@@ -25,7 +25,7 @@ from typing import Any
 
 from analyzer.owners.corpus.store import Corpus
 from analyzer.owners.projection import neighbours
-from analyzer.signatures import BundleFunction, Indexer
+from analyzer.signatures import PLACED, BundleFunction, Indexer
 from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
@@ -121,8 +121,10 @@ class CorpusIndex:
                     self.late.add(number)
                 files = []
                 for i, f in enumerate(document["files"]):
-                    package = package_of(f) or name
-                    files.append((f, package, i in bundles, directories.named(f, {package, name})))
+                    # `<file> <- <source>`: a part of the file its own map places in another package
+                    file, _, inner = f.partition(PLACED)
+                    package = package_of(inner or file) or name
+                    files.append((f, package, i in bundles, directories.named(file, {package, name})))
                 self._files.append(files)
                 rows = document["functions"]
                 self._rows.append(rows)
@@ -235,6 +237,8 @@ class Decision:
     detail: str
     #: a module decision's reach: the offsets its containment covers
     reach: tuple[int, int] | None = None
+    #: a function decision's deciding function
+    function: BundleFunction | None = None
 
     def contains(self, offset: int) -> bool:
         return self.reach is None or self.reach[0] <= offset < self.reach[1]
@@ -255,9 +259,12 @@ def corpus_suggestions(
         if row["kind"] in CONTAINING_KINDS and row["unit"] in trees
         and (found := _identify(row, trees[row["unit"]], index)) is not None
     }
+    islands = Neighbours(functions, index) if NEIGHBOURS else None
     decided = []
     for record in records:
         decision = _function_decision(record, trees.get(record["unit"]), index)
+        if decision is not None and islands is not None:
+            decision = islands.checked(decision)
         module = record.get("module")
         module_id = module["id"] if isinstance(module, dict) else None
         contained = identified.get(module_id) if module_id is not None else None
@@ -308,6 +315,50 @@ def _named_copies(decided: list[tuple[dict[str, Any], Decision, Decision | None]
     return out
 
 
+NEIGHBOURS = True
+
+
+class Neighbours:
+    """The package each distinctive function names alone, in bundle order. A bundler lays a
+    package's code out together, so a function naming A alone between code naming B alone on both
+    sides is B's code that A's versions in the corpus also hold (code that moved between packages:
+    absorbed by A in a later version, or A's copy of it): it decides for neither alone."""
+
+    def __init__(self, functions: list[BundleFunction], index: CorpusIndex) -> None:
+        named = []
+        for function in sorted(functions, key=lambda f: (f.unit, f.start, -f.end)):
+            if function.key in index.by_key:
+                strong, _ = index.packages(function.key)
+                if len(strong) == 1:
+                    named.append((function, next(iter(strong))))
+        self.at = {(f.unit, f.start, f.end, f.key): i for i, (f, _) in enumerate(named)}
+        self.named = named
+        #: per position, the nearest position before (after) it naming another package in its unit
+        self.before = [-1] * len(named)
+        self.after = [-1] * len(named)
+        for i in range(1, len(named)):
+            (f, p), (g, q) = named[i], named[i - 1]
+            self.before[i] = -1 if f.unit != g.unit else i - 1 if p != q else self.before[i - 1]
+        for i in range(len(named) - 2, -1, -1):
+            (f, p), (g, q) = named[i], named[i + 1]
+            self.after[i] = -1 if f.unit != g.unit else i + 1 if p != q else self.after[i + 1]
+
+    def checked(self, decision: Decision) -> Decision:
+        function = decision.function
+        if function is None or len(decision.packages) != 1:
+            return decision
+        i = self.at.get((function.unit, function.start, function.end, function.key))
+        if i is None or self.before[i] < 0 or self.after[i] < 0:
+            return decision
+        left, right = self.named[self.before[i]], self.named[self.after[i]]
+        if left[1] != right[1]:
+            return decision
+        detail = (f"{decision.detail} [the code before and after it in the bundle names {left[1]} alone (offsets "
+                  f"{left[0].start} and {right[0].start}): {left[1]}'s code that {decision.packages[0]} also holds]")
+        return Decision(tuple(sorted({*decision.packages, left[1]})), decision.hits, decision.how, decision.depth,
+                        detail, decision.reach, function)
+
+
 class FunctionTree:
     """One unit's distinctive functions (sorted by start) with the innermost one holding each."""
 
@@ -352,7 +403,7 @@ def _function_decision(record: dict[str, Any], tree: FunctionTree | None, index:
         if strong:
             alone = len(strong) == 1 and not late - strong
             packages = tuple(sorted(strong if alone else {h.package for h in hits}))
-            return Decision(packages, tuple(hits), "function", depth, detail)
+            return Decision(packages, tuple(hits), "function", depth, detail, function=function)
         if weak is None:
             weak = Decision(tuple(sorted({h.package for h in hits})), tuple(hits), "function", depth, detail)
     return weak
@@ -463,6 +514,12 @@ def _version_detail(package: str, chosen: Chosen) -> str:
         how = "the version asked for" if chosen.requested == "version" else "the only version in the corpus"
         return f"{package}@{chosen.version} ({how}; {chosen.scores[chosen.version]} bundle functions match)"
     scores = ", ".join(f"{v}: {n}" for v, n in sorted(chosen.scores.items(), key=lambda vn: (-vn[1], vn[0])))
+    best = chosen.scores[chosen.version]
+    tied = sorted((v for v, n in chosen.scores.items() if n == best), key=_version_key)
+    if len(tied) > 1:
+        listed = ", ".join(tied[:-1]) + " and " + tied[-1]
+        return (f"{package}@{listed} match equally ({best} bundle functions each): the bundle's copy is any of "
+                f"them, not only {chosen.version} (bundle functions matched: {scores})")
     return (
         f"{package}@{chosen.version} matches best of {len(chosen.scores)} versions (bundle functions matched: {scores})"
     )
