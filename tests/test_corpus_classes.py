@@ -153,3 +153,29 @@ def test_the_fixture_is_what_its_build_script_makes(tmp_path: Path) -> None:
     (tmp_path / "fixtures" / "node_modules").symlink_to(FIXTURES / "node_modules")
     subprocess.run([sys.executable, str(copy / "build.py")], check=True, timeout=300)
     assert tree_bytes(copy) == tree_bytes(HERE)
+
+
+def test_explain_says_which_corpus_function_came_nearest(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+    """Only paint 2.0.0 in the corpus: its paint() keeps 1.0.0's message with another body. explain
+    --corpus names where the message is, the function nearest above it and how it differs; for a
+    message no version holds, it says the package is not in the corpus."""
+    out, truth = scanned
+    result = run("corpus", "add", PAINT, "--candidates", "1", "--corpus", tmp_path / "corpus", "-j", "1",
+                 env=npm_env(tmp_path, registry.url))
+    assert result.returncode == 0, result.stderr
+    records = {json.loads(line)["id"]: json.loads(line)
+               for line in (out / "error-message-callsites.jsonl").read_text().splitlines()}
+    strip = [i for i in of(truth, PAINT) if "unknown colour" in records[i]["message"]["comparisonKey"]]
+    hex_ = [i for i in of(truth, PAINT) if "hexToAnsi" in records[i]["message"]["comparisonKey"]]
+    assert strip and hex_
+    told = run("explain", out, strip[0], "--corpus", tmp_path / "corpus")
+    assert told.returncode == 0, told.stderr
+    assert "equals no corpus function" in told.stdout
+    assert f"the message is in {PAINT}@2.0.0 index.js:" in told.stdout
+    assert "the nearest distinctive function above it, paint" in told.stdout and "differs from the bundle's" \
+        in told.stdout
+    told = run("explain", out, hex_[0], "--corpus", tmp_path / "corpus")
+    assert told.returncode == 0, told.stderr
+    assert "no corpus version holds its message text" in told.stdout
+    bad = run("explain", out, strip[0], "--corpus", tmp_path / "nothing")
+    assert bad.returncode == 2 and "not a corpus" in bad.stderr and "Traceback" not in bad.stderr

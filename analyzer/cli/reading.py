@@ -99,6 +99,12 @@ def sarif(
 def explain(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:...).")],
+    corpus: Annotated[
+        Path | None,
+        typer.Option("--corpus", help="A corpus: tell which corpus functions the callsite's functions equal, or, "
+                     "when none does, which corpus files hold its message and how their function differs "
+                     "(the scan needs --signatures)."),
+    ] = None,
 ) -> None:
     """Tell one callsite's whole story: record, readable code, owner and evidence, suggestions,
     and the command that would own it."""
@@ -108,7 +114,19 @@ def explain(
     reading_a_scan()
     files, summary, records, rows = verified_outputs(directory)
     record = find_record(records, target, directory)
-    story = story_of(directory, files, summary, record, rows[records.index(record)])
+    told = None
+    if corpus is not None:
+        from analyzer.errors import InputError
+        from analyzer.javascript.corpus import index_sources
+        from analyzer.owners.corpus.nearest import corpus_story
+        from analyzer.owners.corpus.store import MANIFEST, Corpus
+        from analyzer.reports.explain import Section
+
+        if not (corpus / MANIFEST).is_file():
+            raise InputError(corpus, "not a corpus (no corpus.json; fill it with `erratlas corpus add`)")
+        found = corpus_story(record, files, summary, Corpus(corpus, index_sources))
+        told = Section("Corpus", found.facts, found.notes)
+    story = story_of(directory, files, summary, record, rows[records.index(record)], told)
     out = Console(highlight=False, soft_wrap=True)
     if not out.is_terminal:
         sys.stdout.write(plain(story))

@@ -69,7 +69,9 @@ def find_record(records: list[dict[str, Any]], target: str, directory: Path) -> 
 
 def explain(
     directory: Path, files: dict[str, bytes], summary: dict[str, Any], record: dict[str, Any], row: dict[str, Any],
+    corpus: Section | None = None,
 ) -> Story:
+    """`corpus`: what `explain --corpus` found (analyzer/owners/corpus/nearest.py), told after the owner."""
     suggestions = _suggestions(files)
     return Story(
         heading=f"{record['id']}  {record['fingerprint']}",
@@ -77,6 +79,7 @@ def explain(
             _callsite(record),
             _code(files, record),
             _owner(summary, record, row),
+            *([corpus] if corpus is not None else []),
             _suggested(record, suggestions),
             _commands(directory, summary, record, row, suggestions),
         ],
