@@ -78,7 +78,8 @@ class Hit:
 
     def describe(self) -> str:
         where = " (bundle file)" if self.weak else " (published after the bundle's window)" if self.late else ""
-        named = f" (a directory named like {self.package})" if self.by_directory else ""
+        named = "" if not self.by_directory else f" (its file's own map places it in {self.package})" \
+            if PLACED in self.file else f" (a directory named like {self.package})"
         return f"{self.package}@{self.version} {self.file}:{self.line}{where}{named} {self.function}"
 
 
@@ -122,9 +123,14 @@ class CorpusIndex:
                 files = []
                 for i, f in enumerate(document["files"]):
                     # `<file> <- <source>`: a part of the file its own map places in another package
+                    # (the placed part names both packages: the bundle may hold either's copy of it)
                     file, _, inner = f.partition(PLACED)
-                    package = package_of(inner or file) or name
-                    files.append((f, package, i in bundles, directories.named(file, {package, name})))
+                    package = package_of(file) or name
+                    named = directories.named(file, {package, name})
+                    placed = package_of(inner) if inner else None
+                    if placed is not None and placed != package:
+                        named = tuple(sorted({*named, placed}))
+                    files.append((f, package, i in bundles, named))
                 self._files.append(files)
                 rows = document["functions"]
                 self._rows.append(rows)
