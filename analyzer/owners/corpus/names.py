@@ -22,11 +22,18 @@ from analyzer.owners.corpus.registry import valid_name
 from analyzer.sourcemap import package_of
 
 #: evidence kinds, strongest first
-KINDS = ("module-path", "manifest", "banner", "kept-path", "scoped-string", "versioned-string", "message", "require")
+KINDS = ("module-path", "manifest", "license-list", "banner", "kept-path", "scoped-string", "versioned-string",
+         "message", "require")
 _NAME = rb"@?[a-z0-9][a-z0-9._~-]*(?:/[a-z0-9][a-z0-9._~-]*)?"
 _BANNER = re.compile(
     rb"/\*[*!]\s*(" + _NAME + rb")(?:\s+v?\d+\.\d+|[\s.,:-]+(?:MIT|ISC|BSD|Apache|MPL|License|license|\(c\)))"
 )
+#: `@license DOMPurify 3.2.1`: a name (written in any case) followed by a version
+_LICENSE_TAG = re.compile(rb"@license\s+([A-Za-z0-9][A-Za-z0-9._~-]*)\s+v?\d+\.\d+")
+#: esbuild's legal-comment list at the end of a bundle: `Bundled license information:` then
+#: `dompurify/dist/purify.es.mjs:` lines, each a package's file
+_LICENSE_LIST = re.compile(rb"Bundled license information:(.{0,200000}?)\*/", re.DOTALL)
+_LICENSE_FILE = re.compile(rb"^[ \t]*(" + _NAME + rb")/[^\s:]*:[ \t]*$", re.MULTILINE)
 _MANIFEST = re.compile(
     rb"[{,]\s*\"?name\"?\s*:\s*\"(" + _NAME + rb")\"\s*,\s*\"?version\"?\s*:\s*\"(\d+\.\d+\.\d+[^\"]*)\"")
 _KEPT_PATH = re.compile(rb"node_modules/(" + _NAME + rb")/")
@@ -87,6 +94,11 @@ def package_names(modules: Iterable[dict[str, Any]], texts: Iterable[bytes], mes
         for name in row.get("manifests") or ():
             note(name, "manifest", where)
     for text in texts:
+        for block in _LICENSE_LIST.finditer(text):
+            for match in _LICENSE_FILE.finditer(block.group(1)):
+                note(match.group(1).decode(), "license-list", match.group(0).decode("utf-8", "replace").strip()[:120])
+        for match in _LICENSE_TAG.finditer(text):
+            note(match.group(1).decode().lower(), "banner", match.group(0).decode("utf-8", "replace")[:120])
         for pattern, kind in ((_BANNER, "banner"), (_KEPT_PATH, "kept-path"), (_SCOPED, "scoped-string"),
                               (_VERSIONED, "versioned-string"), (_MANIFEST, "manifest"), (_REQUIRE, "require")):
             for match in pattern.finditer(text):
