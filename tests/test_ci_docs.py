@@ -59,6 +59,7 @@ def repository(tmp_path: Path) -> Path:
     allowlist under allowlists/ (the demo's accepted suggestions), a baseline summary."""
     repo = tmp_path / "repo"
     (repo / "dist").mkdir(parents=True)
+    (repo / "package.json").write_text('{"name": "app", "version": "1.0.0"}\n')  # the package root
     shutil.copy(FIXTURES / "demo" / "demo.min.js", repo / "dist" / "cli.js")
     shutil.copy(FIXTURES / "demo" / "demo.min.js.map", repo / "dist" / "demo.min.js.map")  # its sourceMappingURL
     first = tmp_path / "first"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from analyzer.identity import scan_fingerprints
 from analyzer.javascript.modules.evidence import UnitModules, with_evidence
 from analyzer.javascript.modules.spans import ModuleIndex, ModuleMap, ModuleSpan
 from analyzer.model import Module, Origin, Unit
+from analyzer.places import FileManifests, bundle_directory, package_root, place_sources
 from analyzer.sourcemap import LocatedMap, SourceMapError, find_source_map, package_of
 
 
@@ -41,7 +43,7 @@ def unit_evidence(unit: Unit, found: ModuleMap | None, sites: Sequence[tuple[str
     bundle may have a map beside it; embedded units only inline ones."""
     located, use = _source_map(unit, bundle)
     evidence = with_evidence(unit.source, found, located, [offset for _, offset in sites])
-    use = SourceMapUse(use.unit, use.map, use.status, use.sha256, use.sources, len(evidence.site_origins))
+    use = dataclasses.replace(use, mapped=len(evidence.site_origins))
     return UnitEvidence(evidence, use, _rows(unit, evidence, sites, located))
 
 
@@ -74,7 +76,16 @@ def _source_map(unit: Unit, bundle: Path) -> tuple[LocatedMap | None, SourceMapU
         return None, SourceMapUse(unit.name, None, f"unusable: {exc}", None, 0, 0)
     if located is None:
         return None, SourceMapUse(unit.name, None, "none", None, 0, 0)
-    return located, SourceMapUse(unit.name, located.where, "used", located.sha256, len(located.map.sources), 0)
+    # a unit read from the bundle's file has a place on disk; an embedded one only its inline map
+    directory = bundle_directory(bundle) if beside is not None else None
+    manifests = FileManifests()
+    root = package_root(directory, manifests) if directory is not None else None
+    map_directory = None
+    if directory is not None:
+        map_directory = directory if located.where == "inline" else directory / posixpath.dirname(located.where)
+    places = place_sources(located.map.sources, located.map.written, directory, map_directory, root, manifests)
+    return located, SourceMapUse(unit.name, located.where, "used", located.sha256, len(located.map.sources), 0,
+                                 root[1] if root is not None else None, tuple(places))
 
 
 def _rows(
