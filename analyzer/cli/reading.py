@@ -16,7 +16,7 @@ from analyzer.errors import InputError
 
 if TYPE_CHECKING:
     from analyzer.reports.explain import Story
-    from analyzer.reports.sarif import Selection
+    from analyzer.reports.sarif import OriginalSources, Selection
 
 
 def verified_outputs(
@@ -50,13 +50,34 @@ def baseline_of(path: Path | None) -> Counter[str] | None:
     return Counter(baseline.get("unresolvedFingerprints", []))
 
 
+def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: Path | None) -> OriginalSources:
+    """Where results point in the original sources; `bundle` (the scanned bundle, as seen from
+    here) must be the very file the scan read."""
+    import hashlib
+
+    from analyzer.bounds import read_regular_file
+    from analyzer.reports.modules import MAP_SOURCES_FILE
+    from analyzer.reports.sarif import OriginalSources
+
+    if bundle is not None:
+        expected = summary["inputs"]["bundle"]
+        data = read_regular_file(bundle, max(expected["bytes"], 1), "bundle")
+        if hashlib.sha256(data).hexdigest() != expected["sha256"]:
+            raise InputError(bundle, f"is not the bundle this scan read ({expected['name']}: its sha256 differs)")
+    return OriginalSources(files.get(MAP_SOURCES_FILE, b""), summary, bundle)
+
+
 def write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str, Any]], rows: list[dict[str, Any]],
-                 selection: Selection, out: Path | None, notifications: list[str]) -> int:
+                 selection: Selection, out: Path | None, notifications: list[str],
+                 sources: OriginalSources | None = None) -> int:
     import orjson
 
     from analyzer.reports.sarif import sarif_log
 
-    log = sarif_log(records, rows, summary, directory, selection, notifications)
+    log = sarif_log(records, rows, summary, directory, selection, notifications, sources)
+    if sources is not None and sources.bases:
+        err.print("erratlas: results point at the map's original sources relative to the bundle's package root "
+                  "(PACKAGE_ROOT); --bundle PATH makes them paths a code host finds", markup=False)
     data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
     if out is None:
         sys.stdout.buffer.write(data)
@@ -87,6 +108,11 @@ def sarif(
             "against --baseline) or all (every callsite, owned ones as notes).",
         ),
     ] = "unresolved",
+    bundle: Annotated[
+        Path | None,
+        typer.Option("--bundle", help="The bundle DIR scanned, as seen from here: results point at the original "
+                     "sources its map names, as paths from here."),
+    ] = None,
 ) -> None:
     """Write SARIF 2.1.0: one result per callsite the gate cares about, tracked by fingerprint."""
     from analyzer.reports.sarif import SELECTIONS, Selection
@@ -96,8 +122,10 @@ def sarif(
         raise InputError("--results", f"unknown selection '{results}' ({', '.join(SELECTIONS)})")
     if results == "new" and baseline is None:
         raise InputError("--results", "'new' needs --baseline SUMMARY")
-    _, summary, records, rows = verified_outputs(directory)
-    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline)), out, [])
+    files, summary, records, rows = verified_outputs(directory)
+    sources = original_sources(files, summary, bundle)
+    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline)), out, [],
+                        sources)
     err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
 
 
