@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -50,6 +50,17 @@ def owners_line(files: dict[str, bytes]) -> str:
     return (f"owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}), "
             f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted, "
             f"{len(summary.get('ambiguous', []))} ambiguous entries")
+
+
+def owner_rows(owners: dict[str, Any]) -> str:
+    """The callsites of each owner class by kind, as the gate shows them above its verdict."""
+    header = ["", "error", "diagnostic", "all"]
+    rows = [[owner, str(owners["byKind"]["error"][owner]), str(owners["byKind"]["diagnostic"][owner]),
+             str(owners["total"][owner])] for owner in ("Product", "Dependency", "Unresolved")]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)).rstrip()
+        for row in [header, *rows])
 
 
 def allow(
@@ -163,6 +174,14 @@ def gate(
     allow_stale: Annotated[
         bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")
     ] = False,
+    max_drop: Annotated[
+        float,
+        typer.Option("--max-drop", help="With --baseline: fail when the callsites fell by more than this share of "
+                     "the baseline's (0 to 1; a wrong input or a broken build)."),
+    ] = 0.5,
+    allow_empty: Annotated[
+        bool, typer.Option("--allow-empty", help="Gate a scan that holds no callsite (refused otherwise).")
+    ] = False,
     output_format: Annotated[
         str,
         typer.Option(
@@ -185,6 +204,7 @@ def gate(
         checked_summary,
         coverage_threshold,
         failures,
+        refuse_empty,
     )
 
     reading_a_scan()
@@ -192,6 +212,7 @@ def gate(
         raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
     if min_coverage is not None:
         coverage_threshold("--min-coverage", min_coverage)
+    coverage_threshold("--max-drop", max_drop)
     kinds: dict[str, float] = {}
     for item in min_kind or []:
         kind, _, value = item.partition("=")
@@ -202,12 +223,15 @@ def gate(
         if kind not in KINDS:
             raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
     summary = checked_summary(directory, allowlist or [])  # the gate verifies, it does not trust
-    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale)
     if bundle is not None and output_format != "sarif":
         raise InputError("--bundle", "only used with --format sarif")
+    refuse_empty(directory, summary, allow_empty)
+    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale, max_drop)
     if output_format == "sarif":
         _gate_sarif(directory, thresholds, bundle)
     failed = failures(summary, thresholds)
+    if output_format == "text":
+        typer.echo(owner_rows(summary["owners"]))
     for line in failed:
         typer.echo(
             f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}"

@@ -40,14 +40,9 @@ def verified_outputs(
 
 
 def baseline_of(path: Path | None) -> Counter[str] | None:
-    from analyzer.owners.gate import load_summary
-    from analyzer.versions import check_same
+    from analyzer.owners.gate import load_baseline, unresolved_of
 
-    if path is None:
-        return None
-    baseline = load_summary(path)
-    check_same(baseline, path)
-    return Counter(baseline.get("unresolvedFingerprints", []))
+    return None if path is None else unresolved_of(load_baseline(path), path)
 
 
 def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: Path | None) -> OriginalSources:

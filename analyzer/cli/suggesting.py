@@ -76,7 +76,7 @@ def suggest(
                 from analyzer.owners.corpus.suggest import with_corpus
 
                 rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory,
-                                   index_sources, signatures_of_bundle)
+                                   index_sources, signatures_of_bundle, lambda line: err.print(line, markup=False))
             elif bundle is not None:
                 raise InputError("--bundle", "only used with --corpus")
             data = render(rows)
@@ -128,7 +128,7 @@ def accept(
     ] = False,
 ) -> None:
     """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
-    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, still_unowned
+    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, skipped, still_unowned
     from analyzer.owners.suggest import accept as run_accept
 
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
@@ -137,4 +137,7 @@ def accept(
         picked = still_unowned(picked, directory)
     entries = run_accept(picked, allowlist, reviewer, on, note)
     covered = sum(r["callsites"] for r in picked)
-    err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites", markup=False)
+    left = [] if ids else skipped(rows, picked, confidence, package or [], level)
+    err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites"
+              + (f"; {len(rows) - len(picked)} of {len(rows)} suggestions skipped: " + "; ".join(left) if left else ""),
+              markup=False)

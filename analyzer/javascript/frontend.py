@@ -1,4 +1,4 @@
-"""A JavaScript input (a bundle or a Bun executable) -> `FrontendScan`: load, then each unit's
+"""A JavaScript input (a bundle, a Bun executable, a directory or an archive) -> `FrontendScan`: load, then each unit's
 facts (`extract_unit`), the input's hash and the readable renderings, the bundler modules.
 
 The work is written in order; the workers a scan may use (`runner.workers_for`) only change
@@ -21,6 +21,8 @@ from pathlib import Path
 
 from analyzer import progress
 from analyzer.bounds import limit_memory
+from analyzer.bundle.javascript_trees import load_javascript_tree
+from analyzer.bundle.languages import is_tree
 from analyzer.bundle.load import file_name, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.facts import FrontendScan, UnitFacts
@@ -56,9 +58,11 @@ def scan_javascript(
     path: Path, rules: JavaScriptRules, logger: str | None, workers: Workers, signatures: bool = False
 ) -> FrontendScan:
     with progress.phase(f"reading {file_name(path)}"):
-        units, embedded = load_bundle(path)
+        tree = load_javascript_tree(path) if is_tree(path) else None
+        units, embedded = (tree.units, []) if tree is not None else load_bundle(path)
     limit_memory(sum(len(unit.source) for unit in units))  # in an isolated scan: the bound from here on
-    side = _render_worker(path, units, workers)
+    digest_of: Callable[[], str] = (lambda: tree.sha256) if tree is not None else (lambda: _sha256(path))
+    side = _render_worker(digest_of, units, workers)
     try:
         facts = []
         for unit in units:
@@ -69,22 +73,23 @@ def scan_javascript(
         if side is not None:
             side.stop()
     if digest is None or rendered is None:
-        digest, rendered = _sha256(path), [render(unit.source) for unit in units]
+        digest, rendered = digest_of(), [render(unit.source) for unit in units]
     mark("scan: hash and renderings in")
     with progress.phase("modules"):
         modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
     return FrontendScan(
-        name=file_name(path), sha256=digest, size=path.stat().st_size, units=facts,
+        name=tree.name if tree is not None else file_name(path), sha256=digest,
+        size=tree.size if tree is not None else path.stat().st_size, units=facts,
         renderings={unit.name: text for unit, text in zip(units, rendered)}, modules=modules,
         anchor_limit=ANCHOR_LIMIT, embedded=embedded, signatures=_signatures(units) if signatures else None,
     )
 
 
-def _render_worker(path: Path, units: list[Unit], workers: Workers) -> Side | None:
+def _render_worker(digest_of: Callable[[], str], units: list[Unit], workers: Workers) -> Side | None:
     """The rendering worker, forked now (before the parse), when it is on and worth a fork."""
     if not workers.render or sum(len(unit.source) for unit in units) < WORKER_MIN_BYTES:
         return None
-    side = Side(lambda send: _render_ahead(path, units, send), WORKER_NICENESS)
+    side = Side(lambda send: _render_ahead(digest_of, units, send), WORKER_NICENESS)
     mark("scan: render worker forked")
     return side
 
@@ -119,9 +124,9 @@ def _signatures(units: list[Unit]) -> bytes:
     return signature_rows
 
 
-def _render_ahead(path: Path, units: list[Unit], send: Callable[[object], None]) -> None:
+def _render_ahead(digest_of: Callable[[], str], units: list[Unit], send: Callable[[object], None]) -> None:
     """In the worker forked before the parse: the input's hash and the readable renderings."""
-    send(InputDigest(_sha256(path)))
+    send(InputDigest(digest_of()))
     send(Renderings([render(unit.source) for unit in units]))
     mark("side: renderings sent")
 

@@ -22,7 +22,7 @@ import datetime as dt
 import hashlib
 import os
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -262,6 +262,43 @@ def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: l
         roots = {row["id"] for row in picked if row["level"] == "references"}
         picked = [row for row in picked if row.get("reachedBy") not in roots or row["reachedBy"] is None]
     return picked
+
+
+def skipped(rows: list[dict[str, Any]], picked: list[dict[str, Any]], minimum: str, packages: list[str],
+            level: str) -> list[str]:
+    """Why the suggestions left out of `picked` (`chosen`, then `still_unowned`) were left out:
+    one phrase per reason, with its count and the option that would take them."""
+    taken = {row["id"] for row in picked}
+    roots = {row["id"] for row in picked if row["level"] == "references"}
+    rank = CONFIDENCES.index(minimum)
+    reasons: Counter[str] = Counter()
+    for row in rows:
+        if row["id"] in taken:
+            continue
+        if row["confidence"] == "ambiguous" or (row["owner"] == "Dependency" and row["package"] is None):
+            reasons["name several candidate owners (review them and write entries with `erratlas allow`)"] += 1
+        elif CONFIDENCES.index(row["confidence"]) > rank:
+            reasons[f"are {row['confidence']}, below --confidence {minimum} (--confidence {row['confidence']} "
+                    "takes them)"] += 1
+        elif not _at_level(row, level):
+            reasons[f"are at the {row['level']} level, which --level {level} leaves out (--level {row['level']} "
+                    "takes them)"] += 1
+        elif packages and row["package"] not in packages:
+            reasons["name a package other than --package (another --package takes them)"] += 1
+        elif row.get("reachedBy") in roots:
+            reasons["need no entry: an accepted references root reaches them"] += 1
+        else:
+            reasons["would also own callsites DIR's projection already owns (left out by --unowned)"] += 1
+    return [_counted(count, reason) for reason, count in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def _counted(count: int, reason: str) -> str:
+    verb, rest = reason.split(" ", 1)
+    return f"{count} {_SINGULAR.get(verb, verb) if count == 1 else verb} {rest}"
+
+
+#: the verb of a `skipped` reason when it counts one suggestion
+_SINGULAR = {"are": "is", "name": "names", "need": "needs"}
 
 
 def _at_level(row: dict[str, Any], level: str) -> bool:
