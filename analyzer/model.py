@@ -111,14 +111,16 @@ class Origin:
 
 @dataclass(frozen=True, slots=True)
 class PackageRoot:
-    """The bundle's own package: the directory of the nearest package.json above it."""
+    """The bundle's own package: the directory of the nearest package.json above it (an
+    archive's root when none is inside the archive)."""
 
-    #: the package root relative to the bundle's directory (`.`, `..`, ...)
+    #: the package root relative to the unit's directory (`.`, `..`, ...): the bundle's, for a
+    #: bundle given as a file
     path: str
     #: its package.json's `name`, else None
     name: str | None
-    #: sha256 of its package.json (an input of the scan)
-    sha256: str
+    #: sha256 of its package.json (an input of the scan); None for an archive's root without one
+    sha256: str | None
     #: the packages it depends on (dependencies, dev, peer, optional, bundled), sorted
     depends: tuple[str, ...]
 

@@ -1,6 +1,8 @@
 """Where a source map's sources lie against the bundle's own package (docs/modules.md, "Places").
 
-The package root is the directory of the nearest `package.json` above the bundle. A source
+The package root is the directory of the nearest `package.json` above the bundle (for a file
+of a directory tree, above that file; of an archive, inside the archive, else the archive's
+root). A source
 resolves relative to the map (its `sourceRoot` joined); a `webpack://<name>/` path relative
 to webpack's context, which is the package root when `<name>` is the package's own name
 (webpack's default namespace). Then each source is in one place:
@@ -15,7 +17,8 @@ to webpack's context, which is the package root when `<name>` is the package's o
 Only `package.json` files are read: the nearest one above the bundle, and for an outside
 source the directories between it and the package root's ancestors, each a regular file of
 at most MAX_MANIFEST_BYTES, at most MAX_LOOKUPS directories per map. `Manifests` is the seam:
-the file system here; a tree read from an archive can answer the same question.
+the file system (`FileManifests`), or the package.json members of an archive (`TreeManifests`,
+rooted at ARCHIVE_ROOT, a path no file system is asked about).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import os
 import posixpath
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -60,14 +64,63 @@ class FileManifests:
             return None
 
 
-def bundle_directory(bundle: Path) -> PurePosixPath:
-    """The bundle's directory as an absolute path (symlinks kept, as the user named it)."""
-    return PurePosixPath(os.path.abspath(bundle.parent))
+#: the root of an archive's tree, in the paths its units' sources resolve to
+ARCHIVE_ROOT = PurePosixPath("/<archive>")
 
 
-def package_root(directory: PurePosixPath, manifests: Manifests) -> tuple[PurePosixPath, PackageRoot] | None:
-    """The nearest package.json at or above `directory` (absolute): its directory and what it says."""
+class TreeManifests:
+    """The package.json members of an archive, by their directory inside its tree ("" the root)."""
+
+    def __init__(self, files: dict[str, bytes]) -> None:
+        self._files = {ARCHIVE_ROOT / directory: data for directory, data in files.items()}
+
+    def read(self, directory: PurePosixPath) -> bytes | None:
+        data = self._files.get(directory)
+        return data if data is not None and len(data) <= MAX_MANIFEST_BYTES else None
+
+
+@dataclass(frozen=True, slots=True)
+class UnitPlace:
+    """Where a unit lies, for finding its map and placing the map's sources."""
+
+    #: the unit's own file, whose map may lie beside it (a bundle given as a file); else None:
+    #: only an inline map is read
+    beside: Path | None
+    #: the unit's directory, absolute (under ARCHIVE_ROOT in an archive); None: it lies in none
+    #: (a module embedded in an executable)
+    directory: PurePosixPath | None
+    manifests: Manifests
+    #: an archive's root: the package root when no package.json is nearer, and the highest looked at
+    top: PurePosixPath | None = None
+
+
+#: a module embedded in an executable
+EMBEDDED = UnitPlace(None, None, FileManifests())
+
+
+def file_place(bundle: Path) -> UnitPlace:
+    """A bundle given as a file: its directory as an absolute path (symlinks kept, as the user
+    named it)."""
+    return UnitPlace(bundle, PurePosixPath(os.path.abspath(bundle.parent)), FileManifests())
+
+
+def tree_place(root: Path, name: str, archive: TreeManifests | None) -> UnitPlace:
+    """A file of a directory tree (`archive` None) or of an archive's, by its unit name."""
+    inside = posixpath.dirname(name)
+    if archive is not None:
+        return UnitPlace(None, ARCHIVE_ROOT / inside, archive, ARCHIVE_ROOT)
+    if "\\" in name:  # a name escaped to be text (trees.portable_name) is no path to look under
+        return UnitPlace(None, None, FileManifests())
+    return UnitPlace(None, PurePosixPath(os.path.abspath(root)) / inside, FileManifests())
+
+
+def package_root(directory: PurePosixPath, manifests: Manifests,
+                 top: PurePosixPath | None = None) -> tuple[PurePosixPath, PackageRoot] | None:
+    """The nearest package.json at or above `directory` (absolute), not above `top`: its
+    directory and what it says; else `top` itself, naming nothing."""
     for candidate in (directory, *directory.parents):
+        if top is not None and not candidate.is_relative_to(top):
+            break
         raw = manifests.read(candidate)
         if raw is None:
             continue
@@ -84,6 +137,8 @@ def package_root(directory: PurePosixPath, manifests: Manifests) -> tuple[PurePo
         relative = posixpath.relpath(candidate, directory)
         return candidate, PackageRoot(relative, _name(document), hashlib.sha256(raw).hexdigest(),
                                       tuple(sorted(depends)))
+    if top is not None:
+        return top, PackageRoot(posixpath.relpath(top, directory), None, None, ())
     return None
 
 
@@ -167,6 +222,8 @@ class _Placer:
 
     def _own(self) -> str:
         assert self.root is not None
+        if self.root.sha256 is None:
+            return "the archive's root, which has no package.json"
         return f"the package.json of {self.root.name}" if self.root.name else "a package.json without a name"
 
     def _manifest_name(self, resolved: PurePosixPath) -> tuple[str, str] | None:

@@ -7,8 +7,10 @@ and on real bundles with sibling-path sources (socket.io-client 4.8.4, pixi.js 7
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
+import tarfile
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -125,6 +127,61 @@ def test_the_demo_maps_keep_their_owners(tmp_path: Path) -> None:
         (used,) = summary["modules"]["sourceMaps"]
         assert used["packageRoot"]["name"] == "erratlas-fixtures" and used["places"]["outside"] == 0
         assert used["places"]["unplaced"] == 0 and used["places"]["package"] > 0
+
+
+# ---- files of a directory or an archive: their inline maps --------------------------------
+
+
+def inline_package(root: Path, manifest: bool = True) -> Path:
+    """The app as npm packs it (package/package.json, package/dist/app.min.js), its map inline."""
+    package = root / "package"
+    (package / "dist").mkdir(parents=True)
+    if manifest:
+        shutil.copy(APP / "package.json", package / "package.json")
+    code = BUNDLE.read_bytes().replace(b"sourceMappingURL=app.min.js.map", b"sourceMappingURL=data:application/json;"
+                                       b"base64," + base64.b64encode(BUNDLE.with_suffix(".js.map").read_bytes()))
+    (package / "dist" / "app.min.js").write_bytes(code)
+    return package
+
+
+def tarball(package: Path) -> Path:
+    target = package.parent / "app-1.0.0.tgz"
+    with tarfile.open(target, "w:gz") as archive:
+        archive.add(package, arcname="package")
+    return target
+
+
+def test_a_tarballs_files_are_placed_against_its_package_json(tmp_path: Path) -> None:
+    """`npm pack`'s tarball: the package root is package/, whose package.json names the sibling
+    by its dependency (its own package.json is in no archive); the same inside the directory."""
+    package = inline_package(tmp_path)
+    for given, name in ((tarball(package), "archive"), (package, "directory")):
+        out = tmp_path / name
+        summary = scan(given, out)
+        (used,) = summary["modules"]["sourceMaps"]  # type: ignore[index]
+        assert used["unit"] == "dist/app.min.js" and used["map"] == "inline"
+        assert used["packageRoot"]["path"] == ".." and used["packageRoot"]["name"] == "@erratlas-fixture/app"
+        found = places(out)
+        assert found["../src/index.js"]["place"] == "package" and found["../src/index.js"]["path"] == "src/index.js"
+        assert (found[SIBLING]["place"], found[SIBLING]["package"]) == ("outside", "@erratlas-fixture/transport")
+        assert (found[SHARED]["place"], found[SHARED]["package"]) == ("outside", None)
+        rows, _ = suggested(out)
+        product = [r for r in rows if r["owner"] == "Product"]
+        assert product and all(sources_of(out, r) == {"../src/index.js"} for r in product), name
+        assert {(r["owner"], r["package"]) for r in rows if SIBLING in sources_of(out, r)} == {
+            ("Dependency", "@erratlas-fixture/transport")}
+
+
+def test_an_archive_without_package_json_is_rooted_at_its_top(tmp_path: Path) -> None:
+    package = inline_package(tmp_path, manifest=False)
+    out = tmp_path / "out"
+    summary = scan(tarball(package), out)
+    (used,) = summary["modules"]["sourceMaps"]  # type: ignore[index]
+    assert used["packageRoot"] == {"path": "..", "name": None, "sha256": None}
+    found = places(out)
+    assert found["../src/index.js"]["place"] == "package"
+    assert (found[SIBLING]["place"], found[SIBLING]["package"]) == ("outside", None)  # no dependency to name it
+    assert "the archive's root, which has no package.json" in found[SIBLING]["evidence"]
 
 
 # ---- the places themselves, on trees we describe -------------------------------------------

@@ -185,6 +185,34 @@ def test_without_bundle_results_are_relative_to_the_package_root(demo_scan: Path
     validate_with_multitool(tmp_path / "out.sarif", tmp_path)
 
 
+def test_sarif_of_a_tree_points_at_its_files_sources(tmp_path: Path) -> None:
+    """The files of a directory tree: relative to TREE_ROOT, or with --bundle DIR to here; a
+    changed file refuses --bundle."""
+    from test_map_places import inline_package
+
+    package = inline_package(tmp_path)
+    (package / "src").mkdir()
+    shutil.copy(FIXTURES / "monorepo" / "packages" / "app" / "src" / "index.js", package / "src" / "index.js")
+    out = tmp_path / "out"
+    scan(package, out)
+    alone = run("sarif", out, "--results", "all")
+    assert alone.returncode == 0 and "relative to TREE_ROOT" in alone.stderr
+    log = json.loads(alone.stdout)
+    validate_official(log)
+    assert set(log["runs"][0]["originalUriBaseIds"]) == {"TREE_ROOT"}
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+    assert "src/index.js" in uris
+    here = run("sarif", out, "--results", "all", "--bundle", "package", cwd=tmp_path)
+    assert here.returncode == 0, here.stderr
+    located = [r["locations"][0]["physicalLocation"] for r in json.loads(here.stdout)["runs"][0]["results"]]
+    line = next(loc for loc in located if loc["artifactLocation"]["uri"] == "package/src/index.js")
+    assert line["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
+    assert "throw new" in (package / "src" / "index.js").read_text().split("\n")[line["region"]["startLine"] - 1]
+    (package / "dist" / "app.min.js").write_bytes((package / "dist" / "app.min.js").read_bytes() + b"\n")
+    changed = run("sarif", out, "--bundle", "package", cwd=tmp_path)
+    assert changed.returncode == 2 and "is not the directory this scan read (dist/app.min.js" in changed.stderr
+
+
 def test_a_bundle_that_is_not_the_scanned_one_is_refused(demo_scan: Path, tmp_path: Path) -> None:
     result = run("sarif", demo_scan, "--bundle", FIXTURES / "demo" / "demo.cjs.min.js")
     assert result.returncode == 2 and "is not the bundle this scan read" in result.stderr

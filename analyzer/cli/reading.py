@@ -46,20 +46,44 @@ def baseline_of(path: Path | None) -> Counter[str] | None:
 
 
 def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: Path | None) -> OriginalSources:
-    """Where results point in the original sources; `bundle` (the scanned bundle, as seen from
-    here) must be the very file the scan read."""
-    import hashlib
-
-    from analyzer.bounds import read_regular_file
+    """Where results point in the original sources; `bundle` (the scanned input, as seen from
+    here) must be what the scan read: the bundle file, the archive, or a directory whose files
+    are the scanned units."""
     from analyzer.reports.modules import MAP_SOURCES_FILE
     from analyzer.reports.sarif import OriginalSources
 
-    if bundle is not None:
+    located = None
+    if bundle is not None and bundle.is_dir():
+        for unit in summary["inputs"]["units"]:
+            if "\\" in unit["name"]:  # escaped to be text (trees.portable_name): it names no file here
+                raise InputError(bundle, f"{unit['name']}: a file name that is not text; give no --bundle")
+            if not _same_file(bundle / unit["name"], unit):
+                raise InputError(bundle, f"is not the directory this scan read ({unit['name']} differs)")
+        located = bundle
+    elif bundle is not None:
         expected = summary["inputs"]["bundle"]
-        data = read_regular_file(bundle, max(expected["bytes"], 1), "bundle")
-        if hashlib.sha256(data).hexdigest() != expected["sha256"]:
+        if not _same_file(bundle, expected):
             raise InputError(bundle, f"is not the bundle this scan read ({expected['name']}: its sha256 differs)")
-    return OriginalSources(files.get(MAP_SOURCES_FILE, b""), summary, bundle)
+        # a bundle file's units lie beside it; an archive's files are on no disk
+        located = bundle.parent if any(u["name"] == expected["name"] for u in summary["inputs"]["units"]) else None
+    return OriginalSources(files.get(MAP_SOURCES_FILE, b""), summary, located)
+
+
+def _same_file(path: Path, expected: dict[str, Any]) -> bool:
+    """`path` is a regular file with the `bytes` and `sha256` the summary records."""
+    import hashlib
+    import os
+    import stat
+
+    from analyzer.bounds import read_regular_file
+
+    try:
+        info = os.stat(path)
+    except OSError:
+        raise InputError(path, "cannot be read") from None
+    if not stat.S_ISREG(info.st_mode) or info.st_size != expected["bytes"]:
+        return False
+    return hashlib.sha256(read_regular_file(path, max(expected["bytes"], 1), "file")).hexdigest() == expected["sha256"]
 
 
 def write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str, Any]], rows: list[dict[str, Any]],
@@ -71,8 +95,10 @@ def write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str
 
     log = sarif_log(records, rows, summary, directory, selection, notifications, sources)
     if sources is not None and sources.bases:
-        err.print("erratlas: results point at the map's original sources relative to the bundle's package root "
-                  "(PACKAGE_ROOT); --bundle PATH makes them paths a code host finds", markup=False)
+        bases = " and ".join(sorted(sources.bases))
+        err.print(f"erratlas: results point at the maps' original sources relative to {bases} "
+                  "(run.originalUriBaseIds); --bundle PATH, the bundle file or directory scanned, makes them paths "
+                  "from here", markup=False)
     data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
     if out is None:
         sys.stdout.buffer.write(data)

@@ -41,39 +41,53 @@ _RULE_TEXT = {
     "Dependency": "A reviewed allowlist entry says a dependency package owns this {kind} callsite.",
 }
 _KIND_TEXT = {"error": "error-constructor", "diagnostic": "diagnostic-logger"}
-#: the base of original sources when erratlas is not told where the bundle is
+#: the bases of original sources when erratlas does not know where they are from here
 PACKAGE_ROOT = "PACKAGE_ROOT"
+TREE_ROOT = "TREE_ROOT"
 _BASES = {
     PACKAGE_ROOT: "The bundle's package root (the directory of the nearest package.json above it, or the "
                   "bundle's directory when there is none): where the source map's sources resolve. "
                   "`erratlas sarif --bundle PATH` makes them relative to where erratlas runs.",
+    TREE_ROOT: "The root of the directory or archive scanned (below an archive's single top-level directory, "
+               "`package/` of an npm tarball): where its files' source maps' sources resolve. For a directory, "
+               "`erratlas sarif --bundle DIR` makes them relative to where erratlas runs.",
 }
 
 
 class OriginalSources:
-    """Where each source a scan's maps place lies, as a SARIF artifact location."""
+    """Where each source a scan's maps place lies, as a SARIF artifact location. `located`: where
+    the scanned input is from here (a bundle file's directory, a directory tree's root), else
+    None: paths relative to a base `run.originalUriBaseIds` describes."""
 
-    def __init__(self, map_sources: bytes, summary: dict[str, Any], bundle: Path | None) -> None:
-        #: (unit, source) -> path relative to the package root (or the bundle's directory)
+    def __init__(self, map_sources: bytes, summary: dict[str, Any], located: Path | None) -> None:
+        #: (unit, source) -> path relative to the unit's package root (or to its directory)
         self._paths = {(row["unit"], row["source"]): row["path"] for row in
                        (orjson.loads(line) for line in map_sources.splitlines() if line) if row["path"] is not None}
         self._roots = {m["unit"]: (m.get("packageRoot") or {}).get("path", ".")
                        for m in summary["modules"]["sourceMaps"] if m["status"] == "used"}
-        self._bundle = bundle
+        self._bundle = summary["inputs"]["bundle"]["name"]
+        self._located = located
         #: the base ids the locations use
         self.bases: set[str] = set()
 
     def artifact(self, record: dict[str, Any]) -> dict[str, Any] | None:
         origin = record.get("origin")
-        path = self._paths.get((record["unit"], origin["source"])) if isinstance(origin, dict) else None
+        unit = record["unit"]
+        path = self._paths.get((unit, origin["source"])) if isinstance(origin, dict) else None
         if path is None:
             return None
         if posixpath.isabs(path):
             return {"uri": Path(path).as_uri()}
-        if self._bundle is None:
-            self.bases.add(PACKAGE_ROOT)
-            return {"uri": path, "uriBaseId": PACKAGE_ROOT}
-        where = Path(os.path.normpath(self._bundle.parent / self._roots.get(record["unit"], ".") / path))
+        # a relative path is the bundle file's, or a file's of a tree (an embedded module has none)
+        inside = "" if unit == self._bundle else posixpath.dirname(unit)
+        if self._located is None:
+            if not inside and unit == self._bundle:
+                self.bases.add(PACKAGE_ROOT)
+                return {"uri": path, "uriBaseId": PACKAGE_ROOT}
+            self.bases.add(TREE_ROOT)
+            return {"uri": posixpath.normpath(posixpath.join(inside, self._roots.get(unit, "."), path)),
+                    "uriBaseId": TREE_ROOT}
+        where = Path(os.path.normpath(self._located / inside / self._roots.get(unit, ".") / path))
         if where.is_absolute() or where.parts[:1] == ("..",):
             return {"uri": Path(os.path.abspath(where)).as_uri()}
         return {"uri": where.as_posix(), "uriBaseId": "%SRCROOT%"}

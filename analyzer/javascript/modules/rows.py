@@ -10,9 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from analyzer.bundle.load import file_name
 from analyzer.facts import (
     MODULE_SCHEMA,
     BundledModule,
@@ -23,7 +21,7 @@ from analyzer.identity import scan_fingerprints
 from analyzer.javascript.modules.evidence import UnitModules, with_evidence
 from analyzer.javascript.modules.spans import ModuleIndex, ModuleMap, ModuleSpan
 from analyzer.model import Module, Origin, Unit
-from analyzer.places import FileManifests, bundle_directory, package_root, place_sources
+from analyzer.places import UnitPlace, package_root, place_sources
 from analyzer.sourcemap import LocatedMap, SourceMapError, find_source_map, package_of
 
 
@@ -38,10 +36,11 @@ class UnitEvidence:
     rows: list[BundledModule]
 
 
-def unit_evidence(unit: Unit, found: ModuleMap | None, sites: Sequence[tuple[str, int]], bundle: Path) -> UnitEvidence:
-    """`sites`: the unit's callsites as (kind, offset). A unit read from a file named like the
-    bundle may have a map beside it; embedded units only inline ones."""
-    located, use = _source_map(unit, bundle)
+def unit_evidence(unit: Unit, found: ModuleMap | None, sites: Sequence[tuple[str, int]],
+                  place: UnitPlace) -> UnitEvidence:
+    """`sites`: the unit's callsites as (kind, offset). A bundle given as a file may have a map
+    beside it; other units (embedded, in a tree) only inline ones."""
+    located, use = _source_map(unit, place)
     evidence = with_evidence(unit.source, found, located, [offset for _, offset in sites])
     use = dataclasses.replace(use, mapped=len(evidence.site_origins))
     return UnitEvidence(evidence, use, _rows(unit, evidence, sites, located))
@@ -68,18 +67,15 @@ def bundle_modules(units: Sequence[tuple[Unit, UnitEvidence, Sequence[tuple[str,
     return BundleModules(rows, records, origins, [found.use for _, found, _ in units])
 
 
-def _source_map(unit: Unit, bundle: Path) -> tuple[LocatedMap | None, SourceMapUse]:
-    beside = bundle if unit.name == file_name(bundle) else None
+def _source_map(unit: Unit, place: UnitPlace) -> tuple[LocatedMap | None, SourceMapUse]:
     try:
-        located = find_source_map(beside, unit.source)
+        located = find_source_map(place.beside, unit.source)
     except SourceMapError as exc:
         return None, SourceMapUse(unit.name, None, f"unusable: {exc}", None, 0, 0)
     if located is None:
         return None, SourceMapUse(unit.name, None, "none", None, 0, 0)
-    # a unit read from the bundle's file has a place on disk; an embedded one only its inline map
-    directory = bundle_directory(bundle) if beside is not None else None
-    manifests = FileManifests()
-    root = package_root(directory, manifests) if directory is not None else None
+    directory, manifests = place.directory, place.manifests
+    root = package_root(directory, manifests, place.top) if directory is not None else None
     map_directory = None
     if directory is not None:
         map_directory = directory if located.where == "inline" else directory / posixpath.dirname(located.where)
