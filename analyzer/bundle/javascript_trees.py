@@ -9,6 +9,7 @@ top-level directory of an archive (`package/` of an npm tarball), kept losslessl
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,8 @@ from analyzer.model import Unit
 
 #: the files of a tree that are JavaScript modules
 JAVASCRIPT_SUFFIXES = (".js", ".mjs", ".cjs")
+#: the file of an archive read besides them: it places the units' source maps
+MANIFEST = "package.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,9 @@ class JavaScriptTree:
     size: int
     #: the JavaScript files, sorted by name
     units: list[Unit]
+    #: an archive's package.json files by their directory inside the tree, named as units are
+    #: ("" its root: where a unit's source map is placed, analyzer/places.py); None for a directory
+    manifests: dict[str, bytes] | None = None
 
 
 def javascript_source(name: str) -> bool:
@@ -52,10 +58,15 @@ def load_javascript_tree(path: Path) -> JavaScriptTree:
         return JavaScriptTree(portable_name(path.name), tree_digest(units), sum(len(u.source) for u in units), units)
     if not stat.S_ISREG(info.st_mode):
         raise InputError(path, "not a regular file or directory")
-    members: list[Member] = strip_top(archive_members(path, javascript_source))
+    read = archive_members(path, lambda name: javascript_source(name) or posixpath.basename(name) == MANIFEST)
+    code = [m for m in read if javascript_source(m.name)]
+    members: list[Member] = strip_top(code)
     units = _units(path, [(portable_name(m.name), m.data) for m in members], "archive")
+    top = code[0].name.split("/", 1)[0] + "/" if members is not code else ""  # what strip_top took off
+    manifests = {portable_name(posixpath.dirname(m.name[len(top):])): m.data for m in read
+                 if posixpath.basename(m.name) == MANIFEST and m.name.startswith(top)}
     data = read_file(path)
-    return JavaScriptTree(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), units)
+    return JavaScriptTree(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), units, manifests)
 
 
 def _units(path: Path, files: list[tuple[str, bytes]], what: str) -> list[Unit]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from analyzer.cli.app import ALLOWLISTS, err, github_escape, reading_a_scan
-from analyzer.cli.reading import baseline_of, verified_outputs, write_sarif
+from analyzer.cli.reading import baseline_of, original_sources, verified_outputs, write_sarif
 from analyzer.errors import ExitCode, InputError
 
 if TYPE_CHECKING:
@@ -189,6 +189,11 @@ def gate(
             help="text, github (workflow annotations) or sarif (SARIF 2.1.0 of the failing callsites on stdout).",
         ),
     ] = "text",
+    bundle: Annotated[
+        Path | None,
+        typer.Option("--bundle", help="With --format sarif: the bundle DIR scanned, as seen from here (results "
+                     "point at the original sources its map names)."),
+    ] = None,
 ) -> None:
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
     the gate recomputes the owners from the inventory and the allowlists, and believes only
@@ -218,10 +223,12 @@ def gate(
         if kind not in KINDS:
             raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
     summary = checked_summary(directory, allowlist or [])  # the gate verifies, it does not trust
+    if bundle is not None and output_format != "sarif":
+        raise InputError("--bundle", "only used with --format sarif")
     refuse_empty(directory, summary, allow_empty)
     thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale, max_drop)
     if output_format == "sarif":
-        _gate_sarif(directory, thresholds)
+        _gate_sarif(directory, thresholds, bundle)
     failed = failures(summary, thresholds)
     if output_format == "text":
         typer.echo(owner_rows(summary["owners"]))
@@ -238,14 +245,15 @@ def gate(
     raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
 
 
-def _gate_sarif(directory: Path, thresholds: Thresholds) -> None:
+def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) -> None:
     """`gate --format sarif`: the SARIF log of the failing set on stdout (every Unresolved
     callsite when a coverage threshold fails, else those new against the baseline), the failed
     thresholds as notifications; the exit status is the gate's."""
     from analyzer.owners.gate import failures
     from analyzer.reports.sarif import Selection
 
-    _, summary, records, rows = verified_outputs(directory)
+    files, summary, records, rows = verified_outputs(directory)
+    sources = original_sources(files, summary, bundle)
     failed = failures(summary, thresholds)
     coverage = summary["coverage"]
     checks = ([("overall", thresholds.min_coverage)] if thresholds.min_coverage is not None else [])
@@ -254,7 +262,7 @@ def _gate_sarif(directory: Path, thresholds: Thresholds) -> None:
     baseline = baseline_of(thresholds.baseline)
     new = baseline is not None and bool(Counter(summary["unresolvedFingerprints"]) - baseline)
     results = "unresolved" if below else "new" if new else "none"
-    write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True), None, failed)
+    write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True), None, failed, sources)
     status = "failed" if failed else "passed"
     err.print(f"erratlas: gate {status}: coverage {coverage['overall']['display']}"
                + "".join(f"\nFAIL {line}" for line in failed), markup=False)

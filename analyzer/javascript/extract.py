@@ -29,6 +29,7 @@ from analyzer.javascript.runner import InProcess, Runner
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
 from analyzer.model import Consumer, Unit
+from analyzer.places import EMBEDDED, UnitPlace, file_place
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
 
@@ -46,12 +47,17 @@ RETAINED_TREES: list[Tree] = []
 
 def extract_unit(
     unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, runner: Runner = InProcess,
+    place: UnitPlace | None = None,
 ) -> UnitFacts:
     """The facts of one unit of `bundle`. The work after the parse that needs only the tree, and
     the callsites' facts, run on `runner` (`analyzer.javascript.runner`): the facts are the same
-    on any runner."""
+    on any runner. `place`: where the unit lies (default: `bundle`'s file when the unit is it,
+    else embedded)."""
     mark(f"extract: parsing {unit.name}")
-    label = str(bundle) if unit.name == file_name(bundle) else f"{bundle}!{unit.name}"
+    own_file = unit.name == file_name(bundle)
+    label = str(bundle) if own_file else f"{bundle}!{unit.name}"
+    if place is None:
+        place = file_place(bundle) if own_file else EMBEDDED
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
     tree = parse(unit.source)
     mark("extract: parsed")
@@ -74,7 +80,7 @@ def extract_unit(
     ) -> tuple[UnitEvidence, int, Callable[[int], SiteFacts | LeftOut]]:
         """The modules of every callsite found (as (kind, offset)), and the work on each (the
         callsites found again in this process's tree when first needed)."""
-        evidence = unit_evidence(unit, own[0], payload[1], bundle)
+        evidence = unit_evidence(unit, own[0], payload[1], place)
         todo: list[tuple[Node, str]] = []
         columns: dict[int, tuple[int, int]] = {}
 

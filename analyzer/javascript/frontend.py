@@ -32,6 +32,7 @@ from analyzer.javascript.normalize import ANCHOR_LIMIT
 from analyzer.javascript.runner import WORKER_NICENESS, Forked, InProcess, Runner, Workers
 from analyzer.model import Unit
 from analyzer.parallel.forked import LOST, Side
+from analyzer.places import TreeManifests, tree_place
 from analyzer.readable import Rendering, render
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
@@ -65,9 +66,11 @@ def scan_javascript(
     side = _render_worker(digest_of, units, workers)
     try:
         facts = []
+        archive = TreeManifests(tree.manifests) if tree is not None and tree.manifests is not None else None
         for unit in units:
+            place = tree_place(path, unit.name, archive) if tree is not None else None
             with progress.phase(f"finding callsites in {unit.name}"):
-                facts.append(extract_unit(unit, rules, logger, path, _runner_for(unit, workers)))
+                facts.append(extract_unit(unit, rules, logger, path, _runner_for(unit, workers), place))
         digest, rendered = _from_side(side)
     finally:
         if side is not None:

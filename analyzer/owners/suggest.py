@@ -10,8 +10,9 @@ Evidence, strongest first, and the confidence word it earns:
 - `likely`: the bundle keeps the module's path (`node_modules/<pkg>/...` in keep-names or
   webpack builds, a bare `require("pkg")` in browserify), a license banner `/*! pkg v1.2.3 */`
   or an inlined package.json names one package, and no source-map origin disagrees; or the
-  source map places every callsite outside `node_modules/` (a Product suggestion: a path
-  outside node_modules may still be vendored code).
+  source map places every callsite inside the bundle's package root (a Product suggestion: it
+  may still be vendored code), or outside it in a package its own package.json or a
+  dependency's name names (`analyzer.owners.truth`).
 - `possible`: a package-specific message signature.
 """
 
@@ -34,8 +35,7 @@ from analyzer.errors import InputError
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
 from analyzer.owners.jsonl import schema_row
 from analyzer.owners.references import ReferenceGraph
-from analyzer.owners.truth import truth_of, truth_suggestions
-from analyzer.sourcemap import package_of
+from analyzer.owners.truth import MapTruth, truth_suggestions
 
 SUGGESTIONS_FILE = "suggestions.jsonl"
 SUGGESTION_SCHEMA = "erratlas.suggestion/1"
@@ -73,14 +73,15 @@ def load_scan(files: dict[str, bytes]) -> tuple[list[dict[str, Any]], dict[str, 
 
 
 def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
-                graph: ReferenceGraph | None = None) -> list[dict[str, Any]]:
-    """What the source map says, at every level (`truth`), and for the callsites it does not
-    place, what the bundle keeps: one suggestion per module whose callsites agree, else one
+                graph: ReferenceGraph | None = None, truth: MapTruth | None = None) -> list[dict[str, Any]]:
+    """What the source map says, at every level (`truth`), and for the callsites it gives no
+    owner, what the bundle keeps: one suggestion per module whose callsites agree, else one
     per callsite."""
-    out = truth_suggestions(records, graph or ReferenceGraph([]), suggestion_row, modules)
+    truth = truth if truth is not None else MapTruth([])
+    out = truth_suggestions(records, graph or ReferenceGraph([]), suggestion_row, truth, modules)
     by_module: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
-        if truth_of(record) is not None:
+        if truth.of(record) is not None:
             continue
         module = record.get("module")
         by_module[module["id"] if isinstance(module, dict) else None].append(record)
@@ -127,18 +128,6 @@ def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | 
     }
 
 
-def _origin_verdict(record: dict[str, Any]) -> Verdict | None:
-    origin = record.get("origin")
-    if not isinstance(origin, dict):
-        return None
-    source = origin["source"]
-    package = package_of(source)
-    detail = f"{source}:{origin['line']}"
-    if package is not None:
-        return Verdict("Dependency", package, "exact", (("source-map", detail),))
-    return Verdict("Product", None, "likely", (("source-map", detail),))
-
-
 def _module_marks(row: dict[str, Any]) -> Verdict | None:
     """What the bundle itself says about a module: kept path, banner, inlined package.json."""
     named: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -169,28 +158,13 @@ def _signature_verdict(records: Iterable[dict[str, Any]]) -> Verdict | None:
 
 
 def _module_verdict(row: dict[str, Any], members: list[dict[str, Any]]) -> Verdict | None:
-    origins = [_origin_verdict(record) for record in members]
-    if all(origins):
-        owners = {(v.owner, v.package) for v in origins if v}
-        if len(owners) == 1:
-            owner, package = owners.pop()
-            confidence = "exact" if owner == "Dependency" else "likely"
-            sources = Counter(detail.rsplit(":", 1)[0] for v in origins if v for _, detail in v.evidence)
-            evidence = tuple(("source-map", f"{s} ({n} callsites)") for s, n in sorted(sources.items()))
-            return Verdict(owner, package, confidence, evidence)
-        return None  # callsites of one module in different places: decide each on its own
-    marks = _module_marks(row)
-    if marks is not None and all(v is None or v.package == marks.package for v in origins):
-        return marks
-    if not any(origins):
-        return _signature_verdict(members)
-    return None
+    """For a module's callsites the map gives no owner: what the bundle keeps of the module, else
+    a message signature."""
+    return _module_marks(row) or _signature_verdict(members)
 
 
 def _callsite_verdict(record: dict[str, Any], row: dict[str, Any] | None) -> Verdict | None:
-    verdict = _origin_verdict(record)
-    if verdict is None and row is not None:
-        verdict = _module_marks(row)
+    verdict = _module_marks(row) if row is not None else None
     return verdict if verdict is not None else _signature_verdict([record])
 
 
