@@ -15,6 +15,8 @@ class ExitCode(IntEnum):
     BAD_INPUT = 2
     #: erratlas broke one of its own invariants; a bug, never the user's input
     INTERNAL = 3
+    #: Ctrl-C (SIGINT): 128 + its number, as a shell reports it
+    INTERRUPTED = 130
 
 
 class InputError(Exception):

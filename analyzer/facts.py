@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from analyzer.identity import IdentityInput
-from analyzer.model import Consumer, Context, Message, Module, Origin, Scope, Unit
+from analyzer.model import Consumer, Context, Message, Module, Origin, PackageRoot, Scope, SourcePlace, Unit
 
 if TYPE_CHECKING:  # annotations only: JavaScript-only evidence a JavaScript unit carries, and rows
     from analyzer.bundle.load import Embedded
@@ -179,6 +179,10 @@ class SourceMapUse:
     sources: int
     #: callsites that got an origin
     mapped: int
+    #: the bundle's package root, for a used map (None: no package.json above the bundle)
+    root: PackageRoot | None = None
+    #: where each distinct source lies, for a used map (map-sources.jsonl)
+    places: tuple[SourcePlace, ...] = ()
 
 
 class BundleModules:

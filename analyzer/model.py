@@ -8,6 +8,9 @@ from dataclasses import dataclass
 CALLSITE_SCHEMA = "erratlas.callsite/1"
 REFERENCE_ITEM_SCHEMA = "erratlas.reference-item/1"
 ERROR_CLASS_SCHEMA = "erratlas.error-class/1"
+MAP_SOURCE_SCHEMA = "erratlas.map-source/1"
+#: where a source map's source lies against the bundle's package (analyzer/places.py)
+PLACES = ("package", "node_modules", "outside", "unplaced")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,39 @@ class Origin:
     line: int
     #: 1-based column in that source (UTF-16 code units, as source maps count)
     column: int
+
+
+@dataclass(frozen=True, slots=True)
+class PackageRoot:
+    """The bundle's own package: the directory of the nearest package.json above it (an
+    archive's root when none is inside the archive)."""
+
+    #: the package root relative to the unit's directory (`.`, `..`, ...): the bundle's, for a
+    #: bundle given as a file
+    path: str
+    #: its package.json's `name`, else None
+    name: str | None
+    #: sha256 of its package.json (an input of the scan); None for an archive's root without one
+    sha256: str | None
+    #: the packages it depends on (dependencies, dev, peer, optional, bundled), sorted
+    depends: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePlace:
+    """One distinct source of a map and where it lies (a map-sources.jsonl row)."""
+
+    #: the source as callsite origins name it (`sourcemap.normalize_source`)
+    source: str
+    #: where it resolves: relative to the package root (to the bundle's directory when there is
+    #: none), or absolute as the map writes it; None when it names no file
+    path: str | None
+    #: one of PLACES
+    place: str
+    #: the package it lies in, for `node_modules` and named `outside` sources
+    package: str | None
+    #: why, in a sentence
+    evidence: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,10 +69,12 @@ class ReadableUnit:
         return dict(zip(self.files, self.rendering.slice_texts(self.slicing)))
 
 
-def readable_units(renderings: dict[str, Rendering]) -> dict[str, ReadableUnit]:
-    """Every unit's slicing and slice files, named together so that no two units collide."""
+def readable_units(renderings: dict[str, Rendering], suffix: str = ".js") -> dict[str, ReadableUnit]:
+    """Every unit's slicing and slice files, named together so that no two units collide;
+    `suffix`: the extension of the language's source files (`.py`), so that a code host
+    highlights the rendering as that language."""
     slicings = [r.slices() for r in renderings.values()]
-    names = slice_names(list(renderings), [len(s.cuts) for s in slicings])
+    names = slice_names(list(renderings), [len(s.cuts) for s in slicings], suffix)
     return {unit: ReadableUnit(rendering, slicing, files)
             for (unit, rendering), slicing, files in zip(renderings.items(), slicings, names)}
 
@@ -329,20 +331,20 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _STEM_LIMIT = 160
 
 
-def slice_names(units: list[str], counts: list[int]) -> list[list[str]]:
+def slice_names(units: list[str], counts: list[int], suffix: str = ".js") -> list[list[str]]:
     """The files (`readable/...`) of each unit's slices (`counts[i]` slices for `units[i]`).
 
-    A unit in one slice is `readable/<name>.js`, its name with every run of characters other
-    than letters, digits, `.`, `_` and `-` made `_`; a unit in several is
-    `readable/<name>~01.js`, `~02`, .... A name longer than 160 bytes keeps its first 144 and
-    gets `~` and 12 hex digits of the unit name's sha256. A name that another unit already has
-    (ignoring case, for case-insensitive file systems) gets `~u2`, `~u3`, ... after it. `~`
-    never comes from a unit's name, so no suffix can collide with one."""
+    A unit in one slice is `readable/<name>.js` (`.py` and so on: `suffix`), its name without
+    that suffix and with every run of characters other than letters, digits, `.`, `_` and `-`
+    made `_`; a unit in several is `readable/<name>~01.js`, `~02`, .... A name longer than 160
+    bytes keeps its first 144 and gets `~` and 12 hex digits of the unit name's sha256. A name
+    that another unit already has (ignoring case, for case-insensitive file systems) gets `~u2`,
+    `~u3`, ... after it. `~` never comes from a unit's name, so no suffix can collide with one."""
     taken: set[str] = set()
     out = []
     for unit, count in zip(units, counts):
         stem = _UNSAFE.sub("_", unit).strip("._") or "unit"
-        stem = stem.removesuffix(".js")
+        stem = stem.removesuffix(suffix) or stem
         if len(stem) > _STEM_LIMIT:
             digest = hashlib.sha256(unit.encode("utf-8", "surrogatepass")).hexdigest()[:12]
             stem = f"{stem[:_STEM_LIMIT - 16]}~{digest}"
@@ -352,6 +354,6 @@ def slice_names(units: list[str], counts: list[int]) -> list[list[str]]:
             base = f"{stem}~u{number}"
         taken.add(base.lower())
         width = max(2, len(str(count)))
-        out.append([f"readable/{base}.js"] if count == 1 else
-                   [f"readable/{base}~{index:0{width}d}.js" for index in range(1, count + 1)])
+        out.append([f"readable/{base}{suffix}"] if count == 1 else
+                   [f"readable/{base}~{index:0{width}d}{suffix}" for index in range(1, count + 1)])
     return out

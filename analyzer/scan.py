@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from analyzer import progress
+from analyzer.bundle.languages import Language, tree_language
 from analyzer.bundle.load import Embedded
-from analyzer.bundle.python_inputs import is_python_input
 from analyzer.errors import InputError
 from analyzer.facts import BundleModules, ClassFacts, FrontendScan, SiteFacts, UnitFacts
 from analyzer.identity import (
@@ -35,8 +34,6 @@ from analyzer.rules import JavaScriptRules, PythonRules, load_javascript_rules, 
 
 _ID_PREFIX = {"error": "e", "diagnostic": "d"}
 
-#: the languages of a scan's input, one frontend each
-Language = Literal["javascript", "python"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,15 +43,18 @@ class ScanInput:
     path: Path
     language: Language
     rules: JavaScriptRules | PythonRules
+    #: for a tree that holds both languages: which one was chosen, why, and how to pick the other
+    note: str | None = None
 
 
-def scan_input(path: Path, rules: Path | None = None) -> ScanInput:
-    """Python for a `.py` file, a directory, a wheel, an sdist or a `.pyz` (by name: the contents
-    are checked when read), else JavaScript (a bundle or a Bun executable); `rules`, else the
+def scan_input(path: Path, rules: Path | None = None, language: Language | None = None) -> ScanInput:
+    """The input's language (`bundle.languages.tree_language`: by name for a file, by what a
+    directory or an archive holds, `language` when the user chose), and `rules`, else that
     language's default rules."""
-    if is_python_input(path):
-        return ScanInput(path, "python", load_python_rules(rules))
-    return ScanInput(path, "javascript", load_javascript_rules(rules))
+    chosen, note = tree_language(path, language)
+    if chosen == "python":
+        return ScanInput(path, "python", load_python_rules(rules), note)
+    return ScanInput(path, "javascript", load_javascript_rules(rules), note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ def scan(
     found = _frontend(source, logger, executor or Inline(), signatures)
     bundle = BundleInput(name=found.name, sha256=found.sha256, size=found.size)
     with progress.phase("identities and records"):
-        readable = readable_units(found.renderings)
+        readable = readable_units(found.renderings, ".py" if source.language == "python" else ".js")
         callsites = _callsites(found.units, readable, found.modules)
     return ScanResult(bundle, source.language, source.rules, found.units, callsites, _classes(found.units), readable,
                       found.modules, found.embedded, _reference_items(found.units), found.signatures,

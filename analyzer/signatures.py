@@ -18,6 +18,11 @@ class IndexedFunction:
     weight: int
 
 
+#: a package index's file entry `<file> <- <source>`: the functions of `<file>` that its own source
+#: map (or its bundler's path comments) places in `<source>`, another package's file
+PLACED = " <- "
+
+
 @dataclass(frozen=True, slots=True)
 class PackageIndex:
     files: list[str]

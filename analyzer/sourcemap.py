@@ -94,9 +94,12 @@ class SourceMap:
     """A decoded (flattened) source map: for each generated line, the segments' columns and
     original positions, sorted by generated column."""
 
-    def __init__(self, sources: list[str], lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]]):
+    def __init__(self, sources: list[str], lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]],
+                 written: list[str] | None = None):
         #: normalized source paths, by index
         self.sources = sources
+        #: each source as the map writes it, its `sourceRoot` joined (a URL's scheme kept), by index
+        self.written = written if written is not None else list(sources)
         self._lines = lines
 
     @classmethod
@@ -109,8 +112,8 @@ class SourceMap:
             raise SourceMapError("not a JSON object")
         if "sections" in document:
             return cls._from_sections(document["sections"])
-        sources, lines = _decode(document)
-        return cls(sources, lines)
+        sources, lines, written = _decode(document)
+        return cls(sources, lines, written)
 
     @classmethod
     def _from_sections(cls, sections: object) -> SourceMap:
@@ -118,14 +121,16 @@ class SourceMap:
         if not isinstance(sections, list):
             raise SourceMapError("'sections' is not a list")
         sources: list[str] = []
+        written: list[str] = []
         lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]] = {}
         for number, section in enumerate(sections):
             if not isinstance(section, dict) or not isinstance(section.get("map"), dict):
                 raise SourceMapError(f"index map section {number} without an inline 'map'")
             base_line, base_column = _section_offset(section.get("offset"), number)
-            part_sources, part_lines = _decode(section["map"])
+            part_sources, part_lines, part_written = _decode(section["map"])
             shift = len(sources)
             sources.extend(part_sources)
+            written.extend(part_written)
             for line, (columns, origins) in part_lines.items():
                 extra = base_column if line == 0 else 0
                 target = lines.setdefault(base_line + line, ([], []))
@@ -137,7 +142,7 @@ class SourceMap:
                 order = sorted(range(len(columns)), key=columns.__getitem__)
                 columns[:] = [columns[i] for i in order]
                 origins[:] = [origins[i] for i in order]
-        return cls(sources, lines)
+        return cls(sources, lines, written)
 
     def origin(self, line: int, column: int) -> Origin | None:
         """The original position of generated (0-based line, 0-based UTF-16 column): the
@@ -195,7 +200,7 @@ def _section_offset(offset: object, number: int) -> tuple[int, int]:
 
 def _decode(
     document: dict[str, object],
-) -> tuple[list[str], dict[int, tuple[list[int], list[tuple[int, int, int] | None]]]]:
+) -> tuple[list[str], dict[int, tuple[list[int], list[tuple[int, int, int] | None]]], list[str]]:
     version = document.get("version")
     if version != 3:
         raise SourceMapError(f"version {str(version)[:40]!r}, only version 3 is read")
@@ -208,7 +213,9 @@ def _decode(
     if not all(s is None or isinstance(s, str) for s in raw_sources):
         raise SourceMapError("'sources' holds something other than strings")
     root = document.get("sourceRoot")
-    sources = [normalize_source(s if s is not None else "", root if isinstance(root, str) else "") for s in raw_sources]
+    root = root if isinstance(root, str) else ""
+    written = [with_root(s if s is not None else "", root) for s in raw_sources]
+    sources = [normalize_source(s if s is not None else "", root) for s in raw_sources]
     memo = _Segments()
     lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]] = {}
     source = original_line = original_column = 0
@@ -230,13 +237,28 @@ def _decode(
             columns = [columns[i] for i in order]
             origins = [origins[i] for i in order]
         lines[number] = (columns, origins)
-    return sources, lines
+    return sources, lines, written
+
+
+def with_root(source: str, root: str = "") -> str:
+    """`sourceRoot` joined to a source that is not a URL of its own."""
+    return posixpath.join(root, source) if root and not _SCHEME.match(source) else source
+
+
+def url_parts(source: str) -> tuple[str, str, str] | None:
+    """(scheme, authority, path) of a source written as a URL (`webpack://name/./src/x.js`),
+    else None."""
+    found = _SCHEME.match(source)
+    if found is None:
+        return None
+    scheme, _, rest = found.group(0).partition("://")
+    return scheme.lower(), rest[:-1], source[found.end():]
 
 
 def normalize_source(source: str, root: str = "") -> str:
     """`sourceRoot` joined, a `webpack://name/`-style scheme and `./` removed; `..` kept
     (the path stays as the map wrote it, never made absolute)."""
-    path = posixpath.join(root, source) if root and not _SCHEME.match(source) else source
+    path = with_root(source, root)
     path = _SCHEME.sub("", path).replace("\\", "/")
     path = path.removeprefix("file://")
     normalized = posixpath.normpath(path) if path else path

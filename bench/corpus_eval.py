@@ -1,28 +1,34 @@
-"""Dependency identification by the package corpus, judged against real source maps (issue 11).
+"""Dependency identification by the package corpus, judged against real source maps, under every
+way a user fills the corpus (docs/corpus.md, "Figures").
 
-For each real bundle that ships its source map (claude-code 2.1.88, mermaid 11.4.1; and, asked for by
-`--only`, bundles nobody tuned erratlas for: pdfmake 0.3.11 (webpack 5), maplibre-gl 6.20.0 (rolldown),
-@tensorflow/tfjs 4.22.0 (rollup + terser)):
+For each real bundle that ships its source map:
 
-1. truth: `erratlas scan` with the map beside the bundle; a callsite's package is
-   `package_of(origin.source)` (None: product code);
+1. truth: `erratlas scan` with the map beside the bundle; a callsite's package is the last
+   `node_modules/<pkg>/` of its origin's source, or the monorepo sibling its source resolves into
+   (tests/support/maps.py, `Truth`); None is the bundle's own code;
 2. the map withheld: a copy of the bundle alone in an empty directory, `scan --signatures`
    (the summary must say that no map was used);
-3. the corpus: `erratlas corpus add NAMES --before RELEASE`, NAMES being the package names of
-   the map's `node_modules/` paths (what a lockfile would give; names only, nothing else from
-   the map), RELEASE the bundle's publish time from the registry; so each plain name is
-   resolved to the best of its last versions published before the release;
+3. the corpus, once per setting (`--settings`), each in its own directory:
+   - `lockfile`: the lockfile the bundle's package ships, when it ships one (else n/a);
+   - `auto`: the map's package names, `corpus add NAMES --for BUNDLE` (the bundle where its npm
+     package put it): the window found from the bundle (docs/corpus.md, "The bundle's time window");
+   - `before`: the names with `--before` the bundle's publish time from the registry;
+   - `names`: the names alone (each name's newest versions);
+   NAMES are the map's packages (what a lockfile would name; nothing else from the map);
 4. `erratlas suggest --corpus` on the map-less scan, timed;
 5. precision and recall per package and overall, for `exact` suggestions and for every
    suggestion that names one package (`possible` ones included: copies, conflicts).
 
-Then the 2.1.235 linux-x64 executable (no map): `scan --signatures`, a corpus of the same
-names before its release, `suggest --corpus` timed (under 10 s is the target), how many
-callsites the suggestions claim, and, of those whose fingerprint equals a 2.1.88 callsite's,
+Tarballs and indexes are shared between the settings' corpora through a pool (`WORK/pool`,
+hard links): a version is fetched and indexed once per index format, whichever corpus asked.
+
+Then the 2.1.235 linux-x64 executable (no map): `scan --signatures`, a corpus of 2.1.88's names
+before its release and before 2.1.88's, `suggest --corpus` timed (under 10 s is the target), how
+many callsites the suggestions claim, and, of those whose fingerprint equals a 2.1.88 callsite's,
 how many agree with the 2.1.88 truth.
 
-    python bench/corpus_eval.py [--work DIR] [--corpus-root DIR] [--runs 3] [--only 2.1.88,mermaid,2.1.235]
-    python bench/corpus_eval.py --only pdfmake,maplibre,tfjs
+    python bench/corpus_eval.py [--work DIR] [--runs 1] [--only 2.1.88,mermaid] [--settings names,auto,before]
+    python bench/corpus_eval.py --only pdfmake,maplibre,tfjs,socket.io,exceljs,pyright --settings names
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,20 +51,26 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support import npm_cache
-from support.maps import map_package_names
+from support.maps import Truth
 
 from analyzer.sourcemap import package_of
 
 ERRATLAS = str(Path(sys.executable).parent / "erratlas")
 TARGETS = {
-    "2.1.88": ("@anthropic-ai/claude-code", "2.1.88"),
-    "mermaid": ("mermaid", "11.4.1"),
-    # bundles nobody tuned erratlas for (other bundlers than esbuild); not in the default --only
+    "2.1.88": ("@anthropic-ai/claude-code", "2.1.88"),  # esbuild
+    "mermaid": ("mermaid", "11.4.1"),  # esbuild, ESM
     "pdfmake": ("pdfmake", "0.3.11"),  # build/pdfmake.min.js, webpack 5
     "maplibre": ("maplibre-gl", "6.20.0"),  # dist/maplibre-gl.mjs, rolldown
     "tfjs": ("@tensorflow/tfjs", "4.22.0"),  # dist/tf.min.js, rollup + terser
+    "socket.io": ("socket.io-client", "4.8.4"),  # dist/socket.io.min.js, rollup + Babel ES5, sibling sources
+    "exceljs": ("exceljs", "4.4.0"),  # dist/exceljs.min.js, browserify + Babel ES5
+    "pyright": ("pyright", "1.1.414"),  # dist/vendor.js, a webpack 5 chunk of a node CLI
 }
+#: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
+SIBLINGS = ("socket.io",)
+SETTINGS = ("lockfile", "auto", "before", "names")
 EXECUTABLE = ("@anthropic-ai/claude-code-linux-x64", "2.1.235")
+LOCKFILES = ("npm-shrinkwrap.json", "package-lock.json", "bun.lock", "pnpm-lock.yaml", "yarn.lock")
 
 
 CPU: list[float] = []  # CPU seconds (user + system) of each erratlas call, in order
@@ -73,6 +86,8 @@ def erratlas(*args: object, quiet: bool = False) -> float:
     if done.returncode != 0:
         sys.exit(f"erratlas {' '.join(map(str, args))[:200]} failed:\n{done.stderr}")
     if not quiet:
+        for line in [x for x in done.stderr.strip().splitlines() if "window" in x or "warning" in x.lower()][:5]:
+            print("   ", line, flush=True)
         print("   ", done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "", flush=True)
     return elapsed
 
@@ -85,10 +100,6 @@ def release_time(package: str, version: str) -> str:
 def records(directory: Path) -> list[dict[str, object]]:
     return [json.loads(line) for kind in ("error", "diagnostic")
             for line in (directory / f"{kind}-message-callsites.jsonl").read_text().splitlines()]
-
-
-def truth_of(directory: Path) -> dict[str, str | None]:
-    return {r["id"]: (package_of(r["origin"]["source"]) if r["origin"] else None) for r in records(directory)}  # type: ignore[index]
 
 
 def claims(suggestions: Path, scan: Path) -> tuple[dict[str, str], dict[str, str]]:
@@ -123,13 +134,54 @@ def load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def evaluate(label: str, package: str, version: str, work: Path, corpus_root: Path, runs: int) -> dict[str, object]:
+def pooled(pool: Path, corpus: Path, back: bool = False) -> None:
+    """Hard-link the pool's tarballs and indexes into the corpus (or the corpus's new ones back)."""
+    source, target = (corpus, pool) if back else (pool, corpus)
+    for folder in ("tarballs", "index"):
+        for path in (source / folder).rglob("*") if (source / folder).is_dir() else ():
+            if not path.is_file() or path.name.startswith("."):
+                continue
+            destination = target / path.relative_to(source)
+            if destination.exists():
+                continue
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(path, destination)
+            except OSError:
+                shutil.copy2(path, destination)
+
+
+@dataclass
+class Row:
+    label: str
+    setting: str
+    dependency: int
+    exact: int
+    exact_right: int
+    exact_recalled: int
+    named: int
+    named_right: int
+    named_recalled: int
+    add_seconds: float = 0.0
+    suggest_seconds: float = 0.0
+    window: str = ""
+
+    def cells(self) -> str:
+        def share(a: int, b: int) -> str:
+            return f"{100 * a / b:.2f}%" if b else "n/a"
+
+        return (f"| {self.label} | {self.setting} | {self.dependency} | {self.exact} | "
+                f"{self.exact - self.exact_right} | "
+                f"{share(self.exact_right, self.exact)} | {share(self.exact_recalled, self.dependency)} | "
+                f"{self.named} | {self.named - self.named_right} | {share(self.named_right, self.named)} | "
+                f"{share(self.named_recalled, self.dependency)} | {self.window} |")
+
+
+def prepare(label: str, package: str, version: str, work: Path) -> tuple[Path, Path, Truth, Path]:
     main = npm_cache.main_file(package, version)
     map_path = main.with_name(main.name + ".map")
-    print(
-        f"== {label}: {package}@{version} ({main.name}, map {map_path.stat().st_size >> 20} MB); load {load()}",
-        flush=True,
-    )
+    print(f"== {label}: {package}@{version} ({main.name}, map {map_path.stat().st_size >> 20} MB); load {load()}",
+          flush=True)
     truth_dir, bare_dir, scan_dir = work / label / "truth", work / label / "bare", work / label / "scan"
     if not (truth_dir / "error-message-callsites.jsonl").exists():
         erratlas("scan", main, "--out", truth_dir)
@@ -139,25 +191,48 @@ def evaluate(label: str, package: str, version: str, work: Path, corpus_root: Pa
         erratlas("scan", bare_dir / main.name, "--out", scan_dir, "--signatures")
     summary = json.loads((scan_dir / "error-diagnostic-owner-summary.json").read_text())
     assert all(m["status"] == "none" for m in summary["modules"]["sourceMaps"]), "the map was not withheld"
-    names = map_package_names(map_path)
-    before = release_time(package, version)
-    corpus = corpus_root / label
-    print(
-        f"   corpus: {len(names)} package names from the map's node_modules paths,"
-        f" published before {before}; load {load()}"
-    )
-    index_seconds = erratlas("corpus", "add", *names, "--corpus", corpus, "--before", before)
-    seconds = timed_suggest(scan_dir, corpus, work / label / "suggestions.jsonl", runs)
-    truth = truth_of(truth_dir)
-    exact, named = claims(work / label / "suggestions.jsonl", scan_dir)
-    report(label, truth, exact, named)
-    print(f"   corpus add (resolve, fetch what is missing, index what is not indexed): {index_seconds:.1f} s")
-    print(f"   suggest --corpus: {', '.join(f'{s:.2f}' for s in seconds)} s (median {statistics.median(seconds):.2f}); "
-          f"load {load()}")
-    return {"truth": truth, "scan": scan_dir}
+    return truth_dir, scan_dir, Truth(main, map_path, siblings=label in SIBLINGS), main
 
 
-def report(label: str, truth: dict[str, str | None], exact: dict[str, str], named: dict[str, str]) -> None:
+def evaluate(label: str, package: str, version: str, work: Path, settings: list[str], runs: int) -> list[Row]:
+    truth_dir, scan_dir, truth_reader, main = prepare(label, package, version, work)
+    sources = json.loads(main.with_name(main.name + ".map").read_bytes())["sources"]
+    names = truth_reader.names([str(s or "") for s in sources])
+    truth = {str(r["id"]): (truth_reader.package(str(r["origin"]["source"])) if r["origin"] else None)  # type: ignore[index]
+             for r in records(truth_dir)}
+    package_root = next(p for p in main.parents if (p / "package.json").is_file())
+    out = []
+    for setting in settings:
+        corpus = work / "corpora" / setting / label
+        if setting == "lockfile":
+            lockfile = next((package_root / n for n in LOCKFILES if (package_root / n).is_file()), None)
+            if lockfile is None:
+                print(f"   {setting}: the package ships no lockfile: n/a")
+                continue
+            specs: list[object] = [lockfile]
+        else:
+            specs = list(names)
+        extra: list[object] = {"auto": ["--for", main], "before": ["--before", release_time(package, version)],
+                               "names": [], "lockfile": []}[setting]
+        print(f"   {setting}: {len(names)} package names from the map, corpus {corpus}; load {load()}", flush=True)
+        pooled(work / "pool", corpus)
+        add_seconds = erratlas("corpus", "add", *specs, "--corpus", corpus, *extra)
+        pooled(work / "pool", corpus, back=True)
+        suggestions = work / label / f"suggestions-{setting}.jsonl"
+        seconds = timed_suggest(scan_dir, corpus, suggestions, runs)
+        exact, named = claims(suggestions, scan_dir)
+        row = report(label, setting, truth, exact, named)
+        row.add_seconds, row.suggest_seconds = add_seconds, statistics.median(seconds)
+        manifest = json.loads((corpus / "corpus.json").read_text())
+        row.window = str(manifest.get("window", {}).get("before", "")) if setting == "auto" else ""
+        print(f"   corpus add: {add_seconds:.1f} s; suggest --corpus: {', '.join(f'{s:.2f}' for s in seconds)} s; "
+              f"load {load()}", flush=True)
+        out.append(row)
+    return out
+
+
+def report(label: str, setting: str, truth: dict[str, str | None], exact: dict[str, str],
+           named: dict[str, str]) -> Row:
     dependency = {i: p for i, p in truth.items() if p}
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # callsites, exact claimed, exact right, named ..
     for p in dependency.values():
@@ -171,32 +246,39 @@ def report(label: str, truth: dict[str, str | None], exact: dict[str, str], name
     print(f"   {'package':44} {'callsites':>9} {'exact':>6} {'right':>6} {'named':>6} {'right':>6}")
     for package, (n, e, er, c, cr) in sorted(per.items(), key=lambda kv: (-kv[1][0], kv[0])):
         print(f"   {package:44} {n:9} {e:6} {er:6} {c:6} {cr:6}")
+    counts = []
     for what, claimed in (("exact", exact), ("one package named", named)):
         right = sum(1 for i, p in claimed.items() if truth.get(i) == p)
         recalled = sum(1 for i, p in dependency.items() if claimed.get(i) == p)
+        counts.append((len(claimed), right, recalled))
         wrong = Counter((p, truth.get(i)) for i, p in claimed.items() if truth.get(i) != p)
         print(
-            f"   {label} {what}: {len(claimed)} claimed, {right} right: precision {right / max(1, len(claimed)):.4f}; "
-            f"{recalled} of {len(dependency)} dependency callsites: recall {recalled / max(1, len(dependency)):.4f}"
+            f"   {label} [{setting}] {what}: {len(claimed)} claimed, {right} right: precision "
+            f"{right / max(1, len(claimed)):.4f}; {recalled} of {len(dependency)} dependency callsites: recall "
+            f"{recalled / max(1, len(dependency)):.4f}"
         )
         for (claimed_package, true_package), count in wrong.most_common():
             print(f"      wrong: {count} claimed {claimed_package}, the map says {true_package or 'product'}")
+    (e, er, erc), (n, nr, nrc) = counts
+    return Row(label, setting, len(dependency), e, er, erc, n, nr, nrc)
 
 
-def executable(work: Path, corpus_root: Path, names: list[str], runs: int, truth_dir: Path | None) -> None:
+def executable(work: Path, names: list[str], runs: int, truth_dir: Path | None) -> None:
     package, version = EXECUTABLE
     binary = npm_cache.main_file(package, version)
     print(f"== 2.1.235: {package}@{version}; load {load()}", flush=True)
     scan_dir = work / "2.1.235" / "scan"
     if not (scan_dir / "function-signatures.jsonl").exists():
         erratlas("scan", binary, "--out", scan_dir, "--signatures")
-    corpus = corpus_root / "2.1.235"
+    corpus = work / "corpora" / "before" / "2.1.235"
     before = release_time("@anthropic-ai/claude-code", version)
     earlier = release_time("@anthropic-ai/claude-code", "2.1.88")
     print(f"   corpus: {len(names)} package names (2.1.88's map), the candidates published before {before} "
           f"and those published before {earlier} (code moves between packages across versions)")
+    pooled(work / "pool", corpus)
     index_seconds = erratlas("corpus", "add", *names, "--corpus", corpus, "--before", earlier)
     index_seconds += erratlas("corpus", "add", *names, "--corpus", corpus, "--before", before)
+    pooled(work / "pool", corpus, back=True)
     out = work / "2.1.235" / "suggestions.jsonl"
     seconds = timed_suggest(scan_dir, corpus, out, runs)
     exact, named = claims(out, scan_dir)
@@ -219,22 +301,30 @@ def executable(work: Path, corpus_root: Path, names: list[str], runs: int, truth
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", type=Path, default=Path("/tmp/erratlas-corpus-eval"))
-    parser.add_argument("--corpus-root", type=Path, default=None, help="default: WORK/corpus")
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--only", default="2.1.88,mermaid,2.1.235")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--only", default="2.1.88,mermaid,pdfmake,maplibre,tfjs,socket.io,exceljs,pyright")
+    parser.add_argument("--settings", default=",".join(SETTINGS))
     options = parser.parse_args()
-    corpus_root = options.corpus_root or options.work / "corpus"
-    only = options.only.split(",")
-    truth88 = None
+    only, settings = options.only.split(","), options.settings.split(",")
+    unknown = [s for s in settings if s not in SETTINGS] + [t for t in only if t not in TARGETS and t != "2.1.235"]
+    if unknown:
+        parser.error(f"unknown: {', '.join(unknown)}")
+    rows: list[Row] = []
     for label, (package, version) in TARGETS.items():
         if label in only:
-            found = evaluate(label, package, version, options.work, corpus_root, options.runs)
-            truth88 = found["scan"].parent / "truth" if label == "2.1.88" else truth88  # type: ignore[union-attr]
+            rows.extend(evaluate(label, package, version, options.work, settings, options.runs))
     if "2.1.235" in only:
         main88 = npm_cache.main_file(*TARGETS["2.1.88"])
+        reader = Truth(main88, main88.with_name(main88.name + ".map"))
+        names = reader.names(json.loads(main88.with_name(main88.name + ".map").read_bytes())["sources"])
         truth = options.work / "2.1.88" / "truth"
-        executable(options.work, corpus_root, map_package_names(main88.with_name(main88.name + ".map")), options.runs,
-                   truth if (truth / "error-message-callsites.jsonl").exists() else truth88)
+        executable(options.work, names, options.runs, truth if (truth / "error-message-callsites.jsonl").exists()
+                   else None)
+    print("\n| bundle | corpus | dependency callsites | exact claims | wrong | precision | recall "
+          "| named claims | wrong | precision | recall | window |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for row in rows:
+        print(row.cells())
 
 
 if __name__ == "__main__":

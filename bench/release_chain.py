@@ -45,6 +45,9 @@ DEFAULT_CHAIN = [
 ]
 REVIEWER = "erratlas release chain"
 DAY = "2026-12-01"
+#: the product's sources, which the published package does not hold: its map names them ../src
+#: and ../vendor from package/cli.js, outside the package root (docs/owners.md)
+PRODUCT_SOURCES = ("--product-sources", "../src", "--product-sources", "../vendor")
 
 
 def erratlas(*args: object, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -95,7 +98,7 @@ def truth_allowlist(release: str, work: Path, target: Path, confidence: str = "l
     """The truth of `release`'s source map, accepted into `target` (replaced)."""
     first = scanned(release, work)
     target.unlink(missing_ok=True)
-    erratlas("suggest", first)
+    erratlas("suggest", first, *PRODUCT_SOURCES)
     erratlas("accept", first, "-a", target, "--reviewer", reviewer, "--confidence", confidence, "--level", level,
              "--on", day)
     return first

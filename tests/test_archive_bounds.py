@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, run, scan
 
-from analyzer.bundle import python_inputs
+from analyzer.bundle import python_inputs, trees
 from analyzer.errors import InputError
 
 SAFETY = FIXTURES / "hostile" / "safety"
@@ -34,11 +34,11 @@ def refused(archive: Path, tmp_path: Path, *words: str) -> None:
 
 
 def test_a_gnu_long_name_header_past_the_bound_is_refused_before_it_is_read(tmp_path: Path) -> None:
-    refused(SAFETY / "long-name-header.tar.gz", tmp_path, "GNU long-name header", str(python_inputs.MAX_HEADER_BYTES))
+    refused(SAFETY / "long-name-header.tar.gz", tmp_path, "GNU long-name header", str(trees.MAX_HEADER_BYTES))
 
 
 def test_a_pax_header_past_the_bound_is_refused_before_it_is_read(tmp_path: Path) -> None:
-    refused(SAFETY / "pax-header.tar.gz", tmp_path, "pax header", str(python_inputs.MAX_HEADER_BYTES))
+    refused(SAFETY / "pax-header.tar.gz", tmp_path, "pax header", str(trees.MAX_HEADER_BYTES))
 
 
 def test_chained_extended_headers_are_refused(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_every_header_counts_against_the_member_limit(tmp_path: Path, monkeypatc
     archive = tmp_path / "pkg-1.0.tar.gz"
     archive.write_bytes(sdist([(f"pkg-1.0/pkg/m{i}.py", SOURCE) for i in range(6)], pax={"comment": "x"}))
     assert len(python_inputs.load_python_bundle(archive).units) == 6
-    monkeypatch.setattr(python_inputs, "MAX_MEMBERS", 10)
+    monkeypatch.setattr(trees, "MAX_MEMBERS", 10)
     with pytest.raises(InputError, match="more than 10 members and headers"):
         python_inputs.load_python_bundle(archive)
 
@@ -119,7 +119,7 @@ def test_a_pax_size_is_the_size_the_bounds_see(tmp_path: Path, monkeypatch: pyte
     """The member's own header says 38 bytes, its pax header 5000: tarfile reads 5000."""
     archive = tmp_path / "pkg-1.0.tar.gz"
     archive.write_bytes(sdist([("pkg-1.0/pkg/big.py", SOURCE)], pax={"size": "5000"}))
-    monkeypatch.setattr(python_inputs, "MAX_MEMBER_BYTES", 1000)
+    monkeypatch.setattr(trees, "MAX_MEMBER_BYTES", 1000)
     with pytest.raises(InputError, match="header 2: a member of 5000 bytes"):
         python_inputs.load_python_bundle(archive)
 

@@ -59,6 +59,7 @@ def repository(tmp_path: Path) -> Path:
     allowlist under allowlists/ (the demo's accepted suggestions), a baseline summary."""
     repo = tmp_path / "repo"
     (repo / "dist").mkdir(parents=True)
+    (repo / "package.json").write_text('{"name": "app", "version": "1.0.0"}\n')  # the package root
     shutil.copy(FIXTURES / "demo" / "demo.min.js", repo / "dist" / "cli.js")
     shutil.copy(FIXTURES / "demo" / "demo.min.js.map", repo / "dist" / "demo.min.js.map")  # its sourceMappingURL
     first = tmp_path / "first"
@@ -101,6 +102,15 @@ def test_github_workflow_gate_fails_without_owners(repository: Path) -> None:
     (repository / "erratlas" / "baseline-summary.json").unlink()  # and no baseline: the else branches
     steps = dict(run_github(repository))
     assert steps["SARIF for code scanning"].returncode == 0
+    import json
+
+    # every callsite Unresolved: those the map places at its original source, a path of the
+    # checkout (docs/reference.md, SARIF), the rest at their readable line
+    results = json.loads((repository / "erratlas.sarif").read_text())["runs"][0]["results"]
+    placed = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in results if "relatedLocations" in r]
+    assert len(placed) == len(results) - 1  # esbuild's runtime helper: no original source
+    assert {a["uriBaseId"] for a in placed} == {"%SRCROOT%"}
+    assert {a["uri"].split("/")[0] for a in placed} == {"src", "node_modules"}
     gate = steps["Gate"]
     assert gate.returncode == 1 and "::error title=erratlas gate::coverage overall" in gate.stdout
 

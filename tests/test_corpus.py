@@ -92,6 +92,20 @@ def test_before_leaves_out_later_versions(registry: LocalRegistry, tmp_path: Pat
     assert listing.splitlines() == [f"{ALPHA}\t1.0.0\tregistry\tname"]
 
 
+def test_a_later_add_keeps_the_earlier_versions(registry: LocalRegistry, tmp_path: Path) -> None:
+    """A plain name brings 1.0.0 and 1.1.0; adding 1.0.0 exactly afterwards hides neither."""
+    assert corpus_add(tmp_path, registry.url, ALPHA, "--before", "2025-01-01")[0] == 0
+    code, err = corpus_add(tmp_path, registry.url, f"{ALPHA}@1.0.0")
+    assert code == 0, err
+    listing = run("corpus", "list", "--corpus", tmp_path / "corpus").stdout
+    assert listing.splitlines() == [f"{ALPHA}\t1.0.0 1.1.0\tregistry\tname"]
+    code, err = corpus_add(tmp_path, registry.url, f"{BETA}@2.0.0")
+    assert code == 0, err
+    assert corpus_add(tmp_path, registry.url, BETA, "--before", "2025-01-01")[0] == 0
+    listing = run("corpus", "list", "--corpus", tmp_path / "corpus").stdout
+    assert f"{BETA}\t2.0.0\tregistry\tname" in listing.splitlines()
+
+
 def test_a_function_two_packages_ship_gets_no_exact_suggestion(
     registry: LocalRegistry, scanned, tmp_path: Path
 ) -> None:
@@ -174,9 +188,9 @@ def test_a_populated_cache_works_offline(registry: LocalRegistry, scanned, tmp_p
     code, err = corpus_add(tmp_path, UNREACHABLE, ALPHA, BETA, GAMMA)  # plain names: the cached versions, said so
     assert code == 0 and f"{ALPHA}: registry unreachable" in err and "using the cached versions 1.0.0, 1.1.0" in err
     assert suggest_rows(out, tmp_path / "corpus", tmp_path / "offline.jsonl") == online
-    code, err = corpus_add(tmp_path, UNREACHABLE, f"{ALPHA}@1.1.0")  # an exact version: narrows the candidates
+    code, err = corpus_add(tmp_path, UNREACHABLE, f"{ALPHA}@1.1.0")  # an exact version, cached: no network
     assert code == 0, err
-    assert f"{ALPHA}\t1.1.0\tregistry\tversion" in run("corpus", "list", "--corpus", tmp_path / "corpus").stdout
+    assert f"{ALPHA}\t1.0.0 1.1.0\tregistry\tname" in run("corpus", "list", "--corpus", tmp_path / "corpus").stdout
     code, err = corpus_add(tmp_path, UNREACHABLE, "erratlas-fixture-delta@1.0.0")  # not cached: one clear line
     assert code == 2 and err.startswith("erratlas: error: erratlas-fixture-delta@1.0.0: npm view failed")
 

@@ -107,7 +107,9 @@ def test_owners_carry_along_a_chain_of_real_releases(
         scans[version] = tmp_path / version
         shutil.copytree(release_scan("@anthropic-ai/claude-code", version), scans[version])  # the session's scan
     truth = tmp_path / "truth.toml"
-    assert run("suggest", scans["2.1.88"]).returncode == 0
+    # the product's sources lie outside the published package (its map names ../src, ../vendor)
+    assert run("suggest", scans["2.1.88"], "--product-sources", "../src", "--product-sources", "../vendor"
+               ).returncode == 0
     assert run("accept", scans["2.1.88"], "-a", truth, "--reviewer", "t", "--confidence", "likely",
                "--on", "2026-12-01").returncode == 0
     direct = _owned(run("project", scans["2.1.100"], "-a", truth).stderr)

@@ -34,6 +34,7 @@ EXPECTED_FILES = {
     "index/unresolved-01.md",  # the index's page (issue 15)
     "readable/demo.min.js",
     "modules.jsonl",  # the bundler module map (issue 4)
+    "map-sources.jsonl",  # where the map's sources lie against the bundle's package (issue 21)
     "references.jsonl",  # the reference graph (issue 10)
     SUMMARY,
 }
@@ -50,12 +51,14 @@ def test_two_scans_are_byte_identical(tmp_path: Path, demo_bundle: Path, demo_sc
 
 
 def test_scan_is_independent_of_where_it_runs(tmp_path: Path, demo_bundle: Path, demo_scanned_once: Path) -> None:
-    copy = tmp_path / "elsewhere" / demo_bundle.name
-    copy.parent.mkdir()
+    copy = tmp_path / "elsewhere" / "demo" / demo_bundle.name
+    copy.parent.mkdir(parents=True)
     copy.write_bytes(demo_bundle.read_bytes())
     map_file = demo_bundle.with_name(demo_bundle.name + ".map")  # source-map evidence comes along
     copy.with_name(map_file.name).write_bytes(map_file.read_bytes())
-    result = run("scan", copy.name, "--out", "../b", cwd=copy.parent)
+    # and the package it lies in, which places the map's sources (docs/modules.md, "Places")
+    (copy.parent.parent / "package.json").write_bytes((FIXTURES / "package.json").read_bytes())
+    result = run("scan", copy.name, "--out", "../../b", cwd=copy.parent)
     assert result.returncode == 0, result.stderr
     assert tree_bytes(demo_scanned_once) == tree_bytes(tmp_path / "b")  # the session's scan, from the checkout
 

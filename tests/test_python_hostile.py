@@ -150,7 +150,7 @@ def rendered_lines(out: Path) -> dict[tuple[str, int], tuple[str, int]]:
 
 
 def test_renderings_of_units_whose_names_map_alike_do_not_overwrite_each_other(tmp_path: Path) -> None:
-    """`pkg/a/b.py` and `pkg/a_b.py` were both rendered as readable/pkg_a_b.py.js: one lost."""
+    """`pkg/a/b.py` and `pkg/a_b.py` both map to readable/pkg_a_b.py: neither is lost."""
     tree = tmp_path / "tree"
     (tree / "pkg" / "a").mkdir(parents=True)
     (tree / "pkg" / "a" / "b.py").write_text("raise ValueError('one')\n")
@@ -158,7 +158,7 @@ def test_renderings_of_units_whose_names_map_alike_do_not_overwrite_each_other(t
     out = tmp_path / "scan"
     scan(tree, out)
     renderings = sorted(p.name for p in (out / "readable").iterdir())
-    assert renderings == ["pkg_a_b.py.js", "pkg_a_b.py~u2.js"], renderings
+    assert renderings == ["pkg_a_b.py", "pkg_a_b~u2.py"], renderings
     links = rendered_lines(out)
     assert len(links) == 2
     for (unit, _), (path, line) in links.items():

@@ -70,3 +70,10 @@ def test_slice_names_never_collide() -> None:
                      [f"readable/cli~{i:02d}.js" for i in range(1, 13)], ["readable/x.py.js"]]
     units = readable_units({"cli.js": render(b"x;" * 10)})
     assert units["cli.js"].files == ["readable/cli.js"]
+
+
+def test_python_renderings_are_named_as_python() -> None:
+    """A code host highlights by extension: a Python unit's rendering ends in `.py`, never `.py.js`."""
+    names = slice_names(["pkg/mod.py", "pkg_mod.py", "pkg/big.py"], [1, 1, 3], ".py")
+    assert names == [["readable/pkg_mod.py"], ["readable/pkg_mod~u2.py"],
+                     ["readable/pkg_big~01.py", "readable/pkg_big~02.py", "readable/pkg_big~03.py"]]

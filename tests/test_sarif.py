@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import shutil
 import stat
 import subprocess
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import FIXTURES, SUMMARY, records, run, scan
+from conftest import FIXTURES, ROOT, SUMMARY, records, run, scan
 
 OFFICIAL_SCHEMA = FIXTURES / "sarif" / "sarif-schema-2.1.0.json"
 MULTITOOL = FIXTURES / "node_modules" / "@microsoft" / "sarif-multitool-linux" / "Sarif.Multitool"
@@ -66,6 +67,12 @@ def projection_rows(out: Path) -> dict[str, dict]:  # type: ignore[type-arg]
     return {row["id"]: row for row in map(json.loads, filter(None, (out / PROJECTION).read_text().split("\n")))}
 
 
+def _readable(result: dict) -> dict:  # type: ignore[type-arg]
+    """The result's location in the readable rendering: related when the map places the callsite."""
+    related = result.get("relatedLocations")
+    return related[0]["physicalLocation"] if related else result["locations"][0]["physicalLocation"]
+
+
 @pytest.fixture
 def demo_scan(demo_scan_copy: Path) -> Path:
     """The demo's scan, this test's own copy (conftest: scanned once per session)."""
@@ -92,7 +99,7 @@ def test_sarif_has_one_result_per_unresolved_callsite_and_validates(demo_scan: P
         assert result["ruleId"] == f"unresolved-{record['kind']}" == rules[result["ruleIndex"]]["id"]
         assert result["partialFingerprints"]["erratlasCallsite/v1"] == record["fingerprint"]
         assert result["properties"]["offset"] == record["offset"] and result["properties"]["unit"] == record["unit"]
-        location = result["locations"][0]["physicalLocation"]
+        location = _readable(result)
         slice_lines = Path(location["artifactLocation"]["uri"].removeprefix("file://")).read_text().split("\n")
         line = slice_lines[location["region"]["startLine"] - 1]
         assert line[location["region"]["startColumn"] - 1:].startswith((record["callee"], "new ")), record["id"]
@@ -108,10 +115,119 @@ def test_sarif_paths_are_relative_to_where_erratlas_ran(demo_scan: Path, tmp_pat
     assert result.returncode == 0, result.stderr
     log = json.loads(result.stdout)
     validate_official(log)
-    location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    location = _readable(log["runs"][0]["results"][0])["artifactLocation"]
     assert location == {"uri": "scan/readable/demo.min.js", "uriBaseId": "%SRCROOT%"}
     again = run("sarif", demo_scan.name, cwd=demo_scan.parent)
     assert again.stdout == result.stdout  # deterministic
+
+
+def test_sarif_results_sit_at_the_original_source_line(demo_scan: Path, tmp_path: Path) -> None:
+    """With the demo's map and --bundle, every result the map places points at the original file
+    (from where erratlas runs) and line, the readable rendering a related location; validated by
+    the OASIS schema and Microsoft's multitool."""
+    target = tmp_path / "original.sarif"
+    result = run("sarif", demo_scan, "--out", target, "--bundle", "fixtures/demo/demo.min.js", "--results", "all",
+                 cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    log = json.loads(target.read_text())
+    validate_official(log)
+    validate_with_multitool(target, tmp_path)
+    everything = {r["id"]: r for r in records(demo_scan, "error") + records(demo_scan, "diagnostic")}
+    placed = 0
+    for found in log["runs"][0]["results"]:
+        record = everything[found["properties"]["id"]]
+        primary = found["locations"][0]["physicalLocation"]
+        if record["origin"] is None:  # esbuild's runtime: no original file, the readable line
+            assert primary["artifactLocation"]["uri"].endswith("readable/demo.min.js")
+            assert "relatedLocations" not in found
+            continue
+        placed += 1
+        location = primary["artifactLocation"]
+        assert location["uriBaseId"] == "%SRCROOT%", location
+        assert location["uri"] == posixpath.normpath(posixpath.join("fixtures/demo", record["origin"]["source"]))
+        assert (ROOT / location["uri"]).is_file() and primary["region"] == {"startLine": record["origin"]["line"]}
+        assert _readable(found)["artifactLocation"]["uri"].endswith("readable/demo.min.js")
+    assert placed == len(everything) - 1
+
+
+def test_one_result_end_to_end_at_its_source_line(demo_scan: Path, tmp_path: Path) -> None:
+    """A TypeError the product throws: the SARIF line is the line of the original file that holds
+    the call, and the independent map oracle (trace-mapping) puts the callsite's bundle offset on
+    that same file and line."""
+    from test_sourcemap import oracle_origins
+
+    result = run("sarif", demo_scan, "--bundle", "fixtures/demo/demo.min.js", cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    log = json.loads(result.stdout)
+    everything = {r["id"]: r for r in records(demo_scan, "error")}
+    product = [r for r in log["runs"][0]["results"] if r["properties"]["id"] in everything
+               and "src/demo-app/" in r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]]
+    found = next(r for r in product if everything[r["properties"]["id"]]["constructor"] == "TypeError")
+    record = everything[found["properties"]["id"]]
+    primary = found["locations"][0]["physicalLocation"]
+    line = (ROOT / primary["artifactLocation"]["uri"]).read_text().split("\n")[primary["region"]["startLine"] - 1]
+    assert "TypeError(" in line, line
+    bundle = FIXTURES / "demo" / "demo.min.js"
+    (oracle,) = oracle_origins(bundle, bundle.with_name("demo.min.js.map"), [record["offset"]])
+    assert oracle is not None
+    uri = primary["artifactLocation"]["uri"]
+    assert posixpath.normpath(posixpath.join("fixtures/demo", str(oracle["source"]))) == uri
+    assert oracle["line"] == primary["region"]["startLine"]
+
+
+def test_without_bundle_results_are_relative_to_the_package_root(demo_scan: Path, tmp_path: Path) -> None:
+    log = sarif_of(demo_scan, tmp_path)
+    bases = log["runs"][0]["originalUriBaseIds"]
+    assert set(bases) == {"PACKAGE_ROOT"} and "uri" not in bases["PACKAGE_ROOT"]
+    placed = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in log["runs"][0]["results"]
+              if "relatedLocations" in r]
+    assert placed and all(a["uriBaseId"] == "PACKAGE_ROOT" and (FIXTURES / a["uri"]).is_file() for a in placed)
+    validate_with_multitool(tmp_path / "out.sarif", tmp_path)
+
+
+def test_sarif_of_a_tree_points_at_its_files_sources(tmp_path: Path) -> None:
+    """The files of a directory tree: relative to TREE_ROOT, or with --bundle DIR to here; a
+    changed file refuses --bundle."""
+    from test_map_places import inline_package
+
+    package = inline_package(tmp_path)
+    (package / "src").mkdir()
+    shutil.copy(FIXTURES / "monorepo" / "packages" / "app" / "src" / "index.js", package / "src" / "index.js")
+    out = tmp_path / "out"
+    scan(package, out)
+    alone = run("sarif", out, "--results", "all")
+    assert alone.returncode == 0 and "relative to TREE_ROOT" in alone.stderr
+    log = json.loads(alone.stdout)
+    validate_official(log)
+    assert set(log["runs"][0]["originalUriBaseIds"]) == {"TREE_ROOT"}
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+    assert "src/index.js" in uris
+    here = run("sarif", out, "--results", "all", "--bundle", "package", cwd=tmp_path)
+    assert here.returncode == 0, here.stderr
+    located = [r["locations"][0]["physicalLocation"] for r in json.loads(here.stdout)["runs"][0]["results"]]
+    line = next(loc for loc in located if loc["artifactLocation"]["uri"] == "package/src/index.js")
+    assert line["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
+    assert "throw new" in (package / "src" / "index.js").read_text().split("\n")[line["region"]["startLine"] - 1]
+    (package / "dist" / "app.min.js").write_bytes((package / "dist" / "app.min.js").read_bytes() + b"\n")
+    changed = run("sarif", out, "--bundle", "package", cwd=tmp_path)
+    assert changed.returncode == 2 and "is not the directory this scan read (dist/app.min.js" in changed.stderr
+
+
+def test_a_bundle_that_is_not_the_scanned_one_is_refused(demo_scan: Path, tmp_path: Path) -> None:
+    result = run("sarif", demo_scan, "--bundle", FIXTURES / "demo" / "demo.cjs.min.js")
+    assert result.returncode == 2 and "is not the bundle this scan read" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_gate_sarif_points_at_the_original_source_too(demo_scan: Path) -> None:
+    failing = run("gate", demo_scan, "--min-coverage", "0.5", "--format", "sarif", "--bundle",
+                  "fixtures/demo/demo.min.js", cwd=ROOT)
+    assert failing.returncode == 1
+    log = json.loads(failing.stdout)
+    validate_official(log)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+    assert "fixtures/src/demo-app/main.js" in uris
+    assert run("gate", demo_scan, "--bundle", "fixtures/demo/demo.min.js", cwd=ROOT).returncode == 2
 
 
 def test_baseline_marks_new_and_unchanged_results(demo_scan: Path, tmp_path: Path) -> None:

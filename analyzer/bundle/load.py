@@ -16,6 +16,7 @@ from analyzer.bounds import (
     BoundExceeded,
     read_regular_file,
 )
+from analyzer.bundle.sniff import refuse_not_javascript
 from analyzer.errors import InputError
 from analyzer.model import Unit
 
@@ -57,7 +58,9 @@ def load_bundle(path: Path) -> tuple[list[Unit], list[Embedded]]:
                                       f"{MAX_EXECUTABLE_BYTES} bytes")
         return _executable_units(path)  # read through a mapping: a 300 MB binary is never copied whole
     data = read_regular_file(path, MAX_JAVASCRIPT_BYTES, "JavaScript bundle file")
-    return [javascript_unit(path, file_name(path), data)], []
+    unit = javascript_unit(path, file_name(path), data)
+    refuse_not_javascript(path, unit.source)
+    return [unit], []
 
 
 def file_name(path: Path) -> str:

@@ -1,53 +1,28 @@
 """Python inputs -> units: a `.py` file, a directory tree, a wheel, an sdist (`.tar.gz`,
-`.tgz`, `.zip`) or a `.pyz` zipapp.
-
-Archives are read in memory, member by member, and never extracted: nothing is written
-anywhere. An archive holding a member that would escape (`..`, an absolute or drive path),
-a link, a device, too many members, too many bytes or a suspicious compression ratio is
-refused as a whole, with one line naming the archive, the member and the limit.
+`.tgz`, `.zip`) or a `.pyz` zipapp, read within the bounds of `analyzer.bundle.trees`.
 
 Unit names are posix paths inside the bundle: members as stored for wheels and zipapps,
 below the single top-level directory for sdists, and below the directory's parent when the
 scanned directory is itself a package (so `site-packages/pip` gives `pip/...`, like the
-wheel does). A name is any path the file system or the archive holds, kept losslessly as text
-(`portable_name`): a byte that is not UTF-8 is written `\\xNN`, a backslash `\\\\`.
+wheel does), kept losslessly as text (`trees.portable_name`).
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import os
-import re
 import stat
-import tarfile
-import zipfile
-import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.bundle.load import stat_input
+from analyzer.bundle.trees import Member, archive_members, directory_files, portable_name, read_file, strip_top
 from analyzer.errors import InputError
 from analyzer.model import Unit
 
-ARCHIVE_SUFFIXES = (".whl", ".pyz", ".zip", ".tar.gz", ".tgz")
-#: every member of an archive counts, read or not
-MAX_MEMBERS = 50_000
-#: one member, uncompressed
-MAX_MEMBER_BYTES = 64 * 2**20
-#: all members together, uncompressed, as declared and as read
-MAX_TOTAL_BYTES = 1 * 2**30
-#: uncompressed / compressed, for members (or tar streams) larger than RATIO_FLOOR
-MAX_RATIO = 200
-RATIO_FLOOR = 1 * 2**20
-#: a GNU long-name/long-link or pax header's own payload (a name, attributes)
-MAX_HEADER_BYTES = 1 * 2**20
-#: extended headers (GNU long names, pax) in a row before the member they describe
-MAX_EXTENSIONS = 8
 #: besides `.py`, the files read as evidence: pip-style vendoring manifests
 MANIFEST_NAMES = frozenset({"vendor.txt"})
-_SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules"})
+#: inputs that are Python by their name alone (a directory, a `.zip` or a `.tar.gz` may hold either language)
+PYTHON_NAMES = (".py", ".whl", ".pyz")
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -67,15 +42,14 @@ class PythonBundle:
     manifests: dict[str, bytes]
 
 
-def is_python_input(path: Path) -> bool:
-    """A directory, a `.py` file or a Python archive, judged by name (content is checked later)."""
-    name = path.name.lower()
-    if name.endswith(".py") or name.endswith(ARCHIVE_SUFFIXES):
-        return True
-    try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
-    except OSError:
-        return False
+def is_python_name(path: Path) -> bool:
+    """A `.py` file, a wheel or a zipapp: Python whatever it holds."""
+    return path.name.lower().endswith(PYTHON_NAMES)
+
+
+def python_source(name: str) -> bool:
+    """A file of a tree that is Python source (`.py`)."""
+    return name.endswith(".py")
 
 
 def load_python_bundle(path: Path) -> PythonBundle:
@@ -86,16 +60,13 @@ def load_python_bundle(path: Path) -> PythonBundle:
         raise InputError(path, "not a regular file or directory")
     name = path.name.lower()
     if name.endswith(".py"):
-        data = _read(path)
+        data = read_file(path)
         unit = python_unit(portable_name(path.name), data)
         return PythonBundle(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), [unit], {})
-    if name.endswith((".tar.gz", ".tgz")):
-        members = _tar_members(path)
-        strip = True
-    else:
-        members = _zip_members(path)
-        strip = name.endswith(".zip")
-    return _archive_bundle(path, members, strip)
+    members = archive_members(path, _wanted)
+    if name.endswith((".tar.gz", ".tgz", ".zip")):
+        members = strip_top(members)
+    return _archive_bundle(path, members)
 
 
 def python_unit(name: str, data: bytes) -> Unit:
@@ -104,21 +75,8 @@ def python_unit(name: str, data: bytes) -> Unit:
     return Unit(name=name, source=data, sha256=hashlib.sha256(data).hexdigest())
 
 
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except PermissionError:
-        raise InputError(path, "permission denied") from None
-    except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror}") from None
-
-
 def _wanted(name: str) -> bool:
-    base = name.rsplit("/", 1)[-1]
-    return base.endswith(".py") or base in MANIFEST_NAMES
-
-
-# --- directories -------------------------------------------------------------------------
+    return python_source(name) or name.rsplit("/", 1)[-1] in MANIFEST_NAMES
 
 
 def _directory_bundle(root: Path) -> PythonBundle:
@@ -126,328 +84,30 @@ def _directory_bundle(root: Path) -> PythonBundle:
     units: list[Unit] = []
     manifests: dict[str, bytes] = {}
     total = 0
-    for relative in _walk(root):
-        data = _read(root / relative)
+    for relative, data in directory_files(root, _wanted, "Python source"):
         total += len(data)
-        if total > MAX_TOTAL_BYTES:
-            raise InputError(root, f"more than {MAX_TOTAL_BYTES} bytes of Python source")
         name = prefix + portable_name(relative)
-        if name.endswith(".py"):
+        if python_source(name):
             units.append(python_unit(name, data))
         else:
             manifests[name] = data
     if not units:
         raise InputError(root, "directory holds no Python source files (.py)")
     units.sort(key=lambda u: u.name)
+    return PythonBundle(portable_name(root.name), tree_digest(units), total, units, manifests)
+
+
+def tree_digest(units: list[Unit]) -> str:
+    """A directory's sha256: of its sorted (unit name, unit sha256) list."""
     listing = "".join(f"{u.name}\0{u.sha256}\n" for u in units).encode("utf-8", "surrogateescape")
-    return PythonBundle(portable_name(root.name), hashlib.sha256(listing).hexdigest(), total, units, manifests)
+    return hashlib.sha256(listing).hexdigest()
 
 
-def _walk(root: Path) -> Iterator[str]:
-    """Regular files worth reading, as posix paths relative to root (file system names, undecodable
-    bytes as surrogates); links are not followed. Iterative: a tree may nest thousands deep."""
-    count = 0
-    pending = [""]  # directories still to list, relative to root; the next one last
-    while pending:
-        relative = pending.pop()
-        directory = os.path.join(root, relative) if relative else os.fspath(root)
-        try:
-            with os.scandir(directory) as listing:
-                entries = sorted(listing, key=lambda e: e.name)
-        except OSError as exc:
-            raise InputError(directory, f"cannot list: {exc.strerror}") from None
-        subdirectories = []
-        for entry in entries:
-            path = f"{relative}/{entry.name}" if relative else entry.name
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name not in _SKIPPED_DIRECTORIES and not entry.name.startswith("."):
-                    subdirectories.append(path)
-            elif _wanted(path) and entry.is_file(follow_symlinks=False):  # never a link out of the tree
-                count += 1
-                if count > MAX_MEMBERS:
-                    raise InputError(root, f"more than {MAX_MEMBERS} Python files")
-                yield path
-        pending.extend(reversed(subdirectories))
-
-
-def portable_name(name: str) -> str:
-    """A path as text, losslessly and encodable as UTF-8: a byte that was not UTF-8 (a
-    surrogate from `surrogateescape`) is written `\\xNN`, any other surrogate `\\uNNNN`, a
-    backslash `\\\\`; any other name is itself."""
-    if "\\" not in name and not _SURROGATES.search(name):
-        return name
-    return _ESCAPED.sub(_escape, name)
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    if char == "\\":
-        return "\\\\"
-    code = ord(char)
-    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
-
-
-# --- archives ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Member:
-    name: str
-    data: bytes
-
-
-_SURROGATES = re.compile("[\ud800-\udfff]")
-_ESCAPED = re.compile("[\\\\\ud800-\udfff]")
-
-
-def _safe_name(archive: Path, raw: str) -> str:
-    """The member's posix path, or a refusal when it could land outside a directory."""
-    if "\x00" in raw:
-        raise InputError(archive, f"member {raw!r}: NUL in its name; refusing the archive")
-    name = raw.replace("\\", "/")
-    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
-        raise InputError(archive, f"member {raw!r}: absolute path; refusing the archive")
-    parts = [p for p in name.split("/") if p not in ("", ".")]
-    if ".." in parts:
-        raise InputError(archive, f"member {raw!r}: path escapes with '..'; refusing the archive")
-    return "/".join(parts)
-
-
-def _zip_members(path: Path) -> list[_Member]:
-    try:
-        archive = zipfile.ZipFile(path)
-    except zipfile.BadZipFile:
-        raise InputError(path, "not a valid zip archive") from None
-    except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror}") from None
-    with archive:
-        infos = archive.infolist()
-        if len(infos) > MAX_MEMBERS:
-            raise InputError(path, f"{len(infos)} members, more than the limit of {MAX_MEMBERS}; refusing the archive")
-        declared = 0
-        seen: set[str] = set()
-        for info in infos:
-            name = _safe_name(path, info.filename)
-            kind = stat.S_IFMT(info.external_attr >> 16)  # 0 when the writer stored no file type
-            if kind == stat.S_IFLNK:
-                raise InputError(path, f"member {info.filename!r}: symbolic link; refusing the archive")
-            if kind not in (0, stat.S_IFREG, stat.S_IFDIR):
-                raise InputError(path, f"member {info.filename!r}: not a regular file; refusing the archive")
-            if name in seen and not info.is_dir():
-                raise InputError(path, f"member {info.filename!r}: stored twice; refusing the archive")
-            seen.add(name)
-            _check_size(path, info.filename, info.file_size, info.compress_size)
-            declared += info.file_size
-            if declared > MAX_TOTAL_BYTES:
-                raise InputError(
-                    path, f"members total more than {MAX_TOTAL_BYTES} bytes uncompressed; refusing the archive"
-                )
-        members = []
-        for info in infos:
-            name = _safe_name(path, info.filename)
-            if info.is_dir() or not _wanted(name):
-                continue
-            try:
-                with archive.open(info) as handle:
-                    data = handle.read(info.file_size + 1)
-            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
-                raise InputError(path, f"member {info.filename!r}: cannot read: {exc}") from None
-            if len(data) != info.file_size:
-                raise InputError(path, f"member {info.filename!r}: size differs from its header; refusing the archive")
-            members.append(_Member(name, data))
-    return members
-
-
-def _check_size(path: Path, member: str, size: int, compressed: int) -> None:
-    if size > MAX_MEMBER_BYTES:
-        raise InputError(
-            path, f"member {member!r}: {size} bytes uncompressed, more than {MAX_MEMBER_BYTES}; refusing the archive"
-        )
-    if size > RATIO_FLOOR and size > MAX_RATIO * max(compressed, 1):
-        raise InputError(
-            path, f"member {member!r}: compression ratio above {MAX_RATIO}:1 (zip bomb?); refusing the archive"
-        )
-
-
-def _tar_members(path: Path) -> list[_Member]:
-    compressed = stat_input(path).st_size
-    _check_tar_headers(path, compressed)
-    members: list[_Member] = []
-    declared = count = 0
-    seen: dict[str, bool] = {}  # name -> is a directory
-    try:
-        with tarfile.open(path, mode="r:gz") as archive:
-            for info in archive:
-                count += 1
-                if count > MAX_MEMBERS:
-                    raise InputError(path, f"more than {MAX_MEMBERS} members; refusing the archive")
-                name = _safe_name(path, info.name)
-                if info.issym() or info.islnk():
-                    raise InputError(path, f"member {info.name!r}: link to {info.linkname!r}; refusing the archive")
-                if not (info.isfile() or info.isdir()):
-                    raise InputError(path, f"member {info.name!r}: not a regular file; refusing the archive")
-                if name in seen and not (seen[name] and info.isdir()):
-                    raise InputError(path, f"member {info.name!r}: stored twice; refusing the archive")
-                seen[name] = info.isdir()
-                if info.size > MAX_MEMBER_BYTES:
-                    raise InputError(
-                        path,
-                        f"member {info.name!r}: {info.size} bytes, more than {MAX_MEMBER_BYTES}; refusing the archive",
-                    )
-                declared += info.size
-                if declared > MAX_TOTAL_BYTES:
-                    raise InputError(path, f"members total more than {MAX_TOTAL_BYTES} bytes; refusing the archive")
-                if declared > RATIO_FLOOR and declared > MAX_RATIO * max(compressed, 1):
-                    raise InputError(path, f"compression ratio above {MAX_RATIO}:1 (gzip bomb?); refusing the archive")
-                if info.isfile() and _wanted(name):
-                    handle = archive.extractfile(info)
-                    data = handle.read() if handle is not None else b""
-                    members.append(_Member(name, data))
-    except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
-        raise InputError(path, f"not a readable .tar.gz archive ({exc})") from None
-    return members
-
-
-# tar headers, read before tarfile reads any: tarfile loads a long-name or pax header's payload
-# whole (a 2.5 GiB name from a 2.6 MB .tar.gz) and follows chained ones recursively
-
-_BLOCK = 512
-_EXTENSIONS = {b"L": "GNU long-name", b"K": "GNU long-link", b"x": "pax", b"g": "pax global", b"X": "pax"}
-#: types whose size is data that follows the header (tarfile skips it for these and unknown types)
-_NO_DATA = frozenset(b"123456")  # links, devices, directories, FIFOs
-
-
-def _check_tar_headers(path: Path, compressed: int) -> None:
-    """Walk the decompressed tar stream header by header, in bounded reads: every header counts
-    as a member against MAX_MEMBERS, an extended header's payload is at most MAX_HEADER_BYTES,
-    at most MAX_EXTENSIONS of them precede a member, every byte counts against MAX_TOTAL_BYTES
-    and the compression ratio. A header tarfile would not read ends the walk: tarfile says why."""
-    walk = _TarWalk(path, compressed)
-    try:
-        with gzip.open(path, "rb") as stream:
-            while (header := stream.read(_BLOCK)) and len(header) == _BLOCK and _valid_header(header):
-                walk.header(stream, header)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise InputError(path, f"not a readable .tar.gz archive ({exc})") from None
-
-
-class _TarWalk:
-    def __init__(self, path: Path, compressed: int) -> None:
-        self.path, self.compressed = path, compressed
-        self.count = self.total = self.chained = 0
-        #: the `size` the last pax header set for the next member, and a global pax header's
-        self.pax_size: int | None = None
-        self.global_size: int | None = None
-
-    def refuse(self, problem: str) -> InputError:
-        return InputError(self.path, f"header {self.count}: {problem}; refusing the archive")
-
-    def header(self, stream: gzip.GzipFile, header: bytes) -> None:
-        self.count += 1
-        if self.count > MAX_MEMBERS:
-            raise InputError(self.path, f"more than {MAX_MEMBERS} members and headers; refusing the archive")
-        kind, size = header[156:157], _tar_number(header[124:136])
-        if size is None:
-            raise self.refuse("its size is not a tar number")
-        self.count_bytes(_BLOCK)
-        if kind in _EXTENSIONS:
-            self.extension(stream, kind, size)
-            return
-        self.chained = 0
-        size = next((s for s in (self.pax_size, self.global_size) if s is not None), size)
-        self.pax_size = None
-        if kind == b"S" or size < 0:
-            raise self.refuse("a sparse member" if kind == b"S" else "a negative size")
-        if kind and kind[0] in _NO_DATA:
-            return  # tarfile reads no data after these
-        if size > MAX_MEMBER_BYTES:
-            raise self.refuse(f"a member of {size} bytes, more than {MAX_MEMBER_BYTES}")
-        self.count_bytes(_padded(size))
-        _skip(stream, _padded(size))
-
-    def extension(self, stream: gzip.GzipFile, kind: bytes, size: int) -> None:
-        self.chained += 1
-        if self.chained > MAX_EXTENSIONS:
-            raise self.refuse(f"more than {MAX_EXTENSIONS} extended headers in a row")
-        if size > MAX_HEADER_BYTES:
-            raise self.refuse(f"a {_EXTENSIONS[kind]} header of {size} bytes, more than {MAX_HEADER_BYTES}")
-        self.count_bytes(_padded(size))
-        payload = stream.read(_padded(size))[:size]
-        if kind in (b"x", b"X"):
-            self.pax_size = _pax_size(self.path, payload)
-        elif kind == b"g":
-            self.global_size = next((s for s in (_pax_size(self.path, payload), self.global_size) if s is not None),
-                                    None)
-
-    def count_bytes(self, size: int) -> None:
-        self.total += size
-        if self.total > MAX_TOTAL_BYTES:
-            raise InputError(self.path, f"more than {MAX_TOTAL_BYTES} bytes uncompressed, headers included; "
-                                        "refusing the archive")
-        if self.total > RATIO_FLOOR and self.total > MAX_RATIO * max(self.compressed, 1):
-            raise InputError(self.path, f"compression ratio above {MAX_RATIO}:1, headers included (gzip bomb?); "
-                                        "refusing the archive")
-
-
-def _padded(size: int) -> int:
-    return -(-size // _BLOCK) * _BLOCK
-
-
-def _valid_header(block: bytes) -> bool:
-    """A header tarfile accepts: its checksum holds (all zeros is the end of the archive)."""
-    recorded = _tar_number(block[148:156])
-    unsigned = sum(block[:148]) + 8 * 32 + sum(block[156:])
-    signed = unsigned - 256 * sum(1 for b in block[:148] + block[156:] if b > 127)  # tarfile accepts both
-    return recorded is not None and recorded in (unsigned, signed) and block.count(0) != _BLOCK
-
-
-def _tar_number(field: bytes) -> int | None:
-    """A tar number field: octal digits, or base-256 when the first byte has its high bit set."""
-    if field and field[0] == 0x80:
-        return int.from_bytes(field[1:], "big")
-    if field and field[0] == 0xFF:
-        return None  # negative
-    digits = field.split(b"\0", 1)[0].strip()
-    if not digits:
-        return 0
-    try:
-        return int(digits, 8)
-    except ValueError:
-        return None
-
-
-def _pax_size(path: Path, payload: bytes) -> int | None:
-    """The `size` a pax header sets for the next member, if any (records: `LEN key=value\n`)."""
-    found = None
-    for record in payload.split(b"\n"):
-        key, _, value = record.partition(b" ")[2].partition(b"=")
-        if key.startswith(b"GNU.sparse."):
-            raise InputError(path, "a sparse member (pax GNU.sparse); refusing the archive")
-        if key == b"size":
-            try:
-                found = int(value)
-            except ValueError:
-                return None
-    return found
-
-
-def _skip(stream: gzip.GzipFile, size: int) -> None:
-    while size > 0:
-        chunk = stream.read(min(size, 1 << 20))
-        if not chunk:
-            return
-        size -= len(chunk)
-
-
-def _archive_bundle(path: Path, members: list[_Member], strip_top: bool) -> PythonBundle:
-    if strip_top:
-        tops = {m.name.split("/", 1)[0] for m in members}
-        if len(tops) == 1 and all("/" in m.name for m in members):
-            members = [_Member(m.name.split("/", 1)[1], m.data) for m in members]
-    units = sorted((python_unit(portable_name(m.name), m.data) for m in members if m.name.endswith(".py")),
+def _archive_bundle(path: Path, members: list[Member]) -> PythonBundle:
+    units = sorted((python_unit(portable_name(m.name), m.data) for m in members if python_source(m.name)),
                    key=lambda u: u.name)
     if not units:
         raise InputError(path, "archive holds no Python source files (.py)")
-    manifests = {portable_name(m.name): m.data for m in members if not m.name.endswith(".py")}
-    data = _read(path)
+    manifests = {portable_name(m.name): m.data for m in members if not python_source(m.name)}
+    data = read_file(path)
     return PythonBundle(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), units, manifests)

@@ -73,6 +73,9 @@ def main() -> None:
         message = " ".join(exc.format_message().split())
         err.print(f"erratlas: error: {where}: {message} (see `{where} --help`)", markup=False, soft_wrap=True)
         code = exc.exit_code
+    except KeyboardInterrupt:  # Ctrl-C in a verb that says nothing more itself (`scan` says what it kept)
+        err.print("erratlas: interrupted", markup=False)
+        code = int(ExitCode.INTERRUPTED)
     except (getattr(usage, "Abort", typer.Abort), typer.Abort):
         err.print("erratlas: aborted", markup=False)
         code = 1

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from analyzer.cli.app import ALLOWLISTS, err, github_escape, reading_a_scan
-from analyzer.cli.reading import baseline_of, verified_outputs, write_sarif
+from analyzer.cli.reading import baseline_of, original_sources, verified_outputs, write_sarif
 from analyzer.errors import ExitCode, InputError
 
 if TYPE_CHECKING:
@@ -50,6 +50,17 @@ def owners_line(files: dict[str, bytes]) -> str:
     return (f"owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}), "
             f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted, "
             f"{len(summary.get('ambiguous', []))} ambiguous entries")
+
+
+def owner_rows(owners: dict[str, Any]) -> str:
+    """The callsites of each owner class by kind, as the gate shows them above its verdict."""
+    header = ["", "error", "diagnostic", "all"]
+    rows = [[owner, str(owners["byKind"]["error"][owner]), str(owners["byKind"]["diagnostic"][owner]),
+             str(owners["total"][owner])] for owner in ("Product", "Dependency", "Unresolved")]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)).rstrip()
+        for row in [header, *rows])
 
 
 def allow(
@@ -163,6 +174,14 @@ def gate(
     allow_stale: Annotated[
         bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")
     ] = False,
+    max_drop: Annotated[
+        float,
+        typer.Option("--max-drop", help="With --baseline: fail when the callsites fell by more than this share of "
+                     "the baseline's (0 to 1; a wrong input or a broken build)."),
+    ] = 0.5,
+    allow_empty: Annotated[
+        bool, typer.Option("--allow-empty", help="Gate a scan that holds no callsite (refused otherwise).")
+    ] = False,
     output_format: Annotated[
         str,
         typer.Option(
@@ -170,6 +189,11 @@ def gate(
             help="text, github (workflow annotations) or sarif (SARIF 2.1.0 of the failing callsites on stdout).",
         ),
     ] = "text",
+    bundle: Annotated[
+        Path | None,
+        typer.Option("--bundle", help="With --format sarif: the bundle DIR scanned, as seen from here (results "
+                     "point at the original sources its map names)."),
+    ] = None,
 ) -> None:
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
     the gate recomputes the owners from the inventory and the allowlists, and believes only
@@ -180,6 +204,7 @@ def gate(
         checked_summary,
         coverage_threshold,
         failures,
+        refuse_empty,
     )
 
     reading_a_scan()
@@ -187,6 +212,7 @@ def gate(
         raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
     if min_coverage is not None:
         coverage_threshold("--min-coverage", min_coverage)
+    coverage_threshold("--max-drop", max_drop)
     kinds: dict[str, float] = {}
     for item in min_kind or []:
         kind, _, value = item.partition("=")
@@ -197,10 +223,15 @@ def gate(
         if kind not in KINDS:
             raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
     summary = checked_summary(directory, allowlist or [])  # the gate verifies, it does not trust
-    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale)
+    if bundle is not None and output_format != "sarif":
+        raise InputError("--bundle", "only used with --format sarif")
+    refuse_empty(directory, summary, allow_empty)
+    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale, max_drop)
     if output_format == "sarif":
-        _gate_sarif(directory, thresholds)
+        _gate_sarif(directory, thresholds, bundle)
     failed = failures(summary, thresholds)
+    if output_format == "text":
+        typer.echo(owner_rows(summary["owners"]))
     for line in failed:
         typer.echo(
             f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}"
@@ -214,14 +245,15 @@ def gate(
     raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
 
 
-def _gate_sarif(directory: Path, thresholds: Thresholds) -> None:
+def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) -> None:
     """`gate --format sarif`: the SARIF log of the failing set on stdout (every Unresolved
     callsite when a coverage threshold fails, else those new against the baseline), the failed
     thresholds as notifications; the exit status is the gate's."""
     from analyzer.owners.gate import failures
     from analyzer.reports.sarif import Selection
 
-    _, summary, records, rows = verified_outputs(directory)
+    files, summary, records, rows = verified_outputs(directory)
+    sources = original_sources(files, summary, bundle)
     failed = failures(summary, thresholds)
     coverage = summary["coverage"]
     checks = ([("overall", thresholds.min_coverage)] if thresholds.min_coverage is not None else [])
@@ -230,7 +262,7 @@ def _gate_sarif(directory: Path, thresholds: Thresholds) -> None:
     baseline = baseline_of(thresholds.baseline)
     new = baseline is not None and bool(Counter(summary["unresolvedFingerprints"]) - baseline)
     results = "unresolved" if below else "new" if new else "none"
-    write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True), None, failed)
+    write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True), None, failed, sources)
     status = "failed" if failed else "passed"
     err.print(f"erratlas: gate {status}: coverage {coverage['overall']['display']}"
                + "".join(f"\nFAIL {line}" for line in failed), markup=False)

@@ -16,7 +16,7 @@ from analyzer.errors import InputError
 
 if TYPE_CHECKING:
     from analyzer.reports.explain import Story
-    from analyzer.reports.sarif import Selection
+    from analyzer.reports.sarif import OriginalSources, Selection
 
 
 def verified_outputs(
@@ -40,23 +40,65 @@ def verified_outputs(
 
 
 def baseline_of(path: Path | None) -> Counter[str] | None:
-    from analyzer.owners.gate import load_summary
-    from analyzer.versions import check_same
+    from analyzer.owners.gate import load_baseline, unresolved_of
 
-    if path is None:
-        return None
-    baseline = load_summary(path)
-    check_same(baseline, path)
-    return Counter(baseline.get("unresolvedFingerprints", []))
+    return None if path is None else unresolved_of(load_baseline(path), path)
+
+
+def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: Path | None) -> OriginalSources:
+    """Where results point in the original sources; `bundle` (the scanned input, as seen from
+    here) must be what the scan read: the bundle file, the archive, or a directory whose files
+    are the scanned units."""
+    from analyzer.reports.modules import MAP_SOURCES_FILE
+    from analyzer.reports.sarif import OriginalSources
+
+    located = None
+    if bundle is not None and bundle.is_dir():
+        for unit in summary["inputs"]["units"]:
+            if "\\" in unit["name"]:  # escaped to be text (trees.portable_name): it names no file here
+                raise InputError(bundle, f"{unit['name']}: a file name that is not text; give no --bundle")
+            if not _same_file(bundle / unit["name"], unit):
+                raise InputError(bundle, f"is not the directory this scan read ({unit['name']} differs)")
+        located = bundle
+    elif bundle is not None:
+        expected = summary["inputs"]["bundle"]
+        if not _same_file(bundle, expected):
+            raise InputError(bundle, f"is not the bundle this scan read ({expected['name']}: its sha256 differs)")
+        # a bundle file's units lie beside it; an archive's files are on no disk
+        located = bundle.parent if any(u["name"] == expected["name"] for u in summary["inputs"]["units"]) else None
+    return OriginalSources(files.get(MAP_SOURCES_FILE, b""), summary, located)
+
+
+def _same_file(path: Path, expected: dict[str, Any]) -> bool:
+    """`path` is a regular file with the `bytes` and `sha256` the summary records."""
+    import hashlib
+    import os
+    import stat
+
+    from analyzer.bounds import read_regular_file
+
+    try:
+        info = os.stat(path)
+    except OSError:
+        raise InputError(path, "cannot be read") from None
+    if not stat.S_ISREG(info.st_mode) or info.st_size != expected["bytes"]:
+        return False
+    return hashlib.sha256(read_regular_file(path, max(expected["bytes"], 1), "file")).hexdigest() == expected["sha256"]
 
 
 def write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str, Any]], rows: list[dict[str, Any]],
-                 selection: Selection, out: Path | None, notifications: list[str]) -> int:
+                 selection: Selection, out: Path | None, notifications: list[str],
+                 sources: OriginalSources | None = None) -> int:
     import orjson
 
     from analyzer.reports.sarif import sarif_log
 
-    log = sarif_log(records, rows, summary, directory, selection, notifications)
+    log = sarif_log(records, rows, summary, directory, selection, notifications, sources)
+    if sources is not None and sources.bases:
+        bases = " and ".join(sorted(sources.bases))
+        err.print(f"erratlas: results point at the maps' original sources relative to {bases} "
+                  "(run.originalUriBaseIds); --bundle PATH, the bundle file or directory scanned, makes them paths "
+                  "from here", markup=False)
     data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
     if out is None:
         sys.stdout.buffer.write(data)
@@ -87,6 +129,11 @@ def sarif(
             "against --baseline) or all (every callsite, owned ones as notes).",
         ),
     ] = "unresolved",
+    bundle: Annotated[
+        Path | None,
+        typer.Option("--bundle", help="The bundle DIR scanned, as seen from here: results point at the original "
+                     "sources its map names, as paths from here."),
+    ] = None,
 ) -> None:
     """Write SARIF 2.1.0: one result per callsite the gate cares about, tracked by fingerprint."""
     from analyzer.reports.sarif import SELECTIONS, Selection
@@ -96,14 +143,22 @@ def sarif(
         raise InputError("--results", f"unknown selection '{results}' ({', '.join(SELECTIONS)})")
     if results == "new" and baseline is None:
         raise InputError("--results", "'new' needs --baseline SUMMARY")
-    _, summary, records, rows = verified_outputs(directory)
-    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline)), out, [])
+    files, summary, records, rows = verified_outputs(directory)
+    sources = original_sources(files, summary, bundle)
+    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline)), out, [],
+                        sources)
     err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
 
 
 def explain(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:...).")],
+    corpus: Annotated[
+        Path | None,
+        typer.Option("--corpus", help="A corpus: tell which corpus functions the callsite's functions equal, or, "
+                     "when none does, which corpus files hold its message and how their function differs "
+                     "(the scan needs --signatures)."),
+    ] = None,
 ) -> None:
     """Tell one callsite's whole story: record, readable code, owner and evidence, suggestions,
     and the command that would own it."""
@@ -113,7 +168,19 @@ def explain(
     reading_a_scan()
     files, summary, records, rows = verified_outputs(directory)
     record = find_record(records, target, directory)
-    story = story_of(directory, files, summary, record, rows[records.index(record)])
+    told = None
+    if corpus is not None:
+        from analyzer.errors import InputError
+        from analyzer.javascript.corpus import index_sources
+        from analyzer.owners.corpus.nearest import corpus_story
+        from analyzer.owners.corpus.store import MANIFEST, Corpus
+        from analyzer.reports.explain import Section
+
+        if not (corpus / MANIFEST).is_file():
+            raise InputError(corpus, "not a corpus (no corpus.json; fill it with `erratlas corpus add`)")
+        found = corpus_story(record, files, summary, Corpus(corpus, index_sources))
+        told = Section("Corpus", found.facts, found.notes)
+    story = story_of(directory, files, summary, record, rows[records.index(record)], told)
     out = Console(highlight=False, soft_wrap=True)
     if not out.is_terminal:
         sys.stdout.write(plain(story))

@@ -107,6 +107,12 @@ def corpus_add(
                           "(majors) below those: for a bundle that may ship an older major.")
     ] = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Indexing processes.")] = None,
+    for_bundle: Annotated[
+        Path | None,
+        typer.Option("--for", help="The bundle the corpus is for (the file, its npm tarball, or its scan directory): "
+                     "a plain name's candidates are chosen in its time window, found from its package's publish time "
+                     "or from the versions its matches prove; --before overrides."),
+    ] = None,
 ) -> None:
     """Fetch (through npm), verify and index package sources."""
     from analyzer.javascript.corpus import index_sources
@@ -116,10 +122,42 @@ def corpus_add(
 
     root = corpus or default_corpus()
     added = add_specs(Corpus(root, index_sources), specs, before, Candidates(candidates, older_lines), jobs or cores(),
-                      lambda line: err.print(line, markup=False))
+                      lambda line: err.print(line, markup=False), for_bundle)
     for item in added:
         err.print(f"  {item.name}@{item.version}: {item.how}, {item.functions} distinctive functions", markup=False)
     err.print(f"erratlas: {root}: {len(added)} package versions added", markup=False)
+
+
+@corpus_app.command("names")
+def corpus_names(
+    directory: Annotated[Path, typer.Argument(help="A scan directory.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per name, with every kind of evidence.")]
+    = False,
+    names_only: Annotated[bool, typer.Option("--names-only", help="Only the names, one per line "
+                                             "(for `corpus add $(erratlas corpus names DIR --names-only)`).")] = False,
+) -> None:
+    """The package names the bundle shows, each with its evidence: module paths, licence banners,
+    inlined package.json objects, kept paths, package-name strings, messages. Never an owner."""
+    from analyzer.errors import InputError
+    from analyzer.owners.corpus.names import package_names, render
+    from analyzer.owners.gate import verify
+    from analyzer.owners.suggest import load_scan
+    from analyzer.reports.output import read_directory
+
+    files = read_directory(directory)
+    summary = verify(directory, files)
+    if "libcst" in summary["fingerprint"]["grammar"]:
+        raise InputError(directory, "a scan of Python sources: corpus names reads JavaScript bundles")
+    records, modules = load_scan(files)
+    texts = [data for name, data in sorted(files.items()) if name.startswith("readable/")]
+    messages = [str(r["message"].get("text") or r["message"].get("comparisonKey") or "") for r in records]
+    found = package_names(modules.values(), texts, messages)
+    if names_only:
+        typer.echo("\n".join(f.name for f in found))
+    else:
+        typer.echo(render(found, as_json).decode(), nl=False)
+    err.print(f"erratlas: {directory}: {len(found)} package names the bundle shows (evidence only: "
+              "add them with `erratlas corpus add`)", markup=False)
 
 
 @corpus_app.command("list")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,6 +14,7 @@ from analyzer import progress
 from analyzer.cli.app import ALLOWLISTS, cores, err
 from analyzer.cli.owning import owners_line
 from analyzer.cli.terminal import terminal_progress
+from analyzer.errors import ExitCode, InputError
 from analyzer.trace import mark
 
 if TYPE_CHECKING:
@@ -23,8 +25,8 @@ def scan(
     bundle: Annotated[
         Path,
         typer.Argument(
-            help="A .js/.mjs/.cjs bundle, a Bun executable, or Python: a .py file, "
-            "a directory, a wheel, an sdist or a .pyz."
+            help="A .js/.mjs/.cjs bundle, a Bun executable, a .py file, a wheel, a .pyz, or a directory "
+            "or an archive (.tgz of npm pack, .tar.gz, .zip) of JavaScript or Python files."
         ),
     ],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (replaced atomically).")] = Path(
@@ -47,6 +49,11 @@ def scan(
             "with N > 1 uses a second process. The output is identical for any N.",
         ),
     ] = None,
+    language: Annotated[
+        str | None,
+        typer.Option("--language", help="js or python: the language to scan in a directory or an archive that "
+                     "holds both (default: its manifest's, else the one with more files)."),
+    ] = None,
     signatures: Annotated[
         bool,
         typer.Option(
@@ -57,22 +64,41 @@ def scan(
     ] = False,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
+    from analyzer.bundle.languages import OPTION
+    from analyzer.reports.output import check_replaceable
+
+    if language is not None and language not in OPTION:
+        raise InputError("--language", f"unknown language '{language}' (js or python)")
+    mark("cli: arguments parsed")
+    check_replaceable(Path(os.path.abspath(out)))  # refuse a directory of the user's before minutes of work
+    try:
+        _scan(bundle, out, allowlist, rules, logger, jobs, language, signatures)
+    except KeyboardInterrupt:
+        kept = (f"the previous output in {out} is kept as it was" if os.path.lexists(out)
+                else f"nothing written to {out}")
+        err.print(f"erratlas: interrupted: {kept}", markup=False)
+        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+
+
+def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | None, logger: str | None,
+          jobs: int | None, language: str | None, signatures: bool) -> None:
+    from analyzer.bundle.languages import OPTION
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.parallel.executor import executor_for
     from analyzer.reports.inventory import inventory_files
-    from analyzer.reports.output import check_replaceable, write_directory
+    from analyzer.reports.output import write_directory
     from analyzer.reports.owners import owner_files
     from analyzer.reports.summary import scan_summary
     from analyzer.scan import scan as run_scan
     from analyzer.scan import scan_input
 
-    mark("cli: arguments parsed")
     executor = executor_for(jobs or cores())  # where the work runs: decided here, once
-    check_replaceable(Path(os.path.abspath(out)))  # refuse a directory of the user's before minutes of work
     with terminal_progress():
         with progress.phase("reading rules and allowlists"):
-            source = scan_input(bundle, rules)
+            source = scan_input(bundle, rules, OPTION[language] if language is not None else None)
             allowlists = load_allowlists(allowlist or [])
+        if source.note is not None:
+            err.print(f"erratlas: {source.note}", markup=False)
         python = source.language == "python"
         if not python:
             # a JavaScript scan makes few reference cycles and exits right after: the collector's
@@ -96,6 +122,8 @@ def scan(
         # a JavaScript scan runs where a parser crash or the memory bound cannot take this
         # process down (analyzer/isolated.py); nothing is written unless it ends well
         files, line = outputs() if python else executor.isolated(outputs, bundle)
+        # Ctrl-C from here waits for the exit (which drops it): the swap is never half told
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         with progress.phase(f"writing {len(files)} files to {out}"):
             write_directory(out, files)
         mark("reports: written")
@@ -106,6 +134,7 @@ def _scanned(bundle: Path, result: ScanResult, out: Path, files: dict[str, bytes
     """The line a scan ends with."""
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
-    loggers = ", ".join(dict.fromkeys(f"{u.logger['name']}" for u in result.units))
+    loggers = ", ".join(dict.fromkeys(str(u.logger["name"]) for u in result.units if u.logger["name"] is not None))
+    found = f"logger: {loggers}" if loggers else "no diagnostic logger found"
     return (f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
-            f"(logger: {loggers}), {len(result.classes)} error classes; {owners_line(files)} -> {out}")
+            f"({found}), {len(result.classes)} error classes; {owners_line(files)} -> {out}")

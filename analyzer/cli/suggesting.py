@@ -40,6 +40,14 @@ def suggest(
             "--bundle", help="With --corpus, for a scan made without --signatures: the scanned bundle, parsed again."
         ),
     ] = None,
+    product_sources: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--product-sources",
+            help="A directory of the map's sources, as map-sources.jsonl writes it (relative to the package root, "
+            "e.g. ../src), that is the product's although it lies outside the package (repeatable).",
+        ),
+    ] = None,
 ) -> None:
     """Propose allowlist entries from source-map, module-map, banner, signature and corpus evidence."""
     from analyzer.owners.gate import verify
@@ -51,6 +59,7 @@ def suggest(
         suggestions,
         with_suggestions,
     )
+    from analyzer.owners.truth import MapTruth
     from analyzer.reports.output import read_directory, write_directory, write_file
     from analyzer.reports.summary import SUMMARY_FILE
 
@@ -60,13 +69,14 @@ def suggest(
             summary = verify(directory, files)
         with progress.phase("suggesting owners"):
             records, modules = load_scan(files)
-            rows = suggestions(records, modules, ReferenceGraph.load(files))
+            truth = MapTruth.load(files, product_sources or [])
+            rows = suggestions(records, modules, ReferenceGraph.load(files), truth)
             if corpus is not None:
                 from analyzer.javascript.corpus import index_sources, signatures_of_bundle
                 from analyzer.owners.corpus.suggest import with_corpus
 
                 rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory,
-                                   index_sources, signatures_of_bundle)
+                                   index_sources, signatures_of_bundle, lambda line: err.print(line, markup=False))
             elif bundle is not None:
                 raise InputError("--bundle", "only used with --corpus")
             data = render(rows)
@@ -76,6 +86,8 @@ def suggest(
                 out = directory / SUGGESTIONS_FILE
             else:
                 write_file(out, data)
+    for warning in truth.warnings():
+        err.print(f"erratlas: warning: {warning}", markup=False)
     by = {c: sum(1 for r in rows if r["confidence"] == c) for c in ("exact", "likely", "possible", "ambiguous")}
     levels = {lv: sum(1 for r in rows if r["level"] == lv) for lv in ("callsite", "function", "module", "references")}
     err.print(
@@ -116,7 +128,7 @@ def accept(
     ] = False,
 ) -> None:
     """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
-    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, still_unowned
+    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, skipped, still_unowned
     from analyzer.owners.suggest import accept as run_accept
 
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
@@ -125,4 +137,7 @@ def accept(
         picked = still_unowned(picked, directory)
     entries = run_accept(picked, allowlist, reviewer, on, note)
     covered = sum(r["callsites"] for r in picked)
-    err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites", markup=False)
+    left = [] if ids else skipped(rows, picked, confidence, package or [], level)
+    err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites"
+              + (f"; {len(rows) - len(picked)} of {len(rows)} suggestions skipped: " + "; ".join(left) if left else ""),
+              markup=False)

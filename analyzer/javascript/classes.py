@@ -1,4 +1,5 @@
-"""Custom error classes (SPEC 2.2): classes whose `extends` chain ends in a builtin error."""
+"""Custom error classes (SPEC 2.2): classes whose `extends` chain ends in a builtin error, in
+class syntax or compiled to ES5 (`analyzer.javascript.compiled`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections import deque
 from tree_sitter import Node, Tree
 
 from analyzer.facts import ClassFacts
+from analyzer.javascript.compiled import CompiledClass, compiled_class, compiled_fields
 from analyzer.javascript.normalize import Normalizer
 from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
 from analyzer.javascript.scopes import scope_of
@@ -61,6 +63,7 @@ def error_classes(
         if identifier is not None
     }
     found: deque[Node] = deque()  # error classes whose own name is still to be resolved
+    compiled: dict[int, tuple[CompiledClass, str]] = {}  # ES5 class node start -> (class, base name)
 
     def settle(name: str, node: Node) -> None:
         if node.start_byte not in root_of:
@@ -68,6 +71,17 @@ def error_classes(
             if builtin is not None:
                 root_of[node.start_byte] = builtin
                 found.append(node)
+
+    def settle_compiled(reference: Reference, builtin: str) -> None:
+        es5 = compiled_class(reference.node)
+        if es5 is not None and es5.node.start_byte not in root_of:
+            root_of[es5.node.start_byte] = builtin
+            compiled[es5.node.start_byte] = (es5, reference.name)
+            found.append(es5.node)
+
+    for reference in resolution.references:  # ES5 classes whose base is a builtin error
+        if reference.binding is None and reference.name in roots:
+            settle_compiled(reference, reference.name)
 
     count = -1
     while count != len(root_of):  # chains inside the first resolution (a pass or two)
@@ -79,16 +93,23 @@ def error_classes(
     wanted = {name for name, _ in heritages}
     searched: set[tuple[str, int]] = set()
     while found:
-        binding = _class_binding(found.popleft(), root)
-        if binding is None or binding.name not in wanted or binding.key in searched:
+        node = found.popleft()
+        binding = _class_binding(node, root)
+        # only a class heritage names a class, unless the unit has ES5 classes (which may extend it)
+        if binding is None or binding.key in searched or (binding.name not in wanted and not compiled):
             continue
         searched.add(binding.key)
         scope = (binding.scope.start_byte, binding.scope.end_byte)
-        fresh = _heritage_references(Resolution(tree, normalizer.source, {binding.name}, scope))
+        resolved = Resolution(tree, normalizer.source, {binding.name}, scope)
+        fresh = _heritage_references(resolved)
         references.update(fresh)
         for start in fresh:
             if start in heritage_at:
                 settle(*heritage_at[start])
+        for reference in resolved.references:
+            if reference.binding is not None and reference.binding.key == binding.key \
+                    and reference.node.start_byte not in fresh:
+                settle_compiled(reference, root_of[node.start_byte])
     classes = []
     for name, node in heritages:
         if node.start_byte not in root_of:
@@ -109,6 +130,22 @@ def error_classes(
                 digest=normalizer.digest(node),
             )
         )
+    for es5, name in compiled.values():
+        node = es5.node
+        classes.append(
+            ClassFacts(
+                offset=node.start_byte,
+                end_offset=node.end_byte,
+                line=node.start_point[0] + 1,
+                column=node.start_point[1] + 1,
+                name=_class_name(node),
+                parent=name,
+                root_constructor=root_of[node.start_byte],
+                fields=compiled_fields(es5.constructor),
+                scope=scope_of(unit.name, ancestors(node, tree.root_node)),
+                digest=normalizer.digest(node),
+            )
+        )
     return sorted(classes, key=lambda c: c.offset)
 
 
@@ -123,7 +160,7 @@ def _heritage_references(resolution: Resolution) -> dict[int, Reference]:
 def _class_binding(node: Node, root: Node) -> Binding | None:
     """The binding that names a class: its own declaration, or `var X = class ...`."""
     name = node.child_by_field_name("name")
-    if node.type == "class_declaration" and name is not None:
+    if node.type in ("class_declaration", "function_declaration") and name is not None:
         return declaration(text(name), name, root)
     parent = node.parent
     while parent is not None and parent.type == "parenthesized_expression":
@@ -155,9 +192,8 @@ def _root_through(name, node, heritage_reference, roots, root_of) -> str | None:
     if declared.type == "variable_declarator":
         declared = declared.child_by_field_name("value")
         declared = without_parentheses(declared) if declared is not None else None
-    if declared is None or declared.type not in ("class_declaration", "class"):
-        return None
-    return root_of.get(declared.start_byte)
+    # a class, or an ES5 class (its IIFE or constructor function) found before
+    return root_of.get(declared.start_byte) if declared is not None else None
 
 
 def _class_name(node: Node) -> str:

@@ -4,7 +4,10 @@ for `scan --signatures`; `signatures_of_bundle` for `suggest --corpus --bundle`)
 
 from __future__ import annotations
 
+import bisect
+import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -16,16 +19,21 @@ from analyzer.javascript.modules import find_modules
 from analyzer.javascript.signatures import UnitTokens, distinctive_signatures
 from analyzer.javascript.syntax import parse
 from analyzer.model import Unit
-from analyzer.signatures import BundleFunction, IndexedFunction, PackageIndex
+from analyzer.signatures import PLACED, BundleFunction, IndexedFunction, PackageIndex
+from analyzer.sourcemap import SourceMap, SourceMapError, package_of
 
 
 def index_sources(sources: Iterable[tuple[str, bytes]]) -> PackageIndex:
+    """`sources`: (path, bytes) of a package's files; a `<file>.map` among them is that file's own
+    source map, read to place the file's functions, not indexed."""
+    given = list(sources)
+    maps = {path[:-4]: data for path, data in given if path.endswith(".map")}
     files: list[str] = []
     functions: list[IndexedFunction] = []
     bundles: set[int] = set()
     cache: dict[str, int] = {}
-    for path, data in sources:
-        if b"\x00" in data:
+    for path, data in given:
+        if path.endswith(".map") or b"\x00" in data:
             continue
         try:
             data.decode("utf-8")
@@ -36,12 +44,52 @@ def index_sources(sources: Iterable[tuple[str, bytes]]) -> PackageIndex:
         tree = parse(data)
         if len(find_modules(tree, data).modules) >= 2:
             bundles.add(number)
-        functions.extend(_file_functions(number, tree, data, cache))
+        rows = list(_file_functions(number, tree, data, cache))
+        places = _inner_packages(path, data, maps.get(path), [offset for offset, _ in rows])
+        placed: dict[str, int] = {}
+        for (_, row), place in zip(rows, places):
+            if place is not None:
+                if place not in placed:
+                    placed[place] = len(files)
+                    files.append(place)
+                row = replace(row, file=placed[place])
+            functions.append(row)
     return PackageIndex(files, functions, frozenset(bundles))
 
 
-def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int]) -> Iterator[IndexedFunction]:
-    """Each distinctive function once (the module first: `distinctive_signatures`), and again
+#: an esbuild bundle left unminified names each module's file in a comment line before its code
+_PATH_COMMENT = re.compile(rb"^// ((?:[^\n]*/)?node_modules/[^\n]+?\.[cm]?[jt]sx?)\r?$|^// ([^\n]+?\.[cm]?[jt]sx?)\r?$",
+                           re.MULTILINE)
+
+
+def _inner_packages(path: str, data: bytes, raw_map: bytes | None, offsets: list[int]) -> list[str | None]:
+    """For each function start, the place another package's code came from when the file is
+    itself a bundle of its dependencies (docs/corpus.md, "Matching"): `<file> <- <source>`, the
+    `node_modules/<pkg>/` source its own map or its bundler's path comments name; None for the
+    file's own code. The place's package (`package_of`) is then the function's package."""
+    sources: list[str | None] = [None] * len(offsets)
+    if raw_map is not None:
+        try:
+            origins = SourceMap.from_json(raw_map).origins(data, offsets)
+        except (SourceMapError, ValueError, KeyError, IndexError, TypeError):
+            origins = []
+        for i, origin in enumerate(origins):
+            if origin is not None and package_of(origin.source):
+                sources[i] = origin.source
+    elif b"\n// " in data and b"node_modules/" in data:
+        marks = [(m.start(), (m.group(1) or b"").decode("utf-8", "replace") or None)
+                 for m in _PATH_COMMENT.finditer(data)]
+        starts = [start for start, _ in marks]
+        for i, offset in enumerate(offsets):
+            at = bisect.bisect_right(starts, offset) - 1
+            if at >= 0:
+                sources[i] = marks[at][1]
+    return [None if source is None else f"{path}{PLACED}{source}" for source in sources]
+
+
+def _file_functions(number: int, tree: Tree, data: bytes,
+                    cache: dict[str, int]) -> Iterator[tuple[int, IndexedFunction]]:
+    """(start offset, row): each distinctive function once (the module first: `distinctive_signatures`), and again
     with the file's literal constants folded where that changes its signature
     (analyzer/javascript/constants.py)."""
     tokens = UnitTokens(tree, data, cache)
@@ -51,10 +99,11 @@ def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int])
     spans = [tokens.whole(), *tokens.function_signatures()]
     for name, span, signature in zip(names, spans, distinctive_signatures(tree, data, cache, tokens)):
         if signature is not None:
-            yield IndexedFunction(number, name, signature.line, signature.key, signature.tokens, signature.weight)
+            yield span.start, IndexedFunction(number, name, signature.line, signature.key, signature.tokens,
+                                              signature.weight)
         variant = folded.signature(span.start, span.end, span.line, span.kind) if folded is not None else None
         if variant is not None and variant.key != span.key and variant.distinctive:
-            yield IndexedFunction(number, name, variant.line, variant.key, variant.tokens, variant.weight)
+            yield span.start, IndexedFunction(number, name, variant.line, variant.key, variant.tokens, variant.weight)
 
 
 def function_name(node: Node) -> str:

@@ -35,6 +35,7 @@ from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
 from analyzer.model import Consumer, Unit
 from analyzer.parallel.executor import Inline
+from analyzer.places import EMBEDDED, UnitPlace, file_place
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
 
@@ -54,13 +55,18 @@ _INLINE = Inline()
 
 def extract_unit(
     unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, executor: Inline = _INLINE,
+    place: UnitPlace | None = None,
 ) -> UnitFacts:
     """The facts of one unit of `bundle`. The work after the parse that is a list of independent
     tasks (the reference graph by chunks of items, the callsites' facts, the digests of the
     bindings that may root a `references` entry) is handed to `executor.map`: the facts are the
-    same on any executor."""
+    same on any executor. `place`: where the unit lies (default: `bundle`'s file when the unit
+    is it, else embedded)."""
     mark(f"extract: parsing {unit.name}")
-    label = str(bundle) if unit.name == file_name(bundle) else f"{bundle}!{unit.name}"
+    own_file = unit.name == file_name(bundle)
+    label = str(bundle) if own_file else f"{bundle}!{unit.name}"
+    if place is None:
+        place = file_place(bundle) if own_file else EMBEDDED
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
     tree = parse(unit.source)
     mark("extract: parsed")
@@ -86,7 +92,7 @@ def extract_unit(
     mark("extract: callsite facts made")
     facts = [fact for fact in site_facts if isinstance(fact, SiteFacts)]
     left_out = tuple(fact for fact in site_facts if isinstance(fact, LeftOut))
-    evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], bundle)
+    evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place)
     return UnitFacts(
         unit=unit,
         sites=facts,

@@ -1,4 +1,4 @@
-"""A JavaScript input (a bundle or a Bun executable) -> `FrontendScan`: load, then each unit's
+"""A JavaScript input (a bundle, a Bun executable, a directory or an archive) -> `FrontendScan`: load, then each unit's
 facts (`extract_unit`), the input's hash and the readable renderings, the bundler modules.
 
 The work is written in order and handed to the executor the scan is given
@@ -10,10 +10,13 @@ executor gives the same output.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 
 from analyzer import progress
 from analyzer.bounds import limit_memory
+from analyzer.bundle.javascript_trees import load_javascript_tree
+from analyzer.bundle.languages import is_tree
 from analyzer.bundle.load import file_name, load_bundle
 from analyzer.errors import InvariantError
 from analyzer.facts import FrontendScan, UnitFacts
@@ -22,6 +25,7 @@ from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
 from analyzer.model import Unit
 from analyzer.parallel.executor import Inline
+from analyzer.places import TreeManifests, tree_place
 from analyzer.readable import Rendering, render
 from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
@@ -31,27 +35,32 @@ def scan_javascript(
     path: Path, rules: JavaScriptRules, logger: str | None, executor: Inline, signatures: bool = False
 ) -> FrontendScan:
     with progress.phase(f"reading {file_name(path)}"):
-        units, embedded = load_bundle(path)
+        tree = load_javascript_tree(path) if is_tree(path) else None
+        units, embedded = (tree.units, []) if tree is not None else load_bundle(path)
     limit_memory(sum(len(unit.source) for unit in units))  # in an isolated scan: the bound from here on
-    ahead = executor.ahead(lambda: _rendered(path, units), sum(len(unit.source) for unit in units))
+    digest_of: Callable[[], str] = (lambda: tree.sha256) if tree is not None else (lambda: _sha256(path))
+    ahead = executor.ahead(lambda: _rendered(digest_of, units), sum(len(unit.source) for unit in units))
     facts = []
+    archive = TreeManifests(tree.manifests) if tree is not None and tree.manifests is not None else None
     for unit in units:
+        place = tree_place(path, unit.name, archive) if tree is not None else None
         with progress.phase(f"finding callsites in {unit.name}"):
-            facts.append(extract_unit(unit, rules, logger, path, executor))
+            facts.append(extract_unit(unit, rules, logger, path, executor, place))
     digest, rendered = ahead.take()
     mark("scan: hash and renderings in")
     with progress.phase("modules"):
         modules = bundle_modules([(u.unit, _evidence(u), [(s.kind, s.offset) for s in u.sites]) for u in facts])
     return FrontendScan(
-        name=file_name(path), sha256=digest, size=path.stat().st_size, units=facts,
+        name=tree.name if tree is not None else file_name(path), sha256=digest,
+        size=tree.size if tree is not None else path.stat().st_size, units=facts,
         renderings={unit.name: text for unit, text in zip(units, rendered)}, modules=modules,
         anchor_limit=ANCHOR_LIMIT, embedded=embedded, signatures=_signatures(units) if signatures else None,
     )
 
 
-def _rendered(path: Path, units: list[Unit]) -> tuple[str, list[Rendering]]:
+def _rendered(digest_of: Callable[[], str], units: list[Unit]) -> tuple[str, list[Rendering]]:
     """The input's sha256 and every unit's readable rendering."""
-    return _sha256(path), [render(unit.source) for unit in units]
+    return digest_of(), [render(unit.source) for unit in units]
 
 
 def _signatures(units: list[Unit]) -> bytes:

@@ -61,6 +61,8 @@ class Thresholds:
     min_kind_coverage: dict[str, float]
     baseline: Path | None
     allow_stale: bool
+    #: the share of the baseline's callsites that may be gone before the gate fails (a wrong input)
+    max_drop: float = 0.5
 
 
 def coverage_threshold(option: str, value: float) -> float:
@@ -68,6 +70,14 @@ def coverage_threshold(option: str, value: float) -> float:
     if not math.isfinite(value) or not 0 <= value <= 1:
         raise InputError(option, f"must be a number from 0 to 1, not {value}")
     return value
+
+
+def refuse_empty(directory: Path, summary: dict[str, Any], allow_empty: bool) -> None:
+    """A scan with no callsite holds nothing to gate: a wrong input or an empty build, refused
+    (exit 2) unless the user says it is expected."""
+    if summary["counts"]["total"] == 0 and not allow_empty:
+        raise InputError(directory, "the scan holds no callsite (0 errors, 0 diagnostics): nothing to gate; "
+                                    "a wrong input or an empty build? (--allow-empty passes it)")
 
 
 def parse_summary(raw: bytes, where: object) -> dict[str, Any]:
@@ -265,7 +275,11 @@ def failures(summary: dict[str, Any], thresholds: Thresholds) -> list[str]:
         if c["value"] < minimum:
             out.append(f"coverage {kind}: {c['value']:.6f} ({c['owned']} of {c['total']} owned) < {minimum}")
     if thresholds.baseline is not None:
-        new = _new_unresolved(summary, thresholds.baseline)
+        baseline = load_baseline(thresholds.baseline)
+        dropped = _dropped(summary, baseline, thresholds)
+        if dropped is not None:
+            out.append(dropped)
+        new = Counter(summary["unresolvedFingerprints"]) - unresolved_of(baseline, thresholds.baseline)
         if new:
             listed = ", ".join(sorted(new)[:5]) + (" …" if len(new) > 5 else "")
             out.append(f"new Unresolved callsites against {thresholds.baseline}: {sum(new.values())} ({listed})")
@@ -287,10 +301,28 @@ def failures(summary: dict[str, Any], thresholds: Thresholds) -> list[str]:
     return out
 
 
-def _new_unresolved(summary: dict[str, Any], path: Path) -> Counter[str]:
+def load_baseline(path: Path) -> dict[str, Any]:
+    """A baseline summary, made with this installation's fingerprint algorithm and parsers."""
     baseline = load_summary(path)
     check_same(baseline, path)
+    return baseline
+
+
+def unresolved_of(baseline: dict[str, Any], path: Path) -> Counter[str]:
     before = baseline.get("unresolvedFingerprints")
     if not isinstance(before, list) or not all(isinstance(f, str) for f in before):
         raise InputError(path, "corrupt baseline summary: unresolvedFingerprints is not a list of fingerprints")
-    return Counter(summary["unresolvedFingerprints"]) - Counter(before)
+    return Counter(before)
+
+
+def _dropped(summary: dict[str, Any], baseline: dict[str, Any], thresholds: Thresholds) -> str | None:
+    """The failure line when the callsites fell by more than `max_drop` of the baseline's."""
+    counted = baseline.get("counts")
+    before = counted.get("total") if isinstance(counted, dict) else None
+    if not isinstance(before, int) or isinstance(before, bool) or before < 0:
+        raise InputError(thresholds.baseline, "corrupt baseline summary: counts.total is not a count")
+    now = summary["counts"]["total"]
+    if before == 0 or (before - now) / before <= thresholds.max_drop:
+        return None
+    return (f"callsites dropped from {before} in {thresholds.baseline} to {now} here ({(before - now) / before:.1%} "
+            f"fewer, more than --max-drop {thresholds.max_drop:.0%}): a wrong input or a broken build?")

@@ -234,8 +234,8 @@ def owner_counts(records: list[dict[str, Any]], projection: Projection) -> dict[
 def _coverage(counter: Counter[str]) -> dict[str, Any]:
     total = sum(counter.values())
     owned = counter.get("Product", 0) + counter.get("Dependency", 0)
-    value = owned / total if total else 1.0
-    return {"owned": owned, "total": total, "value": value, "display": f"{value * 100:.2f}%"}
+    value = owned / total if total else 1.0  # the empty ratio; the gate refuses an empty scan itself
+    return {"owned": owned, "total": total, "value": value, "display": f"{value * 100:.2f}%" if total else "n/a"}
 
 
 def _invariants(records: list[dict[str, Any]], projection: Projection, counts: dict[str, Any]) -> list[dict[str, Any]]:

@@ -10,8 +10,9 @@ Evidence, strongest first, and the confidence word it earns:
 - `likely`: the bundle keeps the module's path (`node_modules/<pkg>/...` in keep-names or
   webpack builds, a bare `require("pkg")` in browserify), a license banner `/*! pkg v1.2.3 */`
   or an inlined package.json names one package, and no source-map origin disagrees; or the
-  source map places every callsite outside `node_modules/` (a Product suggestion: a path
-  outside node_modules may still be vendored code).
+  source map places every callsite inside the bundle's package root (a Product suggestion: it
+  may still be vendored code), or outside it in a package its own package.json or a
+  dependency's name names (`analyzer.owners.truth`).
 - `possible`: a package-specific message signature.
 """
 
@@ -34,8 +35,7 @@ from analyzer.errors import InputError
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
 from analyzer.owners.jsonl import schema_row
 from analyzer.owners.references import ReferenceGraph
-from analyzer.owners.truth import truth_of, truth_suggestions
-from analyzer.sourcemap import package_of
+from analyzer.owners.truth import MapTruth, truth_suggestions
 
 SUGGESTIONS_FILE = "suggestions.jsonl"
 SUGGESTION_SCHEMA = "erratlas.suggestion/1"
@@ -73,14 +73,15 @@ def load_scan(files: dict[str, bytes]) -> tuple[list[dict[str, Any]], dict[str, 
 
 
 def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
-                graph: ReferenceGraph | None = None) -> list[dict[str, Any]]:
-    """What the source map says, at every level (`truth`), and for the callsites it does not
-    place, what the bundle keeps: one suggestion per module whose callsites agree, else one
+                graph: ReferenceGraph | None = None, truth: MapTruth | None = None) -> list[dict[str, Any]]:
+    """What the source map says, at every level (`truth`), and for the callsites it gives no
+    owner, what the bundle keeps: one suggestion per module whose callsites agree, else one
     per callsite."""
-    out = truth_suggestions(records, graph or ReferenceGraph([]), suggestion_row, modules)
+    truth = truth if truth is not None else MapTruth([])
+    out = truth_suggestions(records, graph or ReferenceGraph([]), suggestion_row, truth, modules)
     by_module: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
-        if truth_of(record) is not None:
+        if truth.of(record) is not None:
             continue
         module = record.get("module")
         by_module[module["id"] if isinstance(module, dict) else None].append(record)
@@ -127,18 +128,6 @@ def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | 
     }
 
 
-def _origin_verdict(record: dict[str, Any]) -> Verdict | None:
-    origin = record.get("origin")
-    if not isinstance(origin, dict):
-        return None
-    source = origin["source"]
-    package = package_of(source)
-    detail = f"{source}:{origin['line']}"
-    if package is not None:
-        return Verdict("Dependency", package, "exact", (("source-map", detail),))
-    return Verdict("Product", None, "likely", (("source-map", detail),))
-
-
 def _module_marks(row: dict[str, Any]) -> Verdict | None:
     """What the bundle itself says about a module: kept path, banner, inlined package.json."""
     named: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -169,28 +158,13 @@ def _signature_verdict(records: Iterable[dict[str, Any]]) -> Verdict | None:
 
 
 def _module_verdict(row: dict[str, Any], members: list[dict[str, Any]]) -> Verdict | None:
-    origins = [_origin_verdict(record) for record in members]
-    if all(origins):
-        owners = {(v.owner, v.package) for v in origins if v}
-        if len(owners) == 1:
-            owner, package = owners.pop()
-            confidence = "exact" if owner == "Dependency" else "likely"
-            sources = Counter(detail.rsplit(":", 1)[0] for v in origins if v for _, detail in v.evidence)
-            evidence = tuple(("source-map", f"{s} ({n} callsites)") for s, n in sorted(sources.items()))
-            return Verdict(owner, package, confidence, evidence)
-        return None  # callsites of one module in different places: decide each on its own
-    marks = _module_marks(row)
-    if marks is not None and all(v is None or v.package == marks.package for v in origins):
-        return marks
-    if not any(origins):
-        return _signature_verdict(members)
-    return None
+    """For a module's callsites the map gives no owner: what the bundle keeps of the module, else
+    a message signature."""
+    return _module_marks(row) or _signature_verdict(members)
 
 
 def _callsite_verdict(record: dict[str, Any], row: dict[str, Any] | None) -> Verdict | None:
-    verdict = _origin_verdict(record)
-    if verdict is None and row is not None:
-        verdict = _module_marks(row)
+    verdict = _module_marks(row) if row is not None else None
     return verdict if verdict is not None else _signature_verdict([record])
 
 
@@ -288,6 +262,43 @@ def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: l
         roots = {row["id"] for row in picked if row["level"] == "references"}
         picked = [row for row in picked if row.get("reachedBy") not in roots or row["reachedBy"] is None]
     return picked
+
+
+def skipped(rows: list[dict[str, Any]], picked: list[dict[str, Any]], minimum: str, packages: list[str],
+            level: str) -> list[str]:
+    """Why the suggestions left out of `picked` (`chosen`, then `still_unowned`) were left out:
+    one phrase per reason, with its count and the option that would take them."""
+    taken = {row["id"] for row in picked}
+    roots = {row["id"] for row in picked if row["level"] == "references"}
+    rank = CONFIDENCES.index(minimum)
+    reasons: Counter[str] = Counter()
+    for row in rows:
+        if row["id"] in taken:
+            continue
+        if row["confidence"] == "ambiguous" or (row["owner"] == "Dependency" and row["package"] is None):
+            reasons["name several candidate owners (review them and write entries with `erratlas allow`)"] += 1
+        elif CONFIDENCES.index(row["confidence"]) > rank:
+            reasons[f"are {row['confidence']}, below --confidence {minimum} (--confidence {row['confidence']} "
+                    "takes them)"] += 1
+        elif not _at_level(row, level):
+            reasons[f"are at the {row['level']} level, which --level {level} leaves out (--level {row['level']} "
+                    "takes them)"] += 1
+        elif packages and row["package"] not in packages:
+            reasons["name a package other than --package (another --package takes them)"] += 1
+        elif row.get("reachedBy") in roots:
+            reasons["need no entry: an accepted references root reaches them"] += 1
+        else:
+            reasons["would also own callsites DIR's projection already owns (left out by --unowned)"] += 1
+    return [_counted(count, reason) for reason, count in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def _counted(count: int, reason: str) -> str:
+    verb, rest = reason.split(" ", 1)
+    return f"{count} {_SINGULAR.get(verb, verb) if count == 1 else verb} {rest}"
+
+
+#: the verb of a `skipped` reason when it counts one suggestion
+_SINGULAR = {"are": "is", "name": "names", "need": "needs"}
 
 
 def _at_level(row: dict[str, Any], level: str) -> bool:

@@ -1,7 +1,11 @@
 """Suggestions from a source map's truth, at every level it supports (docs/owners.md).
 
-The map says who wrote each callsite: its origin under `node_modules/<pkg>/` is that package's,
-anywhere else the product's. From that truth come candidate entries at four levels:
+The map says who wrote each callsite, through where its source lies (map-sources.jsonl,
+docs/modules.md "Places"): under `node_modules/<pkg>/` that package's (`exact`); inside the
+bundle's package root the product's (`likely`: it may still be vendored code); outside the
+package root a package only when its own package.json or a dependency's name says so
+(`likely`), else nobody's: Unresolved, unless a reviewer states that those sources are the
+product's (`suggest --product-sources`). From that truth come candidate entries at four levels:
 
 - `callsite`: one per callsite, or one per group of identical copies whose members all agree
   (`copies = N`); copies that disagree are `ambiguous` (every candidate named, never accepted);
@@ -17,19 +21,26 @@ carry to later releases at least as far as function entries and without `fp1m`'s
 
 from __future__ import annotations
 
+import posixpath
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from analyzer.owners.projection import neighbours
 from analyzer.owners.references import ReferenceGraph
-from analyzer.sourcemap import package_of
 
+MAP_SOURCES_FILE = "map-sources.jsonl"
 #: a product root is suggested only when it reaches at least this many unowned product callsites
 MIN_ROOT_GAIN = 3
 #: at most this many product roots are suggested
 MAX_ROOTS = 200
+#: the confidence words, strongest first (the weakest of a group is the group's)
+_STRENGTH = ("exact", "likely")
+#: directories listed in a warning
+_LISTED = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,26 +48,118 @@ class Truth:
     owner: str
     package: str | None
     source: str
+    confidence: str
+    #: what placed the source beyond the map's origin: (kind, detail)
+    evidence: tuple[tuple[str, str], ...] = ()
 
 
-def truth_of(record: dict[str, Any]) -> Truth | None:
-    origin = record.get("origin")
-    if not isinstance(origin, dict):
+class MapTruth:
+    """Where each source of a scan's maps lies, and the directories a reviewer states are the
+    product's (paths as map-sources.jsonl writes them: relative to the package root)."""
+
+    def __init__(self, places: Iterable[dict[str, Any]], product_sources: Sequence[str] = ()) -> None:
+        self.rows = sorted(places, key=lambda row: (row["unit"], row["source"]))
+        self._places = {(row["unit"], row["source"]): row for row in self.rows}
+        self.product_sources = tuple(posixpath.normpath(p.replace("\\", "/")) for p in product_sources)
+
+    @classmethod
+    def load(cls, files: dict[str, bytes], product_sources: Sequence[str] = ()) -> MapTruth:
+        rows = [orjson.loads(line) for line in files.get(MAP_SOURCES_FILE, b"").splitlines() if line]
+        return cls(rows, product_sources)
+
+    def of(self, record: dict[str, Any]) -> Truth | None:
+        origin = record.get("origin")
+        if not isinstance(origin, dict):
+            return None
+        return self.of_source(record["unit"], origin["source"])
+
+    def of_source(self, unit: str, source: str) -> Truth | None:
+        row = self._places.get((unit, source))
+        if row is None:
+            return None  # a source no map of the scan names: never guessed
+        place, package = row["place"], row["package"]
+        if place == "node_modules":
+            return Truth("Dependency", package, source, "exact")
+        if place == "package":
+            return Truth("Product", None, source, "likely")
+        if place == "outside" and package is not None:
+            return Truth("Dependency", package, source, "likely", (("package-root", row["evidence"]),))
+        stated = self.stated(row["path"])
+        if stated is not None:
+            return Truth("Product", None, source, "likely",
+                         (("product-sources", f"{stated} (stated with suggest --product-sources)"),))
         return None
-    package = package_of(origin["source"])
-    return Truth("Dependency" if package else "Product", package, origin["source"])
+
+    def stated(self, path: str | None) -> str | None:
+        """The --product-sources directory holding `path`, else None."""
+        if path is None:
+            return None
+        return next((p for p in self.product_sources if path == p or path.startswith(p.rstrip("/") + "/")), None)
+
+    def warnings(self) -> list[str]:
+        """One line per map that places no source in a package, and per map whose sources
+        outside the package root (or nowhere) name no package and no reviewer claimed."""
+        out = []
+        by_unit: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for row in self.rows:
+            by_unit[row["unit"]].append(row)
+        for unit, rows in by_unit.items():
+            if not any(row["package"] for row in rows):
+                out.append(f"{unit}: its map places none of its {len(rows)} sources in a package (no node_modules/ "
+                           "path, no source outside the package root that names one): check that the map is the "
+                           "bundle's and names its dependencies")
+            lost = [row for row in rows if row["place"] == "outside" and row["package"] is None
+                    and self.stated(row["path"]) is None]
+            if lost:
+                verb = "lies" if len(lost) == 1 else "lie"
+                out.append(f"{unit}: {len(lost)} of its map's {len(rows)} sources {verb} outside the package root "
+                           f"with no package named: {_directories(lost)}; their callsites are Unresolved (if they "
+                           "are the product's: suggest --product-sources DIR)")
+            unplaced = Counter(row["evidence"] for row in rows if row["place"] == "unplaced"
+                               and self.stated(row["path"]) is None)
+            for why, n in sorted(unplaced.items()):
+                out.append(f"{unit}: {n} of its map's {len(rows)} sources cannot be placed ({why}); their callsites "
+                           "are Unresolved")
+        return out
+
+
+def _directories(rows: list[dict[str, Any]]) -> str:
+    """Where `rows` lie, by directory (`../src/ (12)`), most sources first: the first directory
+    past the `..`s, one deeper while a single directory holds them all."""
+    counted: Counter[str] = Counter()
+    paths = [row["path"].split("/") for row in rows]
+    depth = 1
+    while True:
+        keys = [_prefix(parts, depth) for parts in paths]
+        if len(set(keys)) != 1 or not all(len(parts) > _ups(parts) + depth + 1 for parts in paths):
+            break
+        depth += 1
+    counted.update(_prefix(parts, depth) for parts in paths)
+    shown = [f"{name} ({n})" for name, n in sorted(counted.items(), key=lambda kv: (-kv[1], kv[0]))[:_LISTED]]
+    more = len(counted) - _LISTED
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def _ups(parts: list[str]) -> int:
+    return next((i for i, part in enumerate(parts) if part != ".."), len(parts))
+
+
+def _prefix(parts: list[str], depth: int) -> str:
+    """The leading `..`s and `depth` directories of a path (the file itself when it is nearer)."""
+    end = _ups(parts) + depth
+    return "/".join(parts[:end]) + "/" if end < len(parts) else "/".join(parts)
 
 
 Emit = Callable[..., dict[str, Any]]
 
 
-def truth_suggestions(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit,
+def truth_suggestions(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, truth: MapTruth,
                       modules: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Every level's suggestions for the callsites the map places."""
-    placed = [(record, truth) for record in records if (truth := truth_of(record)) is not None]
+    placed = [(record, found) for record in records if (found := truth.of(record)) is not None]
     if not placed:
         return []
-    roots, reached = _roots(records, graph, emit, _Sources(modules or {}))
+    roots, reached = _roots(records, graph, emit, truth, _Sources(modules or {}, truth))
     out = _callsite_level(placed, neighbours(records), emit)
     for row in out:  # a product callsite a suggested root reaches needs no entry of its own
         covering = {reached[i] for i in row["exampleIds"] if i in reached}
@@ -66,14 +169,16 @@ def truth_suggestions(records: list[dict[str, Any]], graph: ReferenceGraph, emit
     return out + roots
 
 
-def _confidence(truth: Truth) -> str:
-    # a path outside node_modules may still be vendored code: the product's word is "likely"
-    return "exact" if truth.owner == "Dependency" else "likely"
+def _confidence(members: list[tuple[dict[str, Any], Truth]]) -> str:
+    """The weakest word among the members' truths."""
+    return _STRENGTH[max(_STRENGTH.index(truth.confidence) for _, truth in members)]
 
 
 def _evidence(members: list[tuple[dict[str, Any], Truth]]) -> list[tuple[str, str]]:
     sources = Counter(truth.source for _, truth in members)
-    return [("source-map", f"{source} ({n} callsite{'s' if n > 1 else ''})") for source, n in sorted(sources.items())]
+    placed = sorted({item for _, truth in members for item in truth.evidence})
+    return [("source-map", f"{source} ({n} callsite{'s' if n > 1 else ''})")
+            for source, n in sorted(sources.items())] + placed
 
 
 def _callsite_level(placed: list[tuple[dict[str, Any], Truth]], around: dict[str, tuple[str, str]],
@@ -84,7 +189,7 @@ def _callsite_level(placed: list[tuple[dict[str, Any], Truth]], around: dict[str
         copies = record.get("copies") or {"count": 1, "group": None}
         if copies["count"] == 1:
             out.append(emit(f"s:callsite:{record['id']}", "callsite", record["fingerprint"], None, truth.owner,
-                            truth.package, _confidence(truth), _evidence([(record, truth)]), [record],
+                            truth.package, _confidence([(record, truth)]), _evidence([(record, truth)]), [record],
                             f"{truth.source}", record["message"]["comparisonKey"]))
         else:
             groups[(copies["group"], copies["count"])].append((record, truth))
@@ -95,14 +200,15 @@ def _callsite_level(placed: list[tuple[dict[str, Any], Truth]], around: dict[str
             _, truth = members[0]
             keys = {r["message"]["comparisonKey"] for r in records}
             out.append(emit(f"s:callsite:{records[0]['id']}", "callsite", group, count, truth.owner, truth.package,
-                            _confidence(truth), _evidence(members), records, truth.source,
+                            _confidence(members), _evidence(members), records, truth.source,
                             keys.pop() if len(keys) == 1 else None))
         else:  # copies by different authors: each copy by where it sits, when that is unique
             for record, truth in members:
                 place = around.get(record["id"])
                 if place is not None and len(members) == count:
+                    alone = [(record, truth)]
                     out.append(emit(f"s:callsite:{record['id']}", "callsite", group, None, truth.owner, truth.package,
-                                    _confidence(truth), _evidence([(record, truth)]), [record], truth.source,
+                                    _confidence(alone), _evidence(alone), [record], truth.source,
                                     record["message"]["comparisonKey"], neighbours=place))
                 else:
                     out.append(emit(f"s:callsite:{record['id']}", "callsite", group, count, None, None, "ambiguous",
@@ -132,7 +238,7 @@ def _grouped(placed: list[tuple[dict[str, Any], Truth]], level: str, emit: Emit)
         _, truth = members[0]
         records = [r for r, _ in members]
         out.append(emit(f"s:{level}:{fingerprint}", level, fingerprint, count if count > 1 else None, truth.owner,
-                        truth.package, _confidence(truth), _evidence(members), records, truth.source, None))
+                        truth.package, _confidence(members), _evidence(members), records, truth.source, None))
     return out
 
 
@@ -152,7 +258,8 @@ def _level_key(record: dict[str, Any], level: str) -> tuple[str, int] | None:
 class _Sources:
     """The original file the source map gives each stretch of a unit (modules.jsonl spans)."""
 
-    def __init__(self, modules: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, modules: dict[str, dict[str, Any]], truth: MapTruth) -> None:
+        self._truth = truth
         spans = sorted((row["unit"], start, end, row["source"]) for row in modules.values() if row.get("source")
                        for start, end in row["spans"])
         self._spans: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
@@ -163,11 +270,12 @@ class _Sources:
         """Whether the map places the byte at `offset` in the product's sources."""
         for start, end, source in self._spans.get(unit, []):
             if start <= offset < end:
-                return package_of(source) is None
+                found = self._truth.of_source(unit, source)
+                return found is not None and found.owner == "Product"
         return False
 
 
-def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, sources: _Sources) \
+def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, truth: MapTruth, sources: _Sources) \
         -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Product roots, greedily: each step takes the rootable binding that reaches the most
     product callsites not yet reached, among those whose reach the map contradicts nowhere; and
@@ -176,7 +284,7 @@ def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, sou
     for record in records:
         item = graph.item_of(record["unit"], record["offset"], record["endOffset"])
         if item is not None:
-            by_item[item.id].append((record, truth_of(record)))
+            by_item[item.id].append((record, truth.of(record) or _unowned(record)))
     candidates = _root_candidates(graph, by_item, sources)
     owned: set[str] = set()
     out: list[dict[str, Any]] = []
@@ -202,6 +310,13 @@ def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, sou
                         [("source-map", detail)], [m[0] for m in new], f"{best[1]} ({best[0]})", None))
         reached.update((m[0]["id"], out[-1]["id"]) for m in new)
     return out, reached
+
+
+def _unowned(record: dict[str, Any]) -> Truth | None:
+    """A callsite the map places where no owner follows (outside the package, unnamed): a root
+    reaching it would make it the product's, so it contradicts the root like a dependency's."""
+    origin = record.get("origin")
+    return Truth("Unresolved", None, origin["source"], "likely") if isinstance(origin, dict) else None
 
 
 def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]],

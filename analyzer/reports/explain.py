@@ -69,7 +69,9 @@ def find_record(records: list[dict[str, Any]], target: str, directory: Path) -> 
 
 def explain(
     directory: Path, files: dict[str, bytes], summary: dict[str, Any], record: dict[str, Any], row: dict[str, Any],
+    corpus: Section | None = None,
 ) -> Story:
+    """`corpus`: what `explain --corpus` found (analyzer/owners/corpus/nearest.py), told after the owner."""
     suggestions = _suggestions(files)
     return Story(
         heading=f"{record['id']}  {record['fingerprint']}",
@@ -77,6 +79,7 @@ def explain(
             _callsite(record),
             _code(files, record),
             _owner(summary, record, row),
+            *([corpus] if corpus is not None else []),
             _suggested(record, suggestions),
             _commands(directory, summary, record, row, suggestions),
         ],
@@ -94,7 +97,7 @@ def _callsite(record: dict[str, Any]) -> Section:
                               f"{message['text'] if message['text'] is not None else message['template'] or '—'}")),
         ("comparison key", _one_line(message["comparisonKey"])),
         ("consumer", f"{record['consumer']['role']} ({record['consumer']['node']}.{record['consumer']['relation']})"),
-        ("function", f"{record['scope']['function']} ({record['scope']['functionKind']})"),
+        ("function", f"{record['scope']['function'] or 'none'} ({record['scope']['functionKind']})"),
         ("scope", " > ".join(record["scope"]["scopePath"])),
         ("where", (f"{record['unit']} @{record['offset']}..{record['endOffset']}, line {record['line']} "
                    f"column {record['column']}")),
@@ -111,7 +114,7 @@ def _callsite(record: dict[str, Any]) -> Section:
     if flags:
         facts.append(("context", ", ".join(flags) + (f" (catch parameter {context['catchParam']})"
                                                        if context.get("catchParam") else "")))
-    facts.append(("function fingerprint", str(record["functionFingerprint"])))
+    facts.append(("function fingerprint", record["functionFingerprint"] or "none: outside every function"))
     if record["copies"]["count"] > 1:
         facts.append(("copies", (f"{record['copies']['count']} callsites of this scan are the same code "
                                  f"(group {record['copies']['group']})")))

@@ -147,8 +147,8 @@ def _module_groups(paired: list[tuple[Record, Row]], owner: str) -> list[_Group]
         else:
             label, anchor = f"{module['name']} ({module['kind']})", _slug(module["id"])
             intro = [f"Module `{cell(module['id'], 200)}` ({module['kind']}), fingerprint `{module['fingerprint']}`."]
-        top = _top_messages([r for r, _ in members])
-        intro.append(f"Most frequent messages: {top}.")
+        top, ranked = _top_messages([r for r, _ in members])
+        intro.append(f"Most frequent messages: {top}." if ranked else top if top.endswith("…") else f"{top}.")
         groups.append(_Group(owner, label, anchors.take(anchor), intro, members, top=top))
     return groups
 
@@ -173,10 +173,17 @@ class _Anchors:
         return anchor
 
 
-def _top_messages(records: list[Record]) -> str:
+def _top_messages(records: list[Record]) -> tuple[str, bool]:
+    """The most frequent messages with their counts (ranked: True), or, when no message
+    repeats, how many distinct ones there are and the first few in bundle order: a ranking of
+    ties says nothing."""
     keys = Counter(r["message"]["comparisonKey"] for r in records)
+    if max(keys.values()) == 1:
+        shown = ", ".join(cell(key, 100) for key in list(keys)[:_TOP_MESSAGES])
+        more = ", …" if len(keys) > _TOP_MESSAGES else ""
+        return (f"1 message: {shown}" if len(keys) == 1 else f"{len(keys)} distinct messages: {shown}{more}"), False
     top = sorted(keys.items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP_MESSAGES]
-    return ", ".join(f"{cell(key, 100)} ×{count}" for key, count in top)
+    return ", ".join(f"{cell(key, 100)} ×{count}" for key, count in top), True
 
 
 # ---- detail pages ---------------------------------------------------------------------------
@@ -185,7 +192,20 @@ _HEADER = ["function", "location", "kind", "message", "role", "evidence", "finge
 _PAGE_FILE = {"Dependency": "dependency", "Product": "product", "Unresolved": "unresolved"}
 
 
-def _row(record: Record, row: Row, prefix: str) -> str:
+def _evidence(record: Record, row: Row, by_package: bool) -> str:
+    """What says who owns the callsite, or could: the entry that owns it, where the source map
+    places it, and on a package's page (whose rows come from several modules) its module."""
+    said = [evidence_summary(row["evidence"])] if row["evidence"] is not None else []
+    origin = record.get("origin")
+    if isinstance(origin, dict):
+        said.append(f"source map: {origin['source']}:{origin['line']}:{origin['column']}")
+    module = record.get("module")
+    if by_package and isinstance(module, dict):
+        said.append(f"module: {module['name']} ({module['kind']})")
+    return "; ".join(said) if said else "none"
+
+
+def _row(record: Record, row: Row, prefix: str, by_package: bool = False) -> str:
     place = record["readable"]
     name = place["file"].rsplit("/", 1)[-1]
     location = f"[{cell(name, 60)}:{place['line']}]({prefix}{place['file']}#L{place['line']}) @{record['offset']}"
@@ -197,7 +217,7 @@ def _row(record: Record, row: Row, prefix: str) -> str:
         cell(f"{record['kind']} {what}"),
         cell(record["message"]["comparisonKey"]),
         cell(record["consumer"]["role"]),
-        cell(evidence_summary(row["evidence"]), 200),
+        cell(_evidence(record, row, by_package), 260),
         f"`{record['fingerprint']}`",
     ]
     return "| " + " | ".join(cells) + " |"
@@ -213,7 +233,7 @@ def _pages(groups: list[_Group]) -> dict[str, list[str]]:
         number = 0
 
         for group in (g for g in groups if g.owner == owner):
-            rows = [_row(record, row, "../") for record, row in group.members]
+            rows = [_row(record, row, "../", owner == "Dependency") for record, row in group.members]
             part = 0
             while rows:
                 part += 1
@@ -268,7 +288,25 @@ def _head(base: dict[str, Any], owners: dict[str, Any]) -> list[str]:
     t = counts["total"]
     rows.append(["**all**", str(sum(t.values())), str(t["Product"]), str(t["Dependency"]), str(t["Unresolved"]),
                  coverage["overall"]["display"]])
-    return lines + _table(["kind", "callsites", "Product", "Dependency", "Unresolved", "coverage"], rows)
+    lines += _table(["kind", "callsites", "Product", "Dependency", "Unresolved", "coverage"], rows)
+    return lines + _LEGEND
+
+
+#: how the messages of every page read (their comparison keys: docs/reference.md, "Callsite records")
+_LEGEND = [
+    "## Reading the messages",
+    "",
+    "A message is shown as its comparison key, which no minified name changes:",
+    "",
+    "- `${}` is a hole where the code puts a value: a template literal's `${…}`, an expression joined with `+`, "
+    "an f-string's or a `%` or `.format` field;",
+    "- `<shape:code>` is a message that is not text in the code: what is passed (`identifier`, `member-or-call`, "
+    "`call`, `conditional`, `array`, `expression`) and its code with every name written `_`, property names and "
+    "literals kept: `<identifier:_>` is a variable, `<member-or-call:_.data.message>` the `message` of some "
+    "value's `data`, `<call:_(_)>` what a function returns; `<missing>` is no message at all;",
+    "- `↵` is a line break in the message, `…` the end of a cell cut short.",
+    "",
+]
 
 
 @dataclass
@@ -331,7 +369,7 @@ def _contents(groups: list[_Group], owner: str) -> _Section:
         "callsites",
         "errors",
         "diagnostics",
-        "most frequent messages" if owner == "Unresolved" else "pages",
+        "messages" if owner == "Unresolved" else "pages",
         "where",
     ]
     return _Section(f"{owner}: {_count(total, 'callsite')} in {_count(len(mine), what)}", [], header, rows,

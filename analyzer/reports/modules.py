@@ -7,16 +7,45 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from analyzer.model import MAP_SOURCE_SCHEMA, PLACES
+
 if TYPE_CHECKING:
+    from analyzer.facts import SourceMapUse
     from analyzer.scan import ScanResult
 
 
 MODULES_FILE = "modules.jsonl"
+#: where each source of a used map lies (docs/modules.md, "Places"); written when a map was used
+MAP_SOURCES_FILE = "map-sources.jsonl"
 
 
 def module_files(result: ScanResult) -> dict[str, bytes]:
     rows = result.modules.rows if result.modules is not None else []
-    return {MODULES_FILE: b"".join(orjson.dumps(row) + b"\n" for row in rows)}
+    files = {MODULES_FILE: b"".join(orjson.dumps(row) + b"\n" for row in rows)}
+    used = [m for m in (result.modules.maps if result.modules is not None else []) if m.status == "used"]
+    if used:
+        files[MAP_SOURCES_FILE] = b"".join(
+            orjson.dumps({"schema": MAP_SOURCE_SCHEMA, "unit": m.unit, "map": m.map, "source": p.source,
+                          "path": p.path, "place": p.place, "package": p.package, "evidence": p.evidence}) + b"\n"
+            for m in sorted(used, key=lambda m: m.unit) for p in m.places
+        )
+    return files
+
+
+def place_counts(use: SourceMapUse) -> dict[str, int]:
+    """A used map's distinct sources by place (PLACES order)."""
+    found = Counter(p.place for p in use.places)
+    return {place: found.get(place, 0) for place in PLACES}
+
+
+def _map_row(use: SourceMapUse) -> dict[str, object]:
+    row: dict[str, object] = {"unit": use.unit, "map": use.map, "status": use.status, "sha256": use.sha256,
+                              "sources": use.sources, "mappedCallsites": use.mapped}
+    if use.status == "used":  # where the map's sources lie against the bundle's package
+        root = use.root
+        row["packageRoot"] = {"path": root.path, "name": root.name, "sha256": root.sha256} if root else None
+        row["places"] = place_counts(use)
+    return row
 
 
 def module_summary(result: ScanResult) -> dict[str, object]:
@@ -35,9 +64,5 @@ def module_summary(result: ScanResult) -> dict[str, object]:
             kind: {"inModule": inside.get(kind, 0), "total": total.get(kind, 0)} for kind in ("error", "diagnostic")
         },
         "callsitesWithOrigin": {kind: with_origin.get(kind, 0) for kind in ("error", "diagnostic")},
-        "sourceMaps": [
-            {"unit": m.unit, "map": m.map, "status": m.status, "sha256": m.sha256, "sources": m.sources,
-             "mappedCallsites": m.mapped}
-            for m in maps
-        ],
+        "sourceMaps": [_map_row(m) for m in maps],
     }

@@ -5,17 +5,24 @@ tracks a finding across releases exactly as an allowlist entry would: `erratlasC
 the fingerprint itself; `primaryLocationLineHash`, the key GitHub code scanning matches alerts
 on, is set from it too (GitHub would otherwise hash the text of the readable line, whose
 minified names change with every build; the upload action keeps a value a tool supplies). Its
-`ruleId` says the owner state and kind (`unresolved-error`, ...); its location is the
-callsite's line and column in its readable slice, with the original unit and byte offset in
+`ruleId` says the owner state and kind (`unresolved-error`, ...). Its primary location is the
+original source file and line the bundle's source map names (map-sources.jsonl: relative to
+where erratlas runs when `--bundle` says where the bundle is, else to the `PACKAGE_ROOT` base),
+and the callsite's line and column in its readable slice is a related location; a callsite the
+map does not place has the readable one as its primary location. The unit and byte offset are in
 its property bag.
 """
 
 from __future__ import annotations
 
+import os
+import posixpath
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from analyzer import __version__
 from analyzer.reports.evidence import evidence_summary
@@ -34,6 +41,56 @@ _RULE_TEXT = {
     "Dependency": "A reviewed allowlist entry says a dependency package owns this {kind} callsite.",
 }
 _KIND_TEXT = {"error": "error-constructor", "diagnostic": "diagnostic-logger"}
+#: the bases of original sources when erratlas does not know where they are from here
+PACKAGE_ROOT = "PACKAGE_ROOT"
+TREE_ROOT = "TREE_ROOT"
+_BASES = {
+    PACKAGE_ROOT: "The bundle's package root (the directory of the nearest package.json above it, or the "
+                  "bundle's directory when there is none): where the source map's sources resolve. "
+                  "`erratlas sarif --bundle PATH` makes them relative to where erratlas runs.",
+    TREE_ROOT: "The root of the directory or archive scanned (below an archive's single top-level directory, "
+               "`package/` of an npm tarball): where its files' source maps' sources resolve. For a directory, "
+               "`erratlas sarif --bundle DIR` makes them relative to where erratlas runs.",
+}
+
+
+class OriginalSources:
+    """Where each source a scan's maps place lies, as a SARIF artifact location. `located`: where
+    the scanned input is from here (a bundle file's directory, a directory tree's root), else
+    None: paths relative to a base `run.originalUriBaseIds` describes."""
+
+    def __init__(self, map_sources: bytes, summary: dict[str, Any], located: Path | None) -> None:
+        #: (unit, source) -> path relative to the unit's package root (or to its directory)
+        self._paths = {(row["unit"], row["source"]): row["path"] for row in
+                       (orjson.loads(line) for line in map_sources.splitlines() if line) if row["path"] is not None}
+        self._roots = {m["unit"]: (m.get("packageRoot") or {}).get("path", ".")
+                       for m in summary["modules"]["sourceMaps"] if m["status"] == "used"}
+        self._bundle = summary["inputs"]["bundle"]["name"]
+        self._located = located
+        #: the base ids the locations use
+        self.bases: set[str] = set()
+
+    def artifact(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        origin = record.get("origin")
+        unit = record["unit"]
+        path = self._paths.get((unit, origin["source"])) if isinstance(origin, dict) else None
+        if path is None:
+            return None
+        if posixpath.isabs(path):
+            return {"uri": Path(path).as_uri()}
+        # a relative path is the bundle file's, or a file's of a tree (an embedded module has none)
+        inside = "" if unit == self._bundle else posixpath.dirname(unit)
+        if self._located is None:
+            if not inside and unit == self._bundle:
+                self.bases.add(PACKAGE_ROOT)
+                return {"uri": path, "uriBaseId": PACKAGE_ROOT}
+            self.bases.add(TREE_ROOT)
+            return {"uri": posixpath.normpath(posixpath.join(inside, self._roots.get(unit, "."), path)),
+                    "uriBaseId": TREE_ROOT}
+        where = Path(os.path.normpath(self._located / inside / self._roots.get(unit, ".") / path))
+        if where.is_absolute() or where.parts[:1] == ("..",):
+            return {"uri": Path(os.path.abspath(where)).as_uri()}
+        return {"uri": where.as_posix(), "uriBaseId": "%SRCROOT%"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +128,7 @@ def _rules() -> list[dict[str, Any]]:
 
 def sarif_log(
     records: list[dict[str, Any]], rows: list[dict[str, Any]], summary: dict[str, Any], directory: Path,
-    selection: Selection, notifications: list[str] | None = None,
+    selection: Selection, notifications: list[str] | None = None, sources: OriginalSources | None = None,
 ) -> dict[str, Any]:
     """The SARIF log of one scan directory (`records` and projection `rows` in the same order)."""
     rules = _rules()
@@ -85,12 +142,14 @@ def sarif_log(
             remaining[record["fingerprint"]] -= 1
         if not _selected(row, state, selection):
             continue
-        results.append(_result(record, row, directory, index, state, selection.failing))
+        results.append(_result(record, row, directory, index, state, selection.failing, sources))
     bundle = summary["inputs"]["bundle"]
     run: dict[str, Any] = {
         "tool": {"driver": {"name": "erratlas", "version": __version__, "semanticVersion": __version__,
                             "rules": rules}},
         "automationDetails": {"id": f"erratlas/{bundle['name']}/"},
+        **({"originalUriBaseIds": {base: {"description": {"text": _BASES[base]}} for base in sorted(sources.bases)}}
+           if sources is not None and sources.bases else {}),
         "columnKind": "unicodeCodePoints",
         "invocations": [_invocation(notifications or [])],
         "results": results,
@@ -122,24 +181,33 @@ def _invocation(notifications: list[str]) -> dict[str, Any]:
 
 def _result(
     record: dict[str, Any], row: dict[str, Any], directory: Path, index: dict[str, int], state: str | None,
-    failing: bool,
+    failing: bool, sources: OriginalSources | None,
 ) -> dict[str, Any]:
     rule = rule_id(record["kind"], row["owner"])
     place = record["readable"]
     scope = record["scope"]
+    readable = {
+        "artifactLocation": _artifact(directory, place["file"]),
+        "region": {"startLine": place["line"], "startColumn": place["column"]},
+    }
+    original = sources.artifact(record) if sources is not None else None
+    # a map's columns count UTF-16 units, the run's code points: the original line alone
+    primary = readable
+    if original is not None:
+        primary = {"artifactLocation": original, "region": {"startLine": record["origin"]["line"]}}
     result: dict[str, Any] = {
         "ruleId": rule,
         "ruleIndex": index[rule],
         "level": "error" if failing else _LEVEL[row["owner"]],
         "message": {"text": message_text(record, row)},
         "locations": [{
-            "physicalLocation": {
-                "artifactLocation": _artifact(directory, place["file"]),
-                "region": {"startLine": place["line"], "startColumn": place["column"]},
-            },
+            "physicalLocation": primary,
             "logicalLocations": [{"name": scope["function"], "fullyQualifiedName": " > ".join(scope["scopePath"]),
                                   "kind": "function" if scope["functionKind"] != "module" else "module"}],
         }],
+        **({"relatedLocations": [{"id": 1, "physicalLocation": readable,
+                                  "message": {"text": "The callsite in the readable rendering of the bundle."}}]}
+           if original else {}),
         "partialFingerprints": {
             FINGERPRINT_KEY: record["fingerprint"],
             "primaryLocationLineHash": record["fingerprint"].split(":", 1)[1] + ":1",

@@ -14,7 +14,7 @@ import orjson
 from analyzer import __version__
 from analyzer.errors import InvariantError
 from analyzer.model import Callsite
-from analyzer.reports.modules import module_summary
+from analyzer.reports.modules import module_summary, place_counts
 from analyzer.versions import FP_VERSION, grammar
 
 if TYPE_CHECKING:
@@ -82,6 +82,10 @@ def invariants(result: ScanResult, tallies: dict[str, object]) -> list[dict[str,
         inventoried = sum(1 for u in found for site in u.sites if site.kind == kind)
         checks.append((f"{kind} callsites found = inventoried + left out",
                        sum((u.found or {}).get(kind, 0) for u in found), inventoried + left))
+    for use in result.modules.maps if result.modules is not None else ():
+        if use.status == "used":  # every distinct source of a used map has one place
+            checks.append((f"{use.unit}: map sources by place sum to its distinct sources",
+                           sum(place_counts(use).values()), len({p.source for p in use.places})))
     for kind, breakdowns in _BREAKDOWNS.items():
         kind_counts: dict[str, dict[str, int]] = tallies[kind]  # type: ignore[assignment]
         for name in breakdowns:

@@ -19,6 +19,7 @@ OUTPUT_SCHEMAS = {
     "diagnostic-message-templates.jsonl": "erratlas.template/1",
     "error-classes.jsonl": "erratlas.error-class/1",
     "modules.jsonl": "erratlas.module/1",
+    "map-sources.jsonl": "erratlas.map-source/1",
     "error-diagnostic-owner-projection.jsonl": "erratlas.projection/1",
     "suggestions.jsonl": "erratlas.suggestion/1",
     "references.jsonl": "erratlas.reference-item/1",

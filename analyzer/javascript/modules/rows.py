@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from analyzer.bundle.load import file_name
 from analyzer.facts import (
     MODULE_SCHEMA,
     BundledModule,
@@ -22,6 +21,7 @@ from analyzer.identity import scan_fingerprints
 from analyzer.javascript.modules.evidence import UnitModules, with_evidence
 from analyzer.javascript.modules.spans import ModuleIndex, ModuleMap, ModuleSpan
 from analyzer.model import Module, Origin, Unit
+from analyzer.places import UnitPlace, package_root, place_sources
 from analyzer.sourcemap import LocatedMap, SourceMapError, find_source_map, package_of
 
 
@@ -36,12 +36,13 @@ class UnitEvidence:
     rows: list[BundledModule]
 
 
-def unit_evidence(unit: Unit, found: ModuleMap | None, sites: Sequence[tuple[str, int]], bundle: Path) -> UnitEvidence:
-    """`sites`: the unit's callsites as (kind, offset). A unit read from a file named like the
-    bundle may have a map beside it; embedded units only inline ones."""
-    located, use = _source_map(unit, bundle)
+def unit_evidence(unit: Unit, found: ModuleMap | None, sites: Sequence[tuple[str, int]],
+                  place: UnitPlace) -> UnitEvidence:
+    """`sites`: the unit's callsites as (kind, offset). A bundle given as a file may have a map
+    beside it; other units (embedded, in a tree) only inline ones."""
+    located, use = _source_map(unit, place)
     evidence = with_evidence(unit.source, found, located, [offset for _, offset in sites])
-    use = SourceMapUse(use.unit, use.map, use.status, use.sha256, use.sources, len(evidence.site_origins))
+    use = dataclasses.replace(use, mapped=len(evidence.site_origins))
     return UnitEvidence(evidence, use, _rows(unit, evidence, sites, located))
 
 
@@ -66,15 +67,21 @@ def bundle_modules(units: Sequence[tuple[Unit, UnitEvidence, Sequence[tuple[str,
     return BundleModules(rows, records, origins, [found.use for _, found, _ in units])
 
 
-def _source_map(unit: Unit, bundle: Path) -> tuple[LocatedMap | None, SourceMapUse]:
-    beside = bundle if unit.name == file_name(bundle) else None
+def _source_map(unit: Unit, place: UnitPlace) -> tuple[LocatedMap | None, SourceMapUse]:
     try:
-        located = find_source_map(beside, unit.source)
+        located = find_source_map(place.beside, unit.source)
     except SourceMapError as exc:
         return None, SourceMapUse(unit.name, None, f"unusable: {exc}", None, 0, 0)
     if located is None:
         return None, SourceMapUse(unit.name, None, "none", None, 0, 0)
-    return located, SourceMapUse(unit.name, located.where, "used", located.sha256, len(located.map.sources), 0)
+    directory, manifests = place.directory, place.manifests
+    root = package_root(directory, manifests, place.top) if directory is not None else None
+    map_directory = None
+    if directory is not None:
+        map_directory = directory if located.where == "inline" else directory / posixpath.dirname(located.where)
+    places = place_sources(located.map.sources, located.map.written, directory, map_directory, root, manifests)
+    return located, SourceMapUse(unit.name, located.where, "used", located.sha256, len(located.map.sources), 0,
+                                 root[1] if root is not None else None, tuple(places))
 
 
 def _rows(

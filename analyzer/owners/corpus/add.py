@@ -22,11 +22,61 @@ from analyzer.owners.corpus.specs import (
     registry_spec,
 )
 from analyzer.owners.corpus.store import Added, Corpus, add_requests, add_sources
+from analyzer.owners.corpus.window import (
+    Target,
+    Window,
+    day_after,
+    proven_versions,
+    proven_window,
+    published_window,
+    read_summary_functions,
+    target_of,
+)
 from analyzer.sourcemap import SourceMapError, normalize_source, package_of
 
 
 def add_specs(corpus: Corpus, specs: list[str], before: str | None, choice: Candidates, jobs: int,
-              warn: Callable[[str], None]) -> list[Added]:
+              warn: Callable[[str], None], for_path: Path | None = None) -> list[Added]:
+    """`for_path`: the bundle (a file, its npm tarball or its scan directory) the corpus is for:
+    a plain name's candidates are chosen in its time window (analyzer/owners/corpus/window.py)."""
+    target = target_of(for_path) if for_path is not None else None
+    window = Window(before, "--before, as given") if before is not None else None
+    if window is None and target is not None:
+        window = published_window(target, warn)
+    chosen_before = before if before is not None else day_after(window.before) if window is not None else None
+    added = _add(corpus, specs, chosen_before, choice, jobs, warn)
+    if target is not None and window is None:
+        window = _proven(corpus, target, warn)
+        if window is not None:
+            warn(f"erratlas: the bundle's window: before {window.before}: {window.how}; adding the names' candidates "
+                 "published before it")
+            added = _add(corpus, specs, day_after(window.before), choice, jobs, warn)
+    if target is not None and window is not None:
+        if before is None:
+            warn(f"erratlas: the bundle's window: before {window.before}: {window.how}")
+        corpus.windows[target.sha256] = window.to_json()
+    elif target is not None:
+        warn(f"erratlas: {for_path}: no window found (no package.json names a published version, and no version "
+             "is proven); the names' newest candidates were added")
+    corpus.save()
+    return added
+
+
+def _proven(corpus: Corpus, target: Target, warn: Callable[[str], None]) -> Window | None:
+    if target.scan is None:
+        warn("erratlas: to find the window from the bundle's matches, give --for its scan directory "
+             "(scan --signatures)")
+        return None
+    from analyzer.owners.corpus.match import CorpusIndex
+
+    index = CorpusIndex(corpus)
+    versions = {name: list(entry.versions) for name, entry in corpus.packages.items()}
+    return proven_window(proven_versions(read_summary_functions(target.scan), index.holders, versions,
+                                         corpus.published))
+
+
+def _add(corpus: Corpus, specs: list[str], before: str | None, choice: Candidates, jobs: int,
+         warn: Callable[[str], None]) -> list[Added]:
     requests: list[Request] = []
     added: list[Added] = []
     for spec in specs:

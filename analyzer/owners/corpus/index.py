@@ -12,6 +12,9 @@ from collections.abc import Iterator
 SOURCE_SUFFIXES = (".js", ".cjs", ".mjs", ".jsx")
 #: larger files are skipped (generated data, not code a reviewer names)
 MAX_FILE_BYTES = 8 << 20
+#: a file's own source map is read up to this size: it says which of the file's code is another
+#: package's (a dist built with its dependencies inside)
+MAX_MAP_BYTES = 32 << 20
 #: files that are never bundled into a program
 _SKIPPED_DIRECTORIES = frozenset(
     {"test", "tests", "__tests__", "spec", "example", "examples", "benchmark", "benchmarks"}
@@ -19,13 +22,14 @@ _SKIPPED_DIRECTORIES = frozenset(
 
 
 def tarball_sources(data: bytes) -> Iterator[tuple[str, bytes]]:
-    """(path inside the package, bytes) of the JavaScript files of an npm tarball."""
+    """(path inside the package, bytes) of the JavaScript files of an npm tarball, and of their
+    own source maps (`<file>.map`)."""
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
         members = [m for m in archive.getmembers() if m.isfile()]
         names = {_inside(m.name) for m in members}
         for member in sorted(members, key=lambda m: m.name):
             path = _inside(member.name)
-            if not wanted_file(path, member.size, names):
+            if not (wanted_file(path, member.size, names) or wanted_map(path, member.size, names)):
                 continue
             handle = archive.extractfile(member)
             if handle is not None:
@@ -36,6 +40,12 @@ def _inside(name: str) -> str:
     """The path without the tarball's first directory (`package/` for npm)."""
     parts = posixpath.normpath(name).lstrip("/").split("/", 1)
     return parts[1] if len(parts) == 2 else parts[0]
+
+
+def wanted_map(path: str, size: int, names: set[str]) -> bool:
+    """The source map of a file that is indexed (`<file>.map`, read by the indexer, not indexed)."""
+    return (path.endswith(".map") and size <= MAX_MAP_BYTES and path[:-4] in names
+            and wanted_file(path[:-4], 0, names))
 
 
 def wanted_file(path: str, size: int, names: set[str]) -> bool:

@@ -19,12 +19,13 @@ import bisect
 import functools
 import importlib.resources
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from analyzer.owners.corpus.store import Corpus
 from analyzer.owners.projection import neighbours
-from analyzer.signatures import BundleFunction, Indexer
+from analyzer.signatures import PLACED, BundleFunction, Indexer
 from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
@@ -60,14 +61,26 @@ class Hit:
     line: int
     #: the file is a bundle: its code may be any package's, so the hit alone decides nothing
     weak: bool
+    #: the hit names `package` because a directory of the file is named like it (the entry's
+    #: package carries that package's code: vendored, or absorbed from it in a later version)
+    by_directory: bool = False
+    #: the version was published after the bundle's time window: it cannot be the bundle's, so the
+    #: hit decides nothing, but its package stays a candidate (the code may be older than it)
+    late: bool = False
+
+    @property
+    def decides(self) -> bool:
+        return not self.weak and not self.late
 
     @property
     def version(self) -> str:
         return self.entry[1] if self.entry[0] == self.package else f"? (in {self.entry[0]}@{self.entry[1]})"
 
     def describe(self) -> str:
-        where = " (bundle file)" if self.weak else ""
-        return f"{self.package}@{self.version} {self.file}:{self.line}{where} {self.function}"
+        where = " (bundle file)" if self.weak else " (published after the bundle's window)" if self.late else ""
+        named = "" if not self.by_directory else f" (its file's own map places it in {self.package})" \
+            if PLACED in self.file else f" (a directory named like {self.package})"
+        return f"{self.package}@{self.version} {self.file}:{self.line}{where}{named} {self.function}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,22 +97,41 @@ class CorpusIndex:
     """Every indexed version's signatures, by key (the 16 hex digits, as both sides write them).
     The index files are read as they are (no record per function); a key's hits are made once."""
 
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Corpus, window: str | None = None) -> None:
+        """`window`: an ISO time; versions published after it are late (`Hit.late`)."""
         self.corpus = corpus
+        #: entries published after the window
+        self.late: set[int] = set()
         self.entries: list[tuple[str, str]] = []
-        #: per entry: its files as (path, package, bundle file?) and its raw function rows
-        self._files: list[list[tuple[str, str, bool]]] = []
+        #: per entry: its files as (path, package, bundle file?, packages its directories name) and
+        #: its raw function rows
+        self._files: list[list[tuple[str, str, bool, tuple[str, ...]]]] = []
         self._rows: list[list[list[object]]] = []
         self.by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._hits: dict[str, tuple[Hit, ...]] = {}
         helpers = helper_keys(corpus.index)
+        directories = DirectoryNames(corpus.packages)
         for name in sorted(corpus.packages):
             for version in corpus.packages[name].versions:
                 number = len(self.entries)
                 document = corpus.load_index_document(name, version)
                 bundles = set(document.get("bundles", ()))
                 self.entries.append((name, version))
-                self._files.append([(f, package_of(f) or name, i in bundles) for i, f in enumerate(document["files"])])
+                published = corpus.published(name, version)
+                if window is not None and published and published > window:
+                    self.late.add(number)
+                files = []
+                for i, f in enumerate(document["files"]):
+                    # `<file> <- <source>`: a part of the file its own map places in another package
+                    # (the placed part names both packages: the bundle may hold either's copy of it)
+                    file, _, inner = f.partition(PLACED)
+                    package = package_of(file) or name
+                    named = directories.named(file, {package, name})
+                    placed = package_of(inner) if inner else None
+                    if placed is not None and placed != package:
+                        named = tuple(sorted({*named, placed}))
+                    files.append((f, package, i in bundles, named))
+                self._files.append(files)
                 rows = document["functions"]
                 self._rows.append(rows)
                 for position, row in enumerate(rows):
@@ -113,20 +145,38 @@ class CorpusIndex:
             out = []
             for number, position in self.by_key.get(key, ()):
                 file, name, line = self._rows[number][position][:3]
-                path, package, weak = self._files[number][file]  # type: ignore[call-overload]
-                out.append(Hit(package, self.entries[number], path, str(name), int(line), weak))  # type: ignore[call-overload]
+                path, package, weak, named = self._files[number][file]  # type: ignore[call-overload]
+                late = number in self.late
+                out.append(Hit(package, self.entries[number], path, str(name), int(line), weak,  # type: ignore[call-overload]
+                               False, late))
+                out.extend(Hit(other, self.entries[number], path, str(name), int(line), weak, True,  # type: ignore[call-overload]
+                               late) for other in named)
             found = self._hits[key] = tuple(out)
         return found
 
+    def holders(self, key: str) -> dict[str, set[str]]:
+        """Package -> the versions of its own that hold this signature, outside bundle files (a
+        package another one's files carry has no version of its own there: an empty set)."""
+        out: dict[str, set[str]] = defaultdict(set)
+        for hit in self.hits(key):
+            if not hit.weak:
+                versions = out[hit.package]
+                if hit.entry[0] == hit.package:
+                    versions.add(hit.entry[1])
+        return dict(out)
+
     def packages(self, key: str) -> tuple[frozenset[str], frozenset[str]]:
-        """(packages of the decisive hits, packages of every hit)."""
+        """(packages of the decisive hits, with the late ones when they name another; packages of
+        every hit)."""
         hits = self.hits(key)
-        return frozenset(h.package for h in hits if not h.weak), frozenset(h.package for h in hits)
+        decisive = frozenset(h.package for h in hits if h.decides)
+        late = frozenset(h.package for h in hits if h.late and not h.weak)
+        return (decisive | late if decisive and late - decisive else decisive), frozenset(h.package for h in hits)
 
     def choose_versions(self, functions: list[BundleFunction]) -> dict[str, Chosen]:
         scores: dict[str, Counter[str]] = defaultdict(Counter)
         for key in {f.key for f in functions if f.key in self.by_key}:
-            for name, version in {h.entry for h in self.hits(key) if h.entry[0] == h.package and not h.weak}:
+            for name, version in {h.entry for h in self.hits(key) if h.entry[0] == h.package and h.decides}:
                 scores[name][version] += 1
         out = {}
         for name, entry in self.corpus.packages.items():
@@ -134,6 +184,45 @@ class CorpusIndex:
             best = max(entry.versions, key=lambda v: (counted[v], _version_key(v)))
             out[name] = Chosen(best, counted, entry.requested)
         return out
+
+
+class DirectoryNames:
+    """Which corpus packages a file's directories name. A package's published files can carry
+    another package's code under a directory of its name: vendored (`plist`'s `lib/xmldom/`,
+    `chalk`'s `source/vendor/supports-color/`) or absorbed in a later version (`@smithy/core`'s
+    `dist-es/submodules/retry/middleware-retry/`, once `@smithy/middleware-retry`'s own). A hit
+    there names both packages, so it never decides for either alone (docs/corpus.md, "Matching").
+    Only names a directory would not hold by chance count: a name with a `-` or `.` (its whole
+    hyphenated name, or two or more of its words in a row: `util-body-length` for
+    `@smithy/util-body-length-browser`), or a scoped name that repeats its scope (`@xmldom/xmldom`)."""
+
+    def __init__(self, packages: Iterable[str]) -> None:
+        self.by_name: dict[str, set[str]] = defaultdict(set)
+        for package in packages:
+            tail = package.rsplit("/", 1)[-1]
+            scope = package[1:].split("/", 1)[0] if package.startswith("@") else None
+            if "-" in tail or "." in tail or scope == tail:
+                self.by_name[tail].add(package)
+        self.words = [(f"-{tail}-", names) for tail, names in sorted(self.by_name.items()) if "-" in tail]
+        self._cache: dict[str, frozenset[str]] = {}
+
+    def named(self, path: str, own: set[str]) -> tuple[str, ...]:
+        found: set[str] = set()
+        for directory in path.split("/")[:-1]:
+            found |= self._directory(directory)
+        return tuple(sorted(found - own))
+
+    def _directory(self, directory: str) -> frozenset[str]:
+        known = self._cache.get(directory)
+        if known is None:
+            found = set(self.by_name.get(directory, ()))
+            if "-" in directory:
+                needle = f"-{directory}-"
+                for tail, names in self.words:
+                    if needle in tail:
+                        found |= names
+            known = self._cache[directory] = frozenset(found)
+        return known
 
 
 def _version_key(version: str) -> tuple[int, ...]:
@@ -152,6 +241,13 @@ class Decision:
     #: how many enclosing distinctive functions were passed before the deciding one
     depth: int
     detail: str
+    #: a module decision's reach: the offsets its containment covers
+    reach: tuple[int, int] | None = None
+    #: a function decision's deciding function
+    function: BundleFunction | None = None
+
+    def contains(self, offset: int) -> bool:
+        return self.reach is None or self.reach[0] <= offset < self.reach[1]
 
 
 def corpus_suggestions(
@@ -169,12 +265,17 @@ def corpus_suggestions(
         if row["kind"] in CONTAINING_KINDS and row["unit"] in trees
         and (found := _identify(row, trees[row["unit"]], index)) is not None
     }
+    islands = Neighbours(functions, index) if NEIGHBOURS else None
     decided = []
     for record in records:
         decision = _function_decision(record, trees.get(record["unit"]), index)
+        if decision is not None and islands is not None:
+            decision = islands.checked(decision)
         module = record.get("module")
         module_id = module["id"] if isinstance(module, dict) else None
         contained = identified.get(module_id) if module_id is not None else None
+        if contained is not None and not contained.contains(record["offset"]):
+            contained = None
         if decision is None and contained is not None:
             decision = contained
         if decision is not None:
@@ -220,6 +321,50 @@ def _named_copies(decided: list[tuple[dict[str, Any], Decision, Decision | None]
     return out
 
 
+NEIGHBOURS = True
+
+
+class Neighbours:
+    """The package each distinctive function names alone, in bundle order. A bundler lays a
+    package's code out together, so a function naming A alone between code naming B alone on both
+    sides is B's code that A's versions in the corpus also hold (code that moved between packages:
+    absorbed by A in a later version, or A's copy of it): it decides for neither alone."""
+
+    def __init__(self, functions: list[BundleFunction], index: CorpusIndex) -> None:
+        named = []
+        for function in sorted(functions, key=lambda f: (f.unit, f.start, -f.end)):
+            if function.key in index.by_key:
+                strong, _ = index.packages(function.key)
+                if len(strong) == 1:
+                    named.append((function, next(iter(strong))))
+        self.at = {(f.unit, f.start, f.end, f.key): i for i, (f, _) in enumerate(named)}
+        self.named = named
+        #: per position, the nearest position before (after) it naming another package in its unit
+        self.before = [-1] * len(named)
+        self.after = [-1] * len(named)
+        for i in range(1, len(named)):
+            (f, p), (g, q) = named[i], named[i - 1]
+            self.before[i] = -1 if f.unit != g.unit else i - 1 if p != q else self.before[i - 1]
+        for i in range(len(named) - 2, -1, -1):
+            (f, p), (g, q) = named[i], named[i + 1]
+            self.after[i] = -1 if f.unit != g.unit else i + 1 if p != q else self.after[i + 1]
+
+    def checked(self, decision: Decision) -> Decision:
+        function = decision.function
+        if function is None or len(decision.packages) != 1:
+            return decision
+        i = self.at.get((function.unit, function.start, function.end, function.key))
+        if i is None or self.before[i] < 0 or self.after[i] < 0:
+            return decision
+        left, right = self.named[self.before[i]], self.named[self.after[i]]
+        if left[1] != right[1]:
+            return decision
+        detail = (f"{decision.detail} [the code before and after it in the bundle names {left[1]} alone (offsets "
+                  f"{left[0].start} and {right[0].start}): {left[1]}'s code that {decision.packages[0]} also holds]")
+        return Decision(tuple(sorted({*decision.packages, left[1]})), decision.hits, decision.how, decision.depth,
+                        detail, decision.reach, function)
+
+
 class FunctionTree:
     """One unit's distinctive functions (sorted by start) with the innermost one holding each."""
 
@@ -259,16 +404,22 @@ def _function_decision(record: dict[str, Any], tree: FunctionTree | None, index:
             continue
         where = "its innermost distinctive function" if depth == 0 else f"the distinctive function {depth} levels out"
         detail = f"{where} ({function.tokens} tokens, weight {function.weight}) equals"
-        strong = {h.package for h in hits if not h.weak}
+        strong = {h.package for h in hits if h.decides}
+        late = {h.package for h in hits if h.late and not h.weak}
         if strong:
-            packages = tuple(sorted(strong if len(strong) == 1 else {h.package for h in hits}))
-            return Decision(packages, tuple(hits), "function", depth, detail)
+            alone = len(strong) == 1 and not late - strong
+            packages = tuple(sorted(strong if alone else {h.package for h in hits}))
+            return Decision(packages, tuple(hits), "function", depth, detail, function=function)
         if weak is None:
             weak = Decision(tuple(sorted({h.package for h in hits})), tuple(hits), "function", depth, detail)
     return weak
 
 
 def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> Decision | None:
+    """A containing module's package. An `__esm` module's span is inferred from where its file's
+    hoisted declarations sit, and can take in a neighbouring file's code: its containment reaches
+    only from the first to the last function naming the package alone (a `__commonJS` wrapper is
+    the whole file)."""
     named: Counter[str] = Counter()
     shared: Counter[str] = Counter()
     sets = []
@@ -277,8 +428,8 @@ def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> De
             strong, every = index.packages(function.key)
             packages = strong if len(strong) == 1 else every
             if strong:  # a hit only in bundle files says nothing about this module
-                sets.append(packages)
-    for packages in sets:
+                sets.append((packages, function))
+    for packages, _ in sets:
         if len(packages) == 1:
             named.update(packages)
         else:
@@ -286,12 +437,16 @@ def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> De
     if len(named) != 1:
         return None  # nothing, or functions naming different packages alone: no identification
     ((package, count),) = named.items()
-    against = sum(1 for s in sets if package not in s)
+    against = sum(1 for s, _ in sets if package not in s)
     if count < MIN_MODULE_MATCHES or against or count <= shared[package] - count:
         return None
+    alone = [f for s, f in sets if len(s) == 1]
+    reach = (min(f.start for f in alone), max(f.end for f in alone)) if row["kind"] == "esm" else None
     detail = (f"module {row['kind']} {row['name']} ({row['id']}): {count} of its {len(sets)} matched distinctive "
-              f"functions name {package} alone, {len(sets) - count} name it among others, none names another")
-    return Decision((package,), (), "module", 0, detail)
+              f"functions name {package} alone, {len(sets) - count} name it among others, none names another"
+              + (f"; it reaches from the first of them to the last (offsets {reach[0]} to {reach[1]})"
+                 if reach else ""))
+    return Decision((package,), (), "module", 0, detail, reach)
 
 
 def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision | None,
@@ -305,6 +460,8 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
             evidence.append({"kind": "corpus-function", "detail": f"{decision.detail} {hit.describe()}"})
         if all(h.weak for h in decision.hits):
             reasons.append("matched only in bundle files, which may hold any package's code")
+        elif not any(h.decides for h in decision.hits):
+            reasons.append("matched only in versions published after the bundle's window")
     if contained is not None:
         evidence.append({"kind": "corpus-module", "detail": contained.detail})
         if decision.how == "function" and contained.packages[0] in packages:
@@ -321,7 +478,7 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
     if copies > 1 and not as_copy:
         reasons.append(f"{copies} identical copies of this callsite in the scan")
     confidence = "possible" if reasons else "exact"
-    weak_only = decision.how == "function" and all(h.weak for h in decision.hits) and contained is None
+    weak_only = decision.how == "function" and not any(h.decides for h in decision.hits) and contained is None
     package = packages[0] if len(packages) == 1 and not weak_only else None
     what = f"callsite {record['id']}"
     owner = package or " or ".join(packages)
@@ -352,7 +509,8 @@ def _best_hits(hits: tuple[Hit, ...], chosen: dict[str, Chosen]) -> list[Hit]:
     """Hits in the chosen version first, then by package, version, file and line."""
     def rank(hit: Hit) -> tuple[bool, bool, str, str, str, int]:
         best = chosen.get(hit.package)
-        return (hit.weak, best is None or best.version != hit.version, hit.package, hit.version, hit.file, hit.line)
+        return (not hit.decides, best is None or best.version != hit.version, hit.package, hit.version, hit.file,
+                hit.line)
 
     return sorted(hits, key=rank)
 
@@ -362,6 +520,12 @@ def _version_detail(package: str, chosen: Chosen) -> str:
         how = "the version asked for" if chosen.requested == "version" else "the only version in the corpus"
         return f"{package}@{chosen.version} ({how}; {chosen.scores[chosen.version]} bundle functions match)"
     scores = ", ".join(f"{v}: {n}" for v, n in sorted(chosen.scores.items(), key=lambda vn: (-vn[1], vn[0])))
+    best = chosen.scores[chosen.version]
+    tied = sorted((v for v, n in chosen.scores.items() if n == best), key=_version_key)
+    if len(tied) > 1:
+        listed = ", ".join(tied[:-1]) + " and " + tied[-1]
+        return (f"{package}@{listed} match equally ({best} bundle functions each): the bundle's copy is any of "
+                f"them, not only {chosen.version} (bundle functions matched: {scores})")
     return (
         f"{package}@{chosen.version} matches best of {len(chosen.scores)} versions (bundle functions matched: {scores})"
     )

@@ -122,6 +122,14 @@ def _semver(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("+")[0].split("-")[0].split("."))
 
 
+def semver_key(version: str) -> tuple[int, ...]:
+    """A sort key of a version by its numbers (a pre-release sorts as its release)."""
+    try:
+        return _semver(version)
+    except ValueError:
+        return (-1,)
+
+
 def releases(name: str, versions: Iterable[str], times: dict[str, str] | None = None) -> list[Release]:
     """The integrity of each version, in one `npm view` call."""
     wanted = sorted(set(versions), key=_semver)

@@ -41,7 +41,7 @@ MANIFEST = "corpus.json"
 #: candidate versions fetched for a plain package name
 DEFAULT_CANDIDATES = 3
 #: the index's format: an index of another format is made again from its verified tarball
-INDEX_FORMAT = 5
+INDEX_FORMAT = 6
 
 
 def default_corpus() -> Path:
@@ -82,6 +82,8 @@ class Corpus:
         self.root = root
         self.indexer = indexer
         self.packages: dict[str, PackageEntry] = {}
+        #: bundle sha256 -> its time window as `corpus add --for` found it (analyzer/owners/corpus/window.py)
+        self.windows: dict[str, dict[str, str]] = {}
         manifest = root / MANIFEST
         if manifest.exists():
             try:
@@ -93,6 +95,9 @@ class Corpus:
             for row in document.get("packages", []):
                 self.packages[row["name"]] = PackageEntry(row["name"], row["requested"], row["source"],
                                                           list(row["versions"]), dict(row.get("choices") or {}))
+            windows = document.get("windows")
+            if isinstance(windows, dict):
+                self.windows = {str(k): dict(v) for k, v in windows.items() if isinstance(v, dict)}
 
     # ---- paths --------------------------------------------------------------------------
 
@@ -151,6 +156,11 @@ class Corpus:
         row = orjson.loads(path.read_bytes())
         return Release(row["name"], row["version"], row["integrity"], row.get("published", ""))
 
+    def published(self, name: str, version: str) -> str:
+        """The registry's publish time of a version ("" when it came from elsewhere, or none is known)."""
+        release = self.cached_release(name, version)
+        return release.published if release is not None else ""
+
     def cached_versions(self, name: str) -> list[str]:
         directory = self.root / "tarballs" / _safe(name)
         return sorted(p.stem for p in directory.glob("*.json")) if directory.is_dir() else []
@@ -158,14 +168,23 @@ class Corpus:
     # ---- writing ------------------------------------------------------------------------
 
     def save(self) -> None:
-        document = {"schema": CORPUS_SCHEMA, "packages": [self.packages[n].to_json() for n in sorted(self.packages)]}
+        document: dict[str, object] = {
+            "schema": CORPUS_SCHEMA, "packages": [self.packages[n].to_json() for n in sorted(self.packages)]}
+        if self.windows:
+            document["windows"] = {k: self.windows[k] for k in sorted(self.windows)}
         _write(self.root / MANIFEST, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
 
     def record(self, name: str, version: str, requested: str, source: str, choice: str | None = None) -> None:
-        """Add a version; an exact version asked for replaces a plain name's candidates."""
+        """Add a version. A later add never hides an earlier one: the versions are every add's,
+        `requested` stays "version" only while every version was asked for exactly, and `source`
+        names every source (`registry+lockfile`)."""
         entry = self.packages.get(name)
-        if entry is None or entry.source != source or requested != entry.requested:
+        if entry is None:
             entry = self.packages[name] = PackageEntry(name, requested, source, [])
+        if requested != entry.requested:
+            entry.requested = "name"
+        if source not in entry.source.split("+"):
+            entry.source = f"{entry.source}+{source}"
         if version not in entry.versions:
             entry.versions.append(version)
             entry.versions.sort()

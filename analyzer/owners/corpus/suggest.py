@@ -18,7 +18,7 @@ from analyzer.signatures import Indexer
 def with_corpus(
     rows: list[dict[str, Any]], records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
     files: dict[str, bytes], summary: dict[str, Any], corpus_root: Path, bundle: Path | None, directory: Path,
-    indexer: Indexer, signatures_of_bundle: Callable[[Path, str], bytes],
+    indexer: Indexer, signatures_of_bundle: Callable[[Path, str], bytes], warn: Callable[[str], None] = print,
 ) -> list[dict[str, Any]]:
     """`indexer` and `signatures_of_bundle`: the JavaScript frontend's, which parse package files
     and the bundle."""
@@ -32,7 +32,16 @@ def with_corpus(
     else:
         raise InputError(directory, f"no {SIGNATURES_FILE}: scan with --signatures, or pass --bundle")
     functions = read_signatures(data, str(directory / SIGNATURES_FILE))
-    found = corpus_suggestions(records, modules, functions, CorpusIndex(corpus))
+    window = corpus.windows.get(summary["inputs"]["bundle"]["sha256"])
+    index = CorpusIndex(corpus, window["before"] if window else None)
+    if window:
+        warn(f"erratlas: the bundle's window (recorded by corpus add --for): before {window['before']}: "
+             f"{window['how']}; {len(index.late)} of {len(index.entries)} corpus versions published after it decide "
+             "nothing")
+    else:
+        warn("erratlas: no time window recorded for this bundle (corpus add --for BUNDLE finds one): every corpus "
+             "version may decide")
+    found = corpus_suggestions(records, modules, functions, index)
     out = merged(rows, found, records)
     out.sort(key=lambda s: (CONFIDENCES.index(s["confidence"]), s["owner"] or "", s["package"] or "", s["id"]))
     return out

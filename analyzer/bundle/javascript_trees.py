@@ -1,0 +1,86 @@
+"""JavaScript trees -> units: a directory, or an archive (`npm pack`'s `.tgz`, a `.tar.gz`, a
+`.zip`), every `.js`, `.mjs` and `.cjs` file of it a unit, read within the bounds of
+`analyzer.bundle.trees`. Source maps, type declarations and JSON are not code and are not read.
+
+Unit names are posix paths inside the tree: relative to the directory, below the single
+top-level directory of an archive (`package/` of an npm tarball), kept losslessly as text
+(`trees.portable_name`)."""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.bounds import MAX_JAVASCRIPT_BYTES, BoundExceeded
+from analyzer.bundle.load import javascript_unit, stat_input
+from analyzer.bundle.python_inputs import tree_digest
+from analyzer.bundle.trees import Member, archive_members, directory_files, portable_name, read_file, strip_top
+from analyzer.errors import InputError
+from analyzer.model import Unit
+
+#: the files of a tree that are JavaScript modules
+JAVASCRIPT_SUFFIXES = (".js", ".mjs", ".cjs")
+#: the file of an archive read besides them: it places the units' source maps
+MANIFEST = "package.json"
+
+
+@dataclass(frozen=True, slots=True)
+class JavaScriptTree:
+    """A JavaScript tree read into units."""
+
+    #: directory or archive name as given
+    name: str
+    #: sha256 of the archive; for a directory, of its sorted (unit name, unit sha256) list
+    sha256: str
+    #: bytes of the archive; for a directory, the sum of its units
+    size: int
+    #: the JavaScript files, sorted by name
+    units: list[Unit]
+    #: an archive's package.json files by their directory inside the tree, named as units are
+    #: ("" its root: where a unit's source map is placed, analyzer/places.py); None for a directory
+    manifests: dict[str, bytes] | None = None
+
+
+def javascript_source(name: str) -> bool:
+    """A file of a tree that is a JavaScript module (`.js`, `.mjs`, `.cjs`)."""
+    return name.endswith(JAVASCRIPT_SUFFIXES)
+
+
+def load_javascript_tree(path: Path) -> JavaScriptTree:
+    info = stat_input(path)
+    if stat.S_ISDIR(info.st_mode):
+        files = [(portable_name(relative), data)
+                 for relative, data in directory_files(path, javascript_source, "JavaScript source")]
+        units = _units(path, files, "directory")
+        return JavaScriptTree(portable_name(path.name), tree_digest(units), sum(len(u.source) for u in units), units)
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(path, "not a regular file or directory")
+    read = archive_members(path, lambda name: javascript_source(name) or posixpath.basename(name) == MANIFEST)
+    code = [m for m in read if javascript_source(m.name)]
+    members: list[Member] = strip_top(code)
+    units = _units(path, [(portable_name(m.name), m.data) for m in members], "archive")
+    top = code[0].name.split("/", 1)[0] + "/" if members is not code else ""  # what strip_top took off
+    manifests = {portable_name(posixpath.dirname(m.name[len(top):])): m.data for m in read
+                 if posixpath.basename(m.name) == MANIFEST and m.name.startswith(top)}
+    data = read_file(path)
+    return JavaScriptTree(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), units, manifests)
+
+
+def _units(path: Path, files: list[tuple[str, bytes]], what: str) -> list[Unit]:
+    if not files:
+        raise InputError(path, f"{what} holds no JavaScript (.js, .mjs, .cjs) or Python (.py) source files")
+    units = []
+    for name, data in files:
+        if len(data) > MAX_JAVASCRIPT_BYTES:
+            raise BoundExceeded(path, f"{name}: {len(data)} bytes, more than the bound of {MAX_JAVASCRIPT_BYTES} "
+                                      "bytes of a JavaScript file")
+        units.append(javascript_unit(f"{path}!{name}", name, data) if data.strip() else _empty(name, data))
+    return sorted(units, key=lambda u: u.name)
+
+
+def _empty(name: str, data: bytes) -> Unit:
+    """A file of whitespace only: a unit without callsites (a tree may hold one; a bundle may not)."""
+    return Unit(name=name, source=data, sha256=hashlib.sha256(data).hexdigest())
