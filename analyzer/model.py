@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Literal
+
+#: the languages of a scan's input, one frontend each
+Language = Literal["javascript", "python"]
 
 CALLSITE_SCHEMA = "erratlas.callsite/1"
 REFERENCE_ITEM_SCHEMA = "erratlas.reference-item/1"

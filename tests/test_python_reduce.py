@@ -13,9 +13,10 @@ from conftest import FIXTURES, erratlas_command, records, tree_bytes
 from support import python_trees
 
 from analyzer.python.reduce import reduce
+from analyzer.python.rules import compile_rules
 from analyzer.python.tokens import Tokens, logical_lines
 from analyzer.python.vocabulary import bundle_vocabulary
-from analyzer.rules import load_python_rules
+from analyzer.rules import load_rules
 
 PACKAGE = FIXTURES / "python" / "reduce" / "pkg"
 #: standard-library packages that are not in the golden sample (tests/test_python_identity.py)
@@ -59,7 +60,7 @@ def test_more_of_the_standard_library_scans_to_the_same_bytes_reduced_or_whole(t
 
 
 def reduced_pieces(source: str) -> list[str]:
-    vocabulary = bundle_vocabulary(load_python_rules(None), [source.encode()])
+    vocabulary = bundle_vocabulary(compile_rules(load_rules("python")), [source.encode()])
     stream = Tokens(source)
     reduction = reduce(stream, logical_lines(stream), vocabulary.hits)
     return [source[start:end] for start, end in reduction.regions] if reduction else []
@@ -87,7 +88,7 @@ def test_the_names_replaced_lambdas_and_comprehensions_bind_are_read_exactly() -
               "    pick = lambda row, *rest, key=lambda k: k, **extra: row\n"
               "    pairs = [(a, b) for (a, b), c.d, e[i], *tail in rows]\n"
               "    return pick, pairs\n")
-    vocabulary = bundle_vocabulary(load_python_rules(None), [source.encode()])
+    vocabulary = bundle_vocabulary(compile_rules(load_rules("python")), [source.encode()])
     stream = Tokens(source)
     reduction = reduce(stream, logical_lines(stream), vocabulary.hits)
     assert reduction is not None and len(reduction.binding_bodies) == 1

@@ -10,10 +10,10 @@ from tree_sitter import Node, Tree
 from analyzer.facts import ClassFacts
 from analyzer.javascript.normalize import Normalizer
 from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
+from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import scope_of
 from analyzer.javascript.syntax import ancestors, same, starts_word, text, without_parentheses
 from analyzer.model import Unit
-from analyzer.rules import JavaScriptRules
 
 _EXTENDS = re.compile(rb"extends(?![A-Za-z0-9_$\x80-\xff\\])")
 _FIELD_WALK_LIMIT = 20000

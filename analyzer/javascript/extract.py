@@ -25,11 +25,11 @@ from analyzer.javascript.modules import ModuleMap, UnitEvidence, find_modules, u
 from analyzer.javascript.normalize import Normalizer, anchor_of, innermost_function
 from analyzer.javascript.references import UnitReferences, binding_digests, unit_references
 from analyzer.javascript.resolve import Resolution
+from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.runner import InProcess, Runner
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
 from analyzer.model import Consumer, Unit
-from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
 
 

@@ -29,11 +29,12 @@ from analyzer.facts import FrontendScan, UnitFacts
 from analyzer.javascript.extract import extract_unit
 from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
+from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.runner import WORKER_NICENESS, Forked, InProcess, Runner, Workers
 from analyzer.model import Unit
 from analyzer.parallel.forked import LOST, Side
 from analyzer.readable import Rendering, render
-from analyzer.rules import JavaScriptRules
+from analyzer.rules import Rules
 from analyzer.trace import mark
 
 #: inputs and units smaller than this are not worth a worker (a fork and its pickles)
@@ -55,8 +56,9 @@ class Renderings:
 
 
 def scan_javascript(
-    path: Path, rules: JavaScriptRules, logger: str | None, workers: Workers, signatures: bool = False
+    path: Path, rules: Rules, logger: str | None, workers: Workers, signatures: bool = False
 ) -> FrontendScan:
+    compiled = compile_rules(rules)
     with progress.phase(f"reading {file_name(path)}"):
         tree = load_javascript_tree(path) if is_tree(path) else None
         units, embedded = (tree.units, []) if tree is not None else load_bundle(path)
@@ -67,7 +69,7 @@ def scan_javascript(
         facts = []
         for unit in units:
             with progress.phase(f"finding callsites in {unit.name}"):
-                facts.append(extract_unit(unit, rules, logger, path, _runner_for(unit, workers)))
+                facts.append(extract_unit(unit, compiled, logger, path, _runner_for(unit, workers)))
         digest, rendered = _from_side(side)
     finally:
         if side is not None:

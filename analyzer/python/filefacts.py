@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from analyzer.facts import ClassFacts, ErrorRegion, SiteFacts
 from analyzer.model import Unit
-from analyzer.rules import PythonRules
+from analyzer.python.rules import PythonRules
 
 #: largest anchor in bytes of source (unminified Python; the JavaScript limit counts syntax nodes)
 PYTHON_ANCHOR_LIMIT = 2048

@@ -20,6 +20,7 @@ from analyzer.python.extract import extract_file
 from analyzer.python.filefacts import PYTHON_ANCHOR_LIMIT, FileFacts, FileTask, Vocabulary
 from analyzer.python.hierarchy import settle
 from analyzer.python.modules import module_map, module_names, vendored
+from analyzer.python.rules import compile_rules
 from analyzer.python.vocabulary import bundle_vocabulary
 from analyzer.python.workers import (
     WORKER_MEMORY,
@@ -30,18 +31,19 @@ from analyzer.python.workers import (
     quiet_gc,
 )
 from analyzer.readable import as_written
-from analyzer.rules import PythonRules
+from analyzer.rules import Rules
 
 
-def scan_python(path: Path, rules: PythonRules, jobs: int) -> FrontendScan:
+def scan_python(path: Path, rules: Rules, jobs: int) -> FrontendScan:
+    compiled = compile_rules(rules)
     bundle = load_python_bundle(path)
     names = [unit.name for unit in bundle.units]
     modules = module_names(names)
     tasks = [FileTask(unit, modules[unit.name].name, modules[unit.name].package) for unit in bundle.units]
-    vocabulary = bundle_vocabulary(rules, (unit.source for unit in bundle.units))
+    vocabulary = bundle_vocabulary(compiled, (unit.source for unit in bundle.units))
     files = extract_all(path, tasks, vocabulary, jobs)
     evidence = {name: vendored(name, bundle.manifests) for name in names}
-    units = settle(files, bundle.units, rules, modules, evidence)
+    units = settle(files, bundle.units, compiled, modules, evidence)
     module_rows = module_map(units, [f.module_digest for f in files], modules, evidence)
     renderings = {u.unit.name: as_written(u.unit.source) for u in units if u.sites}
     return FrontendScan(bundle.name, bundle.sha256, bundle.size, units, renderings, module_rows, PYTHON_ANCHOR_LIMIT)

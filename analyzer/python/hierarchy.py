@@ -18,7 +18,7 @@ from analyzer.facts import ClassFacts, SiteFacts, UnitFacts
 from analyzer.model import Unit
 from analyzer.python.filefacts import ClassRecord, FileFacts, PendingSite
 from analyzer.python.modules import ModuleName, Vendored
-from analyzer.rules import PythonRules
+from analyzer.python.rules import PythonRules
 
 _MAX_HOPS = 64
 

@@ -23,8 +23,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from analyzer.python.filefacts import Vocabulary
+from analyzer.python.rules import PythonRules
 from analyzer.python.tokens import SIGNIFICANT as _TOKENS
-from analyzer.rules import PythonRules
 
 #: `class Name` and `import ...`: a word must end before them (`\\b`), checked by hand so that
 #: the literal leads the pattern and the regex engine searches for it fast
