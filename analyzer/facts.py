@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from analyzer.identity import IdentityInput
-from analyzer.model import Consumer, Context, Message, Module, Origin, Scope, Unit
+from analyzer.model import CalleeRole, Consumer, Context, Message, Module, ModuleKind, Origin, Scope, Unit
 
 if TYPE_CHECKING:  # annotations only: JavaScript-only evidence a JavaScript unit carries, and rows
     from analyzer.bundle.load import Embedded
@@ -29,7 +29,7 @@ class SiteFacts:
     constructor: str | None
     form: str
     callee: str
-    callee_role: str
+    callee_role: CalleeRole
     arg_count: int
     message: Message
     level: str | None
@@ -134,7 +134,7 @@ class BundledModule:
     schema: str
     id: str
     unit: str
-    kind: str
+    kind: ModuleKind
     name: str
     fingerprint: str
     offset: int

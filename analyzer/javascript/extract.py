@@ -29,7 +29,7 @@ from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.runner import InProcess, Runner
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
-from analyzer.model import Consumer, Unit
+from analyzer.model import CalleeRole, Consumer, Unit
 from analyzer.trace import mark
 
 
@@ -210,7 +210,7 @@ def _site(
         message = message_of(arguments[0] if arguments else None)
         level = level_source = None
         candidates: tuple[str, ...] | None = None
-        role = "error-constructor"
+        role: CalleeRole = "error-constructor"
     else:
         slot = rules.message_argument
         message = message_of(arguments[slot] if len(arguments) > slot else None)

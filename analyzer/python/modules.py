@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from analyzer.facts import MODULE_SCHEMA, BundledModule, BundleModules, UnitFacts
 from analyzer.identity import scan_fingerprints
-from analyzer.model import Module
+from analyzer.model import Module, ModuleKind
 
-PYTHON_MODULE_KIND = "python-package"
+PYTHON_MODULE_KIND: ModuleKind = "python-package"
 _VENDOR_DIRECTORIES = ("_vendor", "site-packages")
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:[=<>!~;\[#]|$)")
 
