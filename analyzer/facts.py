@@ -105,7 +105,7 @@ class ClassFacts:
 class FrontendScan:
     """What a frontend hands the shared stages for one input: every frontend returns this."""
 
-    #: the input's file or directory name, its sha256 and size (SPEC: `inputs.bundle`)
+    #: the input's file or directory name, its sha256 and size (the summary's `inputs.bundle`)
     name: str
     sha256: str
     size: int

@@ -14,7 +14,7 @@ from support import python_oracles, python_trees
 from analyzer.python.reduce import reduce
 from analyzer.python.rules import compile_rules
 from analyzer.python.tokens import Tokens, logical_lines
-from analyzer.python.vocabulary import bundle_vocabulary
+from analyzer.python.vocabulary import input_vocabulary
 from analyzer.rules import load_rules
 
 PACKAGE = FIXTURES / "python" / "reduce" / "pkg"
@@ -53,7 +53,7 @@ def test_more_of_the_standard_library_scans_to_the_same_bytes_reduced_or_whole(t
 
 
 def reduced_pieces(source: str) -> list[str]:
-    vocabulary = bundle_vocabulary(compile_rules(load_rules("python")), [source.encode()])
+    vocabulary = input_vocabulary(compile_rules(load_rules("python")), [source.encode()])
     stream = Tokens(source)
     reduction = reduce(stream, logical_lines(stream), vocabulary.hits)
     return [source[start:end] for start, end in reduction.regions] if reduction else []

@@ -1,4 +1,4 @@
-"""Custom error classes (SPEC 2.2): classes whose `extends` chain ends in a builtin error."""
+"""Custom error classes (`error-classes.jsonl`): classes whose `extends` chain ends in a builtin error."""
 
 from __future__ import annotations
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
-from analyzer.bounds import WorkBudget, check_callsites
 from analyzer.bundle.load import file_name
 from analyzer.facts import ErrorRegion, LeftOut, SiteFacts, UnitFacts
 from analyzer.identity import IdentityInput
@@ -29,6 +28,7 @@ from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.runner import InProcess, Runner
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
+from analyzer.limits import WorkBudget, check_callsites
 from analyzer.model import CalleeRole, Consumer, Unit
 from analyzer.trace import mark
 

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer import progress
-from analyzer.bounds import limit_memory
 from analyzer.bundle.javascript_trees import load_javascript_tree
 from analyzer.bundle.languages import is_tree
 from analyzer.bundle.load import file_name, load_bundle
@@ -31,6 +30,7 @@ from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
 from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.runner import WORKER_NICENESS, Forked, InProcess, Runner, Workers
+from analyzer.limits import limit_memory
 from analyzer.model import Unit
 from analyzer.parallel.forked import LOST, Side
 from analyzer.readable import Rendering, render

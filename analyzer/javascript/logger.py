@@ -1,4 +1,4 @@
-"""Detect the bundle's diagnostic logger and say on what evidence (SPEC 2)."""
+"""Detect the bundle's diagnostic logger and say on what evidence (README.md, "Scanning")."""
 
 from __future__ import annotations
 

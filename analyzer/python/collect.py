@@ -44,7 +44,7 @@ from analyzer.python.syntax import (
 class Collector:
     def __init__(self, error_names: frozenset[str], call_names: frozenset[str],
                  method_names: frozenset[str], factory_names: frozenset[str]) -> None:
-        #: last names that may be error classes (builtin, external, any class of the bundle)
+        #: last names that may be error classes (builtin, external, any class of the input)
         self.error_names = error_names
         #: bare names that may be logging/warnings functions (`warn`, `info` imported)
         self.call_names = call_names

@@ -1,4 +1,4 @@
-"""What a name at a callsite refers to, as absolute dotted names of the bundle.
+"""What a name at a callsite refers to, as absolute dotted names of the input.
 
 Two resolvers with one interface. `ModuleNames` answers from the bindings the collector
 recorded in its one pass (per function, lambda, class and comprehension scope, and at module

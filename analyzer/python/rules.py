@@ -11,7 +11,7 @@ from analyzer.rules import Rules
 class PythonRules:
     #: builtin exception class names
     builtins: tuple[str, ...]
-    #: dotted names of exception classes outside the bundle and builtins
+    #: dotted names of exception classes outside the input and builtins
     external: tuple[str, ...]
     #: logging function / logger method name -> level
     logging_methods: dict[str, str]
