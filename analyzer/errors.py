@@ -6,7 +6,7 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
-    """Exit statuses shared by every verb (SPEC 7 and 8)."""
+    """Exit statuses shared by every verb (docs/reference.md, "Exit statuses")."""
 
     OK = 0
     #: a threshold failed (gate)

@@ -8,7 +8,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from analyzer.identity import IdentityInput
-from analyzer.model import Consumer, Context, Message, Module, Origin, PackageRoot, Scope, SourcePlace, Unit
+from analyzer.model import (
+    CalleeRole,
+    Consumer,
+    Context,
+    Message,
+    Module,
+    ModuleKind,
+    Origin,
+    PackageRoot,
+    Scope,
+    SourcePlace,
+    Unit,
+)
 
 if TYPE_CHECKING:  # annotations only: JavaScript-only evidence a JavaScript unit carries, and rows
     from analyzer.bundle.load import Embedded
@@ -29,7 +41,7 @@ class SiteFacts:
     constructor: str | None
     form: str
     callee: str
-    callee_role: str
+    callee_role: CalleeRole
     arg_count: int
     message: Message
     level: str | None
@@ -105,7 +117,7 @@ class ClassFacts:
 class FrontendScan:
     """What a frontend hands the shared stages for one input: every frontend returns this."""
 
-    #: the input's file or directory name, its sha256 and size (SPEC: `inputs.bundle`)
+    #: the input's file or directory name, its sha256 and size (the summary's `inputs.bundle`)
     name: str
     sha256: str
     size: int
@@ -134,7 +146,7 @@ class BundledModule:
     schema: str
     id: str
     unit: str
-    kind: str
+    kind: ModuleKind
     name: str
     fingerprint: str
     offset: int

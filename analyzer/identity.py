@@ -1,4 +1,4 @@
-"""Portable fingerprints (SPEC 3): digests, ordinals and the `fp1*` forms, for every frontend.
+"""Portable fingerprints (docs/fingerprints.md): digests, ordinals and the `fp1*` forms, for every frontend.
 The algorithm is documented in docs/fingerprints.md; any change of meaning gets a new prefix,
 never a silent change of `fp1`. What a frontend digests (JavaScript: `javascript/normalize.py`,
 Python: `python/tokens.py`) is its own."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from analyzer import bounds, progress
+from analyzer import limits, progress
 from analyzer.errors import InputError, InvariantError
 from analyzer.parallel.forked import run_to_end
 
@@ -71,7 +71,7 @@ def _child(work: Callable[[], Any], send: Callable[[Any], None]) -> None:
     global _channel
     _channel = (os.getpid(), send)
     progress.adopt()  # the parent only waits: the child shows the scan's phases
-    bounds.isolate(_on_limit)
+    limits.isolate(_on_limit)
     try:
         value = work()
     except InputError as exc:
@@ -114,6 +114,6 @@ def _bound_text(notes: dict[str, Any]) -> str:
     javascript, bound = notes.get("javascript"), notes.get("memory")
     if javascript is None or bound is None:
         return "the memory bound"
-    text = bounds.describe_memory_bound(javascript)
-    grown = bound - bounds.memory_bound(javascript)
-    return text if grown <= 0 else f"{text[:-1]} + {grown // bounds.MiB} MiB for a source map)"
+    text = limits.describe_memory_bound(javascript)
+    grown = bound - limits.memory_bound(javascript)
+    return text if grown <= 0 else f"{text[:-1]} + {grown // limits.MiB} MiB for a source map)"

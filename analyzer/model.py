@@ -4,6 +4,23 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Literal
+
+#: the languages of a scan's input, one frontend each
+Language = Literal["javascript", "python"]
+
+# The vocabularies every frontend writes and the JSON Schemas spell out (a test keeps them equal).
+#: what a message argument is (docs/reference.md, "message.shape")
+MessageShape = Literal[
+    "string", "template", "call", "identifier", "member-or-call", "conditional", "array", "missing", "expression"]
+#: what happens to a callsite's value next (docs/reference.md, "consumer.role")
+ConsumerRole = Literal[
+    "throw", "raise", "return", "reject", "callback", "argument", "assign", "declare", "property", "await", "yield",
+    "statement", "operand", "other"]
+#: what a callsite calls: an error class, the bundle's logger, `logging`'s functions, `warnings`'s
+CalleeRole = Literal["error-constructor", "logger", "logging", "warnings"]
+#: the bundler module forms (each found by one of `analyzer.javascript.modules.FINDERS`) and Python's packages
+ModuleKind = Literal["cjs", "esm", "webpack", "browserify", "python-package"]
 
 CALLSITE_SCHEMA = "erratlas.callsite/1"
 REFERENCE_ITEM_SCHEMA = "erratlas.reference-item/1"
@@ -27,8 +44,7 @@ class Unit:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    #: taxonomy of SPEC 2.1: string, template, call, identifier, member-or-call, ...
-    shape: str
+    shape: MessageShape
     #: the literal when static, else None
     text: str | None
     #: normalized text with ${} holes, else None
@@ -37,11 +53,14 @@ class Message:
     comparisonKey: str
 
 
+#: the message of a callsite without a message argument
+MISSING = Message(shape="missing", text=None, template=None, comparisonKey="<missing>")
+
 #: the longest normalized expression a comparisonKey keeps whole
 KEY_LIMIT = 400
 
 
-def expression_key(shape: str, normalized: str) -> str:
+def expression_key(shape: MessageShape, normalized: str) -> str:
     """The comparisonKey of a message that is an expression, the same form in every frontend:
     `<shape:normalized source>` (names `_`; property names and literals kept), cut at
     KEY_LIMIT characters and followed by a digest of the whole when longer."""
@@ -67,8 +86,8 @@ class Consumer:
     node: str
     #: the parent's field or argument slot holding the callsite
     relation: str
-    #: what happens to the value next: throw, return, reject, callback, argument, ...
-    role: str
+    #: what happens to the value next
+    role: ConsumerRole
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +104,11 @@ class Context:
 
 @dataclass(frozen=True, slots=True)
 class Module:
-    """The bundler module a callsite lies in (SPEC 2.1 `module`)."""
+    """The bundler module a callsite lies in (docs/modules.md)."""
 
     #: exact within this scan: `m:<unit>@<offset>`
     id: str
-    #: cjs, esm, webpack, browserify, python-package
-    kind: str
+    kind: ModuleKind
     #: the module's path when the bundle or its source map says, else the binding or table key
     name: str
     #: portable identity `fp1m:...` (renaming-invariant), for module-scope allowlist entries
@@ -190,7 +208,7 @@ class Callsite:
     constructor: str | None
     form: str
     callee: str
-    calleeRole: str
+    calleeRole: CalleeRole
     argCount: int
     message: Message
     level: str | None

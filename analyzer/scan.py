@@ -30,7 +30,7 @@ from analyzer.model import (
 )
 from analyzer.parallel.executor import Inline
 from analyzer.readable import ReadableUnit, readable_units
-from analyzer.rules import JavaScriptRules, PythonRules, load_javascript_rules, load_python_rules
+from analyzer.rules import Rules, load_rules
 
 _ID_PREFIX = {"error": "e", "diagnostic": "d"}
 
@@ -42,7 +42,7 @@ class ScanInput:
 
     path: Path
     language: Language
-    rules: JavaScriptRules | PythonRules
+    rules: Rules
     #: for a tree that holds both languages: which one was chosen, why, and how to pick the other
     note: str | None = None
 
@@ -52,9 +52,7 @@ def scan_input(path: Path, rules: Path | None = None, language: Language | None 
     directory or an archive holds, `language` when the user chose), and `rules`, else that
     language's default rules."""
     chosen, note = tree_language(path, language)
-    if chosen == "python":
-        return ScanInput(path, "python", load_python_rules(rules), note)
-    return ScanInput(path, "javascript", load_javascript_rules(rules), note)
+    return ScanInput(path, chosen, load_rules(chosen, rules), note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +67,7 @@ class ScanResult:
     bundle: BundleInput
     #: the input's language (`scan_input`)
     language: Language
-    rules: JavaScriptRules | PythonRules
+    rules: Rules
     units: list[UnitFacts]
     callsites: list[Callsite]
     classes: list[ErrorClass]
@@ -106,7 +104,7 @@ def _frontend(source: ScanInput, logger: str | None, executor: Inline, signature
     """The frontend of the input's language (each imported only when used: a scan directory's
     readers never load a parser)."""
     path, rules = source.path, source.rules
-    if isinstance(rules, PythonRules):  # the language's rules: scan_input chose them
+    if source.language == "python":
         if signatures:
             raise InputError(path, "--signatures is for JavaScript bundles (corpus matching), not Python inputs")
         from analyzer.python.frontend import scan_python

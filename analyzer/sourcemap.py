@@ -1,4 +1,4 @@
-"""Source maps as evidence (SPEC 1): where a generated position came from.
+"""Source maps as evidence (docs/modules.md): where a generated position came from.
 
 A map is found beside the bundle (`X.js.map`) or through the bundle's last
 `sourceMappingURL` comment (an inline `data:` URL or a file next to the bundle). It is
@@ -27,13 +27,13 @@ from pathlib import Path
 
 import orjson
 
-from analyzer.bounds import (
+from analyzer.errors import InputError
+from analyzer.limits import (
     MAX_SOURCE_MAP_BYTES,
     MEMORY_PER_MAP_BYTE,
     grow_memory_limit,
     read_regular_file,
 )
-from analyzer.errors import InputError
 from analyzer.model import Origin
 
 _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"

@@ -62,8 +62,8 @@ def instrument() -> None:
         return original(self, start, end, base)
 
     tokens.Tokens.normalized = module_digest  # type: ignore[method-assign]
-    frontend.load_python_bundle = timed("load", frontend.load_python_bundle)
-    frontend.bundle_vocabulary = timed("vocabulary (textual, whole bundle)", frontend.bundle_vocabulary)
+    frontend.load_python_input = timed("load", frontend.load_python_input)
+    frontend.input_vocabulary = timed("vocabulary (textual, whole bundle)", frontend.input_vocabulary)
     frontend.settle = timed("settle (hierarchy across modules)", frontend.settle)
     frontend.module_map = timed("module map", frontend.module_map)
     inventory.inventory_files = timed("reports: inventory", inventory.inventory_files)

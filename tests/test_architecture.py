@@ -10,6 +10,7 @@ An import anywhere in a module is an edge (a function's lazy import too); an imp
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -199,3 +200,90 @@ def test_a_verb_that_reads_a_scan_directory_imports_no_parser(verb: str, demo_sc
     lines = dict(line.split(" ", 1) for line in done.stdout.splitlines() if line.startswith(("exit ", "loaded ")))
     assert lines.get("exit") in ("0", "1", "None"), done.stdout + done.stderr
     assert lines.get("loaded") == "", f"{verb} imports {lines.get('loaded')}"
+
+
+# ---- tables, and no history in the code ---------------------------------------------------------
+
+#: the environment variables the package reads, each documented: none chooses how an analysis is
+#: done (implementations an oracle needs are replaced by tests/support/, never by a variable)
+ENVIRONMENT = {"ERRATLAS_CACHE", "ERRATLAS_DEBUG", "ERRATLAS_HELPER", "ERRATLAS_PYTHON_MAX_NESTING",
+               "ERRATLAS_RENDER_WORKER", "ERRATLAS_TRACE"}
+#: a module docstring says what and why in a few lines; measured reasons go to docs/
+MAX_DOCSTRING = 1400
+#: history in code: "SPEC n" (a document outside the repository), "issue n", `# -- ... --` markers
+_HISTORY = re.compile(r"\bSPEC \d|\(SPEC\b|\bissues? \d+|^\s*# -- ", re.MULTILINE)
+#: the allowlist header is written into every allowlist, whose sha256 every scan using it records
+_HISTORY_KEPT = {"analyzer.owners.allowlist": 1}
+
+
+def test_no_module_refers_to_a_spec_an_issue_or_a_section_marker() -> None:
+    found = {name: len(_HISTORY.findall(path.read_text(encoding="utf-8"))) for name, path in SOURCES.items()}
+    assert {name: count for name, count in found.items() if count} == _HISTORY_KEPT
+
+
+def test_no_module_docstring_is_an_essay() -> None:
+    long = {name: len(doc) for name, path in SOURCES.items()
+            if len(doc := ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=False) or "")
+            > MAX_DOCSTRING}
+    assert not long, long
+
+
+def test_the_environment_the_package_reads_is_a_documented_table() -> None:
+    read = {word for path in SOURCES.values() for word in re.findall(r"ERRATLAS_[A-Z_]+", path.read_text())}
+    assert read == ENVIRONMENT
+    documented = "".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
+    assert not {name for name in ENVIRONMENT if name not in documented}
+
+
+def _finders_table() -> set[str]:
+    tree = ast.parse(SOURCES["analyzer.javascript.modules"].read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "FINDERS":
+            assert isinstance(node.value, ast.Tuple)
+            return {f"analyzer.javascript.modules.{ast.unparse(e).rsplit('.', 1)[0]}" for e in node.value.elts}
+    raise AssertionError("analyzer/javascript/modules/__init__.py has no FINDERS table")
+
+
+def test_every_bundler_module_finder_is_in_the_one_table_with_the_one_signature() -> None:
+    finders = set()
+    for name, path in SOURCES.items():
+        if not name.startswith("analyzer.javascript.modules."):
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and node.name == "find":
+                signature = ([ast.unparse(a.annotation) for a in node.args.args if a.annotation],
+                             ast.unparse(node.returns) if node.returns else None)
+                assert signature == (["Where"], "Found"), (name, signature)
+                finders.add(name)
+    assert finders == _finders_table()
+
+
+def _layout() -> dict[str, str]:
+    """Folder (`analyzer/javascript/modules`) -> the README layout text about it."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1]
+    block = text.split("```", 2)[1].strip("\n").splitlines()
+    assert len(block) <= 40, f"the layout is {len(block)} lines: it must fit one screen"
+    folders: dict[str, str] = {}
+    path: list[str] = []
+    current = ""
+    for line in block:
+        head = line.split("  ", 1)[0] if not line.startswith(" ") else line.lstrip().split(" ", 1)[0]
+        indent = len(line) - len(line.lstrip())
+        if head.endswith("/") and indent % 2 == 0 and line.lstrip().startswith(head):
+            path = [*path[: indent // 2], head.rstrip("/")]
+            current = "/".join(path)
+            folders[current] = ""
+        folders[current] += " " + line
+    return folders
+
+
+def test_the_readme_layout_names_every_module_under_its_folder_in_one_screen() -> None:
+    folders = _layout()
+    missing = []
+    for name, path in SOURCES.items():
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        folder = path.parent.relative_to(ROOT).as_posix()
+        if not re.search(rf"(?<![\w/]){re.escape(path.stem)}(?!\w)", folders.get(folder, "")):
+            missing.append(name)
+    assert not missing, missing

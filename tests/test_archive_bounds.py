@@ -109,10 +109,10 @@ def test_every_header_counts_against_the_member_limit(tmp_path: Path, monkeypatc
     """Six members, each with a pax header: twelve headers against a limit of ten."""
     archive = tmp_path / "pkg-1.0.tar.gz"
     archive.write_bytes(sdist([(f"pkg-1.0/pkg/m{i}.py", SOURCE) for i in range(6)], pax={"comment": "x"}))
-    assert len(python_inputs.load_python_bundle(archive).units) == 6
+    assert len(python_inputs.load_python_input(archive).units) == 6
     monkeypatch.setattr(trees, "MAX_MEMBERS", 10)
     with pytest.raises(InputError, match="more than 10 members and headers"):
-        python_inputs.load_python_bundle(archive)
+        python_inputs.load_python_input(archive)
 
 
 def test_a_pax_size_is_the_size_the_bounds_see(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,7 +121,7 @@ def test_a_pax_size_is_the_size_the_bounds_see(tmp_path: Path, monkeypatch: pyte
     archive.write_bytes(sdist([("pkg-1.0/pkg/big.py", SOURCE)], pax={"size": "5000"}))
     monkeypatch.setattr(trees, "MAX_MEMBER_BYTES", 1000)
     with pytest.raises(InputError, match="header 2: a member of 5000 bytes"):
-        python_inputs.load_python_bundle(archive)
+        python_inputs.load_python_input(archive)
 
 
 @pytest.mark.parametrize("fmt", [tarfile.PAX_FORMAT, tarfile.GNU_FORMAT, tarfile.USTAR_FORMAT])

@@ -22,7 +22,7 @@ from conftest import FIXTURES, SUMMARY, erratlas_command, records, run, scan, tr
 from fuzz.runner import run as run_watched
 from support.bunexe import Module, elf, graph
 
-from analyzer.bounds import MAX_CALLSITES, memory_bound
+from analyzer.limits import MAX_CALLSITES, memory_bound
 
 MUTANTS = FIXTURES / "hostile" / "mutants"
 MiB = 1 << 20

@@ -81,7 +81,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 def test_the_package_is_imported_from_the_venv_not_the_checkout(installed: Installed) -> None:
     where = Path(installed.python("import analyzer; print(analyzer.__file__)"))
     assert installed.venv in where.parents
-    rules = installed.python("from analyzer.rules import default_rules_path as d; print(d())")
+    rules = installed.python("from analyzer.rules import shipped_rules_path as d; print(d('javascript'))")
     assert str(installed.venv) in rules and rules.endswith("javascript.toml")
 
 

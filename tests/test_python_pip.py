@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import builtins
 import json
-import os
 import shutil
 import subprocess
 import symtable
@@ -21,7 +20,8 @@ from pathlib import Path
 from typing import ClassVar
 
 import pip
-from conftest import FIXTURES, SUMMARY, erratlas_command, records, run, scan
+from conftest import FIXTURES, SUMMARY, erratlas_command, records, run, scan, tree_bytes
+from support import python_oracles
 
 PIP = Path(pip.__file__).resolve().parent
 BUILTIN_EXCEPTIONS = frozenset(
@@ -303,22 +303,17 @@ def test_jobs_1_and_jobs_2_write_identical_bytes(tmp_path: Path) -> None:
 
 
 def test_module_level_resolution_matches_libcst_scope_analysis(tmp_path: Path) -> None:
-    """Files are resolved from the bindings the walk recorded (the default, and `walk`, which
-    emulates libcst's scope analysis everywhere); forcing libcst's ScopeProvider on every file
-    must give the same bytes (pip's rich, and the fixture)."""
+    """Files are resolved from the bindings the walk recorded, which emulate libcst's scope
+    analysis; libcst's ScopeProvider on every file (the `libcst` oracle) must give the same
+    bytes (pip's rich, and the fixture)."""
     for name, tree in (("rich", PIP / "_vendor" / "rich"), ("fixture", FIXTURES / "python" / "shadowing")):
-        outputs = []
-        for mode in ("", "walk", "libcst"):
-            out = tmp_path / f"{name}-{mode or 'bindings'}"
-            env = {**os.environ, "ERRATLAS_PYTHON_SCOPES": mode}
-            done = subprocess.run([erratlas_command(), "scan", str(tree), "--out", str(out), "--jobs", "2"],
-                                  check=False, capture_output=True, text=True, env=env, timeout=600)
-            assert done.returncode == 0, done.stderr
-            outputs.append(
-                {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-            )
-        assert outputs[0] == outputs[2], name
-        assert outputs[1] == outputs[2], name
+        walked, oracle = tmp_path / f"{name}-bindings", tmp_path / f"{name}-libcst"
+        done = subprocess.run([erratlas_command(), "scan", str(tree), "--out", str(walked), "--jobs", "2"],
+                              check=False, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        done = python_oracles.run("libcst", "scan", tree, "--out", oracle, "--jobs", "2", timeout=600)
+        assert done.returncode == 0, done.stderr
+        assert tree_bytes(walked) == tree_bytes(oracle), name
 
 
 def test_a_vendored_import_name_maps_to_the_distribution_its_manifest_lists() -> None:

@@ -1,1 +1,1 @@
-"""Inputs: a bundle path -> its units (SPEC 1)."""
+"""Inputs: a bundle path -> its units (docs/reference.md, "Inputs")."""

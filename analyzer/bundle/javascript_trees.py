@@ -14,11 +14,11 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.bounds import MAX_JAVASCRIPT_BYTES, BoundExceeded
 from analyzer.bundle.load import javascript_unit, stat_input
 from analyzer.bundle.python_inputs import tree_digest
 from analyzer.bundle.trees import Member, archive_members, directory_files, portable_name, read_file, strip_top
 from analyzer.errors import InputError
+from analyzer.limits import MAX_JAVASCRIPT_BYTES, BoundExceeded
 from analyzer.model import Unit
 
 #: the files of a tree that are JavaScript modules

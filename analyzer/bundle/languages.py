@@ -11,15 +11,13 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Literal
 
 from analyzer.bundle.javascript_trees import javascript_source
 from analyzer.bundle.python_inputs import is_python_name, python_source
 from analyzer.bundle.trees import archive_members, strip_top, walk
 from analyzer.errors import InputError
+from analyzer.model import Language
 
-#: the languages of a scan's input, one frontend each
-Language = Literal["javascript", "python"]
 #: how a person names each language, and its source files
 SHOWN: dict[Language, tuple[str, str]] = {"javascript": ("JavaScript", ".js, .mjs, .cjs"), "python": ("Python", ".py")}
 #: what `--language` takes

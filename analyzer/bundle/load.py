@@ -10,14 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.bounds import (
+from analyzer.bundle.sniff import refuse_not_javascript
+from analyzer.errors import InputError
+from analyzer.limits import (
     MAX_EXECUTABLE_BYTES,
     MAX_JAVASCRIPT_BYTES,
     BoundExceeded,
     read_regular_file,
 )
-from analyzer.bundle.sniff import refuse_not_javascript
-from analyzer.errors import InputError
 from analyzer.model import Unit
 
 _EXECUTABLE_MAGIC = (b"\x7fELF", b"MZ", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")

@@ -1,7 +1,7 @@
 """Python inputs -> units: a `.py` file, a directory tree, a wheel, an sdist (`.tar.gz`,
 `.tgz`, `.zip`) or a `.pyz` zipapp, read within the bounds of `analyzer.bundle.trees`.
 
-Unit names are posix paths inside the bundle: members as stored for wheels and zipapps,
+Unit names are posix paths inside the input: members as stored for wheels and zipapps,
 below the single top-level directory for sdists, and below the directory's parent when the
 scanned directory is itself a package (so `site-packages/pip` gives `pip/...`, like the
 wheel does), kept losslessly as text (`trees.portable_name`).
@@ -27,7 +27,7 @@ _BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True, slots=True)
-class PythonBundle:
+class PythonInput:
     """A Python input read into units."""
 
     #: file or directory name as given
@@ -38,7 +38,7 @@ class PythonBundle:
     size: int
     #: `.py` sources, sorted by name
     units: list[Unit]
-    #: vendoring manifests (`<pkg>/_vendor/vendor.txt`) by path inside the bundle
+    #: vendoring manifests (`<pkg>/_vendor/vendor.txt`) by path inside the input
     manifests: dict[str, bytes]
 
 
@@ -52,21 +52,21 @@ def python_source(name: str) -> bool:
     return name.endswith(".py")
 
 
-def load_python_bundle(path: Path) -> PythonBundle:
+def load_python_input(path: Path) -> PythonInput:
     info = stat_input(path)
     if stat.S_ISDIR(info.st_mode):
-        return _directory_bundle(path)
+        return _directory_input(path)
     if not stat.S_ISREG(info.st_mode):
         raise InputError(path, "not a regular file or directory")
     name = path.name.lower()
     if name.endswith(".py"):
         data = read_file(path)
         unit = python_unit(portable_name(path.name), data)
-        return PythonBundle(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), [unit], {})
+        return PythonInput(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), [unit], {})
     members = archive_members(path, _wanted)
     if name.endswith((".tar.gz", ".tgz", ".zip")):
         members = strip_top(members)
-    return _archive_bundle(path, members)
+    return _archive_input(path, members)
 
 
 def python_unit(name: str, data: bytes) -> Unit:
@@ -79,7 +79,7 @@ def _wanted(name: str) -> bool:
     return python_source(name) or name.rsplit("/", 1)[-1] in MANIFEST_NAMES
 
 
-def _directory_bundle(root: Path) -> PythonBundle:
+def _directory_input(root: Path) -> PythonInput:
     prefix = portable_name(root.resolve().name) + "/" if (root / "__init__.py").is_file() else ""
     units: list[Unit] = []
     manifests: dict[str, bytes] = {}
@@ -94,7 +94,7 @@ def _directory_bundle(root: Path) -> PythonBundle:
     if not units:
         raise InputError(root, "directory holds no Python source files (.py)")
     units.sort(key=lambda u: u.name)
-    return PythonBundle(portable_name(root.name), tree_digest(units), total, units, manifests)
+    return PythonInput(portable_name(root.name), tree_digest(units), total, units, manifests)
 
 
 def tree_digest(units: list[Unit]) -> str:
@@ -103,11 +103,11 @@ def tree_digest(units: list[Unit]) -> str:
     return hashlib.sha256(listing).hexdigest()
 
 
-def _archive_bundle(path: Path, members: list[Member]) -> PythonBundle:
+def _archive_input(path: Path, members: list[Member]) -> PythonInput:
     units = sorted((python_unit(portable_name(m.name), m.data) for m in members if python_source(m.name)),
                    key=lambda u: u.name)
     if not units:
         raise InputError(path, "archive holds no Python source files (.py)")
     manifests = {portable_name(m.name): m.data for m in members if not python_source(m.name)}
     data = read_file(path)
-    return PythonBundle(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), units, manifests)
+    return PythonInput(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), units, manifests)

@@ -111,7 +111,7 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
             with progress.phase("making reports"):
                 made = inventory_files(result)
                 if result.signatures is not None:
-                    from analyzer.owners.corpus.bundle import SIGNATURES_FILE
+                    from analyzer.owners.corpus.signature_file import SIGNATURES_FILE
 
                     made[SIGNATURES_FILE] = result.signatures
                 mark("reports: inventory made")

@@ -1,4 +1,4 @@
-"""Custom error classes (SPEC 2.2): classes whose `extends` chain ends in a builtin error, in
+"""Custom error classes (`error-classes.jsonl`): classes whose `extends` chain ends in a builtin error, in
 class syntax or compiled to ES5 (`analyzer.javascript.compiled`)."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from analyzer.facts import ClassFacts
 from analyzer.javascript.compiled import CompiledClass, compiled_class, compiled_fields
 from analyzer.javascript.normalize import Normalizer
 from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
+from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import scope_of
 from analyzer.javascript.syntax import ancestors, same, starts_word, text, without_parentheses
 from analyzer.model import Unit
-from analyzer.rules import JavaScriptRules
 
 _EXTENDS = re.compile(rb"extends(?![A-Za-z0-9_$\x80-\xff\\])")
 _FIELD_WALK_LIMIT = 20000

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import FUNCTION_TYPES, field_of, named_index, same, text
-from analyzer.model import Consumer
+from analyzer.model import Consumer, ConsumerRole
 
 # parent type -> role, when the relation does not matter
-_ROLE_BY_PARENT = {
+_ROLE_BY_PARENT: dict[str, ConsumerRole] = {
     "throw_statement": "throw",
     "return_statement": "return",
     "await_expression": "await",
@@ -71,7 +71,7 @@ def _relation(parent: Node, child: Node, index: Callable[[Node, Node], int]) -> 
     return field_of(parent, child) or _UNNAMED_SLOT.get(parent.type, "child")
 
 
-def _role(callsite: Node, chain: list[Node]) -> str:
+def _role(callsite: Node, chain: list[Node]) -> ConsumerRole:
     """Role of the effective consumer: parentheses, ?: branches, `||`/`&&`/`??` right operands
     and the last expression of a sequence pass the value through unchanged."""
     at, child = _skip_parentheses(chain, -1, callsite)
@@ -114,7 +114,7 @@ def _passes_right(parent: Node, child: Node) -> bool:
     )
 
 
-def _argument_role(chain: list[Node], at: int, child: Node) -> str:
+def _argument_role(chain: list[Node], at: int, child: Node) -> ConsumerRole:
     """The role of `child` passed in the arguments at `chain[at]`."""
     call = chain[at + 1] if at + 1 < len(chain) else None
     if call is None or call.type != "call_expression":
@@ -132,7 +132,7 @@ def _argument_role(chain: list[Node], at: int, child: Node) -> str:
     return _parameter_callee_role(text(callee), chain, at + 2)
 
 
-def _parameter_callee_role(name: str, chain: list[Node], start: int) -> str:
+def _parameter_callee_role(name: str, chain: list[Node], start: int) -> ConsumerRole:
     """`rej(e)` where `rej` is a Promise executor's second parameter is a reject; a call of any
     other parameter of an enclosing function is a callback (`chain[start:]`: the call's
     ancestors)."""

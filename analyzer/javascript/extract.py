@@ -11,7 +11,6 @@ from typing import cast
 
 from tree_sitter import Node, Tree
 
-from analyzer.bounds import WorkBudget, check_callsites
 from analyzer.bundle.load import file_name
 from analyzer.facts import ErrorRegion, LeftOut, SiteFacts, UnitFacts
 from analyzer.identity import IdentityInput
@@ -31,12 +30,13 @@ from analyzer.javascript.references import (
     unit_references,
 )
 from analyzer.javascript.resolve import Resolution
+from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
-from analyzer.model import Consumer, Unit
+from analyzer.limits import WorkBudget, check_callsites
+from analyzer.model import CalleeRole, Consumer, Unit
 from analyzer.parallel.executor import Inline
 from analyzer.places import EMBEDDED, UnitPlace, file_place
-from analyzer.rules import JavaScriptRules
 from analyzer.trace import mark
 
 
@@ -259,7 +259,7 @@ def _site(
         message = message_of(arguments[0] if arguments else None)
         level = level_source = None
         candidates: tuple[str, ...] | None = None
-        role = "error-constructor"
+        role: CalleeRole = "error-constructor"
     else:
         slot = rules.message_argument
         message = message_of(arguments[slot] if len(arguments) > slot else None)

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from analyzer import progress
-from analyzer.bounds import limit_memory
 from analyzer.bundle.javascript_trees import load_javascript_tree
 from analyzer.bundle.languages import is_tree
 from analyzer.bundle.load import file_name, load_bundle
@@ -23,17 +22,20 @@ from analyzer.facts import FrontendScan, UnitFacts
 from analyzer.javascript.extract import extract_unit
 from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
+from analyzer.javascript.rules import compile_rules
+from analyzer.limits import limit_memory
 from analyzer.model import Unit
 from analyzer.parallel.executor import Inline
 from analyzer.places import TreeManifests, tree_place
 from analyzer.readable import Rendering, render
-from analyzer.rules import JavaScriptRules
+from analyzer.rules import Rules
 from analyzer.trace import mark
 
 
 def scan_javascript(
-    path: Path, rules: JavaScriptRules, logger: str | None, executor: Inline, signatures: bool = False
+    path: Path, rules: Rules, logger: str | None, executor: Inline, signatures: bool = False
 ) -> FrontendScan:
+    compiled = compile_rules(rules)
     with progress.phase(f"reading {file_name(path)}"):
         tree = load_javascript_tree(path) if is_tree(path) else None
         units, embedded = (tree.units, []) if tree is not None else load_bundle(path)
@@ -45,7 +47,7 @@ def scan_javascript(
     for unit in units:
         place = tree_place(path, unit.name, archive) if tree is not None else None
         with progress.phase(f"finding callsites in {unit.name}"):
-            facts.append(extract_unit(unit, rules, logger, path, executor, place))
+            facts.append(extract_unit(unit, compiled, logger, path, executor, place))
     digest, rendered = ahead.take()
     mark("scan: hash and renderings in")
     with progress.phase("modules"):

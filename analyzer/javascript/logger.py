@@ -1,4 +1,4 @@
-"""Detect the bundle's diagnostic logger and say on what evidence (SPEC 2)."""
+"""Detect the bundle's diagnostic logger and say on what evidence (README.md, "Scanning")."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node, Tree
 
 from analyzer.javascript.resolve import Binding, Reference, Resolution
+from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.syntax import (
     FUNCTION_TYPES,
     ancestors,
@@ -18,7 +19,6 @@ from analyzer.javascript.syntax import (
     text,
     without_parentheses,
 )
-from analyzer.rules import JavaScriptRules
 
 _RUNNER_UPS = 5
 _DECL_PREVIEW = 120

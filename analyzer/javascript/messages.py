@@ -1,4 +1,4 @@
-"""The message argument: shape (SPEC 2.1 taxonomy), static text, template, comparisonKey."""
+"""The message argument: shape (`model.MessageShape`), static text, template, comparisonKey."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import re
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import IDENTIFIER_TYPES, text, without_parentheses
-from analyzer.model import Message, expression_key
+from analyzer.model import MISSING, Message, MessageShape, expression_key
 
-MISSING = Message(shape="missing", text=None, template=None, comparisonKey="<missing>")
 _WALK_LIMIT = 8192
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -34,7 +33,7 @@ def message_of(argument: Node | None) -> Message:
     return Message(shape=shape, text=None, template=None, comparisonKey=_expression_key(shape, node))
 
 
-def _shape(node: Node) -> str:
+def _shape(node: Node) -> MessageShape:
     kind = node.type
     if kind == "call_expression":
         callee = without_parentheses(node.child_by_field_name("function") or node)
@@ -131,7 +130,7 @@ def _unescape(match: re.Match[str]) -> str:
     return body
 
 
-def _expression_key(shape: str, node: Node) -> str:
+def _expression_key(shape: MessageShape, node: Node) -> str:
     """`<shape:normalized source>`: identifiers become `_`, property names and literals stay."""
     if node.end_byte - node.start_byte > _WALK_LIMIT:
         return f"<{shape}:large {node.type}>"

@@ -1,4 +1,4 @@
-"""The JavaScript token normalizer behind fp1 (SPEC 3, docs/fingerprints.md): anchors (a node
+"""The JavaScript token normalizer behind fp1 (docs/fingerprints.md): anchors (a node
 or a window of siblings) and their alpha-normalized text, from tree-sitter trees. The digests
 and forms themselves are portable (`analyzer.identity`)."""
 
@@ -12,9 +12,9 @@ from itertools import chain
 
 from tree_sitter import Node, Query, QueryCursor
 
-from analyzer.bounds import WorkBudget
 from analyzer.identity import digest_of
 from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE, named_index
+from analyzer.limits import WorkBudget
 
 #: largest anchor, in syntax nodes (about 2 bytes each in minified code); chosen by measurement
 #: across platform builds (bench/fingerprint_pairing.py, docs/fingerprints.md)

@@ -1,26 +1,6 @@
-"""Function signatures that survive minification (docs/corpus.md, "Signatures").
-
-Minifiers rename every local, rewrite syntax (`!0`, comma sequences, `if` to `?:` with the
-branches swapped, `new` dropped from `Error`) and fold constants, but they keep what a
-program says to the outside world: string literals, property names and regular
-expressions. A function's signature is the **multiset** of those tokens in its whole text
-(nested functions included), so it does not depend on the order a minifier leaves them in:
-
-- a string literal's decoded value (quotes and escapes do not matter: `'a\\'b'` is `"a'b"`),
-  and the literal text of the strings a function builds: a template, a `+` chain and a
-  `"a".concat(x, "b")` chain of the same pieces give the same tokens (analyzer/javascript/chains.py);
-- property names after `.`, object and class keys, shorthand properties and patterns (a
-  minifier writes `{a: b}` for `{a}` once it renames `a`, and `x.a` for `x["a"]`): the name;
-- a regular expression's text.
-
-Left out, because bundlers or minifiers change them: numbers and booleans; `"use strict"`;
-the operand compared with `typeof x` (`"undefined"` becomes `"u"`); the relative module path
-given to `require`/`import` (the bundler replaces the call); private `#names` (renamed).
-
-The multiset is hashed additively: each distinct token has a 64-bit hash, a function's key is
-the sum of its tokens' hashes (mod 2**64) mixed with their count. With the tokens of a unit in
-source order and their prefix sums, the key of any function is two subtractions, so every
-function of a 27 MB bundle costs O(1) once the tokens are found (one query, compiled once).
+"""Function signatures that survive minification: the multiset of a function's string literals
+(and the strings it builds), property names and regular expressions, hashed additively so that
+any function's key is two subtractions over a unit's prefix sums (docs/corpus.md, "Signatures").
 """
 
 from __future__ import annotations

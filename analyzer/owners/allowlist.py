@@ -1,4 +1,4 @@
-"""Reviewed allowlists (SPEC 4): load and validate with file/line/key errors; write canonically."""
+"""Reviewed allowlists (docs/owners.md): load and validate with file/line/key errors; write canonically."""
 
 from __future__ import annotations
 

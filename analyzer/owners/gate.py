@@ -1,4 +1,4 @@
-"""The CI gate (SPEC 7): verify a scan directory, recompute its owners, then check thresholds.
+"""The CI gate (docs/reference.md, "The gate"): verify a scan directory, recompute its owners, then check thresholds.
 
 The gate trusts nothing it reads. Every file the summary lists must be a regular file inside
 the directory with its recorded sha256, every file a scan writes must be listed, and nothing

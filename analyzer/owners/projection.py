@@ -1,4 +1,4 @@
-"""Owners (SPEC 4): every callsite matched against reviewed entries by exact fingerprint."""
+"""Owners (docs/owners.md): every callsite matched against reviewed entries by exact fingerprint."""
 
 from __future__ import annotations
 

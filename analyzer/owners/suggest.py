@@ -1,4 +1,4 @@
-"""Owner suggestions (SPEC 4, last rule): evidence beyond allowlists, written for a reviewer.
+"""Owner suggestions (docs/owners.md): evidence beyond allowlists, written for a reviewer.
 
 `suggest` reads a scan directory and proposes allowlist entries; nothing here changes an
 owner. `accept` copies the suggestions a reviewer chose into an allowlist, through the

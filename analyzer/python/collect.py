@@ -44,7 +44,7 @@ from analyzer.python.syntax import (
 class Collector:
     def __init__(self, error_names: frozenset[str], call_names: frozenset[str],
                  method_names: frozenset[str], factory_names: frozenset[str]) -> None:
-        #: last names that may be error classes (builtin, external, any class of the bundle)
+        #: last names that may be error classes (builtin, external, any class of the input)
         self.error_names = error_names
         #: bare names that may be logging/warnings functions (`warn`, `info` imported)
         self.call_names = call_names
@@ -110,12 +110,12 @@ class Collector:
         else:
             scope.bindings.setdefault(name, []).append((kind, target, scope.count))
 
-    def _bind_target(self, target: cst.BaseExpression | None, kind: str = "local") -> None:
+    def _bind_target(self, target: cst.BaseExpression | None) -> None:
         pending: list[cst.BaseExpression | None] = [target]
         while pending:
             current = pending.pop()
             if isinstance(current, cst.Name):
-                self._bind(current.value, kind, id(current))
+                self._bind(current.value, "local", id(current))
             elif isinstance(current, (cst.Tuple, cst.List)):
                 pending.extend(element.value for element in current.elements)
             elif isinstance(current, cst.StarredElement):
@@ -173,7 +173,6 @@ class Collector:
         frame = Frame(node, "lambda", _qualname(outer, "<lambda>"), _joined(parent, "<locals>"), parent)
         parameters = _parameters(node.params)
         frame.bindings.update((name, [("local", 0, 0)]) for name in parameters)
-        self.found.compatible.update(parameters)
         self._open(frame)
 
     def _class(self, node: cst.ClassDef) -> None:
@@ -296,43 +295,28 @@ class Collector:
     def _target(self, node: cst.AugAssign) -> None:
         self._bind_target(node.target)
 
-    def _deleted(self, node: cst.Del) -> None:
-        self._bind_target(node.target, "unseen")
-
     def _walrus(self, node: cst.NamedExpr) -> None:
         self._bind_target(node.target)
-        if self.scopes and isinstance(self.scopes[-1], Comprehension) and isinstance(node.target, cst.Name):
-            walrus = self.frames[-1].walrus if self.frames else self.found.module_walrus
-            walrus.setdefault(node.target.value, []).append(("local", id(node.target), 0))
 
     def _for(self, node: cst.For | cst.CompFor) -> None:
         """libcst counts a `for` target (and a comprehension's first one) as soon as it is bound."""
         self._bind_target(node.target)
-        if isinstance(node, cst.CompFor):
-            self.found.compatible.update(_names_in(node.target))
         if isinstance(node, cst.For) or (
             isinstance(self.stack[-2], COMPREHENSION_TYPES) and self.stack[-2].for_in is node
         ):
             self._count()
 
     def _declared(self, node: cst.Global | cst.Nonlocal) -> None:
-        self.found.compatible.update(item.name.value for item in node.names)
         scope = self.scopes[-1] if self.scopes else None
         if scope is None:
             return  # `global` at module level changes nothing
         kind = "global" if isinstance(node, cst.Global) else "nonlocal"
         scope.overwrites.update((item.name.value, kind) for item in node.names)
 
-    def _pattern_name(self, node: cst.MatchAs | cst.MatchStar | cst.MatchMapping) -> None:
-        name = node.rest if isinstance(node, cst.MatchMapping) else node.name
-        if isinstance(name, cst.Name):
-            self._bind(name.value, "unseen", id(name))
-
     def _type_parameter(self, node: cst.TypeParam) -> None:
         name = getattr(node.param, "name", None)
         if isinstance(name, cst.Name):
             self.found.type_parameters.add(name.value)
-            self.found.compatible.add(name.value)
 
 
 #: what libcst counts as an assignment when it leaves it (`_ASSIGNMENT_LIKE_NODES`)
@@ -359,19 +343,6 @@ def _assignment_target(scope: Scope | None, name: str) -> Scope | None:
             return None
         scope = visible_parent(scope)
     return None
-
-
-def _names_in(target: cst.BaseExpression) -> list[str]:
-    names, pending = [], [target]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, cst.Name):
-            names.append(current.value)
-        elif isinstance(current, (cst.Tuple, cst.List)):
-            pending.extend(element.value for element in current.elements)
-        elif isinstance(current, cst.StarredElement):
-            pending.append(current.value)
-    return names
 
 
 def _qualname(outer: Frame | None, name: str) -> str:
@@ -412,14 +383,10 @@ _VISIT: dict[type, Callable[[Collector, Any], None]] = {  # each handler takes i
     cst.AsName: Collector._as_name,
     cst.AugAssign: Collector._target,
     cst.For: Collector._for,
-    cst.Del: Collector._deleted,
     cst.NamedExpr: Collector._walrus,
     cst.CompFor: Collector._for,
     cst.Global: Collector._declared,
     cst.Nonlocal: Collector._declared,
-    cst.MatchAs: Collector._pattern_name,
-    cst.MatchStar: Collector._pattern_name,
-    cst.MatchMapping: Collector._pattern_name,
     cst.TypeParam: Collector._type_parameter,
     **dict.fromkeys(COMPREHENSION_TYPES, Collector._comprehension),
 }

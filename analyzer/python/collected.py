@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 #: `("import", dotted target, index)` or `("local", id of the bound Name node or 0, index)`; the
-#: index counts the assignment-like statements of its scope before it, as libcst does.
-#: `del x` and match patterns bind as `("unseen", id, index)`: libcst's scope analysis sees a
-#: use there, not a binding; the resolution of erratlas before issue 14 saw a local one.
+#: index counts the assignment-like statements of its scope before it, as libcst does. `del x`
+#: and match patterns bind nothing: libcst's scope analysis sees a use there.
 Binding = tuple[str, "str | int", int]
 #: the index of an access that sees every binding of its scope (a comprehension's element)
 LAST = 1 << 62
@@ -42,8 +41,6 @@ class Frame:
     overwrites: dict[str, str] = field(default_factory=dict)
     #: assignment-like statements of this scope so far (libcst's `_assignment_count`)
     count: int = 0
-    #: walrus targets in comprehensions directly in this frame (see `Collected.compatible`)
-    walrus: dict[str, list[Binding]] = field(default_factory=dict)
 
     def inside(self, child: cst.CSTNode, grandchild: cst.CSTNode | None) -> bool:
         """Is what lies below `child` evaluated in this scope (not in the header)?"""
@@ -136,15 +133,6 @@ class Collected:
     scopes: dict[int, Scope] = field(default_factory=dict)
     #: type parameters (PEP 695): their names need libcst's own scope analysis
     type_parameters: set[str] = field(default_factory=set)
-    #: erratlas before issue 14 resolved a file from its frames' bindings, without scopes for
-    #: comprehensions (a walrus in one bound in the frame around it) and without reading
-    #: statements in order, unless a name it looked up was one of these (bound by a
-    #: comprehension, a lambda, `global`, `nonlocal` or a type parameter anywhere in the file),
-    #: or bound in a lambda: then libcst's scope analysis resolved the whole file. Both ways are
-    #: kept, so that outputs stay byte-identical (`analyzer.python.resolve`).
-    compatible: set[str] = field(default_factory=set)
-    #: walrus targets in comprehensions at module level (see `compatible`)
-    module_walrus: dict[str, list[Binding]] = field(default_factory=dict)
 
 
 def visible_parent(scope: Scope) -> Scope | None:

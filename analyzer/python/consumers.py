@@ -7,13 +7,13 @@ from dataclasses import fields
 
 import libcst as cst
 
-from analyzer.model import Consumer
+from analyzer.model import Consumer, ConsumerRole
 
 #: wrappers that are syntax, not consumers: the consumer is their parent
 _WRAPPERS = (cst.Arg, cst.Element, cst.StarredElement, cst.DictElement, cst.StarredDictElement,
              cst.ComparisonTarget, cst.SubscriptElement, cst.Index, cst.WithItem, cst.AssignTarget,
              cst.FormattedStringExpression, cst.Decorator)
-_ROLE_BY_PARENT: dict[type, str] = {
+_ROLE_BY_PARENT: dict[type, ConsumerRole] = {
     cst.Return: "return",
     cst.Await: "await",
     cst.Yield: "yield",
@@ -72,7 +72,7 @@ def _slot(parent: cst.CSTNode, child: cst.CSTNode) -> str:
     return "child"
 
 
-def _role(node: cst.CSTNode, path: Sequence[cst.CSTNode]) -> str:
+def _role(node: cst.CSTNode, path: Sequence[cst.CSTNode]) -> ConsumerRole:
     """Role of the effective consumer: `x if c else y` branches and `or`/`and` operands pass
     the value through unchanged."""
     child, at = node, len(path) - 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import os
 import re
 import symtable
 import tokenize
@@ -26,7 +25,7 @@ from analyzer.python.filefacts import FileFacts, FileTask, Vocabulary
 from analyzer.python.metadata import scopes_of
 from analyzer.python.nesting import TooDeep, too_deep
 from analyzer.python.reduce import Reduction, reduce
-from analyzer.python.resolve import ModuleNames, Names, NeedScopes, ScopeNames, scopes_mode
+from analyzer.python.resolve import ModuleNames, Names, NeedScopes, ScopeNames
 from analyzer.python.sites import SiteBuilder
 from analyzer.python.spans import walk
 
@@ -61,8 +60,6 @@ def _reduction(stream: tokens.Tokens, lines: list[tokens.Line], vocabulary: Voca
     """What need not be parsed (`analyzer.python.reduce`), for a unit CPython's parser accepts
     (`symtable` parses it and checks its scopes, as `compile` does before generating code; so
     the replaced code hides no syntax error); None to parse the whole unit."""
-    if scopes_mode() == "libcst" or os.environ.get("ERRATLAS_PYTHON_REDUCE", "") == "0":
-        return None  # the oracle modes see whole trees
     found = reduce(stream, lines, vocabulary.hits)
     if found is None:
         return None
@@ -131,19 +128,11 @@ def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabula
     facts = FileFacts(unit.name, task.module, [], [], aliases, stars, [], [], {}, [], None, module_digest)
     if not (found.candidates or found.classes or found.loggers or found.assignments):
         return facts  # nothing to resolve
-    mode = scopes_mode()
-    if mode != "libcst":
-        for compatible in (True, False) if mode != "walk" else (False,):
-            try:
-                resolver = ModuleNames(found, names, compatible)
-                resolved = _resolved(
-                    facts, SiteBuilder(task, stream, stream.encoding, vocabulary, spans, resolver), collector
-                )
-            except NeedScopes:
-                continue  # see ModuleNames; then a type parameter: ask libcst's scope analysis
-            if not (compatible and reduction is not None and reduction.compatible_names(resolver.looked_up)):
-                return resolved
-            # else: a name it looked up is bound in replaced code as ModuleNames reads no further
+    try:
+        return _resolved(facts, SiteBuilder(task, stream, stream.encoding, vocabulary, spans,
+                                            ModuleNames(found, names)), collector)
+    except NeedScopes:  # a type parameter: libcst's scope analysis reads the file
+        pass
     scopes = ScopeNames(scopes_of(module), names, bool(found.star_imports))
     return _resolved(facts, SiteBuilder(task, stream, stream.encoding, vocabulary, spans, scopes), collector)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from analyzer.facts import ClassFacts, ErrorRegion, SiteFacts
 from analyzer.model import Unit
-from analyzer.rules import PythonRules
+from analyzer.python.rules import PythonRules
 
 #: largest anchor in bytes of source (unminified Python; the JavaScript limit counts syntax nodes)
 PYTHON_ANCHOR_LIMIT = 2048
@@ -38,7 +38,7 @@ class ClassRecord:
     qualified: str
     #: per positional base: (as written, the qualified names it may resolve to)
     bases: tuple[tuple[str, tuple[str, ...]], ...]
-    #: everything but the root, which needs the whole bundle (`root_constructor` is "")
+    #: everything but the root, which needs the whole input (`root_constructor` is "")
     facts: ClassFacts
 
 
@@ -68,16 +68,16 @@ class Vocabulary:
     """Names a worker filters candidates with (built once per scan, sent to each worker)."""
 
     rules: PythonRules
-    #: names that may denote a class of the bundle: class names and aliases (a textual superset)
+    #: names that may denote a class of the input: class names and aliases (a textual superset)
     class_names: frozenset[str]
-    #: names bound by `import ... as` anywhere in the bundle (may denote a logger factory)
+    #: names bound by `import ... as` anywhere in the input (may denote a logger factory)
     alias_names: frozenset[str]
     #: last names of callees that can end as an error callsite (`analyzer.python.vocabulary`)
     exception_names: frozenset[str]
 
     @property
     def error_names(self) -> frozenset[str]:
-        """Last names that may be an error class: builtins, externals, classes of the bundle."""
+        """Last names that may be an error class: builtins, externals, classes of the input."""
         rules = self.rules
         return frozenset(rules.builtins) | frozenset(n.rsplit(".", 1)[-1] for n in rules.external) | self.class_names
 

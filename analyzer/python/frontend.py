@@ -1,6 +1,6 @@
-"""A Python bundle -> UnitFacts, files parsed in parallel.
+"""A Python input -> UnitFacts, files parsed in parallel.
 
-load (bundle.python_inputs) -> vocabulary (every name that may denote a class of the bundle,
+load (bundle.python_inputs) -> vocabulary (every name that may denote a class of the input,
 by a textual scan: a superset, so a file never misses a candidate) -> extract each file (in
 `jobs` worker processes, biggest files first: `analyzer.python.workers`) -> settle across
 modules (hierarchy) -> one `python-package` module per unit (modules.jsonl, `suggest`
@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from analyzer.bundle.python_inputs import load_python_bundle
+from analyzer.bundle.python_inputs import load_python_input
 from analyzer.errors import InputError
 from analyzer.facts import FrontendScan
 from analyzer.parallel.executor import Inline
@@ -21,7 +21,8 @@ from analyzer.python.extract import extract_file
 from analyzer.python.filefacts import PYTHON_ANCHOR_LIMIT, FileFacts, FileTask, Vocabulary
 from analyzer.python.hierarchy import settle
 from analyzer.python.modules import module_map, module_names, vendored
-from analyzer.python.vocabulary import bundle_vocabulary
+from analyzer.python.rules import compile_rules
+from analyzer.python.vocabulary import input_vocabulary
 from analyzer.python.workers import (
     WORKER_MEMORY,
     Pool,
@@ -31,18 +32,19 @@ from analyzer.python.workers import (
     quiet_gc,
 )
 from analyzer.readable import as_written
-from analyzer.rules import PythonRules
+from analyzer.rules import Rules
 
 
-def scan_python(path: Path, rules: PythonRules, executor: Inline) -> FrontendScan:
-    bundle = load_python_bundle(path)
+def scan_python(path: Path, rules: Rules, executor: Inline) -> FrontendScan:
+    compiled = compile_rules(rules)
+    bundle = load_python_input(path)
     names = [unit.name for unit in bundle.units]
     modules = module_names(names)
     tasks = [FileTask(unit, modules[unit.name].name, modules[unit.name].package) for unit in bundle.units]
-    vocabulary = bundle_vocabulary(rules, (unit.source for unit in bundle.units))
+    vocabulary = input_vocabulary(compiled, (unit.source for unit in bundle.units))
     files = extract_all(path, tasks, vocabulary, executor)
     evidence = {name: vendored(name, bundle.manifests) for name in names}
-    units = settle(files, bundle.units, rules, modules, evidence)
+    units = settle(files, bundle.units, compiled, modules, evidence)
     module_rows = module_map(units, [f.module_digest for f in files], modules, evidence)
     renderings = {u.unit.name: as_written(u.unit.source) for u in units if u.sites}
     return FrontendScan(bundle.name, bundle.sha256, bundle.size, units, renderings, module_rows, PYTHON_ANCHOR_LIMIT)

@@ -1,10 +1,10 @@
-"""The bundle-wide pass: class hierarchy and logger bindings across modules settle what each
+"""The package-wide pass: class hierarchy and logger bindings across modules settle what each
 file left pending, and every unit becomes a `UnitFacts` like the JavaScript frontend's.
 
 A class is an error class when one of its positional bases resolves, through module-level
 imports, re-exports (`from .exceptions import X` in `__init__`), star imports and simple
 aliases (`Error = OtherError`), to a builtin exception, an external exception of the rules or
-another error class of the bundle, transitively. Resolution is exact: a base that cannot be
+another error class of the package, transitively. Resolution is exact: a base that cannot be
 followed to a definition makes nothing an error class.
 """
 
@@ -18,13 +18,13 @@ from analyzer.facts import ClassFacts, SiteFacts, UnitFacts
 from analyzer.model import Unit
 from analyzer.python.filefacts import ClassRecord, FileFacts, PendingSite
 from analyzer.python.modules import ModuleName, Vendored
-from analyzer.rules import PythonRules
+from analyzer.python.rules import PythonRules
 
 _MAX_HOPS = 64
 
 
-class Bundle:
-    """Names of the whole bundle: aliases, classes, loggers."""
+class PackageNames:
+    """Names of the whole input: aliases, classes, loggers."""
 
     def __init__(self, files: Iterable[FileFacts], rules: PythonRules) -> None:
         self.builtins = frozenset(rules.builtins)
@@ -109,7 +109,7 @@ class Bundle:
         return name.removeprefix("builtins.")
 
     def has_attribute_logger(self, owner: str, attribute: str) -> bool:
-        """`self.<attribute>` is a logger in class `owner` or in one of its bundle bases."""
+        """`self.<attribute>` is a logger in class `owner` or in one of its bases in the package."""
         pending, seen = [owner], set()
         while pending:
             current = self.canonical(pending.pop())
@@ -126,14 +126,14 @@ class Bundle:
 
 def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
            modules: dict[str, ModuleName], vendored: dict[str, Vendored | None]) -> list[UnitFacts]:
-    bundle = Bundle(files, rules)
+    names = PackageNames(files, rules)
     out = []
     for unit, facts in zip(units, files):
-        settled = [(site, _settled(site, bundle)) for site in facts.sites]
+        settled = [(site, _settled(site, names)) for site in facts.sites]
         sites = [s for _, s in settled if s is not None]
         shadowed = Counter(facts.shadowed)
         shadowed.update(site.shadows for site, s in settled if s is None and site.shadows is not None)
-        classes = [c for c in (_error_class(record, bundle) for record in facts.classes) if c is not None]
+        classes = [c for c in (_error_class(record, names) for record in facts.classes) if c is not None]
         out.append(
             UnitFacts(
                 unit=unit,
@@ -147,26 +147,26 @@ def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
     return out
 
 
-def _settled(site: PendingSite, bundle: Bundle) -> SiteFacts | None:
+def _settled(site: PendingSite, names: PackageNames) -> SiteFacts | None:
     pending = site.pending
     if pending is None:
         return site.facts
     kind = pending[0]
     if kind == "class":
-        if bundle.root(pending[1]) is None:
+        if names.root(pending[1]) is None:
             return None
-        constructor = bundle.constructor(pending[1])
+        constructor = names.constructor(pending[1])
         identity = dataclasses.replace(site.facts.identity, role=constructor)
         return dataclasses.replace(site.facts, constructor=constructor, identity=identity)
     if kind == "logger":
-        return site.facts if bundle.canonical(pending[1]) in bundle.loggers else None
+        return site.facts if names.canonical(pending[1]) in names.loggers else None
     if kind == "logger-attribute":
-        return site.facts if bundle.has_attribute_logger(pending[1], pending[2]) else None
+        return site.facts if names.has_attribute_logger(pending[1], pending[2]) else None
     raise AssertionError(f"unknown pending kind {kind!r}")
 
 
-def _error_class(record: ClassRecord, bundle: Bundle) -> ClassFacts | None:
-    reached = bundle.root(record.qualified)
+def _error_class(record: ClassRecord, names: PackageNames) -> ClassFacts | None:
+    reached = names.root(record.qualified)
     if reached is None:
         return None
     root, parent = reached

@@ -1,4 +1,4 @@
-"""The message argument of a Python callsite: shape (SPEC 2.1 taxonomy), text, template, key."""
+"""The message argument of a Python callsite: shape (`model.MessageShape`), text, template, key."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ import re
 
 import libcst as cst
 
-from analyzer.model import Message, expression_key
+from analyzer.model import MISSING, Message, MessageShape, expression_key
 from analyzer.python.tokens import expression_key as normalized_expression
 
-MISSING = Message(shape="missing", text=None, template=None, comparisonKey="<missing>")
 _HOLE = "${}"
 _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])")
 _BRACES = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
@@ -37,7 +36,7 @@ def message_of(argument: cst.BaseExpression | None, source: str) -> Message:
     )
 
 
-def _shape(node: cst.BaseExpression) -> str:
+def _shape(node: cst.BaseExpression) -> MessageShape:
     if isinstance(node, cst.Name):
         return "identifier"
     if isinstance(node, cst.Call):

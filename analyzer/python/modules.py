@@ -1,7 +1,7 @@
 """Unit paths -> dotted module names and vendored dependencies.
 
 A module's name is its path from the outermost directory that is still a package (holds an
-`__init__.py` in the bundle): `src/requests/api.py` -> `requests.api`, `pip/_vendor/rich/
+`__init__.py` in the input): `src/requests/api.py` -> `requests.api`, `pip/_vendor/rich/
 console.py` -> `pip._vendor.rich.console`. Vendored code is code under `<pkg>/_vendor/<dep>/`
 (or a `<pkg>/_vendor/<dep>.py` module) or under `site-packages/<dep>/`; it is recorded as
 evidence for a later Dependency suggestion, never as an owner.
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from analyzer.facts import MODULE_SCHEMA, BundledModule, BundleModules, UnitFacts
 from analyzer.identity import scan_fingerprints
-from analyzer.model import Module
+from analyzer.model import Module, ModuleKind
 
-PYTHON_MODULE_KIND = "python-package"
+PYTHON_MODULE_KIND: ModuleKind = "python-package"
 _VENDOR_DIRECTORIES = ("_vendor", "site-packages")
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:[=<>!~;\[#]|$)")
 
@@ -52,7 +52,7 @@ def module_names(unit_names: list[str]) -> dict[str, ModuleName]:
 class Vendored:
     #: import name of the vendored dependency (`rich`, `six`)
     dependency: str
-    #: its root inside the bundle (`pip/_vendor/rich`, `pip/_vendor/six.py`)
+    #: its root inside the input (`pip/_vendor/rich`, `pip/_vendor/six.py`)
     root: str
     #: its distribution name from the vendoring manifest beside it (`vendor.txt`), if listed
     distribution: str | None

@@ -1,25 +1,7 @@
-"""How deeply a Python unit nests, read from its tokens before any parser sees it.
-
-libcst's native parser recurses once per level of nesting and overflows its stack (a
-segfault: above a thousand levels on a main thread's 8 MiB stack, past a hundred thousand on
-a worker's, `analyzer.python.workers.DEEP_STACK`), and some shapes (`(1,(1,(1,...`,
-`a[0][0]...`) take time and memory that grow faster than the file. A unit is not parsed when it nests
-deeper than CPython itself accepts, or builds an expression deeper than `MAX_EXPRESSION`:
-
-- brackets: more than 200 open at once (CPython: "too many nested parentheses");
-- indentation: more than 100 levels (CPython: "too many levels of indentation");
-- expression: an estimate of the tree's depth above 1000: each open bracket, and within each
-  bracket (or statement) the chains of operators since the last `,`, `:`, `=`, `;`, `for`:
-  one level per operator of a precedence class (an addition, a product, a power, an attribute
-  dot, a call or subscript, `and`, `or`, a conditional, `not`, a sign, `await`, `lambda`, a
-  string joined to the one before), an operator of a lower class ending the chains of higher
-  ones (which become its operand), as the parser nests them.
-
-Such a unit is counted like one that does not parse (an error region and the summary's
-`parseError`, naming the limit), and the scan goes on: CPython would not compile it either, so
-it is not code a program runs. `ERRATLAS_PYTHON_MAX_NESTING=N` sets the three limits to N, for
-an expert who wants such a file parsed anyway, at the risk the limits exist for: a parser crash
-then ends the scan with exit 2, naming the file.
+"""How deeply a Python unit nests, read from its tokens before any parser sees it: a unit nested
+deeper than CPython accepts (brackets, indentation) or than libcst's recursive parser survives
+(an estimate of the expression depth) is not parsed, and counted like one that does not parse
+(docs/reference.md, "Bounds").
 """
 
 from __future__ import annotations

@@ -1,25 +1,7 @@
-"""Parse only what can hold a callsite: the code that cannot change any output is replaced, before
-libcst parses the unit, by a string literal of the same length (spaces, line breaks kept).
-
-Offsets, lines and columns of everything else stay those of the unit; fingerprints are still
-computed from the unit's own text. Two kinds of code are replaced, found from the unit's
-tokens (one tokenization per unit, `analyzer.python.tokens`):
-
-- the body of a `def` (not `__init__`, whose `self.x = ...` are the class's fields) that holds
-  none of: a call of a name in `hits` (a name that may be an exception, a logging or warnings
-  function, a logger factory), a `raise` of such a name, `logging.` or `warnings.` (a call
-  spelled so is counted as shadowed when it resolves elsewhere), `class`, `global`,
-  `nonlocal`, a type parameter, or such a name inside an f-string. What a body binds is seen only from inside it;
-  the body's own scopes are libcst's, so nothing outside reads them;
-- the value of a simple statement (`x = value`, `return value`, an expression statement) that
-  holds no name in `hits` and no `yield`, `lambda`, comprehension or `:=` (those bind or mark
-  what encloses them). A value that is a dotted name is kept: it may be an alias.
-
-A unit is reduced only when CPython's parser accepts it (`analyzer.python.extract`): so no
-syntax error is hidden in replaced code. The string must then come out of the parse exactly where the
-code was, or the unit is parsed whole; `Reduction.compatible_names` reads, when needed, the
-names a replaced body binds in lambdas and comprehensions (see `Collected.compatible`).
-"""
+"""Parse only what can hold a callsite: code that cannot change any output is replaced, before
+libcst parses the unit, by a string literal of the same length (offsets, lines and columns
+kept). What is replaced, and why it is safe: docs/performance.md, "What a Python scan does not
+parse"."""
 
 from __future__ import annotations
 
@@ -52,8 +34,6 @@ class Reduction:
     stream: Tokens
     #: replaced character ranges, in order
     regions: list[tuple[int, int]]
-    #: token ranges of replaced bodies holding a lambda or a comprehension
-    binding_bodies: list[tuple[int, int]]
 
     def text(self) -> str:
         """The unit with every region replaced by a string literal of the same length."""
@@ -65,16 +45,6 @@ class Reduction:
         parts.append(text[at:])
         return "".join(parts)
 
-    def compatible_names(self, wanted: set[str]) -> set[str]:
-        """Which of `wanted` the replaced bodies bind as a lambda parameter or a comprehension
-        target (what the compatible resolution reads, anywhere in a unit)."""
-        values = self.stream.values
-        found: set[str] = set()
-        for first, last in self.binding_bodies:
-            if wanted.intersection(values[first:last]):
-                found |= _lambda_and_comprehension_names(self.stream, first, last) & wanted
-        return found
-
 
 def reduce(stream: Tokens, lines: list[Line], hits: frozenset[str]) -> Reduction | None:
     """What to replace in the unit (of logical `lines`); None when nothing can be (or on Python
@@ -84,7 +54,7 @@ def reduce(stream: Tokens, lines: list[Line], hits: frozenset[str]) -> Reduction
         _is_fstring(v) for k, v in zip(stream.kinds, stream.values) if k == "string"
     ):
         return None
-    reduction = Reduction(stream, [], [])
+    reduction = Reduction(stream, [])
     at = 0
     while at < len(lines):
         at = _reduce_line(reduction, lines, at, hits)
@@ -121,8 +91,6 @@ def _blankable_body(reduction: Reduction, lines: list[Line], at: int, body_end: 
     if end - start < _SHORTEST or _holds_hit(stream, first, last, hits):
         return False
     reduction.regions.append((start, end))
-    if _binds_inside(stream, first, last):
-        reduction.binding_bodies.append((first, last))
     return True
 
 
@@ -226,90 +194,6 @@ def _is_type_statement(stream: Tokens, index: int, last: int) -> bool:
     kinds, values = stream.kinds, stream.values
     starts_line = index == 0 or kinds[index - 1] == "newline"
     return starts_line and index + 2 < last and kinds[index + 1] == "name" and values[index + 2] in ("=", "[")
-
-
-def _binds_inside(stream: Tokens, first: int, last: int) -> bool:
-    """A lambda, or a comprehension (a `for` inside brackets), in tokens `[first, last)`."""
-    return any(True for _ in _binders(stream, first, last))
-
-
-def _binders(stream: Tokens, first: int, last: int) -> list[int]:
-    """Indices of `lambda`s and of comprehensions' `for`s (inside brackets: a statement's `for`
-    never is) in tokens `[first, last)`."""
-    kinds, values = stream.kinds, stream.values
-    found, depth = [], 0
-    for index in range(first, last):
-        value = values[index]
-        if kinds[index] == "op":
-            depth += value in _OPEN
-            depth -= value in _CLOSE and depth > 0
-        elif kinds[index] == "name" and (value == "lambda" or (value == "for" and depth > 0)):
-            found.append(index)
-    return found
-
-
-def _lambda_and_comprehension_names(stream: Tokens, first: int, last: int) -> set[str]:
-    """Names bound by lambdas' parameters and comprehensions' targets in tokens `[first, last)`."""
-    found: set[str] = set()
-    for index in _binders(stream, first, last):
-        if stream.values[index] == "lambda":
-            found |= _lambda_parameters(stream, index + 1, last)
-        else:
-            found |= _target_names(stream, index + 1, last)
-    return found
-
-
-def _lambda_parameters(stream: Tokens, at: int, last: int) -> set[str]:
-    """The parameter names of the lambda whose parameters start at `at`."""
-    kinds, values = stream.kinds, stream.values
-    found: set[str] = set()
-    depth, expecting, pending_lambdas = 0, True, 0
-    while at < last:
-        value = values[at]
-        if value in _OPEN:
-            depth += 1
-        elif value in _CLOSE:
-            depth -= 1
-        elif depth == 0 and value == "lambda":
-            pending_lambdas += 1  # a lambda in a default: its `:` is not ours
-        elif depth == 0 and value == ":":
-            if not pending_lambdas:
-                break
-            pending_lambdas -= 1
-        elif depth == 0 and value == ",":
-            expecting = True
-            at += 1
-            continue
-        elif depth == 0 and value == "=":
-            expecting = False
-        elif expecting and depth == 0 and kinds[at] == "name":
-            found.add(value)
-            expecting = False
-        at += 1
-    return found
-
-
-def _target_names(stream: Tokens, at: int, last: int) -> set[str]:
-    """The names a comprehension's target binds (through tuples, lists and `*`, not in
-    attributes or subscripts), from `at` to its `in`."""
-    kinds, values = stream.kinds, stream.values
-    found: set[str] = set()
-    depth, subscripts = 0, []  # per open bracket: is it a subscript's
-    while at < last and not (depth == 0 and values[at] == "in"):
-        value = values[at]
-        if value in _OPEN:
-            previous = values[at - 1]
-            subscripts.append((kinds[at - 1] == "name" and previous not in ("for", "in")) or previous in (")", "]"))
-            depth += 1
-        elif value in _CLOSE and subscripts:
-            subscripts.pop()
-            depth -= 1
-        elif kinds[at] == "name" and not any(subscripts):
-            after = values[at + 1] if at + 1 < last else ""
-            if values[at - 1] != "." and after not in (".", "[", "("):
-                found.add(value)
-        at += 1
-    return found
 
 
 def _body_end(lines: list[Line], at: int) -> int:

@@ -1,19 +1,18 @@
-"""What a name at a callsite refers to, as absolute dotted names of the bundle.
+"""What a name at a callsite refers to, as absolute dotted names of the input.
 
 Two resolvers with one interface. `ModuleNames` answers from the bindings the collector
 recorded in its one pass (per function, lambda, class and comprehension scope, and at module
 level), with the rules and the names libcst's scope analysis gives: the innermost enclosing
 scope binding the name (a class body only when the site is directly in it), `global` and
 `nonlocal` followed, else the module, else builtins. `ScopeNames` asks libcst's scope analysis
-itself (ExpressionContextProvider -> ScopeProvider): it is used for the few files that bind a
-name the walk does not model (PEP 695 type parameters), and everywhere when
-`ERRATLAS_PYTHON_SCOPES=libcst`, which the tests use as an oracle (see `scopes_mode`).
+itself (ExpressionContextProvider -> ScopeProvider), for the few files that bind a name the
+walk does not model (PEP 695 type parameters); the tests resolve every file with it as the
+oracle of `ModuleNames` (tests/support/python_oracles.py).
 """
 
 from __future__ import annotations
 
 import builtins
-import os
 from collections.abc import Mapping
 
 import libcst as cst
@@ -24,13 +23,6 @@ from analyzer.python.collected import Binding, Collected, Frame, Scope, Where, v
 from analyzer.python.syntax import dotted
 
 BUILTIN_NAMES = frozenset(dir(builtins))
-
-
-def scopes_mode() -> str:
-    """`ERRATLAS_PYTHON_SCOPES`: empty (the default), `libcst` (libcst's scope analysis for every
-    file) or `walk` (the one-pass emulation of it for every file, never the compatible way):
-    the tests check that `libcst` and `walk` give byte-identical outputs."""
-    return os.environ.get("ERRATLAS_PYTHON_SCOPES", "")
 
 
 class NeedScopes(Exception):
@@ -94,18 +86,11 @@ class ScopeNames:
 class ModuleNames:
     """Resolution from the recorded bindings (see the module's docstring). As in libcst, a
     name (not an attribute) sees only the bindings of its own scope made before it, and its
-    enclosing scope's when there are none: `TimeoutError = TimeoutError` reads the builtin.
+    enclosing scope's when there are none: `TimeoutError = TimeoutError` reads the builtin."""
 
-    `compatible=True` resolves as erratlas did before issue 14 for files whose names it could
-    resolve without libcst (`Collected.compatible`): frames only, comprehensions transparent,
-    no reading order. It raises NeedScopes where that resolution asked libcst; the file is then
-    resolved again with `compatible=False`."""
-
-    def __init__(self, found: Collected, names: Names, compatible: bool = False) -> None:
-        self.found, self.names, self.compatible = found, names, compatible
+    def __init__(self, found: Collected, names: Names) -> None:
+        self.found, self.names = found, names
         self.star_imports = bool(found.star_imports)
-        #: every name the compatible resolution looked up (`analyzer.python.reduce` checks them)
-        self.looked_up: set[str] = set()
 
     def qualified(self, node: cst.CSTNode, where: Where) -> list[str]:
         written = dotted(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
@@ -133,8 +118,6 @@ class ModuleNames:
         those bindings)."""
         if name in self.found.type_parameters:
             raise NeedScopes(name)
-        if self.compatible:
-            return self._frames_binding(name, where)
         around = self._around(where)
         scope, bound = self._resolve(name, around, 0)
         access = around[0] if around else None
@@ -162,29 +145,11 @@ class ModuleNames:
                 at = around.index(target, at + 1)
                 continue
             if at == start or not (isinstance(scope, Frame) and scope.kind == "class"):
-                bound = _seen(scope.bindings.get(name, []))
+                bound = scope.bindings.get(name, [])
                 if bound:
                     return scope, bound
             at += 1
-        return None, _seen(self.found.module_bindings.get(name, []))
-
-    def _frames_binding(self, name: str, where: Where) -> tuple[Scope | None, list[Binding]]:
-        """The resolution of erratlas before issue 14 (see the class docstring)."""
-        self.looked_up.add(name)
-        if name in self.found.compatible:
-            raise NeedScopes(name)
-        innermost = True
-        for scope in self._around(where):
-            if not isinstance(scope, Frame):
-                continue
-            if scope.kind != "class" or innermost:
-                bound = scope.bindings.get(name, []) + scope.walrus.get(name, [])
-                if bound:
-                    if scope.kind == "lambda":
-                        raise NeedScopes(name)
-                    return scope, bound
-            innermost = False
-        return None, self.found.module_bindings.get(name, []) + self.found.module_walrus.get(name, [])
+        return None, self.found.module_bindings.get(name, [])
 
     def _around(self, where: Where) -> list[Scope]:
         """The scopes `where` is inside (not in their headers), innermost first."""
@@ -198,7 +163,3 @@ class ModuleNames:
             child, grandchild = node, child
         return out
 
-
-def _seen(bound: list[Binding]) -> list[Binding]:
-    """The bindings libcst's scope analysis records (not `del x`, not match patterns)."""
-    return [b for b in bound if b[0] != "unseen"] if bound else bound

@@ -11,13 +11,13 @@ import libcst as cst
 
 from analyzer.facts import ClassFacts, SiteFacts
 from analyzer.identity import IdentityInput
-from analyzer.model import Message
+from analyzer.model import MISSING, CalleeRole, Message
 from analyzer.python import tokens
 from analyzer.python.collect import Collector
 from analyzer.python.collected import Candidate, Frame, LoggerBinding, Where
 from analyzer.python.consumers import consumer_of
 from analyzer.python.filefacts import PYTHON_ANCHOR_LIMIT, ClassRecord, FileTask, PendingSite, Vocabulary
-from analyzer.python.messages import MISSING, message_of
+from analyzer.python.messages import message_of
 from analyzer.python.resolve import ModuleNames, ScopeNames
 from analyzer.python.scopes import context_of, innermost_function, scope_of
 from analyzer.python.spans import SourceMap
@@ -168,7 +168,9 @@ class SiteBuilder:
         return self._facts(candidate, "error", func, constructor, "error-constructor", count, message,
                            None, None, None)
 
-    def _diagnostic_facts(self, candidate: Candidate, func: cst.CSTNode, role: str, method: str | None) -> SiteFacts:
+    def _diagnostic_facts(
+        self, candidate: Candidate, func: cst.CSTNode, role: CalleeRole, method: str | None
+    ) -> SiteFacts:
         call: cst.Call = candidate.node  # type: ignore[assignment]
         rules = self.rules
         args = positional(call)
@@ -218,7 +220,7 @@ class SiteBuilder:
         return message_of(argument, self.text[start:end])
 
     def _facts(
-        self, candidate: Candidate, kind: str, func: cst.CSTNode, constructor: str | None, role: str,
+        self, candidate: Candidate, kind: str, func: cst.CSTNode, constructor: str | None, role: CalleeRole,
         count: int, message: Message, level: str | None, level_source: str | None,
         level_candidates: tuple[str, ...] | None,
     ) -> SiteFacts:

@@ -1,6 +1,6 @@
 """Alpha-normalized token streams of Python source, for fingerprints and comparison keys.
 
-fp1 for Python (SPEC 3; the JavaScript normalizer is `analyzer.javascript.normalize.Normalizer`): the
+fp1 for Python (docs/fingerprints.md; the JavaScript normalizer is `analyzer.javascript.normalize.Normalizer`): the
 anchor's source is tokenized; comments, blank lines and the whitespace inside a line are
 dropped; each logical line starts with its indentation relative to the anchor's first line;
 each *name* is replaced by the index of its first occurrence in the anchor. Kept verbatim:

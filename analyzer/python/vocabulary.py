@@ -1,6 +1,6 @@
-"""The names a scan looks for, found textually in every unit of the bundle before any parse.
+"""The names a scan looks for, found textually in every unit of the input before any parse.
 
-- `class_names`: names that may denote a class of the bundle: `class Name`, `import ... as
+- `class_names`: names that may denote a class of the input: `class Name`, `import ... as
   Name` and `Name = dotted.name` anywhere (also in strings and comments: a superset is
   harmless, a miss is not; backslash continuations are joined first). A call or `raise` whose
   last name is one of these, a builtin or an external exception is a candidate.
@@ -23,8 +23,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from analyzer.python.filefacts import Vocabulary
+from analyzer.python.rules import PythonRules
 from analyzer.python.tokens import SIGNIFICANT as _TOKENS
-from analyzer.rules import PythonRules
 
 #: `class Name` and `import ...`: a word must end before them (`\\b`), checked by hand so that
 #: the literal leads the pattern and the regex engine searches for it fast
@@ -52,7 +52,7 @@ _ANNOTATED_BEFORE = re.compile(r"(?:\A|[\r\n])[ \t]*([^\W\d]\w*)[ \t]*:[^=\r\n]*
 _LONGEST_HEADER = 4000
 
 
-def bundle_vocabulary(rules: PythonRules, sources: Iterable[bytes]) -> Vocabulary:
+def input_vocabulary(rules: PythonRules, sources: Iterable[bytes]) -> Vocabulary:
     classes: set[str] = set()
     aliases: set[str] = set()
     headers: dict[str, set[str]] = defaultdict(set)  # class or alias -> the words that make it one

@@ -1,4 +1,4 @@
-"""The reviewer's index (SPEC 6): markdown a code host renders, on ten thousand callsites.
+"""The reviewer's index: markdown a code host renders, on ten thousand callsites.
 
 `error-diagnostic-owner-index.md` holds the totals and coverage, the allowlists' health
 (stale and drifted entries) and the contents: one row per package (Dependency) and per module

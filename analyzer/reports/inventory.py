@@ -1,4 +1,4 @@
-"""The inventory files of SPEC 5 that need no owners."""
+"""The inventory files that need no owners (docs/reference.md, "A scan directory")."""
 
 from __future__ import annotations
 
@@ -38,7 +38,6 @@ def inventory_files(result: ScanResult) -> dict[str, bytes]:
     files[REFERENCES_FILE] = jsonl(result.references)  # type: ignore[arg-type]
     for written in result.readable.values():
         files |= written.file_texts()
-    # -- bundler module map (issue 4) --
     files |= module_files(result)
     return files
 

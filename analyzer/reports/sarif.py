@@ -1,4 +1,4 @@
-"""SARIF 2.1.0 for code hosts and CI (issue 15): one result per callsite the gate cares about.
+"""SARIF 2.1.0 for code hosts and CI (docs/reference.md, "SARIF"): one result per callsite the gate cares about.
 
 A result's `partialFingerprints` carry the callsite's portable fingerprint, so a code host
 tracks a finding across releases exactly as an allowlist entry would: `erratlasCallsite/v1` is

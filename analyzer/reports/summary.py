@@ -135,7 +135,6 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
         },
         **({"leftOut": _left_out(result)} if any(u.found is not None for u in result.units) else {}),
         "invariants": invariants(result, tallies),
-        # -- bundler module map and source-map evidence (issue 4) --
         "modules": module_summary(result),
         "references": reference_summary(result),
     }

@@ -1,253 +1,156 @@
-"""Load and validate `rules/*.toml` (SPEC 9): unknown keys and wrong types name file, line, key."""
+"""Rules: what a scan counts, one type for every language (docs/reference.md, "Rules").
+
+`Rules` is plain data: its language, where it was read from, and its sections of TOML values.
+One validator reads every language's file against one table of keys (`SCHEMA`), and a bad
+file is a `RulesError` naming file, line and key. The defaults live only in the shipped files
+(`analyzer/rules/<language>.toml`): a key a rules file leaves out keeps the shipped value.
+Each frontend compiles `Rules` into what it reads (`analyzer.javascript.rules`,
+`analyzer.python.rules`).
+"""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.resources
-import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from analyzer.errors import InputError
+from analyzer.model import Language
+from analyzer.rules.keys import SCHEMA, cross_checks
 from analyzer.tomlfile import TomlFile, read_toml
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+#: the shipped file of each language's rules, inside this package
+SHIPPED: dict[Language, str] = {"javascript": "javascript.toml", "python": "python.toml"}
+#: how a person names each language
+_SHOWN: dict[Language, str] = {"javascript": "JavaScript", "python": "Python"}
+#: a rules value as TOML gives it, lists as tuples
+Value = str | int | tuple[str, ...] | dict[str, Any]
+
+
+class RulesError(InputError):
+    """A rules file that does not validate: its path, the line and the key at fault."""
+
+    def __init__(self, path: object, line: int, key: str, problem: str) -> None:
+        super().__init__(f"{path}:{line}", f"key '{key}': {problem}")
+        self.file, self.line, self.key = str(path), line, key
 
 
 @dataclass(frozen=True, slots=True)
-class JavaScriptRules:
+class Rules:
+    """One language's rules, validated: the shipped defaults with a rules file's keys over them."""
+
+    #: the frontend they are for
+    language: Language
+    #: the file they were read from (the shipped one when no file was given)
     path: str
+    #: sha256 of that file's bytes
     sha256: str
-    constructors: tuple[str, ...]
-    class_roots: tuple[str, ...]
-    logger_name: str | None
-    level_key: str
-    default_level: str
-    levels: tuple[str, ...]
-    message_argument: int
-    options_argument: int
-    min_level_option_calls: int
+    #: section -> key -> value, every key of the language's `SCHEMA` (read-only)
+    sections: dict[str, dict[str, Value]]
+
+    def text(self, section: str, key: str) -> str:
+        return cast(str, self.sections[section][key])
+
+    def number(self, section: str, key: str) -> int:
+        return cast(int, self.sections[section][key])
+
+    def names(self, section: str, key: str) -> tuple[str, ...]:
+        return cast(tuple[str, ...], self.sections[section][key])
+
+    def table(self, section: str, key: str) -> dict[str, Any]:
+        return cast(dict[str, Any], self.sections[section][key])
 
 
-# section -> key -> (type, validator description)
-_SCHEMA: dict[str, dict[str, type]] = {
-    "errors": {"constructors": list, "classRoots": list},
-    "logger": {
-        "name": str,
-        "levelKey": str,
-        "defaultLevel": str,
-        "levels": list,
-        "messageArgument": int,
-        "optionsArgument": int,
-        "minLevelOptionCalls": int,
-    },
-}
+def shipped_rules_path(language: Language) -> Traversable:
+    """A language's default rules, read through `importlib.resources` so that they are found in
+    a wheel, a zipped install or a checkout alike; the repository's top-level `rules/` holds the
+    same files as the documented, editable copy."""
+    return importlib.resources.files(__name__).joinpath(SHIPPED[language])
 
 
-def _fail(path: Path | Traversable, document: TomlFile, section: str | None, key: str, problem: str) -> InputError:
-    line = document.line(section, key) if section else document.line(key)
-    where = f"{section}.{key}" if section else key
-    return InputError(f"{path}:{line}", f"key '{where}': {problem}")
-
-
-def _sections(
-    path: Path | Traversable, document: TomlFile, data: dict[str, Any], schema: dict[str, dict[str, type]],
-    check_names: Callable[[Path | Traversable, TomlFile, str, str, list[Any]], None],
-) -> dict[str, dict[str, Any]]:
-    """Every section of `schema` (empty when absent), each key of the type the schema says;
-    lists are checked by `check_names`, numbers must not be negative."""
-    out: dict[str, dict[str, Any]] = {section: {} for section in schema}
-    for section, body in data.items():
-        if section not in schema:
-            raise _fail(path, document, None, section, "unknown section")
-        if not isinstance(body, dict):
-            raise _fail(path, document, None, section, "must be a table")
-        for key, value in body.items():
-            expected = schema[section].get(key)
-            if expected is None:
-                raise _fail(path, document, section, key, "unknown key")
-            if type(value) is not expected:
-                raise _fail(
-                    path, document, section, key, f"must be {'table' if expected is dict else expected.__name__}"
-                )
-            if isinstance(value, list):
-                check_names(path, document, section, key, value)
-            if isinstance(value, int) and value < 0:
-                raise _fail(path, document, section, key, "must not be negative")
-        out[section] = body
-    return out
-
-
-def _read_rules(path: Path | Traversable) -> tuple[bytes, TomlFile, dict[str, Any]]:
-    """The raw bytes, the located document and the parsed table of a rules file."""
+def load_rules(language: Language, path: Path | None = None) -> Rules:
+    """The rules of `language`: the file at `path` over the shipped ones, else the shipped ones."""
+    defaults = _shipped(language)
+    if path is None:
+        return defaults
     document = read_toml(path, "rules file")
-    return document.raw, document, document.data
+    sections = _validated(language, path, document, defaults.sections)
+    return Rules(language, str(path), hashlib.sha256(document.raw).hexdigest(), sections)
 
 
-def default_rules_path() -> Traversable:
-    """The default JavaScript rules, shipped inside the package (`analyzer/rules/`); the
-    repository's top-level `rules/` holds the same files as the documented, editable copy."""
-    return _packaged("javascript.toml")
+@functools.cache
+def _shipped(language: Language) -> Rules:
+    path = shipped_rules_path(language)
+    document = read_toml(path, "rules file")
+    empty: dict[str, dict[str, Value]] = {section: {} for section in SCHEMA[language]}
+    sections = _validated(language, path, document, empty)
+    missing = [f"{s}.{k}" for s, keys in SCHEMA[language].items() for k in keys if k not in sections[s]]
+    if missing:  # the shipped file is the only place a default is written
+        raise RulesError(path, 1, missing[0], "missing from the shipped rules")
+    return Rules(language, str(path), hashlib.sha256(document.raw).hexdigest(), sections)
 
 
-def _packaged(name: str) -> Traversable:
-    """A rules file shipped as package data, read through `importlib.resources` so that it is
-    found in a wheel, a zipped install or a checkout alike."""
-    return importlib.resources.files(__name__).joinpath(name)
+def _validated(language: Language, path: Path | Traversable, document: TomlFile,
+               base: dict[str, dict[str, Value]]) -> dict[str, dict[str, Value]]:
+    """`document`'s keys checked against `SCHEMA[language]` and laid over `base`; then the
+    checks between keys, on the values that result."""
+    schema = SCHEMA[language]
+    sections = {section: dict(keys) for section, keys in base.items()}
+    for section, body in document.data.items():
+        if section == "language":
+            _check_language(language, path, document, body)
+            continue
+        if section not in schema:
+            raise _unknown(language, path, document, (section,), "unknown section")
+        if not isinstance(body, dict):
+            raise RulesError(path, document.line(section), section, "must be a table")
+        for key, value in body.items():
+            spec = schema[section].get(key)
+            if spec is None:
+                raise _unknown(language, path, document, (section, key), "unknown key")
+            refused = spec.check(value)
+            if refused is not None:
+                raise _at(path, document, (section, key), refused)
+            sections[section][key] = tuple(value) if isinstance(value, list) else value
+    for check in cross_checks(language):
+        problem = check.run(sections)
+        if problem is None:
+            continue
+        if _sets(document, check.key) or not _sets(document, check.levels):
+            raise _at(path, document, check.key, problem.text)
+        # the file sets the levels alone: they leave out one the shipped value names
+        raise _at(path, document, check.levels,
+                  f"leaves out '{problem.level}', which the shipped '{'.'.join(check.key)}' names")
+    return sections
 
 
-def load_javascript_rules(path: Path | Traversable | None = None) -> JavaScriptRules:
-    path = path or default_rules_path()
-    raw, document, data = _read_rules(path)
-    values = _validated(path, document, data)
-    errors, logger = values["errors"], values["logger"]
-    return JavaScriptRules(
-        path=str(path),
-        sha256=hashlib.sha256(raw).hexdigest(),
-        constructors=tuple(errors.get("constructors", ("Error", "TypeError", "RangeError"))),
-        class_roots=tuple(errors.get("classRoots", ("Error",))),
-        logger_name=logger.get("name") or None,
-        level_key=logger.get("levelKey", "level"),
-        default_level=logger.get("defaultLevel", "debug"),
-        levels=tuple(logger.get("levels", ("verbose", "debug", "info", "warn", "error"))),
-        message_argument=logger.get("messageArgument", 0),
-        options_argument=logger.get("optionsArgument", 1),
-        min_level_option_calls=logger.get("minLevelOptionCalls", 2),
-    )
+def _sets(document: TomlFile, key: tuple[str, str]) -> bool:
+    section = document.data.get(key[0])
+    return isinstance(section, dict) and key[1] in section
 
 
-def _validated(path: Path | Traversable, document: TomlFile, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    out = _sections(path, document, data, _SCHEMA, _check_names)
-    logger = out["logger"]
-    name = logger.get("name", "")
-    if name and not _IDENTIFIER.match(name):
-        raise _fail(path, document, "logger", "name", f"'{name}' is not a JavaScript identifier")
-    levels = logger.get("levels", ["debug"])
-    if "defaultLevel" in logger and logger["defaultLevel"] not in levels:
-        raise _fail(path, document, "logger", "defaultLevel", "must be one of levels")
-    if not out["errors"].get("constructors", ["Error"]):
-        raise _fail(path, document, "errors", "constructors", "must not be empty")
-    return out
+def _at(path: Path | Traversable, document: TomlFile, key: tuple[str, ...], problem: str) -> RulesError:
+    return RulesError(path, document.line(*key), ".".join(key), problem)
 
 
-def _check_names(path: Path | Traversable, document: TomlFile, section: str, key: str, value: list[Any]) -> None:
-    for item in value:
-        if not isinstance(item, str):
-            raise _fail(path, document, section, key, "must be a list of strings")
-        if key != "levels" and not _IDENTIFIER.match(item):
-            raise _fail(path, document, section, key, f"'{item}' is not a JavaScript identifier")
-    if len(set(value)) != len(value):
-        raise _fail(path, document, section, key, "has duplicates")
+def _check_language(language: Language, path: Path | Traversable, document: TomlFile, value: object) -> None:
+    if value not in SHIPPED:
+        raise RulesError(path, document.line("language"), "language", f"must be one of {', '.join(SHIPPED)}")
+    if value != language:
+        raise RulesError(path, document.line("language"), "language",
+                         f"rules for {_SHOWN[cast(Language, value)]}, and the input is {_SHOWN[language]}")
 
 
-# --- Python rules (rules/python.toml) ------------------------------------------------------
+def _unknown(language: Language, path: Path | Traversable, document: TomlFile, key: tuple[str, ...],
+             problem: str) -> RulesError:
+    """An unknown section or key; when it is the other language's, the error says so."""
+    for other, schema in SCHEMA.items():
+        if other != language and key[0] in schema and (len(key) == 1 or key[1] in schema[key[0]]):
+            problem += f": a key of the {_SHOWN[other]} rules, and the input is {_SHOWN[language]}"
+            break
+    return RulesError(path, document.line(*key), ".".join(key), problem)
 
-_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
-
-
-@dataclass(frozen=True, slots=True)
-class PythonRules:
-    path: str
-    sha256: str
-    #: builtin exception class names
-    builtins: tuple[str, ...]
-    #: dotted names of exception classes outside the bundle and builtins
-    external: tuple[str, ...]
-    #: logging function / logger method name -> level
-    logging_methods: dict[str, str]
-    level_method: str
-    #: `logging.<NAME>` -> level
-    level_names: dict[str, str]
-    #: (threshold, level), ascending
-    level_numbers: tuple[tuple[int, str], ...]
-    logger_factories: tuple[str, ...]
-    levels: tuple[str, ...]
-    warning_functions: tuple[str, ...]
-    warning_level: str
-
-
-_PYTHON_SCHEMA: dict[str, dict[str, type]] = {
-    "errors": {"builtins": list, "external": list},
-    "logging": {
-        "methods": dict,
-        "levelMethod": str,
-        "levelNames": dict,
-        "levelNumbers": dict,
-        "factories": list,
-        "levels": list,
-    },
-    "warnings": {"functions": list, "level": str},
-}
-#: keys whose list items are dotted names rather than identifiers
-_DOTTED_LISTS = frozenset({"external", "factories", "functions"})
-
-
-def default_python_rules_path() -> Traversable:
-    """The default Python rules, shipped inside the package beside the JavaScript ones."""
-    return _packaged("python.toml")
-
-
-def load_python_rules(path: Path | Traversable | None = None) -> PythonRules:
-    path = path or default_python_rules_path()
-    raw, document, data = _read_rules(path)
-    values = _python_validated(path, document, data)
-    errors, logging, warnings = values["errors"], values["logging"], values["warnings"]
-    numbers = logging.get("levelNumbers", {"verbose": 0, "debug": 10, "info": 20, "warn": 30, "error": 40})
-    return PythonRules(
-        path=str(path),
-        sha256=hashlib.sha256(raw).hexdigest(),
-        builtins=tuple(errors.get("builtins", ("BaseException", "Exception"))),
-        external=tuple(errors.get("external", ())),
-        logging_methods=dict(logging.get("methods", {})),
-        level_method=logging.get("levelMethod", "log"),
-        level_names=dict(logging.get("levelNames", {})),
-        level_numbers=tuple(sorted((value, level) for level, value in numbers.items())),
-        logger_factories=tuple(logging.get("factories", ("logging.getLogger",))),
-        levels=tuple(logging.get("levels", ("verbose", "debug", "info", "warn", "error"))),
-        warning_functions=tuple(warnings.get("functions", ("warnings.warn",))),
-        warning_level=warnings.get("level", "warn"),
-    )
-
-
-def _python_validated(path: Path | Traversable, document: TomlFile, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    out = _sections(path, document, data, _PYTHON_SCHEMA, _check_python_names)
-    _check_python_levels(path, document, out)
-    return out
-
-
-def _check_python_names(path: Path | Traversable, document: TomlFile, section: str, key: str, value: list[Any]) -> None:
-    pattern = _DOTTED if key in _DOTTED_LISTS else _IDENTIFIER
-    for item in value:
-        if not isinstance(item, str):
-            raise _fail(path, document, section, key, "must be a list of strings")
-        if key != "levels" and not pattern.match(item):
-            kind = "a dotted Python name" if key in _DOTTED_LISTS else "a Python identifier"
-            raise _fail(path, document, section, key, f"'{item}' is not {kind}")
-    if len(set(value)) != len(value):
-        raise _fail(path, document, section, key, "has duplicates")
-
-
-def _check_python_levels(path: Path | Traversable, document: TomlFile, out: dict[str, dict[str, Any]]) -> None:
-    logging, warnings = out["logging"], out["warnings"]
-    levels = logging.get("levels", ["verbose", "debug", "info", "warn", "error"])
-    for key in ("methods", "levelNames"):
-        for name, level in logging.get(key, {}).items():
-            if not _IDENTIFIER.match(name):
-                raise _fail(path, document, "logging", key, f"'{name}' is not a Python identifier")
-            if level not in levels:
-                raise _fail(path, document, "logging", key, f"'{name}' maps to '{level}', not one of levels")
-    if "levelNumbers" in logging and not logging["levelNumbers"]:
-        raise _fail(path, document, "logging", "levelNumbers", "must not be empty: a level number needs a level")
-    for level, number in logging.get("levelNumbers", {}).items():
-        if level not in levels:
-            raise _fail(path, document, "logging", "levelNumbers", f"'{level}' is not one of levels")
-        if type(number) is not int or number < 0:
-            raise _fail(path, document, "logging", "levelNumbers", f"'{level}' must be a non-negative int")
-    method = logging.get("levelMethod", "log")
-    if not _IDENTIFIER.match(method):
-        raise _fail(path, document, "logging", "levelMethod", f"'{method}' is not a Python identifier")
-    if warnings.get("level", "warn") not in levels:
-        raise _fail(path, document, "warnings", "level", "must be one of logging.levels")

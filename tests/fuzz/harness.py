@@ -6,7 +6,7 @@
 - on 0, the summary's invariants hold, and a second run gives byte-identical files;
 - no temporary directory is left beside the output, no worker process is left alive;
 - no process of the command goes past the stated memory bound
-  (`analyzer.bounds.memory_bound` of the case's input bytes, plus MEMORY_PER_MAP_BYTE per
+  (`analyzer.limits.memory_bound` of the case's input bytes, plus MEMORY_PER_MAP_BYTE per
   byte of a source map, plus 64 MiB of resident program text the data bound does not count).
 """
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import orjson
 
-from analyzer.bounds import MEMORY_PER_MAP_BYTE, memory_bound
+from analyzer.limits import MEMORY_PER_MAP_BYTE, memory_bound
 from fuzz import cases
 from fuzz.cases import FIFO, FIXTURES, SYMLINK, Case
 from fuzz.runner import Run, run

@@ -17,8 +17,9 @@ from analyzer.bundle.bun import TRAILER, EmbeddedModule, _Malformed, _read_graph
 from analyzer.bundle.embedded import MANIFEST, planned_files
 from analyzer.bundle.load import unique_names
 from analyzer.javascript.extract import extract_unit
+from analyzer.javascript.rules import compile_rules
 from analyzer.readable import slice_names
-from analyzer.rules import load_javascript_rules
+from analyzer.rules import load_rules
 from analyzer.sourcemap import SourceMap, SourceMapError
 
 PROPERTIES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -125,7 +126,7 @@ _JS_ATOMS = ["{", "}", "(", ")", "[", "]", ";", ",", "=>", "function", "Error", 
 
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
-    return load_javascript_rules()
+    return compile_rules(load_rules("javascript"))
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -8,6 +8,8 @@ a helper's name (minifiers rename every helper on every build):
 - module tables (`webpack`, `browserify`): an object or array of functions that a runtime
   indexes, each function one module.
 
+Each format is one module with one `find(Where) -> Found` (`finder`), listed in `FINDERS`.
+
 Then `loose` finds the top-level code outside every module, `evidence` lets a source map split
 it by original file, and `rows` makes the modules.jsonl rows (`records`) of a scan.
 
@@ -21,31 +23,36 @@ from __future__ import annotations
 from tree_sitter import Tree
 
 from analyzer.facts import MODULE_SCHEMA, BundledModule, BundleModules
-from analyzer.javascript.modules.browserify import browserify_modules
-from analyzer.javascript.modules.esbuild import by_container, find_helpers, wrapped_modules
+from analyzer.javascript.modules import browserify, esbuild, webpack
+from analyzer.javascript.modules.finder import Finder, Where
 from analyzer.javascript.modules.loose import loose_pieces, without_duplicates
 from analyzer.javascript.modules.patterns import Literals
 from analyzer.javascript.modules.rows import UnitEvidence, bundle_modules, unit_evidence
 from analyzer.javascript.modules.spans import ModuleMap, ModuleSpan
 from analyzer.javascript.modules.statements import StatementLists, main_container
-from analyzer.javascript.modules.webpack import webpack_modules
 
 __all__ = [
-    "MODULE_SCHEMA", "BundleModules", "BundledModule", "ModuleMap", "UnitEvidence", "bundle_modules", "find_modules",
-    "main_container", "unit_evidence",
+    "FINDERS", "MODULE_SCHEMA", "BundleModules", "BundledModule", "ModuleMap", "UnitEvidence", "bundle_modules",
+    "find_modules", "main_container", "unit_evidence",
 ]  # fmt: skip
+
+#: every bundler format's module finder, in the order their modules are taken (a new format:
+#: its module, with its byte patterns and its `find`, and one line here; docs/modules.md)
+FINDERS: tuple[Finder, ...] = (
+    esbuild.find,
+    webpack.find,
+    browserify.find,
+)
 
 
 def find_modules(tree: Tree, source: bytes) -> ModuleMap:
     root = tree.root_node
-    lists = StatementLists(root, main_container(root))
-    literals = Literals(source)
-    helpers = find_helpers(root, literals)
+    where = Where(root, source, Literals(source), StatementLists(root, main_container(root)))
     modules: list[ModuleSpan] = []
-    for container, names in by_container(helpers):
-        modules.extend(wrapped_modules(lists, container, source, names))
-    modules.extend(webpack_modules(root, literals))
-    modules.extend(browserify_modules(root, literals))
+    helpers: dict[str, str] = {}
+    for finder in FINDERS:
+        found = finder(where)
+        modules.extend(found.modules)
+        helpers.update(found.helpers)
     modules = without_duplicates(modules)
-    loose = loose_pieces(lists, modules, source)
-    return ModuleMap(modules=modules, loose=loose, helpers={h.name: h.role for h in helpers})
+    return ModuleMap(modules=modules, loose=loose_pieces(where.lists, modules, source), helpers=helpers)

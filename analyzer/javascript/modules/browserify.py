@@ -3,19 +3,23 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from analyzer.javascript.modules.patterns import FUNCTIONS, Literals
+from analyzer.javascript.modules.finder import Found, Where
+from analyzer.javascript.modules.patterns import FUNCTIONS, Search
 from analyzer.javascript.modules.spans import ModuleSpan, function_span
 from analyzer.javascript.modules.statements import key_text
 
+_TABLE = Search(re.compile(rb"\(\s*\{\s*(?:\d+|\"[^\"\n]{1,400}\")\s*:\s*\[\s*function\s*\("), b"[function", 420, 20)
 
-def browserify_modules(root: Node, literals: Literals) -> list[ModuleSpan]:
-    source = literals.source
+
+def find(where: Where) -> Found:
+    root, source = where.root, where.source
     spans: list[ModuleSpan] = []
-    for match in literals.matches("browserify"):
+    for match in where.literals.matches(_TABLE):
         table = root.descendant_for_byte_range(match.start() + 1, match.start() + 1)
         while table is not None and table.type != "object":
             table = table.parent if table.parent is not None and table.parent.start_byte == table.start_byte else None
@@ -25,7 +29,7 @@ def browserify_modules(root: Node, literals: Literals) -> list[ModuleSpan]:
         names = _required_names(entries)
         spans.extend(function_span("browserify", function, source, names.get(key), key, "browserify module table")
                      for key, function, _ in entries)
-    return spans
+    return Found(spans)
 
 
 def _browserify_entries(table: Node) -> Iterator[tuple[str, Node, Node | None]]:

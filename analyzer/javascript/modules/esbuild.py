@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Literals
+from analyzer.javascript.modules.finder import Found, Where
+from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Literals, Search
 from analyzer.javascript.modules.spans import ModuleSpan, module_digest
 from analyzer.javascript.modules.statements import (
     StatementLists,
@@ -29,7 +30,32 @@ from analyzer.javascript.modules.statements import (
     statement_of,
 )
 from analyzer.javascript.syntax import climb, text
+from analyzer.model import ModuleKind
 
+_CJS_CORE = re.compile(
+    rb"\(\s*(" + ID + rb")\s*=\s*\{\s*exports\s*:\s*\{\s*\}\s*\}\s*\)\s*\.\s*exports\s*,\s*\1\s*\)"
+    rb"\s*,\s*\1\s*\.\s*exports"
+)
+#: webpack 5's CommonJS wrapper in concatenated modules: `m = {exports: {}}, fn.call(m.exports, m, m.exports)`
+_CJS_CALL_CORE = re.compile(
+    rb"(" + ID + rb")\s*=\s*\{\s*exports\s*:\s*\{\s*\}\s*\}\s*,\s*" + ID + rb"\s*\.\s*call\s*\(\s*\1\s*\.\s*exports"
+    rb"\s*,\s*\1\s*,\s*\1\s*\.\s*exports\s*\)"
+)
+_ESM_CORE = re.compile(
+    rb"(?<![\w$])" + ID + rb"\s*=\s*(?:\(\s*0\s*,\s*(" + ID + rb")\s*\[[^\]\n]{0,80}\]\s*\)|(" + ID + rb"))"
+    rb"\s*\(\s*(?:\1|\2)\s*=\s*0\s*\)"
+)
+_EXPORT_CORE = re.compile(
+    rb"for\s*\(\s*var\s+(" + ID + rb")\s+in\s+(" + ID + rb")\s*\)\s*[\w$.\x80-\xff]+\s*\(\s*" + ID
+    + rb"\s*,\s*\1\s*,\s*\{\s*get\s*:\s*\2\s*\[\s*\1\s*\]"
+)
+#: the helpers' cores: (pattern, the helper's role, whether the core's names are its parameters)
+_HELPER_CORES = (
+    (Search(_CJS_CORE, b"exports", 40, 120), "commonjs", True),
+    (Search(_CJS_CALL_CORE, b"exports", 40, 120), "commonjs", False),
+    (Search(_ESM_CORE, b"0)", 160, 2, re.compile(rb"[\w$]\s*=\s*\Z")), "esm", True),
+    (Search(_EXPORT_CORE, b"enumerable", 160, 0), "export", True),
+)
 #: what follows `helper(` in a wrapper call: the module function, or its keep-names object
 _CALL_OPEN = rb"\s*(?=function\b|async\b|\(|" + ID + rb"\s*=>|\{)"
 _IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.") | frozenset(
@@ -49,12 +75,19 @@ class Helper:
     container: Node
 
 
-def find_helpers(root: Node, literals: Literals) -> list[Helper]:
+def find(where: Where) -> Found:
+    helpers = _find_helpers(where.root, where.literals)
+    modules: list[ModuleSpan] = []
+    for container, names in _by_container(helpers):
+        modules.extend(_wrapped_modules(where.lists, container, where.source, names))
+    return Found(modules, {h.name: h.role for h in helpers})
+
+
+def _find_helpers(root: Node, literals: Literals) -> list[Helper]:
     found: dict[tuple[str, int], Helper] = {}
-    for search in ("commonjs", "commonjs-call", "esm", "export"):
-        role = "commonjs" if search == "commonjs-call" else search
+    for search, role, strict in _HELPER_CORES:
         for match in literals.matches(search):
-            helper = _helper_at(root, match, role, strict=search != "commonjs-call")
+            helper = _helper_at(root, match, role, strict)
             if helper is not None:
                 found.setdefault((helper.name, helper.container.id), helper)
     return list(found.values())
@@ -97,7 +130,7 @@ def _helper_at(root: Node, match: re.Match[bytes], role: str, strict: bool = Tru
     return Helper(text(name_node), role, statement.parent)
 
 
-def by_container(helpers: list[Helper]) -> Iterator[tuple[Node, dict[str, str]]]:
+def _by_container(helpers: list[Helper]) -> Iterator[tuple[Node, dict[str, str]]]:
     containers: dict[int, tuple[Node, dict[str, str]]] = {}
     for helper in helpers:
         containers.setdefault(helper.container.id, (helper.container, {}))[1][helper.name] = helper.role
@@ -106,7 +139,7 @@ def by_container(helpers: list[Helper]) -> Iterator[tuple[Node, dict[str, str]]]
 
 @dataclass(slots=True)
 class _Wrapper:
-    kind: str
+    kind: ModuleKind
     statements: Statements
     statement: int
     declarator: Node
@@ -116,7 +149,9 @@ class _Wrapper:
     helper: str
 
 
-def wrapped_modules(lists: StatementLists, container: Node, source: bytes, helpers: dict[str, str]) -> list[ModuleSpan]:
+def _wrapped_modules(
+    lists: StatementLists, container: Node, source: bytes, helpers: dict[str, str]
+) -> list[ModuleSpan]:
     """`var X = helper(function ...)` declarations of the helpers found in `container`, at its
     top level (found by bisection) or in a statement list nested in it (an IIFE's body)."""
     wrapping = {name: role for name, role in helpers.items() if role in ("commonjs", "esm")}
@@ -207,7 +242,7 @@ def _wrapper_of(
     if body is None:
         return None
     name = match.group(1).decode()
-    kind = "cjs" if wrapping[name] == "commonjs" else "esm"
+    kind: ModuleKind = "cjs" if wrapping[name] == "commonjs" else "esm"
     return _Wrapper(kind, statements, index, declarator, call, body, key, name)
 
 

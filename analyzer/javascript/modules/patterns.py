@@ -1,50 +1,33 @@
-"""The byte patterns that say where a bundler's module machinery is, and where to look for them.
-
-A regex over the bytes finds the few places to look at; the tree is only read there. Each
-pattern hangs on a literal (`exports`, `0)`, `[function` ...) found once per unit with
-`bytes.find`, far faster than a regex scan of a 27 MB unit.
+"""Where to look for a bundler's module machinery: each bundler's module states its byte
+patterns (`Search`), and `Literals` finds them. A regex over the bytes finds the few places to
+look at; the tree is only read there. Each pattern hangs on a literal (`exports`, `0)`,
+`[function` ...) found once per unit with `bytes.find`, far faster than a regex scan of a
+27 MB unit.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 ID = rb"[\w$\x80-\xff]+"
-_CJS_CORE = re.compile(
-    rb"\(\s*(" + ID + rb")\s*=\s*\{\s*exports\s*:\s*\{\s*\}\s*\}\s*\)\s*\.\s*exports\s*,\s*\1\s*\)"
-    rb"\s*,\s*\1\s*\.\s*exports"
-)
-#: webpack 5's CommonJS wrapper in concatenated modules: `m = {exports: {}}, fn.call(m.exports, m, m.exports)`
-_CJS_CALL_CORE = re.compile(
-    rb"(" + ID + rb")\s*=\s*\{\s*exports\s*:\s*\{\s*\}\s*\}\s*,\s*" + ID + rb"\s*\.\s*call\s*\(\s*\1\s*\.\s*exports"
-    rb"\s*,\s*\1\s*,\s*\1\s*\.\s*exports\s*\)"
-)
-_ESM_CORE = re.compile(
-    rb"(?<![\w$])" + ID + rb"\s*=\s*(?:\(\s*0\s*,\s*(" + ID + rb")\s*\[[^\]\n]{0,80}\]\s*\)|(" + ID + rb"))"
-    rb"\s*\(\s*(?:\1|\2)\s*=\s*0\s*\)"
-)
-_EXPORT_CORE = re.compile(
-    rb"for\s*\(\s*var\s+(" + ID + rb")\s+in\s+(" + ID + rb")\s*\)\s*[\w$.\x80-\xff]+\s*\(\s*" + ID
-    + rb"\s*,\s*\1\s*,\s*\{\s*get\s*:\s*\2\s*\[\s*\1\s*\]"
-)
-_WEBPACK_CORE = re.compile(
-    rb"(?<![\w$.])(" + ID + rb")\s*\[\s*(" + ID + rb")\s*\]\s*(?:\.\s*call\s*\(\s*(" + ID
-    + rb")\s*\.\s*exports\s*,\s*\3|\(\s*(" + ID + rb"))\s*,\s*(?:\3|\4)\s*\.\s*exports\s*,\s*" + ID + rb"\s*\)"
-)
-_WEBPACK_CHUNK = re.compile(rb"\.\s*push\s*\(\s*\[\s*\[[^\]]{0,4000}\]\s*,\s*(?=[\{\[])")
-_BROWSERIFY_TABLE = re.compile(rb"\(\s*\{\s*(?:\d+|\"[^\"\n]{1,400}\")\s*:\s*\[\s*function\s*\(")
-#: (pattern, a literal near every match, bytes searched before and after the literal, and
-#: a quick check that must match just before the literal, else None)
-_SEARCHES: dict[str, tuple[re.Pattern[bytes], bytes, int, int, re.Pattern[bytes] | None]] = {
-    "commonjs": (_CJS_CORE, b"exports", 40, 120, None),
-    "commonjs-call": (_CJS_CALL_CORE, b"exports", 40, 120, None),
-    "esm": (_ESM_CORE, b"0)", 160, 2, re.compile(rb"[\w$]\s*=\s*\Z")),
-    "export": (_EXPORT_CORE, b"enumerable", 160, 0, None),
-    "webpack": (_WEBPACK_CORE, b"exports", 120, 80, None),
-    "webpack-chunk": (_WEBPACK_CHUNK, b"webpack", 0, 4200, None),
-    "browserify": (_BROWSERIFY_TABLE, b"[function", 420, 20, None),
-}
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """A bundler's byte pattern, looked for only around a literal near every match."""
+
+    pattern: re.Pattern[bytes]
+    #: found once per unit with `bytes.find`
+    literal: bytes
+    #: bytes searched before and after the literal
+    before: int
+    after: int
+    #: a quick check that must match just before the literal, else None
+    check: re.Pattern[bytes] | None = None
+
+
 FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 DECLARATIONS = frozenset({"variable_declaration", "lexical_declaration"})
 
@@ -57,9 +40,10 @@ class Literals:
         self.source = source
         self._found: dict[bytes, list[int]] = {}
 
-    def matches(self, search: str) -> Iterator[re.Match[bytes]]:
-        """Matches of one core pattern, looked for only around its literal."""
-        pattern, literal, before, after, check = _SEARCHES[search]
+    def matches(self, search: Search) -> Iterator[re.Match[bytes]]:
+        """Matches of one pattern, looked for only around its literal."""
+        pattern, literal, before, after, check = (search.pattern, search.literal, search.before, search.after,
+                                                  search.check)
         source = self.source
         seen: set[tuple[int, int]] = set()
         for at in self._offsets(literal):

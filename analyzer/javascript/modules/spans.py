@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from analyzer import identity
+from analyzer.model import ModuleKind
 
 _PERSON = b"erratlas-fp1m"
 #: every byte an identifier can hold: deleted from a module's text for its fingerprint
@@ -20,8 +21,7 @@ _NAME_BYTES = bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123)
 class ModuleSpan:
     """One bundled module found in a unit, before its portable fingerprint."""
 
-    #: cjs, esm, webpack, browserify
-    kind: str
+    kind: ModuleKind
     #: first byte, hoisted declarations included
     start: int
     end: int
@@ -64,7 +64,9 @@ def runs_digest(source: bytes, ranges: Sequence[tuple[int, int]]) -> bytes:
     return identity.digest(_PERSON, *(module_digest("esm", source, start, end) for start, end in ranges))
 
 
-def function_span(kind: str, function: Node, source: bytes, key: str | None, binding: str, evidence: str) -> ModuleSpan:
+def function_span(
+    kind: ModuleKind, function: Node, source: bytes, key: str | None, binding: str, evidence: str
+) -> ModuleSpan:
     """A module that is one function of a module table (webpack, browserify)."""
     return ModuleSpan(
         kind=kind,

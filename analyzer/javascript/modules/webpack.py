@@ -9,27 +9,37 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, Literals
+from analyzer.javascript.modules.finder import Found, Where
+from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Search
 from analyzer.javascript.modules.spans import ModuleSpan, function_span
 from analyzer.javascript.modules.statements import key_text, parameters, same
 from analyzer.javascript.syntax import climb, text, without_parentheses
+from analyzer.model import ModuleKind
+
+#: the runtime's `require`: `modules[id].call(module.exports, module, ...)` or `modules[id](module, ...)`
+_REQUIRE = Search(re.compile(
+    rb"(?<![\w$.])(" + ID + rb")\s*\[\s*(" + ID + rb")\s*\]\s*(?:\.\s*call\s*\(\s*(" + ID
+    + rb")\s*\.\s*exports\s*,\s*\3|\(\s*(" + ID + rb"))\s*,\s*(?:\3|\4)\s*\.\s*exports\s*,\s*" + ID + rb"\s*\)"
+), b"exports", 120, 80)
+#: a chunk's `(self.webpackChunk... || []).push([[ids], {...}])`
+_CHUNK = Search(re.compile(rb"\.\s*push\s*\(\s*\[\s*\[[^\]]{0,4000}\]\s*,\s*(?=[\{\[])"), b"webpack", 0, 4200)
 
 
-def webpack_modules(root: Node, literals: Literals) -> list[ModuleSpan]:
-    source = literals.source
+def find(where: Where) -> Found:
+    root, source, literals = where.root, where.source, where.literals
     spans: list[ModuleSpan] = []
     seen: set[int] = set()
-    for match in literals.matches("webpack"):
+    for match in literals.matches(_REQUIRE):
         table = _webpack_table(root, match)
         if table is not None and table.id not in seen:
             seen.add(table.id)
             spans.extend(_table_entries(table, source, "webpack", "webpack module table"))
-    for match in literals.matches("webpack-chunk"):
+    for match in literals.matches(_CHUNK):
         node = root.descendant_for_byte_range(match.end(), match.end())
         if node is not None and node.type in ("object", "array") and node.id not in seen:
             seen.add(node.id)
             spans.extend(_table_entries(node, source, "webpack", "webpack chunk table"))
-    return spans
+    return Found(spans)
 
 
 def _webpack_table(root: Node, match: re.Match[bytes]) -> Node | None:
@@ -88,7 +98,7 @@ def _iife_argument(function: Node, index: int) -> Node | None:
     return value if value is not None and value.type in ("object", "array") else None
 
 
-def _table_entries(table: Node, source: bytes, kind: str, evidence: str) -> list[ModuleSpan]:
+def _table_entries(table: Node, source: bytes, kind: ModuleKind, evidence: str) -> list[ModuleSpan]:
     return [function_span(kind, function, source, key if not key.isdigit() else None, key, evidence)
             for key, function in _entries(table)]
 

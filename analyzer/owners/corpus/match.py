@@ -16,32 +16,20 @@
 from __future__ import annotations
 
 import bisect
-import functools
-import importlib.resources
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
 from analyzer.owners.corpus.store import Corpus
 from analyzer.owners.projection import neighbours
-from analyzer.signatures import PLACED, BundleFunction, Indexer
+from analyzer.signatures import PLACED, BundleFunction
 from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
-_HELPERS = (
-    "tslib-2.8.1.js", "tslib-1.14.1.js",
-    "babel-runtime-7.26.10.js", "babel-runtime-7.20.13.js", "babel-runtime-7.12.18.js",
-    "regenerator-runtime-0.14.1.js", "regenerator-runtime-0.13.11.js", "swc-helpers-0.5.24.js",
-)
 
 
-@functools.cache
-def helper_keys(index_sources: Indexer) -> frozenset[str]:
-    """Signatures of compiler helpers copied into many packages (helpers/README.md)."""
-    folder = importlib.resources.files("analyzer.owners.corpus") / "helpers"
-    index = index_sources((name, (folder / name).read_bytes()) for name in _HELPERS)
-    return frozenset(f"{f.key:016x}" for f in index.functions if f.name != "<module>")
 #: module kinds whose span is one source file's code (a wrapper the bundler wrote around it, or
 #: the declarations hoisted out of one file's `__esm` initializer)
 CONTAINING_KINDS = ("cjs", "esm")
@@ -109,7 +97,7 @@ class CorpusIndex:
         self._rows: list[list[list[object]]] = []
         self.by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._hits: dict[str, tuple[Hit, ...]] = {}
-        helpers = helper_keys(corpus.index)
+        runtime = compiler_runtime_keys(corpus.index)
         directories = DirectoryNames(corpus.packages)
         for name in sorted(corpus.packages):
             for version in corpus.packages[name].versions:
@@ -135,11 +123,11 @@ class CorpusIndex:
                 rows = document["functions"]
                 self._rows.append(rows)
                 for position, row in enumerate(rows):
-                    if row[3] not in helpers:
+                    if row[3] not in runtime:
                         self.by_key[row[3]].append((number, position))
 
     def hits(self, key: str) -> tuple[Hit, ...]:
-        """The corpus functions with this signature (none for a compiler helper's)."""
+        """The corpus functions with this signature (none for compiler runtime code's)."""
         found = self._hits.get(key)
         if found is None:
             out = []

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.owners.corpus.bundle import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.match import CorpusIndex, corpus_suggestions, merged
+from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.store import MANIFEST, Corpus
 from analyzer.owners.suggest import CONFIDENCES
 from analyzer.signatures import Indexer

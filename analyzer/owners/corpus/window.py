@@ -211,7 +211,7 @@ def read_window(document: dict[str, object], sha256: str) -> Window | None:
 
 
 def read_summary_functions(scan: Path) -> list[BundleFunction]:
-    from analyzer.owners.corpus.bundle import SIGNATURES_FILE, read_signatures
+    from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
 
     path = scan / SIGNATURES_FILE
     try:

@@ -1,5 +1,5 @@
-"""The bundle's side of matching, read back: the distinctive signature of every function of
-every unit.
+"""`function-signatures.jsonl` read back: the bundle's side of matching, the distinctive
+signature of every function of every unit.
 
 Written by `scan --signatures` into the scan directory (`function-signatures.jsonl`, one
 `[unit, start, end, key, tokens, weight]` row per distinctive function, sorted by unit and

@@ -1,4 +1,4 @@
-"""The resource bounds of a JavaScript scan, stated in one place (docs/reference.md, "Bounds").
+"""The resource limits of a JavaScript scan, stated in one place (docs/reference.md, "Bounds").
 
 An input past a bound is refused with exit status 2 and one line that names the bound; nothing
 is written. The bounds are far above what real bundles need (measured on claude-code 2.1.100's
@@ -18,12 +18,11 @@ from analyzer.errors import InputError
 
 MiB = 1 << 20
 
-#: a JavaScript bundle, a source map or a rules file is read only when it is a regular file of
+#: a JavaScript bundle or a source map is read only when it is a regular file of
 #: at most this many bytes (a Bun executable is mapped, not read, and may be larger)
 MAX_JAVASCRIPT_BYTES = 512 * MiB
 MAX_EXECUTABLE_BYTES = 4096 * MiB
 MAX_SOURCE_MAP_BYTES = 512 * MiB
-MAX_RULES_BYTES = 1 * MiB
 
 #: every process of a scan may use this much data memory plus MEMORY_PER_BYTE bytes per byte
 #: of JavaScript it scans (2.1.100's cli.js peaks at 60 bytes per byte, the 2.1.235
