@@ -34,7 +34,7 @@ from typing import Protocol
 
 import orjson
 
-from analyzer.bounded import read_regular
+from analyzer.limits import read_regular_file
 from analyzer.errors import InputError
 from analyzer.model import PackageRoot, SourcePlace
 from analyzer.sourcemap import package_of, url_parts
@@ -59,7 +59,7 @@ class FileManifests:
 
     def read(self, directory: PurePosixPath) -> bytes | None:
         try:
-            return read_regular(Path(directory) / "package.json", "package.json", MAX_MANIFEST_BYTES)
+            return read_regular_file(Path(directory) / "package.json", MAX_MANIFEST_BYTES, "package.json")
         except InputError:
             return None
 

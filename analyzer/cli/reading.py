@@ -75,7 +75,7 @@ def _same_file(path: Path, expected: dict[str, Any]) -> bool:
     import os
     import stat
 
-    from analyzer.bounded import read_regular
+    from analyzer.limits import read_regular_file
 
     try:
         info = os.stat(path)
@@ -83,7 +83,7 @@ def _same_file(path: Path, expected: dict[str, Any]) -> bool:
         raise InputError(path, "cannot be read") from None
     if not stat.S_ISREG(info.st_mode) or info.st_size != expected["bytes"]:
         return False
-    return hashlib.sha256(read_regular(path, "file", max(expected["bytes"], 1))).hexdigest() == expected["sha256"]
+    return hashlib.sha256(read_regular_file(path, max(expected["bytes"], 1), "file")).hexdigest() == expected["sha256"]
 
 
 def write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str, Any]], rows: list[dict[str, Any]],
