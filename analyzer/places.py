@@ -34,8 +34,8 @@ from typing import Protocol
 
 import orjson
 
-from analyzer.limits import read_regular_file
 from analyzer.errors import InputError
+from analyzer.limits import read_regular_file
 from analyzer.model import PackageRoot, SourcePlace
 from analyzer.sourcemap import package_of, url_parts
 
