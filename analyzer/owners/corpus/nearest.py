@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.owners.corpus.bundle import SIGNATURES_FILE, read_signatures
+from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.index import tarball_sources
 from analyzer.owners.corpus.match import CorpusIndex, FunctionTree
 from analyzer.owners.corpus.store import Corpus
