@@ -1,25 +1,9 @@
-"""Where a source map's sources lie against the bundle's own package (docs/modules.md, "Places").
-
-The package root is the directory of the nearest `package.json` above the bundle (for a file
-of a directory tree, above that file; of an archive, inside the archive, else the archive's
-root). A source
-resolves relative to the map (its `sourceRoot` joined); a `webpack://<name>/` path relative
-to webpack's context, which is the package root when `<name>` is the package's own name
-(webpack's default namespace). Then each source is in one place:
-
-- `node_modules`: its path runs through `node_modules/<pkg>/` (that package's, wherever it is);
-- `package`: it resolves inside the package root;
-- `outside`: it resolves outside the package root (a monorepo sibling, a parent directory);
-  its package is named only by its own `package.json`, reachable on disk, or by a path segment
-  that is a package the bundle's `package.json` depends on;
-- `unplaced`: it cannot be placed (no package root, a URL, a webpack path of another name).
-
-Only `package.json` files are read: the nearest one above the bundle, and for an outside
-source the directories between it and the package root's ancestors, each a regular file of
-at most MAX_MANIFEST_BYTES, at most MAX_LOOKUPS directories per map. `Manifests` is the seam:
-the file system (`FileManifests`), or the package.json members of an archive (`TreeManifests`,
-rooted at ARCHIVE_ROOT, a path no file system is asked about).
-"""
+"""Where a source map's sources lie against the bundle's own package (docs/modules.md, "Places"):
+`node_modules`, `package` (inside the package root), `outside` (named only by its own reachable
+`package.json` or a dependency of the bundle's) or `unplaced`. Only `package.json` files are read,
+each a regular file of at most MAX_MANIFEST_BYTES, at most MAX_LOOKUPS directories per map.
+`Manifests` is the seam: the file system (`FileManifests`) or an archive's members
+(`TreeManifests`, rooted at ARCHIVE_ROOT, a path no file system is asked about)."""
 
 from __future__ import annotations
 

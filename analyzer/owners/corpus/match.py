@@ -15,13 +15,12 @@
 
 from __future__ import annotations
 
-import bisect
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
+from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
 from analyzer.owners.corpus.store import Corpus
 from analyzer.owners.projection import neighbours
 from analyzer.signatures import PLACED, BundleFunction
@@ -174,45 +173,6 @@ class CorpusIndex:
         return out
 
 
-class DirectoryNames:
-    """Which corpus packages a file's directories name. A package's published files can carry
-    another package's code under a directory of its name: vendored (`plist`'s `lib/xmldom/`,
-    `chalk`'s `source/vendor/supports-color/`) or absorbed in a later version (`@smithy/core`'s
-    `dist-es/submodules/retry/middleware-retry/`, once `@smithy/middleware-retry`'s own). A hit
-    there names both packages, so it never decides for either alone (docs/corpus.md, "Matching").
-    Only names a directory would not hold by chance count: a name with a `-` or `.` (its whole
-    hyphenated name, or two or more of its words in a row: `util-body-length` for
-    `@smithy/util-body-length-browser`), or a scoped name that repeats its scope (`@xmldom/xmldom`)."""
-
-    def __init__(self, packages: Iterable[str]) -> None:
-        self.by_name: dict[str, set[str]] = defaultdict(set)
-        for package in packages:
-            tail = package.rsplit("/", 1)[-1]
-            scope = package[1:].split("/", 1)[0] if package.startswith("@") else None
-            if "-" in tail or "." in tail or scope == tail:
-                self.by_name[tail].add(package)
-        self.words = [(f"-{tail}-", names) for tail, names in sorted(self.by_name.items()) if "-" in tail]
-        self._cache: dict[str, frozenset[str]] = {}
-
-    def named(self, path: str, own: set[str]) -> tuple[str, ...]:
-        found: set[str] = set()
-        for directory in path.split("/")[:-1]:
-            found |= self._directory(directory)
-        return tuple(sorted(found - own))
-
-    def _directory(self, directory: str) -> frozenset[str]:
-        known = self._cache.get(directory)
-        if known is None:
-            found = set(self.by_name.get(directory, ()))
-            if "-" in directory:
-                needle = f"-{directory}-"
-                for tail, names in self.words:
-                    if needle in tail:
-                        found |= names
-            known = self._cache[directory] = frozenset(found)
-        return known
-
-
 def _version_key(version: str) -> tuple[int, ...]:
     parts = []
     for part in version.split("-")[0].split("."):
@@ -253,11 +213,11 @@ def corpus_suggestions(
         if row["kind"] in CONTAINING_KINDS and row["unit"] in trees
         and (found := _identify(row, trees[row["unit"]], index)) is not None
     }
-    islands = Neighbours(functions, index) if NEIGHBOURS else None
+    islands = Neighbours(functions, index)
     decided = []
     for record in records:
         decision = _function_decision(record, trees.get(record["unit"]), index)
-        if decision is not None and islands is not None:
+        if decision is not None:
             decision = islands.checked(decision)
         module = record.get("module")
         module_id = module["id"] if isinstance(module, dict) else None
@@ -309,9 +269,6 @@ def _named_copies(decided: list[tuple[dict[str, Any], Decision, Decision | None]
     return out
 
 
-NEIGHBOURS = True
-
-
 class Neighbours:
     """The package each distinctive function names alone, in bundle order. A bundler lays a
     package's code out together, so a function naming A alone between code naming B alone on both
@@ -351,35 +308,6 @@ class Neighbours:
                   f"{left[0].start} and {right[0].start}): {left[1]}'s code that {decision.packages[0]} also holds]")
         return Decision(tuple(sorted({*decision.packages, left[1]})), decision.hits, decision.how, decision.depth,
                         detail, decision.reach, function)
-
-
-class FunctionTree:
-    """One unit's distinctive functions (sorted by start) with the innermost one holding each."""
-
-    def __init__(self, functions: list[BundleFunction]) -> None:
-        self.functions = sorted(functions, key=lambda f: (f.start, -f.end))
-        self.starts = [f.start for f in self.functions]
-        self.parents: list[int] = []
-        open_: list[int] = []
-        for number, function in enumerate(self.functions):
-            while open_ and self.functions[open_[-1]].end <= function.start:
-                open_.pop()
-            self.parents.append(open_[-1] if open_ else -1)
-            open_.append(number)
-
-    def enclosing(self, offset: int) -> list[BundleFunction]:
-        """The functions holding `offset`, innermost first."""
-        at = bisect.bisect_right(self.starts, offset) - 1
-        out = []
-        while at >= 0:
-            function = self.functions[at]
-            if function.end > offset:
-                out.append(function)
-            at = self.parents[at]
-        return out
-
-    def within(self, start: int, end: int) -> list[BundleFunction]:
-        return self.functions[bisect.bisect_left(self.starts, start):bisect.bisect_left(self.starts, end)]
 
 
 def _function_decision(record: dict[str, Any], tree: FunctionTree | None, index: CorpusIndex) -> Decision | None:

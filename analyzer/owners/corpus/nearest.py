@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.index import tarball_sources
-from analyzer.owners.corpus.match import CorpusIndex, FunctionTree
+from analyzer.owners.corpus.layout import FunctionTree
+from analyzer.owners.corpus.match import CorpusIndex
+from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.store import Corpus
 from analyzer.signatures import BundleFunction
 
