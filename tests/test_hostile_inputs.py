@@ -25,6 +25,11 @@ from support.bunexe import Module, elf, graph
 from analyzer.limits import MAX_CALLSITES, memory_bound
 
 MUTANTS = FIXTURES / "hostile" / "mutants"
+
+
+def trace_pid(line: str) -> int:
+    """The process id of an `ERRATLAS_TRACE` line: `erratlas-trace WALL CPU MIB PID LABEL`."""
+    return int(line.split()[4])
 MiB = 1 << 20
 #: resident program text and shared libraries, which the data bound does not count
 PROGRAM_TEXT = 64 * MiB
@@ -180,7 +185,7 @@ def test_a_parser_crash_is_one_line_naming_the_file(tmp_path: Path) -> None:
     for line in process.stderr:
         lines.append(line)
         if "extract: parsing" in line:
-            os.kill(int(line.split()[2]), signal.SIGSEGV)
+            os.kill(trace_pid(line), signal.SIGSEGV)
             break
     rest = process.stderr.read()
     code = process.wait(timeout=600)
@@ -219,7 +224,7 @@ def test_a_killed_worker_costs_time_never_output(
         late = late or " late" in line  # a worker fallen behind on a busy machine is stopped, not killed
         if not killed and f" {worker} " in line:
             with contextlib.suppress(ProcessLookupError):  # it had finished: the scan is still checked
-                os.kill(int(line.split()[2]), signal.SIGKILL)
+                os.kill(trace_pid(line), signal.SIGKILL)
             killed = True
     assert process.wait(timeout=600) == 0
     assert killed or late
