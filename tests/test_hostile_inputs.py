@@ -208,11 +208,11 @@ def quietly_scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
     return bundle, base / "quiet"
 
 
-@pytest.mark.parametrize("worker", ["helper:", "side:"])
+@pytest.mark.parametrize("worker", ["helper: working", "ahead: working"])
 def test_a_killed_worker_costs_time_never_output(
         tmp_path: Path, worker: str, quietly_scanned: tuple[Path, Path]) -> None:
-    """The helper that shares the callsite work (or the side worker that hashes, renders and
-    works ahead) is killed mid-scan: the scan ends as usual, its files byte-identical to an
+    """The helper that shares the task lists (or the worker ahead that hashes and renders during
+    the parse) is killed as it starts its work: the scan ends as usual, its files byte-identical to an
     undisturbed scan's."""
     bundle, quiet = quietly_scanned
     environment = {**os.environ, "ERRATLAS_TRACE": "1"}
@@ -222,7 +222,7 @@ def test_a_killed_worker_costs_time_never_output(
     killed = late = False
     for line in process.stderr:
         late = late or " late" in line  # a worker fallen behind on a busy machine is stopped, not killed
-        if not killed and f" {worker} " in line:
+        if not killed and line.rstrip().endswith(f" {worker}"):
             with contextlib.suppress(ProcessLookupError):  # it had finished: the scan is still checked
                 os.kill(trace_pid(line), signal.SIGKILL)
             killed = True

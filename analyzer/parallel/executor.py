@@ -96,6 +96,7 @@ class Forked(Inline):
 
 
 def _send_value(task: Callable[[], T], send: Callable[[object], None]) -> None:
+    mark("ahead: working")
     send(_Value(task()))
     mark("ahead: value sent")
 

@@ -362,6 +362,7 @@ class Shared(Generic[R]):
 
     def _child_side(self, work: Callable[[int], R], send: Callable[[Any], None]) -> None:
         back = self._count
+        mark("helper: working")
         while True:
             claim = back - 1
             self._put(8, claim)
