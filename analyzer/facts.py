@@ -9,9 +9,13 @@ from typing import TYPE_CHECKING
 
 from analyzer.identity import IdentityInput
 from analyzer.model import (
+    BranchTest,
     CalleeRole,
+    CauseKept,
     Consumer,
     Context,
+    Disposition,
+    HandlerForm,
     Message,
     Module,
     ModuleKind,
@@ -54,6 +58,44 @@ class SiteFacts:
     #: digest and offset of the innermost enclosing function, None at module level
     function_digest: bytes | None
     function_offset: int | None
+    #: the offset of the handler that catches it directly (thrown in its protected block, same
+    #: function), else None (`javascript/handlers.py`)
+    handler: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DispositionFacts:
+    """One disposition of a handler's branch, its callsites by offset (ids are made later)."""
+
+    kind: Disposition
+    cause: CauseKept | None
+    #: offsets of the error (`wrap`) or diagnostic (`log`) callsites it links
+    sites: tuple[int, ...]
+    callee: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BranchFacts:
+    test: BranchTest | None
+    dispositions: tuple[DispositionFacts, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerFacts:
+    """Everything about one handler except its fingerprint and its sources (which the callsites'
+    `SiteFacts.handler` name)."""
+
+    offset: int
+    end_offset: int
+    line: int
+    column: int
+    form: HandlerForm
+    param: str | None
+    scope: Scope
+    branches: tuple[BranchFacts, ...]
+    in_error_region: bool
+    #: kind `handler`, role the form (docs/fingerprints.md, "Handler fingerprint")
+    identity: IdentityInput
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +139,8 @@ class UnitFacts:
     left_out: tuple[LeftOut, ...] = ()
     #: callsites found, by kind (None: a frontend that leaves none out)
     found: dict[str, int] | None = None
+    #: catch clauses and promise handlers (None: a frontend that does not look for them)
+    handlers: list[HandlerFacts] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import error_classes, heritage_names
 from analyzer.javascript.consumers import consumer_of
+from analyzer.javascript.handlers import direct_handler, find_handlers
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import find_modules, unit_evidence
 from analyzer.javascript.normalize import Normalizer, anchor_of, innermost_function
@@ -92,7 +93,10 @@ def extract_unit(
     mark("extract: callsite facts made")
     facts = [fact for fact in site_facts if isinstance(fact, SiteFacts)]
     left_out = tuple(fact for fact in site_facts if isinstance(fact, LeftOut))
-    evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place)
+    handlers = find_handlers(unit.name, tree, sites, normalizer, lambda offsets: _columns(source, offsets))
+    mark(f"extract: {len(handlers)} handlers found")
+    evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place,
+                             [h.offset for h in handlers])
     return UnitFacts(
         unit=unit,
         sites=facts,
@@ -106,6 +110,7 @@ def extract_unit(
         evidence=evidence,
         references=references,
         binding_digests=digests,
+        handlers=handlers,
     )
 
 
@@ -297,6 +302,7 @@ def _site(
         ),
         function_digest=normalizer.digest(function) if function is not None else None,
         function_offset=function.start_byte if function is not None else None,
+        handler=direct_handler(node, chain) if kind == "error" and node.type != "identifier" else None,
     )
 
 

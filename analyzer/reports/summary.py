@@ -14,6 +14,7 @@ import orjson
 from analyzer import __version__
 from analyzer.errors import InvariantError
 from analyzer.model import Callsite
+from analyzer.reports.handlers import handler_summary
 from analyzer.reports.modules import module_summary, place_counts
 from analyzer.versions import FP_VERSION, grammar
 
@@ -137,6 +138,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
         "invariants": invariants(result, tallies),
         "modules": module_summary(result),
         "references": reference_summary(result),
+        **({"handlers": handled} if (handled := handler_summary(result)) is not None else {}),
     }
 
 

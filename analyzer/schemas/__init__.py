@@ -23,6 +23,7 @@ OUTPUT_SCHEMAS = {
     "error-diagnostic-owner-projection.jsonl": "erratlas.projection/1",
     "suggestions.jsonl": "erratlas.suggestion/1",
     "references.jsonl": "erratlas.reference-item/1",
+    "handlers.jsonl": "erratlas.handler/1",
     "error-diagnostic-owner-summary.json": "erratlas.summary/1",
 }
 
