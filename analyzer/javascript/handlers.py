@@ -341,6 +341,10 @@ def _param(handler: _Found) -> str | None:
 
 # ---- a handler's body -------------------------------------------------------------------------
 
+#: a branch before its dispositions: (test, statements, whether they leave, `?:` arms thrown or returned)
+_Split = tuple[BranchTest | None, list[Node], bool, list[Node]]
+
+
 @dataclass(slots=True)
 class _Walked:
     """What the walk of a handler's body keeps, in source order."""
@@ -424,29 +428,54 @@ class _Body:
             kind: Disposition = "reject" if self._is_reject(self.handler.node) else "callback"
             return (BranchFacts(None, (DispositionFacts(kind, None, (), callee),)),)
         if self.expression is not None:
-            return (BranchFacts(None, self._dispositions([self.expression], arrow=True)),)
-        return tuple(BranchFacts(test, self._dispositions(parts)) for test, parts in self._split())
+            return (BranchFacts(None, self._dispositions([self.expression], [(self.expression, "return")])),)
+        return tuple(BranchFacts(test, self._dispositions(parts, values)) for test, parts, values in self._split())
 
-    def _split(self) -> list[tuple[BranchTest | None, list[Node]]]:
-        """The body's statements per branch: the first top-level `if` chain or `switch` that tests
-        the caught value splits them; statements before it belong to every branch, statements after
-        it to the branches that fall through to them."""
+    def _split(self) -> list[tuple[BranchTest | None, list[Node], list[tuple[Node, str]]]]:
+        """The body's statements per branch: the first top-level `if` chain, `switch`, or thrown or
+        returned `?:` chain (how minifiers write `if (t) throw a; throw b`) that tests the caught
+        value splits them; statements before it belong to every branch, statements after it to the
+        branches that fall through to them. A `?:` branch's arm is thrown or returned (`values`)."""
         statements = self.statements
         for at, statement in enumerate(statements):
             if statement.type == "if_statement":
                 split = self._if_chain(statement)
             elif statement.type == "switch_statement":
                 split = self._switch(statement)
+            elif statement.type in ("throw_statement", "return_statement"):
+                split = self._conditional_chain(statement)
             else:
                 continue
             if split is None:
                 continue
             before, after = statements[:at], statements[at + 1:]
-            return [(test, before + body + (after if not ended else [])) for test, body, ended in split]
-        return [(None, statements)]
+            return [(test, before + body + (after if not ended else []), [(n, statement.type) for n in arms])
+                    for test, body, ended, arms in split]
+        return [(None, statements, [])]
 
-    def _if_chain(self, statement: Node) -> list[tuple[BranchTest | None, list[Node], bool]] | None:
-        out: list[tuple[BranchTest | None, list[Node], bool]] = []
+    def _conditional_chain(self, statement: Node) -> list[_Split] | None:
+        """`throw t1 ? a : t2 ? b : c` (or `return`): one branch per arm."""
+        value = _first_named(statement)
+        out: list[_Split] = []
+        while value is not None:
+            value = without_parentheses(value)
+            if value.type != "ternary_expression":
+                break
+            condition = value.child_by_field_name("condition")
+            test = self._test(condition) if condition is not None else None
+            consequence = value.child_by_field_name("consequence")
+            alternative = value.child_by_field_name("alternative")
+            if test is None or consequence is None or alternative is None:
+                break
+            out.append((test, [consequence], True, [without_parentheses(consequence)]))
+            value = alternative
+        if not out or value is None:
+            return None
+        out.append((None, [value], True, [value]))
+        return out
+
+    def _if_chain(self, statement: Node) -> list[_Split] | None:
+        out: list[_Split] = []
         node: Node | None = statement
         while node is not None:
             condition = node.child_by_field_name("condition")
@@ -454,29 +483,29 @@ class _Body:
             if test is None:
                 if not out:
                     return None
-                out.append((None, [node], _ends([node])))  # an `else if` on something else: the rest
+                out.append((None, [node], _ends([node]), []))  # an `else if` on something else: the rest
                 return out
             consequence = node.child_by_field_name("consequence")
             body = [consequence] if consequence is not None else []
-            out.append((test, body, _ends(body)))
+            out.append((test, body, _ends(body), []))
             alternative = node.child_by_field_name("alternative")
             inner = _named(alternative)[:1] if alternative is not None else []
             if not inner:
-                out.append((None, [], False))
+                out.append((None, [], False, []))
                 return out
             if inner[0].type != "if_statement":
-                out.append((None, inner, _ends(inner)))
+                out.append((None, inner, _ends(inner), []))
                 return out
             node = inner[0]
         return out
 
-    def _switch(self, statement: Node) -> list[tuple[BranchTest | None, list[Node], bool]] | None:
+    def _switch(self, statement: Node) -> list[_Split] | None:
         value, body = statement.child_by_field_name("value"), statement.child_by_field_name("body")
         path = self._field(without_parentheses(value)) if value is not None else None
         if path is None or body is None:
             return None
         cases = _named(body)
-        out: list[tuple[BranchTest | None, list[Node], bool]] = []
+        out: list[_Split] = []
         has_default = False
         for at, case in enumerate(cases):
             if case.type == "switch_case":
@@ -490,9 +519,9 @@ class _Body:
             else:
                 continue
             statements, ended = _case_statements(cases[at:])
-            out.append((test, statements, ended))
+            out.append((test, statements, ended, []))
         if not has_default:
-            out.append((None, [], False))
+            out.append((None, [], False, []))
         return out
 
     # -- tests of the caught value
@@ -575,7 +604,9 @@ class _Body:
 
     # -- dispositions
 
-    def _dispositions(self, parts: list[Node], arrow: bool = False) -> tuple[DispositionFacts, ...]:
+    def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
+        """What the branch made of `parts` does; `values`: expressions it throws or returns
+        (`throw_statement`, `return_statement`) besides its own throw and return statements."""
         ranges = [(n.start_byte, n.end_byte) for n in parts]
         starts = [r[0] for r in ranges]
         found: list[DispositionFacts] = []
@@ -595,8 +626,9 @@ class _Body:
                 found.extend(self._called(node))
             elif kind == "assignment_expression":
                 found.extend(self._assigned(node))
-        if arrow and parts:
-            found.extend(self._returned(parts[0]))
+        for value, statement in values:
+            leaves = True
+            found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
         if any(d.kind == "exit" for d in found):
             leaves = True
         if not leaves and self._in_retry_loop():
@@ -606,6 +638,9 @@ class _Body:
     def _thrown(self, value: Node | None) -> list[DispositionFacts]:
         if value is None:
             return [DispositionFacts("wrap", "lost", (), None)]
+        value = without_parentheses(value)
+        if value.type == "ternary_expression":
+            return self._arms(value, self._thrown)
         if self._is_caught(value):
             return [DispositionFacts("rethrow", None, (), None)]
         if _is_object_assign(value):
@@ -613,6 +648,12 @@ class _Body:
             if target is not None and self._is_caught(without_parentheses(target)):
                 return [DispositionFacts("rethrow", None, (), None)]
         return [self._wrap(value)]
+
+    @staticmethod
+    def _arms(value: Node, classify: Callable[[Node | None], list[DispositionFacts]]) -> list[DispositionFacts]:
+        """Both arms of a thrown or returned `?:`."""
+        consequence, alternative = value.child_by_field_name("consequence"), value.child_by_field_name("alternative")
+        return classify(consequence) + classify(alternative)
 
     def _wrap(self, value: Node) -> DispositionFacts:
         """A new error thrown, returned or rejected; its cause from what it is given."""
@@ -669,6 +710,8 @@ class _Body:
         if value is None:
             return [DispositionFacts("return-value", None, (), None)]
         value = without_parentheses(value)
+        if value.type == "ternary_expression":
+            return self._arms(value, self._returned)
         while value.type in ("await_expression", "sequence_expression"):
             inner = _last_named(value)
             if inner is None:
