@@ -34,6 +34,11 @@ _BOUNDARIES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "catch_claus
 _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
 #: loops a `retry` may be made of: a `for...of`/`for...in` walks items, it does not retry
 _RETRY_LOOPS = frozenset({"while_statement", "do_statement", "for_statement"})
+#: statements an unlabelled `break` inside them leaves instead of the enclosing loop
+_BREAK_TARGETS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement",
+                            "switch_statement"})
+#: the properties of a loop condition that steps through items
+_STEPPING = frozenset({b"length", b"pop", b"shift", b"next"})
 #: what a branch's walk keeps
 _COLLECTED = frozenset({"throw_statement", "return_statement", "call_expression", "assignment_expression",
                         "variable_declarator", "break_statement"})
@@ -808,7 +813,11 @@ class _Body:
         return False
 
     def _in_retry_loop(self) -> bool:
-        """A catch clause whose try statement is a loop's body, or a statement of it."""
+        """A catch clause whose try statement is the body of a `while`, `do` or `for(;;)` loop, or
+        a statement of it, and whose protected block leaves the loop when it succeeds (a
+        `return`, or a `break` of that loop): the loop runs again only after a failure. A loop
+        whose protected block never leaves it walks items (`for (...; i < n; i++) try { f(a[i]) }
+        catch {}`): each failure skips an item, it does not retry it."""
         if self.handler.form != "catch":
             return False
         chain = self.handler.chain
@@ -817,10 +826,62 @@ class _Body:
         statement, holder = chain[0], chain[1]
         if holder.type == "statement_block" and len(chain) > 2:
             statement, holder = holder, chain[2]
-        return holder.type in _RETRY_LOOPS and same(holder.child_by_field_name("body"), statement)
+        if holder.type not in _RETRY_LOOPS or not same(holder.child_by_field_name("body"), statement):
+            return False
+        protected = chain[0].child_by_field_name("body")
+        return protected is not None and _leaves_loop(protected) and not _walks_items(holder)
 
 
 # ---- helpers -------------------------------------------------------------------------------------
+
+def _leaves_loop(block: Node) -> bool:
+    """Whether a `return`, or a `break` not inside a nested loop or switch, is in the block
+    (nested functions left out)."""
+    stack = [(block, False)]
+    while stack:
+        node, nested = stack.pop()
+        kind = node.type
+        if kind == "return_statement" or (kind == "break_statement" and not nested):
+            return True
+        if kind in _BOUNDARIES and kind != "catch_clause":
+            continue
+        inner = nested or kind in _BREAK_TARGETS
+        stack.extend((child, inner) for child in node.named_children)
+    return False
+
+
+def _walks_items(loop: Node) -> bool:
+    """Whether a loop steps through items rather than attempts: its condition assigns or reads a
+    `.length` or calls `.pop()`/`.shift()`/`.next()` (`while (x = stack.pop())`), or a `for`
+    loop's variable indexes something in its body (`a[i]`)."""
+    condition = loop.child_by_field_name("condition")
+    stack = [condition] if condition is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type in ("assignment_expression", "augmented_assignment_expression"):
+            return True
+        if node.type == "member_expression" and (node.child_by_field_name("property") or node).text in _STEPPING:
+            return True
+        stack.extend(node.named_children)
+    if loop.type != "for_statement":
+        return False
+    names: set[bytes] = set()
+    for part in _named(loop.child_by_field_name("initializer")):  # `let i = 0, n = 3` or `i = 0`
+        for member in [part, *_named(part)]:
+            name = member.child_by_field_name("name" if member.type == "variable_declarator" else "left")
+            if member.type in ("variable_declarator", "assignment_expression") and name is not None:
+                names.add(name.text or b"")
+    body = loop.child_by_field_name("body")
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type == "subscript_expression":
+            index = node.child_by_field_name("index")
+            if index is not None and _mentions(index, names):
+                return True
+        stack.extend(node.named_children)
+    return False
+
 
 def _operator(node: Node) -> str | None:
     operator = node.child_by_field_name("operator")
