@@ -223,3 +223,27 @@ def test_a_python_scan_writes_no_handlers_file(tmp_path: Path) -> None:
     summary = scan(tree, tmp_path / "out")
     assert not (tmp_path / "out" / HANDLERS).exists()
     assert "handlers" not in summary and HANDLERS not in summary["outputs"]  # type: ignore[operator]
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_a_real_bundle_has_valid_handlers_each_branch_with_a_disposition(release_scan) -> None:  # type: ignore[no-untyped-def]
+    """Claude Code 2.1.100's cli.js (13 MB, the session's shared scan with --jobs 2): handlers.jsonl
+    validates, every handler has a branch and every branch a disposition, every id it links is an
+    inventoried callsite, and the summary's counts are the records'."""
+    out = release_scan("@anthropic-ai/claude-code", "2.1.100")
+    validate_file(out / HANDLERS, "erratlas.handler/1")
+    handlers = _handlers(out)
+    assert len(handlers) > 3000
+    assert all(h["branches"] and all(b["dispositions"] for b in h["branches"]) for h in handlers)
+    callsites = {r["id"]: r for kind in ("error", "diagnostic") for r in records(out, kind)}
+    for handler in handlers:
+        assert all(s["id"] in callsites and callsites[s["id"]]["context"]["inTry"] for s in handler["sources"])
+        for disposition in (d for b in handler["branches"] for d in b["dispositions"]):
+            assert all(i in callsites for i in disposition["callsites"])
+            if disposition["kind"] == "log":
+                assert disposition["levels"] == [callsites[i]["level"] for i in disposition["callsites"]]
+    counted = json.loads((out / SUMMARY).read_text())["handlers"]
+    kinds = [d["kind"] for h in handlers for b in h["branches"] for d in b["dispositions"]]
+    assert counted["byDisposition"] == {kind: kinds.count(kind) for kind in counted["byDisposition"]}
+    assert counted["count"] == len(handlers) and counted["sources"] == sum(len(h["sources"]) for h in handlers)
