@@ -141,6 +141,8 @@ class UnitFacts:
     found: dict[str, int] | None = None
     #: catch clauses and promise handlers (None: a frontend that does not look for them)
     handlers: list[HandlerFacts] | None = None
+    #: the evidence of the unit's error sink, when handlers are looked for (`javascript/sink.py`)
+    sink: dict[str, object] | None = None
 
 
 @dataclass(frozen=True, slots=True)

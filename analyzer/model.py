@@ -23,7 +23,7 @@ CalleeRole = Literal["error-constructor", "logger", "logging", "warnings"]
 HandlerForm = Literal["catch", "promise-catch", "promise-then"]
 #: what a handler's branch does with the caught value (docs/reference.md, "Handler records")
 Disposition = Literal[
-    "rethrow", "wrap", "log", "return-value", "return-error", "reject", "callback", "retry", "exit", "store",
+    "rethrow", "wrap", "log", "report", "return-value", "return-error", "reject", "callback", "retry", "exit", "store",
     "swallow"]
 #: what a `wrap` carries of the caught value: all of it, only its message or a field, nothing
 CauseKept = Literal["kept", "partial", "lost"]

@@ -59,6 +59,9 @@ def _one(by_case: dict[str, list[dict[str, Any]]], case: str) -> dict[str, Any]:
     ("returnsTheError", [["return-error"]]),
     ("rejects", [["reject"]]),
     ("passesToCallback", [["callback"]]),
+    ("reports", [["report"]]),
+    ("reportsAndRethrows", [["rethrow", "report"]]),
+    ("reportsFromAPromise", [["report"]]),
     ("retries", [["retry"]]),
     ("exits", [["exit"]]),
     ("stores", [["store"]]),
@@ -92,6 +95,15 @@ def test_a_log_links_its_diagnostic_callsites_and_their_levels(flow: Path, by_ca
     assert log["levels"] == ["warn"] and diagnostics[log["callsites"][0]]["level"] == "warn"
     assert all(d["kind"] != "log" or d["callsites"] for h in by_case.values() for x in h for b in x["branches"]
                for d in b["dispositions"])
+
+
+def test_the_error_sink_is_the_binding_most_called_with_a_caught_value(flow: Path, by_case: dict[str, Any]) -> None:
+    """reportError takes the caught value in three handlers (`.catch(reportError)` among them),
+    every other name in one: it is the sink, with its evidence and runner-ups in the summary."""
+    (sink,) = json.loads((flow / SUMMARY).read_text())["handlers"]["sinks"]
+    assert (sink["name"], sink["calls"], sink["declaration"]["kind"]) == ("reportError", 3, "function")
+    assert [r["calls"] for r in sink["runnerUps"]] == [1, 1] and sink["reasons"]
+    assert _one(by_case, "reportsFromAPromise")["branches"][0]["dispositions"][0]["callee"] == "reportError"
 
 
 def test_a_callback_and_a_reject_name_what_they_call(by_case: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts
 from analyzer.identity import IdentityInput
 from analyzer.javascript.normalize import Normalizer, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
+from analyzer.javascript.sink import detect_sink
 from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, same, starts_word, text, without_parentheses
 from analyzer.model import BranchTest, CauseKept, Disposition, HandlerForm, Scope, TestOp
 
@@ -235,16 +236,20 @@ class _Found:
 def find_handlers(
     unit: str, tree: Tree, sites: Sequence[tuple[Node, str]], normalizer: Normalizer,
     positions: Callable[[list[int]], dict[int, tuple[int, int]]],
-) -> list[HandlerFacts]:
-    """Every handler of the unit with its branches, in source order. `sites`: the unit's
-    callsites as (node, kind); `positions`: (line, column) of sorted offsets."""
+) -> tuple[list[HandlerFacts], dict[str, object]]:
+    """Every handler of the unit with its branches, in source order, and the evidence of its
+    error sink (`javascript/sink.py`). `sites`: the unit's callsites as (node, kind);
+    `positions`: (line, column) of sorted offsets."""
     source = normalizer.source
     found = list(_handlers_on(unit, tree, source))
     known = {node.id: (kind, node.start_byte) for node, kind in sites}
     where = positions(sorted({h.node.start_byte for h in found}))
+    bodies = [_Body(handler, known) for handler in found]
+    sink = detect_sink(unit, tree, source, [callee for body in bodies for callee in body.sink_candidates()])
     out = []
-    for handler in found:
-        branches = _Body(handler, known).branches()
+    for handler, body in zip(found, bodies):
+        body.sink = sink.calls
+        branches = body.branches()
         anchor = anchor_of(handler.node, handler.chain, siblings=normalizer.siblings)
         offset = handler.node.start_byte
         out.append(HandlerFacts(
@@ -255,7 +260,7 @@ def find_handlers(
                                    anchor=normalizer.digest(anchor), anchor_slot=(unit, anchor.start_byte),
                                    order=(unit, offset)),
         ))
-    return out
+    return out, sink.evidence
 
 
 def _handlers_on(unit: str, tree: Tree, source: bytes) -> Iterable[_Found]:
@@ -382,6 +387,29 @@ class _Body:
                 self.expression = body
         param = _param(handler)
         self.walked = self._walk(param.encode() if param is not None else None)
+        #: node ids of the callees that are the bundle's error sink (`report`)
+        self.sink: frozenset[int] = frozenset()
+
+    def sink_candidates(self) -> list[tuple[Node, bool]]:
+        """The names called, as a statement or returned, with the caught value or something read
+        from it, each with whether it is given the caught value itself (the error sink is the
+        binding most of those resolve to); and a handler given by name."""
+        node = self.handler.node
+        if node.type == "identifier":
+            return [(node, True)]
+        out = []
+        for call in self.walked.nodes:
+            if call.type != "call_expression" or call.id not in self.walked.consumed or call.id in self.known:
+                continue
+            callee = call.child_by_field_name("function")
+            if callee is None or callee.type != "identifier":
+                continue
+            arguments = [without_parentheses(a) for a in _named(call.child_by_field_name("arguments"))]
+            if any(self._is_caught(a) for a in arguments):
+                out.append((callee, True))
+            elif any(self._mentions(a) for a in arguments):
+                out.append((callee, False))
+        return out
 
     def _walk(self, param: bytes | None) -> _Walked:
         walked = _Walked(aliases={param} if param is not None else set())
@@ -402,6 +430,9 @@ class _Body:
                 stack.extend((child, consumed) for child in children)
             elif kind in _STATEMENT_OF_VALUE:
                 stack.extend((child, True) for child in children)
+            elif kind == "throw_statement" and children and children[0].type == "sequence_expression":
+                members = children[0].named_children  # `throw (report(e), e)`: all but the last are discarded
+                stack.extend([(m, True) for m in members[:-1]] + [(m, False) for m in members[-1:]])
             elif kind == "binary_expression" and len(children) == 2 and _operator(node) in _SHORT_CIRCUIT:
                 stack.extend(((children[0], False), (children[1], consumed)))
             elif kind == "ternary_expression" and len(children) == 3:
@@ -430,7 +461,8 @@ class _Body:
     def branches(self) -> tuple[BranchFacts, ...]:
         if self.handler.node.type in ("identifier", "member_expression"):  # `.catch(f)`: f is called with it
             callee = _short(self.handler.node)
-            kind: Disposition = "reject" if self._is_reject(self.handler.node) else "callback"
+            kind: Disposition = "reject" if self._is_reject(self.handler.node) else (
+                "report" if self.handler.node.id in self.sink else "callback")
             return (BranchFacts(None, (DispositionFacts(kind, None, (), callee),)),)
         if self.expression is not None:
             return (BranchFacts(None, self._dispositions([self.expression], [(self.expression, "return")])),)
@@ -757,6 +789,8 @@ class _Body:
         written = callee.text or b""
         if written in _READERS or (callee.type == "member_expression" and written.startswith(b"Object.")):
             return []
+        if callee.id in self.sink:
+            return [DispositionFacts("report", None, (), _short(callee))]
         if any(self._mentions(a) for a in arguments):
             return [DispositionFacts("callback", None, (), _short(callee))]
         return []

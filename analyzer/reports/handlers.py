@@ -39,4 +39,5 @@ def handler_summary(result: ScanResult) -> dict[str, object] | None:
         "withTests": sum(1 for h in handlers if any(b.test is not None for b in h.branches)),
         "withSources": sum(1 for h in handlers if h.sources),
         "sources": sum(len(h.sources) for h in handlers),
+        "sinks": [u.sink for u in result.units if u.sink is not None],
     }
