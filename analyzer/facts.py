@@ -143,6 +143,8 @@ class UnitFacts:
     handlers: list[HandlerFacts] | None = None
     #: the evidence of the unit's error sink, when handlers are looked for (`javascript/sink.py`)
     sink: dict[str, object] | None = None
+    #: catch clauses nested too deep in try statements to record (`handlers.MAX_NESTED_TRIES`)
+    handlers_left_out: int = 0
 
 
 @dataclass(frozen=True, slots=True)

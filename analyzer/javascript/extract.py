@@ -93,7 +93,8 @@ def extract_unit(
     mark("extract: callsite facts made")
     facts = [fact for fact in site_facts if isinstance(fact, SiteFacts)]
     left_out = tuple(fact for fact in site_facts if isinstance(fact, LeftOut))
-    handlers, sink = find_handlers(unit.name, tree, sites, normalizer, lambda offsets: _columns(source, offsets))
+    handlers, sink, too_deep = find_handlers(unit.name, tree, sites, normalizer,
+                                             lambda offsets: _columns(source, offsets))
     mark(f"extract: {len(handlers)} handlers found")
     evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place,
                              [h.offset for h in handlers])
@@ -112,6 +113,7 @@ def extract_unit(
         binding_digests=digests,
         handlers=handlers,
         sink=sink,
+        handlers_left_out=too_deep,
     )
 
 

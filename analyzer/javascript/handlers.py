@@ -13,6 +13,7 @@ already has.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import get_args
@@ -21,7 +22,7 @@ from tree_sitter import Node, Tree
 
 from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts
 from analyzer.identity import IdentityInput
-from analyzer.javascript.normalize import Normalizer, anchor_of
+from analyzer.javascript.normalize import Normalizer, Siblings, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
 from analyzer.javascript.sink import detect_sink
 from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, same, starts_word, text, without_parentheses
@@ -64,8 +65,12 @@ _TEXT_LIMIT = 200
 _WIDE = 64
 #: ancestors handed to `anchor_of`: a node this far above has more than ANCHOR_LIMIT nodes
 _ANCHOR_DEPTH = 1100
-#: enclosing functions searched for the executor that declares a `reject` parameter
-_EXECUTOR_DEPTH = 256
+#: a catch clause inside more try statements than this is counted, not recorded: each record is
+#: about 1 KB, and 100,000 nested `try` (1.4 MB of source) would write 100 MB past the memory bound
+MAX_NESTED_TRIES = 256
+#: ancestors kept once a handler is found: where its loop (retry) and the executor declaring a
+#: `reject` parameter are looked for
+_KEPT_DEPTH = 16
 
 
 # ---- the callsites a handler catches directly -------------------------------------------------
@@ -151,30 +156,46 @@ def _is_object_assign(call: Node) -> bool:
 
 class Descent:
     """The ancestors of the nodes at increasing offsets, from one descent each that starts where the
-    previous one's path still holds the offset; wide nodes' children are indexed once. Each node
-    on the path carries its scope entry and whether an ERROR node lies at or above it."""
+    previous one's path still holds the offset; wide nodes' children are indexed once. The scopes
+    on the path and whether an ERROR node lies at or above each node are kept as it changes, so
+    that a handler 100,000 levels deep costs its own scopes, not its depth."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, spend: Callable[[int], None]) -> None:
+        #: counts work against the unit's bound: a scope path is as long as the functions around it
+        self.spend = spend
         self.path: list[Node] = [root]
-        #: per path node: (name, kind) when it is a scope (scopes.scope_of), else None
-        self.scopes: list[tuple[str, str] | None] = [None]
+        #: the scopes on the path, outermost first: (its position in the path, `kind:name@offset`,
+        #: name, kind, whether it is a class), as scopes.scope_of names them
+        self.scopes: list[tuple[int, str, str, str, bool]] = []
         self.errors: list[bool] = [root.type == "ERROR"]
+        #: per path node: the try statements at or above it
+        self.tries: list[int] = [0]
+        #: catch clauses past MAX_NESTED_TRIES, not recorded
+        self.left_out = 0
         self._wide: dict[int, tuple[list[int], list[Node]]] = {}
 
     def to(self, offset: int) -> list[Node]:
         """The path from the root to the smallest node holding `offset` (the list is reused: copy
         what must outlive the next call)."""
-        path = self.path
+        path, scopes = self.path, self.scopes
         while len(path) > 1 and not (path[-1].start_byte <= offset < path[-1].end_byte):
             path.pop()
-            self.scopes.pop()
             self.errors.pop()
+            self.tries.pop()
+            if scopes and scopes[-1][0] == len(path):
+                scopes.pop()
         while True:
             child = self._child_at(path[-1], offset)
             if child is None:
                 return path
-            self.scopes.append(_scope_entry(child, reversed(path)) if child.type in _SCOPE_TYPES else None)
+            if child.type in _SCOPE_TYPES:
+                entry = _scope_entry(child, reversed(path))
+                if entry is not None:
+                    name, kind = entry
+                    scopes.append((len(path), f"{kind}:{name}@{child.start_byte}", name, kind,
+                                   child.type in CLASS_TYPES))
             self.errors.append(self.errors[-1] or child.type == "ERROR")
+            self.tries.append(self.tries[-1] + (child.type == "try_statement"))
             path.append(child)
 
     def _child_at(self, node: Node, offset: int) -> Node | None:
@@ -186,20 +207,22 @@ class Descent:
             at = bisect.bisect_right(indexed[0], offset) - 1
             found = indexed[1][at] if at >= 0 else None
             return found if found is not None and found.end_byte > offset else None
-        for child in node.children:
-            if child.start_byte > offset:
-                return None
-            if offset < child.end_byte:
-                return child
-        return None
+        cursor = node.walk()  # not `node.children`: a node keeps the list it made, and a path is 300,000 deep
+        if cursor.goto_first_child_for_byte(offset) is None:
+            return None
+        child = cursor.node
+        return child if child is not None and child.start_byte <= offset < child.end_byte else None
 
     def scope(self, unit: str, depth: int) -> Scope:
         """The scope of a node whose ancestors are the path's first `depth` nodes."""
-        entries = [(node, entry) for node, entry in zip(self.path[:depth], self.scopes[:depth]) if entry is not None]
-        path = [f"module:{unit}@0"] + [f"{kind}:{name}@{node.start_byte}" for node, (name, kind) in entries]
-        innermost = next(((name, kind) for node, (name, kind) in reversed(entries) if node.type not in CLASS_TYPES),
-                         ("<module>", "module"))
-        return Scope(scopePath=tuple(path), function=innermost[0], functionKind=innermost[1])
+        count = len(self.scopes)
+        while count and self.scopes[count - 1][0] >= depth:
+            count -= 1
+        self.spend(count)
+        entries = self.scopes[:count]
+        innermost = next(((e[2], e[3]) for e in reversed(entries) if not e[4]), ("<module>", "module"))
+        return Scope(scopePath=(f"module:{unit}@0", *(e[1] for e in entries)), function=innermost[0],
+                     functionKind=innermost[1])
 
 
 _SCOPE_TYPES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "field_definition"}
@@ -220,6 +243,25 @@ def _first(items: Iterable[Node], count: int) -> Iterable[Node]:
         yield item
 
 
+class _WideSiblings(Siblings):
+    """The runs windows are cut from, kept only for wide nodes: the anchors of 100,000 nested
+    handlers are windows in 100,000 small try statements, whose lists would outlive them."""
+
+    def of(self, parent: Node) -> tuple[list[Node], list[int], list[int]]:
+        if parent.named_child_count > _WIDE:
+            return super().of(parent)
+        nodes = []
+        cursor = parent.walk()  # not `named_children`: the node would keep that list
+        if cursor.goto_first_child():
+            while True:
+                node = cursor.node
+                if node is not None and node.is_named and node.type != "comment":
+                    nodes.append(node)
+                if not cursor.goto_next_sibling():
+                    break
+        return nodes, [c.start_byte for c in nodes], [c.descendant_count for c in nodes]
+
+
 @dataclass(frozen=True, slots=True)
 class _Found:
     """A handler found on the tree, before its body is read."""
@@ -227,49 +269,70 @@ class _Found:
     form: HandlerForm
     #: the catch clause, or the handler argument of `.catch`/`.then`
     node: Node
-    #: its ancestors, innermost first (at most _ANCHOR_DEPTH of them)
+    #: its ancestors, innermost first: at most _ANCHOR_DEPTH while it is found, then the
+    #: _KEPT_DEPTH nearest (what retry and reject read), so that 100,000 nested handlers do not
+    #: hold 100,000 chains
     chain: list[Node]
     scope: Scope
     in_error_region: bool
+    #: the digest of its fp1h anchor and the anchor's start
+    anchor: bytes = b""
+    anchor_start: int = 0
 
 
 def find_handlers(
     unit: str, tree: Tree, sites: Sequence[tuple[Node, str]], normalizer: Normalizer,
     positions: Callable[[list[int]], dict[int, tuple[int, int]]],
-) -> tuple[list[HandlerFacts], dict[str, object]]:
-    """Every handler of the unit with its branches, in source order, and the evidence of its
-    error sink (`javascript/sink.py`). `sites`: the unit's callsites as (node, kind);
-    `positions`: (line, column) of sorted offsets."""
+) -> tuple[list[HandlerFacts], dict[str, object], int]:
+    """Every handler of the unit with its branches, in source order, the evidence of its error
+    sink (`javascript/sink.py`), and the count of catch clauses too deeply nested to record.
+    `sites`: the unit's callsites as (node, kind); `positions`: (line, column) of sorted offsets."""
     source = normalizer.source
-    found = list(_handlers_on(unit, tree, source))
     known = {node.id: (kind, node.start_byte) for node, kind in sites}
-    where = positions(sorted({h.node.start_byte for h in found}))
-    bodies = [_Body(handler, known) for handler in found]
-    sink = detect_sink(unit, tree, source, [callee for body in bodies for callee in body.sink_candidates()])
+    # a handler's branches are made at once unless it calls a name that may be the sink: only
+    # those bodies wait for the sink (100,000 waiting bodies would hold 300 MB)
+    waiting: list[tuple[_Found, _Body | None, tuple[BranchFacts, ...]]] = []
+    candidates: list[tuple[Node, bool]] = []
+    left_out: list[int] = []
+    for handler in _handlers_on(unit, tree, normalizer, left_out):
+        body = _Body(handler, known)
+        called = body.sink_candidates()
+        if called:
+            candidates.extend(called)
+            waiting.append((handler, body, ()))
+        else:
+            waiting.append((dataclasses.replace(handler, chain=[]), None, body.branches()))
+    sink = detect_sink(unit, tree, source, candidates)
+    where = positions(sorted({h.node.start_byte for h, _, _ in waiting}))
     out = []
-    for handler, body in zip(found, bodies):
-        body.sink = sink.calls
-        branches = body.branches()
-        anchor = anchor_of(handler.node, handler.chain, siblings=normalizer.siblings)
+    for handler, pending, branches in waiting:
+        if pending is not None:
+            pending.sink = sink.calls
+            branches = pending.branches()
         offset = handler.node.start_byte
         out.append(HandlerFacts(
             offset=offset, end_offset=handler.node.end_byte, line=where[offset][0], column=where[offset][1],
             form=handler.form, param=_param(handler), scope=handler.scope, branches=branches,
             in_error_region=handler.in_error_region,
             identity=IdentityInput(kind="handler", role=handler.form, comparison_key="", consumer_role="",
-                                   anchor=normalizer.digest(anchor), anchor_slot=(unit, anchor.start_byte),
+                                   anchor=handler.anchor, anchor_slot=(unit, handler.anchor_start),
                                    order=(unit, offset)),
         ))
-    return out, sink.evidence
+    return out, sink.evidence, sum(left_out)
 
 
-def _handlers_on(unit: str, tree: Tree, source: bytes) -> Iterable[_Found]:
-    descent = Descent(tree.root_node)
-    for start, method in _places(source):
+def _handlers_on(unit: str, tree: Tree, normalizer: Normalizer, left_out: list[int]) -> Iterable[_Found]:
+    """The handlers found, in source order; `left_out` gets the count of those not recorded."""
+    descent = Descent(tree.root_node, normalizer.spend)
+    siblings = _WideSiblings()
+    for start, method in _places(normalizer.source):
         path = descent.to(start)
         found = _catch_clause(unit, descent, path) if method is None else _promise_handler(unit, descent, path, method)
         if found is not None:
-            yield found
+            anchor = anchor_of(found.node, found.chain, siblings=siblings)
+            yield dataclasses.replace(found, chain=found.chain[:_KEPT_DEPTH], anchor=normalizer.digest(anchor),
+                                      anchor_start=anchor.start_byte)
+    left_out.append(descent.left_out)
 
 
 def _places(source: bytes) -> list[tuple[int, bytes | None]]:
@@ -301,6 +364,9 @@ def _catch_clause(unit: str, descent: Descent, path: list[Node]) -> _Found | Non
         return None
     node = path[-2]
     depth = len(path) - 2
+    if descent.tries[depth - 1] > MAX_NESTED_TRIES:
+        descent.left_out += 1
+        return None
     return _Found("catch", node, path[max(0, depth - _ANCHOR_DEPTH):depth][::-1], descent.scope(unit, depth),
                   _in_error(node, descent, depth))
 
@@ -832,7 +898,7 @@ class _Body:
         if callee.type != "identifier":
             return False
         chain = self.handler.chain
-        for at, node in enumerate(chain[:_EXECUTOR_DEPTH]):
+        for at, node in enumerate(chain):
             if node.type not in FUNCTION_TYPES:
                 continue
             names = _parameter_names(node)
@@ -923,7 +989,9 @@ def _operator(node: Node) -> str | None:
 
 
 def _mentions(node: Node, names: set[bytes]) -> bool:
-    """Whether one of `names` is read anywhere in `node` (nested functions included)."""
+    """Whether one of `names` is read in `node`, outside nested functions and catch clauses (a
+    callback given the value reads it later, if ever; and a walk into them would visit nested
+    handlers once for each handler around them)."""
     if not names:
         return False
     stack = [node]
@@ -931,7 +999,8 @@ def _mentions(node: Node, names: set[bytes]) -> bool:
         current = stack.pop()
         if current.type == "identifier" and current.text in names:
             return True
-        stack.extend(current.named_children)
+        if current.type not in _BOUNDARIES:
+            stack.extend(current.named_children)
     return False
 
 

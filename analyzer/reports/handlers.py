@@ -40,4 +40,5 @@ def handler_summary(result: ScanResult) -> dict[str, object] | None:
         "withSources": sum(1 for h in handlers if h.sources),
         "sources": sum(len(h.sources) for h in handlers),
         "sinks": [u.sink for u in result.units if u.sink is not None],
+        "leftOut": sum(u.handlers_left_out for u in result.units),
     }
