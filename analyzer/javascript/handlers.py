@@ -65,6 +65,8 @@ _TEXT_LIMIT = 200
 _WIDE = 64
 #: ancestors handed to `anchor_of`: a node this far above has more than ANCHOR_LIMIT nodes
 _ANCHOR_DEPTH = 1100
+#: nodes of an argument searched for the caught value (a message, an object, a small callback)
+_MENTION_NODES = 4096
 #: a catch clause inside more try statements than this is counted, not recorded: each record is
 #: about 1 KB, and 100,000 nested `try` (1.4 MB of source) would write 100 MB past the memory bound
 MAX_NESTED_TRIES = 256
@@ -989,17 +991,19 @@ def _operator(node: Node) -> str | None:
 
 
 def _mentions(node: Node, names: set[bytes]) -> bool:
-    """Whether one of `names` is read in `node`, outside nested functions and catch clauses (a
-    callback given the value reads it later, if ever; and a walk into them would visit nested
-    handlers once for each handler around them)."""
+    """Whether one of `names` is read in `node` (`queueMicrotask(() => cb(e))` passes it on),
+    within its first _MENTION_NODES nodes and outside nested catch clauses (their own handlers):
+    nested handlers would otherwise each walk all the ones inside them."""
     if not names:
         return False
     stack = [node]
-    while stack:
+    visited = 0
+    while stack and visited < _MENTION_NODES:
         current = stack.pop()
+        visited += 1
         if current.type == "identifier" and current.text in names:
             return True
-        if current.type not in _BOUNDARIES:
+        if current.type != "catch_clause":
             stack.extend(current.named_children)
     return False
 
