@@ -13,7 +13,6 @@ already has.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import get_args
@@ -175,6 +174,7 @@ class Descent:
         #: catch clauses past MAX_NESTED_TRIES, not recorded
         self.left_out = 0
         self._wide: dict[int, tuple[list[int], list[Node]]] = {}
+        self._cursor = root.walk()
 
     def to(self, offset: int) -> list[Node]:
         """The path from the root to the smallest node holding `offset` (the list is reused: copy
@@ -209,7 +209,8 @@ class Descent:
             at = bisect.bisect_right(indexed[0], offset) - 1
             found = indexed[1][at] if at >= 0 else None
             return found if found is not None and found.end_byte > offset else None
-        cursor = node.walk()  # not `node.children`: a node keeps the list it made, and a path is 300,000 deep
+        cursor = self._cursor  # not `node.children`: a node keeps the list it made, and a path is 300,000 deep
+        cursor.reset(node)
         if cursor.goto_first_child_for_byte(offset) is None:
             return None
         child = cursor.node
@@ -303,7 +304,9 @@ def find_handlers(
             candidates.extend(called)
             waiting.append((handler, body, ()))
         else:
-            waiting.append((dataclasses.replace(handler, chain=[]), None, body.branches()))
+            branches = body.branches()
+            handler.chain.clear()  # its ancestors are no longer needed: let them go
+            waiting.append((handler, None, branches))
     sink = detect_sink(unit, tree, source, candidates)
     where = positions(sorted({h.node.start_byte for h, _, _ in waiting}))
     out = []
@@ -332,8 +335,8 @@ def _handlers_on(unit: str, tree: Tree, normalizer: Normalizer, left_out: list[i
         found = _catch_clause(unit, descent, path) if method is None else _promise_handler(unit, descent, path, method)
         if found is not None:
             anchor = anchor_of(found.node, found.chain, siblings=siblings)
-            yield dataclasses.replace(found, chain=found.chain[:_KEPT_DEPTH], anchor=normalizer.digest(anchor),
-                                      anchor_start=anchor.start_byte)
+            yield _Found(found.form, found.node, found.chain[:_KEPT_DEPTH], found.scope, found.in_error_region,
+                         normalizer.digest(anchor), anchor.start_byte)
     left_out.append(descent.left_out)
 
 
