@@ -142,6 +142,8 @@ def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
                 logger=_unit_summary(facts, modules[unit.name], vendored[unit.name]),
                 shadowed=dict(sorted(shadowed.items())),
                 error_regions=facts.error_regions,
+                left_out=(),  # libcst parses a file whole or not at all (an error region): none is left out
+                extras={},
             )
         )
     return out
