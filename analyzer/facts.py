@@ -96,11 +96,35 @@ class Capability(Generic[T]):
 
 
 @dataclass(frozen=True, slots=True)
+class LoggerDeclaration:
+    """Where the logger's binding is declared."""
+
+    offset: int
+    line: int
+    #: what declares it (`var`, `const`, `function`, `param`, ...)
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoggerFacts:
+    """The unit's diagnostic logger and the evidence it was chosen on (the summary's `loggers`)."""
+
+    unit: str
+    #: the logger's name, None when the unit has none
+    name: str | None
+    #: how it was chosen: `detected`, `option`, `none` (JavaScript), `python`
+    source: str
+    declaration: LoggerDeclaration | None
+    #: the detection's evidence (JavaScript), the logging bindings found (Python)
+    evidence: Mapping[str, object] | tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class UnitFacts:
     unit: Unit
     sites: list[SiteFacts]
     classes: list[ClassFacts]
-    logger: dict[str, object]
+    logger: LoggerFacts
     #: call/new sites of a tracked name whose callee resolves to a local binding
     shadowed: dict[str, int]
     error_regions: list[ErrorRegion]
@@ -154,6 +178,32 @@ class ReferenceFacts(Protocol):
 
 #: the unit's reference graph (`references.jsonl`)
 REFERENCES: Capability[ReferenceFacts] = Capability("references")
+
+
+class Vendoring(Protocol):
+    """A dependency shipped inside the input (`pkg/_vendor/<dependency>/`)."""
+
+    @property
+    def dependency(self) -> str: ...
+    @property
+    def root(self) -> str: ...
+    @property
+    def distribution(self) -> str | None: ...
+
+
+class PackageModuleFacts(Protocol):
+    """The unit as a module of a package: its dotted name, vendoring, and why it was not parsed."""
+
+    @property
+    def module(self) -> str: ...
+    @property
+    def vendored(self) -> Vendoring | None: ...
+    @property
+    def parse_error(self) -> str | None: ...
+
+
+#: the unit as a module of a package (the summary's `loggers[]` `module`, `vendored`, `parseError`)
+PACKAGE_MODULE: Capability[PackageModuleFacts] = Capability("package-module")
 
 
 @dataclass(frozen=True, slots=True)

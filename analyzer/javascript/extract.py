@@ -12,7 +12,7 @@ from typing import cast
 from tree_sitter import Node, Tree
 
 from analyzer.bundle.load import file_name
-from analyzer.facts import ErrorRegion, LeftOut, SiteFacts, UnitFacts
+from analyzer.facts import ErrorRegion, LeftOut, LoggerDeclaration, LoggerFacts, SiteFacts, UnitFacts
 from analyzer.identity import IdentityInput
 from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
@@ -99,7 +99,7 @@ def extract_unit(
         unit=unit,
         sites=facts,
         classes=class_facts,
-        logger=_logger_summary(unit, choice, source),
+        logger=_logger(unit, choice, source),
         shadowed=dict(sorted(shadowed.items())),
         error_regions=regions,
         left_out=left_out,
@@ -382,17 +382,11 @@ def error_regions(tree: Tree) -> list[ErrorRegion]:
     return sorted(found, key=lambda r: (r.offset, r.end_offset, r.kind))
 
 
-def _logger_summary(unit: Unit, choice: logger_detection.LoggerChoice, source: bytes) -> dict[str, object]:
-    declaration = choice.binding.declaration if choice.binding is not None else None
+def _logger(unit: Unit, choice: logger_detection.LoggerChoice, source: bytes) -> LoggerFacts:
+    binding = choice.binding
     where = None
-    if declaration is not None:
-        line = source.count(b"\n", 0, declaration.start_byte) + 1
-        where = {"offset": declaration.start_byte, "line": line, "kind": choice.binding.kind}  # type: ignore[union-attr]
-    return {
-        "unit": unit.name,
-        "name": choice.name,
-        "source": choice.source,
-        "declaration": where,
-        "evidence": choice.evidence,
-    }
+    if binding is not None:
+        offset = binding.declaration.start_byte
+        where = LoggerDeclaration(offset, source.count(b"\n", 0, offset) + 1, binding.kind)
+    return LoggerFacts(unit.name, choice.name, choice.source, where, choice.evidence)
 

@@ -13,7 +13,7 @@ import orjson
 
 from analyzer import __version__
 from analyzer.errors import InvariantError
-from analyzer.facts import CALLSITES_FOUND, REFERENCES
+from analyzer.facts import CALLSITES_FOUND, PACKAGE_MODULE, REFERENCES, UnitFacts
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_summary, place_counts
 from analyzer.versions import FP_VERSION, grammar
@@ -123,7 +123,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
                 for m in result.embedded
             ]} if result.embedded else {}),
         },
-        "loggers": [u.logger for u in result.units],
+        "loggers": [_logger(u) for u in result.units],
         "counts": tallies,
         "shadowed": {u.unit.name: u.shadowed for u in result.units},
         "errorClasses": len(result.classes),
@@ -153,6 +153,24 @@ def reference_summary(result: ScanResult) -> dict[str, object]:
         "edges": sum(len(item.references) for item in result.references),
         "resolvedByScopeWalk": sum(graph.walked for u in result.units if (graph := u.extra(REFERENCES)) is not None),
     }
+
+
+def _logger(unit: UnitFacts) -> dict[str, object]:
+    """The unit's `loggers` entry; a package module's adds its module, vendoring and parse error."""
+    logger, where = unit.logger, unit.logger.declaration
+    entry: dict[str, object] = {
+        "unit": logger.unit, "name": logger.name, "source": logger.source,
+        "declaration": {"offset": where.offset, "line": where.line, "kind": where.kind} if where is not None else None,
+        "evidence": logger.evidence,
+    }
+    module = unit.extra(PACKAGE_MODULE)
+    if module is not None:
+        vendored = module.vendored
+        entry["module"] = module.module
+        entry["vendored"] = ({"dependency": vendored.dependency, "root": vendored.root,
+                              "distribution": vendored.distribution} if vendored is not None else None)
+        entry["parseError"] = module.parse_error
+    return entry
 
 
 def _left_out(result: ScanResult) -> dict[str, object]:
