@@ -10,7 +10,7 @@ from analyzer import progress
 from analyzer.bundle.languages import Language, tree_language
 from analyzer.bundle.load import Embedded
 from analyzer.errors import InputError
-from analyzer.facts import BundleModules, ClassFacts, FrontendScan, SiteFacts, UnitFacts
+from analyzer.facts import REFERENCES, BundleModules, ClassFacts, FrontendScan, SiteFacts, UnitFacts
 from analyzer.identity import (
     binding_identities,
     callsite_identities,
@@ -183,28 +183,28 @@ def _record(
 
 
 def _reference_items(units: list[UnitFacts]) -> list[ReferenceItem]:
-    """Every unit's items, with the fp1b of the bindings that may root a `references` entry."""
+    """Every unit's items, with the fp1b of the bindings that may root a `references` entry
+    (the units whose frontend makes a reference graph)."""
+    graphs = [(u.unit.name, graph) for u in units if (graph := u.extra(REFERENCES)) is not None]
     keyed = [
-        ((u.unit.name, u.references.items[position].offset, slot), digest)
-        for u in units if u.references is not None
-        for (position, name), digest in u.binding_digests.items()
-        for slot in [u.references.items[position].declares.index(name)]
+        ((name, graph.items[position].offset, slot), digest)
+        for name, graph in graphs
+        for (position, binding), digest in graph.binding_digests.items()
+        for slot in [graph.items[position].declares.index(binding)]
     ]
     keyed.sort(key=lambda pair: pair[0])
     fingerprints, copies = binding_identities([d for _, d in keyed], [k for k, _ in keyed])
     identity = {key: (fp, c) for (key, _), fp, c in zip(keyed, fingerprints, copies)}
     out = []
-    for unit in units:
-        if unit.references is None:
-            continue
-        helpers = unit.references.helpers
-        for item in unit.references.items:
+    for unit_name, graph in graphs:
+        helpers = graph.helpers
+        for item in graph.items:
             declares = []
             for slot, name in enumerate(item.declares):
-                fingerprint, copy = identity.get((unit.unit.name, item.offset, slot), (None, None))
+                fingerprint, copy = identity.get((unit_name, item.offset, slot), (None, None))
                 declares.append(DeclaredBinding(name, fingerprint, copy, name in helpers))
             out.append(ReferenceItem(
-                schema=REFERENCE_ITEM_SCHEMA, id=f"i:{unit.unit.name}@{item.offset}", unit=unit.unit.name,
+                schema=REFERENCE_ITEM_SCHEMA, id=f"i:{unit_name}@{item.offset}", unit=unit_name,
                 offset=item.offset, endOffset=item.end_offset, declares=tuple(declares), references=item.references,
             ))
     return out

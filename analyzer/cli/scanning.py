@@ -134,7 +134,7 @@ def _scanned(bundle: Path, result: ScanResult, out: Path, files: dict[str, bytes
     """The line a scan ends with."""
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
-    loggers = ", ".join(dict.fromkeys(str(u.logger["name"]) for u in result.units if u.logger["name"] is not None))
+    loggers = ", ".join(dict.fromkeys(u.logger.name for u in result.units if u.logger.name is not None))
     found = f"logger: {loggers}" if loggers else "no diagnostic logger found"
     return (f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
             f"({found}), {len(result.classes)} error classes; {owners_line(files)} -> {out}")

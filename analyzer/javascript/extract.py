@@ -12,7 +12,7 @@ from typing import cast
 from tree_sitter import Node, Tree
 
 from analyzer.bundle.load import file_name
-from analyzer.facts import ErrorRegion, LeftOut, SiteFacts, UnitFacts
+from analyzer.facts import ErrorRegion, LeftOut, LoggerDeclaration, LoggerFacts, SiteFacts, UnitFacts
 from analyzer.identity import IdentityInput
 from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
@@ -33,6 +33,7 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
+from analyzer.javascript.unit_extras import JavaScriptUnit
 from analyzer.limits import WorkBudget, check_callsites
 from analyzer.model import CalleeRole, Consumer, Unit
 from analyzer.parallel.executor import Inline
@@ -86,26 +87,23 @@ def extract_unit(
     work = _Tasks(unit, tree, rules, normalizer, items, sites, roots)
     spent_before = budget.left
     done = executor.map(work.run, work.count, len(source))
-    references, site_facts, spent, digests = work.gather(done)
+    references, site_facts, spent = work.gather(done)
     budget.left = spent_before
     normalizer.spend(spent)  # the node visits of every callsite's facts, wherever they were made
     mark("extract: callsite facts made")
     facts = [fact for fact in site_facts if isinstance(fact, SiteFacts)]
     left_out = tuple(fact for fact in site_facts if isinstance(fact, LeftOut))
     evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place)
+    extras = JavaScriptUnit(modules, evidence, references, dict(Counter(kind for _, kind in sites)))
     return UnitFacts(
         unit=unit,
         sites=facts,
-        left_out=left_out,
-        found=dict(Counter(kind for _, kind in sites)),
         classes=class_facts,
-        logger=_logger_summary(unit, choice, source),
+        logger=_logger(unit, choice, source),
         shadowed=dict(sorted(shadowed.items())),
         error_regions=regions,
-        modules=modules,
-        evidence=evidence,
-        references=references,
-        binding_digests=digests,
+        left_out=left_out,
+        extras=extras.side_table(),
     )
 
 
@@ -155,12 +153,10 @@ class _Tasks:
                 out.append(LeftOut(kind, node.start_byte, node.end_byte, position[0], str(shape)))
         return out, before - (budget.left if budget is not None else 0)
 
-    def gather(self, done: list[object]) -> tuple[
-        UnitReferences, list[SiteFacts | LeftOut], int, dict[tuple[int, str], bytes]
-    ]:
-        """(the references, every callsite's facts in order, their node visits, the digests)."""
+    def gather(self, done: list[object]) -> tuple[UnitReferences, list[SiteFacts | LeftOut], int]:
+        """(the references with the digests of their roots, every callsite's facts in order,
+        their node visits)."""
         chunks, groups = len(self.items.chunks), len(self.site_groups)
-        references = unit_references(self.items, cast(list[tuple[list[set[bytes]], int]], done[:chunks]))
         facts: list[SiteFacts | LeftOut] = []
         spent = 0
         for group, visits in cast(list[tuple[list[SiteFacts | LeftOut], int]], done[chunks:chunks + groups]):
@@ -169,7 +165,8 @@ class _Tasks:
         digests: dict[tuple[int, str], bytes] = {}
         for found in cast(list[dict[tuple[int, str], bytes]], done[chunks + groups:]):
             digests.update(found)
-        return references, facts, spent, digests
+        references = unit_references(self.items, cast(list[tuple[list[set[bytes]], int]], done[:chunks]), digests)
+        return references, facts, spent
 
 
 def _root_candidates(items: Listing, offsets: list[int], choice: logger_detection.LoggerChoice) -> list[int]:
@@ -385,17 +382,11 @@ def error_regions(tree: Tree) -> list[ErrorRegion]:
     return sorted(found, key=lambda r: (r.offset, r.end_offset, r.kind))
 
 
-def _logger_summary(unit: Unit, choice: logger_detection.LoggerChoice, source: bytes) -> dict[str, object]:
-    declaration = choice.binding.declaration if choice.binding is not None else None
+def _logger(unit: Unit, choice: logger_detection.LoggerChoice, source: bytes) -> LoggerFacts:
+    binding = choice.binding
     where = None
-    if declaration is not None:
-        line = source.count(b"\n", 0, declaration.start_byte) + 1
-        where = {"offset": declaration.start_byte, "line": line, "kind": choice.binding.kind}  # type: ignore[union-attr]
-    return {
-        "unit": unit.name,
-        "name": choice.name,
-        "source": choice.source,
-        "declaration": where,
-        "evidence": choice.evidence,
-    }
+    if binding is not None:
+        offset = binding.declaration.start_byte
+        where = LoggerDeclaration(offset, source.count(b"\n", 0, offset) + 1, binding.kind)
+    return LoggerFacts(unit.name, choice.name, choice.source, where, choice.evidence)
 
