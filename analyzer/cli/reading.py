@@ -23,16 +23,13 @@ def verified_outputs(
     directory: Path,
 ) -> tuple[dict[str, bytes], dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """A verified scan directory's files, summary, callsite records and projection rows (paired)."""
-    import orjson
+    from analyzer.scandir.files import PROJECTION_FILE
+    from analyzer.scandir.load import callsite_documents
+    from analyzer.scandir.read import rows, verified
 
-    from analyzer.owners.gate import verify
-    from analyzer.reports.output import read_directory
-    from analyzer.reports.owners import PROJECTION_FILE, load_records
-
-    files = read_directory(directory)
-    summary = verify(directory, files)
-    records = load_records(files)
-    by_id = {row["id"]: row for row in (orjson.loads(line) for line in files[PROJECTION_FILE].splitlines() if line)}
+    files, summary = verified(directory)
+    records = callsite_documents(files, bundle_order=True)
+    by_id = {row["id"]: row for row in rows(files[PROJECTION_FILE], PROJECTION_FILE)}
     missing = [r["id"] for r in records if r["id"] not in by_id]
     if missing:
         raise InputError(directory / PROJECTION_FILE, f"no projection row for {missing[0]}")
@@ -49,8 +46,8 @@ def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: P
     """Where results point in the original sources; `bundle` (the scanned input, as seen from
     here) must be what the scan read: the bundle file, the archive, or a directory whose files
     are the scanned units."""
-    from analyzer.reports.modules import MAP_SOURCES_FILE
     from analyzer.reports.sarif import OriginalSources
+    from analyzer.scandir.files import MAP_SOURCES_FILE
 
     located = None
     if bundle is not None and bundle.is_dir():

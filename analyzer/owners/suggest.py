@@ -32,19 +32,18 @@ import orjson
 
 from analyzer.bounded import MAX_DOCUMENT_BYTES, read_regular
 from analyzer.errors import InputError
+from analyzer.model import Callsite
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
-from analyzer.owners.jsonl import schema_row
 from analyzer.owners.references import ReferenceGraph
 from analyzer.owners.truth import MapTruth, truth_suggestions
+from analyzer.scandir.files import MODULES_FILE, SUGGESTION_SCHEMA, SUGGESTIONS_FILE
+from analyzer.scandir.load import load_callsites, load_projection
+from analyzer.scandir.read import rows as json_lines
+from analyzer.scandir.read import schema_row, verified
 
-SUGGESTIONS_FILE = "suggestions.jsonl"
-SUGGESTION_SCHEMA = "erratlas.suggestion/1"
 CONFIDENCES = ("exact", "likely", "possible", "ambiguous")
 #: what `accept` takes at most: an ambiguous suggestion names several candidates and is never accepted
 ACCEPTABLE = CONFIDENCES[:3]
-_CALLSITE_FILES = ("error-message-callsites.jsonl", "diagnostic-message-callsites.jsonl")
-_MODULES_FILE = "modules.jsonl"
-_PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
 _EXAMPLES = 5
 #: (message comparisonKey pattern, package): messages only one package writes
 SIGNATURES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -64,27 +63,24 @@ class Verdict:
     evidence: tuple[tuple[str, str], ...]
 
 
-def load_scan(files: dict[str, bytes]) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    records = [orjson.loads(line) for name in _CALLSITE_FILES for line in files.get(name, b"").splitlines() if line]
-    modules = {
-        row["id"]: row for row in (orjson.loads(line) for line in files.get(_MODULES_FILE, b"").splitlines() if line)
-    }
-    return records, modules
+def load_scan(files: dict[str, bytes]) -> tuple[list[Callsite], dict[str, dict[str, Any]]]:
+    """The callsites of a verified scan directory, and its bundler modules by id (read as data)."""
+    modules = {row["id"]: row for row in json_lines(files.get(MODULES_FILE, b""), MODULES_FILE)}
+    return load_callsites(files), modules
 
 
-def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
+def suggestions(records: list[Callsite], modules: dict[str, dict[str, Any]],
                 graph: ReferenceGraph | None = None, truth: MapTruth | None = None) -> list[dict[str, Any]]:
     """What the source map says, at every level (`truth`), and for the callsites it gives no
     owner, what the bundle keeps: one suggestion per module whose callsites agree, else one
     per callsite."""
     truth = truth if truth is not None else MapTruth([])
     out = truth_suggestions(records, graph or ReferenceGraph([]), suggestion_row, truth, modules)
-    by_module: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
+    by_module: dict[str | None, list[Callsite]] = defaultdict(list)
     for record in records:
         if truth.of(record) is not None:
             continue
-        module = record.get("module")
-        by_module[module["id"] if isinstance(module, dict) else None].append(record)
+        by_module[record.module.id if record.module is not None else None].append(record)
     for module_id, members in by_module.items():
         row = modules.get(module_id) if module_id is not None else None
         whole = _module_verdict(row, members) if row is not None else None
@@ -101,7 +97,7 @@ def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]
 
 
 def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | None, owner: str | None,
-          package: str | None, confidence: str, evidence: list[tuple[str, str]], members: list[dict[str, Any]],
+          package: str | None, confidence: str, evidence: list[tuple[str, str]], members: list[Callsite],
           function: str | None, expect: str | None, candidates: list[dict[str, Any]] | None = None,
           neighbours: tuple[str, str] | None = None) -> dict[str, Any]:
     kinds = sorted({kind for kind, _ in evidence})
@@ -121,7 +117,7 @@ def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | 
         "evidence": [{"kind": kind, "detail": detail} for kind, detail in evidence],
         "candidates": candidates,
         "callsites": len(members),
-        "exampleIds": [r["id"] for r in members[:_EXAMPLES]],
+        "exampleIds": [r.id for r in members[:_EXAMPLES]],
         #: the product-root suggestion that already reaches this callsite (truth rows only)
         "reachedBy": None,
         "reason": f"{level} {fingerprint}: {', '.join(kinds)} evidence points to {who} ({confidence})",
@@ -143,12 +139,12 @@ def _module_marks(row: dict[str, Any]) -> Verdict | None:
     return Verdict("Dependency", package, "likely", tuple(evidence))
 
 
-def _signature_verdict(records: Iterable[dict[str, Any]]) -> Verdict | None:
+def _signature_verdict(records: Iterable[Callsite]) -> Verdict | None:
     found = {
-        (package, record["message"]["comparisonKey"])
+        (package, record.message.comparisonKey)
         for record in records
         for pattern, package in SIGNATURES
-        if pattern.search(record["message"]["comparisonKey"])
+        if pattern.search(record.message.comparisonKey)
     }
     packages = {package for package, _ in found}
     if len(packages) != 1:
@@ -157,18 +153,18 @@ def _signature_verdict(records: Iterable[dict[str, Any]]) -> Verdict | None:
     return Verdict("Dependency", package, "possible", tuple(sorted(("signature", key) for _, key in found)))
 
 
-def _module_verdict(row: dict[str, Any], members: list[dict[str, Any]]) -> Verdict | None:
+def _module_verdict(row: dict[str, Any], members: list[Callsite]) -> Verdict | None:
     """For a module's callsites the map gives no owner: what the bundle keeps of the module, else
     a message signature."""
     return _module_marks(row) or _signature_verdict(members)
 
 
-def _callsite_verdict(record: dict[str, Any], row: dict[str, Any] | None) -> Verdict | None:
+def _callsite_verdict(record: Callsite, row: dict[str, Any] | None) -> Verdict | None:
     verdict = _module_marks(row) if row is not None else None
     return verdict if verdict is not None else _signature_verdict([record])
 
 
-def _module_suggestion(row: dict[str, Any], members: list[dict[str, Any]], verdict: Verdict) -> dict[str, Any]:
+def _module_suggestion(row: dict[str, Any], members: list[Callsite], verdict: Verdict) -> dict[str, Any]:
     name = row["name"]
     if verdict.package is not None and "node_modules/" in name:
         name = name.rsplit("node_modules/", 1)[1]
@@ -176,15 +172,15 @@ def _module_suggestion(row: dict[str, Any], members: list[dict[str, Any]], verdi
                  verdict.confidence, list(verdict.evidence), members, name, None)
 
 
-def _callsite_suggestion(record: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
-    copies = record.get("copies") or {"count": 1, "group": None}
-    if copies["count"] > 1:  # identical code elsewhere: only the whole group can be named
-        return suggestion_row(f"s:callsite:{record['id']}", "callsite", copies["group"], copies["count"], None, None,
+def _callsite_suggestion(record: Callsite, verdict: Verdict) -> dict[str, Any]:
+    copies = record.copies
+    if copies.count > 1:  # identical code elsewhere: only the whole group can be named
+        return suggestion_row(f"s:callsite:{record.id}", "callsite", copies.group or "", copies.count, None, None,
                      "ambiguous", list(verdict.evidence), [record], None, None,
                      candidates=[{"owner": verdict.owner, "package": verdict.package, "callsites": 1}])
-    return suggestion_row(f"s:callsite:{record['id']}", "callsite", record["fingerprint"], None, verdict.owner,
+    return suggestion_row(f"s:callsite:{record.id}", "callsite", record.fingerprint, None, verdict.owner,
                  verdict.package, verdict.confidence, list(verdict.evidence), [record], None,
-                 record["message"]["comparisonKey"])
+                 record.message.comparisonKey)
 
 
 def render(rows: list[dict[str, Any]]) -> bytes:
@@ -314,27 +310,16 @@ def still_unowned(rows: list[dict[str, Any]], directory: Path) -> list[dict[str,
     that the truth gives two owners must not be re-owned whole by one). The callsites a
     suggestion covers are read from the records: a callsite or function fingerprint (its group,
     for `copies`), the one copy its `neighbours` name; its listed examples at other levels."""
-    from analyzer.owners.gate import verify
-    from analyzer.reports.output import read_directory
-
-    files = read_directory(directory)
-    verify(directory, files)
-    unresolved = {row["id"] for row in (orjson.loads(line) for line in
-                                        files.get(_PROJECTION_FILE, b"").splitlines() if line)
-                  if row["owner"] == "Unresolved"}
+    files, _ = verified(directory)
+    unresolved = {row.id for row in load_projection(files) if row.owner == "Unresolved"}
     covering: dict[tuple[str, str], set[str]] = {}
-    for name in _CALLSITE_FILES:
-        for line in files.get(name, b"").splitlines():
-            if not line:
-                continue
-            record = orjson.loads(line)
-            for level, fingerprint, copies in (("callsite", record["fingerprint"], record.get("copies")),
-                                               ("function", record.get("functionFingerprint"),
-                                                record.get("functionCopies"))):
-                if fingerprint:
-                    covering.setdefault((level, fingerprint), set()).add(record["id"])
-                if copies and copies.get("group"):
-                    covering.setdefault((level, copies["group"]), set()).add(record["id"])
+    for record in load_callsites(files):
+        for level, fingerprint, copies in (("callsite", record.fingerprint, record.copies),
+                                           ("function", record.functionFingerprint, record.functionCopies)):
+            if fingerprint:
+                covering.setdefault((level, fingerprint), set()).add(record.id)
+            if copies is not None and copies.group:
+                covering.setdefault((level, copies.group), set()).add(record.id)
     taken = []
     for row in rows:
         level = row["level"]
