@@ -27,14 +27,12 @@ def diff_command(
     import orjson
 
     from analyzer.owners.diff import carried, carried_logger_roots, diff, diff_outputs, document
-    from analyzer.owners.projection import document_neighbours
+    from analyzer.owners.projection import neighbours
     from analyzer.owners.references import ReferenceGraph
     from analyzer.owners.suggest import render as render_suggestions
     from analyzer.owners.suggest import suggestion_row
     from analyzer.reports.diff import render_diff
-    from analyzer.scandir.files import PROJECTION_FILE
-    from analyzer.scandir.load import callsite_documents
-    from analyzer.scandir.read import rows as json_lines
+    from analyzer.scandir.load import in_bundle_order, load_callsites, load_projection
     from analyzer.scandir.read import verified
     from analyzer.scandir.write import write_directory
     from analyzer.versions import check_same
@@ -44,15 +42,15 @@ def diff_command(
     for directory, label in ((old, old_label), (new, new_label)):
         files, summary = verified(directory)
         bundle = summary["inputs"]["bundle"]
-        records = callsite_documents(files, bundle_order=True)
+        records = in_bundle_order(load_callsites(files))
         side = {"label": label or f"{bundle['name']} {bundle['sha256'][:12]}", "bundle": bundle["name"],
                 "sha256": bundle["sha256"], "callsites": len(records)}
         sides.append((files, summary, records, side))
     check_same(sides[1][1], new, sides[0][1], old)
     (old_files, _, old_records, old_side), (_, _, new_records, new_side) = sides
-    old_rows = {row["id"]: row for row in json_lines(old_files.get(PROJECTION_FILE, b""), PROJECTION_FILE)}
+    old_rows = {row.id: row for row in load_projection(old_files)}
     result = diff(old_records, new_records)
-    rows = carried(result, old_rows, old_side["label"], suggestion_row, document_neighbours(new_records))
+    rows = carried(result, old_rows, old_side["label"], suggestion_row, neighbours(new_records))
     rows += carried_logger_roots(sides[0][1], old_rows, sides[1][1], ReferenceGraph.load(sides[1][0]),
                                  old_side["label"], suggestion_row)
     doc = document(result, old_side, new_side, rows)
