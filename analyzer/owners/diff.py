@@ -282,7 +282,7 @@ def carried_logger_roots(old_summary: dict[str, Any], old_rows: dict[str, Projec
     out = []
     for logger in new_summary.get("loggers", []):
         name = logger.get("name")
-        found = graph.bindings.get((logger.unit, name)) if name else None
+        found = graph.bindings.get((logger["unit"], name)) if name else None
         if found is None or found[0] is None or found[1] > 1 or found[2]:
             continue
         fingerprint = found[0]
