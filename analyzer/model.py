@@ -296,3 +296,40 @@ class ProjectionRow:
     userSurfaceOwner: str | None
     #: what owns it, read as data: the entry `{entry, level, fingerprint}`, a `chain` of references, ...
     evidence: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestionEvidence:
+    #: source-map, module-key, license-banner, package-json, signature, corpus-..., carried-from, ...
+    kind: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A proposed allowlist entry, a line of `suggestions.jsonl` (docs/owners.md): it owns
+    nothing until a reviewer accepts it."""
+
+    schema: str
+    id: str
+    level: str
+    #: `{level: fingerprint}`
+    match: dict[str, str]
+    #: N when the entry names N identical copies together, else None
+    copies: int | None
+    #: the fingerprints just before and after the one copy it names, else None
+    neighbours: tuple[str, ...] | None
+    #: None only when ambiguous
+    owner: str | None
+    package: str | None
+    function: str | None
+    expect: str | None
+    confidence: str
+    evidence: tuple[SuggestionEvidence, ...]
+    #: an ambiguous suggestion's candidates, read as data (owners with counts, or package names)
+    candidates: tuple[Any, ...] | None
+    callsites: int
+    exampleIds: tuple[str, ...]
+    #: the product-root suggestion that already reaches its callsites, else None
+    reachedBy: str | None
+    reason: str

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite
+from analyzer.model import Callsite, ReferenceItem
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.gate import recorded_allowlists
 from analyzer.owners.projection import Projection, owner_counts, project
@@ -26,13 +26,17 @@ from analyzer.trace import mark
 
 
 def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any],
-                records: list[Callsite] | None = None) -> dict[str, bytes]:
+                records: list[Callsite] | None = None, references: list[ReferenceItem] | None = None
+                ) -> dict[str, bytes]:
     """Projection, index and summary for the inventory in `files` (which is not modified);
-    `records`: the inventory's callsites by unit, offset and kind, when the caller has them."""
+    `records` (by unit, offset and kind) and `references`: the inventory's, when the caller
+    has them in hand (a scan), else read from `files`."""
     records = in_bundle_order(load_callsites(files)) if records is None else records
     # the reference graph serves `references` entries only: without one it is not read
     uses_graph = any(entry.level == "references" for allowlist in allowlists for entry in allowlist.entries)
-    graph = ReferenceGraph.load(files) if uses_graph else None
+    graph = None
+    if uses_graph:
+        graph = ReferenceGraph(references) if references is not None else ReferenceGraph.load(files)
     projection, owners, base = _owners(records, allowlists, base, graph)
     mark("owners: projected")
     out = {PROJECTION_FILE: jsonl(projection.rows)}  # type: ignore[arg-type]

@@ -116,7 +116,8 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
                     made[SIGNATURES_FILE] = result.signatures
                 mark("reports: inventory made")
                 # the records in hand: the files just made are never parsed again
-                made |= owner_files(made, allowlists, scan_summary(result), in_bundle_order(result.callsites))
+                made |= owner_files(made, allowlists, scan_summary(result), in_bundle_order(result.callsites),
+                                    result.references)
                 mark("reports: made")
             return made, _scanned(bundle, result, out, made)
 

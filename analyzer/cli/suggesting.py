@@ -136,7 +136,7 @@ def accept(
     if unowned and not ids:
         picked = still_unowned(picked, directory)
     entries = run_accept(picked, allowlist, reviewer, on, note)
-    covered = sum(r["callsites"] for r in picked)
+    covered = sum(r.callsites for r in picked)
     left = [] if ids else skipped(rows, picked, confidence, package or [], level)
     err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites"
               + (f"; {len(rows) - len(picked)} of {len(rows)} suggestions skipped: " + "; ".join(left) if left else ""),

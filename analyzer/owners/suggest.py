@@ -32,12 +32,12 @@ import orjson
 
 from analyzer.bounded import MAX_DOCUMENT_BYTES, read_regular
 from analyzer.errors import InputError
-from analyzer.model import Callsite
+from analyzer.model import Callsite, Suggestion
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
 from analyzer.owners.references import ReferenceGraph
 from analyzer.owners.truth import MapTruth, truth_suggestions
 from analyzer.scandir.files import MODULES_FILE, SUGGESTION_SCHEMA, SUGGESTIONS_FILE
-from analyzer.scandir.load import load_callsites, load_projection
+from analyzer.scandir.load import load_callsites, load_projection, record_of
 from analyzer.scandir.read import rows as json_lines
 from analyzer.scandir.read import schema_row, verified
 
@@ -204,7 +204,8 @@ _ROW_SHAPE: dict[str, tuple[type, ...]] = {
 }
 
 
-def load_suggestions(path: Path) -> list[dict[str, Any]]:
+def load_suggestions(path: Path) -> list[Suggestion]:
+    """The suggestions of a file (`suggest`'s, or a reviewer's selection of them), typed."""
     try:
         raw = read_regular(path, "suggestions file", MAX_DOCUMENT_BYTES)
     except InputError as exc:
@@ -221,7 +222,7 @@ def load_suggestions(path: Path) -> list[dict[str, Any]]:
                 raise InputError(f"{path}:{number}", f"suggestion key '{key}' is missing or malformed")
         if row["owner"] is None and row["confidence"] != "ambiguous":  # only several candidates own nothing
             raise InputError(f"{path}:{number}", "suggestion key 'owner' is missing or malformed")
-        rows.append(row)
+        rows.append(record_of(Suggestion, row, f"{path}:{number}"))
     return rows
 
 
@@ -230,8 +231,8 @@ def load_suggestions(path: Path) -> list[dict[str, Any]]:
 AUTO_LEVELS = ("callsite", "references")
 
 
-def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: list[str],
-           level: str = "auto") -> list[dict[str, Any]]:
+def chosen(rows: list[Suggestion], ids: list[str], minimum: str, packages: list[str],
+           level: str = "auto") -> list[Suggestion]:
     """The suggestions named by id, else those at `minimum` confidence or stronger (optionally
     only for some packages) at `level` (`auto`: the levels that carry best)."""
     if minimum not in ACCEPTABLE:
@@ -239,49 +240,49 @@ def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: l
     if level not in ("auto", *LEVELS):
         raise InputError("--level", f"'{level}' is not auto or one of {', '.join(LEVELS)}")
     if ids:
-        known = {row["id"]: row for row in rows}
+        known = {row.id: row for row in rows}
         missing = [i for i in ids if i not in known]
         if missing:
             raise InputError("--id", f"no suggestion '{missing[0]}'")
-        ambiguous = [i for i in ids if known[i]["confidence"] not in ACCEPTABLE]
+        ambiguous = [i for i in ids if known[i].confidence not in ACCEPTABLE]
         if ambiguous:
             raise InputError("--id", f"suggestion '{ambiguous[0]}' names several candidate owners: review the "
                                      "copies and write an entry with `erratlas allow`")
         return [known[i] for i in ids]
     rank = CONFIDENCES.index(minimum)
     # a row naming several candidate packages (corpus ambiguity) is for reading, not accepting
-    picked = [row for row in rows if CONFIDENCES.index(row["confidence"]) <= rank and _at_level(row, level)
-              and not (row["owner"] == "Dependency" and row["package"] is None)]
+    picked = [row for row in rows if CONFIDENCES.index(row.confidence) <= rank and _at_level(row, level)
+              and not (row.owner == "Dependency" and row.package is None)]
     if packages:
-        picked = [row for row in picked if row["package"] in packages]
+        picked = [row for row in picked if row.package in packages]
     if level == "auto":  # a callsite a picked root reaches needs no entry of its own
-        roots = {row["id"] for row in picked if row["level"] == "references"}
-        picked = [row for row in picked if row.get("reachedBy") not in roots or row["reachedBy"] is None]
+        roots = {row.id for row in picked if row.level == "references"}
+        picked = [row for row in picked if row.reachedBy not in roots or row.reachedBy is None]
     return picked
 
 
-def skipped(rows: list[dict[str, Any]], picked: list[dict[str, Any]], minimum: str, packages: list[str],
+def skipped(rows: list[Suggestion], picked: list[Suggestion], minimum: str, packages: list[str],
             level: str) -> list[str]:
     """Why the suggestions left out of `picked` (`chosen`, then `still_unowned`) were left out:
     one phrase per reason, with its count and the option that would take them."""
-    taken = {row["id"] for row in picked}
-    roots = {row["id"] for row in picked if row["level"] == "references"}
+    taken = {row.id for row in picked}
+    roots = {row.id for row in picked if row.level == "references"}
     rank = CONFIDENCES.index(minimum)
     reasons: Counter[str] = Counter()
     for row in rows:
-        if row["id"] in taken:
+        if row.id in taken:
             continue
-        if row["confidence"] == "ambiguous" or (row["owner"] == "Dependency" and row["package"] is None):
+        if row.confidence == "ambiguous" or (row.owner == "Dependency" and row.package is None):
             reasons["name several candidate owners (review them and write entries with `erratlas allow`)"] += 1
-        elif CONFIDENCES.index(row["confidence"]) > rank:
-            reasons[f"are {row['confidence']}, below --confidence {minimum} (--confidence {row['confidence']} "
+        elif CONFIDENCES.index(row.confidence) > rank:
+            reasons[f"are {row.confidence}, below --confidence {minimum} (--confidence {row.confidence} "
                     "takes them)"] += 1
         elif not _at_level(row, level):
-            reasons[f"are at the {row['level']} level, which --level {level} leaves out (--level {row['level']} "
+            reasons[f"are at the {row.level} level, which --level {level} leaves out (--level {row.level} "
                     "takes them)"] += 1
-        elif packages and row["package"] not in packages:
+        elif packages and row.package not in packages:
             reasons["name a package other than --package (another --package takes them)"] += 1
-        elif row.get("reachedBy") in roots:
+        elif row.reachedBy in roots:
             reasons["need no entry: an accepted references root reaches them"] += 1
         else:
             reasons["would also own callsites DIR's projection already owns (left out by --unowned)"] += 1
@@ -297,14 +298,14 @@ def _counted(count: int, reason: str) -> str:
 _SINGULAR = {"are": "is", "name": "names", "need": "needs"}
 
 
-def _at_level(row: dict[str, Any], level: str) -> bool:
+def _at_level(row: Suggestion, level: str) -> bool:
     if level != "auto":
-        return bool(row["level"] == level)
-    from_map = any(e["kind"] == "source-map" for e in row["evidence"])
-    return row["level"] in AUTO_LEVELS or not from_map
+        return row.level == level
+    from_map = any(e.kind == "source-map" for e in row.evidence)
+    return row.level in AUTO_LEVELS or not from_map
 
 
-def still_unowned(rows: list[dict[str, Any]], directory: Path) -> list[dict[str, Any]]:
+def still_unowned(rows: list[Suggestion], directory: Path) -> list[Suggestion]:
     """The suggestions every callsite of which the directory's projection leaves Unresolved: a
     suggestion that would also own an owned callsite is never taken (a group of identical copies
     that the truth gives two owners must not be re-owned whole by one). The callsites a
@@ -322,19 +323,19 @@ def still_unowned(rows: list[dict[str, Any]], directory: Path) -> list[dict[str,
                 covering.setdefault((level, copies.group), set()).add(record.id)
     taken = []
     for row in rows:
-        level = row["level"]
-        fingerprint = row["match"].get(level)
-        if level in ("callsite", "function") and not row.get("neighbours"):
-            ids = covering.get((level, fingerprint), set()) or set(row["exampleIds"])
+        level = row.level
+        fingerprint = row.match.get(level)
+        if level in ("callsite", "function") and not row.neighbours and fingerprint is not None:
+            ids = covering.get((level, fingerprint), set()) or set(row.exampleIds)
         else:
-            ids = set(row["exampleIds"])
+            ids = set(row.exampleIds)
         if not ids or ids <= unresolved:
             taken.append(row)
     return taken
 
 
 def accept(
-    rows: list[dict[str, Any]], allowlist: Path, reviewer: str, reviewed_on: str | None, note: str | None
+    rows: list[Suggestion], allowlist: Path, reviewer: str, reviewed_on: str | None, note: str | None
 ) -> list[Entry]:
     """Write the chosen suggestions into `allowlist` (entries for the same match are replaced);
     every entry is validated, and the allowlist read, before any byte is written."""
@@ -346,27 +347,27 @@ def accept(
     return entries
 
 
-def _entry(row: dict[str, Any], allowlist: Path, reviewer: str, day: str, note: str | None) -> Entry:
-    evidence = "; ".join(f"{e.get('kind')}: {e.get('detail')}" for e in row["evidence"][:3] if isinstance(e, dict))
-    if len(row["evidence"]) > 3:
-        evidence += f"; and {len(row['evidence']) - 3} more"
-    reason = f"accepted suggestion ({row['confidence']}): {evidence}" + (f"; {note}" if note else "")
-    level = next(iter(row["match"]), None)
+def _entry(row: Suggestion, allowlist: Path, reviewer: str, day: str, note: str | None) -> Entry:
+    evidence = "; ".join(f"{e.kind}: {e.detail}" for e in row.evidence[:3])
+    if len(row.evidence) > 3:
+        evidence += f"; and {len(row.evidence) - 3} more"
+    reason = f"accepted suggestion ({row.confidence}): {evidence}" + (f"; {note}" if note else "")
+    level = next(iter(row.match), None)
     body = {
-        "match": row["match"],
-        **({"copies": row["copies"]} if row.get("copies") is not None else {}),
-        **({"neighbours": list(row["neighbours"])} if row.get("neighbours") else {}),
-        "owner": row["owner"],
-        **({"package": row["package"]} if row["package"] is not None else {}),
-        **({"function": row["function"]} if row["function"] is not None else {}),
-        **({"expect": row["expect"]} if level == "callsite" and row["expect"] is not None else {}),
+        "match": row.match,
+        **({"copies": row.copies} if row.copies is not None else {}),
+        **({"neighbours": list(row.neighbours)} if row.neighbours else {}),
+        "owner": row.owner,
+        **({"package": row.package} if row.package is not None else {}),
+        **({"function": row.function} if row.function is not None else {}),
+        **({"expect": row.expect} if level == "callsite" and row.expect is not None else {}),
         "reason": reason,
         "reviewedBy": reviewer,
         "reviewedOn": day,
     }
 
     def fail(key: str | None, problem: str) -> InputError:
-        where = {"reviewedBy": "--reviewer", "reviewedOn": "--on"}.get(key or "", f"suggestion {row['id']}")
+        where = {"reviewedBy": "--reviewer", "reviewedOn": "--on"}.get(key or "", f"suggestion {row.id}")
         return InputError(where, (f"key '{key}': " if key else "") + problem)
 
     return validated_entry(body, fail, str(allowlist))

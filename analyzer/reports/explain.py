@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite, ProjectionRow
+from analyzer.model import Callsite, ProjectionRow, Suggestion
 from analyzer.reports.evidence import evidence_lines
-from analyzer.scandir.files import SUGGESTIONS_FILE
-from analyzer.scandir.read import rows as json_lines
+from analyzer.scandir.files import SUGGESTION_SCHEMA, SUGGESTIONS_FILE
+from analyzer.scandir.load import records_of
 
 _CONTEXT_LINES = 3
 #: characters of a readable line shown around the callsite's column
@@ -188,22 +188,21 @@ def _why_unresolved(summary: dict[str, Any], record: Callsite) -> list[str]:
     return notes
 
 
-def _suggestions(files: dict[str, bytes]) -> list[dict[str, Any]] | None:
+def _suggestions(files: dict[str, bytes]) -> list[Suggestion] | None:
     data = files.get(SUGGESTIONS_FILE)
     if data is None:
         return None
-    return json_lines(data, SUGGESTIONS_FILE)
+    return records_of(data, SUGGESTIONS_FILE, Suggestion, SUGGESTION_SCHEMA, "an erratlas suggestion")
 
 
-def _touching(record: Callsite, suggestions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _touching(record: Callsite, suggestions: list[Suggestion]) -> list[Suggestion]:
     mine = {("callsite", record.fingerprint), ("function", record.functionFingerprint),
             ("module", record.module.fingerprint if record.module is not None else None)}
     return [s for s in suggestions
-            if any((level, fingerprint) in mine for level, fingerprint in s["match"].items())
-            or record.id in s.get("exampleIds", [])]
+            if any((level, fingerprint) in mine for level, fingerprint in s.match.items()) or record.id in s.exampleIds]
 
 
-def _suggested(record: Callsite, suggestions: list[dict[str, Any]] | None) -> Section:
+def _suggested(record: Callsite, suggestions: list[Suggestion] | None) -> Section:
     section = Section("Suggestions")
     if suggestions is None:
         section.notes.append("This scan has no suggestions.jsonl (`erratlas suggest DIR` writes it).")
@@ -212,18 +211,18 @@ def _suggested(record: Callsite, suggestions: list[dict[str, Any]] | None) -> Se
     if not touching:
         section.notes.append("No suggestion touches this callsite.")
     for suggestion in touching:
-        (level, fingerprint), = suggestion["match"].items()
-        owner = suggestion["owner"] + (f" {suggestion['package']}" if suggestion["package"] else "")
-        section.facts.append((suggestion["id"], (f"{owner}, {suggestion['confidence']}, {level} {fingerprint}, "
-                                                 f"{suggestion['callsites']} callsite(s)")))
-        for evidence in suggestion["evidence"]:
-            section.notes.append(f"{suggestion['id']}: {evidence['kind']}: {evidence['detail']}")
+        (level, fingerprint), = suggestion.match.items()
+        owner = (suggestion.owner or "no owner") + (f" {suggestion.package}" if suggestion.package else "")
+        section.facts.append((suggestion.id, (f"{owner}, {suggestion.confidence}, {level} {fingerprint}, "
+                                              f"{suggestion.callsites} callsite(s)")))
+        for evidence in suggestion.evidence:
+            section.notes.append(f"{suggestion.id}: {evidence.kind}: {evidence.detail}")
     return section
 
 
 def _commands(
     directory: Path, summary: dict[str, Any], record: Callsite, row: ProjectionRow,
-    suggestions: list[dict[str, Any]] | None,
+    suggestions: list[Suggestion] | None,
 ) -> Section:
     allowlists = summary["inputs"].get("allowlists") or []
     stem = Path(summary["inputs"]["bundle"]["name"]).stem or "bundle"
@@ -233,7 +232,7 @@ def _commands(
     section = Section(title)
     for suggestion in _touching(record, suggestions or []):
         section.commands.append(f"erratlas accept {where} --allowlist {shlex.quote(allowlist)} --reviewer NAME "
-                                f"--id {shlex.quote(suggestion['id'])}")
+                                f"--id {shlex.quote(suggestion.id)}")
     base = (f"erratlas allow {where} {shlex.quote(record.id)} --allowlist {shlex.quote(allowlist)} "
             f"--owner Dependency --package PACKAGE --name FUNCTION --reason 'WHAT YOU CHECKED' --reviewer NAME")
     section.commands.append(base)

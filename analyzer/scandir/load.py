@@ -81,6 +81,14 @@ def _builder(record: type) -> Callable[[Any], Any]:
     return build
 
 
+def record_of(record: type[Any], document: Any, where: str) -> Any:
+    """`document` (a JSON value read from `where`, `file:line`) as a `record`."""
+    try:
+        return _builder(record)(document)  # type: ignore[arg-type]
+    except _Shape as exc:
+        raise InputError(where, f"not the shape erratlas writes: {exc}") from None
+
+
 def records_of(data: bytes, name: str, record: type[Any], schema: str, what: str) -> list[Any]:
     """Every line of the JSON-lines file `name` as a `record` of `schema`."""
     build = _builder(record)  # type: ignore[arg-type]
@@ -129,10 +137,7 @@ def load_references(files: dict[str, bytes]) -> list[ReferenceItem]:
 
 def callsite_of(document: dict[str, Any]) -> Callsite:
     """A callsite record read as a JSON object (by a reader not typed yet), as a Callsite."""
-    try:
-        built: Callsite = _builder(Callsite)(document)
-    except _Shape as exc:
-        raise InputError(document.get("id", "a callsite"), f"not the shape erratlas writes: {exc}") from None
+    built: Callsite = record_of(Callsite, document, str(document.get("id", "a callsite")))
     return built
 
 
