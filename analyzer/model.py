@@ -163,6 +163,23 @@ class SourcePlace:
 
 
 @dataclass(frozen=True, slots=True)
+class MapSource:
+    """One distinct source of a used source map and where it lies: a `map-sources.jsonl` line
+    (a SourcePlace with the unit and the map it belongs to)."""
+
+    schema: str
+    unit: str
+    #: the map, as the bundle's `sourceMappingURL` (or its name beside the bundle) gives it
+    map: str | None
+    source: str
+    path: str | None
+    #: one of PLACES
+    place: str
+    package: str | None
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
 class Readable:
     """Where a callsite lies in the readable rendering the scan directory holds."""
 

@@ -13,13 +13,14 @@ from conftest import run
 from analyzer.scandir.files import (
     CALLSITE_FILES,
     INDEX_DIRECTORY,
+    MAP_SOURCES_FILE,
     OUTPUTS,
     PROJECTION_FILE,
     READABLE_DIRECTORY,
     REFERENCES_FILE,
     SUMMARY_FILE,
 )
-from analyzer.scandir.load import load_callsites, load_projection, load_references
+from analyzer.scandir.load import load_callsites, load_map_sources, load_projection, load_references
 from analyzer.scandir.read import verified
 
 
@@ -45,6 +46,8 @@ def test_the_typed_loaders_give_back_every_byte_the_scan_wrote(demo_scanned_once
     assert [orjson.dumps(record) for record in callsites] == expected
     assert [orjson.dumps(row) for row in load_projection(files)] == _lines(files[PROJECTION_FILE])
     assert [orjson.dumps(item) for item in load_references(files)] == _lines(files[REFERENCES_FILE])
+    assert [orjson.dumps(place) for place in load_map_sources(files[MAP_SOURCES_FILE])] == _lines(
+        files[MAP_SOURCES_FILE])
 
 
 def _tamper(directory: Path, edit: dict[str, object]) -> None:

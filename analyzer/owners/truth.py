@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.model import Callsite
+from analyzer.model import Callsite, MapSource
 from analyzer.owners.projection import neighbours
 from analyzer.owners.references import ReferenceGraph
 from analyzer.scandir.files import MAP_SOURCES_FILE
-from analyzer.scandir.read import rows as json_lines
+from analyzer.scandir.load import load_map_sources
 
 #: a product root is suggested only when it reaches at least this many unowned product callsites
 MIN_ROOT_GAIN = 3
@@ -57,14 +57,14 @@ class MapTruth:
     """Where each source of a scan's maps lies, and the directories a reviewer states are the
     product's (paths as map-sources.jsonl writes them: relative to the package root)."""
 
-    def __init__(self, places: Iterable[dict[str, Any]], product_sources: Sequence[str] = ()) -> None:
-        self.rows = sorted(places, key=lambda row: (row["unit"], row["source"]))
-        self._places = {(row["unit"], row["source"]): row for row in self.rows}
+    def __init__(self, places: Iterable[MapSource], product_sources: Sequence[str] = ()) -> None:
+        self.rows = sorted(places, key=lambda row: (row.unit, row.source))
+        self._places = {(row.unit, row.source): row for row in self.rows}
         self.product_sources = tuple(posixpath.normpath(p.replace("\\", "/")) for p in product_sources)
 
     @classmethod
     def load(cls, files: dict[str, bytes], product_sources: Sequence[str] = ()) -> MapTruth:
-        return cls(json_lines(files.get(MAP_SOURCES_FILE, b""), MAP_SOURCES_FILE), product_sources)
+        return cls(load_map_sources(files.get(MAP_SOURCES_FILE, b"")), product_sources)
 
     def of(self, record: Callsite) -> Truth | None:
         origin = record.origin
@@ -76,14 +76,14 @@ class MapTruth:
         row = self._places.get((unit, source))
         if row is None:
             return None  # a source no map of the scan names: never guessed
-        place, package = row["place"], row["package"]
+        place, package = row.place, row.package
         if place == "node_modules":
             return Truth("Dependency", package, source, "exact")
         if place == "package":
             return Truth("Product", None, source, "likely")
         if place == "outside" and package is not None:
-            return Truth("Dependency", package, source, "likely", (("package-root", row["evidence"]),))
-        stated = self.stated(row["path"])
+            return Truth("Dependency", package, source, "likely", (("package-root", row.evidence),))
+        stated = self.stated(row.path)
         if stated is not None:
             return Truth("Product", None, source, "likely",
                          (("product-sources", f"{stated} (stated with suggest --product-sources)"),))
@@ -99,34 +99,34 @@ class MapTruth:
         """One line per map that places no source in a package, and per map whose sources
         outside the package root (or nowhere) name no package and no reviewer claimed."""
         out = []
-        by_unit: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        by_unit: dict[str, list[MapSource]] = defaultdict(list)
         for row in self.rows:
-            by_unit[row["unit"]].append(row)
+            by_unit[row.unit].append(row)
         for unit, rows in by_unit.items():
-            if not any(row["package"] for row in rows):
+            if not any(row.package for row in rows):
                 out.append(f"{unit}: its map places none of its {len(rows)} sources in a package (no node_modules/ "
                            "path, no source outside the package root that names one): check that the map is the "
                            "bundle's and names its dependencies")
-            lost = [row for row in rows if row["place"] == "outside" and row["package"] is None
-                    and self.stated(row["path"]) is None]
+            lost = [row for row in rows if row.place == "outside" and row.package is None
+                    and self.stated(row.path) is None]
             if lost:
                 verb = "lies" if len(lost) == 1 else "lie"
                 out.append(f"{unit}: {len(lost)} of its map's {len(rows)} sources {verb} outside the package root "
                            f"with no package named: {_directories(lost)}; their callsites are Unresolved (if they "
                            "are the product's: suggest --product-sources DIR)")
-            unplaced = Counter(row["evidence"] for row in rows if row["place"] == "unplaced"
-                               and self.stated(row["path"]) is None)
+            unplaced = Counter(row.evidence for row in rows if row.place == "unplaced"
+                               and self.stated(row.path) is None)
             for why, n in sorted(unplaced.items()):
                 out.append(f"{unit}: {n} of its map's {len(rows)} sources cannot be placed ({why}); their callsites "
                            "are Unresolved")
         return out
 
 
-def _directories(rows: list[dict[str, Any]]) -> str:
+def _directories(rows: list[MapSource]) -> str:
     """Where `rows` lie, by directory (`../src/ (12)`), most sources first: the first directory
     past the `..`s, one deeper while a single directory holds them all."""
     counted: Counter[str] = Counter()
-    paths = [row["path"].split("/") for row in rows]
+    paths = [(row.path or "").split("/") for row in rows]
     depth = 1
     while True:
         keys = [_prefix(parts, depth) for parts in paths]

@@ -25,8 +25,7 @@ from typing import Any
 from analyzer import __version__
 from analyzer.model import Callsite, ProjectionRow
 from analyzer.reports.evidence import evidence_summary
-from analyzer.scandir.files import MAP_SOURCES_FILE
-from analyzer.scandir.read import rows as json_lines
+from analyzer.scandir.load import load_map_sources
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -62,8 +61,8 @@ class OriginalSources:
 
     def __init__(self, map_sources: bytes, summary: dict[str, Any], located: Path | None) -> None:
         #: (unit, source) -> path relative to the unit's package root (or to its directory)
-        self._paths = {(row["unit"], row["source"]): row["path"] for row in json_lines(map_sources, MAP_SOURCES_FILE)
-                       if row["path"] is not None}
+        self._paths = {(row.unit, row.source): row.path for row in load_map_sources(map_sources)
+                       if row.path is not None}
         self._roots = {m["unit"]: (m.get("packageRoot") or {}).get("path", ".")
                        for m in summary["modules"]["sourceMaps"] if m["status"] == "used"}
         self._bundle = summary["inputs"]["bundle"]["name"]

@@ -16,8 +16,16 @@ from collections.abc import Callable
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.model import CALLSITE_SCHEMA, REFERENCE_ITEM_SCHEMA, Callsite, ProjectionRow, ReferenceItem
-from analyzer.scandir.files import CALLSITE_FILES, PROJECTION_FILE, PROJECTION_SCHEMA, REFERENCES_FILE
+from analyzer.model import (
+    CALLSITE_SCHEMA,
+    MAP_SOURCE_SCHEMA,
+    REFERENCE_ITEM_SCHEMA,
+    Callsite,
+    MapSource,
+    ProjectionRow,
+    ReferenceItem,
+)
+from analyzer.scandir.files import CALLSITE_FILES, MAP_SOURCES_FILE, PROJECTION_FILE, PROJECTION_SCHEMA, REFERENCES_FILE
 from analyzer.scandir.read import rows
 
 _PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
@@ -133,6 +141,11 @@ def load_references(files: dict[str, bytes]) -> list[ReferenceItem]:
     """The reference graph's items (none when the scan wrote no graph)."""
     return records_of(files.get(REFERENCES_FILE, b""), REFERENCES_FILE, ReferenceItem, REFERENCE_ITEM_SCHEMA,
                       "a reference item")
+
+
+def load_map_sources(data: bytes) -> list[MapSource]:
+    """Where each source of the scan's used maps lies (none when no map was used)."""
+    return records_of(data, MAP_SOURCES_FILE, MapSource, MAP_SOURCE_SCHEMA, "a map source")
 
 
 def callsite_of(document: dict[str, Any]) -> Callsite:
