@@ -60,7 +60,7 @@ def neighbours(records: list[Callsite]) -> dict[str, tuple[str, str]]:
 
 
 def document_neighbours(documents: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
-    """`neighbours` of callsites read as JSON objects (the corpus's and the diff's readers)."""
+    """`neighbours` of callsites read as JSON objects (the corpus's reader)."""
     return neighbours([callsite_of(document) for document in documents])
 
 

@@ -52,8 +52,9 @@ def _convert(hint: Any) -> Callable[[Any], Any]:
         return lambda value: _kind(value, dict) if origin is dict else value
     if dataclasses.is_dataclass(hint):
         return _builder(hint)  # type: ignore[arg-type]
-    wanted = _PLAIN[hint]
-    return lambda value: _kind(value, wanted) if type(value) is not bool or hint is bool else _wrong(value, "")
+    wanted, name = _PLAIN[hint], hint.__name__
+    # a bool is an int to isinstance, never to a record
+    return lambda value: _wrong(value, name) if type(value) is bool and hint is not bool else _kind(value, wanted)
 
 
 def _kind(value: Any, wanted: type | tuple[type, ...]) -> Any:
@@ -61,7 +62,7 @@ def _kind(value: Any, wanted: type | tuple[type, ...]) -> Any:
 
 
 def _wrong(value: Any, wanted: str) -> Any:
-    raise _Shape(f"{type(value).__name__} where {wanted or 'another kind of value'} belongs")
+    raise _Shape(f"{type(value).__name__} where {wanted} belongs")
 
 
 @functools.cache
@@ -99,15 +100,11 @@ def record_of(record: type[Any], document: Any, where: str) -> Any:
 
 def records_of(data: bytes, name: str, record: type[Any], schema: str, what: str) -> list[Any]:
     """Every line of the JSON-lines file `name` as a `record` of `schema`."""
-    build = _builder(record)  # type: ignore[arg-type]
     out = []
     for number, row in enumerate(rows(data, name), start=1):
         if not isinstance(row, dict) or row.get("schema") != schema:
             raise InputError(f"{name}:{number}", f"not {what} (schema {schema})")
-        try:
-            out.append(build(row))
-        except _Shape as exc:
-            raise InputError(f"{name}:{number}", f"not the shape erratlas writes: {exc}") from None
+        out.append(record_of(record, row, f"{name}:{number}"))
     return out
 
 
@@ -149,15 +146,13 @@ def load_map_sources(data: bytes) -> list[MapSource]:
 
 
 def callsite_of(document: dict[str, Any]) -> Callsite:
-    """A callsite record read as a JSON object (by a reader not typed yet), as a Callsite."""
+    """A callsite record read as a JSON object (by the corpus), as a Callsite."""
     built: Callsite = record_of(Callsite, document, str(document.get("id", "a callsite")))
     return built
 
 
-def callsite_documents(files: dict[str, bytes], bundle_order: bool = False) -> list[dict[str, Any]]:
-    """The callsites as JSON objects, each checked to load as a Callsite, as the files hold them
-    or (`bundle_order`) by unit, offset and kind: for the readers that still take them so
-    (explain, sarif, diff, the corpus)."""
+def callsite_documents(files: dict[str, bytes]) -> list[dict[str, Any]]:
+    """The callsites as JSON objects, each checked to load as a Callsite, as the files hold them:
+    for the corpus, which still reads them so."""
     load_callsites(files)
-    documents = [row for name in CALLSITE_FILES.values() for row in rows(files[name], name)]
-    return sorted(documents, key=lambda r: (r["unit"], r["offset"], r["kind"])) if bundle_order else documents
+    return [row for name in CALLSITE_FILES.values() for row in rows(files[name], name)]

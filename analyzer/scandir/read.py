@@ -129,16 +129,6 @@ def rows(data: bytes, name: str) -> list[Any]:
     return out
 
 
-def schema_rows(data: bytes, name: str, schema: str, what: str) -> list[dict[str, Any]]:
-    """The rows of a JSON-lines file of `schema`: each a JSON object with that `schema`, or an
-    InputError naming the file and the first line that is not."""
-    found = rows(data, name)
-    for number, row in enumerate(found, start=1):
-        if not isinstance(row, dict) or row.get("schema") != schema:
-            raise InputError(f"{name}:{number}", f"not {what} (schema {schema})")
-    return found
-
-
 def schema_row(line: bytes, where: str, schema: str, what: str) -> dict[str, Any]:
     """The row on one line (`where`: `file:line`): a JSON object of `schema`, or an InputError."""
     try:
