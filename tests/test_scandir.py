@@ -10,6 +10,7 @@ from pathlib import Path
 import orjson
 from conftest import run
 
+from analyzer.model import Suggestion
 from analyzer.scandir.files import (
     CALLSITE_FILES,
     INDEX_DIRECTORY,
@@ -18,9 +19,11 @@ from analyzer.scandir.files import (
     PROJECTION_FILE,
     READABLE_DIRECTORY,
     REFERENCES_FILE,
+    SUGGESTION_SCHEMA,
+    SUGGESTIONS_FILE,
     SUMMARY_FILE,
 )
-from analyzer.scandir.load import load_callsites, load_map_sources, load_projection, load_references
+from analyzer.scandir.load import load_callsites, load_map_sources, load_projection, load_references, records_of
 from analyzer.scandir.read import verified
 
 
@@ -48,6 +51,13 @@ def test_the_typed_loaders_give_back_every_byte_the_scan_wrote(demo_scanned_once
     assert [orjson.dumps(item) for item in load_references(files)] == _lines(files[REFERENCES_FILE])
     assert [orjson.dumps(place) for place in load_map_sources(files[MAP_SOURCES_FILE])] == _lines(
         files[MAP_SOURCES_FILE])
+
+
+def test_suggestions_load_back_as_the_records_suggest_wrote(demo_scan_copy: Path) -> None:
+    assert run("suggest", demo_scan_copy).returncode == 0
+    data = (demo_scan_copy / SUGGESTIONS_FILE).read_bytes()
+    loaded = records_of(data, SUGGESTIONS_FILE, Suggestion, SUGGESTION_SCHEMA, "a suggestion")
+    assert loaded and [orjson.dumps(row) for row in loaded] == _lines(data)
 
 
 def _tamper(directory: Path, edit: dict[str, object]) -> None:
