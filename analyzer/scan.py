@@ -156,7 +156,7 @@ def _record(
         id=f"{_ID_PREFIX[site.kind]}:{unit}@{site.offset}",
         fingerprint=fingerprint,
         copies=copies,
-        functionFingerprint=function[0] if function is not None else None,  # type: ignore[arg-type]
+        functionFingerprint=function[0] if function is not None else None,
         functionCopies=function[1] if function is not None else None,
         unit=unit,
         offset=site.offset,
@@ -173,7 +173,7 @@ def _record(
         message=site.message,
         level=site.level,
         levelSource=site.level_source,
-        levelCandidates=site.level_candidates,  # type: ignore[arg-type]
+        levelCandidates=site.level_candidates,
         scope=site.scope,
         consumer=site.consumer,
         module=modules.module_of(unit, site.offset),

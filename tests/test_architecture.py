@@ -137,8 +137,8 @@ def test_the_owners_stage_never_imports_a_frontend() -> None:
 
 
 #: modules every frontend and every reader of a scan directory shares: the facts, the records,
-#: identities and the scan directory's home (`reports.output`, later `scandir`)
-NEUTRAL = ("analyzer.facts", "analyzer.model", "analyzer.identity", "analyzer.reports.output", "analyzer.scandir")
+#: identities and the scan directory's home (`scandir`)
+NEUTRAL = ("analyzer.facts", "analyzer.model", "analyzer.identity", "analyzer.scandir")
 
 
 def _every_import_graph() -> dict[str, set[str]]:
@@ -186,6 +186,21 @@ def test_the_neutral_modules_never_import_a_frontend_or_a_parser_even_for_annota
     bad = [(module, target) for module, targets in sorted(_every_import_graph().items()) if _within(module, *NEUTRAL)
            for target in sorted(targets) if _within(target, *FRONTENDS, *PARSERS)]
     assert not bad, bad
+
+def test_reports_and_owners_never_import_each_other() -> None:
+    """They meet in `scandir` and `model`; `projected` and the CLI compose them."""
+    every = _every_import_graph()
+    both = sorted((m, t) for m, ts in every.items() for t in ts
+                  if (_within(m, "analyzer.reports") and _within(t, "analyzer.owners"))
+                  or (_within(m, "analyzer.owners") and _within(t, "analyzer.reports")))
+    assert not both, both
+
+
+def test_every_verb_reads_and_writes_a_scan_directory_through_scandir() -> None:
+    """The atomic write and the verified read live in analyzer.scandir alone."""
+    names = ("def write_directory", "def read_directory", "def verify(", "def check_replaceable")
+    found = {name: [m for m, p in SOURCES.items() if name in p.read_text(encoding="utf-8")] for name in names}
+    assert all(all(m.startswith("analyzer.scandir.") for m in modules) and modules for modules in found.values()), found
 
 
 def _line_count(path: Path) -> int:

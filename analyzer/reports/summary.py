@@ -6,7 +6,6 @@ import hashlib
 import operator
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import reduce
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -16,13 +15,12 @@ from analyzer.errors import InvariantError
 from analyzer.facts import CALLSITES_FOUND, PACKAGE_MODULE, REFERENCES, UnitFacts
 from analyzer.model import Callsite
 from analyzer.reports.modules import module_summary, place_counts
+from analyzer.scandir.files import SUMMARY_SCHEMA
 from analyzer.versions import FP_VERSION, grammar
 
 if TYPE_CHECKING:
     from analyzer.scan import ScanResult
 
-SUMMARY_FILE = "error-diagnostic-owner-summary.json"
-SUMMARY_SCHEMA = "erratlas.summary/1"
 _REGIONS_LISTED = 50
 
 #: per kind, breakdown name -> the field it counts (`a.b`: field b of object a)
@@ -36,30 +34,25 @@ _BREAKDOWNS: dict[str, dict[str, str]] = {
 _OPTIONAL = frozenset({"constructor", "level", "levelSource"})
 
 
-def _reader(path: str, items: bool) -> Callable[[Any], Any]:
-    """The field at `path` of a Callsite, or (`items`) of a record read back as JSON."""
-    names = path.split(".")
-    get: Callable[[Any], Any] = (
-        operator.attrgetter(path) if not items
-        else operator.itemgetter(path) if len(names) == 1
-        else (lambda r: reduce(operator.getitem, names, r))
-    )
+def _reader(path: str) -> Callable[[Callsite], Any]:
+    """The field at `path` of a Callsite."""
+    get: Callable[[Callsite], Any] = operator.attrgetter(path)
     return (lambda r: get(r) or "") if path in _OPTIONAL else get
 
 
-def counts(records: Sequence[Callsite] | Sequence[dict[str, Any]], items: bool = False) -> dict[str, object]:
-    """The summary's `counts`, of Callsites or (`items`) of records read back as JSON."""
-    kind_of = _reader("kind", items)
+def counts(records: Sequence[Callsite]) -> dict[str, object]:
+    """The summary's `counts`."""
+    kind_of = _reader("kind")
     by_kind = Counter(kind_of(r) for r in records)
     out: dict[str, object] = {
         "total": len(records),
         "byKind": {kind: by_kind.get(kind, 0) for kind in ("error", "diagnostic")},
     }
-    in_catch, in_region = _reader("context.inCatch", items), _reader("context.inErrorRegion", items)
+    in_catch, in_region = _reader("context.inCatch"), _reader("context.inErrorRegion")
     for kind, breakdowns in _BREAKDOWNS.items():
         members = [r for r in records if kind_of(r) == kind]
         out[kind] = {
-            name: dict(sorted(Counter(map(_reader(path, items), members)).items()))
+            name: dict(sorted(Counter(map(_reader(path), members)).items()))
             for name, path in breakdowns.items()
         }
         out[kind]["inCatch"] = sum(1 for r in members if in_catch(r))  # type: ignore[index]
