@@ -1,11 +1,17 @@
 """What every frontend produces for a unit, before fingerprints: the language-neutral contract
 between a frontend (`javascript/`, `python/`) and the shared stages (`scan`, `reports`). No
-parser here: a frontend's trees never outlive its extraction."""
+parser here: a frontend's trees never outlive its extraction.
+
+What only some frontends produce lives in the unit's side table (`UnitFacts.extras`), keyed by
+a `Capability` as LibCST keys its metadata providers' results: a shared stage asks
+`facts.extra(REFERENCES)` and reads the value through the protocol the key names; the value's
+concrete type belongs to the frontend that made it, which this module never imports."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from analyzer.identity import IdentityInput
 from analyzer.model import (
@@ -26,11 +32,11 @@ from analyzer.model import (
     Unit,
 )
 
-if TYPE_CHECKING:  # annotations only: JavaScript-only evidence a JavaScript unit carries, and rows
+if TYPE_CHECKING:  # annotations only: what a FrontendScan carries beside the units
     from analyzer.bundle.load import Embedded
-    from analyzer.javascript.modules import ModuleMap, UnitEvidence
-    from analyzer.javascript.references import UnitReferences
     from analyzer.readable import Rendering
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +64,6 @@ class SiteFacts:
     #: digest and offset of the innermost enclosing function, None at module level
     function_digest: bytes | None
     function_offset: int | None
-    #: the offset of the handler that catches it directly (thrown in its protected block, same
-    #: function), else None (`javascript/handlers.py`)
-    handler: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +85,7 @@ class BranchFacts:
 
 @dataclass(frozen=True, slots=True)
 class HandlerFacts:
-    """Everything about one handler except its fingerprint and its sources (which the callsites'
-    `SiteFacts.handler` name)."""
+    """Everything about one handler except its fingerprint and its sources (`UnitHandlers.caught`)."""
 
     offset: int
     end_offset: int
@@ -118,33 +120,147 @@ class LeftOut:
 
 
 @dataclass(frozen=True, slots=True)
+class Capability(Generic[T]):
+    """A fact only some frontends produce for a unit, and the key of its entry in the unit's side
+    table: `facts.extra(capability)` is a `T`, or None from a frontend that does not produce it.
+    Keys are equal by name, so a side table read back from another process is still found."""
+
+    #: what the fact is (one name per capability)
+    name: str
+
+    def entry(self, value: T) -> tuple[Capability[Any], object]:
+        """The side table's entry of `value`, type-checked against the capability."""
+        return self, value
+
+
+@dataclass(frozen=True, slots=True)
+class LoggerDeclaration:
+    """Where the logger's binding is declared."""
+
+    offset: int
+    line: int
+    #: what declares it (`var`, `const`, `function`, `param`, ...)
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoggerFacts:
+    """The unit's diagnostic logger and the evidence it was chosen on (the summary's `loggers`)."""
+
+    unit: str
+    #: the logger's name, None when the unit has none
+    name: str | None
+    #: how it was chosen: `detected`, `option`, `none` (JavaScript), `python`
+    source: str
+    declaration: LoggerDeclaration | None
+    #: the detection's evidence (JavaScript), the logging bindings found (Python)
+    evidence: Mapping[str, object] | tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class UnitFacts:
     unit: Unit
     sites: list[SiteFacts]
     classes: list[ClassFacts]
-    logger: dict[str, object]
+    logger: LoggerFacts
     #: call/new sites of a tracked name whose callee resolves to a local binding
     shadowed: dict[str, int]
     error_regions: list[ErrorRegion]
-    #: bundler modules found by shape (esbuild/Bun wrappers, webpack, browserify)
-    modules: ModuleMap | None = None
-    #: the modules with source-map evidence, their rows before fingerprints
-    evidence: UnitEvidence | None = None
-    #: top-level items and the bindings they declare and reference (JavaScript only)
-    references: UnitReferences | None = None
-    #: (item position, name) -> digest of the bindings that may root a `references` entry
-    binding_digests: dict[tuple[int, str], bytes] = field(default_factory=dict)
     #: callsites found but left out: the parser recovered them into a shape facts cannot be
-    #: read from (`found` = inventoried + left out, checked in the summary)
-    left_out: tuple[LeftOut, ...] = ()
-    #: callsites found, by kind (None: a frontend that leaves none out)
-    found: dict[str, int] | None = None
-    #: catch clauses and promise handlers (None: a frontend that does not look for them)
-    handlers: list[HandlerFacts] | None = None
-    #: the evidence of the unit's error sink, when handlers are looked for (`javascript/sink.py`)
-    sink: dict[str, object] | None = None
-    #: catch clauses nested too deep in try statements to record (`handlers.MAX_NESTED_TRIES`)
-    handlers_left_out: int = 0
+    #: read from (`CALLSITES_FOUND` = inventoried + left out, checked in the summary)
+    left_out: tuple[LeftOut, ...]
+    #: the side table: what only this unit's frontend produces, by capability (`extra`)
+    extras: Mapping[Capability[Any], object]
+
+    def extra(self, capability: Capability[T]) -> T | None:
+        """The unit's `capability` fact, or None when its frontend does not produce it."""
+        return cast("T | None", self.extras.get(capability))
+
+
+# ---- capabilities: what a shared stage may ask a unit for -----------------------------------
+
+#: callsites found, by kind, by a frontend that may leave some out (the summary's `leftOut`)
+CALLSITES_FOUND: Capability[Mapping[str, int]] = Capability("callsites-found")
+
+
+class TopLevelItem(Protocol):
+    """One piece of top-level code of a reference graph (docs/references.md)."""
+
+    @property
+    def offset(self) -> int: ...
+    @property
+    def end_offset(self) -> int: ...
+    #: top-level names it declares, in source order
+    @property
+    def declares(self) -> tuple[str, ...]: ...
+    #: top-level names it references, sorted
+    @property
+    def references(self) -> tuple[str, ...]: ...
+
+
+class ReferenceFacts(Protocol):
+    """A unit's reference graph: its top-level items and the bindings they declare and reference."""
+
+    @property
+    def items(self) -> Sequence[TopLevelItem]: ...
+    #: names of bundler runtime helpers, never owned by reference
+    @property
+    def helpers(self) -> frozenset[str]: ...
+    #: (item, name) pairs resolved occurrence by occurrence (the summary's `resolvedByScopeWalk`)
+    @property
+    def walked(self) -> int: ...
+    #: (item position, name) -> digest of the bindings that may root a `references` entry
+    @property
+    def binding_digests(self) -> Mapping[tuple[int, str], bytes]: ...
+
+
+#: the unit's reference graph (`references.jsonl`)
+REFERENCES: Capability[ReferenceFacts] = Capability("references")
+
+
+class Vendoring(Protocol):
+    """A dependency shipped inside the input (`pkg/_vendor/<dependency>/`)."""
+
+    @property
+    def dependency(self) -> str: ...
+    @property
+    def root(self) -> str: ...
+    @property
+    def distribution(self) -> str | None: ...
+
+
+class PackageModuleFacts(Protocol):
+    """The unit as a module of a package: its dotted name, vendoring, and why it was not parsed."""
+
+    @property
+    def module(self) -> str: ...
+    @property
+    def vendored(self) -> Vendoring | None: ...
+    @property
+    def parse_error(self) -> str | None: ...
+
+
+#: the unit as a module of a package (the summary's `loggers[]` `module`, `vendored`, `parseError`)
+PACKAGE_MODULE: Capability[PackageModuleFacts] = Capability("package-module")
+
+
+@dataclass(frozen=True, slots=True)
+class UnitHandlers:
+    """A unit's handlers, from a frontend that looks for them (`handlers.jsonl`)."""
+
+    #: catch clauses and promise handlers, in source order
+    handlers: list[HandlerFacts]
+    #: error callsite offset -> the offset of the handler that catches it directly (thrown in its
+    #: protected block, same function)
+    caught: Mapping[int, int]
+    #: the evidence of the unit's error sink (the summary's `handlers.sinks`)
+    sink: Mapping[str, object]
+    #: catch clauses nested too deep in try statements to record (the summary's `handlers.leftOut`)
+    left_out: int
+
+
+#: the unit's handlers (`handlers.jsonl`, the summary's `handlers` block)
+HANDLERS: Capability[UnitHandlers] = Capability("handlers")
 
 
 @dataclass(frozen=True, slots=True)

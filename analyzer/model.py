@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 #: the languages of a scan's input, one frontend each
 Language = Literal["javascript", "python"]
@@ -19,6 +19,8 @@ ConsumerRole = Literal[
     "statement", "operand", "other"]
 #: what a callsite calls: an error class, the bundle's logger, `logging`'s functions, `warnings`'s
 CalleeRole = Literal["error-constructor", "logger", "logging", "warnings"]
+#: the owner classes: every callsite is in exactly one
+OwnerClass = Literal["Product", "Dependency", "Unresolved"]
 #: how a handler catches: a `catch` clause, `.catch(fn)`, the rejection argument of `.then(ok, fn)`
 HandlerForm = Literal["catch", "promise-catch", "promise-then"]
 #: what a handler's branch does with the caught value (docs/reference.md, "Handler records")
@@ -176,6 +178,23 @@ class SourcePlace:
 
 
 @dataclass(frozen=True, slots=True)
+class MapSource:
+    """One distinct source of a used source map and where it lies: a `map-sources.jsonl` line
+    (a SourcePlace with the unit and the map it belongs to)."""
+
+    schema: str
+    unit: str
+    #: the map, as the bundle's `sourceMappingURL` (or its name beside the bundle) gives it
+    map: str | None
+    source: str
+    path: str | None
+    #: one of PLACES
+    place: str
+    package: str | None
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
 class Readable:
     """Where a callsite lies in the readable rendering the scan directory holds."""
 
@@ -207,8 +226,8 @@ class Callsite:
     fingerprint: str
     #: callsites of this scan identical to this one (same fingerprint but for the ordinal)
     copies: Copies
-    #: fingerprint of the innermost enclosing function (fp1f), for function-scope reviews
-    functionFingerprint: str
+    #: fingerprint of the innermost enclosing function (fp1f), for function-scope reviews; None at module level
+    functionFingerprint: str | None
     #: functions of this scan identical to that function, None at module level
     functionCopies: Copies | None
     unit: str
@@ -228,7 +247,8 @@ class Callsite:
     message: Message
     level: str | None
     levelSource: str | None
-    levelCandidates: tuple[str, ...]
+    #: the literal levels a dynamic level expression can yield (diagnostics), else None
+    levelCandidates: tuple[str, ...] | None
     scope: Scope
     consumer: Consumer
     module: Module | None
@@ -287,6 +307,64 @@ class ReferenceItem:
     declares: tuple[DeclaredBinding, ...]
     #: the top-level names it references (sorted)
     references: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectionRow:
+    """One callsite's owner: a line of the projection (docs/reference.md, "A scan directory")."""
+
+    schema: str
+    id: str
+    fingerprint: str
+    kind: str
+    owner: OwnerClass
+    #: the package of a Dependency, else None
+    package: str | None
+    #: the reviewed function name the owning entry gives, else None
+    function: str | None
+    catchOwner: str | None
+    retryOwner: str | None
+    toolResultOwner: str | None
+    userSurfaceOwner: str | None
+    #: what owns it, read as data: the entry `{entry, level, fingerprint}`, a `chain` of references, ...
+    evidence: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestionEvidence:
+    #: source-map, module-key, license-banner, package-json, signature, corpus-..., carried-from, ...
+    kind: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A proposed allowlist entry, a line of `suggestions.jsonl` (docs/owners.md): it owns
+    nothing until a reviewer accepts it."""
+
+    schema: str
+    id: str
+    level: str
+    #: `{level: fingerprint}`
+    match: dict[str, str]
+    #: N when the entry names N identical copies together, else None
+    copies: int | None
+    #: the fingerprints just before and after the one copy it names, else None
+    neighbours: tuple[str, ...] | None
+    #: None only when ambiguous
+    owner: str | None
+    package: str | None
+    function: str | None
+    expect: str | None
+    confidence: str
+    evidence: tuple[SuggestionEvidence, ...]
+    #: an ambiguous suggestion's candidates, read as data (owners with counts, or package names)
+    candidates: tuple[Any, ...] | None
+    callsites: int
+    exampleIds: tuple[str, ...]
+    #: the product-root suggestion that already reaches its callsites, else None
+    reachedBy: str | None
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)

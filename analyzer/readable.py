@@ -29,6 +29,14 @@ _TOKEN_OUTSIDE_HOLES = re.compile(
     rb"|/\*[\s\S]*?\*/|//[^\n]*"
     rb"|[`/]"
 )
+#: code and complete strings that hold no `;{}` (nothing to hide), skipped in one match: only
+#: what `_literal_spans` must act on (a string to hide, a comment, `/`, a template, a brace in a
+#: hole) reaches the loop. A string alternative here matches exactly what `_TOKEN` would, or
+#: nothing; possessive, so no backtracking entry is kept per repetition.
+_QUIET = rb"""(?:[^"'`/{}]++|"[^"\\\n;{}]*+(?:\\[^;{}][^"\\\n;{}]*+)*+"|'[^'\\\n;{}]*+(?:\\[^;{}][^'\\\n;{}]*+)*+')*+"""
+_SKIP = re.compile(_QUIET)
+#: the same outside template holes, where braces are plain code
+_SKIP_OUTSIDE_HOLES = re.compile(_QUIET.replace(b"[^\"'`/{}]++", b"[^\"'`/]++", 1))
 _TEMPLATE_CHUNK = re.compile(rb"[^`\\$]*(?:(?:\\[\s\S]|\$(?!\{))[^`\\$]*)*(`|\$\{)")
 _REGEX = re.compile(
     rb"/(?=[^/\n])[^/\\\[\n]*(?:(?:\\.|\[[^\]\\\n]*(?:\\.[^\]\\\n]*)*\])[^/\\\[\n]*)*/[A-Za-z]*"
@@ -278,6 +286,8 @@ def _literal_spans(source: bytes) -> list[tuple[int, int]]:
     holes: list[bool] = []
     position, length = 0, len(source)
     while position < length:
+        quiet = (_SKIP if holes else _SKIP_OUTSIDE_HOLES).match(source, position)  # matches, if only empty
+        position = quiet.end() if quiet is not None else position
         match = (_TOKEN if holes else _TOKEN_OUTSIDE_HOLES).search(source, position)
         if match is None:
             break

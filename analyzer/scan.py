@@ -10,7 +10,16 @@ from analyzer import progress
 from analyzer.bundle.languages import Language, tree_language
 from analyzer.bundle.load import Embedded
 from analyzer.errors import InputError
-from analyzer.facts import BundleModules, ClassFacts, FrontendScan, HandlerFacts, SiteFacts, UnitFacts
+from analyzer.facts import (
+    HANDLERS,
+    REFERENCES,
+    BundleModules,
+    ClassFacts,
+    FrontendScan,
+    HandlerFacts,
+    SiteFacts,
+    UnitFacts,
+)
 from analyzer.identity import (
     binding_identities,
     callsite_identities,
@@ -165,7 +174,7 @@ def _record(
         id=f"{_ID_PREFIX[site.kind]}:{unit}@{site.offset}",
         fingerprint=fingerprint,
         copies=copies,
-        functionFingerprint=function[0] if function is not None else None,  # type: ignore[arg-type]
+        functionFingerprint=function[0] if function is not None else None,
         functionCopies=function[1] if function is not None else None,
         unit=unit,
         offset=site.offset,
@@ -182,7 +191,7 @@ def _record(
         message=site.message,
         level=site.level,
         levelSource=site.level_source,
-        levelCandidates=site.level_candidates,  # type: ignore[arg-type]
+        levelCandidates=site.level_candidates,
         scope=site.scope,
         consumer=site.consumer,
         module=modules.module_of(unit, site.offset),
@@ -195,23 +204,24 @@ def _handlers(units: list[UnitFacts], readable: dict[str, ReadableUnit], modules
               callsites: list[Callsite]) -> list[Handler] | None:
     """Every handler's record, with the error callsites it catches directly and the ids and
     levels of the callsites its branches link (only inventoried ones)."""
-    if all(u.handlers is None for u in units):
+    found = [(u.unit.name, handlers) for u in units if (handlers := u.extra(HANDLERS)) is not None]
+    if not found:
         return None
-    located = [(u.unit.name, h) for u in units for h in u.handlers or ()]
+    located = [(name, h) for name, handlers in found for h in handlers.handlers]
     fingerprints, copies = handler_identities([h.identity for _, h in located])
     records = {(r.unit, r.offset, r.kind): r for r in callsites}
     sources: dict[tuple[str, int], list[str]] = {}
-    for unit in units:
-        for site in unit.sites:
-            if site.handler is not None and (unit.unit.name, site.offset, "error") in records:
-                sources.setdefault((unit.unit.name, site.handler), []).append(f"e:{unit.unit.name}@{site.offset}")
+    for name, handlers in found:
+        for offset, handler in handlers.caught.items():
+            if (name, offset, "error") in records:
+                sources.setdefault((name, handler), []).append(f"e:{name}@{offset}")
     places: dict[tuple[str, int], tuple[int, Readable]] = {}
-    for unit in units:
-        offsets = sorted({h.offset for h in unit.handlers or ()})
+    for name, handlers in found:
+        offsets = sorted({h.offset for h in handlers.handlers})
         if offsets:
-            written = readable[unit.unit.name]
+            written = readable[name]
             for offset, place in zip(offsets, written.rendering.places(offsets, written.slicing)):
-                places[(unit.unit.name, offset)] = (
+                places[(name, offset)] = (
                     place.line, Readable(written.files[place.slice], place.slice_line, place.column))
     out = [
         _handler(name, facts, fingerprint, copy, places[(name, facts.offset)], modules, records,
@@ -249,28 +259,28 @@ def _id_order(id: str) -> tuple[str, int]:
 
 
 def _reference_items(units: list[UnitFacts]) -> list[ReferenceItem]:
-    """Every unit's items, with the fp1b of the bindings that may root a `references` entry."""
+    """Every unit's items, with the fp1b of the bindings that may root a `references` entry
+    (the units whose frontend makes a reference graph)."""
+    graphs = [(u.unit.name, graph) for u in units if (graph := u.extra(REFERENCES)) is not None]
     keyed = [
-        ((u.unit.name, u.references.items[position].offset, slot), digest)
-        for u in units if u.references is not None
-        for (position, name), digest in u.binding_digests.items()
-        for slot in [u.references.items[position].declares.index(name)]
+        ((name, graph.items[position].offset, slot), digest)
+        for name, graph in graphs
+        for (position, binding), digest in graph.binding_digests.items()
+        for slot in [graph.items[position].declares.index(binding)]
     ]
     keyed.sort(key=lambda pair: pair[0])
     fingerprints, copies = binding_identities([d for _, d in keyed], [k for k, _ in keyed])
     identity = {key: (fp, c) for (key, _), fp, c in zip(keyed, fingerprints, copies)}
     out = []
-    for unit in units:
-        if unit.references is None:
-            continue
-        helpers = unit.references.helpers
-        for item in unit.references.items:
+    for unit_name, graph in graphs:
+        helpers = graph.helpers
+        for item in graph.items:
             declares = []
             for slot, name in enumerate(item.declares):
-                fingerprint, copy = identity.get((unit.unit.name, item.offset, slot), (None, None))
+                fingerprint, copy = identity.get((unit_name, item.offset, slot), (None, None))
                 declares.append(DeclaredBinding(name, fingerprint, copy, name in helpers))
             out.append(ReferenceItem(
-                schema=REFERENCE_ITEM_SCHEMA, id=f"i:{unit.unit.name}@{item.offset}", unit=unit.unit.name,
+                schema=REFERENCE_ITEM_SCHEMA, id=f"i:{unit_name}@{item.offset}", unit=unit_name,
                 offset=item.offset, endOffset=item.end_offset, declares=tuple(declares), references=item.references,
             ))
     return out

@@ -43,8 +43,9 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
 def instrument() -> None:
     import libcst
 
+    from analyzer import projected
     from analyzer.python import extract, frontend, tokens
-    from analyzer.reports import inventory, owners
+    from analyzer.reports import inventory
 
     extract.cst.parse_module = timed("parse (libcst)", libcst.parse_module)  # type: ignore[attr-defined]
     extract._tokens = timed("tokenize (one pass per file)", extract._tokens)
@@ -67,17 +68,17 @@ def instrument() -> None:
     frontend.settle = timed("settle (hierarchy across modules)", frontend.settle)
     frontend.module_map = timed("module map", frontend.module_map)
     inventory.inventory_files = timed("reports: inventory", inventory.inventory_files)
-    owners.owner_files = timed("reports: owners, index, summary", owners.owner_files)
+    projected.owner_files = timed("reports: owners, index, summary", projected.owner_files)
     frontend.extract_all = lambda path, tasks, vocabulary, jobs: [extract.extract_file(t, vocabulary) for t in tasks]
 
 
 def run(target: pathlib.Path, out: pathlib.Path) -> float:
     from analyzer import scan as scan_module
+    from analyzer.projected import owner_files
     from analyzer.python.workers import quiet_gc
     from analyzer.reports.inventory import inventory_files
-    from analyzer.reports.output import write_directory
-    from analyzer.reports.owners import owner_files
     from analyzer.reports.summary import scan_summary
+    from analyzer.scandir.write import write_directory
 
     quiet_gc()
     start = time.perf_counter()

@@ -4,7 +4,8 @@ module over 500 lines, and the verbs that only read a scan directory never impor
 
 Read from the source with `ast`, so anyone can run it: `python -m pytest tests/test_architecture.py`.
 An import anywhere in a module is an edge (a function's lazy import too); an import under
-`if TYPE_CHECKING:` is not (it never runs).
+`if TYPE_CHECKING:` is not (it never runs), but for the tests of the graph of every import, which
+count it: an annotation names what a module depends on as much as a call does.
 """
 
 from __future__ import annotations
@@ -133,6 +134,73 @@ def test_the_owners_stage_never_imports_a_frontend() -> None:
     """The corpus is handed the JavaScript frontend's indexer by the CLI, which knows both."""
     bad = [edge for edge in _edges_from("analyzer.owners") if _within(edge[1], *FRONTENDS, "analyzer.scan", *PARSERS)]
     assert not bad, bad
+
+
+#: modules every frontend and every reader of a scan directory shares: the facts, the records,
+#: identities and the scan directory's home (`scandir`)
+NEUTRAL = ("analyzer.facts", "analyzer.model", "analyzer.identity", "analyzer.scandir")
+
+
+def _every_import_graph() -> dict[str, set[str]]:
+    """Module -> the analyzer modules it imports anywhere, `if TYPE_CHECKING:` included."""
+    graph = {}
+    for name, path in SOURCES.items():
+        nodes = [n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(n, (ast.Import, ast.ImportFrom))]
+        graph[name] = {t for node in nodes for t in _targets(node, name)} - {name}
+    return graph
+
+
+def _a_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of `graph` (its modules in order, the first again at the end), else None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(graph):
+        if state.get(start):
+            continue
+        state[start] = 1
+        stack = [(start, iter(sorted(graph[start])))]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(child) == 1:
+                path = [n for n, _ in stack] + [child]
+                return path[path.index(child):]
+            elif not state.get(child):
+                state[child] = 1
+                stack.append((child, iter(sorted(graph[child]))))
+    return None
+
+
+def test_the_graph_of_every_import_type_checking_included_has_no_cycle() -> None:
+    every = _every_import_graph()
+    cycle = _a_cycle({m: {t for t in targets if t in SOURCES} for m, targets in every.items()})
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_neutral_modules_never_import_a_frontend_or_a_parser_even_for_annotations() -> None:
+    """`facts` holds what every frontend produces; what one frontend alone produces is in that
+    frontend's side table, asked for by capability (`facts.Capability`), never named here."""
+    bad = [(module, target) for module, targets in sorted(_every_import_graph().items()) if _within(module, *NEUTRAL)
+           for target in sorted(targets) if _within(target, *FRONTENDS, *PARSERS)]
+    assert not bad, bad
+
+def test_reports_and_owners_never_import_each_other() -> None:
+    """They meet in `scandir` and `model`; `projected` and the CLI compose them."""
+    every = _every_import_graph()
+    both = sorted((m, t) for m, ts in every.items() for t in ts
+                  if (_within(m, "analyzer.reports") and _within(t, "analyzer.owners"))
+                  or (_within(m, "analyzer.owners") and _within(t, "analyzer.reports")))
+    assert not both, both
+
+
+def test_every_verb_reads_and_writes_a_scan_directory_through_scandir() -> None:
+    """The atomic write and the verified read live in analyzer.scandir alone."""
+    names = ("def write_directory", "def read_directory", "def verify(", "def check_replaceable")
+    found = {name: [m for m, p in SOURCES.items() if name in p.read_text(encoding="utf-8")] for name in names}
+    assert all(all(m.startswith("analyzer.scandir.") for m in modules) and modules for modules in found.values()), found
 
 
 def _line_count(path: Path) -> int:

@@ -6,7 +6,7 @@ absolute parts neutralised so nothing is written outside. `manifest.json` lists 
 module, the entry point first: path, file written (None for bytecode-only modules), size,
 loader, whether it carries source, bytecode and a source map, sha256 of the contents.
 The directory is replaced atomically, and only if it is empty or holds exactly a previous
-extraction: the files its manifest lists, with their sha256 (`analyzer.reports.output`).
+extraction: the files its manifest lists, with their sha256 (`analyzer.scandir.write`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import orjson
 
 from analyzer.bundle.bun import EmbeddedModule, read_bun_executable
 from analyzer.errors import InputError
-from analyzer.reports.output import check_replaceable, safe_name, staging_beside, swap_in
+from analyzer.scandir.write import check_replaceable, safe_name, staging_beside, swap_in
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "erratlas.extract/1"

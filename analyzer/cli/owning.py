@@ -22,14 +22,14 @@ def project(
 ) -> None:
     """Re-project an existing scan with allowlists, without parsing the bundle again."""
     from analyzer.owners.allowlist import load_allowlists
-    from analyzer.owners.gate import verify
-    from analyzer.reports.output import read_directory, write_directory
-    from analyzer.reports.owners import is_derived, owner_files
+    from analyzer.projected import owner_files
+    from analyzer.scandir.files import is_derived
+    from analyzer.scandir.read import verified
+    from analyzer.scandir.write import write_directory
 
     reading_a_scan()
     allowlists = load_allowlists(allowlist or [])
-    files = read_directory(directory)
-    base = verify(directory, files)
+    files, base = verified(directory)
     inventory = {name: data for name, data in files.items() if not is_derived(name)}
     inventory |= owner_files(inventory, allowlists, base)
     write_directory(directory, inventory)
@@ -43,7 +43,7 @@ def _say_owners(files: dict[str, bytes]) -> None:
 def owners_line(files: dict[str, bytes]) -> str:
     import orjson
 
-    from analyzer.reports.summary import SUMMARY_FILE
+    from analyzer.scandir.files import SUMMARY_FILE
 
     summary = orjson.loads(files[SUMMARY_FILE])
     coverage = summary["coverage"]["overall"]
@@ -198,14 +198,8 @@ def gate(
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
     the gate recomputes the owners from the inventory and the allowlists, and believes only
     what it recomputed."""
-    from analyzer.owners.gate import (
-        KINDS,
-        Thresholds,
-        checked_summary,
-        coverage_threshold,
-        failures,
-        refuse_empty,
-    )
+    from analyzer.owners.gate import KINDS, Thresholds, coverage_threshold, failures, refuse_empty
+    from analyzer.projected import checked_summary
 
     reading_a_scan()
     if output_format not in ("text", "github", "sarif"):

@@ -15,28 +15,26 @@ from analyzer.cli.app import err, reading_a_scan
 from analyzer.errors import InputError
 
 if TYPE_CHECKING:
+    from analyzer.model import Callsite, ProjectionRow
     from analyzer.reports.explain import Story
     from analyzer.reports.sarif import OriginalSources, Selection
 
 
 def verified_outputs(
     directory: Path,
-) -> tuple[dict[str, bytes], dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """A verified scan directory's files, summary, callsite records and projection rows (paired)."""
-    import orjson
+) -> tuple[dict[str, bytes], dict[str, Any], list[Callsite], list[ProjectionRow]]:
+    """A verified scan directory's files, summary, callsites and projection rows (paired)."""
+    from analyzer.scandir.files import PROJECTION_FILE
+    from analyzer.scandir.load import in_bundle_order, load_callsites, load_projection
+    from analyzer.scandir.read import verified
 
-    from analyzer.owners.gate import verify
-    from analyzer.reports.output import read_directory
-    from analyzer.reports.owners import PROJECTION_FILE, load_records
-
-    files = read_directory(directory)
-    summary = verify(directory, files)
-    records = load_records(files)
-    by_id = {row["id"]: row for row in (orjson.loads(line) for line in files[PROJECTION_FILE].splitlines() if line)}
-    missing = [r["id"] for r in records if r["id"] not in by_id]
+    files, summary = verified(directory)
+    records = in_bundle_order(load_callsites(files))
+    by_id = {row.id: row for row in load_projection(files)}
+    missing = [r.id for r in records if r.id not in by_id]
     if missing:
         raise InputError(directory / PROJECTION_FILE, f"no projection row for {missing[0]}")
-    return files, summary, records, [by_id[r["id"]] for r in records]
+    return files, summary, records, [by_id[r.id] for r in records]
 
 
 def baseline_of(path: Path | None) -> Counter[str] | None:
@@ -49,8 +47,8 @@ def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: P
     """Where results point in the original sources; `bundle` (the scanned input, as seen from
     here) must be what the scan read: the bundle file, the archive, or a directory whose files
     are the scanned units."""
-    from analyzer.reports.modules import MAP_SOURCES_FILE
     from analyzer.reports.sarif import OriginalSources
+    from analyzer.scandir.files import MAP_SOURCES_FILE
 
     located = None
     if bundle is not None and bundle.is_dir():
@@ -86,7 +84,7 @@ def _same_file(path: Path, expected: dict[str, Any]) -> bool:
     return hashlib.sha256(read_regular_file(path, max(expected["bytes"], 1), "file")).hexdigest() == expected["sha256"]
 
 
-def write_sarif(directory: Path, summary: dict[str, Any], records: list[dict[str, Any]], rows: list[dict[str, Any]],
+def write_sarif(directory: Path, summary: dict[str, Any], records: list[Callsite], rows: list[ProjectionRow],
                  selection: Selection, out: Path | None, notifications: list[str],
                  sources: OriginalSources | None = None) -> int:
     import orjson
@@ -170,6 +168,8 @@ def explain(
     record = find_record(records, target, directory)
     told = None
     if corpus is not None:
+        import dataclasses
+
         from analyzer.errors import InputError
         from analyzer.javascript.corpus import index_sources
         from analyzer.owners.corpus.nearest import corpus_story
@@ -178,7 +178,7 @@ def explain(
 
         if not (corpus / MANIFEST).is_file():
             raise InputError(corpus, "not a corpus (no corpus.json; fill it with `erratlas corpus add`)")
-        found = corpus_story(record, files, summary, Corpus(corpus, index_sources))
+        found = corpus_story(dataclasses.asdict(record), files, summary, Corpus(corpus, index_sources))
         told = Section("Corpus", found.facts, found.notes)
     story = story_of(directory, files, summary, record, rows[records.index(record)], told)
     out = Console(highlight=False, soft_wrap=True)

@@ -27,30 +27,28 @@ def diff_command(
     import orjson
 
     from analyzer.owners.diff import carried, carried_logger_roots, diff, diff_outputs, document
-    from analyzer.owners.gate import verify
     from analyzer.owners.projection import neighbours
     from analyzer.owners.references import ReferenceGraph
     from analyzer.owners.suggest import render as render_suggestions
     from analyzer.owners.suggest import suggestion_row
     from analyzer.reports.diff import render_diff
-    from analyzer.reports.output import read_directory, write_directory
-    from analyzer.reports.owners import PROJECTION_FILE, load_records
+    from analyzer.scandir.load import in_bundle_order, load_callsites, load_projection
+    from analyzer.scandir.read import verified
+    from analyzer.scandir.write import write_directory
     from analyzer.versions import check_same
 
     reading_a_scan()
     sides = []
     for directory, label in ((old, old_label), (new, new_label)):
-        files = read_directory(directory)
-        summary = verify(directory, files)
+        files, summary = verified(directory)
         bundle = summary["inputs"]["bundle"]
-        records = load_records(files)
+        records = in_bundle_order(load_callsites(files))
         side = {"label": label or f"{bundle['name']} {bundle['sha256'][:12]}", "bundle": bundle["name"],
                 "sha256": bundle["sha256"], "callsites": len(records)}
         sides.append((files, summary, records, side))
     check_same(sides[1][1], new, sides[0][1], old)
     (old_files, _, old_records, old_side), (_, _, new_records, new_side) = sides
-    old_rows = {row["id"]: row for row in (orjson.loads(line) for line in
-                                           old_files.get(PROJECTION_FILE, b"").splitlines() if line)}
+    old_rows = {row.id: row for row in load_projection(old_files)}
     result = diff(old_records, new_records)
     rows = carried(result, old_rows, old_side["label"], suggestion_row, neighbours(new_records))
     rows += carried_logger_roots(sides[0][1], old_rows, sides[1][1], ReferenceGraph.load(sides[1][0]),
@@ -140,17 +138,15 @@ def corpus_names(
     inlined package.json objects, kept paths, package-name strings, messages. Never an owner."""
     from analyzer.errors import InputError
     from analyzer.owners.corpus.names import package_names, render
-    from analyzer.owners.gate import verify
     from analyzer.owners.suggest import load_scan
-    from analyzer.reports.output import read_directory
+    from analyzer.scandir.read import verified
 
-    files = read_directory(directory)
-    summary = verify(directory, files)
+    files, summary = verified(directory)
     if "libcst" in summary["fingerprint"]["grammar"]:
         raise InputError(directory, "a scan of Python sources: corpus names reads JavaScript bundles")
     records, modules = load_scan(files)
     texts = [data for name, data in sorted(files.items()) if name.startswith("readable/")]
-    messages = [str(r["message"].get("text") or r["message"].get("comparisonKey") or "") for r in records]
+    messages = [r.message.text or r.message.comparisonKey or "" for r in records]
     found = package_names(modules.values(), texts, messages)
     if names_only:
         typer.echo("\n".join(f.name for f in found))

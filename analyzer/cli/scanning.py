@@ -65,7 +65,7 @@ def scan(
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
     from analyzer.bundle.languages import OPTION
-    from analyzer.reports.output import check_replaceable
+    from analyzer.scandir.write import check_replaceable
 
     if language is not None and language not in OPTION:
         raise InputError("--language", f"unknown language '{language}' (js or python)")
@@ -85,12 +85,14 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
     from analyzer.bundle.languages import OPTION
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.parallel.executor import executor_for
+    from analyzer.projected import owner_files
     from analyzer.reports.inventory import inventory_files
-    from analyzer.reports.output import write_directory
-    from analyzer.reports.owners import owner_files
     from analyzer.reports.summary import scan_summary
     from analyzer.scan import scan as run_scan
     from analyzer.scan import scan_input
+    from analyzer.scandir.files import SIGNATURES_FILE
+    from analyzer.scandir.load import in_bundle_order
+    from analyzer.scandir.write import write_directory
 
     executor = executor_for(jobs or cores())  # where the work runs: decided here, once
     with terminal_progress():
@@ -111,11 +113,11 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
             with progress.phase("making reports"):
                 made = inventory_files(result)
                 if result.signatures is not None:
-                    from analyzer.owners.corpus.signature_file import SIGNATURES_FILE
-
                     made[SIGNATURES_FILE] = result.signatures
                 mark("reports: inventory made")
-                made |= owner_files(made, allowlists, scan_summary(result))
+                # the records in hand: the files just made are never parsed again
+                made |= owner_files(made, allowlists, scan_summary(result), in_bundle_order(result.callsites),
+                                    result.references)
                 mark("reports: made")
             return made, _scanned(bundle, result, out, made)
 
@@ -134,7 +136,7 @@ def _scanned(bundle: Path, result: ScanResult, out: Path, files: dict[str, bytes
     """The line a scan ends with."""
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
-    loggers = ", ".join(dict.fromkeys(str(u.logger["name"]) for u in result.units if u.logger["name"] is not None))
+    loggers = ", ".join(dict.fromkeys(u.logger.name for u in result.units if u.logger.name is not None))
     found = f"logger: {loggers}" if loggers else "no diagnostic logger found"
     return (f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
             f"({found}), {len(result.classes)} error classes; {owners_line(files)} -> {out}")

@@ -50,7 +50,6 @@ def suggest(
     ] = None,
 ) -> None:
     """Propose allowlist entries from source-map, module-map, banner, signature and corpus evidence."""
-    from analyzer.owners.gate import verify
     from analyzer.owners.references import ReferenceGraph
     from analyzer.owners.suggest import (
         SUGGESTIONS_FILE,
@@ -60,13 +59,14 @@ def suggest(
         with_suggestions,
     )
     from analyzer.owners.truth import MapTruth
-    from analyzer.reports.output import read_directory, write_directory, write_file
-    from analyzer.reports.summary import SUMMARY_FILE
+    from analyzer.scandir.files import SUMMARY_FILE
+    from analyzer.scandir.load import callsite_documents
+    from analyzer.scandir.read import verified
+    from analyzer.scandir.write import write_directory, write_file
 
     with terminal_progress():
         with progress.phase(f"reading and verifying {directory}"):
-            files = read_directory(directory)
-            summary = verify(directory, files)
+            files, summary = verified(directory)
         with progress.phase("suggesting owners"):
             records, modules = load_scan(files)
             truth = MapTruth.load(files, product_sources or [])
@@ -75,7 +75,7 @@ def suggest(
                 from analyzer.javascript.corpus import index_sources, signatures_of_bundle
                 from analyzer.owners.corpus.suggest import with_corpus
 
-                rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory,
+                rows = with_corpus(rows, callsite_documents(files), modules, files, summary, corpus, bundle, directory,
                                    index_sources, signatures_of_bundle, lambda line: err.print(line, markup=False))
             elif bundle is not None:
                 raise InputError("--bundle", "only used with --corpus")
@@ -136,7 +136,7 @@ def accept(
     if unowned and not ids:
         picked = still_unowned(picked, directory)
     entries = run_accept(picked, allowlist, reviewer, on, note)
-    covered = sum(r["callsites"] for r in picked)
+    covered = sum(r.callsites for r in picked)
     left = [] if ids else skipped(rows, picked, confidence, package or [], level)
     err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites"
               + (f"; {len(rows) - len(picked)} of {len(rows)} suggestions skipped: " + "; ".join(left) if left else ""),

@@ -12,7 +12,7 @@ from typing import cast
 from tree_sitter import Node, Tree
 
 from analyzer.bundle.load import file_name
-from analyzer.facts import ErrorRegion, LeftOut, SiteFacts, UnitFacts
+from analyzer.facts import ErrorRegion, LeftOut, LoggerDeclaration, LoggerFacts, SiteFacts, UnitFacts, UnitHandlers
 from analyzer.identity import IdentityInput
 from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
@@ -34,6 +34,7 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import context_of, scope_of
 from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
+from analyzer.javascript.unit_extras import JavaScriptUnit
 from analyzer.limits import WorkBudget, check_callsites
 from analyzer.model import CalleeRole, Consumer, Unit
 from analyzer.parallel.executor import Inline
@@ -87,7 +88,7 @@ def extract_unit(
     work = _Tasks(unit, tree, rules, normalizer, items, sites, roots)
     spent_before = budget.left
     done = executor.map(work.run, work.count, len(source))
-    references, site_facts, spent, digests = work.gather(done)
+    references, site_facts, caught, spent = work.gather(done)
     budget.left = spent_before
     normalizer.spend(spent)  # the node visits of every callsite's facts, wherever they were made
     mark("extract: callsite facts made")
@@ -98,22 +99,17 @@ def extract_unit(
     mark(f"extract: {len(handlers)} handlers found")
     evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place,
                              [h.offset for h in handlers])
+    extras = JavaScriptUnit(modules, evidence, references, dict(Counter(kind for _, kind in sites)),
+                            UnitHandlers(handlers, caught, sink, too_deep))
     return UnitFacts(
         unit=unit,
         sites=facts,
-        left_out=left_out,
-        found=dict(Counter(kind for _, kind in sites)),
         classes=class_facts,
-        logger=_logger_summary(unit, choice, source),
+        logger=_logger(unit, choice, source),
         shadowed=dict(sorted(shadowed.items())),
         error_regions=regions,
-        modules=modules,
-        evidence=evidence,
-        references=references,
-        binding_digests=digests,
-        handlers=handlers,
-        sink=sink,
-        handlers_left_out=too_deep,
+        left_out=left_out,
+        extras=extras.side_table(),
     )
 
 
@@ -149,35 +145,43 @@ class _Tasks:
         wanted = self.roots[first:first + _BINDINGS_PER_TASK]
         return binding_digests(self.tree, self.unit.source, self.items.raw, wanted)
 
-    def _site_facts(self, sites: list[tuple[Node, str]]) -> tuple[list[SiteFacts | LeftOut], int]:
-        """The facts of some callsites, and the node visits they took (the work bound)."""
+    def _site_facts(self, sites: list[tuple[Node, str]]) -> tuple[list[SiteFacts | LeftOut], dict[int, int], int]:
+        """The facts of some callsites, the handlers that catch their errors directly (callsite
+        offset -> handler offset), and the node visits they took (the work bound)."""
         budget = self.normalizer.budget
         before = budget.left if budget is not None else 0
         out: list[SiteFacts | LeftOut] = []
+        caught: dict[int, int] = {}
         for node, kind in sites:
             position = self.columns[node.start_byte]
             try:
-                out.append(_site(self.unit, self.tree.root_node, node, kind, self.rules, self.normalizer, position,
-                                 self.scopes))
+                fact, handler = _site(self.unit, self.tree.root_node, node, kind, self.rules, self.normalizer,
+                                      position, self.scopes)
             except RecoveredShape as shape:
                 out.append(LeftOut(kind, node.start_byte, node.end_byte, position[0], str(shape)))
-        return out, before - (budget.left if budget is not None else 0)
+                continue
+            out.append(fact)
+            if handler is not None:
+                caught[node.start_byte] = handler
+        return out, caught, before - (budget.left if budget is not None else 0)
 
-    def gather(self, done: list[object]) -> tuple[
-        UnitReferences, list[SiteFacts | LeftOut], int, dict[tuple[int, str], bytes]
-    ]:
-        """(the references, every callsite's facts in order, their node visits, the digests)."""
+    def gather(self, done: list[object]) -> tuple[UnitReferences, list[SiteFacts | LeftOut], dict[int, int], int]:
+        """(the references with the digests of their roots, every callsite's facts in order, the
+        handlers that catch them directly, their node visits)."""
         chunks, groups = len(self.items.chunks), len(self.site_groups)
-        references = unit_references(self.items, cast(list[tuple[list[set[bytes]], int]], done[:chunks]))
         facts: list[SiteFacts | LeftOut] = []
+        caught: dict[int, int] = {}
         spent = 0
-        for group, visits in cast(list[tuple[list[SiteFacts | LeftOut], int]], done[chunks:chunks + groups]):
+        for group, handlers, visits in cast(list[tuple[list[SiteFacts | LeftOut], dict[int, int], int]],
+                                            done[chunks:chunks + groups]):
             facts.extend(group)
+            caught.update(handlers)
             spent += visits
         digests: dict[tuple[int, str], bytes] = {}
         for found in cast(list[dict[tuple[int, str], bytes]], done[chunks + groups:]):
             digests.update(found)
-        return references, facts, spent, digests
+        references = unit_references(self.items, cast(list[tuple[list[set[bytes]], int]], done[:chunks]), digests)
+        return references, facts, caught, spent
 
 
 def _root_candidates(items: Listing, offsets: list[int], choice: logger_detection.LoggerChoice) -> list[int]:
@@ -248,7 +252,8 @@ def _find_sites(
 def _site(
     unit: Unit, root: Node, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer,
     position: tuple[int, int], scopes: dict[int, tuple[str, str] | None],
-) -> SiteFacts:
+) -> tuple[SiteFacts, int | None]:
+    """The callsite's facts, and the offset of the handler that catches its error directly."""
     chain = ancestors(node, root)
     normalizer.spend(len(chain))
     if node.type in ("call_expression", "new_expression"):
@@ -276,7 +281,7 @@ def _site(
         role = "logger"
     anchor = anchor_of(node, chain, siblings=normalizer.siblings)
     function = innermost_function(chain)
-    return SiteFacts(
+    facts = SiteFacts(
         kind=kind,
         offset=node.start_byte,
         end_offset=node.end_byte,
@@ -305,8 +310,8 @@ def _site(
         ),
         function_digest=normalizer.digest(function) if function is not None else None,
         function_offset=function.start_byte if function is not None else None,
-        handler=direct_handler(node, chain) if kind == "error" and node.type != "identifier" else None,
     )
+    return facts, direct_handler(node, chain) if kind == "error" and node.type != "identifier" else None
 
 
 _NEW_BEFORE = re.compile(rb"(?<![A-Za-z0-9_$])new\s+$")
@@ -394,17 +399,11 @@ def error_regions(tree: Tree) -> list[ErrorRegion]:
     return sorted(found, key=lambda r: (r.offset, r.end_offset, r.kind))
 
 
-def _logger_summary(unit: Unit, choice: logger_detection.LoggerChoice, source: bytes) -> dict[str, object]:
-    declaration = choice.binding.declaration if choice.binding is not None else None
+def _logger(unit: Unit, choice: logger_detection.LoggerChoice, source: bytes) -> LoggerFacts:
+    binding = choice.binding
     where = None
-    if declaration is not None:
-        line = source.count(b"\n", 0, declaration.start_byte) + 1
-        where = {"offset": declaration.start_byte, "line": line, "kind": choice.binding.kind}  # type: ignore[union-attr]
-    return {
-        "unit": unit.name,
-        "name": choice.name,
-        "source": choice.source,
-        "declaration": where,
-        "evidence": choice.evidence,
-    }
+    if binding is not None:
+        offset = binding.declaration.start_byte
+        where = LoggerDeclaration(offset, source.count(b"\n", 0, offset) + 1, binding.kind)
+    return LoggerFacts(unit.name, choice.name, choice.source, where, choice.evidence)
 

@@ -23,6 +23,7 @@ from analyzer.javascript.extract import extract_unit
 from analyzer.javascript.modules import UnitEvidence, bundle_modules
 from analyzer.javascript.normalize import ANCHOR_LIMIT
 from analyzer.javascript.rules import compile_rules
+from analyzer.javascript.unit_extras import JAVASCRIPT_UNIT
 from analyzer.limits import limit_memory
 from analyzer.model import Unit
 from analyzer.parallel.executor import Inline
@@ -79,9 +80,10 @@ def _signatures(units: list[Unit]) -> bytes:
 
 
 def _evidence(unit: UnitFacts) -> UnitEvidence:
-    if unit.evidence is None:
+    extras = unit.extra(JAVASCRIPT_UNIT)
+    if extras is None:
         raise InvariantError(f"{unit.unit.name}: extracted without its module evidence")
-    return unit.evidence
+    return extras.evidence
 
 
 def _sha256(path: Path) -> str:

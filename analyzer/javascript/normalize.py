@@ -37,9 +37,15 @@ _FOLDABLE = Query(
 )
 #: what may separate a build-constant object's last value from the key read
 _GAP = re.compile(rb"\s*\}\s*(?:\)\s*)?(?:\?\.\s*\[|\?\.|\.|\[)\s*")
-#: a cheap necessary condition for `_GAP` after a literal (whose last character is a quote, a
-#: backquote, a letter, a digit or `.`): lets most anchors skip the `_FOLDABLE` query
-_MAYBE_FOLDABLE = re.compile(rb"[\"'`\w.]\s*\}\s*(?:\)\s*)?(?:\?\.|\.|\[)")
+#: the end of a possible constant read: a closing brace, an optional parenthesis and an accessor
+#: (found from its `}`, a literal the regex engine scans for quickly)
+_READ_TAIL = re.compile(rb"\}\s*(?:\)\s*)?(?:\?\.|\.|\[)")
+#: what may stand right before that tail, but whitespace: the last character of a constant
+#: literal (a quote, a backquote, a letter, a digit or `.`); with `_READ_TAIL`, a cheap
+#: necessary condition for `_GAP` after a literal, so that the `_FOLDABLE` query is run only
+#: around the few places it holds
+_LITERAL_LAST = frozenset(b"\"'`._0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_SPACE = frozenset(b" \t\n\r\f\v")  # `\s` of a bytes pattern
 #: values of a build-constant object literal: literals without names or side effects
 _CONSTANT_TYPES = frozenset({"string", "number", "true", "false", "null", "template_string"})
 _ANCHOR_STOP = FUNCTION_TYPES | {"class_static_block", "program"}
@@ -141,9 +147,10 @@ class Normalizer:
         """`normalized` for a caller that already has the anchor's renameable names, sorted by
         start (the reference graph captures every name of a unit once)."""
         source, begin, end = self.source, node.start_byte, node.end_byte
-        if _MAYBE_FOLDABLE.search(source, begin, end):
+        reads = _possible_reads(node, source)
+        if reads:
             replaced: dict[int, bytes] = {}
-            for read in _captures(_FOLDABLE, node):
+            for read in reads:
                 key = _constant_read(read, source)
                 if key is not None:
                     names.append((read.start_byte, read.end_byte))
@@ -271,6 +278,39 @@ def _captures(query: Query, node: Anchor) -> list[Node]:
         cursor = _NODE_CURSORS[id(query)] = QueryCursor(query)
     members = [node] if isinstance(node, Node) else node.members
     return [n for member in members for nodes in cursor.captures(member).values() for n in nodes]
+
+
+def _possible_reads(anchor: Anchor, source: bytes) -> list[Node]:
+    """The `_FOLDABLE` captures of the anchor that may be constant reads: the query is run only
+    over the bytes around each place where a literal's last character, `}`, an optional `)`
+    and an accessor follow each other (`_constant_read` needs them), each capture once. A read
+    spans those bytes, so a cursor given their range captures it (and captures nothing the
+    whole anchor's query would not)."""
+    begin, end = anchor.start_byte, anchor.end_byte
+    members = [anchor] if isinstance(anchor, Node) else anchor.members
+    cursor = _RANGED_CURSORS.get(id(_FOLDABLE))
+    if cursor is None:
+        cursor = _RANGED_CURSORS[id(_FOLDABLE)] = QueryCursor(_FOLDABLE)
+    found: dict[int, Node] = {}
+    at = begin
+    while (tail := _READ_TAIL.search(source, at, end)) is not None:
+        brace = at = tail.start()
+        before = brace - 1
+        while before >= begin and source[before] in _SPACE:
+            before -= 1
+        at += 1
+        if before < begin or source[before] not in _LITERAL_LAST:
+            continue
+        cursor.set_byte_range(before, tail.end())
+        for member in members:
+            if member.start_byte < tail.end() and before < member.end_byte:
+                for nodes in cursor.captures(member).values():
+                    found.update((read.id, read) for read in nodes)
+    return list(found.values())
+
+
+#: one cursor per query whose byte range is set before each use
+_RANGED_CURSORS: dict[int, QueryCursor] = {}
 
 
 def _constant_read(read: Node, source: bytes) -> bytes | None:

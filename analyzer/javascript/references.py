@@ -66,6 +66,8 @@ class UnitReferences:
     #: (item, name) pairs resolved occurrence by occurrence because a local of the item
     #: shares a top-level name
     walked: int
+    #: (item position, name) -> digest of the bindings that may root a `references` entry
+    binding_digests: dict[tuple[int, str], bytes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +119,10 @@ def chunk_references(listing: Listing, chunk: int, source: bytes, root: Node) ->
                          (0 if first == 0 else listing.raw[first][0], following))
 
 
-def unit_references(listing: Listing, chunks: list[tuple[list[set[bytes]], int]]) -> UnitReferences:
-    """The unit's items with their references, from every chunk's (in order)."""
+def unit_references(listing: Listing, chunks: list[tuple[list[set[bytes]], int]],
+                    digests: dict[tuple[int, str], bytes]) -> UnitReferences:
+    """The unit's items with their references, from every chunk's (in order), and the digests
+    of the bindings that may root a `references` entry (`binding_digests`)."""
     text_of = {name: _text(name) for name in listing.names}
     referenced = [names for chunk, _ in chunks for names in chunk]
     items = [
@@ -130,7 +134,7 @@ def unit_references(listing: Listing, chunks: list[tuple[list[set[bytes]], int]]
         )
         for position, (start, end, _, names) in enumerate(listing.raw)
     ]
-    return UnitReferences(items, listing.helpers, sum(walked for _, walked in chunks))
+    return UnitReferences(items, listing.helpers, sum(walked for _, walked in chunks), digests)
 
 
 #: texts only bundler runtime helpers hold (esbuild's and Bun's `__using`, `__callDispose`,

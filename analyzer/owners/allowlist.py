@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError, InvariantError
-from analyzer.reports.output import write_file
+from analyzer.scandir.write import write_file
 from analyzer.tomlfile import TomlFile, parse_toml, read_toml
 
 SCHEMA = "erratlas.allowlist/1"

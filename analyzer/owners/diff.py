@@ -27,14 +27,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from analyzer.model import Callsite, ProjectionRow
+from analyzer.owners.references import ReferenceGraph
+
 DIFF_SCHEMA = "erratlas.diff/1"
 _DISTINCTIVE_SHAPES = ("string", "template")
 
 
 @dataclass(frozen=True, slots=True)
 class Pair:
-    old: dict[str, Any]
-    new: dict[str, Any]
+    old: Callsite
+    new: Callsite
     #: unchanged, moved or changed
     status: str
     #: same-fingerprint, same-function, same-neighbours or same-message
@@ -44,38 +47,38 @@ class Pair:
 @dataclass(frozen=True, slots=True)
 class Diff:
     pairs: list[Pair]
-    added: list[dict[str, Any]]
-    removed: list[dict[str, Any]]
+    added: list[Callsite]
+    removed: list[Callsite]
     #: new callsites that evidence pointed at more than one old callsite (or the reverse)
-    ambiguous: list[dict[str, Any]]
+    ambiguous: list[Callsite]
 
 
-def diff(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> Diff:
+def diff(old: list[Callsite], new: list[Callsite]) -> Diff:
     pairs: list[Pair] = []
     taken_old: set[str] = set()
     taken_new: set[str] = set()
     contested: set[str] = set()
 
-    def take(candidates: Iterable[tuple[dict[str, Any], dict[str, Any]]], evidence: str) -> None:
+    def take(candidates: Iterable[tuple[Callsite, Callsite]], evidence: str) -> None:
         found = list(candidates)
-        claims_old = Counter(o["id"] for o, _ in found)
-        claims_new = Counter(n["id"] for _, n in found)
+        claims_old = Counter(o.id for o, _ in found)
+        claims_new = Counter(n.id for _, n in found)
         for o, n in found:
-            if claims_old[o["id"]] > 1 or claims_new[n["id"]] > 1:
-                contested.add(n["id"])
+            if claims_old[o.id] > 1 or claims_new[n.id] > 1:
+                contested.add(n.id)
                 continue
-            if o["id"] in taken_old or n["id"] in taken_new:
+            if o.id in taken_old or n.id in taken_new:
                 continue
-            taken_old.add(o["id"])
-            taken_new.add(n["id"])
-            status = "unchanged" if o["fingerprint"] == n["fingerprint"] else (
-                "moved" if o["message"]["comparisonKey"] == n["message"]["comparisonKey"] else "changed")
+            taken_old.add(o.id)
+            taken_new.add(n.id)
+            status = "unchanged" if o.fingerprint == n.fingerprint else (
+                "moved" if o.message.comparisonKey == n.message.comparisonKey else "changed")
             pairs.append(Pair(o, n, status, evidence))
 
     take(_same_fingerprint(old, new), "same-fingerprint")
-    left = lambda rows, taken: [r for r in rows if r["id"] not in taken]  # noqa: E731
+    left = lambda rows, taken: [r for r in rows if r.id not in taken]  # noqa: E731
     take(_by_key(left(old, taken_old), left(new, taken_new), _function_key), "same-function")
-    unchanged = {p.new["fingerprint"] for p in pairs if p.status == "unchanged"}
+    unchanged = {p.new.fingerprint for p in pairs if p.status == "unchanged"}
     take(_by_key(left(old, taken_old), left(new, taken_new), _gap_key(old, unchanged), _gap_key(new, unchanged)),
          "same-neighbours")
     take(_same_message(left(old, taken_old), left(new, taken_new), old, new, unchanged), "same-message")
@@ -83,65 +86,65 @@ def diff(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> Diff:
     # unchanged neighbours, on both sides
     take(_by_key(left(old, taken_old), left(new, taken_new), _gap_key(old, unchanged, _kind),
                  _gap_key(new, unchanged, _kind)), "same-place")
-    pairs.sort(key=lambda p: (p.new["unit"], p.new["offset"], p.new["kind"]))
-    added = [r for r in new if r["id"] not in taken_new and r["id"] not in contested]
-    ambiguous = [r for r in new if r["id"] not in taken_new and r["id"] in contested]
-    removed = [r for r in old if r["id"] not in taken_old]
+    pairs.sort(key=lambda p: (p.new.unit, p.new.offset, p.new.kind))
+    added = [r for r in new if r.id not in taken_new and r.id not in contested]
+    ambiguous = [r for r in new if r.id not in taken_new and r.id in contested]
+    removed = [r for r in old if r.id not in taken_old]
     return Diff(pairs, added, removed, ambiguous)
 
 
-def _unique(record: dict[str, Any], field: str = "copies") -> bool:
-    copies = record.get(field)
-    return not isinstance(copies, dict) or copies.get("count", 1) == 1
+def _unique(record: Callsite, field: str = "copies") -> bool:
+    copies = record.copies if field == "copies" else record.functionCopies
+    return copies is None or copies.count == 1
 
 
-def _same_fingerprint(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> Iterable[tuple[dict, dict]]:
-    by_fp = {r["fingerprint"]: r for r in old if _unique(r)}
+def _same_fingerprint(old: list[Callsite], new: list[Callsite]) -> Iterable[tuple[Callsite, Callsite]]:
+    by_fp = {r.fingerprint: r for r in old if _unique(r)}
     for record in new:
-        found = by_fp.get(record["fingerprint"]) if _unique(record) else None
+        found = by_fp.get(record.fingerprint) if _unique(record) else None
         if found is not None:
             yield found, record
 
 
-def _shape(record: dict[str, Any]) -> tuple[object, ...]:
-    return (record["kind"], record.get("constructor") or record["calleeRole"], record["consumer"]["role"],
-            record["message"]["comparisonKey"])
+def _shape(record: Callsite) -> tuple[object, ...]:
+    return (record.kind, record.constructor or record.calleeRole, record.consumer.role,
+            record.message.comparisonKey)
 
 
-def _kind(record: dict[str, Any]) -> tuple[object, ...]:
-    return (record["kind"], record.get("constructor") or record["calleeRole"])
+def _kind(record: Callsite) -> tuple[object, ...]:
+    return (record.kind, record.constructor or record.calleeRole)
 
 
-def _function_key(record: dict[str, Any]) -> tuple[object, ...] | None:
-    function = record.get("functionFingerprint")
+def _function_key(record: Callsite) -> tuple[object, ...] | None:
+    function = record.functionFingerprint
     if not function or not _unique(record, "functionCopies"):
         return None
     return (function, *_shape(record))
 
 
-def _gap_key(records: list[dict[str, Any]], unchanged: set[str],
-             shape: Callable[[dict[str, Any]], tuple[object, ...]] = _shape) \
-        -> Callable[[dict[str, Any]], tuple[object, ...] | None]:
+def _gap_key(records: list[Callsite], unchanged: set[str],
+             shape: Callable[[Callsite], tuple[object, ...]] = _shape) \
+        -> Callable[[Callsite], tuple[object, ...] | None]:
     """The unchanged callsites just before and after each callsite in its unit, and its shape."""
     around: dict[str, tuple[str, str]] = {}
-    by_unit: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_unit: dict[str, list[Callsite]] = defaultdict(list)
     for record in records:
-        by_unit[record["unit"]].append(record)
+        by_unit[record.unit].append(record)
     for members in by_unit.values():
-        members.sort(key=lambda r: (r["offset"], r["kind"]))
+        members.sort(key=lambda r: (r.offset, r.kind))
         before, pending = "", []
         for member in [*members, None]:
-            if member is not None and member["fingerprint"] not in unchanged:
+            if member is not None and member.fingerprint not in unchanged:
                 pending.append(member)
                 continue
-            after = member["fingerprint"] if member is not None else ""
+            after = member.fingerprint if member is not None else ""
             for waiting in pending:
-                around[waiting["id"]] = (before, after)
+                around[waiting.id] = (before, after)
             pending = []
             before = after
 
-    def key(record: dict[str, Any]) -> tuple[object, ...] | None:
-        gap = around.get(record["id"])
+    def key(record: Callsite) -> tuple[object, ...] | None:
+        gap = around.get(record.id)
         if gap is None or gap == ("", ""):
             return None
         return (*gap, *shape(record))
@@ -150,20 +153,20 @@ def _gap_key(records: list[dict[str, Any]], unchanged: set[str],
 
 
 def _by_key(
-    old: list[dict[str, Any]],
-    new: list[dict[str, Any]],
-    old_key: Callable[[dict[str, Any]], tuple[object, ...] | None],
-    new_key: Callable[[dict[str, Any]], tuple[object, ...] | None] | None = None,
-) -> Iterable[tuple[dict, dict]]:
+    old: list[Callsite],
+    new: list[Callsite],
+    old_key: Callable[[Callsite], tuple[object, ...] | None],
+    new_key: Callable[[Callsite], tuple[object, ...] | None] | None = None,
+) -> Iterable[tuple[Callsite, Callsite]]:
     """Pairs whose keys are equal and occur once on each side; a key that occurs more than
     once on a side yields every combination, which `take` refuses as contested."""
     new_key = new_key or old_key
-    olds: dict[tuple[object, ...], list[dict[str, Any]]] = defaultdict(list)
+    olds: dict[tuple[object, ...], list[Callsite]] = defaultdict(list)
     for record in old:
         k = old_key(record)
         if k is not None:
             olds[k].append(record)
-    news: dict[tuple[object, ...], list[dict[str, Any]]] = defaultdict(list)
+    news: dict[tuple[object, ...], list[Callsite]] = defaultdict(list)
     for record in new:
         k = new_key(record)
         if k is not None:
@@ -174,18 +177,18 @@ def _by_key(
                 yield o, n
 
 
-def _same_message(old: list[dict[str, Any]], new: list[dict[str, Any]], all_old: list[dict[str, Any]],
-                  all_new: list[dict[str, Any]], unchanged: set[str]) -> Iterable[tuple[dict, dict]]:
+def _same_message(old: list[Callsite], new: list[Callsite], all_old: list[Callsite],
+                  all_new: list[Callsite], unchanged: set[str]) -> Iterable[tuple[Callsite, Callsite]]:
     """A distinctive message that no other callsite of either release has, with the same
     unchanged neighbour on at least one side."""
-    counts = Counter(r["message"]["comparisonKey"] for r in all_old) + Counter(
-        r["message"]["comparisonKey"] for r in all_new)
+    counts = Counter(r.message.comparisonKey for r in all_old) + Counter(
+        r.message.comparisonKey for r in all_new)
     old_gap, new_gap = _gap_key(all_old, unchanged), _gap_key(all_new, unchanged)
-    olds = {r["message"]["comparisonKey"]: r for r in old
-            if r["message"]["shape"] in _DISTINCTIVE_SHAPES and counts[r["message"]["comparisonKey"]] == 2}
+    olds = {r.message.comparisonKey: r for r in old
+            if r.message.shape in _DISTINCTIVE_SHAPES and counts[r.message.comparisonKey] == 2}
     for record in new:
-        found = olds.get(record["message"]["comparisonKey"])
-        if found is None or (found["kind"], found.get("constructor")) != (record["kind"], record.get("constructor")):
+        found = olds.get(record.message.comparisonKey)
+        if found is None or (found.kind, found.constructor) != (record.kind, record.constructor):
             continue
         a, b = old_gap(found), new_gap(record)
         if a is not None and b is not None and (a[0] == b[0] != "" or a[1] == b[1] != ""):
@@ -207,27 +210,27 @@ def counts(result: Diff) -> dict[str, int]:
     }
 
 
-def carried(result: Diff, old_rows: dict[str, dict[str, Any]], label: str, emit: Callable[..., dict[str, Any]],
+def carried(result: Diff, old_rows: dict[str, ProjectionRow], label: str, emit: Callable[..., dict[str, Any]],
             around: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
     """Suggestions carrying the old release's reviewed owner to each moved or changed callsite:
     by its fingerprint when its code is the only copy in the new release, else by its
     neighbours (`around`, see `projection.neighbours`) when they single it out."""
     out = []
     for pair in result.pairs:
-        place = None if _unique(pair.new) else around.get(pair.new["id"])
+        place = None if _unique(pair.new) else around.get(pair.new.id)
         if pair.status == "unchanged" and _unique(pair.old) and _unique(pair.new):
             continue  # the entries that own it already match it
         if not _unique(pair.new) and place is None:
             continue
-        row = old_rows.get(pair.old["id"])
-        if row is None or row["owner"] == "Unresolved":
+        row = old_rows.get(pair.old.id)
+        if row is None or row.owner == "Unresolved" or row.evidence is None:
             continue
-        evidence = [("carried-from", f"{label} {pair.old['fingerprint']} ({pair.evidence}, {pair.status})"),
-                    ("owned-by", f"{row['evidence']['level']} entry {row['evidence']['entry']}")]
-        fingerprint = pair.new["fingerprint"] if place is None else pair.new["copies"]["group"]
-        out.append(emit(f"s:carried:{pair.new['id']}", "callsite", fingerprint, None, row["owner"],
-                        row["package"], "likely", evidence, [pair.new], row["function"],
-                        pair.new["message"]["comparisonKey"], neighbours=place))
+        evidence = [("carried-from", f"{label} {pair.old.fingerprint} ({pair.evidence}, {pair.status})"),
+                    ("owned-by", f"{row.evidence['level']} entry {row.evidence['entry']}")]
+        fingerprint = pair.new.fingerprint if place is None else pair.new.copies.group
+        out.append(emit(f"s:carried:{pair.new.id}", "callsite", fingerprint, None, row.owner,
+                        row.package, "likely", evidence, [pair.new], row.function,
+                        pair.new.message.comparisonKey, neighbours=place))
     return out
 
 
@@ -244,7 +247,7 @@ def document(result: Diff, old: dict[str, Any], new: dict[str, Any], carried_row
         "carried": len(carried_rows),
         "pairs": [
             {"status": p.status, "evidence": p.evidence, "old": _brief(p.old), "new": _brief(p.new),
-             "carried": carried_to.get(p.new["id"])}
+             "carried": carried_to.get(p.new.id)}
             for p in result.pairs
         ],
         "added": [_brief(r) for r in result.added],
@@ -253,25 +256,25 @@ def document(result: Diff, old: dict[str, Any], new: dict[str, Any], carried_row
     }
 
 
-def _brief(record: dict[str, Any]) -> dict[str, Any]:
-    module = record.get("module")
+def _brief(record: Callsite) -> dict[str, Any]:
     return {
-        "id": record["id"],
-        "fingerprint": record["fingerprint"],
-        "kind": record["kind"],
-        "message": record["message"]["comparisonKey"],
-        "module": module.get("name") if isinstance(module, dict) else None,
+        "id": record.id,
+        "fingerprint": record.fingerprint,
+        "kind": record.kind,
+        "message": record.message.comparisonKey,
+        "module": record.module.name if record.module is not None else None,
     }
 
 
-def carried_logger_roots(old_summary: dict[str, Any], old_rows: dict[str, dict[str, Any]], new_summary: dict[str, Any],
-                         graph: Any, label: str, emit: Callable[..., dict[str, Any]]) -> list[dict[str, Any]]:
+def carried_logger_roots(old_summary: dict[str, Any], old_rows: dict[str, ProjectionRow], new_summary: dict[str, Any],
+                         graph: ReferenceGraph, label: str, emit: Callable[..., dict[str, Any]]
+                         ) -> list[dict[str, Any]]:
     """When the old release's detected diagnostic logger was a reviewed product root, suggest
     the new release's detected logger as one: the logger is a role each release's scan finds
     again (`loggers[].evidence`), while its code, and so its `fp1b`, changes between releases."""
     roots = {(step["binding"], step["fingerprint"]) for row in old_rows.values()
-             if row["owner"] == "Product" and row["evidence"] and row["evidence"]["level"] == "references"
-             for step in row["evidence"]["chain"][-1:]}
+             if row.owner == "Product" and row.evidence and row.evidence["level"] == "references"
+             for step in row.evidence["chain"][-1:]}
     old_loggers = {(lg["unit"], lg["name"]) for lg in old_summary.get("loggers", []) if lg.get("name")}
     rooted = {name for name, _ in roots} & {name for _, name in old_loggers}
     if not rooted:

@@ -7,8 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.errors import InputError, InvariantError
+from analyzer.model import Callsite, Copies, ProjectionRow
 from analyzer.owners.allowlist import FINGERPRINT_LEVELS, OWNER_FIELDS, Allowlist, Entry
 from analyzer.owners.references import ReferenceGraph, Step
+from analyzer.scandir.files import PROJECTION_SCHEMA
+from analyzer.scandir.load import callsite_of
 
 OWNER_CLASSES = ("Product", "Dependency", "Unresolved")
 
@@ -16,7 +19,7 @@ OWNER_CLASSES = ("Product", "Dependency", "Unresolved")
 @dataclass(frozen=True, slots=True)
 class Projection:
     #: one row per callsite, in record order
-    rows: list[dict[str, Any]]
+    rows: list[ProjectionRow]
     stale: list[Entry]
     drifted: list[tuple[Entry, str, str]]  # entry, callsite id, comparisonKey found
     #: entries whose fingerprint names one of several identical copies: never applied
@@ -24,50 +27,54 @@ class Projection:
     ambiguous: list[tuple[Entry, str, int]]
 
 
-def match_keys(record: dict[str, Any]) -> dict[str, str | None]:
-    module = record.get("module") or {}
+def match_keys(record: Callsite) -> dict[str, str | None]:
     return {
-        "callsite": record["fingerprint"],
-        "function": record.get("functionFingerprint"),
-        "module": module.get("fingerprint") if isinstance(module, dict) else None,
+        "callsite": record.fingerprint,
+        "function": record.functionFingerprint,
+        "module": record.module.fingerprint if record.module is not None else None,
     }
 
 
-def neighbours(records: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
+def neighbours(records: list[Callsite]) -> dict[str, tuple[str, str]]:
     """For each callsite with identical copies, the fingerprints of the unique callsites just
     before and after it in its unit ("" at an end), when no other copy of its group has the same
     pair: a copy named by where it sits, never by an ordinal."""
-    by_unit: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_unit: dict[str, list[Callsite]] = defaultdict(list)
     for record in records:
-        by_unit[record["unit"]].append(record)
-    placed: dict[str, tuple[str, tuple[str, str]]] = {}
+        by_unit[record.unit].append(record)
+    placed: dict[str, tuple[str | None, tuple[str, str]]] = {}
     for members in by_unit.values():
-        members.sort(key=lambda r: (r["offset"], r["kind"]))
+        members.sort(key=lambda r: (r.offset, r.kind))
         before, pending = "", []
         for member in [*members, None]:
-            if member is not None and (member.get("copies") or {}).get("count", 1) > 1:
+            if member is not None and member.copies.count > 1:
                 pending.append(member)
                 continue
-            after = member["fingerprint"] if member is not None else ""
+            after = member.fingerprint if member is not None else ""
             for copy in pending:
-                placed[copy["id"]] = (copy["copies"]["group"], (before, after))
+                placed[copy.id] = (copy.copies.group, (before, after))
             pending = []
             before = after
     seen = Counter(placed.values())
     return {identifier: pair for identifier, (group, pair) in placed.items() if seen[(group, pair)] == 1}
 
 
-def _copies(record: dict[str, Any], level: str) -> tuple[int, str | None]:
+def document_neighbours(documents: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
+    """`neighbours` of callsites read as JSON objects (the corpus's reader)."""
+    return neighbours([callsite_of(document) for document in documents])
+
+
+def _copies(record: Callsite, level: str) -> tuple[int, str | None]:
     """(how many identical copies the matched thing has in this scan, the group's name)."""
-    found = (
-        record.get("copies") if level == "callsite" else record.get("functionCopies") if level == "function" else None
+    found: Copies | None = (
+        record.copies if level == "callsite" else record.functionCopies if level == "function" else None
     )
-    if not isinstance(found, dict):
+    if found is None:
         return 1, None
-    return int(found.get("count") or 1), found.get("group")
+    return found.count or 1, found.group
 
 
-def project(records: list[dict[str, Any]], allowlists: list[Allowlist],
+def project(records: list[Callsite], allowlists: list[Allowlist],
             graph: ReferenceGraph | None = None) -> Projection:
     """Each record's owner from the entries that match it exactly, by precedence."""
     index: dict[tuple[str, str], list[Entry]] = defaultdict(list)
@@ -94,25 +101,25 @@ def project(records: list[dict[str, Any]], allowlists: list[Allowlist],
             if count > 1:
                 for entry in entries:  # named one copy of several: which one is an ordinal's choice
                     used.add(entry.origin)
-                    ambiguous.append((entry, record["id"], count))
+                    ambiguous.append((entry, record.id, count))
                 candidates = index.get((level, group or ""), [])
                 entries = [e for e in candidates if e.copies == count]
-                place = around.get(record["id"])
+                place = around.get(record.id)
                 entries += [e for e in candidates if e.neighbours is not None and e.neighbours == place]
             for entry in entries:
                 used.add(entry.origin)
             fresh = []
             for entry in entries:
-                key = record["message"]["comparisonKey"]
+                key = record.message.comparisonKey
                 if entry.expect is not None and entry.expect != key:
-                    drifted.append((entry, record["id"], key))
+                    drifted.append((entry, record.id, key))
                 else:
                     fresh.append(entry)
-            _check_agreement(fresh, record["id"], level)
+            _check_agreement(fresh, record.id, level)
             applicable.extend(fresh[:1])
         chain: list[Step] | None = None
         if graph is not None and reached:
-            item = graph.item_of(record["unit"], record["offset"], record["endOffset"])
+            item = graph.item_of(record.unit, record.offset, record.endOffset)
             found = reached.get(item.id) if item is not None else None
             if found is not None:
                 entry, chain = found
@@ -181,43 +188,45 @@ def _say(entry: Entry) -> str:
     )
 
 
-def _row(record: dict[str, Any], applicable: list[Entry], chain: list[Step] | None) -> dict[str, Any]:
+def _row(record: Callsite, applicable: list[Entry], chain: list[Step] | None) -> ProjectionRow:
     owner_entry = applicable[0] if applicable else None
-    row: dict[str, Any] = {
-        "id": record["id"],
-        "fingerprint": record["fingerprint"],
-        "kind": record["kind"],
-        "owner": owner_entry.owner if owner_entry else "Unresolved",
-        "package": owner_entry.package if owner_entry else None,
-        "function": owner_entry.function if owner_entry else None,
-    }
     # each extra owner field comes from the highest-precedence entry that sets it, and only there
+    fields: dict[str, str | None] = {}
     for name in OWNER_FIELDS:
         setter = next((e for e in applicable if e.owner_field(name) is not None), None)
-        row[name] = setter.owner_field(name) if setter else None
+        fields[name] = setter.owner_field(name) if setter else None
     evidence: dict[str, Any] | None = None
     if owner_entry is not None:
         evidence = {"entry": owner_entry.origin, "level": owner_entry.level, "fingerprint": owner_entry.fingerprint}
         if owner_entry.level == "references" and chain is not None:
             evidence["chain"] = [step.describe() for step in chain]
-    row["evidence"] = evidence
-    return row
+    return ProjectionRow(
+        schema=PROJECTION_SCHEMA,
+        id=record.id,
+        fingerprint=record.fingerprint,
+        kind=record.kind,
+        owner=owner_entry.owner if owner_entry else "Unresolved",  # type: ignore[arg-type]
+        package=owner_entry.package if owner_entry else None,
+        function=owner_entry.function if owner_entry else None,
+        **fields,
+        evidence=evidence,
+    )
 
 
-def owner_counts(records: list[dict[str, Any]], projection: Projection) -> dict[str, Any]:
+def owner_counts(records: list[Callsite], projection: Projection) -> dict[str, Any]:
     """Owner counts per kind, constructor and level, coverage, and the invariants they obey."""
     by_kind: dict[str, Counter[str]] = {kind: Counter() for kind in ("error", "diagnostic")}
     by_constructor: dict[str, Counter[str]] = defaultdict(Counter)
     by_level: dict[str, Counter[str]] = defaultdict(Counter)
     by_package: Counter[str] = Counter()
     for record, row in zip(records, projection.rows):
-        by_kind[record["kind"]][row["owner"]] += 1
-        if record["kind"] == "error":
-            by_constructor[record["constructor"]][row["owner"]] += 1
+        by_kind[record.kind][row.owner] += 1
+        if record.kind == "error":
+            by_constructor[record.constructor][row.owner] += 1  # type: ignore[index]
         else:
-            by_level[record["level"]][row["owner"]] += 1
-        if row["package"]:
-            by_package[row["package"]] += 1
+            by_level[record.level][row.owner] += 1  # type: ignore[index]
+        if row.package:
+            by_package[row.package] += 1
     full = lambda c: {owner: c.get(owner, 0) for owner in OWNER_CLASSES}  # noqa: E731
     overall = sum(by_kind.values(), Counter())
     counts = {
@@ -238,17 +247,17 @@ def _coverage(counter: Counter[str]) -> dict[str, Any]:
     return {"owned": owned, "total": total, "value": value, "display": f"{value * 100:.2f}%" if total else "n/a"}
 
 
-def _invariants(records: list[dict[str, Any]], projection: Projection, counts: dict[str, Any]) -> list[dict[str, Any]]:
+def _invariants(records: list[Callsite], projection: Projection, counts: dict[str, Any]) -> list[dict[str, Any]]:
     checks: list[tuple[str, int, int]] = []
     for kind, owners in counts["byKind"].items():
         checks.append((f"owners: Product + Dependency + Unresolved == {kind} total", sum(owners.values()),
-                       sum(1 for r in records if r["kind"] == kind)))
+                       sum(1 for r in records if r.kind == kind)))
     checks.append(("owners: Product + Dependency + Unresolved == total", sum(counts["total"].values()), len(records)))
-    errors = sum(1 for r in records if r["kind"] == "error")
+    errors = sum(1 for r in records if r.kind == "error")
     checks.append(("owners: per-constructor counts sum to the error total",
                    sum(sum(c.values()) for c in counts["byConstructor"].values()), errors))
     checks.append(("owners: every callsite is in exactly one owner class",
-                   sum(1 for row in projection.rows if row["owner"] in OWNER_CLASSES), len(records)))
+                   sum(1 for row in projection.rows if row.owner in OWNER_CLASSES), len(records)))
     rows = [{"name": n, "holds": a == b, "left": a, "right": b} for n, a, b in checks]
     broken = [r for r in rows if not r["holds"]]
     if broken:

@@ -3,7 +3,7 @@ it, and through the bindings those items declare, every item that names those in
 (docs/references.md). Sound for Product only: bundled dependency code cannot name a binding
 the product declares, while dependencies name each other's all the time.
 
-Reads the scan's `references.jsonl`; never a parser.
+Reads the scan's `references.jsonl` through `analyzer.scandir`; never a parser.
 """
 
 from __future__ import annotations
@@ -13,12 +13,8 @@ from collections import defaultdict, deque
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import orjson
-
-from analyzer.owners.jsonl import schema_row
-
-REFERENCES_FILE = "references.jsonl"
-REFERENCE_ITEM_SCHEMA = "erratlas.reference-item/1"
+from analyzer.model import ReferenceItem
+from analyzer.scandir.load import load_references
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,22 +41,21 @@ class _Item(NamedTuple):  # a tuple: a native build's graph makes ~50k of them
 class ReferenceGraph:
     """The items of every unit, and which top-level bindings each declares and names."""
 
-    def __init__(self, rows: list[dict[str, Any]]) -> None:
+    def __init__(self, rows: list[ReferenceItem]) -> None:
         self._items: dict[str, list[_Item]] = defaultdict(list)
         #: (unit, binding name) -> (fingerprint, copies count, helper)
         self.bindings: dict[tuple[str, str], tuple[str | None, int, bool]] = {}
         #: fingerprint -> (unit, name): bindings that may root an entry
         self.by_fingerprint: dict[str, tuple[str, str]] = {}
         for row in rows:
-            unit = row["unit"]
-            declares = tuple(b["name"] for b in row["declares"])
-            self._items[unit].append(_Item(row["id"], row["offset"], row["endOffset"], declares,
-                                           tuple(row["references"])))
-            for b in row["declares"]:
-                count = b["copies"]["count"] if b["copies"] else 1
-                self.bindings.setdefault((unit, b["name"]), (b["fingerprint"], count, b["helper"]))
-                if b["fingerprint"] is not None:
-                    self.by_fingerprint[b["fingerprint"]] = (unit, b["name"])
+            unit = row.unit
+            declares = tuple(b.name for b in row.declares)
+            self._items[unit].append(_Item(row.id, row.offset, row.endOffset, declares, row.references))
+            for b in row.declares:
+                count = b.copies.count if b.copies else 1
+                self.bindings.setdefault((unit, b.name), (b.fingerprint, count, b.helper))
+                if b.fingerprint is not None:
+                    self.by_fingerprint[b.fingerprint] = (unit, b.name)
         for items in self._items.values():
             items.sort(key=lambda item: item.offset)
         self._starts = {unit: [i.offset for i in items] for unit, items in self._items.items()}
@@ -68,21 +63,7 @@ class ReferenceGraph:
 
     @classmethod
     def load(cls, files: dict[str, bytes]) -> ReferenceGraph:
-        data = files.get(REFERENCES_FILE, b"").strip()
-        try:  # one parse of the whole file (a native build's graph has ~50k lines)
-            rows = orjson.loads(b"[" + data.replace(b"\n", b",") + b"]") if data else []
-        except orjson.JSONDecodeError:
-            rows = None
-        if rows is None or not all(isinstance(r, dict) and r.get("schema") == REFERENCE_ITEM_SCHEMA for r in rows):
-            rows = cls._by_line(data)
-        return cls(rows)
-
-    @staticmethod
-    def _by_line(data: bytes) -> list[dict[str, Any]]:
-        """Every line's row, naming the first bad line; also where the one parse could not have
-        its buffer (orjson says so with the same exception, under a memory bound)."""
-        return [schema_row(line, f"{REFERENCES_FILE}:{number}", REFERENCE_ITEM_SCHEMA, "a reference item")
-                for number, line in enumerate(data.split(b"\n"), start=1)] if data else []
+        return cls(load_references(files))
 
     def item_of(self, unit: str, offset: int, end: int) -> _Item | None:
         """The item that holds [offset, end) in `unit`."""

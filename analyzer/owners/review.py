@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from analyzer.errors import InputError
+from analyzer.model import Callsite
 from analyzer.owners.allowlist import (
     Allowlist,
     Entry,
@@ -16,17 +17,16 @@ from analyzer.owners.allowlist import (
     validated_entry,
     write_allowlist,
 )
-from analyzer.owners.gate import verify
 from analyzer.owners.projection import match_keys, project
 from analyzer.owners.references import ReferenceGraph
-from analyzer.reports.output import read_directory, write_file
-from analyzer.reports.owners import load_records
+from analyzer.scandir.load import in_bundle_order, load_callsites
+from analyzer.scandir.read import verified
+from analyzer.scandir.write import write_file
 
 
-def _scan(directory: Path) -> tuple[list[dict], ReferenceGraph]:
-    files = read_directory(directory)
-    verify(directory, files)
-    return load_records(files), ReferenceGraph.load(files)
+def _scan(directory: Path) -> tuple[list[Callsite], ReferenceGraph]:
+    files, _ = verified(directory)
+    return in_bundle_order(load_callsites(files)), ReferenceGraph.load(files)
 
 
 def _existing(path: Path) -> list[Entry]:
@@ -88,19 +88,19 @@ def add_entry(
         fingerprint = match_keys(record)[scope]
         if fingerprint is None:
             raise InputError(target, f"this callsite has no {scope} fingerprint (module-level code, or no module map)")
-        group = record.get("copies" if scope == "callsite" else "functionCopies") if scope != "module" else None
-        if isinstance(group, dict) and group.get("count", 1) > 1:
+        group = (record.copies if scope == "callsite" else record.functionCopies) if scope != "module" else None
+        if group is not None and group.count > 1:
             if not all_copies:
-                raise InputError(target, f"this {scope}'s code has {group['count']} identical copies in the scan: "
+                raise InputError(target, f"this {scope}'s code has {group.count} identical copies in the scan: "
                                          "review them together and pass --all-copies (an entry never names one copy)")
-            copies, fingerprint = int(group["count"]), str(group["group"])
+            copies, fingerprint = group.count, str(group.group)
     body: dict[str, object] = {
         "match": {scope: fingerprint},
         **({"copies": copies} if copies is not None else {}),
         "owner": owner,
         **({"package": package} if package is not None else {}),
         **({"function": function} if function is not None else {}),
-        **({"expect": record["message"]["comparisonKey"]} if scope == "callsite" and record is not None else {}),
+        **({"expect": record.message.comparisonKey} if scope == "callsite" and record is not None else {}),
         **owner_fields,
         "reason": reason,
         "reviewedBy": reviewer,
@@ -112,7 +112,7 @@ def add_entry(
     return entry
 
 
-def _root(records: list[dict], graph: ReferenceGraph, target: str, directory: Path) -> str:
+def _root(records: list[Callsite], graph: ReferenceGraph, target: str, directory: Path) -> str:
     """The fp1b a `references` entry names: given, or the one binding declared by the top-level
     item that holds the callsite `target`."""
     if target.startswith("fp1b:"):
@@ -120,10 +120,10 @@ def _root(records: list[dict], graph: ReferenceGraph, target: str, directory: Pa
             raise InputError(directory, f"no top-level binding with fingerprint '{target}' in this scan")
         return target
     record = _find(records, target, directory)
-    item = graph.item_of(record["unit"], record["offset"], record["endOffset"])
+    item = graph.item_of(record.unit, record.offset, record.endOffset)
     if item is None:
         raise InputError(target, "this callsite lies in no top-level item of the reference graph")
-    rooted = [graph.bindings[(record["unit"], name)] for name in item.declares]
+    rooted = [graph.bindings[(record.unit, name)] for name in item.declares]
     usable = [fp for fp, count, helper in rooted if fp is not None and count == 1 and not helper]
     if len(usable) != 1:
         raise InputError(target, f"the top-level item {item.id} declares {len(item.declares)} bindings, "
@@ -131,14 +131,13 @@ def _root(records: list[dict], graph: ReferenceGraph, target: str, directory: Pa
     return usable[0]
 
 
-def _find(records: list[dict], target: str, directory: Path) -> dict:
+def _find(records: list[Callsite], target: str, directory: Path) -> Callsite:
     for key in ("id", "fingerprint", "functionFingerprint"):
         for record in records:
-            if record.get(key) == target:
+            if getattr(record, key) == target:
                 return record
     for record in records:
-        module = record.get("module")
-        if isinstance(module, dict) and module.get("fingerprint") == target:
+        if record.module is not None and record.module.fingerprint == target:
             return record
     raise InputError(directory, f"no callsite with id or fingerprint '{target}' in this scan")
 

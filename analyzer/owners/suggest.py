@@ -32,19 +32,18 @@ import orjson
 
 from analyzer.bounded import MAX_DOCUMENT_BYTES, read_regular
 from analyzer.errors import InputError
+from analyzer.model import Callsite, Suggestion
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
-from analyzer.owners.jsonl import schema_row
 from analyzer.owners.references import ReferenceGraph
 from analyzer.owners.truth import MapTruth, truth_suggestions
+from analyzer.scandir.files import MODULES_FILE, SUGGESTION_SCHEMA, SUGGESTIONS_FILE
+from analyzer.scandir.load import load_callsites, load_projection, record_of
+from analyzer.scandir.read import rows as json_lines
+from analyzer.scandir.read import schema_row, verified
 
-SUGGESTIONS_FILE = "suggestions.jsonl"
-SUGGESTION_SCHEMA = "erratlas.suggestion/1"
 CONFIDENCES = ("exact", "likely", "possible", "ambiguous")
 #: what `accept` takes at most: an ambiguous suggestion names several candidates and is never accepted
 ACCEPTABLE = CONFIDENCES[:3]
-_CALLSITE_FILES = ("error-message-callsites.jsonl", "diagnostic-message-callsites.jsonl")
-_MODULES_FILE = "modules.jsonl"
-_PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
 _EXAMPLES = 5
 #: (message comparisonKey pattern, package): messages only one package writes
 SIGNATURES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -64,27 +63,24 @@ class Verdict:
     evidence: tuple[tuple[str, str], ...]
 
 
-def load_scan(files: dict[str, bytes]) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    records = [orjson.loads(line) for name in _CALLSITE_FILES for line in files.get(name, b"").splitlines() if line]
-    modules = {
-        row["id"]: row for row in (orjson.loads(line) for line in files.get(_MODULES_FILE, b"").splitlines() if line)
-    }
-    return records, modules
+def load_scan(files: dict[str, bytes]) -> tuple[list[Callsite], dict[str, dict[str, Any]]]:
+    """The callsites of a verified scan directory, and its bundler modules by id (read as data)."""
+    modules = {row["id"]: row for row in json_lines(files.get(MODULES_FILE, b""), MODULES_FILE)}
+    return load_callsites(files), modules
 
 
-def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
+def suggestions(records: list[Callsite], modules: dict[str, dict[str, Any]],
                 graph: ReferenceGraph | None = None, truth: MapTruth | None = None) -> list[dict[str, Any]]:
     """What the source map says, at every level (`truth`), and for the callsites it gives no
     owner, what the bundle keeps: one suggestion per module whose callsites agree, else one
     per callsite."""
     truth = truth if truth is not None else MapTruth([])
     out = truth_suggestions(records, graph or ReferenceGraph([]), suggestion_row, truth, modules)
-    by_module: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
+    by_module: dict[str | None, list[Callsite]] = defaultdict(list)
     for record in records:
         if truth.of(record) is not None:
             continue
-        module = record.get("module")
-        by_module[module["id"] if isinstance(module, dict) else None].append(record)
+        by_module[record.module.id if record.module is not None else None].append(record)
     for module_id, members in by_module.items():
         row = modules.get(module_id) if module_id is not None else None
         whole = _module_verdict(row, members) if row is not None else None
@@ -101,7 +97,7 @@ def suggestions(records: list[dict[str, Any]], modules: dict[str, dict[str, Any]
 
 
 def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | None, owner: str | None,
-          package: str | None, confidence: str, evidence: list[tuple[str, str]], members: list[dict[str, Any]],
+          package: str | None, confidence: str, evidence: list[tuple[str, str]], members: list[Callsite],
           function: str | None, expect: str | None, candidates: list[dict[str, Any]] | None = None,
           neighbours: tuple[str, str] | None = None) -> dict[str, Any]:
     kinds = sorted({kind for kind, _ in evidence})
@@ -121,7 +117,7 @@ def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | 
         "evidence": [{"kind": kind, "detail": detail} for kind, detail in evidence],
         "candidates": candidates,
         "callsites": len(members),
-        "exampleIds": [r["id"] for r in members[:_EXAMPLES]],
+        "exampleIds": [r.id for r in members[:_EXAMPLES]],
         #: the product-root suggestion that already reaches this callsite (truth rows only)
         "reachedBy": None,
         "reason": f"{level} {fingerprint}: {', '.join(kinds)} evidence points to {who} ({confidence})",
@@ -143,12 +139,12 @@ def _module_marks(row: dict[str, Any]) -> Verdict | None:
     return Verdict("Dependency", package, "likely", tuple(evidence))
 
 
-def _signature_verdict(records: Iterable[dict[str, Any]]) -> Verdict | None:
+def _signature_verdict(records: Iterable[Callsite]) -> Verdict | None:
     found = {
-        (package, record["message"]["comparisonKey"])
+        (package, record.message.comparisonKey)
         for record in records
         for pattern, package in SIGNATURES
-        if pattern.search(record["message"]["comparisonKey"])
+        if pattern.search(record.message.comparisonKey)
     }
     packages = {package for package, _ in found}
     if len(packages) != 1:
@@ -157,18 +153,18 @@ def _signature_verdict(records: Iterable[dict[str, Any]]) -> Verdict | None:
     return Verdict("Dependency", package, "possible", tuple(sorted(("signature", key) for _, key in found)))
 
 
-def _module_verdict(row: dict[str, Any], members: list[dict[str, Any]]) -> Verdict | None:
+def _module_verdict(row: dict[str, Any], members: list[Callsite]) -> Verdict | None:
     """For a module's callsites the map gives no owner: what the bundle keeps of the module, else
     a message signature."""
     return _module_marks(row) or _signature_verdict(members)
 
 
-def _callsite_verdict(record: dict[str, Any], row: dict[str, Any] | None) -> Verdict | None:
+def _callsite_verdict(record: Callsite, row: dict[str, Any] | None) -> Verdict | None:
     verdict = _module_marks(row) if row is not None else None
     return verdict if verdict is not None else _signature_verdict([record])
 
 
-def _module_suggestion(row: dict[str, Any], members: list[dict[str, Any]], verdict: Verdict) -> dict[str, Any]:
+def _module_suggestion(row: dict[str, Any], members: list[Callsite], verdict: Verdict) -> dict[str, Any]:
     name = row["name"]
     if verdict.package is not None and "node_modules/" in name:
         name = name.rsplit("node_modules/", 1)[1]
@@ -176,15 +172,15 @@ def _module_suggestion(row: dict[str, Any], members: list[dict[str, Any]], verdi
                  verdict.confidence, list(verdict.evidence), members, name, None)
 
 
-def _callsite_suggestion(record: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
-    copies = record.get("copies") or {"count": 1, "group": None}
-    if copies["count"] > 1:  # identical code elsewhere: only the whole group can be named
-        return suggestion_row(f"s:callsite:{record['id']}", "callsite", copies["group"], copies["count"], None, None,
+def _callsite_suggestion(record: Callsite, verdict: Verdict) -> dict[str, Any]:
+    copies = record.copies
+    if copies.count > 1:  # identical code elsewhere: only the whole group can be named
+        return suggestion_row(f"s:callsite:{record.id}", "callsite", copies.group or "", copies.count, None, None,
                      "ambiguous", list(verdict.evidence), [record], None, None,
                      candidates=[{"owner": verdict.owner, "package": verdict.package, "callsites": 1}])
-    return suggestion_row(f"s:callsite:{record['id']}", "callsite", record["fingerprint"], None, verdict.owner,
+    return suggestion_row(f"s:callsite:{record.id}", "callsite", record.fingerprint, None, verdict.owner,
                  verdict.package, verdict.confidence, list(verdict.evidence), [record], None,
-                 record["message"]["comparisonKey"])
+                 record.message.comparisonKey)
 
 
 def render(rows: list[dict[str, Any]]) -> bytes:
@@ -208,7 +204,8 @@ _ROW_SHAPE: dict[str, tuple[type, ...]] = {
 }
 
 
-def load_suggestions(path: Path) -> list[dict[str, Any]]:
+def load_suggestions(path: Path) -> list[Suggestion]:
+    """The suggestions of a file (`suggest`'s, or a reviewer's selection of them), typed."""
     try:
         raw = read_regular(path, "suggestions file", MAX_DOCUMENT_BYTES)
     except InputError as exc:
@@ -225,7 +222,7 @@ def load_suggestions(path: Path) -> list[dict[str, Any]]:
                 raise InputError(f"{path}:{number}", f"suggestion key '{key}' is missing or malformed")
         if row["owner"] is None and row["confidence"] != "ambiguous":  # only several candidates own nothing
             raise InputError(f"{path}:{number}", "suggestion key 'owner' is missing or malformed")
-        rows.append(row)
+        rows.append(record_of(Suggestion, row, f"{path}:{number}"))
     return rows
 
 
@@ -234,8 +231,8 @@ def load_suggestions(path: Path) -> list[dict[str, Any]]:
 AUTO_LEVELS = ("callsite", "references")
 
 
-def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: list[str],
-           level: str = "auto") -> list[dict[str, Any]]:
+def chosen(rows: list[Suggestion], ids: list[str], minimum: str, packages: list[str],
+           level: str = "auto") -> list[Suggestion]:
     """The suggestions named by id, else those at `minimum` confidence or stronger (optionally
     only for some packages) at `level` (`auto`: the levels that carry best)."""
     if minimum not in ACCEPTABLE:
@@ -243,49 +240,49 @@ def chosen(rows: list[dict[str, Any]], ids: list[str], minimum: str, packages: l
     if level not in ("auto", *LEVELS):
         raise InputError("--level", f"'{level}' is not auto or one of {', '.join(LEVELS)}")
     if ids:
-        known = {row["id"]: row for row in rows}
+        known = {row.id: row for row in rows}
         missing = [i for i in ids if i not in known]
         if missing:
             raise InputError("--id", f"no suggestion '{missing[0]}'")
-        ambiguous = [i for i in ids if known[i]["confidence"] not in ACCEPTABLE]
+        ambiguous = [i for i in ids if known[i].confidence not in ACCEPTABLE]
         if ambiguous:
             raise InputError("--id", f"suggestion '{ambiguous[0]}' names several candidate owners: review the "
                                      "copies and write an entry with `erratlas allow`")
         return [known[i] for i in ids]
     rank = CONFIDENCES.index(minimum)
     # a row naming several candidate packages (corpus ambiguity) is for reading, not accepting
-    picked = [row for row in rows if CONFIDENCES.index(row["confidence"]) <= rank and _at_level(row, level)
-              and not (row["owner"] == "Dependency" and row["package"] is None)]
+    picked = [row for row in rows if CONFIDENCES.index(row.confidence) <= rank and _at_level(row, level)
+              and not (row.owner == "Dependency" and row.package is None)]
     if packages:
-        picked = [row for row in picked if row["package"] in packages]
+        picked = [row for row in picked if row.package in packages]
     if level == "auto":  # a callsite a picked root reaches needs no entry of its own
-        roots = {row["id"] for row in picked if row["level"] == "references"}
-        picked = [row for row in picked if row.get("reachedBy") not in roots or row["reachedBy"] is None]
+        roots = {row.id for row in picked if row.level == "references"}
+        picked = [row for row in picked if row.reachedBy not in roots or row.reachedBy is None]
     return picked
 
 
-def skipped(rows: list[dict[str, Any]], picked: list[dict[str, Any]], minimum: str, packages: list[str],
+def skipped(rows: list[Suggestion], picked: list[Suggestion], minimum: str, packages: list[str],
             level: str) -> list[str]:
     """Why the suggestions left out of `picked` (`chosen`, then `still_unowned`) were left out:
     one phrase per reason, with its count and the option that would take them."""
-    taken = {row["id"] for row in picked}
-    roots = {row["id"] for row in picked if row["level"] == "references"}
+    taken = {row.id for row in picked}
+    roots = {row.id for row in picked if row.level == "references"}
     rank = CONFIDENCES.index(minimum)
     reasons: Counter[str] = Counter()
     for row in rows:
-        if row["id"] in taken:
+        if row.id in taken:
             continue
-        if row["confidence"] == "ambiguous" or (row["owner"] == "Dependency" and row["package"] is None):
+        if row.confidence == "ambiguous" or (row.owner == "Dependency" and row.package is None):
             reasons["name several candidate owners (review them and write entries with `erratlas allow`)"] += 1
-        elif CONFIDENCES.index(row["confidence"]) > rank:
-            reasons[f"are {row['confidence']}, below --confidence {minimum} (--confidence {row['confidence']} "
+        elif CONFIDENCES.index(row.confidence) > rank:
+            reasons[f"are {row.confidence}, below --confidence {minimum} (--confidence {row.confidence} "
                     "takes them)"] += 1
         elif not _at_level(row, level):
-            reasons[f"are at the {row['level']} level, which --level {level} leaves out (--level {row['level']} "
+            reasons[f"are at the {row.level} level, which --level {level} leaves out (--level {row.level} "
                     "takes them)"] += 1
-        elif packages and row["package"] not in packages:
+        elif packages and row.package not in packages:
             reasons["name a package other than --package (another --package takes them)"] += 1
-        elif row.get("reachedBy") in roots:
+        elif row.reachedBy in roots:
             reasons["need no entry: an accepted references root reaches them"] += 1
         else:
             reasons["would also own callsites DIR's projection already owns (left out by --unowned)"] += 1
@@ -301,55 +298,44 @@ def _counted(count: int, reason: str) -> str:
 _SINGULAR = {"are": "is", "name": "names", "need": "needs"}
 
 
-def _at_level(row: dict[str, Any], level: str) -> bool:
+def _at_level(row: Suggestion, level: str) -> bool:
     if level != "auto":
-        return bool(row["level"] == level)
-    from_map = any(e["kind"] == "source-map" for e in row["evidence"])
-    return row["level"] in AUTO_LEVELS or not from_map
+        return row.level == level
+    from_map = any(e.kind == "source-map" for e in row.evidence)
+    return row.level in AUTO_LEVELS or not from_map
 
 
-def still_unowned(rows: list[dict[str, Any]], directory: Path) -> list[dict[str, Any]]:
+def still_unowned(rows: list[Suggestion], directory: Path) -> list[Suggestion]:
     """The suggestions every callsite of which the directory's projection leaves Unresolved: a
     suggestion that would also own an owned callsite is never taken (a group of identical copies
     that the truth gives two owners must not be re-owned whole by one). The callsites a
     suggestion covers are read from the records: a callsite or function fingerprint (its group,
     for `copies`), the one copy its `neighbours` name; its listed examples at other levels."""
-    from analyzer.owners.gate import verify
-    from analyzer.reports.output import read_directory
-
-    files = read_directory(directory)
-    verify(directory, files)
-    unresolved = {row["id"] for row in (orjson.loads(line) for line in
-                                        files.get(_PROJECTION_FILE, b"").splitlines() if line)
-                  if row["owner"] == "Unresolved"}
+    files, _ = verified(directory)
+    unresolved = {row.id for row in load_projection(files) if row.owner == "Unresolved"}
     covering: dict[tuple[str, str], set[str]] = {}
-    for name in _CALLSITE_FILES:
-        for line in files.get(name, b"").splitlines():
-            if not line:
-                continue
-            record = orjson.loads(line)
-            for level, fingerprint, copies in (("callsite", record["fingerprint"], record.get("copies")),
-                                               ("function", record.get("functionFingerprint"),
-                                                record.get("functionCopies"))):
-                if fingerprint:
-                    covering.setdefault((level, fingerprint), set()).add(record["id"])
-                if copies and copies.get("group"):
-                    covering.setdefault((level, copies["group"]), set()).add(record["id"])
+    for record in load_callsites(files):
+        for level, fingerprint, copies in (("callsite", record.fingerprint, record.copies),
+                                           ("function", record.functionFingerprint, record.functionCopies)):
+            if fingerprint:
+                covering.setdefault((level, fingerprint), set()).add(record.id)
+            if copies is not None and copies.group:
+                covering.setdefault((level, copies.group), set()).add(record.id)
     taken = []
     for row in rows:
-        level = row["level"]
-        fingerprint = row["match"].get(level)
-        if level in ("callsite", "function") and not row.get("neighbours"):
-            ids = covering.get((level, fingerprint), set()) or set(row["exampleIds"])
+        level = row.level
+        fingerprint = row.match.get(level)
+        if level in ("callsite", "function") and not row.neighbours and fingerprint is not None:
+            ids = covering.get((level, fingerprint), set()) or set(row.exampleIds)
         else:
-            ids = set(row["exampleIds"])
+            ids = set(row.exampleIds)
         if not ids or ids <= unresolved:
             taken.append(row)
     return taken
 
 
 def accept(
-    rows: list[dict[str, Any]], allowlist: Path, reviewer: str, reviewed_on: str | None, note: str | None
+    rows: list[Suggestion], allowlist: Path, reviewer: str, reviewed_on: str | None, note: str | None
 ) -> list[Entry]:
     """Write the chosen suggestions into `allowlist` (entries for the same match are replaced);
     every entry is validated, and the allowlist read, before any byte is written."""
@@ -361,27 +347,27 @@ def accept(
     return entries
 
 
-def _entry(row: dict[str, Any], allowlist: Path, reviewer: str, day: str, note: str | None) -> Entry:
-    evidence = "; ".join(f"{e.get('kind')}: {e.get('detail')}" for e in row["evidence"][:3] if isinstance(e, dict))
-    if len(row["evidence"]) > 3:
-        evidence += f"; and {len(row['evidence']) - 3} more"
-    reason = f"accepted suggestion ({row['confidence']}): {evidence}" + (f"; {note}" if note else "")
-    level = next(iter(row["match"]), None)
+def _entry(row: Suggestion, allowlist: Path, reviewer: str, day: str, note: str | None) -> Entry:
+    evidence = "; ".join(f"{e.kind}: {e.detail}" for e in row.evidence[:3])
+    if len(row.evidence) > 3:
+        evidence += f"; and {len(row.evidence) - 3} more"
+    reason = f"accepted suggestion ({row.confidence}): {evidence}" + (f"; {note}" if note else "")
+    level = next(iter(row.match), None)
     body = {
-        "match": row["match"],
-        **({"copies": row["copies"]} if row.get("copies") is not None else {}),
-        **({"neighbours": list(row["neighbours"])} if row.get("neighbours") else {}),
-        "owner": row["owner"],
-        **({"package": row["package"]} if row["package"] is not None else {}),
-        **({"function": row["function"]} if row["function"] is not None else {}),
-        **({"expect": row["expect"]} if level == "callsite" and row["expect"] is not None else {}),
+        "match": row.match,
+        **({"copies": row.copies} if row.copies is not None else {}),
+        **({"neighbours": list(row.neighbours)} if row.neighbours else {}),
+        "owner": row.owner,
+        **({"package": row.package} if row.package is not None else {}),
+        **({"function": row.function} if row.function is not None else {}),
+        **({"expect": row.expect} if level == "callsite" and row.expect is not None else {}),
         "reason": reason,
         "reviewedBy": reviewer,
         "reviewedOn": day,
     }
 
     def fail(key: str | None, problem: str) -> InputError:
-        where = {"reviewedBy": "--reviewer", "reviewedOn": "--on"}.get(key or "", f"suggestion {row['id']}")
+        where = {"reviewedBy": "--reviewer", "reviewedOn": "--on"}.get(key or "", f"suggestion {row.id}")
         return InputError(where, (f"key '{key}': " if key else "") + problem)
 
     return validated_entry(body, fail, str(allowlist))

@@ -27,12 +27,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
+from analyzer.model import Callsite, MapSource
 from analyzer.owners.projection import neighbours
 from analyzer.owners.references import ReferenceGraph
+from analyzer.scandir.files import MAP_SOURCES_FILE
+from analyzer.scandir.load import load_map_sources
 
-MAP_SOURCES_FILE = "map-sources.jsonl"
 #: a product root is suggested only when it reaches at least this many unowned product callsites
 MIN_ROOT_GAIN = 3
 #: at most this many product roots are suggested
@@ -57,34 +57,33 @@ class MapTruth:
     """Where each source of a scan's maps lies, and the directories a reviewer states are the
     product's (paths as map-sources.jsonl writes them: relative to the package root)."""
 
-    def __init__(self, places: Iterable[dict[str, Any]], product_sources: Sequence[str] = ()) -> None:
-        self.rows = sorted(places, key=lambda row: (row["unit"], row["source"]))
-        self._places = {(row["unit"], row["source"]): row for row in self.rows}
+    def __init__(self, places: Iterable[MapSource], product_sources: Sequence[str] = ()) -> None:
+        self.rows = sorted(places, key=lambda row: (row.unit, row.source))
+        self._places = {(row.unit, row.source): row for row in self.rows}
         self.product_sources = tuple(posixpath.normpath(p.replace("\\", "/")) for p in product_sources)
 
     @classmethod
     def load(cls, files: dict[str, bytes], product_sources: Sequence[str] = ()) -> MapTruth:
-        rows = [orjson.loads(line) for line in files.get(MAP_SOURCES_FILE, b"").splitlines() if line]
-        return cls(rows, product_sources)
+        return cls(load_map_sources(files.get(MAP_SOURCES_FILE, b"")), product_sources)
 
-    def of(self, record: dict[str, Any]) -> Truth | None:
-        origin = record.get("origin")
-        if not isinstance(origin, dict):
+    def of(self, record: Callsite) -> Truth | None:
+        origin = record.origin
+        if origin is None:
             return None
-        return self.of_source(record["unit"], origin["source"])
+        return self.of_source(record.unit, origin.source)
 
     def of_source(self, unit: str, source: str) -> Truth | None:
         row = self._places.get((unit, source))
         if row is None:
             return None  # a source no map of the scan names: never guessed
-        place, package = row["place"], row["package"]
+        place, package = row.place, row.package
         if place == "node_modules":
             return Truth("Dependency", package, source, "exact")
         if place == "package":
             return Truth("Product", None, source, "likely")
         if place == "outside" and package is not None:
-            return Truth("Dependency", package, source, "likely", (("package-root", row["evidence"]),))
-        stated = self.stated(row["path"])
+            return Truth("Dependency", package, source, "likely", (("package-root", row.evidence),))
+        stated = self.stated(row.path)
         if stated is not None:
             return Truth("Product", None, source, "likely",
                          (("product-sources", f"{stated} (stated with suggest --product-sources)"),))
@@ -100,34 +99,34 @@ class MapTruth:
         """One line per map that places no source in a package, and per map whose sources
         outside the package root (or nowhere) name no package and no reviewer claimed."""
         out = []
-        by_unit: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        by_unit: dict[str, list[MapSource]] = defaultdict(list)
         for row in self.rows:
-            by_unit[row["unit"]].append(row)
+            by_unit[row.unit].append(row)
         for unit, rows in by_unit.items():
-            if not any(row["package"] for row in rows):
+            if not any(row.package for row in rows):
                 out.append(f"{unit}: its map places none of its {len(rows)} sources in a package (no node_modules/ "
                            "path, no source outside the package root that names one): check that the map is the "
                            "bundle's and names its dependencies")
-            lost = [row for row in rows if row["place"] == "outside" and row["package"] is None
-                    and self.stated(row["path"]) is None]
+            lost = [row for row in rows if row.place == "outside" and row.package is None
+                    and self.stated(row.path) is None]
             if lost:
                 verb = "lies" if len(lost) == 1 else "lie"
                 out.append(f"{unit}: {len(lost)} of its map's {len(rows)} sources {verb} outside the package root "
                            f"with no package named: {_directories(lost)}; their callsites are Unresolved (if they "
                            "are the product's: suggest --product-sources DIR)")
-            unplaced = Counter(row["evidence"] for row in rows if row["place"] == "unplaced"
-                               and self.stated(row["path"]) is None)
+            unplaced = Counter(row.evidence for row in rows if row.place == "unplaced"
+                               and self.stated(row.path) is None)
             for why, n in sorted(unplaced.items()):
                 out.append(f"{unit}: {n} of its map's {len(rows)} sources cannot be placed ({why}); their callsites "
                            "are Unresolved")
         return out
 
 
-def _directories(rows: list[dict[str, Any]]) -> str:
+def _directories(rows: list[MapSource]) -> str:
     """Where `rows` lie, by directory (`../src/ (12)`), most sources first: the first directory
     past the `..`s, one deeper while a single directory holds them all."""
     counted: Counter[str] = Counter()
-    paths = [row["path"].split("/") for row in rows]
+    paths = [(row.path or "").split("/") for row in rows]
     depth = 1
     while True:
         keys = [_prefix(parts, depth) for parts in paths]
@@ -153,7 +152,7 @@ def _prefix(parts: list[str], depth: int) -> str:
 Emit = Callable[..., dict[str, Any]]
 
 
-def truth_suggestions(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, truth: MapTruth,
+def truth_suggestions(records: list[Callsite], graph: ReferenceGraph, emit: Emit, truth: MapTruth,
                       modules: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Every level's suggestions for the callsites the map places."""
     placed = [(record, found) for record in records if (found := truth.of(record)) is not None]
@@ -169,63 +168,63 @@ def truth_suggestions(records: list[dict[str, Any]], graph: ReferenceGraph, emit
     return out + roots
 
 
-def _confidence(members: list[tuple[dict[str, Any], Truth]]) -> str:
+def _confidence(members: list[tuple[Callsite, Truth]]) -> str:
     """The weakest word among the members' truths."""
     return _STRENGTH[max(_STRENGTH.index(truth.confidence) for _, truth in members)]
 
 
-def _evidence(members: list[tuple[dict[str, Any], Truth]]) -> list[tuple[str, str]]:
+def _evidence(members: list[tuple[Callsite, Truth]]) -> list[tuple[str, str]]:
     sources = Counter(truth.source for _, truth in members)
     placed = sorted({item for _, truth in members for item in truth.evidence})
     return [("source-map", f"{source} ({n} callsite{'s' if n > 1 else ''})")
             for source, n in sorted(sources.items())] + placed
 
 
-def _callsite_level(placed: list[tuple[dict[str, Any], Truth]], around: dict[str, tuple[str, str]],
+def _callsite_level(placed: list[tuple[Callsite, Truth]], around: dict[str, tuple[str, str]],
                     emit: Emit) -> list[dict[str, Any]]:
     out = []
-    groups: dict[tuple[str, int], list[tuple[dict[str, Any], Truth]]] = defaultdict(list)
+    groups: dict[tuple[str, int], list[tuple[Callsite, Truth]]] = defaultdict(list)
     for record, truth in placed:
-        copies = record.get("copies") or {"count": 1, "group": None}
-        if copies["count"] == 1:
-            out.append(emit(f"s:callsite:{record['id']}", "callsite", record["fingerprint"], None, truth.owner,
+        copies = record.copies
+        if copies.count == 1:
+            out.append(emit(f"s:callsite:{record.id}", "callsite", record.fingerprint, None, truth.owner,
                             truth.package, _confidence([(record, truth)]), _evidence([(record, truth)]), [record],
-                            f"{truth.source}", record["message"]["comparisonKey"]))
+                            f"{truth.source}", record.message.comparisonKey))
         else:
-            groups[(copies["group"], copies["count"])].append((record, truth))
+            groups[(copies.group or "", copies.count)].append((record, truth))
     for (group, count), members in sorted(groups.items()):
         verdicts = {(t.owner, t.package) for _, t in members}
         records = [r for r, _ in members]
         if len(verdicts) == 1 and len(members) == count:
             _, truth = members[0]
-            keys = {r["message"]["comparisonKey"] for r in records}
-            out.append(emit(f"s:callsite:{records[0]['id']}", "callsite", group, count, truth.owner, truth.package,
+            keys = {r.message.comparisonKey for r in records}
+            out.append(emit(f"s:callsite:{records[0].id}", "callsite", group, count, truth.owner, truth.package,
                             _confidence(members), _evidence(members), records, truth.source,
                             keys.pop() if len(keys) == 1 else None))
         else:  # copies by different authors: each copy by where it sits, when that is unique
             for record, truth in members:
-                place = around.get(record["id"])
+                place = around.get(record.id)
                 if place is not None and len(members) == count:
                     alone = [(record, truth)]
-                    out.append(emit(f"s:callsite:{record['id']}", "callsite", group, None, truth.owner, truth.package,
+                    out.append(emit(f"s:callsite:{record.id}", "callsite", group, None, truth.owner, truth.package,
                                     _confidence(alone), _evidence(alone), [record], truth.source,
-                                    record["message"]["comparisonKey"], neighbours=place))
+                                    record.message.comparisonKey, neighbours=place))
                 else:
-                    out.append(emit(f"s:callsite:{record['id']}", "callsite", group, count, None, None, "ambiguous",
+                    out.append(emit(f"s:callsite:{record.id}", "callsite", group, count, None, None, "ambiguous",
                                     _evidence(members), [record], None, None, candidates=_candidates(members)))
     return out
 
 
-def _candidates(members: list[tuple[dict[str, Any], Truth]]) -> list[dict[str, Any]]:
+def _candidates(members: list[tuple[Callsite, Truth]]) -> list[dict[str, Any]]:
     counted = Counter((t.owner, t.package) for _, t in members)
     return [{"owner": owner, "package": package, "callsites": n}
             for (owner, package), n in sorted(counted.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))]
 
 
-def _grouped(placed: list[tuple[dict[str, Any], Truth]], level: str, emit: Emit) -> list[dict[str, Any]]:
+def _grouped(placed: list[tuple[Callsite, Truth]], level: str, emit: Emit) -> list[dict[str, Any]]:
     """Function or module suggestions: one per function (module) whose placed callsites agree
     and are all its callsites; functions with identical copies only as a whole group."""
-    groups: dict[tuple[str, int], list[tuple[dict[str, Any], Truth]]] = defaultdict(list)
+    groups: dict[tuple[str, int], list[tuple[Callsite, Truth]]] = defaultdict(list)
     for record, truth in placed:
         key = _level_key(record, level)
         if key is not None:
@@ -242,14 +241,14 @@ def _grouped(placed: list[tuple[dict[str, Any], Truth]], level: str, emit: Emit)
     return out
 
 
-def _level_key(record: dict[str, Any], level: str) -> tuple[str, int] | None:
+def _level_key(record: Callsite, level: str) -> tuple[str, int] | None:
     if level == "function":
-        fingerprint, copies = record.get("functionFingerprint"), record.get("functionCopies")
-        if not fingerprint or not isinstance(copies, dict):
+        fingerprint, copies = record.functionFingerprint, record.functionCopies
+        if not fingerprint or copies is None:
             return None
-        return (fingerprint, 1) if copies["count"] == 1 else (copies["group"], copies["count"])
-    module = record.get("module")
-    return (module["fingerprint"], 1) if isinstance(module, dict) else None
+        return (fingerprint, 1) if copies.count == 1 else (copies.group or "", copies.count)
+    module = record.module
+    return (module.fingerprint, 1) if module is not None else None
 
 
 # ---- product roots --------------------------------------------------------------------------
@@ -275,14 +274,14 @@ class _Sources:
         return False
 
 
-def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, truth: MapTruth, sources: _Sources) \
+def _roots(records: list[Callsite], graph: ReferenceGraph, emit: Emit, truth: MapTruth, sources: _Sources) \
         -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Product roots, greedily: each step takes the rootable binding that reaches the most
     product callsites not yet reached, among those whose reach the map contradicts nowhere; and
     which root's suggestion reaches each callsite."""
-    by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]] = defaultdict(list)
+    by_item: dict[str, list[tuple[Callsite, Truth | None]]] = defaultdict(list)
     for record in records:
-        item = graph.item_of(record["unit"], record["offset"], record["endOffset"])
+        item = graph.item_of(record.unit, record.offset, record.endOffset)
         if item is not None:
             by_item[item.id].append((record, truth.of(record) or _unowned(record)))
     candidates = _root_candidates(graph, by_item, sources)
@@ -308,18 +307,18 @@ def _roots(records: list[dict[str, Any]], graph: ReferenceGraph, emit: Emit, tru
                   + (f", {unplaced} not placed by the map" if unplaced else ""))
         out.append(emit(f"s:references:{fingerprint}", "references", fingerprint, None, "Product", None, "likely",
                         [("source-map", detail)], [m[0] for m in new], f"{best[1]} ({best[0]})", None))
-        reached.update((m[0]["id"], out[-1]["id"]) for m in new)
+        reached.update((m[0].id, out[-1]["id"]) for m in new)
     return out, reached
 
 
-def _unowned(record: dict[str, Any]) -> Truth | None:
+def _unowned(record: Callsite) -> Truth | None:
     """A callsite the map places where no owner follows (outside the package, unnamed): a root
     reaching it would make it the product's, so it contradicts the root like a dependency's."""
-    origin = record.get("origin")
-    return Truth("Unresolved", None, origin["source"], "likely") if isinstance(origin, dict) else None
+    origin = record.origin
+    return Truth("Unresolved", None, origin.source, "likely") if origin is not None else None
 
 
-def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]],
+def _root_candidates(graph: ReferenceGraph, by_item: dict[str, list[tuple[Callsite, Truth | None]]],
                      sources: _Sources) -> list[tuple[str, str]]:
     """Rootable bindings (a unique fp1b, not a helper) whose declaration the map places in the
     product's sources: code the map does not place (a bundler's runtime) never roots."""
@@ -342,7 +341,7 @@ def _best(
     graph: ReferenceGraph,
     gains: dict[tuple[str, str], int],
     owned: set[str],
-    by_item: dict[str, list[tuple[dict[str, Any], Truth | None]]],
+    by_item: dict[str, list[tuple[Callsite, Truth | None]]],
 ) -> tuple[tuple[str, str] | None, set[str] | None]:
     """Lazy greedy: recompute the candidate with the highest stale gain until it stays on top."""
     while gains:

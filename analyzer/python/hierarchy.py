@@ -14,11 +14,12 @@ import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from analyzer.facts import ClassFacts, SiteFacts, UnitFacts
+from analyzer.facts import ClassFacts, LoggerFacts, SiteFacts, UnitFacts
 from analyzer.model import Unit
 from analyzer.python.filefacts import ClassRecord, FileFacts, PendingSite
 from analyzer.python.modules import ModuleName, Vendored
 from analyzer.python.rules import PythonRules
+from analyzer.python.unit_extras import PythonUnit
 
 _MAX_HOPS = 64
 
@@ -139,9 +140,11 @@ def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
                 unit=unit,
                 sites=sites,
                 classes=classes,
-                logger=_unit_summary(facts, modules[unit.name], vendored[unit.name]),
+                logger=_logger(facts),
                 shadowed=dict(sorted(shadowed.items())),
                 error_regions=facts.error_regions,
+                left_out=(),  # libcst parses a file whole or not at all (an error region): none is left out
+                extras=PythonUnit(modules[unit.name].name, vendored[unit.name], facts.parse_error).side_table(),
             )
         )
     return out
@@ -173,21 +176,7 @@ def _error_class(record: ClassRecord, names: PackageNames) -> ClassFacts | None:
     return dataclasses.replace(record.facts, parent=parent, root_constructor=root)
 
 
-def _unit_summary(facts: FileFacts, module: ModuleName, vendored: Vendored | None) -> dict[str, object]:
-    """The summary's per-unit entry (`loggers`): the logging bindings found, the dotted
-    module, and vendoring evidence for a Dependency suggestion."""
+def _logger(facts: FileFacts) -> LoggerFacts:
+    """The unit's logger: `logging`, on the evidence of the logging bindings found."""
     bindings = [*facts.loggers, *(f"{owner}.{attribute} (attribute)" for owner, attribute in facts.attribute_loggers)]
-    return {
-        "unit": facts.unit,
-        "name": "logging",
-        "source": "python",
-        "declaration": None,
-        "evidence": sorted(bindings),
-        "module": module.name,
-        "vendored": (
-            {"dependency": vendored.dependency, "root": vendored.root, "distribution": vendored.distribution}
-            if vendored is not None
-            else None
-        ),
-        "parseError": facts.parse_error,
-    }
+    return LoggerFacts(facts.unit, "logging", "python", None, tuple(sorted(bindings)))

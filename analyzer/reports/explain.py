@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from analyzer.errors import InputError
+from analyzer.model import Callsite, ProjectionRow, Suggestion
 from analyzer.reports.evidence import evidence_lines
+from analyzer.scandir.files import SUGGESTION_SCHEMA, SUGGESTIONS_FILE
+from analyzer.scandir.load import records_of
 
 _CONTEXT_LINES = 3
 #: characters of a readable line shown around the callsite's column
 _WINDOW = 150
 _OWNER_FIELDS = ("catchOwner", "retryOwner", "toolResultOwner", "userSurfaceOwner")
-SUGGESTIONS_FILE = "suggestions.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,30 +51,30 @@ class Story:
     sections: list[Section]
 
 
-def find_record(records: list[dict[str, Any]], target: str, directory: Path) -> dict[str, Any]:
+def find_record(records: list[Callsite], target: str, directory: Path) -> Callsite:
     for record in records:
-        if target in (record["id"], record["fingerprint"]):
+        if target in (record.id, record.fingerprint):
             return record
     holders = {
-        "function": [r for r in records if r["functionFingerprint"] == target],
-        "module": [r for r in records if isinstance(r.get("module"), dict) and r["module"]["fingerprint"] == target],
+        "function": [r for r in records if r.functionFingerprint == target],
+        "module": [r for r in records if r.module is not None and r.module.fingerprint == target],
     }
     for what, found in holders.items():
         if found:
-            ids = ", ".join(r["id"] for r in found[:5]) + (" …" if len(found) > 5 else "")
+            ids = ", ".join(r.id for r in found[:5]) + (" …" if len(found) > 5 else "")
             raise InputError(directory, f"'{target}' is the fingerprint of a {what} holding {len(found)} callsites "
                                         f"({ids}); explain one of them by id or fp1: fingerprint")
     raise InputError(directory, f"no callsite with id or fingerprint '{target}' in this scan")
 
 
 def explain(
-    directory: Path, files: dict[str, bytes], summary: dict[str, Any], record: dict[str, Any], row: dict[str, Any],
+    directory: Path, files: dict[str, bytes], summary: dict[str, Any], record: Callsite, row: ProjectionRow,
     corpus: Section | None = None,
 ) -> Story:
     """`corpus`: what `explain --corpus` found (analyzer/owners/corpus/nearest.py), told after the owner."""
     suggestions = _suggestions(files)
     return Story(
-        heading=f"{record['id']}  {record['fingerprint']}",
+        heading=f"{record.id}  {record.fingerprint}",
         sections=[
             _callsite(record),
             _code(files, record),
@@ -86,38 +86,38 @@ def explain(
     )
 
 
-def _callsite(record: dict[str, Any]) -> Section:
-    message = record["message"]
-    what = (f"{record['constructor']} ({record['form']})" if record["kind"] == "error"
-            else f"{record['callee']} at level {record['level']} ({record['levelSource']})")
+def _callsite(record: Callsite) -> Section:
+    message = record.message
+    what = (f"{record.constructor} ({record.form})" if record.kind == "error"
+            else f"{record.callee} at level {record.level} ({record.levelSource})")
     facts = [
-        ("kind", (f"{record['kind']}: {what}, callee `{record['callee']}` ({record['calleeRole']}), "
-                  f"{record['argCount']} argument(s)")),
-        ("message", _one_line(f"{message['shape']}: "
-                              f"{message['text'] if message['text'] is not None else message['template'] or '—'}")),
-        ("comparison key", _one_line(message["comparisonKey"])),
-        ("consumer", f"{record['consumer']['role']} ({record['consumer']['node']}.{record['consumer']['relation']})"),
-        ("function", f"{record['scope']['function'] or 'none'} ({record['scope']['functionKind']})"),
-        ("scope", " > ".join(record["scope"]["scopePath"])),
-        ("where", (f"{record['unit']} @{record['offset']}..{record['endOffset']}, line {record['line']} "
-                   f"column {record['column']}")),
-        ("readable", f"{record['readable']['file']}:{record['readable']['line']}:{record['readable']['column']}"),
+        ("kind", (f"{record.kind}: {what}, callee `{record.callee}` ({record.calleeRole}), "
+                  f"{record.argCount} argument(s)")),
+        ("message", _one_line(f"{message.shape}: "
+                              f"{message.text if message.text is not None else message.template or '—'}")),
+        ("comparison key", _one_line(message.comparisonKey)),
+        ("consumer", f"{record.consumer.role} ({record.consumer.node}.{record.consumer.relation})"),
+        ("function", f"{record.scope.function or 'none'} ({record.scope.functionKind})"),
+        ("scope", " > ".join(record.scope.scopePath)),
+        ("where", (f"{record.unit} @{record.offset}..{record.endOffset}, line {record.line} "
+                   f"column {record.column}")),
+        ("readable", f"{record.readable.file}:{record.readable.line}:{record.readable.column}"),
     ]
-    module = record.get("module")
-    if isinstance(module, dict):
-        facts.append(("module", f"{module['name']} ({module['kind']}) {module['id']} {module['fingerprint']}"))
-    if record.get("origin"):
-        origin = record["origin"]
-        facts.append(("source map", f"{origin['source']}:{origin['line']}:{origin['column']}"))
-    context = record["context"]
-    flags = [name for name in ("inTry", "inCatch", "inErrorRegion") if context.get(name)]
+    module = record.module
+    if module is not None:
+        facts.append(("module", f"{module.name} ({module.kind}) {module.id} {module.fingerprint}"))
+    if record.origin is not None:
+        origin = record.origin
+        facts.append(("source map", f"{origin.source}:{origin.line}:{origin.column}"))
+    context = record.context
+    flags = [name for name in ("inTry", "inCatch", "inErrorRegion") if getattr(context, name)]
     if flags:
-        facts.append(("context", ", ".join(flags) + (f" (catch parameter {context['catchParam']})"
-                                                       if context.get("catchParam") else "")))
-    facts.append(("function fingerprint", record["functionFingerprint"] or "none: outside every function"))
-    if record["copies"]["count"] > 1:
-        facts.append(("copies", (f"{record['copies']['count']} callsites of this scan are the same code "
-                                 f"(group {record['copies']['group']})")))
+        facts.append(("context", ", ".join(flags) + (f" (catch parameter {context.catchParam})"
+                                                       if context.catchParam else "")))
+    facts.append(("function fingerprint", record.functionFingerprint or "none: outside every function"))
+    if record.copies.count > 1:
+        facts.append(("copies", (f"{record.copies.count} callsites of this scan are the same code "
+                                 f"(group {record.copies.group})")))
     return Section("Callsite", facts)
 
 
@@ -125,14 +125,14 @@ def _one_line(text: str) -> str:
     return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
-def _code(files: dict[str, bytes], record: dict[str, Any]) -> Section:
-    place = record["readable"]
-    data = files.get(place["file"])
+def _code(files: dict[str, bytes], record: Callsite) -> Section:
+    place = record.readable
+    data = files.get(place.file)
     if data is None:
-        return Section("Readable code", notes=[f"{place['file']} is not in the scan directory"])
+        return Section("Readable code", notes=[f"{place.file} is not in the scan directory"])
     lines = data.decode("utf-8", "replace").split("\n")
-    target = place["line"] - 1
-    column = place["column"] - 1
+    target = place.line - 1
+    column = place.column - 1
     start = max(0, column - _WINDOW // 3)
     code = []
     for number in range(max(0, target - _CONTEXT_LINES), min(len(lines), target + _CONTEXT_LINES + 1)):
@@ -144,67 +144,65 @@ def _code(files: dict[str, bytes], record: dict[str, Any]) -> Section:
             shown += "…"
         at = (column - start + (1 if start > 0 and text[:start] else 0)) if number == target else None
         code.append(CodeLine(number + 1, shown, at))
-    return Section(f"Readable code ({place['file']})", code=code)
+    return Section(f"Readable code ({place.file})", code=code)
 
 
-def _owner(summary: dict[str, Any], record: dict[str, Any], row: dict[str, Any]) -> Section:
-    section = Section(f"Owner: {row['owner']}" + (f" {row['package']}" if row.get("package") else ""))
-    if row["owner"] != "Unresolved":
-        if row.get("function"):
-            section.facts.append(("reviewed function", row["function"]))
-        for line in evidence_lines(row.get("evidence")):
+def _owner(summary: dict[str, Any], record: Callsite, row: ProjectionRow) -> Section:
+    section = Section(f"Owner: {row.owner}" + (f" {row.package}" if row.package else ""))
+    if row.owner != "Unresolved":
+        if row.function:
+            section.facts.append(("reviewed function", row.function))
+        for line in evidence_lines(row.evidence):
             section.facts.append(("evidence", line))
     for name in _OWNER_FIELDS:
-        if row.get(name) is not None:
-            section.facts.append((name, str(row[name])))
-    if row["owner"] == "Unresolved":
+        if getattr(row, name) is not None:
+            section.facts.append((name, str(getattr(row, name))))
+    if row.owner == "Unresolved":
         section.notes += _why_unresolved(summary, record)
     return section
 
 
-def _why_unresolved(summary: dict[str, Any], record: dict[str, Any]) -> list[str]:
+def _why_unresolved(summary: dict[str, Any], record: Callsite) -> list[str]:
     allowlists = summary["inputs"].get("allowlists") or []
     if not allowlists:
         return ["No allowlist was applied to this scan: every callsite is Unresolved."]
-    module = record.get("module") if isinstance(record.get("module"), dict) else None
-    keys = [f"callsite {record['fingerprint']}", f"function {record['functionFingerprint'] or '(module level)'}",
-            f"module {module['fingerprint'] if module else '(outside every module)'}"]
+    module = record.module
+    keys = [f"callsite {record.fingerprint}", f"function {record.functionFingerprint or '(module level)'}",
+            f"module {module.fingerprint if module else '(outside every module)'}"]
     names = ", ".join(a["path"] for a in allowlists)
     notes = [f"No entry of {names} owns it: none matches its " + ", ".join(keys) + "."]
     for entry in summary.get("drifted", []):
-        if entry.get("callsite") == record["id"]:
+        if entry.get("callsite") == record.id:
             notes.append(f"Drifted entry {entry['entry']} ({entry['level']} {entry['fingerprint']}) matches it but "
                          f"expects {entry['expect']!r}; the message is now {entry['found']!r}, so it does not apply.")
-    key = record["message"]["comparisonKey"]
+    key = record.message.comparisonKey
     for entry in summary.get("stale", []):
         if entry.get("expect") == key:
             owner = entry["owner"] + (f" {entry['package']}" if entry.get("package") else "")
             notes.append(f"Stale entry {entry['entry']} ({entry['level']} {entry['fingerprint']}, {owner}) matches "
                          f"nothing in this scan but expects this callsite's message: the code around it changed "
                          f"since the review; review it again and replace the entry.")
-    if record["copies"]["count"] > 1:
-        notes.append(f"{record['copies']['count']} callsites of this scan are the same code: a callsite entry names "
+    if record.copies.count > 1:
+        notes.append(f"{record.copies.count} callsites of this scan are the same code: a callsite entry names "
                      f"one copy only by its place among them.")
     return notes
 
 
-def _suggestions(files: dict[str, bytes]) -> list[dict[str, Any]] | None:
+def _suggestions(files: dict[str, bytes]) -> list[Suggestion] | None:
     data = files.get(SUGGESTIONS_FILE)
     if data is None:
         return None
-    return [orjson.loads(line) for line in data.splitlines() if line]
+    return records_of(data, SUGGESTIONS_FILE, Suggestion, SUGGESTION_SCHEMA, "an erratlas suggestion")
 
 
-def _touching(record: dict[str, Any], suggestions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    module = record.get("module") if isinstance(record.get("module"), dict) else {}
-    mine = {("callsite", record["fingerprint"]), ("function", record["functionFingerprint"]),
-            ("module", (module or {}).get("fingerprint"))}
+def _touching(record: Callsite, suggestions: list[Suggestion]) -> list[Suggestion]:
+    mine = {("callsite", record.fingerprint), ("function", record.functionFingerprint),
+            ("module", record.module.fingerprint if record.module is not None else None)}
     return [s for s in suggestions
-            if any((level, fingerprint) in mine for level, fingerprint in s["match"].items())
-            or record["id"] in s.get("exampleIds", [])]
+            if any((level, fingerprint) in mine for level, fingerprint in s.match.items()) or record.id in s.exampleIds]
 
 
-def _suggested(record: dict[str, Any], suggestions: list[dict[str, Any]] | None) -> Section:
+def _suggested(record: Callsite, suggestions: list[Suggestion] | None) -> Section:
     section = Section("Suggestions")
     if suggestions is None:
         section.notes.append("This scan has no suggestions.jsonl (`erratlas suggest DIR` writes it).")
@@ -213,32 +211,32 @@ def _suggested(record: dict[str, Any], suggestions: list[dict[str, Any]] | None)
     if not touching:
         section.notes.append("No suggestion touches this callsite.")
     for suggestion in touching:
-        (level, fingerprint), = suggestion["match"].items()
-        owner = suggestion["owner"] + (f" {suggestion['package']}" if suggestion["package"] else "")
-        section.facts.append((suggestion["id"], (f"{owner}, {suggestion['confidence']}, {level} {fingerprint}, "
-                                                 f"{suggestion['callsites']} callsite(s)")))
-        for evidence in suggestion["evidence"]:
-            section.notes.append(f"{suggestion['id']}: {evidence['kind']}: {evidence['detail']}")
+        (level, fingerprint), = suggestion.match.items()
+        owner = (suggestion.owner or "no owner") + (f" {suggestion.package}" if suggestion.package else "")
+        section.facts.append((suggestion.id, (f"{owner}, {suggestion.confidence}, {level} {fingerprint}, "
+                                              f"{suggestion.callsites} callsite(s)")))
+        for evidence in suggestion.evidence:
+            section.notes.append(f"{suggestion.id}: {evidence.kind}: {evidence.detail}")
     return section
 
 
 def _commands(
-    directory: Path, summary: dict[str, Any], record: dict[str, Any], row: dict[str, Any],
-    suggestions: list[dict[str, Any]] | None,
+    directory: Path, summary: dict[str, Any], record: Callsite, row: ProjectionRow,
+    suggestions: list[Suggestion] | None,
 ) -> Section:
     allowlists = summary["inputs"].get("allowlists") or []
     stem = Path(summary["inputs"]["bundle"]["name"]).stem or "bundle"
     allowlist = allowlists[0]["path"] if allowlists else f"allowlists/{stem}.toml"
     where = shlex.quote(str(directory))
-    title = "Command that would own it" if row["owner"] == "Unresolved" else "Commands to change its owner"
+    title = "Command that would own it" if row.owner == "Unresolved" else "Commands to change its owner"
     section = Section(title)
     for suggestion in _touching(record, suggestions or []):
         section.commands.append(f"erratlas accept {where} --allowlist {shlex.quote(allowlist)} --reviewer NAME "
-                                f"--id {shlex.quote(suggestion['id'])}")
-    base = (f"erratlas allow {where} {shlex.quote(record['id'])} --allowlist {shlex.quote(allowlist)} "
+                                f"--id {shlex.quote(suggestion.id)}")
+    base = (f"erratlas allow {where} {shlex.quote(record.id)} --allowlist {shlex.quote(allowlist)} "
             f"--owner Dependency --package PACKAGE --name FUNCTION --reason 'WHAT YOU CHECKED' --reviewer NAME")
     section.commands.append(base)
-    if record["functionFingerprint"] is not None:
+    if record.functionFingerprint is not None:
         section.commands.append(base + " --function")
     section.commands.append(f"erratlas project {where} --allowlist {shlex.quote(allowlist)}")
     section.notes.append("Use --owner Product (and no --package) for the product's own code; --function covers every "

@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING, get_args
 
 import orjson
 
+from analyzer.facts import HANDLERS
 from analyzer.model import Disposition, HandlerForm
+from analyzer.scandir.files import HANDLERS_FILE
 
 if TYPE_CHECKING:
     from analyzer.scan import ScanResult
-
-#: written by a scan whose frontend looks for handlers (JavaScript); absent otherwise
-HANDLERS_FILE = "handlers.jsonl"
 
 
 def handler_files(result: ScanResult) -> dict[str, bytes]:
@@ -29,6 +28,7 @@ def handler_summary(result: ScanResult) -> dict[str, object] | None:
     if result.handlers is None:
         return None
     handlers = result.handlers
+    found = [h for u in result.units if (h := u.extra(HANDLERS)) is not None]
     forms = Counter(h.form for h in handlers)
     dispositions = Counter(d.kind for h in handlers for b in h.branches for d in b.dispositions)
     return {
@@ -39,6 +39,6 @@ def handler_summary(result: ScanResult) -> dict[str, object] | None:
         "withTests": sum(1 for h in handlers if any(b.test is not None for b in h.branches)),
         "withSources": sum(1 for h in handlers if h.sources),
         "sources": sum(len(h.sources) for h in handlers),
-        "sinks": [u.sink for u in result.units if u.sink is not None],
-        "leftOut": sum(u.handlers_left_out for u in result.units),
+        "sinks": [dict(h.sink) for h in found],
+        "leftOut": sum(h.left_out for h in found),
     }

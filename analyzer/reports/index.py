@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.errors import InvariantError
-from analyzer.owners.projection import Projection
+from analyzer.model import Callsite, Module, ProjectionRow
 from analyzer.reports.evidence import evidence_summary
+from analyzer.scandir.files import INDEX_DIRECTORY, INDEX_FILE
 
 _CELL_LIMIT = 140
 _TOP_MESSAGES = 3
@@ -28,8 +29,6 @@ _TOP_MESSAGES = 3
 PAGE_LIMIT = 500_000
 #: pages are filled up to about this many bytes
 _PAGE_BUDGET = 400_000
-INDEX_FILE = "error-diagnostic-owner-index.md"
-INDEX_DIRECTORY = "index/"
 _CONTROLS = [*range(0x20), 0x7F, 0x2028, 0x2029, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 #: what `cell` writes for each character it changes: HTML entities, markdown escapes, and
 #: control and direction characters made visible (a line break as ↵, the rest as an escaped \uXXXX)
@@ -52,8 +51,8 @@ def cell(value: object, limit: int = _CELL_LIMIT) -> str:
     return text.translate(_CELL_TABLE)
 
 
-Record = dict[str, Any]
-Row = dict[str, Any]
+Record = Callsite
+Row = ProjectionRow
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -90,10 +89,11 @@ class _Group:
     top: str = ""
 
 
-def index_files(records: list[Record], projection: Projection, owners: dict[str, Any],
+def index_files(records: list[Record], rows: list[Row], owners: dict[str, Any],
                 base: dict[str, Any]) -> dict[str, bytes]:
-    """The index and its pages, by path in the scan directory."""
-    paired = list(zip(records, projection.rows))
+    """The index and its pages, by path in the scan directory: `rows`, the projection's row of
+    each record; `owners` and `base`, the summary's owner and scan parts."""
+    paired = list(zip(records, rows))
     groups = _dependency_groups(paired) + _module_groups(paired, "Product") + _module_groups(paired, "Unresolved")
     pages = _pages(groups)
     files = {path: _encode(lines) for path, lines in pages.items()}
@@ -119,8 +119,8 @@ def _encode(lines: list[str]) -> bytes:
 def _dependency_groups(paired: list[tuple[Record, Row]]) -> list[_Group]:
     by_package: dict[str, list[tuple[Record, Row]]] = defaultdict(list)
     for record, row in paired:
-        if row["owner"] == "Dependency":
-            by_package[row["package"]].append((record, row))
+        if row.owner == "Dependency":
+            by_package[row.package or ""].append((record, row))
     anchors = _Anchors()
     return [_Group("Dependency", package, anchors.take("p-" + _slug(package)), [], members)
             for package, members in sorted(by_package.items())]
@@ -129,14 +129,14 @@ def _dependency_groups(paired: list[tuple[Record, Row]]) -> list[_Group]:
 def _module_groups(paired: list[tuple[Record, Row]], owner: str) -> list[_Group]:
     """One group per module (or unit, for code outside every module), in bundle order."""
     by_place: dict[tuple[str, int], list[tuple[Record, Row]]] = defaultdict(list)
-    modules: dict[tuple[str, int], dict[str, Any] | None] = {}
+    modules: dict[tuple[str, int], Module | None] = {}
     for record, row in paired:
-        if row["owner"] != owner:
+        if row.owner != owner:
             continue
-        module = record.get("module")
-        key = (record["unit"], _module_offset(module))
+        module = record.module
+        key = (record.unit, _module_offset(module))
         by_place[key].append((record, row))
-        modules[key] = module if isinstance(module, dict) else None
+        modules[key] = module
     anchors = _Anchors()
     groups = []
     for key, members in sorted(by_place.items()):
@@ -145,19 +145,19 @@ def _module_groups(paired: list[tuple[Record, Row]], owner: str) -> list[_Group]
             label, anchor = f"{key[0]} (outside every module)", "u-" + _slug(key[0])
             intro = [f"Code of unit `{cell(key[0], 200)}` outside every bundler module."]
         else:
-            label, anchor = f"{module['name']} ({module['kind']})", _slug(module["id"])
-            intro = [f"Module `{cell(module['id'], 200)}` ({module['kind']}), fingerprint `{module['fingerprint']}`."]
+            label, anchor = f"{module.name} ({module.kind})", _slug(module.id)
+            intro = [f"Module `{cell(module.id, 200)}` ({module.kind}), fingerprint `{module.fingerprint}`."]
         top, ranked = _top_messages([r for r, _ in members])
         intro.append(f"Most frequent messages: {top}." if ranked else top if top.endswith("…") else f"{top}.")
         groups.append(_Group(owner, label, anchors.take(anchor), intro, members, top=top))
     return groups
 
 
-def _module_offset(module: object) -> int:
+def _module_offset(module: Module | None) -> int:
     """Modules sort by where they begin; code outside every module first."""
-    if not isinstance(module, dict):
+    if module is None:
         return -1
-    return int(str(module["id"]).rsplit("@", 1)[1])
+    return int(module.id.rsplit("@", 1)[1])
 
 
 class _Anchors:
@@ -177,7 +177,7 @@ def _top_messages(records: list[Record]) -> tuple[str, bool]:
     """The most frequent messages with their counts (ranked: True), or, when no message
     repeats, how many distinct ones there are and the first few in bundle order: a ranking of
     ties says nothing."""
-    keys = Counter(r["message"]["comparisonKey"] for r in records)
+    keys = Counter(r.message.comparisonKey for r in records)
     if max(keys.values()) == 1:
         shown = ", ".join(cell(key, 100) for key in list(keys)[:_TOP_MESSAGES])
         more = ", …" if len(keys) > _TOP_MESSAGES else ""
@@ -195,30 +195,30 @@ _PAGE_FILE = {"Dependency": "dependency", "Product": "product", "Unresolved": "u
 def _evidence(record: Record, row: Row, by_package: bool) -> str:
     """What says who owns the callsite, or could: the entry that owns it, where the source map
     places it, and on a package's page (whose rows come from several modules) its module."""
-    said = [evidence_summary(row["evidence"])] if row["evidence"] is not None else []
-    origin = record.get("origin")
-    if isinstance(origin, dict):
-        said.append(f"source map: {origin['source']}:{origin['line']}:{origin['column']}")
-    module = record.get("module")
-    if by_package and isinstance(module, dict):
-        said.append(f"module: {module['name']} ({module['kind']})")
+    said = [evidence_summary(row.evidence)] if row.evidence is not None else []
+    origin = record.origin
+    if origin is not None:
+        said.append(f"source map: {origin.source}:{origin.line}:{origin.column}")
+    module = record.module
+    if by_package and module is not None:
+        said.append(f"module: {module.name} ({module.kind})")
     return "; ".join(said) if said else "none"
 
 
 def _row(record: Record, row: Row, prefix: str, by_package: bool = False) -> str:
-    place = record["readable"]
-    name = place["file"].rsplit("/", 1)[-1]
-    location = f"[{cell(name, 60)}:{place['line']}]({prefix}{place['file']}#L{place['line']}) @{record['offset']}"
-    what = record["constructor"] if record["kind"] == "error" else record["level"]
-    function = row["function"] or (record["scope"]["scopePath"] or ["<module>"])[-1]
+    place = record.readable
+    name = place.file.rsplit("/", 1)[-1]
+    location = f"[{cell(name, 60)}:{place.line}]({prefix}{place.file}#L{place.line}) @{record.offset}"
+    what = record.constructor if record.kind == "error" else record.level
+    function = row.function or (record.scope.scopePath or ("<module>",))[-1]
     cells = [
         cell(function, 80),
         location,
-        cell(f"{record['kind']} {what}"),
-        cell(record["message"]["comparisonKey"]),
-        cell(record["consumer"]["role"]),
+        cell(f"{record.kind} {what}"),
+        cell(record.message.comparisonKey),
+        cell(record.consumer.role),
         cell(_evidence(record, row, by_package), 260),
-        f"`{record['fingerprint']}`",
+        f"`{record.fingerprint}`",
     ]
     return "| " + " | ".join(cells) + " |"
 
@@ -348,7 +348,7 @@ def _contents(groups: list[_Group], owner: str) -> _Section:
     mine.sort(key=lambda g: (-len(g.members), g.label, g.anchor))
     rows = []
     for group in mine:
-        kinds = Counter(record["kind"] for record, _ in group.members)
+        kinds = Counter(record.kind for record, _ in group.members)
         pages = sorted(set(group.pages), key=group.pages.index)
         link = ", ".join(
             f"[{page}]({INDEX_DIRECTORY}{page}#{group.anchor if n == 0 else f'{group.anchor}-part-{n + 1}'})"

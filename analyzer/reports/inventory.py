@@ -1,4 +1,5 @@
-"""The inventory files that need no owners (docs/reference.md, "A scan directory")."""
+"""The inventory files that need no owners (docs/reference.md, "A scan directory"): each file's
+writer, under the name `analyzer.scandir.files` gives it."""
 
 from __future__ import annotations
 
@@ -10,18 +11,19 @@ import orjson
 from analyzer.model import Callsite
 from analyzer.reports.handlers import handler_files
 from analyzer.reports.modules import module_files
+from analyzer.scandir.files import (
+    CALLSITE_FILES,
+    CLASSES_FILE,
+    LITERAL_FILES,
+    REFERENCES_FILE,
+    TEMPLATE_FILES,
+    TEMPLATE_SCHEMA,
+)
 
 if TYPE_CHECKING:
     from analyzer.scan import ScanResult
 
 _EXAMPLES = 5
-CALLSITE_FILES = {"error": "error-message-callsites.jsonl", "diagnostic": "diagnostic-message-callsites.jsonl"}
-TEMPLATE_FILES = {"error": "error-message-templates.jsonl", "diagnostic": "diagnostic-message-templates.jsonl"}
-LITERAL_FILES = {"error": "error-message-literals.txt", "diagnostic": "diagnostic-message-literals.txt"}
-CLASSES_FILE = "error-classes.jsonl"
-#: the reference graph the `references` owner entries follow (docs/references.md)
-REFERENCES_FILE = "references.jsonl"
-TEMPLATE_SCHEMA = "erratlas.template/1"
 
 
 def jsonl(rows: list[object]) -> bytes:

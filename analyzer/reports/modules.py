@@ -8,15 +8,12 @@ from typing import TYPE_CHECKING
 import orjson
 
 from analyzer.model import MAP_SOURCE_SCHEMA, PLACES
+from analyzer.scandir.files import MAP_SOURCES_FILE, MODULES_FILE
 
 if TYPE_CHECKING:
     from analyzer.facts import SourceMapUse
     from analyzer.scan import ScanResult
 
-
-MODULES_FILE = "modules.jsonl"
-#: where each source of a used map lies (docs/modules.md, "Places"); written when a map was used
-MAP_SOURCES_FILE = "map-sources.jsonl"
 
 
 def module_files(result: ScanResult) -> dict[str, bytes]:

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from analyzer import __version__
+from analyzer.model import Callsite, ProjectionRow
 from analyzer.reports.evidence import evidence_summary
+from analyzer.scandir.load import load_map_sources
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -61,8 +61,8 @@ class OriginalSources:
 
     def __init__(self, map_sources: bytes, summary: dict[str, Any], located: Path | None) -> None:
         #: (unit, source) -> path relative to the unit's package root (or to its directory)
-        self._paths = {(row["unit"], row["source"]): row["path"] for row in
-                       (orjson.loads(line) for line in map_sources.splitlines() if line) if row["path"] is not None}
+        self._paths = {(row.unit, row.source): row.path for row in load_map_sources(map_sources)
+                       if row.path is not None}
         self._roots = {m["unit"]: (m.get("packageRoot") or {}).get("path", ".")
                        for m in summary["modules"]["sourceMaps"] if m["status"] == "used"}
         self._bundle = summary["inputs"]["bundle"]["name"]
@@ -70,10 +70,10 @@ class OriginalSources:
         #: the base ids the locations use
         self.bases: set[str] = set()
 
-    def artifact(self, record: dict[str, Any]) -> dict[str, Any] | None:
-        origin = record.get("origin")
-        unit = record["unit"]
-        path = self._paths.get((unit, origin["source"])) if isinstance(origin, dict) else None
+    def artifact(self, record: Callsite) -> dict[str, Any] | None:
+        origin = record.origin
+        unit = record.unit
+        path = self._paths.get((unit, origin.source)) if origin is not None else None
         if path is None:
             return None
         if posixpath.isabs(path):
@@ -127,7 +127,7 @@ def _rules() -> list[dict[str, Any]]:
 
 
 def sarif_log(
-    records: list[dict[str, Any]], rows: list[dict[str, Any]], summary: dict[str, Any], directory: Path,
+    records: list[Callsite], rows: list[ProjectionRow], summary: dict[str, Any], directory: Path,
     selection: Selection, notifications: list[str] | None = None, sources: OriginalSources | None = None,
 ) -> dict[str, Any]:
     """The SARIF log of one scan directory (`records` and projection `rows` in the same order)."""
@@ -137,9 +137,9 @@ def sarif_log(
     results = []
     for record, row in zip(records, rows):
         state = None
-        if remaining is not None and row["owner"] == "Unresolved":
-            state = "unchanged" if remaining[record["fingerprint"]] > 0 else "new"
-            remaining[record["fingerprint"]] -= 1
+        if remaining is not None and row.owner == "Unresolved":
+            state = "unchanged" if remaining[record.fingerprint] > 0 else "new"
+            remaining[record.fingerprint] -= 1
         if not _selected(row, state, selection):
             continue
         results.append(_result(record, row, directory, index, state, selection.failing, sources))
@@ -162,10 +162,10 @@ def sarif_log(
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 
-def _selected(row: dict[str, Any], state: str | None, selection: Selection) -> bool:
+def _selected(row: ProjectionRow, state: str | None, selection: Selection) -> bool:
     if selection.results == "all":
         return True
-    if row["owner"] != "Unresolved":
+    if row.owner != "Unresolved":
         return False
     return selection.results == "unresolved" or state == "new"
 
@@ -180,44 +180,44 @@ def _invocation(notifications: list[str]) -> dict[str, Any]:
 
 
 def _result(
-    record: dict[str, Any], row: dict[str, Any], directory: Path, index: dict[str, int], state: str | None,
+    record: Callsite, row: ProjectionRow, directory: Path, index: dict[str, int], state: str | None,
     failing: bool, sources: OriginalSources | None,
 ) -> dict[str, Any]:
-    rule = rule_id(record["kind"], row["owner"])
-    place = record["readable"]
-    scope = record["scope"]
+    rule = rule_id(record.kind, row.owner)
+    place = record.readable
+    scope = record.scope
     readable = {
-        "artifactLocation": _artifact(directory, place["file"]),
-        "region": {"startLine": place["line"], "startColumn": place["column"]},
+        "artifactLocation": _artifact(directory, place.file),
+        "region": {"startLine": place.line, "startColumn": place.column},
     }
     original = sources.artifact(record) if sources is not None else None
     # a map's columns count UTF-16 units, the run's code points: the original line alone
     primary = readable
-    if original is not None:
-        primary = {"artifactLocation": original, "region": {"startLine": record["origin"]["line"]}}
+    if original is not None and record.origin is not None:
+        primary = {"artifactLocation": original, "region": {"startLine": record.origin.line}}
     result: dict[str, Any] = {
         "ruleId": rule,
         "ruleIndex": index[rule],
-        "level": "error" if failing else _LEVEL[row["owner"]],
+        "level": "error" if failing else _LEVEL[row.owner],
         "message": {"text": message_text(record, row)},
         "locations": [{
             "physicalLocation": primary,
-            "logicalLocations": [{"name": scope["function"], "fullyQualifiedName": " > ".join(scope["scopePath"]),
-                                  "kind": "function" if scope["functionKind"] != "module" else "module"}],
+            "logicalLocations": [{"name": scope.function, "fullyQualifiedName": " > ".join(scope.scopePath),
+                                  "kind": "function" if scope.functionKind != "module" else "module"}],
         }],
         **({"relatedLocations": [{"id": 1, "physicalLocation": readable,
                                   "message": {"text": "The callsite in the readable rendering of the bundle."}}]}
            if original else {}),
         "partialFingerprints": {
-            FINGERPRINT_KEY: record["fingerprint"],
-            "primaryLocationLineHash": record["fingerprint"].split(":", 1)[1] + ":1",
+            FINGERPRINT_KEY: record.fingerprint,
+            "primaryLocationLineHash": record.fingerprint.split(":", 1)[1] + ":1",
         },
         "properties": {
-            "id": record["id"], "unit": record["unit"], "offset": record["offset"], "endOffset": record["endOffset"],
-            "line": record["line"], "column": record["column"], "owner": row["owner"], "package": row["package"],
-            "evidence": evidence_summary(row["evidence"]) or None, "comparisonKey": record["message"]["comparisonKey"],
-            "consumerRole": record["consumer"]["role"], "copies": record["copies"]["count"],
-            "functionFingerprint": record["functionFingerprint"],
+            "id": record.id, "unit": record.unit, "offset": record.offset, "endOffset": record.endOffset,
+            "line": record.line, "column": record.column, "owner": row.owner, "package": row.package,
+            "evidence": evidence_summary(row.evidence) or None, "comparisonKey": record.message.comparisonKey,
+            "consumerRole": record.consumer.role, "copies": record.copies.count,
+            "functionFingerprint": record.functionFingerprint,
         },
     }
     if state is not None:
@@ -234,20 +234,20 @@ def _artifact(directory: Path, file: str) -> dict[str, Any]:
     return {"uri": path.as_posix().removeprefix("./"), "uriBaseId": "%SRCROOT%"}
 
 
-def message_text(record: dict[str, Any], row: dict[str, Any]) -> str:
+def message_text(record: Callsite, row: ProjectionRow) -> str:
     """One sentence: what is built or logged, where it goes, the message, and who owns it."""
-    if record["kind"] == "error":
-        what = f"{record['constructor']} ({record['form']})"
+    if record.kind == "error":
+        what = f"{record.constructor} ({record.form})"
     else:
-        what = f"diagnostic {record['callee']} at level {record['level']}"
-    message = record["message"]["comparisonKey"]
+        what = f"diagnostic {record.callee} at level {record.level}"
+    message = record.message.comparisonKey
     if len(message) > 200:
         message = message[:200] + "…"
-    where = f"in {record['scope']['function']}, consumed as {record['consumer']['role']}"
-    if row["owner"] == "Unresolved":
+    where = f"in {record.scope.function}, consumed as {record.consumer.role}"
+    if row.owner == "Unresolved":
         owner = "no reviewed owner"
     else:
-        owner = f"owned by {row['owner']}" + (f" {row['package']}" if row["package"] else "")
-        if row["evidence"] is not None:
-            owner += f" ({evidence_summary(row['evidence'])})"
+        owner = f"owned by {row.owner}" + (f" {row.package}" if row.package else "")
+        if row.evidence is not None:
+            owner += f" ({evidence_summary(row.evidence)})"
     return f"{what} {where}: \"{message}\"; {owner}."

@@ -6,23 +6,22 @@ import hashlib
 import operator
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import reduce
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from analyzer import __version__
 from analyzer.errors import InvariantError
+from analyzer.facts import CALLSITES_FOUND, PACKAGE_MODULE, REFERENCES, UnitFacts
 from analyzer.model import Callsite
 from analyzer.reports.handlers import handler_summary
 from analyzer.reports.modules import module_summary, place_counts
+from analyzer.scandir.files import SUMMARY_SCHEMA
 from analyzer.versions import FP_VERSION, grammar
 
 if TYPE_CHECKING:
     from analyzer.scan import ScanResult
 
-SUMMARY_FILE = "error-diagnostic-owner-summary.json"
-SUMMARY_SCHEMA = "erratlas.summary/1"
 _REGIONS_LISTED = 50
 
 #: per kind, breakdown name -> the field it counts (`a.b`: field b of object a)
@@ -36,30 +35,25 @@ _BREAKDOWNS: dict[str, dict[str, str]] = {
 _OPTIONAL = frozenset({"constructor", "level", "levelSource"})
 
 
-def _reader(path: str, items: bool) -> Callable[[Any], Any]:
-    """The field at `path` of a Callsite, or (`items`) of a record read back as JSON."""
-    names = path.split(".")
-    get: Callable[[Any], Any] = (
-        operator.attrgetter(path) if not items
-        else operator.itemgetter(path) if len(names) == 1
-        else (lambda r: reduce(operator.getitem, names, r))
-    )
+def _reader(path: str) -> Callable[[Callsite], Any]:
+    """The field at `path` of a Callsite."""
+    get: Callable[[Callsite], Any] = operator.attrgetter(path)
     return (lambda r: get(r) or "") if path in _OPTIONAL else get
 
 
-def counts(records: Sequence[Callsite] | Sequence[dict[str, Any]], items: bool = False) -> dict[str, object]:
-    """The summary's `counts`, of Callsites or (`items`) of records read back as JSON."""
-    kind_of = _reader("kind", items)
+def counts(records: Sequence[Callsite]) -> dict[str, object]:
+    """The summary's `counts`."""
+    kind_of = _reader("kind")
     by_kind = Counter(kind_of(r) for r in records)
     out: dict[str, object] = {
         "total": len(records),
         "byKind": {kind: by_kind.get(kind, 0) for kind in ("error", "diagnostic")},
     }
-    in_catch, in_region = _reader("context.inCatch", items), _reader("context.inErrorRegion", items)
+    in_catch, in_region = _reader("context.inCatch"), _reader("context.inErrorRegion")
     for kind, breakdowns in _BREAKDOWNS.items():
         members = [r for r in records if kind_of(r) == kind]
         out[kind] = {
-            name: dict(sorted(Counter(map(_reader(path, items), members)).items()))
+            name: dict(sorted(Counter(map(_reader(path), members)).items()))
             for name, path in breakdowns.items()
         }
         out[kind]["inCatch"] = sum(1 for r in members if in_catch(r))  # type: ignore[index]
@@ -77,12 +71,12 @@ def invariants(result: ScanResult, tallies: dict[str, object]) -> list[dict[str,
         ("fingerprints are unique", len({r.fingerprint for r in records}), len(records)),
         ("unit sites sum to total", sum(len(u.sites) for u in result.units), len(records)),
     ]
-    found = [u for u in result.units if u.found is not None]  # the frontends that leave some out
+    found = [(u, n) for u in result.units if (n := u.extra(CALLSITES_FOUND)) is not None]  # may leave some out
     for kind in ("error", "diagnostic") if found else ():  # every callsite found is inventoried or left out
-        left = sum(1 for u in found for site in u.left_out if site.kind == kind)
-        inventoried = sum(1 for u in found for site in u.sites if site.kind == kind)
+        left = sum(1 for u, _ in found for site in u.left_out if site.kind == kind)
+        inventoried = sum(1 for u, _ in found for site in u.sites if site.kind == kind)
         checks.append((f"{kind} callsites found = inventoried + left out",
-                       sum((u.found or {}).get(kind, 0) for u in found), inventoried + left))
+                       sum(n.get(kind, 0) for _, n in found), inventoried + left))
     for use in result.modules.maps if result.modules is not None else ():
         if use.status == "used":  # every distinct source of a used map has one place
             checks.append((f"{use.unit}: map sources by place sum to its distinct sources",
@@ -123,7 +117,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
                 for m in result.embedded
             ]} if result.embedded else {}),
         },
-        "loggers": [u.logger for u in result.units],
+        "loggers": [_logger(u) for u in result.units],
         "counts": tallies,
         "shadowed": {u.unit.name: u.shadowed for u in result.units},
         "errorClasses": len(result.classes),
@@ -134,7 +128,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
                 for name, r in regions[:_REGIONS_LISTED]
             ],
         },
-        **({"leftOut": _left_out(result)} if any(u.found is not None for u in result.units) else {}),
+        **({"leftOut": _left_out(result)} if any(u.extra(CALLSITES_FOUND) is not None for u in result.units) else {}),
         "invariants": invariants(result, tallies),
         "modules": module_summary(result),
         "references": reference_summary(result),
@@ -152,8 +146,26 @@ def reference_summary(result: ScanResult) -> dict[str, object]:
         "ambiguous": sum(1 for b in bindings if b.copies is not None and b.copies.count > 1),
         "helpers": sum(1 for b in bindings if b.helper),
         "edges": sum(len(item.references) for item in result.references),
-        "resolvedByScopeWalk": sum(u.references.walked for u in result.units if u.references is not None),
+        "resolvedByScopeWalk": sum(graph.walked for u in result.units if (graph := u.extra(REFERENCES)) is not None),
     }
+
+
+def _logger(unit: UnitFacts) -> dict[str, object]:
+    """The unit's `loggers` entry; a package module's adds its module, vendoring and parse error."""
+    logger, where = unit.logger, unit.logger.declaration
+    entry: dict[str, object] = {
+        "unit": logger.unit, "name": logger.name, "source": logger.source,
+        "declaration": {"offset": where.offset, "line": where.line, "kind": where.kind} if where is not None else None,
+        "evidence": logger.evidence,
+    }
+    module = unit.extra(PACKAGE_MODULE)
+    if module is not None:
+        vendored = module.vendored
+        entry["module"] = module.module
+        entry["vendored"] = ({"dependency": vendored.dependency, "root": vendored.root,
+                              "distribution": vendored.distribution} if vendored is not None else None)
+        entry["parseError"] = module.parse_error
+    return entry
 
 
 def _left_out(result: ScanResult) -> dict[str, object]:

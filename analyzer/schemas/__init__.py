@@ -11,21 +11,10 @@ import json
 from importlib import resources
 from typing import Any
 
-#: scan-directory files, and what one document of each is (a JSONL file: each line)
-OUTPUT_SCHEMAS = {
-    "error-message-callsites.jsonl": "erratlas.callsite/1",
-    "diagnostic-message-callsites.jsonl": "erratlas.callsite/1",
-    "error-message-templates.jsonl": "erratlas.template/1",
-    "diagnostic-message-templates.jsonl": "erratlas.template/1",
-    "error-classes.jsonl": "erratlas.error-class/1",
-    "modules.jsonl": "erratlas.module/1",
-    "map-sources.jsonl": "erratlas.map-source/1",
-    "error-diagnostic-owner-projection.jsonl": "erratlas.projection/1",
-    "suggestions.jsonl": "erratlas.suggestion/1",
-    "references.jsonl": "erratlas.reference-item/1",
-    "handlers.jsonl": "erratlas.handler/1",
-    "error-diagnostic-owner-summary.json": "erratlas.summary/1",
-}
+# scan-directory files, and what one document of each is: from the one table of outputs
+from analyzer.scandir.files import OUTPUT_SCHEMAS
+
+__all__ = ["OUTPUT_SCHEMAS", "known_schemas", "load_schema", "schema_file"]
 
 
 def schema_file(schema: str) -> str:

@@ -16,6 +16,7 @@ from support.bunexe import Module, graph
 from analyzer.bundle.bun import TRAILER, EmbeddedModule, _Malformed, _read_graph, decode_name
 from analyzer.bundle.embedded import MANIFEST, planned_files
 from analyzer.bundle.load import unique_names
+from analyzer.facts import CALLSITES_FOUND
 from analyzer.javascript.extract import extract_unit
 from analyzer.javascript.rules import compile_rules
 from analyzer.readable import slice_names
@@ -140,5 +141,5 @@ def test_any_token_soup_gives_facts_that_add_up(atoms: list[str], rules, tmp_pat
     source = "".join(atoms).encode()
     unit = Unit(name="soup.js", source=source, sha256="0" * 64)
     facts = extract_unit(unit, rules, None, tmp_path_factory.getbasetemp() / "soup.js")
-    found = sum((facts.found or {}).values())
+    found = sum((facts.extra(CALLSITES_FOUND) or {}).values())
     assert found == len(facts.sites) + len(facts.left_out)

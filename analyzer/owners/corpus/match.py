@@ -22,7 +22,7 @@ from typing import Any
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
 from analyzer.owners.corpus.store import Corpus
-from analyzer.owners.projection import neighbours
+from analyzer.owners.projection import document_neighbours as neighbours
 from analyzer.signatures import PLACED, BundleFunction
 from analyzer.sourcemap import package_of
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import orjson
 
 from analyzer.errors import InputError
+from analyzer.scandir.files import SIGNATURES_FILE
 from analyzer.signatures import BundleFunction
 
-SIGNATURES_FILE = "function-signatures.jsonl"
+__all__ = ["SIGNATURES_FILE", "read_signatures"]
 
 
 def read_signatures(data: bytes, where: str) -> list[BundleFunction]:

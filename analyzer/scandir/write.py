@@ -38,11 +38,9 @@ from analyzer.bounded import (
     read_inside,
 )
 from analyzer.errors import InputError
+from analyzer.scandir.files import SUMMARY_FILE, SUMMARY_SCHEMA
 from analyzer.trace import mark
 
-MARKER = "error-diagnostic-owner-summary.json"
-#: what a scan directory's files may add up to when it is read whole
-MAX_DIRECTORY_BYTES = 4 * 2**30
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 #: staging names keep this many bytes of the target's name (NAME_MAX is 255 bytes)
@@ -74,7 +72,7 @@ def scan_outputs(raw: bytes) -> dict[str, str] | None:
         summary = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
-    if not isinstance(summary, dict) or summary.get("schema") != "erratlas.summary/1":
+    if not isinstance(summary, dict) or summary.get("schema") != SUMMARY_SCHEMA:
         return None
     outputs = summary.get("outputs")
     if not isinstance(outputs, dict):
@@ -87,7 +85,7 @@ def scan_outputs(raw: bytes) -> dict[str, str] | None:
 # ---- writing -----------------------------------------------------------------------------------
 
 
-def write_directory(target: Path, files: dict[str, bytes], manifest: str = MARKER,
+def write_directory(target: Path, files: dict[str, bytes], manifest: str = SUMMARY_FILE,
                     owned: Manifest = scan_outputs) -> None:
     """Replace `target` with a directory holding exactly `files`, atomically."""
     target = Path(os.path.abspath(target))
@@ -255,7 +253,7 @@ class _Vanished(Exception):
     """A file went away while we hashed it: another erratlas replaced the directory."""
 
 
-def check_replaceable(target: Path, manifest: str = MARKER, owned: Manifest = scan_outputs) -> None:
+def check_replaceable(target: Path, manifest: str = SUMMARY_FILE, owned: Manifest = scan_outputs) -> None:
     """Refuse, naming the first thing that is not erratlas's, unless `target` is absent, empty,
     or holds exactly the files `manifest` lists with their recorded sha256."""
     for _ in range(5):
@@ -323,20 +321,3 @@ def _sha256_inside(fd: int, name: str, where: Path) -> str:
         if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
             raise InputError(where / name, "not a regular file")
         return hashlib.file_digest(stream, "sha256").hexdigest()
-
-
-# ---- reading -----------------------------------------------------------------------------------
-
-
-def read_directory(source: Path) -> dict[str, bytes]:
-    """Every file of a scan directory, read through descriptors: a symlink, a FIFO, a device or
-    anything nested too deep is refused, naming it; so are files past the size bounds."""
-    fd = open_directory(source, "scan directory")
-    try:
-        listing = list_directory(fd, source)
-        total = sum(listing.files.values())
-        if total > MAX_DIRECTORY_BYTES:
-            raise InputError(source, f"its files total {total} bytes, more than the limit of {MAX_DIRECTORY_BYTES}")
-        return {name: read_inside(fd, name, source) for name in sorted(listing.files)}
-    finally:
-        os.close(fd)

@@ -1,0 +1,150 @@
+"""The owner half of a scan directory, made from its inventory: `owners` projects, `reports`
+renders the projection, the index and the summary. Shared by `scan`, `project` and `gate` (which
+makes it again to check every byte); the one module that knows both stages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from analyzer.errors import InputError
+from analyzer.model import Callsite, ReferenceItem
+from analyzer.owners.allowlist import Allowlist, Entry
+from analyzer.owners.gate import recorded_allowlists
+from analyzer.owners.projection import Projection, owner_counts, project
+from analyzer.owners.references import ReferenceGraph
+from analyzer.reports.index import index_files
+from analyzer.reports.inventory import jsonl
+from analyzer.reports.summary import counts, finish
+from analyzer.scandir.files import CALLSITE_FILES, INDEX_FILE, PROJECTION_FILE, SUMMARY_FILE, is_derived
+from analyzer.scandir.load import in_bundle_order, load_callsites
+from analyzer.scandir.read import check_listed, show, verified
+from analyzer.trace import mark
+
+
+def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any],
+                records: list[Callsite] | None = None, references: list[ReferenceItem] | None = None
+                ) -> dict[str, bytes]:
+    """Projection, index and summary for the inventory in `files` (which is not modified);
+    `records` (by unit, offset and kind) and `references`: the inventory's, when the caller
+    has them in hand (a scan), else read from `files`."""
+    records = in_bundle_order(load_callsites(files)) if records is None else records
+    # the reference graph serves `references` entries only: without one it is not read
+    uses_graph = any(entry.level == "references" for allowlist in allowlists for entry in allowlist.entries)
+    graph = None
+    if uses_graph:
+        graph = ReferenceGraph(references) if references is not None else ReferenceGraph.load(files)
+    projection, owners, base = _owners(records, allowlists, base, graph)
+    mark("owners: projected")
+    out = {PROJECTION_FILE: jsonl(projection.rows)}  # type: ignore[arg-type]
+    out |= index_files(records, projection.rows, owners, base)
+    mark("owners: index in")
+    out[SUMMARY_FILE] = finish(base, owners, {**files, **out})
+    return out
+
+
+def _owners(
+    records: list[Callsite], allowlists: list[Allowlist], base: dict[str, Any], graph: ReferenceGraph | None
+) -> tuple[Projection, dict[str, Any], dict[str, Any]]:
+    """(projection, the summary's owner part, the scan's part with the allowlists as inputs)."""
+    projection = project(records, allowlists, graph)
+    section = owner_counts(records, projection)
+    unresolved = sorted(row.fingerprint for row in projection.rows if row.owner == "Unresolved")
+    base = dict(base)
+    inputs = dict(base["inputs"])
+    inputs["allowlists"] = [
+        {"path": a.path, "sha256": a.sha256, "entries": len(a.entries)} for a in allowlists
+    ]
+    base["inputs"] = inputs
+    owners: dict[str, Any] = {
+        "owners": section["counts"],
+        "coverage": section["coverage"],
+        "stale": [_describe(e) for e in projection.stale],
+        "drifted": [
+            {**_describe(entry), "callsite": callsite, "found": found} for entry, callsite, found in projection.drifted
+        ],
+        "ambiguous": [
+            {**_describe(entry), "matched": matched, "copies": count} for entry, matched, count in projection.ambiguous
+        ],
+        "unresolvedFingerprints": unresolved,
+        "invariants": section["invariants"],
+    }
+    return projection, owners, base
+
+
+def _describe(entry: Entry) -> dict[str, Any]:
+    return {
+        "entry": entry.origin,
+        "level": entry.level,
+        "fingerprint": entry.fingerprint,
+        "owner": entry.owner,
+        "package": entry.package,
+        "function": entry.function,
+        "expect": entry.expect,
+        "copies": entry.copies,
+    }
+
+
+# ---- the gate's recomputation ----------------------------------------------------------------------
+
+
+def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
+              allowlists: list[Allowlist]) -> dict[str, Any]:
+    """The summary made again from the inventory and the allowlists; any difference from the
+    directory's counts, projection, index or summary is refused with the first one."""
+    where = directory / SUMMARY_FILE
+    inventory = {name: data for name, data in files.items() if not is_derived(name)}
+    records = in_bundle_order(load_callsites(inventory))
+    try:
+        recount = counts(records)
+        # the readable slice each callsite's record points into (the index links there)
+        check_listed(directory, {r.readable.file for r in records}, summary["outputs"])
+        derived = owner_files(inventory, allowlists, summary, records)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
+        raise InputError(directory / CALLSITE_FILES["error"],
+                         f"records do not have the shape erratlas writes ({type(exc).__name__}: {exc})") from None
+    if recount != summary.get("counts"):
+        raise InputError(where, "counts disagree with the records: " + _difference(summary.get("counts"), recount))
+    for name in (PROJECTION_FILE, INDEX_FILE, SUMMARY_FILE):
+        if derived[name] != files[name]:
+            if name == SUMMARY_FILE:
+                difference = _difference(summary, orjson.loads(derived[name]))
+            else:
+                difference = _first_line(files[name], derived[name])
+            raise InputError(directory / name, f"disagrees with the owners recomputed from the inventory and "
+                                               f"the allowlists: {difference}")
+    found: dict[str, Any] = orjson.loads(derived[SUMMARY_FILE])
+    return found
+
+
+def _difference(stored: Any, recomputed: Any) -> str:
+    """The first place two JSON documents differ, as `key.path: stored here, recomputed there`."""
+    pending: list[tuple[str, Any, Any]] = [("", stored, recomputed)]
+    while pending:
+        path, left, right = pending.pop(0)
+        if isinstance(left, dict) and isinstance(right, dict):
+            for key in [*right, *(k for k in left if k not in right)]:
+                pending.append((f"{path}.{key}" if path else str(key), left.get(key), right.get(key)))
+        elif isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
+            pending.extend((f"{path}[{i}]", a, b) for i, (a, b) in enumerate(zip(left, right)))
+        elif left != right or type(left) is not type(right):
+            return f"{path or 'the document'} is {show(left)} in the file, {show(right)} recomputed"
+    return "the same values, other bytes"
+
+
+def _first_line(stored: bytes, recomputed: bytes) -> str:
+    left, right = stored.split(b"\n"), recomputed.split(b"\n")
+    for number, (a, b) in enumerate(zip(left, right), start=1):
+        if a != b:
+            return f"line {number} differs"
+    return f"{len(left) - 1} lines in the file, {len(right) - 1} recomputed"
+
+
+def checked_summary(directory: Path, allowlists: list[Path]) -> dict[str, Any]:
+    """Verify `directory` and recompute its owners: the summary the gate may believe."""
+    files, summary = verified(directory)
+    found = recorded_allowlists(summary, allowlists, directory / SUMMARY_FILE)
+    return recompute(directory, files, summary, found)

@@ -1,0 +1,158 @@
+"""Typed loaders: the records of a verified scan directory as `model` records, not dicts.
+
+A line becomes its record field by field, by the record's type hints: a nested record from an
+object, a tuple from an array, None where the hint allows it. A line that lacks a field, has
+one the record does not, or holds a value of another kind is an InputError naming the file and
+the line: a record that loads has the shape erratlas writes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from analyzer.errors import InputError
+from analyzer.model import (
+    CALLSITE_SCHEMA,
+    MAP_SOURCE_SCHEMA,
+    REFERENCE_ITEM_SCHEMA,
+    Callsite,
+    MapSource,
+    ProjectionRow,
+    ReferenceItem,
+)
+from analyzer.scandir.files import CALLSITE_FILES, MAP_SOURCES_FILE, PROJECTION_FILE, PROJECTION_SCHEMA, REFERENCES_FILE
+from analyzer.scandir.read import rows
+
+_PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
+
+
+class _Shape(Exception):
+    """A value that is not what its record's field holds: the path to it, and what it is."""
+
+
+def _convert(hint: Any) -> Callable[[Any], Any]:
+    """How a JSON value becomes a value of type `hint`, checked."""
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        inner = _convert(options[0]) if len(options) == 1 else _convert(Any)
+        return lambda value: None if value is None else inner(value)
+    if origin is tuple:
+        item = _convert(typing.get_args(hint)[0])
+        return lambda value: tuple(item(v) for v in _kind(value, list))
+    if origin is typing.Literal:
+        allowed = frozenset(typing.get_args(hint))
+        return lambda value: value if value in allowed else _wrong(value, f"one of {sorted(allowed)}")
+    if origin is dict or hint is Any:
+        return lambda value: _kind(value, dict) if origin is dict else value
+    if dataclasses.is_dataclass(hint):
+        return _builder(hint)  # type: ignore[arg-type]
+    wanted, name = _PLAIN[hint], hint.__name__
+    # a bool is an int to isinstance, never to a record
+    return lambda value: _wrong(value, name) if type(value) is bool and hint is not bool else _kind(value, wanted)
+
+
+def _kind(value: Any, wanted: type | tuple[type, ...]) -> Any:
+    return value if isinstance(value, wanted) else _wrong(value, getattr(wanted, "__name__", "a number"))
+
+
+def _wrong(value: Any, wanted: str) -> Any:
+    raise _Shape(f"{type(value).__name__} where {wanted} belongs")
+
+
+@functools.cache
+def _builder(record: type) -> Callable[[Any], Any]:
+    """The function that makes a `record` from a JSON object with exactly its fields."""
+    hints = typing.get_type_hints(record)
+    names = tuple(f.name for f in dataclasses.fields(record))
+    fields = tuple((name, _convert(hints[name])) for name in names)
+    expected = frozenset(names)
+
+    def build(value: Any) -> Any:
+        if not isinstance(value, dict):
+            _wrong(value, f"an object ({record.__name__})")
+        if value.keys() != expected:
+            missing, extra = sorted(expected - value.keys()), sorted(value.keys() - expected)
+            raise _Shape(f"{record.__name__} " + (f"without {missing[0]}" if missing else f"with {extra[0]}"))
+        made = {}
+        for name, convert in fields:
+            try:
+                made[name] = convert(value[name])
+            except _Shape as exc:
+                raise _Shape(f"{name}: {exc}") from None
+        return record(**made)
+
+    return build
+
+
+def record_of(record: type[Any], document: Any, where: str) -> Any:
+    """`document` (a JSON value read from `where`, `file:line`) as a `record`."""
+    try:
+        return _builder(record)(document)  # type: ignore[arg-type]
+    except _Shape as exc:
+        raise InputError(where, f"not the shape erratlas writes: {exc}") from None
+
+
+def records_of(data: bytes, name: str, record: type[Any], schema: str, what: str) -> list[Any]:
+    """Every line of the JSON-lines file `name` as a `record` of `schema`."""
+    out = []
+    for number, row in enumerate(rows(data, name), start=1):
+        if not isinstance(row, dict) or row.get("schema") != schema:
+            raise InputError(f"{name}:{number}", f"not {what} (schema {schema})")
+        out.append(record_of(record, row, f"{name}:{number}"))
+    return out
+
+
+def load_callsites(files: dict[str, bytes]) -> list[Callsite]:
+    """The callsites of both inventory files, as the files hold them: errors, then diagnostics."""
+    found: list[Callsite] = []
+    for kind, name in CALLSITE_FILES.items():
+        data = files[name]
+        if data.strip() and b'"readable":' not in data.split(b"\n", 1)[0]:
+            raise InputError(name, "written by an earlier erratlas (records without `readable`, "
+                                   "its readable slice): scan the bundle again")
+        records = records_of(data, name, Callsite, CALLSITE_SCHEMA, "a callsite record")
+        other = next((r for r in records if r.kind != kind), None)
+        if other is not None:
+            raise InputError(name, f"holds {other.id}, a callsite of kind {other.kind!r}")
+        found += records
+    return found
+
+
+def in_bundle_order(records: list[Callsite]) -> list[Callsite]:
+    """Callsites by unit, offset and kind: the order of the projection and the index."""
+    return sorted(records, key=lambda r: (r.unit, r.offset, r.kind))
+
+
+def load_projection(files: dict[str, bytes]) -> list[ProjectionRow]:
+    """The projection's rows, in record order."""
+    return records_of(files[PROJECTION_FILE], PROJECTION_FILE, ProjectionRow, PROJECTION_SCHEMA, "a projection row")
+
+
+def load_references(files: dict[str, bytes]) -> list[ReferenceItem]:
+    """The reference graph's items (none when the scan wrote no graph)."""
+    return records_of(files.get(REFERENCES_FILE, b""), REFERENCES_FILE, ReferenceItem, REFERENCE_ITEM_SCHEMA,
+                      "a reference item")
+
+
+def load_map_sources(data: bytes) -> list[MapSource]:
+    """Where each source of the scan's used maps lies (none when no map was used)."""
+    return records_of(data, MAP_SOURCES_FILE, MapSource, MAP_SOURCE_SCHEMA, "a map source")
+
+
+def callsite_of(document: dict[str, Any]) -> Callsite:
+    """A callsite record read as a JSON object (by the corpus), as a Callsite."""
+    built: Callsite = record_of(Callsite, document, str(document.get("id", "a callsite")))
+    return built
+
+
+def callsite_documents(files: dict[str, bytes]) -> list[dict[str, Any]]:
+    """The callsites as JSON objects, each checked to load as a Callsite, as the files hold them:
+    for the corpus, which still reads them so."""
+    load_callsites(files)
+    return [row for name in CALLSITE_FILES.values() for row in rows(files[name], name)]

@@ -1,0 +1,85 @@
+"""The scan directory's one home (analyzer/scandir): its table names every file a scan writes,
+its typed loaders give back the very records the scan wrote, and a record of another shape is
+refused naming its file and line."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import orjson
+from conftest import run
+
+from analyzer.model import Suggestion
+from analyzer.scandir.files import (
+    CALLSITE_FILES,
+    INDEX_DIRECTORY,
+    MAP_SOURCES_FILE,
+    OUTPUTS,
+    PROJECTION_FILE,
+    READABLE_DIRECTORY,
+    REFERENCES_FILE,
+    SUGGESTION_SCHEMA,
+    SUGGESTIONS_FILE,
+    SUMMARY_FILE,
+)
+from analyzer.scandir.load import load_callsites, load_map_sources, load_projection, load_references, records_of
+from analyzer.scandir.read import verified
+
+
+def _files(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return [line for line in data.split(b"\n") if line]
+
+
+def test_every_file_a_scan_writes_is_in_the_table(demo_scanned_once: Path) -> None:
+    names = {o.name for o in OUTPUTS}
+    written = {n for n in _files(demo_scanned_once) if not n.startswith((READABLE_DIRECTORY, INDEX_DIRECTORY))}
+    assert written <= names, written - names
+    assert {o.name for o in OUTPUTS if o.always} <= written
+
+
+def test_the_typed_loaders_give_back_every_byte_the_scan_wrote(demo_scanned_once: Path) -> None:
+    files, _ = verified(demo_scanned_once)
+    callsites = load_callsites(files)
+    expected = [line for name in CALLSITE_FILES.values() for line in _lines(files[name])]
+    assert [orjson.dumps(record) for record in callsites] == expected
+    assert [orjson.dumps(row) for row in load_projection(files)] == _lines(files[PROJECTION_FILE])
+    assert [orjson.dumps(item) for item in load_references(files)] == _lines(files[REFERENCES_FILE])
+    assert [orjson.dumps(place) for place in load_map_sources(files[MAP_SOURCES_FILE])] == _lines(
+        files[MAP_SOURCES_FILE])
+
+
+def test_suggestions_load_back_as_the_records_suggest_wrote(demo_scan_copy: Path) -> None:
+    assert run("suggest", demo_scan_copy).returncode == 0
+    data = (demo_scan_copy / SUGGESTIONS_FILE).read_bytes()
+    loaded = records_of(data, SUGGESTIONS_FILE, Suggestion, SUGGESTION_SCHEMA, "a suggestion")
+    assert loaded and [orjson.dumps(row) for row in loaded] == _lines(data)
+
+
+def _tamper(directory: Path, edit: dict[str, object]) -> None:
+    """Edit the first error record's fields and record its new sha256, as a forger would."""
+    path = directory / CALLSITE_FILES["error"]
+    first, rest = path.read_bytes().split(b"\n", 1)
+    path.write_bytes(orjson.dumps({**orjson.loads(first), **edit}) + b"\n" + rest)
+    summary = orjson.loads((directory / SUMMARY_FILE).read_bytes())
+    summary["outputs"][CALLSITE_FILES["error"]] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (directory / SUMMARY_FILE).write_bytes(orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def test_a_record_holding_a_value_of_another_kind_is_refused_naming_file_line_and_field(
+        demo_scan_copy: Path) -> None:
+    _tamper(demo_scan_copy, {"offset": "466"})
+    done = run("gate", demo_scan_copy)
+    assert done.returncode == 2, done.stderr
+    assert f"{CALLSITE_FILES['error']}:1" in done.stderr and "offset: str where int belongs" in done.stderr
+
+
+def test_a_record_with_a_field_erratlas_never_writes_is_refused(demo_scan_copy: Path) -> None:
+    _tamper(demo_scan_copy, {"owner": "Product"})
+    done = run("explain", demo_scan_copy, "fp1:0")
+    assert done.returncode == 2, done.stderr
+    assert "Callsite with owner" in done.stderr
