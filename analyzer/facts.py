@@ -15,9 +15,13 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from analyzer.identity import IdentityInput
 from analyzer.model import (
+    BranchTest,
     CalleeRole,
+    CauseKept,
     Consumer,
     Context,
+    Disposition,
+    HandlerForm,
     Message,
     Module,
     ModuleKind,
@@ -60,6 +64,40 @@ class SiteFacts:
     #: digest and offset of the innermost enclosing function, None at module level
     function_digest: bytes | None
     function_offset: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DispositionFacts:
+    """One disposition of a handler's branch, its callsites by offset (ids are made later)."""
+
+    kind: Disposition
+    cause: CauseKept | None
+    #: offsets of the error (`wrap`) or diagnostic (`log`) callsites it links
+    sites: tuple[int, ...]
+    callee: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BranchFacts:
+    test: BranchTest | None
+    dispositions: tuple[DispositionFacts, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerFacts:
+    """Everything about one handler except its fingerprint and its sources (`UnitHandlers.caught`)."""
+
+    offset: int
+    end_offset: int
+    line: int
+    column: int
+    form: HandlerForm
+    param: str | None
+    scope: Scope
+    branches: tuple[BranchFacts, ...]
+    in_error_region: bool
+    #: kind `handler`, role the form (docs/fingerprints.md, "Handler fingerprint")
+    identity: IdentityInput
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +242,25 @@ class PackageModuleFacts(Protocol):
 
 #: the unit as a module of a package (the summary's `loggers[]` `module`, `vendored`, `parseError`)
 PACKAGE_MODULE: Capability[PackageModuleFacts] = Capability("package-module")
+
+
+@dataclass(frozen=True, slots=True)
+class UnitHandlers:
+    """A unit's handlers, from a frontend that looks for them (`handlers.jsonl`)."""
+
+    #: catch clauses and promise handlers, in source order
+    handlers: list[HandlerFacts]
+    #: error callsite offset -> the offset of the handler that catches it directly (thrown in its
+    #: protected block, same function)
+    caught: Mapping[int, int]
+    #: the evidence of the unit's error sink (the summary's `handlers.sinks`)
+    sink: Mapping[str, object]
+    #: catch clauses nested too deep in try statements to record (the summary's `handlers.leftOut`)
+    left_out: int
+
+
+#: the unit's handlers (`handlers.jsonl`, the summary's `handlers` block)
+HANDLERS: Capability[UnitHandlers] = Capability("handlers")
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,14 @@ def callsite_identities(inputs: Sequence[IdentityInput]) -> tuple[list[str], lis
     return fingerprints, copies(hashes, fingerprints, inputs)
 
 
+def handler_identities(inputs: Sequence[IdentityInput]) -> tuple[list[str], list[Copies]]:
+    """fp1h of every handler and its copies: the callsite algorithm over the handlers' inputs
+    (kind `handler`), with its own prefix (docs/fingerprints.md, "Handler fingerprint")."""
+    hashes = pre_scan_hashes(inputs)
+    fingerprints = _with_scan_ordinals("fp1h", hashes, inputs)
+    return fingerprints, copies(hashes, fingerprints, inputs)
+
+
 def function_identities(digests: Sequence[bytes], order: Sequence[tuple[str, int]]) -> tuple[list[str], list[Copies]]:
     """fp1f of distinct functions and their copies."""
     hashes = [_digest(FP_VERSION, "fp1f", d) for d in digests]

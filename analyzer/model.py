@@ -21,10 +21,25 @@ ConsumerRole = Literal[
 CalleeRole = Literal["error-constructor", "logger", "logging", "warnings"]
 #: the owner classes: every callsite is in exactly one
 OwnerClass = Literal["Product", "Dependency", "Unresolved"]
+#: how a handler catches: a `catch` clause, `.catch(fn)`, the rejection argument of `.then(ok, fn)`
+HandlerForm = Literal["catch", "promise-catch", "promise-then"]
+#: what a handler's branch does with the caught value (docs/reference.md, "Handler records")
+Disposition = Literal[
+    "rethrow", "wrap", "log", "report", "return-value", "return-error", "reject", "callback", "retry", "exit", "store",
+    "swallow"]
+#: what a `wrap` carries of the caught value: all of it, only its message or a field, nothing
+CauseKept = Literal["kept", "partial", "lost"]
+#: how a branch tests the caught value (`e.code === "X"`, `e instanceof X`, `e.message.includes("x")`)
+TestOp = Literal[
+    "===", "!==", "==", "!=", "<", "<=", ">", ">=", "instanceof", "!instanceof", "truthy", "falsy", "includes",
+    "startsWith", "endsWith"]
+#: how an error callsite reaches a handler (this slice: thrown in its protected block)
+SourceVia = Literal["direct"]
 #: the bundler module forms (each found by one of `analyzer.javascript.modules.FINDERS`) and Python's packages
 ModuleKind = Literal["cjs", "esm", "webpack", "browserify", "python-package"]
 
 CALLSITE_SCHEMA = "erratlas.callsite/1"
+HANDLER_SCHEMA = "erratlas.handler/1"
 REFERENCE_ITEM_SCHEMA = "erratlas.reference-item/1"
 ERROR_CLASS_SCHEMA = "erratlas.error-class/1"
 MAP_SOURCE_SCHEMA = "erratlas.map-source/1"
@@ -350,3 +365,76 @@ class Suggestion:
     #: the product-root suggestion that already reaches its callsites, else None
     reachedBy: str | None
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerSource:
+    """An error callsite a handler catches."""
+
+    #: the callsite's id (`e:unit@offset`)
+    id: str
+    via: SourceVia
+
+
+@dataclass(frozen=True, slots=True)
+class BranchTest:
+    """What a branch of a handler tests of the caught value."""
+
+    #: the property path tested (`code`, `response.status`), None for the value itself
+    field: str | None
+    op: TestOp
+    #: the literal compared with (a string, number, boolean or null), the class for `instanceof`
+    value: str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerDisposition:
+    kind: Disposition
+    #: `wrap` only: what the new error carries of the caught one, else None
+    cause: CauseKept | None
+    #: `wrap`: the new error's callsite ids; `log`: the diagnostic callsite ids (inventory ids only)
+    callsites: tuple[str, ...]
+    #: `log`: the levels of those diagnostic callsites, in their order
+    levels: tuple[str, ...]
+    #: the function called or constructor used as written (`callback`, `reject`, `wrap`, a
+    #: `console` log, `.catch(ident)`), else None
+    callee: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerBranch:
+    #: None: the else or rest branch, or the whole body when nothing tests the caught value
+    test: BranchTest | None
+    #: at least one, in the vocabulary's order
+    dispositions: tuple[HandlerDisposition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Handler:
+    """One place that catches errors (`handlers.jsonl`, docs/reference.md "Handler records")."""
+
+    schema: str
+    #: `h:<unit>@<offset>`
+    id: str
+    #: portable identity `fp1h:...` (docs/fingerprints.md)
+    fingerprint: str
+    copies: Copies
+    unit: str
+    offset: int
+    endOffset: int
+    line: int
+    column: int
+    readableLine: int
+    readable: Readable
+    form: HandlerForm
+    #: the caught value's name, None when destructured or absent
+    param: str | None
+    scope: Scope
+    module: Module | None
+    origin: Origin | None
+    #: error callsites thrown in the protected block, same function, sorted by id
+    sources: tuple[HandlerSource, ...]
+    #: at least one
+    branches: tuple[HandlerBranch, ...]
+    #: the parser recovered from a syntax error around the handler
+    inErrorRegion: bool

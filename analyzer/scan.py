@@ -10,21 +10,36 @@ from analyzer import progress
 from analyzer.bundle.languages import Language, tree_language
 from analyzer.bundle.load import Embedded
 from analyzer.errors import InputError
-from analyzer.facts import REFERENCES, BundleModules, ClassFacts, FrontendScan, SiteFacts, UnitFacts
+from analyzer.facts import (
+    HANDLERS,
+    REFERENCES,
+    BundleModules,
+    ClassFacts,
+    FrontendScan,
+    HandlerFacts,
+    SiteFacts,
+    UnitFacts,
+)
 from analyzer.identity import (
     binding_identities,
     callsite_identities,
     function_identities,
+    handler_identities,
     scan_fingerprints,
 )
 from analyzer.model import (
     CALLSITE_SCHEMA,
     ERROR_CLASS_SCHEMA,
+    HANDLER_SCHEMA,
     REFERENCE_ITEM_SCHEMA,
     Callsite,
     Copies,
     DeclaredBinding,
     ErrorClass,
+    Handler,
+    HandlerBranch,
+    HandlerDisposition,
+    HandlerSource,
     Readable,
     ReferenceItem,
 )
@@ -83,6 +98,8 @@ class ScanResult:
     signatures: bytes | None = None
     #: the fingerprints' anchor limit of the frontend that made the facts (its unit is the frontend's)
     anchor_limit: int = 0
+    #: catch clauses and promise handlers (None: a frontend that does not look for them)
+    handlers: list[Handler] | None = None
 
 
 def scan(
@@ -95,9 +112,10 @@ def scan(
     with progress.phase("identities and records"):
         readable = readable_units(found.renderings, ".py" if source.language == "python" else ".js")
         callsites = _callsites(found.units, readable, found.modules)
+        handlers = _handlers(found.units, readable, found.modules, callsites)
     return ScanResult(bundle, source.language, source.rules, found.units, callsites, _classes(found.units), readable,
                       found.modules, found.embedded, _reference_items(found.units), found.signatures,
-                      found.anchor_limit)
+                      found.anchor_limit, handlers)
 
 
 def _frontend(source: ScanInput, logger: str | None, executor: Inline, signatures: bool) -> FrontendScan:
@@ -180,6 +198,64 @@ def _record(
         origin=modules.origin_of(unit, site.offset),
         context=site.context,
     )
+
+
+def _handlers(units: list[UnitFacts], readable: dict[str, ReadableUnit], modules: BundleModules,
+              callsites: list[Callsite]) -> list[Handler] | None:
+    """Every handler's record, with the error callsites it catches directly and the ids and
+    levels of the callsites its branches link (only inventoried ones)."""
+    found = [(u.unit.name, handlers) for u in units if (handlers := u.extra(HANDLERS)) is not None]
+    if not found:
+        return None
+    located = [(name, h) for name, handlers in found for h in handlers.handlers]
+    fingerprints, copies = handler_identities([h.identity for _, h in located])
+    records = {(r.unit, r.offset, r.kind): r for r in callsites}
+    sources: dict[tuple[str, int], list[str]] = {}
+    for name, handlers in found:
+        for offset, handler in handlers.caught.items():
+            if (name, offset, "error") in records:
+                sources.setdefault((name, handler), []).append(f"e:{name}@{offset}")
+    places: dict[tuple[str, int], tuple[int, Readable]] = {}
+    for name, handlers in found:
+        offsets = sorted({h.offset for h in handlers.handlers})
+        if offsets:
+            written = readable[name]
+            for offset, place in zip(offsets, written.rendering.places(offsets, written.slicing)):
+                places[(name, offset)] = (
+                    place.line, Readable(written.files[place.slice], place.slice_line, place.column))
+    out = [
+        _handler(name, facts, fingerprint, copy, places[(name, facts.offset)], modules, records,
+                 sources.get((name, facts.offset), []))
+        for (name, facts), fingerprint, copy in zip(located, fingerprints, copies)
+    ]
+    return sorted(out, key=lambda h: (h.unit, h.offset))
+
+
+def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, place: tuple[int, Readable],
+             modules: BundleModules, records: dict[tuple[str, int, str], Callsite], sources: list[str]) -> Handler:
+    branches = []
+    for branch in facts.branches:
+        dispositions = []
+        for item in branch.dispositions:
+            kind = "diagnostic" if item.kind == "log" else "error"
+            linked = [records[(unit, offset, kind)] for offset in item.sites if (unit, offset, kind) in records]
+            levels = tuple(r.level or "" for r in linked) if item.kind == "log" else ()
+            dispositions.append(HandlerDisposition(item.kind, item.cause, tuple(r.id for r in linked), levels,
+                                                   item.callee))
+        branches.append(HandlerBranch(branch.test, tuple(dispositions)))
+    return Handler(
+        schema=HANDLER_SCHEMA, id=f"h:{unit}@{facts.offset}", fingerprint=fingerprint, copies=copies, unit=unit,
+        offset=facts.offset, endOffset=facts.end_offset, line=facts.line, column=facts.column,
+        readableLine=place[0], readable=place[1], form=facts.form, param=facts.param, scope=facts.scope,
+        module=modules.module_of(unit, facts.offset), origin=modules.origin_of(unit, facts.offset),
+        sources=tuple(HandlerSource(id, "direct") for id in sorted(sources, key=_id_order)),
+        branches=tuple(branches), inErrorRegion=facts.in_error_region,
+    )
+
+
+def _id_order(id: str) -> tuple[str, int]:
+    unit, _, offset = id[2:].rpartition("@")
+    return unit, int(offset)
 
 
 def _reference_items(units: list[UnitFacts]) -> list[ReferenceItem]:

@@ -36,6 +36,7 @@ EXPECTED_FILES = {
     "modules.jsonl",  # the bundler module map (issue 4)
     "map-sources.jsonl",  # where the map's sources lie against the bundle's package (issue 21)
     "references.jsonl",  # the reference graph (issue 10)
+    "handlers.jsonl",  # where errors are caught and what each handler does (issue 24)
     SUMMARY,
 }
 

@@ -48,9 +48,11 @@ def test_committed_demo_reports_validate() -> None:
         ("error-message-templates.jsonl", lambda d: d.update(count=0)),
         ("modules.jsonl", lambda d: d.update(fingerprint="fp1:" + "0" * 32)),
         ("error-diagnostic-owner-summary.json", lambda d: d["coverage"].pop("error")),
+        ("handlers.jsonl", lambda d: d["branches"].clear()),
+        ("handlers.jsonl", lambda d: d["branches"][0]["dispositions"][0].update(kind="ignore")),
     ],
     ids=["missing-field", "unknown-shape", "unknown-field", "unknown-owner", "zero-count", "wrong-prefix",
-         "missing-coverage"],
+         "missing-coverage", "handler-without-branch", "unknown-disposition"],
 )
 def test_a_broken_output_fails_its_schema(demo_scanned_once: Path, file: str, change: object) -> None:
     text = (demo_scanned_once / file).read_text()  # the session's scan of the demo, read only

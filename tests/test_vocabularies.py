@@ -27,6 +27,14 @@ ENUMERATIONS = [
     ("callsite-1.json", ("properties", "module", "anyOf", 0, "properties", "kind", "enum"), model.ModuleKind),
     ("template-1.json", ("properties", "shape", "enum"), model.MessageShape),
     ("module-1.json", ("properties", "kind", "enum"), model.ModuleKind),
+    ("handler-1.json", ("properties", "form", "enum"), model.HandlerForm),
+    ("handler-1.json", ("properties", "sources", "items", "properties", "via", "enum"), model.SourceVia),
+    ("handler-1.json", ("properties", "branches", "items", "properties", "test", "anyOf", 0, "properties", "op",
+                        "enum"), model.TestOp),
+    ("handler-1.json", ("properties", "branches", "items", "properties", "dispositions", "items", "properties",
+                        "kind", "enum"), model.Disposition),
+    ("handler-1.json", ("properties", "branches", "items", "properties", "dispositions", "items", "properties",
+                        "cause", "anyOf", 0, "enum"), model.CauseKept),
 ]
 #: bundles of every format the finders know: the demo's builds, and an `__esm` module (the
 #: demo's ESM is scope-hoisted; real bundles wrap theirs)
@@ -47,6 +55,12 @@ def test_a_schema_enumeration_is_the_model_vocabulary_in_its_order(schema: str, 
                                                                    vocabulary: Any) -> None:
     document = json.loads((SCHEMAS / schema).read_text(encoding="utf-8"))
     assert _at(document, path) == list(get_args(vocabulary)), f"{schema}: spell out model.{vocabulary}"
+
+
+def test_the_summary_counts_handlers_by_the_vocabularies() -> None:
+    handlers = json.loads((SCHEMAS / "summary-1.json").read_text(encoding="utf-8"))["properties"]["handlers"]
+    assert handlers["properties"]["byForm"]["required"] == list(get_args(model.HandlerForm))
+    assert handlers["properties"]["byDisposition"]["required"] == list(get_args(model.Disposition))
 
 
 def test_the_summary_counts_by_shape_and_role_name_only_the_vocabulary() -> None:

@@ -12,12 +12,13 @@ from typing import cast
 from tree_sitter import Node, Tree
 
 from analyzer.bundle.load import file_name
-from analyzer.facts import ErrorRegion, LeftOut, LoggerDeclaration, LoggerFacts, SiteFacts, UnitFacts
+from analyzer.facts import ErrorRegion, LeftOut, LoggerDeclaration, LoggerFacts, SiteFacts, UnitFacts, UnitHandlers
 from analyzer.identity import IdentityInput
 from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import error_classes, heritage_names
 from analyzer.javascript.consumers import consumer_of
+from analyzer.javascript.handlers import direct_handler, find_handlers
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import find_modules, unit_evidence
 from analyzer.javascript.normalize import Normalizer, anchor_of, innermost_function
@@ -87,14 +88,19 @@ def extract_unit(
     work = _Tasks(unit, tree, rules, normalizer, items, sites, roots)
     spent_before = budget.left
     done = executor.map(work.run, work.count, len(source))
-    references, site_facts, spent = work.gather(done)
+    references, site_facts, caught, spent = work.gather(done)
     budget.left = spent_before
     normalizer.spend(spent)  # the node visits of every callsite's facts, wherever they were made
     mark("extract: callsite facts made")
     facts = [fact for fact in site_facts if isinstance(fact, SiteFacts)]
     left_out = tuple(fact for fact in site_facts if isinstance(fact, LeftOut))
-    evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place)
-    extras = JavaScriptUnit(modules, evidence, references, dict(Counter(kind for _, kind in sites)))
+    handlers, sink, too_deep = find_handlers(unit.name, tree, sites, normalizer,
+                                             lambda offsets: _columns(source, offsets))
+    mark(f"extract: {len(handlers)} handlers found")
+    evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place,
+                             [h.offset for h in handlers])
+    extras = JavaScriptUnit(modules, evidence, references, dict(Counter(kind for _, kind in sites)),
+                            UnitHandlers(handlers, caught, sink, too_deep))
     return UnitFacts(
         unit=unit,
         sites=facts,
@@ -139,34 +145,43 @@ class _Tasks:
         wanted = self.roots[first:first + _BINDINGS_PER_TASK]
         return binding_digests(self.tree, self.unit.source, self.items.raw, wanted)
 
-    def _site_facts(self, sites: list[tuple[Node, str]]) -> tuple[list[SiteFacts | LeftOut], int]:
-        """The facts of some callsites, and the node visits they took (the work bound)."""
+    def _site_facts(self, sites: list[tuple[Node, str]]) -> tuple[list[SiteFacts | LeftOut], dict[int, int], int]:
+        """The facts of some callsites, the handlers that catch their errors directly (callsite
+        offset -> handler offset), and the node visits they took (the work bound)."""
         budget = self.normalizer.budget
         before = budget.left if budget is not None else 0
         out: list[SiteFacts | LeftOut] = []
+        caught: dict[int, int] = {}
         for node, kind in sites:
             position = self.columns[node.start_byte]
             try:
-                out.append(_site(self.unit, self.tree.root_node, node, kind, self.rules, self.normalizer, position,
-                                 self.scopes))
+                fact, handler = _site(self.unit, self.tree.root_node, node, kind, self.rules, self.normalizer,
+                                      position, self.scopes)
             except RecoveredShape as shape:
                 out.append(LeftOut(kind, node.start_byte, node.end_byte, position[0], str(shape)))
-        return out, before - (budget.left if budget is not None else 0)
+                continue
+            out.append(fact)
+            if handler is not None:
+                caught[node.start_byte] = handler
+        return out, caught, before - (budget.left if budget is not None else 0)
 
-    def gather(self, done: list[object]) -> tuple[UnitReferences, list[SiteFacts | LeftOut], int]:
-        """(the references with the digests of their roots, every callsite's facts in order,
-        their node visits)."""
+    def gather(self, done: list[object]) -> tuple[UnitReferences, list[SiteFacts | LeftOut], dict[int, int], int]:
+        """(the references with the digests of their roots, every callsite's facts in order, the
+        handlers that catch them directly, their node visits)."""
         chunks, groups = len(self.items.chunks), len(self.site_groups)
         facts: list[SiteFacts | LeftOut] = []
+        caught: dict[int, int] = {}
         spent = 0
-        for group, visits in cast(list[tuple[list[SiteFacts | LeftOut], int]], done[chunks:chunks + groups]):
+        for group, handlers, visits in cast(list[tuple[list[SiteFacts | LeftOut], dict[int, int], int]],
+                                            done[chunks:chunks + groups]):
             facts.extend(group)
+            caught.update(handlers)
             spent += visits
         digests: dict[tuple[int, str], bytes] = {}
         for found in cast(list[dict[tuple[int, str], bytes]], done[chunks + groups:]):
             digests.update(found)
         references = unit_references(self.items, cast(list[tuple[list[set[bytes]], int]], done[:chunks]), digests)
-        return references, facts, spent
+        return references, facts, caught, spent
 
 
 def _root_candidates(items: Listing, offsets: list[int], choice: logger_detection.LoggerChoice) -> list[int]:
@@ -237,7 +252,8 @@ def _find_sites(
 def _site(
     unit: Unit, root: Node, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer,
     position: tuple[int, int], scopes: dict[int, tuple[str, str] | None],
-) -> SiteFacts:
+) -> tuple[SiteFacts, int | None]:
+    """The callsite's facts, and the offset of the handler that catches its error directly."""
     chain = ancestors(node, root)
     normalizer.spend(len(chain))
     if node.type in ("call_expression", "new_expression"):
@@ -265,7 +281,7 @@ def _site(
         role = "logger"
     anchor = anchor_of(node, chain, siblings=normalizer.siblings)
     function = innermost_function(chain)
-    return SiteFacts(
+    facts = SiteFacts(
         kind=kind,
         offset=node.start_byte,
         end_offset=node.end_byte,
@@ -295,6 +311,7 @@ def _site(
         function_digest=normalizer.digest(function) if function is not None else None,
         function_offset=function.start_byte if function is not None else None,
     )
+    return facts, direct_handler(node, chain) if kind == "error" and node.type != "identifier" else None
 
 
 _NEW_BEFORE = re.compile(rb"(?<![A-Za-z0-9_$])new\s+$")

@@ -1,13 +1,13 @@
 """The JavaScript frontend's side table of a unit: what only this frontend produces (bundler
-modules, source-map evidence, the reference graph, the callsites found), typed, and its entries
-under the capabilities the shared stages ask for (`analyzer.facts`)."""
+modules, source-map evidence, the reference graph, the callsites found, the handlers), typed,
+and its entries under the capabilities the shared stages ask for (`analyzer.facts`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.facts import CALLSITES_FOUND, REFERENCES, Capability
+from analyzer.facts import CALLSITES_FOUND, HANDLERS, REFERENCES, Capability, UnitHandlers
 from analyzer.javascript.modules import ModuleMap, UnitEvidence
 from analyzer.javascript.references import UnitReferences
 
@@ -22,9 +22,12 @@ class JavaScriptUnit:
     references: UnitReferences
     #: callsites found, by kind: inventoried or left out (`UnitFacts.left_out`)
     found: dict[str, int]
+    #: catch clauses and promise handlers, the error callsites they catch directly, the error sink
+    handlers: UnitHandlers
 
     def side_table(self) -> dict[Capability[Any], object]:
-        return dict([JAVASCRIPT_UNIT.entry(self), REFERENCES.entry(self.references), CALLSITES_FOUND.entry(self.found)])
+        return dict([JAVASCRIPT_UNIT.entry(self), REFERENCES.entry(self.references), CALLSITES_FOUND.entry(self.found),
+                     HANDLERS.entry(self.handlers)])
 
 
 #: the whole side table, for the frontend's own later steps (the input's module rows)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from analyzer.model import Callsite
+from analyzer.reports.handlers import handler_files
 from analyzer.reports.modules import module_files
 from analyzer.scandir.files import (
     CALLSITE_FILES,
@@ -41,6 +42,7 @@ def inventory_files(result: ScanResult) -> dict[str, bytes]:
     for written in result.readable.values():
         files |= written.file_texts()
     files |= module_files(result)
+    files |= handler_files(result)
     return files
 
 

@@ -14,6 +14,7 @@ from analyzer import __version__
 from analyzer.errors import InvariantError
 from analyzer.facts import CALLSITES_FOUND, PACKAGE_MODULE, REFERENCES, UnitFacts
 from analyzer.model import Callsite
+from analyzer.reports.handlers import handler_summary
 from analyzer.reports.modules import module_summary, place_counts
 from analyzer.scandir.files import SUMMARY_SCHEMA
 from analyzer.versions import FP_VERSION, grammar
@@ -131,6 +132,7 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
         "invariants": invariants(result, tallies),
         "modules": module_summary(result),
         "references": reference_summary(result),
+        **({"handlers": handled} if (handled := handler_summary(result)) is not None else {}),
     }
 
 

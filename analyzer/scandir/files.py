@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, MAP_SOURCE_SCHEMA, REFERENCE_ITEM_SCHEMA
+from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, HANDLER_SCHEMA, MAP_SOURCE_SCHEMA, REFERENCE_ITEM_SCHEMA
 
 #: how a file is read back: one JSON document, one per line, or text
 Format = Literal["json", "jsonl", "md", "txt"]
@@ -44,6 +44,9 @@ MODULES_FILE = "modules.jsonl"
 MAP_SOURCES_FILE = "map-sources.jsonl"
 #: the reference graph the `references` owner entries follow (docs/references.md)
 REFERENCES_FILE = "references.jsonl"
+#: where errors are caught and what each handler does; written by a scan whose frontend looks
+#: for handlers (JavaScript), absent otherwise (docs/reference.md, "Handler records")
+HANDLERS_FILE = "handlers.jsonl"
 PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
 INDEX_FILE = "error-diagnostic-owner-index.md"
 SUMMARY_FILE = "error-diagnostic-owner-summary.json"
@@ -61,6 +64,7 @@ OUTPUTS: tuple[Output, ...] = (
     Output(MODULES_FILE, MODULE_SCHEMA, "jsonl", "inventory", True),
     Output(MAP_SOURCES_FILE, MAP_SOURCE_SCHEMA, "jsonl", "inventory", False),
     Output(REFERENCES_FILE, REFERENCE_ITEM_SCHEMA, "jsonl", "inventory", True),
+    Output(HANDLERS_FILE, HANDLER_SCHEMA, "jsonl", "inventory", False),
     Output(SIGNATURES_FILE, None, "jsonl", "signatures", False),
     Output(PROJECTION_FILE, PROJECTION_SCHEMA, "jsonl", "owners", True),
     Output(INDEX_FILE, None, "md", "owners", True),

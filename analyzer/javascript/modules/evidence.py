@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from analyzer.javascript.modules.spans import ModuleIndex, ModuleMap, ModuleSpan, runs_digest
 from analyzer.model import Origin
@@ -26,10 +26,15 @@ class UnitModules:
     site_modules: dict[int, int]
     #: callsite offset -> original position
     site_origins: dict[int, Origin]
+    #: handler offset -> index into `spans`, and its original position (placed like a callsite;
+    #: never counted, never used to split)
+    handler_modules: dict[int, int] = field(default_factory=dict)
+    handler_origins: dict[int, Origin] = field(default_factory=dict)
 
 
 def with_evidence(
-    source: bytes, found: ModuleMap | None, located: LocatedMap | None, site_offsets: Sequence[int]
+    source: bytes, found: ModuleMap | None, located: LocatedMap | None, site_offsets: Sequence[int],
+    handler_offsets: Sequence[int] = (),
 ) -> UnitModules:
     """Structural modules hold what lies in their span. With a source map, the top-level code
     no wrapper delimits (scope-hoisted ESM) is split by original file: one module per file,
@@ -50,24 +55,33 @@ def with_evidence(
     runs = ModuleIndex([r for m in hoisted for r in m.ranges])
     run_module = [len(structural) + i for i, m in enumerate(hoisted) for _ in m.ranges]
     by_source = {m.key: len(structural) + i for i, m in enumerate(hoisted)}
-    site_modules: dict[int, int] = {}
-    for offset in site_offsets:
-        holder = index.find(offset)
-        if holder is None:
-            origin = origins.get(offset)
-            holder = by_source.get(origin.source) if origin is not None else None
-        if holder is None:
-            run = runs.find(offset)
-            holder = run_module[run] if run is not None else None
-        if holder is not None:
-            site_modules[offset] = holder
+    def place(offsets: Sequence[int], origins: dict[int, Origin]) -> dict[int, int]:
+        holders: dict[int, int] = {}
+        for offset in offsets:
+            holder = index.find(offset)
+            if holder is None:
+                origin = origins.get(offset)
+                holder = by_source.get(origin.source) if origin is not None else None
+            if holder is None:
+                run = runs.find(offset)
+                holder = run_module[run] if run is not None else None
+            if holder is not None:
+                holders[offset] = holder
+        return holders
+
+    site_modules = place(site_offsets, origins)
+    handler_origins: dict[int, Origin] = {}
+    if located is not None and handler_offsets:
+        handler_origins = {o: origin for o, origin in zip(handler_offsets, located.map.origins(source, handler_offsets))
+                           if origin}
     sources: list[str | None] = [None] * len(spans)
     if located is not None:
         sources = _dominant_sources(source, spans, located.map, site_modules, origins)
     parents = [index.find(m.start - 1) if m.start > 0 and i < len(structural) else None for i, m in enumerate(spans)]
     parents = [p if p is not None and spans[p].end >= m.end and p != i else None
                for i, (p, m) in enumerate(zip(parents, spans))]
-    return UnitModules(spans, sources, parents, site_modules, origins)
+    return UnitModules(spans, sources, parents, site_modules, origins, place(handler_offsets, handler_origins),
+                       handler_origins)
 
 
 def _split_by_origin(

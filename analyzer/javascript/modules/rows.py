@@ -37,11 +37,12 @@ class UnitEvidence:
 
 
 def unit_evidence(unit: Unit, found: ModuleMap | None, sites: Sequence[tuple[str, int]],
-                  place: UnitPlace) -> UnitEvidence:
-    """`sites`: the unit's callsites as (kind, offset). A bundle given as a file may have a map
-    beside it; other units (embedded, in a tree) only inline ones."""
+                  place: UnitPlace, handlers: Sequence[int] = ()) -> UnitEvidence:
+    """`sites`: the unit's callsites as (kind, offset); `handlers`: its handlers' offsets, placed
+    like callsites. A bundle given as a file may have a map beside it; other units (embedded, in a
+    tree) only inline ones."""
     located, use = _source_map(unit, place)
-    evidence = with_evidence(unit.source, found, located, [offset for _, offset in sites])
+    evidence = with_evidence(unit.source, found, located, [offset for _, offset in sites], handlers)
     use = dataclasses.replace(use, mapped=len(evidence.site_origins))
     return UnitEvidence(evidence, use, _rows(unit, evidence, sites, located))
 
@@ -63,6 +64,11 @@ def bundle_modules(units: Sequence[tuple[Unit, UnitEvidence, Sequence[tuple[str,
                 row = unit_rows[holder]
                 records[(unit.name, offset)] = Module(row.id, row.kind, row.name, row.fingerprint)
         origins.update({(unit.name, offset): origin for offset, origin in found.evidence.site_origins.items()})
+        # a handler is placed by its offset as a callsite is (the same offset gets the same place)
+        for offset, holder in found.evidence.handler_modules.items():
+            row = unit_rows[holder]
+            records[(unit.name, offset)] = Module(row.id, row.kind, row.name, row.fingerprint)
+        origins.update({(unit.name, offset): origin for offset, origin in found.evidence.handler_origins.items()})
     rows.sort(key=lambda r: (r.unit, r.offset, -r.endOffset))
     return BundleModules(rows, records, origins, [found.use for _, found, _ in units])
 

@@ -1,0 +1,275 @@
+"""A handler's body walked once: what it keeps (`Body`), the names it calls that may be the error
+sink, and the small facts its branches and dispositions ask of it (the caught value, a new error,
+a promise's `reject`, a retry loop)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from analyzer.javascript.handlers.shapes import BOUNDARIES, first_named, mentions, named, operator_of
+from analyzer.javascript.syntax import FUNCTION_TYPES, same, text, without_parentheses
+from analyzer.model import HandlerForm, Scope
+
+#: loops a `retry` may be made of: a `for...of`/`for...in` walks items, it does not retry
+_RETRY_LOOPS = frozenset({"while_statement", "do_statement", "for_statement"})
+#: statements an unlabelled `break` inside them leaves instead of the enclosing loop
+_BREAK_TARGETS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement",
+                            "switch_statement"})
+#: the properties of a loop condition that steps through items
+_STEPPING = frozenset({b"length", b"pop", b"shift", b"next"})
+#: what a branch's walk keeps
+_COLLECTED = frozenset({"throw_statement", "return_statement", "call_expression", "assignment_expression",
+                        "variable_declarator", "break_statement"})
+#: expressions whose operands are where the expression is (`(a, cb(e))`, `await cb(e)`)
+_PASS_POSITION = frozenset({"parenthesized_expression", "sequence_expression", "await_expression"})
+#: statements whose expression's value is discarded or returned
+_STATEMENT_OF_VALUE = frozenset({"expression_statement", "return_statement"})
+_SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A handler found on the tree, before its body is read."""
+
+    form: HandlerForm
+    #: the catch clause, or the handler argument of `.catch`/`.then`
+    node: Node
+    #: its ancestors, innermost first: at most `find._ANCHOR_DEPTH` while it is found, then the
+    #: `find._KEPT_DEPTH` nearest (what retry and reject read), so that 100,000 nested handlers do not
+    #: hold 100,000 chains
+    chain: list[Node]
+    scope: Scope
+    in_error_region: bool
+    #: the digest of its fp1h anchor and the anchor's start
+    anchor: bytes = b""
+    anchor_start: int = 0
+
+
+def param_name(handler: Found) -> str | None:
+    node = handler.node
+    if handler.form == "catch":
+        parameter = node.child_by_field_name("parameter")
+    elif node.type in ("function_expression", "arrow_function"):
+        parameter = node.child_by_field_name("parameter")  # `e => ...`
+        if parameter is None:
+            parameters = node.child_by_field_name("parameters")
+            first = [p for p in parameters.named_children if p.type != "comment"][:1] if parameters else []
+            parameter = first[0] if first else None
+    else:
+        return None
+    return text(parameter) if parameter is not None and parameter.type == "identifier" else None
+
+
+@dataclass(slots=True)
+class _Walked:
+    """What the walk of a handler's body keeps, in source order."""
+
+    nodes: list[Node] = field(default_factory=list)
+    #: names bound to the caught value (`const t = e`), the parameter included
+    aliases: set[bytes] = field(default_factory=set)
+    #: names bound to a new error in the body: name -> the construction
+    made: dict[bytes, Node] = field(default_factory=dict)
+    #: names bound to a value read from the caught one (`const m = e.message`, `let j = f(e)`)
+    derived: set[bytes] = field(default_factory=set)
+    #: calls whose value is discarded or returned (`cb(e);`, `return cb(e)`, `x && cb(e)`), by node id
+    consumed: set[int] = field(default_factory=set)
+
+
+class Body:
+    """One handler's body as its walk finds it: the statements, the names bound to the caught value
+    and to new errors, and the calls whose value is discarded or returned."""
+
+    def __init__(self, handler: Found, known: dict[int, tuple[str, int]]) -> None:
+        self.handler = handler
+        self.known = known
+        node = handler.node
+        self.statements: list[Node] = []
+        self.expression: Node | None = None  # an arrow's expression body
+        if handler.form == "catch" or node.type in ("function_expression", "arrow_function"):
+            body = node.child_by_field_name("body")
+            if body is not None and body.type == "statement_block":
+                self.statements = named(body)
+            elif body is not None:
+                self.expression = body
+        param = param_name(handler)
+        self.walked = self._walk(param.encode() if param is not None else None)
+        #: node ids of the callees that are the bundle's error sink (`report`)
+        self.sink: frozenset[int] = frozenset()
+
+    def sink_candidates(self) -> list[tuple[Node, bool]]:
+        """The names called, as a statement or returned, with the caught value or something read
+        from it, each with whether it is given the caught value itself (the error sink is the
+        binding most of those resolve to); and a handler given by name."""
+        node = self.handler.node
+        if node.type == "identifier":
+            return [(node, True)]
+        out = []
+        for call in self.walked.nodes:
+            if call.type != "call_expression" or call.id not in self.walked.consumed or call.id in self.known:
+                continue
+            callee = call.child_by_field_name("function")
+            if callee is None or callee.type != "identifier":
+                continue
+            arguments = [without_parentheses(a) for a in named(call.child_by_field_name("arguments"))]
+            if any(self._is_caught(a) for a in arguments):
+                out.append((callee, True))
+            elif any(self._mentions(a) for a in arguments):
+                out.append((callee, False))
+        return out
+
+    def _walk(self, param: bytes | None) -> _Walked:
+        walked = _Walked(aliases={param} if param is not None else set())
+        # (node, whether its value is discarded or returned: a call there consumes what it is given)
+        stack = [(n, False) for n in self.statements] + ([(self.expression, True)] if self.expression else [])
+        while stack:
+            node, consumed = stack.pop()
+            kind = node.type
+            if kind in BOUNDARIES:
+                continue
+            if kind in _COLLECTED:
+                walked.nodes.append(node)
+                if consumed and kind == "call_expression":
+                    walked.consumed.add(node.id)
+            children = node.named_children
+            voided = kind == "unary_expression" and operator_of(node) == "void"
+            if kind in _PASS_POSITION or voided:
+                stack.extend((child, consumed) for child in children)
+            elif kind in _STATEMENT_OF_VALUE:
+                stack.extend((child, True) for child in children)
+            elif kind == "throw_statement" and children and children[0].type == "sequence_expression":
+                members = children[0].named_children  # `throw (report(e), e)`: all but the last are discarded
+                stack.extend([(m, True) for m in members[:-1]] + [(m, False) for m in members[-1:]])
+            elif kind == "binary_expression" and len(children) == 2 and operator_of(node) in _SHORT_CIRCUIT:
+                stack.extend(((children[0], False), (children[1], consumed)))
+            elif kind == "ternary_expression" and len(children) == 3:
+                stack.extend(((children[0], False), (children[1], consumed), (children[2], consumed)))
+            else:
+                stack.extend((child, False) for child in children)
+        walked.nodes.sort(key=lambda n: n.start_byte)
+        for node in walked.nodes:  # aliases and local errors, in source order
+            if node.type != "variable_declarator":
+                continue
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            if name is None or value is None or name.type != "identifier":
+                continue
+            value = without_parentheses(value)
+            declared = name.text or b""
+            if value.type == "identifier" and value.text in walked.aliases:
+                walked.aliases.add(declared)
+            elif self._made(value):
+                walked.made[declared] = value
+            elif mentions(value, walked.aliases | walked.derived):
+                walked.derived.add(declared)
+        return walked
+
+    def _is_caught(self, node: Node) -> bool:
+        return node.type == "identifier" and node.text in self.walked.aliases
+
+    def _mentions(self, node: Node) -> bool:
+        """Whether the caught value, or a name bound to what was read from it, is read in `node`."""
+        return mentions(node, self.walked.aliases | self.walked.derived)
+
+    def _made(self, value: Node) -> bool:
+        """A new error: `new X(...)`, or an error callsite of the inventory."""
+        if value.type == "new_expression":
+            return True
+        entry = self.known.get(value.id)
+        return entry is not None and entry[0] == "error"
+
+    def _is_reject(self, callee: Node) -> bool:
+        """Whether the name is the second parameter of the nearest enclosing function declaring it,
+        and that function is the executor of `new Promise(...)`."""
+        if callee.type != "identifier":
+            return False
+        chain = self.handler.chain
+        for at, node in enumerate(chain):
+            if node.type not in FUNCTION_TYPES:
+                continue
+            names = _parameter_names(node)
+            if callee.text not in names:
+                continue
+            if names.index(callee.text) != 1 or at + 2 >= len(chain):
+                return False
+            holder, made = chain[at + 1], chain[at + 2]
+            constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
+            return (holder.type == "arguments" and same(first_named(holder), node) and constructor is not None
+                    and constructor.text == b"Promise")
+        return False
+
+    def _in_retry_loop(self) -> bool:
+        """A catch clause whose try statement is the body of a `while`, `do` or `for(;;)` loop, or
+        a statement of it, and whose protected block leaves the loop when it succeeds (a
+        `return`, or a `break` of that loop): the loop runs again only after a failure. A loop
+        whose protected block never leaves it walks items (`for (...; i < n; i++) try { f(a[i]) }
+        catch {}`): each failure skips an item, it does not retry it."""
+        if self.handler.form != "catch":
+            return False
+        chain = self.handler.chain
+        if len(chain) < 2:
+            return False
+        statement, holder = chain[0], chain[1]
+        if holder.type == "statement_block" and len(chain) > 2:
+            statement, holder = holder, chain[2]
+        if holder.type not in _RETRY_LOOPS or not same(holder.child_by_field_name("body"), statement):
+            return False
+        protected = chain[0].child_by_field_name("body")
+        return protected is not None and _leaves_loop(protected) and not _walks_items(holder)
+
+
+def _leaves_loop(block: Node) -> bool:
+    """Whether a `return`, or a `break` not inside a nested loop or switch, is in the block
+    (nested functions left out)."""
+    stack = [(block, False)]
+    while stack:
+        node, nested = stack.pop()
+        kind = node.type
+        if kind == "return_statement" or (kind == "break_statement" and not nested):
+            return True
+        if kind in BOUNDARIES and kind != "catch_clause":
+            continue
+        inner = nested or kind in _BREAK_TARGETS
+        stack.extend((child, inner) for child in node.named_children)
+    return False
+
+
+def _walks_items(loop: Node) -> bool:
+    """Whether a loop steps through items rather than attempts: its condition assigns or reads a
+    `.length` or calls `.pop()`/`.shift()`/`.next()` (`while (x = stack.pop())`), or a `for`
+    loop's variable indexes something in its body (`a[i]`)."""
+    condition = loop.child_by_field_name("condition")
+    stack = [condition] if condition is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type in ("assignment_expression", "augmented_assignment_expression"):
+            return True
+        if node.type == "member_expression" and (node.child_by_field_name("property") or node).text in _STEPPING:
+            return True
+        stack.extend(node.named_children)
+    if loop.type != "for_statement":
+        return False
+    names: set[bytes] = set()
+    for part in named(loop.child_by_field_name("initializer")):  # `let i = 0, n = 3` or `i = 0`
+        for member in [part, *named(part)]:
+            name = member.child_by_field_name("name" if member.type == "variable_declarator" else "left")
+            if member.type in ("variable_declarator", "assignment_expression") and name is not None:
+                names.add(name.text or b"")
+    body = loop.child_by_field_name("body")
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type == "subscript_expression":
+            index = node.child_by_field_name("index")
+            if index is not None and mentions(index, names):
+                return True
+        stack.extend(node.named_children)
+    return False
+
+
+def _parameter_names(function: Node) -> list[bytes]:
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return [single.text or b""]
+    parameters = function.child_by_field_name("parameters")
+    return [p.text or b"" if p.type == "identifier" else b"" for p in named(parameters)]

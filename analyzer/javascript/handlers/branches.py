@@ -1,0 +1,246 @@
+"""A handler body's branches: the statements each test of the caught value leads to (`if`
+chains, `switch`, thrown or returned `?:` chains), and what each test reads of the value."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from analyzer.javascript.handlers.shapes import first_named, named, operator_of, short
+from analyzer.javascript.syntax import same, text, without_parentheses
+from analyzer.model import BranchTest, TestOp
+
+_LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
+_COMPARISONS: dict[str, TestOp] = {"===": "===", "!==": "!==", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
+                                   ">": ">", ">=": ">="}
+_FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": "==", "instanceof": "!instanceof",
+                                  "truthy": "falsy"}
+_STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
+
+#: a branch before its dispositions: (test, statements, whether they leave, `?:` arms thrown or returned)
+_Split = tuple[BranchTest | None, list[Node], bool, list[Node]]
+
+
+def split(statements: list[Node], aliases: set[bytes],
+          ) -> list[tuple[BranchTest | None, list[Node], list[tuple[Node, str]]]]:
+    """The body's statements per branch: the first top-level `if` chain, `switch`, or thrown or
+    returned `?:` chain (how minifiers write `if (t) throw a; throw b`) that tests the caught
+    value splits them; statements before it belong to every branch, statements after it to the
+    branches that fall through to them. A `?:` branch's arm is thrown or returned (`values`)."""
+    for at, statement in enumerate(statements):
+        if statement.type == "if_statement":
+            chain = _if_chain(statement, aliases)
+        elif statement.type == "switch_statement":
+            chain = _switch(statement, aliases)
+        elif statement.type in ("throw_statement", "return_statement"):
+            chain = _conditional_chain(statement, aliases)
+        else:
+            continue
+        if chain is None:
+            continue
+        before, after = statements[:at], statements[at + 1:]
+        return [(test, before + body + (after if not ended else []), [(n, statement.type) for n in arms])
+                for test, body, ended, arms in chain]
+    return [(None, statements, [])]
+
+
+def _conditional_chain(statement: Node, aliases: set[bytes]) -> list[_Split] | None:
+    """`throw t1 ? a : t2 ? b : c` (or `return`): one branch per arm."""
+    value = first_named(statement)
+    out: list[_Split] = []
+    while value is not None:
+        value = without_parentheses(value)
+        if value.type != "ternary_expression":
+            break
+        condition = value.child_by_field_name("condition")
+        test = test_of(condition, aliases) if condition is not None else None
+        consequence = value.child_by_field_name("consequence")
+        alternative = value.child_by_field_name("alternative")
+        if test is None or consequence is None or alternative is None:
+            break
+        out.append((test, [consequence], True, [without_parentheses(consequence)]))
+        value = alternative
+    if not out or value is None:
+        return None
+    out.append((None, [value], True, [value]))
+    return out
+
+
+def _if_chain(statement: Node, aliases: set[bytes]) -> list[_Split] | None:
+    out: list[_Split] = []
+    node: Node | None = statement
+    while node is not None:
+        condition = node.child_by_field_name("condition")
+        test = test_of(condition, aliases) if condition is not None else None
+        if test is None:
+            if not out:
+                return None
+            out.append((None, [node], _ends([node]), []))  # an `else if` on something else: the rest
+            return out
+        consequence = node.child_by_field_name("consequence")
+        body = [consequence] if consequence is not None else []
+        out.append((test, body, _ends(body), []))
+        alternative = node.child_by_field_name("alternative")
+        inner = named(alternative)[:1] if alternative is not None else []
+        if not inner:
+            out.append((None, [], False, []))
+            return out
+        if inner[0].type != "if_statement":
+            out.append((None, inner, _ends(inner), []))
+            return out
+        node = inner[0]
+    return out
+
+
+def _switch(statement: Node, aliases: set[bytes]) -> list[_Split] | None:
+    value, body = statement.child_by_field_name("value"), statement.child_by_field_name("body")
+    path = field_of(without_parentheses(value), aliases) if value is not None else None
+    if path is None or body is None:
+        return None
+    cases = named(body)
+    out: list[_Split] = []
+    has_default = False
+    for at, case in enumerate(cases):
+        if case.type == "switch_case":
+            literal = case.child_by_field_name("value")
+            ok, constant = literal_value(without_parentheses(literal)) if literal is not None else (False, None)
+            if not ok:
+                return None
+            test: BranchTest | None = BranchTest(path[1], "===", constant)
+        elif case.type == "switch_default":
+            has_default, test = True, None
+        else:
+            continue
+        statements, ended = _case_statements(cases[at:])
+        out.append((test, statements, ended, []))
+    if not has_default:
+        out.append((None, [], False, []))
+    return out
+
+
+def test_of(condition: Node, aliases: set[bytes]) -> BranchTest | None:
+    node = without_parentheses(condition)
+    argument = node.child_by_field_name("argument") if node.type == "unary_expression" else None
+    if argument is not None and operator_of(node) == "!":
+        inner = test_of(argument, aliases)
+        negated = _NEGATED.get(inner.op) if inner is not None else None
+        if inner is None or negated is None:
+            if inner is not None and inner.op == "falsy":
+                return BranchTest(inner.field, "truthy", None)
+            return None
+        return BranchTest(inner.field, negated, inner.value)
+    if node.type == "binary_expression":
+        return _comparison(node, aliases)
+    if node.type == "call_expression":
+        return _string_test(node, aliases)
+    path = field_of(node, aliases)
+    return BranchTest(path[1], "truthy", None) if path is not None else None
+
+
+def _comparison(node: Node, aliases: set[bytes]) -> BranchTest | None:
+    operator = node.child_by_field_name("operator")
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if operator is None or left is None or right is None:
+        return None
+    left, right = without_parentheses(left), without_parentheses(right)
+    if operator.type == "instanceof":
+        path = field_of(left, aliases)
+        return BranchTest(path[1], "instanceof", short(right)) if path is not None else None
+    op = _COMPARISONS.get(operator.type)
+    if op is None:
+        return None
+    path, (ok, value) = field_of(left, aliases), literal_value(right)
+    if path is None:
+        path, (ok, value) = field_of(right, aliases), literal_value(left)
+        op = _FLIPPED.get(op, op)
+    return BranchTest(path[1], op, value) if path is not None and ok else None
+
+
+def _string_test(call: Node, aliases: set[bytes]) -> BranchTest | None:
+    callee = call.child_by_field_name("function")
+    arguments = named(call.child_by_field_name("arguments"))
+    if callee is None or callee.type != "member_expression" or len(arguments) != 1:
+        return None
+    method = callee.child_by_field_name("property")
+    op = _STRING_TESTS.get(text(method)) if method is not None else None
+    target = callee.child_by_field_name("object")
+    path = field_of(without_parentheses(target), aliases) if target is not None else None
+    ok, value = literal_value(without_parentheses(arguments[0]))
+    if op is None or path is None or not ok or not isinstance(value, str):
+        return None
+    return BranchTest(path[1], op, value)
+
+
+def field_of(node: Node, aliases: set[bytes]) -> tuple[bool, str | None] | None:
+    """(True, the property path) when `node` is the caught value (path None) or a chain of
+    property reads from it (`e.response.status`), else None."""
+    parts: list[str] = []
+    while True:
+        node = without_parentheses(node)
+        if node.type == "member_expression":
+            name = node.child_by_field_name("property")
+            if name is None or name.type != "property_identifier":
+                return None
+            parts.append(text(name))
+        elif node.type == "subscript_expression":
+            index = node.child_by_field_name("index")
+            ok, key = literal_value(without_parentheses(index)) if index is not None else (False, None)
+            if not ok or not isinstance(key, str):
+                return None
+            parts.append(key)
+        elif node.type == "identifier" and node.text in aliases:
+            return True, ".".join(reversed(parts)) if parts else None
+        else:
+            return None
+        inner = node.child_by_field_name("object")
+        if inner is None:
+            return None
+        node = inner
+
+
+def _case_statements(cases: list[Node]) -> tuple[list[Node], bool]:
+    """A switch case's statements, through the cases it falls into, without the `break` that ends
+    them; True when they leave (return, throw, continue) rather than reach what follows the switch."""
+    statements: list[Node] = []
+    for case in cases:
+        body = [n for n in named(case) if not same(n, case.child_by_field_name("value"))]
+        statements.extend(body)
+        if body and body[-1].type in _LEAVING:
+            if body[-1].type == "break_statement":
+                return statements[:-1], False
+            return statements, True
+    return statements, False
+
+
+def _ends(statements: list[Node]) -> bool:
+    """Whether control never runs past the statements (their last one leaves)."""
+    if not statements:
+        return False
+    last = statements[-1]
+    if last.type == "statement_block":
+        return _ends(named(last))
+    return last.type in _LEAVING
+
+
+def literal_value(node: Node) -> tuple[bool, str | int | float | bool | None]:
+    """(True, the value) of a string without escapes, a number, true, false or null."""
+    kind = node.type
+    raw = node.text or b""
+    if kind == "string" and b"\\" not in raw:
+        return True, raw[1:-1].decode("utf-8", "replace")
+    if kind == "template_string" and node.named_child_count <= 1 and b"${" not in raw and b"\\" not in raw:
+        return True, raw[1:-1].decode("utf-8", "replace")
+    if kind == "number":
+        value = raw.decode("ascii", "replace")
+        try:
+            return True, int(value, 0)
+        except ValueError:
+            try:
+                return True, float(value)
+            except ValueError:
+                return False, None
+    if kind in ("true", "false"):
+        return True, kind == "true"
+    if kind == "null":
+        return True, None
+    return False, None

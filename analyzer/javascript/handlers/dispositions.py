@@ -1,0 +1,224 @@
+"""What each branch of a handler does with the caught value: its dispositions (rethrow, wrap and
+what the new error keeps, log, report, reject, callback, retry, exit, store, swallow)."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+from typing import get_args
+
+from tree_sitter import Node
+
+from analyzer.facts import BranchFacts, DispositionFacts
+from analyzer.javascript.handlers.body import Body
+from analyzer.javascript.handlers.branches import split
+from analyzer.javascript.handlers.shapes import first_named, is_object_assign, last_named, named, short, thrown_value
+from analyzer.javascript.syntax import text, without_parentheses
+from analyzer.model import CauseKept, Disposition
+
+#: builtins that read a value without passing it on (`String(e)` is a message, not a callback)
+_READERS = frozenset({b"String", b"Number", b"Boolean", b"JSON.stringify", b"Array.isArray"})
+_ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
+_CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
+
+
+class HandlerBody(Body):
+    """One handler's body: its branches and their dispositions."""
+
+    def branches(self) -> tuple[BranchFacts, ...]:
+        if self.handler.node.type in ("identifier", "member_expression"):  # `.catch(f)`: f is called with it
+            callee = short(self.handler.node)
+            kind: Disposition = "reject" if self._is_reject(self.handler.node) else (
+                "report" if self.handler.node.id in self.sink else "callback")
+            return (BranchFacts(None, (DispositionFacts(kind, None, (), callee),)),)
+        if self.expression is not None:
+            return (BranchFacts(None, self._dispositions([self.expression], [(self.expression, "return")])),)
+        return tuple(BranchFacts(test, self._dispositions(parts, values))
+                     for test, parts, values in split(self.statements, self.walked.aliases))
+
+    def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
+        """What the branch made of `parts` does; `values`: expressions it throws or returns
+        (`throw_statement`, `return_statement`) besides its own throw and return statements."""
+        ranges = [(n.start_byte, n.end_byte) for n in parts]
+        starts = [r[0] for r in ranges]
+        found: list[DispositionFacts] = []
+        leaves = False
+        for node in self.walked.nodes:
+            at = bisect.bisect_right(starts, node.start_byte) - 1
+            if at < 0 or node.end_byte > ranges[at][1]:
+                continue
+            kind = node.type
+            if kind in ("throw_statement", "return_statement", "break_statement"):
+                leaves = True
+            if kind == "throw_statement":
+                found.extend(self._thrown(thrown_value(node)))
+            elif kind == "return_statement":
+                found.extend(self._returned(first_named(node)))
+            elif kind == "call_expression":
+                found.extend(self._called(node))
+            elif kind == "assignment_expression":
+                found.extend(self._assigned(node))
+        for value, statement in values:
+            leaves = True
+            found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
+        if any(d.kind == "exit" for d in found):
+            leaves = True
+        if not leaves and self._in_retry_loop():
+            found.append(DispositionFacts("retry", None, (), None))
+        return _merged(found) or (DispositionFacts("swallow", None, (), None),)
+
+    def _thrown(self, value: Node | None) -> list[DispositionFacts]:
+        if value is None:
+            return [DispositionFacts("wrap", "lost", (), None)]
+        value = without_parentheses(value)
+        if value.type == "ternary_expression":
+            return self._arms(value, self._thrown)
+        if self._is_caught(value):
+            return [DispositionFacts("rethrow", None, (), None)]
+        if is_object_assign(value):
+            target = first_named(value.child_by_field_name("arguments"))
+            if target is not None and self._is_caught(without_parentheses(target)):
+                return [DispositionFacts("rethrow", None, (), None)]
+        return [self._wrap(value)]
+
+    @staticmethod
+    def _arms(value: Node, classify: Callable[[Node | None], list[DispositionFacts]]) -> list[DispositionFacts]:
+        """Both arms of a thrown or returned `?:`."""
+        consequence, alternative = value.child_by_field_name("consequence"), value.child_by_field_name("alternative")
+        return classify(consequence) + classify(alternative)
+
+    def _wrap(self, value: Node) -> DispositionFacts:
+        """A new error thrown, returned or rejected; its cause from what it is given."""
+        local = value.text or b""
+        made = self.walked.made.get(local) if value.type == "identifier" else None
+        construction = made if made is not None else value
+        if is_object_assign(construction):
+            construction = without_parentheses(first_named(construction.child_by_field_name("arguments"))
+                                               or construction)
+        cause = self._cause(construction)
+        if made is not None:
+            cause = _best(cause, self._cause_assigned(local))
+        entry = self.known.get(construction.id)
+        sites = (entry[1],) if entry is not None and entry[0] == "error" else ()
+        slot = "constructor" if construction.type == "new_expression" else "function"
+        callee = construction.child_by_field_name(slot)
+        return DispositionFacts("wrap", cause, sites, short(callee) if callee is not None else None)
+
+    def _cause(self, construction: Node) -> CauseKept:
+        """`kept` when the caught value is an argument or a field of an object argument
+        (`{cause: e}`), `partial` when it occurs otherwise (`e.message`, `${e}`), else `lost`."""
+        if construction.type in ("new_expression", "call_expression"):
+            arguments = named(construction.child_by_field_name("arguments"))
+        else:
+            arguments = [construction]
+        for argument in arguments:
+            argument = without_parentheses(argument)
+            if self._is_caught(argument):
+                return "kept"
+            if argument.type == "object":
+                for member in named(argument):
+                    value = member.child_by_field_name("value") if member.type == "pair" else member
+                    if value is not None and member.type in ("pair", "shorthand_property_identifier") \
+                            and value.text in self.walked.aliases:
+                        return "kept"
+        return "partial" if any(self._mentions(a) for a in arguments) else "lost"
+
+    def _cause_assigned(self, name: bytes) -> CauseKept:
+        """What `n.field = ...` assignments in the body carry of the caught value into the local error n."""
+        out: CauseKept = "lost"
+        for node in self.walked.nodes:
+            if node.type != "assignment_expression":
+                continue
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            is_field = left is not None and left.type == "member_expression"
+            target = left.child_by_field_name("object") if is_field and left is not None else None
+            if target is None or right is None or target.text != name:
+                continue
+            right = without_parentheses(right)
+            out = _best(out, "kept" if self._is_caught(right) else "partial" if self._mentions(right) else "lost")
+        return out
+
+    def _returned(self, value: Node | None) -> list[DispositionFacts]:
+        if value is None:
+            return [DispositionFacts("return-value", None, (), None)]
+        value = without_parentheses(value)
+        if value.type == "ternary_expression":
+            return self._arms(value, self._returned)
+        while value.type in ("await_expression", "sequence_expression"):
+            inner = last_named(value)
+            if inner is None:
+                break
+            value = without_parentheses(inner)
+        if self._is_caught(value):
+            return [DispositionFacts("return-error", None, (), None)]
+        if self._made(value) or (value.type == "identifier" and value.text in self.walked.made):
+            return [self._wrap(value)]
+        if value.type == "call_expression" and self._called(value):
+            return []  # the call is a disposition of its own, counted where the walk meets it
+        return [DispositionFacts("return-value", None, (), None)]
+
+    def _called(self, call: Node) -> list[DispositionFacts]:
+        entry = self.known.get(call.id)
+        if entry is not None:
+            return [DispositionFacts("log", None, (entry[1],), None)] if entry[0] == "diagnostic" else []
+        callee = call.child_by_field_name("function")
+        if callee is None:
+            return []
+        if callee.text == b"process.exit":
+            return [DispositionFacts("exit", None, (), None)]
+        if call.id not in self.walked.consumed:  # a call computing a value (`String(e)` in a message)
+            return []
+        arguments = named(call.child_by_field_name("arguments"))
+        first = without_parentheses(arguments[0]) if arguments else None
+        if callee.type == "member_expression":
+            owner, method = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+            if owner is not None and owner.text == b"console" and method is not None:
+                return [DispositionFacts("log", None, (), short(callee))]
+            if callee.text == b"Promise.reject":
+                return self._rejected(first, "Promise.reject")
+            if method is not None and method.text == b"push" and first is not None and self._is_caught(first):
+                return [DispositionFacts("store", None, (), None)]
+        elif callee.type == "identifier" and first is not None and (
+                self._is_caught(first) or self._made(first)) and self._is_reject(callee):
+            return self._rejected(first, text(callee))
+        written = callee.text or b""
+        if written in _READERS or (callee.type == "member_expression" and written.startswith(b"Object.")):
+            return []
+        if callee.id in self.sink:
+            return [DispositionFacts("report", None, (), short(callee))]
+        if any(self._mentions(a) for a in arguments):
+            return [DispositionFacts("callback", None, (), short(callee))]
+        return []
+
+    def _rejected(self, value: Node | None, callee: str) -> list[DispositionFacts]:
+        if value is None or self._is_caught(value):
+            return [DispositionFacts("reject", None, (), callee)]
+        if self._made(value) or (value.type == "identifier" and value.text in self.walked.made):
+            return [self._wrap(value)]
+        return [DispositionFacts("reject", None, (), callee)]
+
+    def _assigned(self, node: Node) -> list[DispositionFacts]:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or not self._is_caught(without_parentheses(right)):
+            return []
+        if left.type == "identifier" and left.text in self.walked.aliases:
+            return []
+        return [DispositionFacts("store", None, (), None)]
+
+
+def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
+    """One disposition per (kind, cause), their callsites together, in the vocabulary's order."""
+    merged: dict[tuple[str, str | None], DispositionFacts] = {}
+    for item in found:
+        key = (item.kind, item.cause)
+        known = merged.get(key)
+        if known is None:
+            merged[key] = item
+        else:
+            merged[key] = DispositionFacts(item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))),
+                                           known.callee)
+    return tuple(sorted(merged.values(), key=lambda d: (_ORDER[d.kind], _CAUSES[d.cause])))
+
+
+def _best(a: CauseKept, b: CauseKept) -> CauseKept:
+    return a if _CAUSES[a] <= _CAUSES[b] else b

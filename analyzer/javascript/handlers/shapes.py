@@ -1,0 +1,72 @@
+"""Small readings of a node's shape that a handler's finding, branches and dispositions share."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, text, without_parentheses
+
+#: nodes a handler's walk does not enter: their own scopes and handlers
+BOUNDARIES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "catch_clause"}
+#: the longest callee or class text a record keeps
+TEXT_LIMIT = 200
+#: nodes of an argument searched for the caught value (a message, an object, a small callback)
+MENTION_NODES = 4096
+
+
+def is_object_assign(call: Node) -> bool:
+    callee = call.child_by_field_name("function") if call.type == "call_expression" else None
+    return callee is not None and callee.type == "member_expression" and callee.text == b"Object.assign"
+
+
+def thrown_value(throw: Node) -> Node | None:
+    """What a throw statement throws, past parentheses and a sequence's earlier members."""
+    value = first_named(throw)
+    while value is not None:
+        value = without_parentheses(value)
+        if value.type != "sequence_expression":
+            return value
+        value = last_named(value)
+    return None
+
+
+def operator_of(node: Node) -> str | None:
+    operator = node.child_by_field_name("operator")
+    return operator.type if operator is not None else None
+
+
+def mentions(node: Node, names: set[bytes]) -> bool:
+    """Whether one of `names` is read in `node` (`queueMicrotask(() => cb(e))` passes it on),
+    within its first MENTION_NODES nodes and outside nested catch clauses (their own handlers):
+    nested handlers would otherwise each walk all the ones inside them."""
+    if not names:
+        return False
+    stack = [node]
+    visited = 0
+    while stack and visited < MENTION_NODES:
+        current = stack.pop()
+        visited += 1
+        if current.type == "identifier" and current.text in names:
+            return True
+        if current.type != "catch_clause":
+            stack.extend(current.named_children)
+    return False
+
+
+def named(node: Node | None) -> list[Node]:
+    return [c for c in node.named_children if c.type != "comment"] if node is not None else []
+
+
+def first_named(node: Node | None) -> Node | None:
+    children = named(node)
+    return children[0] if children else None
+
+
+def last_named(node: Node | None) -> Node | None:
+    children = named(node)
+    return children[-1] if children else None
+
+
+def short(node: Node) -> str:
+    written = text(node)
+    return written if len(written) <= TEXT_LIMIT else written[:TEXT_LIMIT] + "…"

@@ -1,0 +1,261 @@
+"""handlers.jsonl (docs/reference.md, "Handler records"): every catch clause, `.catch(fn)` and
+`.then(ok, fn)` rejection handler of a JavaScript scan, its branches on tests of the caught value,
+what each branch does, and the error callsites it catches directly. Driven through `erratlas scan`
+on fixtures/flow/: flow.js, one exported function per case named after it, and its esbuild
+--minify build."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES, SUMMARY, records, scan
+from support.schemas import validate_file
+
+SOURCE = FIXTURES / "flow" / "src" / "flow.js"
+BUILT = FIXTURES / "flow" / "built" / "flow.min.js"
+HANDLERS = "handlers.jsonl"
+
+
+def _handlers(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (out / HANDLERS).read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture(scope="module")
+def flow(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("flow") / "scan"
+    scan(SOURCE, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def by_case(flow: Path) -> dict[str, list[dict[str, Any]]]:
+    """The handlers of flow.js by the exported function holding them (its outermost named scope)."""
+    cases: dict[str, list[dict[str, Any]]] = {}
+    for handler in _handlers(flow):
+        function = next(p.split(":")[1].split("@")[0] for p in handler["scope"]["scopePath"][1:])
+        cases.setdefault(function, []).append(handler)
+    return cases
+
+
+def _kinds(handler: dict[str, Any]) -> list[list[str]]:
+    return [[d["kind"] for d in branch["dispositions"]] for branch in handler["branches"]]
+
+
+def _one(by_case: dict[str, list[dict[str, Any]]], case: str) -> dict[str, Any]:
+    (handler,) = by_case[case]
+    return handler
+
+
+@pytest.mark.parametrize(("case", "kinds"), [
+    ("rethrows", [["rethrow"]]),
+    ("wrapsKeepingCause", [["wrap"]]),
+    ("logs", [["log"]]),
+    ("returnsFallback", [["return-value"]]),
+    ("returnsTheError", [["return-error"]]),
+    ("rejects", [["reject"]]),
+    ("passesToCallback", [["callback"]]),
+    ("reports", [["report"]]),
+    ("reportsAndRethrows", [["rethrow", "report"]]),
+    ("reportsFromAPromise", [["report"]]),
+    ("retries", [["retry"]]),
+    ("exits", [["exit"]]),
+    ("stores", [["store"]]),
+    ("swallows", [["swallow"]]),
+    ("swallowsWithAComment", [["swallow"]]),
+])
+def test_each_disposition_is_named_for_what_the_handler_does(by_case: dict[str, Any], case: str,
+                                                              kinds: list[list[str]]) -> None:
+    handler = _one(by_case, case)
+    assert _kinds(handler) == kinds
+    assert [b["test"] for b in handler["branches"]] == [None]
+
+
+@pytest.mark.parametrize(("case", "cause", "constructor"), [
+    ("wrapsKeepingCause", "kept", "Error"),  # new Error(m, {cause: err})
+    ("wrapsPartially", "partial", "Error"),  # only err.message is carried
+    ("wrapsLosingCause", "lost", "TypeError"),
+])
+def test_a_wrap_says_what_it_keeps_of_the_cause_and_links_the_new_error(
+        flow: Path, by_case: dict[str, Any], case: str, cause: str, constructor: str) -> None:
+    (wrap,) = _one(by_case, case)["branches"][0]["dispositions"]
+    assert (wrap["kind"], wrap["cause"], wrap["callee"]) == ("wrap", cause, constructor)
+    errors = {r["id"]: r for r in records(flow, "error")}
+    (linked,) = wrap["callsites"]
+    assert errors[linked]["constructor"] == constructor and errors[linked]["context"]["inCatch"]
+
+
+def test_a_log_links_its_diagnostic_callsites_and_their_levels(flow: Path, by_case: dict[str, Any]) -> None:
+    diagnostics = {r["id"]: r for r in records(flow, "diagnostic")}
+    (log,) = _one(by_case, "logs")["branches"][0]["dispositions"]
+    assert log["levels"] == ["warn"] and diagnostics[log["callsites"][0]]["level"] == "warn"
+    assert all(d["kind"] != "log" or d["callsites"] for h in by_case.values() for x in h for b in x["branches"]
+               for d in b["dispositions"])
+
+
+def test_the_error_sink_is_the_binding_most_called_with_a_caught_value(flow: Path, by_case: dict[str, Any]) -> None:
+    """reportError takes the caught value in three handlers (`.catch(reportError)` among them),
+    every other name in one: it is the sink, with its evidence and runner-ups in the summary."""
+    (sink,) = json.loads((flow / SUMMARY).read_text())["handlers"]["sinks"]
+    assert (sink["name"], sink["calls"], sink["declaration"]["kind"]) == ("reportError", 3, "function")
+    assert [r["calls"] for r in sink["runnerUps"]] == [1, 1] and sink["reasons"]
+    assert _one(by_case, "reportsFromAPromise")["branches"][0]["dispositions"][0]["callee"] == "reportError"
+
+
+def test_a_callback_and_a_reject_name_what_they_call(by_case: dict[str, Any]) -> None:
+    assert _one(by_case, "passesToCallback")["branches"][0]["dispositions"][0]["callee"] == "done"
+    assert _one(by_case, "rejects")["branches"][0]["dispositions"][0]["callee"] == "reject"
+
+
+@pytest.mark.parametrize(("case", "tests", "kinds"), [
+    ("testsCode", [{"field": "code", "op": "===", "value": "ENOENT"}, None], [["return-value"], ["rethrow"]]),
+    ("testsName", [{"field": "name", "op": "==", "value": "AbortError"}, None],
+     [["log", "return-value"], ["rethrow"]]),
+    ("testsInstance", [{"field": None, "op": "instanceof", "value": "SyntaxError"}, None], [["wrap"], ["rethrow"]]),
+    ("testsStatus", [{"field": "status", "op": ">=", "value": 500}, None], [["return-value"], ["rethrow"]]),
+    ("testsNotInstance", [{"field": None, "op": "!instanceof", "value": "TypeError"}, None],
+     [["rethrow"], ["return-value"]]),
+    ("testsSwitch", [{"field": "code", "op": "===", "value": v} for v in ("EACCES", "EPERM", "ENOENT")] + [None],
+     [["return-value"], ["return-value"], ["return-value"], ["rethrow"]]),
+    ("testsLiteralOnTheLeft", [{"field": "status", "op": "===", "value": 404}, None], [["return-value"], ["rethrow"]]),
+])
+def test_each_test_of_the_caught_value_is_a_branch_and_the_rest_is_the_untested_branch(
+        by_case: dict[str, Any], case: str, tests: list[Any], kinds: list[list[str]]) -> None:
+    handler = _one(by_case, case)
+    assert [b["test"] for b in handler["branches"]] == tests
+    assert _kinds(handler) == kinds
+
+
+def _error_ids(flow: Path, message: str) -> list[str]:
+    return [r["id"] for r in records(flow, "error") if r["message"]["text"] == message]
+
+
+def test_an_error_thrown_in_the_protected_block_is_a_direct_source(flow: Path, by_case: dict[str, Any]) -> None:
+    assert _one(by_case, "throwsDirectly")["sources"] == [
+        {"id": i, "via": "direct"} for i in _error_ids(flow, "no value")]
+
+
+def test_a_thrown_local_bound_to_an_error_is_a_direct_source(flow: Path, by_case: dict[str, Any]) -> None:
+    (source,) = _one(by_case, "throwsALocal")["sources"]  # const error = Error(...); error.code = ...; throw error
+    assert [r["message"]["template"] for r in records(flow, "error") if r["id"] == source["id"]] == [
+        "bad value ${}"]
+
+
+def test_a_throw_in_a_nested_function_is_not_a_direct_source(by_case: dict[str, Any]) -> None:
+    assert _one(by_case, "nestedFunctionIsNotDirect")["sources"] == []
+
+
+def test_the_innermost_handler_catches_first_and_its_own_throw_goes_to_the_outer_one(
+        flow: Path, by_case: dict[str, Any]) -> None:
+    outer, inner = sorted(by_case["innerHandlerCatchesFirst"], key=lambda h: h["offset"], reverse=True)
+    assert [s["id"] for s in inner["sources"]] == _error_ids(flow, "inner")
+    assert [s["id"] for s in outer["sources"]] == _error_ids(flow, "from the inner handler")
+    assert inner["branches"][0]["dispositions"][0]["callsites"] == _error_ids(flow, "from the inner handler")
+
+
+def test_promise_handlers_are_found_with_their_forms(by_case: dict[str, Any]) -> None:
+    caught = _one(by_case, "promiseCatch")
+    assert (caught["form"], caught["param"], _kinds(caught)) == ("promise-catch", "err", [["log", "return-value"]])
+    then = _one(by_case, "promiseThen")
+    assert (then["form"], _kinds(then)) == ("promise-then", [["wrap"]])
+    assert then["branches"][0]["dispositions"][0]["cause"] == "kept"
+    reference = _one(by_case, "promiseCatchReference")  # .catch(onError): onError is called with it
+    assert (reference["param"], reference["branches"][0]["dispositions"][0]) == (
+        None, {"kind": "callback", "cause": None, "callsites": [], "levels": [], "callee": "onError"})
+
+
+def test_the_param_is_the_caught_name_and_null_when_destructured_or_absent(by_case: dict[str, Any]) -> None:
+    assert _one(by_case, "rethrows")["param"] == "err"
+    assert _one(by_case, "destructured")["param"] is None  # catch ({ code })
+    assert _one(by_case, "swallows")["param"] is None  # catch {}
+
+
+def test_records_have_a_callsites_identity_and_location(flow: Path) -> None:
+    handlers = _handlers(flow)
+    validate_file(flow / HANDLERS, "erratlas.handler/1")
+    source = SOURCE.read_bytes()
+    for handler in handlers:
+        assert handler["id"] == f"h:flow.js@{handler['offset']}"
+        assert handler["line"] == source.count(b"\n", 0, handler["offset"]) + 1
+        at = source[handler["offset"]:]
+        assert at.startswith(b"catch") or handler["form"] != "catch"
+        assert handler["readable"]["file"].startswith("readable/")
+    assert len({h["fingerprint"] for h in handlers}) == len(handlers)
+    assert [h["offset"] for h in handlers] == sorted(h["offset"] for h in handlers)
+    assert all(h["branches"] and all(b["dispositions"] for b in h["branches"]) for h in handlers)
+
+
+def test_fingerprints_survive_renaming_a_local_and_an_unrelated_edit(flow: Path, tmp_path: Path) -> None:
+    edited = tmp_path / "flow.js"
+    text = re.sub(r"\berr\b", "failure", SOURCE.read_text(encoding="utf-8"))  # a name only code uses
+    edited.write_text(text + "\nexport function unrelated() {\n  return 1;\n}\n", encoding="utf-8")
+    scan(edited, tmp_path / "out")
+    assert "err" not in {h["param"] for h in _handlers(tmp_path / "out")}
+    assert [h["fingerprint"] for h in _handlers(tmp_path / "out")] == [h["fingerprint"] for h in _handlers(flow)]
+
+
+def test_the_minified_build_has_the_same_handlers(flow: Path, tmp_path: Path) -> None:
+    """esbuild renames every local, drops an unused catch parameter and writes `if (t) throw a;
+    throw b` as `throw t ? a : b`: the same forms, sources, tests and dispositions, and each
+    handler's origin is its line in flow.js."""
+    scan(BUILT, tmp_path / "built")
+    built = _handlers(tmp_path / "built")
+
+    def shape(handler: dict[str, Any]) -> object:
+        return (handler["form"], len(handler["sources"]),
+                [(b["test"], [(d["kind"], d["cause"], len(d["callsites"]), d["levels"]) for d in b["dispositions"]])
+                 for b in handler["branches"]])
+
+    assert [shape(h) for h in built] == [shape(h) for h in _handlers(flow)]
+    lines = SOURCE.read_text(encoding="utf-8").splitlines()
+    for handler in built:
+        origin = handler["origin"]
+        assert origin["source"].endswith("flow.js")
+        wanted = "catch" if handler["form"] == "catch" else "" if handler["form"] == "promise-then" else ".catch("
+        assert wanted in lines[origin["line"] - 1] or handler["form"] != "catch"
+
+
+def test_the_summary_counts_handlers_by_form_and_disposition(flow: Path) -> None:
+    handlers = _handlers(flow)
+    counted = json.loads((flow / SUMMARY).read_text())["handlers"]
+    assert counted["count"] == len(handlers) == sum(counted["byForm"].values())
+    assert counted["branches"] == sum(len(h["branches"]) for h in handlers)
+    assert counted["byDisposition"]["swallow"] == 2 and counted["sources"] == 4
+    assert HANDLERS in json.loads((flow / SUMMARY).read_text())["outputs"]
+
+
+def test_a_python_scan_writes_no_handlers_file(tmp_path: Path) -> None:
+    """Python's except clauses are not read yet: no file, rather than an empty one saying none."""
+    tree = tmp_path / "pkg"
+    shutil.copytree(FIXTURES / "python" / "shadowing", tree)
+    summary = scan(tree, tmp_path / "out")
+    assert not (tmp_path / "out" / HANDLERS).exists()
+    assert "handlers" not in summary and HANDLERS not in summary["outputs"]  # type: ignore[operator]
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_a_real_bundle_has_valid_handlers_each_branch_with_a_disposition(release_scan) -> None:  # type: ignore[no-untyped-def]
+    """Claude Code 2.1.100's cli.js (13 MB, the session's shared scan with --jobs 2): handlers.jsonl
+    validates, every handler has a branch and every branch a disposition, every id it links is an
+    inventoried callsite, and the summary's counts are the records'."""
+    out = release_scan("@anthropic-ai/claude-code", "2.1.100")
+    validate_file(out / HANDLERS, "erratlas.handler/1")
+    handlers = _handlers(out)
+    assert len(handlers) > 3000
+    assert all(h["branches"] and all(b["dispositions"] for b in h["branches"]) for h in handlers)
+    callsites = {r["id"]: r for kind in ("error", "diagnostic") for r in records(out, kind)}
+    for handler in handlers:
+        assert all(s["id"] in callsites and callsites[s["id"]]["context"]["inTry"] for s in handler["sources"])
+        for disposition in (d for b in handler["branches"] for d in b["dispositions"]):
+            assert all(i in callsites for i in disposition["callsites"])
+            if disposition["kind"] == "log":
+                assert disposition["levels"] == [callsites[i]["level"] for i in disposition["callsites"]]
+    counted = json.loads((out / SUMMARY).read_text())["handlers"]
+    kinds = [d["kind"] for h in handlers for b in h["branches"] for d in b["dispositions"]]
+    assert counted["byDisposition"] == {kind: kinds.count(kind) for kind in counted["byDisposition"]}
+    assert counted["count"] == len(handlers) and counted["sources"] == sum(len(h["sources"]) for h in handlers)
