@@ -135,7 +135,8 @@ def test_explain_tells_a_handler(pair: dict[str, Path]) -> None:
     assert "param     none" in result.stdout
     assert "branch 1  test none (else, or the whole body): swallow" in result.stdout
     assert "findings  swallowed-error" in result.stdout
-    assert "Owner: Product" in result.stdout and "references entry fixtures/flow-gate/product.toml:7 fp1b:" in result.stdout
+    assert "Owner: Product" in result.stdout
+    assert "references entry fixtures/flow-gate/product.toml:7 fp1b:" in result.stdout
     by_fingerprint = run("explain", pair["head"], handler["fingerprint"], cwd=ROOT)
     assert by_fingerprint.stdout == result.stdout
     missing = run("explain", pair["head"], "h:app.js@1")

@@ -198,7 +198,6 @@ def explain(
     if corpus is not None:
         import dataclasses
 
-        from analyzer.errors import InputError
         from analyzer.javascript.corpus import index_sources
         from analyzer.owners.corpus.nearest import corpus_story
         from analyzer.owners.corpus.store import MANIFEST, Corpus

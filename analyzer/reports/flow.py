@@ -231,7 +231,7 @@ def _chart(handlers: list[Handler], owner: dict[str, str], errors: dict[str, Cal
                     edges[(f"{whose} - instanceof {test.value}", disposition.kind)] += 1
     lines = ["## From what is caught to what is done", ""]
     if not edges:
-        return lines + ["No handler catches an inventoried error directly or tests the caught value's class."]
+        return [*lines, "No handler catches an inventoried error directly or tests the caught value's class."]
     weight: Counter[str] = Counter()
     for (source, _), count in edges.items():
         weight[source] += count

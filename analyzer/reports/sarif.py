@@ -142,7 +142,8 @@ def _rules() -> list[dict[str, Any]]:
 
 def _flow_rules() -> list[dict[str, Any]]:
     return [{
-        "id": finding, "name": name, "shortDescription": {"text": short}, "fullDescription": {"text": f"{short} {full}"},
+        "id": finding, "name": name, "shortDescription": {"text": short},
+        "fullDescription": {"text": f"{short} {full}"},
         "defaultConfiguration": {"level": "warning"},
         "help": {"text": "Tell the handler with `erratlas explain DIR h:...`; its owner is the code it sits in."},
         "properties": {"kind": "handler"},
