@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, ROOT, SUMMARY, run, scan
 from test_index_pages import check_index
+from test_sarif import validate_official, validate_with_multitool
 
 FLOW = FIXTURES / "flow" / "src" / "flow.js"
 PAIR = FIXTURES / "flow-gate"
@@ -163,7 +164,7 @@ def _sarif(out: Path, *extra: str) -> dict[str, Any]:
     return log["runs"][0]
 
 
-def test_the_flow_rules_are_off_by_default_and_on_with_flow(pair: dict[str, Path]) -> None:
+def test_the_flow_rules_are_off_by_default_and_on_with_flow(pair: dict[str, Path], tmp_path: Path) -> None:
     off = _sarif(pair["head"])
     assert {r["id"] for r in off["tool"]["driver"]["rules"]}.isdisjoint(
         {"swallowed-error", "wrap-loses-cause", "useless-catch"})
@@ -176,6 +177,11 @@ def test_the_flow_rules_are_off_by_default_and_on_with_flow(pair: dict[str, Path
     before = {r["partialFingerprints"]["erratlasHandler/v1"] for r in _sarif(pair["baseline"], "--flow")["results"]
               if "erratlasHandler/v1" in r["partialFingerprints"]}
     assert len(before) == 2 and before < {fingerprint for _, fingerprint in flagged}  # stable across releases
+    written = tmp_path / "flow.sarif"
+    written.write_text(json.dumps({"$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+                                   "sarif-schema-2.1.0.json", "version": "2.1.0", "runs": [on]}), encoding="utf-8")
+    validate_official(json.loads(written.read_text(encoding="utf-8")))
+    validate_with_multitool(written, tmp_path)
 
 
 # ---- the gate --------------------------------------------------------------------------------------
