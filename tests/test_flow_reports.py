@@ -7,6 +7,7 @@ baseline and head: head adds a silent `catch {}` and a wrap that loses its cause
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -217,3 +218,17 @@ def test_the_handler_thresholds_need_a_baseline_with_handler_owners(pair: dict[s
     (tmp_path / SUMMARY).write_text(json.dumps(old), encoding="utf-8")
     refused = run("gate", pair["head"], "--baseline", tmp_path / SUMMARY, "--max-new-swallowed", "0", cwd=ROOT)
     assert refused.returncode == 2 and "has no handlerOwners" in refused.stderr
+
+
+def test_the_gate_recomputes_the_handlers_owners(pair: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "head"
+    shutil.copytree(pair["head"], out)
+    rows = out / OWNERS
+    changed = rows.read_text(encoding="utf-8").replace('"owner":"Product"', '"owner":"Dependency"', 1)
+    rows.write_text(changed, encoding="utf-8")
+    summary = _summary(out)
+    summary["outputs"][OWNERS] = hashlib.sha256(changed.encode()).hexdigest()  # listed as if the scan wrote it
+    (out / SUMMARY).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    refused = run("gate", out, cwd=ROOT)
+    assert refused.returncode == 2
+    assert f"{OWNERS}: disagrees with the owners recomputed from the inventory" in refused.stderr
