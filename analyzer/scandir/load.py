@@ -18,14 +18,26 @@ from typing import Any
 from analyzer.errors import InputError
 from analyzer.model import (
     CALLSITE_SCHEMA,
+    HANDLER_SCHEMA,
     MAP_SOURCE_SCHEMA,
     REFERENCE_ITEM_SCHEMA,
     Callsite,
+    Handler,
+    HandlerOwnerRow,
     MapSource,
     ProjectionRow,
     ReferenceItem,
 )
-from analyzer.scandir.files import CALLSITE_FILES, MAP_SOURCES_FILE, PROJECTION_FILE, PROJECTION_SCHEMA, REFERENCES_FILE
+from analyzer.scandir.files import (
+    CALLSITE_FILES,
+    HANDLER_PROJECTION_FILE,
+    HANDLER_PROJECTION_SCHEMA,
+    HANDLERS_FILE,
+    MAP_SOURCES_FILE,
+    PROJECTION_FILE,
+    PROJECTION_SCHEMA,
+    REFERENCES_FILE,
+)
 from analyzer.scandir.read import rows
 
 _PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
@@ -132,6 +144,24 @@ def in_bundle_order(records: list[Callsite]) -> list[Callsite]:
 def load_projection(files: dict[str, bytes]) -> list[ProjectionRow]:
     """The projection's rows, in record order."""
     return records_of(files[PROJECTION_FILE], PROJECTION_FILE, ProjectionRow, PROJECTION_SCHEMA, "a projection row")
+
+
+def load_handlers(files: dict[str, bytes]) -> list[Handler] | None:
+    """The handlers, by unit and offset as the file holds them; None when the scan wrote no
+    handlers.jsonl (its frontend does not look for handlers)."""
+    data = files.get(HANDLERS_FILE)
+    if data is None:
+        return None
+    return records_of(data, HANDLERS_FILE, Handler, HANDLER_SCHEMA, "a handler record")
+
+
+def load_handler_projection(files: dict[str, bytes]) -> list[HandlerOwnerRow] | None:
+    """Each handler's owner, in handler order; None when the scan has no handlers."""
+    data = files.get(HANDLER_PROJECTION_FILE)
+    if data is None:
+        return None
+    return records_of(data, HANDLER_PROJECTION_FILE, HandlerOwnerRow, HANDLER_PROJECTION_SCHEMA,
+                      "a handler projection row")
 
 
 def load_references(files: dict[str, bytes]) -> list[ReferenceItem]:
