@@ -1,6 +1,7 @@
 """erratlas's JavaScript handlers against ESLint 9 on the original sources (issue 24).
 
 usage: python bench/eslint_handlers.py [--packages ws,undici,...] [--bundlers esbuild,terser] [--json OUT]
+       python bench/eslint_handlers.py --packages "" --npm NAME@VERSION=SHA256[:ENTRY]   (any other package)
        python bench/eslint_handlers.py --tree SRC --bundle BUNDLE.min.js [--json OUT]
 
 For each pinned npm package (MIT, shipping its original sources; `npm pack` into
@@ -102,7 +103,7 @@ def _die(message: str) -> None:
 def fetch(package: Package) -> Path:
     """The package's unpacked tree, from its tarball in the cache (packed once, sha256 checked)."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    tarball = CACHE / f"{package.name}-{package.version}.tgz"
+    tarball = CACHE / f"{package.name.lstrip('@').replace('/', '-')}-{package.version}.tgz"
     if not tarball.exists():
         _run(["npm", "pack", f"{package.name}@{package.version}", "--pack-destination", str(CACHE), "--silent"])
     digest = hashlib.sha256(tarball.read_bytes()).hexdigest()
@@ -113,6 +114,26 @@ def fetch(package: Package) -> Path:
         with tarfile.open(tarball) as archive:
             archive.extractall(tree, filter="data")
     return tree / "package"
+
+
+def _package(spec: str) -> Package:
+    """A package of `--npm NAME@VERSION=SHA256[:ENTRY]`: its entry from package.json's `main`
+    when not given, its format from package.json's `type`."""
+    match = re.fullmatch(r"(@?[^@=]+)@([^=]+)=([0-9a-f]{64})(?::(.+))?", spec)
+    if match is None:
+        _die(f"--npm {spec}: expected NAME@VERSION=SHA256[:ENTRY]")
+        raise AssertionError
+    name, version, digest, entry = match.groups()
+    tree = fetch(Package(name, version, digest, "", ""))
+    manifest = json.loads((tree / "package.json").read_text(encoding="utf-8"))
+    entry = entry or str(manifest.get("main") or "index.js")
+    for candidate in (entry, f"{entry}.js", f"{entry}/index.js"):
+        if (tree / candidate).is_file():
+            entry = os.path.normpath(candidate)
+            break
+    if not (tree / entry).is_file():
+        _die(f"--npm {spec}: no entry {entry} in the package (give it after the sha256: =SHA256:ENTRY)")
+    return Package(name, version, digest, entry, "esm" if manifest.get("type") == "module" else "cjs")
 
 
 def _tool(name: str) -> str:
@@ -487,8 +508,12 @@ def main() -> None:
     parser.add_argument("--bundle", type=Path, action="append", default=[],
                         help="a minified bundle of TREE, its map beside it (repeatable)")
     parser.add_argument("--format", default="esm", choices=("esm", "cjs"))
+    parser.add_argument("--npm", action="append", default=[], metavar="NAME@VERSION=SHA256[:ENTRY]",
+                        help="also an unpinned package: its tarball's sha256 (printed when it differs), and its "
+                             "entry when package.json's `main` is not it (repeatable)")
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
     args = parser.parse_args()
+    extra = [_package(spec) for spec in args.npm]
     results = []
     with tempfile.TemporaryDirectory(prefix="eslint-handlers-") as temporary:
         work = Path(temporary)
@@ -502,11 +527,11 @@ def main() -> None:
             for at, built in enumerate(args.bundle):
                 results.append(compare(built.name, args.tree, built, args.format, work / f"scan-{at}", messages))
         else:
-            wanted = args.packages.split(",")
+            wanted = args.packages.split(",") if args.packages else []
             unknown = set(wanted) - {p.name for p in PACKAGES}
             if unknown:
-                _die(f"--packages: not pinned here: {', '.join(sorted(unknown))}")
-            for package in (p for p in PACKAGES if p.name in wanted):
+                _die(f"--packages: not pinned here: {', '.join(sorted(unknown))} (--npm adds a package)")
+            for package in [p for p in PACKAGES if p.name in wanted] + extra:
                 tree = fetch(package)
                 messages = run_eslint(tree, package.format, work / package.name / "eslint")
                 for bundler in args.bundlers.split(","):
