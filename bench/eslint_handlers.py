@@ -24,12 +24,16 @@ with the pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ f
    - no-useless-catch <-> one branch whose only disposition is `rethrow`;
    - no-empty <-> one branch whose only disposition is `swallow`, on a clause whose body in the
      bundle is `{}`.
-   ESLint findings whose catch clause no erratlas handler maps to are "not in the bundle"
-   (dead code the bundler dropped, or a file the entry does not reach) and counted apart.
+   ESLint findings whose catch clause no erratlas handler maps to are counted apart: "dropped"
+   in a file the map names (dead code the bundler removed), "other files" in a file it does
+   not (the entry does not reach it). So that this hides no miss, every catch clause of the
+   bundle must have a handler record ("missed") and every handler must land on a clause of the
+   sources ("unplaced").
 
-Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, matched,
-recall (share of ESLint's that erratlas has) and precision (share of erratlas's that ESLint has),
-then every difference with its original file:line and a reason class. `--tree SRC --bundle B`
+Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those set
+aside as definitional, matched, recall (share of ESLint's that erratlas has) and precision (share
+of erratlas's, less those set aside, that ESLint has; and of all of them), then every difference
+with its original file:line and a reason class. `--tree SRC --bundle B`
 compares one prebuilt bundle (its map beside it) with the sources under SRC (the tests' fixture).
 """
 
@@ -352,7 +356,10 @@ class Result:
     #: only a comment, a new error returned or rejected, a clause without parameter), left out
     #: of precision and listed
     aside: set[tuple[str, str]] = field(default_factory=set)
-    absent: list[str] = field(default_factory=list)  # ESLint findings not in the bundle
+    absent: list[str] = field(default_factory=list)  # ESLint findings in files the bundle does not hold
+    #: ESLint findings in a bundled file on a clause no handler maps to: the bundler dropped it
+    #: (dead code), or a handler was not placed (listed as unplaced, then counted here)
+    dropped: list[str] = field(default_factory=list)
     unplaced: list[str] = field(default_factory=list)  # erratlas catch handlers not put on a clause
     #: catch clauses of the bundle (tree-sitter, here) that handlers.jsonl does not have
     missed: list[int] = field(default_factory=list)
@@ -389,6 +396,7 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
             result.notes[note] = result.notes.get(note, 0) + 1
         for rule in erratlas_rules(handler, data):
             result.erratlas.add((rule, clause.where))
+    bundled = _bundled_files(bundle_path, root)
     offsets = {h["offset"] for h in handlers if h["form"] == "catch"}
     tree = Parser(_JS).parse(data)
     result.missed = sorted(n.start_byte for n in QueryCursor(_CATCHES).captures(tree.root_node).get("catch", [])
@@ -402,6 +410,8 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
             continue
         if clause.where in placed:
             result.eslint.add((message["rule"], clause.where))
+        elif message["file"] in bundled:
+            result.dropped.append(f"{message['rule']} {clause.where}")
         else:
             result.absent.append(f"{message['rule']} {clause.where}")
     for key in sorted(result.eslint ^ result.erratlas):
@@ -410,6 +420,13 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
         if reason[0] == "definitional" and key not in result.eslint:
             result.aside.add(key)
     return result
+
+
+def _bundled_files(bundle_path: Path, root: Path) -> set[str]:
+    """The original files the bundle's map names, relative to the source tree."""
+    found = json.loads(Path(f"{bundle_path}.map").read_text(encoding="utf-8"))
+    base = bundle_path.resolve().parent / (found.get("sourceRoot") or "")
+    return {r for r in (_relative(base / source, root) for source in found.get("sources", [])) if r is not None}
 
 
 def _relative(path: Path, root: Path) -> str | None:
@@ -455,36 +472,41 @@ def _share(part: int, whole: int) -> str:
 
 
 def report(results: list[Result]) -> str:
-    lines = ["| package x bundler | catch handlers | missed | ESLint | not in bundle | erratlas | set aside | matched "
-             "| recall | precision | precision, all |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    totals = [0] * 7
+    lines = ["| package x bundler | catch handlers | missed | unplaced | ESLint | dropped | other files | erratlas "
+             "| set aside | matched "
+             "| recall | precision | precision, all |", "|---|" + "---:|" * 12]
+    totals = [0] * 9
     for r in results:
-        row = [r.handlers, len(r.missed), len(r.eslint), len(r.absent), len(r.erratlas), len(r.aside), r.matched]
+        row = [r.handlers, len(r.missed), len(r.unplaced), len(r.eslint), len(r.dropped), len(r.absent),
+               len(r.erratlas), len(r.aside), r.matched]
         totals = [a + b for a, b in zip(totals, row, strict=True)]
         lines.append(f"| {r.label} | {' | '.join(map(str, row))} | {_share(r.matched, len(r.eslint))} "
                      f"| {_share(r.matched, len(r.erratlas) - len(r.aside))} | {_share(r.matched, len(r.erratlas))} |")
     if len(results) > 1:
-        lines.append(f"| all | {' | '.join(map(str, totals))} | {_share(totals[6], totals[2])} "
-                     f"| {_share(totals[6], totals[4] - totals[5])} | {_share(totals[6], totals[4])} |")
+        lines.append(f"| all | {' | '.join(map(str, totals))} | {_share(totals[8], totals[3])} "
+                     f"| {_share(totals[8], totals[6] - totals[7])} | {_share(totals[8], totals[6])} |")
     for rule in RULES:
         es = sum(1 for r in results for k in r.eslint if k[0] == rule)
         er = sum(1 for r in results for k in r.erratlas if k[0] == rule)
         aside = sum(1 for r in results for k in r.aside if k[0] == rule)
         both = sum(1 for r in results for k in r.eslint & r.erratlas if k[0] == rule)
-        lines.append(f"| ({rule}) | | | {es} | | {er} | {aside} | {both} | {_share(both, es)} "
+        lines.append(f"| ({rule}) | | | | {es} | | | {er} | {aside} | {both} | {_share(both, es)} "
                      f"| {_share(both, er - aside)} | {_share(both, er)} |")
-    lines += ["", "missed: catch clauses of the bundle that handlers.jsonl lacks (`not in bundle` could hide those);",
-              "ESLint: its findings on catch clauses that survive into the bundle; not in bundle: its findings on",
-              "clauses no handler maps to (and files it cannot parse); set aside: erratlas's findings that the rule",
-              "leaves out by definition ([definitional] below), not counted in precision (`precision, all` counts",
-              "them). Differences:", ""]
+    lines += ["", "missed: catch clauses of the bundle that handlers.jsonl lacks; unplaced: handlers whose origin",
+              "is on no catch clause of the sources (both 0, or `dropped` could hide a miss); ESLint: its findings",
+              "on catch clauses that survive into the bundle; dropped: on clauses of bundled files that no handler",
+              "maps to (dead code the bundler removed); other files: in files the bundle does not hold (and files",
+              "ESLint cannot parse); set aside: erratlas's findings that the rule leaves out by definition",
+              "([definitional] below), not counted in precision (`precision, all` counts them). Differences:", ""]
     for r in results:
-        if r.reasons or r.unplaced or r.notes or r.missed:
+        if r.reasons or r.unplaced or r.notes or r.missed or r.dropped:
             lines.append(f"{r.label}:")
         for (rule, where), (kind, reason) in sorted(r.reasons.items(), key=lambda kv: kv[0][1]):
             lines.append(f"  {where} {rule} [{kind}] {reason}")
         for item in r.unplaced:
             lines.append(f"  unplaced handler {item}")
+        for item in r.dropped:
+            lines.append(f"  dropped by the bundler: {item}")
         for offset in r.missed:
             lines.append(f"  missed: the bundle's catch clause at offset {offset} has no handler record")
         for note, count in sorted(r.notes.items()):
@@ -495,7 +517,8 @@ def report(results: list[Result]) -> str:
 def as_json(results: list[Result]) -> dict[str, Any]:
     return {r.label: {"handlers": r.handlers, "eslint": sorted(map(list, r.eslint)),
                       "erratlas": sorted(map(list, r.erratlas)), "aside": sorted(map(list, r.aside)),
-                      "matched": r.matched, "absent": r.absent, "unplaced": r.unplaced, "missed": r.missed,
+                      "matched": r.matched, "absent": r.absent, "dropped": r.dropped, "unplaced": r.unplaced,
+                      "missed": r.missed,
                       "notes": r.notes,
                       "differences": [[k[0], k[1], *v] for k, v in sorted(r.reasons.items())]} for r in results}
 
