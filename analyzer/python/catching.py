@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts, SiteFacts, UnitHandlers
 from analyzer.model import CaughtClass
 from analyzer.python.filefacts import PendingHandler
+from analyzer.python.handlers import merged
 
 if TYPE_CHECKING:  # annotations only: the hierarchy calls this module when it settles a unit
     from analyzer.python.hierarchy import PackageNames
@@ -33,8 +34,8 @@ def unit_handlers(handlers: list[PendingHandler], sites: list[tuple[SiteFacts, t
                   names: PackageNames) -> UnitHandlers:
     """The unit's handlers with their classes settled, log dispositions kept only where the
     diagnostic callsite settled, and the error callsites each catches directly."""
-    diagnostics = {s.offset for s, _ in sites if s.kind == "diagnostic"}
-    settled = [_settled(h, names, diagnostics) for h in handlers]
+    settled_sites = {(s.kind, s.offset) for s, _ in sites}
+    settled = [_settled(h, names, settled_sites) for h in handlers]
     by_offset = {h.offset: h for h in settled}
     caught: dict[int, int] = {}
     for site, tries in sites:
@@ -46,7 +47,7 @@ def unit_handlers(handlers: list[PendingHandler], sites: list[tuple[SiteFacts, t
     return UnitHandlers(settled, caught, None, 0)
 
 
-def _settled(pending: PendingHandler, names: PackageNames, diagnostics: set[int]) -> HandlerFacts:
+def _settled(pending: PendingHandler, names: PackageNames, sites: set[tuple[str, int]]) -> HandlerFacts:
     catches = None
     if pending.catches is not None:
         catches = tuple(
@@ -54,21 +55,27 @@ def _settled(pending: PendingHandler, names: PackageNames, diagnostics: set[int]
                 names.constructor(c.pending) if names.root(c.pending) is not None else None))
             for c in pending.catches
         )
-    branches = tuple(BranchFacts(b.test, _logged(b.dispositions, diagnostics)) for b in pending.facts.branches)
+    branches = tuple(BranchFacts(b.test, _linked(b.dispositions, sites)) for b in pending.facts.branches)
     return dataclasses.replace(pending.facts, catches=catches, branches=branches)
 
 
-def _logged(dispositions: tuple[DispositionFacts, ...], diagnostics: set[int]) -> tuple[DispositionFacts, ...]:
-    """A `log` disposition stays when one of its calls settled as a diagnostic callsite."""
-    out = []
+def _linked(dispositions: tuple[DispositionFacts, ...], sites: set[tuple[str, int]]) -> tuple[DispositionFacts, ...]:
+    """What the worker left pending on a callsite's settling: a `log` stays when one of its calls
+    settled as a diagnostic callsite; a returned construction (`return-value` with a callsite) is
+    a `wrap` when it settled as an error callsite, else a plain `return-value`."""
+    found: list[DispositionFacts] = []
     for item in dispositions:
         if item.kind == "log":
-            sites = tuple(s for s in item.sites if s in diagnostics)
-            if not sites:
-                continue
-            item = dataclasses.replace(item, sites=sites)
-        out.append(item)
-    return tuple(out) or (DispositionFacts("swallow", None, (), None),)
+            linked = tuple(s for s in item.sites if ("diagnostic", s) in sites)
+            if linked:
+                found.append(dataclasses.replace(item, sites=linked))
+        elif item.kind == "return-value" and item.sites:
+            made = all(("error", s) in sites for s in item.sites)
+            found.append(DispositionFacts("wrap", item.cause, item.sites, item.callee) if made
+                         else DispositionFacts("return-value", None, (), None))
+        else:
+            found.append(item)
+    return merged(found) or (DispositionFacts("swallow", None, (), None),)
 
 
 def _catcher(constructor: str, tries: tuple[tuple[int, ...], ...], handlers: Mapping[int, HandlerFacts],

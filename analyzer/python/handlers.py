@@ -276,7 +276,7 @@ class _Body:
             leaves = True
         if not leaves and self._in_loop():
             found.append(DispositionFacts("retry", None, (), None))
-        return _merged(found) or (DispositionFacts("swallow", None, (), None),)
+        return merged(found) or (DispositionFacts("swallow", None, (), None),)
 
     def _raised(self, node: cst.Raise) -> DispositionFacts:
         exc = node.exc
@@ -305,8 +305,9 @@ class _Body:
         if self._is_caught(value):
             return [DispositionFacts("return-error", None, (), None)]
         known = self.reader.known.get(id(value))
-        if known is not None and known[0] == "error":
-            return [self._wrap(value, "partial" if self._mentions(value) else "lost")]
+        if known is not None and known[0] == "error":  # a new error: `wrap` if its class settles as one
+            wrap = self._wrap(value, "partial" if self._mentions(value) else "lost")
+            return [DispositionFacts("return-value", wrap.cause, (known[1],), wrap.callee)]
         return [DispositionFacts("return-value", None, (), None)]
 
     def _called(self, call: cst.Call) -> list[DispositionFacts]:
@@ -410,7 +411,7 @@ def _literal(node: cst.BaseExpression) -> object:
     return _NOT_CAUGHT
 
 
-def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
+def merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
     """One disposition per (kind, cause), their callsites together, in the vocabulary's order."""
     merged: dict[tuple[str, str | None], DispositionFacts] = {}
     for item in found:
