@@ -117,14 +117,14 @@ class Source:
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Assign) and _holds(node, line, column) and len(node.targets) == 1 \
                     and isinstance(node.targets[0], ast.Name):
-                block = self._block_of(node)
+                block = self.block_of(node)
                 name = node.targets[0].id
                 for later in block[block.index(node) + 1:]:
                     if isinstance(later, ast.Raise) and isinstance(later.exc, ast.Name) and later.exc.id == name:
                         return later
         return None
 
-    def _block_of(self, node: ast.stmt) -> list[ast.stmt]:
+    def block_of(self, node: ast.stmt) -> list[ast.stmt]:
         parent = self.parents[node]
         for name in ("body", "orelse", "finalbody", "handlers"):
             block = getattr(parent, name, None)
@@ -355,6 +355,10 @@ def _explain_raise(raised: ast.Raise, tree: Source, ruff_only: bool) -> str:
     handlers = getattr(try_node, "handlers", []) if try_node is not None else []
     if any(h.type is None for h in handlers):
         return "a bare `except:` catches it: ruff's TRY301 needs a named class"
+    if isinstance(raised.exc, ast.Name) and any(
+            isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == raised.exc.id for t in s.targets)
+            for s in tree.block_of(raised)):
+        return "a raised local (`e = X(...); raise e`): ruff's TRY301 compares the name raised with the classes"
     return "caught through the class hierarchy (a base class named): ruff's TRY301 compares names only"
 
 
