@@ -16,17 +16,26 @@ import importlib
 import sys
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts, SiteFacts, UnitHandlers
 from analyzer.model import CaughtClass
-from analyzer.python.filefacts import PendingHandler
+from analyzer.python.filefacts import ClassRecord, PendingHandler
 from analyzer.python.handlers import merged
 
-if TYPE_CHECKING:  # annotations only: the hierarchy calls this module when it settles a unit
-    from analyzer.python.hierarchy import PackageNames
-
 Verdict = Literal["yes", "no", "unknown"]
+
+
+class PackageNames(Protocol):
+    """What is read of the input's names (`analyzer.python.hierarchy.PackageNames`, which calls
+    this module when it settles a unit)."""
+
+    @property
+    def classes(self) -> dict[str, ClassRecord]: ...
+    @property
+    def external(self) -> frozenset[str]: ...
+    def constructor(self, name: str) -> str: ...
+    def root(self, name: str) -> tuple[str, str] | None: ...
 _GROUPS = frozenset({"BaseExceptionGroup", "ExceptionGroup"})
 
 
