@@ -140,7 +140,7 @@ def test_branches_on_tests_of_the_caught_value(by_case: dict[str, list[dict[str,
 def test_summary_counts_and_jobs_give_the_same_bytes(scanned: Path, tmp_path: Path) -> None:
     summary = json.loads((scanned / SUMMARY).read_text())
     lines = (scanned / HANDLERS).read_text().splitlines()
-    assert summary["handlers"]["count"] == len(lines)
+    assert summary["handlers"]["count"] == len(lines) and HANDLERS in summary["outputs"]
     assert summary["handlers"]["byForm"] == {"except": len(lines) - 1, "except*": 1}
     one = tmp_path / "one"
     scan(TREE, one, "--jobs", "1")
