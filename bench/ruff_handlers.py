@@ -50,7 +50,8 @@ class Comparison:
     ruff: set[Key] = field(default_factory=set)
     erratlas: set[Key] = field(default_factory=set)
     explained: dict[Key, str] = field(default_factory=dict)
-    #: ruff findings on no `except` clause or `raise` statement `ast` finds there
+    #: ruff findings on no `except` clause or `raise` statement `ast` finds there, or in a unit
+    #: this Python does not parse
     unmapped: int = 0
 
     def row(self) -> dict[str, object]:
@@ -155,17 +156,23 @@ def run_erratlas(erratlas: list[str], target: Path, out: Path) -> None:
 
 
 def compare(target: Path, scan: Path, ruff_findings: list[dict[str, object]]) -> list[Comparison]:
-    root = target.parent
     handlers = [json.loads(line) for line in (scan / "handlers.jsonl").read_text().splitlines()]
+    summary = json.loads((scan / "error-diagnostic-owner-summary.json").read_text())
+    first = summary["inputs"]["units"][0]["name"]
+    root = target.parent if (target.parent / first).is_file() and first.startswith(f"{target.name}/") else target
     callsites = {}
     for line in (scan / "error-message-callsites.jsonl").read_text().splitlines():
         record = json.loads(line)
         callsites[record["id"]] = record
-    sources: dict[str, Source] = {}
+    sources: dict[str, Source | None] = {}
 
-    def source(unit: str) -> Source:
+    def source(unit: str) -> Source | None:
+        """The unit's `ast`; None when this Python does not parse it (ruff may: another grammar)."""
         if unit not in sources:
-            sources[unit] = Source(root / unit)
+            try:
+                sources[unit] = Source(root / unit)
+            except (SyntaxError, ValueError):
+                sources[unit] = None
         return sources[unit]
 
     comparisons = {rule: Comparison(rule) for rule in RULES}
@@ -173,8 +180,8 @@ def compare(target: Path, scan: Path, ruff_findings: list[dict[str, object]]) ->
     for record in handlers:
         unit = record["unit"]
         tree = source(unit)
-        node = _handler_at(tree, record["line"], record["column"])
-        if node is None:
+        node = _handler_at(tree, record["line"], record["column"]) if tree is not None else None
+        if tree is None or node is None:
             continue
         key = _key(unit, node)
         by_key[key] = record
@@ -185,6 +192,11 @@ def compare(target: Path, scan: Path, ruff_findings: list[dict[str, object]]) ->
         line, column = location["row"], location["column"]  # type: ignore[index]
         tree = source(unit)
         rule = str(finding["code"])
+        if rule not in comparisons:
+            continue  # ruff's own syntax errors (`invalid-syntax`)
+        if tree is None:
+            comparisons[rule].unmapped += 1
+            continue
         if rule == "TRY301":
             node: ast.AST | None = tree.raises.get((line, column))
         elif rule == "B904":
@@ -198,8 +210,9 @@ def compare(target: Path, scan: Path, ruff_findings: list[dict[str, object]]) ->
             comparisons[rule].unmapped += 1
     for comparison in comparisons.values():
         for key in comparison.ruff ^ comparison.erratlas:
-            comparison.explained[key] = _explain(comparison.rule, key, key in comparison.ruff, source(key[0]),
-                                                 by_key.get(key))
+            tree = source(key[0])
+            assert tree is not None  # every key was read from a parsed unit
+            comparison.explained[key] = _explain(comparison.rule, key, key in comparison.ruff, tree, by_key.get(key))
     return list(comparisons.values())
 
 
@@ -248,20 +261,24 @@ def _explain(rule: str, key: Key, ruff_only: bool, tree: Source, record: dict | 
     return _explain_s110(handler, record, ruff_only)
 
 
-def _raises_in(handler: ast.ExceptHandler) -> list[tuple[ast.Raise, bool]]:
+def _raises_in(handler: ast.ExceptHandler) -> list[tuple[ast.Raise, str | None]]:
     """The `raise` statements of a clause's body as erratlas reads it (nested `try` blocks
-    entered, nested `except` bodies, functions and classes not), each with whether it lies in a
-    nested `try` statement (ruff's B904 does not look there)."""
+    entered, nested `except` bodies, functions and classes not), each with where ruff's B904
+    does not look (`try`: in a nested `try` statement; `loop-else`: in the `else` of a `for` or
+    `while`), else None."""
     out = []
-    stack: list[tuple[ast.AST, bool]] = [(s, False) for s in reversed(handler.body)]
+    stack: list[tuple[ast.AST, str | None]] = [(s, None) for s in reversed(handler.body)]
     while stack:
-        node, nested = stack.pop()
+        node, hidden = stack.pop()
         if isinstance(node, ast.Raise):
-            out.append((node, nested))
+            out.append((node, hidden))
         if isinstance(node, (*_SCOPES, ast.ExceptHandler)):
             continue
-        inside = nested or isinstance(node, _TRIES)
-        stack.extend((c, inside) for c in reversed(list(ast.iter_child_nodes(node))))
+        for child in reversed(list(ast.iter_child_nodes(node))):
+            where = hidden or ("try" if isinstance(node, _TRIES) else None)
+            if where is None and isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and child in node.orelse:
+                where = "loop-else"
+            stack.append((child, where))
     return out
 
 
@@ -273,11 +290,13 @@ def _explain_b904(handler: ast.ExceptHandler, ruff_only: bool) -> str:
         if any(_is_with_traceback(r.exc, name) for r, _ in wraps):
             return "`raise e.with_traceback(tb)`: the caught error itself, a rethrow for erratlas"
         return "unexplained"
-    unflagged = [r for r, nested in wraps if r.cause is None and not nested]
+    unflagged = [r for r, hidden in wraps if r.cause is None and hidden is None]
     if unflagged:
         return "unexplained"
-    if any(nested for _, nested in wraps):
+    if any(hidden == "try" for _, hidden in wraps):
         return "raised in a `try` nested in the clause: ruff's B904 does not look inside nested `try` statements"
+    if any(hidden == "loop-else" for _, hidden in wraps):
+        return "raised in the `else` of a loop in the clause: ruff's B904 does not look there"
     if any(isinstance(r.cause, ast.Constant) and r.cause.value is None for r, _ in wraps):
         return "`raise ... from None`: erratlas counts the cause as lost, B904 accepts it"
     if any(r.cause is not None for r, _ in wraps):
@@ -294,6 +313,8 @@ def _explain_try203(handler: ast.ExceptHandler, tree: Source, ruff_only: bool) -
     if ruff_only:
         return "unexplained"
     parent = tree.parents.get(handler)
+    if hasattr(ast, "TryStar") and isinstance(parent, ast.TryStar):
+        return "an `except*` clause: ruff's TRY203 does not report them"
     siblings = getattr(parent, "handlers", [handler])
     trailing = []
     for sibling in reversed(siblings):
@@ -345,6 +366,9 @@ def _explain_raise(raised: ast.Raise, tree: Source, ruff_only: bool) -> str:
             return "raised in a function nested in the `try` block: ruff's TRY301 looks inside it, erratlas " \
                    "keeps to the same function"
         called = raised.exc.func if isinstance(raised.exc, ast.Call) else raised.exc
+        if hasattr(ast, "TryStar") and isinstance(try_node, ast.TryStar):
+            return "raised to `except*` clauses: a group's members decide which catch it (erratlas does not " \
+                   "guess), and a name raised is not resolved"
         if not isinstance(called, (ast.Name, ast.Attribute)):
             return "what is raised is not a class as written: not an error callsite of the inventory"
         return "what is raised does not resolve to an exception class of the inventory (a local, an attribute, " \
