@@ -374,8 +374,8 @@ def _explain_raise(raised: ast.Raise, tree: Source, ruff_only: bool) -> str:
         return "what is raised does not resolve to an exception class of the inventory (a local, an attribute, " \
                "an unresolved name), or the handler's classes do not resolve: erratlas does not guess"
     if nested_try:
-        return "raised in a nested `try` whose handlers do not catch it: ruff's TRY301 does not look inside " \
-               "nested `try` statements"
+        return "raised in a nested `try` (in its block, its clauses not catching it, or in one of its clauses): " \
+               "ruff's TRY301 does not look inside nested `try` statements"
     handlers = getattr(try_node, "handlers", []) if try_node is not None else []
     if any(h.type is None for h in handlers):
         return "a bare `except:` catches it: ruff's TRY301 needs a named class"
