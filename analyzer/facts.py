@@ -17,6 +17,7 @@ from analyzer.identity import IdentityInput
 from analyzer.model import (
     BranchTest,
     CalleeRole,
+    CaughtClass,
     CauseKept,
     Consumer,
     Context,
@@ -98,6 +99,8 @@ class HandlerFacts:
     in_error_region: bool
     #: kind `handler`, role the form (docs/fingerprints.md, "Handler fingerprint")
     identity: IdentityInput
+    #: Python: the classes the `except` clause names (None: a bare `except:`); unused otherwise
+    catches: tuple[CaughtClass, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +256,9 @@ class UnitHandlers:
     #: error callsite offset -> the offset of the handler that catches it directly (thrown in its
     #: protected block, same function)
     caught: Mapping[int, int]
-    #: the evidence of the unit's error sink (the summary's `handlers.sinks`)
-    sink: Mapping[str, object]
+    #: the evidence of the unit's error sink (the summary's `handlers.sinks`); None for a
+    #: frontend that does not look for one
+    sink: Mapping[str, object] | None
     #: catch clauses nested too deep in try statements to record (the summary's `handlers.leftOut`)
     left_out: int
 

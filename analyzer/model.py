@@ -21,8 +21,11 @@ ConsumerRole = Literal[
 CalleeRole = Literal["error-constructor", "logger", "logging", "warnings"]
 #: the owner classes: every callsite is in exactly one
 OwnerClass = Literal["Product", "Dependency", "Unresolved"]
-#: how a handler catches: a `catch` clause, `.catch(fn)`, the rejection argument of `.then(ok, fn)`
-HandlerForm = Literal["catch", "promise-catch", "promise-then"]
+#: how a JavaScript handler catches: a `catch` clause, `.catch(fn)`, the rejection argument of `.then(ok, fn)`
+JavaScriptHandlerForm = Literal["catch", "promise-catch", "promise-then"]
+#: how a Python handler catches: an `except` or an `except*` clause
+PythonHandlerForm = Literal["except", "except*"]
+HandlerForm = Literal[JavaScriptHandlerForm, PythonHandlerForm]
 #: what a handler's branch does with the caught value (docs/reference.md, "Handler records")
 Disposition = Literal[
     "rethrow", "wrap", "log", "report", "return-value", "return-error", "reject", "callback", "retry", "exit", "store",
@@ -391,6 +394,17 @@ class BranchTest:
 
 
 @dataclass(frozen=True, slots=True)
+class CaughtClass:
+    """One class an `except` clause names."""
+
+    #: as written (`OSError`, `exceptions.InstallationError`)
+    written: str
+    #: the exception class it resolves to, named as a callsite's `constructor` is; None when it
+    #: does not resolve to one
+    resolved: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class HandlerDisposition:
     kind: Disposition
     #: `wrap` only: what the new error carries of the caught one, else None
@@ -471,3 +485,11 @@ class HandlerOwnerRow:
     function: str | None
     #: the owning entry `{entry, level, fingerprint}` (and a `references` entry's `chain`), else None
     evidence: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PythonHandler(Handler):
+    """A Python `except` clause: a handler and the classes it names."""
+
+    #: the classes named, in order (a tuple names several); None for a bare `except:` (everything)
+    catches: tuple[CaughtClass, ...] | None

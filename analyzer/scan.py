@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import get_args
 
 from analyzer import progress
 from analyzer.bundle.languages import Language, tree_language
@@ -40,6 +41,8 @@ from analyzer.model import (
     HandlerBranch,
     HandlerDisposition,
     HandlerSource,
+    PythonHandler,
+    PythonHandlerForm,
     Readable,
     ReferenceItem,
 )
@@ -243,7 +246,7 @@ def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, p
             dispositions.append(HandlerDisposition(item.kind, item.cause, tuple(r.id for r in linked), levels,
                                                    item.callee))
         branches.append(HandlerBranch(branch.test, tuple(dispositions)))
-    return Handler(
+    handler = Handler(
         schema=HANDLER_SCHEMA, id=f"h:{unit}@{facts.offset}", fingerprint=fingerprint, copies=copies, unit=unit,
         offset=facts.offset, endOffset=facts.end_offset, line=facts.line, column=facts.column,
         readableLine=place[0], readable=place[1], form=facts.form, param=facts.param, scope=facts.scope,
@@ -251,6 +254,9 @@ def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, p
         sources=tuple(HandlerSource(id, "direct") for id in sorted(sources, key=_id_order)),
         branches=tuple(branches), inErrorRegion=facts.in_error_region,
     )
+    if facts.form in get_args(PythonHandlerForm):  # an `except` clause: and the classes it names
+        return PythonHandler(*(getattr(handler, f.name) for f in fields(Handler)), catches=facts.catches)  # type: ignore[misc]
+    return handler
 
 
 def _id_order(id: str) -> tuple[str, int]:

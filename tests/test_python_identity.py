@@ -9,7 +9,13 @@ rewrote the index pages' wording: against 1e5ae64's outputs, every other file of
 was the same bytes once its renderings' names were written the new way. It was recorded again
 when the one-pass resolver became the only one: the stdlib sample gains 5 error callsites
 (asyncio's `exceptions.TimeoutError(...)`, the builtin by `TimeoutError = TimeoutError`), as
-libcst's scope analysis reads them; pip and requests kept every byte. A scan today must
+libcst's scope analysis reads them; pip and requests kept every byte. It was recorded again
+when Python scans began to write handlers.jsonl (issue 24): each tree gained that file, the
+summary its `handlers` block (and the new files' hashes), and `readable/` the renderings of the
+units with `except` clauses but no callsite (their handler records link to them); every other
+file kept its bytes. It was recorded again when handlers were owned like the code they sit in:
+each tree gained handler-owner-projection.jsonl and the index's flow pages, the index its flow
+section and the summary its `handlerOwners`. A scan today must
 write the same files with the same bytes. A tree whose input differs from the recorded one
 (another pip, another Python) is skipped: its golden values say nothing about it.
 """

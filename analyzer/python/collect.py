@@ -155,6 +155,9 @@ class Collector:
         if isinstance(exc, (cst.Name, cst.Attribute)) and last_name(exc) in self.error_names:
             self.found.candidates.append(Candidate(exc, "raise", self._where(tuple(self.stack), exc)))
 
+    def _handler(self, node: cst.ExceptHandler | cst.ExceptStarHandler) -> None:
+        self.found.handlers.append(Candidate(node, "except", self._where()))
+
     def _function(self, node: cst.FunctionDef) -> None:
         self._bind(node.name.value, "local", 0)
         outer = self.frames[-1] if self.frames else None
@@ -371,6 +374,8 @@ def _is_receiver_attribute(target: cst.BaseExpression, receiver: str | None) -> 
 _VISIT: dict[type, Callable[[Collector, Any], None]] = {  # each handler takes its own node type
     cst.Call: Collector._call,
     cst.Raise: Collector._raise,
+    cst.ExceptHandler: Collector._handler,
+    cst.ExceptStarHandler: Collector._handler,
     cst.FunctionDef: Collector._function,
     cst.Lambda: Collector._lambda,
     cst.ClassDef: Collector._class,

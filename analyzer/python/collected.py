@@ -119,6 +119,8 @@ class LoggerBinding:
 @dataclass(slots=True)
 class Collected:
     candidates: list[Candidate] = field(default_factory=list)
+    #: `except` and `except*` clauses (form `except`), in source order
+    handlers: list[Candidate] = field(default_factory=list)
     classes: list[Candidate] = field(default_factory=list)
     loggers: list[LoggerBinding] = field(default_factory=list)
     #: module-level `import`/`from ... import`: bound name -> dotted target (relative kept)

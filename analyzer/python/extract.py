@@ -22,6 +22,7 @@ from analyzer.facts import ErrorRegion
 from analyzer.python import tokens
 from analyzer.python.collect import Collector
 from analyzer.python.filefacts import FileFacts, FileTask, Vocabulary
+from analyzer.python.handlers import HandlerReader, raised_in
 from analyzer.python.metadata import scopes_of
 from analyzer.python.nesting import TooDeep, too_deep
 from analyzer.python.reduce import Reduction, reduce
@@ -126,7 +127,7 @@ def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabula
     aliases = {f"{task.module}.{bound}": names.absolute_import(target) for bound, target in found.imports.items()}
     stars = [names.absolute_import(source) for source in found.star_imports]
     facts = FileFacts(unit.name, task.module, [], [], aliases, stars, [], [], {}, [], None, module_digest)
-    if not (found.candidates or found.classes or found.loggers or found.assignments):
+    if not (found.candidates or found.classes or found.loggers or found.assignments or found.handlers):
         return facts  # nothing to resolve
     try:
         return _resolved(facts, SiteBuilder(task, stream, stream.encoding, vocabulary, spans,
@@ -147,6 +148,16 @@ def _resolved(facts: FileFacts, site: SiteBuilder, collector: Collector) -> File
     loggers, attribute_loggers, logger_targets = site.loggers(found.loggers)
     shadowed: Counter[str] = Counter()
     built = [site.build(candidate, logger_targets, shadowed) for candidate in found.candidates]
+    handlers = []
+    if found.handlers:
+        known = {id(c.node): (s.facts.kind, s.facts.offset) for c, s in zip(found.candidates, built) if s is not None}
+        built = [
+            dataclasses.replace(s, tries=raised_in(site, c.node, c.path)) if s is not None and s.facts.kind == "error"
+            else s
+            for c, s in zip(found.candidates, built)
+        ]
+        reader = HandlerReader(site, known)
+        handlers = [reader.read(candidate) for candidate in found.handlers]
     sites = sorted((s for s in built if s is not None), key=lambda s: (s.facts.offset, s.facts.kind))
     return dataclasses.replace(
         facts,
@@ -156,6 +167,7 @@ def _resolved(facts: FileFacts, site: SiteBuilder, collector: Collector) -> File
         loggers=sorted(loggers),
         attribute_loggers=sorted(attribute_loggers),
         shadowed=dict(sorted(shadowed.items())),
+        handlers=handlers,
     )
 
 

@@ -3,9 +3,9 @@ are filtered with, and the plain, picklable facts it returns (sites, classes, lo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from analyzer.facts import ClassFacts, ErrorRegion, SiteFacts
+from analyzer.facts import ClassFacts, ErrorRegion, HandlerFacts, SiteFacts
 from analyzer.model import Unit
 from analyzer.python.rules import PythonRules
 
@@ -30,6 +30,28 @@ class PendingSite:
     #: the builtin (or `logging`/`warnings`) name the callee spells though it resolves elsewhere:
     #: counted as shadowed if the pending resolution drops the site
     shadows: str | None = None
+    #: for an error raised directly in `try` blocks of its function: the offsets of each such
+    #: `try`'s handlers, innermost `try` first (`analyzer.python.handlers.raised_in`)
+    tries: tuple[tuple[int, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PendingCatch:
+    """A class an `except` clause names, as far as one file can resolve it."""
+
+    written: str
+    #: a builtin or external exception settled here, else None
+    resolved: str | None
+    #: a class of the input that may be an exception (settled across modules), else None
+    pending: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingHandler:
+    #: everything but `catches` (settled across modules) and the log dispositions' fate
+    facts: HandlerFacts
+    #: None for a bare `except:`
+    catches: tuple[PendingCatch, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +83,8 @@ class FileFacts:
     parse_error: str | None
     #: alpha-normalized digest of the whole unit, for its module fingerprint (fp1m)
     module_digest: bytes
+    #: `except` and `except*` clauses, in source order
+    handlers: list[PendingHandler] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

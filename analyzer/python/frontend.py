@@ -15,7 +15,7 @@ from pathlib import Path
 
 from analyzer.bundle.python_inputs import load_python_input
 from analyzer.errors import InputError
-from analyzer.facts import FrontendScan
+from analyzer.facts import HANDLERS, FrontendScan, UnitFacts
 from analyzer.parallel.executor import Inline
 from analyzer.python.extract import extract_file
 from analyzer.python.filefacts import PYTHON_ANCHOR_LIMIT, FileFacts, FileTask, Vocabulary
@@ -46,7 +46,7 @@ def scan_python(path: Path, rules: Rules, executor: Inline) -> FrontendScan:
     evidence = {name: vendored(name, bundle.manifests) for name in names}
     units = settle(files, bundle.units, compiled, modules, evidence)
     module_rows = module_map(units, [f.module_digest for f in files], modules, evidence)
-    renderings = {u.unit.name: as_written(u.unit.source) for u in units if u.sites}
+    renderings = {u.unit.name: as_written(u.unit.source) for u in units if u.sites or _has_handlers(u)}
     return FrontendScan(bundle.name, bundle.sha256, bundle.size, units, renderings, module_rows, PYTHON_ANCHOR_LIMIT)
 
 
@@ -68,6 +68,11 @@ def extract_all(path: Path, tasks: list[FileTask], vocabulary: Vocabulary, execu
                 path, f"{where}parsing it needs more than {WORKER_MEMORY // 2**30} GiB of memory"
             ) from None
         raise RuntimeError(f"{where}{failed.message}") from None
+
+
+def _has_handlers(unit: UnitFacts) -> bool:
+    handlers = unit.extra(HANDLERS)
+    return handlers is not None and bool(handlers.handlers)
 
 
 def _named(path: Path, unit: str) -> str:

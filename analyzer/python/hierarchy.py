@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from analyzer.facts import ClassFacts, LoggerFacts, SiteFacts, UnitFacts
 from analyzer.model import Unit
+from analyzer.python.catching import unit_handlers
 from analyzer.python.filefacts import ClassRecord, FileFacts, PendingSite
 from analyzer.python.modules import ModuleName, Vendored
 from analyzer.python.rules import PythonRules
@@ -132,6 +133,10 @@ def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
     for unit, facts in zip(units, files):
         settled = [(site, _settled(site, names)) for site in facts.sites]
         sites = [s for _, s in settled if s is not None]
+        handlers = None
+        if facts.parse_error is None:
+            raised = [(s, site.tries) for site, s in settled if s is not None]
+            handlers = unit_handlers(facts.handlers, raised, names)
         shadowed = Counter(facts.shadowed)
         shadowed.update(site.shadows for site, s in settled if s is None and site.shadows is not None)
         classes = [c for c in (_error_class(record, names) for record in facts.classes) if c is not None]
@@ -144,7 +149,8 @@ def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
                 shadowed=dict(sorted(shadowed.items())),
                 error_regions=facts.error_regions,
                 left_out=(),  # libcst parses a file whole or not at all (an error region): none is left out
-                extras=PythonUnit(modules[unit.name].name, vendored[unit.name], facts.parse_error).side_table(),
+                extras=PythonUnit(modules[unit.name].name, vendored[unit.name], facts.parse_error,
+                                  handlers).side_table(),
             )
         )
     return out

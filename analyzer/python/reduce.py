@@ -72,6 +72,8 @@ def _reduce_line(reduction: Reduction, lines: list[Line], at: int, hits: frozens
         if body_end > at + 1 and _blankable_body(reduction, lines, at, body_end, hits):
             return body_end
         return at + 1
+    if head == "except" and values[line.last - 1] == ":":
+        return _body_end(lines, at)  # a handler's body says what it does with what it catches
     _reduce_value(reduction, line, hits)
     return at + 1
 
@@ -146,8 +148,8 @@ def _is_dotted(stream: Tokens, first: int, last: int) -> bool:
 
 
 def _holds_hit(stream: Tokens, first: int, last: int, hits: frozenset[str]) -> bool:
-    """A call of a hit, a `raise` of one, a binding keyword, a type parameter, or a hit in an
-    f-string, within tokens `[first, last)`."""
+    """A call of a hit, a `raise` of one, a binding keyword, an `except` clause, a type parameter,
+    or a hit in an f-string, within tokens `[first, last)`."""
     kinds, values = stream.kinds, stream.values
     raising, depth = False, 0
     for index in range(first, last):
@@ -171,7 +173,7 @@ def _holds_hit(stream: Tokens, first: int, last: int, hits: frozenset[str]) -> b
 def _name_hits(stream: Tokens, index: int, last: int, hits: frozenset[str], raising: bool) -> bool:
     values = stream.values
     value = values[index]
-    if value in _BINDING or (value == "type" and _is_type_statement(stream, index, last)):
+    if value in _BINDING or value == "except" or (value == "type" and _is_type_statement(stream, index, last)):
         return True
     if value == "def":
         return index + 2 < last and values[index + 2] == "["  # a type parameter

@@ -71,7 +71,7 @@ class SiteBuilder:
         node = candidate.node
         func = node.func if isinstance(node, cst.Call) else node
         qualified = self.qualified(func, candidate.where)
-        error = self._error(qualified)
+        error = self.error_class(qualified)
         if error is not None and error[1] is None:
             return PendingSite(self._error_facts(candidate, func, error[0]), None)
         if candidate.form == "call":  # before a maybe-class: `logger.error(...)` is a logger call
@@ -96,7 +96,7 @@ class SiteBuilder:
             return written
         return root if root in ("logging", "warnings") and "." in written else None
 
-    def _error(self, qualified: list[str]) -> tuple[str, tuple[str, ...] | None] | None:
+    def error_class(self, qualified: list[str]) -> tuple[str, tuple[str, ...] | None] | None:
         """(constructor, pending) when a callee may be an error class."""
         deferred = None
         for name in qualified:
@@ -229,7 +229,7 @@ class SiteBuilder:
         offset, end_offset = self.map.byte(start), self.map.byte(end)
         line, column = self.map.line_column(start)
         consumer = consumer_of(node, path)
-        anchor = self._anchor(node, path)
+        anchor = self.anchor(node, path)
         function = innermost_function(path)
         unit = self.task.unit.name
         callee_start, callee_end = self.spans[id(func)]
@@ -271,7 +271,7 @@ class SiteBuilder:
         start, end = self.spans[id(node)]
         return self.map.byte(end) - self.map.byte(start)
 
-    def _anchor(self, node: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> cst.CSTNode:
+    def anchor(self, node: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> cst.CSTNode:
         """The innermost function when it is at most PYTHON_ANCHOR_LIMIT bytes; otherwise the
         largest enclosing statement inside it that is; otherwise the callsite itself."""
         limit = PYTHON_ANCHOR_LIMIT

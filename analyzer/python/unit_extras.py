@@ -1,13 +1,13 @@
 """The Python frontend's side table of a unit: what only this frontend produces (the unit as a
-module of a package: its dotted name, vendoring, why it was not parsed), typed, and its entry
-under the capability the shared stages ask for (`analyzer.facts.PACKAGE_MODULE`)."""
+module of a package: its dotted name, vendoring, why it was not parsed; its `except` clauses),
+typed, and its entries under the capabilities the shared stages ask for (`analyzer.facts`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.facts import PACKAGE_MODULE, Capability
+from analyzer.facts import HANDLERS, PACKAGE_MODULE, Capability, UnitHandlers
 from analyzer.python.modules import Vendored
 
 
@@ -19,6 +19,11 @@ class PythonUnit:
     vendored: Vendored | None
     #: why the unit was not parsed (its syntax error, a nesting limit), None when it was
     parse_error: str | None
+    #: its `except` clauses and the error callsites they catch directly; None when not parsed
+    handlers: UnitHandlers | None = None
 
     def side_table(self) -> dict[Capability[Any], object]:
-        return dict([PACKAGE_MODULE.entry(self)])
+        entries = [PACKAGE_MODULE.entry(self)]
+        if self.handlers is not None:
+            entries.append(HANDLERS.entry(self.handlers))
+        return dict(entries)

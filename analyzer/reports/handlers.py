@@ -1,4 +1,4 @@
-"""handlers.jsonl and the summary's `handlers` block: where a JavaScript scan's errors are caught
+"""handlers.jsonl and the summary's `handlers` block: where a scan's errors are caught
 and what each handler does (docs/reference.md, "Handler records")."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, get_args
 import orjson
 
 from analyzer.facts import HANDLERS
-from analyzer.model import Disposition, HandlerForm
+from analyzer.model import Disposition, JavaScriptHandlerForm, PythonHandlerForm
 from analyzer.scandir.files import HANDLERS_FILE
 
 if TYPE_CHECKING:
@@ -30,15 +30,16 @@ def handler_summary(result: ScanResult) -> dict[str, object] | None:
     handlers = result.handlers
     found = [h for u in result.units if (h := u.extra(HANDLERS)) is not None]
     forms = Counter(h.form for h in handlers)
+    kinds = get_args(PythonHandlerForm if result.language == "python" else JavaScriptHandlerForm)
     dispositions = Counter(d.kind for h in handlers for b in h.branches for d in b.dispositions)
     return {
         "count": len(handlers),
-        "byForm": {form: forms.get(form, 0) for form in get_args(HandlerForm)},
+        "byForm": {form: forms.get(form, 0) for form in kinds},
         "branches": sum(len(h.branches) for h in handlers),
         "byDisposition": {kind: dispositions.get(kind, 0) for kind in get_args(Disposition)},
         "withTests": sum(1 for h in handlers if any(b.test is not None for b in h.branches)),
         "withSources": sum(1 for h in handlers if h.sources),
         "sources": sum(len(h.sources) for h in handlers),
-        "sinks": [dict(h.sink) for h in found],
+        "sinks": [dict(h.sink) for h in found if h.sink is not None],
         "leftOut": sum(h.left_out for h in found),
     }

@@ -46,7 +46,7 @@ MAP_SOURCES_FILE = "map-sources.jsonl"
 #: the reference graph the `references` owner entries follow (docs/references.md)
 REFERENCES_FILE = "references.jsonl"
 #: where errors are caught and what each handler does; written by a scan whose frontend looks
-#: for handlers (JavaScript), absent otherwise (docs/reference.md, "Handler records")
+#: for handlers (JavaScript and Python), absent otherwise (docs/reference.md, "Handler records")
 HANDLERS_FILE = "handlers.jsonl"
 PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
 #: each handler's owner; written with handlers.jsonl (docs/owners.md, "Handlers")

@@ -26,6 +26,7 @@ from analyzer.model import (
     HandlerOwnerRow,
     MapSource,
     ProjectionRow,
+    PythonHandler,
     ReferenceItem,
 )
 from analyzer.scandir.files import (
@@ -225,7 +226,14 @@ def load_handlers(files: dict[str, bytes]) -> list[Handler] | None:
     data = files.get(HANDLERS_FILE)
     if data is None:
         return None
-    return records_of(data, HANDLERS_FILE, Handler, HANDLER_SCHEMA, "a handler record")
+    out: list[Handler] = []
+    for number, row in enumerate(rows(data, HANDLERS_FILE), start=1):
+        if not isinstance(row, dict) or row.get("schema") != HANDLER_SCHEMA:
+            raise InputError(f"{HANDLERS_FILE}:{number}", f"not a handler record (schema {HANDLER_SCHEMA})")
+        # a Python clause names the classes it catches (docs/reference.md, "Handler records")
+        record = PythonHandler if "catches" in row else Handler
+        out.append(record_of(record, row, f"{HANDLERS_FILE}:{number}"))
+    return out
 
 
 def load_handler_projection(files: dict[str, bytes]) -> list[HandlerOwnerRow] | None:

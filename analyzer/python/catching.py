@@ -1,0 +1,188 @@
+"""Which `except` clause catches an error callsite, through the class hierarchy of the whole input
+(error-classes.jsonl's classes, the builtin exceptions, the external ones of the rules), settled
+once every module is read (docs/reference.md, "Handler records", Python).
+
+An error raised in a `try` block is caught by the first handler of that `try` whose classes
+include the error's class or one of its bases; when none does, by the enclosing `try` of the
+same function, and so on. Exactness first: a handler whose classes do not resolve, or an error
+whose bases are not all known, stops the search; no handler is guessed.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import importlib
+import sys
+from collections.abc import Mapping
+from functools import cache
+from typing import Literal, Protocol
+
+from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts, SiteFacts, UnitHandlers
+from analyzer.model import CaughtClass
+from analyzer.python.filefacts import ClassRecord, PendingHandler
+from analyzer.python.handlers import merged
+
+Verdict = Literal["yes", "no", "unknown"]
+
+
+class PackageNames(Protocol):
+    """What is read of the input's names (`analyzer.python.hierarchy.PackageNames`, which calls
+    this module when it settles a unit)."""
+
+    @property
+    def classes(self) -> dict[str, ClassRecord]: ...
+    @property
+    def external(self) -> frozenset[str]: ...
+    def constructor(self, name: str) -> str: ...
+    def root(self, name: str) -> tuple[str, str] | None: ...
+_GROUPS = frozenset({"BaseExceptionGroup", "ExceptionGroup"})
+
+
+def unit_handlers(handlers: list[PendingHandler], sites: list[tuple[SiteFacts, tuple[tuple[int, ...], ...]]],
+                  names: PackageNames) -> UnitHandlers:
+    """The unit's handlers with their classes settled, log dispositions kept only where the
+    diagnostic callsite settled, and the error callsites each catches directly."""
+    settled_sites = {(s.kind, s.offset) for s, _ in sites}
+    settled = [_settled(h, names, settled_sites) for h in handlers]
+    by_offset = {h.offset: h for h in settled}
+    caught: dict[int, int] = {}
+    for site, tries in sites:
+        if site.kind != "error" or not tries or site.constructor is None:
+            continue
+        handler = _catcher(site.constructor, tries, by_offset, names)
+        if handler is not None:
+            caught[site.offset] = handler
+    return UnitHandlers(settled, caught, None, 0)
+
+
+def _settled(pending: PendingHandler, names: PackageNames, sites: set[tuple[str, int]]) -> HandlerFacts:
+    catches = None
+    if pending.catches is not None:
+        catches = tuple(
+            CaughtClass(c.written, c.resolved if c.pending is None else (
+                names.constructor(c.pending) if names.root(c.pending) is not None else None))
+            for c in pending.catches
+        )
+    branches = tuple(BranchFacts(b.test, _linked(b.dispositions, sites)) for b in pending.facts.branches)
+    return dataclasses.replace(pending.facts, catches=catches, branches=branches)
+
+
+def _linked(dispositions: tuple[DispositionFacts, ...], sites: set[tuple[str, int]]) -> tuple[DispositionFacts, ...]:
+    """What the worker left pending on a callsite's settling: a `log` stays when one of its calls
+    settled as a diagnostic callsite; a returned construction (`return-value` with a callsite) is
+    a `wrap` when it settled as an error callsite, else a plain `return-value`."""
+    found: list[DispositionFacts] = []
+    for item in dispositions:
+        if item.kind == "log":
+            linked = tuple(s for s in item.sites if ("diagnostic", s) in sites)
+            if linked:
+                found.append(dataclasses.replace(item, sites=linked))
+        elif item.kind == "return-value" and item.sites:
+            made = all(("error", s) in sites for s in item.sites)
+            found.append(DispositionFacts("wrap", item.cause, item.sites, item.callee) if made
+                         else DispositionFacts("return-value", None, (), None))
+        else:
+            found.append(item)
+    return merged(found) or (DispositionFacts("swallow", None, (), None),)
+
+
+def _catcher(constructor: str, tries: tuple[tuple[int, ...], ...], handlers: Mapping[int, HandlerFacts],
+             names: PackageNames) -> int | None:
+    bases, complete = ancestors(constructor, names)
+    for group in tries:
+        for offset in group:
+            handler = handlers.get(offset)
+            if handler is None:
+                return None
+            verdict = matches(bases, complete, handler, names.external)
+            if verdict == "yes":
+                return offset
+            if verdict == "unknown":
+                return None
+    return None
+
+
+def matches(bases: frozenset[str], complete: bool, handler: HandlerFacts, external: frozenset[str]) -> Verdict:
+    """Whether an error of a class with these `bases` (itself included; `complete`: all known)
+    is caught by `handler`."""
+    if handler.catches is None:
+        return "yes"
+    if handler.form == "except*" and bases & _GROUPS:
+        return "unknown"  # a group is split by its members' classes
+    unknown = False
+    for item in handler.catches:
+        if item.resolved is None:
+            unknown = True
+        elif _canonical(item.resolved, external) in bases:
+            return "yes"
+        elif not complete:
+            unknown = True
+    return "unknown" if unknown else "no"
+
+
+def ancestors(constructor: str, names: PackageNames) -> tuple[frozenset[str], bool]:
+    """The class and all its bases, named canonically (`_canonical`), and whether every base is
+    known: a base that resolves to several names or to none, or an external class that cannot be
+    read, leaves the set incomplete."""
+    seen: set[str] = set()
+    complete = True
+    pending = [constructor]
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        known = _runtime_bases(name) if name not in names.classes and _readable(name, names.external) else None
+        if known is not None:
+            seen.update(known)
+            continue
+        record = names.classes.get(name)
+        if record is None:
+            complete = False
+            continue
+        for _, candidates in record.bases:
+            if len(candidates) != 1:
+                complete = False
+                continue
+            pending.append(names.constructor(candidates[0]))
+    return frozenset(_canonical(n, names.external) for n in seen), complete
+
+
+@cache
+def _runtime_bases(name: str) -> frozenset[str] | None:
+    """The bases of a builtin class, or of a class of the standard library (the running Python's),
+    canonically named; None for any other name."""
+    found = _runtime_class(name)
+    if found is None:
+        return None
+    return frozenset({name, *(_named(k) for k in found.__mro__)})
+
+
+def _readable(name: str, external: frozenset[str]) -> bool:
+    """A builtin, or an external class of the rules (only those modules are ever imported)."""
+    return "." not in name or name in external
+
+
+def _canonical(name: str, external: frozenset[str]) -> str:
+    found = _runtime_class(name) if _readable(name, external) else None
+    return _named(found) if found is not None else name
+
+
+def _named(cls: type) -> str:
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+
+
+@cache
+def _runtime_class(name: str) -> type | None:
+    module, _, attribute = name.rpartition(".")
+    if not module:
+        found = getattr(builtins, name, None)
+    elif module.split(".", 1)[0] in sys.stdlib_module_names:
+        try:
+            found = getattr(importlib.import_module(module), attribute, None)
+        except Exception:  # a module this Python cannot import: its classes stay unknown
+            return None
+    else:
+        return None
+    return found if isinstance(found, type) else None

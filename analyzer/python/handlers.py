@@ -1,0 +1,422 @@
+"""The `except` and `except*` clauses of one Python unit (a worker's job): where each is, the
+classes it names as far as one file resolves them, its branches on tests of the caught value and
+what each branch does with it; and, for an error callsite, the handlers of the `try` statements
+it is raised directly in (docs/reference.md, "Handler records", Python).
+
+Which handler catches a callsite needs the class hierarchy of the whole input: that is settled
+by `analyzer.python.catching` once every module is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import get_args
+
+import libcst as cst
+
+from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts
+from analyzer.identity import IdentityInput
+from analyzer.model import BranchTest, CauseKept, Disposition, PythonHandlerForm, TestOp
+from analyzer.python.collected import Candidate
+from analyzer.python.filefacts import PendingCatch, PendingHandler
+from analyzer.python.scopes import scope_of
+from analyzer.python.sites import SiteBuilder
+from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES, TRY_TYPES, dotted
+
+#: what ends the process (`exit`, `quit`: the site module's, bound in builtins)
+_EXITS = frozenset({"sys.exit", "os._exit", "builtins.exit", "builtins.quit"})
+#: builtins that read a value without passing it on (`str(e)` is a message, not a callback)
+_READERS = frozenset({
+    "builtins.str", "builtins.repr", "builtins.format", "builtins.isinstance", "builtins.type", "builtins.getattr",
+    "builtins.hasattr", "builtins.len", "builtins.id", "builtins.print", "builtins.bool", "builtins.int",
+})
+#: methods that keep their argument in a container (`errors.append(e)`)
+_KEEPERS = frozenset({"append", "add", "extend", "put", "put_nowait", "appendleft"})
+_LEAVING = (cst.Raise, cst.Return, cst.Break)
+_ENDING = (cst.Raise, cst.Return, cst.Break, cst.Continue)
+_COMPARISONS: dict[type, TestOp] = {
+    cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">",
+    cst.GreaterThanEqual: ">=", cst.Is: "===", cst.IsNot: "!==",
+}
+_FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NEGATED: dict[TestOp, TestOp] = {"==": "!=", "!=": "==", "===": "!==", "!==": "===", "instanceof": "!instanceof",
+                                  "!instanceof": "instanceof", "truthy": "falsy", "falsy": "truthy", "<": ">=",
+                                  "<=": ">", ">": "<=", ">=": "<"}
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+_SPACE = re.compile(r"\s+")
+_ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
+_CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
+#: nodes of an expression searched for the caught value
+_MENTION_NODES = 4096
+_NOT_CAUGHT = object()
+
+
+def raised_in(builder: SiteBuilder, node: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> tuple[tuple[int, ...], ...]:
+    """For an error callsite that is raised (`raise X(...)`, `raise X`, or `e = X(...)` followed
+    in the same block by `raise e`): the handler offsets of every `try` whose block (not its
+    handlers, `else` or `finally`) holds the raise in the same function, innermost first."""
+    at = _holder(node, path)
+    if at is None:
+        return ()
+    groups = []
+    child = path[at]
+    for parent in reversed(path[:at]):
+        if isinstance(parent, SCOPE_TYPES):
+            break
+        if isinstance(parent, TRY_TYPES) and parent.body is child:
+            groups.append(tuple(builder.offset(h) for h in parent.handlers))
+        child = parent
+    return tuple(groups)
+
+
+def _holder(node: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> int | None:
+    """The position in `path` of the statement that raises the callsite, else None."""
+    if not path:
+        return None
+    parent = path[-1]
+    if isinstance(parent, cst.Raise) and parent.exc is node:
+        return len(path) - 1
+    if not (isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1):
+        return None
+    target = parent.targets[0].target
+    if not isinstance(target, cst.Name) or len(path) < 3:
+        return None
+    line, block = path[-2], path[-3]
+    if not isinstance(line, cst.SimpleStatementLine) or not isinstance(block, (cst.IndentedBlock, cst.Module)):
+        return None
+    later = False
+    for statement in block.body:
+        if later and isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Raise) and isinstance(small.exc, cst.Name) and \
+                        small.exc.value == target.value:
+                    return len(path) - 2
+        later = later or statement is line
+    return None
+
+
+def _statements(suite: cst.BaseSuite) -> list[cst.CSTNode]:
+    """A block's statements, the small statements of its simple lines one by one."""
+    out: list[cst.CSTNode] = []
+    for item in suite.body:
+        if isinstance(item, cst.SimpleStatementLine):
+            out.extend(item.body)
+        else:
+            out.append(item)
+    return out
+
+
+class HandlerReader:
+    """One unit's handlers: `read` each `except` clause the collector found."""
+
+    def __init__(self, builder: SiteBuilder, known: dict[int, tuple[str, int]]) -> None:
+        self.builder = builder
+        #: id of a candidate callsite node -> (kind, offset): the callsites a branch may link
+        self.known = known
+
+    def read(self, candidate: Candidate) -> PendingHandler:
+        builder = self.builder
+        node: cst.ExceptHandler | cst.ExceptStarHandler = candidate.node  # type: ignore[assignment]
+        start, end = builder.spans[id(node)]
+        offset = builder.map.byte(start)
+        line, column = builder.map.line_column(start)
+        form: PythonHandlerForm = "except*" if isinstance(node, cst.ExceptStarHandler) else "except"
+        name = node.name
+        param = name.name.value if name is not None and isinstance(name.name, cst.Name) else None
+        anchor = builder.anchor(node, candidate.path)
+        unit = builder.task.unit.name
+        body = _Body(self, candidate, param)
+        facts = HandlerFacts(
+            offset=offset, end_offset=builder.map.byte(end), line=line, column=column, form=form, param=param,
+            scope=scope_of(builder.task.module, candidate.frames, builder.offset),
+            branches=body.branches(), in_error_region=False,
+            identity=IdentityInput(kind="handler", role=form, comparison_key="", consumer_role="",
+                                   anchor=builder.digest(anchor), anchor_slot=(unit, builder.offset(anchor)),
+                                   order=(unit, offset)),
+        )
+        return PendingHandler(facts, self._catches(node.type, candidate))
+
+    def _catches(self, named: cst.BaseExpression | None, candidate: Candidate) -> tuple[PendingCatch, ...] | None:
+        if named is None:
+            return None
+        items = [e.value for e in named.elements] if isinstance(named, cst.Tuple) else [named]
+        out = []
+        for item in items:
+            start, end = self.builder.spans[id(item)]
+            written = _SPACE.sub("", self.builder.text[start:end])
+            found = None
+            if isinstance(item, (cst.Name, cst.Attribute)):
+                found = self.builder.error_class(self.builder.qualified(item, candidate.where))
+            if found is None:
+                out.append(PendingCatch(written, None, None))
+            elif found[1] is None:
+                out.append(PendingCatch(written, found[0], None))
+            else:
+                out.append(PendingCatch(written, None, found[1][1]))
+        return tuple(out)
+
+
+class _Body:
+    """One handler's body: its branches and what each does with the caught value."""
+
+    def __init__(self, reader: HandlerReader, candidate: Candidate, param: str | None) -> None:
+        self.reader, self.builder = reader, reader.builder
+        self.candidate, self.param = candidate, param
+        self.handler: cst.ExceptHandler | cst.ExceptStarHandler = candidate.node  # type: ignore[assignment]
+        #: locals the body binds to a new error: name -> the construction
+        self.made: dict[str, cst.Call] = {}
+
+    # --- branches ---------------------------------------------------------------------------
+
+    def branches(self) -> tuple[BranchFacts, ...]:
+        statements = _statements(self.handler.body)
+        for statement in statements:
+            if isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call) and \
+                    len(statement.targets) == 1 and isinstance(statement.targets[0].target, cst.Name):
+                self.made[statement.targets[0].target.value] = statement.value
+        return tuple(BranchFacts(test, self._dispositions(parts)) for test, parts in self._split(statements))
+
+    def _split(self, statements: list[cst.CSTNode]) -> list[tuple[BranchTest | None, list[cst.CSTNode]]]:
+        """The statements of each branch: the first top-level `if` chain that tests the caught
+        value splits them; statements before it belong to every branch, those after it to the
+        branches that do not end in `raise`, `return`, `break` or `continue`."""
+        for at, statement in enumerate(statements):
+            if not isinstance(statement, cst.If):
+                continue
+            chain = self._chain(statement)
+            if chain is None:
+                continue
+            before, after = statements[:at], statements[at + 1:]
+            return [(test, before + body + ([] if _ends(body) else after)) for test, body in chain]
+        return [(None, statements)]
+
+    def _chain(self, statement: cst.If) -> list[tuple[BranchTest | None, list[cst.CSTNode]]] | None:
+        out: list[tuple[BranchTest | None, list[cst.CSTNode]]] = []
+        node: cst.If = statement
+        while True:
+            test = self._test(node.test)
+            if test is None:
+                if not out:
+                    return None
+                out.append((None, [node]))  # an `elif` on something else: the rest
+                return out
+            out.append((test, _statements(node.body)))
+            orelse = node.orelse
+            if isinstance(orelse, cst.If):
+                node = orelse
+                continue
+            out.append((None, _statements(orelse.body) if orelse is not None else []))
+            return out
+
+    def _test(self, test: cst.BaseExpression) -> BranchTest | None:
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self._test(test.expression)
+            return BranchTest(inner.field, _NEGATED[inner.op], inner.value) if inner is not None else None
+        if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2 and \
+                not any(a.keyword or a.star for a in test.args):
+            target, cls = test.args[0].value, test.args[1].value
+            written = dotted(cls) if isinstance(cls, (cst.Name, cst.Attribute)) else None
+            if written is not None and self._field(target) is None and self._is_caught(target):
+                return BranchTest(None, "instanceof", written)
+            return None
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+            comparison = test.comparisons[0]
+            op = _COMPARISONS.get(type(comparison.operator))
+            if op is None:
+                return None
+            left, right = test.left, comparison.comparator
+            field, value = self._field(left), _literal(right)
+            if field is not _NOT_CAUGHT and value is not _NOT_CAUGHT:
+                return BranchTest(field, op, value)  # type: ignore[arg-type]
+            field, value = self._field(right), _literal(left)
+            if field is not _NOT_CAUGHT and value is not _NOT_CAUGHT:
+                return BranchTest(field, _FLIPPED.get(op, op), value)  # type: ignore[arg-type]
+            return None
+        field = self._field(test)
+        if field is not _NOT_CAUGHT and field is not None:
+            return BranchTest(field, "truthy", None)  # type: ignore[arg-type]
+        return None
+
+    def _field(self, node: cst.BaseExpression) -> object:
+        """The path read from the caught value (`errno`, `response.status`, `args[0]`), None for
+        the value itself, `_NOT_CAUGHT` when `node` is not read from it."""
+        parts: list[str] = []
+        while True:
+            if isinstance(node, cst.Attribute):
+                parts.append(f".{node.attr.value}")
+                node = node.value
+            elif isinstance(node, cst.Subscript) and len(node.slice) == 1 and \
+                    isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer):
+                parts.append(f"[{node.slice[0].slice.value.value}]")
+                node = node.value
+            else:
+                break
+        if not self._is_caught(node):
+            return _NOT_CAUGHT
+        return "".join(reversed(parts)).lstrip(".") or None
+
+    # --- dispositions -------------------------------------------------------------------------
+
+    def _dispositions(self, parts: list[cst.CSTNode]) -> tuple[DispositionFacts, ...]:
+        found: list[DispositionFacts] = []
+        leaves = False
+        for node in _walk(parts):
+            if isinstance(node, _LEAVING):
+                leaves = True
+            if isinstance(node, cst.Raise):
+                found.append(self._raised(node))
+            elif isinstance(node, cst.Return):
+                found.extend(self._returned(node.value))
+            elif isinstance(node, cst.Call):
+                found.extend(self._called(node))
+            elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                found.extend(self._assigned(node))
+        if any(d.kind == "exit" for d in found):
+            leaves = True
+        if not leaves and self._in_loop():
+            found.append(DispositionFacts("retry", None, (), None))
+        return merged(found) or (DispositionFacts("swallow", None, (), None),)
+
+    def _raised(self, node: cst.Raise) -> DispositionFacts:
+        exc = node.exc
+        if exc is None or self._is_caught(exc) or self._is_traceback_of_caught(exc):
+            return DispositionFacts("rethrow", None, (), None)
+        construction: cst.BaseExpression = exc
+        if isinstance(exc, cst.Name) and exc.value in self.made:
+            construction = self.made[exc.value]
+        cause: CauseKept
+        if node.cause is not None:
+            cause = "kept" if self._is_caught(node.cause.item) else "lost"
+        else:
+            cause = "partial" if self._mentions(construction) else "lost"
+        return self._wrap(construction, cause)
+
+    def _wrap(self, construction: cst.BaseExpression, cause: CauseKept) -> DispositionFacts:
+        known = self.reader.known.get(id(construction))
+        sites = (known[1],) if known is not None and known[0] == "error" else ()
+        callee = construction.func if isinstance(construction, cst.Call) else construction
+        written = dotted(callee) if isinstance(callee, (cst.Name, cst.Attribute)) else None
+        return DispositionFacts("wrap", cause, sites, written)
+
+    def _returned(self, value: cst.BaseExpression | None) -> list[DispositionFacts]:
+        if value is None:
+            return [DispositionFacts("return-value", None, (), None)]
+        if self._is_caught(value):
+            return [DispositionFacts("return-error", None, (), None)]
+        known = self.reader.known.get(id(value))
+        if known is not None and known[0] == "error":  # a new error: `wrap` if its class settles as one
+            wrap = self._wrap(value, "partial" if self._mentions(value) else "lost")
+            return [DispositionFacts("return-value", wrap.cause, (known[1],), wrap.callee)]
+        return [DispositionFacts("return-value", None, (), None)]
+
+    def _called(self, call: cst.Call) -> list[DispositionFacts]:
+        known = self.reader.known.get(id(call))
+        if known is not None:
+            return [DispositionFacts("log", None, (known[1],), None)] if known[0] == "diagnostic" else []
+        qualified = self.builder.qualified(call.func, self.candidate.where)
+        if _EXITS.intersection(qualified):
+            return [DispositionFacts("exit", None, (), dotted(call.func))]
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in _KEEPERS and call.args and \
+                self._is_caught(call.args[0].value):
+            return [DispositionFacts("store", None, (), None)]
+        if _READERS.intersection(qualified) or not any(self._mentions(a.value) for a in call.args):
+            return []
+        return [DispositionFacts("callback", None, (), dotted(call.func))]
+
+    def _assigned(self, node: cst.Assign | cst.AugAssign | cst.AnnAssign) -> list[DispositionFacts]:
+        value = node.value
+        if value is None or not self._mentions(value):
+            return []
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        declared = self.candidate.frames[-1].overwrites if self.candidate.frames else {}
+        for target in targets:
+            if isinstance(target, (cst.Attribute, cst.Subscript)) or (
+                    isinstance(target, cst.Name) and target.value in declared):
+                return [DispositionFacts("store", None, (), None)]
+        return []
+
+    def _in_loop(self) -> bool:
+        """The handler's `try` is in the body of a `for` or `while` of the same function."""
+        path = self.candidate.path
+        child: cst.CSTNode = self.handler
+        for parent in reversed(path):
+            if isinstance(parent, SCOPE_TYPES):
+                return False
+            if isinstance(parent, (cst.For, cst.While)) and parent.body is child:
+                return True
+            child = parent
+        return False
+
+    def _is_caught(self, node: cst.BaseExpression) -> bool:
+        return self.param is not None and isinstance(node, cst.Name) and node.value == self.param
+
+    def _is_traceback_of_caught(self, node: cst.BaseExpression) -> bool:
+        """`e.with_traceback(tb)`: the caught value itself."""
+        return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+            node.func.attr.value == "with_traceback" and self._is_caught(node.func.value)
+
+    def _mentions(self, node: cst.CSTNode) -> bool:
+        if self.param is None:
+            return False
+        stack, visited = [node], 0
+        while stack and visited < _MENTION_NODES:
+            current = stack.pop()
+            visited += 1
+            if isinstance(current, cst.Name) and current.value == self.param:
+                return True
+            stack.extend(current.children)
+        return False
+
+
+def _walk(parts: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:
+    """Every node of `parts`, outside nested functions, lambdas, classes and the bodies of nested
+    `except` clauses (their own handlers)."""
+    stack = list(reversed(parts))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, SCOPE_TYPES):
+            continue
+        children = [c for c in node.children if not isinstance(c, HANDLER_TYPES)]
+        stack.extend(reversed(children))
+
+
+def _ends(statements: list[cst.CSTNode]) -> bool:
+    return bool(statements) and isinstance(statements[-1], _ENDING)
+
+
+def _literal(node: cst.BaseExpression) -> object:
+    """A literal compared with: a string without escapes, a number, True/False/None, or a
+    constant named in capitals (`errno.ENOENT`, as written); else `_NOT_CAUGHT`."""
+    if isinstance(node, cst.SimpleString):
+        prefix = node.prefix.lower()
+        if "\\" in node.value or prefix not in ("", "u", "r"):
+            return _NOT_CAUGHT
+        return node.raw_value
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return _NOT_CAUGHT
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and \
+            isinstance(node.expression, cst.Integer):
+        value = _literal(node.expression)
+        return -value if isinstance(value, int) else _NOT_CAUGHT
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[node.value]
+    written = dotted(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+    if written is not None and _CONSTANT.fullmatch(written.rsplit(".", 1)[-1]):
+        return written
+    return _NOT_CAUGHT
+
+
+def merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
+    """One disposition per (kind, cause), their callsites together, in the vocabulary's order."""
+    merged: dict[tuple[str, str | None], DispositionFacts] = {}
+    for item in found:
+        key = (item.kind, item.cause)
+        known = merged.get(key)
+        merged[key] = item if known is None else DispositionFacts(
+            item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))), known.callee)
+    return tuple(sorted(merged.values(), key=lambda d: (_ORDER[d.kind], _CAUSES[d.cause])))

@@ -1,0 +1,169 @@
+"""handlers.jsonl for Python (docs/reference.md, "Handler records", Python): every `except` and
+`except*` clause, the classes it names resolved as constructors are, the error callsites it
+catches directly through the class hierarchy, its branches on tests of the caught value and what
+each does. Driven through `erratlas scan` on fixtures/python-handlers/ (one function per case,
+named after it); and bench/ruff_handlers.py on the same tree, with ruff as the oracle."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES, ROOT, SUMMARY, records, scan, tree_bytes
+
+TREE = FIXTURES / "python-handlers"
+HANDLERS = "handlers.jsonl"
+
+
+@pytest.fixture(scope="module")
+def scanned(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("python-handlers") / "scan"
+    scan(TREE, out, "--jobs", "2")
+    return out
+
+
+@pytest.fixture(scope="module")
+def by_case(scanned: Path) -> dict[str, list[dict[str, Any]]]:
+    """The handlers by the function holding them."""
+    cases: dict[str, list[dict[str, Any]]] = {}
+    for line in (scanned / HANDLERS).read_text(encoding="utf-8").splitlines():
+        handler = json.loads(line)
+        cases.setdefault(handler["scope"]["function"].rsplit(".", 1)[-1], []).append(handler)
+    return cases
+
+
+@pytest.fixture(scope="module")
+def errors(scanned: Path) -> dict[str, dict[str, Any]]:
+    return {str(r["id"]): r for r in records(scanned, "error")}
+
+
+def _one(by_case: dict[str, list[dict[str, Any]]], case: str) -> dict[str, Any]:
+    (handler,) = by_case[case]
+    return handler
+
+
+def _kinds(handler: dict[str, Any]) -> list[list[tuple[str, str | None]]]:
+    return [[(d["kind"], d["cause"]) for d in b["dispositions"]] for b in handler["branches"]]
+
+
+def _sources(handler: dict[str, Any], errors: dict[str, dict[str, Any]]) -> list[str]:
+    return [errors[s["id"]]["constructor"] for s in handler["sources"]]
+
+
+def test_a_base_class_catches_its_subclass(by_case: dict[str, list[dict[str, Any]]],
+                                           errors: dict[str, dict[str, Any]]) -> None:
+    handler = _one(by_case, "base_catches_subclass")
+    assert handler["form"] == "except" and handler["param"] == "exc"
+    assert handler["catches"] == [{"written": "HandledError", "resolved": "handled.errors.HandledError"}]
+    assert _sources(handler, errors) == ["handled.errors.NotFound"]
+    assert handler["sources"][0]["via"] == "direct"
+    assert handler["id"] == f"h:{handler['unit']}@{handler['offset']}"
+    assert handler["fingerprint"].startswith("fp1h:")
+
+
+def test_a_tuple_names_several_classes(by_case: dict[str, list[dict[str, Any]]],
+                                       errors: dict[str, dict[str, Any]]) -> None:
+    handler = _one(by_case, "tuple_catches")
+    assert [c["resolved"] for c in handler["catches"]] == ["KeyError", "ValueError"]
+    assert _sources(handler, errors) == ["handled.errors.Other"]  # Other(ValueError)
+
+
+def test_the_first_matching_clause_of_a_try_catches(by_case: dict[str, list[dict[str, Any]]],
+                                                    errors: dict[str, dict[str, Any]]) -> None:
+    value_error, lookup_error, exception = by_case["first_matching_handler_only"]
+    assert value_error["sources"] == [] and exception["sources"] == []
+    assert _sources(lookup_error, errors) == ["KeyError"]  # KeyError(LookupError), builtin hierarchy
+
+
+def test_except_star_and_bare_except(by_case: dict[str, list[dict[str, Any]]],
+                                     errors: dict[str, dict[str, Any]]) -> None:
+    group = _one(by_case, "group_catch")
+    assert group["form"] == "except*" and _sources(group, errors) == ["OSError"]
+    bare = _one(by_case, "bare_catches_everything")
+    assert bare["catches"] is None and bare["param"] is None and _sources(bare, errors) == ["RuntimeError"]
+
+
+def test_direct_sources_only(by_case: dict[str, list[dict[str, Any]]], errors: dict[str, dict[str, Any]]) -> None:
+    assert _sources(_one(by_case, "raised_local"), errors) == ["handled.errors.NotFound"]
+    assert _one(by_case, "nested_function_is_not_direct")["sources"] == []
+    assert _one(by_case, "not_matching")["sources"] == []  # Other is no HandledError
+
+
+@pytest.mark.parametrize(("case", "kinds"), [
+    ("base_catches_subclass", [[("log", None)]]),
+    ("wrap_kept", [[("wrap", "kept")]]),
+    ("wrap_lost", [[("wrap", "lost")]]),
+    ("wrap_partial", [[("wrap", "partial")]]),
+    ("wrap_from_none", [[("wrap", "lost")]]),
+    ("rethrow_named", [[("rethrow", None)]]),
+    ("bare_catches_everything", [[("rethrow", None)]]),
+    ("tuple_catches", [[("return-value", None)]]),
+    ("raised_local", [[("return-error", None)]]),
+    ("exits", [[("exit", None)]]),
+    ("exits_hard", [[("exit", None)]]),
+    ("stores", [[("store", None)]]),
+    ("stores_attribute", [[("store", None)]]),
+    ("retries", [[("retry", None)]]),
+    ("swallows", [[("swallow", None)]]),
+    ("swallows_ellipsis", [[("swallow", None)]]),
+])
+def test_each_disposition(by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:
+    assert _kinds(_one(by_case, case)) == kinds
+
+
+def test_links_the_new_error_and_the_diagnostic(by_case: dict[str, list[dict[str, Any]]],
+                                                errors: dict[str, dict[str, Any]], scanned: Path) -> None:
+    (wrap,) = _one(by_case, "wrap_kept")["branches"][0]["dispositions"]
+    (made,) = wrap["callsites"]
+    assert errors[made]["constructor"] == "handled.errors.HandledError" and wrap["callee"] == "HandledError"
+    (log,) = _one(by_case, "base_catches_subclass")["branches"][0]["dispositions"]
+    diagnostics = {r["id"]: r for r in records(scanned, "diagnostic")}
+    assert [diagnostics[i]["level"] for i in log["callsites"]] == log["levels"] == ["warn"]
+
+
+def test_branches_on_tests_of_the_caught_value(by_case: dict[str, list[dict[str, Any]]]) -> None:
+    errno_case = _one(by_case, "tests_errno")
+    assert [b["test"] for b in errno_case["branches"]] == [
+        {"field": "errno", "op": "==", "value": "errno.ENOENT"},
+        {"field": None, "op": "instanceof", "value": "PermissionError"},
+        None,
+    ]
+    assert _kinds(errno_case) == [[("return-value", None)], [("rethrow", None), ("log", None)], [("rethrow", None)]]
+    code = _one(by_case, "tests_code")
+    assert [b["test"] for b in code["branches"]] == [{"field": "code", "op": "==", "value": 404}, None]
+
+
+def test_summary_counts_and_jobs_give_the_same_bytes(scanned: Path, tmp_path: Path) -> None:
+    summary = json.loads((scanned / SUMMARY).read_text())
+    lines = (scanned / HANDLERS).read_text().splitlines()
+    assert summary["handlers"]["count"] == len(lines) and HANDLERS in summary["outputs"]
+    assert summary["handlers"]["byForm"] == {"except": len(lines) - 1, "except*": 1}
+    one = tmp_path / "one"
+    scan(TREE, one, "--jobs", "1")
+    assert tree_bytes(one) == tree_bytes(scanned)
+
+
+def test_ruff_agrees_site_by_site(scanned: Path, tmp_path: Path) -> None:
+    """bench/ruff_handlers.py on the fixture, ruff the oracle: every finding of each rule on both
+    sides or explained by a stated difference of definition."""
+    report = tmp_path / "ruff.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "ruff_handlers.py"), "--target", str(TREE / "handled"),
+         "--scan", str(scanned), "--json", str(report)],
+        capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = {row["rule"]: row for row in json.loads(report.read_text())}
+    assert {rule: (row["ruff"], row["both"]) for rule, row in rows.items()} == {
+        "B904": (4, 4), "S110": (4, 4), "TRY203": (5, 5), "TRY301": (5, 4)}
+    differences = [d for row in rows.values() for d in (*row["onlyRuff"], *row["onlyErratlas"])]
+    assert differences and all(d["why"] != "unexplained" for d in differences), differences
+    assert {(d["line"], d["why"].split(": ruff")[0]) for d in rows["TRY301"]["onlyErratlas"]} == {
+        (15, "caught through the class hierarchy (a base class named)"),
+        (22, "caught through the class hierarchy (a base class named)"),
+        (47, "a bare `except:` catches it"),
+        (56, "a raised local (`e = X(...); raise e`)"),
+    }
