@@ -177,7 +177,8 @@ class _Tasks:
         digests: dict[tuple[int, str], bytes] = {}
         for found in cast(list[dict[tuple[int, str], bytes]], done[chunks + groups:]):
             digests.update(found)
-        references = unit_references(self.items, cast(list[tuple[list[set[bytes]], int]], done[:chunks]), digests)
+        chunk_names = cast(list[tuple[list[tuple[bytes, ...]], int]], done[:chunks])
+        references = unit_references(self.items, chunk_names, digests)
         return references, facts, caught, spent
 
 
