@@ -32,9 +32,16 @@ def both(source: bytes) -> tuple[tuple[list[set[bytes]], int], tuple[list[set[by
             top[name].append(position)
     tops = {root.id, container.id} | ({container.parent.id} if container.parent is not None else set())
     declared_at = {offset for item in raw for offset, _ in item[3]}
-    fast = references_of(raw, frozenset(top), source, root, tops, declared_at)
+    fast = as_sets(references_of(raw, frozenset(top), source, root, tops, declared_at))
     slow = looked_up([(a, b, node, tuple(n for _, n in d)) for a, b, node, d in raw], top, source, root, tops)
     return fast, slow
+
+
+def as_sets(found: tuple[list[tuple[bytes, ...]], int]) -> tuple[list[set[bytes]], int]:
+    """The pass's names per item as sets, each name given once."""
+    names, walked = found
+    assert all(len(set(item)) == len(item) for item in names)
+    return [set(item) for item in names], walked
 
 
 #: a top-level `a`, `b` and `c`, each also declared, named, keyed, quoted and shadowed in every way
@@ -68,7 +75,7 @@ def by_chunks(source: bytes, chunk_bytes: int) -> tuple[list[set[bytes]], int]:
     """The pass made chunk by chunk (`references.chunk_references`), as a scan's tasks do."""
     tree = parse(source)
     items = listing(tree, source, find_modules(tree, source), chunk_bytes)
-    done = [chunk_references(items, chunk, source, tree.root_node) for chunk in range(len(items.chunks))]
+    done = [as_sets(chunk_references(items, chunk, source, tree.root_node)) for chunk in range(len(items.chunks))]
     return [names for chunk, _ in done for names in chunk], sum(walked for _, walked in done)
 
 

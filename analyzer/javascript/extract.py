@@ -47,23 +47,19 @@ class RecoveredShape(Exception):
     (e.g. a call without its callee): the callsite is left out and counted (`LeftOut`)."""
 
 
-#: Syntax trees of a command that ends soon after its scan. Freeing a 13 MB bundle's tree node by
-#: node takes a quarter of a second that process exit does not; the CLI exits with `os._exit`
-#: once its outputs are on disk. Library callers may clear this list.
-RETAINED_TREES: list[Tree] = []
-
 _INLINE = Inline()
 
 
 def extract_unit(
     unit: Unit, rules: JavaScriptRules, forced_logger: str | None, bundle: Path, executor: Inline = _INLINE,
-    place: UnitPlace | None = None,
+    place: UnitPlace | None = None, keep: list[Tree] | None = None,
 ) -> UnitFacts:
     """The facts of one unit of `bundle`. The work after the parse that is a list of independent
     tasks (the reference graph by chunks of items, the callsites' facts, the digests of the
     bindings that may root a `references` entry) is handed to `executor.map`: the facts are the
     same on any executor. `place`: where the unit lies (default: `bundle`'s file when the unit
-    is it, else embedded)."""
+    is it, else embedded). The unit's tree is freed when this returns (it is the scan's largest
+    object, docs/performance.md), unless `keep` is given: then it is appended to it."""
     mark(f"extract: parsing {unit.name}")
     own_file = unit.name == file_name(bundle)
     label = str(bundle) if own_file else f"{bundle}!{unit.name}"
@@ -72,7 +68,8 @@ def extract_unit(
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
     tree = parse(unit.source)
     mark("extract: parsed")
-    RETAINED_TREES.append(tree)  # freed by process exit, not node by node (see the list's comment)
+    if keep is not None:
+        keep.append(tree)
     source = unit.source
     budget = WorkBudget(label, tree.root_node.descendant_count)
     normalizer = Normalizer(source, budget)
@@ -180,7 +177,8 @@ class _Tasks:
         digests: dict[tuple[int, str], bytes] = {}
         for found in cast(list[dict[tuple[int, str], bytes]], done[chunks + groups:]):
             digests.update(found)
-        references = unit_references(self.items, cast(list[tuple[list[set[bytes]], int]], done[:chunks]), digests)
+        chunk_names = cast(list[tuple[list[tuple[bytes, ...]], int]], done[:chunks])
+        references = unit_references(self.items, chunk_names, digests)
         return references, facts, caught, spent
 
 

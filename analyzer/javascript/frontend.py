@@ -13,6 +13,8 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
+from tree_sitter import Tree
+
 from analyzer import progress
 from analyzer.bundle.javascript_trees import load_javascript_tree
 from analyzer.bundle.languages import is_tree
@@ -44,11 +46,12 @@ def scan_javascript(
     digest_of: Callable[[], str] = (lambda: tree.sha256) if tree is not None else (lambda: _sha256(path))
     ahead = executor.ahead(lambda: _rendered(digest_of, units), sum(len(unit.source) for unit in units))
     facts = []
+    trees: list[Tree] | None = [] if signatures else None  # else each unit's tree is freed after its facts
     archive = TreeManifests(tree.manifests) if tree is not None and tree.manifests is not None else None
     for unit in units:
         place = tree_place(path, unit.name, archive) if tree is not None else None
         with progress.phase(f"finding callsites in {unit.name}"):
-            facts.append(extract_unit(unit, compiled, logger, path, executor, place))
+            facts.append(extract_unit(unit, compiled, logger, path, executor, place, trees))
     digest, rendered = ahead.take()
     mark("scan: hash and renderings in")
     with progress.phase("modules"):
@@ -57,7 +60,8 @@ def scan_javascript(
         name=tree.name if tree is not None else file_name(path), sha256=digest,
         size=tree.size if tree is not None else path.stat().st_size, units=facts,
         renderings={unit.name: text for unit, text in zip(units, rendered)}, modules=modules,
-        anchor_limit=ANCHOR_LIMIT, embedded=embedded, signatures=_signatures(units) if signatures else None,
+        anchor_limit=ANCHOR_LIMIT, embedded=embedded,
+        signatures=_signatures(units, trees) if trees is not None else None,
     )
 
 
@@ -66,12 +70,10 @@ def _rendered(digest_of: Callable[[], str], units: list[Unit]) -> tuple[str, lis
     return digest_of(), [render(unit.source) for unit in units]
 
 
-def _signatures(units: list[Unit]) -> bytes:
-    """Corpus signatures from the trees this scan parsed (the last ones retained, one per unit)."""
+def _signatures(units: list[Unit], trees: list[Tree]) -> bytes:
+    """Corpus signatures from the trees this scan parsed (one per unit)."""
     from analyzer.javascript.corpus import render_signatures
-    from analyzer.javascript.extract import RETAINED_TREES
 
-    trees = RETAINED_TREES[-len(units):] if units else []
     if len(trees) != len(units) or any(t.root_node.end_byte != len(u.source) for t, u in zip(trees, units)):
         raise InvariantError("corpus signatures: the scan's trees are not its units'")
     signature_rows = render_signatures(units, trees)

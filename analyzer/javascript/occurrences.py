@@ -75,8 +75,8 @@ _DECLARING_FIELDS: dict[str, str | None] = {
 def references_of(
     raw: list[RawItem], names: frozenset[bytes], source: bytes, root: Node, tops: set[int], declared: set[int],
     around: tuple[int, int] | None = None,
-) -> tuple[list[set[bytes]], int]:
-    """For each item, the top-level names (`names`) it references; and how many (item, name)
+) -> tuple[list[tuple[bytes, ...]], int]:
+    """For each item, the top-level names (`names`) it references, each once; and how many (item, name)
     pairs needed a scope walk because a declaration of a local of that name is counted with
     the item (one inside it, or, outside every item, after it and before the next).
     `declared`: the offsets of the names the items declare (top-level declarations, known
@@ -89,16 +89,17 @@ def references_of(
     words.suspects.sort()
     nodes: dict[int, Node | None] = {}
     top_declarations, inner = _declarations(raw, words.suspects, root, tops, nodes)  # besides `declared`
-    referenced: list[set[bytes]] = [set() for _ in raw]
+    referenced: list[tuple[bytes, ...]] = []
     walked = 0
     for position, (_, _, node, _) in enumerate(raw):
-        if node.type == "import_statement":
-            continue  # its names are the imported module's and their local aliases, no reference
-        for name, offsets in found[position].items():
-            shadows = inner.get((position, name))
-            walked += shadows is not None
-            if _refers(node, name, offsets, shadows, (declared, top_declarations), nodes):
-                referenced[position].add(name)
+        hits: list[bytes] = []
+        if node.type != "import_statement":  # an import's names are the imported module's and their aliases
+            for name, offsets in found[position].items():
+                shadows = inner.get((position, name))
+                walked += shadows is not None
+                if _refers(node, name, offsets, shadows, (declared, top_declarations), nodes):
+                    hits.append(name)
+        referenced.append(tuple(hits) if hits else ())  # held until the unit's items are made: no set per item
     return referenced, walked
 
 

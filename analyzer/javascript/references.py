@@ -111,7 +111,7 @@ def listing(tree: Tree, source: bytes, modules: ModuleMap, chunk_bytes: int = CH
     )
 
 
-def chunk_references(listing: Listing, chunk: int, source: bytes, root: Node) -> tuple[list[set[bytes]], int]:
+def chunk_references(listing: Listing, chunk: int, source: bytes, root: Node) -> tuple[list[tuple[bytes, ...]], int]:
     """The names each item of the chunk references, and its scope walks (`references_of`)."""
     first, last = listing.chunks[chunk]
     following = listing.raw[last][0] if last < len(listing.raw) else len(source)
@@ -119,7 +119,7 @@ def chunk_references(listing: Listing, chunk: int, source: bytes, root: Node) ->
                          (0 if first == 0 else listing.raw[first][0], following))
 
 
-def unit_references(listing: Listing, chunks: list[tuple[list[set[bytes]], int]],
+def unit_references(listing: Listing, chunks: list[tuple[list[tuple[bytes, ...]], int]],
                     digests: dict[tuple[int, str], bytes]) -> UnitReferences:
     """The unit's items with their references, from every chunk's (in order), and the digests
     of the bindings that may root a `references` entry (`binding_digests`)."""
