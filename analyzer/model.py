@@ -33,8 +33,10 @@ CauseKept = Literal["kept", "partial", "lost"]
 TestOp = Literal[
     "===", "!==", "==", "!=", "<", "<=", ">", ">=", "instanceof", "!instanceof", "truthy", "falsy", "includes",
     "startsWith", "endsWith"]
-#: how an error callsite reaches a handler (this slice: thrown in its protected block)
-SourceVia = Literal["direct"]
+#: how an error callsite reaches a handler: thrown in its protected block, or through a call made there
+SourceVia = Literal["direct", "call"]
+#: what becomes of an error after its construction, past its immediate consumer (docs/reference.md, "flow")
+Fate = Literal["thrown", "returned", "rejected", "passed", "stored", "logged", "discarded"]
 #: the bundler module forms (each found by one of `analyzer.javascript.modules.FINDERS`) and Python's packages
 ModuleKind = Literal["cjs", "esm", "webpack", "browserify", "python-package"]
 
@@ -219,6 +221,21 @@ class Copies:
 
 
 @dataclass(frozen=True, slots=True)
+class Flow:
+    """What becomes of an error callsite's error in its function (docs/reference.md, "flow")."""
+
+    #: what the local data flow past the immediate consumer does with it, None when it is not followed
+    fate: Fate | None
+    #: the id of the innermost handler that catches it directly (its `sources` list it), else None
+    handler: str | None
+    #: whether it leaves its function: thrown outside any catching handler there, returned or
+    #: rejected; None when the fate is
+    escapes: bool | None
+    #: the properties set on it between its construction and its fate (`code`, `cause`, ...), sorted
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Callsite:
     schema: str
     kind: str
@@ -255,6 +272,8 @@ class Callsite:
     #: the original source position from the bundle's source map, else None
     origin: Origin | None
     context: Context
+    #: what becomes of an error (JavaScript), else None: diagnostics, and Python's errors for now
+    flow: Flow | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +393,9 @@ class HandlerSource:
     #: the callsite's id (`e:unit@offset`)
     id: str
     via: SourceVia
+    #: calls between the protected block and the throw: 0 direct, 1 a function called there throws
+    #: it, 2 a function that function calls
+    hops: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,7 @@ def by_chunks(source: bytes, chunk_bytes: int) -> tuple[list[set[bytes]], int]:
     tree = parse(source)
     items = listing(tree, source, find_modules(tree, source), chunk_bytes)
     done = [chunk_references(items, chunk, source, tree.root_node) for chunk in range(len(items.chunks))]
-    return [names for chunk, _ in done for names in chunk], sum(walked for _, walked in done)
+    return [names for chunk, _, _ in done for names in chunk], sum(walked for _, walked, _ in done)
 
 
 @pytest.mark.parametrize("chunk_bytes", [1, 50, 300, 1 << 20])
