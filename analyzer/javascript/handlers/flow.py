@@ -145,17 +145,17 @@ def _local(chain: Sequence[Node], at: int, fields: set[str],
                 elif use is not None and first is None:
                     first = cast(Fate, use)
         elif kind == "return_statement":
-            members = _members(statement)
-            for member in members[:-1]:  # `return (e.code = "E", e)`
-                unknown = unknown or _use(member, wanted, fields, diagnostics, budget) is not None
-            if members and _is_name(members[-1], wanted):
-                first = first or "returned"
-            elif members:
-                use = _use(members[-1], wanted, fields, diagnostics, budget)
+            members = _members(statement)  # `return (e.code = "E", e)`, `return (log(e), null)`
+            returned = bool(members) and _is_name(members[-1], wanted)
+            before = first
+            for member in members[:-1] if returned else members:
+                use = _use(member, wanted, fields, diagnostics, budget)
                 if use == "unknown":
                     unknown = True
                 elif use is not None:
                     first = first or cast(Fate, use)
+            if returned and before is None:
+                first = "returned"
         elif _reads(statement, wanted, budget) is not False:
             unknown = True
     if first is not None:
