@@ -272,8 +272,9 @@ class Callsite:
     #: the original source position from the bundle's source map, else None
     origin: Origin | None
     context: Context
-    #: what becomes of an error (JavaScript), else None: diagnostics, and Python's errors for now
-    flow: Flow | None
+    #: what becomes of an error (JavaScript), else None: diagnostics, and Python's errors for now;
+    #: a scan directory written before flow is read with None
+    flow: Flow | None = None
 
 
 @dataclass(frozen=True, slots=True)
