@@ -97,7 +97,7 @@ def extract_unit(
     handlers, sink, too_deep = find_handlers(unit.name, tree, sites, normalizer,
                                              lambda offsets: _columns(source, offsets))
     mark(f"extract: {len(handlers)} handlers found")
-    called = called_sources(tree, items.raw, references.shadowed, facts, handlers)
+    called = called_sources(tree, source, items.raw, references.shadowed, facts, handlers)
     mark("extract: sources through calls found")
     evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place,
                              [h.offset for h in handlers])

@@ -6,14 +6,12 @@ which throws them and does not catch them, at most `MAX_HOPS` calls deep. The di
 from __future__ import annotations
 
 import bisect
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from analyzer.facts import HandlerFacts, SiteFacts
-from analyzer.javascript.handlers.find import Descent
 from analyzer.javascript.handlers.shapes import BOUNDARIES
 from analyzer.javascript.occurrences import RawItem
 from analyzer.javascript.syntax import LANGUAGE, same, without_parentheses
@@ -23,6 +21,9 @@ from analyzer.javascript.syntax import LANGUAGE, same, without_parentheses
 MAX_HOPS = 2
 _CALLS = Query(LANGUAGE, "(call_expression function: (identifier) @callee)")
 _FUNCTION_VALUES = frozenset({"function_expression", "arrow_function"})
+#: every byte that cannot be part of a name made a space, so that `split` yields the words
+_SPACES = bytes(b if b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$" or b >= 0x80 else 0x20
+                for b in range(256))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +37,8 @@ class _Function:
 
 
 def called_sources(
-    tree: Tree, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]], sites: Iterable[SiteFacts],
-    handlers: Sequence[HandlerFacts],
+    tree: Tree, source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]],
+    sites: Iterable[SiteFacts], handlers: Sequence[HandlerFacts],
 ) -> dict[int, tuple[tuple[int, int], ...]]:
     """Handler offset -> (error callsite offset, hops) of the errors its protected block's calls
     let through, the fewest hops each. `raw`, `shadowed`: the reference graph's items and the
@@ -50,34 +51,32 @@ def called_sources(
             escaping.setdefault(site.function_offset, []).append(site.offset)
     if not escaping:
         return {}
-    root = tree.root_node
-    protected = _protected_blocks(root, handlers)
-    calls = _calls_in(protected)
-    if not calls:
+    graph = _Graph(source, raw, shadowed, escaping)
+    if not graph.throwing:
         return {}
-    graph = _Graph(raw, shadowed)
-    descent = Descent(root, _free)
     out: dict[int, dict[int, int]] = {}
-    for call in calls:
-        function = graph.resolve(call)
-        if function is None:
-            continue
-        path = descent.to(call.start_byte)
-        at = _position(path, call.parent)
-        if at is None:
-            continue
-        handler, _ = _caught_at(path, at)
-        if handler is None or (function.is_async and not _awaited(path, at)):
-            continue
-        found = out.setdefault(handler, {})
-        for offset, hops in graph.escapes(function, escaping):
-            if found.get(offset, MAX_HOPS + 1) > hops:
-                found[offset] = hops
+    for block in _protected_blocks(tree.root_node, handlers):
+        # the names in the block's bytes of the functions something escapes: most blocks call none
+        hot = {name for name in graph.named(block) if (f := graph.function(name)) is not None and graph.escapes(f)}
+        for callee in _calls_in([block]) if hot else []:
+            if callee.text in hot:
+                _through(callee, graph, out)
     return {handler: tuple(sorted(found.items())) for handler, found in sorted(out.items()) if found}
 
 
-def _free(_: int) -> None:
-    """Descents here are bounded by the callsites and handlers already counted."""
+def _through(callee: Node, graph: _Graph, out: dict[int, dict[int, int]]) -> None:
+    """Adds to `out` what escapes the function `callee` names into the handler catching the call."""
+    function = graph.resolve(callee)
+    call = callee.parent
+    if function is not None and call is not None:
+        escapes = graph.escapes(function)
+        handler, _ = _caught_above(call)
+        if handler is None or (function.is_async and not _awaited(call)):
+            return
+        found = out.setdefault(handler, {})
+        for offset, hops in escapes:
+            if found.get(offset, MAX_HOPS + 1) > hops:
+                found[offset] = hops
 
 
 def _protected_blocks(root: Node, handlers: Sequence[HandlerFacts]) -> list[Node]:
@@ -108,58 +107,70 @@ def _calls_in(nodes: Iterable[Node]) -> list[Node]:
     return out
 
 
-def _position(path: list[Node], node: Node | None) -> int | None:
-    if node is None:
-        return None
-    for at in range(len(path) - 1, -1, -1):
-        if path[at].id == node.id:
-            return at
-    return None
-
-
-def _caught_at(path: list[Node], at: int) -> tuple[int | None, Node | None]:
-    """(the offset of the catch clause of the innermost `try` whose block holds path[at], None
-    when there is none in its function; the function or boundary reached instead, else None)."""
-    child = path[at]
-    for node in reversed(path[:at]):
-        if node.type == "try_statement" and same(node.child_by_field_name("body"), child):
-            catcher = node.child_by_field_name("handler")
+def _caught_above(node: Node) -> tuple[int | None, Node | None]:
+    """(the offset of the catch clause of the innermost `try` whose block holds `node`, None
+    when there is none in its function; the function or other boundary reached instead, else None)."""
+    child, parent = node, node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind == "try_statement" and same(parent.child_by_field_name("body"), child):
+            catcher = parent.child_by_field_name("handler")
             if catcher is not None:
                 return catcher.start_byte, None
-        elif node.type in BOUNDARIES and node.type != "catch_clause":
-            return None, node
-        child = node
+        elif kind in BOUNDARIES and kind != "catch_clause":
+            return None, parent
+        child, parent = parent, parent.parent
     return None, None
 
 
-def _awaited(path: list[Node], at: int) -> bool:
-    """Whether the call at path[at] is awaited where it is (`await f()`, `await (f())`)."""
-    for node in reversed(path[:at]):
-        if node.type == "await_expression":
-            return True
-        if node.type != "parenthesized_expression":
-            return False
-    return False
+def _awaited(call: Node) -> bool:
+    """Whether a call is awaited where it is (`await f()`, `await (f())`)."""
+    parent = call.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    return parent is not None and parent.type == "await_expression"
 
 
 class _Graph:
     """The top-level functions the calls may resolve to, and what escapes each."""
 
-    def __init__(self, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]]) -> None:
-        self.raw, self.shadowed = raw, shadowed
+    def __init__(self, source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]],
+                 escaping: Mapping[int, list[int]]) -> None:
+        self.source, self.raw, self.shadowed, self.escaping = source, raw, shadowed, escaping
         self.starts = [item[0] for item in raw]
-        declared = Counter(name for item in raw for _, name in item[3])
         #: names declared once, by an item that declares nothing else -> its position
-        self.items = {declares[0][1]: position for position, (_, _, _, declares) in enumerate(raw)
-                      if len(declares) == 1 and declared[declares[0][1]] == 1}
+        self.items: dict[bytes, int] = {}
+        seen: set[bytes] = set()
+        for position, item in enumerate(raw):
+            for _, name in item[3]:
+                if name in seen:
+                    self.items.pop(name, None)
+                else:
+                    seen.add(name)
+                    if len(item[3]) == 1:
+                        self.items[name] = position
         self._functions: dict[bytes, _Function | None] = {}
         #: function start -> (error callsite offset, hops) of what escapes it
         self._escapes: dict[int, list[tuple[int, int]]] = {}
+        #: the names of the top-level functions that throw errors of their own out of them
+        self.throwing = frozenset(name for name in map(self._thrower, escaping) if name is not None)
+
+    def _thrower(self, start: int) -> bytes | None:
+        position = bisect.bisect_right(self.starts, start) - 1
+        if position < 0 or len(self.raw[position][3]) != 1:
+            return None
+        name = self.raw[position][3][0][1]
+        function = self.function(name)
+        return name if function is not None and function.node.start_byte == start else None
+
+    def named(self, node: Node) -> set[bytes]:
+        """The top-level names declared once whose bytes are words of `node`."""
+        return self.items.keys() & self.source[node.start_byte:node.end_byte].translate(_SPACES).split()
 
     def resolve(self, callee: Node) -> _Function | None:
         """The top-level function a callee names, when its item has no local of that name."""
         name = callee.text or b""
-        function = self._function(name)
+        function = self.function(name)
         if function is None:
             return None
         position = bisect.bisect_right(self.starts, callee.start_byte) - 1
@@ -167,7 +178,7 @@ class _Graph:
             return None
         return function
 
-    def _function(self, name: bytes) -> _Function | None:
+    def function(self, name: bytes) -> _Function | None:
         if name in self._functions:
             return self._functions[name]
         position = self.items.get(name)
@@ -176,40 +187,41 @@ class _Graph:
         self._functions[name] = found
         return found
 
-    def escapes(self, function: _Function, escaping: Mapping[int, list[int]]) -> list[tuple[int, int]]:
+    def escapes(self, function: _Function) -> list[tuple[int, int]]:
         """(error callsite offset, hops) of what escapes `function`: what it throws itself (1) and
         what the functions it calls outside its own handlers throw (2)."""
         start = function.node.start_byte
         known = self._escapes.get(start)
         if known is not None:
             return known
-        out = [(offset, 1) for offset in escaping.get(start, [])]
+        out = [(offset, 1) for offset in self.escaping.get(start, [])]
         if MAX_HOPS > 1:
             for called, awaited in self._called_by(function):
                 if called.node.start_byte != start and (awaited or not called.is_async):
-                    out.extend((offset, 2) for offset in escaping.get(called.node.start_byte, []))
+                    out.extend((offset, 2) for offset in self.escaping.get(called.node.start_byte, []))
         self._escapes[start] = out
         return out
 
     def _called_by(self, function: _Function) -> list[tuple[_Function, bool]]:
-        """The top-level functions `function` calls outside its own handlers and nested
+        """The throwing top-level functions `function` calls outside its own handlers and nested
         functions, each with whether the call is awaited."""
         body = function.node.child_by_field_name("body")
         if body is None:
             return []
-        descent = Descent(function.node, _free)
+        named = self.throwing & self.named(body)
+        if not named:  # the bytes name none of them: no query
+            return []
         out = []
         for callee in _calls_in([body]):
+            if callee.text not in named:
+                continue
             called = self.resolve(callee)
-            if called is None:
+            call = callee.parent
+            if called is None or call is None:
                 continue
-            path = descent.to(callee.start_byte)
-            at = _position(path, callee.parent)
-            if at is None:
-                continue
-            handler, boundary = _caught_at(path, at)
+            handler, boundary = _caught_above(call)
             if handler is None and boundary is not None and boundary.id == function.node.id:
-                out.append((called, _awaited(path, at)))
+                out.append((called, _awaited(call)))
         return out
 
 
