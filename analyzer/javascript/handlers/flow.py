@@ -116,8 +116,11 @@ def _local(chain: Sequence[Node], at: int, fields: set[str],
         return None, None
     wanted = name.text or b""
     first: Fate | None = None
-    unknown = False
     budget = [_FOLLOW_NODES]
+    # `const e = X, t = {e}`: a later declarator of the same declaration reads it
+    siblings = named(declaration)
+    later_declarators = siblings[next(i for i, d in enumerate(siblings) if same(d, chain[at])) + 1:]
+    unknown = any(_reads(d, wanted, budget) is not False for d in later_declarators)
     later = False
     for statement in named(holder):
         if not later:
