@@ -33,6 +33,9 @@ CauseKept = Literal["kept", "partial", "lost"]
 TestOp = Literal[
     "===", "!==", "==", "!=", "<", "<=", ">", ">=", "instanceof", "!instanceof", "truthy", "falsy", "includes",
     "startsWith", "endsWith"]
+#: what the reports flag in a handler (docs/reference.md, "Flow findings"): a `swallow` branch, a
+#: `wrap` whose new error loses the caught one, a handler that only rethrows what it caught
+HandlerFinding = Literal["swallowed-error", "wrap-loses-cause", "useless-catch"]
 #: how an error callsite reaches a handler: thrown in its protected block, or through a call made there
 SourceVia = Literal["direct", "call"]
 #: what becomes of an error after its construction, past its immediate consumer (docs/reference.md, "flow")
@@ -395,8 +398,8 @@ class HandlerSource:
     id: str
     via: SourceVia
     #: calls between the protected block and the throw: 0 direct, 1 a function called there throws
-    #: it, 2 a function that function calls
-    hops: int
+    #: it, 2 a function that function calls (0 in a scan directory written before hops)
+    hops: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,3 +464,33 @@ class Handler:
     branches: tuple[HandlerBranch, ...]
     #: the parser recovered from a syntax error around the handler
     inErrorRegion: bool
+
+    def findings(self) -> tuple[HandlerFinding, ...]:
+        """What the reports flag in this handler, in the vocabulary's order."""
+        kinds = [d for b in self.branches for d in b.dispositions]
+        found: list[HandlerFinding] = []
+        if any(d.kind == "swallow" for d in kinds):
+            found.append("swallowed-error")
+        if any(d.kind == "wrap" and d.cause == "lost" for d in kinds):
+            found.append("wrap-loses-cause")
+        if all(d.kind == "rethrow" for d in kinds):
+            found.append("useless-catch")
+        return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerOwnerRow:
+    """One handler's owner: a line of `handler-owner-projection.jsonl` (docs/owners.md,
+    "Handlers"), owned like the code it sits in."""
+
+    schema: str
+    #: the handler's id (`h:unit@offset`)
+    id: str
+    fingerprint: str
+    owner: OwnerClass
+    #: the package of a Dependency, else None
+    package: str | None
+    #: the reviewed function name the owning entry gives, else None
+    function: str | None
+    #: the owning entry `{entry, level, fingerprint}` (and a `references` entry's `chain`), else None
+    evidence: dict[str, Any] | None

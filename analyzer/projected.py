@@ -11,36 +11,55 @@ from typing import Any
 import orjson
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite, ReferenceItem
+from analyzer.model import Callsite, Handler, ReferenceItem
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.gate import recorded_allowlists
+from analyzer.owners.handlers import handler_owner_counts, project_handlers
 from analyzer.owners.projection import Projection, owner_counts, project
 from analyzer.owners.references import ReferenceGraph
+from analyzer.reports.flow import flow_pages
 from analyzer.reports.index import index_files
 from analyzer.reports.inventory import jsonl
 from analyzer.reports.summary import counts, finish
-from analyzer.scandir.files import CALLSITE_FILES, INDEX_FILE, PROJECTION_FILE, SUMMARY_FILE, is_derived
-from analyzer.scandir.load import in_bundle_order, load_callsites
+from analyzer.scandir.files import (
+    CALLSITE_FILES,
+    HANDLER_PROJECTION_FILE,
+    INDEX_FILE,
+    PROJECTION_FILE,
+    SUMMARY_FILE,
+    is_derived,
+)
+from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers
 from analyzer.scandir.read import check_listed, show, verified
 from analyzer.trace import mark
 
 
 def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any],
-                records: list[Callsite] | None = None, references: list[ReferenceItem] | None = None
-                ) -> dict[str, bytes]:
+                records: list[Callsite] | None = None, references: list[ReferenceItem] | None = None,
+                handlers: list[Handler] | None = None) -> dict[str, bytes]:
     """Projection, index and summary for the inventory in `files` (which is not modified);
-    `records` (by unit, offset and kind) and `references`: the inventory's, when the caller
-    has them in hand (a scan), else read from `files`."""
+    `records` (by unit, offset and kind), `references` and `handlers`: the inventory's, when the
+    caller has them in hand (a scan), else read from `files`."""
     records = in_bundle_order(load_callsites(files)) if records is None else records
+    handlers = load_handlers(files) if handlers is None else handlers
     # the reference graph serves `references` entries only: without one it is not read
     uses_graph = any(entry.level == "references" for allowlist in allowlists for entry in allowlist.entries)
     graph = None
     if uses_graph:
         graph = ReferenceGraph(references) if references is not None else ReferenceGraph.load(files)
     projection, owners, base = _owners(records, allowlists, base, graph)
-    mark("owners: projected")
     out = {PROJECTION_FILE: jsonl(projection.rows)}  # type: ignore[arg-type]
-    out |= index_files(records, projection.rows, owners, base)
+    flow: tuple[list[str], dict[str, bytes]] | None = None
+    if handlers is not None:
+        handler_rows = project_handlers(handlers, allowlists, projection, graph)
+        owners["handlerOwners"], invariants = handler_owner_counts(handlers, handler_rows, base.get("handlers"))
+        owners["invariants"] = owners["invariants"] + invariants
+        out[HANDLER_PROJECTION_FILE] = jsonl(handler_rows)  # type: ignore[arg-type]
+        flow = flow_pages(handlers, handler_rows, records)
+    mark("owners: projected")
+    out |= index_files(records, projection.rows, owners, base, flow[0] if flow is not None else None)
+    if flow is not None:
+        out |= flow[1]
     mark("owners: index in")
     out[SUMMARY_FILE] = finish(base, owners, {**files, **out})
     return out
@@ -108,12 +127,14 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
                          f"records do not have the shape erratlas writes ({type(exc).__name__}: {exc})") from None
     if recount != summary.get("counts"):
         raise InputError(where, "counts disagree with the records: " + _difference(summary.get("counts"), recount))
-    for name in (PROJECTION_FILE, INDEX_FILE, SUMMARY_FILE):
-        if derived[name] != files[name]:
+    for name in (PROJECTION_FILE, HANDLER_PROJECTION_FILE, INDEX_FILE, SUMMARY_FILE):
+        if name not in derived and name not in files:
+            continue
+        if derived.get(name) != files.get(name):
             if name == SUMMARY_FILE:
                 difference = _difference(summary, orjson.loads(derived[name]))
             else:
-                difference = _first_line(files[name], derived[name])
+                difference = _first_line(files.get(name, b""), derived.get(name, b""))
             raise InputError(directory / name, f"disagrees with the owners recomputed from the inventory and "
                                                f"the allowlists: {difference}")
     found: dict[str, Any] = orjson.loads(derived[SUMMARY_FILE])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import compileall
 import json
 import os
 import shutil
@@ -16,6 +17,12 @@ FIXTURES = ROOT / "fixtures"
 SUMMARY = "error-diagnostic-owner-summary.json"
 #: the reviewed allowlist of the Claude Code release line
 RELEASE_LINE_ALLOWLIST = ROOT / "allowlists" / "claude-code.toml"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the checkout's modules once: with PYTHONDONTWRITEBYTECODE set (as on CI), every
+    `erratlas` the tests start would otherwise compile each module it imports again."""
+    compileall.compile_dir(ROOT / "analyzer", quiet=1)
 
 
 def erratlas_command() -> str:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from conftest import FIXTURES, ROOT, run, tree_bytes
 
-GENERATED = ["demo", "hostile", "licenses", "jstree", "es5/built", "monorepo/packages/app/dist", "flow/built"]
+GENERATED = ["demo", "hostile", "licenses", "jstree", "es5/built", "monorepo/packages/app/dist", "flow/built",
+             "eslint/built"]
 #: hand-written sources that live beside the generated files (hostile/safety/ has its own
 #: make.py, checked by tests/test_archive_bounds.py; hostile/mutants and hostile/python are
 #: written by hand or minimized, checked by the hostile tests)

@@ -79,6 +79,8 @@ def test_each_disposition_is_named_for_what_the_handler_does(by_case: dict[str, 
     ("wrapsKeepingCause", "kept", "Error"),  # new Error(m, {cause: err})
     ("wrapsPartially", "partial", "Error"),  # only err.message is carried
     ("wrapsLosingCause", "lost", "TypeError"),
+    ("wrapsTheErrorAsMessage", "partial", "Error"),  # new Error(err): only its text is the message
+    ("wrapsKeepingCauseThroughAssign", "kept", "Error"),  # Object.assign(new Error(m), {cause: err})
 ])
 def test_a_wrap_says_what_it_keeps_of_the_cause_and_links_the_new_error(
         flow: Path, by_case: dict[str, Any], case: str, cause: str, constructor: str) -> None:

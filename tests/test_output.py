@@ -37,6 +37,10 @@ EXPECTED_FILES = {
     "map-sources.jsonl",  # where the map's sources lie against the bundle's package (issue 21)
     "references.jsonl",  # the reference graph (issue 10)
     "handlers.jsonl",  # where errors are caught and what each handler does (issue 24)
+    "handler-owner-projection.jsonl",  # each handler's owner
+    "index/flow.md",  # the flow pages
+    "index/flow-tests-01.md",
+    "index/flow-product-01.md",
     SUMMARY,
 }
 

@@ -8,8 +8,10 @@ import hashlib
 from pathlib import Path
 
 import orjson
+import pytest
 from conftest import run
 
+from analyzer.errors import InputError
 from analyzer.model import Suggestion
 from analyzer.scandir.files import (
     CALLSITE_FILES,
@@ -83,3 +85,54 @@ def test_a_record_with_a_field_erratlas_never_writes_is_refused(demo_scan_copy: 
     done = run("explain", demo_scan_copy, "fp1:0")
     assert done.returncode == 2, done.stderr
     assert "Callsite with owner" in done.stderr
+
+
+def _leaves(value: object, path: tuple[object, ...] = ()) -> list[tuple[tuple[object, ...], object]]:
+    if isinstance(value, dict):
+        return [leaf for key, inner in value.items() for leaf in _leaves(inner, (*path, key))]
+    if isinstance(value, list):
+        return [leaf for index, inner in enumerate(value) for leaf in _leaves(inner, (*path, index))]
+    return [(path, value)]
+
+
+def _replaced(document: object, path: tuple[object, ...], value: object) -> object:
+    if not path:
+        return value
+    copy = orjson.loads(orjson.dumps(document))
+    inner = copy
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = value
+    return copy
+
+
+def test_the_compiled_loader_builds_what_the_checked_one_does_and_refuses_what_it_refuses(
+        demo_scanned_once: Path) -> None:
+    """The loader's straight-line fast path gives the checked builder's record for every line the
+    scan wrote, and for each leaf of a record swapped for a value of another kind (or removed, or
+    joined by a field never written) it makes nothing, so the checked builder names the field."""
+    from analyzer.model import Callsite
+    from analyzer.scandir.load import _MISS, _builder, _fast, record_of
+
+    files, _ = verified(demo_scanned_once)
+    documents = [orjson.loads(line) for name in CALLSITE_FILES.values() for line in _lines(files[name])]
+    assert all(_fast(Callsite)(d) == _builder(Callsite)(d) for d in documents)
+    refused = 0
+    for document in documents[:8]:
+        for path, value in _leaves(document):
+            for other in ({"x": 1}, [1], "s", 1.5, True, None):
+                if type(other) is type(value) or (type(value) is int and type(other) is float):
+                    continue
+                changed = _replaced(document, path, other)
+                try:
+                    slow = _builder(Callsite)(changed)
+                except Exception:  # the checked builder refuses it: so must the fast path
+                    assert _fast(Callsite)(changed) is _MISS, (path, other)
+                    with pytest.raises(InputError, match="not the shape erratlas writes"):
+                        record_of(Callsite, changed, "f:1")
+                    refused += 1
+                else:
+                    assert _fast(Callsite)(changed) == slow, (path, other)
+        assert _fast(Callsite)({**document, "extra": 1}) is _MISS
+        assert _fast(Callsite)({k: v for k, v in document.items() if k != "scope"}) is _MISS
+    assert refused > 500

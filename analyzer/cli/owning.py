@@ -182,6 +182,16 @@ def gate(
     allow_empty: Annotated[
         bool, typer.Option("--allow-empty", help="Gate a scan that holds no callsite (refused otherwise).")
     ] = False,
+    max_new_swallowed: Annotated[
+        int | None,
+        typer.Option("--max-new-swallowed", min=0, help="With --baseline: fail when more than N Product handlers "
+                     "that swallow an error are new (by fp1h fingerprint)."),
+    ] = None,
+    max_new_lost_cause: Annotated[
+        int | None,
+        typer.Option("--max-new-lost-cause", min=0, help="With --baseline: fail when more than N Product handlers "
+                     "whose wrap loses the cause are new (by fp1h fingerprint)."),
+    ] = None,
     output_format: Annotated[
         str,
         typer.Option(
@@ -216,11 +226,15 @@ def gate(
             raise InputError("--min-coverage-kind", f"'{item}' is not KIND=NUMBER") from None
         if kind not in KINDS:
             raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
+    for option, given in (("--max-new-swallowed", max_new_swallowed), ("--max-new-lost-cause", max_new_lost_cause)):
+        if given is not None and baseline is None:
+            raise InputError(option, "needs --baseline SUMMARY (new handlers are counted against it)")
     summary = checked_summary(directory, allowlist or [])  # the gate verifies, it does not trust
     if bundle is not None and output_format != "sarif":
         raise InputError("--bundle", "only used with --format sarif")
     refuse_empty(directory, summary, allow_empty)
-    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale, max_drop)
+    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale, max_drop, max_new_swallowed,
+                            max_new_lost_cause)
     if output_format == "sarif":
         _gate_sarif(directory, thresholds, bundle)
     failed = failures(summary, thresholds)

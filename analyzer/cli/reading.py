@@ -15,7 +15,7 @@ from analyzer.cli.app import err, reading_a_scan
 from analyzer.errors import InputError
 
 if TYPE_CHECKING:
-    from analyzer.model import Callsite, ProjectionRow
+    from analyzer.model import Callsite, Handler, HandlerOwnerRow, ProjectionRow
     from analyzer.reports.explain import Story
     from analyzer.reports.sarif import OriginalSources, Selection
 
@@ -86,12 +86,13 @@ def _same_file(path: Path, expected: dict[str, Any]) -> bool:
 
 def write_sarif(directory: Path, summary: dict[str, Any], records: list[Callsite], rows: list[ProjectionRow],
                  selection: Selection, out: Path | None, notifications: list[str],
-                 sources: OriginalSources | None = None) -> int:
+                 sources: OriginalSources | None = None,
+                 flow: tuple[list[Handler], list[HandlerOwnerRow]] | None = None) -> int:
     import orjson
 
     from analyzer.reports.sarif import sarif_log
 
-    log = sarif_log(records, rows, summary, directory, selection, notifications, sources)
+    log = sarif_log(records, rows, summary, directory, selection, notifications, sources, flow)
     if sources is not None and sources.bases:
         bases = " and ".join(sorted(sources.bases))
         err.print(f"erratlas: results point at the maps' original sources relative to {bases} "
@@ -132,6 +133,11 @@ def sarif(
         typer.Option("--bundle", help="The bundle DIR scanned, as seen from here: results point at the original "
                      "sources its map names, as paths from here."),
     ] = None,
+    flow: Annotated[
+        bool,
+        typer.Option("--flow", help="Add the flow rules (off by default): swallowed-error, wrap-loses-cause and "
+                     "useless-catch, one result per handler they flag, tracked by its fp1h fingerprint."),
+    ] = False,
 ) -> None:
     """Write SARIF 2.1.0: one result per callsite the gate cares about, tracked by fingerprint."""
     from analyzer.reports.sarif import SELECTIONS, Selection
@@ -143,8 +149,17 @@ def sarif(
         raise InputError("--results", "'new' needs --baseline SUMMARY")
     files, summary, records, rows = verified_outputs(directory)
     sources = original_sources(files, summary, bundle)
+    handlers = None
+    if flow:
+        from analyzer.scandir.load import load_handler_projection, load_handlers
+
+        found, owners = load_handlers(files), load_handler_projection(files)
+        if found is None or owners is None:
+            raise InputError("--flow", f"{directory} has no handlers.jsonl (its frontend does not look for "
+                                       "handlers)")
+        handlers = (found, owners)
     count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline)), out, [],
-                        sources)
+                        sources, handlers)
     err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
 
 
@@ -158,19 +173,31 @@ def explain(
                      "(the scan needs --signatures)."),
     ] = None,
 ) -> None:
-    """Tell one callsite's whole story: record, readable code, owner and evidence, suggestions,
-    and the command that would own it."""
+    """Tell one callsite's whole story: record, readable code, the handlers that catch it, owner
+    and evidence, suggestions, and the command that would own it; or a handler's (h:... or fp1h:...):
+    place, parameter, branches, sources and owner."""
     from analyzer.reports.explain import explain as story_of
-    from analyzer.reports.explain import find_record, plain
+    from analyzer.reports.explain import find_record
+    from analyzer.reports.explain_flow import find_handler, flow_section, handler_story, is_handler_target
+    from analyzer.scandir.load import load_handler_projection, load_handlers
 
     reading_a_scan()
     files, summary, records, rows = verified_outputs(directory)
+    handlers, handler_rows = load_handlers(files), load_handler_projection(files)
+    by_id = {r.id: r for r in records}
+    out = Console(highlight=False, soft_wrap=True)
+    if is_handler_target(target):
+        if corpus is not None:
+            raise InputError("--corpus", "tells a callsite's functions, not a handler's")
+        handler = find_handler(handlers, target, directory)
+        owner = next((row for row in handler_rows or [] if row.id == handler.id), None)
+        _tell(out, handler_story(files, summary, handler, owner, by_id))
+        return
     record = find_record(records, target, directory)
     told = None
     if corpus is not None:
         import dataclasses
 
-        from analyzer.errors import InputError
         from analyzer.javascript.corpus import index_sources
         from analyzer.owners.corpus.nearest import corpus_story
         from analyzer.owners.corpus.store import MANIFEST, Corpus
@@ -180,8 +207,13 @@ def explain(
             raise InputError(corpus, "not a corpus (no corpus.json; fill it with `erratlas corpus add`)")
         found = corpus_story(dataclasses.asdict(record), files, summary, Corpus(corpus, index_sources))
         told = Section("Corpus", found.facts, found.notes)
-    story = story_of(directory, files, summary, record, rows[records.index(record)], told)
-    out = Console(highlight=False, soft_wrap=True)
+    flow = flow_section(record, handlers, handler_rows, by_id)
+    _tell(out, story_of(directory, files, summary, record, rows[records.index(record)], told, flow))
+
+
+def _tell(out: Console, story: Story) -> None:
+    from analyzer.reports.explain import plain
+
     if not out.is_terminal:
         sys.stdout.write(plain(story))
         return

@@ -117,7 +117,7 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
                 mark("reports: inventory made")
                 # the records in hand: the files just made are never parsed again
                 made |= owner_files(made, allowlists, scan_summary(result), in_bundle_order(result.callsites),
-                                    result.references)
+                                    result.references, result.handlers)
                 mark("reports: made")
             return made, _scanned(bundle, result, out, made)
 

@@ -36,6 +36,9 @@ class Thresholds:
     allow_stale: bool
     #: the share of the baseline's callsites that may be gone before the gate fails (a wrong input)
     max_drop: float = 0.5
+    #: how many Product handlers flagged `swallowed` / `lostCause` may be new against the baseline
+    max_new_swallowed: int | None = None
+    max_new_lost_cause: int | None = None
 
 
 def coverage_threshold(option: str, value: float) -> float:
@@ -133,6 +136,10 @@ def failures(summary: dict[str, Any], thresholds: Thresholds) -> list[str]:
         if new:
             listed = ", ".join(sorted(new)[:5]) + (" …" if len(new) > 5 else "")
             out.append(f"new Unresolved callsites against {thresholds.baseline}: {sum(new.values())} ({listed})")
+        for option, key, limit in (("--max-new-swallowed", "swallowed", thresholds.max_new_swallowed),
+                                   ("--max-new-lost-cause", "lostCause", thresholds.max_new_lost_cause)):
+            if limit is not None:
+                out += _new_handler_findings(summary, baseline, thresholds.baseline, option, key, limit)
     if not thresholds.allow_stale:
         for entry in summary["stale"]:
             out.append(
@@ -149,6 +156,41 @@ def failures(summary: dict[str, Any], thresholds: Thresholds) -> list[str]:
                 f"found {entry['found']!r}"
             )
     return out
+
+
+_FINDING_TEXT = {"swallowed": "Product handlers that swallow an error",
+                 "lostCause": "Product handlers whose wrap loses the cause"}
+
+
+def _new_handler_findings(summary: dict[str, Any], baseline: dict[str, Any], path: Path, option: str, key: str,
+                          limit: int) -> list[str]:
+    """The failure line when more than `limit` Product handlers flagged `key` are new: their
+    fp1h fingerprints are not among the baseline's handlers flagged so, whatever their owner
+    there (an old handler that became Product is not new)."""
+    if "handlerOwners" not in summary:
+        raise InputError(option, "this scan has no handlers (handlers.jsonl): nothing to compare")
+    now = Counter(summary["handlerOwners"]["findings"][key]["Product"])
+    new = now - flagged_of(baseline, path, key)
+    if sum(new.values()) <= limit:
+        return []
+    listed = ", ".join(sorted(new)[:5]) + (" …" if len(new) > 5 else "")
+    return [f"new {_FINDING_TEXT[key]} against {path}: {sum(new.values())} > {option} {limit} ({listed})"]
+
+
+def flagged_of(baseline: dict[str, Any], path: Path, key: str) -> Counter[str]:
+    """The fingerprints of the baseline's handlers a finding flags, every owner's."""
+    section = baseline.get("handlerOwners")
+    if section is None:
+        raise InputError(path, "the baseline summary has no handlerOwners (a scan without handlers.jsonl, or "
+                               "by an earlier erratlas): project or scan the baseline again")
+    try:
+        found = section["findings"][key]
+        flagged = [fp for owner in ("Product", "Dependency", "Unresolved") for fp in found[owner]]
+    except (KeyError, TypeError):
+        raise InputError(path, f"corrupt baseline summary: handlerOwners.findings.{key}") from None
+    if not all(isinstance(fp, str) for fp in flagged):
+        raise InputError(path, f"corrupt baseline summary: handlerOwners.findings.{key}")
+    return Counter(flagged)
 
 
 def load_baseline(path: Path) -> dict[str, Any]:

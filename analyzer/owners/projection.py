@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.errors import InputError, InvariantError
@@ -25,6 +25,11 @@ class Projection:
     #: entries whose fingerprint names one of several identical copies: never applied
     #: (entry, callsite id or binding, how many copies)
     ambiguous: list[tuple[Entry, str, int]]
+    #: (unit, scope path) of a function -> the function entry that owns its callsites: a
+    #: handler there is owned by it too (handlers carry no function fingerprint of their own)
+    functions: dict[tuple[str, tuple[str, ...]], Entry] = field(default_factory=dict)
+    #: item id -> the `references` entry that owns it and the chain back to its root
+    reached: dict[str, tuple[Entry, list[Step]]] = field(default_factory=dict)
 
 
 def match_keys(record: Callsite) -> dict[str, str | None]:
@@ -88,6 +93,7 @@ def project(records: list[Callsite], allowlists: list[Allowlist],
     used |= root_used
     ambiguous += root_ambiguous
     around = neighbours(records)
+    functions: dict[tuple[str, tuple[str, ...]], Entry] = {}
     rows = []
     for record in records:
         keys = match_keys(record)
@@ -117,6 +123,8 @@ def project(records: list[Callsite], allowlists: list[Allowlist],
                     fresh.append(entry)
             _check_agreement(fresh, record.id, level)
             applicable.extend(fresh[:1])
+            if level == "function" and fresh:
+                functions.setdefault((record.unit, record.scope.scopePath), fresh[0])
         chain: list[Step] | None = None
         if graph is not None and reached:
             item = graph.item_of(record.unit, record.offset, record.endOffset)
@@ -126,7 +134,8 @@ def project(records: list[Callsite], allowlists: list[Allowlist],
                 applicable.append(entry)
         rows.append(_row(record, applicable, chain))
     stale = [e for a in allowlists for e in a.entries if e.origin not in used]
-    return Projection(rows=rows, stale=stale, drifted=drifted, ambiguous=ambiguous)
+    return Projection(rows=rows, stale=stale, drifted=drifted, ambiguous=ambiguous, functions=functions,
+                      reached=reached)
 
 
 def _reached(

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite, ProjectionRow, Suggestion
+from analyzer.model import Callsite, Handler, ProjectionRow, Suggestion
 from analyzer.reports.evidence import evidence_lines
 from analyzer.scandir.files import SUGGESTION_SCHEMA, SUGGESTIONS_FILE
 from analyzer.scandir.load import records_of
@@ -69,15 +69,17 @@ def find_record(records: list[Callsite], target: str, directory: Path) -> Callsi
 
 def explain(
     directory: Path, files: dict[str, bytes], summary: dict[str, Any], record: Callsite, row: ProjectionRow,
-    corpus: Section | None = None,
+    corpus: Section | None = None, flow: Section | None = None,
 ) -> Story:
-    """`corpus`: what `explain --corpus` found (analyzer/owners/corpus/nearest.py), told after the owner."""
+    """`corpus`: what `explain --corpus` found (analyzer/owners/corpus/nearest.py), told after the owner;
+    `flow`: the handlers that catch it or make it (`flow_section`), told after the code."""
     suggestions = _suggestions(files)
     return Story(
         heading=f"{record.id}  {record.fingerprint}",
         sections=[
             _callsite(record),
-            _code(files, record),
+            code_section(files, record),
+            *([flow] if flow is not None else []),
             _owner(summary, record, row),
             *([corpus] if corpus is not None else []),
             _suggested(record, suggestions),
@@ -93,9 +95,9 @@ def _callsite(record: Callsite) -> Section:
     facts = [
         ("kind", (f"{record.kind}: {what}, callee `{record.callee}` ({record.calleeRole}), "
                   f"{record.argCount} argument(s)")),
-        ("message", _one_line(f"{message.shape}: "
+        ("message", one_line(f"{message.shape}: "
                               f"{message.text if message.text is not None else message.template or '—'}")),
-        ("comparison key", _one_line(message.comparisonKey)),
+        ("comparison key", one_line(message.comparisonKey)),
         ("consumer", f"{record.consumer.role} ({record.consumer.node}.{record.consumer.relation})"),
         ("function", f"{record.scope.function or 'none'} ({record.scope.functionKind})"),
         ("scope", " > ".join(record.scope.scopePath)),
@@ -121,11 +123,11 @@ def _callsite(record: Callsite) -> Section:
     return Section("Callsite", facts)
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
-def _code(files: dict[str, bytes], record: Callsite) -> Section:
+def code_section(files: dict[str, bytes], record: Callsite | Handler) -> Section:
     place = record.readable
     data = files.get(place.file)
     if data is None:

@@ -90,9 +90,10 @@ class _Group:
 
 
 def index_files(records: list[Record], rows: list[Row], owners: dict[str, Any],
-                base: dict[str, Any]) -> dict[str, bytes]:
+                base: dict[str, Any], flow: list[str] | None = None) -> dict[str, bytes]:
     """The index and its pages, by path in the scan directory: `rows`, the projection's row of
-    each record; `owners` and `base`, the summary's owner and scan parts."""
+    each record; `owners` and `base`, the summary's owner and scan parts; `flow`, the lines of
+    the flow section that ends the first page (a scan with handlers: reports/flow.py)."""
     paired = list(zip(records, rows))
     groups = _dependency_groups(paired) + _module_groups(paired, "Product") + _module_groups(paired, "Unresolved")
     pages = _pages(groups)
@@ -100,7 +101,7 @@ def index_files(records: list[Record], rows: list[Row], owners: dict[str, Any],
     head = _head(base, owners)
     health = _allowlist_health(base, owners)
     contents = [_contents(groups, owner) for owner in ("Dependency", "Product", "Unresolved")]
-    main, moved = _fit_main(head, health, contents)
+    main, moved = _fit_main(head, health, contents, flow or [])
     files |= moved
     files[INDEX_FILE] = main
     too_big = sorted(path for path, data in files.items() if len(data) >= PAGE_LIMIT)
@@ -385,8 +386,10 @@ def _section_lines(section: _Section, level: str = "##") -> list[str]:
     return lines
 
 
-def _fit_main(head: list[str], health: list[_Section], contents: list[_Section]) -> tuple[bytes, dict[str, bytes]]:
-    """The first page, with the biggest sections moved to pages of their own until it fits."""
+def _fit_main(head: list[str], health: list[_Section], contents: list[_Section],
+              tail: list[str]) -> tuple[bytes, dict[str, bytes]]:
+    """The first page, with the biggest sections moved to pages of their own until it fits;
+    `tail` ends it."""
     sections = health + contents
     moved: dict[str, bytes] = {}
     inline = {id(s) for s in sections}
@@ -404,7 +407,7 @@ def _fit_main(head: list[str], health: list[_Section], contents: list[_Section])
                     for path in sorted(p for p in moved if p.startswith(f"{INDEX_DIRECTORY}{section.name}-"))
                 )
                 lines += [f"{level} {section.title}", "", f"On their own pages: {links}.", ""]
-        main = _encode(lines)
+        main = _encode(lines + tail)
         if len(main) < _PAGE_BUDGET or not inline:
             return main, moved
         biggest = max((s for s in sections if id(s) in inline and s.rows), key=lambda s: len(s.rows), default=None)

@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
-from analyzer.model import Callsite, ProjectionRow
+from analyzer.model import Callsite, Handler, HandlerFinding, HandlerOwnerRow, ProjectionRow
 from analyzer.reports.evidence import evidence_summary
 from analyzer.scandir.load import load_map_sources
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 FINGERPRINT_KEY = "erratlasCallsite/v1"
+HANDLER_FINGERPRINT_KEY = "erratlasHandler/v1"
 OWNERS = ("Unresolved", "Product", "Dependency")
 KINDS = ("error", "diagnostic")
 #: which callsites become results
@@ -54,6 +55,19 @@ _BASES = {
 }
 
 
+#: the flow rules (`sarif --flow`): one result per handler a finding flags (docs/reference.md, "SARIF")
+FLOW_RULES: dict[HandlerFinding, tuple[str, str, str]] = {
+    "swallowed-error": ("SwallowedError", "A branch of this handler drops the caught error.",
+                        "No rethrow, wrap, log, report, return, reject, callback, retry, exit or store: the error is "
+                        "gone (ESLint no-empty, ruff S110)."),
+    "wrap-loses-cause": ("WrapLosesCause", "This handler throws a new error that carries nothing of the caught one.",
+                         "Pass the caught error as the new error's cause (ESLint preserve-caught-error, ruff B904)."),
+    "useless-catch": ("UselessCatch", "This handler only rethrows what it caught.",
+                      "A catch that rethrows the caught value unchanged does nothing (ESLint no-useless-catch, "
+                      "ruff TRY203)."),
+}
+
+
 class OriginalSources:
     """Where each source a scan's maps place lies, as a SARIF artifact location. `located`: where
     the scanned input is from here (a bundle file's directory, a directory tree's root), else
@@ -70,7 +84,7 @@ class OriginalSources:
         #: the base ids the locations use
         self.bases: set[str] = set()
 
-    def artifact(self, record: Callsite) -> dict[str, Any] | None:
+    def artifact(self, record: Callsite | Handler) -> dict[str, Any] | None:
         origin = record.origin
         unit = record.unit
         path = self._paths.get((unit, origin.source)) if origin is not None else None
@@ -126,12 +140,24 @@ def _rules() -> list[dict[str, Any]]:
     return rules
 
 
+def _flow_rules() -> list[dict[str, Any]]:
+    return [{
+        "id": finding, "name": name, "shortDescription": {"text": short},
+        "fullDescription": {"text": f"{short} {full}"},
+        "defaultConfiguration": {"level": "warning"},
+        "help": {"text": "Tell the handler with `erratlas explain DIR h:...`; its owner is the code it sits in."},
+        "properties": {"kind": "handler"},
+    } for finding, (name, short, full) in FLOW_RULES.items()]
+
+
 def sarif_log(
     records: list[Callsite], rows: list[ProjectionRow], summary: dict[str, Any], directory: Path,
     selection: Selection, notifications: list[str] | None = None, sources: OriginalSources | None = None,
+    flow: tuple[list[Handler], list[HandlerOwnerRow]] | None = None,
 ) -> dict[str, Any]:
-    """The SARIF log of one scan directory (`records` and projection `rows` in the same order)."""
-    rules = _rules()
+    """The SARIF log of one scan directory (`records` and projection `rows` in the same order);
+    `flow`, the handlers and their owners, adds the flow rules and their results."""
+    rules = _rules() + (_flow_rules() if flow is not None else [])
     index = {rule["id"]: number for number, rule in enumerate(rules)}
     remaining = Counter(selection.baseline) if selection.baseline is not None else None
     results = []
@@ -143,6 +169,10 @@ def sarif_log(
         if not _selected(row, state, selection):
             continue
         results.append(_result(record, row, directory, index, state, selection.failing, sources))
+    if flow is not None:
+        for handler, owner in zip(*flow):
+            results += [_flow_result(handler, owner, finding, directory, index, sources)
+                        for finding in handler.findings()]
     bundle = summary["inputs"]["bundle"]
     run: dict[str, Any] = {
         "tool": {"driver": {"name": "erratlas", "version": __version__, "semanticVersion": __version__,
@@ -223,6 +253,44 @@ def _result(
     if state is not None:
         result["baselineState"] = state
     return result
+
+
+def _flow_result(handler: Handler, row: HandlerOwnerRow, finding: HandlerFinding, directory: Path,
+                 index: dict[str, int], sources: OriginalSources | None) -> dict[str, Any]:
+    """One finding of one handler: at `warning` in Product code, a `note` elsewhere."""
+    place = handler.readable
+    readable = {"artifactLocation": _artifact(directory, place.file),
+                "region": {"startLine": place.line, "startColumn": place.column}}
+    original = sources.artifact(handler) if sources is not None else None
+    primary = readable
+    if original is not None and handler.origin is not None:
+        primary = {"artifactLocation": original, "region": {"startLine": handler.origin.line}}
+    owner = "no reviewed owner" if row.owner == "Unresolved" else f"owned by {row.owner}" + (
+        f" {row.package}" if row.package else "")
+    scope = handler.scope
+    return {
+        "ruleId": finding,
+        "ruleIndex": index[finding],
+        "level": "warning" if row.owner == "Product" else "note",
+        "message": {"text": f"{FLOW_RULES[finding][1]} ({handler.form} in {scope.function}; {owner}.)"},
+        "locations": [{
+            "physicalLocation": primary,
+            "logicalLocations": [{"name": scope.function, "fullyQualifiedName": " > ".join(scope.scopePath),
+                                  "kind": "function" if scope.functionKind != "module" else "module"}],
+        }],
+        **({"relatedLocations": [{"id": 1, "physicalLocation": readable,
+                                  "message": {"text": "The handler in the readable rendering of the bundle."}}]}
+           if original else {}),
+        "partialFingerprints": {
+            HANDLER_FINGERPRINT_KEY: handler.fingerprint,
+            "primaryLocationLineHash": handler.fingerprint.split(":", 1)[1] + ":1",
+        },
+        "properties": {
+            "id": handler.id, "unit": handler.unit, "offset": handler.offset, "endOffset": handler.endOffset,
+            "line": handler.line, "column": handler.column, "owner": row.owner, "package": row.package,
+            "form": handler.form, "copies": handler.copies.count,
+        },
+    }
 
 
 def _artifact(directory: Path, file: str) -> dict[str, Any]:

@@ -184,7 +184,8 @@ def _left_out(result: ScanResult) -> dict[str, object]:
 
 
 #: keys `finish` recomputes on every projection; everything else is the scan's
-OWNER_KEYS = ("owners", "coverage", "stale", "drifted", "ambiguous", "unresolvedFingerprints", "outputs")
+OWNER_KEYS = ("owners", "coverage", "stale", "drifted", "ambiguous", "unresolvedFingerprints", "handlerOwners",
+              "outputs")
 
 
 def finish(base: dict[str, object], owners: dict[str, object], outputs: dict[str, bytes]) -> bytes:

@@ -32,6 +32,7 @@ class Output:
 TEMPLATE_SCHEMA = "erratlas.template/1"
 MODULE_SCHEMA = "erratlas.module/1"
 PROJECTION_SCHEMA = "erratlas.projection/1"
+HANDLER_PROJECTION_SCHEMA = "erratlas.handler-projection/1"
 SUMMARY_SCHEMA = "erratlas.summary/1"
 SUGGESTION_SCHEMA = "erratlas.suggestion/1"
 
@@ -48,6 +49,8 @@ REFERENCES_FILE = "references.jsonl"
 #: for handlers (JavaScript), absent otherwise (docs/reference.md, "Handler records")
 HANDLERS_FILE = "handlers.jsonl"
 PROJECTION_FILE = "error-diagnostic-owner-projection.jsonl"
+#: each handler's owner; written with handlers.jsonl (docs/owners.md, "Handlers")
+HANDLER_PROJECTION_FILE = "handler-owner-projection.jsonl"
 INDEX_FILE = "error-diagnostic-owner-index.md"
 SUMMARY_FILE = "error-diagnostic-owner-summary.json"
 SIGNATURES_FILE = "function-signatures.jsonl"
@@ -67,6 +70,7 @@ OUTPUTS: tuple[Output, ...] = (
     Output(HANDLERS_FILE, HANDLER_SCHEMA, "jsonl", "inventory", False),
     Output(SIGNATURES_FILE, None, "jsonl", "signatures", False),
     Output(PROJECTION_FILE, PROJECTION_SCHEMA, "jsonl", "owners", True),
+    Output(HANDLER_PROJECTION_FILE, HANDLER_PROJECTION_SCHEMA, "jsonl", "owners", False),
     Output(INDEX_FILE, None, "md", "owners", True),
     Output(SUMMARY_FILE, SUMMARY_SCHEMA, "json", "owners", True),
     Output(SUGGESTIONS_FILE, SUGGESTION_SCHEMA, "jsonl", "suggest", False),

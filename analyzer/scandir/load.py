@@ -18,14 +18,26 @@ from typing import Any
 from analyzer.errors import InputError
 from analyzer.model import (
     CALLSITE_SCHEMA,
+    HANDLER_SCHEMA,
     MAP_SOURCE_SCHEMA,
     REFERENCE_ITEM_SCHEMA,
     Callsite,
+    Handler,
+    HandlerOwnerRow,
     MapSource,
     ProjectionRow,
     ReferenceItem,
 )
-from analyzer.scandir.files import CALLSITE_FILES, MAP_SOURCES_FILE, PROJECTION_FILE, PROJECTION_SCHEMA, REFERENCES_FILE
+from analyzer.scandir.files import (
+    CALLSITE_FILES,
+    HANDLER_PROJECTION_FILE,
+    HANDLER_PROJECTION_SCHEMA,
+    HANDLERS_FILE,
+    MAP_SOURCES_FILE,
+    PROJECTION_FILE,
+    PROJECTION_SCHEMA,
+    REFERENCES_FILE,
+)
 from analyzer.scandir.read import rows
 
 _PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
@@ -47,7 +59,8 @@ def _convert(hint: Any) -> Callable[[Any], Any]:
         return lambda value: tuple(item(v) for v in _kind(value, list))
     if origin is typing.Literal:
         allowed = frozenset(typing.get_args(hint))
-        return lambda value: value if value in allowed else _wrong(value, f"one of {sorted(allowed)}")
+        return lambda value: (value if not isinstance(value, (dict, list)) and value in allowed
+                              else _wrong(value, f"one of {sorted(allowed)}"))
     if origin is dict or hint is Any:
         return lambda value: _kind(value, dict) if origin is dict else value
     if dataclasses.is_dataclass(hint):
@@ -95,8 +108,80 @@ def _builder(record: type) -> Callable[[Any], Any]:
     return build
 
 
+class _Compiled:
+    """Source of one function per record type that checks and builds it in straight-line code:
+    the fast path of `record_of`. On anything unexpected it returns `_MISS`, and the checked
+    builder above runs to say exactly what is wrong."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.names: dict[str, Any] = {"_MISS": _MISS}
+        self.done: dict[type, str] = {}
+
+    def record(self, record: type) -> str:
+        if record in self.done:
+            return self.done[record]
+        name = self.done[record] = f"_build_{record.__name__}_{len(self.done)}"
+        hints = typing.get_type_hints(record)
+        names = tuple(f.name for f in dataclasses.fields(record))
+        self.names[f"{name}_type"] = record
+        # every field present and no more keys than fields: exactly the record's keys
+        body = [f"def {name}(v):", f"    if type(v) is not dict or len(v) != {len(names)}: return _MISS"]
+        for index, field in enumerate(names):
+            body += [f"    f{index} = v.get({field!r}, _MISS)", f"    if f{index} is _MISS: return _MISS",
+                     *self.check(f"f{index}", hints[field], "    ")]
+        body.append(f"    return {name}_type(" + ", ".join(f"f{i}" for i in range(len(names))) + ")")
+        self.lines += body
+        return name
+
+    def check(self, var: str, hint: Any, pad: str) -> list[str]:
+        """Lines that leave `var` converted to `hint`, or return `_MISS`."""
+        origin = typing.get_origin(hint)
+        if origin in (types.UnionType, typing.Union):
+            options = [a for a in typing.get_args(hint) if a is not type(None)]
+            inner = self.check(var, options[0] if len(options) == 1 else Any, pad + "    ")
+            return [f"{pad}if {var} is not None:", *inner] if inner else []
+        if origin is tuple:
+            item = typing.get_args(hint)[0]
+            if item in (str, int, bool):
+                wrong = f"any(type(x) is not {item.__name__} for x in {var})"
+                return [f"{pad}if type({var}) is not list or {wrong}: return _MISS", f"{pad}{var} = tuple({var})"]
+            inner = self.check("x", item, pad + "    ")
+            return [f"{pad}if type({var}) is not list: return _MISS", f"{pad}t = []", f"{pad}for x in {var}:",
+                    *inner, f"{pad}    t.append(x)", f"{pad}{var} = tuple(t)"]
+        if origin is typing.Literal:
+            allowed = f"_allowed_{len(self.names)}"
+            self.names[allowed] = frozenset(typing.get_args(hint))
+            return [f"{pad}if type({var}) is dict or type({var}) is list or {var} not in {allowed}: return _MISS"]
+        if hint is Any:
+            return []
+        if origin is dict:
+            return [f"{pad}if type({var}) is not dict: return _MISS"]
+        if dataclasses.is_dataclass(hint):
+            inner_name = self.record(hint)  # type: ignore[arg-type]
+            return [f"{pad}{var} = {inner_name}({var})", f"{pad}if {var} is _MISS: return _MISS"]
+        if hint is float:
+            return [f"{pad}if type({var}) is not int and type({var}) is not float: return _MISS"]
+        return [f"{pad}if type({var}) is not {_PLAIN[hint].__name__}: return _MISS"]  # type: ignore[union-attr]
+
+
+_MISS = object()
+
+
+@functools.cache
+def _fast(record: type) -> Callable[[Any], Any]:
+    compiled = _Compiled()
+    name = compiled.record(record)
+    exec("\n".join(compiled.lines), compiled.names)  # source made above from type hints alone
+    function: Callable[[Any], Any] = compiled.names[name]
+    return function
+
+
 def record_of(record: type[Any], document: Any, where: str) -> Any:
     """`document` (a JSON value read from `where`, `file:line`) as a `record`."""
+    made = _fast(record)(document)  # type: ignore[arg-type]
+    if made is not _MISS:
+        return made
     try:
         return _builder(record)(document)  # type: ignore[arg-type]
     except _Shape as exc:
@@ -137,6 +222,24 @@ def in_bundle_order(records: list[Callsite]) -> list[Callsite]:
 def load_projection(files: dict[str, bytes]) -> list[ProjectionRow]:
     """The projection's rows, in record order."""
     return records_of(files[PROJECTION_FILE], PROJECTION_FILE, ProjectionRow, PROJECTION_SCHEMA, "a projection row")
+
+
+def load_handlers(files: dict[str, bytes]) -> list[Handler] | None:
+    """The handlers, by unit and offset as the file holds them; None when the scan wrote no
+    handlers.jsonl (its frontend does not look for handlers)."""
+    data = files.get(HANDLERS_FILE)
+    if data is None:
+        return None
+    return records_of(data, HANDLERS_FILE, Handler, HANDLER_SCHEMA, "a handler record")
+
+
+def load_handler_projection(files: dict[str, bytes]) -> list[HandlerOwnerRow] | None:
+    """Each handler's owner, in handler order; None when the scan has no handlers."""
+    data = files.get(HANDLER_PROJECTION_FILE)
+    if data is None:
+        return None
+    return records_of(data, HANDLER_PROJECTION_FILE, HandlerOwnerRow, HANDLER_PROJECTION_SCHEMA,
+                      "a handler projection row")
 
 
 def load_references(files: dict[str, bytes]) -> list[ReferenceItem]:

@@ -18,6 +18,11 @@ from analyzer.model import CauseKept, Disposition
 
 #: builtins that read a value without passing it on (`String(e)` is a message, not a callback)
 _READERS = frozenset({b"String", b"Number", b"Boolean", b"JSON.stringify", b"Array.isArray"})
+#: built-in error classes whose first argument is the message (AggregateError's is its errors)
+_MESSAGE_FIRST = frozenset({b"Error", b"TypeError", b"RangeError", b"SyntaxError", b"ReferenceError", b"EvalError",
+                            b"URIError"})
+#: those the default rules' constructors make callsites of (the inventory resolves them)
+_INVENTORIED = frozenset({b"Error", b"TypeError", b"RangeError"})
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
 _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
 
@@ -92,10 +97,13 @@ class HandlerBody(Body):
         local = value.text or b""
         made = self.walked.made.get(local) if value.type == "identifier" else None
         construction = made if made is not None else value
+        assigned: list[Node] = []  # `Object.assign(new X(m), {cause: e})`: the fields given to it
         if is_object_assign(construction):
-            construction = without_parentheses(first_named(construction.child_by_field_name("arguments"))
-                                               or construction)
+            given = [without_parentheses(a) for a in named(construction.child_by_field_name("arguments"))]
+            construction, assigned = (given[0], given[1:]) if given else (construction, [])
         cause = self._cause(construction)
+        for fields in assigned:
+            cause = _best(cause, self._cause_given(fields))
         if made is not None:
             cause = _best(cause, self._cause_assigned(local))
         entry = self.known.get(construction.id)
@@ -111,17 +119,42 @@ class HandlerBody(Body):
             arguments = named(construction.child_by_field_name("arguments"))
         else:
             arguments = [construction]
-        for argument in arguments:
+        message_first = self._builtin_error(construction)
+        for position, argument in enumerate(arguments):
             argument = without_parentheses(argument)
-            if self._is_caught(argument):
+            if message_first and position == 0:
+                continue  # `new Error(e)`: the message is e's text, its cause is not kept
+            if self._is_caught(argument) or self._object_keeps(argument):
                 return "kept"
-            if argument.type == "object":
-                for member in named(argument):
-                    value = member.child_by_field_name("value") if member.type == "pair" else member
-                    if value is not None and member.type in ("pair", "shorthand_property_identifier") \
-                            and value.text in self.walked.aliases:
-                        return "kept"
         return "partial" if any(self._mentions(a) for a in arguments) else "lost"
+
+    def _cause_given(self, fields: Node) -> CauseKept:
+        """What an object of fields given to the new error carries of the caught value."""
+        return "kept" if self._object_keeps(fields) else "partial" if self._mentions(fields) else "lost"
+
+    def _object_keeps(self, argument: Node) -> bool:
+        """An object literal with the caught value as a field's value (`{cause: e}`, `{e}`)."""
+        if argument.type != "object":
+            return False
+        for member in named(argument):
+            value = member.child_by_field_name("value") if member.type == "pair" else member
+            if value is not None and member.type in ("pair", "shorthand_property_identifier") \
+                    and value.text in self.walked.aliases:
+                return True
+        return False
+
+    def _builtin_error(self, construction: Node) -> bool:
+        """A built-in error class whose first argument is the message (`Error`, `TypeError`, ...):
+        the global one, as the inventory resolves it, for the constructors of its rules."""
+        if construction.type not in ("new_expression", "call_expression"):
+            return False
+        callee = construction.child_by_field_name("constructor" if construction.type == "new_expression"
+                                                  else "function")
+        name = callee.text if callee is not None and callee.type == "identifier" else None
+        if name not in _MESSAGE_FIRST:
+            return False
+        entry = self.known.get(construction.id)
+        return (entry is not None and entry[0] == "error") or name not in _INVENTORIED
 
     def _cause_assigned(self, name: bytes) -> CauseKept:
         """What `n.field = ...` assignments in the body carry of the caught value into the local error n."""

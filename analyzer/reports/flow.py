@@ -1,0 +1,263 @@
+"""The index's flow section: where errors are caught and what the handlers do (docs/reference.md,
+"The flow pages").
+
+`index/flow.md` holds the branches' dispositions and the handlers' findings by owner, and a
+Mermaid flowchart from the errors handlers catch (by owner and constructor, or the class a branch
+tests with `instanceof`) to what they then do; `index/flow-tests-NN.md` the "field -> decision"
+table, one row per test of the caught value; `index/flow-product-NN.md` the Product handlers that
+swallow an error or lose its cause. Every handler is linked at its line in a readable slice;
+pages are cut under the index's page budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from typing import get_args
+
+import orjson
+
+from analyzer.errors import InvariantError
+from analyzer.model import BranchTest, Callsite, Disposition, Handler, HandlerFinding, HandlerOwnerRow
+from analyzer.reports.index import PAGE_LIMIT, cell
+from analyzer.scandir.files import INDEX_DIRECTORY, INDEX_FILE
+
+OWNERS = ("Product", "Dependency", "Unresolved")
+FLOW_PAGE = f"{INDEX_DIRECTORY}flow.md"
+_TESTS = "flow-tests"
+_PRODUCT = "flow-product"
+_BUDGET = 400_000
+#: handlers linked in one row of the field -> decision table
+_LINKED = 8
+#: the chart's source nodes (the rest are one `other` node): a chart a reader can follow
+_CHART_SOURCES = 12
+_FINDINGS: tuple[HandlerFinding, ...] = get_args(HandlerFinding)
+_UNSAFE_LABEL = re.compile(r"[^A-Za-z0-9 _.$:()/@-]")
+
+
+def flow_pages(handlers: list[Handler], rows: list[HandlerOwnerRow],
+               records: list[Callsite]) -> tuple[list[str], dict[str, bytes]]:
+    """(the lines that end the first page, the flow pages by path); `rows`: each handler's owner."""
+    owner: dict[str, str] = {row.id: row.owner for row in rows}
+    errors = {record.id: record for record in records}
+    tests = _paged("Field -> decision", _TESTS_INTRO, _TESTS_HEADER, _test_rows(handlers, owner), _TESTS)
+    flagged = [h for h in handlers if owner[h.id] == "Product"
+               and {"swallowed-error", "wrap-loses-cause"} & set(h.findings())]
+    product = _paged("Product handlers that swallow an error or lose its cause", _PRODUCT_INTRO, _PRODUCT_HEADER,
+                     [_product_row(h) for h in flagged], _PRODUCT)
+    pages = {**tests, **product}
+    pages[FLOW_PAGE] = _encode(_overview(handlers, owner, errors, sorted(tests), sorted(product), len(flagged)))
+    too_big = sorted(path for path, data in pages.items() if len(data) >= PAGE_LIMIT)
+    if too_big:
+        raise InvariantError(f"flow page {too_big[0]} is {len(pages[too_big[0]])} bytes (limit {PAGE_LIMIT})")
+    counts = Counter(owner.values())
+    main = ["## Flow: where errors are caught", "",
+            f"{len(handlers)} handlers (" + ", ".join(f"{counts.get(o, 0)} {o}" for o in OWNERS) + "): "
+            f"[dispositions by owner and the flowchart]({FLOW_PAGE}), "
+            f"[field -> decision]({sorted(tests)[0]}) ({_plural(len(_tests_of(handlers)), 'test')}), "
+            f"[Product handlers that swallow an error or lose its cause]({sorted(product)[0]}) ({len(flagged)}).", ""]
+    return main, pages
+
+
+def _plural(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def _encode(lines: list[str]) -> bytes:
+    return ("\n".join(lines).rstrip("\n") + "\n").encode("utf-8")
+
+
+def _link(handler: Handler) -> str:
+    """The handler at its line in its readable slice, from a page under `index/`."""
+    place = handler.readable
+    name = place.file.rsplit("/", 1)[-1]
+    return f"[{cell(name, 60)}:{place.line}](../{place.file}#L{place.line})"
+
+
+def _paged(title: str, intro: list[str], header: list[str], rows: list[str], stem: str) -> dict[str, bytes]:
+    """A table on numbered pages under the budget (one page, saying so, when it has no row)."""
+    pages: dict[str, bytes] = {}
+    start = 0
+    while start < len(rows) or not pages:
+        number = len(pages) + 1
+        lines = [f"# {title}, page {number}", "", f"[Back to the index](../{INDEX_FILE}), "
+                 f"[the flow overview](flow.md).", "", *intro, ""]
+        if not rows:
+            lines.append("None in this scan.")
+        else:
+            lines += ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        size = sum(len(line.encode()) + 1 for line in lines)
+        end = start
+        while end < len(rows) and (end == start or size + len(rows[end].encode()) + 1 < _BUDGET):
+            lines.append(rows[end])
+            size += len(rows[end].encode()) + 1
+            end += 1
+        pages[f"{INDEX_DIRECTORY}{stem}-{number:02d}.md"] = _encode(lines)
+        start = end
+    return pages
+
+
+# ---- field -> decision ---------------------------------------------------------------------------
+
+_TESTS_INTRO = ["Each test a handler's branch makes of the caught value `e` (docs/reference.md, \"Handler records\"), "
+                "how many handlers make it (Product / Dependency / Unresolved), what the branches under it do "
+                "(a branch counts once per disposition it has), and the handlers, in bundle order."]
+_TESTS_HEADER = ["test", "handlers", "P / D / U", "then", "where"]
+
+
+def test_text(test: BranchTest) -> str:
+    """A test as code reads it: `e.code === "ENOENT"`, `e instanceof X`, `!e.code`."""
+    subject = "e" if test.field is None else f"e.{test.field}"
+    value = test.value if test.op in ("instanceof", "!instanceof") else orjson.dumps(test.value).decode()
+    if test.op == "truthy":
+        return subject
+    if test.op == "falsy":
+        return f"!{subject}"
+    if test.op in ("includes", "startsWith", "endsWith"):
+        return f"{subject}.{test.op}({value})"
+    if test.op == "!instanceof":
+        return f"!({subject} instanceof {value})"
+    return f"{subject} {test.op} {value}"
+
+
+def _tests_of(handlers: list[Handler]) -> dict[str, list[tuple[Handler, list[Disposition]]]]:
+    """Test text -> (handler, the dispositions of its branch under that test), in bundle order."""
+    found: dict[str, list[tuple[Handler, list[Disposition]]]] = defaultdict(list)
+    for handler in handlers:
+        for branch in handler.branches:
+            if branch.test is not None:
+                found[test_text(branch.test)].append((handler, [d.kind for d in branch.dispositions]))
+    return found
+
+
+def _test_rows(handlers: list[Handler], owner: dict[str, str]) -> list[str]:
+    tests = _tests_of(handlers)
+    rows = []
+    for text, uses in sorted(tests.items(), key=lambda kv: (-len({h.id for h, _ in kv[1]}), kv[0])):
+        distinct = list({h.id: h for h, _ in uses}.values())
+        owners = Counter(owner[h.id] for h in distinct)
+        then = Counter(kind for _, kinds in uses for kind in kinds)
+        done = ", ".join(f"{kind} ×{then[kind]}" for kind in get_args(Disposition) if then[kind])
+        links = ", ".join(_link(h) for h in distinct[:_LINKED])
+        more = f", … {len(distinct) - _LINKED} more" if len(distinct) > _LINKED else ""
+        rows.append(f"| {cell(text, 120)} | {len(distinct)} | "
+                    f"{' / '.join(str(owners.get(o, 0)) for o in OWNERS)} | {done} | {links}{more} |")
+    return rows
+
+
+# ---- Product handlers that swallow or lose a cause ----------------------------------------------------
+
+_PRODUCT_INTRO = ["Handlers of Product code with a `swallow` branch (the error is dropped) or a `wrap` whose new "
+                  "error carries nothing of the caught one (`cause` lost), in bundle order. `erratlas explain DIR ID` "
+                  "tells one."]
+_PRODUCT_HEADER = ["function", "location", "id", "form", "finding", "branches", "fingerprint"]
+
+
+def branch_text(handler: Handler) -> str:
+    """`test -> dispositions; ...`, `else` for a branch without a test."""
+    parts = []
+    for branch in handler.branches:
+        kinds = ", ".join(d.kind + (f" ({d.cause} cause)" if d.cause else "") for d in branch.dispositions)
+        parts.append(f"{test_text(branch.test) if branch.test is not None else 'else'} -> {kinds}"
+                     if len(handler.branches) > 1 else kinds)
+    return "; ".join(parts)
+
+
+def _product_row(handler: Handler) -> str:
+    found = [f for f in handler.findings() if f != "useless-catch"]
+    function = (handler.scope.scopePath or ("<module>",))[-1]
+    cells = [cell(function, 80), f"{_link(handler)} @{handler.offset}", f"`{cell(handler.id, 80)}`", handler.form,
+             ", ".join(found), cell(branch_text(handler), 200), f"`{handler.fingerprint}`"]
+    return "| " + " | ".join(cells) + " |"
+
+
+# ---- the overview --------------------------------------------------------------------------------
+
+
+def _overview(handlers: list[Handler], owner: dict[str, str], errors: dict[str, Callsite],
+              tests: list[str], product: list[str], flagged: int) -> list[str]:
+    by_kind: dict[str, Counter[str]] = {kind: Counter() for kind in get_args(Disposition)}
+    findings: dict[str, Counter[str]] = {finding: Counter() for finding in _FINDINGS}
+    for handler in handlers:
+        for branch in handler.branches:
+            for disposition in branch.dispositions:
+                by_kind[disposition.kind][owner[handler.id]] += 1
+        for finding in handler.findings():
+            findings[finding][owner[handler.id]] += 1
+    handled = Counter(owner.values())
+    lines = ["# Flow: where errors are caught", "", f"[Back to the index](../{INDEX_FILE}).", "",
+             f"{_plural(len(handlers), 'handler')}; the field -> decision table: "
+             + ", ".join(f"[{p.removeprefix(INDEX_DIRECTORY)}]({p.removeprefix(INDEX_DIRECTORY)})" for p in tests)
+             + f"; Product handlers that swallow an error or lose its cause ({flagged}): "
+             + ", ".join(f"[{p.removeprefix(INDEX_DIRECTORY)}]({p.removeprefix(INDEX_DIRECTORY)})" for p in product)
+             + ".", "", "## Dispositions by owner", "",
+             "Branches by what they do with the caught value (a branch counts once per disposition it has), "
+             "and handlers by owner.", ""]
+    lines += _table(["disposition", *OWNERS, "all"],
+                    [[kind, *(str(c.get(o, 0)) for o in OWNERS), str(sum(c.values()))]
+                     for kind, c in by_kind.items()]
+                    + [["**handlers**", *(str(handled.get(o, 0)) for o in OWNERS), str(len(handlers))]])
+    lines += ["## Findings by owner", "",
+              "`swallowed-error`: a branch drops the error; `wrap-loses-cause`: a new error carries nothing of the "
+              "caught one; `useless-catch`: the handler only rethrows what it caught.", ""]
+    lines += _table(["finding", *OWNERS, "all"],
+                    [[finding, *(str(c.get(o, 0)) for o in OWNERS), str(sum(c.values()))]
+                     for finding, c in findings.items()])
+    return lines + _chart(handlers, owner, errors)
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|",
+            *("| " + " | ".join(row) + " |" for row in rows), ""]
+
+
+def _chart(handlers: list[Handler], owner: dict[str, str], errors: dict[str, Callsite]) -> list[str]:
+    """From what is caught (an inventoried error a handler catches directly, by the handler's
+    owner and the error's constructor; a class a branch tests with `instanceof`) to what the
+    handler (the branch) then does; the edges count handlers (branches)."""
+    edges: Counter[tuple[str, str]] = Counter()
+    for handler in handlers:
+        whose = owner[handler.id]
+        done = {d.kind for b in handler.branches for d in b.dispositions}
+        for caught in handler.sources:
+            if caught.via != "direct":
+                continue  # the chart's edges are what a handler catches directly
+            error = errors.get(caught.id)
+            constructor = error.constructor if error is not None and error.constructor else "unknown"
+            for kind in done:
+                edges[(f"{whose} - {constructor}", kind)] += 1
+        for branch in handler.branches:
+            test = branch.test
+            if test is not None and test.op == "instanceof" and test.field is None:
+                for disposition in branch.dispositions:
+                    edges[(f"{whose} - instanceof {test.value}", disposition.kind)] += 1
+    lines = ["## From what is caught to what is done", ""]
+    if not edges:
+        return [*lines, "No handler catches an inventoried error directly or tests the caught value's class."]
+    weight: Counter[str] = Counter()
+    for (source, _), count in edges.items():
+        weight[source] += count
+    kept = {s for s, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:_CHART_SOURCES]}
+    merged: Counter[tuple[str, str]] = Counter()
+    for (source, done_kind), count in edges.items():
+        merged[(source if source in kept else "other", done_kind)] += count
+    sources = sorted({s for s, _ in merged}, key=lambda s: (s == "other", -weight.get(s, 0), s))
+    kinds: list[str] = [k for k in get_args(Disposition) if any(drawn == k for _, drawn in merged)]
+    lines += ["Errors a handler catches directly, by the handler's owner and the error's constructor, and classes a "
+              "branch tests with `instanceof`, to what the handler (the branch) then does; each edge counts "
+              f"handlers (branches). At most {_CHART_SOURCES} sources are drawn, the rest are `other`.", "",
+              "```mermaid", "flowchart LR"]
+    names = {source: f"s{number}" for number, source in enumerate(sources)}
+    for source in sources:
+        lines.append(f'  {names[source]}["{_label(source)}"]')
+    for target in kinds:
+        lines.append(f'  d_{target.replace("-", "_")}(["{target}"])')
+    order = lambda kv: (sources.index(kv[0][0]), kinds.index(kv[0][1]))  # noqa: E731
+    for (source, target), count in sorted(merged.items(), key=order):
+        lines.append(f'  {names[source]} -->|{count}| d_{target.replace("-", "_")}')
+    return [*lines, "```", ""]
+
+
+def _label(text: str) -> str:
+    """A node's text that no Mermaid or markdown syntax reads: other characters become `_`."""
+    return _UNSAFE_LABEL.sub("_", text)[:80]

@@ -1,0 +1,571 @@
+"""erratlas's JavaScript handlers against ESLint 9 on the original sources (issue 24).
+
+usage: python bench/eslint_handlers.py [--packages ws,undici,...] [--bundlers esbuild,terser] [--json OUT]
+       python bench/eslint_handlers.py --packages "" --npm NAME@VERSION=SHA256[:ENTRY]   (any other package)
+       python bench/eslint_handlers.py --tree SRC --bundle BUNDLE.min.js [--json OUT]
+
+For each pinned npm package (MIT, shipping its original sources; `npm pack` into
+~/.cache/erratlas/eslint/, sha256 checked) and each bundler (esbuild `--bundle --minify
+--sourcemap`; terser `--compress --mangle` over esbuild's unminified bundle, its map chained),
+with the pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
+
+1. ESLint (flat config, no other rule) runs `preserve-caught-error`, `no-useless-catch` and
+   `no-empty` (`allowEmptyCatch: false`; only the blocks of catch clauses count) on the package's
+   original files. Each finding is put on its catch clause: the clause's `catch` keyword, as
+   file:line:col of the original (tree-sitter reads the original files for that).
+2. The installed `erratlas scan` reads the minified bundle; each `catch` handler of
+   handlers.jsonl is put on the original catch clause its `origin` (where the bundle's source map
+   places its `catch` keyword) falls on: the keyword itself or the closing `}` of its `try` block
+   before it (esbuild and terser map the keyword to one or the other).
+3. Site by site, with the mapping of docs/reference.md, "Checked against ESLint":
+   - preserve-caught-error <-> a `wrap` whose cause is `lost` or `partial`, of a built-in error
+     class (`Error`, `TypeError`, ... as ESLint's rule reads them), in a clause with a named
+     parameter;
+   - no-useless-catch <-> one branch whose only disposition is `rethrow`;
+   - no-empty <-> one branch whose only disposition is `swallow`, on a clause whose body in the
+     bundle is `{}`.
+   ESLint findings whose catch clause no erratlas handler maps to are counted apart: "dropped"
+   in a file the map names (dead code the bundler removed), "other files" in a file it does
+   not (the entry does not reach it). So that this hides no miss, every catch clause of the
+   bundle must have a handler record ("missed") and every handler must land on a clause of the
+   sources ("unplaced").
+
+Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those set
+aside as definitional, matched, recall (share of ESLint's that erratlas has) and precision (share
+of erratlas's, less those set aside, that ESLint has; and of all of them), then every difference
+with its original file:line and a reason class. `--tree SRC --bundle B`
+compares one prebuilt bundle (its map beside it) with the sources under SRC (the tests' fixture).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tree_sitter_javascript
+from tree_sitter import Language, Parser, Query, QueryCursor
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = ROOT / "fixtures" / "node_modules" / ".bin"
+CACHE = Path(os.environ.get("ERRATLAS_CACHE", Path.home() / ".cache" / "erratlas")) / "eslint"
+
+
+@dataclass(frozen=True)
+class Package:
+    name: str
+    version: str
+    sha256: str
+    entry: str
+    format: str  # esm or cjs: the sources' module kind and the bundle's
+    #: esbuild options the package needs (a loader for files its dynamic `require` globs reach)
+    esbuild: tuple[str, ...] = ()
+
+
+PACKAGES = [
+    Package("ws", "8.23.1", "86236e8c3cc4fd2d136d413670efb5b105ebddfbda975f1143b8b0429d584ade", "index.js", "cjs"),
+    Package("undici", "8.14.0", "e41288e92a03127b8a420325f8bed0675a83be0b5a2aef0d94d2a6b12a13470d", "index.js", "cjs"),
+    Package("axios", "1.21.1", "5659acb8c9414ad88aa539db8e529947c9bac8cdf55973e314a078fc0205751c", "index.js", "esm"),
+    Package("fastify", "5.12.8", "459048aabd9311309f4f95b36e8ca065e3a4613ded292bcf50442926931e4748",
+            "fastify.js", "cjs"),
+    Package("knex", "3.3.0", "6f017ec9d4b8d665c739fa5ed20833bc96e61bc3903ea7ab6ad8498c926f1cc5", "knex.js", "cjs"),
+    Package("pg", "8.23.1", "0d7999c755c25f7c02fbd96196291148eda737bb91e78e4031b9ebe5ef7d7de7", "lib/index.js", "cjs"),
+    Package("node-gyp", "12.4.0", "c5651a4fa92942a36cf30e0f043119d4889e26e25f30ae28b8cecc16e705bf29",
+            "lib/node-gyp.js", "cjs", ("--loader:.cs=empty",)),
+    Package("execa", "9.6.1", "6c7d2efa0b28d7e1a8e1531ea996988b30a250cf3d25dcb5a84f7701058b439d", "index.js", "esm"),
+]
+BUNDLERS = ("esbuild", "terser")
+RULES = ("preserve-caught-error", "no-useless-catch", "no-empty")
+#: the classes ESLint's preserve-caught-error checks (its BUILT_IN_ERROR_TYPES)
+BUILTIN_ERRORS = frozenset({"Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError",
+                            "URIError", "AggregateError"})
+_EMPTY_CATCH = re.compile(rb"catch\s*(?:\(\s*[^()]*\))?\s*\{\s*\}")
+_LONE_RETHROW = re.compile(rb"catch\s*\(\s*([\w$]+)\s*\)\s*\{\s*throw\s+\1\s*;?\s*\}")
+_SOURCES = (".js", ".mjs", ".cjs")
+_JS = Language(tree_sitter_javascript.language())
+_CATCHES = Query(_JS, "(catch_clause) @catch")
+
+
+def _die(message: str) -> None:
+    print(f"eslint_handlers: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+# -- inputs -----------------------------------------------------------------------------------
+
+
+def fetch(package: Package) -> Path:
+    """The package's unpacked tree, from its tarball in the cache (packed once, sha256 checked)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tarball = CACHE / f"{package.name.lstrip('@').replace('/', '-')}-{package.version}.tgz"
+    if not tarball.exists():
+        _run(["npm", "pack", f"{package.name}@{package.version}", "--pack-destination", str(CACHE), "--silent"])
+    digest = hashlib.sha256(tarball.read_bytes()).hexdigest()
+    if digest != package.sha256:
+        _die(f"{tarball}: sha256 {digest}, pinned {package.sha256}")
+    tree = CACHE / f"{package.name}@{package.version}"
+    if not (tree / "package").is_dir():
+        with tarfile.open(tarball) as archive:
+            archive.extractall(tree, filter="data")
+    return tree / "package"
+
+
+def _package(spec: str) -> Package:
+    """A package of `--npm NAME@VERSION=SHA256[:ENTRY]`: its entry from package.json's `main`
+    when not given, its format from package.json's `type`."""
+    match = re.fullmatch(r"(@?[^@=]+)@([^=]+)=([0-9a-f]{64})(?::(.+))?", spec)
+    if match is None:
+        _die(f"--npm {spec}: expected NAME@VERSION=SHA256[:ENTRY]")
+        raise AssertionError
+    name, version, digest, entry = match.groups()
+    tree = fetch(Package(name, version, digest, "", ""))
+    manifest = json.loads((tree / "package.json").read_text(encoding="utf-8"))
+    entry = entry or str(manifest.get("main") or "index.js")
+    for candidate in (entry, f"{entry}.js", f"{entry}/index.js"):
+        if (tree / candidate).is_file():
+            entry = os.path.normpath(candidate)
+            break
+    if not (tree / entry).is_file():
+        _die(f"--npm {spec}: no entry {entry} in the package (give it after the sha256: =SHA256:ENTRY)")
+    return Package(name, version, digest, entry, "esm" if manifest.get("type") == "module" else "cjs")
+
+
+def _tool(name: str) -> str:
+    path = BIN / name
+    if not path.exists():
+        _die(f"{path}: missing; run `npm ci --ignore-scripts` in fixtures/")
+    return str(path)
+
+
+def bundle(source: Path, package: Package, bundler: str, out: Path) -> Path:
+    """The minified bundle of `entry` (its dependencies left out: only the package's own code
+    is compared), its map beside it. esbuild's and terser's outputs sit at the same depth, so
+    the chained map's relative paths hold."""
+    out.mkdir(parents=True, exist_ok=True)
+    fmt = package.format
+    common = [str(source / package.entry), "--bundle", "--platform=node", "--packages=external", f"--format={fmt}",
+              "--log-level=error", *package.esbuild]
+    target = out / bundler / "bundle.min.js"
+    target.parent.mkdir(exist_ok=True)
+    if bundler == "esbuild":
+        _run([_tool("esbuild"), *common, "--minify", "--sourcemap", f"--outfile={target}"])
+        return target
+    middle = out / "plain" / "bundle.js"
+    middle.parent.mkdir(exist_ok=True)
+    _run([_tool("esbuild"), *common, "--sourcemap", f"--outfile={middle}"])
+    _run([_tool("terser"), str(middle), *(["--module"] if fmt == "esm" else []), "--compress", "--mangle",
+          "--source-map", f"content='{middle}.map',url='bundle.min.js.map'", "-o", str(target)])
+    return target
+
+
+def _run(command: list[str]) -> None:
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        lines = (result.stderr or result.stdout).strip().splitlines()
+        _die(f"{Path(command[0]).name} {command[1]}: {lines[0] if lines else f'exit {result.returncode}'}")
+
+
+# -- the original catch clauses ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A catch clause of an original file."""
+
+    file: str  # relative to the source tree
+    line: int  # of the `catch` keyword, 1-based
+    column: int  # 1-based, in UTF-16 units as ESLint counts
+    start: int  # byte offsets: the keyword, the end of the try block, the body
+    try_end: int
+    body: tuple[int, int]
+    try_start: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class Originals:
+    """The catch clauses of the original files, by file, and the conversions ESLint's and the
+    map's (line, column) need."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._parser = Parser(_JS)
+        self._files: dict[str, tuple[bytes, list[int], list[Clause]]] = {}
+
+    def of(self, relative: str) -> tuple[bytes, list[int], list[Clause]] | None:
+        if relative not in self._files:
+            path = self.root / relative
+            if not path.is_file():
+                return None
+            data = path.read_bytes()
+            starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+            tree = self._parser.parse(data)
+            clauses = []
+            for node in QueryCursor(_CATCHES).captures(tree.root_node).get("catch", []):
+                statement = node.parent
+                block = statement.child_by_field_name("body") if statement is not None else None
+                body = node.child_by_field_name("body")
+                if statement is None or block is None or body is None:
+                    continue
+                line = node.start_point.row
+                clauses.append(Clause(relative, line + 1, self._column(data, starts[line], node.start_byte),
+                                      node.start_byte, block.end_byte, (body.start_byte, body.end_byte),
+                                      statement.start_byte))
+            clauses.sort(key=lambda c: c.start)
+            self._files[relative] = (data, starts, clauses)
+        return self._files[relative]
+
+    @staticmethod
+    def _column(data: bytes, line_start: int, offset: int) -> int:
+        return len(data[line_start:offset].decode("utf-8", "replace").encode("utf-16-le")) // 2 + 1
+
+    @staticmethod
+    def offset(data: bytes, starts: list[int], line: int, column: int) -> int:
+        """The byte offset of a 1-based line and UTF-16 column."""
+        if not 1 <= line <= len(starts):
+            return -1
+        begin = starts[line - 1]
+        end = starts[line] if line < len(starts) else len(data)
+        text = data[begin:end].decode("utf-8", "replace")
+        units = 0
+        for at, char in enumerate(text):
+            if units >= column - 1:
+                return begin + len(text[:at].encode("utf-8"))
+            units += 2 if ord(char) > 0xFFFF else 1
+        return end
+
+    def clause_at(self, relative: str, line: int, column: int, how: str) -> Clause | None:
+        """The clause an ESLint finding is on (`how`: its rule), or that a handler's origin names
+        (`how == "origin"`)."""
+        found = self.of(relative)
+        if found is None:
+            return None
+        data, starts, clauses = found
+        at = self.offset(data, starts, line, column)
+        if how == "no-empty":
+            return next((c for c in clauses if c.body[0] == at), None)
+        if how == "no-useless-catch":
+            return next((c for c in clauses if at in (c.start, c.try_start)), None)
+        if how == "preserve-caught-error":  # the throw, or the clause: the innermost clause around it
+            around = [c for c in clauses if c.start <= at < c.body[1]]
+            return max(around, key=lambda c: c.start) if around else None
+        # origin: the keyword, or between the try block's closing `}` and it
+        return next((c for c in clauses if c.try_end - 1 <= at <= c.start), None)
+
+
+# -- the two sides ----------------------------------------------------------------------------
+
+
+def run_eslint(root: Path, fmt: str, work: Path) -> list[dict[str, Any]]:
+    """ESLint's messages of the three rules on every original file under `root`, outside
+    node_modules, as {file, line, column, rule, message}."""
+    work.mkdir(parents=True, exist_ok=True)
+    copy = work / "src"  # ESLint lints only below its config's directory
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("node_modules"))
+    config = work / "eslint.config.mjs"
+    kind = "module" if fmt == "esm" else "commonjs"
+    config.write_text(
+        "export default [{\n"
+        '  files: ["**/*.js", "**/*.mjs", "**/*.cjs"],\n'
+        f'  languageOptions: {{ ecmaVersion: "latest", sourceType: "{kind}" }},\n'
+        "  linterOptions: { reportUnusedDisableDirectives: \"off\", noInlineConfig: true },\n"
+        "  rules: {\n"
+        '    "preserve-caught-error": "error",\n'
+        '    "no-useless-catch": "error",\n'
+        '    "no-empty": ["error", { allowEmptyCatch: false }],\n'
+        "  },\n"
+        "}, { files: [\"**/*.mjs\"], languageOptions: { sourceType: \"module\" } },\n"
+        "   { files: [\"**/*.cjs\"], languageOptions: { sourceType: \"commonjs\" } }];\n",
+        encoding="utf-8")
+    result = subprocess.run([_tool("eslint"), "--config", str(config), "--format", "json", "--no-warn-ignored", "src"],
+                            cwd=work, capture_output=True, text=True)
+    if result.returncode not in (0, 1):
+        _die(f"eslint on {root}: {result.stderr.strip().splitlines()[-1:]}")
+    out = []
+    for report in json.loads(result.stdout):
+        relative = Path(report["filePath"]).relative_to(copy.resolve()).as_posix()
+        for message in report["messages"]:
+            if message.get("ruleId") in RULES:
+                out.append({"file": relative, "line": message["line"], "column": message["column"],
+                            "rule": message["ruleId"], "message": message["message"]})
+            elif message.get("fatal"):
+                out.append({"file": relative, "line": message.get("line", 0), "column": message.get("column", 0),
+                            "rule": "fatal", "message": message["message"]})
+    return out
+
+
+def run_erratlas(bundle_path: Path, out: Path) -> list[dict[str, Any]]:
+    erratlas = shutil.which("erratlas") or str(Path(sys.executable).parent / "erratlas")
+    result = subprocess.run([erratlas, "scan", str(bundle_path), "--out", str(out), "--jobs", "1"],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        _die(f"erratlas scan {bundle_path}: {result.stderr.strip()}")
+    lines = (out / "handlers.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line]
+
+
+def erratlas_rules(handler: dict[str, Any], data: bytes) -> set[str]:
+    """The ESLint rules whose finding the handler's record stands for (the module's docstring)."""
+    if handler["form"] != "catch":
+        return set()
+    branches = handler["branches"]
+    kinds = [[d["kind"] for d in b["dispositions"]] for b in branches]
+    written = data[handler["offset"]:handler["endOffset"]]
+    out = set()
+    if kinds == [["rethrow"]] and _LONE_RETHROW.fullmatch(written):
+        out.add("no-useless-catch")
+    if kinds == [["swallow"]] and _EMPTY_CATCH.fullmatch(written):
+        out.add("no-empty")
+    if any(d["kind"] == "wrap" and d["cause"] in ("lost", "partial") and d["callee"] in BUILTIN_ERRORS
+           for b in branches for d in b["dispositions"]):
+        out.add("preserve-caught-error")
+    return out
+
+
+def side_notes(handler: dict[str, Any], data: bytes) -> list[str]:
+    """The handlers the mapping leaves out on purpose, counted in the output: a lone `rethrow`
+    after other statements (`cleanup(); throw e`) and an empty `swallow` that the original
+    commented (counted in compare)."""
+    kinds = [[d["kind"] for d in b["dispositions"]] for b in handler["branches"]]
+    written = data[handler["offset"]:handler["endOffset"]]
+    return ["rethrow after other work"] if kinds == [["rethrow"]] and not _LONE_RETHROW.fullmatch(written) else []
+
+
+# -- the comparison ---------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    label: str
+    eslint: set[tuple[str, str]] = field(default_factory=set)  # (rule, clause) in the bundle
+    erratlas: set[tuple[str, str]] = field(default_factory=set)
+    #: erratlas's findings that ESLint's rules leave out by definition (an original body holding
+    #: only a comment, a new error returned or rejected, a clause without parameter), left out
+    #: of precision and listed
+    aside: set[tuple[str, str]] = field(default_factory=set)
+    absent: list[str] = field(default_factory=list)  # ESLint findings in files the bundle does not hold
+    #: ESLint findings in a bundled file on a clause no handler maps to: the bundler dropped it
+    #: (dead code), or a handler was not placed (listed as unplaced, then counted here)
+    dropped: list[str] = field(default_factory=list)
+    unplaced: list[str] = field(default_factory=list)  # erratlas catch handlers not put on a clause
+    #: catch clauses of the bundle (tree-sitter, here) that handlers.jsonl does not have
+    missed: list[int] = field(default_factory=list)
+    handlers: int = 0
+    notes: dict[str, int] = field(default_factory=dict)
+    reasons: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+
+    @property
+    def matched(self) -> int:
+        return len(self.eslint & self.erratlas)
+
+
+def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
+            messages: list[dict[str, Any]] | None = None) -> Result:
+    originals = Originals(root)
+    handlers = run_erratlas(bundle_path, work / "scan")
+    data = bundle_path.read_bytes()
+    result = Result(label)
+    placed: dict[str, dict[str, Any]] = {}
+    for handler in handlers:
+        if handler["form"] != "catch":
+            continue
+        result.handlers += 1
+        origin = handler["origin"]
+        relative = _relative(bundle_path.resolve().parent / origin["source"], root) if origin is not None else None
+        clause = originals.clause_at(relative, origin["line"], origin["column"], "origin") \
+            if relative is not None and origin is not None else None
+        if clause is None:
+            if relative is not None and origin is not None:  # in the sources, on no catch clause
+                result.unplaced.append(f"{handler['id']} -> {relative}:{origin['line']}:{origin['column']}")
+            continue
+        placed[clause.where] = handler
+        for note in side_notes(handler, data):
+            result.notes[note] = result.notes.get(note, 0) + 1
+        for rule in erratlas_rules(handler, data):
+            result.erratlas.add((rule, clause.where))
+    bundled = _bundled_files(bundle_path, root)
+    offsets = {h["offset"] for h in handlers if h["form"] == "catch"}
+    tree = Parser(_JS).parse(data)
+    result.missed = sorted(n.start_byte for n in QueryCursor(_CATCHES).captures(tree.root_node).get("catch", [])
+                           if n.start_byte not in offsets)
+    for message in messages if messages is not None else run_eslint(root, fmt, work):
+        if message["rule"] == "fatal":
+            result.absent.append(f"{message['file']}:{message['line']} fatal: {message['message']}")
+            continue
+        clause = originals.clause_at(message["file"], message["line"], message["column"], message["rule"])
+        if clause is None:  # no-empty on a block that is no catch body
+            continue
+        if clause.where in placed:
+            result.eslint.add((message["rule"], clause.where))
+        elif message["file"] in bundled:
+            result.dropped.append(f"{message['rule']} {clause.where}")
+        else:
+            result.absent.append(f"{message['rule']} {clause.where}")
+    for key in sorted(result.eslint ^ result.erratlas):
+        reason = _reason(key, key in result.eslint, placed.get(key[1]), originals)
+        result.reasons[key] = reason
+        if reason[0] == "definitional" and key not in result.eslint:
+            result.aside.add(key)
+    return result
+
+
+def _bundled_files(bundle_path: Path, root: Path) -> set[str]:
+    """The original files the bundle's map names, relative to the source tree."""
+    found = json.loads(Path(f"{bundle_path}.map").read_text(encoding="utf-8"))
+    base = bundle_path.resolve().parent / (found.get("sourceRoot") or "")
+    return {r for r in (_relative(base / source, root) for source in found.get("sources", [])) if r is not None}
+
+
+def _relative(path: Path, root: Path) -> str | None:
+    try:
+        return Path(os.path.normpath(path)).relative_to(os.path.normpath(root.resolve())).as_posix()
+    except ValueError:
+        return None
+
+
+_COMMENT_ONLY = re.compile(r"\{\s*(?://[^\n]*\n\s*|/\*.*?\*/\s*)+\}", re.S)
+_THROW_BUILTIN = re.compile(r"\bthrow\s+(?:new\s+)?(?:" + "|".join(sorted(BUILTIN_ERRORS)) + r")\s*\(")
+
+
+def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | None,
+            originals: Originals) -> tuple[str, str]:
+    """A reason class for one difference ("definitional", or "erratlas" for a misreading left),
+    with what the original clause and erratlas's record say."""
+    rule, where = key
+    file, line, column = where.rsplit(":", 2)
+    found = originals.of(file)
+    clause = originals.clause_at(file, int(line), int(column), "origin") if found else None
+    original = found[0][clause.start:clause.body[1]].decode("utf-8", "replace") if found and clause else ""
+    body = original[original.find("{"):] if original else ""
+    kinds = [[d["kind"] + (f"/{d['cause']}" if d["cause"] else "") + (f" {d['callee']}" if d["callee"] else "")
+              for d in b["dispositions"]] for b in handler["branches"]] if handler else []
+    seen = f"erratlas {kinds}; original {original[:140]!r}"
+    if rule == "no-empty" and not by_eslint and _COMMENT_ONLY.fullmatch(body):
+        return "definitional", "the original body holds only a comment: no-empty allows it, the bundle has none"
+    if rule == "preserve-caught-error" and not by_eslint:
+        if re.match(r"catch\s*\{", original):
+            return "definitional", f"the original clause has no parameter (ESLint then reads nothing): {seen}"
+        if not _THROW_BUILTIN.search(body):
+            return "definitional", ("a built-in error not thrown as `throw new X(...)` (returned, rejected, thrown "
+                                    f"through a local or a `?:`): ESLint reads that form only: {seen}")
+    return "erratlas", f"{'ESLint only' if by_eslint else 'erratlas only'}: {seen}"
+
+
+# -- output -----------------------------------------------------------------------------------
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "n/a"
+
+
+def report(results: list[Result]) -> str:
+    lines = ["| package x bundler | catch handlers | missed | unplaced | ESLint | dropped | other files | erratlas "
+             "| set aside | matched "
+             "| recall | precision | precision, all |", "|---|" + "---:|" * 12]
+    totals = [0] * 9
+    for r in results:
+        row = [r.handlers, len(r.missed), len(r.unplaced), len(r.eslint), len(r.dropped), len(r.absent),
+               len(r.erratlas), len(r.aside), r.matched]
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+        lines.append(f"| {r.label} | {' | '.join(map(str, row))} | {_share(r.matched, len(r.eslint))} "
+                     f"| {_share(r.matched, len(r.erratlas) - len(r.aside))} | {_share(r.matched, len(r.erratlas))} |")
+    if len(results) > 1:
+        lines.append(f"| all | {' | '.join(map(str, totals))} | {_share(totals[8], totals[3])} "
+                     f"| {_share(totals[8], totals[6] - totals[7])} | {_share(totals[8], totals[6])} |")
+    for rule in RULES:
+        es = sum(1 for r in results for k in r.eslint if k[0] == rule)
+        er = sum(1 for r in results for k in r.erratlas if k[0] == rule)
+        aside = sum(1 for r in results for k in r.aside if k[0] == rule)
+        both = sum(1 for r in results for k in r.eslint & r.erratlas if k[0] == rule)
+        lines.append(f"| ({rule}) | | | | {es} | | | {er} | {aside} | {both} | {_share(both, es)} "
+                     f"| {_share(both, er - aside)} | {_share(both, er)} |")
+    lines += ["", "missed: catch clauses of the bundle that handlers.jsonl lacks; unplaced: handlers whose origin",
+              "is on no catch clause of the sources (both 0, or `dropped` could hide a miss); ESLint: its findings",
+              "on catch clauses that survive into the bundle; dropped: on clauses of bundled files that no handler",
+              "maps to (dead code the bundler removed); other files: in files the bundle does not hold (and files",
+              "ESLint cannot parse); set aside: erratlas's findings that the rule leaves out by definition",
+              "([definitional] below), not counted in precision (`precision, all` counts them). Differences:", ""]
+    for r in results:
+        if r.reasons or r.unplaced or r.notes or r.missed or r.dropped:
+            lines.append(f"{r.label}:")
+        for (rule, where), (kind, reason) in sorted(r.reasons.items(), key=lambda kv: kv[0][1]):
+            lines.append(f"  {where} {rule} [{kind}] {reason}")
+        for item in r.unplaced:
+            lines.append(f"  unplaced handler {item}")
+        for item in r.dropped:
+            lines.append(f"  dropped by the bundler: {item}")
+        for offset in r.missed:
+            lines.append(f"  missed: the bundle's catch clause at offset {offset} has no handler record")
+        for note, count in sorted(r.notes.items()):
+            lines.append(f"  not compared: {count} handler(s) with {note} (no-useless-catch needs `throw e` alone)")
+    return "\n".join(lines)
+
+
+def as_json(results: list[Result]) -> dict[str, Any]:
+    return {r.label: {"handlers": r.handlers, "eslint": sorted(map(list, r.eslint)),
+                      "erratlas": sorted(map(list, r.erratlas)), "aside": sorted(map(list, r.aside)),
+                      "matched": r.matched, "absent": r.absent, "dropped": r.dropped, "unplaced": r.unplaced,
+                      "missed": r.missed,
+                      "notes": r.notes,
+                      "differences": [[k[0], k[1], *v] for k, v in sorted(r.reasons.items())]} for r in results}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--packages", default=",".join(p.name for p in PACKAGES))
+    parser.add_argument("--bundlers", default=",".join(BUNDLERS))
+    parser.add_argument("--tree", type=Path, help="compare a prebuilt bundle with the sources under TREE")
+    parser.add_argument("--bundle", type=Path, action="append", default=[],
+                        help="a minified bundle of TREE, its map beside it (repeatable)")
+    parser.add_argument("--format", default="esm", choices=("esm", "cjs"))
+    parser.add_argument("--npm", action="append", default=[], metavar="NAME@VERSION=SHA256[:ENTRY]",
+                        help="also an unpinned package: its tarball's sha256 (printed when it differs), and its "
+                             "entry when package.json's `main` is not it (repeatable)")
+    parser.add_argument("--json", type=Path, help="also write the results as JSON")
+    args = parser.parse_args()
+    extra = [_package(spec) for spec in args.npm]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="eslint-handlers-") as temporary:
+        work = Path(temporary)
+        if args.tree is not None:
+            if not args.tree.is_dir():
+                _die(f"{args.tree}: not a directory (--tree)")
+            missing = [b for b in args.bundle if not b.is_file()] or ([] if args.bundle else ["(none)"])
+            if missing:
+                _die(f"{missing[0]}: no bundle to compare (--bundle)")
+            messages = run_eslint(args.tree, args.format, work / "eslint")
+            for at, built in enumerate(args.bundle):
+                results.append(compare(built.name, args.tree, built, args.format, work / f"scan-{at}", messages))
+        else:
+            wanted = args.packages.split(",") if args.packages else []
+            unknown = set(wanted) - {p.name for p in PACKAGES}
+            if unknown:
+                _die(f"--packages: not pinned here: {', '.join(sorted(unknown))} (--npm adds a package)")
+            for package in [p for p in PACKAGES if p.name in wanted] + extra:
+                tree = fetch(package)
+                messages = run_eslint(tree, package.format, work / package.name / "eslint")
+                for bundler in args.bundlers.split(","):
+                    place = work / package.name
+                    built = bundle(tree, package, bundler, place)
+                    results.append(compare(f"{package.name}@{package.version} {bundler}", tree, built,
+                                           package.format, place / f"{bundler}-scan", messages))
+    print(report(results))
+    if args.json is not None:
+        args.json.write_text(json.dumps(as_json(results), indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
