@@ -157,3 +157,24 @@ def test_a_real_bundle_s_flow_agrees_with_its_handlers(release_scan) -> None:  #
     called = [s for h in handlers for s in h["sources"] if s["via"] == "call"]
     assert len(called) > 100 and {s["hops"] for s in called} == {1, 2}
     assert all(errors[s["id"]]["fate"] == "thrown" and errors[s["id"]]["escapes"] for s in called)
+
+
+def test_records_written_before_flow_and_hops_still_load(fates: Path) -> None:
+    """A callsite without `flow` loads with None, a handler's source without `hops` with 0; a
+    record with another unknown key is still refused."""
+    from analyzer.errors import InputError
+    from analyzer.model import CALLSITE_SCHEMA, HANDLER_SCHEMA, Callsite, Handler
+    from analyzer.scandir.load import records_of
+
+    error = json.loads((fates / "error-message-callsites.jsonl").read_text().splitlines()[0])
+    del error["flow"]
+    (loaded,) = records_of(json.dumps(error).encode() + b"\n", "e.jsonl", Callsite, CALLSITE_SCHEMA, "a callsite")
+    assert loaded.flow is None
+    handler = next(h for h in _handlers(fates) if h["sources"])
+    for source in handler["sources"]:
+        del source["hops"]
+    (read,) = records_of(json.dumps(handler).encode() + b"\n", "h.jsonl", Handler, HANDLER_SCHEMA, "a handler")
+    assert {s.hops for s in read.sources} == {0}
+    error["flows"] = None
+    with pytest.raises(InputError, match="flows"):
+        records_of(json.dumps(error).encode() + b"\n", "e.jsonl", Callsite, CALLSITE_SCHEMA, "a callsite")
