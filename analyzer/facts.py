@@ -22,6 +22,7 @@ from analyzer.model import (
     Consumer,
     Context,
     Disposition,
+    Fate,
     HandlerForm,
     Message,
     Module,
@@ -65,6 +66,19 @@ class SiteFacts:
     #: digest and offset of the innermost enclosing function, None at module level
     function_digest: bytes | None
     function_offset: int | None
+    #: what becomes of an error, from a frontend that follows it (None: diagnostics, not followed)
+    flow: FlowFacts | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlowFacts:
+    """What becomes of an error callsite's error in its function (`model.Flow`), its handler by offset."""
+
+    fate: Fate | None
+    #: the offset of the innermost handler that catches it directly, else None
+    handler: int | None
+    escapes: bool | None
+    fields: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +275,9 @@ class UnitHandlers:
     sink: Mapping[str, object] | None
     #: catch clauses nested too deep in try statements to record (the summary's `handlers.leftOut`)
     left_out: int
+    #: handler offset -> (error callsite offset, hops) of the errors thrown in a function called in
+    #: its protected block and not caught on the way (docs/reference.md, "Sources")
+    called: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
 
 #: the unit's handlers (`handlers.jsonl`, the summary's `handlers` block)

@@ -39,8 +39,10 @@ TestOp = Literal[
 #: what the reports flag in a handler (docs/reference.md, "Flow findings"): a `swallow` branch, a
 #: `wrap` whose new error loses the caught one, a handler that only rethrows what it caught
 HandlerFinding = Literal["swallowed-error", "wrap-loses-cause", "useless-catch"]
-#: how an error callsite reaches a handler (this slice: thrown in its protected block)
-SourceVia = Literal["direct"]
+#: how an error callsite reaches a handler: thrown in its protected block, or through a call made there
+SourceVia = Literal["direct", "call"]
+#: what becomes of an error after its construction, past its immediate consumer (docs/reference.md, "flow")
+Fate = Literal["thrown", "returned", "rejected", "passed", "stored", "logged", "discarded"]
 #: the bundler module forms (each found by one of `analyzer.javascript.modules.FINDERS`) and Python's packages
 ModuleKind = Literal["cjs", "esm", "webpack", "browserify", "python-package"]
 
@@ -225,6 +227,21 @@ class Copies:
 
 
 @dataclass(frozen=True, slots=True)
+class Flow:
+    """What becomes of an error callsite's error in its function (docs/reference.md, "flow")."""
+
+    #: what the local data flow past the immediate consumer does with it, None when it is not followed
+    fate: Fate | None
+    #: the id of the innermost handler that catches it directly (its `sources` list it), else None
+    handler: str | None
+    #: whether it leaves its function: thrown outside any catching handler there, returned or
+    #: rejected; None when the fate is
+    escapes: bool | None
+    #: the properties set on it between its construction and its fate (`code`, `cause`, ...), sorted
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Callsite:
     schema: str
     kind: str
@@ -261,6 +278,9 @@ class Callsite:
     #: the original source position from the bundle's source map, else None
     origin: Origin | None
     context: Context
+    #: what becomes of an error (JavaScript), else None: diagnostics, and Python's errors for now;
+    #: a scan directory written before flow is read with None
+    flow: Flow | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,6 +400,9 @@ class HandlerSource:
     #: the callsite's id (`e:unit@offset`)
     id: str
     via: SourceVia
+    #: calls between the protected block and the throw: 0 direct, 1 a function called there throws
+    #: it, 2 a function that function calls (0 in a scan directory written before hops)
+    hops: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from analyzer.model import (
     Copies,
     DeclaredBinding,
     ErrorClass,
+    Flow,
     Handler,
     HandlerBranch,
     HandlerDisposition,
@@ -159,9 +160,11 @@ def _callsites(units: list[UnitFacts], readable: dict[str, ReadableUnit], module
         for offset, place in zip(offsets, written.rendering.places(offsets, written.slicing)):
             places[(unit.unit.name, offset)] = (
                 place.line, Readable(written.files[place.slice], place.slice_line, place.column))
+    recorded = {u.unit.name: {h.offset for h in handlers.handlers}
+                for u in units if (handlers := u.extra(HANDLERS)) is not None}
     records = [
         _record(name, site, fingerprint, copy, function_of.get((name, site.function_offset)),
-                places[(name, site.offset)], modules)
+                places[(name, site.offset)], modules, recorded.get(name, set()))
         for (name, site), fingerprint, copy in zip(located, fingerprints, copies)
     ]
     return sorted(records, key=lambda r: (r.unit, r.offset, r.kind))
@@ -169,8 +172,9 @@ def _callsites(units: list[UnitFacts], readable: dict[str, ReadableUnit], module
 
 def _record(
     unit: str, site: SiteFacts, fingerprint: str, copies: Copies, function: tuple[str, Copies] | None,
-    place: tuple[int, Readable], modules: BundleModules,
+    place: tuple[int, Readable], modules: BundleModules, handlers: set[int],
 ) -> Callsite:
+    flow = site.flow
     return Callsite(
         schema=CALLSITE_SCHEMA,
         kind=site.kind,
@@ -200,6 +204,8 @@ def _record(
         module=modules.module_of(unit, site.offset),
         origin=modules.origin_of(unit, site.offset),
         context=site.context,
+        flow=None if flow is None else Flow(
+            flow.fate, f"h:{unit}@{flow.handler}" if flow.handler in handlers else None, flow.escapes, flow.fields),
     )
 
 
@@ -213,11 +219,15 @@ def _handlers(units: list[UnitFacts], readable: dict[str, ReadableUnit], modules
     located = [(name, h) for name, handlers in found for h in handlers.handlers]
     fingerprints, copies = handler_identities([h.identity for _, h in located])
     records = {(r.unit, r.offset, r.kind): r for r in callsites}
-    sources: dict[tuple[str, int], list[str]] = {}
+    sources: dict[tuple[str, int], list[tuple[str, int]]] = {}
     for name, handlers in found:
         for offset, handler in handlers.caught.items():
             if (name, offset, "error") in records:
-                sources.setdefault((name, handler), []).append(f"e:{name}@{offset}")
+                sources.setdefault((name, handler), []).append((f"e:{name}@{offset}", 0))
+        for handler, reached in handlers.called.items():
+            for offset, hops in reached:
+                if (name, offset, "error") in records:
+                    sources.setdefault((name, handler), []).append((f"e:{name}@{offset}", hops))
     places: dict[tuple[str, int], tuple[int, Readable]] = {}
     for name, handlers in found:
         offsets = sorted({h.offset for h in handlers.handlers})
@@ -235,7 +245,8 @@ def _handlers(units: list[UnitFacts], readable: dict[str, ReadableUnit], modules
 
 
 def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, place: tuple[int, Readable],
-             modules: BundleModules, records: dict[tuple[str, int, str], Callsite], sources: list[str]) -> Handler:
+             modules: BundleModules, records: dict[tuple[str, int, str], Callsite],
+             sources: list[tuple[str, int]]) -> Handler:
     branches = []
     for branch in facts.branches:
         dispositions = []
@@ -251,7 +262,8 @@ def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, p
         offset=facts.offset, endOffset=facts.end_offset, line=facts.line, column=facts.column,
         readableLine=place[0], readable=place[1], form=facts.form, param=facts.param, scope=facts.scope,
         module=modules.module_of(unit, facts.offset), origin=modules.origin_of(unit, facts.offset),
-        sources=tuple(HandlerSource(id, "direct") for id in sorted(sources, key=_id_order)),
+        sources=tuple(HandlerSource(id, "call" if hops else "direct", hops)
+                      for id, hops in sorted(sources, key=lambda source: (_id_order(source[0]), source[1]))),
         branches=tuple(branches), inErrorRegion=facts.in_error_region,
     )
     if facts.form in get_args(PythonHandlerForm):  # an `except` clause: and the classes it names

@@ -137,7 +137,7 @@ def _error_ids(flow: Path, message: str) -> list[str]:
 
 def test_an_error_thrown_in_the_protected_block_is_a_direct_source(flow: Path, by_case: dict[str, Any]) -> None:
     assert _one(by_case, "throwsDirectly")["sources"] == [
-        {"id": i, "via": "direct"} for i in _error_ids(flow, "no value")]
+        {"id": i, "via": "direct", "hops": 0} for i in _error_ids(flow, "no value")]
 
 
 def test_a_thrown_local_bound_to_an_error_is_a_direct_source(flow: Path, by_case: dict[str, Any]) -> None:
@@ -242,7 +242,8 @@ def test_a_real_bundle_has_valid_handlers_each_branch_with_a_disposition(release
     assert all(h["branches"] and all(b["dispositions"] for b in h["branches"]) for h in handlers)
     callsites = {r["id"]: r for kind in ("error", "diagnostic") for r in records(out, kind)}
     for handler in handlers:
-        assert all(s["id"] in callsites and callsites[s["id"]]["context"]["inTry"] for s in handler["sources"])
+        assert all(s["id"] in callsites and callsites[s["id"]]["context"]["inTry"]
+                   for s in handler["sources"] if s["via"] == "direct")
         for disposition in (d for b in handler["branches"] for d in b["dispositions"]):
             assert all(i in callsites for i in disposition["callsites"])
             if disposition["kind"] == "log":
@@ -250,4 +251,5 @@ def test_a_real_bundle_has_valid_handlers_each_branch_with_a_disposition(release
     counted = json.loads((out / SUMMARY).read_text())["handlers"]
     kinds = [d["kind"] for h in handlers for b in h["branches"] for d in b["dispositions"]]
     assert counted["byDisposition"] == {kind: kinds.count(kind) for kind in counted["byDisposition"]}
-    assert counted["count"] == len(handlers) and counted["sources"] == sum(len(h["sources"]) for h in handlers)
+    assert counted["count"] == len(handlers) and counted["sources"] + counted["callSources"] == sum(
+        len(h["sources"]) for h in handlers)

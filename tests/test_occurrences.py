@@ -75,7 +75,7 @@ def by_chunks(source: bytes, chunk_bytes: int) -> tuple[list[set[bytes]], int]:
     """The pass made chunk by chunk (`references.chunk_references`), as a scan's tasks do."""
     tree = parse(source)
     items = listing(tree, source, find_modules(tree, source), chunk_bytes)
-    done = [as_sets(chunk_references(items, chunk, source, tree.root_node)) for chunk in range(len(items.chunks))]
+    done = [as_sets(chunk_references(items, chunk, source, tree.root_node)[:2]) for chunk in range(len(items.chunks))]
     return [names for chunk, _ in done for names in chunk], sum(walked for _, walked in done)
 
 

@@ -24,6 +24,7 @@ ENUMERATIONS = [
     ("callsite-1.json", ("properties", "message", "properties", "shape", "enum"), model.MessageShape),
     ("callsite-1.json", ("properties", "consumer", "properties", "role", "enum"), model.ConsumerRole),
     ("callsite-1.json", ("properties", "calleeRole", "enum"), model.CalleeRole),
+    ("callsite-1.json", ("properties", "flow", "properties", "fate", "anyOf", 0, "enum"), model.Fate),
     ("callsite-1.json", ("properties", "module", "anyOf", 0, "properties", "kind", "enum"), model.ModuleKind),
     ("template-1.json", ("properties", "shape", "enum"), model.MessageShape),
     ("module-1.json", ("properties", "kind", "enum"), model.ModuleKind),
@@ -96,6 +97,6 @@ def test_every_finder_of_the_table_finds_modules_in_a_fixture_and_they_make_ever
 
 def test_the_model_vocabularies_are_documented() -> None:
     reference = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
-    for vocabulary in (model.MessageShape, model.CalleeRole, model.ConsumerRole):
+    for vocabulary in (model.MessageShape, model.CalleeRole, model.ConsumerRole, model.Fate):
         for word in get_args(vocabulary):
             assert f"`{word}`" in reference, word

@@ -18,7 +18,7 @@ from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import error_classes, heritage_names
 from analyzer.javascript.consumers import consumer_of
-from analyzer.javascript.handlers import direct_handler, find_handlers
+from analyzer.javascript.handlers import called_sources, find_handlers, flow_of
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import find_modules, unit_evidence
 from analyzer.javascript.normalize import Normalizer, anchor_of, innermost_function
@@ -94,10 +94,12 @@ def extract_unit(
     handlers, sink, too_deep = find_handlers(unit.name, tree, sites, normalizer,
                                              lambda offsets: _columns(source, offsets))
     mark(f"extract: {len(handlers)} handlers found")
+    called = called_sources(tree, source, items.raw, references.shadowed, facts, handlers)
+    mark("extract: sources through calls found")
     evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place,
                              [h.offset for h in handlers])
     extras = JavaScriptUnit(modules, evidence, references, dict(Counter(kind for _, kind in sites)),
-                            UnitHandlers(handlers, caught, sink, too_deep))
+                            UnitHandlers(handlers, caught, sink, too_deep, called))
     return UnitFacts(
         unit=unit,
         sites=facts,
@@ -127,6 +129,7 @@ class _Tasks:
         self.sites, self.roots = sites, roots
         self.columns = _columns(unit.source, [node.start_byte for node, _ in sites])
         self.scopes: dict[int, tuple[str, str] | None] = {}  # scope nodes' names and kinds, asked once
+        self.diagnostics = frozenset(node.start_byte for node, kind in sites if kind == "diagnostic")
         self.site_groups = range(0, len(sites), _SITES_PER_TASK)
         self.root_groups = range(0, len(roots), _BINDINGS_PER_TASK)
         self.count = len(items.chunks) + len(self.site_groups) + len(self.root_groups)
@@ -152,14 +155,14 @@ class _Tasks:
         for node, kind in sites:
             position = self.columns[node.start_byte]
             try:
-                fact, handler = _site(self.unit, self.tree.root_node, node, kind, self.rules, self.normalizer,
-                                      position, self.scopes)
+                fact = _site(self.unit, self.tree.root_node, node, kind, self.rules, self.normalizer,
+                             position, self.scopes, self.diagnostics)
             except RecoveredShape as shape:
                 out.append(LeftOut(kind, node.start_byte, node.end_byte, position[0], str(shape)))
                 continue
             out.append(fact)
-            if handler is not None:
-                caught[node.start_byte] = handler
+            if fact.flow is not None and fact.flow.handler is not None:
+                caught[node.start_byte] = fact.flow.handler
         return out, caught, before - (budget.left if budget is not None else 0)
 
     def gather(self, done: list[object]) -> tuple[UnitReferences, list[SiteFacts | LeftOut], dict[int, int], int]:
@@ -177,8 +180,8 @@ class _Tasks:
         digests: dict[tuple[int, str], bytes] = {}
         for found in cast(list[dict[tuple[int, str], bytes]], done[chunks + groups:]):
             digests.update(found)
-        chunk_names = cast(list[tuple[list[tuple[bytes, ...]], int]], done[:chunks])
-        references = unit_references(self.items, chunk_names, digests)
+        chunked = cast(list[tuple[list[tuple[bytes, ...]], int, set[tuple[int, bytes]]]], done[:chunks])
+        references = unit_references(self.items, chunked, digests)
         return references, facts, caught, spent
 
 
@@ -249,9 +252,10 @@ def _find_sites(
 
 def _site(
     unit: Unit, root: Node, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer,
-    position: tuple[int, int], scopes: dict[int, tuple[str, str] | None],
-) -> tuple[SiteFacts, int | None]:
-    """The callsite's facts, and the offset of the handler that catches its error directly."""
+    position: tuple[int, int], scopes: dict[int, tuple[str, str] | None], diagnostics: frozenset[int],
+) -> SiteFacts:
+    """The callsite's facts; an error's with its flow (`handlers.flow`). `diagnostics`: the
+    offsets of the unit's logger calls."""
     chain = ancestors(node, root)
     normalizer.spend(len(chain))
     if node.type in ("call_expression", "new_expression"):
@@ -279,7 +283,7 @@ def _site(
         role = "logger"
     anchor = anchor_of(node, chain, siblings=normalizer.siblings)
     function = innermost_function(chain)
-    facts = SiteFacts(
+    return SiteFacts(
         kind=kind,
         offset=node.start_byte,
         end_offset=node.end_byte,
@@ -308,8 +312,8 @@ def _site(
         ),
         function_digest=normalizer.digest(function) if function is not None else None,
         function_offset=function.start_byte if function is not None else None,
+        flow=flow_of(node, chain, diagnostics, callee) if kind == "error" and node.type != "identifier" else None,
     )
-    return facts, direct_handler(node, chain) if kind == "error" and node.type != "identifier" else None
 
 
 _NEW_BEFORE = re.compile(rb"(?<![A-Za-z0-9_$])new\s+$")

@@ -74,14 +74,15 @@ _DECLARING_FIELDS: dict[str, str | None] = {
 
 def references_of(
     raw: list[RawItem], names: frozenset[bytes], source: bytes, root: Node, tops: set[int], declared: set[int],
-    around: tuple[int, int] | None = None,
+    around: tuple[int, int] | None = None, shadowed: set[tuple[int, bytes]] | None = None,
 ) -> tuple[list[tuple[bytes, ...]], int]:
     """For each item, the top-level names (`names`) it references, each once; and how many (item, name)
     pairs needed a scope walk because a declaration of a local of that name is counted with
     the item (one inside it, or, outside every item, after it and before the next).
     `declared`: the offsets of the names the items declare (top-level declarations, known
     without a look). `around`: the range the items lie in when they are some of a unit's
-    (the code outside every item there is counted with them; default: the whole source)."""
+    (the code outside every item there is counted with them; default: the whole source).
+    `shadowed`: gets the (item, name) pairs of those walks."""
     words = _Words(source, names, declared, trusted=not root.has_error)
     found = [words.of(start, end) for start, end, _, _ in raw]
     for start, end in _gaps(raw, around or (0, len(source))):
@@ -97,6 +98,8 @@ def references_of(
             for name, offsets in found[position].items():
                 shadows = inner.get((position, name))
                 walked += shadows is not None
+                if shadows is not None and shadowed is not None:
+                    shadowed.add((position, name))
                 if _refers(node, name, offsets, shadows, (declared, top_declarations), nodes):
                     hits.append(name)
         referenced.append(tuple(hits) if hits else ())  # held until the unit's items are made: no set per item

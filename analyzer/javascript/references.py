@@ -68,6 +68,8 @@ class UnitReferences:
     walked: int
     #: (item position, name) -> digest of the bindings that may root a `references` entry
     binding_digests: dict[tuple[int, str], bytes]
+    #: the (item position, name) pairs of `walked`: in those items the name may be a local's
+    shadowed: frozenset[tuple[int, bytes]] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,20 +113,25 @@ def listing(tree: Tree, source: bytes, modules: ModuleMap, chunk_bytes: int = CH
     )
 
 
-def chunk_references(listing: Listing, chunk: int, source: bytes, root: Node) -> tuple[list[tuple[bytes, ...]], int]:
-    """The names each item of the chunk references, and its scope walks (`references_of`)."""
+def chunk_references(listing: Listing, chunk: int, source: bytes,
+                     root: Node) -> tuple[list[tuple[bytes, ...]], int, set[tuple[int, bytes]]]:
+    """The names each item of the chunk references, its scope walks (`references_of`) and the
+    (item position, name) pairs they were for."""
     first, last = listing.chunks[chunk]
     following = listing.raw[last][0] if last < len(listing.raw) else len(source)
-    return references_of(listing.raw[first:last], listing.names, source, root, listing.tops, listing.declared,
-                         (0 if first == 0 else listing.raw[first][0], following))
+    shadowed: set[tuple[int, bytes]] = set()
+    referenced, walked = references_of(listing.raw[first:last], listing.names, source, root, listing.tops,
+                                       listing.declared, (0 if first == 0 else listing.raw[first][0], following),
+                                       shadowed)
+    return referenced, walked, {(first + position, name) for position, name in shadowed}
 
 
-def unit_references(listing: Listing, chunks: list[tuple[list[tuple[bytes, ...]], int]],
+def unit_references(listing: Listing, chunks: list[tuple[list[tuple[bytes, ...]], int, set[tuple[int, bytes]]]],
                     digests: dict[tuple[int, str], bytes]) -> UnitReferences:
     """The unit's items with their references, from every chunk's (in order), and the digests
     of the bindings that may root a `references` entry (`binding_digests`)."""
     text_of = {name: _text(name) for name in listing.names}
-    referenced = [names for chunk, _ in chunks for names in chunk]
+    referenced = [names for chunk, _, _ in chunks for names in chunk]
     items = [
         Item(
             offset=start,
@@ -134,7 +141,8 @@ def unit_references(listing: Listing, chunks: list[tuple[list[tuple[bytes, ...]]
         )
         for position, (start, end, _, names) in enumerate(listing.raw)
     ]
-    return UnitReferences(items, listing.helpers, sum(walked for _, walked in chunks), digests)
+    return UnitReferences(items, listing.helpers, sum(walked for _, walked, _ in chunks), digests,
+                          frozenset(pair for _, _, pairs in chunks for pair in pairs))
 
 
 #: texts only bundler runtime helpers hold (esbuild's and Bun's `__using`, `__callDispose`,

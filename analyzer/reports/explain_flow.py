@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite, Handler, HandlerDisposition, HandlerOwnerRow
+from analyzer.model import Callsite, Handler, HandlerDisposition, HandlerOwnerRow, HandlerSource
 from analyzer.reports.evidence import evidence_lines
 from analyzer.reports.explain import Section, Story, code_section, one_line
 from analyzer.reports.flow import test_text
@@ -71,9 +71,14 @@ def flow_section(record: Callsite, handlers: list[Handler] | None, rows: list[Ha
     owners = {row.id: row for row in rows}
     catching = [h for h in handlers if any(source.id == record.id for source in h.sources)]
     making = [h for h in handlers if any(record.id in d.callsites for b in h.branches for d in b.dispositions)]
+    if record.flow is not None:
+        flow = record.flow
+        section.facts.append(("fate", f"{flow.fate or 'not followed'}, "
+                                      f"{'escapes its function' if flow.escapes else 'stays in its function'}"
+                                      + (f", fields {', '.join(flow.fields)}" if flow.fields else "")))
     for handler in catching:
-        via = next(source.via for source in handler.sources if source.id == record.id)
-        section.facts.append(("caught by", _handler_line(handler, owners.get(handler.id)) + f", {via}"))
+        source = next(source for source in handler.sources if source.id == record.id)
+        section.facts.append(("caught by", _handler_line(handler, owners.get(handler.id)) + f", {_via(source)}"))
         section.facts += _branches(handler, callsites)
     for handler in making:
         kinds = sorted({d.kind for b in handler.branches for d in b.dispositions if record.id in d.callsites})
@@ -82,6 +87,12 @@ def flow_section(record: Callsite, handlers: list[Handler] | None, rows: list[Ha
         section.notes.append(f"No handler lists it among the errors it catches (handlers.jsonl `sources`); its "
                              f"consumer is `{record.consumer.role}`.")
     return section
+
+
+def _via(source: HandlerSource) -> str:
+    """How a source reaches its handler: `direct`, or `through a call, N hop(s)`."""
+    hops = f"{source.hops} hop{'s' if source.hops > 1 else ''}"
+    return source.via if source.via == "direct" else f"through a call, {hops}"
 
 
 def _handler_line(handler: Handler, row: HandlerOwnerRow | None) -> str:
@@ -115,7 +126,7 @@ def handler_story(files: dict[str, bytes], summary: dict[str, Any], handler: Han
     for source in handler.sources:
         error = callsites.get(source.id)
         said = f"{error.constructor}: {error.message.comparisonKey}" if error is not None else "not in the inventory"
-        sources.facts.append((source.id, one_line(f"{source.via}, {said}")))
+        sources.facts.append((source.id, one_line(f"{_via(source)}, {said}")))
     if not handler.sources:
         sources.notes.append("No inventoried error is listed as caught by it.")
     return Story(

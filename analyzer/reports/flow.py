@@ -220,6 +220,8 @@ def _chart(handlers: list[Handler], owner: dict[str, str], errors: dict[str, Cal
         whose = owner[handler.id]
         done = {d.kind for b in handler.branches for d in b.dispositions}
         for caught in handler.sources:
+            if caught.via != "direct":
+                continue  # the chart's edges are what a handler catches directly
             error = errors.get(caught.id)
             constructor = error.constructor if error is not None and error.constructor else "unknown"
             for kind in done:

@@ -24,7 +24,8 @@ def handler_files(result: ScanResult) -> dict[str, bytes]:
 
 def handler_summary(result: ScanResult) -> dict[str, object] | None:
     """Handlers by form, branches by disposition (a branch counts once per disposition it has),
-    and how many handlers test the caught value or catch an inventoried error directly."""
+    how many handlers test the caught value, and how many catch an inventoried error directly
+    (`withSources`, `sources`) or through a call (`withCallSources`, `callSources`)."""
     if result.handlers is None:
         return None
     handlers = result.handlers
@@ -38,8 +39,10 @@ def handler_summary(result: ScanResult) -> dict[str, object] | None:
         "branches": sum(len(h.branches) for h in handlers),
         "byDisposition": {kind: dispositions.get(kind, 0) for kind in get_args(Disposition)},
         "withTests": sum(1 for h in handlers if any(b.test is not None for b in h.branches)),
-        "withSources": sum(1 for h in handlers if h.sources),
-        "sources": sum(len(h.sources) for h in handlers),
+        "withSources": sum(1 for h in handlers if any(s.via == "direct" for s in h.sources)),
+        "sources": sum(1 for h in handlers for s in h.sources if s.via == "direct"),
+        "withCallSources": sum(1 for h in handlers if any(s.via == "call" for s in h.sources)),
+        "callSources": sum(1 for h in handlers for s in h.sources if s.via == "call"),
         "sinks": [dict(h.sink) for h in found if h.sink is not None],
         "leftOut": sum(h.left_out for h in found),
     }

@@ -86,15 +86,20 @@ def _builder(record: type) -> Callable[[Any], Any]:
     names = tuple(f.name for f in dataclasses.fields(record))
     fields = tuple((name, _convert(hints[name])) for name in names)
     expected = frozenset(names)
+    # a field added to a record later has a default: a scan directory written before it is read
+    required = frozenset(f.name for f in dataclasses.fields(record) if f.default is dataclasses.MISSING)
 
     def build(value: Any) -> Any:
         if not isinstance(value, dict):
             _wrong(value, f"an object ({record.__name__})")
-        if value.keys() != expected:
-            missing, extra = sorted(expected - value.keys()), sorted(value.keys() - expected)
+        keys = value.keys()
+        if not required <= keys or not keys <= expected:
+            missing, extra = sorted(required - keys), sorted(keys - expected)
             raise _Shape(f"{record.__name__} " + (f"without {missing[0]}" if missing else f"with {extra[0]}"))
         made = {}
         for name, convert in fields:
+            if name not in value:
+                continue
             try:
                 made[name] = convert(value[name])
             except _Shape as exc:

@@ -3,13 +3,15 @@
 does with it (docs/reference.md, "Handler records").
 
 `find` finds them and reads each body once (`body`), `branches` splits a body on its tests of
-the caught value, `dispositions` says what each branch does, `sources` finds the error
-callsites a handler catches directly, from the callsites' side.
+the caught value, `dispositions` says what each branch does, `flow` follows each error
+callsite's error in its function (its fate, the handler that catches it directly), `sources`
+finds the errors a handler catches through a call made in its protected block.
 """
 
 from __future__ import annotations
 
 from analyzer.javascript.handlers.find import MAX_NESTED_TRIES, find_handlers
-from analyzer.javascript.handlers.sources import direct_handler
+from analyzer.javascript.handlers.flow import flow_of
+from analyzer.javascript.handlers.sources import called_sources
 
-__all__ = ["MAX_NESTED_TRIES", "direct_handler", "find_handlers"]
+__all__ = ["MAX_NESTED_TRIES", "called_sources", "find_handlers", "flow_of"]

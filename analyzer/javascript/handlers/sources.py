@@ -1,84 +1,245 @@
-"""The error callsites a handler catches directly, found from the callsites' side on the
-ancestors each callsite already has (`direct_handler`)."""
+"""The error callsites a handler catches through a call (`called_sources`, docs/reference.md,
+"Sources"): a call in its protected block of a top-level function the reference graph resolves,
+which throws them and does not catch them, at most `MAX_HOPS` calls deep. The direct ones
+(thrown in the protected block itself) are the callsites' flow's (`flow.flow_of`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor, Tree
 
-from analyzer.javascript.handlers.shapes import BOUNDARIES, first_named, is_object_assign, last_named, thrown_value
-from analyzer.javascript.syntax import same
+from analyzer.facts import HandlerFacts, SiteFacts
+from analyzer.javascript.handlers.shapes import BOUNDARIES
+from analyzer.javascript.occurrences import RawItem
+from analyzer.javascript.syntax import LANGUAGE, same, without_parentheses
+
+#: calls from the protected block to the throw: 1, a function called there throws it; 2, a function
+#: that function calls does
+MAX_HOPS = 2
+_CALLS = Query(LANGUAGE, "(call_expression function: (identifier) @callee)")
+_FUNCTION_VALUES = frozenset({"function_expression", "arrow_function"})
+#: every byte that cannot be part of a name made a space, so that `split` yields the words
+_SPACES = bytes(b if b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$" or b >= 0x80 else 0x20
+                for b in range(256))
 
 
-def direct_handler(site: Node, chain: Sequence[Node]) -> int | None:
-    """The offset of the catch clause whose protected block throws this error callsite in the same
-    function: `throw X`, `throw (a, X)`, `throw Object.assign(X, ...)`, or X bound by `const e = X`
-    and `throw e` in a later statement of the same block. `chain`: its ancestors, innermost first."""
-    at, child = _holder(site, chain)
-    if at is None:
-        return None
-    if chain[at].type == "variable_declarator":
-        at = _thrown_later(chain, at)
-        if at is None:
-            return None
-        child = chain[at - 1] if at > 0 else site
-    for node in chain[at:]:
-        if node.type == "try_statement" and same(node.child_by_field_name("body"), child):
-            catcher = node.child_by_field_name("handler")
+@dataclass(frozen=True, slots=True)
+class _Function:
+    """A top-level function: `function f() {}`, or `const f = function () {}` / `() => {}`."""
+
+    node: Node
+    #: its item's position in the unit's listing
+    item: int
+    is_async: bool
+
+
+def called_sources(
+    tree: Tree, source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]],
+    sites: Iterable[SiteFacts], handlers: Sequence[HandlerFacts],
+) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Handler offset -> (error callsite offset, hops) of the errors its protected block's calls
+    let through, the fewest hops each. `raw`, `shadowed`: the reference graph's items and the
+    (item, name) pairs where a name may be a local's; `sites`: the unit's callsites with their
+    flow."""
+    escaping: dict[int, list[int]] = {}
+    for site in sites:
+        flow = site.flow
+        if flow is not None and flow.fate == "thrown" and flow.escapes and site.function_offset is not None:
+            escaping.setdefault(site.function_offset, []).append(site.offset)
+    if not escaping:
+        return {}
+    graph = _Graph(source, raw, shadowed, escaping)
+    if not graph.throwing:
+        return {}
+    out: dict[int, dict[int, int]] = {}
+    for block in _protected_blocks(tree.root_node, handlers):
+        # the names in the block's bytes of the functions something escapes: most blocks call none
+        hot = {name for name in graph.named(block) if (f := graph.function(name)) is not None and graph.escapes(f)}
+        for callee in _calls_in([block]) if hot else []:
+            if callee.text in hot:
+                _through(callee, graph, out)
+    return {handler: tuple(sorted(found.items())) for handler, found in sorted(out.items()) if found}
+
+
+def _through(callee: Node, graph: _Graph, out: dict[int, dict[int, int]]) -> None:
+    """Adds to `out` what escapes the function `callee` names into the handler catching the call."""
+    function = graph.resolve(callee)
+    call = callee.parent
+    if function is not None and call is not None:
+        escapes = graph.escapes(function)
+        handler, _ = _caught_above(call)
+        if handler is None or (function.is_async and not _awaited(call)):
+            return
+        found = out.setdefault(handler, {})
+        for offset, hops in escapes:
+            if found.get(offset, MAX_HOPS + 1) > hops:
+                found[offset] = hops
+
+
+def _protected_blocks(root: Node, handlers: Sequence[HandlerFacts]) -> list[Node]:
+    """The outermost `try` blocks of the catch clauses (each node of a block is in one)."""
+    blocks = []
+    for handler in handlers:
+        if handler.form != "catch":
+            continue
+        keyword = root.descendant_for_byte_range(handler.offset, handler.offset + 1)
+        clause = keyword.parent if keyword is not None else None
+        statement = clause.parent if clause is not None else None
+        body = statement.child_by_field_name("body") if statement is not None else None
+        if body is not None and statement is not None and statement.type == "try_statement":
+            blocks.append(body)
+    blocks.sort(key=lambda b: (b.start_byte, -b.end_byte))
+    outermost: list[Node] = []
+    for block in blocks:
+        if not outermost or block.start_byte >= outermost[-1].end_byte:
+            outermost.append(block)
+    return outermost
+
+
+def _calls_in(nodes: Iterable[Node]) -> list[Node]:
+    """The callees, plain names, of the calls in `nodes`, in source order."""
+    cursor = QueryCursor(_CALLS)
+    out = [callee for node in nodes for callee in cursor.captures(node).get("callee", [])]
+    out.sort(key=lambda n: n.start_byte)
+    return out
+
+
+def _caught_above(node: Node) -> tuple[int | None, Node | None]:
+    """(the offset of the catch clause of the innermost `try` whose block holds `node`, None
+    when there is none in its function; the function or other boundary reached instead, else None)."""
+    child, parent = node, node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind == "try_statement" and same(parent.child_by_field_name("body"), child):
+            catcher = parent.child_by_field_name("handler")
             if catcher is not None:
-                return catcher.start_byte
-        elif node.type in BOUNDARIES and node.type != "catch_clause":
+                return catcher.start_byte, None
+        elif kind in BOUNDARIES and kind != "catch_clause":
+            return None, parent
+        child, parent = parent, parent.parent
+    return None, None
+
+
+def _awaited(call: Node) -> bool:
+    """Whether a call is awaited where it is (`await f()`, `await (f())`)."""
+    parent = call.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    return parent is not None and parent.type == "await_expression"
+
+
+class _Graph:
+    """The top-level functions the calls may resolve to, and what escapes each."""
+
+    def __init__(self, source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]],
+                 escaping: Mapping[int, list[int]]) -> None:
+        self.source, self.raw, self.shadowed, self.escaping = source, raw, shadowed, escaping
+        self.starts = [item[0] for item in raw]
+        #: names declared once, by an item that declares nothing else -> its position
+        self.items: dict[bytes, int] = {}
+        seen: set[bytes] = set()
+        for position, item in enumerate(raw):
+            for _, name in item[3]:
+                if name in seen:
+                    self.items.pop(name, None)
+                else:
+                    seen.add(name)
+                    if len(item[3]) == 1:
+                        self.items[name] = position
+        self._functions: dict[bytes, _Function | None] = {}
+        #: function start -> (error callsite offset, hops) of what escapes it
+        self._escapes: dict[int, list[tuple[int, int]]] = {}
+        #: the names of the top-level functions that throw errors of their own out of them
+        self.throwing = frozenset(name for name in map(self._thrower, escaping) if name is not None)
+
+    def _thrower(self, start: int) -> bytes | None:
+        position = bisect.bisect_right(self.starts, start) - 1
+        if position < 0 or len(self.raw[position][3]) != 1:
             return None
-        child = node
-    return None
+        name = self.raw[position][3][0][1]
+        function = self.function(name)
+        return name if function is not None and function.node.start_byte == start else None
+
+    def named(self, node: Node) -> set[bytes]:
+        """The top-level names declared once whose bytes are words of `node`."""
+        return self.items.keys() & self.source[node.start_byte:node.end_byte].translate(_SPACES).split()
+
+    def resolve(self, callee: Node) -> _Function | None:
+        """The top-level function a callee names, when its item has no local of that name."""
+        name = callee.text or b""
+        function = self.function(name)
+        if function is None:
+            return None
+        position = bisect.bisect_right(self.starts, callee.start_byte) - 1
+        if position < 0 or callee.start_byte >= self.raw[position][1] or (position, name) in self.shadowed:
+            return None
+        return function
+
+    def function(self, name: bytes) -> _Function | None:
+        if name in self._functions:
+            return self._functions[name]
+        position = self.items.get(name)
+        node = _function_of(self.raw[position][2]) if position is not None else None
+        found = _Function(node, position, _is_async(node)) if node is not None and position is not None else None
+        self._functions[name] = found
+        return found
+
+    def escapes(self, function: _Function) -> list[tuple[int, int]]:
+        """(error callsite offset, hops) of what escapes `function`: what it throws itself (1) and
+        what the functions it calls outside its own handlers throw (2)."""
+        start = function.node.start_byte
+        known = self._escapes.get(start)
+        if known is not None:
+            return known
+        out = [(offset, 1) for offset in self.escaping.get(start, [])]
+        if MAX_HOPS > 1:
+            for called, awaited in self._called_by(function):
+                if called.node.start_byte != start and (awaited or not called.is_async):
+                    out.extend((offset, 2) for offset in self.escaping.get(called.node.start_byte, []))
+        self._escapes[start] = out
+        return out
+
+    def _called_by(self, function: _Function) -> list[tuple[_Function, bool]]:
+        """The throwing top-level functions `function` calls outside its own handlers and nested
+        functions, each with whether the call is awaited."""
+        body = function.node.child_by_field_name("body")
+        if body is None:
+            return []
+        named = self.throwing & self.named(body)
+        if not named:  # the bytes name none of them: no query
+            return []
+        out = []
+        for callee in _calls_in([body]):
+            if callee.text not in named:
+                continue
+            called = self.resolve(callee)
+            call = callee.parent
+            if called is None or call is None:
+                continue
+            handler, boundary = _caught_above(call)
+            if handler is None and boundary is not None and boundary.id == function.node.id:
+                out.append((called, _awaited(call)))
+        return out
 
 
-def _holder(site: Node, chain: Sequence[Node]) -> tuple[int | None, Node]:
-    """(the position in `chain` of the throw statement or declarator that holds the callsite's
-    value, the child of it on the way), else (None, site)."""
-    child = site
-    for at, node in enumerate(chain):
-        kind = node.type
-        if kind == "parenthesized_expression":
-            pass
-        elif kind == "sequence_expression" and same(last_named(node), child):
-            pass
-        elif kind == "arguments" and at + 1 < len(chain) and is_object_assign(chain[at + 1]) \
-                and same(first_named(node), child):
-            pass
-        elif kind == "call_expression" and at > 0 and chain[at - 1].type == "arguments":
-            pass
-        elif kind == "throw_statement":
-            return at, child
-        elif kind == "variable_declarator" and same(node.child_by_field_name("value"), child):
-            name = node.child_by_field_name("name")
-            return (at, child) if name is not None and name.type == "identifier" else (None, site)
-        else:
-            return None, site
-        child = node
-    return None, site
-
-
-def _thrown_later(chain: Sequence[Node], at: int) -> int | None:
-    """For `const e = X` at chain[at]: the position in `chain` of the statement list holding a
-    later `throw e` (its own position is the list's child, whose ancestors the chain has)."""
-    name = chain[at].child_by_field_name("name")
-    if at + 2 >= len(chain) or name is None:
+def _function_of(node: Node) -> Node | None:
+    """The function an item is: a function declaration, or a `const` declarator's function value."""
+    if node.type == "function_declaration":
+        return node
+    if node.type != "variable_declarator":
         return None
-    declaration, holder = chain[at + 1], chain[at + 2]
-    if declaration.type not in ("lexical_declaration", "variable_declaration"):
+    value = node.child_by_field_name("value")
+    declaration = node.parent
+    if value is None or declaration is None or declaration.type != "lexical_declaration" \
+            or (keyword := declaration.child(0)) is None or keyword.type != "const":
         return None
-    if holder.type not in ("statement_block", "program", "switch_case", "switch_default"):
-        return None
-    wanted = name.text
-    later = False
-    for statement in holder.named_children:
-        if later and statement.type == "throw_statement":
-            thrown = thrown_value(statement)
-            if thrown is not None and thrown.type == "identifier" and thrown.text == wanted:
-                return at + 2
-        if same(statement, declaration):
-            later = True
-    return None
+    value = without_parentheses(value)
+    return value if value.type in _FUNCTION_VALUES else None
 
+
+def _is_async(function: Node) -> bool:
+    first = function.child(0)
+    return first is not None and first.type == "async"
