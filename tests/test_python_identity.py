@@ -15,7 +15,9 @@ summary its `handlers` block (and the new files' hashes), and `readable/` the re
 units with `except` clauses but no callsite (their handler records link to them); every other
 file kept its bytes. It was recorded again when handlers were owned like the code they sit in:
 each tree gained handler-owner-projection.jsonl and the index's flow pages, the index its flow
-section and the summary its `handlerOwners`. A scan today must
+section and the summary its `handlerOwners`. It was recorded again when Python error callsites
+gained their `flow` (issue 24): only the error callsites file (and its hash in the summary)
+changed, the handlers' direct sources kept every byte. A scan today must
 write the same files with the same bytes. A tree whose input differs from the recorded one
 (another pip, another Python) is skipped: its golden values say nothing about it.
 """
