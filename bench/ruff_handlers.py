@@ -158,8 +158,11 @@ def run_erratlas(erratlas: list[str], target: Path, out: Path) -> None:
 def compare(target: Path, scan: Path, ruff_findings: list[dict[str, object]]) -> list[Comparison]:
     handlers = [json.loads(line) for line in (scan / "handlers.jsonl").read_text().splitlines()]
     summary = json.loads((scan / "error-diagnostic-owner-summary.json").read_text())
-    first = summary["inputs"]["units"][0]["name"]
-    root = target.parent if (target.parent / first).is_file() and first.startswith(f"{target.name}/") else target
+    names = [unit["name"] for unit in summary["inputs"]["units"]]
+    # a scan of the target's parent names its units from there: only the target's are compared
+    inside = [n for n in names if n.startswith(f"{target.name}/") and (target.parent / n).is_file()]
+    root = target.parent if inside else target
+    prefix = f"{target.name}/" if inside else ""
     callsites = {}
     for line in (scan / "error-message-callsites.jsonl").read_text().splitlines():
         record = json.loads(line)
@@ -179,6 +182,8 @@ def compare(target: Path, scan: Path, ruff_findings: list[dict[str, object]]) ->
     by_key = {}
     for record in handlers:
         unit = record["unit"]
+        if not unit.startswith(prefix):
+            continue
         tree = source(unit)
         node = _handler_at(tree, record["line"], record["column"]) if tree is not None else None
         if tree is None or node is None:

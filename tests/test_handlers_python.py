@@ -167,3 +167,57 @@ def test_ruff_agrees_site_by_site(scanned: Path, tmp_path: Path) -> None:
         (47, "a bare `except:` catches it"),
         (56, "a raised local (`e = X(...); raise e`)"),
     }
+
+
+# --- flow (docs/reference.md, "Flow"): fixtures/python-handlers/fates/, one function per case ---
+
+#: the escapes each fate gives when no handler of the function decides otherwise (JavaScript's rule)
+_ESCAPES = {"thrown": True, "returned": True, "rejected": True, "passed": False, "stored": False,
+            "logged": False, "discarded": False, None: None}
+
+
+@pytest.fixture(scope="module")
+def fates(errors: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The flow of each error of fates/cases.py, by its message (which names the expected fate)."""
+    return {r["message"]["text"]: r["flow"] for r in errors.values() if r["unit"] == "fates/cases.py"}
+
+
+def test_each_error_has_the_fate_its_message_names(fates: dict[str, dict[str, Any]]) -> None:
+    assert len(fates) == 28
+    for message, flow in fates.items():
+        expected = message.split(":", 1)[0]
+        assert flow["fate"] == (None if expected == "null" else expected), message
+        if flow["handler"] is None and "unknown" not in message:
+            assert flow["escapes"] is _ESCAPES[flow["fate"]], message
+
+
+def test_a_thrown_error_links_the_handler_that_catches_it(fates: dict[str, dict[str, Any]],
+                                                           by_case: dict[str, list[dict[str, Any]]]) -> None:
+    caught = fates["thrown: caught by a base class"]
+    assert caught["handler"] == _one(by_case, "thrown_caught")["id"] and caught["escapes"] is False
+    assert fates["thrown: a local with fields"]["handler"] == _one(by_case, "thrown_local_fields")["id"]
+    for message in ("thrown: no handler matches", "thrown: in a nested function", "thrown: escapes"):
+        assert (fates[message]["handler"], fates[message]["escapes"]) == (None, True), message
+    # a handler whose class does not resolve leaves open whether the error leaves its function
+    assert (fates["thrown: the handler's class is unknown"]["handler"],
+            fates["thrown: the handler's class is unknown"]["escapes"]) == (None, None)
+
+
+def test_flow_handlers_are_exactly_the_direct_sources(scanned: Path, errors: dict[str, dict[str, Any]]) -> None:
+    """One decision for both: the handler of an error's flow lists it as a direct source, and
+    every direct source's flow names that handler."""
+    handlers = [json.loads(line) for line in (scanned / HANDLERS).read_text().splitlines()]
+    direct = {(s["id"], h["id"]) for h in handlers for s in h["sources"] if s["via"] == "direct"}
+    flows = {(i, r["flow"]["handler"]) for i, r in errors.items() if r["flow"]["handler"] is not None}
+    assert direct == flows and len(direct) >= 8
+
+
+def test_fields_are_the_attributes_set_before_the_fate(fates: dict[str, dict[str, Any]]) -> None:
+    assert fates["thrown: a local with fields"]["fields"] == ["errno", "filename"]
+    assert fates["returned: a local"]["fields"] == ["code"]
+    assert all(f["fields"] == [] for m, f in fates.items() if "fields" not in m and m != "returned: a local")
+
+
+def test_diagnostics_have_no_flow(scanned: Path) -> None:
+    diagnostics = records(scanned, "diagnostic")
+    assert diagnostics and all(d["flow"] is None for d in diagnostics)

@@ -15,7 +15,10 @@ summary its `handlers` block (and the new files' hashes), and `readable/` the re
 units with `except` clauses but no callsite (their handler records link to them); every other
 file kept its bytes. It was recorded again when handlers were owned like the code they sit in:
 each tree gained handler-owner-projection.jsonl and the index's flow pages, the index its flow
-section and the summary its `handlerOwners`. A scan today must
+section and the summary its `handlerOwners`. It was recorded again when Python error callsites
+gained their `flow` (issue 24): against main's own outputs at dfed69a, only the error callsites
+file and its hash in the summary changed in each tree (the diagnostics and handlers files differ
+from the record before by what main had changed since). A scan today must
 write the same files with the same bytes. A tree whose input differs from the recorded one
 (another pip, another Python) is skipped: its golden values say nothing about it.
 """

@@ -261,6 +261,19 @@ def test_pip_bundle_exceptions_resolve_across_modules(pip_scan: Path) -> None:
     assert scope["scopePath"][0].startswith("module:pip._internal.req.")  # type: ignore[index]
 
 
+def test_pip_flow_handlers_are_exactly_the_direct_sources(pip_scan: Path) -> None:
+    """docs/reference.md, "Flow": one decision gives a handler its direct sources and an error
+    its flow's handler; every error is followed, most of them thrown."""
+    errors = records(pip_scan, "error")
+    handlers = [json.loads(line) for line in (pip_scan / "handlers.jsonl").open()]
+    direct = {(s["id"], h["id"]) for h in handlers for s in h["sources"] if s["via"] == "direct"}
+    flows = {(r["id"], r["flow"]["handler"]) for r in errors if r["flow"]["handler"] is not None}  # type: ignore[index]
+    assert direct == flows and len(direct) >= 20
+    fates = Counter(r["flow"]["fate"] for r in errors)  # type: ignore[index]
+    assert fates["thrown"] > len(errors) / 2 and set(fates) <= {
+        "thrown", "returned", "rejected", "passed", "stored", "logged", "discarded", None}
+
+
 def test_pip_vendored_code_is_suggested_as_its_dependency(pip_scan: Path, tmp_path: Path) -> None:
     copy = tmp_path / "scan"
     shutil.copytree(pip_scan, copy)

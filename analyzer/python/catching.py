@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Literal, Protocol
 
-from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts, SiteFacts, UnitHandlers
+from analyzer.facts import BranchFacts, DispositionFacts, FlowFacts, HandlerFacts, SiteFacts, UnitHandlers
 from analyzer.model import CaughtClass
-from analyzer.python.filefacts import ClassRecord, PendingHandler
+from analyzer.python.filefacts import ClassRecord, PendingHandler, PendingSite
 from analyzer.python.handlers import merged
 
 Verdict = Literal["yes", "no", "unknown"]
@@ -37,23 +37,45 @@ class PackageNames(Protocol):
     def constructor(self, name: str) -> str: ...
     def root(self, name: str) -> tuple[str, str] | None: ...
 _GROUPS = frozenset({"BaseExceptionGroup", "ExceptionGroup"})
+#: fates that leave the function when no handler of it catches them (as JavaScript's)
+_LEAVING = frozenset({"thrown", "returned", "rejected"})
 
 
-def unit_handlers(handlers: list[PendingHandler], sites: list[tuple[SiteFacts, tuple[tuple[int, ...], ...]]],
-                  names: PackageNames) -> UnitHandlers:
+def unit_handlers(handlers: list[PendingHandler], sites: list[tuple[SiteFacts, PendingSite]],
+                  names: PackageNames) -> tuple[UnitHandlers, list[SiteFacts]]:
     """The unit's handlers with their classes settled, log dispositions kept only where the
-    diagnostic callsite settled, and the error callsites each catches directly."""
+    diagnostic callsite settled, and the error callsites each catches directly; and the settled
+    callsites (`sites`: each with what its file left pending) with their flows settled: the
+    handler that catches each directly is the one whose sources list it (one decision)."""
     settled_sites = {(s.kind, s.offset) for s, _ in sites}
     settled = [_settled(h, names, settled_sites) for h in handlers]
     by_offset = {h.offset: h for h in settled}
     caught: dict[int, int] = {}
-    for site, tries in sites:
-        if site.kind != "error" or not tries or site.constructor is None:
+    flowed = []
+    for site, pending in sites:
+        if site.kind != "error" or site.flow is None:
+            flowed.append(site)
             continue
-        handler = _catcher(site.constructor, tries, by_offset, names)
+        handler, decided = None, True
+        if pending.tries:
+            handler, decided = _catcher(site.constructor, pending.tries, by_offset, names) \
+                if site.constructor is not None else (None, False)
         if handler is not None:
             caught[site.offset] = handler
-    return UnitHandlers(settled, caught, None, 0)
+        flowed.append(dataclasses.replace(site, flow=_flow(site.flow, handler, decided, pending.logged_by,
+                                                           settled_sites)))
+    return UnitHandlers(settled, caught, None, 0), flowed
+
+
+def _flow(flow: FlowFacts, handler: int | None, decided: bool, logged_by: int | None,
+          sites: set[tuple[str, int]]) -> FlowFacts:
+    """`logged` when the call given the error settled as a diagnostic callsite; `escapes`: thrown
+    and caught by no handler of its function (None when a handler's classes or the error's bases
+    leave that open), returned or rejected."""
+    fate = "logged" if logged_by is not None and ("diagnostic", logged_by) in sites else flow.fate
+    escapes = None if fate is None or (fate == "thrown" and not decided) else \
+        fate in _LEAVING and handler is None
+    return FlowFacts(fate, handler if fate == "thrown" else None, escapes, flow.fields)
 
 
 def _settled(pending: PendingHandler, names: PackageNames, sites: set[tuple[str, int]]) -> HandlerFacts:
@@ -88,19 +110,22 @@ def _linked(dispositions: tuple[DispositionFacts, ...], sites: set[tuple[str, in
 
 
 def _catcher(constructor: str, tries: tuple[tuple[int, ...], ...], handlers: Mapping[int, HandlerFacts],
-             names: PackageNames) -> int | None:
+             names: PackageNames) -> tuple[int | None, bool]:
+    """(the offset of the handler that catches an error of this class raised in these `try`
+    blocks, else None; whether that is decided: False when a handler's classes or the error's
+    bases leave it open)."""
     bases, complete = ancestors(constructor, names)
     for group in tries:
         for offset in group:
             handler = handlers.get(offset)
             if handler is None:
-                return None
+                return None, False
             verdict = matches(bases, complete, handler, names.external)
             if verdict == "yes":
-                return offset
+                return offset, True
             if verdict == "unknown":
-                return None
-    return None
+                return None, False
+    return None, True
 
 
 def matches(bases: frozenset[str], complete: bool, handler: HandlerFacts, external: frozenset[str]) -> Verdict:

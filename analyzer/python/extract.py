@@ -18,10 +18,11 @@ from collections import Counter
 
 import libcst as cst
 
-from analyzer.facts import ErrorRegion
+from analyzer.facts import ErrorRegion, FlowFacts
 from analyzer.python import tokens
 from analyzer.python.collect import Collector
-from analyzer.python.filefacts import FileFacts, FileTask, Vocabulary
+from analyzer.python.filefacts import FileFacts, FileTask, PendingSite, Vocabulary
+from analyzer.python.flow import Followed, follow
 from analyzer.python.handlers import HandlerReader, raised_in
 from analyzer.python.metadata import scopes_of
 from analyzer.python.nesting import TooDeep, too_deep
@@ -148,14 +149,14 @@ def _resolved(facts: FileFacts, site: SiteBuilder, collector: Collector) -> File
     loggers, attribute_loggers, logger_targets = site.loggers(found.loggers)
     shadowed: Counter[str] = Counter()
     built = [site.build(candidate, logger_targets, shadowed) for candidate in found.candidates]
+    known = {id(c.node): (s.facts.kind, s.facts.offset) for c, s in zip(found.candidates, built) if s is not None}
+    built = [
+        _followed(s, follow(c.node, c.path, c.frames, known), site, c.path, bool(found.handlers))
+        if s is not None and s.facts.kind == "error" else s
+        for c, s in zip(found.candidates, built)
+    ]
     handlers = []
     if found.handlers:
-        known = {id(c.node): (s.facts.kind, s.facts.offset) for c, s in zip(found.candidates, built) if s is not None}
-        built = [
-            dataclasses.replace(s, tries=raised_in(site, c.node, c.path)) if s is not None and s.facts.kind == "error"
-            else s
-            for c, s in zip(found.candidates, built)
-        ]
         reader = HandlerReader(site, known)
         handlers = [reader.read(candidate) for candidate in found.handlers]
     sites = sorted((s for s in built if s is not None), key=lambda s: (s.facts.offset, s.facts.kind))
@@ -169,6 +170,16 @@ def _resolved(facts: FileFacts, site: SiteBuilder, collector: Collector) -> File
         shadowed=dict(sorted(shadowed.items())),
         handlers=handlers,
     )
+
+
+def _followed(pending: PendingSite, followed: Followed, site: SiteBuilder, path: tuple[cst.CSTNode, ...],
+              handlers: bool) -> PendingSite:
+    """An error callsite with its flow as far as its file tells (`analyzer.python.catching`
+    settles the handler, `escapes` and `logged`) and the handlers of the `try` blocks raising it."""
+    flow = FlowFacts(followed.fate, None, None, followed.fields)
+    return dataclasses.replace(pending, facts=dataclasses.replace(pending.facts, flow=flow),
+                               tries=raised_in(site, path, followed.raised_at) if handlers else (),
+                               logged_by=followed.logged_by)
 
 
 def _collector(vocabulary: Vocabulary) -> Collector:

@@ -33,6 +33,9 @@ class PendingSite:
     #: for an error raised directly in `try` blocks of its function: the offsets of each such
     #: `try`'s handlers, innermost `try` first (`analyzer.python.handlers.raised_in`)
     tries: tuple[tuple[int, ...], ...] = ()
+    #: for an error given to a call that may settle as a diagnostic callsite: that call's offset
+    #: (its flow's fate is `logged` if it does; `analyzer.python.flow.Followed.logged_by`)
+    logged_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

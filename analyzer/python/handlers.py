@@ -52,11 +52,11 @@ _MENTION_NODES = 4096
 _NOT_CAUGHT = object()
 
 
-def raised_in(builder: SiteBuilder, node: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> tuple[tuple[int, ...], ...]:
-    """For an error callsite that is raised (`raise X(...)`, `raise X`, or `e = X(...)` followed
-    in the same block by `raise e`): the handler offsets of every `try` whose block (not its
-    handlers, `else` or `finally`) holds the raise in the same function, innermost first."""
-    at = _holder(node, path)
+def raised_in(builder: SiteBuilder, path: tuple[cst.CSTNode, ...], at: int | None) -> tuple[tuple[int, ...], ...]:
+    """For an error callsite that is raised (`analyzer.python.flow.Followed.raised_at`: `at` is
+    the position in its `path` of the statement that raises it): the handler offsets of every
+    `try` whose block (not its handlers, `else` or `finally`) holds that statement in the same
+    function, innermost first."""
     if at is None:
         return ()
     groups = []
@@ -68,32 +68,6 @@ def raised_in(builder: SiteBuilder, node: cst.CSTNode, path: tuple[cst.CSTNode, 
             groups.append(tuple(builder.offset(h) for h in parent.handlers))
         child = parent
     return tuple(groups)
-
-
-def _holder(node: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> int | None:
-    """The position in `path` of the statement that raises the callsite, else None."""
-    if not path:
-        return None
-    parent = path[-1]
-    if isinstance(parent, cst.Raise) and parent.exc is node:
-        return len(path) - 1
-    if not (isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1):
-        return None
-    target = parent.targets[0].target
-    if not isinstance(target, cst.Name) or len(path) < 3:
-        return None
-    line, block = path[-2], path[-3]
-    if not isinstance(line, cst.SimpleStatementLine) or not isinstance(block, (cst.IndentedBlock, cst.Module)):
-        return None
-    later = False
-    for statement in block.body:
-        if later and isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if isinstance(small, cst.Raise) and isinstance(small.exc, cst.Name) and \
-                        small.exc.value == target.value:
-                    return len(path) - 2
-        later = later or statement is line
-    return None
 
 
 def _statements(suite: cst.BaseSuite) -> list[cst.CSTNode]:

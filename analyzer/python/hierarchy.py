@@ -135,8 +135,7 @@ def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
         sites = [s for _, s in settled if s is not None]
         handlers = None
         if facts.parse_error is None:
-            raised = [(s, site.tries) for site, s in settled if s is not None]
-            handlers = unit_handlers(facts.handlers, raised, names)
+            handlers, sites = unit_handlers(facts.handlers, [(s, site) for site, s in settled if s is not None], names)
         shadowed = Counter(facts.shadowed)
         shadowed.update(site.shadows for site, s in settled if s is None and site.shadows is not None)
         classes = [c for c in (_error_class(record, names) for record in facts.classes) if c is not None]
