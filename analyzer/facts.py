@@ -13,11 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
+from analyzer.handler_model import BranchTest, CaughtClass
 from analyzer.identity import IdentityInput
 from analyzer.model import (
-    BranchTest,
     CalleeRole,
-    CaughtClass,
     CauseKept,
     Consumer,
     Context,

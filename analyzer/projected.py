@@ -11,7 +11,8 @@ from typing import Any
 import orjson
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite, Handler, ReferenceItem
+from analyzer.handler_model import Handler
+from analyzer.model import Callsite, ReferenceItem
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.gate import recorded_allowlists
 from analyzer.owners.handlers import handler_owner_counts, project_handlers

@@ -21,6 +21,7 @@ from analyzer.facts import (
     SiteFacts,
     UnitFacts,
 )
+from analyzer.handler_model import Handler, HandlerBranch, HandlerDisposition, HandlerSource, PythonHandler
 from analyzer.identity import (
     binding_identities,
     callsite_identities,
@@ -38,11 +39,6 @@ from analyzer.model import (
     DeclaredBinding,
     ErrorClass,
     Flow,
-    Handler,
-    HandlerBranch,
-    HandlerDisposition,
-    HandlerSource,
-    PythonHandler,
     PythonHandlerForm,
     Readable,
     ReferenceItem,

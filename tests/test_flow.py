@@ -163,7 +163,8 @@ def test_records_written_before_flow_and_hops_still_load(fates: Path) -> None:
     """A callsite without `flow` loads with None, a handler's source without `hops` with 0; a
     record with another unknown key is still refused."""
     from analyzer.errors import InputError
-    from analyzer.model import CALLSITE_SCHEMA, HANDLER_SCHEMA, Callsite, Handler
+    from analyzer.handler_model import Handler
+    from analyzer.model import CALLSITE_SCHEMA, HANDLER_SCHEMA, Callsite
     from analyzer.scandir.load import records_of
 
     error = json.loads((fates / "error-message-callsites.jsonl").read_text().splitlines()[0])

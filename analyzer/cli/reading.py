@@ -15,7 +15,8 @@ from analyzer.cli.app import err, reading_a_scan
 from analyzer.errors import InputError
 
 if TYPE_CHECKING:
-    from analyzer.model import Callsite, Handler, HandlerOwnerRow, ProjectionRow
+    from analyzer.handler_model import Handler, HandlerOwnerRow
+    from analyzer.model import Callsite, ProjectionRow
     from analyzer.reports.explain import Story
     from analyzer.reports.sarif import OriginalSources, Selection
 

@@ -9,7 +9,8 @@ from collections import Counter, defaultdict
 from typing import Any, get_args
 
 from analyzer.errors import InvariantError
-from analyzer.model import Disposition, Handler, HandlerFinding, HandlerOwnerRow
+from analyzer.handler_model import Handler, HandlerOwnerRow
+from analyzer.model import Disposition, HandlerFinding
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.projection import OWNER_CLASSES, Projection
 from analyzer.owners.references import ReferenceGraph, Step

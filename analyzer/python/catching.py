@@ -19,7 +19,7 @@ from functools import cache
 from typing import Literal, Protocol
 
 from analyzer.facts import BranchFacts, DispositionFacts, FlowFacts, HandlerFacts, SiteFacts, UnitHandlers
-from analyzer.model import CaughtClass
+from analyzer.handler_model import CaughtClass
 from analyzer.python.filefacts import ClassRecord, PendingHandler, PendingSite
 from analyzer.python.handlers import merged
 

@@ -16,8 +16,9 @@ from typing import get_args
 import libcst as cst
 
 from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts
+from analyzer.handler_model import BranchTest
 from analyzer.identity import IdentityInput
-from analyzer.model import BranchTest, CauseKept, Disposition, PythonHandlerForm, TestOp
+from analyzer.model import CauseKept, Disposition, PythonHandlerForm, TestOp
 from analyzer.python.collected import Candidate
 from analyzer.python.filefacts import PendingCatch, PendingHandler
 from analyzer.python.scopes import scope_of

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite, Handler, ProjectionRow, Suggestion
+from analyzer.handler_model import Handler
+from analyzer.model import Callsite, ProjectionRow, Suggestion
 from analyzer.reports.evidence import evidence_lines
 from analyzer.scandir.files import SUGGESTION_SCHEMA, SUGGESTIONS_FILE
 from analyzer.scandir.load import records_of

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite, Handler, HandlerDisposition, HandlerOwnerRow, HandlerSource
+from analyzer.handler_model import Handler, HandlerDisposition, HandlerOwnerRow, HandlerSource
+from analyzer.model import Callsite
 from analyzer.reports.evidence import evidence_lines
 from analyzer.reports.explain import Section, Story, code_section, one_line
 from analyzer.reports.flow import test_text

@@ -18,7 +18,8 @@ from typing import get_args
 import orjson
 
 from analyzer.errors import InvariantError
-from analyzer.model import BranchTest, Callsite, Disposition, Handler, HandlerFinding, HandlerOwnerRow
+from analyzer.handler_model import BranchTest, Handler, HandlerOwnerRow
+from analyzer.model import Callsite, Disposition, HandlerFinding
 from analyzer.reports.index import PAGE_LIMIT, cell
 from analyzer.scandir.files import INDEX_DIRECTORY, INDEX_FILE
 

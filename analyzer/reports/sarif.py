@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
-from analyzer.model import Callsite, Handler, HandlerFinding, HandlerOwnerRow, ProjectionRow
+from analyzer.handler_model import Handler, HandlerOwnerRow
+from analyzer.model import Callsite, HandlerFinding, ProjectionRow
 from analyzer.reports.evidence import evidence_summary
 from analyzer.scandir.load import load_map_sources
 

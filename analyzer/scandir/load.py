@@ -16,17 +16,15 @@ from collections.abc import Callable
 from typing import Any
 
 from analyzer.errors import InputError
+from analyzer.handler_model import Handler, HandlerOwnerRow, PythonHandler
 from analyzer.model import (
     CALLSITE_SCHEMA,
     HANDLER_SCHEMA,
     MAP_SOURCE_SCHEMA,
     REFERENCE_ITEM_SCHEMA,
     Callsite,
-    Handler,
-    HandlerOwnerRow,
     MapSource,
     ProjectionRow,
-    PythonHandler,
     ReferenceItem,
 )
 from analyzer.scandir.files import (

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from analyzer.handler_model import BranchTest
 from analyzer.javascript.handlers.shapes import first_named, named, operator_of, short
 from analyzer.javascript.syntax import same, text, without_parentheses
-from analyzer.model import BranchTest, TestOp
+from analyzer.model import TestOp
 
 _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
 _COMPARISONS: dict[str, TestOp] = {"===": "===", "!==": "!==", "==": "==", "!=": "!=", "<": "<", "<=": "<=",

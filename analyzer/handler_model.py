@@ -1,0 +1,148 @@
+"""Handler records: a line of `handlers.jsonl` (docs/reference.md, "Handler records") and of
+`handler-owner-projection.jsonl` (docs/owners.md, "Handlers"), with the parts they share with
+callsite records from `model`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from analyzer.model import (
+    CauseKept,
+    Copies,
+    Disposition,
+    HandlerFinding,
+    HandlerForm,
+    Module,
+    Origin,
+    OwnerClass,
+    Readable,
+    Scope,
+    SourceVia,
+    TestOp,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerSource:
+    """An error callsite a handler catches."""
+
+    #: the callsite's id (`e:unit@offset`)
+    id: str
+    via: SourceVia
+    #: calls between the protected block and the throw: 0 direct, 1 a function called there throws
+    #: it, 2 a function that function calls (0 in a scan directory written before hops)
+    hops: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BranchTest:
+    """What a branch of a handler tests of the caught value."""
+
+    #: the property path tested (`code`, `response.status`), None for the value itself
+    field: str | None
+    op: TestOp
+    #: the literal compared with (a string, number, boolean or null), the class for `instanceof`
+    value: str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class CaughtClass:
+    """One class an `except` clause names."""
+
+    #: as written (`OSError`, `exceptions.InstallationError`)
+    written: str
+    #: the exception class it resolves to, named as a callsite's `constructor` is; None when it
+    #: does not resolve to one
+    resolved: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerDisposition:
+    kind: Disposition
+    #: `wrap` only: what the new error carries of the caught one, else None
+    cause: CauseKept | None
+    #: `wrap`: the new error's callsite ids; `log`: the diagnostic callsite ids (inventory ids only)
+    callsites: tuple[str, ...]
+    #: `log`: the levels of those diagnostic callsites, in their order
+    levels: tuple[str, ...]
+    #: the function called or constructor used as written (`callback`, `reject`, `wrap`, a
+    #: `console` log, `.catch(ident)`), else None
+    callee: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerBranch:
+    #: None: the else or rest branch, or the whole body when nothing tests the caught value
+    test: BranchTest | None
+    #: at least one, in the vocabulary's order
+    dispositions: tuple[HandlerDisposition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Handler:
+    """One place that catches errors (`handlers.jsonl`, docs/reference.md "Handler records")."""
+
+    schema: str
+    #: `h:<unit>@<offset>`
+    id: str
+    #: portable identity `fp1h:...` (docs/fingerprints.md)
+    fingerprint: str
+    copies: Copies
+    unit: str
+    offset: int
+    endOffset: int
+    line: int
+    column: int
+    readableLine: int
+    readable: Readable
+    form: HandlerForm
+    #: the caught value's name, None when destructured or absent
+    param: str | None
+    scope: Scope
+    module: Module | None
+    origin: Origin | None
+    #: error callsites thrown in the protected block, same function, sorted by id
+    sources: tuple[HandlerSource, ...]
+    #: at least one
+    branches: tuple[HandlerBranch, ...]
+    #: the parser recovered from a syntax error around the handler
+    inErrorRegion: bool
+
+    def findings(self) -> tuple[HandlerFinding, ...]:
+        """What the reports flag in this handler, in the vocabulary's order."""
+        kinds = [d for b in self.branches for d in b.dispositions]
+        found: list[HandlerFinding] = []
+        if any(d.kind == "swallow" for d in kinds):
+            found.append("swallowed-error")
+        if any(d.kind == "wrap" and d.cause == "lost" for d in kinds):
+            found.append("wrap-loses-cause")
+        if all(d.kind == "rethrow" for d in kinds):
+            found.append("useless-catch")
+        return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerOwnerRow:
+    """One handler's owner: a line of `handler-owner-projection.jsonl` (docs/owners.md,
+    "Handlers"), owned like the code it sits in."""
+
+    schema: str
+    #: the handler's id (`h:unit@offset`)
+    id: str
+    fingerprint: str
+    owner: OwnerClass
+    #: the package of a Dependency, else None
+    package: str | None
+    #: the reviewed function name the owning entry gives, else None
+    function: str | None
+    #: the owning entry `{entry, level, fingerprint}` (and a `references` entry's `chain`), else None
+    evidence: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PythonHandler(Handler):
+    """A Python `except` clause: a handler and the classes it names."""
+
+    #: the classes named, in order (a tuple names several); None for a bare `except:` (everything)
+    catches: tuple[CaughtClass, ...] | None
