@@ -15,8 +15,9 @@ from tree_sitter import Node, Tree
 
 from analyzer.errors import InputError
 from analyzer.javascript.constants import literal_constants
+from analyzer.javascript.lowered import LOWERINGS, Lowered
 from analyzer.javascript.modules import find_modules
-from analyzer.javascript.signatures import UnitTokens, distinctive_signatures
+from analyzer.javascript.signatures import FunctionSignature, UnitTokens, distinctive_signatures
 from analyzer.javascript.syntax import parse
 from analyzer.model import Unit
 from analyzer.signatures import PLACED, BundleFunction, IndexedFunction, PackageIndex
@@ -95,15 +96,26 @@ def _file_functions(number: int, tree: Tree, data: bytes,
     tokens = UnitTokens(tree, data, cache)
     constants = literal_constants(tree, data, tokens.holes)
     folded = UnitTokens(tree, data, cache, constants) if constants else None
+    lowered = [Lowered(tree, data, t, cache) for t in (tokens, folded) if t is not None]
     names = ["<module>", *(function_name(node) for node in tokens.functions)]
     spans = [tokens.whole(), *tokens.function_signatures()]
-    for name, span, signature in zip(names, spans, distinctive_signatures(tree, data, cache, tokens)):
+    nodes: list[Node | None] = [None, *tokens.functions]
+    for name, span, node, signature in zip(names, spans, nodes, distinctive_signatures(tree, data, cache, tokens)):
+        seen = {span.key}
         if signature is not None:
+            seen.add(signature.key)
             yield span.start, IndexedFunction(number, name, signature.line, signature.key, signature.tokens,
                                               signature.weight)
-        variant = folded.signature(span.start, span.end, span.line, span.kind) if folded is not None else None
-        if variant is not None and variant.key != span.key and variant.distinctive:
-            yield span.start, IndexedFunction(number, name, variant.line, variant.key, variant.tokens, variant.weight)
+        variants: list[FunctionSignature | None] = []
+        if folded is not None:
+            variants.append(folded.signature(span.start, span.end, span.line, span.kind))
+        if node is not None:
+            variants.extend(lower.signature(node, kind) for lower in lowered for kind in LOWERINGS)
+        for variant in variants:
+            if variant is not None and variant.key not in seen and variant.distinctive:
+                seen.add(variant.key)
+                yield span.start, IndexedFunction(number, name, variant.line, variant.key, variant.tokens,
+                                                  variant.weight)
 
 
 def function_name(node: Node) -> str:
