@@ -1,20 +1,21 @@
 """A package function's signature as an ES5 compiler writes it (docs/corpus.md, "ES5 output").
 
 Babel and TypeScript compile a class for ES5 into functions: a method `m(x) {...}` becomes
-`X.prototype.m = function (x) {...}` (or `_createClass(X, [{key: "m", value: function m(x)
-{...}}])`), so the method's name is no longer inside its function; `super.m(a)` becomes
-`_super.prototype.m.call(this, a)`, `super(a)` `_super.call(this, a)`, and an instance field
-`f = 1` an assignment in the constructor (`this.f = 1`, `_defineProperty(this, "f", 1)`). A
-rest parameter reads `arguments.length`, and a spread call is an `.apply`. Babel's preset-env
-writes more: `_typeof(x) === "object"` for `typeof x === "object"` (and `"symbol"`; any other
-string keeps its `typeof`), `arguments.length > i && arguments[i] !== undefined ? arguments[i] : d`
-for each parameter from the first with a default, `_createForOfIteratorHelper` for `for...of`
-(`.s()`, `.n()`, `.done`, `.value`, `.e(err)`, `.f()`) and `[a].concat(...)` for an array with a
-spread beside other elements.
+`X.prototype.m = function (x) {...}` (or `_createClass(X, [{key: "m", value: function (x)
+{...}}])`), so the method's name is no longer inside its function, and an instance field `f = 1`
+an assignment in the constructor (`this.f = 1`, `_defineProperty(this, "f", 1)`). A rest
+parameter reads `arguments.length`, and a spread call is an `.apply`. TypeScript and Babel's loose
+mode write `super.m(a)` as `_super.prototype.m.call(this, a)` and `super(a)` as `_super.call(this,
+a)`; Babel's preset-env writes its helpers: `_typeof(x) === "object"` for `typeof x === "object"`
+(and `"symbol"`; any other string keeps its `typeof`), `arguments.length > i && arguments[i] !==
+undefined ? arguments[i] : d` for each parameter from the first with a default,
+`_createForOfIteratorHelper` for `for...of` (`.s()`, `.n()`, `.done`, `.value`, `.e(err)`, `.f()`),
+`[a].concat(...)` for an array with a spread beside other elements, and for `super` helpers that
+name no property since 7.23 (`_callSuper(this, X)`, `_superPropGet(X, "m", this, 3)([a])`), the
+`prototype` and `call` of the loose form before.
 
 The bundle cannot say which code was compiled; the package can say what its code becomes. So the
-index holds a package function a second and a third time, as these two compilers' outputs read
-(`LOWERINGS`: the class rewrite common to both, and Babel's with its helpers' tokens), where that
+index holds a package function again as each of these outputs reads (`LOWERINGS`), where that
 changes its key. A function holding a class is not lowered (its ES5 form depends on the helpers).
 """
 
@@ -28,8 +29,8 @@ from tree_sitter import Node, Query, QueryCursor, Tree
 from analyzer.javascript.signatures import FunctionSignature, UnitTokens, mix, token_hash, weight_of
 from analyzer.javascript.syntax import LANGUAGE
 
-#: the two ES5 forms indexed: the class rewrite both compilers share, and Babel preset-env's
-LOWERINGS = ("classes", "babel")
+#: the ES5 forms indexed: TypeScript's and Babel's loose mode, Babel preset-env's, and its form before 7.23
+LOWERINGS = ("classes", "babel", "babel-older")
 
 _QUERY = Query(
     LANGUAGE,
@@ -60,44 +61,50 @@ class Lowered:
         self._cache = cache
         captures = QueryCursor(_QUERY).captures(tree.root_node)
         self._classes = sorted(n.start_byte for n in captures.get("class", []))
-        changes: dict[str, list[tuple[int, str, int]]] = {"classes": [], "babel": []}
-        both = (changes["classes"], changes["babel"])
+        changes: dict[str, list[tuple[int, str, int]]] = {kind: [] for kind in LOWERINGS}
+        every = tuple(changes.values())
+        babel = (changes["babel"], changes["babel-older"])
+        supers = (changes["classes"], changes["babel-older"])
         for node in captures.get("super.member", []):
             parent = node.parent
             extra = ["prototype"]
             if parent is not None and parent.type == "call_expression" and \
                     parent.child_by_field_name("function") == node:
                 extra.append("apply" if _spreads(parent) else "call")
-            for kind in both:
+            for kind in supers:
                 kind.extend((node.start_byte, token, 1) for token in extra)
         for node in captures.get("super.call", []):
-            for kind in both:
+            for kind in supers:
                 kind.append((node.start_byte, "apply" if _spreads(node) else "call", 1))
         for node in captures.get("spread.call", []):
             callee = node.child_by_field_name("function")
             if callee is not None and callee.type != "super" and not (
                     callee.type == "member_expression" and (o := callee.child_by_field_name("object")) is not None
                     and o.type == "super"):
-                for kind in both:
+                for kind in every:
                     kind.append((node.start_byte, "apply", 1))
         for node in captures.get("rest", []):
-            for kind in both:
+            for kind in every:
                 kind.append((node.start_byte, "length", 1))
         for node in captures.get("typeof.string", []):
             value = (node.text or b"")[1:-1].decode("utf-8", "replace")
             if value in _BABEL_TYPEOF:
-                changes["babel"].append((node.start_byte, value, 1))
+                for kind in babel:
+                    kind.append((node.start_byte, value, 1))
         for node in captures.get("parameters", []):
             defaulted = False
             for parameter in node.named_children:
                 defaulted = defaulted or parameter.type == "assignment_pattern"
                 if defaulted and parameter.type != "rest_pattern":
-                    changes["babel"].append((parameter.start_byte, "length", 1))
+                    for kind in babel:
+                        kind.append((parameter.start_byte, "length", 1))
         for node in captures.get("for.of", []):
-            changes["babel"].extend((node.start_byte, token, 1) for token in _FOR_OF)
+            for kind in babel:
+                kind.extend((node.start_byte, token, 1) for token in _FOR_OF)
         for node in captures.get("spread.array", []):
             if node.named_child_count >= 2:
-                changes["babel"].append((node.start_byte, "concat", 1))
+                for kind in babel:
+                    kind.append((node.start_byte, "concat", 1))
         #: a constructor's class's instance fields: their tokens move into it
         self._fields: dict[int, list[tuple[int, int]]] = {}
         for node in captures.get("field", []):
