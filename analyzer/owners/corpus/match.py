@@ -11,6 +11,8 @@
    belong to P (containment); a function match that names another package is downgraded.
 4. **Copies.** A callsite with identical copies in the scan (`copies.count` > 1) never gets an
    `exact` suggestion: an allowlist entry cannot say which copy it meant.
+5. **Roll-ups.** A function that one package holds in its own sources and others only in their
+   single-file builds (`CorpusIndex.attend`) is the first package's.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from analyzer.signatures import PLACED, BundleFunction
 from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
+#: a file that rolls up this many other files' code is a roll-up (a package's single-file build)
+MIN_ROLLED_FILES = 3
 
 
 #: module kinds whose span is one source file's code (a wrapper the bundler wrote around it, or
@@ -54,17 +58,21 @@ class Hit:
     #: the version was published after the bundle's time window: it cannot be the bundle's, so the
     #: hit decides nothing, but its package stays a candidate (the code may be older than it)
     late: bool = False
+    #: the file rolls up other files' code (a package's single-file build) and another package holds
+    #: the function in a file of its own sources: the roll-up's copy decides nothing
+    rolled: bool = False
 
     @property
     def decides(self) -> bool:
-        return not self.weak and not self.late
+        return not self.weak and not self.late and not self.rolled
 
     @property
     def version(self) -> str:
         return self.entry[1] if self.entry[0] == self.package else f"? (in {self.entry[0]}@{self.entry[1]})"
 
     def describe(self) -> str:
-        where = " (bundle file)" if self.weak else " (published after the bundle's window)" if self.late else ""
+        where = " (bundle file)" if self.weak else " (published after the bundle's window)" if self.late else \
+            " (a roll-up of other files' code; another package's own sources hold it)" if self.rolled else ""
         named = "" if not self.by_directory else f" (its file's own map places it in {self.package})" \
             if PLACED in self.file else f" (a directory named like {self.package})"
         return f"{self.package}@{self.version} {self.file}:{self.line}{where}{named} {self.function}"
@@ -96,6 +104,8 @@ class CorpusIndex:
         self._rows: list[list[list[object]]] = []
         self.by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._hits: dict[str, tuple[Hit, ...]] = {}
+        #: (entry, file) of the files that roll up other files' code (`attend`)
+        self.rollups: set[tuple[int, int]] = set()
         runtime = compiler_runtime_keys(corpus.index)
         directories = DirectoryNames(corpus.packages)
         for name in sorted(corpus.packages):
@@ -125,11 +135,39 @@ class CorpusIndex:
                     if row[3] not in runtime:
                         self.by_key[row[3]].append((number, position))
 
+    def attend(self, keys: set[str]) -> None:
+        """Find the roll-ups among the files holding the bundle's functions `keys` (docs/corpus.md,
+        "Matching", roll-ups): a file F rolls up a file G when F holds at least half of G's matched
+        functions (two at least) and G does not roll up F; a file that rolls up
+        `MIN_ROLLED_FILES` files is a roll-up. Only the entries of keys that name several packages
+        are looked at."""
+        matched = [key for key in keys if key in self.by_key]
+        entries: set[int] = set()
+        for key in matched:
+            holders = self.by_key[key]
+            if len({self._files[n][self._rows[n][p][0]][1] for n, p in holders}) > 1:  # type: ignore[call-overload]
+                entries.update(n for n, _ in holders)
+        size: Counter[tuple[int, int]] = Counter()
+        shared: Counter[tuple[tuple[int, int], tuple[int, int]]] = Counter()
+        for key in matched:
+            files = sorted({(n, int(self._rows[n][p][0])) for n, p in self.by_key[key] if n in entries})  # type: ignore[call-overload]
+            size.update(files)
+            if len(files) > 1:
+                shared.update((g, f) for g in files for f in files if f != g)
+        inside: dict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
+        for (g, f), count in shared.items():
+            if count >= max(2, (size[g] + 1) // 2):
+                inside[f].add(g)
+        self.rollups = {f for f, held in inside.items()
+                        if sum(1 for g in held if f not in inside.get(g, ())) >= MIN_ROLLED_FILES}
+        self._hits.clear()
+
     def hits(self, key: str) -> tuple[Hit, ...]:
         """The corpus functions with this signature (none for compiler runtime code's)."""
         found = self._hits.get(key)
         if found is None:
             out = []
+            rolled: dict[str, bool] = {}  # package -> every decisive hit of it is in a roll-up
             for number, position in self.by_key.get(key, ()):
                 file, name, line = self._rows[number][position][:3]
                 path, package, weak, named = self._files[number][file]  # type: ignore[call-overload]
@@ -138,6 +176,11 @@ class CorpusIndex:
                                False, late))
                 out.extend(Hit(other, self.entries[number], path, str(name), int(line), weak, True,  # type: ignore[call-overload]
                                late) for other in named)
+                if not weak and not late and not named:
+                    rolled[package] = rolled.get(package, True) and (number, file) in self.rollups
+            if self.rollups and any(rolled.values()) and not all(rolled.values()):
+                out = [Hit(h.package, h.entry, h.file, h.function, h.line, h.weak, h.by_directory, h.late, True)
+                       if rolled.get(h.package) else h for h in out]
             found = self._hits[key] = tuple(out)
         return found
 
@@ -202,6 +245,7 @@ def corpus_suggestions(
     records: list[dict[str, Any]], modules: dict[str, dict[str, Any]], functions: list[BundleFunction],
     index: CorpusIndex,
 ) -> list[dict[str, Any]]:
+    index.attend({f.key for f in functions})
     chosen = index.choose_versions(functions)
     by_unit: dict[str, list[BundleFunction]] = defaultdict(list)
     for function in functions:
