@@ -1,22 +1,16 @@
 """A package function's signature as an ES5 compiler writes it (docs/corpus.md, "ES5 output").
 
-Babel and TypeScript compile a class for ES5 into functions: a method `m(x) {...}` becomes
-`X.prototype.m = function (x) {...}` (or `_createClass(X, [{key: "m", value: function (x)
-{...}}])`), so the method's name is no longer inside its function, and an instance field `f = 1`
-an assignment in the constructor (`this.f = 1`, `_defineProperty(this, "f", 1)`). A rest
-parameter reads `arguments.length`, and a spread call is an `.apply`. TypeScript and Babel's loose
-mode write `super.m(a)` as `_super.prototype.m.call(this, a)` and `super(a)` as `_super.call(this,
-a)`; Babel's preset-env writes its helpers: `_typeof(x) === "object"` for `typeof x === "object"`
-(and `"symbol"`; any other string keeps its `typeof`), `arguments.length > i && arguments[i] !==
-undefined ? arguments[i] : d` for each parameter from the first with a default,
-`_createForOfIteratorHelper` for `for...of` (`.s()`, `.n()`, `.done`, `.value`, `.e(err)`, `.f()`),
-`[a].concat(...)` for an array with a spread beside other elements, and for `super` helpers that
-name no property since 7.23 (`_callSuper(this, X)`, `_superPropGet(X, "m", this, 3)([a])`), the
-`prototype` and `call` of the loose form before.
+Babel and TypeScript compile a class for ES5 into functions: a method's name is no longer inside
+its function (`X.prototype.m = function (x) {...}`, `{key: "m", value: function (x) {...}}`), an
+instance field becomes an assignment in the constructor, a rest parameter reads
+`arguments.length`, a spread call is an `.apply`. TypeScript and Babel's loose mode write
+`super.m(a)` as `_super.prototype.m.call(this, a)`; Babel's preset-env writes its helpers
+(`_typeof(x) === "object"`, `arguments.length > i && ...` for defaults, `.s()`, `.n()`, `.done`,
+`.value`, `.e()`, `.f()` for `for...of`), and since 7.23 super helpers that name no property.
 
 The bundle cannot say which code was compiled; the package can say what its code becomes. So the
 index holds a package function again as each of these outputs reads (`LOWERINGS`), where that
-changes its key. A function holding a class is not lowered (its ES5 form depends on the helpers).
+changes its key. A function holding a class is not lowered.
 """
 
 from __future__ import annotations

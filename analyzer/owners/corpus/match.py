@@ -11,8 +11,7 @@
    belong to P (containment); a function match that names another package is downgraded.
 4. **Copies.** A callsite with identical copies in the scan (`copies.count` > 1) never gets an
    `exact` suggestion: an allowlist entry cannot say which copy it meant.
-5. **Roll-ups.** A function that one package holds in its own sources and others only in their
-   single-file builds (`CorpusIndex.attend`) is the first package's.
+5. **Roll-ups.** A function one package holds in its own sources, others in roll-ups only, is its.
 """
 
 from __future__ import annotations
@@ -23,14 +22,13 @@ from typing import Any
 
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
+from analyzer.owners.corpus.rollups import rollups
 from analyzer.owners.corpus.store import Corpus
 from analyzer.owners.projection import document_neighbours as neighbours
 from analyzer.signatures import PLACED, BundleFunction
 from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
-#: a file that rolls up this many other files' code is a roll-up (a package's single-file build)
-MIN_ROLLED_FILES = 3
 
 
 #: module kinds whose span is one source file's code (a wrapper the bundler wrote around it, or
@@ -58,8 +56,7 @@ class Hit:
     #: the version was published after the bundle's time window: it cannot be the bundle's, so the
     #: hit decides nothing, but its package stays a candidate (the code may be older than it)
     late: bool = False
-    #: the file rolls up other files' code (a package's single-file build) and another package holds
-    #: the function in a file of its own sources: the roll-up's copy decides nothing
+    #: the file is a roll-up (rollups.py) and another package's own sources hold it: it decides nothing
     rolled: bool = False
 
     @property
@@ -136,30 +133,9 @@ class CorpusIndex:
                         self.by_key[row[3]].append((number, position))
 
     def attend(self, keys: set[str]) -> None:
-        """Find the roll-ups among the files holding the bundle's functions `keys` (docs/corpus.md,
-        "Matching", roll-ups): a file F rolls up a file G when F holds at least half of G's matched
-        functions (two at least) and G does not roll up F; a file that rolls up
-        `MIN_ROLLED_FILES` files is a roll-up. Only the entries of keys that name several packages
-        are looked at."""
-        matched = [key for key in keys if key in self.by_key]
-        entries: set[int] = set()
-        for key in matched:
-            holders = self.by_key[key]
-            if len({self._files[n][self._rows[n][p][0]][1] for n, p in holders}) > 1:  # type: ignore[call-overload]
-                entries.update(n for n, _ in holders)
-        size: Counter[tuple[int, int]] = Counter()
-        shared: Counter[tuple[tuple[int, int], tuple[int, int]]] = Counter()
-        for key in matched:
-            files = sorted({(n, int(self._rows[n][p][0])) for n, p in self.by_key[key] if n in entries})  # type: ignore[call-overload]
-            size.update(files)
-            if len(files) > 1:
-                shared.update((g, f) for g in files for f in files if f != g)
-        inside: dict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
-        for (g, f), count in shared.items():
-            if count >= max(2, (size[g] + 1) // 2):
-                inside[f].add(g)
-        self.rollups = {f for f, held in inside.items()
-                        if sum(1 for g in held if f not in inside.get(g, ())) >= MIN_ROLLED_FILES}
+        """Find the roll-ups among the files holding the bundle's functions `keys` (rollups.py)."""
+        self.rollups = rollups([self.by_key[key] for key in keys if key in self.by_key],
+                               lambda n, p: (self._files[n][self._rows[n][p][0]][1], int(self._rows[n][p][0])))  # type: ignore[call-overload]
         self._hits.clear()
 
     def hits(self, key: str) -> tuple[Hit, ...]:
@@ -167,7 +143,7 @@ class CorpusIndex:
         found = self._hits.get(key)
         if found is None:
             out = []
-            rolled: dict[str, bool] = {}  # package -> every decisive hit of it is in a roll-up
+            rolled: dict[str, bool] = {}  # package -> every decisive hit is in a roll-up (rollups.py)
             for number, position in self.by_key.get(key, ()):
                 file, name, line = self._rows[number][position][:3]
                 path, package, weak, named = self._files[number][file]  # type: ignore[call-overload]

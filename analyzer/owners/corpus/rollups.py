@@ -1,0 +1,43 @@
+"""Roll-ups: a package's single-file build (`dist/tf-converter.js`, d3's `dist/d3.js`) holds its
+own modules' code and, often, code copied from other packages, without module wrappers to say so
+(docs/corpus.md, "Matching", roll-ups).
+
+Among the files that hold the bundle's matched functions, a file F rolls up a file G when F holds
+at least half of G's matched functions (two at least) and G does not roll up F; a file that rolls
+up `MIN_ROLLED_FILES` files is a roll-up. Only the entries of functions that name several
+packages are looked at.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable
+
+#: a file that rolls up this many other files' code is a roll-up
+MIN_ROLLED_FILES = 3
+
+File = tuple[int, int]
+
+
+def rollups(holders: list[list[tuple[int, int]]], describe: Callable[[int, int], tuple[str, int]]) -> set[File]:
+    """`holders`: per matched function, its corpus rows (entry, position); `describe(entry,
+    position)`: the row's (package, file number). The (entry, file) pairs that are roll-ups."""
+    entries: set[int] = set()
+    rows: list[list[tuple[str, File]]] = []
+    for found in holders:
+        described = [(package, (n, file)) for n, p in found for package, file in (describe(n, p),)]
+        rows.append(described)
+        if len({package for package, _ in described}) > 1:
+            entries.update(n for n, _ in found)
+    size: Counter[File] = Counter()
+    shared: Counter[tuple[File, File]] = Counter()
+    for described in rows:
+        files = sorted({f for _, f in described if f[0] in entries})
+        size.update(files)
+        if len(files) > 1:
+            shared.update((g, f) for g in files for f in files if f != g)
+    inside: dict[File, set[File]] = defaultdict(set)
+    for (g, f), count in shared.items():
+        if count >= max(2, (size[g] + 1) // 2):
+            inside[f].add(g)
+    return {f for f, held in inside.items() if sum(1 for g in held if f not in inside.get(g, ())) >= MIN_ROLLED_FILES}
