@@ -2,15 +2,13 @@
 
 1. **Versions.** A package asked for by name has several candidate versions; the one whose
    signatures match the most bundle functions is the bundled version (ties: the highest).
-2. **Functions.** A callsite's enclosing distinctive functions are looked up innermost
-   first; the first one the corpus knows decides: one package is a match, several are an
-   ambiguity (a `possible` suggestion naming every candidate).
+2. **Functions.** A callsite's enclosing distinctive functions are looked up innermost first; the
+   first one the corpus knows decides: one package is a match, several an ambiguity (`possible`).
 3. **Modules.** A CJS or ESM bundler module is identified as package P when at least
    `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
    others, and none matches only other packages. Callsites the functions did not decide
    belong to P (containment); a function match that names another package is downgraded.
-4. **Copies.** A callsite with identical copies in the scan (`copies.count` > 1) never gets an
-   `exact` suggestion: an allowlist entry cannot say which copy it meant.
+4. **Copies.** A callsite with identical copies in the scan never gets an `exact` suggestion.
 5. **Roll-ups.** A function one package holds in its own sources, others in roll-ups only, is its.
 """
 
@@ -101,8 +99,8 @@ class CorpusIndex:
         self._rows: list[list[list[object]]] = []
         self.by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._hits: dict[str, tuple[Hit, ...]] = {}
-        #: (entry, file) of the files that roll up other files' code (`attend`)
-        self.rollups: set[tuple[int, int]] = set()
+        #: (entry, file) of the files that roll up other files' code -> the packages of those (`attend`)
+        self.rollups: dict[tuple[int, int], frozenset[str]] = {}
         runtime = compiler_runtime_keys(corpus.index)
         directories = DirectoryNames(corpus.packages)
         for name in sorted(corpus.packages):
@@ -133,7 +131,8 @@ class CorpusIndex:
                         self.by_key[row[3]].append((number, position))
 
     def attend(self, keys: set[str]) -> None:
-        """Find the roll-ups among the files holding the bundle's functions `keys` (rollups.py)."""
+        """The roll-ups among the files holding the bundle's functions `keys` (rollups.py): a hit in
+        one that rolls up a file of a package holding the function in its own sources is `rolled`."""
         self.rollups = rollups([self.by_key[key] for key in keys if key in self.by_key],
                                lambda n, p: (self._files[n][self._rows[n][p][0]][1], int(self._rows[n][p][0])))  # type: ignore[call-overload]
         self._hits.clear()
@@ -143,7 +142,7 @@ class CorpusIndex:
         found = self._hits.get(key)
         if found is None:
             out = []
-            rolled: dict[str, bool] = {}  # package -> every decisive hit is in a roll-up (rollups.py)
+            rolled: dict[str, list[frozenset[str] | None]] = defaultdict(list)  # roll-ups' packages, per hit
             for number, position in self.by_key.get(key, ()):
                 file, name, line = self._rows[number][position][:3]
                 path, package, weak, named = self._files[number][file]  # type: ignore[call-overload]
@@ -153,10 +152,12 @@ class CorpusIndex:
                 out.extend(Hit(other, self.entries[number], path, str(name), int(line), weak, True,  # type: ignore[call-overload]
                                late) for other in named)
                 if not weak and not late and not named:
-                    rolled[package] = rolled.get(package, True) and (number, file) in self.rollups
-            if self.rollups and any(rolled.values()) and not all(rolled.values()):
+                    rolled[package].append(self.rollups.get((number, file)))  # type: ignore[arg-type]
+            own = {p for p, files in rolled.items() if None in files}  # in its own sources (no roll-up)
+            copies = {p for p, files in rolled.items() if p not in own and all(f and f & own for f in files)}
+            if copies:
                 out = [Hit(h.package, h.entry, h.file, h.function, h.line, h.weak, h.by_directory, h.late, True)
-                       if rolled.get(h.package) else h for h in out]
+                       if h.package in copies else h for h in out]
             found = self._hits[key] = tuple(out)
         return found
 

@@ -5,7 +5,8 @@ own modules' code and, often, code copied from other packages, without module wr
 Among the files that hold the bundle's matched functions, a file F rolls up a file G when F holds
 at least half of G's matched functions (two at least) and G does not roll up F; a file that rolls
 up `MIN_ROLLED_FILES` files is a roll-up. Only the entries of functions that name several
-packages are looked at.
+packages are looked at, and functions that more than `MAX_PACKAGES` packages hold (a bundler's
+runtime helper, such as parcel's `$parcel$export`) count for no file.
 """
 
 from __future__ import annotations
@@ -15,20 +16,27 @@ from collections.abc import Callable
 
 #: a file that rolls up this many other files' code is a roll-up
 MIN_ROLLED_FILES = 3
+#: a function more packages hold is boilerplate, not any package's code
+MAX_PACKAGES = 3
 
 File = tuple[int, int]
 
 
-def rollups(holders: list[list[tuple[int, int]]], describe: Callable[[int, int], tuple[str, int]]) -> set[File]:
+def rollups(holders: list[list[tuple[int, int]]],
+            describe: Callable[[int, int], tuple[str, int]]) -> dict[File, frozenset[str]]:
     """`holders`: per matched function, its corpus rows (entry, position); `describe(entry,
-    position)`: the row's (package, file number). The (entry, file) pairs that are roll-ups."""
+    position)`: the row's (package, file number). The (entry, file) pairs that are roll-ups, each
+    with the packages whose files it rolls up."""
     entries: set[int] = set()
     rows: list[list[tuple[str, File]]] = []
     for found in holders:
         described = [(package, (n, file)) for n, p in found for package, file in (describe(n, p),)]
-        rows.append(described)
-        if len({package for package, _ in described}) > 1:
+        packages = len({package for package, _ in described})
+        if packages <= MAX_PACKAGES:
+            rows.append(described)
+        if packages > 1:
             entries.update(n for n, _ in found)
+    package_of = {f: package for described in rows for package, f in described}
     size: Counter[File] = Counter()
     shared: Counter[tuple[File, File]] = Counter()
     for described in rows:
@@ -40,4 +48,9 @@ def rollups(holders: list[list[tuple[int, int]]], describe: Callable[[int, int],
     for (g, f), count in shared.items():
         if count >= max(2, (size[g] + 1) // 2):
             inside[f].add(g)
-    return {f for f, held in inside.items() if sum(1 for g in held if f not in inside.get(g, ())) >= MIN_ROLLED_FILES}
+    out = {}
+    for f, held in inside.items():
+        rolled = [g for g in held if f not in inside.get(g, ())]
+        if len(rolled) >= MIN_ROLLED_FILES:
+            out[f] = frozenset(package_of[g] for g in rolled)
+    return out
