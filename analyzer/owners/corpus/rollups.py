@@ -4,7 +4,8 @@ own modules' code and, often, code copied from other packages, without module wr
 
 Among the files that hold the bundle's matched functions, a file F rolls up a file G when F holds
 at least half of G's matched functions (two at least) and G does not roll up F; a file that rolls
-up `MIN_ROLLED_FILES` files is a roll-up. Only the entries of functions that name several
+up `MIN_ROLLED_FILES` files is a roll-up (files that roll each other up count once: one file's
+versions and builds). Only the entries of functions that name several
 packages are looked at, and functions that more than `MAX_PACKAGES` packages hold (a bundler's
 runtime helper, such as parcel's `$parcel$export`) count for no file.
 """
@@ -50,7 +51,16 @@ def rollups(holders: list[list[tuple[int, int]]],
             inside[f].add(g)
     out = {}
     for f, held in inside.items():
-        rolled = [g for g in held if f not in inside.get(g, ())]
-        if len(rolled) >= MIN_ROLLED_FILES:
+        rolled = [g for g in sorted(held) if f not in inside.get(g, ())]
+        # copies of one file (its other versions, its ESM and UMD builds) roll each other up: one file
+        distinct: list[list[File]] = []
+        for g in rolled:
+            same = next((c for c in distinct if any(g in inside.get(m, ()) and m in inside.get(g, ()) for m in c)),
+                        None)
+            if same is None:
+                distinct.append([g])
+            else:
+                same.append(g)
+        if len(distinct) >= MIN_ROLLED_FILES:
             out[f] = frozenset(package_of[g] for g in rolled)
     return out
