@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 #: a file that rolls up this many other files' code is a roll-up
-MIN_ROLLED_FILES = 3
+MIN_ROLLED_FILES = 5
 #: a function more packages hold is boilerplate, not any package's code
 MAX_PACKAGES = 3
 
