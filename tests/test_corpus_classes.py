@@ -1,6 +1,6 @@
 """The ways a corpus can mislead (docs/corpus.md, "Matching"), each on fixtures/corpus-classes
 through the CLI: code that moved between packages, a package file that bundles another package,
-ES5 classes and a version tie. Truth: the fixture bundle's own source map; the scan has it withheld."""
+ES5 classes, a version tie and a roll-up. Truth: the fixture bundle's own source map; the scan has it withheld."""
 
 from __future__ import annotations
 
@@ -21,17 +21,20 @@ HERE = FIXTURES / "corpus-classes"
 CORE, RETRY = "erratlas-fixture-core", "erratlas-fixture-retry"
 KIT, PAINT = "erratlas-fixture-kit", "erratlas-fixture-paint"
 LEGACY, TIE, APP = "erratlas-fixture-legacy", "erratlas-fixture-tie", "erratlas-fixture-classes-app"
+MODERN, PARTS, UMBRELLA = "erratlas-fixture-modern", "erratlas-fixture-parts", "erratlas-fixture-umbrella"
 #: the bundled versions come out in January, the app on 1 March, the rewrites in June
 TIMES = {
     f"{CORE}@1.0.0": "2024-01-01T00:00:00.000Z", f"{RETRY}@1.0.0": "2024-01-02T00:00:00.000Z",
     f"{PAINT}@1.0.0": "2024-01-03T00:00:00.000Z", f"{KIT}@1.0.0": "2024-01-04T00:00:00.000Z",
     f"{LEGACY}@1.0.0": "2024-01-05T00:00:00.000Z", f"{TIE}@1.0.0": "2024-01-06T00:00:00.000Z",
     f"{TIE}@1.0.1": "2024-01-07T00:00:00.000Z", f"{TIE}@1.0.2": "2024-01-08T00:00:00.000Z",
+    f"{MODERN}@1.0.0": "2024-01-09T00:00:00.000Z", f"{PARTS}@1.0.0": "2024-01-10T00:00:00.000Z",
+    f"{UMBRELLA}@1.0.0": "2024-01-11T00:00:00.000Z",
     f"{APP}@1.0.0": "2024-03-01T00:00:00.000Z",
     f"{CORE}@2.0.0": "2024-06-01T00:00:00.000Z", f"{RETRY}@2.0.0": "2024-06-02T00:00:00.000Z",
     f"{PAINT}@2.0.0": "2024-06-03T00:00:00.000Z",
 }
-NAMES = (CORE, RETRY, KIT, PAINT, LEGACY, TIE)
+NAMES = (CORE, RETRY, KIT, PAINT, LEGACY, MODERN, PARTS, UMBRELLA, TIE)
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +86,7 @@ def of(truth: dict[str, str | None], package: str) -> set[str]:
 
 def test_the_fixture_bundles_every_class(scanned) -> None:
     _, truth = scanned
-    for package in (CORE, RETRY, PAINT, KIT, LEGACY, TIE):
+    for package in (CORE, RETRY, PAINT, KIT, LEGACY, MODERN, PARTS, TIE):
         assert of(truth, package), package
 
 
@@ -128,10 +131,34 @@ def test_a_package_file_that_bundles_another_names_the_inner_package(
 
 
 def test_es5_classes_are_matched(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
-    _, truth = scanned
+    """legacy ships ES5 as the bundle holds it; modern ships ES2015 classes and the bundle holds
+    Babel's ES5 output of them (methods as `{key: "add", value: function (n) {...}}`, `_typeof(n) ===
+    "object"`, `arguments.length > 1 && ...` for a default): the index holds each method as Babel
+    writes it (docs/corpus.md, "ES5 output")."""
+    out, truth = scanned
     rows, _ = suggestions(registry, scanned, tmp_path)
     assert of(truth, LEGACY) and of(truth, LEGACY) <= set(exact(rows))
+    # the map places Babel's inlined helpers in modern's file too: compiler runtime, never matched
+    messages = {json.loads(line)["id"]: json.loads(line)["message"]["comparisonKey"]
+                for line in (out / "error-message-callsites.jsonl").read_text().splitlines()}
+    own = {i for i in of(truth, MODERN) if "frame decoder" in messages[i]}
+    assert len(own) == 4 and own <= set(exact(rows))
     assert not wrong(rows, truth)
+
+
+def test_a_roll_up_leaves_the_function_to_the_package_whose_own_sources_hold_it(
+        registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+    """umbrella's dist/umbrella.js rolls up parts' five modules (no wrappers, no map): each of
+    parts' functions is in both packages, and parts' own file decides (docs/corpus.md, "Matching",
+    roll-ups)."""
+    _, truth = scanned
+    rows, _ = suggestions(registry, scanned, tmp_path)
+    ids = of(truth, PARTS)
+    assert len(ids) >= 8 and ids <= set(exact(rows))
+    assert not wrong(rows, truth)
+    for i in ids:
+        assert "dist/umbrella.js" in str(rows[i]["evidence"]) and "a roll-up of other files' code" in \
+            str(rows[i]["evidence"]), rows[i]["evidence"]
 
 
 def test_a_version_tie_names_the_range(registry: LocalRegistry, scanned, tmp_path: Path) -> None:

@@ -113,7 +113,8 @@ let i=r>>4;if(i!==1)throw Error(`Got v${i} data when expected v1.`);return new e
 
 
 def indexed_keys(source: bytes, name: str) -> set[int]:
-    return {f.key for f in index_sources([("index.js", source)]).functions if f.name == name}
+    """The keys of `name` as written and with constants folded (no ES5 outputs: below)."""
+    return {f.key for f in index_sources([("index.js", source)], lowerings=()).functions if f.name == name}
 
 
 def bundle_key(source: bytes) -> int:
@@ -170,3 +171,49 @@ def test_a_small_concat_function_keeps_its_concat_tokens() -> None:
     assert chosen.key == distinctive_signatures(parse(minified), minified, {})[1].key  # type: ignore[union-attr]
     assert distinctive_signatures(parse(template), template, {})[1] is None
     assert {f.key for f in index_sources([("tf-core.js", es5)]).functions} == {chosen.key}
+
+
+# ---- ES5 output: a package's ES2015 class as Babel and TypeScript compile it (docs/corpus.md) -----
+
+CLASS = b"""
+export class FrameDecoder extends Emitter {
+  add(frame, strict = true) {
+    if (typeof frame === "string") {
+      throw new Error("frame decoder: got text while reassembling a binary frame");
+    }
+    if (typeof frame === "object" && frame.byteLength !== undefined) {
+      super.emitReserved("decoded", frame);
+    }
+  }
+}
+"""
+#: TypeScript (and Babel's loose mode): the method outside its function, `super` through `prototype`
+TYPESCRIPT = b"""var r=function(t){function n(){return t!==null&&t.apply(this,arguments)||this}
+return n.prototype.add=function(n,e){if(e===void 0){e=!0}if(typeof n=="string")
+throw new Error("frame decoder: got text while reassembling a binary frame");
+typeof n=="object"&&n.byteLength!==void 0&&t.prototype.emitReserved.call(this,"decoded",n)},n}(o);"""
+#: Babel preset-env since 7.23: `_typeof(n) === "object"`, `arguments.length` for the default,
+#: `_superPropGet(...)`, which names no property
+BABEL = b"""var H=(function(e){return K(r,[{key:"add",value:function(n){var t=arguments.length>1&&arguments[1]!==
+void 0?arguments[1]:!0;if(typeof n=="string")throw new Error("frame decoder: got text while reassembling a binary \
+frame");l(n)==="object"&&n.byteLength!==void 0&&F(r,"emitReserved",this,3)(["decoded",n])}}])})(he);"""
+
+
+def bundle_keys(source: bytes) -> set[int]:
+    return {s.key for s in distinctive_signatures(parse(source), source, {})[1:] if s is not None}
+
+
+def test_a_class_method_matches_its_es5_output() -> None:
+    indexed = {f.key for f in index_sources([("index.js", CLASS)]).functions}
+    for compiled in (TYPESCRIPT, BABEL):
+        assert bundle_keys(compiled) & indexed, compiled[:40]
+    # the method as written is not what either bundle holds: the lowered rows are what match
+    written = {s.key for s in distinctive_signatures(parse(CLASS), CLASS, {})[1:] if s is not None}
+    assert not (bundle_keys(TYPESCRIPT) | bundle_keys(BABEL)) & written
+
+
+def test_es5_output_of_another_method_does_not_match() -> None:
+    indexed = {f.key for f in index_sources([("index.js", CLASS)]).functions}
+    for compiled in (TYPESCRIPT, BABEL):
+        assert not bundle_keys(compiled.replace(b"got text", b"got words")) & indexed
+        assert not bundle_keys(compiled.replace(b'"decoded"', b'"received"')) & indexed

@@ -15,17 +15,19 @@ from tree_sitter import Node, Tree
 
 from analyzer.errors import InputError
 from analyzer.javascript.constants import literal_constants
+from analyzer.javascript.lowered import LOWERINGS, Lowered
 from analyzer.javascript.modules import find_modules
-from analyzer.javascript.signatures import UnitTokens, distinctive_signatures
+from analyzer.javascript.signatures import FunctionSignature, UnitTokens, distinctive_signatures
 from analyzer.javascript.syntax import parse
 from analyzer.model import Unit
 from analyzer.signatures import PLACED, BundleFunction, IndexedFunction, PackageIndex
 from analyzer.sourcemap import SourceMap, SourceMapError, package_of
 
 
-def index_sources(sources: Iterable[tuple[str, bytes]]) -> PackageIndex:
+def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ...] = LOWERINGS) -> PackageIndex:
     """`sources`: (path, bytes) of a package's files; a `<file>.map` among them is that file's own
-    source map, read to place the file's functions, not indexed."""
+    source map, read to place the file's functions, not indexed. `lowerings`: the ES5 outputs each
+    function is indexed as too (analyzer/javascript/lowered.py)."""
     given = list(sources)
     maps = {path[:-4]: data for path, data in given if path.endswith(".map")}
     files: list[str] = []
@@ -44,7 +46,7 @@ def index_sources(sources: Iterable[tuple[str, bytes]]) -> PackageIndex:
         tree = parse(data)
         if len(find_modules(tree, data).modules) >= 2:
             bundles.add(number)
-        rows = list(_file_functions(number, tree, data, cache))
+        rows = list(_file_functions(number, tree, data, cache, lowerings))
         places = _inner_packages(path, data, maps.get(path), [offset for offset, _ in rows])
         placed: dict[str, int] = {}
         for (_, row), place in zip(rows, places):
@@ -87,23 +89,34 @@ def _inner_packages(path: str, data: bytes, raw_map: bytes | None, offsets: list
     return [None if source is None else f"{path}{PLACED}{source}" for source in sources]
 
 
-def _file_functions(number: int, tree: Tree, data: bytes,
-                    cache: dict[str, int]) -> Iterator[tuple[int, IndexedFunction]]:
+def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int],
+                    lowerings: tuple[str, ...]) -> Iterator[tuple[int, IndexedFunction]]:
     """(start offset, row): each distinctive function once (the module first: `distinctive_signatures`), and again
     with the file's literal constants folded where that changes its signature
     (analyzer/javascript/constants.py)."""
     tokens = UnitTokens(tree, data, cache)
     constants = literal_constants(tree, data, tokens.holes)
     folded = UnitTokens(tree, data, cache, constants) if constants else None
+    lowered = [Lowered(tree, data, t, cache) for t in (tokens, folded) if t is not None] if lowerings else []
     names = ["<module>", *(function_name(node) for node in tokens.functions)]
     spans = [tokens.whole(), *tokens.function_signatures()]
-    for name, span, signature in zip(names, spans, distinctive_signatures(tree, data, cache, tokens)):
+    nodes: list[Node | None] = [None, *tokens.functions]
+    for name, span, node, signature in zip(names, spans, nodes, distinctive_signatures(tree, data, cache, tokens)):
+        seen = {span.key}
         if signature is not None:
+            seen.add(signature.key)
             yield span.start, IndexedFunction(number, name, signature.line, signature.key, signature.tokens,
                                               signature.weight)
-        variant = folded.signature(span.start, span.end, span.line, span.kind) if folded is not None else None
-        if variant is not None and variant.key != span.key and variant.distinctive:
-            yield span.start, IndexedFunction(number, name, variant.line, variant.key, variant.tokens, variant.weight)
+        variants: list[FunctionSignature | None] = []
+        if folded is not None:
+            variants.append(folded.signature(span.start, span.end, span.line, span.kind))
+        if node is not None:
+            variants.extend(lower.signature(node, kind) for lower in lowered for kind in lowerings)
+        for variant in variants:
+            if variant is not None and variant.key not in seen and variant.distinctive:
+                seen.add(variant.key)
+                yield span.start, IndexedFunction(number, name, variant.line, variant.key, variant.tokens,
+                                                  variant.weight)
 
 
 def function_name(node: Node) -> str:

@@ -79,6 +79,10 @@ def token_hash(token: str, cache: dict[str, int]) -> int:
     return found
 
 
+def weight_of(token: str) -> int:
+    return min(len(token), _WEIGHT_CAP)
+
+
 def mix(total: int, count: int) -> int:
     """The key of a multiset from its hash sum and size (so that {} and a zero sum differ)."""
     digest = hashlib.blake2b(total.to_bytes(8, "little") + count.to_bytes(4, "little"), digest_size=8).digest()
@@ -99,14 +103,14 @@ class UnitTokens:
         chains = Chains(source, constants, concat)
         for start, token in chains.tokens(captures.get("plus", []), captures.get("concat", []),
                                           captures.get("template", [])):
-            tokens.append((start, token_hash(token, self._cache), min(len(token), _WEIGHT_CAP)))
+            tokens.append((start, token_hash(token, self._cache), weight_of(token)))
         folded = chains.folded
         for name in _TOKEN_CAPTURES:
             for node in captures.get(name, []):
                 if node.id in folded:
                     continue
                 for start, token in _tokens(name, node, source):
-                    tokens.append((start, token_hash(token, self._cache), min(len(token), _WEIGHT_CAP)))
+                    tokens.append((start, token_hash(token, self._cache), weight_of(token)))
         #: the names read in the holes of built strings (what `constants` may fold)
         self.holes = chains.holes
         #: whether a string `.concat` chain was read as a built string
@@ -118,6 +122,12 @@ class UnitTokens:
         self.functions: list[Node] = sorted(captures.get("function", []), key=lambda n: (n.start_byte, -n.end_byte))
         self.size = len(source)
         self.lines = tree.root_node.end_point.row + 1
+
+    def raw(self, start: int, end: int) -> tuple[int, int, int]:
+        """(hash sum, count, weight) of the tokens in [start, end)."""
+        low = bisect.bisect_left(self._starts, start)
+        high = bisect.bisect_left(self._starts, end)
+        return self._sums[high] - self._sums[low], high - low, self._weights[high] - self._weights[low]
 
     def signature(self, start: int, end: int, line: int, kind: str) -> FunctionSignature:
         low = bisect.bisect_left(self._starts, start)

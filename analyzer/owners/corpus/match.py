@@ -2,15 +2,14 @@
 
 1. **Versions.** A package asked for by name has several candidate versions; the one whose
    signatures match the most bundle functions is the bundled version (ties: the highest).
-2. **Functions.** A callsite's enclosing distinctive functions are looked up innermost
-   first; the first one the corpus knows decides: one package is a match, several are an
-   ambiguity (a `possible` suggestion naming every candidate).
+2. **Functions.** A callsite's enclosing distinctive functions are looked up innermost first; the
+   first one the corpus knows decides: one package is a match, several an ambiguity (`possible`).
 3. **Modules.** A CJS or ESM bundler module is identified as package P when at least
    `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
    others, and none matches only other packages. Callsites the functions did not decide
    belong to P (containment); a function match that names another package is downgraded.
-4. **Copies.** A callsite with identical copies in the scan (`copies.count` > 1) never gets an
-   `exact` suggestion: an allowlist entry cannot say which copy it meant.
+4. **Copies.** A callsite with identical copies in the scan never gets an `exact` suggestion.
+5. **Roll-ups.** A function one package holds in its own sources, others in roll-ups only, is its.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from typing import Any
 
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
+from analyzer.owners.corpus.rollups import rollups
 from analyzer.owners.corpus.store import Corpus
 from analyzer.owners.projection import document_neighbours as neighbours
 from analyzer.signatures import PLACED, BundleFunction
@@ -54,17 +54,20 @@ class Hit:
     #: the version was published after the bundle's time window: it cannot be the bundle's, so the
     #: hit decides nothing, but its package stays a candidate (the code may be older than it)
     late: bool = False
+    #: the file is a roll-up (rollups.py) and another package's own sources hold it: it decides nothing
+    rolled: bool = False
 
     @property
     def decides(self) -> bool:
-        return not self.weak and not self.late
+        return not self.weak and not self.late and not self.rolled
 
     @property
     def version(self) -> str:
         return self.entry[1] if self.entry[0] == self.package else f"? (in {self.entry[0]}@{self.entry[1]})"
 
     def describe(self) -> str:
-        where = " (bundle file)" if self.weak else " (published after the bundle's window)" if self.late else ""
+        where = " (bundle file)" if self.weak else " (published after the bundle's window)" if self.late else \
+            " (a roll-up of other files' code; another package's own sources hold it)" if self.rolled else ""
         named = "" if not self.by_directory else f" (its file's own map places it in {self.package})" \
             if PLACED in self.file else f" (a directory named like {self.package})"
         return f"{self.package}@{self.version} {self.file}:{self.line}{where}{named} {self.function}"
@@ -96,6 +99,8 @@ class CorpusIndex:
         self._rows: list[list[list[object]]] = []
         self.by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._hits: dict[str, tuple[Hit, ...]] = {}
+        #: (entry, file) of the files that roll up other files' code -> the packages of those (`attend`)
+        self.rollups: dict[tuple[int, int], frozenset[str]] = {}
         runtime = compiler_runtime_keys(corpus.index)
         directories = DirectoryNames(corpus.packages)
         for name in sorted(corpus.packages):
@@ -125,11 +130,19 @@ class CorpusIndex:
                     if row[3] not in runtime:
                         self.by_key[row[3]].append((number, position))
 
+    def attend(self, keys: set[str]) -> None:
+        """The roll-ups among the files holding the bundle's functions `keys` (rollups.py): a hit in
+        one that rolls up a file of a package holding the function in its own sources is `rolled`."""
+        self.rollups = rollups([self.by_key[key] for key in keys if key in self.by_key],
+                               lambda n, p: (self._files[n][self._rows[n][p][0]][1], int(self._rows[n][p][0])))  # type: ignore[call-overload]
+        self._hits.clear()
+
     def hits(self, key: str) -> tuple[Hit, ...]:
         """The corpus functions with this signature (none for compiler runtime code's)."""
         found = self._hits.get(key)
         if found is None:
             out = []
+            rolled: dict[str, list[frozenset[str] | None]] = defaultdict(list)  # roll-ups' packages, per hit
             for number, position in self.by_key.get(key, ()):
                 file, name, line = self._rows[number][position][:3]
                 path, package, weak, named = self._files[number][file]  # type: ignore[call-overload]
@@ -138,6 +151,13 @@ class CorpusIndex:
                                False, late))
                 out.extend(Hit(other, self.entries[number], path, str(name), int(line), weak, True,  # type: ignore[call-overload]
                                late) for other in named)
+                if not weak and not late and not named:
+                    rolled[package].append(self.rollups.get((number, file)))  # type: ignore[arg-type]
+            own = {p for p, files in rolled.items() if None in files}  # in its own sources (no roll-up)
+            copies = {p for p, files in rolled.items() if p not in own and all(f and f & own for f in files)}
+            if copies:
+                out = [Hit(h.package, h.entry, h.file, h.function, h.line, h.weak, h.by_directory, h.late, True)
+                       if h.package in copies else h for h in out]
             found = self._hits[key] = tuple(out)
         return found
 
@@ -202,6 +222,7 @@ def corpus_suggestions(
     records: list[dict[str, Any]], modules: dict[str, dict[str, Any]], functions: list[BundleFunction],
     index: CorpusIndex,
 ) -> list[dict[str, Any]]:
+    index.attend({f.key for f in functions})
     chosen = index.choose_versions(functions)
     by_unit: dict[str, list[BundleFunction]] = defaultdict(list)
     for function in functions:

@@ -1,0 +1,155 @@
+"""A package function's signature as an ES5 compiler writes it (docs/corpus.md, "ES5 output").
+
+Babel and TypeScript compile a class for ES5 into functions: a method's name is no longer inside
+its function (`X.prototype.m = function (x) {...}`, `{key: "m", value: function (x) {...}}`), an
+instance field becomes an assignment in the constructor, a rest parameter reads
+`arguments.length`, a spread call is an `.apply`. TypeScript and Babel's loose mode write
+`super.m(a)` as `_super.prototype.m.call(this, a)`; Babel's preset-env writes its helpers
+(`_typeof(x) === "object"`, `arguments.length > i && ...` for defaults, `.s()`, `.n()`, `.done`,
+`.value`, `.e()`, `.f()` for `for...of`), and since 7.23 super helpers that name no property.
+
+The bundle cannot say which code was compiled; the package can say what its code becomes. So the
+index holds a package function again as each of these outputs reads (`LOWERINGS`), where that
+changes its key. A function holding a class is not lowered.
+"""
+
+from __future__ import annotations
+
+import bisect
+from itertools import accumulate
+
+from tree_sitter import Node, Query, QueryCursor, Tree
+
+from analyzer.javascript.signatures import FunctionSignature, UnitTokens, mix, token_hash, weight_of
+from analyzer.javascript.syntax import LANGUAGE
+
+#: the ES5 forms indexed: TypeScript's and Babel's loose mode, Babel preset-env's, and its form before 7.23
+LOWERINGS = ("classes", "babel", "babel-older")
+
+_QUERY = Query(
+    LANGUAGE,
+    """
+    (member_expression object: (super)) @super.member
+    (call_expression function: (super)) @super.call
+    (call_expression arguments: (arguments (spread_element))) @spread.call
+    (array (spread_element)) @spread.array
+    (binary_expression (unary_expression operator: "typeof") (string) @typeof.string)
+    (binary_expression (string) @typeof.string (unary_expression operator: "typeof"))
+    (formal_parameters (rest_pattern) @rest)
+    (formal_parameters) @parameters
+    (for_in_statement operator: "of") @for.of
+    [(class_declaration) (class)] @class
+    (field_definition) @field
+    """,
+)
+_BABEL_TYPEOF = frozenset({"object", "symbol"})
+_FOR_OF = ("s", "n", "done", "value", "e", "f")
+
+
+class Lowered:
+    """Per lowering, the signed token changes of a unit in source order, summed as prefixes, so that
+    a function's lowered signature is its own plus two subtractions."""
+
+    def __init__(self, tree: Tree, source: bytes, tokens: UnitTokens, cache: dict[str, int]) -> None:
+        self._tokens = tokens
+        self._cache = cache
+        captures = QueryCursor(_QUERY).captures(tree.root_node)
+        self._classes = sorted(n.start_byte for n in captures.get("class", []))
+        changes: dict[str, list[tuple[int, str, int]]] = {kind: [] for kind in LOWERINGS}
+        every = tuple(changes.values())
+        babel = (changes["babel"], changes["babel-older"])
+        supers = (changes["classes"], changes["babel-older"])
+        for node in captures.get("super.member", []):
+            parent = node.parent
+            extra = ["prototype"]
+            if parent is not None and parent.type == "call_expression" and \
+                    parent.child_by_field_name("function") == node:
+                extra.append("apply" if _spreads(parent) else "call")
+            for kind in supers:
+                kind.extend((node.start_byte, token, 1) for token in extra)
+        for node in captures.get("super.call", []):
+            for kind in supers:
+                kind.append((node.start_byte, "apply" if _spreads(node) else "call", 1))
+        for node in captures.get("spread.call", []):
+            callee = node.child_by_field_name("function")
+            if callee is not None and callee.type != "super" and not (
+                    callee.type == "member_expression" and (o := callee.child_by_field_name("object")) is not None
+                    and o.type == "super"):
+                for kind in every:
+                    kind.append((node.start_byte, "apply", 1))
+        for node in captures.get("rest", []):
+            for kind in every:
+                kind.append((node.start_byte, "length", 1))
+        for node in captures.get("typeof.string", []):
+            value = (node.text or b"")[1:-1].decode("utf-8", "replace")
+            if value in _BABEL_TYPEOF:
+                for kind in babel:
+                    kind.append((node.start_byte, value, 1))
+        for node in captures.get("parameters", []):
+            defaulted = False
+            for parameter in node.named_children:
+                defaulted = defaulted or parameter.type == "assignment_pattern"
+                if defaulted and parameter.type != "rest_pattern":
+                    for kind in babel:
+                        kind.append((parameter.start_byte, "length", 1))
+        for node in captures.get("for.of", []):
+            for kind in babel:
+                kind.extend((node.start_byte, token, 1) for token in _FOR_OF)
+        for node in captures.get("spread.array", []):
+            if node.named_child_count >= 2:
+                for kind in babel:
+                    kind.append((node.start_byte, "concat", 1))
+        #: a constructor's class's instance fields: their tokens move into it
+        self._fields: dict[int, list[tuple[int, int]]] = {}
+        for node in captures.get("field", []):
+            if any(c.type == "static" for c in node.children):
+                continue
+            body = node.parent
+            constructor = next((m for m in (body.named_children if body is not None else ())
+                                if m.type == "method_definition" and _name(m) == b"constructor"), None)
+            if constructor is not None:
+                self._fields.setdefault(constructor.start_byte, []).append((node.start_byte, node.end_byte))
+        self._prefix: dict[str, tuple[list[int], list[int], list[int], list[int]]] = {}
+        for lowering, found in changes.items():
+            found.sort()
+            hashes = [sign * token_hash(token, cache) for _, token, sign in found]
+            self._prefix[lowering] = ([p for p, _, _ in found], list(accumulate(hashes, initial=0)),
+                                  list(accumulate((s for _, _, s in found), initial=0)),
+                                  list(accumulate((s * weight_of(t) for _, t, s in found), initial=0)))
+
+    def signature(self, node: Node, kind: str) -> FunctionSignature | None:
+        """`node`'s signature as the lowering `kind` writes it; None when that is its own, or
+        when it holds a class."""
+        start, end = node.start_byte, node.end_byte
+        at = bisect.bisect_left(self._classes, start)
+        if at < len(self._classes) and self._classes[at] < end:
+            return None
+        total, count, weight = 0, 0, 0
+        spans = [(start, end)]
+        if node.type == "method_definition":
+            parameters = node.child_by_field_name("parameters")
+            if parameters is None:
+                return None
+            spans = [(parameters.start_byte, end), *self._fields.get(start, [])]
+        for low, high in spans:
+            t, c, w = self._tokens.raw(low, high)
+            total, count, weight = total + t, count + c, weight + w
+        positions, hashes, counts, weights = self._prefix[kind]
+        low, high = bisect.bisect_left(positions, start), bisect.bisect_left(positions, end)
+        total += hashes[high] - hashes[low]
+        count += counts[high] - counts[low]
+        weight += weights[high] - weights[low]
+        if spans == [(start, end)] and low == high:
+            return None
+        return FunctionSignature(start, end, mix(total & ((1 << 64) - 1), count), count, weight,
+                                 node.start_point.row + 1, node.type)
+
+
+def _spreads(call: Node) -> bool:
+    arguments = call.child_by_field_name("arguments")
+    return arguments is not None and any(c.type == "spread_element" for c in arguments.named_children)
+
+
+def _name(method: Node) -> bytes:
+    name = method.child_by_field_name("name")
+    return (name.text or b"") if name is not None else b""
