@@ -19,7 +19,8 @@ RELEASES = {"2.1.235": "/$bunfs/root/cli", "2.1.150": "/$bunfs/root/src/entrypoi
 
 
 def _normalized(record: dict[str, object], unit: str) -> dict[str, object]:
-    """The record with its unit's name (in `unit`, `id`, the scope path, the module id) neutral."""
+    """The record with its unit's name (in `unit`, `id`, the scope path, the module id, the
+    catching handler's id) neutral."""
     assert record["unit"] == unit
     out = dict(record, unit="<unit>", id=str(record["id"]).replace(unit, "<unit>", 1))
     scope = dict(record["scope"])  # type: ignore[arg-type]
@@ -32,6 +33,10 @@ def _normalized(record: dict[str, object], unit: str) -> dict[str, object]:
         module = dict(record["module"])  # type: ignore[arg-type]
         module["id"] = module["id"].replace(unit, "<unit>", 1)
         out["module"] = module
+    if record.get("flow") and record["flow"]["handler"] is not None:  # type: ignore[index]
+        flow = dict(record["flow"])  # type: ignore[arg-type]
+        flow["handler"] = flow["handler"].replace(unit, "<unit>", 1)
+        out["flow"] = flow
     return out
 
 
