@@ -61,7 +61,10 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
 def suggest_rows(out: Path, corpus: Path, target: Path, *extra: object) -> list[dict[str, object]]:
     result = run("suggest", out, "--corpus", corpus, "--out", target, *extra)
     assert result.returncode == 0, result.stderr
-    return [json.loads(line) for line in target.read_text().splitlines()]
+    rows = [json.loads(line) for line in target.read_text().splitlines()]
+    # a corpus row's line names its candidates last, every other row's ends with its reason
+    assert all(list(row)[-1] == ("candidates" if row["id"].startswith("c:") else "reason") for row in rows)
+    return rows
 
 
 def corpus_rows(rows: list[dict[str, object]]) -> dict[str, dict[str, object]]:

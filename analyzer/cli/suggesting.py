@@ -73,13 +73,16 @@ def suggest(
             rows = suggestions(records, modules, ReferenceGraph.load(files), truth)
             if corpus is not None:
                 from analyzer.javascript.corpus import index_sources, signatures_of_bundle
+                from analyzer.owners.corpus.suggest import render as render_with_corpus
                 from analyzer.owners.corpus.suggest import with_corpus
 
                 rows = with_corpus(rows, callsite_documents(files), modules, files, summary, corpus, bundle, directory,
                                    index_sources, signatures_of_bundle, lambda line: err.print(line, markup=False))
+                data = render_with_corpus(rows)
             elif bundle is not None:
                 raise InputError("--bundle", "only used with --corpus")
-            data = render(rows)
+            else:
+                data = render(rows)
         with progress.phase("writing suggestions"):
             if out is None:
                 write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
@@ -88,8 +91,8 @@ def suggest(
                 write_file(out, data)
     for warning in truth.warnings():
         err.print(f"erratlas: warning: {warning}", markup=False)
-    by = {c: sum(1 for r in rows if r["confidence"] == c) for c in ("exact", "likely", "possible", "ambiguous")}
-    levels = {lv: sum(1 for r in rows if r["level"] == lv) for lv in ("callsite", "function", "module", "references")}
+    by = {c: sum(1 for r in rows if r.confidence == c) for c in ("exact", "likely", "possible", "ambiguous")}
+    levels = {lv: sum(1 for r in rows if r.level == lv) for lv in ("callsite", "function", "module", "references")}
     err.print(
         f"erratlas: {len(rows)} suggestions (exact {by['exact']}, likely {by['likely']}, possible {by['possible']}, "
         f"ambiguous {by['ambiguous']}; " + ", ".join(f"{k} {v}" for k, v in levels.items() if v) + f") -> {out}",

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.model import Callsite, ProjectionRow
+from analyzer.model import Callsite, ProjectionRow, Suggestion
 from analyzer.owners.references import ReferenceGraph
 
 DIFF_SCHEMA = "erratlas.diff/1"
@@ -210,8 +210,8 @@ def counts(result: Diff) -> dict[str, int]:
     }
 
 
-def carried(result: Diff, old_rows: dict[str, ProjectionRow], label: str, emit: Callable[..., dict[str, Any]],
-            around: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
+def carried(result: Diff, old_rows: dict[str, ProjectionRow], label: str, emit: Callable[..., Suggestion],
+            around: dict[str, tuple[str, str]]) -> list[Suggestion]:
     """Suggestions carrying the old release's reviewed owner to each moved or changed callsite:
     by its fingerprint when its code is the only copy in the new release, else by its
     neighbours (`around`, see `projection.neighbours`) when they single it out."""
@@ -234,11 +234,11 @@ def carried(result: Diff, old_rows: dict[str, ProjectionRow], label: str, emit: 
     return out
 
 
-def document(result: Diff, old: dict[str, Any], new: dict[str, Any], carried_rows: list[dict[str, Any]]) \
+def document(result: Diff, old: dict[str, Any], new: dict[str, Any], carried_rows: list[Suggestion]) \
         -> dict[str, Any]:
     """The JSON document of a diff (`diff.json`): both sides, counts, and every callsite."""
-    carried_to = {row["exampleIds"][0]: {"owner": row["owner"], "package": row["package"]}
-                  for row in carried_rows if row["exampleIds"]}
+    carried_to = {row.exampleIds[0]: {"owner": row.owner, "package": row.package}
+                  for row in carried_rows if row.exampleIds}
     return {
         "schema": DIFF_SCHEMA,
         "old": old,
@@ -267,8 +267,8 @@ def _brief(record: Callsite) -> dict[str, Any]:
 
 
 def carried_logger_roots(old_summary: dict[str, Any], old_rows: dict[str, ProjectionRow], new_summary: dict[str, Any],
-                         graph: ReferenceGraph, label: str, emit: Callable[..., dict[str, Any]]
-                         ) -> list[dict[str, Any]]:
+                         graph: ReferenceGraph, label: str, emit: Callable[..., Suggestion]
+                         ) -> list[Suggestion]:
     """When the old release's detected diagnostic logger was a reviewed product root, suggest
     the new release's detected logger as one: the logger is a role each release's scan finds
     again (`loggers[].evidence`), while its code, and so its `fp1b`, changes between releases."""

@@ -32,7 +32,7 @@ import orjson
 
 from analyzer.bounded import MAX_DOCUMENT_BYTES, read_regular
 from analyzer.errors import InputError
-from analyzer.model import Callsite, Suggestion
+from analyzer.model import Callsite, Suggestion, SuggestionEvidence
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
 from analyzer.owners.references import ReferenceGraph
 from analyzer.owners.truth import MapTruth, truth_suggestions
@@ -70,7 +70,7 @@ def load_scan(files: dict[str, bytes]) -> tuple[list[Callsite], dict[str, dict[s
 
 
 def suggestions(records: list[Callsite], modules: dict[str, dict[str, Any]],
-                graph: ReferenceGraph | None = None, truth: MapTruth | None = None) -> list[dict[str, Any]]:
+                graph: ReferenceGraph | None = None, truth: MapTruth | None = None) -> list[Suggestion]:
     """What the source map says, at every level (`truth`), and for the callsites it gives no
     owner, what the bundle keeps: one suggestion per module whose callsites agree, else one
     per callsite."""
@@ -91,37 +91,37 @@ def suggestions(records: list[Callsite], modules: dict[str, dict[str, Any]],
             verdict = _callsite_verdict(record, row)
             if verdict is not None:
                 out.append(_callsite_suggestion(record, verdict))
-    out.sort(key=lambda s: (CONFIDENCES.index(s["confidence"]), LEVELS.index(s["level"]), s["owner"] or "",
-                            s["package"] or "", s["id"]))
+    out.sort(key=lambda s: (CONFIDENCES.index(s.confidence), LEVELS.index(s.level), s.owner or "", s.package or "",
+                            s.id))
     return out
 
 
 def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | None, owner: str | None,
           package: str | None, confidence: str, evidence: list[tuple[str, str]], members: list[Callsite],
           function: str | None, expect: str | None, candidates: list[dict[str, Any]] | None = None,
-          neighbours: tuple[str, str] | None = None) -> dict[str, Any]:
+          neighbours: tuple[str, str] | None = None) -> Suggestion:
     kinds = sorted({kind for kind, _ in evidence})
     who = package if package else "the product" if owner else "several owners"
-    return {
-        "schema": SUGGESTION_SCHEMA,
-        "id": identifier,
-        "level": level,
-        "match": {level: fingerprint},
-        "copies": copies,
-        "neighbours": list(neighbours) if neighbours is not None else None,
-        "owner": owner,
-        "package": package,
-        "function": function,
-        "expect": expect if level == "callsite" else None,
-        "confidence": confidence,
-        "evidence": [{"kind": kind, "detail": detail} for kind, detail in evidence],
-        "candidates": candidates,
-        "callsites": len(members),
-        "exampleIds": [r.id for r in members[:_EXAMPLES]],
-        #: the product-root suggestion that already reaches this callsite (truth rows only)
-        "reachedBy": None,
-        "reason": f"{level} {fingerprint}: {', '.join(kinds)} evidence points to {who} ({confidence})",
-    }
+    return Suggestion(
+        schema=SUGGESTION_SCHEMA,
+        id=identifier,
+        level=level,
+        match={level: fingerprint},
+        copies=copies,
+        neighbours=neighbours,
+        owner=owner,
+        package=package,
+        function=function,
+        expect=expect if level == "callsite" else None,
+        confidence=confidence,
+        evidence=tuple(SuggestionEvidence(kind, detail) for kind, detail in evidence),
+        candidates=tuple(candidates) if candidates is not None else None,
+        callsites=len(members),
+        exampleIds=tuple(r.id for r in members[:_EXAMPLES]),
+        # the product-root suggestion that already reaches this callsite (truth rows only)
+        reachedBy=None,
+        reason=f"{level} {fingerprint}: {', '.join(kinds)} evidence points to {who} ({confidence})",
+    )
 
 
 def _module_marks(row: dict[str, Any]) -> Verdict | None:
@@ -164,7 +164,7 @@ def _callsite_verdict(record: Callsite, row: dict[str, Any] | None) -> Verdict |
     return verdict if verdict is not None else _signature_verdict([record])
 
 
-def _module_suggestion(row: dict[str, Any], members: list[Callsite], verdict: Verdict) -> dict[str, Any]:
+def _module_suggestion(row: dict[str, Any], members: list[Callsite], verdict: Verdict) -> Suggestion:
     name = row["name"]
     if verdict.package is not None and "node_modules/" in name:
         name = name.rsplit("node_modules/", 1)[1]
@@ -172,7 +172,7 @@ def _module_suggestion(row: dict[str, Any], members: list[Callsite], verdict: Ve
                  verdict.confidence, list(verdict.evidence), members, name, None)
 
 
-def _callsite_suggestion(record: Callsite, verdict: Verdict) -> dict[str, Any]:
+def _callsite_suggestion(record: Callsite, verdict: Verdict) -> Suggestion:
     copies = record.copies
     if copies.count > 1:  # identical code elsewhere: only the whole group can be named
         return suggestion_row(f"s:callsite:{record.id}", "callsite", copies.group or "", copies.count, None, None,
@@ -183,7 +183,7 @@ def _callsite_suggestion(record: Callsite, verdict: Verdict) -> dict[str, Any]:
                  record.message.comparisonKey)
 
 
-def render(rows: list[dict[str, Any]]) -> bytes:
+def render(rows: list[Suggestion]) -> bytes:
     return b"".join(orjson.dumps(row) + b"\n" for row in rows)
 
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 import posixpath
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from analyzer.model import Callsite, MapSource
+from analyzer.model import Callsite, MapSource, Suggestion
 from analyzer.owners.projection import neighbours
 from analyzer.owners.references import ReferenceGraph
 from analyzer.scandir.files import MAP_SOURCES_FILE
@@ -149,20 +149,21 @@ def _prefix(parts: list[str], depth: int) -> str:
     return "/".join(parts[:end]) + "/" if end < len(parts) else "/".join(parts)
 
 
-Emit = Callable[..., dict[str, Any]]
+Emit = Callable[..., Suggestion]
 
 
 def truth_suggestions(records: list[Callsite], graph: ReferenceGraph, emit: Emit, truth: MapTruth,
-                      modules: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+                      modules: dict[str, dict[str, Any]] | None = None) -> list[Suggestion]:
     """Every level's suggestions for the callsites the map places."""
     placed = [(record, found) for record in records if (found := truth.of(record)) is not None]
     if not placed:
         return []
     roots, reached = _roots(records, graph, emit, truth, _Sources(modules or {}, truth))
-    out = _callsite_level(placed, neighbours(records), emit)
-    for row in out:  # a product callsite a suggested root reaches needs no entry of its own
-        covering = {reached[i] for i in row["exampleIds"] if i in reached}
-        row["reachedBy"] = covering.pop() if len(covering) == 1 and row["owner"] == "Product" else None
+    out = []
+    for row in _callsite_level(placed, neighbours(records), emit):
+        # a product callsite a suggested root reaches needs no entry of its own
+        covering = {reached[i] for i in row.exampleIds if i in reached}
+        out.append(replace(row, reachedBy=covering.pop() if len(covering) == 1 and row.owner == "Product" else None))
     out += _grouped(placed, "function", emit)
     out += _grouped(placed, "module", emit)
     return out + roots
@@ -181,7 +182,7 @@ def _evidence(members: list[tuple[Callsite, Truth]]) -> list[tuple[str, str]]:
 
 
 def _callsite_level(placed: list[tuple[Callsite, Truth]], around: dict[str, tuple[str, str]],
-                    emit: Emit) -> list[dict[str, Any]]:
+                    emit: Emit) -> list[Suggestion]:
     out = []
     groups: dict[tuple[str, int], list[tuple[Callsite, Truth]]] = defaultdict(list)
     for record, truth in placed:
@@ -221,7 +222,7 @@ def _candidates(members: list[tuple[Callsite, Truth]]) -> list[dict[str, Any]]:
             for (owner, package), n in sorted(counted.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))]
 
 
-def _grouped(placed: list[tuple[Callsite, Truth]], level: str, emit: Emit) -> list[dict[str, Any]]:
+def _grouped(placed: list[tuple[Callsite, Truth]], level: str, emit: Emit) -> list[Suggestion]:
     """Function or module suggestions: one per function (module) whose placed callsites agree
     and are all its callsites; functions with identical copies only as a whole group."""
     groups: dict[tuple[str, int], list[tuple[Callsite, Truth]]] = defaultdict(list)
@@ -275,7 +276,7 @@ class _Sources:
 
 
 def _roots(records: list[Callsite], graph: ReferenceGraph, emit: Emit, truth: MapTruth, sources: _Sources) \
-        -> tuple[list[dict[str, Any]], dict[str, str]]:
+        -> tuple[list[Suggestion], dict[str, str]]:
     """Product roots, greedily: each step takes the rootable binding that reaches the most
     product callsites not yet reached, among those whose reach the map contradicts nowhere; and
     which root's suggestion reaches each callsite."""
@@ -286,7 +287,7 @@ def _roots(records: list[Callsite], graph: ReferenceGraph, emit: Emit, truth: Ma
             by_item[item.id].append((record, truth.of(record) or _unowned(record)))
     candidates = _root_candidates(graph, by_item, sources)
     owned: set[str] = set()
-    out: list[dict[str, Any]] = []
+    out: list[Suggestion] = []
     reached: dict[str, str] = {}
     gains: dict[tuple[str, str], int] = dict.fromkeys(candidates, 1 << 30)
     while gains and len(out) < MAX_ROOTS:
@@ -307,7 +308,7 @@ def _roots(records: list[Callsite], graph: ReferenceGraph, emit: Emit, truth: Ma
                   + (f", {unplaced} not placed by the map" if unplaced else ""))
         out.append(emit(f"s:references:{fingerprint}", "references", fingerprint, None, "Product", None, "likely",
                         [("source-map", detail)], [m[0] for m in new], f"{best[1]} ({best[0]})", None))
-        reached.update((m[0].id, out[-1]["id"]) for m in new)
+        reached.update((m[0].id, out[-1].id) for m in new)
     return out, reached
 
 

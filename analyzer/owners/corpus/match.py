@@ -15,14 +15,16 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from analyzer.model import Suggestion, SuggestionEvidence
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
 from analyzer.owners.corpus.rollups import rollups
 from analyzer.owners.corpus.store import Corpus
 from analyzer.owners.projection import document_neighbours as neighbours
+from analyzer.scandir.files import SUGGESTION_SCHEMA
 from analyzer.signatures import PLACED, BundleFunction
 from analyzer.sourcemap import package_of
 
@@ -221,7 +223,7 @@ class Decision:
 def corpus_suggestions(
     records: list[dict[str, Any]], modules: dict[str, dict[str, Any]], functions: list[BundleFunction],
     index: CorpusIndex,
-) -> list[dict[str, Any]]:
+) -> list[Suggestion]:
     index.attend({f.key for f in functions})
     chosen = index.choose_versions(functions)
     by_unit: dict[str, list[BundleFunction]] = defaultdict(list)
@@ -253,7 +255,7 @@ def corpus_suggestions(
 
 
 def _named_copies(decided: list[tuple[dict[str, Any], Decision, Decision | None]], chosen: dict[str, Chosen],
-                  around: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
+                  around: dict[str, tuple[str, str]]) -> list[Suggestion]:
     """One suggestion per unique callsite; identical copies are named without an ordinal: all of
     them together (`copies`) when each is decided for the same package, else each by its
     neighbours when they single it out; a copy that neither names is `possible`."""
@@ -271,20 +273,20 @@ def _named_copies(decided: list[tuple[dict[str, Any], Decision, Decision | None]
         # which every copy's true package may not be in the corpus to contest)
         rows = [_suggestion(r, d, c, chosen, as_copy=True) if c is not None and d.packages == c.packages
                 else _suggestion(r, d, c, chosen) for r, d, c in members]
-        if len(members) == count and all(r["confidence"] == "exact" for r in rows) \
-                and len({r["package"] for r in rows}) == 1:
+        if len(members) == count and all(r.confidence == "exact" for r in rows) \
+                and len({r.package for r in rows}) == 1:
             records = [r for r, _, _ in members]
-            out.append({**rows[0], "match": {"callsite": group}, "copies": count, "callsites": count,
-                        "exampleIds": [r["id"] for r in records[:5]],
-                        "expect": rows[0]["expect"] if len({r["message"]["comparisonKey"] for r in records}) == 1
-                        else None,
-                        "reason": rows[0]["reason"] + f"; all {count} identical copies decided alike"})
+            out.append(replace(rows[0], match={"callsite": group}, copies=count, callsites=count,
+                               exampleIds=tuple(r["id"] for r in records[:5]),
+                               expect=rows[0].expect if len({r["message"]["comparisonKey"] for r in records}) == 1
+                               else None,
+                               reason=rows[0].reason + f"; all {count} identical copies decided alike"))
             continue
         for (record, decision, contained), row in zip(members, rows):
             place = around.get(record["id"])
-            if row["confidence"] == "exact" and place is not None:
-                out.append({**row, "match": {"callsite": group}, "neighbours": list(place),
-                            "reason": row["reason"] + "; one of identical copies, named by its neighbours"})
+            if row.confidence == "exact" and place is not None:
+                out.append(replace(row, match={"callsite": group}, neighbours=place,
+                                   reason=row.reason + "; one of identical copies, named by its neighbours"))
             else:
                 out.append(_suggestion(record, decision, contained, chosen))
     return out
@@ -387,20 +389,20 @@ def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> De
 
 
 def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision | None,
-                chosen: dict[str, Chosen], as_copy: bool = False) -> dict[str, Any]:
+                chosen: dict[str, Chosen], as_copy: bool = False) -> Suggestion:
     """`as_copy`: decide as if the callsite were the only copy (the caller names the copies)."""
     packages = decision.packages
-    evidence: list[dict[str, str]] = []
+    evidence: list[SuggestionEvidence] = []
     reasons = []
     if decision.how == "function":
         for hit in _best_hits(decision.hits, chosen)[:3]:
-            evidence.append({"kind": "corpus-function", "detail": f"{decision.detail} {hit.describe()}"})
+            evidence.append(SuggestionEvidence("corpus-function", f"{decision.detail} {hit.describe()}"))
         if all(h.weak for h in decision.hits):
             reasons.append("matched only in bundle files, which may hold any package's code")
         elif not any(h.decides for h in decision.hits):
             reasons.append("matched only in versions published after the bundle's window")
     if contained is not None:
-        evidence.append({"kind": "corpus-module", "detail": contained.detail})
+        evidence.append(SuggestionEvidence("corpus-module", contained.detail))
         if decision.how == "function" and contained.packages[0] in packages:
             packages = contained.packages  # a helper vendored by several packages, in the module of one of them
         elif decision.how == "function":
@@ -408,7 +410,7 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
             reasons.append("its function matches another package than its module")
     for name in packages:
         if name in chosen:
-            evidence.append({"kind": "corpus-version", "detail": _version_detail(name, chosen[name])})
+            evidence.append(SuggestionEvidence("corpus-version", _version_detail(name, chosen[name])))
     copies = (record.get("copies") or {}).get("count", 1)
     if len(packages) > 1:
         reasons.append(f"{len(packages)} candidate packages")
@@ -420,26 +422,23 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
     what = f"callsite {record['id']}"
     owner = package or " or ".join(packages)
     function = next((h.function for h in _best_hits(decision.hits, chosen) if h.package == package), None)
-    return {
-        "schema": "erratlas.suggestion/1",
-        "id": f"s:{record['id']}",
-        "level": "callsite",
-        "match": {"callsite": record["fingerprint"]},
-        "copies": None,
-        "neighbours": None,
-        "owner": "Dependency",
-        "package": package,
-        "function": function,
-        "expect": record["message"]["comparisonKey"],
-        "confidence": confidence,
-        "evidence": evidence,
-        "callsites": 1,
-        "exampleIds": [record["id"]],
-        "reachedBy": None,
-        "reason": f"{what}: corpus evidence points to {owner} ({confidence}"
-                  + (f": {'; '.join(reasons)}" if reasons else "") + ")",
-        "candidates": list(packages),
-    }
+    return Suggestion(
+        schema=SUGGESTION_SCHEMA,
+        id=f"s:{record['id']}",
+        level="callsite",
+        match={"callsite": record["fingerprint"]},
+        copies=None, neighbours=None,
+        owner="Dependency",
+        package=package,
+        function=function,
+        expect=record["message"]["comparisonKey"],
+        confidence=confidence,
+        evidence=tuple(evidence),
+        candidates=tuple(packages),
+        callsites=1, exampleIds=(record["id"],), reachedBy=None,
+        reason=f"{what}: corpus evidence points to {owner} ({confidence}"
+               + (f": {'; '.join(reasons)}" if reasons else "") + ")",
+    )
 
 
 def _best_hits(hits: tuple[Hit, ...], chosen: dict[str, Chosen]) -> list[Hit]:
@@ -468,16 +467,16 @@ def _version_detail(package: str, chosen: Chosen) -> str:
     )
 
 
-def merged(existing: list[dict[str, Any]], corpus_rows: list[dict[str, Any]], records: list[dict[str, Any]]
-           ) -> list[dict[str, Any]]:
+def merged(existing: list[Suggestion], corpus_rows: list[Suggestion], records: list[dict[str, Any]]
+           ) -> list[Suggestion]:
     """The evidence of today (source maps, module keys, banners, signatures) with the corpus's:
     a callsite a source map already places gets no corpus row; a corpus row that another kind of
     evidence contradicts becomes `possible`, naming both."""
-    covering: dict[str, dict[str, Any]] = {}
-    by_module: dict[str, dict[str, Any]] = {}
-    by_callsite: dict[str, dict[str, Any]] = {}
+    covering: dict[str, Suggestion] = {}
+    by_module: dict[str, Suggestion] = {}
+    by_callsite: dict[str, Suggestion] = {}
     for row in existing:
-        (level, fingerprint), = row["match"].items()
+        (level, fingerprint), = row.match.items()
         (by_module if level == "module" else by_callsite)[fingerprint] = row
     for record in records:
         module = record.get("module")
@@ -487,14 +486,14 @@ def merged(existing: list[dict[str, Any]], corpus_rows: list[dict[str, Any]], re
             covering[record["id"]] = found
     out = list(existing)
     for row in corpus_rows:
-        other = covering.get(row["exampleIds"][0])
-        if other is not None and other["confidence"] == "exact":
+        other = covering.get(row.exampleIds[0])
+        if other is not None and other.confidence == "exact":
             continue
-        if other is not None and other["package"] != row["package"]:
-            names = sorted({*row["candidates"], *([other["package"]] if other["package"] else ["the product"])})
-            row = {**row, "package": None, "confidence": "possible", "candidates": names,
-                   "evidence": row["evidence"] + other["evidence"],
-                   "reason": row["reason"].rsplit(" (", 1)[0]
-                   + f" (possible: {other['id']} ({other['confidence']}) names {other['package'] or 'the product'})"}
-        out.append({**row, "id": "c" + row["id"][1:]})
+        if other is not None and other.package != row.package:
+            names = sorted({*(row.candidates or ()), *([other.package] if other.package else ["the product"])})
+            row = replace(row, package=None, confidence="possible", candidates=tuple(names),
+                          evidence=row.evidence + other.evidence,
+                          reason=row.reason.rsplit(" (", 1)[0]
+                          + f" (possible: {other.id} ({other.confidence}) names {other.package or 'the product'})")
+        out.append(replace(row, id="c" + row.id[1:]))
     return out

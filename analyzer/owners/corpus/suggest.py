@@ -4,10 +4,14 @@ evidence of `analyzer.owners.suggest`."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from analyzer.errors import InputError
+from analyzer.model import Suggestion
 from analyzer.owners.corpus.match import CorpusIndex, corpus_suggestions, merged
 from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.store import MANIFEST, Corpus
@@ -16,10 +20,10 @@ from analyzer.signatures import Indexer
 
 
 def with_corpus(
-    rows: list[dict[str, Any]], records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
+    rows: list[Suggestion], records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
     files: dict[str, bytes], summary: dict[str, Any], corpus_root: Path, bundle: Path | None, directory: Path,
     indexer: Indexer, signatures_of_bundle: Callable[[Path, str], bytes], warn: Callable[[str], None] = print,
-) -> list[dict[str, Any]]:
+) -> list[Suggestion]:
     """`indexer` and `signatures_of_bundle`: the JavaScript frontend's, which parse package files
     and the bundle."""
     if not (corpus_root / MANIFEST).is_file():
@@ -43,5 +47,16 @@ def with_corpus(
              "version may decide")
     found = corpus_suggestions(records, modules, functions, index)
     out = merged(rows, found, records)
-    out.sort(key=lambda s: (CONFIDENCES.index(s["confidence"]), s["owner"] or "", s["package"] or "", s["id"]))
+    out.sort(key=lambda s: (CONFIDENCES.index(s.confidence), s.owner or "", s.package or "", s.id))
     return out
+
+
+#: a corpus suggestion's line (id `c:`, docs/corpus.md) names its candidates last
+_CORPUS_KEYS = (*(f.name for f in fields(Suggestion) if f.name != "candidates"), "candidates")
+
+
+def render(rows: list[Suggestion]) -> bytes:
+    """The lines of `suggest --corpus`: the other evidence's rows as `analyzer.owners.suggest.render`
+    writes them, the corpus's with `candidates` last."""
+    return b"".join((orjson.dumps({key: getattr(row, key) for key in _CORPUS_KEYS}) if row.id.startswith("c:")
+                     else orjson.dumps(row)) + b"\n" for row in rows)
