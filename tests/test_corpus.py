@@ -198,6 +198,22 @@ def test_a_populated_cache_works_offline(registry: LocalRegistry, scanned, tmp_p
     assert code == 2 and err.startswith("erratlas: error: erratlas-fixture-delta@1.0.0: npm view failed")
 
 
+def test_a_version_listed_but_not_indexed_names_the_add_that_mends_it(
+        registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+    """A manifest version whose index is gone (a run killed while indexing, a file removed):
+    `suggest` refuses it in one line naming the exact `corpus add`, which mends it offline."""
+    assert corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")[0] == 0
+    out, _ = scanned
+    before = suggest_rows(out, tmp_path / "corpus", tmp_path / "before.jsonl")
+    (tmp_path / "corpus" / "index" / ALPHA / "1.0.0.json").unlink()
+    refused = run("suggest", out, "--corpus", tmp_path / "corpus", "--out", tmp_path / "x.jsonl")
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+    assert f"{ALPHA}@1.0.0 is in the manifest but not indexed (run `corpus add {ALPHA}@1.0.0`" in refused.stderr
+    code, err = corpus_add(tmp_path, UNREACHABLE, f"{ALPHA}@1.0.0")  # the cached tarball: no network
+    assert code == 0, err
+    assert suggest_rows(out, tmp_path / "corpus", tmp_path / "after.jsonl") == before
+
+
 def test_suggest_with_bundle_parses_again_and_checks_it(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
     assert corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")[0] == 0
     out, _ = scanned

@@ -137,7 +137,8 @@ class Corpus:
             return document
         except FileNotFoundError:
             raise InputError(
-                path, f"{name}@{version} is in the manifest but not indexed (run `corpus add` again)"
+                path, f"{name}@{version} is in the manifest but not indexed (run `corpus add {name}@{version}`, "
+                      "or add again the directory or map it came from)"
             ) from None
         except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(path, f"not a corpus index ({exc})") from None
