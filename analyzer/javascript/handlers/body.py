@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from analyzer.javascript.handlers.shapes import BOUNDARIES, first_named, mentions, named, operator_of
+from analyzer.javascript.handlers.shapes import BOUNDARIES, first_named, mentions, named, operator_of, parameter_names
 from analyzer.javascript.syntax import FUNCTION_TYPES, same, text, without_parentheses
 from analyzer.model import HandlerForm, Scope
 
@@ -187,7 +187,7 @@ class Body:
         for at, node in enumerate(chain):
             if node.type not in FUNCTION_TYPES:
                 continue
-            names = _parameter_names(node)
+            names = parameter_names(node)
             if callee.text not in names:
                 continue
             if names.index(callee.text) != 1 or at + 2 >= len(chain):
@@ -267,9 +267,3 @@ def _walks_items(loop: Node) -> bool:
     return False
 
 
-def _parameter_names(function: Node) -> list[bytes]:
-    single = function.child_by_field_name("parameter")
-    if single is not None:
-        return [single.text or b""]
-    parameters = function.child_by_field_name("parameters")
-    return [p.text or b"" if p.type == "identifier" else b"" for p in named(parameters)]

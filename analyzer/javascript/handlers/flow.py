@@ -15,7 +15,14 @@ from typing import cast
 from tree_sitter import Node
 
 from analyzer.facts import FlowFacts
-from analyzer.javascript.handlers.shapes import BOUNDARIES, first_named, is_object_assign, last_named, named
+from analyzer.javascript.handlers.shapes import (
+    BOUNDARIES,
+    first_named,
+    is_object_assign,
+    last_named,
+    named,
+    parameter_names,
+)
 from analyzer.javascript.syntax import FUNCTION_TYPES, same, without_parentheses
 from analyzer.model import Fate
 
@@ -240,7 +247,7 @@ def _is_reject(name: bytes, above: Sequence[Node]) -> bool:
     for at, node in enumerate(above):
         if node.type not in FUNCTION_TYPES:
             continue
-        names = _parameter_names(node)
+        names = parameter_names(node)
         if name not in names:
             continue
         if names.index(name) != 1 or at + 2 >= len(above):
@@ -250,14 +257,6 @@ def _is_reject(name: bytes, above: Sequence[Node]) -> bool:
         return (holder.type == "arguments" and same(first_named(holder), node) and constructor is not None
                 and constructor.text == b"Promise")
     return False
-
-
-def _parameter_names(function: Node) -> list[bytes]:
-    single = function.child_by_field_name("parameter")
-    if single is not None:
-        return [single.text or b""]
-    parameters = function.child_by_field_name("parameters")
-    return [p.text or b"" if p.type == "identifier" else b"" for p in named(parameters)]
 
 
 def _constructor_fields(site: Node, constructor: str) -> list[str]:

@@ -70,3 +70,12 @@ def last_named(node: Node | None) -> Node | None:
 def short(node: Node) -> str:
     written = text(node)
     return written if len(written) <= TEXT_LIMIT else written[:TEXT_LIMIT] + "…"
+
+
+def parameter_names(function: Node) -> list[bytes]:
+    """A function's parameter names by position; b"" for a destructured or defaulted one."""
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return [single.text or b""]
+    parameters = function.child_by_field_name("parameters")
+    return [p.text or b"" if p.type == "identifier" else b"" for p in named(parameters)]
