@@ -114,6 +114,8 @@ class HandlerFacts:
     identity: IdentityInput
     #: Python: the classes the `except` clause names (None: a bare `except:`); unused otherwise
     catches: tuple[CaughtClass, ...] | None = None
+    #: JavaScript: the body is one statement, `throw` of the caught value's own name; unused otherwise
+    lone_rethrow: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +279,9 @@ class UnitHandlers:
     #: handler offset -> (error callsite offset, hops) of the errors thrown in a function called in
     #: its protected block and not caught on the way (docs/reference.md, "Sources")
     called: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    #: handler offset -> (unit, error callsite offset, hops) of such errors made in another unit
+    #: (Python: a function of another module)
+    called_elsewhere: Mapping[int, tuple[tuple[str, int, int], ...]] = field(default_factory=dict)
 
 
 #: the unit's handlers (`handlers.jsonl`, the summary's `handlers` block)

@@ -117,9 +117,14 @@ class Handler:
             found.append("swallowed-error")
         if any(d.kind == "wrap" and d.cause == "lost" for d in kinds):
             found.append("wrap-loses-cause")
-        if all(d.kind == "rethrow" for d in kinds):
+        if all(d.kind == "rethrow" for d in kinds) and self.only_the_rethrow():
             found.append("useless-catch")
         return tuple(found)
+
+    def only_the_rethrow(self) -> bool:
+        """Whether a handler whose every disposition is `rethrow` runs nothing else (no statement
+        beside the throw): the frontend's record says when it can."""
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +143,18 @@ class HandlerOwnerRow:
     function: str | None
     #: the owning entry `{entry, level, fingerprint}` (and a `references` entry's `chain`), else None
     evidence: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class JavaScriptHandler(Handler):
+    """A JavaScript handler: a `catch` clause, `.catch(fn)` or `.then(ok, fn)`."""
+
+    #: the body is one statement, `throw` of the caught value's own name (`catch (e) { throw e }`):
+    #: nothing else runs (ESLint's no-useless-catch)
+    loneRethrow: bool
+
+    def only_the_rethrow(self) -> bool:
+        return self.loneRethrow
 
 
 @dataclass(frozen=True, slots=True)

@@ -364,6 +364,16 @@ class SuggestionEvidence:
 
 
 @dataclass(frozen=True, slots=True)
+class Candidate:
+    """An owner the identical copies of an ambiguous callsite suggestion point to."""
+
+    owner: str
+    package: str | None
+    #: how many of the copies point to it
+    callsites: int
+
+
+@dataclass(frozen=True, slots=True)
 class Suggestion:
     """A proposed allowlist entry, a line of `suggestions.jsonl` (docs/owners.md): it owns
     nothing until a reviewer accepts it."""
@@ -384,8 +394,8 @@ class Suggestion:
     expect: str | None
     confidence: str
     evidence: tuple[SuggestionEvidence, ...]
-    #: an ambiguous suggestion's candidates, read as data (owners with counts, or package names)
-    candidates: tuple[Any, ...] | None
+    #: an ambiguous suggestion's candidates: its copies' owners, or (a corpus row) package names
+    candidates: tuple[Candidate | str, ...] | None
     callsites: int
     exampleIds: tuple[str, ...]
     #: the product-root suggestion that already reaches its callsites, else None

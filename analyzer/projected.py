@@ -15,7 +15,7 @@ from analyzer.handler_model import Handler
 from analyzer.model import Callsite, ReferenceItem
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.gate import recorded_allowlists
-from analyzer.owners.handlers import handler_owner_counts, project_handlers
+from analyzer.owners.handlers import handler_owner_counts, project_handlers, still_stale
 from analyzer.owners.projection import Projection, owner_counts, project
 from analyzer.owners.references import ReferenceGraph
 from analyzer.reports.flow import flow_pages
@@ -32,6 +32,7 @@ from analyzer.scandir.files import (
 )
 from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers
 from analyzer.scandir.read import check_listed, show, verified
+from analyzer.summary_model import AmbiguousEntry, DriftedEntry, RecordedAllowlist, StaleEntry
 from analyzer.trace import mark
 
 
@@ -53,6 +54,7 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
     flow: tuple[list[str], dict[str, bytes]] | None = None
     if handlers is not None:
         handler_rows = project_handlers(handlers, allowlists, projection, graph)
+        owners["stale"] = [StaleEntry(*_noted(e), e.copies) for e in still_stale(projection.stale, handler_rows)]
         owners["handlerOwners"], invariants = handler_owner_counts(handlers, handler_rows, base.get("handlers"))
         owners["invariants"] = owners["invariants"] + invariants
         out[HANDLER_PROJECTION_FILE] = jsonl(handler_rows)  # type: ignore[arg-type]
@@ -75,37 +77,24 @@ def _owners(
     unresolved = sorted(row.fingerprint for row in projection.rows if row.owner == "Unresolved")
     base = dict(base)
     inputs = dict(base["inputs"])
-    inputs["allowlists"] = [
-        {"path": a.path, "sha256": a.sha256, "entries": len(a.entries)} for a in allowlists
-    ]
+    inputs["allowlists"] = [RecordedAllowlist(a.path, a.sha256, len(a.entries)) for a in allowlists]
     base["inputs"] = inputs
     owners: dict[str, Any] = {
         "owners": section["counts"],
         "coverage": section["coverage"],
-        "stale": [_describe(e) for e in projection.stale],
-        "drifted": [
-            {**_describe(entry), "callsite": callsite, "found": found} for entry, callsite, found in projection.drifted
-        ],
-        "ambiguous": [
-            {**_describe(entry), "matched": matched, "copies": count} for entry, matched, count in projection.ambiguous
-        ],
+        "stale": [StaleEntry(*_noted(e), e.copies) for e in projection.stale],
+        "drifted": [DriftedEntry(*_noted(entry), entry.copies, callsite, found)
+                    for entry, callsite, found in projection.drifted],
+        "ambiguous": [AmbiguousEntry(*_noted(entry), count, matched) for entry, matched, count in projection.ambiguous],
         "unresolvedFingerprints": unresolved,
         "invariants": section["invariants"],
     }
     return projection, owners, base
 
 
-def _describe(entry: Entry) -> dict[str, Any]:
-    return {
-        "entry": entry.origin,
-        "level": entry.level,
-        "fingerprint": entry.fingerprint,
-        "owner": entry.owner,
-        "package": entry.package,
-        "function": entry.function,
-        "expect": entry.expect,
-        "copies": entry.copies,
-    }
+def _noted(entry: Entry) -> tuple[str, str, str, str, str | None, str | None, str | None]:
+    """What the summary says of an entry that did not apply, before its `copies` (and the rest)."""
+    return entry.origin, entry.level, entry.fingerprint, entry.owner, entry.package, entry.function, entry.expect
 
 
 # ---- the gate's recomputation ----------------------------------------------------------------------

@@ -21,7 +21,14 @@ from analyzer.facts import (
     SiteFacts,
     UnitFacts,
 )
-from analyzer.handler_model import Handler, HandlerBranch, HandlerDisposition, HandlerSource, PythonHandler
+from analyzer.handler_model import (
+    Handler,
+    HandlerBranch,
+    HandlerDisposition,
+    HandlerSource,
+    JavaScriptHandler,
+    PythonHandler,
+)
 from analyzer.identity import (
     binding_identities,
     callsite_identities,
@@ -224,6 +231,10 @@ def _handlers(units: list[UnitFacts], readable: dict[str, ReadableUnit], modules
             for offset, hops in reached:
                 if (name, offset, "error") in records:
                     sources.setdefault((name, handler), []).append((f"e:{name}@{offset}", hops))
+        for handler, elsewhere in handlers.called_elsewhere.items():
+            for unit, offset, hops in elsewhere:
+                if (unit, offset, "error") in records:
+                    sources.setdefault((name, handler), []).append((f"e:{unit}@{offset}", hops))
     places: dict[tuple[str, int], tuple[int, Readable]] = {}
     for name, handlers in found:
         offsets = sorted({h.offset for h in handlers.handlers})
@@ -264,7 +275,7 @@ def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, p
     )
     if facts.form in get_args(PythonHandlerForm):  # an `except` clause: and the classes it names
         return PythonHandler(*(getattr(handler, f.name) for f in fields(Handler)), catches=facts.catches)  # type: ignore[misc]
-    return handler
+    return JavaScriptHandler(*(getattr(handler, f.name) for f in fields(Handler)), loneRethrow=facts.lone_rethrow)  # type: ignore[misc]
 
 
 def _id_order(id: str) -> tuple[str, int]:

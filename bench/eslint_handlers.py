@@ -9,8 +9,9 @@ For each pinned npm package (MIT, shipping its original sources; `npm pack` into
 --sourcemap`; terser `--compress --mangle` over esbuild's unminified bundle, its map chained),
 with the pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
 
-1. ESLint (flat config, no other rule) runs `preserve-caught-error`, `no-useless-catch` and
-   `no-empty` (`allowEmptyCatch: false`; only the blocks of catch clauses count) on the package's
+1. ESLint (flat config, no other rule) runs `preserve-caught-error` (`requireCatchParameter:
+   true`: a clause without parameter that throws a new error is reported too), `no-useless-catch`
+   and `no-empty` (`allowEmptyCatch: false`; only the blocks of catch clauses count) on the package's
    original files. Each finding is put on its catch clause: the clause's `catch` keyword, as
    file:line:col of the original (tree-sitter reads the original files for that).
 2. The installed `erratlas scan` reads the minified bundle; each `catch` handler of
@@ -19,9 +20,10 @@ with the pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ f
    before it (esbuild and terser map the keyword to one or the other).
 3. Site by site, with the mapping of docs/reference.md, "Checked against ESLint":
    - preserve-caught-error <-> a `wrap` whose cause is `lost` or `partial`, of a built-in error
-     class (`Error`, `TypeError`, ... as ESLint's rule reads them), in a clause with a named
-     parameter;
-   - no-useless-catch <-> one branch whose only disposition is `rethrow`;
+     class (`Error`, `TypeError`, ... as ESLint's rule reads them);
+   - no-useless-catch <-> one branch whose only disposition is `rethrow`, in a handler whose body
+     is that one `throw e` (the record's `loneRethrow`: `throw (cleanup(), e)`, how minifiers
+     write `cleanup(); throw e`, is not);
    - no-empty <-> one branch whose only disposition is `swallow`, on a clause whose body in the
      bundle is `{}`.
    ESLint findings whose catch clause no erratlas handler maps to are counted apart: "dropped"
@@ -90,7 +92,6 @@ RULES = ("preserve-caught-error", "no-useless-catch", "no-empty")
 BUILTIN_ERRORS = frozenset({"Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError",
                             "URIError", "AggregateError"})
 _EMPTY_CATCH = re.compile(rb"catch\s*(?:\(\s*[^()]*\))?\s*\{\s*\}")
-_LONE_RETHROW = re.compile(rb"catch\s*\(\s*([\w$]+)\s*\)\s*\{\s*throw\s+\1\s*;?\s*\}")
 _SOURCES = (".js", ".mjs", ".cjs")
 _JS = Language(tree_sitter_javascript.language())
 _CATCHES = Query(_JS, "(catch_clause) @catch")
@@ -283,7 +284,7 @@ def run_eslint(root: Path, fmt: str, work: Path) -> list[dict[str, Any]]:
         f'  languageOptions: {{ ecmaVersion: "latest", sourceType: "{kind}" }},\n'
         "  linterOptions: { reportUnusedDisableDirectives: \"off\", noInlineConfig: true },\n"
         "  rules: {\n"
-        '    "preserve-caught-error": "error",\n'
+        '    "preserve-caught-error": ["error", { requireCatchParameter: true }],\n'
         '    "no-useless-catch": "error",\n'
         '    "no-empty": ["error", { allowEmptyCatch: false }],\n'
         "  },\n"
@@ -325,7 +326,7 @@ def erratlas_rules(handler: dict[str, Any], data: bytes) -> set[str]:
     kinds = [[d["kind"] for d in b["dispositions"]] for b in branches]
     written = data[handler["offset"]:handler["endOffset"]]
     out = set()
-    if kinds == [["rethrow"]] and _LONE_RETHROW.fullmatch(written):
+    if kinds == [["rethrow"]] and handler["loneRethrow"]:
         out.add("no-useless-catch")
     if kinds == [["swallow"]] and _EMPTY_CATCH.fullmatch(written):
         out.add("no-empty")
@@ -333,15 +334,6 @@ def erratlas_rules(handler: dict[str, Any], data: bytes) -> set[str]:
            for b in branches for d in b["dispositions"]):
         out.add("preserve-caught-error")
     return out
-
-
-def side_notes(handler: dict[str, Any], data: bytes) -> list[str]:
-    """The handlers the mapping leaves out on purpose, counted in the output: a lone `rethrow`
-    after other statements (`cleanup(); throw e`) and an empty `swallow` that the original
-    commented (counted in compare)."""
-    kinds = [[d["kind"] for d in b["dispositions"]] for b in handler["branches"]]
-    written = data[handler["offset"]:handler["endOffset"]]
-    return ["rethrow after other work"] if kinds == [["rethrow"]] and not _LONE_RETHROW.fullmatch(written) else []
 
 
 # -- the comparison ---------------------------------------------------------------------------
@@ -353,7 +345,7 @@ class Result:
     eslint: set[tuple[str, str]] = field(default_factory=set)  # (rule, clause) in the bundle
     erratlas: set[tuple[str, str]] = field(default_factory=set)
     #: erratlas's findings that ESLint's rules leave out by definition (an original body holding
-    #: only a comment, a new error returned or rejected, a clause without parameter), left out
+    #: only a comment, a new error returned or rejected), left out
     #: of precision and listed
     aside: set[tuple[str, str]] = field(default_factory=set)
     absent: list[str] = field(default_factory=list)  # ESLint findings in files the bundle does not hold
@@ -364,7 +356,6 @@ class Result:
     #: catch clauses of the bundle (tree-sitter, here) that handlers.jsonl does not have
     missed: list[int] = field(default_factory=list)
     handlers: int = 0
-    notes: dict[str, int] = field(default_factory=dict)
     reasons: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
 
     @property
@@ -392,8 +383,6 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
                 result.unplaced.append(f"{handler['id']} -> {relative}:{origin['line']}:{origin['column']}")
             continue
         placed[clause.where] = handler
-        for note in side_notes(handler, data):
-            result.notes[note] = result.notes.get(note, 0) + 1
         for rule in erratlas_rules(handler, data):
             result.erratlas.add((rule, clause.where))
     bundled = _bundled_files(bundle_path, root)
@@ -455,12 +444,9 @@ def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | Non
     seen = f"erratlas {kinds}; original {original[:140]!r}"
     if rule == "no-empty" and not by_eslint and _COMMENT_ONLY.fullmatch(body):
         return "definitional", "the original body holds only a comment: no-empty allows it, the bundle has none"
-    if rule == "preserve-caught-error" and not by_eslint:
-        if re.match(r"catch\s*\{", original):
-            return "definitional", f"the original clause has no parameter (ESLint then reads nothing): {seen}"
-        if not _THROW_BUILTIN.search(body):
-            return "definitional", ("a built-in error not thrown as `throw new X(...)` (returned, rejected, thrown "
-                                    f"through a local or a `?:`): ESLint reads that form only: {seen}")
+    if rule == "preserve-caught-error" and not by_eslint and not _THROW_BUILTIN.search(body):
+        return "definitional", ("a built-in error not thrown as `throw new X(...)` (returned, rejected, thrown "
+                                f"through a local or a `?:`): ESLint reads that form only: {seen}")
     return "erratlas", f"{'ESLint only' if by_eslint else 'erratlas only'}: {seen}"
 
 
@@ -499,7 +485,7 @@ def report(results: list[Result]) -> str:
               "ESLint cannot parse); set aside: erratlas's findings that the rule leaves out by definition",
               "([definitional] below), not counted in precision (`precision, all` counts them). Differences:", ""]
     for r in results:
-        if r.reasons or r.unplaced or r.notes or r.missed or r.dropped:
+        if r.reasons or r.unplaced or r.missed or r.dropped:
             lines.append(f"{r.label}:")
         for (rule, where), (kind, reason) in sorted(r.reasons.items(), key=lambda kv: kv[0][1]):
             lines.append(f"  {where} {rule} [{kind}] {reason}")
@@ -509,8 +495,6 @@ def report(results: list[Result]) -> str:
             lines.append(f"  dropped by the bundler: {item}")
         for offset in r.missed:
             lines.append(f"  missed: the bundle's catch clause at offset {offset} has no handler record")
-        for note, count in sorted(r.notes.items()):
-            lines.append(f"  not compared: {count} handler(s) with {note} (no-useless-catch needs `throw e` alone)")
     return "\n".join(lines)
 
 
@@ -519,7 +503,6 @@ def as_json(results: list[Result]) -> dict[str, Any]:
                       "erratlas": sorted(map(list, r.erratlas)), "aside": sorted(map(list, r.aside)),
                       "matched": r.matched, "absent": r.absent, "dropped": r.dropped, "unplaced": r.unplaced,
                       "missed": r.missed,
-                      "notes": r.notes,
                       "differences": [[k[0], k[1], *v] for k, v in sorted(r.reasons.items())]} for r in results}
 
 

@@ -244,6 +244,8 @@ def _erratlas_findings(comparisons: dict[str, Comparison], key: Key, record: dic
     if kinds == [["rethrow"]] and isinstance(node.body[0], ast.Raise):
         comparisons["TRY203"].erratlas.add(key)
     for item in record["sources"]:
+        if item["via"] != "direct":
+            continue  # TRY301 is about a `raise` in the `try` block itself
         site = callsites.get(item["id"])
         raised = tree.raise_of(site["line"], site["column"]) if site is not None else None
         if raised is not None:

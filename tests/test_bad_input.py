@@ -1,4 +1,4 @@
-"""SPEC 8: bad input is one line naming the file and the problem, exit 2, never a traceback,
+"""Bad input (docs/reference.md, exit codes) is one line naming the file and the problem, exit 2, never a traceback,
 never a partial output."""
 
 from __future__ import annotations

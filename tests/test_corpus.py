@@ -136,12 +136,16 @@ def test_a_function_two_packages_ship_gets_no_exact_suggestion(
             assert row["package"] == truth[i]
         else:
             assert row["confidence"] == "possible" and "identical copies" in str(row["reason"])
-    # without gamma in the corpus, readConfig is beta's alone
+    # without gamma in the corpus, readConfig is beta's alone; without alpha, validateRange names
+    # beta alone in both copies: beta's copy, beside beta's code, is exact (docs/corpus.md,
+    # "Matching", copies), alpha's copy is not
     alone = tmp_path / "alone"
     assert corpus_add(alone, registry.url, f"{BETA}@2.0.0")[0] == 0
     rows = corpus_rows(suggest_rows(out, alone / "corpus", tmp_path / "b.jsonl"))
-    assert {r["package"] for r in rows.values() if r["confidence"] == "exact"} == {BETA}
-    assert sum(1 for r in rows.values() if r["confidence"] == "exact") == 3
+    claimed = {i: r["package"] for i, r in rows.items() if r["confidence"] == "exact"}
+    assert set(claimed.values()) == {BETA} and all(truth[i] == BETA for i in claimed), (claimed, truth)
+    assert len(claimed) == 5 and len(set(claimed) & set(copied)) == 2
+    assert all(truth[i] == ALPHA and rows[i]["confidence"] != "exact" for i in copied if i not in claimed)
 
 
 def test_a_tampered_cached_tarball_is_refused(registry: LocalRegistry, tmp_path: Path) -> None:

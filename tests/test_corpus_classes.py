@@ -22,6 +22,7 @@ CORE, RETRY = "erratlas-fixture-core", "erratlas-fixture-retry"
 KIT, PAINT = "erratlas-fixture-kit", "erratlas-fixture-paint"
 LEGACY, TIE, APP = "erratlas-fixture-legacy", "erratlas-fixture-tie", "erratlas-fixture-classes-app"
 MODERN, PARTS, UMBRELLA = "erratlas-fixture-modern", "erratlas-fixture-parts", "erratlas-fixture-umbrella"
+TWIN, HOST = "erratlas-fixture-twin", "erratlas-fixture-host"
 #: the bundled versions come out in January, the app on 1 March, the rewrites in June
 TIMES = {
     f"{CORE}@1.0.0": "2024-01-01T00:00:00.000Z", f"{RETRY}@1.0.0": "2024-01-02T00:00:00.000Z",
@@ -29,12 +30,13 @@ TIMES = {
     f"{LEGACY}@1.0.0": "2024-01-05T00:00:00.000Z", f"{TIE}@1.0.0": "2024-01-06T00:00:00.000Z",
     f"{TIE}@1.0.1": "2024-01-07T00:00:00.000Z", f"{TIE}@1.0.2": "2024-01-08T00:00:00.000Z",
     f"{MODERN}@1.0.0": "2024-01-09T00:00:00.000Z", f"{PARTS}@1.0.0": "2024-01-10T00:00:00.000Z",
-    f"{UMBRELLA}@1.0.0": "2024-01-11T00:00:00.000Z",
-    f"{APP}@1.0.0": "2024-03-01T00:00:00.000Z",
+    f"{UMBRELLA}@1.0.0": "2024-01-11T00:00:00.000Z", f"{TWIN}@1.0.0": "2024-01-12T00:00:00.000Z",
+    f"{HOST}@1.0.0": "2024-01-13T00:00:00.000Z",
+    f"{APP}@1.0.0": "2024-03-01T00:00:00.000Z", f"{UMBRELLA}@1.0.1": "2024-03-01T12:00:00.000Z",
     f"{CORE}@2.0.0": "2024-06-01T00:00:00.000Z", f"{RETRY}@2.0.0": "2024-06-02T00:00:00.000Z",
     f"{PAINT}@2.0.0": "2024-06-03T00:00:00.000Z",
 }
-NAMES = (CORE, RETRY, KIT, PAINT, LEGACY, MODERN, PARTS, UMBRELLA, TIE)
+NAMES = (CORE, RETRY, KIT, PAINT, LEGACY, MODERN, PARTS, UMBRELLA, TIE, TWIN)
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +74,15 @@ def suggestions(registry: LocalRegistry, scanned: tuple[Path, dict[str, str | No
     return by_id, result.stderr + suggested.stderr
 
 
+@pytest.fixture(scope="module")
+def every_version(registry: LocalRegistry, scanned, tmp_path_factory: pytest.TempPathFactory  # type: ignore[no-untyped-def]
+                  ) -> dict[str, dict[str, object]]:
+    """The suggestions of a corpus of every version of the names (no window), shared by the tests
+    that need nothing else."""
+    rows, _ = suggestions(registry, scanned, tmp_path_factory.mktemp("every-version"))
+    return rows
+
+
 def exact(rows: dict[str, dict[str, object]]) -> dict[str, object]:
     return {i: r["package"] for i, r in rows.items() if r["confidence"] == "exact"}
 
@@ -86,7 +97,7 @@ def of(truth: dict[str, str | None], package: str) -> set[str]:
 
 def test_the_fixture_bundles_every_class(scanned) -> None:
     _, truth = scanned
-    for package in (CORE, RETRY, PAINT, KIT, LEGACY, MODERN, PARTS, TIE):
+    for package in (CORE, RETRY, PAINT, KIT, LEGACY, MODERN, PARTS, TIE, TWIN):
         assert of(truth, package), package
 
 
@@ -108,6 +119,8 @@ def test_the_bundles_window_found_from_its_package_picks_the_versions_it_was_bui
     rows, said = suggestions(registry, scanned, tmp_path, "--for", HERE / "tarballs" / f"{APP}-1.0.0.tgz")
     assert f"the publish time of {APP}@1.0.0" in said
     assert "the bundle's window: before 2024-03-01" in said
+    # recorded under the sha256 of the tarball's files, so suggest on the scanned app.min.js uses it
+    assert "the bundle's window (recorded by corpus add --for): before 2024-03-01" in said
     assert not wrong(rows, truth)
     assert of(truth, RETRY) <= set(exact(rows))
 
@@ -130,13 +143,13 @@ def test_a_package_file_that_bundles_another_names_the_inner_package(
     assert f"its file's own map places it in {PAINT}" in evidence
 
 
-def test_es5_classes_are_matched(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+def test_es5_classes_are_matched(every_version, scanned) -> None:
     """legacy ships ES5 as the bundle holds it; modern ships ES2015 classes and the bundle holds
     Babel's ES5 output of them (methods as `{key: "add", value: function (n) {...}}`, `_typeof(n) ===
     "object"`, `arguments.length > 1 && ...` for a default): the index holds each method as Babel
     writes it (docs/corpus.md, "ES5 output")."""
     out, truth = scanned
-    rows, _ = suggestions(registry, scanned, tmp_path)
+    rows = every_version
     assert of(truth, LEGACY) and of(truth, LEGACY) <= set(exact(rows))
     # the map places Babel's inlined helpers in modern's file too: compiler runtime, never matched
     messages = {json.loads(line)["id"]: json.loads(line)["message"]["comparisonKey"]
@@ -146,13 +159,12 @@ def test_es5_classes_are_matched(registry: LocalRegistry, scanned, tmp_path: Pat
     assert not wrong(rows, truth)
 
 
-def test_a_roll_up_leaves_the_function_to_the_package_whose_own_sources_hold_it(
-        registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+def test_a_roll_up_leaves_the_function_to_the_package_whose_own_sources_hold_it(every_version, scanned) -> None:
     """umbrella's dist/umbrella.js rolls up parts' five modules (no wrappers, no map): each of
     parts' functions is in both packages, and parts' own file decides (docs/corpus.md, "Matching",
     roll-ups)."""
     _, truth = scanned
-    rows, _ = suggestions(registry, scanned, tmp_path)
+    rows = every_version
     ids = of(truth, PARTS)
     assert len(ids) >= 8 and ids <= set(exact(rows))
     assert not wrong(rows, truth)
@@ -161,9 +173,44 @@ def test_a_roll_up_leaves_the_function_to_the_package_whose_own_sources_hold_it(
             str(rows[i]["evidence"]), rows[i]["evidence"]
 
 
-def test_a_version_tie_names_the_range(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+def test_a_roll_up_published_after_the_window_leaves_the_function_to_its_package(
+        registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+    """umbrella 1.0.1, the same roll-up, comes out hours after the app: inside the day `corpus add
+    --for` takes in, late for `suggest`. Its late roll-up is still a roll-up: it leaves parts'
+    functions to parts, as 1.0.0's does (docs/corpus.md, "Matching", roll-ups and the window)."""
     _, truth = scanned
-    rows, _ = suggestions(registry, scanned, tmp_path)
+    package = tmp_path / "package"  # the bundle where its npm package puts it: the window is recorded for it
+    package.mkdir()
+    shutil.copy(HERE / "app.min.js", package / "app.min.js")
+    (package / "package.json").write_text(json.dumps({"name": APP, "version": "1.0.0"}))
+    rows, said = suggestions(registry, scanned, tmp_path, "--for", package / "app.min.js")
+    assert "; 1 of " in said and "corpus versions published after it decide nothing" in said, said
+    ids = of(truth, PARTS)
+    assert len(ids) >= 8 and ids <= set(exact(rows))
+    assert not wrong(rows, truth)
+
+
+def test_identical_copies_are_exact_where_the_code_beside_them_names_their_package(every_version, scanned) -> None:
+    """twin is bundled twice (its own copy, and host's nested one): each callsite has an identical
+    copy, in no bundler module. Every copy's function names twin alone and so does the function
+    beside it: the copies are claimed together (docs/corpus.md, "Matching", copies)."""
+    out, truth = scanned
+    records = [json.loads(line) for line in (out / "error-message-callsites.jsonl").read_text().splitlines()]
+    ids = of(truth, TWIN)
+    assert len(ids) == 6 and all(r["copies"]["count"] == 2 for r in records if r["id"] in ids)
+    rows = every_version
+    copies = {r["match"]["callsite"]: r for r in rows.values() if r.get("copies")}  # type: ignore[union-attr]
+    claimed = {i for r in copies.values() if r["package"] == TWIN and r["confidence"] == "exact"
+               for i in r["exampleIds"]}  # type: ignore[attr-defined]
+    assert claimed == ids
+    assert all("names erratlas-fixture-twin alone too" in str(r["evidence"]) for r in copies.values()
+               if r["package"] == TWIN)
+    assert not wrong(rows, truth)
+
+
+def test_a_version_tie_names_the_range(every_version, scanned) -> None:
+    _, truth = scanned
+    rows = every_version
     ids = of(truth, TIE)
     assert ids and ids <= set(exact(rows))
     for i in ids:

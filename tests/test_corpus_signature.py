@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from analyzer.javascript.corpus import index_sources
+from analyzer.javascript.corpus import index_sources, unit_functions
 from analyzer.javascript.signatures import UnitTokens, decode_string, distinctive_signatures
 from analyzer.javascript.syntax import parse
+from analyzer.model import Unit
 
 SOURCE = b"""
 function readConfig(text, options) {
@@ -217,3 +218,92 @@ def test_es5_output_of_another_method_does_not_match() -> None:
     for compiled in (TYPESCRIPT, BABEL):
         assert not bundle_keys(compiled.replace(b"got text", b"got words")) & indexed
         assert not bundle_keys(compiled.replace(b'"decoded"', b'"received"')) & indexed
+
+
+# ---- async functions compiled to generators by Babel's regenerator (docs/corpus.md) --------------
+
+ASYNC = b"""
+export class Loader {
+  async load(url) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error("loader: request failed with status " + response.status);
+    try {
+      return await response.json();
+    } catch (error) {
+      throw new Error("loader: the body is not JSON");
+    }
+  }
+}
+"""
+#: regenerator-runtime's form (Babel before 7.27): `_context.prev`, `.next`, `.sent`, `.abrupt("return")`
+REGENERATOR_RUNTIME = b"""var L=function(){function t(){s(this,t)}return h(t,[{key:"load",value:function(){var e=\
+c(o().mark((function e(t){var n;return o().wrap((function(e){for(;;)switch(e.prev=e.next){case 0:return e.next=2,\
+fetch(t);case 2:if((n=e.sent).ok){e.next=5;break}throw new Error("loader: request failed with status "+n.status);\
+case 5:return e.prev=5,e.next=8,n.json();case 8:return e.abrupt("return",e.sent);case 11:throw e.prev=11,\
+e.t0=e.catch(5),new Error("loader: the body is not JSON");case 14:case"end":return e.stop()}}),e,null,[[5,11]])})));\
+return function(t){return e.apply(this,arguments)}}()}]),t}();"""
+#: Babel 7.29 and terser: `_context.p`, `.n`, `.v`, `.a(2, ...)`, `_regenerator().w` and `.m`
+REGENERATOR = b"""{key:"load",value:(u=r().m(function t(n){var e;return r().w(function(t){for(;;)switch(t.p=t.n){\
+case 0:return t.n=1,fetch(n);case 1:if((e=t.v).ok){t.n=2;break}throw new Error("loader: request failed with status "\
++e.status);case 2:return t.p=2,t.n=3,e.json();case 3:return t.a(2,t.v);case 4:throw t.p=4,t.v,new Error("loader: \
+the body is not JSON");case 5:return t.a(2)}},t,null,[[2,4]])}),a=function(){var t=this,r=arguments;return new \
+Promise(function(n,o){var i=u.apply(t,r);function a(t){e(i,n,o,a,c,"next",t)}function c(t){e(i,n,o,a,c,"throw",t)}\
+a(void 0)})},function(t){return a.apply(this,arguments)})}"""
+
+
+def scanned_keys(source: bytes) -> set[int]:
+    """The keys `scan --signatures` writes for `source` as one unit."""
+    unit = Unit(name="bundle.js", source=source, sha256="")
+    return {int(f.key, 16) for f in unit_functions(unit, parse(source), {})}
+
+
+def test_an_async_method_matches_its_regenerator_output() -> None:
+    indexed = {f.key for f in index_sources([("index.js", ASYNC)]).functions}
+    for compiled in (REGENERATOR_RUNTIME, REGENERATOR):
+        assert scanned_keys(compiled) & indexed, compiled[:40]
+        assert not bundle_keys(compiled) & indexed  # the state machine's own tokens differ
+
+
+def test_regenerator_output_of_another_method_does_not_match() -> None:
+    indexed = {f.key for f in index_sources([("index.js", ASYNC)]).functions}
+    for compiled in (REGENERATOR_RUNTIME, REGENERATOR):
+        assert not scanned_keys(compiled.replace(b"not JSON", b"not XML")) & indexed
+        assert not scanned_keys(compiled.replace(b".json()", b".text()")) & indexed
+    # a nested function's own `e.next` is the package's code, not the state machine's
+    nested = REGENERATOR_RUNTIME.replace(b"n.json()", b"n.json(function(e){return e.next})")
+    assert not scanned_keys(nested) & indexed
+    written = ASYNC.replace(b"response.json()", b"response.json(function (e) { return e.next; })")
+    assert scanned_keys(nested) & {f.key for f in index_sources([("index.js", written)]).functions}
+
+
+# ---- imported bindings' members, as ESM bundlers hoist them (docs/corpus.md) ---------------------
+
+IMPORTING = b"""
+import { util } from "@tensorflow/tfjs-core";
+import * as broadcast from "./broadcast_util";
+export function raggedRange(starts, limits) {
+  if (starts.length > 1) throw new Error("starts must be a scalar or vector");
+  const splits = util.getArrayFromDType("int32", limits.length + 1);
+  return broadcast.assertAndGetBroadcastShape(splits.shape, limits.shape);
+}
+"""
+#: rollup (and esbuild, webpack's module concatenation) call the imported functions directly
+HOISTED = b"""function q(e,t){if(e.length>1)throw new Error("starts must be a scalar or vector");\
+var n=Ue("int32",t.length+1);return Wn(n.shape,t.shape)}"""
+
+
+def test_imported_members_match_their_hoisted_form() -> None:
+    indexed = {f.key for f in index_sources([("index.js", IMPORTING)]).functions}
+    assert bundle_keys(HOISTED) & indexed
+    # the function as written stays indexed (a bundle that keeps the members)
+    assert bundle_keys(IMPORTING) <= indexed
+    assert not bundle_keys(HOISTED) & bundle_keys(IMPORTING)
+
+
+def test_hoisted_form_of_other_code_does_not_match() -> None:
+    indexed = {f.key for f in index_sources([("index.js", IMPORTING)]).functions}
+    assert not bundle_keys(HOISTED.replace(b"scalar or vector", b"scalar or matrix")) & indexed
+    assert not bundle_keys(HOISTED.replace(b"n.shape,t.shape", b"n.shape,t.size")) & indexed
+    # members of a local object are no import's: they are not dropped
+    local = IMPORTING.replace(b'import { util } from "@tensorflow/tfjs-core";\n', b"const util = makeUtil();\n")
+    assert not bundle_keys(HOISTED) & {f.key for f in index_sources([("index.js", local)]).functions}

@@ -1,4 +1,4 @@
-"""SPEC 3: fingerprints survive any consistent renaming, are unique, and are local to a function."""
+"""Fingerprints (docs/fingerprints.md) survive any consistent renaming, are unique, and are local to a function."""
 
 from __future__ import annotations
 

@@ -96,6 +96,61 @@ def test_a_function_entry_owns_the_handlers_of_its_function_and_a_callsite_entry
     assert total == {"Product": 1, "Dependency": 0, "Unresolved": len(owner) - 1}
 
 
+#: an esbuild-shaped bundle of two modules: src/quiet.js catches errors and makes none
+_TWO_MODULES = """var __getOwnPropNames = Object.getOwnPropertyNames;
+var __commonJS = (cb, mod) => function __require() {
+  return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
+};
+var require_quiet = __commonJS({
+  "src/quiet.js"(exports, module) {
+    module.exports = function readSettings(text) {
+      try {
+        return JSON.parse(text);
+      } catch {
+      }
+      return {};
+    };
+  }
+});
+var require_loud = __commonJS({
+  "src/loud.js"(exports, module) {
+    module.exports = function fail(what) {
+      throw new Error("cannot " + what);
+    };
+  }
+});
+require_quiet()("{}");
+require_loud()("start");
+"""
+
+
+def test_an_entry_that_owns_only_handlers_is_not_stale(tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle.js"
+    bundle.write_text(_TWO_MODULES, encoding="utf-8")
+    out = tmp_path / "scan"
+    scan(bundle, out)
+    (quiet,) = [m for m in _lines(out / "modules.jsonl") if m["name"] == "src/quiet.js"]
+    assert quiet["callsites"] == {"error": 0, "diagnostic": 0}
+    allowlist = tmp_path / "a.toml"
+    allowlist.write_text('schema = "erratlas.allowlist/1"\n' + "".join(
+        f'\n[[entry]]\nmatch = {{ module = "{fingerprint}" }}\nowner = "Product"\nreason = "r"\n'
+        'reviewedBy = "t"\nreviewedOn = 2026-12-03\n'
+        for fingerprint in (quiet["fingerprint"], "fp1m:" + "0" * 32)), encoding="utf-8")
+    assert run("project", out, "-a", allowlist).returncode == 0
+    (row,) = _lines(out / OWNERS)
+    assert row["owner"] == "Product" and row["evidence"]["entry"].endswith("a.toml:3")
+    stale = _summary(out)["stale"]
+    assert [entry["fingerprint"] for entry in stale] == ["fp1m:" + "0" * 32]  # the entry that owns nothing
+    gate = run("gate", out)
+    assert gate.returncode == 1
+    assert [line for line in gate.stdout.splitlines() if line.startswith("FAIL")] == [
+        f"FAIL stale allowlist entry {stale[0]['entry']}: module fp1m:{'0' * 32} matches nothing"]
+    pruned = run("prune", out, "-a", allowlist)
+    assert pruned.returncode == 0 and "removed 1 stale entries" in pruned.stderr
+    assert quiet["fingerprint"] in allowlist.read_text(encoding="utf-8")
+    assert "fp1m:" + "0" * 32 not in allowlist.read_text(encoding="utf-8")
+
+
 # ---- the index's flow pages ----------------------------------------------------------------------------
 
 
@@ -115,7 +170,7 @@ def test_the_field_to_decision_table_counts_the_handlers_of_each_test(flow: Path
     table = (flow / "index" / "flow-tests-01.md").read_text(encoding="utf-8")
     row = next(line for line in table.splitlines() if line.startswith('| e.code === "ENOENT" |'))
     assert row.split(" | ")[1:4] == ["2", "0 / 0 / 2", "return-value ×2"]
-    assert row.count("](../readable/flow.js#L") == 2
+    assert row.count("](flow-handlers-01.md#h-flow-js-") == 2  # each handler at its anchor
 
 
 def test_the_product_page_lists_the_handlers_that_swallow_or_lose_a_cause(pair: dict[str, Path]) -> None:
@@ -185,6 +240,30 @@ def test_the_flow_rules_are_off_by_default_and_on_with_flow(pair: dict[str, Path
     validate_with_multitool(written, tmp_path)
 
 
+def test_useless_catch_is_a_body_of_the_rethrow_alone(tmp_path: Path) -> None:
+    """ESLint's no-useless-catch: `catch (e) { throw e }`, not `catch (e) { cleanup(); throw e }`
+    nor its minified `throw cleanup(), e`."""
+    bundle = tmp_path / "rethrows.js"
+    bundle.write_text("function cleanup() {}\n"
+                      "function alone(f) { try { return f(); } catch (e) { throw e; } }\n"
+                      "function afterWork(f) { try { return f(); } catch (e) { cleanup(); throw e; } }\n"
+                      "function minified(f) { try { return f(); } catch (e) { throw cleanup(), e; } }\n"
+                      "function arrow(p) { return p.catch((e) => { throw e; }); }\n"
+                      "function named(p) { return p.catch(cleanup); }\n"
+                      "module.exports = { alone, afterWork, minified, arrow, named };\n", encoding="utf-8")
+    out = tmp_path / "scan"
+    scan(bundle, out)
+    told = {h["scope"]["function"]: h for h in _lines(out / "handlers.jsonl")}
+    assert {name: h["loneRethrow"] for name, h in told.items()} == {
+        "alone": True, "afterWork": False, "minified": False, "arrow": True, "named": False}
+    for name in ("afterWork", "minified"):  # the dispositions alone do not say that other code runs
+        assert [[d["kind"] for d in b["dispositions"]] for b in told[name]["branches"]] == [["rethrow"]]
+    useless = [r["properties"]["id"] for r in _sarif(out, "--flow")["results"] if r["ruleId"] == "useless-catch"]
+    assert useless == [told["alone"]["id"], told["arrow"]["id"]]
+    assert _summary(out)["handlerOwners"]["findings"]["uselessCatch"]["Unresolved"] == sorted(
+        [told["alone"]["fingerprint"], told["arrow"]["fingerprint"]])
+
+
 # ---- the gate --------------------------------------------------------------------------------------
 
 
@@ -208,6 +287,28 @@ def test_a_new_wrap_that_loses_its_cause_fails_the_gate(pair: dict[str, Path]) -
     failed = _gate(pair, "--max-new-lost-cause", "0")
     assert failed.returncode == 1 and "whose wrap loses the cause" in failed.stdout
     assert _gate(pair, "--max-new-lost-cause", "1").returncode == 0
+
+
+def test_the_gates_sarif_lists_the_new_product_handlers_of_a_failed_threshold(pair: dict[str, Path]) -> None:
+    result = _gate(pair, "--max-new-swallowed", "0", "--max-new-lost-cause", "1", "--format", "sarif")
+    assert result.returncode == 1, result.stderr
+    log = json.loads(result.stdout)
+    validate_official(log)
+    (run_,) = log["runs"]
+    assert [r["id"] for r in run_["tool"]["driver"]["rules"]][-3:] == [
+        "swallowed-error", "wrap-loses-cause", "useless-catch"]
+    new = _handler(pair["head"], "writeCache")
+    # the old silent catch and the new lost cause (within its threshold) are not in the failing set
+    assert [(r["ruleId"], r["level"], r["properties"]["id"], r["partialFingerprints"]["erratlasHandler/v1"])
+            for r in run_["results"]] == [("swallowed-error", "error", new["id"], new["fingerprint"])]
+    (notification,) = run_["invocations"][0]["toolExecutionNotifications"]
+    assert "--max-new-swallowed 0" in notification["message"]["text"]
+    both = json.loads(_gate(pair, "--max-new-swallowed", "0", "--max-new-lost-cause", "0", "--format",
+                            "sarif").stdout)["runs"][0]["results"]
+    assert [(r["ruleId"], r["properties"]["id"]) for r in both] == [
+        ("swallowed-error", new["id"]), ("wrap-loses-cause", _handler(pair["head"], "parseArgs")["id"])]
+    passed = _gate(pair, "--max-new-swallowed", "1", "--format", "sarif")
+    assert passed.returncode == 0 and json.loads(passed.stdout)["runs"][0]["results"] == []
 
 
 def test_the_handler_thresholds_need_a_baseline_with_handler_owners(pair: dict[str, Path], tmp_path: Path) -> None:

@@ -74,6 +74,31 @@ def test_each_disposition_is_named_for_what_the_handler_does(by_case: dict[str, 
     assert [b["test"] for b in handler["branches"]] == [None]
 
 
+@pytest.fixture(scope="module")
+def fallthrough(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    """The handlers of fixtures/flow/src/fallthrough.js by the exported function holding them."""
+    out = tmp_path_factory.mktemp("fallthrough") / "scan"
+    scan(FIXTURES / "flow" / "src" / "fallthrough.js", out)
+    return {h["scope"]["scopePath"][-1].split(":")[1].split("@")[0]: [h] for h in _handlers(out)}
+
+
+@pytest.mark.parametrize(("case", "kinds"), [
+    ("rethrowsUnlessItExists", ["rethrow", "swallow"]),  # if (codeOf(err) !== "EEXIST") throw err
+    ("throwsOnBothArms", ["rethrow", "wrap"]),  # if (strict) throw err; else throw new Error(...)
+    ("callsBackIfReady", ["callback", "swallow"]),  # ready && done(err)
+    ("logsWhenVerbose", ["log", "swallow"]),  # if (verbose) console.error(err)
+    ("callsBackOnBothArms", ["callback"]),  # ready ? done(err) : fail(err)
+    ("releasesAndRethrows", ["rethrow"]),  # throw (lock.release(), err)
+    ("returnsOneOrTheOther", ["return-value"]),  # if (first) return 1; return 2
+    ("returnsTheCallback", ["callback"]),  # return done(err)
+    ("logsInALoop", ["callback"]),  # a loop is unclear: it decides
+    ("callsBackInACondition", ["callback"]),  # if ((done(err), ready)) later(): done(err) is a statement
+])
+def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
+        fallthrough: dict[str, Any], case: str, kinds: list[str]) -> None:
+    assert _kinds(_one(fallthrough, case)) == [kinds]
+
+
 @pytest.mark.parametrize(("case", "cause", "constructor"), [
     ("wrapsKeepingCause", "kept", "Error"),  # new Error(m, {cause: err})
     ("wrapsPartially", "partial", "Error"),  # only err.message is carried
@@ -253,3 +278,15 @@ def test_a_real_bundle_has_valid_handlers_each_branch_with_a_disposition(release
     assert counted["byDisposition"] == {kind: kinds.count(kind) for kind in counted["byDisposition"]}
     assert counted["count"] == len(handlers) and counted["sources"] + counted["callSources"] == sum(
         len(h["sources"]) for h in handlers)
+
+
+@pytest.mark.parametrize("source, name, limit", [
+    (b"", b"Ce", 0), (b"Ce", b"Ce", 0), (b"Ce", b"Ce", 1), (b"CeCeCe", b"Ce", 2), (b"CeCeCe", b"Ce", 3),
+    (b"aaaa", b"aa", 1), (b"aaaa", b"aa", 2), (b"aaa", b"aa", 1), (b"x Ce(e) y Ce(e)", b"Ce", 1),
+])
+def test_the_sink_bound_counts_as_bytes_count_does(source: bytes, name: bytes, limit: int) -> None:
+    """The occurrence bound stops at the first occurrence past it, and counts non-overlapping
+    occurrences, as `bytes.count` does (`aaaa` holds `aa` twice)."""
+    from analyzer.javascript.sink import _at_most
+
+    assert _at_most(source, name, limit) == (source.count(name) <= limit)

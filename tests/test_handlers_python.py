@@ -115,6 +115,17 @@ def test_each_disposition(by_case: dict[str, list[dict[str, Any]]], case: str, k
     assert _kinds(_one(by_case, case)) == kinds
 
 
+@pytest.mark.parametrize(("case", "kinds"), [
+    ("rethrows_unless_it_exists", [[("rethrow", None), ("swallow", None)]]),  # if not ...: raise
+    ("raises_on_both_arms", [[("rethrow", None), ("wrap", "kept")]]),  # if strict: raise / else: raise X from e
+    ("logs_when_verbose", [[("log", None), ("swallow", None)]]),  # verbose and logger.warning(...)
+    ("returns_one_or_the_other", [[("return-value", None)]]),  # if first: return 1 / return 2
+])
+def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
+        by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:
+    assert _kinds(_one(by_case, case)) == kinds
+
+
 def test_links_the_new_error_and_the_diagnostic(by_case: dict[str, list[dict[str, Any]]],
                                                 errors: dict[str, dict[str, Any]], scanned: Path) -> None:
     (wrap,) = _one(by_case, "wrap_kept")["branches"][0]["dispositions"]
@@ -221,3 +232,45 @@ def test_fields_are_the_attributes_set_before_the_fate(fates: dict[str, dict[str
 def test_diagnostics_have_no_flow(scanned: Path) -> None:
     diagnostics = records(scanned, "diagnostic")
     assert diagnostics and all(d["flow"] is None for d in diagnostics)
+
+
+# --- through a call (docs/reference.md, "Handler records", Python): fixtures/python-handlers/called/ ---
+
+def _through(handler: dict[str, Any], errors: dict[str, dict[str, Any]]) -> list[tuple[str, str, int]]:
+    """(unit, function) of each error callsite caught through a call, with its hops."""
+    return [(errors[s["id"]]["unit"], errors[s["id"]]["scope"]["function"], s["hops"])
+            for s in handler["sources"] if s["via"] == "call"]
+
+
+def test_a_call_source_at_one_and_two_hops(by_case: dict[str, list[dict[str, Any]]],
+                                           errors: dict[str, dict[str, Any]]) -> None:
+    lookup = ("called/helpers.py", "called.helpers.lookup")
+    assert _through(_one(by_case, "call_at_one_hop"), errors) == [(*lookup, 1)]
+    assert _through(_one(by_case, "call_through_a_module"), errors) == [(*lookup, 1)]  # helpers.lookup(...)
+    assert _through(_one(by_case, "call_at_two_hops"), errors) == [(*lookup, 2)]  # fetch -> lookup
+    check = ("called/calls.py", "called.calls.Service.check", 1)
+    assert _through(_one(by_case, "call_through_self"), errors) == [check]
+    assert _through(_one(by_case, "call_awaited"), errors) == [("called/calls.py", "called.calls.async_lookup", 1)]
+
+
+@pytest.mark.parametrize("case", [
+    "call_caught_inside_the_callee",  # the callee's own handler catches it
+    "call_of_a_class_not_caught",  # ValueError: the handler names HandledError
+    "call_unresolved",  # a parameter called
+    "call_overridden",  # self.fail(): a subclass defines fail again
+    "call_not_awaited",  # an async function called without await runs nothing
+])
+def test_no_call_source_is_guessed(by_case: dict[str, list[dict[str, Any]]], case: str) -> None:
+    assert _one(by_case, case)["sources"] == []
+
+
+def test_the_error_sink_is_reported_and_set_exception_rejects(by_case: dict[str, list[dict[str, Any]]],
+                                                              scanned: Path) -> None:
+    for case in ("reported_once", "reported_thrice"):
+        assert _kinds(_one(by_case, case)) == [[("report", None)]]
+    assert _kinds(_one(by_case, "reported_twice")) == [[("report", None), ("return-value", None)]]
+    assert _one(by_case, "reported_once")["branches"][0]["dispositions"][0]["callee"] == "report_failure"
+    assert _kinds(_one(by_case, "rejected")) == [[("reject", None)]]
+    (sink,) = json.loads((scanned / SUMMARY).read_text())["handlers"]["sinks"]
+    assert sink["name"] == "called.helpers.report_failure" and sink["unit"] == "called/helpers.py"
+    assert sink["calls"] == 3 and sink["declaration"]["kind"] == "function"

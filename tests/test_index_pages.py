@@ -71,6 +71,43 @@ def check_index(out: Path) -> int:
     for record in records(out, "error") + records(out, "diagnostic"):
         place = record["readable"]
         assert f"../{place['file']}#L{place['line']}) @{record['offset']} " in detail, record["id"]  # type: ignore[index]
+    if (out / "handlers.jsonl").exists():
+        checked += _check_handler_anchors(out)
+    return checked
+
+
+_HANDLER_ROW = re.compile(r'^\| <a id="(h-[a-z0-9-]+)"></a>.*?\| '
+                          r"\[([^\]]+)\]\(\.\./([^)#]+)#L([0-9]+)\) @([0-9]+) \| `([^`]+)` \|", re.M)
+_HANDLER_LINK = re.compile(r"\[([^\]]+)\]\((flow-handlers-[0-9]{2}\.md)#(h-[a-z0-9-]+)\)")
+
+
+def _check_handler_anchors(out: Path) -> int:
+    """Every handler has one row under an anchor of its own on the handler pages, linked at its
+    readable line and offset; every link to a handler from a flow page lands on the line of that
+    anchor, a row that names the place the link names (and the id, on the Product page)."""
+    rows: dict[str, dict[str, tuple[str, str]]] = {}
+    for page in sorted((out / "index").glob("flow-handlers-*.md")):
+        for anchor, label, file, line, offset, identifier in _HANDLER_ROW.findall(page.read_text(encoding="utf-8")):
+            assert anchor not in rows.setdefault(page.name, {}), anchor
+            rows[page.name][anchor] = (identifier, f"{label}|{file}|{line}|{offset}")
+    by_id = {identifier: place for anchors in rows.values() for identifier, place in anchors.values()}
+    handlers = [json.loads(line) for line in (out / "handlers.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(by_id) == sum(len(anchors) for anchors in rows.values()) == len(handlers)
+    for handler in handlers:
+        place = handler["readable"]
+        label, file, line, offset = by_id[handler["id"]].split("|")
+        assert re.sub(r"\\(.)", r"\1", label) == f"{place['file'].rsplit('/', 1)[-1]}:{place['line']}", handler["id"]
+        assert (file, int(line), int(offset)) == (place["file"], place["line"], handler["offset"]), handler["id"]
+    checked = 0
+    for page in sorted((out / "index").glob("flow*.md")):
+        text = page.read_text(encoding="utf-8")
+        for row in text.splitlines():
+            for label, target, anchor in _HANDLER_LINK.findall(row):
+                identifier, place = rows[target][anchor]
+                assert place.startswith(f"{label}|"), (page.name, anchor, label)  # both as the page writes them
+                if page.name.startswith("flow-product-"):
+                    assert f"`{identifier}`" in row, (page.name, anchor)
+                checked += 1
     return checked
 
 

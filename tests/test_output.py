@@ -1,4 +1,4 @@
-"""SPEC 5: deterministic output, replaced atomically; a killed scan leaves the previous output."""
+"""Deterministic output (docs/reference.md), replaced atomically; a killed scan leaves the previous output."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ EXPECTED_FILES = {
     "index/flow.md",  # the flow pages
     "index/flow-tests-01.md",
     "index/flow-product-01.md",
+    "index/flow-handlers-01.md",  # every handler under its own anchor
     SUMMARY,
 }
 

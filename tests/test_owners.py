@@ -1,4 +1,4 @@
-"""SPEC 4, 6, 7 through the CLI: allowlists, projection, the reviewer's index and the gate."""
+"""Owners through the CLI (docs/owners.md): allowlists, projection, the reviewer's index and the gate."""
 
 from __future__ import annotations
 

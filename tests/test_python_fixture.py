@@ -1,4 +1,4 @@
-"""SPEC 2-3 for Python on a hand-written package: what resolves, what is shadowed, levels,
+"""The Python inventory on a hand-written package: what resolves, what is shadowed, levels,
 scopes, error classes, and fingerprints that ignore local names and positions."""
 
 from __future__ import annotations

@@ -18,7 +18,10 @@ each tree gained handler-owner-projection.jsonl and the index's flow pages, the 
 section and the summary its `handlerOwners`. It was recorded again when Python error callsites
 gained their `flow` (issue 24): against main's own outputs at dfed69a, only the error callsites
 file and its hash in the summary changed in each tree (the diagnostics and handlers files differ
-from the record before by what main had changed since). A scan today must
+from the record before by what main had changed since). It was recorded again when every
+handler got a row under an anchor of its own on the flow pages: against main's outputs at
+86f339a, pip gained index/flow-handlers-01.md, and only the index, flow.md, flow-tests-01.md and
+the summary's output hashes changed. A scan today must
 write the same files with the same bytes. A tree whose input differs from the recorded one
 (another pip, another Python) is skipped: its golden values say nothing about it.
 """

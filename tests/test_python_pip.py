@@ -1,4 +1,4 @@
-"""SPEC 1-2 for Python, on a real tree: the installed `pip` package.
+"""The Python inventory on a real tree: the installed `pip` package.
 
 The oracle is independent of erratlas: the standard library's `ast` finds the calls and
 `symtable` (CPython's own scope analysis) says what each name resolves to. It decides four

@@ -11,7 +11,7 @@ import pytest
 from conftest import FIXTURES, records, run, tree_bytes
 from support import python_oracles, python_trees
 
-from analyzer.python.reduce import reduce
+from analyzer.python.reduce import Hits, reduce
 from analyzer.python.rules import compile_rules
 from analyzer.python.tokens import Tokens, logical_lines
 from analyzer.python.vocabulary import input_vocabulary
@@ -55,7 +55,7 @@ def test_more_of_the_standard_library_scans_to_the_same_bytes_reduced_or_whole(t
 def reduced_pieces(source: str) -> list[str]:
     vocabulary = input_vocabulary(compile_rules(load_rules("python")), [source.encode()])
     stream = Tokens(source)
-    reduction = reduce(stream, logical_lines(stream), vocabulary.hits)
+    reduction = reduce(stream, logical_lines(stream), Hits(vocabulary.hits))
     return [source[start:end] for start, end in reduction.regions] if reduction else []
 
 
@@ -74,3 +74,23 @@ def test_bodies_and_values_without_callsites_are_replaced_and_the_rest_is_kept()
 
 def test_a_body_indented_with_tabs_is_kept() -> None:
     assert reduced_pieces("def f():\n\tx = [1, 2, 3]\n\treturn x\n") == ["[1, 2, 3]"]
+
+
+def test_calls_that_may_reach_a_raise_are_kept() -> None:
+    """A call of a function that raises is parsed anywhere (`self.m()` only through `self`), a
+    call of one that calls it only in a `try` block (docs/performance.md)."""
+    source = (
+        "def fails(x):\n    raise ValueError(x)\n\n\ndef calls(x):\n    return fails(x)\n\n\n"
+        "class C:\n    def check(self):\n        raise KeyError('k')\n\n"
+        "    def run(self, other):\n        a = self.check()\n        b = other.check(2)\n"
+        "        c = calls(1)\n        try:\n            d = calls(2)\n        except KeyError:\n            pass\n"
+    )
+    vocabulary = input_vocabulary(compile_rules(load_rules("python")), [source.encode()])
+    assert (vocabulary.raising_functions, vocabulary.raising_methods) == ({"fails"}, {"check"})
+    assert (vocabulary.calling_functions, vocabulary.calling_methods) == ({"calls"}, {"run"})
+    stream = Tokens(source)
+    hits = Hits(vocabulary.hits, vocabulary.raising_functions, vocabulary.raising_methods,
+                vocabulary.calling_functions, vocabulary.calling_methods)
+    reduction = reduce(stream, logical_lines(stream), hits)
+    assert reduction is not None
+    assert [source[start:end] for start, end in reduction.regions] == ["other.check(2)", "calls(1)"]

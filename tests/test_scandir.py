@@ -11,12 +11,15 @@ import orjson
 import pytest
 from conftest import run
 
+from analyzer.diff_model import DiffDocument
 from analyzer.errors import InputError
-from analyzer.model import Suggestion
+from analyzer.facts import BundledModule
+from analyzer.model import Callsite, Candidate, Suggestion, SuggestionEvidence
 from analyzer.scandir.files import (
     CALLSITE_FILES,
     INDEX_DIRECTORY,
     MAP_SOURCES_FILE,
+    MODULES_FILE,
     OUTPUTS,
     PROJECTION_FILE,
     READABLE_DIRECTORY,
@@ -25,8 +28,20 @@ from analyzer.scandir.files import (
     SUGGESTIONS_FILE,
     SUMMARY_FILE,
 )
-from analyzer.scandir.load import load_callsites, load_map_sources, load_projection, load_references, records_of
+from analyzer.scandir.load import (
+    _MISS,
+    _fast,
+    load_callsites,
+    load_diff,
+    load_map_sources,
+    load_modules,
+    load_projection,
+    load_references,
+    record_of,
+    records_of,
+)
 from analyzer.scandir.read import verified
+from analyzer.scandir.summary import summary_of
 
 
 def _files(directory: Path) -> dict[str, bytes]:
@@ -106,33 +121,85 @@ def _replaced(document: object, path: tuple[object, ...], value: object) -> obje
     return copy
 
 
-def test_the_compiled_loader_builds_what_the_checked_one_does_and_refuses_what_it_refuses(
-        demo_scanned_once: Path) -> None:
-    """The loader's straight-line fast path gives the checked builder's record for every line the
-    scan wrote, and for each leaf of a record swapped for a value of another kind (or removed, or
-    joined by a field never written) it makes nothing, so the checked builder names the field."""
-    from analyzer.model import Callsite
+def _compiled_agrees(record: type, documents: list[object], first: int = 8) -> int:
+    """The compiled fast path builds what the checked builder does on every document, and for
+    each leaf of the first documents swapped for a value of another kind (or removed, or joined
+    by a field never written) makes nothing where the checked builder refuses: how many refused."""
     from analyzer.scandir.load import _MISS, _builder, _fast, record_of
 
-    files, _ = verified(demo_scanned_once)
-    documents = [orjson.loads(line) for name in CALLSITE_FILES.values() for line in _lines(files[name])]
-    assert all(_fast(Callsite)(d) == _builder(Callsite)(d) for d in documents)
+    assert all(_fast(record)(d) == _builder(record)(d) for d in documents)
     refused = 0
-    for document in documents[:8]:
+    for document in documents[:first]:
+        assert isinstance(document, dict)
         for path, value in _leaves(document):
             for other in ({"x": 1}, [1], "s", 1.5, True, None):
                 if type(other) is type(value) or (type(value) is int and type(other) is float):
                     continue
                 changed = _replaced(document, path, other)
                 try:
-                    slow = _builder(Callsite)(changed)
+                    slow = _builder(record)(changed)
                 except Exception:  # the checked builder refuses it: so must the fast path
-                    assert _fast(Callsite)(changed) is _MISS, (path, other)
+                    assert _fast(record)(changed) is _MISS, (path, other)
                     with pytest.raises(InputError, match="not the shape erratlas writes"):
-                        record_of(Callsite, changed, "f:1")
+                        record_of(record, changed, "f:1")
                     refused += 1
                 else:
-                    assert _fast(Callsite)(changed) == slow, (path, other)
-        assert _fast(Callsite)({**document, "extra": 1}) is _MISS
-        assert _fast(Callsite)({k: v for k, v in document.items() if k != "scope"}) is _MISS
-    assert refused > 500
+                    assert _fast(record)(changed) == slow, (path, other)
+        assert _fast(record)({**document, "extra": 1}) is _MISS
+        assert _fast(record)(dict(list(document.items())[1:])) is _MISS
+    return refused
+
+
+def test_the_compiled_loader_builds_what_the_checked_one_does_and_refuses_what_it_refuses(
+        demo_scanned_once: Path) -> None:
+    """On callsites, module rows (lists of lists) and suggestions (candidates that are records or
+    package names): the fast path and the checked builder agree, leaf by leaf."""
+    files, _ = verified(demo_scanned_once)
+    documents = [orjson.loads(line) for name in CALLSITE_FILES.values() for line in _lines(files[name])]
+    assert _compiled_agrees(Callsite, documents) > 500
+    modules = [orjson.loads(line) for line in _lines(files[MODULES_FILE])]
+    assert any(len(m["spans"]) for m in modules)
+    assert _compiled_agrees(BundledModule, modules, first=3) > 50
+    assert [orjson.dumps(row) for row in load_modules(files)] == _lines(files[MODULES_FILE])
+    plain = orjson.loads(orjson.dumps(Suggestion(
+        SUGGESTION_SCHEMA, "s:callsite:x", "callsite", {"callsite": "fp1:0"}, 2, None, None, None, None, None,
+        "ambiguous", (SuggestionEvidence("source-map", "a.js"),), None, 2, ("x",), None, "r")))
+    suggestions = [plain, {**plain, "candidates": [{"owner": "Dependency", "package": "a", "callsites": 1},
+                                                   {"owner": "Product", "package": None, "callsites": 1}]},
+                   {**plain, "candidates": ["a", "b"]}]
+    assert _compiled_agrees(Suggestion, suggestions) > 50
+    built = _fast(Suggestion)(suggestions[1]).candidates
+    assert built == (Candidate("Dependency", "a", 1), Candidate("Product", None, 1))
+    for wrong in ([1], [None]):  # neither a record nor a name
+        assert _fast(Suggestion)({**plain, "candidates": wrong}) is _MISS
+        with pytest.raises(InputError, match=r"candidates: (int|NoneType) where dict or str belongs"):
+            record_of(Suggestion, {**plain, "candidates": wrong}, "f:1")
+
+
+def test_a_diff_document_loads_back_as_the_record_diff_wrote(demo_scanned_once: Path, tmp_path: Path) -> None:
+    done = run("diff", demo_scanned_once, demo_scanned_once, "--out", tmp_path / "d")
+    assert done.returncode == 0, done.stderr
+    raw = (tmp_path / "d" / "diff.json").read_bytes()
+    loaded = load_diff(raw, "diff.json")
+    assert loaded.pairs and orjson.dumps(loaded, option=orjson.OPT_INDENT_2) + b"\n" == raw
+    document = orjson.loads(raw)
+    pair = document["pairs"][0]
+    every_part = {**document, "pairs": [{**pair, "carried": {"owner": "Dependency", "package": "a"}}, pair],
+                  "added": [pair["new"]], "removed": [pair["old"]], "ambiguous": [pair["new"]]}
+    assert _compiled_agrees(DiffDocument, [every_part, document], first=1) > 50
+    with pytest.raises(InputError, match=r"diff\.json: not the shape erratlas writes: pairs: DiffPair with x"):
+        load_diff(orjson.dumps({**document, "pairs": [{**pair, "carried": None, "x": 1}]}), "diff.json")
+
+
+def test_the_summary_parts_the_verbs_read_are_typed_and_another_shape_is_refused(demo_scan_copy: Path) -> None:
+    _, document = verified(demo_scan_copy)
+    summary = summary_of(document, SUMMARY_FILE)
+    assert orjson.loads(orjson.dumps(summary.bundle)) == document["inputs"]["bundle"]
+    assert orjson.loads(orjson.dumps(summary.coverage)) == document["coverage"]
+    assert summary.total == document["counts"]["total"] > 0
+    assert list(summary.unresolvedFingerprints) == document["unresolvedFingerprints"]
+    path = demo_scan_copy / SUMMARY_FILE
+    path.write_bytes(orjson.dumps({**document, "stale": [{"entry": "a.toml#1"}]}, option=orjson.OPT_INDENT_2) + b"\n")
+    done = run("explain", demo_scan_copy, "fp1:0")
+    assert done.returncode == 2, done.stderr
+    assert "stale[0]: not the shape erratlas writes: StaleEntry without copies" in done.stderr

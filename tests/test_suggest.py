@@ -143,7 +143,8 @@ def test_accept_reads_ambiguous_suggestions_and_never_takes_them(tmp_path: Path)
     rows = suggest(out)
     taken = next(s for s in rows if s["confidence"] == "exact" and s["level"] == "callsite")
     ambiguous = {**taken, "id": "s-ambiguous", "owner": None, "package": None, "confidence": "ambiguous",
-                 "candidates": [{"owner": "Dependency", "package": "a"}, {"owner": "Dependency", "package": "b"}]}
+                 "candidates": [{"owner": "Dependency", "package": "a", "callsites": 1},
+                                {"owner": "Dependency", "package": "b", "callsites": 1}]}
     file = tmp_path / "s.jsonl"
     file.write_bytes(b"".join(json.dumps(r).encode() + b"\n" for r in (taken, ambiguous)))
     allowlist = tmp_path / "a.toml"

@@ -13,6 +13,7 @@ from analyzer.cli.reading import baseline_of, original_sources, verified_outputs
 from analyzer.errors import ExitCode, InputError
 
 if TYPE_CHECKING:
+    from analyzer.model import HandlerFinding
     from analyzer.owners.gate import Thresholds
 
 
@@ -44,12 +45,12 @@ def owners_line(files: dict[str, bytes]) -> str:
     import orjson
 
     from analyzer.scandir.files import SUMMARY_FILE
+    from analyzer.scandir.summary import summary_of
 
-    summary = orjson.loads(files[SUMMARY_FILE])
-    coverage = summary["coverage"]["overall"]
-    return (f"owners: {coverage['owned']} of {coverage['total']} owned ({coverage['display']}), "
-            f"{len(summary['stale'])} stale, {len(summary['drifted'])} drifted, "
-            f"{len(summary.get('ambiguous', []))} ambiguous entries")
+    summary = summary_of(orjson.loads(files[SUMMARY_FILE]), SUMMARY_FILE)
+    coverage = summary.coverage.overall
+    return (f"owners: {coverage.owned} of {coverage.total} owned ({coverage.display}), "
+            f"{len(summary.stale)} stale, {len(summary.drifted)} drifted, {len(summary.ambiguous)} ambiguous entries")
 
 
 def owner_rows(owners: dict[str, Any]) -> str:
@@ -196,7 +197,8 @@ def gate(
         str,
         typer.Option(
             "--format",
-            help="text, github (workflow annotations) or sarif (SARIF 2.1.0 of the failing callsites on stdout).",
+            help="text, github (workflow annotations) or sarif (SARIF 2.1.0 of the failing callsites and handlers "
+            "on stdout).",
         ),
     ] = "text",
     bundle: Annotated[
@@ -210,6 +212,8 @@ def gate(
     what it recomputed."""
     from analyzer.owners.gate import KINDS, Thresholds, coverage_threshold, failures, refuse_empty
     from analyzer.projected import checked_summary
+    from analyzer.scandir.files import SUMMARY_FILE
+    from analyzer.scandir.summary import summary_of
 
     reading_a_scan()
     if output_format not in ("text", "github", "sarif"):
@@ -229,7 +233,8 @@ def gate(
     for option, given in (("--max-new-swallowed", max_new_swallowed), ("--max-new-lost-cause", max_new_lost_cause)):
         if given is not None and baseline is None:
             raise InputError(option, "needs --baseline SUMMARY (new handlers are counted against it)")
-    summary = checked_summary(directory, allowlist or [])  # the gate verifies, it does not trust
+    # the gate verifies, it does not trust
+    summary = summary_of(checked_summary(directory, allowlist or []), directory / SUMMARY_FILE)
     if bundle is not None and output_format != "sarif":
         raise InputError("--bundle", "only used with --format sarif")
     refuse_empty(directory, summary, allow_empty)
@@ -239,39 +244,55 @@ def gate(
         _gate_sarif(directory, thresholds, bundle)
     failed = failures(summary, thresholds)
     if output_format == "text":
-        typer.echo(owner_rows(summary["owners"]))
+        typer.echo(owner_rows(summary.document["owners"]))
     for line in failed:
         typer.echo(
             f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}"
         )
-    coverage = summary["coverage"]["overall"]
+    coverage = summary.coverage.overall
     status = "failed" if failed else "passed"
     typer.echo(
-        f"::notice title=erratlas gate::{status}, coverage {coverage['display']}" if output_format == "github"
-        else f"gate {status}: coverage {coverage['display']} ({coverage['owned']} of {coverage['total']})"
+        f"::notice title=erratlas gate::{status}, coverage {coverage.display}" if output_format == "github"
+        else f"gate {status}: coverage {coverage.display} ({coverage.owned} of {coverage.total})"
     )
     raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
 
 
 def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) -> None:
     """`gate --format sarif`: the SARIF log of the failing set on stdout (every Unresolved
-    callsite when a coverage threshold fails, else those new against the baseline), the failed
+    callsite when a coverage threshold fails, else those new against the baseline; the new
+    Product handlers of each failed handler threshold, under the flow rules), the failed
     thresholds as notifications; the exit status is the gate's."""
     from analyzer.owners.gate import failures
     from analyzer.reports.sarif import Selection
+    from analyzer.scandir.files import SUMMARY_FILE
+    from analyzer.scandir.summary import summary_of
 
     files, summary, records, rows = verified_outputs(directory)
-    sources = original_sources(files, summary, bundle)
-    failed = failures(summary, thresholds)
-    coverage = summary["coverage"]
+    sources = original_sources(files, summary, bundle, directory)
+    read = summary_of(summary, directory / SUMMARY_FILE)
+    failed = failures(read, thresholds)
+    coverage = read.coverage
     checks = ([("overall", thresholds.min_coverage)] if thresholds.min_coverage is not None else [])
     checks += sorted(thresholds.min_kind_coverage.items())
-    below = any(coverage[kind]["value"] < minimum for kind, minimum in checks if kind in coverage)
+    below = any(getattr(coverage, kind).value < minimum for kind, minimum in checks
+                if kind in ("overall", "error", "diagnostic"))
     baseline = baseline_of(thresholds.baseline)
-    new = baseline is not None and bool(Counter(summary["unresolvedFingerprints"]) - baseline)
+    new = baseline is not None and bool(Counter(read.unresolvedFingerprints) - baseline)
     results = "unresolved" if below else "new" if new else "none"
-    write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True), None, failed, sources)
+    flow = None
+    handlers: frozenset[tuple[str, HandlerFinding]] | None = None
+    if thresholds.max_new_swallowed is not None or thresholds.max_new_lost_cause is not None:
+        from analyzer.owners.gate import failing_handlers
+        from analyzer.scandir.load import load_handler_projection, load_handlers
+
+        found, owners = load_handlers(files), load_handler_projection(files)
+        if found is not None and owners is not None:  # else `failures` said so, exit 2
+            flow = (found, owners)
+            handlers = failing_handlers(found, owners, thresholds)
+    write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True, handlers=handlers),
+                None, failed, sources, flow)
     status = "failed" if failed else "passed"
-    err.print(f"erratlas: gate {status}: coverage {coverage['overall']['display']}"
+    err.print(f"erratlas: gate {status}: coverage {coverage.overall.display}"
                + "".join(f"\nFAIL {line}" for line in failed), markup=False)
     raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))

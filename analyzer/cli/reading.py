@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from analyzer.model import Callsite, ProjectionRow
     from analyzer.reports.explain import Story
     from analyzer.reports.sarif import OriginalSources, Selection
+    from analyzer.summary_model import InputFile
 
 
 def verified_outputs(
@@ -44,31 +45,34 @@ def baseline_of(path: Path | None) -> Counter[str] | None:
     return None if path is None else unresolved_of(load_baseline(path), path)
 
 
-def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: Path | None) -> OriginalSources:
+def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: Path | None,
+                     where: Path) -> OriginalSources:
     """Where results point in the original sources; `bundle` (the scanned input, as seen from
     here) must be what the scan read: the bundle file, the archive, or a directory whose files
     are the scanned units."""
     from analyzer.reports.sarif import OriginalSources
-    from analyzer.scandir.files import MAP_SOURCES_FILE
+    from analyzer.scandir.files import MAP_SOURCES_FILE, SUMMARY_FILE
+    from analyzer.scandir.summary import summary_of
 
     located = None
-    if bundle is not None and bundle.is_dir():
-        for unit in summary["inputs"]["units"]:
-            if "\\" in unit["name"]:  # escaped to be text (trees.portable_name): it names no file here
-                raise InputError(bundle, f"{unit['name']}: a file name that is not text; give no --bundle")
-            if not _same_file(bundle / unit["name"], unit):
-                raise InputError(bundle, f"is not the directory this scan read ({unit['name']} differs)")
+    read = summary_of(summary, where / SUMMARY_FILE) if bundle is not None else None
+    if read is not None and bundle is not None and bundle.is_dir():
+        for unit in read.units:
+            if "\\" in unit.name:  # escaped to be text (trees.portable_name): it names no file here
+                raise InputError(bundle, f"{unit.name}: a file name that is not text; give no --bundle")
+            if not _same_file(bundle / unit.name, unit):
+                raise InputError(bundle, f"is not the directory this scan read ({unit.name} differs)")
         located = bundle
-    elif bundle is not None:
-        expected = summary["inputs"]["bundle"]
+    elif read is not None and bundle is not None:
+        expected = read.bundle
         if not _same_file(bundle, expected):
-            raise InputError(bundle, f"is not the bundle this scan read ({expected['name']}: its sha256 differs)")
+            raise InputError(bundle, f"is not the bundle this scan read ({expected.name}: its sha256 differs)")
         # a bundle file's units lie beside it; an archive's files are on no disk
-        located = bundle.parent if any(u["name"] == expected["name"] for u in summary["inputs"]["units"]) else None
+        located = bundle.parent if any(u.name == expected.name for u in read.units) else None
     return OriginalSources(files.get(MAP_SOURCES_FILE, b""), summary, located)
 
 
-def _same_file(path: Path, expected: dict[str, Any]) -> bool:
+def _same_file(path: Path, expected: InputFile) -> bool:
     """`path` is a regular file with the `bytes` and `sha256` the summary records."""
     import hashlib
     import os
@@ -80,9 +84,9 @@ def _same_file(path: Path, expected: dict[str, Any]) -> bool:
         info = os.stat(path)
     except OSError:
         raise InputError(path, "cannot be read") from None
-    if not stat.S_ISREG(info.st_mode) or info.st_size != expected["bytes"]:
+    if not stat.S_ISREG(info.st_mode) or info.st_size != expected.bytes:
         return False
-    return hashlib.sha256(read_regular_file(path, max(expected["bytes"], 1), "file")).hexdigest() == expected["sha256"]
+    return hashlib.sha256(read_regular_file(path, max(expected.bytes, 1), "file")).hexdigest() == expected.sha256
 
 
 def write_sarif(directory: Path, summary: dict[str, Any], records: list[Callsite], rows: list[ProjectionRow],
@@ -149,7 +153,7 @@ def sarif(
     if results == "new" and baseline is None:
         raise InputError("--results", "'new' needs --baseline SUMMARY")
     files, summary, records, rows = verified_outputs(directory)
-    sources = original_sources(files, summary, bundle)
+    sources = original_sources(files, summary, bundle, directory)
     handlers = None
     if flow:
         from analyzer.scandir.load import load_handler_projection, load_handlers
@@ -180,10 +184,13 @@ def explain(
     from analyzer.reports.explain import explain as story_of
     from analyzer.reports.explain import find_record
     from analyzer.reports.explain_flow import find_handler, flow_section, handler_story, is_handler_target
+    from analyzer.scandir.files import SUMMARY_FILE
     from analyzer.scandir.load import load_handler_projection, load_handlers
+    from analyzer.scandir.summary import summary_of
 
     reading_a_scan()
-    files, summary, records, rows = verified_outputs(directory)
+    files, document, records, rows = verified_outputs(directory)
+    summary = summary_of(document, directory / SUMMARY_FILE)
     handlers, handler_rows = load_handlers(files), load_handler_projection(files)
     by_id = {r.id: r for r in records}
     out = Console(highlight=False, soft_wrap=True)
@@ -197,7 +204,6 @@ def explain(
     record = find_record(records, target, directory)
     told = None
     if corpus is not None:
-        import dataclasses
 
         from analyzer.javascript.corpus import index_sources
         from analyzer.owners.corpus.nearest import corpus_story
@@ -206,7 +212,7 @@ def explain(
 
         if not (corpus / MANIFEST).is_file():
             raise InputError(corpus, "not a corpus (no corpus.json; fill it with `erratlas corpus add`)")
-        found = corpus_story(dataclasses.asdict(record), files, summary, Corpus(corpus, index_sources))
+        found = corpus_story(record, files, summary, Corpus(corpus, index_sources))
         told = Section("Corpus", found.facts, found.notes)
     flow = flow_section(record, handlers, handler_rows, by_id)
     _tell(out, story_of(directory, files, summary, record, rows[records.index(record)], told, flow))

@@ -23,45 +23,49 @@ def diff_command(
 ) -> None:
     """Pair the callsites of two releases; propose carrying reviewed owners to moved and changed ones."""
     import hashlib
+    from dataclasses import replace
 
     import orjson
 
+    from analyzer.diff_model import DiffSide
     from analyzer.owners.diff import carried, carried_logger_roots, diff, diff_outputs, document
     from analyzer.owners.projection import neighbours
     from analyzer.owners.references import ReferenceGraph
     from analyzer.owners.suggest import render as render_suggestions
     from analyzer.owners.suggest import suggestion_row
     from analyzer.reports.diff import render_diff
+    from analyzer.scandir.files import SUMMARY_FILE
     from analyzer.scandir.load import in_bundle_order, load_callsites, load_projection
     from analyzer.scandir.read import verified
+    from analyzer.scandir.summary import summary_of
     from analyzer.scandir.write import write_directory
     from analyzer.versions import check_same
 
     reading_a_scan()
     sides = []
     for directory, label in ((old, old_label), (new, new_label)):
-        files, summary = verified(directory)
-        bundle = summary["inputs"]["bundle"]
+        files, written = verified(directory)
+        summary = summary_of(written, directory / SUMMARY_FILE)
+        bundle = summary.bundle
         records = in_bundle_order(load_callsites(files))
-        side = {"label": label or f"{bundle['name']} {bundle['sha256'][:12]}", "bundle": bundle["name"],
-                "sha256": bundle["sha256"], "callsites": len(records)}
+        side = DiffSide(label or f"{bundle.name} {bundle.sha256[:12]}", bundle.name, bundle.sha256, len(records))
         sides.append((files, summary, records, side))
-    check_same(sides[1][1], new, sides[0][1], old)
+    check_same(sides[1][1].document, new, sides[0][1].document, old)
     (old_files, _, old_records, old_side), (_, _, new_records, new_side) = sides
     old_rows = {row.id: row for row in load_projection(old_files)}
     result = diff(old_records, new_records)
-    rows = carried(result, old_rows, old_side["label"], suggestion_row, neighbours(new_records))
+    rows = carried(result, old_rows, old_side.label, suggestion_row, neighbours(new_records))
     rows += carried_logger_roots(sides[0][1], old_rows, sides[1][1], ReferenceGraph.load(sides[1][0]),
-                                 old_side["label"], suggestion_row)
+                                 old_side.label, suggestion_row)
     doc = document(result, old_side, new_side, rows)
     files = {"diff.md": render_diff(doc), "carried.jsonl": render_suggestions(rows)}
-    doc["outputs"] = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
+    doc = replace(doc, outputs={name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())})
     files["diff.json"] = orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
     write_directory(out, files, manifest="diff.json", owned=diff_outputs)
-    c = doc["counts"]
+    c = doc.counts
     err.print(
-        f"erratlas: {old_side['label']} -> {new_side['label']}: {c['unchanged']} unchanged, {c['moved']} moved, "
-        f"{c['changed']} changed, {c['added']} added, {c['removed']} removed, {c['ambiguous']} ambiguous; "
+        f"erratlas: {old_side.label} -> {new_side.label}: {c.unchanged} unchanged, {c.moved} moved, "
+        f"{c.changed} changed, {c.added} added, {c.removed} removed, {c.ambiguous} ambiguous; "
         f"{len(rows)} owners to carry -> {out}",
         markup=False,
     )

@@ -60,7 +60,6 @@ def suggest(
     )
     from analyzer.owners.truth import MapTruth
     from analyzer.scandir.files import SUMMARY_FILE
-    from analyzer.scandir.load import callsite_documents
     from analyzer.scandir.read import verified
     from analyzer.scandir.write import write_directory, write_file
 
@@ -75,8 +74,10 @@ def suggest(
                 from analyzer.javascript.corpus import index_sources, signatures_of_bundle
                 from analyzer.owners.corpus.suggest import render as render_with_corpus
                 from analyzer.owners.corpus.suggest import with_corpus
+                from analyzer.scandir.summary import summary_of
 
-                rows = with_corpus(rows, callsite_documents(files), modules, files, summary, corpus, bundle, directory,
+                read = summary_of(summary, directory / SUMMARY_FILE)
+                rows = with_corpus(rows, records, modules, files, read, corpus, bundle, directory,
                                    index_sources, signatures_of_bundle, lambda line: err.print(line, markup=False))
                 data = render_with_corpus(rows)
             elif bundle is not None:

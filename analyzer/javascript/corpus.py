@@ -17,6 +17,7 @@ from analyzer.errors import InputError
 from analyzer.javascript.constants import literal_constants
 from analyzer.javascript.lowered import LOWERINGS, Lowered
 from analyzer.javascript.modules import find_modules
+from analyzer.javascript.regenerator import Regenerator
 from analyzer.javascript.signatures import FunctionSignature, UnitTokens, distinctive_signatures
 from analyzer.javascript.syntax import parse
 from analyzer.model import Unit
@@ -111,7 +112,7 @@ def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int],
         if folded is not None:
             variants.append(folded.signature(span.start, span.end, span.line, span.kind))
         if node is not None:
-            variants.extend(lower.signature(node, kind) for lower in lowered for kind in lowerings)
+            variants.extend(lower.signature(node, kind) for lower in lowered for kind in lower.kinds(lowerings))
         for variant in variants:
             if variant is not None and variant.key not in seen and variant.distinctive:
                 seen.add(variant.key)
@@ -148,11 +149,19 @@ def _short(node: Node) -> str:
 
 
 def unit_functions(unit: Unit, tree: Tree, cache: dict[str, int]) -> list[BundleFunction]:
-    return [
-        BundleFunction(unit.name, s.start, s.end, f"{s.key:016x}", s.tokens, s.weight)
-        for s in distinctive_signatures(tree, unit.source, cache)[1:]
-        if s is not None
-    ]
+    """Each distinctive function, and after it, when it holds code Babel's regenerator wrote, the
+    same span keyed as the async source reads (analyzer/javascript/regenerator.py)."""
+    tokens = UnitTokens(tree, unit.source, cache)
+    regenerator = Regenerator(tree, unit.source, tokens, cache)
+    out = []
+    for node, s in zip(tokens.functions, distinctive_signatures(tree, unit.source, cache, tokens)[1:]):
+        if s is not None:
+            out.append(BundleFunction(unit.name, s.start, s.end, f"{s.key:016x}", s.tokens, s.weight))
+        source = regenerator.signature(node) if regenerator.found else None
+        if source is not None and source.distinctive and (s is None or source.key != s.key):
+            out.append(BundleFunction(unit.name, source.start, source.end, f"{source.key:016x}", source.tokens,
+                                      source.weight))
+    return out
 
 
 def render_signatures(units: list[Unit], trees: list[Tree]) -> bytes:

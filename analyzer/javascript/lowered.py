@@ -25,6 +25,8 @@ from analyzer.javascript.syntax import LANGUAGE
 
 #: the ES5 forms indexed: TypeScript's and Babel's loose mode, Babel preset-env's, and its form before 7.23
 LOWERINGS = ("classes", "babel", "babel-older")
+#: a bundler's rewrite of imported bindings, alone or after each ES5 form (`hoisted`)
+IMPORTS = "imports"
 
 _QUERY = Query(
     LANGUAGE,
@@ -40,8 +42,12 @@ _QUERY = Query(
     (for_in_statement operator: "of") @for.of
     [(class_declaration) (class)] @class
     (field_definition) @field
+    (import_clause (namespace_import (identifier) @import))
+    (import_specifier name: (identifier) @import !alias)
+    (import_specifier alias: (identifier) @import)
     """,
 )
+_MEMBERS = Query(LANGUAGE, "(member_expression object: (identifier) @object property: (property_identifier) @property)")
 _BABEL_TYPEOF = frozenset({"object", "symbol"})
 _FOR_OF = ("s", "n", "done", "value", "e", "f")
 
@@ -109,6 +115,20 @@ class Lowered:
                                 if m.type == "method_definition" and _name(m) == b"constructor"), None)
             if constructor is not None:
                 self._fields.setdefault(constructor.start_byte, []).append((node.start_byte, node.end_byte))
+        #: an imported binding's members: ESM bundlers (rollup, esbuild, webpack's module
+        #: concatenation) write `ns.f(x)` as `f(x)` for `import * as ns` or a namespace re-exported by name
+        imported = {n.text for n in captures.get("import", [])}
+        hoisted: list[tuple[int, str, int]] = []
+        if imported:
+            for _, match in QueryCursor(_MEMBERS).matches(tree.root_node):
+                (target,), (name,) = match["object"], match["property"]
+                if target.text in imported:
+                    hoisted.append((name.start_byte, (name.text or b"").decode("utf-8", "replace"), -1))
+        self._hoisted = sorted(p for p, _, _ in hoisted)
+        if hoisted:
+            changes[IMPORTS] = list(hoisted)
+            for lowering in LOWERINGS:
+                changes[f"{lowering}+{IMPORTS}"] = changes[lowering] + hoisted
         self._prefix: dict[str, tuple[list[int], list[int], list[int], list[int]]] = {}
         for lowering, found in changes.items():
             found.sort()
@@ -117,20 +137,36 @@ class Lowered:
                                   list(accumulate((s for _, _, s in found), initial=0)),
                                   list(accumulate((s * weight_of(t) for _, t, s in found), initial=0)))
 
+    def kinds(self, lowerings: tuple[str, ...]) -> tuple[str, ...]:
+        """`lowerings`, and each again with the imported bindings' members hoisted, when the
+        unit has such members."""
+        if not self._hoisted:
+            return lowerings
+        return (*lowerings, *((IMPORTS, *(f"{k}+{IMPORTS}" for k in lowerings)) if lowerings else ()))
+
     def signature(self, node: Node, kind: str) -> FunctionSignature | None:
         """`node`'s signature as the lowering `kind` writes it; None when that is its own, or
         when it holds a class."""
         start, end = node.start_byte, node.end_byte
+        if kind.endswith(IMPORTS):
+            if bisect.bisect_left(self._hoisted, start) == bisect.bisect_left(self._hoisted, end):
+                return None  # nothing imported is hoisted in it: its key is that of the form without
+            if kind == IMPORTS:
+                return self._changed(node, kind, [(start, end)])
         at = bisect.bisect_left(self._classes, start)
         if at < len(self._classes) and self._classes[at] < end:
             return None
-        total, count, weight = 0, 0, 0
         spans = [(start, end)]
         if node.type == "method_definition":
             parameters = node.child_by_field_name("parameters")
             if parameters is None:
                 return None
             spans = [(parameters.start_byte, end), *self._fields.get(start, [])]
+        return self._changed(node, kind, spans)
+
+    def _changed(self, node: Node, kind: str, spans: list[tuple[int, int]]) -> FunctionSignature | None:
+        start, end = node.start_byte, node.end_byte
+        total, count, weight = 0, 0, 0
         for low, high in spans:
             t, c, w = self._tokens.raw(low, high)
             total, count, weight = total + t, count + c, weight + w

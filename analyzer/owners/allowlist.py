@@ -244,7 +244,7 @@ def _match(value: Any, fail: Any) -> tuple[str, str]:
 # ---- canonical writing -------------------------------------------------------------------
 
 _HEADER = (
-    "# erratlas allowlist: reviewed owners of callsites, functions and modules (SPEC 4).\n"
+    "# erratlas allowlist: reviewed owners of callsites, functions and modules (docs/owners.md).\n"
     "# Written canonically by `erratlas allow` / `erratlas prune`: entries sorted by level and\n"
     "# fingerprint, keys in a fixed order. Edit freely; the tool keeps the order stable.\n"
 )

@@ -25,12 +25,20 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
+from analyzer.diff_model import (
+    DIFF_SCHEMA,
+    BriefCallsite,
+    CarriedOwner,
+    DiffCounts,
+    DiffDocument,
+    DiffPair,
+    DiffSide,
+)
 from analyzer.model import Callsite, ProjectionRow, Suggestion
 from analyzer.owners.references import ReferenceGraph
+from analyzer.summary_model import Summary
 
-DIFF_SCHEMA = "erratlas.diff/1"
 _DISTINCTIVE_SHAPES = ("string", "template")
 
 
@@ -198,16 +206,10 @@ def _same_message(old: list[Callsite], new: list[Callsite], all_old: list[Callsi
 # ---- what the diff says ----------------------------------------------------------------------
 
 
-def counts(result: Diff) -> dict[str, int]:
+def counts(result: Diff) -> DiffCounts:
     by = Counter(p.status for p in result.pairs)
-    return {
-        "unchanged": by.get("unchanged", 0),
-        "moved": by.get("moved", 0),
-        "changed": by.get("changed", 0),
-        "added": len(result.added),
-        "removed": len(result.removed),
-        "ambiguous": len(result.ambiguous),
-    }
+    return DiffCounts(by.get("unchanged", 0), by.get("moved", 0), by.get("changed", 0), len(result.added),
+                      len(result.removed), len(result.ambiguous))
 
 
 def carried(result: Diff, old_rows: dict[str, ProjectionRow], label: str, emit: Callable[..., Suggestion],
@@ -234,39 +236,30 @@ def carried(result: Diff, old_rows: dict[str, ProjectionRow], label: str, emit: 
     return out
 
 
-def document(result: Diff, old: dict[str, Any], new: dict[str, Any], carried_rows: list[Suggestion]) \
-        -> dict[str, Any]:
-    """The JSON document of a diff (`diff.json`): both sides, counts, and every callsite."""
-    carried_to = {row.exampleIds[0]: {"owner": row.owner, "package": row.package}
-                  for row in carried_rows if row.exampleIds}
-    return {
-        "schema": DIFF_SCHEMA,
-        "old": old,
-        "new": new,
-        "counts": counts(result),
-        "carried": len(carried_rows),
-        "pairs": [
-            {"status": p.status, "evidence": p.evidence, "old": _brief(p.old), "new": _brief(p.new),
-             "carried": carried_to.get(p.new.id)}
-            for p in result.pairs
-        ],
-        "added": [_brief(r) for r in result.added],
-        "removed": [_brief(r) for r in result.removed],
-        "ambiguous": [_brief(r) for r in result.ambiguous],
-    }
+def document(result: Diff, old: DiffSide, new: DiffSide, carried_rows: list[Suggestion]) -> DiffDocument:
+    """The document of a diff (`diff.json`): both sides, counts, and every callsite."""
+    carried_to = {row.exampleIds[0]: CarriedOwner(row.owner, row.package)
+                  for row in carried_rows if row.exampleIds and row.owner is not None}
+    return DiffDocument(
+        schema=DIFF_SCHEMA,
+        old=old,
+        new=new,
+        counts=counts(result),
+        carried=len(carried_rows),
+        pairs=tuple(DiffPair(p.status, p.evidence, _brief(p.old), _brief(p.new), carried_to.get(p.new.id))
+                    for p in result.pairs),
+        added=tuple(_brief(r) for r in result.added),
+        removed=tuple(_brief(r) for r in result.removed),
+        ambiguous=tuple(_brief(r) for r in result.ambiguous),
+    )
 
 
-def _brief(record: Callsite) -> dict[str, Any]:
-    return {
-        "id": record.id,
-        "fingerprint": record.fingerprint,
-        "kind": record.kind,
-        "message": record.message.comparisonKey,
-        "module": record.module.name if record.module is not None else None,
-    }
+def _brief(record: Callsite) -> BriefCallsite:
+    return BriefCallsite(record.id, record.fingerprint, record.kind, record.message.comparisonKey,
+                         record.module.name if record.module is not None else None)
 
 
-def carried_logger_roots(old_summary: dict[str, Any], old_rows: dict[str, ProjectionRow], new_summary: dict[str, Any],
+def carried_logger_roots(old_summary: Summary, old_rows: dict[str, ProjectionRow], new_summary: Summary,
                          graph: ReferenceGraph, label: str, emit: Callable[..., Suggestion]
                          ) -> list[Suggestion]:
     """When the old release's detected diagnostic logger was a reviewed product root, suggest
@@ -275,21 +268,21 @@ def carried_logger_roots(old_summary: dict[str, Any], old_rows: dict[str, Projec
     roots = {(step["binding"], step["fingerprint"]) for row in old_rows.values()
              if row.owner == "Product" and row.evidence and row.evidence["level"] == "references"
              for step in row.evidence["chain"][-1:]}
-    old_loggers = {(lg["unit"], lg["name"]) for lg in old_summary.get("loggers", []) if lg.get("name")}
+    old_loggers = {(lg.unit, lg.name) for lg in old_summary.loggers if lg.name}
     rooted = {name for name, _ in roots} & {name for _, name in old_loggers}
     if not rooted:
         return []
     out = []
-    for logger in new_summary.get("loggers", []):
-        name = logger.get("name")
-        found = graph.bindings.get((logger["unit"], name)) if name else None
+    for logger in new_summary.loggers:
+        name = logger.name
+        found = graph.bindings.get((logger.unit, name)) if name else None
         if found is None or found[0] is None or found[1] > 1 or found[2]:
             continue
         fingerprint = found[0]
         evidence = [("carried-from", f"{label}: the detected diagnostic logger {sorted(rooted)[0]} was a reviewed "
                                      "product root"),
-                    ("logger", f"{name} in {logger['unit']}: {logger['source']}")]
-        out.append(emit(f"s:carried-root:{logger['unit']}", "references", fingerprint, None, "Product", None,
+                    ("logger", f"{name} in {logger.unit}: {logger.source}")]
+        out.append(emit(f"s:carried-root:{logger.unit}", "references", fingerprint, None, "Product", None,
                         "likely", evidence, [], f"{name} (the diagnostic logger)", None))
     return out
 

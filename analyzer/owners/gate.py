@@ -19,8 +19,11 @@ from typing import Any
 
 from analyzer.bounded import MAX_TOML_BYTES, read_regular
 from analyzer.errors import InputError
+from analyzer.handler_model import Handler, HandlerOwnerRow
+from analyzer.model import HandlerFinding
 from analyzer.owners.allowlist import Allowlist, parse_allowlist
 from analyzer.scandir.read import load_summary
+from analyzer.summary_model import Summary
 from analyzer.tomlfile import parse_toml
 from analyzer.versions import check_same
 
@@ -48,10 +51,10 @@ def coverage_threshold(option: str, value: float) -> float:
     return value
 
 
-def refuse_empty(directory: Path, summary: dict[str, Any], allow_empty: bool) -> None:
+def refuse_empty(directory: Path, summary: Summary, allow_empty: bool) -> None:
     """A scan with no callsite holds nothing to gate: a wrong input or an empty build, refused
     (exit 2) unless the user says it is expected."""
-    if summary["counts"]["total"] == 0 and not allow_empty:
+    if summary.total == 0 and not allow_empty:
         raise InputError(directory, "the scan holds no callsite (0 errors, 0 diagnostics): nothing to gate; "
                                     "a wrong input or an empty build? (--allow-empty passes it)")
 
@@ -112,10 +115,10 @@ def _read_again(path: Path, item: dict[str, Any], where: Path) -> Allowlist:
 # ---- thresholds ------------------------------------------------------------------------------------
 
 
-def failures(summary: dict[str, Any], thresholds: Thresholds) -> list[str]:
+def failures(summary: Summary, thresholds: Thresholds) -> list[str]:
     """One line per failed threshold, with the numbers."""
     out = []
-    coverage = summary["coverage"]
+    coverage = summary.coverage
     checks = []
     if thresholds.min_coverage is not None:
         checks.append(("overall", coverage_threshold("--min-coverage", thresholds.min_coverage)))
@@ -124,57 +127,98 @@ def failures(summary: dict[str, Any], thresholds: Thresholds) -> list[str]:
             raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
         checks.append((kind, coverage_threshold("--min-coverage-kind", minimum)))
     for kind, minimum in checks:
-        c = coverage[kind]
-        if c["value"] < minimum:
-            out.append(f"coverage {kind}: {c['value']:.6f} ({c['owned']} of {c['total']} owned) < {minimum}")
+        c = getattr(coverage, kind)
+        if c.value < minimum:
+            out.append(f"coverage {kind}: {c.value:.6f} ({c.owned} of {c.total} owned) < {minimum}")
     if thresholds.baseline is not None:
         baseline = load_baseline(thresholds.baseline)
         dropped = _dropped(summary, baseline, thresholds)
         if dropped is not None:
             out.append(dropped)
-        new = Counter(summary["unresolvedFingerprints"]) - unresolved_of(baseline, thresholds.baseline)
+        new = Counter(summary.unresolvedFingerprints) - unresolved_of(baseline, thresholds.baseline)
         if new:
             listed = ", ".join(sorted(new)[:5]) + (" …" if len(new) > 5 else "")
             out.append(f"new Unresolved callsites against {thresholds.baseline}: {sum(new.values())} ({listed})")
-        for option, key, limit in (("--max-new-swallowed", "swallowed", thresholds.max_new_swallowed),
-                                   ("--max-new-lost-cause", "lostCause", thresholds.max_new_lost_cause)):
+        for (option, key, _), limit in zip(HANDLER_THRESHOLDS, _handler_limits(thresholds), strict=True):
             if limit is not None:
                 out += _new_handler_findings(summary, baseline, thresholds.baseline, option, key, limit)
     if not thresholds.allow_stale:
-        for entry in summary["stale"]:
+        for entry in summary.stale:
+            out.append(f"stale allowlist entry {entry.entry}: {entry.level} {entry.fingerprint} matches nothing")
+        for other in summary.ambiguous:
             out.append(
-                f"stale allowlist entry {entry['entry']}: {entry['level']} {entry['fingerprint']} matches nothing"
+                f"ambiguous allowlist entry {other.entry}: {other.level} {other.fingerprint} names one "
+                f"of {other.copies} identical copies ({other.matched}): name them with copies or neighbours"
             )
-        for entry in summary.get("ambiguous", []):
+        for drifted in summary.drifted:
             out.append(
-                f"ambiguous allowlist entry {entry['entry']}: {entry['level']} {entry['fingerprint']} names one "
-                f"of {entry['copies']} identical copies ({entry['matched']}): name them with copies or neighbours"
-            )
-        for entry in summary["drifted"]:
-            out.append(
-                f"drifted allowlist entry {entry['entry']}: {entry['callsite']} expects {entry['expect']!r}, "
-                f"found {entry['found']!r}"
+                f"drifted allowlist entry {drifted.entry}: {drifted.callsite} expects {drifted.expect!r}, "
+                f"found {drifted.found!r}"
             )
     return out
 
+
+#: the handler thresholds: option, the summary's finding key, the finding it counts
+HANDLER_THRESHOLDS: tuple[tuple[str, str, HandlerFinding], ...] = (
+    ("--max-new-swallowed", "swallowed", "swallowed-error"),
+    ("--max-new-lost-cause", "lostCause", "wrap-loses-cause"),
+)
 
 _FINDING_TEXT = {"swallowed": "Product handlers that swallow an error",
                  "lostCause": "Product handlers whose wrap loses the cause"}
 
 
-def _new_handler_findings(summary: dict[str, Any], baseline: dict[str, Any], path: Path, option: str, key: str,
+def _new_handler_findings(summary: Summary, baseline: dict[str, Any], path: Path, option: str, key: str,
                           limit: int) -> list[str]:
     """The failure line when more than `limit` Product handlers flagged `key` are new: their
     fp1h fingerprints are not among the baseline's handlers flagged so, whatever their owner
     there (an old handler that became Product is not new)."""
-    if "handlerOwners" not in summary:
+    if summary.productFindings is None:
         raise InputError(option, "this scan has no handlers (handlers.jsonl): nothing to compare")
-    now = Counter(summary["handlerOwners"]["findings"][key]["Product"])
+    now = Counter(summary.productFindings[key])
     new = now - flagged_of(baseline, path, key)
     if sum(new.values()) <= limit:
         return []
     listed = ", ".join(sorted(new)[:5]) + (" …" if len(new) > 5 else "")
     return [f"new {_FINDING_TEXT[key]} against {path}: {sum(new.values())} > {option} {limit} ({listed})"]
+
+
+def _handler_limits(thresholds: Thresholds) -> tuple[int | None, int | None]:
+    return thresholds.max_new_swallowed, thresholds.max_new_lost_cause
+
+
+def failing_handlers(handlers: list[Handler], rows: list[HandlerOwnerRow],
+                     thresholds: Thresholds) -> frozenset[tuple[str, HandlerFinding]]:
+    """(handler id, finding) of each new Product handler a failed handler threshold counts: the
+    failing set `gate --format sarif` writes. `rows`: each handler's owner, in handler order."""
+    if thresholds.baseline is None:
+        return frozenset()
+    baseline = load_baseline(thresholds.baseline)
+    out: set[tuple[str, HandlerFinding]] = set()
+    for (_, key, finding), limit in zip(HANDLER_THRESHOLDS, _handler_limits(thresholds), strict=True):
+        if limit is None:
+            continue
+        new = new_flagged(handlers, rows, flagged_of(baseline, thresholds.baseline, key), finding)
+        if len(new) > limit:
+            out |= {(identifier, finding) for identifier in new}
+    return frozenset(out)
+
+
+def new_flagged(handlers: list[Handler], rows: list[HandlerOwnerRow], before: Counter[str],
+                finding: HandlerFinding) -> list[str]:
+    """The ids of the Product handlers with `finding` that are new, in handler order: the copies
+    of a fingerprint beyond its count in `before` (the baseline's flagged fingerprints), as the
+    gate's count of new ones compares the summaries."""
+    remaining = Counter(before)
+    new = []
+    for handler, row in zip(handlers, rows, strict=True):
+        if row.owner != "Product" or finding not in handler.findings():
+            continue
+        if remaining[handler.fingerprint] > 0:
+            remaining[handler.fingerprint] -= 1
+        else:
+            new.append(handler.id)
+    return new
 
 
 def flagged_of(baseline: dict[str, Any], path: Path, key: str) -> Counter[str]:
@@ -207,13 +251,13 @@ def unresolved_of(baseline: dict[str, Any], path: Path) -> Counter[str]:
     return Counter(before)
 
 
-def _dropped(summary: dict[str, Any], baseline: dict[str, Any], thresholds: Thresholds) -> str | None:
+def _dropped(summary: Summary, baseline: dict[str, Any], thresholds: Thresholds) -> str | None:
     """The failure line when the callsites fell by more than `max_drop` of the baseline's."""
     counted = baseline.get("counts")
     before = counted.get("total") if isinstance(counted, dict) else None
     if not isinstance(before, int) or isinstance(before, bool) or before < 0:
         raise InputError(thresholds.baseline, "corrupt baseline summary: counts.total is not a count")
-    now = summary["counts"]["total"]
+    now = summary.total
     if before == 0 or (before - now) / before <= thresholds.max_drop:
         return None
     return (f"callsites dropped from {before} in {thresholds.baseline} to {now} here ({(before - now) / before:.1%} "

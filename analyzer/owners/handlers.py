@@ -50,6 +50,13 @@ def project_handlers(handlers: list[Handler], allowlists: list[Allowlist], proje
     return rows
 
 
+def still_stale(stale: list[Entry], rows: list[HandlerOwnerRow]) -> list[Entry]:
+    """The entries that match no callsite (`stale`) and own no handler either: an entry that
+    owns only handlers (a module entry of a module without callsites) is in use."""
+    owning = {row.evidence["entry"] for row in rows if row.evidence is not None}
+    return [entry for entry in stale if entry.origin not in owning]
+
+
 def _row(handler: Handler, entry: Entry | None, chain: list[Step] | None) -> HandlerOwnerRow:
     evidence: dict[str, Any] | None = None
     if entry is not None:

@@ -11,7 +11,7 @@ from analyzer.model import Callsite, Copies, ProjectionRow
 from analyzer.owners.allowlist import FINGERPRINT_LEVELS, OWNER_FIELDS, Allowlist, Entry
 from analyzer.owners.references import ReferenceGraph, Step
 from analyzer.scandir.files import PROJECTION_SCHEMA
-from analyzer.scandir.load import callsite_of
+from analyzer.summary_model import Coverage, SummaryCoverage
 
 OWNER_CLASSES = ("Product", "Dependency", "Unresolved")
 
@@ -62,11 +62,6 @@ def neighbours(records: list[Callsite]) -> dict[str, tuple[str, str]]:
             before = after
     seen = Counter(placed.values())
     return {identifier: pair for identifier, (group, pair) in placed.items() if seen[(group, pair)] == 1}
-
-
-def document_neighbours(documents: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
-    """`neighbours` of callsites read as JSON objects (the corpus's reader)."""
-    return neighbours([callsite_of(document) for document in documents])
 
 
 def _copies(record: Callsite, level: str) -> tuple[int, str | None]:
@@ -245,15 +240,15 @@ def owner_counts(records: list[Callsite], projection: Projection) -> dict[str, A
         "byLevel": {name: full(c) for name, c in sorted(by_level.items())},
         "byPackage": dict(sorted(by_package.items())),
     }
-    coverage = {"overall": _coverage(overall)} | {kind: _coverage(c) for kind, c in by_kind.items()}
+    coverage = SummaryCoverage(_coverage(overall), _coverage(by_kind["error"]), _coverage(by_kind["diagnostic"]))
     return {"counts": counts, "coverage": coverage, "invariants": _invariants(records, projection, counts)}
 
 
-def _coverage(counter: Counter[str]) -> dict[str, Any]:
+def _coverage(counter: Counter[str]) -> Coverage:
     total = sum(counter.values())
     owned = counter.get("Product", 0) + counter.get("Dependency", 0)
     value = owned / total if total else 1.0  # the empty ratio; the gate refuses an empty scan itself
-    return {"owned": owned, "total": total, "value": value, "display": f"{value * 100:.2f}%" if total else "n/a"}
+    return Coverage(owned, total, value, f"{value * 100:.2f}%" if total else "n/a")
 
 
 def _invariants(records: list[Callsite], projection: Projection, counts: dict[str, Any]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from analyzer.errors import InputError
+from analyzer.handler_model import Handler
 from analyzer.model import Callsite
 from analyzer.owners.allowlist import (
     Allowlist,
@@ -17,16 +18,17 @@ from analyzer.owners.allowlist import (
     validated_entry,
     write_allowlist,
 )
+from analyzer.owners.handlers import project_handlers, still_stale
 from analyzer.owners.projection import match_keys, project
 from analyzer.owners.references import ReferenceGraph
-from analyzer.scandir.load import in_bundle_order, load_callsites
+from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers
 from analyzer.scandir.read import verified
 from analyzer.scandir.write import write_file
 
 
-def _scan(directory: Path) -> tuple[list[Callsite], ReferenceGraph]:
+def _scan(directory: Path) -> tuple[list[Callsite], ReferenceGraph, list[Handler] | None]:
     files, _ = verified(directory)
-    return in_bundle_order(load_callsites(files)), ReferenceGraph.load(files)
+    return in_bundle_order(load_callsites(files)), ReferenceGraph.load(files), load_handlers(files)
 
 
 def _existing(path: Path) -> list[Entry]:
@@ -73,7 +75,7 @@ def add_entry(
 ) -> Entry:
     """Write a reviewed entry; every value is validated, and the allowlist read, before any
     byte is written."""
-    records, graph = _scan(directory)
+    records, graph, _ = _scan(directory)
     copies: int | None = None
     record = None
     fingerprint: str | None
@@ -145,9 +147,13 @@ def _find(records: list[Callsite], target: str, directory: Path) -> Callsite:
 def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Entry]]]:
     """Drop the stale entries of each allowlist; every rewrite is rendered and read back before
     the first file is replaced."""
-    records, graph = _scan(directory)
+    records, graph, handlers = _scan(directory)
     allowlists: list[Allowlist] = load_allowlists(paths)
-    stale = {e.origin for e in project(records, allowlists, graph).stale}
+    projection = project(records, allowlists, graph)
+    found = projection.stale
+    if handlers is not None:  # an entry that owns only handlers is not stale (docs/owners.md, "Handlers")
+        found = still_stale(found, project_handlers(handlers, allowlists, projection, graph))
+    stale = {e.origin for e in found}
     report, rewrites = [], []
     for path, allowlist in zip(paths, allowlists):
         removed = [e for e in allowlist.entries if e.origin in stale]

@@ -26,19 +26,18 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import orjson
 
 from analyzer.bounded import MAX_DOCUMENT_BYTES, read_regular
 from analyzer.errors import InputError
-from analyzer.model import Callsite, Suggestion, SuggestionEvidence
+from analyzer.facts import BundledModule
+from analyzer.model import Callsite, Candidate, Suggestion, SuggestionEvidence
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
 from analyzer.owners.references import ReferenceGraph
 from analyzer.owners.truth import MapTruth, truth_suggestions
-from analyzer.scandir.files import MODULES_FILE, SUGGESTION_SCHEMA, SUGGESTIONS_FILE
-from analyzer.scandir.load import load_callsites, load_projection, record_of
-from analyzer.scandir.read import rows as json_lines
+from analyzer.scandir.files import SUGGESTION_SCHEMA, SUGGESTIONS_FILE
+from analyzer.scandir.load import load_callsites, load_modules, load_projection, record_of
 from analyzer.scandir.read import schema_row, verified
 
 CONFIDENCES = ("exact", "likely", "possible", "ambiguous")
@@ -63,13 +62,12 @@ class Verdict:
     evidence: tuple[tuple[str, str], ...]
 
 
-def load_scan(files: dict[str, bytes]) -> tuple[list[Callsite], dict[str, dict[str, Any]]]:
-    """The callsites of a verified scan directory, and its bundler modules by id (read as data)."""
-    modules = {row["id"]: row for row in json_lines(files.get(MODULES_FILE, b""), MODULES_FILE)}
-    return load_callsites(files), modules
+def load_scan(files: dict[str, bytes]) -> tuple[list[Callsite], dict[str, BundledModule]]:
+    """The callsites of a verified scan directory, and its bundler modules by id."""
+    return load_callsites(files), {row.id: row for row in load_modules(files)}
 
 
-def suggestions(records: list[Callsite], modules: dict[str, dict[str, Any]],
+def suggestions(records: list[Callsite], modules: dict[str, BundledModule],
                 graph: ReferenceGraph | None = None, truth: MapTruth | None = None) -> list[Suggestion]:
     """What the source map says, at every level (`truth`), and for the callsites it gives no
     owner, what the bundle keeps: one suggestion per module whose callsites agree, else one
@@ -98,7 +96,7 @@ def suggestions(records: list[Callsite], modules: dict[str, dict[str, Any]],
 
 def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | None, owner: str | None,
           package: str | None, confidence: str, evidence: list[tuple[str, str]], members: list[Callsite],
-          function: str | None, expect: str | None, candidates: list[dict[str, Any]] | None = None,
+          function: str | None, expect: str | None, candidates: list[Candidate] | None = None,
           neighbours: tuple[str, str] | None = None) -> Suggestion:
     kinds = sorted({kind for kind, _ in evidence})
     who = package if package else "the product" if owner else "several owners"
@@ -124,14 +122,14 @@ def suggestion_row(identifier: str, level: str, fingerprint: str, copies: int | 
     )
 
 
-def _module_marks(row: dict[str, Any]) -> Verdict | None:
+def _module_marks(row: BundledModule) -> Verdict | None:
     """What the bundle itself says about a module: kept path, banner, inlined package.json."""
     named: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    if row.get("key") and row.get("package"):
-        named[row["package"]].append(("module-key", row["key"]))
-    for package in row.get("banners") or ():
+    if row.key and row.package:
+        named[row.package].append(("module-key", row.key))
+    for package in row.banners:
         named[package].append(("license-banner", f"/*! {package} ... */"))
-    for package in row.get("manifests") or ():
+    for package in row.manifests:
         named[package].append(("package-json", f'{{name:"{package}",version:...}}'))
     if len(named) != 1:
         return None
@@ -153,22 +151,22 @@ def _signature_verdict(records: Iterable[Callsite]) -> Verdict | None:
     return Verdict("Dependency", package, "possible", tuple(sorted(("signature", key) for _, key in found)))
 
 
-def _module_verdict(row: dict[str, Any], members: list[Callsite]) -> Verdict | None:
+def _module_verdict(row: BundledModule, members: list[Callsite]) -> Verdict | None:
     """For a module's callsites the map gives no owner: what the bundle keeps of the module, else
     a message signature."""
     return _module_marks(row) or _signature_verdict(members)
 
 
-def _callsite_verdict(record: Callsite, row: dict[str, Any] | None) -> Verdict | None:
+def _callsite_verdict(record: Callsite, row: BundledModule | None) -> Verdict | None:
     verdict = _module_marks(row) if row is not None else None
     return verdict if verdict is not None else _signature_verdict([record])
 
 
-def _module_suggestion(row: dict[str, Any], members: list[Callsite], verdict: Verdict) -> Suggestion:
-    name = row["name"]
+def _module_suggestion(row: BundledModule, members: list[Callsite], verdict: Verdict) -> Suggestion:
+    name = row.name
     if verdict.package is not None and "node_modules/" in name:
         name = name.rsplit("node_modules/", 1)[1]
-    return suggestion_row(f"s:module:{row['id']}", "module", row["fingerprint"], None, verdict.owner, verdict.package,
+    return suggestion_row(f"s:module:{row.id}", "module", row.fingerprint, None, verdict.owner, verdict.package,
                  verdict.confidence, list(verdict.evidence), members, name, None)
 
 
@@ -177,7 +175,7 @@ def _callsite_suggestion(record: Callsite, verdict: Verdict) -> Suggestion:
     if copies.count > 1:  # identical code elsewhere: only the whole group can be named
         return suggestion_row(f"s:callsite:{record.id}", "callsite", copies.group or "", copies.count, None, None,
                      "ambiguous", list(verdict.evidence), [record], None, None,
-                     candidates=[{"owner": verdict.owner, "package": verdict.package, "callsites": 1}])
+                     candidates=[Candidate(verdict.owner, verdict.package, 1)])
     return suggestion_row(f"s:callsite:{record.id}", "callsite", record.fingerprint, None, verdict.owner,
                  verdict.package, verdict.confidence, list(verdict.evidence), [record], None,
                  record.message.comparisonKey)

@@ -25,9 +25,9 @@ import posixpath
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from analyzer.model import Callsite, MapSource, Suggestion
+from analyzer.facts import BundledModule
+from analyzer.model import Callsite, Candidate, MapSource, Suggestion
 from analyzer.owners.projection import neighbours
 from analyzer.owners.references import ReferenceGraph
 from analyzer.scandir.files import MAP_SOURCES_FILE
@@ -153,7 +153,7 @@ Emit = Callable[..., Suggestion]
 
 
 def truth_suggestions(records: list[Callsite], graph: ReferenceGraph, emit: Emit, truth: MapTruth,
-                      modules: dict[str, dict[str, Any]] | None = None) -> list[Suggestion]:
+                      modules: dict[str, BundledModule] | None = None) -> list[Suggestion]:
     """Every level's suggestions for the callsites the map places."""
     placed = [(record, found) for record in records if (found := truth.of(record)) is not None]
     if not placed:
@@ -216,9 +216,9 @@ def _callsite_level(placed: list[tuple[Callsite, Truth]], around: dict[str, tupl
     return out
 
 
-def _candidates(members: list[tuple[Callsite, Truth]]) -> list[dict[str, Any]]:
+def _candidates(members: list[tuple[Callsite, Truth]]) -> list[Candidate]:
     counted = Counter((t.owner, t.package) for _, t in members)
-    return [{"owner": owner, "package": package, "callsites": n}
+    return [Candidate(owner, package, n)
             for (owner, package), n in sorted(counted.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))]
 
 
@@ -258,10 +258,10 @@ def _level_key(record: Callsite, level: str) -> tuple[str, int] | None:
 class _Sources:
     """The original file the source map gives each stretch of a unit (modules.jsonl spans)."""
 
-    def __init__(self, modules: dict[str, dict[str, Any]], truth: MapTruth) -> None:
+    def __init__(self, modules: dict[str, BundledModule], truth: MapTruth) -> None:
         self._truth = truth
-        spans = sorted((row["unit"], start, end, row["source"]) for row in modules.values() if row.get("source")
-                       for start, end in row["spans"])
+        spans = sorted((row.unit, start, end, row.source) for row in modules.values() if row.source
+                       for start, end in row.spans)
         self._spans: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
         for unit, start, end, source in spans:
             self._spans[unit].append((start, end, source))

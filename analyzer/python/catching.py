@@ -35,6 +35,7 @@ class PackageNames(Protocol):
     @property
     def external(self) -> frozenset[str]: ...
     def constructor(self, name: str) -> str: ...
+    def canonical(self, name: str) -> str: ...
     def root(self, name: str) -> tuple[str, str] | None: ...
 _GROUPS = frozenset({"BaseExceptionGroup", "ExceptionGroup"})
 #: fates that leave the function when no handler of it catches them (as JavaScript's)
@@ -115,12 +116,18 @@ def _catcher(constructor: str, tries: tuple[tuple[int, ...], ...], handlers: Map
     blocks, else None; whether that is decided: False when a handler's classes or the error's
     bases leave it open)."""
     bases, complete = ancestors(constructor, names)
+    return catcher(bases, complete, tries, handlers, names.external)
+
+
+def catcher(bases: frozenset[str], complete: bool, tries: tuple[tuple[int, ...], ...],
+            handlers: Mapping[int, HandlerFacts], external: frozenset[str]) -> tuple[int | None, bool]:
+    """`_catcher` for an error class of these `bases` (`ancestors`)."""
     for group in tries:
         for offset in group:
             handler = handlers.get(offset)
             if handler is None:
                 return None, False
-            verdict = matches(bases, complete, handler, names.external)
+            verdict = matches(bases, complete, handler, external)
             if verdict == "yes":
                 return offset, True
             if verdict == "unknown":

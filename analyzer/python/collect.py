@@ -43,7 +43,8 @@ from analyzer.python.syntax import (
 
 class Collector:
     def __init__(self, error_names: frozenset[str], call_names: frozenset[str],
-                 method_names: frozenset[str], factory_names: frozenset[str]) -> None:
+                 method_names: frozenset[str], factory_names: frozenset[str],
+                 raising_names: frozenset[str] = frozenset()) -> None:
         #: last names that may be error classes (builtin, external, any class of the input)
         self.error_names = error_names
         #: bare names that may be logging/warnings functions (`warn`, `info` imported)
@@ -52,6 +53,8 @@ class Collector:
         self.method_names = method_names
         #: last names of logger factories (`getLogger`)
         self.factory_names = factory_names
+        #: last names of functions that may raise: their calls may be sources through a call
+        self.raising_names = raising_names
         self.stack: list[cst.CSTNode] = []
         self.frames: list[Frame] = []
         #: frames and comprehensions, innermost last: where a binding goes
@@ -149,6 +152,10 @@ class Collector:
             name = func.attr.value
             if name in self.error_names or name in self.method_names:
                 self.found.candidates.append(Candidate(node, "call", self._where()))
+        else:
+            return
+        if name in self.raising_names:
+            self.found.calls.append(Candidate(node, "call", self._where()))
 
     def _raise(self, node: cst.Raise) -> None:
         exc = node.exc

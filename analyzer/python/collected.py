@@ -122,6 +122,8 @@ class Collected:
     #: `except` and `except*` clauses (form `except`), in source order
     handlers: list[Candidate] = field(default_factory=list)
     classes: list[Candidate] = field(default_factory=list)
+    #: calls whose callee's last name may name a function that raises (`Vocabulary.raising_names`)
+    calls: list[Candidate] = field(default_factory=list)
     loggers: list[LoggerBinding] = field(default_factory=list)
     #: module-level `import`/`from ... import`: bound name -> dotted target (relative kept)
     imports: dict[str, str] = field(default_factory=dict)

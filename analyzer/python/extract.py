@@ -20,13 +20,14 @@ import libcst as cst
 
 from analyzer.facts import ErrorRegion, FlowFacts
 from analyzer.python import tokens
+from analyzer.python.calls import call_records, function_records, raised_in
 from analyzer.python.collect import Collector
 from analyzer.python.filefacts import FileFacts, FileTask, PendingSite, Vocabulary
 from analyzer.python.flow import Followed, follow
-from analyzer.python.handlers import HandlerReader, raised_in
+from analyzer.python.handlers import HandlerReader
 from analyzer.python.metadata import scopes_of
 from analyzer.python.nesting import TooDeep, too_deep
-from analyzer.python.reduce import Reduction, reduce
+from analyzer.python.reduce import Hits, Reduction, reduce
 from analyzer.python.resolve import ModuleNames, Names, NeedScopes, ScopeNames
 from analyzer.python.sites import SiteBuilder
 from analyzer.python.spans import walk
@@ -62,7 +63,8 @@ def _reduction(stream: tokens.Tokens, lines: list[tokens.Line], vocabulary: Voca
     """What need not be parsed (`analyzer.python.reduce`), for a unit CPython's parser accepts
     (`symtable` parses it and checks its scopes, as `compile` does before generating code; so
     the replaced code hides no syntax error); None to parse the whole unit."""
-    found = reduce(stream, lines, vocabulary.hits)
+    found = reduce(stream, lines, Hits(vocabulary.hits, vocabulary.raising_functions, vocabulary.raising_methods,
+                                       vocabulary.calling_functions, vocabulary.calling_methods))
     if found is None:
         return None
     try:
@@ -128,7 +130,8 @@ def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabula
     aliases = {f"{task.module}.{bound}": names.absolute_import(target) for bound, target in found.imports.items()}
     stars = [names.absolute_import(source) for source in found.star_imports]
     facts = FileFacts(unit.name, task.module, [], [], aliases, stars, [], [], {}, [], None, module_digest)
-    if not (found.candidates or found.classes or found.loggers or found.assignments or found.handlers):
+    if not (found.candidates or found.classes or found.loggers or found.assignments or found.handlers
+            or found.calls):
         return facts  # nothing to resolve
     try:
         return _resolved(facts, SiteBuilder(task, stream, stream.encoding, vocabulary, spans,
@@ -169,6 +172,8 @@ def _resolved(facts: FileFacts, site: SiteBuilder, collector: Collector) -> File
         attribute_loggers=sorted(attribute_loggers),
         shadowed=dict(sorted(shadowed.items())),
         handlers=handlers,
+        functions=function_records(site, found) if found.calls or any(s.facts.kind == "error" for s in sites) else [],
+        calls=call_records(site, found.calls),
     )
 
 
@@ -188,7 +193,8 @@ def _collector(vocabulary: Vocabulary) -> Collector:
     called |= frozenset(name.rsplit(".", 1)[-1] for name in rules.warning_functions)
     factories = frozenset(name.rsplit(".", 1)[-1] for name in rules.logger_factories) | vocabulary.alias_names
     return Collector(
-        error_names=vocabulary.error_names, call_names=called, method_names=called, factory_names=factories
+        error_names=vocabulary.error_names, call_names=called, method_names=called, factory_names=factories,
+        raising_names=vocabulary.raising_names,
     )
 
 

@@ -31,7 +31,7 @@ class PendingSite:
     #: counted as shadowed if the pending resolution drops the site
     shadows: str | None = None
     #: for an error raised directly in `try` blocks of its function: the offsets of each such
-    #: `try`'s handlers, innermost `try` first (`analyzer.python.handlers.raised_in`)
+    #: `try`'s handlers, innermost `try` first (`analyzer.python.calls.raised_in`)
     tries: tuple[tuple[int, ...], ...] = ()
     #: for an error given to a call that may settle as a diagnostic callsite: that call's offset
     #: (its flow's fate is `logged` if it does; `analyzer.python.flow.Followed.logged_by`)
@@ -55,6 +55,56 @@ class PendingHandler:
     facts: HandlerFacts
     #: None for a bare `except:`
     catches: tuple[PendingCatch, ...] | None
+    #: the calls of its `callback` dispositions, in order (the error sink's are `report`s)
+    sink_calls: tuple[SinkCall, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionRecord:
+    """A function that a call may resolve to exactly: a module-level `def` or a method of a class
+    that is not inside a function, the only binding of its name in its module or class body,
+    undecorated and not a generator (docs/reference.md, "Handler records", Python)."""
+
+    #: `pkg.mod.f`, `pkg.mod.C.m`
+    qualified: str
+    #: its offset, as a callsite's `function_offset`, and its line
+    offset: int
+    line: int
+    is_async: bool
+    #: a method's class (qualified), else None
+    owner: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CallRecord:
+    """A call that may reach a function of the input (its last name may name a function that
+    raises), in a `try` block or in a function (`analyzer.python.calls`)."""
+
+    offset: int
+    #: what the callee resolves to in its file: a qualified name (`pkg.mod.f`, `pkg.mod.C.m`) or
+    #: `self.m` in a method of class C: (C qualified, "m")
+    callee: str | tuple[str, str]
+    #: the offset of the innermost function holding the call, None at module level
+    function: int | None
+    #: the handler offsets of each `try` whose block holds the call in its function, innermost first
+    tries: tuple[tuple[int, ...], ...]
+    #: `await f()`: an `async` function's errors reach the caller only so
+    awaited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SinkCall:
+    """A call in a handler's branch given the caught value or something read from it: a
+    `callback` disposition unless its callee is the input's error sink (`report`)."""
+
+    #: the branch's position in the handler
+    branch: int
+    #: what the callee resolves to in its file (as `CallRecord.callee`), None when nothing
+    callee: str | tuple[str, str] | None
+    #: the caught value itself is an argument (only those choose the sink)
+    itself: bool
+    #: as written, None when not a dotted name
+    written: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +138,9 @@ class FileFacts:
     module_digest: bytes
     #: `except` and `except*` clauses, in source order
     handlers: list[PendingHandler] = field(default_factory=list)
+    #: the functions calls may resolve to exactly, and the calls that may reach them
+    functions: list[FunctionRecord] = field(default_factory=list)
+    calls: list[CallRecord] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +154,17 @@ class Vocabulary:
     alias_names: frozenset[str]
     #: last names of callees that can end as an error callsite (`analyzer.python.vocabulary`)
     exception_names: frozenset[str]
+    #: names of the module-level functions and of the methods whose body may raise, and of those
+    #: whose body calls one (`analyzer.python.vocabulary`): their calls may lead to sources
+    #: through a call
+    raising_functions: frozenset[str] = frozenset()
+    raising_methods: frozenset[str] = frozenset()
+    calling_functions: frozenset[str] = frozenset()
+    calling_methods: frozenset[str] = frozenset()
+
+    @property
+    def raising_names(self) -> frozenset[str]:
+        return self.raising_functions | self.raising_methods | self.calling_functions | self.calling_methods
 
     @property
     def error_names(self) -> frozenset[str]:

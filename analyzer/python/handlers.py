@@ -19,11 +19,13 @@ from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts
 from analyzer.handler_model import BranchTest
 from analyzer.identity import IdentityInput
 from analyzer.model import CauseKept, Disposition, PythonHandlerForm, TestOp
+from analyzer.python.calls import call_target
 from analyzer.python.collected import Candidate
-from analyzer.python.filefacts import PendingCatch, PendingHandler
+from analyzer.python.fallthrough import Fallthrough
+from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
 from analyzer.python.scopes import scope_of
 from analyzer.python.sites import SiteBuilder
-from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES, TRY_TYPES, dotted
+from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES, dotted
 
 #: what ends the process (`exit`, `quit`: the site module's, bound in builtins)
 _EXITS = frozenset({"sys.exit", "os._exit", "builtins.exit", "builtins.quit"})
@@ -32,6 +34,8 @@ _READERS = frozenset({
     "builtins.str", "builtins.repr", "builtins.format", "builtins.isinstance", "builtins.type", "builtins.getattr",
     "builtins.hasattr", "builtins.len", "builtins.id", "builtins.print", "builtins.bool", "builtins.int",
 })
+#: `future.set_exception(e)` (asyncio, concurrent.futures): whoever awaits the future gets it
+_REJECTING = frozenset({"set_exception"})
 #: methods that keep their argument in a container (`errors.append(e)`)
 _KEEPERS = frozenset({"append", "add", "extend", "put", "put_nowait", "appendleft"})
 _LEAVING = (cst.Raise, cst.Return, cst.Break)
@@ -51,24 +55,6 @@ _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(Ca
 #: nodes of an expression searched for the caught value
 _MENTION_NODES = 4096
 _NOT_CAUGHT = object()
-
-
-def raised_in(builder: SiteBuilder, path: tuple[cst.CSTNode, ...], at: int | None) -> tuple[tuple[int, ...], ...]:
-    """For an error callsite that is raised (`analyzer.python.flow.Followed.raised_at`: `at` is
-    the position in its `path` of the statement that raises it): the handler offsets of every
-    `try` whose block (not its handlers, `else` or `finally`) holds that statement in the same
-    function, innermost first."""
-    if at is None:
-        return ()
-    groups = []
-    child = path[at]
-    for parent in reversed(path[:at]):
-        if isinstance(parent, SCOPE_TYPES):
-            break
-        if isinstance(parent, TRY_TYPES) and parent.body is child:
-            groups.append(tuple(builder.offset(h) for h in parent.handlers))
-        child = parent
-    return tuple(groups)
 
 
 def _statements(suite: cst.BaseSuite) -> list[cst.CSTNode]:
@@ -110,7 +96,7 @@ class HandlerReader:
                                    anchor=builder.digest(anchor), anchor_slot=(unit, builder.offset(anchor)),
                                    order=(unit, offset)),
         )
-        return PendingHandler(facts, self._catches(node.type, candidate))
+        return PendingHandler(facts, self._catches(node.type, candidate), tuple(body.sink_calls))
 
     def _catches(self, named: cst.BaseExpression | None, candidate: Candidate) -> tuple[PendingCatch, ...] | None:
         if named is None:
@@ -141,6 +127,9 @@ class _Body:
         self.handler: cst.ExceptHandler | cst.ExceptStarHandler = candidate.node  # type: ignore[assignment]
         #: locals the body binds to a new error: name -> the construction
         self.made: dict[str, cst.Call] = {}
+        #: the calls of `callback` dispositions, in order (the error sink's are `report`s)
+        self.sink_calls: list[SinkCall] = []
+        self._branch = 0
 
     # --- branches ---------------------------------------------------------------------------
 
@@ -150,7 +139,11 @@ class _Body:
             if isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call) and \
                     len(statement.targets) == 1 and isinstance(statement.targets[0].target, cst.Name):
                 self.made[statement.targets[0].target.value] = statement.value
-        return tuple(BranchFacts(test, self._dispositions(parts)) for test, parts in self._split(statements))
+        out = []
+        for at, (test, parts) in enumerate(self._split(statements)):
+            self._branch = at
+            out.append(BranchFacts(test, self._dispositions(parts)))
+        return tuple(out)
 
     def _split(self, statements: list[cst.CSTNode]) -> list[tuple[BranchTest | None, list[cst.CSTNode]]]:
         """The statements of each branch: the first top-level `if` chain that tests the caught
@@ -235,22 +228,33 @@ class _Body:
 
     def _dispositions(self, parts: list[cst.CSTNode]) -> tuple[DispositionFacts, ...]:
         found: list[DispositionFacts] = []
+        deciding: set[int] = set()  # the ids of the nodes that are a disposition
         leaves = False
         for node in _walk(parts):
             if isinstance(node, _LEAVING):
                 leaves = True
+            if isinstance(node, _ENDING):
+                deciding.add(id(node))  # a construct holding one is taken to decide
             if isinstance(node, cst.Raise):
                 found.append(self._raised(node))
             elif isinstance(node, cst.Return):
                 found.extend(self._returned(node.value))
             elif isinstance(node, cst.Call):
-                found.extend(self._called(node))
+                made = self._called(node)
+                found.extend(made)
+                if made:
+                    deciding.add(id(node))
             elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-                found.extend(self._assigned(node))
+                made = self._assigned(node)
+                found.extend(made)
+                if made:
+                    deciding.add(id(node))
         if any(d.kind == "exit" for d in found):
             leaves = True
         if not leaves and self._in_loop():
             found.append(DispositionFacts("retry", None, (), None))
+        elif found and not self._in_loop() and Fallthrough(deciding).silent_path(parts):
+            found.append(DispositionFacts("swallow", None, (), None))  # a path that meets none of them
         return merged(found) or (DispositionFacts("swallow", None, (), None),)
 
     def _raised(self, node: cst.Raise) -> DispositionFacts:
@@ -295,9 +299,16 @@ class _Body:
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in _KEEPERS and call.args and \
                 self._is_caught(call.args[0].value):
             return [DispositionFacts("store", None, (), None)]
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in _REJECTING and call.args and \
+                self._is_caught(call.args[0].value):
+            return [DispositionFacts("reject", None, (), dotted(call.func))]
         if _READERS.intersection(qualified) or not any(self._mentions(a.value) for a in call.args):
             return []
-        return [DispositionFacts("callback", None, (), dotted(call.func))]
+        written = dotted(call.func)
+        target = call_target(self.builder, call.func, self.candidate.where)
+        itself = any(self._is_caught(a.value) for a in call.args)
+        self.sink_calls.append(SinkCall(self._branch, target, itself, written))
+        return [DispositionFacts("callback", None, (), written)]
 
     def _assigned(self, node: cst.Assign | cst.AugAssign | cst.AnnAssign) -> list[DispositionFacts]:
         value = node.value

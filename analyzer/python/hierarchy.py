@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from analyzer.facts import ClassFacts, LoggerFacts, SiteFacts, UnitFacts
 from analyzer.model import Unit
+from analyzer.python.callsources import UnitInput, link
 from analyzer.python.catching import unit_handlers
 from analyzer.python.filefacts import ClassRecord, FileFacts, PendingSite
 from analyzer.python.modules import ModuleName, Vendored
@@ -129,13 +130,18 @@ class PackageNames:
 def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
            modules: dict[str, ModuleName], vendored: dict[str, Vendored | None]) -> list[UnitFacts]:
     names = PackageNames(files, rules)
-    out = []
-    for unit, facts in zip(units, files):
+    found = []
+    for facts in files:
         settled = [(site, _settled(site, names)) for site in facts.sites]
         sites = [s for _, s in settled if s is not None]
         handlers = None
         if facts.parse_error is None:
             handlers, sites = unit_handlers(facts.handlers, [(s, site) for site, s in settled if s is not None], names)
+        found.append((settled, sites, handlers))
+    linked = link([UnitInput(unit.name, facts, handlers, sites)
+                   for unit, facts, (_, sites, handlers) in zip(units, files, found) if handlers is not None], names)
+    out = []
+    for unit, facts, (settled, sites, handlers) in zip(units, files, found):
         shadowed = Counter(facts.shadowed)
         shadowed.update(site.shadows for site, s in settled if s is None and site.shadows is not None)
         classes = [c for c in (_error_class(record, names) for record in facts.classes) if c is not None]
@@ -149,7 +155,7 @@ def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
                 error_regions=facts.error_regions,
                 left_out=(),  # libcst parses a file whole or not at all (an error region): none is left out
                 extras=PythonUnit(modules[unit.name].name, vendored[unit.name], facts.parse_error,
-                                  handlers).side_table(),
+                                  linked.get(unit.name, handlers)).side_table(),
             )
         )
     return out

@@ -29,6 +29,28 @@ _WORD = re.compile(r"[^\W\d]\w*")
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
 
 
+@dataclass(frozen=True, slots=True)
+class Hits:
+    """What code must not be replaced for: `names` (a call or `raise` of one, a use in a value),
+    and the calls that may lead to a function that raises (`analyzer.python.vocabulary`): of
+    `functions` (`f(...)`, `m.f(...)`) and `methods` (`self.m(...)`) anywhere, and in a `try`
+    block also of `calling_functions` and `calling_methods` (functions that call them)."""
+
+    names: frozenset[str]
+    functions: frozenset[str] = frozenset()
+    methods: frozenset[str] = frozenset()
+    calling_functions: frozenset[str] = frozenset()
+    calling_methods: frozenset[str] = frozenset()
+
+    @property
+    def words(self) -> frozenset[str]:
+        return self.names | self.functions | self.methods | self.calling_functions | self.calling_methods
+
+    def in_try(self) -> Hits:
+        """In a `try` block: the calls of functions that call one that raises too."""
+        return Hits(self.names, self.functions | self.calling_functions, self.methods | self.calling_methods)
+
+
 @dataclass(slots=True)
 class Reduction:
     stream: Tokens
@@ -46,7 +68,7 @@ class Reduction:
         return "".join(parts)
 
 
-def reduce(stream: Tokens, lines: list[Line], hits: frozenset[str]) -> Reduction | None:
+def reduce(stream: Tokens, lines: list[Line], hits: Hits) -> Reduction | None:
     """What to replace in the unit (of logical `lines`); None when nothing can be (or on Python
     3.12 and later, whose f-strings the tokenizer here does not split: such a unit is parsed
     whole)."""
@@ -55,21 +77,35 @@ def reduce(stream: Tokens, lines: list[Line], hits: frozenset[str]) -> Reduction
     ):
         return None
     reduction = Reduction(stream, [])
+    trying = _in_try_blocks(stream, lines)
+    in_try = hits.in_try()
     at = 0
     while at < len(lines):
-        at = _reduce_line(reduction, lines, at, hits)
+        at = _reduce_line(reduction, lines, at, in_try if trying[at] else hits, in_try)
     return reduction if reduction.regions else None
 
 
-def _reduce_line(reduction: Reduction, lines: list[Line], at: int, hits: frozenset[str]) -> int:
-    """Reduce `lines[at]` (a whole body after a `def` line); the index of the next line to look at."""
+def _in_try_blocks(stream: Tokens, lines: list[Line]) -> list[bool]:
+    """For each logical line, whether it is in the block of a `try:`."""
+    values = stream.values
+    trying = [False] * len(lines)
+    for at, line in enumerate(lines):
+        if values[line.first] == "try" and values[line.last - 1] == ":":
+            for inside in range(at + 1, _body_end(lines, at)):
+                trying[inside] = True
+    return trying
+
+
+def _reduce_line(reduction: Reduction, lines: list[Line], at: int, hits: Hits, in_try: Hits) -> int:
+    """Reduce `lines[at]` (a whole body after a `def` line); the index of the next line to look at.
+    `hits` for the line, `in_try` for a body that holds a `try`."""
     stream, line = reduction.stream, lines[at]
     values = stream.values
     head = values[line.first]
     is_def = head == "def" or (head == "async" and line.last - line.first > 1 and values[line.first + 1] == "def")
     if is_def:
         body_end = _body_end(lines, at)
-        if body_end > at + 1 and _blankable_body(reduction, lines, at, body_end, hits):
+        if body_end > at + 1 and _blankable_body(reduction, lines, at, body_end, hits, in_try):
             return body_end
         return at + 1
     if head == "except" and values[line.last - 1] == ":":
@@ -78,7 +114,8 @@ def _reduce_line(reduction: Reduction, lines: list[Line], at: int, hits: frozens
     return at + 1
 
 
-def _blankable_body(reduction: Reduction, lines: list[Line], at: int, body_end: int, hits: frozenset[str]) -> bool:
+def _blankable_body(reduction: Reduction, lines: list[Line], at: int, body_end: int, hits: Hits,
+                    in_try: Hits) -> bool:
     stream, header = reduction.stream, lines[at]
     values = stream.values
     name_at = header.first + (2 if values[header.first] == "async" else 1)
@@ -90,13 +127,15 @@ def _blankable_body(reduction: Reduction, lines: list[Line], at: int, body_end: 
         return False  # indentation with tabs or form feeds: not read here
     first, last = lines[at + 1].first, lines[body_end - 1].last
     start, end = stream.starts[first], stream.end(last - 1)
+    if "try" in values[first:last]:
+        hits = in_try
     if end - start < _SHORTEST or _holds_hit(stream, first, last, hits):
         return False
     reduction.regions.append((start, end))
     return True
 
 
-def _reduce_value(reduction: Reduction, line: Line, hits: frozenset[str]) -> None:
+def _reduce_value(reduction: Reduction, line: Line, hits: Hits) -> None:
     stream = reduction.stream
     kinds, values = stream.kinds, stream.values
     head = values[line.first]
@@ -109,12 +148,13 @@ def _reduce_value(reduction: Reduction, line: Line, hits: frozenset[str]) -> Non
         return
     for index in range(line.first, line.last):
         value = values[index]
-        if value in _UNSAFE_IN_VALUES or (kinds[index] == "name" and (value in hits or value in _SHADOW_ROOTS)):
+        if value in _UNSAFE_IN_VALUES or (kinds[index] == "name" and (
+                value in hits.names or value in _SHADOW_ROOTS or _reaching(stream, index, line.last, hits))):
             return
         if (
             kinds[index] == "string"
             and _is_fstring(value)
-            and _words_meet(value, hits | _UNSAFE_IN_VALUES | _SHADOW_ROOTS)
+            and _words_meet(value, hits.words | _UNSAFE_IN_VALUES | _SHADOW_ROOTS)
         ):
             return
     start, end = stream.starts[first], stream.end(line.last - 1)
@@ -147,7 +187,7 @@ def _is_dotted(stream: Tokens, first: int, last: int) -> bool:
     )
 
 
-def _holds_hit(stream: Tokens, first: int, last: int, hits: frozenset[str]) -> bool:
+def _holds_hit(stream: Tokens, first: int, last: int, hits: Hits) -> bool:
     """A call of a hit, a `raise` of one, a binding keyword, an `except` clause, a type parameter,
     or a hit in an f-string, within tokens `[first, last)`."""
     kinds, values = stream.kinds, stream.values
@@ -165,12 +205,12 @@ def _holds_hit(stream: Tokens, first: int, last: int, hits: frozenset[str]) -> b
                 raising = True
             elif _name_hits(stream, index, last, hits, raising):
                 return True
-        elif kind == "string" and _is_fstring(value) and _words_meet(value, hits | _IN_FSTRINGS | _SHADOW_ROOTS):
+        elif kind == "string" and _is_fstring(value) and _words_meet(value, hits.words | _IN_FSTRINGS | _SHADOW_ROOTS):
             return True
     return False
 
 
-def _name_hits(stream: Tokens, index: int, last: int, hits: frozenset[str], raising: bool) -> bool:
+def _name_hits(stream: Tokens, index: int, last: int, hits: Hits, raising: bool) -> bool:
     values = stream.values
     value = values[index]
     if value in _BINDING or value == "except" or (value == "type" and _is_type_statement(stream, index, last)):
@@ -179,7 +219,17 @@ def _name_hits(stream: Tokens, index: int, last: int, hits: frozenset[str], rais
         return index + 2 < last and values[index + 2] == "["  # a type parameter
     if value in _SHADOW_ROOTS and index + 1 < last and values[index + 1] == ".":
         return True
-    return value in hits and (raising or _called(stream, index, last))
+    return (value in hits.names and (raising or _called(stream, index, last))) or _reaching(stream, index, last, hits)
+
+
+def _reaching(stream: Tokens, index: int, last: int, hits: Hits) -> bool:
+    """A call that may reach a function that raises (`Hits`)."""
+    values = stream.values
+    value = values[index]
+    if value in hits.functions:
+        return _called(stream, index, last)
+    return value in hits.methods and index >= 2 and values[index - 1] == "." and values[index - 2] == "self" and \
+        _called(stream, index, last)
 
 
 def _called(stream: Tokens, index: int, last: int) -> bool:

@@ -14,6 +14,8 @@
   its module says (`analyzer.python.hierarchy` roots error classes in exactly these), so code
   that holds no such call, no logging call and nothing else that matters need not be parsed
   (`analyzer.python.reduce`).
+- `raising_functions`, `raising_methods`: `def`s whose text raises; `calling_functions`,
+  `calling_methods`: the others whose text calls one (`_raising`).
 """
 
 from __future__ import annotations
@@ -50,14 +52,22 @@ _LAST_NAME = re.compile(r"([^\W\d]\w*)[^\w]*\Z")
 _ANNOTATED_BEFORE = re.compile(r"(?:\A|[\r\n])[ \t]*([^\W\d]\w*)[ \t]*:[^=\r\n]*\Z")
 #: a class header longer than this is taken to name an exception (never seen; a superset)
 _LONGEST_HEADER = 4000
+#: a line opening a `def` (with its name) or a `class`
+_HEADER = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:def[ \t]+([^\W\d]\w*)|class\b)", re.MULTILINE)
+_RAISE = re.compile(r"\braise[ \t]+[^\s#;]")
+_CALLED = re.compile(r"\b([^\W\d]\w*)\s*\(")
 
 
 def input_vocabulary(rules: PythonRules, sources: Iterable[bytes]) -> Vocabulary:
     classes: set[str] = set()
     aliases: set[str] = set()
     headers: dict[str, set[str]] = defaultdict(set)  # class or alias -> the words that make it one
+    raising: dict[str, set[str]] = {"function": set(), "method": set()}
+    callers: list[tuple[str, str, set[str]]] = []  # the other defs: (kind, name, the names they call)
     for source in sources:
         text = source.decode("utf-8", "replace").replace("\\\n", " ").replace("\\\r\n", " ")
+        if "def" in text:
+            _raising(text, raising, callers)
         if "class" in text:
             for match in _matches(_CLASS_NAME, text):
                 classes.add(match.group(1))
@@ -71,7 +81,47 @@ def input_vocabulary(rules: PythonRules, sources: Iterable[bytes]) -> Vocabulary
             headers[name].add(value)
     known = frozenset(rules.builtins) | frozenset(n.rsplit(".", 1)[-1] for n in rules.external)
     seeds = known | aliases | (classes - set(headers))
-    return Vocabulary(rules, frozenset(classes | aliases), frozenset(aliases), _closure(seeds, headers))
+    reached = raising["function"] | raising["method"]
+    calling: dict[str, set[str]] = {"function": set(), "method": set()}
+    for kind, name, called in callers:
+        if not called.isdisjoint(reached):
+            calling[kind].add(name)
+    return Vocabulary(rules, frozenset(classes | aliases), frozenset(aliases), _closure(seeds, headers),
+                      frozenset(raising["function"]), frozenset(raising["method"]),
+                      frozenset(calling["function"] - raising["function"]),
+                      frozenset(calling["method"] - raising["method"]))
+
+
+def _raising(text: str, raising: dict[str, set[str]], callers: list[tuple[str, str, set[str]]]) -> None:
+    """`raising_functions` and `raising_methods` (docs/reference.md, "Handler records", Python: a
+    call of one may lead to a source through a call, one or two hops away, so code calling one is
+    parsed). A `def`'s text runs to the next `def` or `class` line indented as much or less (or
+    the end); it is a function when no such line encloses it, a method when a `class` line does
+    (a nested function is neither). Into `raising` by kind: those whose text holds the word
+    `raise` (a superset: strings and comments count); into `callers`: the others, with the names
+    their text calls."""
+    open_defs: list[tuple[int, str | None, int, str]] = []  # (indent, name, start, kind)
+
+    def close(name: str | None, start: int, end: int, kind: str) -> None:
+        if name is None or kind == "nested":
+            return
+        if _RAISE.search(text, start, end):
+            raising[kind].add(name)
+        else:
+            callers.append((kind, name, set(_CALLED.findall(text, start, end))))
+
+    for match in _HEADER.finditer(text):
+        indent = len(match.group(1))
+        while open_defs and open_defs[-1][0] >= indent:
+            _, name, start, kind = open_defs.pop()
+            close(name, start, match.start(), kind)
+        name = match.group(2)
+        enclosing = open_defs[-1][3] if open_defs else None
+        kind = "class" if name is None else (
+            "function" if enclosing is None else "method" if enclosing == "class" else "nested")
+        open_defs.append((indent, name, match.end(), kind))
+    for _, name, start, kind in open_defs:
+        close(name, start, len(text), kind)
 
 
 def _matches(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:

@@ -3,25 +3,28 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
+from analyzer.diff_model import BriefCallsite, DiffDocument, DiffPair
 from analyzer.reports.index import cell
 
 #: rows listed per section; the JSON holds every one
 _LISTED = 300
+Row = TypeVar("Row")
 
 
-def render_diff(document: dict[str, Any]) -> bytes:
-    old, new, totals = document["old"], document["new"], document["counts"]
+def render_diff(document: DiffDocument) -> bytes:
+    old, new, totals = document.old, document.new, document.counts
     lines = [
-        f"# {cell(old['label'])} → {cell(new['label'])}",
+        f"# {cell(old.label)} → {cell(new.label)}",
         "",
-        f"{old['callsites']} callsites before, {new['callsites']} after.",
+        f"{old.callsites} callsites before, {new.callsites} after.",
         "",
         "| unchanged | moved | changed | added | removed | ambiguous | owners carried |",
         "|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {totals['unchanged']} | {totals['moved']} | {totals['changed']} | {totals['added']} | "
-        f"{totals['removed']} | {totals['ambiguous']} | {document['carried']} |",
+        f"| {totals.unchanged} | {totals.moved} | {totals.changed} | {totals.added} | "
+        f"{totals.removed} | {totals.ambiguous} | {document.carried} |",
         "",
         "*Moved* and *changed* callsites are paired one to one by evidence (same function, same "
         "unchanged neighbours, or a message no other callsite has); *ambiguous* ones had more than "
@@ -29,20 +32,20 @@ def render_diff(document: dict[str, Any]) -> bytes:
         "reviewed owner for `erratlas accept`.",
         "",
     ]
-    lines += _section("Moved and changed", [p for p in document["pairs"] if p["status"] != "unchanged"],
+    lines += _section("Moved and changed", [p for p in document.pairs if p.status != "unchanged"],
                       ["status", "new", "old", "message", "evidence", "owner carried"], _pair_row)
-    lines += _section("Added", document["added"], ["new", "kind", "message", "module"], _record_row)
-    lines += _section("Removed", document["removed"], ["old", "kind", "message", "module"], _record_row)
-    lines += _section("Ambiguous", document["ambiguous"], ["new", "kind", "message", "module"], _record_row)
+    lines += _section("Added", document.added, ["new", "kind", "message", "module"], _record_row)
+    lines += _section("Removed", document.removed, ["old", "kind", "message", "module"], _record_row)
+    lines += _section("Ambiguous", document.ambiguous, ["new", "kind", "message", "module"], _record_row)
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def _section(title: str, rows: list[dict[str, Any]], header: list[str], render: Any) -> list[str]:
+def _section(title: str, rows: Sequence[Row], header: list[str], render: Callable[[Row], list[str]]) -> list[str]:
     if not rows:
         return [f"## {title}", "", "None.", ""]
     lines = [f"## {title} ({len(rows)})", ""]
     if title != "Moved and changed":
-        modules = Counter((r.get("module") or "(no module)") for r in rows)
+        modules = Counter((r.module or "(no module)") for r in rows if isinstance(r, BriefCallsite))
         if len(modules) > 1:
             top = ", ".join(f"{cell(name, 60)} ×{n}" for name, n in modules.most_common(8))
             lines += [f"Most in: {top}.", ""]
@@ -53,12 +56,12 @@ def _section(title: str, rows: list[dict[str, Any]], header: list[str], render: 
     return [*lines, ""]
 
 
-def _pair_row(pair: dict[str, Any]) -> list[str]:
-    owner = pair.get("carried")
-    return [pair["status"], f"`{cell(pair['new']['id'], 80)}`", f"`{cell(pair['old']['id'], 80)}`",
-            cell(pair["new"]["message"]), pair["evidence"],
-            cell(f"{owner['owner']} {owner['package'] or ''}".strip()) if owner else ""]
+def _pair_row(pair: DiffPair) -> list[str]:
+    owner = pair.carried
+    return [pair.status, f"`{cell(pair.new.id, 80)}`", f"`{cell(pair.old.id, 80)}`",
+            cell(pair.new.message), pair.evidence,
+            cell(f"{owner.owner} {owner.package or ''}".strip()) if owner else ""]
 
 
-def _record_row(record: dict[str, Any]) -> list[str]:
-    return [f"`{cell(record['id'], 80)}`", record["kind"], cell(record["message"]), cell(record.get("module"), 60)]
+def _record_row(record: BriefCallsite) -> list[str]:
+    return [f"`{cell(record.id, 80)}`", record.kind, cell(record.message), cell(record.module, 60)]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from analyzer.errors import InputError
 from analyzer.handler_model import Handler
@@ -19,6 +18,7 @@ from analyzer.model import Callsite, ProjectionRow, Suggestion
 from analyzer.reports.evidence import evidence_lines
 from analyzer.scandir.files import SUGGESTION_SCHEMA, SUGGESTIONS_FILE
 from analyzer.scandir.load import records_of
+from analyzer.summary_model import Summary
 
 _CONTEXT_LINES = 3
 #: characters of a readable line shown around the callsite's column
@@ -69,7 +69,7 @@ def find_record(records: list[Callsite], target: str, directory: Path) -> Callsi
 
 
 def explain(
-    directory: Path, files: dict[str, bytes], summary: dict[str, Any], record: Callsite, row: ProjectionRow,
+    directory: Path, files: dict[str, bytes], summary: Summary, record: Callsite, row: ProjectionRow,
     corpus: Section | None = None, flow: Section | None = None,
 ) -> Story:
     """`corpus`: what `explain --corpus` found (analyzer/owners/corpus/nearest.py), told after the owner;
@@ -150,7 +150,7 @@ def code_section(files: dict[str, bytes], record: Callsite | Handler) -> Section
     return Section(f"Readable code ({place.file})", code=code)
 
 
-def _owner(summary: dict[str, Any], record: Callsite, row: ProjectionRow) -> Section:
+def _owner(summary: Summary, record: Callsite, row: ProjectionRow) -> Section:
     section = Section(f"Owner: {row.owner}" + (f" {row.package}" if row.package else ""))
     if row.owner != "Unresolved":
         if row.function:
@@ -165,24 +165,24 @@ def _owner(summary: dict[str, Any], record: Callsite, row: ProjectionRow) -> Sec
     return section
 
 
-def _why_unresolved(summary: dict[str, Any], record: Callsite) -> list[str]:
-    allowlists = summary["inputs"].get("allowlists") or []
+def _why_unresolved(summary: Summary, record: Callsite) -> list[str]:
+    allowlists = summary.allowlists
     if not allowlists:
         return ["No allowlist was applied to this scan: every callsite is Unresolved."]
     module = record.module
     keys = [f"callsite {record.fingerprint}", f"function {record.functionFingerprint or '(module level)'}",
             f"module {module.fingerprint if module else '(outside every module)'}"]
-    names = ", ".join(a["path"] for a in allowlists)
+    names = ", ".join(a.path for a in allowlists)
     notes = [f"No entry of {names} owns it: none matches its " + ", ".join(keys) + "."]
-    for entry in summary.get("drifted", []):
-        if entry.get("callsite") == record.id:
-            notes.append(f"Drifted entry {entry['entry']} ({entry['level']} {entry['fingerprint']}) matches it but "
-                         f"expects {entry['expect']!r}; the message is now {entry['found']!r}, so it does not apply.")
+    for drifted in summary.drifted:
+        if drifted.callsite == record.id:
+            notes.append(f"Drifted entry {drifted.entry} ({drifted.level} {drifted.fingerprint}) matches it but "
+                         f"expects {drifted.expect!r}; the message is now {drifted.found!r}, so it does not apply.")
     key = record.message.comparisonKey
-    for entry in summary.get("stale", []):
-        if entry.get("expect") == key:
-            owner = entry["owner"] + (f" {entry['package']}" if entry.get("package") else "")
-            notes.append(f"Stale entry {entry['entry']} ({entry['level']} {entry['fingerprint']}, {owner}) matches "
+    for entry in summary.stale:
+        if entry.expect == key:
+            owner = entry.owner + (f" {entry.package}" if entry.package else "")
+            notes.append(f"Stale entry {entry.entry} ({entry.level} {entry.fingerprint}, {owner}) matches "
                          f"nothing in this scan but expects this callsite's message: the code around it changed "
                          f"since the review; review it again and replace the entry.")
     if record.copies.count > 1:
@@ -224,12 +224,11 @@ def _suggested(record: Callsite, suggestions: list[Suggestion] | None) -> Sectio
 
 
 def _commands(
-    directory: Path, summary: dict[str, Any], record: Callsite, row: ProjectionRow,
+    directory: Path, summary: Summary, record: Callsite, row: ProjectionRow,
     suggestions: list[Suggestion] | None,
 ) -> Section:
-    allowlists = summary["inputs"].get("allowlists") or []
-    stem = Path(summary["inputs"]["bundle"]["name"]).stem or "bundle"
-    allowlist = allowlists[0]["path"] if allowlists else f"allowlists/{stem}.toml"
+    stem = Path(summary.bundle.name).stem or "bundle"
+    allowlist = summary.allowlists[0].path if summary.allowlists else f"allowlists/{stem}.toml"
     where = shlex.quote(str(directory))
     title = "Command that would own it" if row.owner == "Unresolved" else "Commands to change its owner"
     section = Section(title)

@@ -6,7 +6,6 @@ and owner (docs/reference.md, "Other verbs")."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from analyzer.errors import InputError
 from analyzer.handler_model import Handler, HandlerDisposition, HandlerOwnerRow, HandlerSource
@@ -14,6 +13,7 @@ from analyzer.model import Callsite
 from analyzer.reports.evidence import evidence_lines
 from analyzer.reports.explain import Section, Story, code_section, one_line
 from analyzer.reports.flow import test_text
+from analyzer.summary_model import Summary
 
 
 def is_handler_target(target: str) -> bool:
@@ -101,7 +101,7 @@ def _handler_line(handler: Handler, row: HandlerOwnerRow | None) -> str:
     return f"{handler.id} ({handler.form}, {handler.readable.file}:{handler.readable.line}, {owner})"
 
 
-def handler_story(files: dict[str, bytes], summary: dict[str, Any], handler: Handler, row: HandlerOwnerRow | None,
+def handler_story(files: dict[str, bytes], summary: Summary, handler: Handler, row: HandlerOwnerRow | None,
                   callsites: dict[str, Callsite]) -> Story:
     """A handler's whole story: where, its parameter, its branches, its sources, its owner."""
     facts = [
@@ -137,7 +137,7 @@ def handler_story(files: dict[str, bytes], summary: dict[str, Any], handler: Han
     )
 
 
-def _owner(summary: dict[str, Any], row: HandlerOwnerRow | None) -> Section:
+def _owner(summary: Summary, row: HandlerOwnerRow | None) -> Section:
     if row is None:
         return Section("Owner", notes=["No owner row: handler-owner-projection.jsonl does not list it."])
     section = Section(f"Owner: {row.owner}" + (f" {row.package}" if row.package else ""))
@@ -146,10 +146,9 @@ def _owner(summary: dict[str, Any], row: HandlerOwnerRow | None) -> Section:
     for line in evidence_lines(row.evidence):
         section.facts.append(("evidence", line))
     if row.owner == "Unresolved":
-        allowlists = summary["inputs"].get("allowlists") or []
         section.notes.append("A handler is owned like the code it sits in: the function entry that owns the "
                              "callsites of its function, a module entry of its module, or a references entry "
                              "whose root reaches it (docs/owners.md, \"Handlers\"); "
-                             + ("none of the allowlists' entries does." if allowlists
+                             + ("none of the allowlists' entries does." if summary.allowlists
                                 else "no allowlist was applied to this scan."))
     return section

@@ -5,8 +5,9 @@
 Mermaid flowchart from the errors handlers catch (by owner and constructor, or the class a branch
 tests with `instanceof`) to what they then do; `index/flow-tests-NN.md` the "field -> decision"
 table, one row per test of the caught value; `index/flow-product-NN.md` the Product handlers that
-swallow an error or lose its cause. Every handler is linked at its line in a readable slice;
-pages are cut under the index's page budget.
+swallow an error or lose its cause; `index/flow-handlers-NN.md` every handler, one row each under
+an anchor of its own, linked at its line in a readable slice. A link to a handler goes to its
+anchor; pages are cut under the index's page budget.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ OWNERS = ("Product", "Dependency", "Unresolved")
 FLOW_PAGE = f"{INDEX_DIRECTORY}flow.md"
 _TESTS = "flow-tests"
 _PRODUCT = "flow-product"
+_HANDLERS = "flow-handlers"
 _BUDGET = 400_000
 #: handlers linked in one row of the field -> decision table
 _LINKED = 8
@@ -41,13 +43,19 @@ def flow_pages(handlers: list[Handler], rows: list[HandlerOwnerRow],
     """(the lines that end the first page, the flow pages by path); `rows`: each handler's owner."""
     owner: dict[str, str] = {row.id: row.owner for row in rows}
     errors = {record.id: record for record in records}
-    tests = _paged("Field -> decision", _TESTS_INTRO, _TESTS_HEADER, _test_rows(handlers, owner), _TESTS)
+    anchors = handler_anchors(handlers)
+    placed: list[str] = []
+    listed = _paged("Handlers", _HANDLERS_INTRO, _HANDLERS_HEADER,
+                    [_handler_row(h, anchors[h.id], owner[h.id]) for h in handlers], _HANDLERS, placed)
+    at = {h.id: f"{page.removeprefix(INDEX_DIRECTORY)}#{anchors[h.id]}" for h, page in zip(handlers, placed)}
+    tests = _paged("Field -> decision", _TESTS_INTRO, _TESTS_HEADER, _test_rows(handlers, owner, at), _TESTS)
     flagged = [h for h in handlers if owner[h.id] == "Product"
                and {"swallowed-error", "wrap-loses-cause"} & set(h.findings())]
     product = _paged("Product handlers that swallow an error or lose its cause", _PRODUCT_INTRO, _PRODUCT_HEADER,
-                     [_product_row(h) for h in flagged], _PRODUCT)
-    pages = {**tests, **product}
-    pages[FLOW_PAGE] = _encode(_overview(handlers, owner, errors, sorted(tests), sorted(product), len(flagged)))
+                     [_product_row(h, at[h.id]) for h in flagged], _PRODUCT)
+    pages = {**listed, **tests, **product}
+    pages[FLOW_PAGE] = _encode(_overview(handlers, owner, errors, sorted(tests), sorted(product), len(flagged),
+                                         sorted(listed)))
     too_big = sorted(path for path, data in pages.items() if len(data) >= PAGE_LIMIT)
     if too_big:
         raise InvariantError(f"flow page {too_big[0]} is {len(pages[too_big[0]])} bytes (limit {PAGE_LIMIT})")
@@ -56,7 +64,8 @@ def flow_pages(handlers: list[Handler], rows: list[HandlerOwnerRow],
             f"{len(handlers)} handlers (" + ", ".join(f"{counts.get(o, 0)} {o}" for o in OWNERS) + "): "
             f"[dispositions by owner and the flowchart]({FLOW_PAGE}), "
             f"[field -> decision]({sorted(tests)[0]}) ({_plural(len(_tests_of(handlers)), 'test')}), "
-            f"[Product handlers that swallow an error or lose its cause]({sorted(product)[0]}) ({len(flagged)}).", ""]
+            f"[Product handlers that swallow an error or lose its cause]({sorted(product)[0]}) ({len(flagged)}), "
+            f"[every handler]({sorted(listed)[0]}).", ""]
     return main, pages
 
 
@@ -68,15 +77,43 @@ def _encode(lines: list[str]) -> bytes:
     return ("\n".join(lines).rstrip("\n") + "\n").encode("utf-8")
 
 
-def _link(handler: Handler) -> str:
-    """The handler at its line in its readable slice, from a page under `index/`."""
+def _where(handler: Handler) -> str:
     place = handler.readable
-    name = place.file.rsplit("/", 1)[-1]
-    return f"[{cell(name, 60)}:{place.line}](../{place.file}#L{place.line})"
+    return f"{cell(place.file.rsplit('/', 1)[-1], 60)}:{place.line}"
 
 
-def _paged(title: str, intro: list[str], header: list[str], rows: list[str], stem: str) -> dict[str, bytes]:
-    """A table on numbered pages under the budget (one page, saying so, when it has no row)."""
+def _link(handler: Handler) -> str:
+    """The handler at its line in its readable slice, from a page under `index/`, and its offset."""
+    place = handler.readable
+    return f"[{_where(handler)}](../{place.file}#L{place.line}) @{handler.offset}"
+
+
+def _to_anchor(handler: Handler, at: str) -> str:
+    """A link to the handler's anchor (its row on the handler pages), from a page under `index/`."""
+    return f"[{_where(handler)}]({at})"
+
+
+def handler_anchors(handlers: list[Handler]) -> dict[str, str]:
+    """Each handler's anchor: `h-` and its unit and offset in letters, digits and `-`, made
+    unique in handler order (`-2`, `-3`, ... after one already taken)."""
+    taken: set[str] = set()
+    out = {}
+    for handler in handlers:
+        wanted = "h-" + (re.sub(r"[^a-z0-9]+", "-", handler.unit.lower()).strip("-")[:80] or "x") + \
+            f"-{handler.offset}"
+        anchor, number = wanted, 1
+        while anchor in taken:
+            number += 1
+            anchor = f"{wanted}-{number}"
+        taken.add(anchor)
+        out[handler.id] = anchor
+    return out
+
+
+def _paged(title: str, intro: list[str], header: list[str], rows: list[str], stem: str,
+           placed: list[str] | None = None) -> dict[str, bytes]:
+    """A table on numbered pages under the budget (one page, saying so, when it has no row);
+    `placed` gets the page of each row."""
     pages: dict[str, bytes] = {}
     start = 0
     while start < len(rows) or not pages:
@@ -93,7 +130,10 @@ def _paged(title: str, intro: list[str], header: list[str], rows: list[str], ste
             lines.append(rows[end])
             size += len(rows[end].encode()) + 1
             end += 1
-        pages[f"{INDEX_DIRECTORY}{stem}-{number:02d}.md"] = _encode(lines)
+        path = f"{INDEX_DIRECTORY}{stem}-{number:02d}.md"
+        pages[path] = _encode(lines)
+        if placed is not None:
+            placed += [path] * (end - start)
         start = end
     return pages
 
@@ -131,7 +171,7 @@ def _tests_of(handlers: list[Handler]) -> dict[str, list[tuple[Handler, list[Dis
     return found
 
 
-def _test_rows(handlers: list[Handler], owner: dict[str, str]) -> list[str]:
+def _test_rows(handlers: list[Handler], owner: dict[str, str], at: dict[str, str]) -> list[str]:
     tests = _tests_of(handlers)
     rows = []
     for text, uses in sorted(tests.items(), key=lambda kv: (-len({h.id for h, _ in kv[1]}), kv[0])):
@@ -139,7 +179,7 @@ def _test_rows(handlers: list[Handler], owner: dict[str, str]) -> list[str]:
         owners = Counter(owner[h.id] for h in distinct)
         then = Counter(kind for _, kinds in uses for kind in kinds)
         done = ", ".join(f"{kind} ×{then[kind]}" for kind in get_args(Disposition) if then[kind])
-        links = ", ".join(_link(h) for h in distinct[:_LINKED])
+        links = ", ".join(_to_anchor(h, at[h.id]) for h in distinct[:_LINKED])
         more = f", … {len(distinct) - _LINKED} more" if len(distinct) > _LINKED else ""
         rows.append(f"| {cell(text, 120)} | {len(distinct)} | "
                     f"{' / '.join(str(owners.get(o, 0)) for o in OWNERS)} | {done} | {links}{more} |")
@@ -164,11 +204,27 @@ def branch_text(handler: Handler) -> str:
     return "; ".join(parts)
 
 
-def _product_row(handler: Handler) -> str:
+def _product_row(handler: Handler, at: str) -> str:
     found = [f for f in handler.findings() if f != "useless-catch"]
     function = (handler.scope.scopePath or ("<module>",))[-1]
-    cells = [cell(function, 80), f"{_link(handler)} @{handler.offset}", f"`{cell(handler.id, 80)}`", handler.form,
+    cells = [cell(function, 80), _to_anchor(handler, at), f"`{cell(handler.id, 80)}`", handler.form,
              ", ".join(found), cell(branch_text(handler), 200), f"`{handler.fingerprint}`"]
+    return "| " + " | ".join(cells) + " |"
+
+
+# ---- every handler, under its anchor ------------------------------------------------------------
+
+_HANDLERS_INTRO = ["Every handler, in bundle order, under an anchor of its own (`h-`, its unit and offset): the links "
+                   "to a handler on the other flow pages land here. Its location links to its line in a readable "
+                   "slice; `erratlas explain DIR ID` tells one."]
+_HANDLERS_HEADER = ["function", "location", "id", "owner", "form", "findings", "branches", "fingerprint"]
+
+
+def _handler_row(handler: Handler, anchor: str, owner: str) -> str:
+    function = (handler.scope.scopePath or ("<module>",))[-1]
+    cells = [f'<a id="{anchor}"></a>{cell(function, 80)}', _link(handler), f"`{cell(handler.id, 80)}`", owner,
+             handler.form, ", ".join(handler.findings()) or "none", cell(branch_text(handler), 200),
+             f"`{handler.fingerprint}`"]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -176,7 +232,7 @@ def _product_row(handler: Handler) -> str:
 
 
 def _overview(handlers: list[Handler], owner: dict[str, str], errors: dict[str, Callsite],
-              tests: list[str], product: list[str], flagged: int) -> list[str]:
+              tests: list[str], product: list[str], flagged: int, listed: list[str]) -> list[str]:
     by_kind: dict[str, Counter[str]] = {kind: Counter() for kind in get_args(Disposition)}
     findings: dict[str, Counter[str]] = {finding: Counter() for finding in _FINDINGS}
     for handler in handlers:
@@ -191,6 +247,8 @@ def _overview(handlers: list[Handler], owner: dict[str, str], errors: dict[str, 
              + ", ".join(f"[{p.removeprefix(INDEX_DIRECTORY)}]({p.removeprefix(INDEX_DIRECTORY)})" for p in tests)
              + f"; Product handlers that swallow an error or lose its cause ({flagged}): "
              + ", ".join(f"[{p.removeprefix(INDEX_DIRECTORY)}]({p.removeprefix(INDEX_DIRECTORY)})" for p in product)
+             + "; every handler, under its anchor: "
+             + ", ".join(f"[{p.removeprefix(INDEX_DIRECTORY)}]({p.removeprefix(INDEX_DIRECTORY)})" for p in listed)
              + ".", "", "## Dispositions by owner", "",
              "Branches by what they do with the caught value (a branch counts once per disposition it has), "
              "and handlers by owner.", ""]

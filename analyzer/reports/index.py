@@ -22,6 +22,7 @@ from analyzer.errors import InvariantError
 from analyzer.model import Callsite, Module, ProjectionRow
 from analyzer.reports.evidence import evidence_summary
 from analyzer.scandir.files import INDEX_DIRECTORY, INDEX_FILE
+from analyzer.summary_model import DriftedEntry, RecordedAllowlist, StaleEntry
 
 _CELL_LIMIT = 140
 _TOP_MESSAGES = 3
@@ -282,13 +283,13 @@ def _head(base: dict[str, Any], owners: dict[str, Any]) -> list[str]:
     lines += ["## Totals and coverage", ""]
     counts, coverage = owners["owners"], owners["coverage"]
     rows = []
-    for kind in ("error", "diagnostic"):
+    for kind, covered in (("error", coverage.error), ("diagnostic", coverage.diagnostic)):
         c = counts["byKind"][kind]
         rows.append([kind, str(sum(c.values())), str(c["Product"]), str(c["Dependency"]), str(c["Unresolved"]),
-                     coverage[kind]["display"]])
+                     covered.display])
     t = counts["total"]
     rows.append(["**all**", str(sum(t.values())), str(t["Product"]), str(t["Dependency"]), str(t["Unresolved"]),
-                 coverage["overall"]["display"]])
+                 coverage.overall.display])
     lines += _table(["kind", "callsites", "Product", "Dependency", "Unresolved", "coverage"], rows)
     return lines + _LEGEND
 
@@ -323,23 +324,28 @@ class _Section:
 
 
 def _allowlist_health(base: dict[str, Any], owners: dict[str, Any]) -> list[_Section]:
-    allowlists = base["inputs"]["allowlists"]
+    allowlists: list[RecordedAllowlist] = base["inputs"]["allowlists"]
     if not allowlists:
         intro = ["No allowlist was applied: every callsite is Unresolved."]
     else:
         intro = _table(["allowlist", "entries", "sha256"],
-                       [[cell(a["path"]), str(a["entries"]), f"`{a['sha256'][:16]}…`"] for a in allowlists])[:-1]
+                       [[cell(a.path), str(a.entries), f"`{a.sha256[:16]}…`"] for a in allowlists])[:-1]
     sections = [_Section("Allowlists", intro, [], [], "allowlists")]
     for title, key in (
         ("Stale entries (match nothing)", "stale"),
         ("Drifted entries (expect no longer holds)", "drifted"),
     ):
-        entries = owners[key]
-        rows = [[cell(e["entry"]), e["level"], cell(f"{e['owner']} {e['package'] or ''}".strip()), cell(e["function"]),
-                 f"`{e['fingerprint']}`", cell(e.get("callsite", "")), cell(e.get("found", ""))] for e in entries]
+        entries: list[StaleEntry | DriftedEntry] = owners[key]
+        rows = [[cell(e.entry), e.level, cell(f"{e.owner} {e.package or ''}".strip()), cell(e.function),
+                 f"`{e.fingerprint}`", *_where_drifted(e)] for e in entries]
         sections.append(_Section(f"{title}: {len(entries)}", [], ["entry", "level", "owner", "function", "fingerprint",
                                                                   "callsite", "found"], rows, key))
     return sections
+
+
+def _where_drifted(entry: StaleEntry | DriftedEntry) -> tuple[str, str]:
+    """A drifted entry's callsite and the message found there (a stale entry has neither)."""
+    return (cell(entry.callsite), cell(entry.found)) if isinstance(entry, DriftedEntry) else ("", "")
 
 
 def _contents(groups: list[_Group], owner: str) -> _Section:

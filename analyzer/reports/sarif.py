@@ -116,6 +116,9 @@ class Selection:
     baseline: Counter[str] | None
     #: results at level `error` (the gate's failing set) instead of the owner state's level
     failing: bool = False
+    #: with `flow`: the (handler id, finding) results to write (the gate's failing handlers);
+    #: None: every finding of every handler
+    handlers: frozenset[tuple[str, HandlerFinding]] | None = None
 
 
 def rule_id(kind: str, owner: str) -> str:
@@ -171,9 +174,11 @@ def sarif_log(
             continue
         results.append(_result(record, row, directory, index, state, selection.failing, sources))
     if flow is not None:
-        for handler, owner in zip(*flow):
-            results += [_flow_result(handler, owner, finding, directory, index, sources)
-                        for finding in handler.findings()]
+        chosen = selection.handlers
+        handlers, owners = flow
+        for handler, owner in zip(handlers, owners, strict=True):
+            results += [_flow_result(handler, owner, finding, directory, index, selection.failing, sources)
+                        for finding in handler.findings() if chosen is None or (handler.id, finding) in chosen]
     bundle = summary["inputs"]["bundle"]
     run: dict[str, Any] = {
         "tool": {"driver": {"name": "erratlas", "version": __version__, "semanticVersion": __version__,
@@ -257,8 +262,9 @@ def _result(
 
 
 def _flow_result(handler: Handler, row: HandlerOwnerRow, finding: HandlerFinding, directory: Path,
-                 index: dict[str, int], sources: OriginalSources | None) -> dict[str, Any]:
-    """One finding of one handler: at `warning` in Product code, a `note` elsewhere."""
+                 index: dict[str, int], failing: bool, sources: OriginalSources | None) -> dict[str, Any]:
+    """One finding of one handler: at `warning` in Product code, a `note` elsewhere, `error` in
+    the gate's failing set."""
     place = handler.readable
     readable = {"artifactLocation": _artifact(directory, place.file),
                 "region": {"startLine": place.line, "startColumn": place.column}}
@@ -272,7 +278,7 @@ def _flow_result(handler: Handler, row: HandlerOwnerRow, finding: HandlerFinding
     return {
         "ruleId": finding,
         "ruleIndex": index[finding],
-        "level": "warning" if row.owner == "Product" else "note",
+        "level": "error" if failing else "warning" if row.owner == "Product" else "note",
         "message": {"text": f"{FLOW_RULES[finding][1]} ({handler.form} in {scope.function}; {owner}.)"},
         "locations": [{
             "physicalLocation": primary,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from analyzer.facts import MODULE_SCHEMA
 from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, HANDLER_SCHEMA, MAP_SOURCE_SCHEMA, REFERENCE_ITEM_SCHEMA
 
 #: how a file is read back: one JSON document, one per line, or text
@@ -30,7 +31,6 @@ class Output:
 
 
 TEMPLATE_SCHEMA = "erratlas.template/1"
-MODULE_SCHEMA = "erratlas.module/1"
 PROJECTION_SCHEMA = "erratlas.projection/1"
 HANDLER_PROJECTION_SCHEMA = "erratlas.handler-projection/1"
 SUMMARY_SCHEMA = "erratlas.summary/1"

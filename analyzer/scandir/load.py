@@ -15,8 +15,10 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from analyzer.diff_model import DIFF_SCHEMA, DiffDocument
 from analyzer.errors import InputError
-from analyzer.handler_model import Handler, HandlerOwnerRow, PythonHandler
+from analyzer.facts import BundledModule
+from analyzer.handler_model import Handler, HandlerOwnerRow, JavaScriptHandler, PythonHandler
 from analyzer.model import (
     CALLSITE_SCHEMA,
     HANDLER_SCHEMA,
@@ -33,11 +35,13 @@ from analyzer.scandir.files import (
     HANDLER_PROJECTION_SCHEMA,
     HANDLERS_FILE,
     MAP_SOURCES_FILE,
+    MODULE_SCHEMA,
+    MODULES_FILE,
     PROJECTION_FILE,
     PROJECTION_SCHEMA,
     REFERENCES_FILE,
 )
-from analyzer.scandir.read import rows
+from analyzer.scandir.read import rows, schema_row
 
 _PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
 
@@ -46,16 +50,53 @@ class _Shape(Exception):
     """A value that is not what its record's field holds: the path to it, and what it is."""
 
 
+def _json_types(hint: Any) -> frozenset[type] | None:
+    """The Python types of the JSON values a field of type `hint` holds; None: any."""
+    origin = typing.get_origin(hint)
+    if hint is Any or origin in (types.UnionType, typing.Union):
+        return None
+    if origin in (tuple, list):
+        return frozenset({list})
+    if origin is dict or dataclasses.is_dataclass(hint):
+        return frozenset({dict})
+    if origin is typing.Literal:
+        return frozenset(type(a) for a in typing.get_args(hint))
+    return frozenset({int, float}) if hint is float else frozenset({hint})
+
+
+def _options(hint: Any) -> list[tuple[frozenset[type], Any]] | None:
+    """A union's options other than None, each with the JSON types that choose it, when the
+    types tell them apart (a record or a string, say); None when they do not."""
+    options, seen = [], frozenset[type]()
+    for option in typing.get_args(hint):
+        kinds = _json_types(option) if option is not type(None) else frozenset[type]()
+        if kinds is None or kinds & seen:
+            return None
+        if kinds:
+            options.append((kinds, option))
+            seen |= kinds
+    return options
+
+
 def _convert(hint: Any) -> Callable[[Any], Any]:
     """How a JSON value becomes a value of type `hint`, checked."""
     origin = typing.get_origin(hint)
     if origin in (types.UnionType, typing.Union):
         options = [a for a in typing.get_args(hint) if a is not type(None)]
+        chosen = _options(hint) if len(options) > 1 else None
+        if chosen is not None:
+            by_type: dict[type, Callable[[Any], Any]] = {k: _convert(option) for kinds, option in chosen for k in kinds}
+            if type(None) in typing.get_args(hint):
+                by_type[type(None)] = lambda value: None
+            return lambda value: by_type.get(type(value), _wrong_of(by_type))(value)
         inner = _convert(options[0]) if len(options) == 1 else _convert(Any)
         return lambda value: None if value is None else inner(value)
     if origin is tuple:
         item = _convert(typing.get_args(hint)[0])
         return lambda value: tuple(item(v) for v in _kind(value, list))
+    if origin is list:
+        item = _convert(typing.get_args(hint)[0])
+        return lambda value: [item(v) for v in _kind(value, list)]
     if origin is typing.Literal:
         allowed = frozenset(typing.get_args(hint))
         return lambda value: (value if not isinstance(value, (dict, list)) and value in allowed
@@ -75,6 +116,10 @@ def _kind(value: Any, wanted: type | tuple[type, ...]) -> Any:
 
 def _wrong(value: Any, wanted: str) -> Any:
     raise _Shape(f"{type(value).__name__} where {wanted} belongs")
+
+
+def _wrong_of(by_type: dict[type, Any]) -> Callable[[Any], Any]:
+    return lambda value: _wrong(value, " or ".join(sorted(t.__name__ for t in by_type if t is not type(None))))
 
 
 @functools.cache
@@ -138,16 +183,28 @@ class _Compiled:
         origin = typing.get_origin(hint)
         if origin in (types.UnionType, typing.Union):
             options = [a for a in typing.get_args(hint) if a is not type(None)]
+            chosen = _options(hint) if len(options) > 1 else None
+            if chosen is not None:
+                lines = [f"{pad}if {var} is None: {'pass' if type(None) in typing.get_args(hint) else 'return _MISS'}"]
+                for kinds, option in chosen:
+                    test = " or ".join(f"type({var}) is {k.__name__}" for k in sorted(kinds, key=lambda k: k.__name__))
+                    lines += [f"{pad}elif {test}:", *(self.check(var, option, pad + "    ") or [f"{pad}    pass"])]
+                return [*lines, f"{pad}else: return _MISS"]
             inner = self.check(var, options[0] if len(options) == 1 else Any, pad + "    ")
             return [f"{pad}if {var} is not None:", *inner] if inner else []
-        if origin is tuple:
+        if origin is list or origin is tuple:
+            made = "" if origin is list else "tuple"
             item = typing.get_args(hint)[0]
             if item in (str, int, bool):
                 wrong = f"any(type(x) is not {item.__name__} for x in {var})"
-                return [f"{pad}if type({var}) is not list or {wrong}: return _MISS", f"{pad}{var} = tuple({var})"]
-            inner = self.check("x", item, pad + "    ")
-            return [f"{pad}if type({var}) is not list: return _MISS", f"{pad}t = []", f"{pad}for x in {var}:",
-                    *inner, f"{pad}    t.append(x)", f"{pad}{var} = tuple(t)"]
+                return [f"{pad}if type({var}) is not list or {wrong}: return _MISS", f"{pad}{var} = {made}({var})"]
+            # a nested loop has its own names: `x` of depth 1, `x1` of depth 2, ...
+            depth = len(pad) // 4
+            item_var, built = f"x{depth}", f"t{depth}"
+            inner = self.check(item_var, item, pad + "    ")
+            return [f"{pad}if type({var}) is not list: return _MISS", f"{pad}{built} = []",
+                    f"{pad}for {item_var} in {var}:", *inner, f"{pad}    {built}.append({item_var})",
+                    f"{pad}{var} = {made}({built})"]
         if origin is typing.Literal:
             allowed = f"_allowed_{len(self.names)}"
             self.names[allowed] = frozenset(typing.get_args(hint))
@@ -234,7 +291,8 @@ def load_handlers(files: dict[str, bytes]) -> list[Handler] | None:
         if not isinstance(row, dict) or row.get("schema") != HANDLER_SCHEMA:
             raise InputError(f"{HANDLERS_FILE}:{number}", f"not a handler record (schema {HANDLER_SCHEMA})")
         # a Python clause names the classes it catches (docs/reference.md, "Handler records")
-        record = PythonHandler if "catches" in row else Handler
+        # and a JavaScript handler whether its body is a lone rethrow
+        record = PythonHandler if "catches" in row else JavaScriptHandler if "loneRethrow" in row else Handler
         out.append(record_of(record, row, f"{HANDLERS_FILE}:{number}"))
     return out
 
@@ -254,19 +312,17 @@ def load_references(files: dict[str, bytes]) -> list[ReferenceItem]:
                       "a reference item")
 
 
-def load_map_sources(data: bytes) -> list[MapSource]:
-    """Where each source of the scan's used maps lies (none when no map was used)."""
-    return records_of(data, MAP_SOURCES_FILE, MapSource, MAP_SOURCE_SCHEMA, "a map source")
+def load_modules(files: dict[str, bytes]) -> list[BundledModule]:
+    """The bundler modules of every unit, as modules.jsonl holds them."""
+    return records_of(files.get(MODULES_FILE, b""), MODULES_FILE, BundledModule, MODULE_SCHEMA, "a module row")
 
 
-def callsite_of(document: dict[str, Any]) -> Callsite:
-    """A callsite record read as a JSON object (by the corpus), as a Callsite."""
-    built: Callsite = record_of(Callsite, document, str(document.get("id", "a callsite")))
+def load_diff(raw: bytes, where: str) -> DiffDocument:
+    """A diff directory's `diff.json` (`where`: its path) as the record `erratlas diff` wrote."""
+    built: DiffDocument = record_of(DiffDocument, schema_row(raw, where, DIFF_SCHEMA, "an erratlas diff"), where)
     return built
 
 
-def callsite_documents(files: dict[str, bytes]) -> list[dict[str, Any]]:
-    """The callsites as JSON objects, each checked to load as a Callsite, as the files hold them:
-    for the corpus, which still reads them so."""
-    load_callsites(files)
-    return [row for name in CALLSITE_FILES.values() for row in rows(files[name], name)]
+def load_map_sources(data: bytes) -> list[MapSource]:
+    """Where each source of the scan's used maps lies (none when no map was used)."""
+    return records_of(data, MAP_SOURCES_FILE, MapSource, MAP_SOURCE_SCHEMA, "a map source")

@@ -5,11 +5,13 @@ a promise's `reject`, a retry loop)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import attrgetter
 
 from tree_sitter import Node
 
 from analyzer.javascript.handlers.shapes import BOUNDARIES, first_named, mentions, named, operator_of, parameter_names
-from analyzer.javascript.syntax import FUNCTION_TYPES, same, text, without_parentheses
+from analyzer.javascript.syntax import FUNCTION_TYPES, same, symbols_of, text, without_parentheses
 from analyzer.model import HandlerForm, Scope
 
 #: loops a `retry` may be made of: a `for...of`/`for...in` walks items, it does not retry
@@ -27,6 +29,15 @@ _PASS_POSITION = frozenset({"parenthesized_expression", "sequence_expression", "
 #: statements whose expression's value is discarded or returned
 _STATEMENT_OF_VALUE = frozenset({"expression_statement", "return_statement"})
 _SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
+#: the nodes whose children the walk may find discarded or returned (all others' are not)
+_PASSING = _PASS_POSITION | _STATEMENT_OF_VALUE | {"unary_expression", "throw_statement", "binary_expression",
+                                                   "ternary_expression", "if_statement"}
+_PASSING_SYMBOLS = symbols_of(_PASSING)
+_BOUNDARY_SYMBOLS = symbols_of(BOUNDARIES)
+_COLLECTED_SYMBOLS = symbols_of(_COLLECTED)
+_CALL_SYMBOLS = symbols_of(frozenset({"call_expression"}))
+_NOT_CONSUMED = repeat(False)
+_START = attrgetter("start_byte")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +71,23 @@ def param_name(handler: Found) -> str | None:
     else:
         return None
     return text(parameter) if parameter is not None and parameter.type == "identifier" else None
+
+
+def lone_rethrow(handler: Found) -> bool:
+    """Whether the handler's body is one statement, `throw` of the caught value's own name
+    (`catch (e) { throw e }`, `e => { throw e }`; comments and empty statements aside): nothing
+    else runs, ESLint's no-useless-catch. `throw (cleanup(), e)`, how minifiers write
+    `cleanup(); throw e`, runs other code."""
+    param = param_name(handler)
+    body = handler.node.child_by_field_name("body")
+    if param is None or body is None or body.type != "statement_block":
+        return False
+    statements = [child for child in named(body) if child.type != "empty_statement"]
+    if len(statements) != 1 or statements[0].type != "throw_statement":
+        return False
+    thrown = first_named(statements[0])
+    thrown = without_parentheses(thrown) if thrown is not None else None
+    return thrown is not None and thrown.type == "identifier" and text(thrown) == param
 
 
 @dataclass(slots=True)
@@ -121,33 +149,41 @@ class Body:
 
     def _walk(self, param: bytes | None) -> _Walked:
         walked = _Walked(aliases={param} if param is not None else set())
+        kept, consumed_calls = walked.nodes, walked.consumed
         # (node, whether its value is discarded or returned: a call there consumes what it is given)
         stack = [(n, False) for n in self.statements] + ([(self.expression, True)] if self.expression else [])
+        pop, extend = stack.pop, stack.extend
         while stack:
-            node, consumed = stack.pop()
-            kind = node.type
-            if kind in BOUNDARIES:
+            node, consumed = pop()
+            symbol = node.kind_id  # an int: no string made for each node
+            if symbol in _BOUNDARY_SYMBOLS:
                 continue
-            if kind in _COLLECTED:
-                walked.nodes.append(node)
-                if consumed and kind == "call_expression":
-                    walked.consumed.add(node.id)
+            if symbol in _COLLECTED_SYMBOLS:
+                kept.append(node)
+                if consumed and symbol in _CALL_SYMBOLS:
+                    consumed_calls.add(node.id)
+            if symbol not in _PASSING_SYMBOLS:  # most nodes: what they hold is neither discarded nor returned
+                extend(zip(node.named_children, _NOT_CONSUMED))
+                continue
+            kind = node.type
             children = node.named_children
             voided = kind == "unary_expression" and operator_of(node) == "void"
             if kind in _PASS_POSITION or voided:
-                stack.extend((child, consumed) for child in children)
+                extend((child, consumed) for child in children)
             elif kind in _STATEMENT_OF_VALUE:
-                stack.extend((child, True) for child in children)
+                extend((child, True) for child in children)
             elif kind == "throw_statement" and children and children[0].type == "sequence_expression":
                 members = children[0].named_children  # `throw (report(e), e)`: all but the last are discarded
-                stack.extend([(m, True) for m in members[:-1]] + [(m, False) for m in members[-1:]])
+                extend([(m, True) for m in members[:-1]] + [(m, False) for m in members[-1:]])
+            elif kind == "if_statement":
+                extend(_condition_sequence(node))
             elif kind == "binary_expression" and len(children) == 2 and operator_of(node) in _SHORT_CIRCUIT:
-                stack.extend(((children[0], False), (children[1], consumed)))
+                extend(((children[0], False), (children[1], consumed)))
             elif kind == "ternary_expression" and len(children) == 3:
-                stack.extend(((children[0], False), (children[1], consumed), (children[2], consumed)))
+                extend(((children[0], False), (children[1], consumed), (children[2], consumed)))
             else:
-                stack.extend((child, False) for child in children)
-        walked.nodes.sort(key=lambda n: n.start_byte)
+                extend(zip(children, _NOT_CONSUMED))
+        kept.sort(key=_START)
         for node in walked.nodes:  # aliases and local errors, in source order
             if node.type != "variable_declarator":
                 continue
@@ -216,6 +252,18 @@ class Body:
             return False
         protected = chain[0].child_by_field_name("body")
         return protected is not None and _leaves_loop(protected) and not _walks_items(holder)
+
+
+def _condition_sequence(statement: Node) -> list[tuple[Node, bool]]:
+    """An `if`'s children for the walk: in `if (cb(e), t)`, how minifiers write `cb(e); if (t)`,
+    the members before the last are discarded; all else is not."""
+    condition = statement.child_by_field_name("condition")
+    inner = without_parentheses(condition) if condition is not None else None
+    if condition is None or inner is None or inner.type != "sequence_expression":
+        return [(child, False) for child in statement.named_children]
+    members = inner.named_children
+    rest = [(child, False) for child in statement.named_children if not same(child, condition)]
+    return rest + [(m, True) for m in members[:-1]] + [(m, False) for m in members[-1:]]
 
 
 def _leaves_loop(block: Node) -> bool:

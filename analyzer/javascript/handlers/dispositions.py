@@ -12,6 +12,7 @@ from tree_sitter import Node
 from analyzer.facts import BranchFacts, DispositionFacts
 from analyzer.javascript.handlers.body import Body
 from analyzer.javascript.handlers.branches import split
+from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.shapes import first_named, is_object_assign, last_named, named, short, thrown_value
 from analyzer.javascript.syntax import text, without_parentheses
 from analyzer.model import CauseKept, Disposition
@@ -44,25 +45,28 @@ class HandlerBody(Body):
     def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
         """What the branch made of `parts` does; `values`: expressions it throws or returns
         (`throw_statement`, `return_statement`) besides its own throw and return statements."""
-        ranges = [(n.start_byte, n.end_byte) for n in parts]
-        starts = [r[0] for r in ranges]
         found: list[DispositionFacts] = []
+        deciding: list[Node] = []  # the nodes that are a disposition, in source order
         leaves = False
-        for node in self.walked.nodes:
-            at = bisect.bisect_right(starts, node.start_byte) - 1
-            if at < 0 or node.end_byte > ranges[at][1]:
-                continue
+        for node in self._inside(parts):
             kind = node.type
             if kind in ("throw_statement", "return_statement", "break_statement"):
                 leaves = True
+                deciding.append(node)  # a construct holding one is taken to decide
             if kind == "throw_statement":
                 found.extend(self._thrown(thrown_value(node)))
             elif kind == "return_statement":
                 found.extend(self._returned(first_named(node)))
             elif kind == "call_expression":
-                found.extend(self._called(node))
+                made = self._called(node)
+                found.extend(made)
+                if made:
+                    deciding.append(node)
             elif kind == "assignment_expression":
-                found.extend(self._assigned(node))
+                made = self._assigned(node)
+                found.extend(made)
+                if made:
+                    deciding.append(node)
         for value, statement in values:
             leaves = True
             found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
@@ -70,7 +74,23 @@ class HandlerBody(Body):
             leaves = True
         if not leaves and self._in_retry_loop():
             found.append(DispositionFacts("retry", None, (), None))
+        elif found and not values and Fallthrough(deciding).silent_path(parts) and not self._in_retry_loop():
+            found.append(DispositionFacts("swallow", None, (), None))  # a path that meets none of them
         return _merged(found) or (DispositionFacts("swallow", None, (), None),)
+
+    def _inside(self, parts: list[Node]) -> list[Node]:
+        """The nodes the walk kept that lie in `parts` (all of them when `parts` are the body's
+        statements, which hold every node the walk keeps)."""
+        if parts is self.statements or parts == self.statements:
+            return self.walked.nodes
+        ranges = [(n.start_byte, n.end_byte) for n in parts]
+        starts = [r[0] for r in ranges]
+        out = []
+        for node in self.walked.nodes:
+            at = bisect.bisect_right(starts, node.start_byte) - 1
+            if at >= 0 and node.end_byte <= ranges[at][1]:
+                out.append(node)
+        return out
 
     def _thrown(self, value: Node | None) -> list[DispositionFacts]:
         if value is None:

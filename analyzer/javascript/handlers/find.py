@@ -8,16 +8,24 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable, Sequence
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node, Tree, TreeCursor
 
 from analyzer.facts import BranchFacts, HandlerFacts
 from analyzer.identity import IdentityInput
-from analyzer.javascript.handlers.body import Found, param_name
+from analyzer.javascript.handlers.body import Found, lone_rethrow, param_name
 from analyzer.javascript.handlers.dispositions import HandlerBody
 from analyzer.javascript.normalize import Normalizer, Siblings, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
 from analyzer.javascript.sink import detect_sink
-from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, same, starts_word, without_parentheses
+from analyzer.javascript.syntax import (
+    CLASS_TYPES,
+    FUNCTION_TYPES,
+    LANGUAGE,
+    same,
+    starts_word,
+    symbols_of,
+    without_parentheses,
+)
 from analyzer.model import HandlerForm, Scope
 
 #: the words a handler is found by: the `catch` keyword, the `.catch(` and `.then(` of a call
@@ -70,7 +78,7 @@ def find_handlers(
         out.append(HandlerFacts(
             offset=offset, end_offset=handler.node.end_byte, line=where[offset][0], column=where[offset][1],
             form=handler.form, param=param_name(handler), scope=handler.scope, branches=branches,
-            in_error_region=handler.in_error_region,
+            in_error_region=handler.in_error_region, lone_rethrow=lone_rethrow(handler),
             identity=IdentityInput(kind="handler", role=handler.form, comparison_key="", consumer_role="",
                                    anchor=handler.anchor, anchor_slot=(unit, handler.anchor_start),
                                    order=(unit, offset)),
@@ -121,7 +129,7 @@ def _catch_clause(unit: str, descent: Descent, path: list[Node]) -> Found | None
         return None
     node = path[-2]
     depth = len(path) - 2
-    if descent.tries[depth - 1] > MAX_NESTED_TRIES:
+    if descent.tries_above(depth) > MAX_NESTED_TRIES:
         descent.left_out += 1
         return None
     return Found("catch", node, path[max(0, depth - _ANCHOR_DEPTH):depth][::-1], descent.scope(unit, depth),
@@ -154,7 +162,7 @@ def _promise_handler(unit: str, descent: Descent, path: list[Node], method: byte
 
 
 def _in_error(node: Node, descent: Descent, depth: int) -> bool:
-    return node.has_error or node.is_missing or descent.errors[depth - 1]
+    return node.has_error or node.is_missing or descent.error_above(depth)
 
 
 class Descent:
@@ -170,9 +178,10 @@ class Descent:
         #: the scopes on the path, outermost first: (its position in the path, `kind:name@offset`,
         #: name, kind, whether it is a class), as scopes.scope_of names them
         self.scopes: list[tuple[int, str, str, str, bool]] = []
-        self.errors: list[bool] = [root.type == "ERROR"]
-        #: per path node: the try statements at or above it
-        self.tries: list[int] = [0]
+        #: the position in the path of its first ERROR node (len(path) or more: none)
+        self._error_at = 0 if root.type == "ERROR" else _NONE
+        #: the positions in the path of its try statements, in order
+        self._tries: list[int] = []
         #: catch clauses past MAX_NESTED_TRIES, not recorded
         self.left_out = 0
         self._wide: dict[int, tuple[list[int], list[Node]]] = {}
@@ -180,43 +189,75 @@ class Descent:
 
     def to(self, offset: int) -> list[Node]:
         """The path from the root to the smallest node holding `offset` (the list is reused: copy
-        what must outlive the next call)."""
-        path, scopes = self.path, self.scopes
-        while len(path) > 1 and not (path[-1].start_byte <= offset < path[-1].end_byte):
-            path.pop()
-            self.errors.pop()
-            self.tries.pop()
-            if scopes and scopes[-1][0] == len(path):
+        what must outlive the next call). Offsets come in increasing order: every node on the
+        path starts at or before the previous offset, so only its end is compared."""
+        path, scopes, tries = self.path, self.scopes, self._tries
+        depth = len(path)
+        while depth > 1 and path[depth - 1].end_byte <= offset:
+            depth -= 1
+        if depth < len(path):
+            del path[depth:]
+            while scopes and scopes[-1][0] >= depth:
                 scopes.pop()
+            while tries and tries[-1] >= depth:
+                tries.pop()
+            if self._error_at >= depth:
+                self._error_at = _NONE
+        child_at, wide = self._child_at, _WIDE
+        cursor = self._cursor
+        cursor.reset(path[-1])
         while True:
-            child = self._child_at(path[-1], offset)
+            node = path[-1]
+            if node.child_count > wide:
+                child = self._wide_child(node, offset)
+                if child is not None:
+                    cursor.reset(child)
+            else:
+                child = child_at(cursor, offset)
             if child is None:
                 return path
-            if child.type in _SCOPE_TYPES:
+            symbol = child.kind_id  # an int: no string made for each step
+            if symbol in _SCOPE_SYMBOLS:
                 entry = _scope_entry(child, reversed(path))
                 if entry is not None:
-                    name, kind = entry
-                    scopes.append((len(path), f"{kind}:{name}@{child.start_byte}", name, kind,
+                    name, scope_kind = entry
+                    scopes.append((len(path), f"{scope_kind}:{name}@{child.start_byte}", name, scope_kind,
                                    child.type in CLASS_TYPES))
-            self.errors.append(self.errors[-1] or child.type == "ERROR")
-            self.tries.append(self.tries[-1] + (child.type == "try_statement"))
+            elif symbol in _TRY_SYMBOLS:
+                tries.append(len(path))
+            elif symbol == _ERROR_SYMBOL and self._error_at == _NONE:
+                self._error_at = len(path)
             path.append(child)
 
-    def _child_at(self, node: Node, offset: int) -> Node | None:
-        if node.child_count > _WIDE:
-            indexed = self._wide.get(node.id)
-            if indexed is None:
-                children = node.children
-                indexed = self._wide[node.id] = ([c.start_byte for c in children], children)
-            at = bisect.bisect_right(indexed[0], offset) - 1
-            found = indexed[1][at] if at >= 0 else None
-            return found if found is not None and found.end_byte > offset else None
-        cursor = self._cursor  # not `node.children`: a node keeps the list it made, and a path is 300,000 deep
-        cursor.reset(node)
+    def error_above(self, depth: int) -> bool:
+        """Whether an ERROR node is among the path's first `depth` nodes."""
+        return self._error_at < depth
+
+    def tries_above(self, depth: int) -> int:
+        """The try statements among the path's first `depth` nodes."""
+        return bisect.bisect_left(self._tries, depth)
+
+    def _wide_child(self, node: Node, offset: int) -> Node | None:
+        indexed = self._wide.get(node.id)
+        if indexed is None:
+            children = node.children
+            indexed = self._wide[node.id] = ([c.start_byte for c in children], children)
+        at = bisect.bisect_right(indexed[0], offset) - 1
+        found = indexed[1][at] if at >= 0 else None
+        return found if found is not None and found.end_byte > offset else None
+
+    @staticmethod
+    def _child_at(cursor: TreeCursor, offset: int) -> Node | None:
+        """The child of the cursor's node holding `offset`, the cursor moved onto it (not
+        `node.children`: a node keeps the list it made, and a path is 300,000 deep); the
+        cursor is left where it is when there is none."""
         if cursor.goto_first_child_for_byte(offset) is None:
             return None
         child = cursor.node
-        return child if child is not None and child.start_byte <= offset < child.end_byte else None
+        if child is not None and child.start_byte <= offset < child.end_byte:
+            return child
+        cursor.goto_parent()
+        return None
 
     def scope(self, unit: str, depth: int) -> Scope:
         """The scope of a node whose ancestors are the path's first `depth` nodes."""
@@ -230,7 +271,13 @@ class Descent:
                      functionKind=innermost[1])
 
 
+#: a path position past any path
+_NONE = 1 << 62
 _SCOPE_TYPES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "field_definition"}
+_SCOPE_SYMBOLS = symbols_of(_SCOPE_TYPES)
+_TRY_SYMBOLS = symbols_of(frozenset({"try_statement"}))
+#: the `kind_id` of an ERROR node
+_ERROR_SYMBOL = LANGUAGE.id_for_node_kind("ERROR", True)
 
 
 def _scope_entry(node: Node, parents: Iterable[Node]) -> tuple[str, str] | None:

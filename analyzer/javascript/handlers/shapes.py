@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, text, without_parentheses
+from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, symbols_of, text, without_parentheses
 
 #: nodes a handler's walk does not enter: their own scopes and handlers
 BOUNDARIES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "catch_clause"}
@@ -12,6 +12,8 @@ BOUNDARIES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "catch_clause
 TEXT_LIMIT = 200
 #: nodes of an argument searched for the caught value (a message, an object, a small callback)
 MENTION_NODES = 4096
+_IDENTIFIER_SYMBOLS = symbols_of(frozenset({"identifier"}))
+_CATCH_SYMBOLS = symbols_of(frozenset({"catch_clause"}))
 
 
 def is_object_assign(call: Node) -> bool:
@@ -42,14 +44,17 @@ def mentions(node: Node, names: set[bytes]) -> bool:
     if not names:
         return False
     stack = [node]
-    visited = 0
-    while stack and visited < MENTION_NODES:
-        current = stack.pop()
-        visited += 1
-        if current.type == "identifier" and current.text in names:
-            return True
-        if current.type != "catch_clause":
-            stack.extend(current.named_children)
+    pop, extend = stack.pop, stack.extend
+    for _ in range(MENTION_NODES):
+        if not stack:
+            break
+        current = pop()
+        symbol = current.kind_id  # an int: no string made for each node
+        if symbol in _IDENTIFIER_SYMBOLS:
+            if current.text in names:
+                return True
+        elif symbol not in _CATCH_SYMBOLS:
+            extend(current.named_children)
     return False
 
 

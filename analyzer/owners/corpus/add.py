@@ -54,7 +54,8 @@ def add_specs(corpus: Corpus, specs: list[str], before: str | None, choice: Cand
     if target is not None and window is not None:
         if before is None:
             warn(f"erratlas: the bundle's window: before {window.before}: {window.how}")
-        corpus.windows[target.sha256] = window.to_json()
+        for sha256 in target.sha256s:
+            corpus.windows[sha256] = window.to_json()
     elif target is not None:
         warn(f"erratlas: {for_path}: no window found (no package.json names a published version, and no version "
              "is proven); the names' newest candidates were added")

@@ -8,22 +8,26 @@
    `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
    others, and none matches only other packages. Callsites the functions did not decide
    belong to P (containment); a function match that names another package is downgraded.
-4. **Copies.** A callsite with identical copies in the scan never gets an `exact` suggestion.
+4. **Copies.** A callsite with identical copies in the scan gets an `exact` suggestion only for
+   them all, each placed by its module or by the code beside it (neighbours.py).
 5. **Roll-ups.** A function one package holds in its own sources, others in roll-ups only, is its.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
-from analyzer.model import Suggestion, SuggestionEvidence
+from analyzer.facts import BundledModule
+from analyzer.model import Callsite, Suggestion, SuggestionEvidence
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
+from analyzer.owners.corpus.decision import Decision, Hit
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
+from analyzer.owners.corpus.neighbours import Neighbours
 from analyzer.owners.corpus.rollups import rollups
 from analyzer.owners.corpus.store import Corpus
-from analyzer.owners.projection import document_neighbours as neighbours
+from analyzer.owners.projection import neighbours
 from analyzer.scandir.files import SUGGESTION_SCHEMA
 from analyzer.signatures import PLACED, BundleFunction
 from analyzer.sourcemap import package_of
@@ -34,45 +38,6 @@ MIN_MODULE_MATCHES = 2
 #: module kinds whose span is one source file's code (a wrapper the bundler wrote around it, or
 #: the declarations hoisted out of one file's `__esm` initializer)
 CONTAINING_KINDS = ("cjs", "esm")
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """A corpus function with the same signature."""
-
-    #: the package the code is from: the entry's, or the one a `node_modules/<pkg>/` path in
-    #: the entry's tarball names (a package that ships its dependencies)
-    package: str
-    #: the corpus entry (package name, version) holding the file
-    entry: tuple[str, str]
-    file: str
-    function: str
-    line: int
-    #: the file is a bundle: its code may be any package's, so the hit alone decides nothing
-    weak: bool
-    #: the hit names `package` because a directory of the file is named like it (the entry's
-    #: package carries that package's code: vendored, or absorbed from it in a later version)
-    by_directory: bool = False
-    #: the version was published after the bundle's time window: it cannot be the bundle's, so the
-    #: hit decides nothing, but its package stays a candidate (the code may be older than it)
-    late: bool = False
-    #: the file is a roll-up (rollups.py) and another package's own sources hold it: it decides nothing
-    rolled: bool = False
-
-    @property
-    def decides(self) -> bool:
-        return not self.weak and not self.late and not self.rolled
-
-    @property
-    def version(self) -> str:
-        return self.entry[1] if self.entry[0] == self.package else f"? (in {self.entry[0]}@{self.entry[1]})"
-
-    def describe(self) -> str:
-        where = " (bundle file)" if self.weak else " (published after the bundle's window)" if self.late else \
-            " (a roll-up of other files' code; another package's own sources hold it)" if self.rolled else ""
-        named = "" if not self.by_directory else f" (its file's own map places it in {self.package})" \
-            if PLACED in self.file else f" (a directory named like {self.package})"
-        return f"{self.package}@{self.version} {self.file}:{self.line}{where}{named} {self.function}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +118,7 @@ class CorpusIndex:
                                False, late))
                 out.extend(Hit(other, self.entries[number], path, str(name), int(line), weak, True,  # type: ignore[call-overload]
                                late) for other in named)
-                if not weak and not late and not named:
+                if not weak and not named:  # a late version too: its file is a roll-up or not, whenever published
                     rolled[package].append(self.rollups.get((number, file)))  # type: ignore[arg-type]
             own = {p for p, files in rolled.items() if None in files}  # in its own sources (no roll-up)
             copies = {p for p, files in rolled.items() if p not in own and all(f and f & own for f in files)}
@@ -179,8 +144,15 @@ class CorpusIndex:
         every hit)."""
         hits = self.hits(key)
         decisive = frozenset(h.package for h in hits if h.decides)
-        late = frozenset(h.package for h in hits if h.late and not h.weak)
+        late = frozenset(h.package for h in hits if h.late and not h.weak and not h.rolled)
         return (decisive | late if decisive and late - decisive else decisive), frozenset(h.package for h in hits)
+
+    def alone(self, key: str) -> str | None:
+        """The one package this signature's decisive hits name, if it is one."""
+        if key not in self.by_key:
+            return None
+        strong, _ = self.packages(key)
+        return next(iter(strong)) if len(strong) == 1 else None
 
     def choose_versions(self, functions: list[BundleFunction]) -> dict[str, Chosen]:
         scores: dict[str, Counter[str]] = defaultdict(Counter)
@@ -202,26 +174,8 @@ def _version_key(version: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    packages: tuple[str, ...]
-    hits: tuple[Hit, ...]
-    #: "function" (an enclosing function matched) or "module" (containment)
-    how: str
-    #: how many enclosing distinctive functions were passed before the deciding one
-    depth: int
-    detail: str
-    #: a module decision's reach: the offsets its containment covers
-    reach: tuple[int, int] | None = None
-    #: a function decision's deciding function
-    function: BundleFunction | None = None
-
-    def contains(self, offset: int) -> bool:
-        return self.reach is None or self.reach[0] <= offset < self.reach[1]
-
-
 def corpus_suggestions(
-    records: list[dict[str, Any]], modules: dict[str, dict[str, Any]], functions: list[BundleFunction],
+    records: list[Callsite], modules: dict[str, BundledModule], functions: list[BundleFunction],
     index: CorpusIndex,
 ) -> list[Suggestion]:
     index.attend({f.key for f in functions})
@@ -233,57 +187,74 @@ def corpus_suggestions(
     identified = {
         module_id: found
         for module_id, row in modules.items()
-        if row["kind"] in CONTAINING_KINDS and row["unit"] in trees
-        and (found := _identify(row, trees[row["unit"]], index)) is not None
+        if row.kind in CONTAINING_KINDS and row.unit in trees
+        and (found := _identify(row, trees[row.unit], index)) is not None
     }
-    islands = Neighbours(functions, index)
+    islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1])
     decided = []
     for record in records:
-        decision = _function_decision(record, trees.get(record["unit"]), index)
+        decision = _function_decision(record, trees.get(record.unit), index)
         if decision is not None:
             decision = islands.checked(decision)
-        module = record.get("module")
-        module_id = module["id"] if isinstance(module, dict) else None
-        contained = identified.get(module_id) if module_id is not None else None
-        if contained is not None and not contained.contains(record["offset"]):
+        contained = identified.get(record.module.id) if record.module is not None else None
+        if contained is not None and not contained.contains(record.offset):
             contained = None
         if decision is None and contained is not None:
             decision = contained
         if decision is not None:
             decided.append((record, decision, contained))
-    return _named_copies(decided, chosen, neighbours(records))
+    named_in: dict[str, set[str | None]] = {}
+
+    def module_names(record: Callsite) -> set[str | None]:
+        """The packages that the functions of the record's containing module name alone (once a module)."""
+        module_id = record.module.id if record.module is not None else ""
+        row = modules.get(module_id)
+        if row is None or row.kind not in CONTAINING_KINDS or row.unit not in trees:
+            return set()
+        if module_id not in named_in:
+            spans = row.spans or [[row.offset, row.endOffset]]
+            named_in[module_id] = {index.alone(f.key) for start, end in spans
+                                   for f in trees[row.unit].within(start, end)} - {None}
+        return named_in[module_id]
+
+    return _named_copies(decided, chosen, neighbours(records), lambda r, d: islands.placed(d, module_names(r)))
 
 
-def _named_copies(decided: list[tuple[dict[str, Any], Decision, Decision | None]], chosen: dict[str, Chosen],
-                  around: dict[str, tuple[str, str]]) -> list[Suggestion]:
+def _named_copies(decided: list[tuple[Callsite, Decision, Decision | None]], chosen: dict[str, Chosen],
+                  around: dict[str, tuple[str, str]], placed: Callable[[Callsite, Decision], Decision | None]
+                  ) -> list[Suggestion]:
     """One suggestion per unique callsite; identical copies are named without an ordinal: all of
     them together (`copies`) when each is decided for the same package, else each by its
     neighbours when they single it out; a copy that neither names is `possible`."""
     out = []
-    groups: dict[tuple[str, int], list[tuple[dict[str, Any], Decision, Decision | None]]] = defaultdict(list)
+    groups: dict[tuple[str, int], list[tuple[Callsite, Decision, Decision | None]]] = defaultdict(list)
     for record, decision, contained in decided:
-        copies = record.get("copies") or {"count": 1, "group": None}
-        if copies["count"] == 1:
+        if record.copies.count == 1:
             out.append(_suggestion(record, decision, contained, chosen))
-        else:
-            groups[(copies["group"], copies["count"])].append((record, decision, contained))
+        else:  # identical copies are a group, named by its first fingerprint
+            groups[(record.copies.group or "", record.copies.count)].append((record, decision, contained))
     for (group, count), members in sorted(groups.items()):
         # identical code in several places is shared code: a copy is decided only where its
-        # module was identified as the package its function names (not by the function alone,
-        # which every copy's true package may not be in the corpus to contest)
-        rows = [_suggestion(r, d, c, chosen, as_copy=True) if c is not None and d.packages == c.packages
-                else _suggestion(r, d, c, chosen) for r, d, c in members]
+        # module was identified as the package its function names, or the code beside it names
+        # that package too (not by the function alone, which every copy's true package may not
+        # be in the corpus to contest)
+        rows = []
+        for r, d, c in members:
+            beside = placed(r, d) if c is None else None
+            rows.append(_suggestion(r, d, c, chosen, as_copy=True) if c is not None and d.packages == c.packages
+                        else _suggestion(r, beside, c, chosen, as_copy=True) if beside is not None
+                        else _suggestion(r, d, c, chosen))
         if len(members) == count and all(r.confidence == "exact" for r in rows) \
                 and len({r.package for r in rows}) == 1:
             records = [r for r, _, _ in members]
             out.append(replace(rows[0], match={"callsite": group}, copies=count, callsites=count,
-                               exampleIds=tuple(r["id"] for r in records[:5]),
-                               expect=rows[0].expect if len({r["message"]["comparisonKey"] for r in records}) == 1
+                               exampleIds=tuple(r.id for r in records[:5]),
+                               expect=rows[0].expect if len({r.message.comparisonKey for r in records}) == 1
                                else None,
                                reason=rows[0].reason + f"; all {count} identical copies decided alike"))
             continue
         for (record, decision, contained), row in zip(members, rows):
-            place = around.get(record["id"])
+            place = around.get(record.id)
             if row.confidence == "exact" and place is not None:
                 out.append(replace(row, match={"callsite": group}, neighbours=place,
                                    reason=row.reason + "; one of identical copies, named by its neighbours"))
@@ -292,59 +263,18 @@ def _named_copies(decided: list[tuple[dict[str, Any], Decision, Decision | None]
     return out
 
 
-class Neighbours:
-    """The package each distinctive function names alone, in bundle order. A bundler lays a
-    package's code out together, so a function naming A alone between code naming B alone on both
-    sides is B's code that A's versions in the corpus also hold (code that moved between packages:
-    absorbed by A in a later version, or A's copy of it): it decides for neither alone."""
-
-    def __init__(self, functions: list[BundleFunction], index: CorpusIndex) -> None:
-        named = []
-        for function in sorted(functions, key=lambda f: (f.unit, f.start, -f.end)):
-            if function.key in index.by_key:
-                strong, _ = index.packages(function.key)
-                if len(strong) == 1:
-                    named.append((function, next(iter(strong))))
-        self.at = {(f.unit, f.start, f.end, f.key): i for i, (f, _) in enumerate(named)}
-        self.named = named
-        #: per position, the nearest position before (after) it naming another package in its unit
-        self.before = [-1] * len(named)
-        self.after = [-1] * len(named)
-        for i in range(1, len(named)):
-            (f, p), (g, q) = named[i], named[i - 1]
-            self.before[i] = -1 if f.unit != g.unit else i - 1 if p != q else self.before[i - 1]
-        for i in range(len(named) - 2, -1, -1):
-            (f, p), (g, q) = named[i], named[i + 1]
-            self.after[i] = -1 if f.unit != g.unit else i + 1 if p != q else self.after[i + 1]
-
-    def checked(self, decision: Decision) -> Decision:
-        function = decision.function
-        if function is None or len(decision.packages) != 1:
-            return decision
-        i = self.at.get((function.unit, function.start, function.end, function.key))
-        if i is None or self.before[i] < 0 or self.after[i] < 0:
-            return decision
-        left, right = self.named[self.before[i]], self.named[self.after[i]]
-        if left[1] != right[1]:
-            return decision
-        detail = (f"{decision.detail} [the code before and after it in the bundle names {left[1]} alone (offsets "
-                  f"{left[0].start} and {right[0].start}): {left[1]}'s code that {decision.packages[0]} also holds]")
-        return Decision(tuple(sorted({*decision.packages, left[1]})), decision.hits, decision.how, decision.depth,
-                        detail, decision.reach, function)
-
-
-def _function_decision(record: dict[str, Any], tree: FunctionTree | None, index: CorpusIndex) -> Decision | None:
+def _function_decision(record: Callsite, tree: FunctionTree | None, index: CorpusIndex) -> Decision | None:
     """The innermost enclosing distinctive function with a decisive corpus hit (outside bundle
     files); failing that, the innermost one matched only in bundle files (no package)."""
     weak: Decision | None = None
-    for depth, function in enumerate(tree.enclosing(record["offset"]) if tree is not None else ()):
+    for depth, function in enumerate(tree.enclosing(record.offset) if tree is not None else ()):
         hits = index.hits(function.key)
         if not hits:
             continue
         where = "its innermost distinctive function" if depth == 0 else f"the distinctive function {depth} levels out"
         detail = f"{where} ({function.tokens} tokens, weight {function.weight}) equals"
         strong = {h.package for h in hits if h.decides}
-        late = {h.package for h in hits if h.late and not h.weak}
+        late = {h.package for h in hits if h.late and not h.weak and not h.rolled}
         if strong:
             alone = len(strong) == 1 and not late - strong
             packages = tuple(sorted(strong if alone else {h.package for h in hits}))
@@ -354,7 +284,7 @@ def _function_decision(record: dict[str, Any], tree: FunctionTree | None, index:
     return weak
 
 
-def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> Decision | None:
+def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex) -> Decision | None:
     """A containing module's package. An `__esm` module's span is inferred from where its file's
     hoisted declarations sit, and can take in a neighbouring file's code: its containment reaches
     only from the first to the last function naming the package alone (a `__commonJS` wrapper is
@@ -362,7 +292,7 @@ def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> De
     named: Counter[str] = Counter()
     shared: Counter[str] = Counter()
     sets = []
-    for start, end in row.get("spans") or [[row["offset"], row["endOffset"]]]:
+    for start, end in row.spans or [[row.offset, row.endOffset]]:
         for function in tree.within(start, end):
             strong, every = index.packages(function.key)
             packages = strong if len(strong) == 1 else every
@@ -380,15 +310,15 @@ def _identify(row: dict[str, Any], tree: FunctionTree, index: CorpusIndex) -> De
     if count < MIN_MODULE_MATCHES or against or count <= shared[package] - count:
         return None
     alone = [f for s, f in sets if len(s) == 1]
-    reach = (min(f.start for f in alone), max(f.end for f in alone)) if row["kind"] == "esm" else None
-    detail = (f"module {row['kind']} {row['name']} ({row['id']}): {count} of its {len(sets)} matched distinctive "
+    reach = (min(f.start for f in alone), max(f.end for f in alone)) if row.kind == "esm" else None
+    detail = (f"module {row.kind} {row.name} ({row.id}): {count} of its {len(sets)} matched distinctive "
               f"functions name {package} alone, {len(sets) - count} name it among others, none names another"
               + (f"; it reaches from the first of them to the last (offsets {reach[0]} to {reach[1]})"
                  if reach else ""))
     return Decision((package,), (), "module", 0, detail, reach)
 
 
-def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision | None,
+def _suggestion(record: Callsite, decision: Decision, contained: Decision | None,
                 chosen: dict[str, Chosen], as_copy: bool = False) -> Suggestion:
     """`as_copy`: decide as if the callsite were the only copy (the caller names the copies)."""
     packages = decision.packages
@@ -411,7 +341,7 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
     for name in packages:
         if name in chosen:
             evidence.append(SuggestionEvidence("corpus-version", _version_detail(name, chosen[name])))
-    copies = (record.get("copies") or {}).get("count", 1)
+    copies = record.copies.count
     if len(packages) > 1:
         reasons.append(f"{len(packages)} candidate packages")
     if copies > 1 and not as_copy:
@@ -419,23 +349,23 @@ def _suggestion(record: dict[str, Any], decision: Decision, contained: Decision 
     confidence = "possible" if reasons else "exact"
     weak_only = decision.how == "function" and not any(h.decides for h in decision.hits) and contained is None
     package = packages[0] if len(packages) == 1 and not weak_only else None
-    what = f"callsite {record['id']}"
+    what = f"callsite {record.id}"
     owner = package or " or ".join(packages)
     function = next((h.function for h in _best_hits(decision.hits, chosen) if h.package == package), None)
     return Suggestion(
         schema=SUGGESTION_SCHEMA,
-        id=f"s:{record['id']}",
+        id=f"s:{record.id}",
         level="callsite",
-        match={"callsite": record["fingerprint"]},
+        match={"callsite": record.fingerprint},
         copies=None, neighbours=None,
         owner="Dependency",
         package=package,
         function=function,
-        expect=record["message"]["comparisonKey"],
+        expect=record.message.comparisonKey,
         confidence=confidence,
         evidence=tuple(evidence),
         candidates=tuple(packages),
-        callsites=1, exampleIds=(record["id"],), reachedBy=None,
+        callsites=1, exampleIds=(record.id,), reachedBy=None,
         reason=f"{what}: corpus evidence points to {owner} ({confidence}"
                + (f": {'; '.join(reasons)}" if reasons else "") + ")",
     )
@@ -467,7 +397,7 @@ def _version_detail(package: str, chosen: Chosen) -> str:
     )
 
 
-def merged(existing: list[Suggestion], corpus_rows: list[Suggestion], records: list[dict[str, Any]]
+def merged(existing: list[Suggestion], corpus_rows: list[Suggestion], records: list[Callsite]
            ) -> list[Suggestion]:
     """The evidence of today (source maps, module keys, banners, signatures) with the corpus's:
     a callsite a source map already places gets no corpus row; a corpus row that another kind of
@@ -479,18 +409,17 @@ def merged(existing: list[Suggestion], corpus_rows: list[Suggestion], records: l
         (level, fingerprint), = row.match.items()
         (by_module if level == "module" else by_callsite)[fingerprint] = row
     for record in records:
-        module = record.get("module")
-        found = by_callsite.get(record["fingerprint"]) or (
-            by_module.get(module["fingerprint"]) if isinstance(module, dict) else None)
+        module = record.module
+        found = by_callsite.get(record.fingerprint) or (by_module.get(module.fingerprint) if module else None)
         if found is not None:
-            covering[record["id"]] = found
+            covering[record.id] = found
     out = list(existing)
     for row in corpus_rows:
         other = covering.get(row.exampleIds[0])
         if other is not None and other.confidence == "exact":
             continue
         if other is not None and other.package != row.package:
-            names = sorted({*(row.candidates or ()), *([other.package] if other.package else ["the product"])})
+            names = sorted({*(c for c in row.candidates or () if isinstance(c, str)), other.package or "the product"})
             row = replace(row, package=None, confidence="possible", candidates=tuple(names),
                           evidence=row.evidence + other.evidence,
                           reason=row.reason.rsplit(" (", 1)[0]

@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from analyzer.facts import BundledModule
 from analyzer.owners.corpus.registry import valid_name
 from analyzer.sourcemap import package_of
 
@@ -74,7 +75,7 @@ class Found:
             {"kind": k, "count": self.counts[k], "examples": self.examples[k]} for k in kinds]}
 
 
-def package_names(modules: Iterable[dict[str, Any]], texts: Iterable[bytes], messages: Iterable[str]) -> list[Found]:
+def package_names(modules: Iterable[BundledModule], texts: Iterable[bytes], messages: Iterable[str]) -> list[Found]:
     found: dict[str, Found] = {}
 
     def note(spec: str, kind: str, example: str) -> None:
@@ -83,15 +84,15 @@ def package_names(modules: Iterable[dict[str, Any]], texts: Iterable[bytes], mes
             found.setdefault(name, Found(name)).add(kind, example)
 
     for row in modules:
-        where = f"module {row['id']}"
-        for path in (row.get("source"), row.get("key")):
+        where = f"module {row.id}"
+        for path in (row.source, row.key):
             if path and (package := package_of(path)):
                 note(package, "module-path", f"{where}: {path}")
-        if row.get("package"):
-            note(row["package"], "module-path", f"{where}: {row.get('key') or row.get('source')}")
-        for name in row.get("banners") or ():
+        if row.package:
+            note(row.package, "module-path", f"{where}: {row.key or row.source}")
+        for name in row.banners:
             note(name, "banner", where)
-        for name in row.get("manifests") or ():
+        for name in row.manifests:
             note(name, "manifest", where)
     for text in texts:
         for block in _LICENSE_LIST.finditer(text):

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from analyzer.errors import InputError
+from analyzer.model import Callsite
 from analyzer.owners.corpus.index import tarball_sources
 from analyzer.owners.corpus.layout import FunctionTree
 from analyzer.owners.corpus.match import CorpusIndex
 from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.store import Corpus
 from analyzer.signatures import BundleFunction
+from analyzer.summary_model import Summary
 
 #: enclosing functions told, innermost first
 MAX_ENCLOSING = 3
@@ -32,18 +33,18 @@ class CorpusStory:
     notes: list[str] = field(default_factory=list)
 
 
-def corpus_story(record: dict[str, Any], files: dict[str, bytes], summary: dict[str, Any],
+def corpus_story(record: Callsite, files: dict[str, bytes], summary: Summary,
                  corpus: Corpus) -> CorpusStory:
     story = CorpusStory()
     if SIGNATURES_FILE not in files:
         raise InputError(SIGNATURES_FILE, "not in the scan directory: scan with --signatures to explain by the corpus")
-    functions = [f for f in read_signatures(files[SIGNATURES_FILE], SIGNATURES_FILE) if f.unit == record["unit"]]
-    window = corpus.windows.get(summary["inputs"]["bundle"]["sha256"])
+    functions = [f for f in read_signatures(files[SIGNATURES_FILE], SIGNATURES_FILE) if f.unit == record.unit]
+    window = corpus.windows.get(summary.bundle.sha256)
     index = CorpusIndex(corpus, window["before"] if window else None)
     story.facts.append(("corpus", f"{corpus.root}: {len(index.entries)} package versions"))
     story.facts.append(("window", f"before {window['before']}: {window['how']}" if window
                         else "none recorded (corpus add --for BUNDLE finds one)"))
-    enclosing = FunctionTree(functions).enclosing(record["offset"])
+    enclosing = FunctionTree(functions).enclosing(record.offset)
     if not enclosing:
         story.notes.append("no distinctive function holds this callsite: the corpus cannot place it")
     matched = False
@@ -64,13 +65,13 @@ def corpus_story(record: dict[str, Any], files: dict[str, bytes], summary: dict[
     return story
 
 
-def _fragment(record: dict[str, Any]) -> str | None:
-    text = str(record["message"].get("comparisonKey") or record["message"].get("text") or "")
+def _fragment(record: Callsite) -> str | None:
+    text = record.message.comparisonKey or record.message.text or ""
     parts = sorted(_PLACEHOLDER.split(text), key=lambda p: (-len(p), p))
     return parts[0] if parts and len(parts[0]) >= MIN_FRAGMENT else None
 
 
-def _message_holders(record: dict[str, Any], innermost: BundleFunction | None, corpus: Corpus,
+def _message_holders(record: Callsite, innermost: BundleFunction | None, corpus: Corpus,
                      index: CorpusIndex) -> list[str]:
     """The corpus files holding the message's longest literal part, each with the distinctive
     function nearest above it and how it differs from the bundle's innermost one."""

@@ -6,22 +6,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
 
 import orjson
 
 from analyzer.errors import InputError
-from analyzer.model import Suggestion
+from analyzer.facts import BundledModule
+from analyzer.model import Callsite, Suggestion
 from analyzer.owners.corpus.match import CorpusIndex, corpus_suggestions, merged
 from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.store import MANIFEST, Corpus
 from analyzer.owners.suggest import CONFIDENCES
 from analyzer.signatures import Indexer
+from analyzer.summary_model import Summary
 
 
 def with_corpus(
-    rows: list[Suggestion], records: list[dict[str, Any]], modules: dict[str, dict[str, Any]],
-    files: dict[str, bytes], summary: dict[str, Any], corpus_root: Path, bundle: Path | None, directory: Path,
+    rows: list[Suggestion], records: list[Callsite], modules: dict[str, BundledModule],
+    files: dict[str, bytes], summary: Summary, corpus_root: Path, bundle: Path | None, directory: Path,
     indexer: Indexer, signatures_of_bundle: Callable[[Path, str], bytes], warn: Callable[[str], None] = print,
 ) -> list[Suggestion]:
     """`indexer` and `signatures_of_bundle`: the JavaScript frontend's, which parse package files
@@ -30,13 +31,13 @@ def with_corpus(
         raise InputError(corpus_root, "not a corpus (no corpus.json; fill it with `erratlas corpus add`)")
     corpus = Corpus(corpus_root, indexer)
     if bundle is not None:
-        data = signatures_of_bundle(bundle, summary["inputs"]["bundle"]["sha256"])
+        data = signatures_of_bundle(bundle, summary.bundle.sha256)
     elif SIGNATURES_FILE in files:
         data = files[SIGNATURES_FILE]
     else:
         raise InputError(directory, f"no {SIGNATURES_FILE}: scan with --signatures, or pass --bundle")
     functions = read_signatures(data, str(directory / SIGNATURES_FILE))
-    window = corpus.windows.get(summary["inputs"]["bundle"]["sha256"])
+    window = corpus.windows.get(summary.bundle.sha256)
     index = CorpusIndex(corpus, window["before"] if window else None)
     if window:
         warn(f"erratlas: the bundle's window (recorded by corpus add --for): before {window['before']}: "

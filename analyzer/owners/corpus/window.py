@@ -1,6 +1,7 @@
 """The bundle's time window: no version published after the bundle was built can be in it
 (docs/corpus.md, "The bundle's time window"). `corpus add --for PATH` finds it and records it in
-the corpus, keyed by the bundle's sha256, for `suggest --corpus` to use and report.
+the corpus, keyed by the bundle's sha256 (each file's, for an npm tarball), for `suggest --corpus`
+to use and report.
 
 Found, in this order: `--before` as given; the registry's publish time of the bundle's own
 package, named by the `package.json` of the npm tarball it came in or the nearest one above the
@@ -15,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import orjson
 
@@ -24,6 +26,8 @@ from analyzer.signatures import BundleFunction
 
 #: a package.json larger than this is not read (it is not a manifest)
 MAX_MANIFEST_BYTES = 1 << 20
+#: an npm tarball's files whose sha256 a window is recorded under, at most
+MAX_TARBALL_FILES = 10_000
 #: how many distinct bundle functions must prove a version before it bounds the window
 MIN_PROOFS = 2
 
@@ -41,9 +45,10 @@ class Window:
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """What `--for` named: the bundle's sha256 (as its scan records it) and its own package."""
+    """What `--for` named: the bundle's sha256 (as its scan records it; for an npm tarball, that
+    of every file it holds, any of which may be the bundle scanned) and its own package."""
 
-    sha256: str
+    sha256s: tuple[str, ...]
     #: (name, version, where the manifest was read), or None
     package: tuple[str, str, str] | None
     #: a scan directory's function signatures, when `--for` named one
@@ -59,16 +64,35 @@ def target_of(path: Path) -> Target:
             sha256 = str(document["inputs"]["bundle"]["sha256"])
         except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
             raise InputError(path, "not a scan directory (no readable summary), a bundle or an npm tarball") from None
-        return Target(sha256, None, path)
+        return Target((sha256,), None, path)
     if not path.is_file():
         raise InputError(path, "not a bundle, an npm tarball or a scan directory")
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
     if path.name.endswith((".tgz", ".tar.gz")):
-        return Target(digest.hexdigest(), _tarball_package(path))
-    return Target(digest.hexdigest(), _nearest_package(path))
+        return Target(_tarball_files(path), _tarball_package(path))
+    with open(path, "rb") as handle:
+        return Target((_digest(handle),), _nearest_package(path))
+
+
+def _digest(handle: IO[bytes]) -> str:
+    digest = hashlib.sha256()
+    for block in iter(lambda: handle.read(1 << 20), b""):
+        digest.update(block)
+    return digest.hexdigest()
+
+
+def _tarball_files(path: Path) -> tuple[str, ...]:
+    """The sha256 of each regular file in an npm tarball (at most MAX_TARBALL_FILES of them)."""
+    found: set[str] = set()
+    try:
+        with tarfile.open(path, mode="r:gz") as archive:
+            for info in archive:
+                if info.isfile() and len(found) < MAX_TARBALL_FILES:
+                    handle = archive.extractfile(info)
+                    if handle is not None:
+                        found.add(_digest(handle))
+    except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
+        raise InputError(path, f"not a readable npm tarball ({exc})") from None
+    return tuple(sorted(found))
 
 
 def _tarball_package(path: Path) -> tuple[str, str, str] | None:

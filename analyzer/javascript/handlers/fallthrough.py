@@ -1,0 +1,90 @@
+"""Whether a branch's end is certainly reachable on a path that meets none of its dispositions
+(docs/reference.md, "Dispositions": the `swallow` of a branch that also does something else).
+
+A statement decides when every path through it meets a disposition. Only what is plainly
+conditional can fail to decide: an `if` whose arms do not both decide, the right of `&&`, `||`
+and `??`, the arms of `?:`. Any other construct that holds a disposition, a `throw`, `return`
+or `break` (a loop, a `switch`, a `try`, a label, a call given `a && cb(e)`) is taken to
+decide, and `throw`, `return`, `break` and `continue` always do."""
+
+from __future__ import annotations
+
+import bisect
+
+from tree_sitter import Node
+
+from analyzer.javascript.handlers.shapes import named, operator_of
+
+#: statements that leave: whatever they hold, no path runs past them
+_LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
+#: statements that decide nothing
+_SILENT = frozenset({"empty_statement", "comment", "debugger_statement"})
+_SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
+#: expressions that are their operand where it stands (`(cb(e))`, `await cb(e)`, `void cb(e)`)
+_WRAPPING = frozenset({"parenthesized_expression", "await_expression", "unary_expression"})
+#: nesting past which a construct is unclear (and so decides): the walk stays bounded
+_DEPTH = 64
+
+
+class Fallthrough:
+    """Decides over the statements of one branch, given the nodes that are dispositions."""
+
+    def __init__(self, deciding: list[Node]) -> None:
+        #: the disposition nodes, by start (source order)
+        self._ids = {n.id for n in deciding}
+        self._starts = [n.start_byte for n in deciding]
+
+    def silent_path(self, statements: list[Node]) -> bool:
+        """Whether the end of `statements` is certainly reached on a path that meets no disposition."""
+        return not any(self._statement(s, 0) for s in statements)
+
+    def _holds(self, node: Node) -> bool:
+        """Whether a disposition node lies in `node` (itself included)."""
+        at = bisect.bisect_left(self._starts, node.start_byte)
+        return at < len(self._starts) and self._starts[at] < node.end_byte  # nodes nest or are apart
+
+    def _statement(self, node: Node, depth: int) -> bool:
+        kind = node.type
+        if kind in _LEAVING:
+            return True
+        if kind in _SILENT:
+            return False
+        if depth > _DEPTH:
+            return self._holds(node)
+        if kind == "statement_block":
+            return any(self._statement(s, depth + 1) for s in named(node))
+        if kind == "expression_statement":
+            inner = named(node)
+            return any(self._expression(e, depth + 1) for e in inner)
+        if kind == "if_statement":
+            condition = node.child_by_field_name("condition")
+            if condition is not None and self._expression(condition, depth + 1):
+                return True
+            consequence, alternative = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+            arm = named(alternative)[:1] if alternative is not None else []
+            return (consequence is not None and bool(arm) and self._statement(consequence, depth + 1)
+                    and self._statement(arm[0], depth + 1))
+        return self._holds(node)  # a loop, `switch`, `try`, label, declaration: unclear, decides if it holds one
+
+    def _expression(self, node: Node, depth: int) -> bool:
+        if node.id in self._ids:
+            return True
+        kind = node.type
+        if depth > _DEPTH:
+            return self._holds(node)
+        if kind in _WRAPPING:
+            inner = named(node)
+            return bool(inner) and self._expression(inner[-1], depth + 1)
+        if kind == "sequence_expression":
+            return any(self._expression(e, depth + 1) for e in named(node))
+        if kind == "binary_expression" and operator_of(node) in _SHORT_CIRCUIT:
+            left = node.child_by_field_name("left")
+            return left is not None and self._expression(left, depth + 1)
+        if kind == "ternary_expression":
+            condition = node.child_by_field_name("condition")
+            consequence, alternative = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+            if condition is not None and self._expression(condition, depth + 1):
+                return True
+            return (consequence is not None and alternative is not None and self._expression(consequence, depth + 1)
+                    and self._expression(alternative, depth + 1))
+        return self._holds(node)

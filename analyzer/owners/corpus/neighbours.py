@@ -1,0 +1,117 @@
+"""Where a package's code sits in the bundle: the package each distinctive function names alone,
+in bundle order (docs/corpus.md, "Matching", neighbours and copies). A bundler lays a package's
+code out together.
+
+- A function naming A alone between code naming B alone on both sides is B's code that A's
+  versions in the corpus also hold (code that moved between packages: absorbed by A in a later
+  version, or A's copy of it): it decides for neither alone (`surrounded_by`).
+- A callsite with identical copies in the scan is exact for the package its function names only
+  where the code right beside that function names the same package (`beside`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from analyzer.owners.corpus.decision import Decision
+from analyzer.signatures import BundleFunction
+
+
+class Neighbours:
+    """`alone(key)`: the one package a signature names alone (decisively), else None; `holders(key)`:
+    every package its corpus hits name (none for a function of a package the corpus lacks)."""
+
+    def __init__(self, functions: list[BundleFunction], alone: Callable[[str], str | None],
+                 holders: Callable[[str], frozenset[str]]) -> None:
+        named = []
+        self.holders = holders
+        #: every distinctive function in bundle order, with the one package it names alone (or None)
+        self.every: list[tuple[BundleFunction, str | None]] = []
+        for function in sorted(functions, key=lambda f: (f.unit, f.start, -f.end)):
+            package = alone(function.key)
+            self.every.append((function, package))
+            if package is not None:
+                named.append((function, package))
+        self.in_every = {(f.unit, f.start, f.end, f.key): i for i, (f, _) in enumerate(self.every)}
+        self.at = {(f.unit, f.start, f.end, f.key): i for i, (f, _) in enumerate(named)}
+        self.named = named
+        #: per position, the nearest position before (after) it naming another package in its unit
+        self.before = [-1] * len(named)
+        self.after = [-1] * len(named)
+        for i in range(1, len(named)):
+            (f, p), (g, q) = named[i], named[i - 1]
+            self.before[i] = -1 if f.unit != g.unit else i - 1 if p != q else self.before[i - 1]
+        for i in range(len(named) - 2, -1, -1):
+            (f, p), (g, q) = named[i], named[i + 1]
+            self.after[i] = -1 if f.unit != g.unit else i + 1 if p != q else self.after[i + 1]
+
+    def _position(self, function: BundleFunction) -> int | None:
+        return self.at.get((function.unit, function.start, function.end, function.key))
+
+    def surrounded_by(self, function: BundleFunction) -> tuple[BundleFunction, BundleFunction, str] | None:
+        """The other package that the nearest code naming another package on both sides names,
+        when both sides name the same one: (the function before, the one after, that package)."""
+        i = self._position(function)
+        if i is None or self.before[i] < 0 or self.after[i] < 0:
+            return None
+        left, right = self.named[self.before[i]], self.named[self.after[i]]
+        return (left[0], right[0], left[1]) if left[1] == right[1] else None
+
+    def beside(self, function: BundleFunction) -> tuple[BundleFunction, str] | None:
+        """The nearest distinctive function before or after this one (outside it, and not a copy
+        of it) that names this function's package alone, when every distinctive function between
+        them names that package too (among others) or is a wrapper around others that names
+        nothing: (that function, its package). One that names no package of the corpus, or only
+        others, is another package's code beside it."""
+        i = self.in_every.get((function.unit, function.start, function.end, function.key))
+        package = self.named[self.at[(function.unit, function.start, function.end, function.key)]][1] \
+            if i is not None and (function.unit, function.start, function.end, function.key) in self.at else None
+        if i is None or package is None:
+            return None
+        for step in (-1, 1):
+            j = i + step
+            while 0 <= j < len(self.every) and self.every[j][0].unit == function.unit:
+                other, named = self.every[j]
+                outside = other.end <= function.start if step < 0 else other.start >= function.end
+                if outside and other.key != function.key:
+                    if named == package:
+                        return other, package
+                    packages = self.holders(other.key) if named is None else frozenset([named])
+                    if package not in packages and (packages or not self._holds_code(j)):
+                        break
+                j += step
+        return None
+
+    def _holds_code(self, j: int) -> bool:
+        """Whether the function at `j` holds other distinctive functions (a bundler's module wrapper,
+        which is no package's code itself)."""
+        f = self.every[j][0]
+        if j + 1 >= len(self.every):
+            return False
+        g = self.every[j + 1][0]
+        return g.unit == f.unit and f.start <= g.start and g.end <= f.end
+
+    def checked(self, decision: Decision) -> Decision:
+        """A function decision for one package whose code on both sides names another is neither's."""
+        function = decision.function
+        found = self.surrounded_by(function) if function is not None and len(decision.packages) == 1 else None
+        if found is None:
+            return decision
+        left, right, other = found
+        detail = (f"{decision.detail} [the code before and after it in the bundle names {other} alone (offsets "
+                  f"{left.start} and {right.start}): {other}'s code that {decision.packages[0]} also holds]")
+        return replace(decision, packages=tuple(sorted({*decision.packages, other})), detail=detail)
+
+    def placed(self, decision: Decision, module_names: set[str | None]) -> Decision | None:
+        """The function decision of a copy, when the bundle code beside its function names its one
+        package too and no function of its module names another (docs/corpus.md, "Matching", copies)."""
+        function = decision.function
+        if function is None or len(decision.packages) != 1 or not any(h.decides for h in decision.hits) \
+                or not module_names <= set(decision.packages):
+            return None
+        found = self.beside(function)
+        if found is None or found[1] != decision.packages[0]:
+            return None
+        return replace(decision, detail=f"{decision.detail} [the distinctive function beside it in the bundle (offset "
+                                        f"{found[0].start}) names {found[1]} alone too]")

@@ -1,0 +1,79 @@
+"""Whether a Python handler branch's end is certainly reached on a path that meets none of its
+dispositions (docs/reference.md, "Dispositions", Python): the rule of
+`analyzer.javascript.handlers.fallthrough` over libcst. Only an `if` whose arms do not both
+decide, the right of `and` / `or` and the arms of `x if c else y` can fail to decide; any other
+statement holding a disposition, a `raise`, `return`, `break` or `continue` (a loop, `try`,
+`with`, `match`) is taken to decide."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES
+
+_LEAVING = (cst.Raise, cst.Return, cst.Break, cst.Continue)
+_SILENT = (cst.Pass, cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)
+#: nesting past which a construct is unclear (and so decides): the walk stays bounded
+_DEPTH = 64
+
+
+class Fallthrough:
+    """Decides over the statements of one branch, given the ids of the nodes that are dispositions."""
+
+    def __init__(self, deciding: set[int]) -> None:
+        self._ids = deciding
+
+    def silent_path(self, statements: list[cst.CSTNode]) -> bool:
+        return not any(self._statement(s, 0) for s in statements)
+
+    def _holds(self, node: cst.CSTNode) -> bool:
+        """Whether a disposition node lies in `node`, outside nested scopes and handlers."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if id(current) in self._ids:
+                return True
+            if current is not node and isinstance(current, SCOPE_TYPES):
+                continue
+            stack.extend(c for c in current.children if not isinstance(c, HANDLER_TYPES))
+        return False
+
+    def _suite(self, suite: cst.BaseSuite | cst.Else | cst.If, depth: int) -> bool:
+        if isinstance(suite, cst.If):  # an `elif`
+            return self._statement(suite, depth)
+        if isinstance(suite, cst.Else):
+            suite = suite.body
+        out: list[cst.CSTNode] = []
+        for item in suite.body:
+            out.extend(item.body if isinstance(item, cst.SimpleStatementLine) else [item])
+        return any(self._statement(s, depth + 1) for s in out)
+
+    def _statement(self, node: cst.CSTNode, depth: int) -> bool:
+        if isinstance(node, _LEAVING):
+            return True
+        if isinstance(node, _SILENT):
+            return False
+        if depth > _DEPTH:
+            return self._holds(node)
+        if isinstance(node, cst.Expr):
+            return self._expression(node.value, depth + 1)
+        if isinstance(node, cst.If):
+            if self._expression(node.test, depth + 1):
+                return True
+            return node.orelse is not None and self._suite(node.body, depth + 1) and \
+                self._suite(node.orelse, depth + 1)
+        return self._holds(node)  # a loop, `try`, `with`, `match`, an assignment: unclear, decides if it holds one
+
+    def _expression(self, node: cst.BaseExpression, depth: int) -> bool:
+        if id(node) in self._ids:
+            return True
+        if depth > _DEPTH:
+            return self._holds(node)
+        if isinstance(node, cst.Await):
+            return self._expression(node.expression, depth + 1)
+        if isinstance(node, cst.BooleanOperation):
+            return self._expression(node.left, depth + 1)
+        if isinstance(node, cst.IfExp):
+            return self._expression(node.test, depth + 1) or (
+                self._expression(node.body, depth + 1) and self._expression(node.orelse, depth + 1))
+        return self._holds(node)
