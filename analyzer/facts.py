@@ -114,7 +114,7 @@ class HandlerFacts:
     identity: IdentityInput
     #: Python: the classes the `except` clause names (None: a bare `except:`); unused otherwise
     catches: tuple[CaughtClass, ...] | None = None
-    #: JavaScript: the body is one statement, `throw` of the caught value's own name; unused otherwise
+    #: the body is one statement, `throw` (`raise`) of the caught value: nothing else runs
     lone_rethrow: bool = False
 
 

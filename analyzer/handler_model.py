@@ -163,3 +163,9 @@ class PythonHandler(Handler):
 
     #: the classes named, in order (a tuple names several); None for a bare `except:` (everything)
     catches: tuple[CaughtClass, ...] | None
+    #: the body is one `raise` or `raise <param>`, `pass` and strings aside: nothing else runs
+    #: (ruff's TRY203); True when a scan directory written before it lacks it
+    loneRethrow: bool = True
+
+    def only_the_rethrow(self) -> bool:
+        return self.loneRethrow

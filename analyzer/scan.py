@@ -274,7 +274,8 @@ def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, p
         branches=tuple(branches), inErrorRegion=facts.in_error_region,
     )
     if facts.form in get_args(PythonHandlerForm):  # an `except` clause: and the classes it names
-        return PythonHandler(*(getattr(handler, f.name) for f in fields(Handler)), catches=facts.catches)  # type: ignore[misc]
+        return PythonHandler(*(getattr(handler, f.name) for f in fields(Handler)), catches=facts.catches,  # type: ignore[misc]
+                             loneRethrow=facts.lone_rethrow)
     return JavaScriptHandler(*(getattr(handler, f.name) for f in fields(Handler)), loneRethrow=facts.lone_rethrow)  # type: ignore[misc]
 
 

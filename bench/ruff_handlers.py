@@ -13,7 +13,7 @@ records", Python: the comparison with ruff):
   `BaseException`, whose body is `pass`, and whose dispositions are `swallow` (or `retry`: a
   `pass` in a loop goes on to the next turn);
 - TRY203 (useless `try`-`except`), per clause: one branch whose only disposition is `rethrow`,
-  the clause's first statement being the `raise`;
+  in a clause whose body is that `raise` alone (the record's `loneRethrow`);
 - TRY301 (`raise` in a `try` its own handler catches), per `raise` statement: a `direct` source
   of a handler (the callsite's `raise`, or the `raise NAME` of a raised local).
 
@@ -241,7 +241,7 @@ def _erratlas_findings(comparisons: dict[str, Comparison], key: Key, record: dic
     body_is_pass = len(node.body) == 1 and isinstance(node.body[0], ast.Pass)
     if untyped and body_is_pass and all(set(k) <= {"swallow", "retry"} for k in kinds):
         comparisons["S110"].erratlas.add(key)
-    if kinds == [["rethrow"]] and isinstance(node.body[0], ast.Raise):
+    if kinds == [["rethrow"]] and record["loneRethrow"]:
         comparisons["TRY203"].erratlas.add(key)
     for item in record["sources"]:
         if item["via"] != "direct":
@@ -318,22 +318,17 @@ def _is_with_traceback(exc: ast.expr | None, name: str | None) -> bool:
 
 def _explain_try203(handler: ast.ExceptHandler, tree: Source, ruff_only: bool) -> str:
     if ruff_only:
+        if _immediate_reraise(handler) and len(handler.body) > 1:
+            return "statements after the `raise` (unreachable): ruff's TRY203 reads the first statement only"
         return "unexplained"
     parent = tree.parents.get(handler)
     if hasattr(ast, "TryStar") and isinstance(parent, ast.TryStar):
         return "an `except*` clause: ruff's TRY203 does not report them"
-    siblings = getattr(parent, "handlers", [handler])
-    trailing = []
-    for sibling in reversed(siblings):
-        if not _immediate_reraise(sibling):
-            break
-        trailing.append(sibling)
-    if handler not in trailing:
-        return "a later clause of the same `try` does more than re-raise: ruff's TRY203 reports only the trailing " \
-               "clauses that re-raise"
-    first = handler.body[0]
-    if isinstance(first, ast.Raise) and first.cause is not None:
-        return "`raise e from X`: erratlas's rethrow, not an immediate re-raise for ruff"
+    if not isinstance(handler.body[0], ast.Raise):
+        return "a `pass` or a string before the `raise`: ruff's TRY203 reads the first statement only"
+    if not all(_immediate_reraise(clause) for clause in getattr(parent, "handlers", [handler])):
+        return "another clause of the same `try` does more than re-raise (an earlier one) or is not a bare " \
+               "re-raise: ruff's TRY203 reports a `try` only when all its clauses are"
     return "unexplained"
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT, SUMMARY, records, scan, tree_bytes
+from conftest import FIXTURES, ROOT, SUMMARY, records, run, scan, tree_bytes
 
 TREE = FIXTURES / "python-handlers"
 HANDLERS = "handlers.jsonl"
@@ -179,6 +179,85 @@ def test_ruff_agrees_site_by_site(scanned: Path, tmp_path: Path) -> None:
         (56, "a raised local (`e = X(...); raise e`)"),
     }
 
+
+
+_RETHROWS = '''def cleanup():
+    pass
+
+
+def alone(f):
+    try:
+        return f()
+    except OSError:
+        raise
+
+
+def named(f):
+    try:
+        return f()
+    except OSError as e:
+        """Nothing to add."""
+        pass
+        raise e
+
+
+def after_work(f):
+    try:
+        return f()
+    except OSError:
+        cleanup()
+        raise
+
+
+def from_none(f):
+    try:
+        return f()
+    except OSError as e:
+        raise e from None
+
+
+def before_a_broader_clause(f):
+    try:
+        return f()
+    except KeyError:
+        raise
+    except Exception:
+        cleanup()
+
+
+def before_another_lone_raise(f):
+    try:
+        return f()
+    except KeyError:
+        raise
+    except ValueError as e:
+        raise e
+'''
+
+
+def test_a_lone_rethrow_is_a_body_of_the_raise_alone(tmp_path: Path) -> None:
+    """`loneRethrow` (ruff's TRY203): `raise` or `raise e` alone, `pass` and docstrings aside, and
+    so is every later clause of its `try`; not `cleanup(); raise`, nor `raise e from None`, which
+    the dispositions call a rethrow too, nor a lone `raise` that keeps errors from a later clause."""
+    tree = tmp_path / "rethrows"
+    tree.mkdir()
+    (tree / "rethrows.py").write_text(_RETHROWS, encoding="utf-8")
+    out = tmp_path / "scan"
+    scan(tree, out)
+    handlers = [json.loads(line) for line in (out / HANDLERS).read_text(encoding="utf-8").splitlines()]
+    told = [(h["scope"]["function"].rsplit(".", 1)[-1], h["loneRethrow"]) for h in handlers]
+    assert told == [("alone", True), ("named", True), ("after_work", False), ("from_none", False),
+                    ("before_a_broader_clause", False), ("before_a_broader_clause", False),
+                    ("before_another_lone_raise", True), ("before_another_lone_raise", True)]
+    assert all(_kinds(h) == [[("rethrow", None)]] for h in handlers[:5] + handlers[6:])
+    useless = [h for h in handlers if h["loneRethrow"]]
+    sarif = run("sarif", out, "--flow", cwd=ROOT)
+    assert sarif.returncode == 0, sarif.stderr
+    assert [r["properties"]["id"] for r in json.loads(sarif.stdout)["runs"][0]["results"]
+            if r["ruleId"] == "useless-catch"] == [h["id"] for h in useless]
+    summary = json.loads((out / SUMMARY).read_text(encoding="utf-8"))
+    assert summary["handlerOwners"]["findings"]["uselessCatch"]["Unresolved"] == sorted(
+        h["fingerprint"] for h in useless)
 
 # --- flow (docs/reference.md, "Flow"): fixtures/python-handlers/fates/, one function per case ---
 

@@ -83,8 +83,7 @@ class HandlerReader:
         offset = builder.map.byte(start)
         line, column = builder.map.line_column(start)
         form: PythonHandlerForm = "except*" if isinstance(node, cst.ExceptStarHandler) else "except"
-        name = node.name
-        param = name.name.value if name is not None and isinstance(name.name, cst.Name) else None
+        param = _param_of(node)
         anchor = builder.anchor(node, candidate.path)
         unit = builder.task.unit.name
         body = _Body(self, candidate, param)
@@ -92,6 +91,7 @@ class HandlerReader:
             offset=offset, end_offset=builder.map.byte(end), line=line, column=column, form=form, param=param,
             scope=scope_of(builder.task.module, candidate.frames, builder.offset),
             branches=body.branches(), in_error_region=False,
+            lone_rethrow=_raises_alone(node, param) and _later_clauses_raise_alone(node, candidate.path),
             identity=IdentityInput(kind="handler", role=form, comparison_key="", consumer_role="",
                                    anchor=builder.digest(anchor), anchor_slot=(unit, builder.offset(anchor)),
                                    order=(unit, offset)),
@@ -353,6 +353,39 @@ class _Body:
                 return True
             stack.extend(current.children)
         return False
+
+
+def _raises_alone(handler: cst.ExceptHandler | cst.ExceptStarHandler, param: str | None) -> bool:
+    """Whether the clause's body is one `raise` or `raise <param>` statement without `from`,
+    `pass` and strings (docstrings) aside (docs/reference.md, "Handler records": `loneRethrow`)."""
+    statements = [s for s in _statements(handler.body) if not _inert(s)]
+    if len(statements) != 1 or not isinstance(statements[0], cst.Raise) or statements[0].cause is not None:
+        return False
+    exc = statements[0].exc
+    return exc is None or (param is not None and isinstance(exc, cst.Name) and exc.value == param)
+
+
+def _later_clauses_raise_alone(handler: cst.ExceptHandler | cst.ExceptStarHandler,
+                               path: tuple[cst.CSTNode, ...]) -> bool:
+    """Whether every later clause of the handler's `try` raises alone too: a lone `raise` before
+    `except Exception: log(e)` keeps its errors from that clause, it is not useless."""
+    clauses: list[cst.ExceptHandler | cst.ExceptStarHandler] = []
+    for parent in reversed(path):
+        if isinstance(parent, (cst.Try, cst.TryStar)):
+            clauses.extend(parent.handlers)
+            break
+    at = next((i for i, clause in enumerate(clauses) if clause is handler), len(clauses))
+    return all(_raises_alone(clause, _param_of(clause)) for clause in clauses[at + 1:])
+
+
+def _param_of(handler: cst.ExceptHandler | cst.ExceptStarHandler) -> str | None:
+    name = handler.name
+    return name.name.value if name is not None and isinstance(name.name, cst.Name) else None
+
+
+def _inert(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.Pass) or (
+        isinstance(statement, cst.Expr) and isinstance(statement.value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
 def _walk(parts: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:
