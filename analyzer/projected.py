@@ -5,6 +5,7 @@ makes it again to check every byte); the one module that knows both stages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from analyzer.model import Callsite, ReferenceItem
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.gate import recorded_allowlists
 from analyzer.owners.handlers import handler_owner_counts, project_handlers, still_stale
-from analyzer.owners.projection import Projection, owner_counts, project
+from analyzer.owners.projection import owner_counts, project
 from analyzer.owners.references import ReferenceGraph
 from analyzer.reports.flow import flow_pages
 from analyzer.reports.index import index_files
@@ -32,16 +33,19 @@ from analyzer.scandir.files import (
 )
 from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers
 from analyzer.scandir.read import check_listed, show, verified
-from analyzer.summary_model import AmbiguousEntry, DriftedEntry, RecordedAllowlist, StaleEntry
+from analyzer.scandir.summary import handler_tally, scan_head, summary_of
+from analyzer.scandir.summary import recorded_allowlists as recorded_of
+from analyzer.summary_model import AmbiguousEntry, DriftedEntry, OwnerPart, RecordedAllowlist, StaleEntry, Summary
 from analyzer.trace import mark
 
 
 def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any],
                 records: list[Callsite] | None = None, references: list[ReferenceItem] | None = None,
-                handlers: list[Handler] | None = None) -> dict[str, bytes]:
+                handlers: list[Handler] | None = None, digests: Mapping[str, str] | None = None) -> dict[str, bytes]:
     """Projection, index and summary for the inventory in `files` (which is not modified);
-    `records` (by unit, offset and kind), `references` and `handlers`: the inventory's, when the
-    caller has them in hand (a scan), else read from `files`."""
+    `base`, the scan's part of the summary (open data, carried as it is); `records` (by unit,
+    offset and kind), `references` and `handlers`: the inventory's, when the caller has them in
+    hand (a scan), else read from `files`; `digests`: the sha256 of files already hashed."""
     records = in_bundle_order(load_callsites(files)) if records is None else records
     handlers = load_handlers(files) if handlers is None else handlers
     # the reference graph serves `references` entries only: without one it is not read
@@ -49,47 +53,37 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
     graph = None
     if uses_graph:
         graph = ReferenceGraph(references) if references is not None else ReferenceGraph.load(files)
-    projection, owners, base = _owners(records, allowlists, base, graph)
+    projection = project(records, allowlists, graph)
+    counts, coverage, invariants = owner_counts(records, projection)
+    stale = projection.stale
     out = {PROJECTION_FILE: jsonl(projection.rows)}  # type: ignore[arg-type]
     flow: tuple[list[str], dict[str, bytes]] | None = None
+    handler_owners = None
     if handlers is not None:
         handler_rows = project_handlers(handlers, allowlists, projection, graph)
-        owners["stale"] = [StaleEntry(*_noted(e), e.copies) for e in still_stale(projection.stale, handler_rows)]
-        owners["handlerOwners"], invariants = handler_owner_counts(handlers, handler_rows, base.get("handlers"))
-        owners["invariants"] = owners["invariants"] + invariants
+        stale = still_stale(projection.stale, handler_rows)
+        handler_owners, more = handler_owner_counts(handlers, handler_rows, handler_tally(base, SUMMARY_FILE))
+        invariants = invariants + more
         out[HANDLER_PROJECTION_FILE] = jsonl(handler_rows)  # type: ignore[arg-type]
         flow = flow_pages(handlers, handler_rows, records)
+    owners = OwnerPart(
+        owners=counts, coverage=coverage, stale=[StaleEntry(*_noted(e), e.copies) for e in stale],
+        drifted=[DriftedEntry(*_noted(entry), entry.copies, callsite, found)
+                 for entry, callsite, found in projection.drifted],
+        ambiguous=[AmbiguousEntry(*_noted(entry), count, matched) for entry, matched, count in projection.ambiguous],
+        unresolvedFingerprints=sorted(row.fingerprint for row in projection.rows if row.owner == "Unresolved"),
+        invariants=invariants, handlerOwners=handler_owners)
+    applied = [RecordedAllowlist(a.path, a.sha256, len(a.entries)) for a in allowlists]
+    base = {**base, "inputs": {**base["inputs"], "allowlists": applied}}
     mark("owners: projected")
-    out |= index_files(records, projection.rows, owners, base, flow[0] if flow is not None else None)
+    out |= index_files(records, projection.rows, owners, scan_head(base, SUMMARY_FILE), applied,
+                       flow[0] if flow is not None else None)
     if flow is not None:
         out |= flow[1]
     mark("owners: index in")
-    out[SUMMARY_FILE] = finish(base, owners, {**files, **out})
+    known = {name: digest for name, digest in (digests or {}).items() if name in files and name not in out}
+    out[SUMMARY_FILE] = finish(base, owners, {**files, **out}, known)
     return out
-
-
-def _owners(
-    records: list[Callsite], allowlists: list[Allowlist], base: dict[str, Any], graph: ReferenceGraph | None
-) -> tuple[Projection, dict[str, Any], dict[str, Any]]:
-    """(projection, the summary's owner part, the scan's part with the allowlists as inputs)."""
-    projection = project(records, allowlists, graph)
-    section = owner_counts(records, projection)
-    unresolved = sorted(row.fingerprint for row in projection.rows if row.owner == "Unresolved")
-    base = dict(base)
-    inputs = dict(base["inputs"])
-    inputs["allowlists"] = [RecordedAllowlist(a.path, a.sha256, len(a.entries)) for a in allowlists]
-    base["inputs"] = inputs
-    owners: dict[str, Any] = {
-        "owners": section["counts"],
-        "coverage": section["coverage"],
-        "stale": [StaleEntry(*_noted(e), e.copies) for e in projection.stale],
-        "drifted": [DriftedEntry(*_noted(entry), entry.copies, callsite, found)
-                    for entry, callsite, found in projection.drifted],
-        "ambiguous": [AmbiguousEntry(*_noted(entry), count, matched) for entry, matched, count in projection.ambiguous],
-        "unresolvedFingerprints": unresolved,
-        "invariants": section["invariants"],
-    }
-    return projection, owners, base
 
 
 def _noted(entry: Entry) -> tuple[str, str, str, str, str | None, str | None, str | None]:
@@ -101,9 +95,9 @@ def _noted(entry: Entry) -> tuple[str, str, str, str, str | None, str | None, st
 
 
 def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
-              allowlists: list[Allowlist]) -> dict[str, Any]:
-    """The summary made again from the inventory and the allowlists; any difference from the
-    directory's counts, projection, index or summary is refused with the first one."""
+              allowlists: list[Allowlist]) -> Summary:
+    """The summary made again from the inventory and the allowlists, typed; any difference from
+    the directory's counts, projection, index or summary is refused with the first one."""
     where = directory / SUMMARY_FILE
     inventory = {name: data for name, data in files.items() if not is_derived(name)}
     records = in_bundle_order(load_callsites(inventory))
@@ -111,7 +105,8 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
         recount = counts(records)
         # the readable slice each callsite's record points into (the index links there)
         check_listed(directory, {r.readable.file for r in records}, summary["outputs"])
-        derived = owner_files(inventory, allowlists, summary, records)
+        # each inventory file's sha256 was checked against the summary by `verified`
+        derived = owner_files(inventory, allowlists, summary, records, digests=summary["outputs"])
     except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
         raise InputError(directory / CALLSITE_FILES["error"],
                          f"records do not have the shape erratlas writes ({type(exc).__name__}: {exc})") from None
@@ -127,8 +122,8 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
                 difference = _first_line(files.get(name, b""), derived.get(name, b""))
             raise InputError(directory / name, f"disagrees with the owners recomputed from the inventory and "
                                                f"the allowlists: {difference}")
-    found: dict[str, Any] = orjson.loads(derived[SUMMARY_FILE])
-    return found
+    # the recomputed summary is the file's bytes: the document `verified` parsed from them
+    return summary_of(summary, where)
 
 
 def _difference(stored: Any, recomputed: Any) -> str:
@@ -154,8 +149,9 @@ def _first_line(stored: bytes, recomputed: bytes) -> str:
     return f"{len(left) - 1} lines in the file, {len(right) - 1} recomputed"
 
 
-def checked_summary(directory: Path, allowlists: list[Path]) -> dict[str, Any]:
+def checked_summary(directory: Path, allowlists: list[Path]) -> Summary:
     """Verify `directory` and recompute its owners: the summary the gate may believe."""
     files, summary = verified(directory)
-    found = recorded_allowlists(summary, allowlists, directory / SUMMARY_FILE)
+    where = directory / SUMMARY_FILE
+    found = recorded_allowlists(recorded_of(summary, where), allowlists, where)
     return recompute(directory, files, summary, found)

@@ -1,12 +1,15 @@
 """The parts of a summary (`error-diagnostic-owner-summary.json`, docs/reference.md) that the
 verbs read back, typed: the inputs, the coverage, the allowlist entries that did not apply, the
-Unresolved fingerprints, the loggers and the handler findings. The rest of the document (counts
-by constructor and level, evidence, invariants) stays open data the summary carries."""
+Unresolved fingerprints, the loggers and the handler findings; the owner part as the owner verbs
+write it; a baseline as the gate reads it. The scan's own part (counts, modules, evidence) stays
+open data the summary carries as it is."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from analyzer.errors import InvariantError
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,3 +114,94 @@ class Summary:
     #: finding (swallowed, lostCause, uselessCatch) -> the fp1h fingerprints of the Product handlers
     #: it flags; None for a scan without handlers
     productFindings: dict[str, tuple[str, ...]] | None
+
+
+# ---- the owner part, as the owner verbs write it ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Invariant:
+    """One equality a summary checked (`invariants`): its two sides, and whether they are equal."""
+
+    name: str
+    holds: bool
+    left: int
+    right: int
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerCounts:
+    """The summary's `owners`: callsites by owner class, overall and by kind, constructor, level;
+    the owned ones by package."""
+
+    total: dict[str, int]
+    byKind: dict[str, dict[str, int]]
+    byConstructor: dict[str, dict[str, int]]
+    byLevel: dict[str, dict[str, int]]
+    byPackage: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerOwners:
+    """The summary's `handlerOwners`: handlers and their branches' dispositions by owner class,
+    and each finding's fp1h fingerprints by owner class."""
+
+    total: dict[str, int]
+    byDisposition: dict[str, dict[str, int]]
+    findings: dict[str, dict[str, list[str]]]
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerPart:
+    """What the owners add to a summary, in the order it is written (docs/reference.md)."""
+
+    owners: OwnerCounts
+    coverage: SummaryCoverage
+    stale: list[StaleEntry]
+    drifted: list[DriftedEntry]
+    ambiguous: list[AmbiguousEntry]
+    unresolvedFingerprints: list[str]
+    #: the owners' invariants (the scan's own stay in its part)
+    invariants: list[Invariant]
+    #: None for a scan without handlers
+    handlerOwners: HandlerOwners | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScanHead:
+    """What the index's first lines say of the scan: the input, its units, the versions."""
+
+    bundle: InputFile
+    units: int
+    tool: str
+    fingerprint: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerTally:
+    """The scan's `handlers` block as the owners read it: the handlers and their branches by
+    disposition, which the owners' counts must sum to."""
+
+    count: int
+    byDisposition: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """A baseline summary as the gate compares with it."""
+
+    #: callsites in all
+    total: int
+    unresolvedFingerprints: tuple[str, ...]
+    #: finding key -> the fp1h fingerprints of the handlers it flags, every owner's; None when
+    #: the summary has no handlerOwners
+    flagged: dict[str, tuple[str, ...]] | None
+
+
+def invariants_of(checks: list[tuple[str, int, int]]) -> list[Invariant]:
+    """Each (name, left, right) check as an invariant; raises naming every one that fails."""
+    rows = [Invariant(name, left == right, left, right) for name, left, right in checks]
+    broken = [row for row in rows if not row.holds]
+    if broken:
+        raise InvariantError("; ".join(f"{row.name}: {row.left} != {row.right}" for row in broken))
+    return rows

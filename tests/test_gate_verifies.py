@@ -105,6 +105,21 @@ def test_index_rewritten_with_its_hash_is_a_disagreement(scanned: Path) -> None:
     refused(run("gate", scanned), INDEX, "recomputed")
 
 
+@pytest.mark.parametrize("page", ["index/unresolved-01.md", "index/flow.md"])
+def test_an_index_page_rewritten_with_its_hash_is_a_disagreement(scanned: Path, page: str) -> None:
+    """The gate takes the sha256 of the inventory it verified, never of a page it makes again."""
+    (scanned / page).write_text("# everything is owned\n")
+    rehash(scanned, page)
+    refused(run("gate", scanned), SUMMARY, f"outputs.{page}", "recomputed")
+
+
+def test_a_recorded_allowlist_without_its_entry_count_is_refused(scanned: Path) -> None:
+    summary = load(scanned)
+    summary["inputs"]["allowlists"] = [{"path": "a.toml", "sha256": "0" * 64}]
+    save(scanned, summary)
+    refused(run("gate", scanned), SUMMARY, "inputs.allowlists")
+
+
 def test_counts_edited_are_recounted_from_the_records(scanned: Path) -> None:
     summary = load(scanned)
     summary["counts"]["total"] += 1
@@ -180,6 +195,15 @@ def test_a_baseline_that_is_not_a_regular_file_is_refused(scanned: Path, tmp_pat
     if make == "fifo":
         os.mkfifo(baseline)
     refused(run("gate", scanned, "--baseline", baseline, timeout=60, preexec_fn=two_gib), str(baseline))
+
+
+def test_a_baseline_with_a_callsite_count_of_another_kind_is_refused(scanned: Path, tmp_path: Path) -> None:
+    summary = load(scanned)
+    summary["counts"]["total"] = "5"
+    baseline = tmp_path / "baseline.json"
+    baseline.write_bytes(orjson.dumps(summary))
+    refused(run("gate", scanned, "--baseline", baseline), str(baseline), "counts.total")
+    refused(run("sarif", scanned, "--baseline", baseline), str(baseline), "counts.total")
 
 
 def test_a_baseline_without_an_unresolved_list_is_refused(scanned: Path, tmp_path: Path) -> None:

@@ -212,8 +212,6 @@ def gate(
     what it recomputed."""
     from analyzer.owners.gate import KINDS, Thresholds, coverage_threshold, failures, refuse_empty
     from analyzer.projected import checked_summary
-    from analyzer.scandir.files import SUMMARY_FILE
-    from analyzer.scandir.summary import summary_of
 
     reading_a_scan()
     if output_format not in ("text", "github", "sarif"):
@@ -234,7 +232,7 @@ def gate(
         if given is not None and baseline is None:
             raise InputError(option, "needs --baseline SUMMARY (new handlers are counted against it)")
     # the gate verifies, it does not trust
-    summary = summary_of(checked_summary(directory, allowlist or []), directory / SUMMARY_FILE)
+    summary = checked_summary(directory, allowlist or [])
     if bundle is not None and output_format != "sarif":
         raise InputError("--bundle", "only used with --format sarif")
     refuse_empty(directory, summary, allow_empty)

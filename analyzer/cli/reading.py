@@ -40,9 +40,9 @@ def verified_outputs(
 
 
 def baseline_of(path: Path | None) -> Counter[str] | None:
-    from analyzer.owners.gate import load_baseline, unresolved_of
+    from analyzer.owners.gate import load_baseline
 
-    return None if path is None else unresolved_of(load_baseline(path), path)
+    return None if path is None else Counter(load_baseline(path).unresolvedFingerprints)
 
 
 def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: Path | None,

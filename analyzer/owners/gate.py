@@ -15,7 +15,6 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from analyzer.bounded import MAX_TOML_BYTES, read_regular
 from analyzer.errors import InputError
@@ -23,7 +22,8 @@ from analyzer.handler_model import Handler, HandlerOwnerRow
 from analyzer.model import HandlerFinding
 from analyzer.owners.allowlist import Allowlist, parse_allowlist
 from analyzer.scandir.read import load_summary
-from analyzer.summary_model import Summary
+from analyzer.scandir.summary import baseline_of
+from analyzer.summary_model import Baseline, RecordedAllowlist, Summary
 from analyzer.tomlfile import parse_toml
 from analyzer.versions import check_same
 
@@ -62,21 +62,15 @@ def refuse_empty(directory: Path, summary: Summary, allow_empty: bool) -> None:
 # ---- the allowlists the scan used ---------------------------------------------------------------
 
 
-def recorded_allowlists(summary: dict[str, Any], given: list[Path], where: Path) -> list[Allowlist]:
-    """The allowlists the summary records, read again: from the paths given (each must be one
-    of them, by sha256, and together all of them), else from the recorded paths, relative to
-    the current directory as the scan was. A changed or missing allowlist is refused."""
-    inputs = summary.get("inputs")
-    recorded = inputs.get("allowlists") if isinstance(inputs, dict) else None
-    if not isinstance(recorded, list) or not all(
-        isinstance(a, dict) and isinstance(a.get("path"), str) and isinstance(a.get("sha256"), str) for a in recorded
-    ):
-        raise InputError(where, "corrupt summary: inputs.allowlists is not a list of paths and sha256")
+def recorded_allowlists(recorded: tuple[RecordedAllowlist, ...], given: list[Path], where: Path) -> list[Allowlist]:
+    """The allowlists a summary records (`recorded`), read again: from the paths given (each
+    must be one of them, by sha256, and together all of them), else from the recorded paths,
+    relative to the current directory as the scan was. A changed or missing allowlist is refused."""
     if given:
         return _given_allowlists(recorded, given, where)
     found = []
     for item in recorded:
-        path = Path(item["path"])
+        path = Path(item.path)
         if not path.exists():
             raise InputError(path, f"allowlist of this scan not found from {os.getcwd()} (run the gate where the scan "
                                    "ran, or give it with --allowlist)")
@@ -84,32 +78,32 @@ def recorded_allowlists(summary: dict[str, Any], given: list[Path], where: Path)
     return found
 
 
-def _given_allowlists(recorded: list[dict[str, Any]], given: list[Path], where: Path) -> list[Allowlist]:
+def _given_allowlists(recorded: tuple[RecordedAllowlist, ...], given: list[Path], where: Path) -> list[Allowlist]:
     by_digest = {}
     for path in given:
         digest = hashlib.sha256(read_regular(path, "allowlist", MAX_TOML_BYTES)).hexdigest()
-        if digest not in {item["sha256"] for item in recorded}:
+        if digest not in {item.sha256 for item in recorded}:
             raise InputError(path, "not an allowlist of this scan (the summary records no allowlist with its sha256): "
                                    "changed since the scan? run `erratlas project` with it")
         by_digest[digest] = path
     found = []
     for item in recorded:
-        if item["sha256"] not in by_digest:
-            raise InputError(where, f"the scan used allowlist {item['path']} (sha256 {item['sha256'][:16]}…), "
+        if item.sha256 not in by_digest:
+            raise InputError(where, f"the scan used allowlist {item.path} (sha256 {item.sha256[:16]}…), "
                                     "and no --allowlist given has that content")
-        found.append(_read_again(by_digest[item["sha256"]], item, where))
+        found.append(_read_again(by_digest[item.sha256], item, where))
     return found
 
 
-def _read_again(path: Path, item: dict[str, Any], where: Path) -> Allowlist:
+def _read_again(path: Path, item: RecordedAllowlist, where: Path) -> Allowlist:
     """The allowlist at `path`, checked by sha256 before it is parsed: the path comes from a
     summary we do not trust, and no byte of another file is ever echoed."""
     raw = read_regular(path, "allowlist", MAX_TOML_BYTES)
     digest = hashlib.sha256(raw).hexdigest()
-    if digest != item["sha256"]:
+    if digest != item.sha256:
         raise InputError(path, f"allowlist changed since the scan (sha256 {digest[:16]}… now, "
-                               f"{item['sha256'][:16]}… in {where}): run `erratlas project` again")
-    return parse_allowlist(parse_toml(raw, path, "allowlist"), item["path"])
+                               f"{item.sha256[:16]}… in {where}): run `erratlas project` again")
+    return parse_allowlist(parse_toml(raw, path, "allowlist"), item.path)
 
 
 # ---- thresholds ------------------------------------------------------------------------------------
@@ -135,7 +129,7 @@ def failures(summary: Summary, thresholds: Thresholds) -> list[str]:
         dropped = _dropped(summary, baseline, thresholds)
         if dropped is not None:
             out.append(dropped)
-        new = Counter(summary.unresolvedFingerprints) - unresolved_of(baseline, thresholds.baseline)
+        new = Counter(summary.unresolvedFingerprints) - Counter(baseline.unresolvedFingerprints)
         if new:
             listed = ", ".join(sorted(new)[:5]) + (" …" if len(new) > 5 else "")
             out.append(f"new Unresolved callsites against {thresholds.baseline}: {sum(new.values())} ({listed})")
@@ -168,7 +162,7 @@ _FINDING_TEXT = {"swallowed": "Product handlers that swallow an error",
                  "lostCause": "Product handlers whose wrap loses the cause"}
 
 
-def _new_handler_findings(summary: Summary, baseline: dict[str, Any], path: Path, option: str, key: str,
+def _new_handler_findings(summary: Summary, baseline: Baseline, path: Path, option: str, key: str,
                           limit: int) -> list[str]:
     """The failure line when more than `limit` Product handlers flagged `key` are new: their
     fp1h fingerprints are not among the baseline's handlers flagged so, whatever their owner
@@ -221,43 +215,26 @@ def new_flagged(handlers: list[Handler], rows: list[HandlerOwnerRow], before: Co
     return new
 
 
-def flagged_of(baseline: dict[str, Any], path: Path, key: str) -> Counter[str]:
+def flagged_of(baseline: Baseline, path: Path, key: str) -> Counter[str]:
     """The fingerprints of the baseline's handlers a finding flags, every owner's."""
-    section = baseline.get("handlerOwners")
-    if section is None:
+    if baseline.flagged is None:
         raise InputError(path, "the baseline summary has no handlerOwners (a scan without handlers.jsonl, or "
                                "by an earlier erratlas): project or scan the baseline again")
-    try:
-        found = section["findings"][key]
-        flagged = [fp for owner in ("Product", "Dependency", "Unresolved") for fp in found[owner]]
-    except (KeyError, TypeError):
-        raise InputError(path, f"corrupt baseline summary: handlerOwners.findings.{key}") from None
-    if not all(isinstance(fp, str) for fp in flagged):
+    if key not in baseline.flagged:
         raise InputError(path, f"corrupt baseline summary: handlerOwners.findings.{key}")
-    return Counter(flagged)
+    return Counter(baseline.flagged[key])
 
 
-def load_baseline(path: Path) -> dict[str, Any]:
+def load_baseline(path: Path) -> Baseline:
     """A baseline summary, made with this installation's fingerprint algorithm and parsers."""
-    baseline = load_summary(path)
-    check_same(baseline, path)
-    return baseline
+    document = load_summary(path)
+    check_same(document, path)
+    return baseline_of(document, path)
 
 
-def unresolved_of(baseline: dict[str, Any], path: Path) -> Counter[str]:
-    before = baseline.get("unresolvedFingerprints")
-    if not isinstance(before, list) or not all(isinstance(f, str) for f in before):
-        raise InputError(path, "corrupt baseline summary: unresolvedFingerprints is not a list of fingerprints")
-    return Counter(before)
-
-
-def _dropped(summary: Summary, baseline: dict[str, Any], thresholds: Thresholds) -> str | None:
+def _dropped(summary: Summary, baseline: Baseline, thresholds: Thresholds) -> str | None:
     """The failure line when the callsites fell by more than `max_drop` of the baseline's."""
-    counted = baseline.get("counts")
-    before = counted.get("total") if isinstance(counted, dict) else None
-    if not isinstance(before, int) or isinstance(before, bool) or before < 0:
-        raise InputError(thresholds.baseline, "corrupt baseline summary: counts.total is not a count")
-    now = summary.total
+    before, now = baseline.total, summary.total
     if before == 0 or (before - now) / before <= thresholds.max_drop:
         return None
     return (f"callsites dropped from {before} in {thresholds.baseline} to {now} here ({(before - now) / before:.1%} "

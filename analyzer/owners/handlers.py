@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, get_args
 
-from analyzer.errors import InvariantError
 from analyzer.handler_model import Handler, HandlerOwnerRow
 from analyzer.model import Disposition, HandlerFinding
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.projection import OWNER_CLASSES, Projection
 from analyzer.owners.references import ReferenceGraph, Step
 from analyzer.scandir.files import HANDLER_PROJECTION_SCHEMA
+from analyzer.summary_model import HandlerOwners, HandlerTally, Invariant, invariants_of
 
 #: the summary's name of each finding's list of fingerprints (what the gate compares)
 FINDING_KEYS: dict[HandlerFinding, str] = {
@@ -75,7 +75,7 @@ def _row(handler: Handler, entry: Entry | None, chain: list[Step] | None) -> Han
 
 
 def handler_owner_counts(handlers: list[Handler], rows: list[HandlerOwnerRow],
-                         scanned: dict[str, Any] | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                         scanned: HandlerTally | None) -> tuple[HandlerOwners, list[Invariant]]:
     """The summary's `handlerOwners` (handlers and their branches' dispositions by owner, each
     finding's fingerprints by owner) and the invariants they obey; `scanned`, the summary's
     `handlers` block, whose counts the owners' must sum to."""
@@ -89,22 +89,17 @@ def handler_owner_counts(handlers: list[Handler], rows: list[HandlerOwnerRow],
         for finding in handler.findings():
             findings[FINDING_KEYS[finding]][row.owner].append(handler.fingerprint)
     full = lambda c: {owner: c.get(owner, 0) for owner in OWNER_CLASSES}  # noqa: E731
-    section = {
-        "total": full(total),
-        "byDisposition": {kind: full(c) for kind, c in dispositions.items()},
-        "findings": {key: {owner: sorted(fps) for owner, fps in by_owner.items()}
-                     for key, by_owner in findings.items()},
-    }
+    section = HandlerOwners(
+        total=full(total),
+        byDisposition={kind: full(c) for kind, c in dispositions.items()},
+        findings={key: {owner: sorted(fps) for owner, fps in by_owner.items()} for key, by_owner in findings.items()},
+    )
     checks = [("owners: handlers Product + Dependency + Unresolved == handler total",
                sum(total.values()), len(handlers)),
               ("owners: every handler has one owner row", len(rows), len(handlers))]
     if scanned is not None:
-        checks.append(("owners: handlers by owner sum to handlers.count", sum(total.values()), scanned["count"]))
-        for kind, counted in scanned["byDisposition"].items():
+        checks.append(("owners: handlers by owner sum to handlers.count", sum(total.values()), scanned.count))
+        for kind, counted in scanned.byDisposition.items():
             checks.append((f"owners: {kind} branches by owner sum to handlers.byDisposition",
                            sum(dispositions[kind].values()), counted))
-    invariants = [{"name": n, "holds": a == b, "left": a, "right": b} for n, a, b in checks]
-    broken = [r for r in invariants if not r["holds"]]
-    if broken:
-        raise InvariantError("; ".join(f"{r['name']}: {r['left']} != {r['right']}" for r in broken))
-    return section, invariants
+    return section, invariants_of(checks)

@@ -6,12 +6,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyzer.errors import InputError, InvariantError
+from analyzer.errors import InputError
 from analyzer.model import Callsite, Copies, ProjectionRow
 from analyzer.owners.allowlist import FINGERPRINT_LEVELS, OWNER_FIELDS, Allowlist, Entry
 from analyzer.owners.references import ReferenceGraph, Step
 from analyzer.scandir.files import PROJECTION_SCHEMA
-from analyzer.summary_model import Coverage, SummaryCoverage
+from analyzer.summary_model import Coverage, Invariant, OwnerCounts, SummaryCoverage, invariants_of
 
 OWNER_CLASSES = ("Product", "Dependency", "Unresolved")
 
@@ -87,26 +87,31 @@ def project(records: list[Callsite], allowlists: list[Allowlist],
     reached, root_used, root_ambiguous = _reached(allowlists, graph)
     used |= root_used
     ambiguous += root_ambiguous
-    around = neighbours(records)
+    around: dict[str, tuple[str, str]] | None = None  # made when an entry names a copy by its neighbours
     functions: dict[tuple[str, tuple[str, ...]], Entry] = {}
     rows = []
     for record in records:
         keys = match_keys(record)
         applicable: list[Entry] = []  # highest precedence first
-        for level in FINGERPRINT_LEVELS:
+        for level in FINGERPRINT_LEVELS if index else ():  # no entry: nothing to match
             fingerprint = keys[level]
             if fingerprint is None:
                 continue
             count, group = _copies(record, level)
-            entries = [e for e in index.get((level, fingerprint), []) if e.copies is None and e.neighbours is None]
+            listed = index.get((level, fingerprint))
+            entries = [e for e in listed if e.copies is None and e.neighbours is None] if listed else []
             if count > 1:
                 for entry in entries:  # named one copy of several: which one is an ordinal's choice
                     used.add(entry.origin)
                     ambiguous.append((entry, record.id, count))
                 candidates = index.get((level, group or ""), [])
                 entries = [e for e in candidates if e.copies == count]
-                place = around.get(record.id)
-                entries += [e for e in candidates if e.neighbours is not None and e.neighbours == place]
+                if any(e.neighbours is not None for e in candidates):
+                    around = neighbours(records) if around is None else around
+                    place = around.get(record.id)
+                    entries += [e for e in candidates if e.neighbours is not None and e.neighbours == place]
+            if not entries:
+                continue
             for entry in entries:
                 used.add(entry.origin)
             fresh = []
@@ -217,7 +222,8 @@ def _row(record: Callsite, applicable: list[Entry], chain: list[Step] | None) ->
     )
 
 
-def owner_counts(records: list[Callsite], projection: Projection) -> dict[str, Any]:
+def owner_counts(records: list[Callsite], projection: Projection) -> tuple[OwnerCounts, SummaryCoverage,
+                                                                             list[Invariant]]:
     """Owner counts per kind, constructor and level, coverage, and the invariants they obey."""
     by_kind: dict[str, Counter[str]] = {kind: Counter() for kind in ("error", "diagnostic")}
     by_constructor: dict[str, Counter[str]] = defaultdict(Counter)
@@ -233,15 +239,15 @@ def owner_counts(records: list[Callsite], projection: Projection) -> dict[str, A
             by_package[row.package] += 1
     full = lambda c: {owner: c.get(owner, 0) for owner in OWNER_CLASSES}  # noqa: E731
     overall = sum(by_kind.values(), Counter())
-    counts = {
-        "total": full(overall),
-        "byKind": {kind: full(c) for kind, c in by_kind.items()},
-        "byConstructor": {name: full(c) for name, c in sorted(by_constructor.items())},
-        "byLevel": {name: full(c) for name, c in sorted(by_level.items())},
-        "byPackage": dict(sorted(by_package.items())),
-    }
+    counts = OwnerCounts(
+        total=full(overall),
+        byKind={kind: full(c) for kind, c in by_kind.items()},
+        byConstructor={name: full(c) for name, c in sorted(by_constructor.items())},
+        byLevel={name: full(c) for name, c in sorted(by_level.items())},
+        byPackage=dict(sorted(by_package.items())),
+    )
     coverage = SummaryCoverage(_coverage(overall), _coverage(by_kind["error"]), _coverage(by_kind["diagnostic"]))
-    return {"counts": counts, "coverage": coverage, "invariants": _invariants(records, projection, counts)}
+    return counts, coverage, _invariants(records, projection, counts)
 
 
 def _coverage(counter: Counter[str]) -> Coverage:
@@ -251,19 +257,15 @@ def _coverage(counter: Counter[str]) -> Coverage:
     return Coverage(owned, total, value, f"{value * 100:.2f}%" if total else "n/a")
 
 
-def _invariants(records: list[Callsite], projection: Projection, counts: dict[str, Any]) -> list[dict[str, Any]]:
+def _invariants(records: list[Callsite], projection: Projection, counts: OwnerCounts) -> list[Invariant]:
     checks: list[tuple[str, int, int]] = []
-    for kind, owners in counts["byKind"].items():
+    for kind, owners in counts.byKind.items():
         checks.append((f"owners: Product + Dependency + Unresolved == {kind} total", sum(owners.values()),
                        sum(1 for r in records if r.kind == kind)))
-    checks.append(("owners: Product + Dependency + Unresolved == total", sum(counts["total"].values()), len(records)))
+    checks.append(("owners: Product + Dependency + Unresolved == total", sum(counts.total.values()), len(records)))
     errors = sum(1 for r in records if r.kind == "error")
     checks.append(("owners: per-constructor counts sum to the error total",
-                   sum(sum(c.values()) for c in counts["byConstructor"].values()), errors))
+                   sum(sum(c.values()) for c in counts.byConstructor.values()), errors))
     checks.append(("owners: every callsite is in exactly one owner class",
                    sum(1 for row in projection.rows if row.owner in OWNER_CLASSES), len(records)))
-    rows = [{"name": n, "holds": a == b, "left": a, "right": b} for n, a, b in checks]
-    broken = [r for r in rows if not r["holds"]]
-    if broken:
-        raise InvariantError("; ".join(f"{r['name']}: {r['left']} != {r['right']}" for r in broken))
-    return rows
+    return invariants_of(checks)

@@ -9,9 +9,10 @@ Reads the scan's `references.jsonl` through `analyzer.scandir`; never a parser.
 from __future__ import annotations
 
 import bisect
+import operator
 from collections import defaultdict, deque
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from analyzer.model import ReferenceItem
 from analyzer.scandir.load import load_references
@@ -26,7 +27,7 @@ class Step:
     binding: str
     fingerprint: str | None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, str | None]:
         return {"item": self.item, "binding": self.binding, "fingerprint": self.fingerprint}
 
 
@@ -38,6 +39,11 @@ class _Item(NamedTuple):  # a tuple: a native build's graph makes ~50k of them
     references: tuple[str, ...]
 
 
+_offset = operator.attrgetter("offset")
+#: unit -> binding name -> items
+_ByName = dict[str, dict[str, list[_Item]]]
+
+
 class ReferenceGraph:
     """The items of every unit, and which top-level bindings each declares and names."""
 
@@ -47,19 +53,21 @@ class ReferenceGraph:
         self.bindings: dict[tuple[str, str], tuple[str | None, int, bool]] = {}
         #: fingerprint -> (unit, name): bindings that may root an entry
         self.by_fingerprint: dict[str, tuple[str, str]] = {}
-        for row in rows:
-            unit = row.unit
-            declares = tuple(b.name for b in row.declares)
-            self._items[unit].append(_Item(row.id, row.offset, row.endOffset, declares, row.references))
-            for b in row.declares:
-                count = b.copies.count if b.copies else 1
-                self.bindings.setdefault((unit, b.name), (b.fingerprint, count, b.helper))
+        items, bindings, by_fingerprint = self._items, self.bindings, self.by_fingerprint
+        for row in rows:  # ~60k items on a big executable: one pass, no lookups it can spare
+            unit, declared = row.unit, row.declares
+            items[unit].append(_Item(row.id, row.offset, row.endOffset, tuple([b.name for b in declared]),
+                                     row.references))
+            for b in declared:
+                key = (unit, b.name)
+                if key not in bindings:  # the first declaration of a name speaks for it
+                    bindings[key] = (b.fingerprint, b.copies.count if b.copies else 1, b.helper)
                 if b.fingerprint is not None:
-                    self.by_fingerprint[b.fingerprint] = (unit, b.name)
-        for items in self._items.values():
-            items.sort(key=lambda item: item.offset)
+                    by_fingerprint[b.fingerprint] = key
+        for unit_items in items.values():
+            unit_items.sort(key=_offset)
         self._starts = {unit: [i.offset for i in items] for unit, items in self._items.items()}
-        self._edges: tuple[dict[tuple[str, str], list[_Item]], dict[tuple[str, str], list[_Item]]] | None = None
+        self._edges: tuple[_ByName, _ByName] | None = None
 
     @classmethod
     def load(cls, files: dict[str, bytes]) -> ReferenceGraph:
@@ -82,20 +90,24 @@ class ReferenceGraph:
 
     def declaring_item(self, binding: tuple[str, str]) -> str | None:
         """The id of the (first) item that declares `binding`."""
-        found = self._index()[1].get(binding)
+        found = self._index()[1].get(binding[0], {}).get(binding[1])
         return found[0].id if found else None
 
-    def _index(self) -> tuple[dict[tuple[str, str], list[_Item]], dict[tuple[str, str], list[_Item]]]:
-        """(binding -> the items naming it, binding -> the items declaring it), built once."""
+    def _index(self) -> tuple[_ByName, _ByName]:
+        """(unit -> name -> the items naming it, unit -> name -> the items declaring it), built
+        once; keyed by unit, then name, so no edge makes a key of its own."""
         if self._edges is None:
-            referencing: dict[tuple[str, str], list[_Item]] = defaultdict(list)
-            declaring: dict[tuple[str, str], list[_Item]] = defaultdict(list)
+            referencing: _ByName = {}
+            declaring: _ByName = {}
             for unit, items in self._items.items():
+                naming: defaultdict[str, list[_Item]] = defaultdict(list)
+                declared: defaultdict[str, list[_Item]] = defaultdict(list)
                 for item in items:
                     for name in item.references:
-                        referencing[(unit, name)].append(item)
+                        naming[name].append(item)
                     for name in item.declares:
-                        declaring[(unit, name)].append(item)
+                        declared[name].append(item)
+                referencing[unit], declaring[unit] = naming, declared
             self._edges = (referencing, declaring)
         return self._edges
 
@@ -110,7 +122,7 @@ class ReferenceGraph:
             binding = queue.popleft()
             unit, name = binding
             fingerprint = self.bindings.get(binding, (None, 1, False))[0]
-            for item in declaring.get(binding, []) + referencing.get(binding, []):
+            for item in declaring.get(unit, {}).get(name, []) + referencing.get(unit, {}).get(name, []):
                 if item.id in chains:
                     continue
                 chain = [Step(item.id, unit, name, fingerprint), *via[binding]]

@@ -16,13 +16,12 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from analyzer.errors import InvariantError
 from analyzer.model import Callsite, Module, ProjectionRow
 from analyzer.reports.evidence import evidence_summary
 from analyzer.scandir.files import INDEX_DIRECTORY, INDEX_FILE
-from analyzer.summary_model import DriftedEntry, RecordedAllowlist, StaleEntry
+from analyzer.summary_model import DriftedEntry, OwnerPart, RecordedAllowlist, ScanHead, StaleEntry
 
 _CELL_LIMIT = 140
 _TOP_MESSAGES = 3
@@ -90,19 +89,19 @@ class _Group:
     top: str = ""
 
 
-def index_files(records: list[Record], rows: list[Row], owners: dict[str, Any],
-                base: dict[str, Any], flow: list[str] | None = None) -> dict[str, bytes]:
+def index_files(records: list[Record], rows: list[Row], owners: OwnerPart, head: ScanHead,
+                allowlists: list[RecordedAllowlist], flow: list[str] | None = None) -> dict[str, bytes]:
     """The index and its pages, by path in the scan directory: `rows`, the projection's row of
-    each record; `owners` and `base`, the summary's owner and scan parts; `flow`, the lines of
-    the flow section that ends the first page (a scan with handlers: reports/flow.py)."""
+    each record; `owners`, the summary's owner part; `head`, the scan's input and versions;
+    `allowlists`, those applied; `flow`, the lines of the flow section that ends the first page
+    (a scan with handlers: reports/flow.py)."""
     paired = list(zip(records, rows))
     groups = _dependency_groups(paired) + _module_groups(paired, "Product") + _module_groups(paired, "Unresolved")
     pages = _pages(groups)
     files = {path: _encode(lines) for path, lines in pages.items()}
-    head = _head(base, owners)
-    health = _allowlist_health(base, owners)
+    health = _allowlist_health(allowlists, owners)
     contents = [_contents(groups, owner) for owner in ("Dependency", "Product", "Unresolved")]
-    main, moved = _fit_main(head, health, contents, flow or [])
+    main, moved = _fit_main(_head(head, owners), health, contents, flow or [])
     files |= moved
     files[INDEX_FILE] = main
     too_big = sorted(path for path, data in files.items() if len(data) >= PAGE_LIMIT)
@@ -274,20 +273,19 @@ def _section_heading(group: _Group, part: int) -> list[str]:
 # ---- the first page -------------------------------------------------------------------------
 
 
-def _head(base: dict[str, Any], owners: dict[str, Any]) -> list[str]:
-    bundle = base["inputs"]["bundle"]
-    lines = [f"# erratlas owner index: {cell(bundle['name'])}", ""]
-    lines.append(f"Bundle sha256 `{bundle['sha256']}`, {len(base['inputs']['units'])} unit(s); "
-                 f"erratlas {base['tool']['version']}, fingerprints {base['fingerprint']['version']}.")
+def _head(head: ScanHead, owners: OwnerPart) -> list[str]:
+    lines = [f"# erratlas owner index: {cell(head.bundle.name)}", ""]
+    lines.append(f"Bundle sha256 `{head.bundle.sha256}`, {head.units} unit(s); "
+                 f"erratlas {head.tool}, fingerprints {head.fingerprint}.")
     lines.append("")
     lines += ["## Totals and coverage", ""]
-    counts, coverage = owners["owners"], owners["coverage"]
+    counts, coverage = owners.owners, owners.coverage
     rows = []
     for kind, covered in (("error", coverage.error), ("diagnostic", coverage.diagnostic)):
-        c = counts["byKind"][kind]
+        c = counts.byKind[kind]
         rows.append([kind, str(sum(c.values())), str(c["Product"]), str(c["Dependency"]), str(c["Unresolved"]),
                      covered.display])
-    t = counts["total"]
+    t = counts.total
     rows.append(["**all**", str(sum(t.values())), str(t["Product"]), str(t["Dependency"]), str(t["Unresolved"]),
                  coverage.overall.display])
     lines += _table(["kind", "callsites", "Product", "Dependency", "Unresolved", "coverage"], rows)
@@ -323,19 +321,19 @@ class _Section:
     name: str
 
 
-def _allowlist_health(base: dict[str, Any], owners: dict[str, Any]) -> list[_Section]:
-    allowlists: list[RecordedAllowlist] = base["inputs"]["allowlists"]
+def _allowlist_health(allowlists: list[RecordedAllowlist], owners: OwnerPart) -> list[_Section]:
     if not allowlists:
         intro = ["No allowlist was applied: every callsite is Unresolved."]
     else:
         intro = _table(["allowlist", "entries", "sha256"],
                        [[cell(a.path), str(a.entries), f"`{a.sha256[:16]}…`"] for a in allowlists])[:-1]
     sections = [_Section("Allowlists", intro, [], [], "allowlists")]
-    for title, key in (
-        ("Stale entries (match nothing)", "stale"),
-        ("Drifted entries (expect no longer holds)", "drifted"),
+    stale: list[StaleEntry | DriftedEntry] = list(owners.stale)
+    drifted: list[StaleEntry | DriftedEntry] = list(owners.drifted)
+    for title, key, entries in (
+        ("Stale entries (match nothing)", "stale", stale),
+        ("Drifted entries (expect no longer holds)", "drifted", drifted),
     ):
-        entries: list[StaleEntry | DriftedEntry] = owners[key]
         rows = [[cell(e.entry), e.level, cell(f"{e.owner} {e.package or ''}".strip()), cell(e.function),
                  f"`{e.fingerprint}`", *_where_drifted(e)] for e in entries]
         sections.append(_Section(f"{title}: {len(entries)}", [], ["entry", "level", "owner", "function", "fingerprint",

@@ -5,18 +5,18 @@ from __future__ import annotations
 import hashlib
 import operator
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from analyzer import __version__
-from analyzer.errors import InvariantError
 from analyzer.facts import CALLSITES_FOUND, PACKAGE_MODULE, REFERENCES, UnitFacts
 from analyzer.model import Callsite
 from analyzer.reports.handlers import handler_summary
 from analyzer.reports.modules import module_summary, place_counts
 from analyzer.scandir.files import SUMMARY_SCHEMA
+from analyzer.summary_model import Invariant, OwnerPart, invariants_of
 from analyzer.versions import FP_VERSION, grammar
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def counts(records: Sequence[Callsite]) -> dict[str, object]:
     return out
 
 
-def invariants(result: ScanResult, tallies: dict[str, object]) -> list[dict[str, object]]:
+def invariants(result: ScanResult, tallies: dict[str, object]) -> list[Invariant]:
     """Every count equals the sum of its parts; identities are unique. Raises when one fails."""
     records = result.callsites
     by_kind: dict[str, int] = tallies["byKind"]  # type: ignore[assignment]
@@ -85,11 +85,7 @@ def invariants(result: ScanResult, tallies: dict[str, object]) -> list[dict[str,
         kind_counts: dict[str, dict[str, int]] = tallies[kind]  # type: ignore[assignment]
         for name in breakdowns:
             checks.append((f"{kind}.{name} sums to {kind} total", sum(kind_counts[name].values()), by_kind[kind]))
-    rows = [{"name": n, "holds": left == right, "left": left, "right": right} for n, left, right in checks]
-    broken = [row for row in rows if not row["holds"]]
-    if broken:
-        raise InvariantError("; ".join(f"{r['name']}: {r['left']} != {r['right']}" for r in broken))
-    return rows
+    return invariants_of(checks)
 
 
 def scan_summary(result: ScanResult) -> dict[str, object]:
@@ -188,11 +184,24 @@ OWNER_KEYS = ("owners", "coverage", "stale", "drifted", "ambiguous", "unresolved
               "outputs")
 
 
-def finish(base: dict[str, object], owners: dict[str, object], outputs: dict[str, bytes]) -> bytes:
-    """The summary document: the scan's part, the owner part, and sha256 of every other output."""
+def finish(base: dict[str, Any], owners: OwnerPart, outputs: dict[str, bytes],
+           known: Mapping[str, str] | None = None) -> bytes:
+    """The summary document: the scan's part (`base`, carried as it is), the owner part, and
+    sha256 of every other output; `known`: digests already computed from these very bytes."""
     document = {key: value for key, value in base.items() if key not in OWNER_KEYS}
-    scan_invariants = [row for row in base["invariants"] if not str(row["name"]).startswith("owners:")]  # type: ignore[attr-defined]
-    document["invariants"] = scan_invariants + owners.pop("invariants")  # type: ignore[operator]
-    document.update(owners)
-    document["outputs"] = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(outputs.items())}
+    document["invariants"] = [row for row in base["invariants"] if not _invariant_name(row).startswith("owners:")]
+    document["invariants"] += owners.invariants
+    document |= {"owners": owners.owners, "coverage": owners.coverage, "stale": owners.stale,
+                 "drifted": owners.drifted, "ambiguous": owners.ambiguous,
+                 "unresolvedFingerprints": owners.unresolvedFingerprints}
+    if owners.handlerOwners is not None:
+        document["handlerOwners"] = owners.handlerOwners
+    known = known or {}
+    document["outputs"] = {name: known.get(name) or hashlib.sha256(data).hexdigest()
+                           for name, data in sorted(outputs.items())}
     return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _invariant_name(row: Invariant | dict[str, Any]) -> str:
+    """An invariant's name: a summary read back holds its rows as JSON objects."""
+    return row.name if isinstance(row, Invariant) else str(row["name"])

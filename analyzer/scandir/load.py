@@ -169,14 +169,28 @@ class _Compiled:
         hints = typing.get_type_hints(record)
         names = tuple(f.name for f in dataclasses.fields(record))
         self.names[f"{name}_type"] = record
-        # every field present and no more keys than fields: exactly the record's keys
-        body = [f"def {name}(v):", f"    if type(v) is not dict or len(v) != {len(names)}: return _MISS"]
+        # every field present and no more keys than fields: exactly the record's keys (a key
+        # missing raises KeyError: no check inside can raise it)
+        body = [f"def {name}(v):", f"    if type(v) is not dict or len(v) != {len(names)}: return _MISS", "    try:"]
         for index, field in enumerate(names):
-            body += [f"    f{index} = v.get({field!r}, _MISS)", f"    if f{index} is _MISS: return _MISS",
-                     *self.check(f"f{index}", hints[field], "    ")]
-        body.append(f"    return {name}_type(" + ", ".join(f"f{i}" for i in range(len(names))) + ")")
+            body += [f"        f{index} = v[{field!r}]", *self.check(f"f{index}", hints[field], "        ")]
+        body += ["    except KeyError:", "        return _MISS", *self.make(name, record, names)]
         self.lines += body
         return name
+
+    def make(self, name: str, record: type, names: tuple[str, ...]) -> list[str]:
+        """Lines that return the record: a frozen, slotted dataclass without `__post_init__` is
+        its slots set one by one (what its `__init__` does, without looking each name up)."""
+        fields = [f"f{i}" for i in range(len(names))]
+        slotted = all(isinstance(getattr(record, field, None), types.MemberDescriptorType) for field in names)
+        if not slotted or hasattr(record, "__post_init__"):
+            return [f"    return {name}_type(" + ", ".join(fields) + ")"]
+        self.names["_new"] = object.__new__
+        setters = []
+        for field, value in zip(names, fields, strict=True):
+            self.names[f"{name}_set_{value}"] = getattr(record, field).__set__
+            setters.append(f"    {name}_set_{value}(o, {value})")
+        return [f"    o = _new({name}_type)", *setters, "    return o"]
 
     def check(self, var: str, hint: Any, pad: str) -> list[str]:
         """Lines that leave `var` converted to `hint`, or return `_MISS`."""
@@ -196,8 +210,8 @@ class _Compiled:
             made = "" if origin is list else "tuple"
             item = typing.get_args(hint)[0]
             if item in (str, int, bool):
-                wrong = f"any(type(x) is not {item.__name__} for x in {var})"
-                return [f"{pad}if type({var}) is not list or {wrong}: return _MISS", f"{pad}{var} = {made}({var})"]
+                return [f"{pad}if type({var}) is not list: return _MISS", f"{pad}for x in {var}:",
+                        f"{pad}    if type(x) is not {item.__name__}: return _MISS", f"{pad}{var} = {made}({var})"]
             # a nested loop has its own names: `x` of depth 1, `x1` of depth 2, ...
             depth = len(pad) // 4
             item_var, built = f"x{depth}", f"t{depth}"

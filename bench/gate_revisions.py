@@ -1,0 +1,73 @@
+"""`erratlas gate` of another revision against this checkout's, on one scan directory, interleaved.
+
+usage: python bench/gate_revisions.py SCAN_DIR [--base REV] [--runs N] [-- GATE OPTIONS ...]
+
+The base revision (default `main`) runs from the tree `bench/outputs_identical.py` exports into
+the cache (`$ERRATLAS_CACHE/outputs/<commit>/src`), with this virtualenv's Python; this checkout
+runs as its installed `erratlas`. Both run from the repository root (where a scan's recorded
+allowlist paths are found), alternating, after one unmeasured round. Prints, per side, the median
+and min of user + system CPU (from `os.wait4`) and of wall time, and the load average after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPOSITORY / "bench"))
+
+from outputs_identical import commit_of, exported
+
+
+def measured(command: list[str], environment: dict[str, str]) -> tuple[float, float]:
+    """(user + system CPU s, wall s) of one run; a run that fails stops the benchmark."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, cwd=REPOSITORY, env=environment, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    said = child.stderr.read().decode() if child.stderr is not None else ""
+    if status != 0:
+        raise SystemExit(f"{command[0]} exited {status}: {said[-400:]}")
+    return usage.ru_utime + usage.ru_stime, wall
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("--base", default="main")
+    parser.add_argument("--runs", type=int, default=5)
+    mine = sys.argv[1:sys.argv.index("--")] if "--" in sys.argv else sys.argv[1:]
+    options = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    args = parser.parse_args(mine)
+    base = exported(commit_of(args.base))
+    gate = ["gate", str(args.directory.resolve()), *options]
+    sides = {
+        f"{args.base} ({commit_of(args.base)[:10]})": (
+            [sys.executable, "-P", "-c", "from analyzer.cli import main; main()", *gate],
+            {**os.environ, "PYTHONPATH": str(base)}),
+        "this checkout": ([str(Path(sys.executable).with_name("erratlas")), *gate], dict(os.environ)),
+    }
+    found: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
+    for round_ in range(args.runs + 1):
+        for name, (command, environment) in sides.items():
+            cpu, wall = measured(command, environment)
+            if round_:  # the first round warms the page cache and writes .pyc files
+                found[name].append((cpu, wall))
+    print("| erratlas | median CPU s | min CPU s | median wall s | min wall s |\n|---|---:|---:|---:|---:|")
+    for name, runs in found.items():
+        cpu, wall = [c for c, _ in runs], [w for _, w in runs]
+        print(f"| {name} | {statistics.median(cpu):.3f} | {min(cpu):.3f} | {statistics.median(wall):.3f} "
+              f"| {min(wall):.3f} |")
+    print(f"\nload average after: {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
