@@ -84,7 +84,7 @@ def causes(label: str, work: Path, setting: str) -> tuple[dict[str, Counter[str]
             for i in (groups[row["match"]["callsite"]] if row.get("copies") else row["exampleIds"][:1]):
                 rows[i] = row
     corpus = Corpus(work / "corpora" / setting / label, index_sources)
-    window = next(iter(corpus.windows.values()), None) if setting == "auto" else None
+    window = next(iter(corpus.windows.values()), None) if setting in ("auto", "half") else None
     index = CorpusIndex(corpus, window["before"] if window else None)
     runtime = compiler_runtime_keys(corpus.index)
     trees = defaultdict(list)

@@ -14,6 +14,9 @@ For each real bundle that ships its source map:
      package put it): the window found from the bundle (docs/corpus.md, "The bundle's time window");
    - `before`: the names with `--before` the bundle's publish time from the registry;
    - `names`: the names alone (each name's newest versions);
+   - `half`: a random half of the names (`random.Random(1)`, sorted names, `len // 2` of them),
+     the window found as in `auto`: a corpus that lacks some bundled packages, whose copies in
+     other packages' files must not be claimed for those (docs/corpus.md, "Matching");
    NAMES are the map's packages (what a lockfile would name; nothing else from the map);
 4. `erratlas suggest --corpus` on the map-less scan, timed;
 5. precision and recall per package and overall, for `exact` suggestions and for every
@@ -36,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
 import shutil
 import statistics
@@ -68,7 +72,9 @@ TARGETS = {
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
 SIBLINGS = ("socket.io",)
-SETTINGS = ("lockfile", "auto", "before", "names")
+SETTINGS = ("lockfile", "auto", "before", "names", "half")
+#: the seed of the `half` setting's choice of names
+HALF_SEED = 1
 EXECUTABLE = ("@anthropic-ai/claude-code-linux-x64", "2.1.235")
 LOCKFILES = ("npm-shrinkwrap.json", "package-lock.json", "bun.lock", "pnpm-lock.yaml", "yarn.lock")
 
@@ -210,11 +216,16 @@ def evaluate(label: str, package: str, version: str, work: Path, settings: list[
                 print(f"   {setting}: the package ships no lockfile: n/a")
                 continue
             specs: list[object] = [lockfile]
+        elif setting == "half":
+            specs = sorted(random.Random(HALF_SEED).sample(sorted(names), len(names) // 2))
         else:
             specs = list(names)
-        extra: list[object] = {"auto": ["--for", main], "before": ["--before", release_time(package, version)],
+        extra: list[object] = {"auto": ["--for", main], "half": ["--for", main],
+                               "before": ["--before", release_time(package, version)],
                                "names": [], "lockfile": []}[setting]
-        print(f"   {setting}: {len(names)} package names from the map, corpus {corpus}; load {load()}", flush=True)
+        given = f"{len(specs)} of " if setting == "half" else ""
+        print(f"   {setting}: {given}{len(names)} package names from the map, corpus {corpus}; load {load()}",
+              flush=True)
         pooled(work / "pool", corpus)
         add_seconds = erratlas("corpus", "add", *specs, "--corpus", corpus, *extra)
         pooled(work / "pool", corpus, back=True)
@@ -224,7 +235,7 @@ def evaluate(label: str, package: str, version: str, work: Path, settings: list[
         row = report(label, setting, truth, exact, named)
         row.add_seconds, row.suggest_seconds = add_seconds, statistics.median(seconds)
         manifest = json.loads((corpus / "corpus.json").read_text())
-        row.window = str(manifest.get("window", {}).get("before", "")) if setting == "auto" else ""
+        row.window = str(manifest.get("window", {}).get("before", "")) if setting in ("auto", "half") else ""
         print(f"   corpus add: {add_seconds:.1f} s; suggest --corpus: {', '.join(f'{s:.2f}' for s in seconds)} s; "
               f"load {load()}", flush=True)
         out.append(row)

@@ -1,6 +1,7 @@
 """The ways a corpus can mislead (docs/corpus.md, "Matching"), each on fixtures/corpus-classes
 through the CLI: code that moved between packages, a package file that bundles another package,
-ES5 classes, a version tie and a roll-up. Truth: the fixture bundle's own source map; the scan has it withheld."""
+ES5 classes, a version tie, a roll-up, identical copies and a copy whose package the corpus
+lacks. Truth: the fixture bundle's own source map; the scan has it withheld."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ KIT, PAINT = "erratlas-fixture-kit", "erratlas-fixture-paint"
 LEGACY, TIE, APP = "erratlas-fixture-legacy", "erratlas-fixture-tie", "erratlas-fixture-classes-app"
 MODERN, PARTS, UMBRELLA = "erratlas-fixture-modern", "erratlas-fixture-parts", "erratlas-fixture-umbrella"
 TWIN, HOST = "erratlas-fixture-twin", "erratlas-fixture-host"
+CODEC, SIGNER = "erratlas-fixture-codec", "erratlas-fixture-signer"
 #: the bundled versions come out in January, the app on 1 March, the rewrites in June
 TIMES = {
     f"{CORE}@1.0.0": "2024-01-01T00:00:00.000Z", f"{RETRY}@1.0.0": "2024-01-02T00:00:00.000Z",
@@ -31,7 +33,8 @@ TIMES = {
     f"{TIE}@1.0.1": "2024-01-07T00:00:00.000Z", f"{TIE}@1.0.2": "2024-01-08T00:00:00.000Z",
     f"{MODERN}@1.0.0": "2024-01-09T00:00:00.000Z", f"{PARTS}@1.0.0": "2024-01-10T00:00:00.000Z",
     f"{UMBRELLA}@1.0.0": "2024-01-11T00:00:00.000Z", f"{TWIN}@1.0.0": "2024-01-12T00:00:00.000Z",
-    f"{HOST}@1.0.0": "2024-01-13T00:00:00.000Z",
+    f"{HOST}@1.0.0": "2024-01-13T00:00:00.000Z", f"{CODEC}@1.0.0": "2024-01-14T00:00:00.000Z",
+    f"{SIGNER}@1.0.0": "2024-01-15T00:00:00.000Z",
     f"{APP}@1.0.0": "2024-03-01T00:00:00.000Z", f"{UMBRELLA}@1.0.1": "2024-03-01T12:00:00.000Z",
     f"{CORE}@2.0.0": "2024-06-01T00:00:00.000Z", f"{RETRY}@2.0.0": "2024-06-02T00:00:00.000Z",
     f"{PAINT}@2.0.0": "2024-06-03T00:00:00.000Z",
@@ -61,9 +64,9 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
 
 
 def suggestions(registry: LocalRegistry, scanned: tuple[Path, dict[str, str | None]], home: Path,
-                *add: object) -> tuple[dict[str, dict[str, object]], str]:
+                *add: object, names: tuple[str, ...] = NAMES) -> tuple[dict[str, dict[str, object]], str]:
     """Corpus suggestions by callsite id after `corpus add NAMES... *add`, and suggest's stderr."""
-    result = run("corpus", "add", *NAMES, *add, "--corpus", home / "corpus", "-j", "1",
+    result = run("corpus", "add", *names, *add, "--corpus", home / "corpus", "-j", "1",
                  env=npm_env(home, registry.url))
     assert result.returncode == 0, result.stderr
     out, _ = scanned
@@ -97,7 +100,7 @@ def of(truth: dict[str, str | None], package: str) -> set[str]:
 
 def test_the_fixture_bundles_every_class(scanned) -> None:
     _, truth = scanned
-    for package in (CORE, RETRY, PAINT, KIT, LEGACY, MODERN, PARTS, TIE, TWIN):
+    for package in (CORE, RETRY, PAINT, KIT, LEGACY, MODERN, PARTS, TIE, TWIN, CODEC, SIGNER):
         assert of(truth, package), package
 
 
@@ -206,6 +209,28 @@ def test_identical_copies_are_exact_where_the_code_beside_them_names_their_packa
     assert all("names erratlas-fixture-twin alone too" in str(r["evidence"]) for r in copies.values()
                if r["package"] == TWIN)
     assert not wrong(rows, truth)
+
+
+def test_a_copy_is_never_claimed_for_the_package_that_ships_it_when_the_corpus_lacks_its_own(
+        registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+    """signer's lib/headers.js copies codec's header code, and the app bundles both; the corpus has
+    signer, not codec. codec's bundler module holds the copied functions (naming signer alone) and
+    codec's own, which name no corpus package: it is not identified as signer, and neither the copy
+    nor codec's other callsites are claimed for signer (docs/corpus.md, "Matching", a module that is
+    a file of its package). With codec in the corpus, codec's callsites are its own again."""
+    _, truth = scanned
+    rows, _ = suggestions(registry, scanned, tmp_path / "without", names=(*NAMES, SIGNER))
+    assert not wrong(rows, truth)
+    assert of(truth, CODEC) and not of(truth, CODEC) & set(exact(rows))
+    # the copied functions in codec's module name signer alone: `possible`, the reason says why
+    copied = [rows[i] for i in of(truth, CODEC) if i in rows]
+    assert copied and all(r["confidence"] == "possible" and r["package"] == SIGNER for r in copied)
+    assert all("distinctive functions that no corpus package holds" in str(r["reason"]) for r in copied)
+    own = of(truth, SIGNER)
+    assert own and own & set(exact(rows))
+    rows, _ = suggestions(registry, scanned, tmp_path / "with", names=(*NAMES, SIGNER, CODEC))
+    assert not wrong(rows, truth)
+    assert of(truth, CODEC) & set(exact(rows))
 
 
 def test_a_version_tie_names_the_range(every_version, scanned) -> None:

@@ -62,6 +62,9 @@ class Decision:
     reach: tuple[int, int] | None = None
     #: a function decision's deciding function
     function: BundleFunction | None = None
+    #: why the package's code here may be a copy in a package the corpus lacks: not exact
+    #: (neighbours.py, `copy_doubt`)
+    doubt: str | None = None
 
     def contains(self, offset: int) -> bool:
         return self.reach is None or self.reach[0] <= offset < self.reach[1]

@@ -24,7 +24,7 @@ from analyzer.model import Callsite, Suggestion, SuggestionEvidence
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
 from analyzer.owners.corpus.decision import Decision, Hit
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
-from analyzer.owners.corpus.neighbours import Neighbours
+from analyzer.owners.corpus.neighbours import Neighbours, copy_doubt
 from analyzer.owners.corpus.rollups import rollups
 from analyzer.owners.corpus.store import Corpus
 from analyzer.owners.projection import neighbours
@@ -66,9 +66,10 @@ class CorpusIndex:
         self._rows: list[list[list[object]]] = []
         self.by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._hits: dict[str, tuple[Hit, ...]] = {}
+        self._file_groups: dict[tuple[int, int], list[frozenset[str]]] = {}
         #: (entry, file) of the files that roll up other files' code -> the packages of those (`attend`)
         self.rollups: dict[tuple[int, int], frozenset[str]] = {}
-        runtime = compiler_runtime_keys(corpus.index)
+        runtime = self.runtime = compiler_runtime_keys(corpus.index)
         directories = DirectoryNames(corpus.packages)
         for name in sorted(corpus.packages):
             for version in corpus.packages[name].versions:
@@ -147,6 +148,44 @@ class CorpusIndex:
         late = frozenset(h.package for h in hits if h.late and not h.weak and not h.rolled)
         return (decisive | late if decisive and late - decisive else decisive), frozenset(h.package for h in hits)
 
+    def room(self, keys: set[str], package: str, module: str, homes: dict[str, Counter[str]]
+             ) -> tuple[int, int, int, str]:
+        """Where the functions of `package`'s file that holds the most of `keys` (a module's functions
+        naming it alone, in a version that decides; the largest of those that tie) sit in the bundle
+        (`homes`: signature -> how many functions of each module have it): (how many the module
+        could hold in another version's form: those it does not hold and no module holding more of
+        the file does; how many it holds; the most another module holds; the file)."""
+        held: Counter[tuple[int, int]] = Counter()
+        for key in keys:
+            for number, file in {(n, int(self._rows[n][p][0])) for n, p in self.by_key.get(key, ())}:  # type: ignore[call-overload]
+                _, owner, weak, named = self._files[number][file]
+                if owner == package and not weak and not named and number not in self.late:
+                    held[(number, file)] += 1
+        if not held:
+            return 0, 0, 0, ""
+        _, _, number, file = max((count, len(self._groups(n, f)), n, f) for (n, f), count in held.items())
+        where = [frozenset(m for key in group for m in homes.get(key, ())) for group in self._groups(number, file)]
+        within: Counter[str] = Counter(m for modules in where for m in modules)
+        mine = within.pop(module, 0)
+        room = sum(1 for modules in where if module not in modules and all(within[m] <= mine for m in modules))
+        return room, mine, max(within.values(), default=0), f"{self.entries[number][1]} {self._files[number][file][0]}"
+
+    def _groups(self, number: int, file: int) -> list[frozenset[str]]:
+        """The signatures of each function of the entry's file (compiler runtime code's left out)."""
+        found = self._file_groups.get((number, file))
+        if found is None:
+            keys: dict[tuple[object, object], set[str]] = defaultdict(set)
+            for row in self._rows[number]:
+                if row[0] == file and row[3] not in self.runtime:
+                    keys[(row[1], row[2])].add(str(row[3]))
+            found = self._file_groups[(number, file)] = [frozenset(k) for k in keys.values()]
+        return found
+
+    def unknown(self, key: str) -> bool:
+        """No corpus function has this signature and it is no compiler runtime code's: code of a
+        package (or a version) the corpus lacks."""
+        return key not in self.by_key and key not in self.runtime
+
     def alone(self, key: str) -> str | None:
         """The one package this signature's decisive hits name, if it is one."""
         if key not in self.by_key:
@@ -184,11 +223,25 @@ def corpus_suggestions(
     for function in functions:
         by_unit[function.unit].append(function)
     trees = {unit: FunctionTree(rows) for unit, rows in by_unit.items()}
+    homes: dict[str, Counter[str]] = defaultdict(Counter)  # signature -> modules holding it
+    for module_id, row in modules.items():
+        if row.kind in CONTAINING_KINDS and row.unit in trees:
+            for function in _within(row, trees[row.unit]):
+                homes[function.key][module_id] += 1
+    doubts: dict[tuple[str, str], str | None] = {}
+
+    def doubt(row: BundledModule, package: str) -> str | None:
+        """Why the module's code naming `package` may be its copy in a package the corpus lacks."""
+        if (row.id, package) not in doubts:
+            doubts[(row.id, package)] = copy_doubt(_within(row, trees[row.unit]), package, index.alone, index.unknown,
+                                                   lambda keys: index.room(keys, package, row.id, homes))
+        return doubts[(row.id, package)]
+
     identified = {
         module_id: found
         for module_id, row in modules.items()
         if row.kind in CONTAINING_KINDS and row.unit in trees
-        and (found := _identify(row, trees[row.unit], index)) is not None
+        and (found := _identify(row, trees[row.unit], index, doubt)) is not None
     }
     islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1])
     decided = []
@@ -196,6 +249,10 @@ def corpus_suggestions(
         decision = _function_decision(record, trees.get(record.unit), index)
         if decision is not None:
             decision = islands.checked(decision)
+            home = modules.get(record.module.id) if record.module is not None else None
+            if len(decision.packages) == 1 and home is not None and home.kind in CONTAINING_KINDS \
+                    and home.unit in trees:
+                decision = replace(decision, doubt=doubt(home, decision.packages[0]))
         contained = identified.get(record.module.id) if record.module is not None else None
         if contained is not None and not contained.contains(record.offset):
             contained = None
@@ -212,12 +269,15 @@ def corpus_suggestions(
         if row is None or row.kind not in CONTAINING_KINDS or row.unit not in trees:
             return set()
         if module_id not in named_in:
-            spans = row.spans or [[row.offset, row.endOffset]]
-            named_in[module_id] = {index.alone(f.key) for start, end in spans
-                                   for f in trees[row.unit].within(start, end)} - {None}
+            named_in[module_id] = {index.alone(f.key) for f in _within(row, trees[row.unit])} - {None}
         return named_in[module_id]
 
     return _named_copies(decided, chosen, neighbours(records), lambda r, d: islands.placed(d, module_names(r)))
+
+
+def _within(row: BundledModule, tree: FunctionTree) -> list[BundleFunction]:
+    """A containing module's distinctive functions, in bundle order."""
+    return [f for start, end in row.spans or [[row.offset, row.endOffset]] for f in tree.within(start, end)]
 
 
 def _named_copies(decided: list[tuple[Callsite, Decision, Decision | None]], chosen: dict[str, Chosen],
@@ -284,7 +344,8 @@ def _function_decision(record: Callsite, tree: FunctionTree | None, index: Corpu
     return weak
 
 
-def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex) -> Decision | None:
+def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
+              doubt: Callable[[BundledModule, str], str | None]) -> Decision | None:
     """A containing module's package. An `__esm` module's span is inferred from where its file's
     hoisted declarations sit, and can take in a neighbouring file's code: its containment reaches
     only from the first to the last function naming the package alone (a `__commonJS` wrapper is
@@ -292,12 +353,11 @@ def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex) -> Dec
     named: Counter[str] = Counter()
     shared: Counter[str] = Counter()
     sets = []
-    for start, end in row.spans or [[row.offset, row.endOffset]]:
-        for function in tree.within(start, end):
-            strong, every = index.packages(function.key)
-            packages = strong if len(strong) == 1 else every
-            if strong:  # a hit only in bundle files says nothing about this module
-                sets.append((packages, function))
+    for function in _within(row, tree):
+        strong, every = index.packages(function.key)
+        packages = strong if len(strong) == 1 else every
+        if strong:  # a hit only in bundle files says nothing about this module
+            sets.append((packages, function))
     for packages, _ in sets:
         if len(packages) == 1:
             named.update(packages)
@@ -308,6 +368,8 @@ def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex) -> Dec
     ((package, count),) = named.items()
     against = sum(1 for s, _ in sets if package not in s)
     if count < MIN_MODULE_MATCHES or against or count <= shared[package] - count:
+        return None
+    if doubt(row, package) is not None:
         return None
     alone = [f for s, f in sets if len(s) == 1]
     reach = (min(f.start for f in alone), max(f.end for f in alone)) if row.kind == "esm" else None
@@ -346,6 +408,8 @@ def _suggestion(record: Callsite, decision: Decision, contained: Decision | None
         reasons.append(f"{len(packages)} candidate packages")
     if copies > 1 and not as_copy:
         reasons.append(f"{copies} identical copies of this callsite in the scan")
+    if decision.doubt is not None:
+        reasons.append(decision.doubt)
     confidence = "possible" if reasons else "exact"
     weak_only = decision.how == "function" and not any(h.decides for h in decision.hits) and contained is None
     package = packages[0] if len(packages) == 1 and not weak_only else None

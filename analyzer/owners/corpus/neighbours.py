@@ -7,6 +7,9 @@ code out together.
   version, or A's copy of it): it decides for neither alone (`surrounded_by`).
 - A callsite with identical copies in the scan is exact for the package its function names only
   where the code right beside that function names the same package (`beside`).
+- A bundler module is one file's copy: code naming A in a module that holds more functions of no
+  corpus package than A's file can account for is A's copy in a package the corpus lacks
+  (`copy_doubt`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,12 @@ from dataclasses import replace
 
 from analyzer.owners.corpus.decision import Decision
 from analyzer.signatures import BundleFunction
+
+#: functions of no corpus package a module of `package` may hold beyond what its file lacks
+#: in the bundle (`copy_doubt`)
+SPARE = 2
+#: how many times more of a file another module must hold to be that file's own (`copy_doubt`)
+HOME = 4
 
 
 class Neighbours:
@@ -115,3 +124,38 @@ class Neighbours:
             return None
         return replace(decision, detail=f"{decision.detail} [the distinctive function beside it in the bundle (offset "
                                         f"{found[0].start}) names {found[1]} alone too]")
+
+
+def foreign(functions: list[BundleFunction], unknown: Callable[[str], bool]) -> int:
+    """How many of a module's distinctive functions (sorted by start) name no corpus package
+    (`unknown`: no corpus function has their signature), outside wrappers (a function that holds
+    another is no package's code itself)."""
+    count = 0
+    for i, function in enumerate(functions):
+        holds = i + 1 < len(functions) and functions[i + 1].start < function.end
+        count += not holds and unknown(function.key)
+    return count
+
+
+def copy_doubt(functions: list[BundleFunction], package: str, alone: Callable[[str], str | None],
+               unknown: Callable[[str], bool], room: Callable[[set[str]], tuple[int, int, int, str]]) -> str | None:
+    """Why a bundler module's code naming `package` alone may be its copy in another package's file
+    (docs/corpus.md, "Matching", a module is one file's copy). The file of `package` it matches (`room`)
+    holds fewer functions that this module could hold in another version's form than the module
+    holds functions of no corpus package; or another module holds most of that file, and this one
+    holds more functions of no corpus package than of it. Either way those functions are code of a
+    package the corpus lacks, whose file carries a copy of `package`'s. None when they fit."""
+    keys = {f.key for f in functions if alone(f.key) == package}
+    strangers = foreign(functions, unknown)
+    if not keys or strangers <= SPARE:
+        return None
+    absent, mine, most, file = room(keys)
+    if strangers > SPARE + absent:
+        return (f"its bundler module holds {strangers} distinctive functions that no corpus package holds, more "
+                f"than the {absent} functions of {package}@{file} it could hold in another form: code of a "
+                f"package the corpus lacks, which may carry a copy of {package}'s")
+    if most >= HOME * mine and strangers > mine:
+        return (f"another bundler module holds {most} functions of {package}@{file}, this one {mine} and "
+                f"{strangers} distinctive functions that no corpus package holds: code of a package the corpus "
+                f"lacks, which may carry a copy of {package}'s")
+    return None
