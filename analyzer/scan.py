@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import get_args
 
@@ -264,19 +264,23 @@ def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, p
             dispositions.append(HandlerDisposition(item.kind, item.cause, tuple(r.id for r in linked), levels,
                                                    item.callee))
         branches.append(HandlerBranch(branch.test, tuple(dispositions)))
-    handler = Handler(
-        schema=HANDLER_SCHEMA, id=f"h:{unit}@{facts.offset}", fingerprint=fingerprint, copies=copies, unit=unit,
-        offset=facts.offset, endOffset=facts.end_offset, line=facts.line, column=facts.column,
-        readableLine=place[0], readable=place[1], form=facts.form, param=facts.param, scope=facts.scope,
-        module=modules.module_of(unit, facts.offset), origin=modules.origin_of(unit, facts.offset),
-        sources=tuple(HandlerSource(id, "call" if hops else "direct", hops)
-                      for id, hops in sorted(sources, key=lambda source: (_id_order(source[0]), source[1]))),
-        branches=tuple(branches), inErrorRegion=facts.in_error_region,
-    )
-    if facts.form in get_args(PythonHandlerForm):  # an `except` clause: and the classes it names
-        return PythonHandler(*(getattr(handler, f.name) for f in fields(Handler)), catches=facts.catches,  # type: ignore[misc]
-                             loneRethrow=facts.lone_rethrow)
-    return JavaScriptHandler(*(getattr(handler, f.name) for f in fields(Handler)), loneRethrow=facts.lone_rethrow)  # type: ignore[misc]
+    # the record's own class built at once (no intermediate `Handler` copied field by field)
+    common = {
+        "schema": HANDLER_SCHEMA, "id": f"h:{unit}@{facts.offset}", "fingerprint": fingerprint, "copies": copies,
+        "unit": unit, "offset": facts.offset, "endOffset": facts.end_offset, "line": facts.line,
+        "column": facts.column, "readableLine": place[0], "readable": place[1], "form": facts.form,
+        "param": facts.param, "scope": facts.scope, "module": modules.module_of(unit, facts.offset),
+        "origin": modules.origin_of(unit, facts.offset),
+        "sources": tuple(HandlerSource(id, "call" if hops else "direct", hops)
+                         for id, hops in sorted(sources, key=lambda source: (_id_order(source[0]), source[1]))),
+        "branches": tuple(branches), "inErrorRegion": facts.in_error_region,
+    }
+    if facts.form in _PYTHON_FORMS:  # an `except` clause: and the classes it names
+        return PythonHandler(**common, catches=facts.catches, loneRethrow=facts.lone_rethrow)  # type: ignore[arg-type]
+    return JavaScriptHandler(**common, loneRethrow=facts.lone_rethrow)  # type: ignore[arg-type]
+
+
+_PYTHON_FORMS = frozenset(get_args(PythonHandlerForm))
 
 
 def _id_order(id: str) -> tuple[str, int]:

@@ -15,7 +15,7 @@ from support import npm_cache
 from support.references_883a09a import _references as looked_up
 
 from analyzer.javascript.modules import find_modules
-from analyzer.javascript.occurrences import references_of
+from analyzer.javascript.occurrences import _Words, references_of
 from analyzer.javascript.references import _items, _top_list, chunk_references, listing
 from analyzer.javascript.syntax import parse
 
@@ -115,3 +115,18 @@ def test_a_real_release() -> None:
     fast, slow = both(source)
     assert fast == slow
     assert fast[1] == 233
+
+
+@pytest.mark.parametrize(("start", "end", "expected"), [
+    (0, 2, {}),  # `ab` of `abc`: the range ends inside a word
+    (1, 4, {}),  # `bc;` after `a`: it starts inside one
+    (4, 9, {}),  # `x.ab;`: a member's name
+    (6, 9, {}),  # `ab;` right after the `.`
+    (8, 12, {b"ab": [9]}),
+    (9, 11, {b"ab": [9]}),
+])
+def test_a_range_cut_inside_a_word_or_after_a_dot_names_nothing(start: int, end: int,
+                                                                 expected: dict[bytes, list[int]]) -> None:
+    """The words pass reads a range alone: a name is whole in the source, not only in the range."""
+    words = _Words(b"abc;x.ab;ab+1", frozenset({b"ab", b"bc"}), set(), trusted=True)
+    assert words.of(start, end) == expected

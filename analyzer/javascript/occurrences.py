@@ -36,8 +36,10 @@ REFERRING = frozenset({"identifier", "shorthand_property_identifier", "shorthand
 _IDENTIFIER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$" + bytes(range(0x80, 0x100)))
 #: what may not come right before a name's first byte: `a.b`, `#b` and `\u0062` name nothing
 _NOT_BEFORE = _IDENTIFIER | frozenset(b".#\\")
-#: every byte that cannot be part of a word made a space, so that `split` yields the words
-_SPACES = bytes(b if b in _IDENTIFIER else 0x20 for b in range(256))
+#: every byte that cannot be part of a word made whitespace, so that `split` yields the words:
+#: a space, but a vertical tab for `.`, `#` and `\\` (`_NOT_BEFORE`), so that a search for
+#: `b" " + name` meets only the occurrences that may name something
+_SPACES = bytes(b if b in _IDENTIFIER else 0x0B if b in b".#\\" else 0x20 for b in range(256))
 #: what follows a name that cannot be declaring it (a member, a call, an operator, a key ...)
 _NEVER_DECLARING = re.compile(
     rb"[ \t]*(?:[.\[`:?+\-*%&|^<>~!\"'#@0-9]|==|/(?![/*])|(?!(?:in|of|as|from|extends)(?![\w$\x80-\xff]))[A-Za-z_$])"
@@ -114,6 +116,7 @@ class _Words:
     def __init__(self, source: bytes, names: frozenset[bytes], declared: set[int], trusted: bool) -> None:
         self.source, self.names, self.declared, self.trusted = source, names, declared, trusted
         self.suspects: list[tuple[int, bytes]] = []
+        self.needles: dict[bytes, bytes] = {}  # name -> a space and the name
 
     def of(self, start: int, end: int) -> dict[bytes, list[int]]:
         """The offsets of every occurrence in [start, end) of each name it holds as a word not
@@ -128,22 +131,27 @@ class _Words:
 
     def _window(self, start: int, end: int, out: dict[bytes, list[int]]) -> None:
         source, declared, suspects, trusted = self.source, self.declared, self.suspects, self.trusted
+        needles = self.needles
         last = len(source)
-        # the window between two spaces, every byte that cannot be part of a word made a space
-        words = b" " + source[start:end].translate(_SPACES) + b" "
+        # the window's words between marks that stand for the bytes around it: a space where a
+        # name may start (or end) there, else a vertical tab before and `!` after (no match)
+        words = (b" " if start == 0 or source[start - 1] not in _NOT_BEFORE else b"\x0b") + \
+            source[start:end].translate(_SPACES) + (b" " if end == last or source[end] not in _IDENTIFIER else b"!")
         for name in self.names.intersection(words.split()):
-            needle, size = b" " + name + b" ", len(name)
+            needle = needles.get(name)
+            if needle is None:
+                needle = needles[name] = b" " + name
+            size = len(name)
             at = words.find(needle)
             offsets = None
             while at >= 0:
-                offset = start + at  # `at` is the space before the name
-                after = offset + size
-                if (offset == 0 or source[offset - 1] not in _NOT_BEFORE) and (
-                        after == last or source[after] not in _IDENTIFIER):
+                if words[at + size + 1] <= 0x20:  # a whole word (the separators are 0x0B and 0x20)
+                    offset = start + at  # `at` is the separator before the name
                     if offsets is None:
                         offsets = out.setdefault(name, [])
                     offsets.append(offset)
                     if offset not in declared:
+                        after = offset + size
                         decided = _AFTER_NAME[source[after]] if after < last and trusted else _DECLARING
                         if decided == _DECLARING or (decided == _LOOK and (
                                 _function_before(source, offset) if source[after] == 0x28  # (

@@ -136,6 +136,7 @@ def _occurrences(
     alternation = b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
     pattern = re.compile(rb"(?:" + alternation + rb")(?![" + _IDENT_BYTE + rb"])")
     found = []
+    recovering = root.has_error  # a tree without ERROR nodes has no loose names to look for
     for match in pattern.finditer(source, within[0], within[1]):
         start, end = match.span()
         if not starts_word(source, start):
@@ -145,7 +146,7 @@ def _occurrences(
             continue
         if node.type in IDENTIFIER_TYPES:
             found.append((match.group().decode(), node))
-        if _recovered_call(source, node):
+        if recovering and _recovered_call(source, node):
             recovered.append((match.group().decode(), node))
     return found
 
