@@ -27,6 +27,8 @@ from analyzer.javascript.syntax import LANGUAGE
 LOWERINGS = ("classes", "babel", "babel-older")
 #: a bundler's rewrite of imported bindings, alone or after each ES5 form (`hoisted`)
 IMPORTS = "imports"
+#: a minifier's `drop_console` (terser, esbuild `--drop:console`): every `console.x(...)` call is gone
+CONSOLE = "console"
 
 _QUERY = Query(
     LANGUAGE,
@@ -45,6 +47,8 @@ _QUERY = Query(
     (import_clause (namespace_import (identifier) @import))
     (import_specifier name: (identifier) @import !alias)
     (import_specifier alias: (identifier) @import)
+    (call_expression function: (member_expression object: (identifier) @console.object
+                                                   (#eq? @console.object "console"))) @console.call
     """,
 )
 _MEMBERS = Query(LANGUAGE, "(member_expression object: (identifier) @object property: (property_identifier) @property)")
@@ -62,6 +66,7 @@ class Lowered:
         captures = QueryCursor(_QUERY).captures(tree.root_node)
         self._classes = sorted(n.start_byte for n in captures.get("class", []))
         changes: dict[str, list[tuple[int, str, int]]] = {kind: [] for kind in LOWERINGS}
+        self._console = _outermost(captures.get("console.call", []))
         every = tuple(changes.values())
         babel = (changes["babel"], changes["babel-older"])
         supers = (changes["classes"], changes["babel-older"])
@@ -132,22 +137,36 @@ class Lowered:
         self._prefix: dict[str, tuple[list[int], list[int], list[int], list[int]]] = {}
         for lowering, found in changes.items():
             found.sort()
-            hashes = [sign * token_hash(token, cache) for _, token, sign in found]
-            self._prefix[lowering] = ([p for p, _, _ in found], list(accumulate(hashes, initial=0)),
-                                  list(accumulate((s for _, _, s in found), initial=0)),
-                                  list(accumulate((s * weight_of(t) for _, t, s in found), initial=0)))
+            self._summed(lowering, [(p, sign * token_hash(token, cache), sign, sign * weight_of(token))
+                                    for p, token, sign in found])
+        if self._console:  # each call's tokens, taken away where it starts
+            self._summed(CONSOLE, [(call.start_byte, *(-v for v in tokens.raw(call.start_byte, call.end_byte)))
+                                   for call in self._console])
+
+    def _summed(self, kind: str, found: list[tuple[int, int, int, int]]) -> None:
+        """Prefix sums of the (position, hash, count, weight) changes of `kind`, in source order."""
+        self._prefix[kind] = ([p for p, _, _, _ in found], list(accumulate((h for _, h, _, _ in found), initial=0)),
+                              list(accumulate((c for _, _, c, _ in found), initial=0)),
+                              list(accumulate((w for _, _, _, w in found), initial=0)))
 
     def kinds(self, lowerings: tuple[str, ...]) -> tuple[str, ...]:
         """`lowerings`, and each again with the imported bindings' members hoisted, when the
-        unit has such members."""
-        if not self._hoisted:
-            return lowerings
-        return (*lowerings, *((IMPORTS, *(f"{k}+{IMPORTS}" for k in lowerings)) if lowerings else ()))
+        unit has such members; and without its `console` calls, when it makes some."""
+        hoisted = (IMPORTS, *(f"{k}+{IMPORTS}" for k in lowerings)) if self._hoisted and lowerings else ()
+        return (*lowerings, *hoisted, *((CONSOLE,) if self._console and lowerings else ()))
+
+    def without_console(self, start: int, end: int, line: int) -> FunctionSignature | None:
+        """The span's signature once a minifier dropped its `console` calls; None when it makes none."""
+        if not self._console:
+            return None
+        return self._span(start, end, line, "program", CONSOLE, [(start, end)])
 
     def signature(self, node: Node, kind: str) -> FunctionSignature | None:
         """`node`'s signature as the lowering `kind` writes it; None when that is its own, or
         when it holds a class."""
         start, end = node.start_byte, node.end_byte
+        if kind == CONSOLE:
+            return self._changed(node, kind, [(start, end)])
         if kind.endswith(IMPORTS):
             if bisect.bisect_left(self._hoisted, start) == bisect.bisect_left(self._hoisted, end):
                 return None  # nothing imported is hoisted in it: its key is that of the form without
@@ -165,7 +184,10 @@ class Lowered:
         return self._changed(node, kind, spans)
 
     def _changed(self, node: Node, kind: str, spans: list[tuple[int, int]]) -> FunctionSignature | None:
-        start, end = node.start_byte, node.end_byte
+        return self._span(node.start_byte, node.end_byte, node.start_point.row + 1, node.type, kind, spans)
+
+    def _span(self, start: int, end: int, line: int, type_: str, kind: str,
+              spans: list[tuple[int, int]]) -> FunctionSignature | None:
         total, count, weight = 0, 0, 0
         for low, high in spans:
             t, c, w = self._tokens.raw(low, high)
@@ -177,8 +199,16 @@ class Lowered:
         weight += weights[high] - weights[low]
         if spans == [(start, end)] and low == high:
             return None
-        return FunctionSignature(start, end, mix(total & ((1 << 64) - 1), count), count, weight,
-                                 node.start_point.row + 1, node.type)
+        return FunctionSignature(start, end, mix(total & ((1 << 64) - 1), count), count, weight, line, type_)
+
+
+def _outermost(calls: list[Node]) -> list[Node]:
+    """The calls not inside another of them, in source order."""
+    out: list[Node] = []
+    for call in sorted(calls, key=lambda n: (n.start_byte, -n.end_byte)):
+        if not out or call.start_byte >= out[-1].end_byte:
+            out.append(call)
+    return out
 
 
 def _spreads(call: Node) -> bool:
