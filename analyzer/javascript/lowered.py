@@ -140,8 +140,8 @@ class Lowered:
             self._summed(lowering, [(p, sign * token_hash(token, cache), sign, sign * weight_of(token))
                                     for p, token, sign in found])
         if self._console:  # each call's tokens, taken away where it starts
-            self._summed(CONSOLE, [(call.start_byte, *(-v for v in tokens.raw(call.start_byte, call.end_byte)))
-                                   for call in self._console])
+            dropped = [(call.start_byte, tokens.raw(call.start_byte, call.end_byte)) for call in self._console]
+            self._summed(CONSOLE, [(at, -h, -c, -w) for at, (h, c, w) in dropped])
 
     def _summed(self, kind: str, found: list[tuple[int, int, int, int]]) -> None:
         """Prefix sums of the (position, hash, count, weight) changes of `kind`, in source order."""
