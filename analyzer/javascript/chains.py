@@ -199,8 +199,8 @@ def _concat_receiver(call: Node) -> Node | None:
 
 
 def left_out(node: Node) -> bool:
-    """A `typeof` comparison operand (not text joined to a `typeof` by `+`), or the specifier given to
-    `require`/`import()`: a bundler replaces the call, a package's name as well as a relative path."""
+    """A `typeof` comparison operand (not text joined to a `typeof` by `+`), or the relative path
+    given to `require`/`import()` (a package's name is a package-side variant: analyzer/javascript/lowered.py)."""
     parent = node.parent
     if parent is None:
         return False
@@ -212,7 +212,8 @@ def left_out(node: Node) -> bool:
     if parent.type == "arguments" and parent.named_child_count == 1:
         call = parent.parent
         callee = call.child_by_field_name("function") if call is not None else None
-        return callee is not None and callee.type in ("identifier", "import") and callee.text in (b"require", b"import")
+        if callee is not None and callee.type in ("identifier", "import") and callee.text in (b"require", b"import"):
+            return source_is_relative(node)
     return False
 
 

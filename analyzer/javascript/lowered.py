@@ -20,6 +20,7 @@ from itertools import accumulate
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
+from analyzer.javascript.chains import source_is_relative, string_value
 from analyzer.javascript.signatures import FunctionSignature, UnitTokens, mix, token_hash, weight_of
 from analyzer.javascript.syntax import LANGUAGE
 
@@ -29,6 +30,11 @@ LOWERINGS = ("classes", "babel", "babel-older")
 IMPORTS = "imports"
 #: a minifier's `drop_console` (terser, esbuild `--drop:console`): every `console.x(...)` call is gone
 CONSOLE = "console"
+#: a bundler's module reference for `require("pkg")` (webpack's `n(783)`, esbuild's `require_pkg()`):
+#: the package's name is gone (browserify keeps it, under a renamed `require`)
+REQUIRES = "requires"
+#: the variants a bundler and a minifier make of a whole file or function, alone and together
+REWRITES = (CONSOLE, REQUIRES, f"{CONSOLE}+{REQUIRES}")
 
 _QUERY = Query(
     LANGUAGE,
@@ -49,6 +55,8 @@ _QUERY = Query(
     (import_specifier alias: (identifier) @import)
     (call_expression function: (member_expression object: (identifier) @console.object
                                                    (#eq? @console.object "console"))) @console.call
+    (call_expression function: [(identifier) (import)] @require.callee
+                     arguments: (arguments . (string) @require.source .))
     """,
 )
 _MEMBERS = Query(LANGUAGE, "(member_expression object: (identifier) @object property: (property_identifier) @property)")
@@ -139,9 +147,20 @@ class Lowered:
             found.sort()
             self._summed(lowering, [(p, sign * token_hash(token, cache), sign, sign * weight_of(token))
                                     for p, token, sign in found])
-        if self._console:  # each call's tokens, taken away where it starts
-            dropped = [(call.start_byte, tokens.raw(call.start_byte, call.end_byte)) for call in self._console]
-            self._summed(CONSOLE, [(at, -h, -c, -w) for at, (h, c, w) in dropped])
+        dropped = [(call.start_byte, tokens.raw(call.start_byte, call.end_byte)) for call in self._console]
+        consoles = [(at, -h, -c, -w) for at, (h, c, w) in dropped]  # each call's tokens, taken away where it starts
+        requires = []
+        for node in captures.get("require.source", []):
+            call = node.parent.parent if node.parent is not None else None
+            callee = call.child_by_field_name("function") if call is not None else None
+            if callee is not None and callee.text in (b"require", b"import") and not source_is_relative(node):
+                value = string_value(node, source)
+                requires.append((node.start_byte, -token_hash(value, cache), -1, -weight_of(value)))
+        for rewrite, drops, made in ((CONSOLE, consoles, bool(consoles)), (REQUIRES, requires, bool(requires)),
+                                     (REWRITES[2], consoles + requires, bool(consoles and requires))):
+            if made:  # a variant only where it changes something of its own
+                self._summed(rewrite, sorted(drops))
+        self._rewrites = tuple(k for k in REWRITES if k in self._prefix)
 
     def _summed(self, kind: str, found: list[tuple[int, int, int, int]]) -> None:
         """Prefix sums of the (position, hash, count, weight) changes of `kind`, in source order."""
@@ -153,19 +172,18 @@ class Lowered:
         """`lowerings`, and each again with the imported bindings' members hoisted, when the
         unit has such members; and without its `console` calls, when it makes some."""
         hoisted = (IMPORTS, *(f"{k}+{IMPORTS}" for k in lowerings)) if self._hoisted and lowerings else ()
-        return (*lowerings, *hoisted, *((CONSOLE,) if self._console and lowerings else ()))
+        return (*lowerings, *hoisted, *(self._rewrites if lowerings else ()))
 
-    def without_console(self, start: int, end: int, line: int) -> FunctionSignature | None:
-        """The span's signature once a minifier dropped its `console` calls; None when it makes none."""
-        if not self._console:
-            return None
-        return self._span(start, end, line, "program", CONSOLE, [(start, end)])
+    def rewritten(self, start: int, end: int, line: int) -> list[FunctionSignature | None]:
+        """The span's signatures once a minifier dropped its `console` calls and a bundler its
+        packages' names in `require`, each and both (none where it has neither)."""
+        return [self._span(start, end, line, "program", kind, [(start, end)]) for kind in self._rewrites]
 
     def signature(self, node: Node, kind: str) -> FunctionSignature | None:
         """`node`'s signature as the lowering `kind` writes it; None when that is its own, or
         when it holds a class."""
         start, end = node.start_byte, node.end_byte
-        if kind == CONSOLE:
+        if kind in REWRITES:
             return self._changed(node, kind, [(start, end)])
         if kind.endswith(IMPORTS):
             if bisect.bisect_left(self._hoisted, start) == bisect.bisect_left(self._hoisted, end):
