@@ -199,19 +199,26 @@ def _concat_receiver(call: Node) -> Node | None:
 
 
 def left_out(node: Node) -> bool:
-    """A `typeof` comparison operand, or the relative path given to `require`/`import`."""
+    """A `typeof` comparison operand (not text joined to a `typeof` by `+`), or the relative path
+    given to `require`/`import()` (a package's name is a package-side variant: analyzer/javascript/lowered.py)."""
     parent = node.parent
     if parent is None:
         return False
     if parent.type == "binary_expression":
-        return any(c.type == "unary_expression" and c.child(0) is not None and c.child(0).type == "typeof"
-                   for c in parent.named_children)
+        operator = parent.child_by_field_name("operator")
+        return operator is not None and operator.type in _EQUALITY and any(
+            c.type == "unary_expression" and c.child(0) is not None and c.child(0).type == "typeof"
+            for c in parent.named_children)
     if parent.type == "arguments" and parent.named_child_count == 1:
         call = parent.parent
         callee = call.child_by_field_name("function") if call is not None else None
         if callee is not None and callee.type in ("identifier", "import") and callee.text in (b"require", b"import"):
             return source_is_relative(node)
     return False
+
+
+#: the operators of a `typeof` comparison, whose string operand builds change (`typeof x > "u"`)
+_EQUALITY = frozenset({"==", "===", "!=", "!==", "<", ">"})
 
 
 def source_is_relative(node: Node) -> bool:

@@ -113,6 +113,8 @@ def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int],
             variants.append(folded.signature(span.start, span.end, span.line, span.kind))
         if node is not None:
             variants.extend(lower.signature(node, kind) for lower in lowered for kind in lower.kinds(lowerings))
+        else:  # the whole file: a bundler's module function holds it
+            variants.extend(v for lower in lowered for v in lower.rewritten(span.start, span.end, span.line))
         for variant in variants:
             if variant is not None and variant.key not in seen and variant.distinctive:
                 seen.add(variant.key)

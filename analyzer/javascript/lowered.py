@@ -20,6 +20,7 @@ from itertools import accumulate
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
+from analyzer.javascript.chains import source_is_relative, string_value
 from analyzer.javascript.signatures import FunctionSignature, UnitTokens, mix, token_hash, weight_of
 from analyzer.javascript.syntax import LANGUAGE
 
@@ -27,6 +28,13 @@ from analyzer.javascript.syntax import LANGUAGE
 LOWERINGS = ("classes", "babel", "babel-older")
 #: a bundler's rewrite of imported bindings, alone or after each ES5 form (`hoisted`)
 IMPORTS = "imports"
+#: a minifier's `drop_console` (terser, esbuild `--drop:console`): every `console.x(...)` call is gone
+CONSOLE = "console"
+#: a bundler's module reference for `require("pkg")` (webpack's `n(783)`, esbuild's `require_pkg()`):
+#: the package's name is gone (browserify keeps it, under a renamed `require`)
+REQUIRES = "requires"
+#: the variants a bundler and a minifier make of a whole file or function, alone and together
+REWRITES = (CONSOLE, REQUIRES, f"{CONSOLE}+{REQUIRES}")
 
 _QUERY = Query(
     LANGUAGE,
@@ -45,6 +53,10 @@ _QUERY = Query(
     (import_clause (namespace_import (identifier) @import))
     (import_specifier name: (identifier) @import !alias)
     (import_specifier alias: (identifier) @import)
+    (call_expression function: (member_expression object: (identifier) @console.object
+                                                   (#eq? @console.object "console"))) @console.call
+    (call_expression function: [(identifier) (import)] @require.callee
+                     arguments: (arguments . (string) @require.source .))
     """,
 )
 _MEMBERS = Query(LANGUAGE, "(member_expression object: (identifier) @object property: (property_identifier) @property)")
@@ -62,6 +74,7 @@ class Lowered:
         captures = QueryCursor(_QUERY).captures(tree.root_node)
         self._classes = sorted(n.start_byte for n in captures.get("class", []))
         changes: dict[str, list[tuple[int, str, int]]] = {kind: [] for kind in LOWERINGS}
+        self._console = _outermost(captures.get("console.call", []))
         every = tuple(changes.values())
         babel = (changes["babel"], changes["babel-older"])
         supers = (changes["classes"], changes["babel-older"])
@@ -132,22 +145,46 @@ class Lowered:
         self._prefix: dict[str, tuple[list[int], list[int], list[int], list[int]]] = {}
         for lowering, found in changes.items():
             found.sort()
-            hashes = [sign * token_hash(token, cache) for _, token, sign in found]
-            self._prefix[lowering] = ([p for p, _, _ in found], list(accumulate(hashes, initial=0)),
-                                  list(accumulate((s for _, _, s in found), initial=0)),
-                                  list(accumulate((s * weight_of(t) for _, t, s in found), initial=0)))
+            self._summed(lowering, [(p, sign * token_hash(token, cache), sign, sign * weight_of(token))
+                                    for p, token, sign in found])
+        dropped = [(call.start_byte, tokens.raw(call.start_byte, call.end_byte)) for call in self._console]
+        consoles = [(at, -h, -c, -w) for at, (h, c, w) in dropped]  # each call's tokens, taken away where it starts
+        requires = []
+        for node in captures.get("require.source", []):
+            call = node.parent.parent if node.parent is not None else None
+            callee = call.child_by_field_name("function") if call is not None else None
+            if callee is not None and callee.text in (b"require", b"import") and not source_is_relative(node):
+                value = string_value(node, source)
+                requires.append((node.start_byte, -token_hash(value, cache), -1, -weight_of(value)))
+        for rewrite, drops, made in ((CONSOLE, consoles, bool(consoles)), (REQUIRES, requires, bool(requires)),
+                                     (REWRITES[2], consoles + requires, bool(consoles and requires))):
+            if made:  # a variant only where it changes something of its own
+                self._summed(rewrite, sorted(drops))
+        self._rewrites = tuple(k for k in REWRITES if k in self._prefix)
+
+    def _summed(self, kind: str, found: list[tuple[int, int, int, int]]) -> None:
+        """Prefix sums of the (position, hash, count, weight) changes of `kind`, in source order."""
+        self._prefix[kind] = ([p for p, _, _, _ in found], list(accumulate((h for _, h, _, _ in found), initial=0)),
+                              list(accumulate((c for _, _, c, _ in found), initial=0)),
+                              list(accumulate((w for _, _, _, w in found), initial=0)))
 
     def kinds(self, lowerings: tuple[str, ...]) -> tuple[str, ...]:
         """`lowerings`, and each again with the imported bindings' members hoisted, when the
-        unit has such members."""
-        if not self._hoisted:
-            return lowerings
-        return (*lowerings, *((IMPORTS, *(f"{k}+{IMPORTS}" for k in lowerings)) if lowerings else ()))
+        unit has such members; and without its `console` calls, when it makes some."""
+        hoisted = (IMPORTS, *(f"{k}+{IMPORTS}" for k in lowerings)) if self._hoisted and lowerings else ()
+        return (*lowerings, *hoisted, *(self._rewrites if lowerings else ()))
+
+    def rewritten(self, start: int, end: int, line: int) -> list[FunctionSignature | None]:
+        """The span's signatures once a minifier dropped its `console` calls and a bundler its
+        packages' names in `require`, each and both (none where it has neither)."""
+        return [self._span(start, end, line, "program", kind, [(start, end)]) for kind in self._rewrites]
 
     def signature(self, node: Node, kind: str) -> FunctionSignature | None:
         """`node`'s signature as the lowering `kind` writes it; None when that is its own, or
         when it holds a class."""
         start, end = node.start_byte, node.end_byte
+        if kind in REWRITES:
+            return self._changed(node, kind, [(start, end)])
         if kind.endswith(IMPORTS):
             if bisect.bisect_left(self._hoisted, start) == bisect.bisect_left(self._hoisted, end):
                 return None  # nothing imported is hoisted in it: its key is that of the form without
@@ -165,7 +202,10 @@ class Lowered:
         return self._changed(node, kind, spans)
 
     def _changed(self, node: Node, kind: str, spans: list[tuple[int, int]]) -> FunctionSignature | None:
-        start, end = node.start_byte, node.end_byte
+        return self._span(node.start_byte, node.end_byte, node.start_point.row + 1, node.type, kind, spans)
+
+    def _span(self, start: int, end: int, line: int, type_: str, kind: str,
+              spans: list[tuple[int, int]]) -> FunctionSignature | None:
         total, count, weight = 0, 0, 0
         for low, high in spans:
             t, c, w = self._tokens.raw(low, high)
@@ -177,8 +217,16 @@ class Lowered:
         weight += weights[high] - weights[low]
         if spans == [(start, end)] and low == high:
             return None
-        return FunctionSignature(start, end, mix(total & ((1 << 64) - 1), count), count, weight,
-                                 node.start_point.row + 1, node.type)
+        return FunctionSignature(start, end, mix(total & ((1 << 64) - 1), count), count, weight, line, type_)
+
+
+def _outermost(calls: list[Node]) -> list[Node]:
+    """The calls not inside another of them, in source order."""
+    out: list[Node] = []
+    for call in sorted(calls, key=lambda n: (n.start_byte, -n.end_byte)):
+        if not out or call.start_byte >= out[-1].end_byte:
+            out.append(call)
+    return out
 
 
 def _spreads(call: Node) -> bool:

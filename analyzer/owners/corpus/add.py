@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import re
+import tarfile
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +15,8 @@ import orjson
 from analyzer.bundle.load import load_units
 from analyzer.errors import InputError
 from analyzer.owners.corpus.index import SOURCE_SUFFIXES, wanted_file
-from analyzer.owners.corpus.registry import Candidates
+from analyzer.owners.corpus.ranges import allows
+from analyzer.owners.corpus.registry import Candidates, publish_times, semver_key
 from analyzer.owners.corpus.specs import (
     LOCKFILES,
     Request,
@@ -51,6 +54,8 @@ def add_specs(corpus: Corpus, specs: list[str], before: str | None, choice: Cand
             warn(f"erratlas: the bundle's window: before {window.before}: {window.how}; adding the names' candidates "
                  "published before it")
             added = _add(corpus, specs, day_after(window.before), choice, jobs, warn)
+    final_before = before if before is not None else day_after(window.before) if window is not None else None
+    added.extend(_declared(corpus, specs, final_before, choice, jobs, warn))
     if target is not None and window is not None:
         if before is None:
             warn(f"erratlas: the bundle's window: before {window.before}: {window.how}")
@@ -102,6 +107,69 @@ def _add(corpus: Corpus, specs: list[str], before: str | None, choice: Candidate
 
 
 _NAME_LIKE = re.compile(r"^(?:@[^/]+/)?[^/]+$")
+#: the package.json fields whose ranges the installed tree must satisfy
+_DEPENDENCY_FIELDS = ("dependencies", "optionalDependencies", "peerDependencies")
+
+
+def _declared(corpus: Corpus, specs: list[str], before: str | None, choice: Candidates, jobs: int,
+              warn: Callable[[str], None]) -> list[Added]:
+    """For each plain name, the highest version (before `before`) of every range that a corpus
+    version's package.json declares for it and that none of its candidates satisfies: a bundle
+    installs what its dependencies ask for, often an older major (docs/corpus.md, "Declared ranges")."""
+    plain = {s for s in specs if looks_like_name(s) and registry_spec(s).version is None}
+    ranges: dict[str, dict[str, str]] = defaultdict(dict)  # name -> range -> the first version declaring it
+    for name, entry in sorted(corpus.packages.items()):
+        for version in entry.versions:
+            for wanted, spec in _dependencies(corpus, name, version):
+                if wanted in plain and wanted != name:
+                    ranges[wanted].setdefault(spec, f"{name}@{version}")
+    requests, why = [], {}
+    for name, declared in sorted(ranges.items()):
+        have = corpus.packages[name].versions if name in corpus.packages else []
+        unmet = {spec: who for spec, who in declared.items() if not any(allows(spec, v) for v in have)}
+        if not unmet:
+            continue
+        try:
+            times = publish_times(name)
+        except InputError as exc:
+            warn(f"erratlas: {name}: the ranges declared for it are not resolved ({exc.problem})")
+            continue
+        for spec, who in sorted(unmet.items()):
+            fitting = [v for v, t in times.items() if allows(spec, v) and (before is None or t < before)]
+            if fitting:
+                best = max(fitting, key=semver_key)
+                if best not in have and (name, best) not in why:
+                    requests.append(Request(name, best))
+                    why[(name, best)] = f"declared by {who}: {spec}"
+    if not requests:
+        return []
+    added = add_requests(corpus, requests, before, choice, jobs, warn)
+    for (name, version), how in why.items():
+        corpus.record(name, version, "name", "registry", how)
+        warn(f"erratlas: {name}@{version} added: the highest version {how}")
+    corpus.save()
+    return added
+
+
+def _dependencies(corpus: Corpus, name: str, version: str) -> list[tuple[str, str]]:
+    """(name, range) of what a registry version's package.json depends on; none without its tarball."""
+    try:
+        with tarfile.open(fileobj=io.BytesIO(corpus.tarball(name, version).read_bytes()), mode="r:gz") as archive:
+            for member in archive:
+                if member.isfile() and member.name.count("/") == 1 and member.name.endswith("/package.json"):
+                    handle = archive.extractfile(member)
+                    document = orjson.loads(handle.read()) if handle is not None else {}
+                    break
+            else:
+                return []
+    except (OSError, tarfile.TarError, orjson.JSONDecodeError):
+        return []
+    out: list[tuple[str, str]] = []
+    for field in _DEPENDENCY_FIELDS:
+        table = document.get(field) if isinstance(document, dict) else None
+        if isinstance(table, dict):
+            out.extend((str(k), v) for k, v in table.items() if isinstance(v, str))
+    return out
 
 
 def looks_like_name(spec: str) -> bool:

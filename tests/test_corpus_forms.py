@@ -1,0 +1,101 @@
+"""The forms a bundler and a minifier give a package's code, and the versions its dependents ask
+for (docs/corpus.md, "Signatures", "Declared ranges"), on fixtures/corpus-forms through the CLI:
+a `require` of a package by name, text joined to a `typeof` by `+`, dropped `console` calls, and a
+dependency range that the name's newest version does not satisfy. Truth: the fixture bundle's own
+source map; the scan has it withheld."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, run, scan
+from support.registry import LocalRegistry, npm_env
+
+from analyzer.sourcemap import package_of
+
+HERE = FIXTURES / "corpus-forms"
+BUFFERS, CODEC = "erratlas-fixture-buffers", "erratlas-fixture-codec"
+#: codec 2.0.0, which rewrites every function, is its newest version
+TIMES = {f"{CODEC}@1.0.0": "2024-01-01T00:00:00.000Z", f"{BUFFERS}@1.0.0": "2024-01-02T00:00:00.000Z",
+         f"{CODEC}@2.0.0": "2024-06-01T00:00:00.000Z"}
+
+
+@pytest.fixture(scope="module")
+def registry() -> Iterator[LocalRegistry]:
+    with LocalRegistry(TIMES, HERE / "tarballs") as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str | None]]:
+    base = tmp_path_factory.mktemp("forms")
+    (base / "bare").mkdir()
+    shutil.copy(HERE / "app.min.js", base / "bare" / "app.min.js")
+    scan(base / "bare" / "app.min.js", base / "out", "--signatures")
+    scan(HERE / "app.min.js", base / "truth")
+    truth = {}
+    for line in (base / "truth" / "error-message-callsites.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        truth[row["id"]] = package_of(row["origin"]["source"]) if row["origin"] else None
+    return base / "out", truth
+
+
+@pytest.fixture(scope="module")
+def newest(registry: LocalRegistry, scanned: tuple[Path, dict[str, str | None]],
+           tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], str]:
+    """Exact packages by callsite id with each name's newest version asked for, and add's stderr."""
+    home = tmp_path_factory.mktemp("newest")
+    added = run("corpus", "add", BUFFERS, CODEC, "--candidates", "1", "--corpus", home / "corpus", "-j", "1",
+                env=npm_env(home, registry.url))
+    assert added.returncode == 0, added.stderr
+    out, _ = scanned
+    suggested = run("suggest", out, "--corpus", home / "corpus", "--out", home / "s.jsonl")
+    assert suggested.returncode == 0, suggested.stderr
+    rows = [json.loads(line) for line in (home / "s.jsonl").read_text().splitlines()]
+    exact = {i: row["package"] for row in rows if row["id"].startswith("c:") and row["confidence"] == "exact"
+             for i in row["exampleIds"]}
+    return exact, added.stderr
+
+
+def of(truth: dict[str, str | None], package: str) -> set[str]:
+    return {i for i, p in truth.items() if p == package}
+
+
+def test_the_fixture_bundles_both_packages(scanned) -> None:
+    _, truth = scanned
+    assert len(of(truth, BUFFERS)) >= 3 and len(of(truth, CODEC)) >= 2
+
+
+def test_a_package_that_requires_by_name_drops_console_calls_and_joins_typeof_is_matched(newest, scanned) -> None:
+    """buffers' module requires codec by name (esbuild writes its own reference), builds a message
+    with `+ (typeof size)` and warns on the console (dropped): every callsite is claimed exactly."""
+    exact, _ = newest
+    _, truth = scanned
+    assert of(truth, BUFFERS) <= {i for i, p in exact.items() if p == BUFFERS}
+
+
+def test_a_range_a_dependent_declares_brings_the_version_it_allows(newest, scanned) -> None:
+    """Asked for by name, codec brings 2.0.0 only; buffers 1.0.0 asks for ^1.0.0, so 1.0.0 is added
+    too, and its code in the bundle is claimed."""
+    exact, said = newest
+    _, truth = scanned
+    assert f"{CODEC}@1.0.0 added: the highest version declared by {BUFFERS}@1.0.0: ^1.0.0" in said
+    assert of(truth, CODEC) <= {i for i, p in exact.items() if p == CODEC}
+    assert all(truth.get(i) == p for i, p in exact.items())
+
+
+@pytest.mark.parametrize(("spec", "version", "allowed"), [
+    ("^1.0.0", "1.9.3", True), ("^1.0.0", "2.0.1", False), ("^0.2.3", "0.2.9", True), ("^0.2.3", "0.3.0", False),
+    ("~2.3", "2.3.9", True), ("~2.3", "2.4.0", False), (">=1 <3", "2.9.9", True), (">= 1 < 3", "3.0.0", False),
+    ("1.x || 2", "2.5.0", True), ("1.x || 2", "3.0.0", False), ("1.2 - 1.4", "1.4.7", True),
+    ("1.2 - 1.4", "1.5.0", False), ("*", "5.0.0", True), ("1.2.3", "1.2.4", False),
+    ("latest", "1.0.0", False), ("npm:other@1", "1.0.0", False), ("workspace:*", "1.0.0", False),
+])
+def test_npm_ranges_are_read_as_npm_reads_them(spec: str, version: str, allowed: bool) -> None:
+    from analyzer.owners.corpus.ranges import allows
+
+    assert allows(spec, version) is allowed
