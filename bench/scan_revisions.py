@@ -44,11 +44,12 @@ def command(tree: pathlib.Path, target: pathlib.Path, out: pathlib.Path) -> list
             "-c", BOOT, "scan", str(target), "--out", str(out)]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def revision_arguments(doc: str | None, runs: int) -> argparse.Namespace:
+    """--base, --head, --runs and the target (a path, or the main file of an npm package's version)."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
     parser.add_argument("--base", default="main")
     parser.add_argument("--head", default="HEAD")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=runs)
     parser.add_argument("--target", type=pathlib.Path)
     parser.add_argument("--package", default="@anthropic-ai/claude-code-linux-x64")
     parser.add_argument("--version", default="2.1.235")
@@ -57,6 +58,11 @@ def main() -> None:
         from tests.support import npm_cache
 
         args.target = npm_cache.main_file(args.package, args.version)
+    return args
+
+
+def main() -> None:
+    args = revision_arguments(__doc__, runs=5)
     with tempfile.TemporaryDirectory() as work_dir:
         work = pathlib.Path(work_dir)
         trees = {side: work / side for side in ("base", "head")}

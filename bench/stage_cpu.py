@@ -13,7 +13,6 @@ not wall time, is what stays comparable on a machine shared with other work.
 
 from __future__ import annotations
 
-import argparse
 import os
 import pathlib
 import re
@@ -26,7 +25,7 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "bench"))
 sys.path.insert(0, str(REPOSITORY))
 
-from scan_revisions import command, export
+from scan_revisions import command, export, revision_arguments
 from scan_vs_astgrep import fail, run_child
 
 _TRACE = re.compile(r"^erratlas-trace +[0-9.]+ +([0-9.]+) +\d+ +(\d+) (.*)$")
@@ -49,18 +48,7 @@ def stages(stderr: str) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", default="main")
-    parser.add_argument("--head", default="HEAD")
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--target", type=pathlib.Path)
-    parser.add_argument("--package", default="@anthropic-ai/claude-code-linux-x64")
-    parser.add_argument("--version", default="2.1.235")
-    args = parser.parse_args()
-    if args.target is None:
-        from tests.support import npm_cache
-
-        args.target = npm_cache.main_file(args.package, args.version)
+    args = revision_arguments(__doc__, runs=3)
     sides = (("base", args.base), ("head", args.head))
     seen: dict[str, dict[str, list[float]]] = {side: defaultdict(list) for side, _ in sides}
     order: list[str] = []
