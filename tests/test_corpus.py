@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, SUMMARY, run, scan, tree_bytes
+from support.maps import callsite_packages
 from support.registry import UNREACHABLE, LocalRegistry, integrity, npm_env
-
-from analyzer.sourcemap import package_of
 
 ALPHA, BETA, GAMMA = "erratlas-fixture-alpha", "erratlas-fixture-beta", "erratlas-fixture-gamma"
 TIMES = {
@@ -50,12 +49,7 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     summary = scan(base / "bare" / BUNDLE.name, base / "out", "--signatures")
     assert summary["modules"]["sourceMaps"][0]["status"] == "none"
     scan(BUNDLE, base / "truth")
-    truth = {}
-    for kind in ("error", "diagnostic"):
-        for line in (base / "truth" / f"{kind}-message-callsites.jsonl").read_text().splitlines():
-            row = json.loads(line)
-            truth[row["id"]] = package_of(row["origin"]["source"]) if row["origin"] else None
-    return base / "out", truth
+    return base / "out", callsite_packages(base / "truth")
 
 
 def suggest_rows(out: Path, corpus: Path, target: Path, *extra: object) -> list[dict[str, object]]:

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, run, scan, tree_bytes
+from support.maps import callsite_packages
 from support.registry import LocalRegistry, npm_env
-
-from analyzer.sourcemap import package_of
 
 HERE = FIXTURES / "corpus-classes"
 CORE, RETRY = "erratlas-fixture-core", "erratlas-fixture-retry"
@@ -56,11 +55,7 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     shutil.copy(HERE / "app.min.js", base / "bare" / "app.min.js")
     scan(base / "bare" / "app.min.js", base / "out", "--signatures")
     scan(HERE / "app.min.js", base / "truth")
-    truth = {}
-    for line in (base / "truth" / "error-message-callsites.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        truth[row["id"]] = package_of(row["origin"]["source"]) if row["origin"] else None
-    return base / "out", truth
+    return base / "out", callsite_packages(base / "truth", ("error",))
 
 
 def suggestions(registry: LocalRegistry, scanned: tuple[Path, dict[str, str | None]], home: Path,

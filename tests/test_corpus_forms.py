@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, run, scan
+from support.maps import callsite_packages
 from support.registry import LocalRegistry, npm_env
-
-from analyzer.sourcemap import package_of
 
 HERE = FIXTURES / "corpus-forms"
 BUFFERS, CODEC = "erratlas-fixture-buffers", "erratlas-fixture-codec"
@@ -37,11 +36,7 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     shutil.copy(HERE / "app.min.js", base / "bare" / "app.min.js")
     scan(base / "bare" / "app.min.js", base / "out", "--signatures")
     scan(HERE / "app.min.js", base / "truth")
-    truth = {}
-    for line in (base / "truth" / "error-message-callsites.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        truth[row["id"]] = package_of(row["origin"]["source"]) if row["origin"] else None
-    return base / "out", truth
+    return base / "out", callsite_packages(base / "truth", ("error",))
 
 
 @pytest.fixture(scope="module")

@@ -19,9 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import SUMMARY, run
 from support import npm_cache
-from support.maps import map_package_names
-
-from analyzer.sourcemap import package_of
+from support.maps import callsite_packages, map_package_names
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 PACKAGE, VERSION = "maplibre-gl", "6.20.0"
@@ -35,11 +33,7 @@ def test_a_rolldown_bundle_is_owned_exactly_with_its_map_withheld(
     truth_scan = release_scan(PACKAGE, VERSION)  # beside its map: the truth
     bare = bare_release_scan(PACKAGE, VERSION)  # alone, --signatures
     assert [m["status"] for m in json.loads((bare / SUMMARY).read_text())["modules"]["sourceMaps"]] == ["none"]
-    truth = {}
-    for kind in ("error", "diagnostic"):
-        for line in (truth_scan / f"{kind}-message-callsites.jsonl").read_text().splitlines():
-            row = json.loads(line)
-            truth[row["id"]] = package_of(row["origin"]["source"]) if row["origin"] else None
+    truth = callsite_packages(truth_scan)
     times = json.loads(subprocess.run(["npm", "view", PACKAGE, "time", "--json"],
                                       capture_output=True, text=True, check=True).stdout)
     added = run("corpus", "add", *names, "--corpus", tmp_path / "corpus", "--before", times[VERSION])

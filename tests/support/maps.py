@@ -17,6 +17,17 @@ def map_package_names(map_path: Path) -> list[str]:
     return sorted({p for s in document["sources"] if (p := package_of(normalize_source(str(s or ""), root)))})
 
 
+def callsite_packages(scan_dir: Path, kinds: tuple[str, ...] = ("error", "diagnostic")) -> dict[str, str | None]:
+    """Each callsite id of a scan made with the map: the package its origin's source lies in, None
+    for the bundle's own code."""
+    out: dict[str, str | None] = {}
+    for kind in kinds:
+        for line in (scan_dir / f"{kind}-message-callsites.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            out[row["id"]] = package_of(row["origin"]["source"]) if row["origin"] else None
+    return out
+
+
 class Truth:
     """A callsite's true package from its map origin: the last `node_modules/<pkg>/` of its source,
     or, with `siblings`, for a source that resolves outside the bundle's package (a monorepo
