@@ -22,6 +22,11 @@ class IndexedFunction:
 #: map (or its bundler's path comments) places in `<source>`, another package's file
 PLACED = " <- "
 
+#: the path of a package's description among an indexer's sources (never a file's: no tarball path
+#: has `<`): JSON of its declared dependencies, its own directory names and its tarball's files,
+#: which say whose code its bundler's path comments name (docs/corpus.md, "Matching", 11)
+DESCRIPTION = "<package>"
+
 
 @dataclass(frozen=True, slots=True)
 class PackageIndex:
@@ -29,11 +34,15 @@ class PackageIndex:
     functions: list[IndexedFunction]
     #: indices of `files` that are bundles (bundler modules inside): their code may be other packages'
     bundles: frozenset[int] = frozenset()
+    #: indices of `files` placed by a path comment in a declared dependency's directory outside
+    #: node_modules (a monorepo sibling's code): a copy of that package's code, as a roll-up's
+    siblings: frozenset[int] = frozenset()
 
     def to_json(self) -> dict[str, object]:
         return {
             "files": self.files,
             "bundles": sorted(self.bundles),
+            "siblings": sorted(self.siblings),
             "functions": [[f.file, f.name, f.line, f"{f.key:016x}", f.tokens, f.weight] for f in self.functions],
         }
 
@@ -43,7 +52,8 @@ class PackageIndex:
         assert isinstance(rows, list)
         return cls(list(document["files"]),  # type: ignore[call-overload]
                    [IndexedFunction(r[0], r[1], r[2], int(r[3], 16), r[4], r[5]) for r in rows],
-                   frozenset(document.get("bundles", ())))  # type: ignore[call-overload]
+                   frozenset(document.get("bundles", ())),  # type: ignore[call-overload]
+                   frozenset(document.get("siblings", ())))  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """The ways a corpus can mislead (docs/corpus.md, "Matching"), each on fixtures/corpus-classes
 through the CLI: code that moved between packages, a package file that bundles another package,
 ES5 classes, a version tie, a roll-up, identical copies and a copy whose package the corpus
-lacks. Truth: the fixture bundle's own source map; the scan has it withheld."""
+lacks, a monorepo sibling in a package's build. Truth: the fixture bundle's own source map; the scan
+has it withheld."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ LEGACY, TIE, APP = "erratlas-fixture-legacy", "erratlas-fixture-tie", "erratlas-
 MODERN, PARTS, UMBRELLA = "erratlas-fixture-modern", "erratlas-fixture-parts", "erratlas-fixture-umbrella"
 TWIN, HOST = "erratlas-fixture-twin", "erratlas-fixture-host"
 CODEC, SIGNER = "erratlas-fixture-codec", "erratlas-fixture-signer"
+GRAMMAR, LEXER = "erratlas-fixture-grammar", "erratlas-fixture-lexer"
 #: the bundled versions come out in January, the app on 1 March, the rewrites in June
 TIMES = {
     f"{CORE}@1.0.0": "2024-01-01T00:00:00.000Z", f"{RETRY}@1.0.0": "2024-01-02T00:00:00.000Z",
@@ -33,12 +35,13 @@ TIMES = {
     f"{MODERN}@1.0.0": "2024-01-09T00:00:00.000Z", f"{PARTS}@1.0.0": "2024-01-10T00:00:00.000Z",
     f"{UMBRELLA}@1.0.0": "2024-01-11T00:00:00.000Z", f"{TWIN}@1.0.0": "2024-01-12T00:00:00.000Z",
     f"{HOST}@1.0.0": "2024-01-13T00:00:00.000Z", f"{CODEC}@1.0.0": "2024-01-14T00:00:00.000Z",
-    f"{SIGNER}@1.0.0": "2024-01-15T00:00:00.000Z",
+    f"{SIGNER}@1.0.0": "2024-01-15T00:00:00.000Z", f"{LEXER}@1.0.0": "2024-01-16T00:00:00.000Z",
+    f"{GRAMMAR}@1.0.0": "2024-01-17T00:00:00.000Z",
     f"{APP}@1.0.0": "2024-03-01T00:00:00.000Z", f"{UMBRELLA}@1.0.1": "2024-03-01T12:00:00.000Z",
     f"{CORE}@2.0.0": "2024-06-01T00:00:00.000Z", f"{RETRY}@2.0.0": "2024-06-02T00:00:00.000Z",
     f"{PAINT}@2.0.0": "2024-06-03T00:00:00.000Z",
 }
-NAMES = (CORE, RETRY, KIT, PAINT, LEGACY, MODERN, PARTS, UMBRELLA, TIE, TWIN)
+NAMES = (CORE, RETRY, KIT, PAINT, LEGACY, MODERN, PARTS, UMBRELLA, TIE, TWIN, GRAMMAR, LEXER)
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +98,7 @@ def of(truth: dict[str, str | None], package: str) -> set[str]:
 
 def test_the_fixture_bundles_every_class(scanned) -> None:
     _, truth = scanned
-    for package in (CORE, RETRY, PAINT, KIT, LEGACY, MODERN, PARTS, TIE, TWIN, CODEC, SIGNER):
+    for package in (CORE, RETRY, PAINT, KIT, LEGACY, MODERN, PARTS, TIE, TWIN, CODEC, SIGNER, GRAMMAR, LEXER):
         assert of(truth, package), package
 
 
@@ -228,6 +231,24 @@ def test_a_copy_is_never_claimed_for_the_package_that_ships_it_when_the_corpus_l
     assert of(truth, CODEC) & set(exact(rows))
 
 
+def test_a_siblings_code_in_a_packages_build_is_never_claimed_for_that_package(
+        registry: LocalRegistry, scanned, every_version, tmp_path: Path) -> None:
+    """grammar's dist/grammar.mjs carries lexer's code under `// ../erratlas-fixture-lexer/index.js`
+    (esbuild in a workspace): a path comment that leaves the package, into the directory of a
+    dependency grammar declares, places it in lexer. Without lexer in the corpus, its callsites name
+    grammar and lexer and are never claimed; with lexer, its own file decides (docs/corpus.md,
+    "Matching", 11)."""
+    _, truth = scanned
+    rows, _ = suggestions(registry, scanned, tmp_path, names=tuple(n for n in NAMES if n != LEXER))
+    assert not wrong(rows, truth)
+    named = [rows[i] for i in of(truth, LEXER) if i in rows]
+    assert named and all(r["package"] is None and {LEXER, GRAMMAR} <= set(r["candidates"]) for r in named)  # type: ignore[arg-type]
+    assert "<- node_modules/erratlas-fixture-lexer/index.js" in " ".join(str(r["evidence"]) for r in named)
+    assert of(truth, GRAMMAR) and of(truth, GRAMMAR) <= set(exact(rows))  # grammar's own code stays its own
+    assert of(truth, LEXER) <= set(exact(every_version))
+    assert not wrong(every_version, truth)
+
+
 def test_a_version_tie_names_the_range(every_version, scanned) -> None:
     _, truth = scanned
     rows = every_version
@@ -271,3 +292,71 @@ def test_explain_says_which_corpus_function_came_nearest(registry: LocalRegistry
     assert "no corpus version holds its message text" in told.stdout
     bad = run("explain", out, strip[0], "--corpus", tmp_path / "nothing")
     assert bad.returncode == 2 and "not a corpus" in bad.stderr and "Traceback" not in bad.stderr
+
+
+BUILD = b"""// ../src/own.js
+function ownCheck(options) {
+  if (!options.value) throw new Error("own: the option value is missing from " + options.name);
+  return options.value.length;
+}
+
+// ../lexer/lib/tokens.js
+function lexerCheck(token) {
+  if (!token.image) throw new SyntaxError("lexer: the token has no image at offset " + token.offset);
+  return token.kind + token.category;
+}
+
+// ../shared/lib/text.js
+function sharedCheck(text) {
+  if (!text.trim) throw new TypeError("shared: expected a string, got " + typeof text + " in " + text.source);
+  return text.trim();
+}
+
+// ../pkg/lib/more.js
+function moreCheck(entry) {
+  if (!entry.name) throw new Error("more: the entry has no name among " + entry.keys.join(", "));
+  return entry.name;
+}
+"""
+
+
+def _placed(files: dict[str, bytes], manifest: dict[str, object]) -> tuple[dict[str, str], object]:
+    """Function name -> the index file holding it, for a package of `files` and `manifest`."""
+    from analyzer.javascript.corpus import index_sources
+    from analyzer.owners.corpus.index import describe
+    from analyzer.signatures import DESCRIPTION
+
+    index = index_sources([(DESCRIPTION, describe(json.dumps(manifest).encode(), [*files, "package.json"])),
+                           *files.items()], lowerings=())
+    return {f.name: index.files[f.file] for f in index.functions if f.name != "<module>"}, index
+
+
+def test_a_path_comment_that_leaves_the_package_names_the_declared_dependency_of_that_directory() -> None:
+    """docs/corpus.md, "Matching", 11: `../lexer/` is the directory of the declared `@scope/lexer`;
+    `../shared/` is no declared dependency's: nobody's code, a bundle file's."""
+    placed, index = _placed({"dist/build.mjs": BUILD, "lib/own.js": b"export const x = 1;\n"},
+                            {"name": "@scope/pkg", "dependencies": {"@scope/lexer": "1.0.0", "other": "2.0.0"}})
+    assert placed["lexerCheck"] == "dist/build.mjs <- node_modules/@scope/lexer/lib/tokens.js"
+    assert placed["sharedCheck"] == "dist/build.mjs <- ../shared/lib/text.js"
+    files = index.files  # type: ignore[attr-defined]
+    assert index.siblings == {files.index(placed["lexerCheck"])}  # type: ignore[attr-defined]
+    assert index.bundles == {files.index(placed["sharedCheck"])}  # type: ignore[attr-defined]
+
+
+def test_a_path_comment_into_the_packages_own_files_stays_its_own() -> None:
+    """A bundler run from a subdirectory writes `../src/own.js`: the tarball ships its compiled twin
+    `lib/own.js`, so it is the package's own code; `../pkg/` is the package's own directory."""
+    placed, _ = _placed({"dist/build.mjs": BUILD, "lib/own.js": b"export const x = 1;\n"},
+                        {"name": "@scope/pkg", "dependencies": {"@scope/lexer": "1.0.0"}})
+    assert placed["ownCheck"] == "dist/build.mjs" and placed["moreCheck"] == "dist/build.mjs"
+    placed, _ = _placed({"dist/build.mjs": BUILD}, {"name": "other"})  # no twin, not its directory
+    assert placed["ownCheck"] == "dist/build.mjs <- ../src/own.js"
+    assert placed["moreCheck"] == "dist/build.mjs <- ../pkg/lib/more.js"
+
+
+def test_nobodys_code_is_nobodys_in_the_packages_other_builds_too() -> None:
+    """A minified build without comments holds the same function: it is nobody's there as well."""
+    twin = BUILD.split(b"// ../shared/lib/text.js\n")[1].split(b"\n\n")[0]
+    _, index = _placed({"dist/build.mjs": BUILD, "dist/other.js": twin}, {"name": "pkg"})
+    rows = [index.files[f.file] for f in index.functions if f.name == "sharedCheck"]  # type: ignore[attr-defined]
+    assert rows == ["dist/build.mjs <- ../shared/lib/text.js", "dist/other.js <- ../shared/lib/text.js"]

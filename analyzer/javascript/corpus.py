@@ -5,9 +5,10 @@ for `scan --signatures`; `signatures_of_bundle` for `suggest --corpus --bundle`)
 from __future__ import annotations
 
 import bisect
+import posixpath
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import orjson
@@ -21,22 +22,25 @@ from analyzer.javascript.regenerator import Regenerator
 from analyzer.javascript.signatures import FunctionSignature, UnitTokens, distinctive_signatures
 from analyzer.javascript.syntax import parse
 from analyzer.model import Unit
-from analyzer.signatures import PLACED, BundleFunction, IndexedFunction, PackageIndex
+from analyzer.signatures import DESCRIPTION, PLACED, BundleFunction, IndexedFunction, PackageIndex
 from analyzer.sourcemap import SourceMap, SourceMapError, package_of
 
 
 def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ...] = LOWERINGS) -> PackageIndex:
     """`sources`: (path, bytes) of a package's files; a `<file>.map` among them is that file's own
-    source map, read to place the file's functions, not indexed. `lowerings`: the ES5 outputs each
-    function is indexed as too (analyzer/javascript/lowered.py)."""
+    source map, read to place the file's functions, not indexed, and `DESCRIPTION` the package's
+    description (`Described`). `lowerings`: the ES5 outputs each function is indexed as too
+    (analyzer/javascript/lowered.py)."""
     given = list(sources)
     maps = {path[:-4]: data for path, data in given if path.endswith(".map")}
+    described = Described.read(next((data for path, data in given if path == DESCRIPTION), None))
     files: list[str] = []
-    functions: list[IndexedFunction] = []
+    rows: list[tuple[IndexedFunction, str | None]] = []
+    sibling_places: set[str] = set()
     bundles: set[int] = set()
     cache: dict[str, int] = {}
     for path, data in given:
-        if path.endswith(".map") or b"\x00" in data:
+        if path.endswith(".map") or path == DESCRIPTION or b"\x00" in data:
             continue
         try:
             data.decode("utf-8")
@@ -47,30 +51,100 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
         tree = parse(data)
         if len(find_modules(tree, data).modules) >= 2:
             bundles.add(number)
-        rows = list(_file_functions(number, tree, data, cache, lowerings))
-        places = _inner_packages(path, data, maps.get(path), [offset for offset, _ in rows])
-        placed: dict[str, int] = {}
-        for (_, row), place in zip(rows, places):
-            if place is not None:
-                if place not in placed:
-                    placed[place] = len(files)
-                    files.append(place)
-                row = replace(row, file=placed[place])
-            functions.append(row)
-    return PackageIndex(files, functions, frozenset(bundles))
+        found = list(_file_functions(number, tree, data, cache, lowerings))
+        places, from_siblings = _inner_packages(path, data, maps.get(path), [offset for offset, _ in found], described)
+        sibling_places |= from_siblings
+        rows.extend((row, place) for (_, row), place in zip(found, places))
+    # a function of nobody's code is nobody's wherever the package holds it (a minified twin of the build)
+    nobody = {row.key: place.split(PLACED, 1)[1] for row, place in rows if place is not None and _nobody(place)}
+    placed: dict[str, int] = {}
+    functions = []
+    siblings: set[int] = set()
+    for row, place in rows:
+        if place is None and row.key in nobody:
+            place = f"{files[row.file]}{PLACED}{nobody[row.key]}"
+        if place is not None:
+            if place not in placed:
+                placed[place] = len(files)
+                files.append(place)
+                if _nobody(place):
+                    bundles.add(placed[place])  # whoever's code it is, the hit alone decides nothing
+                elif place in sibling_places:
+                    siblings.add(placed[place])
+            row = replace(row, file=placed[place])
+        functions.append(row)
+    return PackageIndex(files, functions, frozenset(bundles), frozenset(siblings))
 
 
 #: an esbuild bundle left unminified names each module's file in a comment line before its code
 _PATH_COMMENT = re.compile(rb"^// ((?:[^\n]*/)?node_modules/[^\n]+?\.[cm]?[jt]sx?)\r?$|^// ([^\n]+?\.[cm]?[jt]sx?)\r?$",
                            re.MULTILINE)
+#: a path comment that leaves the package's directory
+_LEAVING = re.compile(rb"^// \.\./", re.MULTILINE)
+#: the leading `../` steps of a path comment that leaves the package's directory
+_UP = re.compile(r"^(?:\.\./)+")
+#: the suffixes a file's compiled or source twin may have
+_TWIN_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+#: the directories where packages keep sources and their compiled output, one for another
+_TWIN_HEADS = frozenset({"src", "lib", "dist"})
 
 
-def _inner_packages(path: str, data: bytes, raw_map: bytes | None, offsets: list[int]) -> list[str | None]:
+@dataclass(frozen=True, slots=True)
+class Described:
+    """What a package says of itself (analyzer.signatures.DESCRIPTION): whose code a path comment
+    that leaves its directory names (docs/corpus.md, "Matching", 11)."""
+
+    #: the names package.json declares as dependencies (peer, optional and bundled too)
+    dependencies: tuple[str, ...] = ()
+    #: its own directory names: the name's last part, `repository.directory`'s
+    directories: frozenset[str] = frozenset()
+    #: every file of its tarball
+    files: frozenset[str] = frozenset()
+
+    @classmethod
+    def read(cls, data: bytes | None) -> Described:
+        document = orjson.loads(data) if data else {}
+        return cls(tuple(document.get("dependencies", ())), frozenset(document.get("directories", ())),
+                   frozenset(document.get("files", ())))
+
+    def source(self, comment: str) -> str | None:
+        """The place of a path comment's code outside node_modules: None for the package's own code
+        (inside its directory, or one its own tarball holds, its source or compiled twin), the
+        declared dependency named like the directory it leaves to (`node_modules/<dependency>/...`),
+        else the comment as written, nobody's code."""
+        up = _UP.match(comment)
+        if up is None:
+            return None
+        rest = comment[up.end():]
+        head, _, below = rest.partition("/")
+        if head in self.directories or self._holds(rest):
+            return None
+        named = [d for d in self.dependencies if d == head or d.endswith("/" + head)]
+        return f"node_modules/{named[0]}/{below}" if len(named) == 1 and below else comment
+
+    def _holds(self, rest: str) -> bool:
+        """Whether the tarball holds `rest`, or its twin in another suffix or under another of
+        `_TWIN_HEADS` (a bundle built from `dist/` names `../src/x.ts`; the tarball ships `lib/x.js`)."""
+        head, slash, below = posixpath.splitext(rest)[0].partition("/")
+        heads = _TWIN_HEADS if slash and head in _TWIN_HEADS else {head}
+        return any(f"{h}{slash}{below}{suffix}" in self.files for h in heads for suffix in _TWIN_SUFFIXES)
+
+
+def _nobody(place: str) -> bool:
+    """A place whose source names no package: code the package's bundle took from outside it."""
+    return package_of(place.split(PLACED, 1)[1]) is None
+
+
+def _inner_packages(path: str, data: bytes, raw_map: bytes | None, offsets: list[int],
+                    described: Described) -> tuple[list[str | None], set[str]]:
     """For each function start, the place another package's code came from when the file is
     itself a bundle of its dependencies (docs/corpus.md, "Matching"): `<file> <- <source>`, the
-    `node_modules/<pkg>/` source its own map or its bundler's path comments name; None for the
-    file's own code. The place's package (`package_of`) is then the function's package."""
+    `node_modules/<pkg>/` source its own map or its bundler's path comments name, or the code a
+    path comment places outside the package (`Described.source`); None for the file's own code.
+    The place's package (`package_of`) is then the function's package. Second, the places in a
+    declared dependency's directory (`Described.source`: a monorepo sibling's code)."""
     sources: list[str | None] = [None] * len(offsets)
+    siblings: set[str] = set()
     if raw_map is not None:
         try:
             origins = SourceMap.from_json(raw_map).origins(data, offsets)
@@ -79,15 +153,18 @@ def _inner_packages(path: str, data: bytes, raw_map: bytes | None, offsets: list
         for i, origin in enumerate(origins):
             if origin is not None and package_of(origin.source):
                 sources[i] = origin.source
-    elif b"\n// " in data and b"node_modules/" in data:
-        marks = [(m.start(), (m.group(1) or b"").decode("utf-8", "replace") or None)
+    elif (b"\n// " in data or data.startswith(b"// ")) and (b"node_modules/" in data or _LEAVING.search(data)):
+        marks = [(m.start(), m.group(1).decode("utf-8", "replace") if m.group(1)
+                  else described.source(m.group(2).decode("utf-8", "replace")), m.group(1) is None)
                  for m in _PATH_COMMENT.finditer(data)]
-        starts = [start for start, _ in marks]
+        starts = [start for start, _, _ in marks]
         for i, offset in enumerate(offsets):
-            at = bisect.bisect_right(starts, offset) - 1
+            at = bisect.bisect_left(starts, offset) - 1  # the whole file (offset 0) is nobody's part
             if at >= 0:
                 sources[i] = marks[at][1]
-    return [None if source is None else f"{path}{PLACED}{source}" for source in sources]
+        siblings = {f"{path}{PLACED}{source}" for _, source, outside in marks
+                    if outside and source is not None and package_of(source)}
+    return [None if source is None else f"{path}{PLACED}{source}" for source in sources], siblings
 
 
 def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int],

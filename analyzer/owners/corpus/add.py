@@ -14,7 +14,7 @@ import orjson
 
 from analyzer.bundle.load import load_units
 from analyzer.errors import InputError
-from analyzer.owners.corpus.index import SOURCE_SUFFIXES, wanted_file
+from analyzer.owners.corpus.index import SOURCE_SUFFIXES, describe, wanted_file
 from analyzer.owners.corpus.ranges import allows
 from analyzer.owners.corpus.registry import Candidates, publish_times, semver_key
 from analyzer.owners.corpus.specs import (
@@ -35,6 +35,7 @@ from analyzer.owners.corpus.window import (
     read_summary_functions,
     target_of,
 )
+from analyzer.signatures import DESCRIPTION
 from analyzer.sourcemap import SourceMapError, normalize_source, package_of
 
 
@@ -192,8 +193,10 @@ def _node_modules(corpus: Corpus, directory: Path) -> list[Added]:
 def _package_files(where: Path) -> list[tuple[str, bytes]]:
     files = [p for p in sorted(where.rglob("*")) if p.is_file() and "node_modules" not in p.relative_to(where).parts]
     names = {p.relative_to(where).as_posix() for p in files}
-    return [(p.relative_to(where).as_posix(), p.read_bytes()) for p in files
-            if wanted_file(p.relative_to(where).as_posix(), p.stat().st_size, names)]
+    manifest = where / "package.json"
+    return [(DESCRIPTION, describe(manifest.read_bytes() if manifest.is_file() else None, names)),
+            *((p.relative_to(where).as_posix(), p.read_bytes()) for p in files
+              if wanted_file(p.relative_to(where).as_posix(), p.stat().st_size, names))]
 
 
 def _mapped_bundle(corpus: Corpus, bundle: Path) -> list[Added]:

@@ -69,13 +69,15 @@ class CorpusIndex:
         self._file_groups: dict[tuple[int, int], list[frozenset[str]]] = {}
         #: (entry, file) of the files that roll up other files' code -> the packages of those (`attend`)
         self.rollups: dict[tuple[int, int], frozenset[str]] = {}
+        #: (entry, file) of the parts a path comment places in a monorepo sibling -> that package
+        self._siblings: dict[tuple[int, int], frozenset[str]] = {}
         runtime = self.runtime = compiler_runtime_keys(corpus.index)
         directories = DirectoryNames(corpus.packages)
         for name in sorted(corpus.packages):
             for version in corpus.packages[name].versions:
                 number = len(self.entries)
                 document = corpus.load_index_document(name, version)
-                bundles = set(document.get("bundles", ()))
+                bundles, siblings = set(document.get("bundles", ())), set(document.get("siblings", ()))
                 self.entries.append((name, version))
                 published = corpus.published(name, version)
                 if window is not None and published and published > window:
@@ -90,6 +92,8 @@ class CorpusIndex:
                     placed = package_of(inner) if inner else None
                     if placed is not None and placed != package:
                         named = tuple(sorted({*named, placed}))
+                        if i in siblings:
+                            self._siblings[(number, i)] = frozenset({placed})
                     files.append((f, package, i in bundles, named))
                 self._files.append(files)
                 rows = document["functions"]
@@ -121,6 +125,8 @@ class CorpusIndex:
                                late) for other in named)
                 if not weak and not named:  # a late version too: its file is a roll-up or not, whenever published
                     rolled[package].append(self.rollups.get((number, file)))  # type: ignore[arg-type]
+                elif (number, file) in self._siblings:  # a sibling's part: a roll-up of that package's code
+                    rolled[package].append(self._siblings[(number, file)])  # type: ignore[index]
             own = {p for p, files in rolled.items() if None in files}  # in its own sources (no roll-up)
             copies = {p for p, files in rolled.items() if p not in own and all(f and f & own for f in files)}
             if copies:

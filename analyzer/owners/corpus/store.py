@@ -41,7 +41,7 @@ MANIFEST = "corpus.json"
 #: candidate versions fetched for a plain package name
 DEFAULT_CANDIDATES = 3
 #: the index's format: an index of another format is made again from its verified tarball
-INDEX_FORMAT = 9
+INDEX_FORMAT = 10
 
 
 def default_corpus() -> Path:
@@ -313,7 +313,7 @@ def _index_one(root: str, name: str, version: str, integrity: str, indexer: Inde
     corpus.root = Path(root)
     corpus.indexer = indexer
     data = _verified_tarball(corpus, Release(name, version, integrity, ""))
-    index = corpus.index(tarball_sources(data))
+    index = corpus.index(tarball_sources(data, described=True))
     write_index(corpus, name, version, index)
     return len(index.functions)
 
