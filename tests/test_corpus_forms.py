@@ -1,8 +1,10 @@
 """The forms a bundler and a minifier give a package's code, and the versions its dependents ask
 for (docs/corpus.md, "Signatures", "Declared ranges"), on fixtures/corpus-forms through the CLI:
 a `require` of a package by name, text joined to a `typeof` by `+`, dropped `console` calls, and a
-dependency range that the name's newest version does not satisfy. Truth: the fixture bundle's own
-source map; the scan has it withheld."""
+dependency range that the name's newest version does not satisfy; and where the bundle lays
+packages out (docs/corpus.md, "Matching", neighbours): a dependency between its dependent's files,
+and a helper two packages ship alike. Truth: the fixture bundle's own source map; the scan has it
+withheld."""
 
 from __future__ import annotations
 
@@ -18,9 +20,12 @@ from support.registry import LocalRegistry, npm_env
 
 HERE = FIXTURES / "corpus-forms"
 BUFFERS, CODEC = "erratlas-fixture-buffers", "erratlas-fixture-codec"
+BACKEND, KERNELS, SHIM = "erratlas-fixture-backend", "erratlas-fixture-kernels", "erratlas-fixture-shim"
+CIPHERS, HASHES = "erratlas-fixture-ciphers", "erratlas-fixture-hashes"
 #: codec 2.0.0, which rewrites every function, is its newest version
 TIMES = {f"{CODEC}@1.0.0": "2024-01-01T00:00:00.000Z", f"{BUFFERS}@1.0.0": "2024-01-02T00:00:00.000Z",
-         f"{CODEC}@2.0.0": "2024-06-01T00:00:00.000Z"}
+         f"{CODEC}@2.0.0": "2024-06-01T00:00:00.000Z",
+         **{f"{name}@1.0.0": "2024-01-03T00:00:00.000Z" for name in (BACKEND, KERNELS, SHIM, CIPHERS, HASHES)}}
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +42,26 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     scan(base / "bare" / "app.min.js", base / "out", "--signatures")
     scan(HERE / "app.min.js", base / "truth")
     return base / "out", callsite_packages(base / "truth", ("error",))
+
+
+def exact_packages(registry: LocalRegistry, scanned: tuple[Path, dict[str, str | None]], home: Path,
+                   *names: str) -> dict[str, object]:
+    """Exact packages by callsite id with a corpus of these names."""
+    added = run("corpus", "add", *names, "--corpus", home / "corpus", "-j", "1", env=npm_env(home, registry.url))
+    assert added.returncode == 0, added.stderr
+    suggested = run("suggest", scanned[0], "--corpus", home / "corpus", "--out", home / "s.jsonl")
+    assert suggested.returncode == 0, suggested.stderr
+    rows = [json.loads(line) for line in (home / "s.jsonl").read_text().splitlines()]
+    return {i: row["package"] for row in rows if row["id"].startswith("c:") and row["confidence"] == "exact"
+            for i in row["exampleIds"]}
+
+
+@pytest.fixture(scope="module")
+def laid_out(registry: LocalRegistry, scanned: tuple[Path, dict[str, str | None]],
+             tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """Exact packages by callsite id with the backend, its dependencies and both byte libraries."""
+    return exact_packages(registry, scanned, tmp_path_factory.mktemp("laid-out"),
+                          BACKEND, KERNELS, SHIM, CIPHERS, HASHES)
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +119,27 @@ def test_npm_ranges_are_read_as_npm_reads_them(spec: str, version: str, allowed:
     from analyzer.owners.corpus.ranges import allows
 
     assert allows(spec, version) is allowed
+
+
+def test_a_dependency_laid_out_between_its_dependents_files_is_claimed(laid_out, scanned) -> None:
+    """esbuild lays kernels' three functions out between backend's setup.js (one function) and
+    ops.js: a run longer than backend's code on one side is kernels' own, not an island."""
+    _, truth = scanned
+    assert of(truth, KERNELS) and of(truth, KERNELS) <= {i for i, p in laid_out.items() if p == KERNELS}
+    assert of(truth, BACKEND) <= {i for i, p in laid_out.items() if p == BACKEND}
+
+
+def test_an_island_shorter_than_the_code_on_both_sides_decides_for_neither(laid_out, scanned) -> None:
+    """shim's one function sits between backend's ops.js and channels.js, three functions each: it
+    may be backend's code that shim's versions also hold, so it is claimed for neither."""
+    _, truth = scanned
+    assert of(truth, SHIM) and not of(truth, SHIM) & set(laid_out)
+
+
+def test_a_tie_between_code_of_one_package_on_both_sides_is_that_packages(laid_out, scanned) -> None:
+    """ciphers' and hashes' utils.js ship the same `abytes`; in the bundle, ciphers' code is on both
+    sides of it and ciphers' own file holds it: ciphers'. Every exact claim is right."""
+    _, truth = scanned
+    abytes = {i for i in of(truth, CIPHERS) if i in laid_out} - {i for i, p in laid_out.items() if p != CIPHERS}
+    assert of(truth, CIPHERS) <= abytes and len(of(truth, CIPHERS)) >= 4
+    assert all(truth.get(i) == p for i, p in laid_out.items())

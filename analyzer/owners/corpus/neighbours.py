@@ -2,9 +2,12 @@
 in bundle order (docs/corpus.md, "Matching", neighbours and copies). A bundler lays a package's
 code out together.
 
-- A function naming A alone between code naming B alone on both sides is B's code that A's
-  versions in the corpus also hold (code that moved between packages: absorbed by A in a later
-  version, or A's copy of it): it decides for neither alone (`surrounded_by`).
+- A run of functions naming A alone between runs naming B alone, each at least as long as it, is
+  an island of B's code that A's versions in the corpus also hold (code that moved between
+  packages: absorbed by A in a later version, or A's copy of it): it decides for neither alone
+  (`surrounded_by`). A run as long as B's code on a side is A's own, laid out where B imports it.
+- A function that several packages hold, whose nearest code on both sides names one of them alone,
+  is that package's when its own files hold it (`settled`).
 - A callsite with identical copies in the scan is exact for the package its function names only
   where the code right beside that function names the same package (`beside`).
 - A bundler module is one file's copy: code naming A in a module that holds more functions of no
@@ -18,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from analyzer.owners.corpus.decision import Decision
-from analyzer.signatures import BundleFunction
+from analyzer.signatures import PLACED, BundleFunction
 
 #: functions of no corpus package a module of `package` may hold beyond what its file lacks
 #: in the bundle (`copy_doubt`)
@@ -54,18 +57,66 @@ class Neighbours:
         for i in range(len(named) - 2, -1, -1):
             (f, p), (g, q) = named[i], named[i + 1]
             self.after[i] = -1 if f.unit != g.unit else i + 1 if p != q else self.after[i + 1]
+        #: per position, how many functions its run of one package holds (bundle order, one unit)
+        self.run = [0] * len(named)
+        first = 0
+        for i in range(1, len(named) + 1):
+            if i == len(named) or (named[i][0].unit, named[i][1]) != (named[first][0].unit, named[first][1]):
+                self.run[first:i] = [i - first] * (i - first)
+                first = i
 
     def _position(self, function: BundleFunction) -> int | None:
         return self.at.get((function.unit, function.start, function.end, function.key))
 
     def surrounded_by(self, function: BundleFunction) -> tuple[BundleFunction, BundleFunction, str] | None:
         """The other package that the nearest code naming another package on both sides names,
-        when both sides name the same one: (the function before, the one after, that package)."""
+        when both sides name the same one and each of its runs there is at least as long as this
+        function's run: (the function before, the one after, that package)."""
         i = self._position(function)
         if i is None or self.before[i] < 0 or self.after[i] < 0:
             return None
         left, right = self.named[self.before[i]], self.named[self.after[i]]
-        return (left[0], right[0], left[1]) if left[1] == right[1] else None
+        if left[1] != right[1] or min(self.run[self.before[i]], self.run[self.after[i]]) < self.run[i]:
+            return None
+        return left[0], right[0], left[1]
+
+    def nearest(self, function: BundleFunction, packages: frozenset[str], step: int) -> BundleFunction | None:
+        """The nearest distinctive function before (`step` -1) or after (1) this one, outside it and not
+        a copy of it, that names one package alone, when every distinctive function between them
+        names one of `packages` too (among others) or is a wrapper that names nothing."""
+        i = self.in_every.get((function.unit, function.start, function.end, function.key))
+        j = -1 if i is None else i + step
+        while 0 <= j < len(self.every) and self.every[j][0].unit == function.unit:
+            other, named = self.every[j]
+            outside = other.end <= function.start if step < 0 else other.start >= function.end
+            if outside and other.key != function.key:
+                if named is not None:
+                    return other
+                held = self.holders(other.key)
+                if not held & packages and (held or not self._holds_code(j)):
+                    return None
+            j += step
+        return None
+
+    def settled(self, decision: Decision) -> Decision:
+        """A function decision for several packages whose nearest code on both sides names one of
+        them, P, alone: P's, when P holds the function in a file of its own (a decisive hit, not in
+        a directory or a part of the file that names another package) (docs/corpus.md, "Matching")."""
+        function = decision.function
+        if function is None or len(decision.packages) < 2:
+            return decision
+        candidates = frozenset(decision.packages)
+        left, right = self.nearest(function, candidates, -1), self.nearest(function, candidates, 1)
+        if left is None or right is None:
+            return decision
+        package = self.every[self.in_every[(left.unit, left.start, left.end, left.key)]][1]
+        if package != self.every[self.in_every[(right.unit, right.start, right.end, right.key)]][1] \
+                or package not in candidates or not any(h.package == package and h.decides and not h.by_directory
+                                                        and PLACED not in h.file for h in decision.hits):
+            return decision
+        detail = (f"{decision.detail} [the nearest code on both sides in the bundle names {package} alone (offsets "
+                  f"{left.start} and {right.start}), and {package}'s own files hold it]")
+        return replace(decision, packages=(package,), detail=detail)
 
     def beside(self, function: BundleFunction) -> tuple[BundleFunction, str] | None:
         """The nearest distinctive function before or after this one (outside it, and not a copy
@@ -102,9 +153,12 @@ class Neighbours:
         return g.unit == f.unit and f.start <= g.start and g.end <= f.end
 
     def checked(self, decision: Decision) -> Decision:
-        """A function decision for one package whose code on both sides names another is neither's."""
+        """A function decision for one package whose code on both sides names another is neither's;
+        one for several packages is settled by the code on both sides (`settled`)."""
         function = decision.function
-        found = self.surrounded_by(function) if function is not None and len(decision.packages) == 1 else None
+        if len(decision.packages) > 1:
+            return self.settled(decision)
+        found = self.surrounded_by(function) if function is not None else None
         if found is None:
             return decision
         left, right, other = found
