@@ -62,10 +62,12 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
     if handlers is not None:
         handler_rows = project_handlers(handlers, allowlists, projection, graph)
         stale = still_stale(projection.stale, handler_rows)
-        handler_owners, more = handler_owner_counts(handlers, handler_rows, handler_tally(base, SUMMARY_FILE))
+        findings = [handler.findings() for handler in handlers]  # each handler's, once: four readers
+        handler_owners, more = handler_owner_counts(handlers, handler_rows, findings,
+                                                    handler_tally(base, SUMMARY_FILE))
         invariants = invariants + more
         out[HANDLER_PROJECTION_FILE] = jsonl(handler_rows)  # type: ignore[arg-type]
-        flow = flow_pages(handlers, handler_rows, records)
+        flow = flow_pages(handlers, handler_rows, findings, records)
     owners = OwnerPart(
         owners=counts, coverage=coverage, stale=[StaleEntry(*_noted(e), e.copies) for e in stale],
         drifted=[DriftedEntry(*_noted(entry), entry.copies, callsite, found)
