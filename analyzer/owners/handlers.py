@@ -6,10 +6,10 @@ own a handler."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any, get_args
+from typing import get_args
 
 from analyzer.handler_model import Handler, HandlerOwnerRow
-from analyzer.model import Disposition, HandlerFinding
+from analyzer.model import Disposition, HandlerFinding, OwnerEvidence
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.projection import OWNER_CLASSES, Projection
 from analyzer.owners.references import ReferenceGraph, Step
@@ -58,7 +58,7 @@ def still_stale(stale: list[Entry], rows: list[HandlerOwnerRow]) -> list[Entry]:
 
 
 def _row(handler: Handler, entry: Entry | None, chain: list[Step] | None) -> HandlerOwnerRow:
-    evidence: dict[str, Any] | None = None
+    evidence: OwnerEvidence | None = None
     if entry is not None:
         evidence = {"entry": entry.origin, "level": entry.level, "fingerprint": entry.fingerprint}
         if entry.level == "references" and chain is not None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite, Copies, ProjectionRow
+from analyzer.model import Callsite, Copies, OwnerEvidence, ProjectionRow
 from analyzer.owners.allowlist import FINGERPRINT_LEVELS, OWNER_FIELDS, Allowlist, Entry
 from analyzer.owners.references import ReferenceGraph, Step
 from analyzer.scandir.files import PROJECTION_SCHEMA
@@ -204,7 +203,7 @@ def _row(record: Callsite, applicable: list[Entry], chain: list[Step] | None) ->
     for name in OWNER_FIELDS:
         setter = next((e for e in applicable if e.owner_field(name) is not None), None)
         fields[name] = setter.owner_field(name) if setter else None
-    evidence: dict[str, Any] | None = None
+    evidence: OwnerEvidence | None = None
     if owner_entry is not None:
         evidence = {"entry": owner_entry.origin, "level": owner_entry.level, "fingerprint": owner_entry.fingerprint}
         if owner_entry.level == "references" and chain is not None:
