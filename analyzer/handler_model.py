@@ -5,7 +5,6 @@ callsite records from `model`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from analyzer.model import (
     CauseKept,
@@ -16,6 +15,7 @@ from analyzer.model import (
     Module,
     Origin,
     OwnerClass,
+    OwnerEvidence,
     Readable,
     Scope,
     SourceVia,
@@ -142,7 +142,7 @@ class HandlerOwnerRow:
     #: the reviewed function name the owning entry gives, else None
     function: str | None
     #: the owning entry `{entry, level, fingerprint}` (and a `references` entry's `chain`), else None
-    evidence: dict[str, Any] | None
+    evidence: OwnerEvidence | None
 
 
 @dataclass(frozen=True, slots=True)

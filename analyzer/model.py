@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 #: the languages of a scan's input, one frontend each
 Language = Literal["javascript", "python"]
@@ -335,6 +335,29 @@ class ReferenceItem:
     references: tuple[str, ...]
 
 
+class ChainLink(TypedDict):
+    """One link of a `references` chain (docs/references.md): the item that names or declares
+    the binding, and the binding's fp1b fingerprint when it has one."""
+
+    item: str
+    binding: str
+    fingerprint: str | None
+
+
+class _EntryEvidence(TypedDict):
+    #: the owning entry's `file:line`, its match level and fingerprint
+    entry: str
+    level: str
+    fingerprint: str
+
+
+class OwnerEvidence(_EntryEvidence, total=False):
+    """What owns a callsite or a handler (docs/owners.md): the entry, and for a `references`
+    entry the chain from the item back to its root. Written as it is held, in this key order."""
+
+    chain: list[ChainLink]
+
+
 @dataclass(frozen=True, slots=True)
 class ProjectionRow:
     """One callsite's owner: a line of the projection (docs/reference.md, "A scan directory")."""
@@ -352,8 +375,8 @@ class ProjectionRow:
     retryOwner: str | None
     toolResultOwner: str | None
     userSurfaceOwner: str | None
-    #: what owns it, read as data: the entry `{entry, level, fingerprint}`, a `chain` of references, ...
-    evidence: dict[str, Any] | None
+    #: what owns it: the entry `{entry, level, fingerprint}` and a `references` entry's `chain`
+    evidence: OwnerEvidence | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,17 +33,25 @@ from analyzer.scandir.files import (
 )
 from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers
 from analyzer.scandir.read import check_listed, show, verified
-from analyzer.scandir.summary import handler_tally, scan_head, summary_of
 from analyzer.scandir.summary import recorded_allowlists as recorded_of
-from analyzer.summary_model import AmbiguousEntry, DriftedEntry, OwnerPart, RecordedAllowlist, StaleEntry, Summary
+from analyzer.scandir.summary import scan_part, summary_of
+from analyzer.summary_model import (
+    AmbiguousEntry,
+    DriftedEntry,
+    OwnerPart,
+    RecordedAllowlist,
+    ScanPart,
+    StaleEntry,
+    Summary,
+)
 from analyzer.trace import mark
 
 
-def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict[str, Any],
+def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], scan: ScanPart,
                 records: list[Callsite] | None = None, references: list[ReferenceItem] | None = None,
                 handlers: list[Handler] | None = None, digests: Mapping[str, str] | None = None) -> dict[str, bytes]:
     """Projection, index and summary for the inventory in `files` (which is not modified);
-    `base`, the scan's part of the summary (open data, carried as it is); `records` (by unit,
+    `scan`, the scan's part of the summary (open data, carried as it is); `records` (by unit,
     offset and kind), `references` and `handlers`: the inventory's, when the caller has them in
     hand (a scan), else read from `files`; `digests`: the sha256 of files already hashed."""
     records = in_bundle_order(load_callsites(files)) if records is None else records
@@ -62,10 +70,12 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
     if handlers is not None:
         handler_rows = project_handlers(handlers, allowlists, projection, graph)
         stale = still_stale(projection.stale, handler_rows)
-        handler_owners, more = handler_owner_counts(handlers, handler_rows, handler_tally(base, SUMMARY_FILE))
+        findings = [handler.findings() for handler in handlers]  # each handler's, once: four readers
+        handler_owners, more = handler_owner_counts(handlers, handler_rows, findings,
+                                                    scan.handlers)
         invariants = invariants + more
         out[HANDLER_PROJECTION_FILE] = jsonl(handler_rows)  # type: ignore[arg-type]
-        flow = flow_pages(handlers, handler_rows, records)
+        flow = flow_pages(handlers, handler_rows, findings, records)
     owners = OwnerPart(
         owners=counts, coverage=coverage, stale=[StaleEntry(*_noted(e), e.copies) for e in stale],
         drifted=[DriftedEntry(*_noted(entry), entry.copies, callsite, found)
@@ -74,15 +84,14 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], base: dict
         unresolvedFingerprints=sorted(row.fingerprint for row in projection.rows if row.owner == "Unresolved"),
         invariants=invariants, handlerOwners=handler_owners)
     applied = [RecordedAllowlist(a.path, a.sha256, len(a.entries)) for a in allowlists]
-    base = {**base, "inputs": {**base["inputs"], "allowlists": applied}}
     mark("owners: projected")
-    out |= index_files(records, projection.rows, owners, scan_head(base, SUMMARY_FILE), applied,
+    out |= index_files(records, projection.rows, owners, scan.head, applied,
                        flow[0] if flow is not None else None)
     if flow is not None:
         out |= flow[1]
     mark("owners: index in")
     known = {name: digest for name, digest in (digests or {}).items() if name in files and name not in out}
-    out[SUMMARY_FILE] = finish(base, owners, {**files, **out}, known)
+    out[SUMMARY_FILE] = finish(scan, applied, owners, {**files, **out}, known)
     return out
 
 
@@ -106,7 +115,7 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
         # the readable slice each callsite's record points into (the index links there)
         check_listed(directory, {r.readable.file for r in records}, summary["outputs"])
         # each inventory file's sha256 was checked against the summary by `verified`
-        derived = owner_files(inventory, allowlists, summary, records, digests=summary["outputs"])
+        derived = owner_files(inventory, allowlists, scan_part(summary, where), records, digests=summary["outputs"])
     except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
         raise InputError(directory / CALLSITE_FILES["error"],
                          f"records do not have the shape erratlas writes ({type(exc).__name__}: {exc})") from None

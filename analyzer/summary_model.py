@@ -6,6 +6,7 @@ open data the summary carries as it is."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,6 +185,24 @@ class HandlerTally:
 
     count: int
     byDisposition: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ScanPart:
+    """The scan's part of a summary as the owner verbs carry it: the document itself (open data,
+    written back as it is; `reports.summary.finish` makes the owners' keys again) and what the
+    owners read of it, typed."""
+
+    #: the summary document the scan wrote, in its key order
+    document: Mapping[str, object]
+    #: its `inputs`, whose `allowlists` the owners replace
+    inputs: Mapping[str, object]
+    #: its `invariants`: the scan's own, and the owners' that are made again
+    invariants: tuple[Invariant | Mapping[str, object], ...]
+    #: what the index's first lines say of the scan
+    head: ScanHead
+    #: its `handlers` block; None for a scan without handlers
+    handlers: HandlerTally | None
 
 
 @dataclass(frozen=True, slots=True)

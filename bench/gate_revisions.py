@@ -6,7 +6,7 @@ The base revision (default `main`) runs from the tree `bench/outputs_identical.p
 the cache (`$ERRATLAS_CACHE/outputs/<commit>/src`), with this virtualenv's Python; this checkout
 runs as its installed `erratlas`. Both run from the repository root (where a scan's recorded
 allowlist paths are found), alternating, after one unmeasured round. Prints, per side, the median
-and min of user + system CPU (from `os.wait4`) and of wall time, and the load average after.
+and range of user + system CPU (from `os.wait4`) and of wall time, and the load average after.
 """
 
 from __future__ import annotations
@@ -60,11 +60,11 @@ def main() -> int:
             cpu, wall = measured(command, environment)
             if round_:  # the first round warms the page cache and writes .pyc files
                 found[name].append((cpu, wall))
-    print("| erratlas | median CPU s | min CPU s | median wall s | min wall s |\n|---|---:|---:|---:|---:|")
+    print("| erratlas | median CPU s | CPU range s | median wall s | wall range s |\n|---|---:|---:|---:|---:|")
     for name, runs in found.items():
         cpu, wall = [c for c, _ in runs], [w for _, w in runs]
-        print(f"| {name} | {statistics.median(cpu):.3f} | {min(cpu):.3f} | {statistics.median(wall):.3f} "
-              f"| {min(wall):.3f} |")
+        print(f"| {name} | {statistics.median(cpu):.3f} | {min(cpu):.3f}-{max(cpu):.3f} "
+              f"| {statistics.median(wall):.3f} | {min(wall):.3f}-{max(wall):.3f} |")
     print(f"\nload average after: {os.getloadavg()[0]:.1f}")
     return 0
 

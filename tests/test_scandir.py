@@ -9,12 +9,12 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import run
+from conftest import ROOT, run
 
 from analyzer.diff_model import DiffDocument
 from analyzer.errors import InputError
 from analyzer.facts import BundledModule
-from analyzer.model import Callsite, Candidate, Suggestion, SuggestionEvidence
+from analyzer.model import Callsite, Candidate, ProjectionRow, Suggestion, SuggestionEvidence
 from analyzer.scandir.files import (
     CALLSITE_FILES,
     INDEX_DIRECTORY,
@@ -203,3 +203,41 @@ def test_the_summary_parts_the_verbs_read_are_typed_and_another_shape_is_refused
     done = run("explain", demo_scan_copy, "fp1:0")
     assert done.returncode == 2, done.stderr
     assert "stale[0]: not the shape erratlas writes: StaleEntry without copies" in done.stderr
+
+
+def _projected_with_demo_allowlist(directory: Path) -> list[object]:
+    done = run("project", directory, "-a", ROOT / "allowlists" / "demo.toml")
+    assert done.returncode == 0, done.stderr
+    return [orjson.loads(line) for line in _lines((directory / PROJECTION_FILE).read_bytes())]
+
+
+def test_owner_evidence_is_typed_and_a_chain_loads_back_link_by_link(demo_scan_copy: Path) -> None:
+    """A projection row's `evidence` is an OwnerEvidence (and its `chain` ChainLinks): the fast
+    path and the checked builder agree on it, leaf by leaf, and the rows write back byte for byte."""
+    rows = _projected_with_demo_allowlist(demo_scan_copy)
+    chained = [row for row in rows if isinstance(row, dict) and row["evidence"] and "chain" in row["evidence"]]
+    assert chained
+    assert _compiled_agrees(ProjectionRow, chained, first=2) > 20
+    files, _ = verified(demo_scan_copy)
+    assert [orjson.dumps(row) for row in load_projection(files)] == _lines(files[PROJECTION_FILE])
+
+
+@pytest.mark.parametrize(("edit", "said"), [
+    ({"note": "x"}, "evidence: OwnerEvidence with note"),
+    ({"chain": [{"item": "i:x@1", "binding": "a"}]}, "evidence: chain: ChainLink without fingerprint"),
+])
+def test_owner_evidence_of_another_shape_is_refused_naming_the_key(demo_scan_copy: Path, edit: dict[str, object],
+                                                                   said: str) -> None:
+    rows = _projected_with_demo_allowlist(demo_scan_copy)
+    number = next(n for n, row in enumerate(rows, start=1) if isinstance(row, dict) and row["evidence"])
+    path = demo_scan_copy / PROJECTION_FILE
+    lines = path.read_bytes().split(b"\n")
+    row = orjson.loads(lines[number - 1])
+    lines[number - 1] = orjson.dumps({**row, "evidence": {**row["evidence"], **edit}})
+    path.write_bytes(b"\n".join(lines))
+    summary = orjson.loads((demo_scan_copy / SUMMARY_FILE).read_bytes())
+    summary["outputs"][PROJECTION_FILE] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (demo_scan_copy / SUMMARY_FILE).write_bytes(orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n")
+    done = run("sarif", demo_scan_copy)
+    assert done.returncode == 2, done.stderr
+    assert f"{PROJECTION_FILE}:{number}" in done.stderr and said in done.stderr

@@ -24,15 +24,16 @@ def project(
     """Re-project an existing scan with allowlists, without parsing the bundle again."""
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.projected import owner_files
-    from analyzer.scandir.files import is_derived
+    from analyzer.scandir.files import SUMMARY_FILE, is_derived
     from analyzer.scandir.read import verified
+    from analyzer.scandir.summary import scan_part
     from analyzer.scandir.write import write_directory
 
     reading_a_scan()
     allowlists = load_allowlists(allowlist or [])
     files, base = verified(directory)
     inventory = {name: data for name, data in files.items() if not is_derived(name)}
-    inventory |= owner_files(inventory, allowlists, base)
+    inventory |= owner_files(inventory, allowlists, scan_part(base, directory / SUMMARY_FILE))
     write_directory(directory, inventory)
     _say_owners(inventory)
 

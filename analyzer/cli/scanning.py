@@ -90,8 +90,9 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
     from analyzer.reports.summary import scan_summary
     from analyzer.scan import scan as run_scan
     from analyzer.scan import scan_input
-    from analyzer.scandir.files import SIGNATURES_FILE
+    from analyzer.scandir.files import SIGNATURES_FILE, SUMMARY_FILE
     from analyzer.scandir.load import in_bundle_order
+    from analyzer.scandir.summary import scan_part
     from analyzer.scandir.write import write_directory
 
     executor = executor_for(jobs or cores())  # where the work runs: decided here, once
@@ -116,8 +117,8 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
                     made[SIGNATURES_FILE] = result.signatures
                 mark("reports: inventory made")
                 # the records in hand: the files just made are never parsed again
-                made |= owner_files(made, allowlists, scan_summary(result), in_bundle_order(result.callsites),
-                                    result.references, result.handlers)
+                made |= owner_files(made, allowlists, scan_part(scan_summary(result), SUMMARY_FILE),
+                                    in_bundle_order(result.callsites), result.references, result.handlers)
                 mark("reports: made")
             return made, _scanned(bundle, result, out, made)
 

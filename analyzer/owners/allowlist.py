@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from analyzer.bounded import MAX_TOML_BYTES, read_regular
 from analyzer.errors import InputError, InvariantError
 from analyzer.scandir.write import write_file
-from analyzer.tomlfile import TomlFile, parse_toml, read_toml
+from analyzer.tomlfile import MAX_TOKENS, TomlFile, parse_toml
 
 SCHEMA = "erratlas.allowlist/1"
 #: match levels by precedence; the first three match a callsite's own fingerprints
@@ -94,7 +95,8 @@ def load_allowlists(paths: list[Path]) -> list[Allowlist]:
 def load_allowlist(path: Path, display: str | None = None) -> Allowlist:
     """Read, locate and validate the allowlist at `path`; `display` is the name its entries'
     origins carry (the path as the scan was given it, when the gate reads it again)."""
-    return parse_allowlist(read_toml(path, "allowlist"), display if display is not None else str(path))
+    raw = read_regular(path, "allowlist", MAX_TOML_BYTES)
+    return read_allowlist(raw, path, display if display is not None else str(path))
 
 
 def parse_allowlist(document: TomlFile, name: str) -> Allowlist:
@@ -282,24 +284,95 @@ def render(entries: list[Entry]) -> bytes:
     return "".join(parts).encode("utf-8")
 
 
+#: each character a TOML basic string escapes, and how
+_ESCAPES = {**{code: f"\\u{code:04X}" for code in (*range(0x20), 0x7F)},
+            ord('"'): '\\"', ord("\\"): "\\\\", ord("\n"): "\\n", ord("\t"): "\\t"}
+
+
 def _string(value: str) -> str:
     """A TOML basic string."""
-    out = []
-    for char in value:
-        code = ord(char)
-        if char == '"':
-            out.append('\\"')
-        elif char == "\\":
-            out.append("\\\\")
-        elif char == "\n":
-            out.append("\\n")
-        elif char == "\t":
-            out.append("\\t")
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\u{code:04X}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    return '"' + value.translate(_ESCAPES) + '"'
+
+
+# ---- the canonical form read back ---------------------------------------------------------
+
+_UNESCAPE = re.compile(r"\\([\"\\nt]|u00[01][0-9A-F]|u007F)")
+_UNESCAPED = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
+#: the most tokens a canonical line is to the TOML reader (`neighbours = ["", ""]`); a file
+#: under MAX_TOKENS by this count is under it by the reader's
+_LINE_TOKENS = 8
+
+
+def read_allowlist(raw: bytes, path: object, name: str) -> Allowlist:
+    """The allowlist in `raw` (read from `path`; its entries' origins say `name`): a file in the
+    canonical form `render` writes is read line by line, proved canonical by rendering its entries
+    back to the same bytes; any other form goes through the TOML reader (docs/performance.md)."""
+    canonical = _canonical(raw, name)
+    return canonical if canonical is not None else parse_allowlist(parse_toml(raw, path, "allowlist"), name)
+
+
+def _canonical(raw: bytes, name: str) -> Allowlist | None:
+    """The allowlist when `raw` is exactly `render`'s output for its entries, else None. What
+    `render` writes reads back through tomllib as those entries (`checked_rendering` checks it
+    before every write), so this is the TOML reader's result at the cost of one rendering."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    head = f'{_HEADER}\nschema = "{SCHEMA}"\n'
+    if not text.startswith(head) or text.count("\n") * _LINE_TOKENS > MAX_TOKENS:
+        return None
+    bodies: list[tuple[int, dict[str, Any]]] = []
+    lines = text[len(head):].split("\n")
+    for number, line in enumerate(lines, start=head.count("\n") + 1):
+        if line == "[[entry]]":
+            bodies.append((number, {}))
+        elif line:
+            key, _, written = line.partition(" = ")
+            value = _value(written)
+            if value is None or not bodies or key in bodies[-1][1]:
+                return None
+            bodies[-1][1][key] = value
+    entries = []
+    for number, body in bodies:
+        try:
+            entries.append(validated_entry(body, _refused, f"{name}:{number}"))
+        except InputError:
+            return None
+    if render(entries) != raw:
+        return None
+    return Allowlist(path=name, sha256=hashlib.sha256(raw).hexdigest(), entries=tuple(entries))
+
+
+def _refused(key: str | None, problem: str) -> InputError:
+    return InputError("allowlist", problem)  # not shown: the TOML reader says where, in its own words
+
+
+def _value(written: str) -> object:
+    """A canonical line's value as tomllib reads it, told apart by its first character (any
+    other text is caught when the entries are rendered back); None for no value `render` writes."""
+    start = written[:1]
+    if start == '"':
+        return _unescaped(written[1:-1])
+    if start == "{":  # { level = "fingerprint" }
+        level, _, fingerprint = written[2:-2].partition(" = ")
+        return {level: _unescaped(fingerprint[1:-1])}
+    if start == "[":  # ["before", "after"]
+        before, _, after = written[1:-1].partition(", ")
+        return [_unescaped(before[1:-1]), _unescaped(after[1:-1])]
+    try:
+        if written.isdigit():
+            return int(written)
+        return dt.date.fromisoformat(written) if len(written) == 10 else None
+    except ValueError:
+        return None
+
+
+def _unescaped(body: str) -> str:
+    if "\\" not in body:
+        return body
+    # only the escapes `render` writes: any other is left as it is and renders back otherwise
+    return _UNESCAPE.sub(lambda m: _UNESCAPED.get(m[1]) or chr(int(m[1][1:], 16)), body)
 
 
 def write_allowlist(path: Path, entries: list[Entry]) -> None:

@@ -20,11 +20,10 @@ from analyzer.bounded import MAX_TOML_BYTES, read_regular
 from analyzer.errors import InputError
 from analyzer.handler_model import Handler, HandlerOwnerRow
 from analyzer.model import HandlerFinding
-from analyzer.owners.allowlist import Allowlist, parse_allowlist
+from analyzer.owners.allowlist import Allowlist, read_allowlist
 from analyzer.scandir.read import load_summary
 from analyzer.scandir.summary import baseline_of
 from analyzer.summary_model import Baseline, RecordedAllowlist, Summary
-from analyzer.tomlfile import parse_toml
 from analyzer.versions import check_same
 
 KINDS = ("error", "diagnostic")
@@ -103,7 +102,7 @@ def _read_again(path: Path, item: RecordedAllowlist, where: Path) -> Allowlist:
     if digest != item.sha256:
         raise InputError(path, f"allowlist changed since the scan (sha256 {digest[:16]}… now, "
                                f"{item.sha256[:16]}… in {where}): run `erratlas project` again")
-    return parse_allowlist(parse_toml(raw, path, "allowlist"), item.path)
+    return read_allowlist(raw, path, item.path)
 
 
 # ---- thresholds ------------------------------------------------------------------------------------

@@ -6,10 +6,10 @@ own a handler."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any, get_args
+from typing import get_args
 
 from analyzer.handler_model import Handler, HandlerOwnerRow
-from analyzer.model import Disposition, HandlerFinding
+from analyzer.model import Disposition, HandlerFinding, OwnerEvidence
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.projection import OWNER_CLASSES, Projection
 from analyzer.owners.references import ReferenceGraph, Step
@@ -58,7 +58,7 @@ def still_stale(stale: list[Entry], rows: list[HandlerOwnerRow]) -> list[Entry]:
 
 
 def _row(handler: Handler, entry: Entry | None, chain: list[Step] | None) -> HandlerOwnerRow:
-    evidence: dict[str, Any] | None = None
+    evidence: OwnerEvidence | None = None
     if entry is not None:
         evidence = {"entry": entry.origin, "level": entry.level, "fingerprint": entry.fingerprint}
         if entry.level == "references" and chain is not None:
@@ -75,24 +75,25 @@ def _row(handler: Handler, entry: Entry | None, chain: list[Step] | None) -> Han
 
 
 def handler_owner_counts(handlers: list[Handler], rows: list[HandlerOwnerRow],
+                         findings: list[tuple[HandlerFinding, ...]],
                          scanned: HandlerTally | None) -> tuple[HandlerOwners, list[Invariant]]:
     """The summary's `handlerOwners` (handlers and their branches' dispositions by owner, each
-    finding's fingerprints by owner) and the invariants they obey; `scanned`, the summary's
-    `handlers` block, whose counts the owners' must sum to."""
+    finding's fingerprints by owner) and the invariants they obey; `findings`, each handler's
+    `findings()`; `scanned`, the summary's `handlers` block, whose counts the owners' must sum to."""
     total: Counter[str] = Counter(row.owner for row in rows)
     dispositions: dict[str, Counter[str]] = {kind: Counter() for kind in get_args(Disposition)}
-    findings: dict[str, dict[str, list[str]]] = {key: {o: [] for o in OWNER_CLASSES} for key in FINDING_KEYS.values()}
-    for handler, row in zip(handlers, rows):
+    flagged: dict[str, dict[str, list[str]]] = {key: {o: [] for o in OWNER_CLASSES} for key in FINDING_KEYS.values()}
+    for handler, row, found in zip(handlers, rows, findings):
         for branch in handler.branches:
             for disposition in branch.dispositions:
                 dispositions[disposition.kind][row.owner] += 1
-        for finding in handler.findings():
-            findings[FINDING_KEYS[finding]][row.owner].append(handler.fingerprint)
+        for finding in found:
+            flagged[FINDING_KEYS[finding]][row.owner].append(handler.fingerprint)
     full = lambda c: {owner: c.get(owner, 0) for owner in OWNER_CLASSES}  # noqa: E731
     section = HandlerOwners(
         total=full(total),
         byDisposition={kind: full(c) for kind, c in dispositions.items()},
-        findings={key: {owner: sorted(fps) for owner, fps in by_owner.items()} for key, by_owner in findings.items()},
+        findings={key: {owner: sorted(fps) for owner, fps in by_owner.items()} for key, by_owner in flagged.items()},
     )
     checks = [("owners: handlers Product + Dependency + Unresolved == handler total",
                sum(total.values()), len(handlers)),

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from analyzer.errors import InputError
-from analyzer.model import Callsite, Copies, ProjectionRow
+from analyzer.model import Callsite, Copies, OwnerEvidence, ProjectionRow
 from analyzer.owners.allowlist import FINGERPRINT_LEVELS, OWNER_FIELDS, Allowlist, Entry
 from analyzer.owners.references import ReferenceGraph, Step
 from analyzer.scandir.files import PROJECTION_SCHEMA
@@ -198,25 +197,27 @@ def _say(entry: Entry) -> str:
 
 
 def _row(record: Callsite, applicable: list[Entry], chain: list[Step] | None) -> ProjectionRow:
-    owner_entry = applicable[0] if applicable else None
+    if not applicable:  # most rows of a scan without allowlists
+        return ProjectionRow(PROJECTION_SCHEMA, record.id, record.fingerprint, record.kind, "Unresolved",
+                             None, None, None, None, None, None, None)
+    owner_entry = applicable[0]
     # each extra owner field comes from the highest-precedence entry that sets it, and only there
     fields: dict[str, str | None] = {}
     for name in OWNER_FIELDS:
         setter = next((e for e in applicable if e.owner_field(name) is not None), None)
         fields[name] = setter.owner_field(name) if setter else None
-    evidence: dict[str, Any] | None = None
-    if owner_entry is not None:
-        evidence = {"entry": owner_entry.origin, "level": owner_entry.level, "fingerprint": owner_entry.fingerprint}
-        if owner_entry.level == "references" and chain is not None:
-            evidence["chain"] = [step.describe() for step in chain]
+    evidence: OwnerEvidence = {"entry": owner_entry.origin, "level": owner_entry.level,
+                               "fingerprint": owner_entry.fingerprint}
+    if owner_entry.level == "references" and chain is not None:
+        evidence["chain"] = [step.describe() for step in chain]
     return ProjectionRow(
         schema=PROJECTION_SCHEMA,
         id=record.id,
         fingerprint=record.fingerprint,
         kind=record.kind,
-        owner=owner_entry.owner if owner_entry else "Unresolved",  # type: ignore[arg-type]
-        package=owner_entry.package if owner_entry else None,
-        function=owner_entry.function if owner_entry else None,
+        owner=owner_entry.owner,  # type: ignore[arg-type]
+        package=owner_entry.package,
+        function=owner_entry.function,
         **fields,
         evidence=evidence,
     )

@@ -14,7 +14,7 @@ from collections import defaultdict, deque
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from analyzer.model import ReferenceItem
+from analyzer.model import ChainLink, ReferenceItem
 from analyzer.scandir.load import load_references
 
 
@@ -27,7 +27,7 @@ class Step:
     binding: str
     fingerprint: str | None
 
-    def describe(self) -> dict[str, str | None]:
+    def describe(self) -> ChainLink:
         return {"item": self.item, "binding": self.binding, "fingerprint": self.fingerprint}
 
 

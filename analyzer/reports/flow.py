@@ -38,23 +38,25 @@ _FINDINGS: tuple[HandlerFinding, ...] = get_args(HandlerFinding)
 _UNSAFE_LABEL = re.compile(r"[^A-Za-z0-9 _.$:()/@-]")
 
 
-def flow_pages(handlers: list[Handler], rows: list[HandlerOwnerRow],
+def flow_pages(handlers: list[Handler], rows: list[HandlerOwnerRow], findings: list[tuple[HandlerFinding, ...]],
                records: list[Callsite]) -> tuple[list[str], dict[str, bytes]]:
-    """(the lines that end the first page, the flow pages by path); `rows`: each handler's owner."""
+    """(the lines that end the first page, the flow pages by path); `rows` and `findings`: each
+    handler's owner and `findings()`, in handler order."""
     owner: dict[str, str] = {row.id: row.owner for row in rows}
+    found = {handler.id: flagged for handler, flagged in zip(handlers, findings, strict=True)}
     errors = {record.id: record for record in records}
     anchors = handler_anchors(handlers)
     placed: list[str] = []
     listed = _paged("Handlers", _HANDLERS_INTRO, _HANDLERS_HEADER,
-                    [_handler_row(h, anchors[h.id], owner[h.id]) for h in handlers], _HANDLERS, placed)
+                    [_handler_row(h, anchors[h.id], owner[h.id], found[h.id]) for h in handlers], _HANDLERS, placed)
     at = {h.id: f"{page.removeprefix(INDEX_DIRECTORY)}#{anchors[h.id]}" for h, page in zip(handlers, placed)}
     tests = _paged("Field -> decision", _TESTS_INTRO, _TESTS_HEADER, _test_rows(handlers, owner, at), _TESTS)
     flagged = [h for h in handlers if owner[h.id] == "Product"
-               and {"swallowed-error", "wrap-loses-cause"} & set(h.findings())]
+               and {"swallowed-error", "wrap-loses-cause"} & set(found[h.id])]
     product = _paged("Product handlers that swallow an error or lose its cause", _PRODUCT_INTRO, _PRODUCT_HEADER,
-                     [_product_row(h, at[h.id]) for h in flagged], _PRODUCT)
+                     [_product_row(h, at[h.id], found[h.id]) for h in flagged], _PRODUCT)
     pages = {**listed, **tests, **product}
-    pages[FLOW_PAGE] = _encode(_overview(handlers, owner, errors, sorted(tests), sorted(product), len(flagged),
+    pages[FLOW_PAGE] = _encode(_overview(handlers, owner, found, errors, sorted(tests), sorted(product), len(flagged),
                                          sorted(listed)))
     too_big = sorted(path for path, data in pages.items() if len(data) >= PAGE_LIMIT)
     if too_big:
@@ -204,8 +206,8 @@ def branch_text(handler: Handler) -> str:
     return "; ".join(parts)
 
 
-def _product_row(handler: Handler, at: str) -> str:
-    found = [f for f in handler.findings() if f != "useless-catch"]
+def _product_row(handler: Handler, at: str, findings: tuple[HandlerFinding, ...]) -> str:
+    found = [f for f in findings if f != "useless-catch"]
     function = (handler.scope.scopePath or ("<module>",))[-1]
     cells = [cell(function, 80), _to_anchor(handler, at), f"`{cell(handler.id, 80)}`", handler.form,
              ", ".join(found), cell(branch_text(handler), 200), f"`{handler.fingerprint}`"]
@@ -220,10 +222,10 @@ _HANDLERS_INTRO = ["Every handler, in bundle order, under an anchor of its own (
 _HANDLERS_HEADER = ["function", "location", "id", "owner", "form", "findings", "branches", "fingerprint"]
 
 
-def _handler_row(handler: Handler, anchor: str, owner: str) -> str:
+def _handler_row(handler: Handler, anchor: str, owner: str, findings: tuple[HandlerFinding, ...]) -> str:
     function = (handler.scope.scopePath or ("<module>",))[-1]
     cells = [f'<a id="{anchor}"></a>{cell(function, 80)}', _link(handler), f"`{cell(handler.id, 80)}`", owner,
-             handler.form, ", ".join(handler.findings()) or "none", cell(branch_text(handler), 200),
+             handler.form, ", ".join(findings) or "none", cell(branch_text(handler), 200),
              f"`{handler.fingerprint}`"]
     return "| " + " | ".join(cells) + " |"
 
@@ -231,7 +233,8 @@ def _handler_row(handler: Handler, anchor: str, owner: str) -> str:
 # ---- the overview --------------------------------------------------------------------------------
 
 
-def _overview(handlers: list[Handler], owner: dict[str, str], errors: dict[str, Callsite],
+def _overview(handlers: list[Handler], owner: dict[str, str], found: dict[str, tuple[HandlerFinding, ...]],
+              errors: dict[str, Callsite],
               tests: list[str], product: list[str], flagged: int, listed: list[str]) -> list[str]:
     by_kind: dict[str, Counter[str]] = {kind: Counter() for kind in get_args(Disposition)}
     findings: dict[str, Counter[str]] = {finding: Counter() for finding in _FINDINGS}
@@ -239,7 +242,7 @@ def _overview(handlers: list[Handler], owner: dict[str, str], errors: dict[str, 
         for branch in handler.branches:
             for disposition in branch.dispositions:
                 by_kind[disposition.kind][owner[handler.id]] += 1
-        for finding in handler.findings():
+        for finding in found[handler.id]:
             findings[finding][owner[handler.id]] += 1
     handled = Counter(owner.values())
     lines = ["# Flow: where errors are caught", "", f"[Back to the index](../{INDEX_FILE}).", "",

@@ -16,7 +16,7 @@ from analyzer.model import Callsite
 from analyzer.reports.handlers import handler_summary
 from analyzer.reports.modules import module_summary, place_counts
 from analyzer.scandir.files import SUMMARY_SCHEMA
-from analyzer.summary_model import Invariant, OwnerPart, invariants_of
+from analyzer.summary_model import Invariant, OwnerPart, RecordedAllowlist, ScanPart, invariants_of
 from analyzer.versions import FP_VERSION, grammar
 
 if TYPE_CHECKING:
@@ -184,13 +184,15 @@ OWNER_KEYS = ("owners", "coverage", "stale", "drifted", "ambiguous", "unresolved
               "outputs")
 
 
-def finish(base: dict[str, Any], owners: OwnerPart, outputs: dict[str, bytes],
+def finish(scan: ScanPart, allowlists: list[RecordedAllowlist], owners: OwnerPart, outputs: dict[str, bytes],
            known: Mapping[str, str] | None = None) -> bytes:
-    """The summary document: the scan's part (`base`, carried as it is), the owner part, and
-    sha256 of every other output; `known`: digests already computed from these very bytes."""
-    document = {key: value for key, value in base.items() if key not in OWNER_KEYS}
-    document["invariants"] = [row for row in base["invariants"] if not _invariant_name(row).startswith("owners:")]
-    document["invariants"] += owners.invariants
+    """The summary document: the scan's part (carried as it is, with the `allowlists` applied),
+    the owner part, and sha256 of every other output; `known`: digests already computed from
+    these very bytes."""
+    document = {key: value for key, value in scan.document.items() if key not in OWNER_KEYS}
+    document["inputs"] = {**scan.inputs, "allowlists": allowlists}
+    document["invariants"] = [*(row for row in scan.invariants if not _invariant_name(row).startswith("owners:")),
+                              *owners.invariants]
     document |= {"owners": owners.owners, "coverage": owners.coverage, "stale": owners.stale,
                  "drifted": owners.drifted, "ambiguous": owners.ambiguous,
                  "unresolvedFingerprints": owners.unresolvedFingerprints}
@@ -202,6 +204,6 @@ def finish(base: dict[str, Any], owners: OwnerPart, outputs: dict[str, bytes],
     return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
 
 
-def _invariant_name(row: Invariant | dict[str, Any]) -> str:
+def _invariant_name(row: Invariant | Mapping[str, object]) -> str:
     """An invariant's name: a summary read back holds its rows as JSON objects."""
     return row.name if isinstance(row, Invariant) else str(row["name"])

@@ -57,7 +57,7 @@ def _json_types(hint: Any) -> frozenset[type] | None:
         return None
     if origin in (tuple, list):
         return frozenset({list})
-    if origin is dict or dataclasses.is_dataclass(hint):
+    if origin is dict or dataclasses.is_dataclass(hint) or typing.is_typeddict(hint):
         return frozenset({dict})
     if origin is typing.Literal:
         return frozenset(type(a) for a in typing.get_args(hint))
@@ -105,6 +105,8 @@ def _convert(hint: Any) -> Callable[[Any], Any]:
         return lambda value: _kind(value, dict) if origin is dict else value
     if dataclasses.is_dataclass(hint):
         return _builder(hint)  # type: ignore[arg-type]
+    if typing.is_typeddict(hint):
+        return _typed_dict(hint)
     wanted, name = _PLAIN[hint], hint.__name__
     # a bool is an int to isinstance, never to a record
     return lambda value: _wrong(value, name) if type(value) is bool and hint is not bool else _kind(value, wanted)
@@ -150,6 +152,41 @@ def _builder(record: type) -> Callable[[Any], Any]:
         return record(**made)
 
     return build
+
+
+@functools.cache
+def _typed_dict(hint: type) -> Callable[[Any], Any]:
+    """The function that checks a JSON object as the TypedDict `hint`: its required keys, no key
+    it does not have, each value by its hint. The object is kept as a dict, in its key order."""
+    fields = {name: _convert(field) for name, field in typing.get_type_hints(hint).items()}
+    required, allowed = frozenset(hint.__required_keys__), frozenset(fields)  # type: ignore[attr-defined]
+
+    def check(value: Any) -> Any:
+        keys = _kind(value, dict).keys()
+        if not required <= keys or not keys <= allowed:
+            missing, extra = sorted(required - keys), sorted(keys - allowed)
+            raise _Shape(f"{hint.__name__} " + (f"without {missing[0]}" if missing else f"with {extra[0]}"))
+        made = {}
+        for name, item in value.items():
+            try:
+                made[name] = fields[name](item)
+            except _Shape as exc:
+                raise _Shape(f"{name}: {exc}") from None
+        return made
+
+    return check
+
+
+def _or_miss(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`check` for the compiled builders: `_MISS` where it raises."""
+
+    def checked(value: Any) -> Any:
+        try:
+            return check(value)
+        except _Shape:
+            return _MISS
+
+    return checked
 
 
 class _Compiled:
@@ -227,6 +264,10 @@ class _Compiled:
             return []
         if origin is dict:
             return [f"{pad}if type({var}) is not dict: return _MISS"]
+        if typing.is_typeddict(hint):
+            checker = f"_typed_{len(self.names)}"
+            self.names[checker] = _or_miss(_typed_dict(hint))
+            return [f"{pad}{var} = {checker}({var})", f"{pad}if {var} is _MISS: return _MISS"]
         if dataclasses.is_dataclass(hint):
             inner_name = self.record(hint)  # type: ignore[arg-type]
             return [f"{pad}{var} = {inner_name}({var})", f"{pad}if {var} is _MISS: return _MISS"]

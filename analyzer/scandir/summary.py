@@ -3,6 +3,7 @@ checked as erratlas writes it; a part of another shape is an InputError naming t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from analyzer.errors import InputError
@@ -13,9 +14,11 @@ from analyzer.summary_model import (
     DriftedEntry,
     HandlerTally,
     InputFile,
+    Invariant,
     LoggerSeen,
     RecordedAllowlist,
     ScanHead,
+    ScanPart,
     StaleEntry,
     Summary,
     SummaryCoverage,
@@ -84,7 +87,16 @@ def _object(value: Any, path: str, where: object) -> dict[str, Any]:
     return value
 
 
-def scan_head(document: dict[str, Any], where: object) -> ScanHead:
+def scan_part(document: Mapping[str, object], where: object) -> ScanPart:
+    """The scan's part of the summary `document` (read from `where`, or just made by a scan)."""
+    invariants = document.get("invariants")
+    if not isinstance(invariants, list) or not all(isinstance(row, (Invariant, dict)) for row in invariants):
+        raise InputError(where, "not the shape erratlas writes: invariants is not a list")
+    return ScanPart(document, _object(document.get("inputs"), "inputs", where), tuple(invariants),
+                    scan_head(document, where), handler_tally(document, where))
+
+
+def scan_head(document: Mapping[str, object], where: object) -> ScanHead:
     """The input and versions a summary's scan part records (the index's first lines)."""
     inputs = _object(document.get("inputs"), "inputs", where)
     units = inputs.get("units")
@@ -96,7 +108,7 @@ def scan_head(document: dict[str, Any], where: object) -> ScanHead:
                     fingerprint)
 
 
-def handler_tally(document: dict[str, Any], where: object) -> HandlerTally | None:
+def handler_tally(document: Mapping[str, object], where: object) -> HandlerTally | None:
     """The scan part's `handlers` block, counted; None for a scan without handlers."""
     block = document.get("handlers")
     if block is None:

@@ -1,0 +1,74 @@
+"""Where `erratlas gate` spends its CPU on one scan directory, stage by stage, in one process.
+
+usage: python bench/gate_stages.py SCAN_DIR [--runs N]
+
+Run from the repository root (where a scan's recorded allowlist paths are found). Calls the
+functions the gate calls, with the collector off as the CLI has it, and prints a markdown table
+of the minimum user + system CPU of each stage over N runs (default 5). The reference graph's
+lines appear only when an allowlist of the scan has a `references` entry; the projection's line
+includes building the graph's edge index and its reach (each run on a fresh graph).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    gc.disable()
+    start = time.process_time()
+    import analyzer.cli  # noqa: F401  (the gate's start-up imports the CLI)
+    from analyzer.owners.gate import recorded_allowlists
+    from analyzer.owners.handlers import project_handlers
+    from analyzer.owners.projection import project
+    from analyzer.owners.references import ReferenceGraph
+    from analyzer.projected import recompute
+    from analyzer.reports.flow import flow_pages
+    from analyzer.scandir.files import SUMMARY_FILE, is_derived
+    from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers, load_references
+    from analyzer.scandir.read import verified
+    from analyzer.scandir.summary import recorded_allowlists as recorded_of
+
+    print(f"| stage | min CPU s of {args.runs} |\n|---|---:|\n| imports (the CLI and the gate's modules) "
+          f"| {time.process_time() - start:.3f} |")
+
+    def stage(name: str, work: Callable[[], Any]) -> Any:
+        best = float("inf")
+        for _ in range(args.runs):
+            began = time.process_time()
+            made = work()
+            best = min(best, time.process_time() - began)
+        print(f"| {name} | {best:.3f} |")
+        return made
+
+    directory, where = args.directory, args.directory / SUMMARY_FILE
+    files, summary = stage("read and verify the directory", lambda: verified(directory))
+    allowlists = stage("the recorded allowlists, read again",
+                       lambda: recorded_allowlists(recorded_of(summary, where), [], where))
+    inventory = {name: data for name, data in files.items() if not is_derived(name)}
+    records = stage("callsite records", lambda: in_bundle_order(load_callsites(inventory)))
+    handlers = stage("handler records", lambda: load_handlers(inventory)) or []
+    graph = None
+    if any(entry.level == "references" for allowlist in allowlists for entry in allowlist.entries):
+        items = stage("reference items", lambda: load_references(inventory))
+        graph = stage("reference graph (items by offset)", lambda: ReferenceGraph(items))
+    projection = stage("projection (and the graph's edge index and reach)",
+                       lambda: project(records, allowlists, ReferenceGraph(items) if graph is not None else None))
+    rows = stage("handler owners", lambda: project_handlers(handlers, allowlists, projection, graph))
+    stage("flow pages", lambda: flow_pages(handlers, rows, [h.findings() for h in handlers], records))
+    stage("the whole recomputation (`projected.recompute`)", lambda: recompute(directory, files, summary, allowlists))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
