@@ -143,7 +143,7 @@ class _Tasks:
             return self._site_facts(self.sites[first:first + _SITES_PER_TASK])
         first = self.root_groups[task - chunks - groups]
         wanted = self.roots[first:first + _BINDINGS_PER_TASK]
-        return binding_digests(self.tree, self.unit.source, self.items.raw, wanted)
+        return binding_digests(self.tree, self.normalizer, self.items.raw, wanted)
 
     def _site_facts(self, sites: list[tuple[Node, str]]) -> tuple[list[SiteFacts | LeftOut], dict[int, int], int]:
         """The facts of some callsites, the handlers that catch their errors directly (callsite
