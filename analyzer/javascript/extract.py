@@ -283,6 +283,8 @@ def _site(
         role = "logger"
     anchor = anchor_of(node, chain, siblings=normalizer.siblings)
     function = innermost_function(chain)
+    # the function first: a window anchor inside it is then read from the names it captured
+    function_digest = normalizer.digest(function) if function is not None else None
     return SiteFacts(
         kind=kind,
         offset=node.start_byte,
@@ -310,7 +312,7 @@ def _site(
             anchor_slot=(unit.name, anchor.start_byte),
             order=(unit.name, node.start_byte),
         ),
-        function_digest=normalizer.digest(function) if function is not None else None,
+        function_digest=function_digest,
         function_offset=function.start_byte if function is not None else None,
         flow=flow_of(node, chain, diagnostics, callee) if kind == "error" and node.type != "identifier" else None,
     )
