@@ -188,15 +188,14 @@ class Normalizer:
             known = self._known.names_in(start, end)
             if known is not None:
                 return known
-        captured = _captures(_RENAMEABLE, node)  # not in source order
-        stop_of = dict(zip(map(_START, captured), map(_END, captured)))
-        if node.has_error or len(stop_of) < len(captured):
+        captured = _captures(_RENAMEABLE, node)
+        if node.has_error:
             # a zero-width name (MISSING) may share a start, or touch an inner node without lying
             # in it: such a node's names are sorted as pairs and not kept
             pairs = sorted(zip(map(_START, captured), map(_END, captured)))
             return [name for name, _ in pairs], [stop for _, stop in pairs]
-        starts = sorted(stop_of)
-        stops = list(map(stop_of.__getitem__, starts))
+        captured.sort(key=_START)  # the captures do not come in source order; names start apart
+        starts, stops = list(map(_START, captured)), list(map(_END, captured))
         self._known.keep(start, end, starts, stops)
         return starts, stops
 
