@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tree_sitter import Node
 
-from analyzer.javascript.syntax import FUNCTION_TYPES, parse
+from analyzer.javascript.normalize import ANCHOR_LIMIT, Anchor, Normalizer, Siblings, anchor_of
+from analyzer.javascript.normalize import innermost_function as enclosing_function
+from analyzer.javascript.syntax import FUNCTION_TYPES, ancestors, parse
 
 MINIFIED = [
     FIXTURES / "demo" / "demo.min.js",
@@ -180,3 +182,49 @@ def test_editing_one_function_changes_only_its_own_callsites(tmp_path: Path, bun
                 assert now["fingerprint"] != was["fingerprint"], (start, was["id"])
             else:
                 assert now["fingerprint"] == was["fingerprint"], (start, was["id"], "changed outside the edit")
+
+
+def _call_anchors(source: bytes, limit: int) -> list[Anchor]:
+    """Every call's anchor (within `limit` nodes) and innermost function, in source order."""
+    tree = parse(source)
+    root = tree.root_node
+    siblings = Siblings()
+    out: list[Anchor] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("call_expression", "new_expression"):
+            chain = ancestors(node, root)
+            out.append(anchor_of(node, chain, limit, siblings))
+            function = enclosing_function(chain)
+            if function is not None:
+                out.append(function)
+        stack.extend(reversed(node.children))
+    assert out
+    return out
+
+
+def _damaged(source: bytes) -> bytes:
+    """The bundle with `&&` before every 20th `)`: the parser recovers with MISSING names."""
+    pieces = source.split(b")")
+    return b"".join(piece + (b"&&)" if at % 20 == 19 else b")") for at, piece in enumerate(pieces[:-1])) + pieces[-1]
+
+
+@pytest.mark.parametrize("damaged", [False, True], ids=["clean", "damaged"])
+@pytest.mark.parametrize("limit", [ANCHOR_LIMIT, 48])
+@pytest.mark.parametrize("bundle", MINIFIED, ids=lambda p: p.name)
+def test_an_anchor_digest_does_not_depend_on_the_anchors_digested_before(
+    bundle: Path, limit: int, damaged: bool
+) -> None:
+    """The normalizer reads an anchor's names from the nodes it captured before: digesting every
+    anchor in source order, in reverse order, or each with a normalizer of its own gives the same
+    digests (windows and functions overlapping, and a tree the parser recovered)."""
+    source = _damaged(bundle.read_bytes()) if damaged else bundle.read_bytes()
+    assert parse(source).root_node.has_error == damaged
+    assert any(name.is_missing for name in name_nodes(source)) == damaged
+    anchors = _call_anchors(source, limit)
+    forward, backward = Normalizer(source), Normalizer(source)
+    in_order = [forward.digest(anchor) for anchor in anchors]
+    reversed_order = [backward.digest(anchor) for anchor in reversed(anchors)][::-1]
+    alone = [Normalizer(source).digest(anchor) for anchor in anchors]
+    assert in_order == reversed_order == alone

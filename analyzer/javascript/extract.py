@@ -143,7 +143,7 @@ class _Tasks:
             return self._site_facts(self.sites[first:first + _SITES_PER_TASK])
         first = self.root_groups[task - chunks - groups]
         wanted = self.roots[first:first + _BINDINGS_PER_TASK]
-        return binding_digests(self.tree, self.unit.source, self.items.raw, wanted)
+        return binding_digests(self.tree, self.normalizer, self.items.raw, wanted)
 
     def _site_facts(self, sites: list[tuple[Node, str]]) -> tuple[list[SiteFacts | LeftOut], dict[int, int], int]:
         """The facts of some callsites, the handlers that catch their errors directly (callsite
@@ -283,6 +283,8 @@ def _site(
         role = "logger"
     anchor = anchor_of(node, chain, siblings=normalizer.siblings)
     function = innermost_function(chain)
+    # the function first: a window anchor inside it is then read from the names it captured
+    function_digest = normalizer.digest(function) if function is not None else None
     return SiteFacts(
         kind=kind,
         offset=node.start_byte,
@@ -310,7 +312,7 @@ def _site(
             anchor_slot=(unit.name, anchor.start_byte),
             order=(unit.name, node.start_byte),
         ),
-        function_digest=normalizer.digest(function) if function is not None else None,
+        function_digest=function_digest,
         function_offset=function.start_byte if function is not None else None,
         flow=flow_of(node, chain, diagnostics, callee) if kind == "error" and node.type != "identifier" else None,
     )

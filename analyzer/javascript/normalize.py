@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import OrderedDict
+from array import array
 from collections.abc import Sequence
 from itertools import chain
+from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -101,8 +102,10 @@ Anchor = Node | Window
 
 #: nodes with more named children than this get them indexed (`Siblings.named_index`)
 _WIDE = 64
-#: windows' members whose names are remembered: neighbouring callsites share most of a window
-_REMEMBERED_MEMBERS = 4096
+
+#: the renameable names of a piece of a tree: (starts, stops), sorted by start
+Names = tuple[list[int], list[int]]
+_START, _END = attrgetter("start_byte"), attrgetter("end_byte")
 
 
 class Normalizer:
@@ -115,10 +118,8 @@ class Normalizer:
         self._cache: dict[object, bytes] = {}
         #: the run of siblings each window is cut from (`anchor_of`)
         self.siblings = Siblings()
-        #: name spans of the most recent windows' members, by node id (oldest first)
-        self._member_names: OrderedDict[int, list[tuple[int, int]]] = OrderedDict()
-        #: the names of the big nodes captured so far
-        self._spans = _KnownNames()
+        #: the names of every node captured so far (callsites', handlers' and bindings' anchors)
+        self._known = _KnownNames()
 
     def digest(self, node: Anchor) -> bytes:
         cached = self._cache.get(node.id)
@@ -139,88 +140,93 @@ class Normalizer:
         (`{VERSION:"2.1.98",...}.VERSION`, how bundlers inline a table of build-time constants)
         replaced by `\\0=KEY\\0` (docs/fingerprints.md): invariant under any consistent
         renaming and under the values of build constants, sensitive to everything else."""
-        names = list(self._names(node))
-        names.sort()
-        return self.normalized_span(node, names)
+        return self.normalized_span(node, self.names(node))
 
-    def normalized_span(self, node: Anchor, names: list[tuple[int, int]]) -> bytes:
-        """`normalized` for a caller that already has the anchor's renameable names, sorted by
-        start (the reference graph captures every name of a unit once)."""
+    def normalized_span(self, node: Anchor, names: Names) -> bytes:
+        """`normalized` for a caller that already has the anchor's renameable names (`names`)."""
         source, begin, end = self.source, node.start_byte, node.end_byte
+        starts, stops = names
         reads = _possible_reads(node, source)
         if reads:
             replaced: dict[int, bytes] = {}
+            spans: list[tuple[int, int]] = []
             for read in reads:
                 key = _constant_read(read, source)
                 if key is not None:
-                    names.append((read.start_byte, read.end_byte))
+                    spans.append((read.start_byte, read.end_byte))
                     replaced[read.start_byte] = b"\x00=%s\x00" % key
             if replaced:
-                names.sort()  # a read's start is never a name's start
-                return _with_reads(source, begin, end, names, replaced)
-        if not names:
+                spans += zip(starts, stops)
+                spans.sort()  # a read's start is never a name's start
+                return _with_reads(source, begin, end, spans, replaced)
+        if not starts:
             return source[begin:end]
         # each name's index is that of its text's first occurrence; pieces joined in C
-        starts, stops = [start for start, _ in names], [stop for _, stop in names]
         texts = list(map(source.__getitem__, map(slice, starts, stops)))
         index = {text: at for at, text in enumerate(dict.fromkeys(texts))}
         marks = map(_marks(len(index)).__getitem__, map(index.__getitem__, texts))
         gaps = list(map(source.__getitem__, map(slice, [begin, *stops], [*starts, end])))
         return b"".join(chain(chain.from_iterable(zip(gaps, marks)), (gaps[-1],)))
 
-    def _names(self, node: Anchor) -> list[tuple[int, int]]:
-        """Spans of the renameable names inside the anchor (a window's, member by member,
-        remembered for the next windows; a node's read from a span holding it whose names are
-        known, else captured and kept when the node is big)."""
+    def names(self, node: Anchor) -> Names:
+        """The renameable names inside the anchor (a window's, member by member), each node's
+        read by bisection from a captured node holding it, else captured and kept: neighbouring
+        windows share members, a function holds its callsites' windows, an item its bindings'."""
         if isinstance(node, Node):
-            known = self._spans.names_in(node.start_byte, node.end_byte)
+            return self._node_names(node)
+        starts: list[int] = []
+        stops: list[int] = []
+        for member in node.members:
+            member_starts, member_stops = self._node_names(member)
+            starts += member_starts
+            stops += member_stops
+        return starts, stops
+
+    def _node_names(self, node: Node) -> Names:
+        start, end = node.start_byte, node.end_byte
+        if not node.has_error:
+            known = self._known.names_in(start, end)
             if known is not None:
                 return known
-            captured = sorted((n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, node))
-            if node.descendant_count > ANCHOR_LIMIT and all(start < stop for start, stop in captured):
-                # a zero-width name (MISSING) may touch an inner node without lying in it
-                self._spans.keep(node.start_byte, node.end_byte, captured)
-            return captured
-        remembered = self._member_names
-        names: list[tuple[int, int]] = []
-        for member in node.members:
-            spans = remembered.get(member.id)
-            if spans is None:
-                spans = self._spans.names_in(member.start_byte, member.end_byte)
-                if spans is None:
-                    spans = [(n.start_byte, n.end_byte) for n in _captures(_RENAMEABLE, member)]
-                remembered[member.id] = spans
-                if len(remembered) > _REMEMBERED_MEMBERS:
-                    remembered.popitem(last=False)
-            names.extend(spans)
-        return names
+        captured = _captures(_RENAMEABLE, node)
+        if node.has_error:
+            # a zero-width name (MISSING) may share a start, or touch an inner node without lying
+            # in it: such a node's names are sorted as pairs and not kept
+            pairs = sorted(zip(map(_START, captured), map(_END, captured)))
+            return [name for name, _ in pairs], [stop for _, stop in pairs]
+        captured.sort(key=_START)  # the captures do not come in source order; names start apart
+        starts, stops = list(map(_START, captured)), list(map(_END, captured))
+        self._known.keep(start, end, starts, stops)
+        return starts, stops
 
 
 class _KnownNames:
-    """The renameable names of big nodes already captured (disjoint spans, sorted), so that a
-    node inside one (an anchor inside a function digested whole) is read by bisection."""
+    """The renameable names of the nodes captured so far, by disjoint spans sorted by start (a
+    node's span replaces those of the nodes inside it), so that a node inside one is read by
+    bisection. Name offsets are kept in arrays: 16 bytes a name."""
 
     def __init__(self) -> None:
         self._starts: list[int] = []
-        self._spans: list[tuple[int, int, list[int], list[tuple[int, int]]]] = []
+        self._ends: list[int] = []
+        self._names: list[tuple[array[int], array[int]]] = []
 
-    def names_in(self, start: int, end: int) -> list[tuple[int, int]] | None:
+    def names_in(self, start: int, end: int) -> Names | None:
         at = bisect.bisect_right(self._starts, start) - 1
-        if at < 0:
+        if at < 0 or end > self._ends[at]:
             return None
-        _, span_end, name_starts, names = self._spans[at]
-        if end > span_end:
-            return None
-        return names[bisect.bisect_left(name_starts, start):bisect.bisect_left(name_starts, end)]
+        starts, stops = self._names[at]
+        first, last = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
+        return starts[first:last].tolist(), stops[first:last].tolist()
 
-    def keep(self, start: int, end: int, names: list[tuple[int, int]]) -> None:
+    def keep(self, start: int, end: int, starts: list[int], stops: list[int]) -> None:
         """Keep a node's names; spans inside it are dropped (it answers for them)."""
         first = bisect.bisect_left(self._starts, start)
         last = first
-        while last < len(self._spans) and self._spans[last][1] <= end:
+        while last < len(self._ends) and self._ends[last] <= end:
             last += 1
         self._starts[first:last] = [start]
-        self._spans[first:last] = [(start, end, [name for name, _ in names], names)]
+        self._ends[first:last] = [end]
+        self._names[first:last] = [(array("q", starts), array("q", stops))]
 
 
 def _with_reads(
@@ -256,11 +262,6 @@ def _marks(count: int) -> list[bytes]:
 
 #: one cursor per query (never given a byte range, so reusable)
 _NODE_CURSORS: dict[int, QueryCursor] = {}
-
-
-def captures_in(node: Anchor) -> list[Node]:
-    """The renameable names inside an anchor."""
-    return _captures(_RENAMEABLE, node)
 
 
 def window(parent: Node, child: Node, limit: int, siblings: Siblings | None = None) -> Anchor:

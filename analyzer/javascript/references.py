@@ -34,7 +34,6 @@ from analyzer.javascript.normalize import (
     Anchor,
     Normalizer,
     Siblings,
-    captures_in,
     window,
 )
 from analyzer.javascript.occurrences import RawItem, references_of
@@ -186,13 +185,15 @@ def _offsets(source: bytes, text: bytes) -> list[int]:
     return out
 
 
-def binding_digests(tree: Tree, source: bytes, raw: list[RawItem], wanted: list[int]) -> dict[tuple[int, str], bytes]:
+def binding_digests(
+    tree: Tree, normalizer: Normalizer, raw: list[RawItem], wanted: list[int]
+) -> dict[tuple[int, str], bytes]:
     """The digest of each binding declared by the items at the positions `wanted`: the
     normalized text of the declaration's anchor (the whole item when it has at most
     `ANCHOR_LIMIT` syntax nodes, else the run of the item's children around the declared name
-    within that limit, as for a callsite) and the index normalization gives the name in it."""
-    root = tree.root_node
-    normalizer = Normalizer(source)
+    within that limit, as for a callsite) and the index normalization gives the name in it.
+    `normalizer`: the unit's, whose names of the callsites' anchors most of these lie in."""
+    root, source = tree.root_node, normalizer.source
     siblings = Siblings()
     out: dict[tuple[int, str], bytes] = {}
     for position in wanted:
@@ -206,9 +207,9 @@ def binding_digests(tree: Tree, source: bytes, raw: list[RawItem], wanted: list[
             if declared is None:
                 continue
             anchor = _anchor(node, declared, siblings)
-            names = sorted((n.start_byte, n.end_byte) for n in captures_in(anchor))
+            names = normalizer.names(anchor)
             order: dict[bytes, int] = {}
-            for name_start, name_end in names:
+            for name_start, name_end in zip(*names):
                 order.setdefault(source[name_start:name_end], len(order))
             slot = order.get(source[declared.start_byte:declared.end_byte], -1)
             normalized = normalizer.normalized_span(anchor, names)
