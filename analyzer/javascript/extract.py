@@ -86,6 +86,7 @@ def extract_unit(
     spent_before = budget.left
     done = executor.map(work.run, work.count, len(source))
     references, site_facts, caught, spent = work.gather(done)
+    del work, done  # freed before the handlers: the tree is still whole (docs/performance.md, "Memory")
     budget.left = spent_before
     normalizer.spend(spent)  # the node visits of every callsite's facts, wherever they were made
     mark("extract: callsite facts made")
