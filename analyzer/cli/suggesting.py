@@ -74,10 +74,7 @@ def suggest(
                 from analyzer.javascript.corpus import index_sources, signatures_of_bundle
                 from analyzer.owners.corpus.suggest import render as render_with_corpus
                 from analyzer.owners.corpus.suggest import with_corpus
-                from analyzer.scandir.summary import summary_of
-
-                read = summary_of(summary, directory / SUMMARY_FILE)
-                rows = with_corpus(rows, records, modules, files, read, corpus, bundle, directory,
+                rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory,
                                    index_sources, signatures_of_bundle, lambda line: err.print(line, markup=False))
                 data = render_with_corpus(rows)
             elif bundle is not None:

@@ -37,8 +37,8 @@ from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_e
 from analyzer.owners.references import ReferenceGraph
 from analyzer.owners.truth import MapTruth, truth_suggestions
 from analyzer.scandir.files import SUGGESTION_SCHEMA, SUGGESTIONS_FILE
-from analyzer.scandir.load import load_callsites, load_modules, load_projection, record_of
-from analyzer.scandir.read import schema_row, verified
+from analyzer.scandir.load import load_callsites, load_modules, load_projection, record_of, schema_row
+from analyzer.scandir.read import verified
 
 CONFIDENCES = ("exact", "likely", "possible", "ambiguous")
 #: what `accept` takes at most: an ambiguous suggestion names several candidates and is never accepted
