@@ -264,7 +264,7 @@ ENVIRONMENT = {"ERRATLAS_CACHE", "ERRATLAS_DEBUG", "ERRATLAS_HELPER", "ERRATLAS_
 MAX_DOCSTRING = 1400
 #: history in code: "SPEC n" (a document outside the repository), "issue n", `# -- ... --` markers,
 #: "as before" (a behaviour is said as it is, not against an older one)
-_HISTORY = re.compile(r"\bSPEC \d|\(SPEC\b|\bissues? \d+|^\s*# -- |\bas before\b", re.IGNORECASE | re.MULTILINE)
+_HISTORY = re.compile(r"\bSPEC \d|\(SPEC\b|\bissues? \d+|^\s*# -- |\b[Aa]s before\b", re.MULTILINE)
 
 
 def test_no_module_refers_to_a_spec_an_issue_or_a_section_marker() -> None:

@@ -44,12 +44,11 @@ def _say_owners(files: dict[str, bytes]) -> None:
 
 
 def owners_line(files: dict[str, bytes]) -> str:
-    import orjson
-
     from analyzer.scandir.files import SUMMARY_FILE
+    from analyzer.scandir.read import parse_summary
     from analyzer.scandir.summary import summary_of
 
-    summary = summary_of(orjson.loads(files[SUMMARY_FILE]), SUMMARY_FILE)
+    summary = summary_of(parse_summary(files[SUMMARY_FILE], SUMMARY_FILE), SUMMARY_FILE)
     coverage = summary.coverage.overall
     return (f"owners: {coverage.owned} of {coverage.total} owned ({coverage.display}), "
             f"{len(summary.stale)} stale, {len(summary.drifted)} drifted, {len(summary.ambiguous)} ambiguous entries")

@@ -3,10 +3,14 @@ checked as erratlas writes it; a part of another shape is an InputError naming t
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import TypeVar
 
+import orjson
+
 from analyzer.errors import InputError
+from analyzer.scandir.files import SUMMARY_FILE
 from analyzer.scandir.load import record_of
 from analyzer.summary_model import (
     AmbiguousEntry,
@@ -164,3 +168,13 @@ def baseline_of(document: Mapping[str, object], where: object) -> Baseline:
             if not all(isinstance(fp, str) for fp in flagged[key]):
                 raise InputError(where, f"corrupt baseline summary: handlerOwners.findings.{key}")
     return Baseline(total, tuple(unresolved), flagged)
+
+
+def with_output(files: dict[str, bytes], name: str, data: bytes) -> dict[str, bytes]:
+    """A verified scan directory's `files` with `name` added and listed (with its sha256) in the
+    summary's outputs, so that the gate still verifies the directory (`suggest` adds its file so)."""
+    summary = orjson.loads(files[SUMMARY_FILE])
+    outputs = dict(summary.get("outputs") or {})
+    outputs[name] = hashlib.sha256(data).hexdigest()
+    summary["outputs"] = dict(sorted(outputs.items()))
+    return {**files, name: data, SUMMARY_FILE: orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n"}
