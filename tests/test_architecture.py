@@ -314,6 +314,8 @@ def _layout() -> dict[str, str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1]
     block = text.split("```", 2)[1].strip("\n").splitlines()
     assert len(block) <= 40, f"the layout is {len(block)} lines: it must fit one screen"
+    wide = [line for line in block if len(line) > 120]
+    assert not wide, f"layout lines wider than a screen of 120 columns: {wide}"
     folders: dict[str, str] = {}
     path: list[str] = []
     current = ""
