@@ -12,6 +12,7 @@ import os
 import signal
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,7 +50,7 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
     travel back: InputError as InputError, InvariantError as InvariantError, anything else as
     ChildFailure; a child that dies becomes an InputError naming the unit it was on."""
     ended = run_to_end(lambda send: _child(work, send), keep_stderr=True)  # it shows the progress
-    notes: dict[str, Any] = {}
+    notes = _Notes()
     for frame in ended.frames:
         kind = frame[0]
         if kind == "result":
@@ -61,9 +62,11 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
         if kind == "internal":
             raise ChildFailure(frame[1], frame[2])
         if kind == "out-of-memory":
-            raise InputError(notes.get("unit", subject), f"exceeded {_bound_text(notes)}")
-        if kind in ("unit", "memory", "javascript"):
-            notes[kind] = frame[1]
+            raise InputError(notes.unit if notes.unit is not None else subject, f"exceeded {_bound_text(notes)}")
+        if kind == "unit":
+            notes.unit = str(frame[1])
+        elif kind in ("memory", "javascript"):
+            setattr(notes, kind, int(frame[1]))
     raise _death(ended.status, ended.peak_rss, notes, subject)
 
 
@@ -95,12 +98,22 @@ def _on_limit(bound: int, javascript_bytes: int) -> None:
         report("javascript", javascript_bytes)
 
 
-def _death(status: int, peak_rss: int, notes: dict[str, Any], subject: Path) -> InputError:
-    where = notes.get("unit", subject)
+@dataclass(slots=True)
+class _Notes:
+    """What the child reported of where it was: the unit being parsed, the memory bound set and
+    the JavaScript bytes that bound was set for."""
+
+    unit: str | None = None
+    memory: int | None = None
+    javascript: int | None = None
+
+
+def _death(status: int, peak_rss: int, notes: _Notes, subject: Path) -> InputError:
+    where = notes.unit if notes.unit is not None else subject
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else f"signal {number}"
-        bound = notes.get("memory")
+        bound = notes.memory
         if bound is not None and peak_rss >= _NEAR_BOUND * bound:
             return InputError(where, f"exceeded {_bound_text(notes)} (the scan ended by {name})")
         if number == signal.SIGKILL:
@@ -110,8 +123,8 @@ def _death(status: int, peak_rss: int, notes: dict[str, Any], subject: Path) -> 
     return InputError(where, f"the scan ended without a result (exit status {code}); nothing was written")
 
 
-def _bound_text(notes: dict[str, Any]) -> str:
-    javascript, bound = notes.get("javascript"), notes.get("memory")
+def _bound_text(notes: _Notes) -> str:
+    javascript, bound = notes.javascript, notes.memory
     if javascript is None or bound is None:
         return "the memory bound"
     text = limits.describe_memory_bound(javascript)

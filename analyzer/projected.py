@@ -33,8 +33,7 @@ from analyzer.scandir.files import (
 )
 from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers
 from analyzer.scandir.read import check_listed, show, verified
-from analyzer.scandir.summary import recorded_allowlists as recorded_of
-from analyzer.scandir.summary import scan_part, summary_of
+from analyzer.scandir.summary import scan_part
 from analyzer.summary_model import (
     AmbiguousEntry,
     DriftedEntry,
@@ -103,7 +102,7 @@ def _noted(entry: Entry) -> tuple[str, str, str, str, str | None, str | None, st
 # ---- the gate's recomputation ----------------------------------------------------------------------
 
 
-def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
+def recompute(directory: Path, files: dict[str, bytes], summary: Summary,
               allowlists: list[Allowlist]) -> Summary:
     """The summary made again from the inventory and the allowlists, typed; any difference from
     the directory's counts, projection, index or summary is refused with the first one."""
@@ -113,26 +112,28 @@ def recompute(directory: Path, files: dict[str, bytes], summary: dict[str, Any],
     try:
         recount = counts(records)
         # the readable slice each callsite's record points into (the index links there)
-        check_listed(directory, {r.readable.file for r in records}, summary["outputs"])
+        check_listed(directory, {r.readable.file for r in records}, summary.outputs)
         # each inventory file's sha256 was checked against the summary by `verified`
-        derived = owner_files(inventory, allowlists, scan_part(summary, where), records, digests=summary["outputs"])
+        derived = owner_files(inventory, allowlists, scan_part(summary.document, where), records,
+                              digests=summary.outputs)
     except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
         raise InputError(directory / CALLSITE_FILES["error"],
                          f"records do not have the shape erratlas writes ({type(exc).__name__}: {exc})") from None
-    if recount != summary.get("counts"):
-        raise InputError(where, "counts disagree with the records: " + _difference(summary.get("counts"), recount))
+    stored = summary.document
+    if recount != stored.get("counts"):
+        raise InputError(where, "counts disagree with the records: " + _difference(stored.get("counts"), recount))
     for name in (PROJECTION_FILE, HANDLER_PROJECTION_FILE, INDEX_FILE, SUMMARY_FILE):
         if name not in derived and name not in files:
             continue
         if derived.get(name) != files.get(name):
             if name == SUMMARY_FILE:
-                difference = _difference(summary, orjson.loads(derived[name]))
+                difference = _difference(stored, orjson.loads(derived[name]))
             else:
                 difference = _first_line(files.get(name, b""), derived.get(name, b""))
             raise InputError(directory / name, f"disagrees with the owners recomputed from the inventory and "
                                                f"the allowlists: {difference}")
-    # the recomputed summary is the file's bytes: the document `verified` parsed from them
-    return summary_of(summary, where)
+    # the recomputed summary is the file's bytes: the one `verified` read
+    return summary
 
 
 def _difference(stored: Any, recomputed: Any) -> str:
@@ -162,5 +163,5 @@ def checked_summary(directory: Path, allowlists: list[Path]) -> Summary:
     """Verify `directory` and recompute its owners: the summary the gate may believe."""
     files, summary = verified(directory)
     where = directory / SUMMARY_FILE
-    found = recorded_allowlists(recorded_of(summary, where), allowlists, where)
+    found = recorded_allowlists(summary.allowlists, allowlists, where)
     return recompute(directory, files, summary, found)

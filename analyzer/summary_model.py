@@ -2,13 +2,13 @@
 verbs read back, typed: the inputs, the coverage, the allowlist entries that did not apply, the
 Unresolved fingerprints, the loggers and the handler findings; the owner part as the owner verbs
 write it; a baseline as the gate reads it. The scan's own part (counts, modules, evidence) stays
-open data the summary carries as it is."""
+open data the summary carries as it is, but for what the verbs read of it (the fingerprint block,
+the source maps)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from analyzer.errors import InvariantError
 
@@ -97,16 +97,57 @@ class LoggerSeen:
 
 
 @dataclass(frozen=True, slots=True)
-class Summary:
-    """A summary as the verbs read it: the typed parts, and the whole `document`."""
+class FingerprintBlock:
+    """The fingerprint algorithm and the parsers a scan was made with (`fingerprint`)."""
 
-    document: dict[str, Any]
+    version: str
+    anchorLimit: int
+    #: parser package -> its version
+    grammar: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class PackageRoot:
+    """A used map's package root: its path from the unit's directory, its name and the sha256 of
+    its package.json (None for an archive's root without one)."""
+
+    path: str
+    name: str | None
+    sha256: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceMapRow:
+    """A source map a unit names (`modules.sourceMaps`), and for a used one where its sources lie."""
+
+    unit: str
+    map: str | None
+    #: used, or why not
+    status: str
+    sha256: str | None
+    sources: int
+    mappedCallsites: int
+    #: a used map only (None there: no package root)
+    packageRoot: PackageRoot | None = None
+    #: a used map only: its distinct sources by place
+    places: dict[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A verified summary as the verbs read it: the typed parts, and the whole `document` (the
+    raw JSON, for the gate's comparison with the summary it makes again)."""
+
+    document: Mapping[str, object]
+    fingerprint: FingerprintBlock
     bundle: InputFile
     units: tuple[InputFile, ...]
     allowlists: tuple[RecordedAllowlist, ...]
     loggers: tuple[LoggerSeen, ...]
     #: callsites in all
     total: int
+    sourceMaps: tuple[SourceMapRow, ...]
+    owners: OwnerCounts
     coverage: SummaryCoverage
     stale: tuple[StaleEntry, ...]
     drifted: tuple[DriftedEntry, ...]
@@ -115,6 +156,8 @@ class Summary:
     #: finding (swallowed, lostCause, uselessCatch) -> the fp1h fingerprints of the Product handlers
     #: it flags; None for a scan without handlers
     productFindings: dict[str, tuple[str, ...]] | None
+    #: every file of the directory but the summary -> its sha256, each checked
+    outputs: dict[str, str]
 
 
 # ---- the owner part, as the owner verbs write it ---------------------------------------------------

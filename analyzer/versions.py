@@ -8,6 +8,7 @@ Read from package metadata, so that verbs that never parse do not import a parse
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 
 from analyzer.errors import InputError
@@ -33,7 +34,7 @@ def _installed(name: str) -> str:
         return "not installed"
 
 
-def check_same(summary: dict[str, object], where: object, other: dict[str, object] | None = None,
+def check_same(summary: Mapping[str, object], where: object, other: Mapping[str, object] | None = None,
                other_where: object = None) -> None:
     """Raise when `summary` was written with another fingerprint algorithm or parser release
     than this installation's (or than `other`'s, a baseline's, when given)."""
@@ -51,7 +52,7 @@ def check_same(summary: dict[str, object], where: object, other: dict[str, objec
                                     f"{_show(theirs[key])} in {against} (rescan with one erratlas)")
 
 
-def _recorded(summary: dict[str, object], where: object) -> dict[str, object]:
+def _recorded(summary: Mapping[str, object], where: object) -> dict[str, object]:
     block = summary.get("fingerprint")
     if not isinstance(block, dict) or not isinstance(block.get("grammar"), dict) or "version" not in block:
         raise InputError(where, "the summary records no fingerprint and grammar versions "

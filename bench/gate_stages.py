@@ -37,7 +37,6 @@ def main() -> int:
     from analyzer.scandir.files import SUMMARY_FILE, is_derived
     from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers, load_references
     from analyzer.scandir.read import verified
-    from analyzer.scandir.summary import recorded_allowlists as recorded_of
 
     print(f"| stage | min CPU s of {args.runs} |\n|---|---:|\n| imports (the CLI and the gate's modules) "
           f"| {time.process_time() - start:.3f} |")
@@ -54,7 +53,7 @@ def main() -> int:
     directory, where = args.directory, args.directory / SUMMARY_FILE
     files, summary = stage("read and verify the directory", lambda: verified(directory))
     allowlists = stage("the recorded allowlists, read again",
-                       lambda: recorded_allowlists(recorded_of(summary, where), [], where))
+                       lambda: recorded_allowlists(summary.allowlists, [], where))
     inventory = {name: data for name, data in files.items() if not is_derived(name)}
     records = stage("callsite records", lambda: in_bundle_order(load_callsites(inventory)))
     handlers = stage("handler records", lambda: load_handlers(inventory)) or []

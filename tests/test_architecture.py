@@ -262,8 +262,9 @@ ENVIRONMENT = {"ERRATLAS_CACHE", "ERRATLAS_DEBUG", "ERRATLAS_HELPER", "ERRATLAS_
                "ERRATLAS_RENDER_WORKER", "ERRATLAS_TRACE"}
 #: a module docstring says what and why in a few lines; measured reasons go to docs/
 MAX_DOCSTRING = 1400
-#: history in code: "SPEC n" (a document outside the repository), "issue n", `# -- ... --` markers
-_HISTORY = re.compile(r"\bSPEC \d|\(SPEC\b|\bissues? \d+|^\s*# -- ", re.MULTILINE)
+#: history in code: "SPEC n" (a document outside the repository), "issue n", `# -- ... --` markers,
+#: "as before" (a behaviour is said as it is, not against an older one)
+_HISTORY = re.compile(r"\bSPEC \d|\(SPEC\b|\bissues? \d+|^\s*# -- |\b[Aa]s before\b", re.MULTILINE)
 
 
 def test_no_module_refers_to_a_spec_an_issue_or_a_section_marker() -> None:
@@ -313,6 +314,8 @@ def _layout() -> dict[str, str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1]
     block = text.split("```", 2)[1].strip("\n").splitlines()
     assert len(block) <= 40, f"the layout is {len(block)} lines: it must fit one screen"
+    wide = [line for line in block if len(line) > 120]
+    assert not wide, f"layout lines wider than a screen of 120 columns: {wide}"
     folders: dict[str, str] = {}
     path: list[str] = []
     current = ""

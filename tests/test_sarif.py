@@ -348,3 +348,61 @@ def test_executable_sarif_of_every_callsite_passes_the_multitool(release_scan, t
     log = sarif_of(out, tmp_path)
     assert len(log["runs"][0]["results"]) > 10000
     validate_with_multitool(tmp_path / "out.sarif", tmp_path)
+
+
+def _undeclared(value: object, hint: object) -> list[str]:
+    """Where `value` (a SARIF log read back) holds a key or a value its hint in
+    `reports/sarif_model.py` does not declare; a union of TypedDicts takes the one whose keys fit."""
+    import typing
+
+    found: list[str] = []
+    pending: list[tuple[str, object, object]] = [("log", value, hint)]
+    while pending:
+        path, item, kind = pending.pop()
+        origin, args = typing.get_origin(kind), typing.get_args(kind)
+        if origin in (typing.Union, __import__("types").UnionType):
+            fitting = [a for a in args if typing.is_typeddict(a) and isinstance(item, dict)
+                       and set(a.__required_keys__) <= item.keys() <= set(typing.get_type_hints(a))]
+            if fitting:
+                pending.append((path, item, fitting[0]))
+            elif not any(isinstance(item, a) for a in args if isinstance(a, type)):
+                found.append(f"{path}: no option of {kind} fits")
+        elif typing.is_typeddict(kind):
+            hints = typing.get_type_hints(kind)
+            if not isinstance(item, dict) or not set(kind.__required_keys__) <= item.keys() <= set(hints):  # type: ignore[attr-defined]
+                found.append(f"{path}: {sorted(item) if isinstance(item, dict) else item!r} is not a {kind.__name__}")
+                continue
+            pending += [(f"{path}.{key}", inner, typing.get_args(hints[key])[0]
+                         if typing.get_origin(hints[key]) is typing.NotRequired else hints[key])
+                        for key, inner in item.items()]
+        elif origin is list:
+            pending += [(f"{path}[{n}]", inner, args[0]) for n, inner in enumerate(item)]  # type: ignore[arg-type]
+        elif origin is dict:
+            pending += [(f"{path}.{key}", inner, args[1]) for key, inner in item.items()]  # type: ignore[union-attr]
+        elif origin is typing.Literal:
+            if item not in args:
+                found.append(f"{path}: {item!r} not one of {args}")
+        elif isinstance(kind, type) and not isinstance(item, kind):
+            found.append(f"{path}: {type(item).__name__} where {kind.__name__} belongs")
+    return found
+
+
+def test_every_part_of_a_log_is_one_the_sarif_model_declares(demo_scan: Path, tmp_path: Path) -> None:
+    """The TypedDicts the logs are built from (reports/sarif_model.py) declare every key and value
+    the CLI writes: callsite and flow results, related locations, original sources, baseline
+    states, the gate's notifications."""
+    from analyzer.reports.sarif_model import Log
+
+    baseline = tmp_path / "baseline.json"
+    shutil.copy(demo_scan / SUMMARY, baseline)
+    logs = [sarif_of(demo_scan, tmp_path, "--results", "all", "--flow", "--baseline", baseline),
+            sarif_of(demo_scan, tmp_path, "--results", "all", "--bundle", FIXTURES / "demo" / "demo.min.js")]
+    failing = run("gate", demo_scan, "--min-coverage", "0.99", "--format", "sarif", "--max-new-swallowed", "0",
+                  "--baseline", baseline)
+    assert failing.returncode == 1, failing.stderr
+    logs.append(json.loads(failing.stdout))
+    assert logs[0]["runs"][0]["originalUriBaseIds"] and "baselineState" in logs[0]["runs"][0]["results"][0]
+    assert any(r["ruleId"] == "swallowed-error" for r in logs[0]["runs"][0]["results"])
+    assert logs[2]["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    for log in logs:
+        assert _undeclared(log, Log) == []

@@ -192,10 +192,15 @@ def test_a_diff_document_loads_back_as_the_record_diff_wrote(demo_scanned_once: 
 
 
 def test_the_summary_parts_the_verbs_read_are_typed_and_another_shape_is_refused(demo_scan_copy: Path) -> None:
-    _, document = verified(demo_scan_copy)
-    summary = summary_of(document, SUMMARY_FILE)
+    _, summary = verified(demo_scan_copy)
+    document = orjson.loads((demo_scan_copy / SUMMARY_FILE).read_bytes())
+    assert summary.document == document and summary_of(document, SUMMARY_FILE) == summary
     assert orjson.loads(orjson.dumps(summary.bundle)) == document["inputs"]["bundle"]
     assert orjson.loads(orjson.dumps(summary.coverage)) == document["coverage"]
+    assert orjson.loads(orjson.dumps(summary.fingerprint)) == document["fingerprint"]
+    assert orjson.loads(orjson.dumps(summary.owners)) == document["owners"]
+    assert orjson.loads(orjson.dumps(summary.sourceMaps)) == document["modules"]["sourceMaps"]
+    assert summary.sourceMaps[0].packageRoot is not None and summary.outputs == document["outputs"]
     assert summary.total == document["counts"]["total"] > 0
     assert list(summary.unresolvedFingerprints) == document["unresolvedFingerprints"]
     path = demo_scan_copy / SUMMARY_FILE
@@ -203,6 +208,25 @@ def test_the_summary_parts_the_verbs_read_are_typed_and_another_shape_is_refused
     done = run("explain", demo_scan_copy, "fp1:0")
     assert done.returncode == 2, done.stderr
     assert "stale[0]: not the shape erratlas writes: StaleEntry without copies" in done.stderr
+
+
+@pytest.mark.parametrize(("part", "value", "said"), [
+    (("modules", "sourceMaps"), [{"unit": "demo.min.js"}], "modules.sourceMaps[0]: not the shape erratlas writes: "
+                                                            "SourceMapRow without map"),
+    (("fingerprint", "grammar"), ["tree-sitter"], "fingerprint"),
+    (("owners", "byKind"), [], "owners: not the shape erratlas writes: byKind: list where dict belongs"),
+])
+def test_a_summary_part_sarif_and_the_gate_read_of_another_shape_is_refused_naming_it(
+        demo_scan_copy: Path, part: tuple[str, str], value: object, said: str) -> None:
+    """The verified read types the summary before any verb uses it: one line, exit 2, no traceback."""
+    path = demo_scan_copy / SUMMARY_FILE
+    document = orjson.loads(path.read_bytes())
+    document[part[0]][part[1]] = value
+    path.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
+    for verb in (("sarif", demo_scan_copy), ("gate", demo_scan_copy)):
+        done = run(*verb)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def _projected_with_demo_allowlist(directory: Path) -> list[object]:

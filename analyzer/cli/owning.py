@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,6 +15,7 @@ from analyzer.errors import ExitCode, InputError
 if TYPE_CHECKING:
     from analyzer.model import HandlerFinding
     from analyzer.owners.gate import Thresholds
+    from analyzer.summary_model import OwnerCounts
 
 
 def project(
@@ -33,7 +34,7 @@ def project(
     allowlists = load_allowlists(allowlist or [])
     files, base = verified(directory)
     inventory = {name: data for name, data in files.items() if not is_derived(name)}
-    inventory |= owner_files(inventory, allowlists, scan_part(base, directory / SUMMARY_FILE))
+    inventory |= owner_files(inventory, allowlists, scan_part(base.document, directory / SUMMARY_FILE))
     write_directory(directory, inventory)
     _say_owners(inventory)
 
@@ -43,22 +44,21 @@ def _say_owners(files: dict[str, bytes]) -> None:
 
 
 def owners_line(files: dict[str, bytes]) -> str:
-    import orjson
-
     from analyzer.scandir.files import SUMMARY_FILE
+    from analyzer.scandir.read import parse_summary
     from analyzer.scandir.summary import summary_of
 
-    summary = summary_of(orjson.loads(files[SUMMARY_FILE]), SUMMARY_FILE)
+    summary = summary_of(parse_summary(files[SUMMARY_FILE], SUMMARY_FILE), SUMMARY_FILE)
     coverage = summary.coverage.overall
     return (f"owners: {coverage.owned} of {coverage.total} owned ({coverage.display}), "
             f"{len(summary.stale)} stale, {len(summary.drifted)} drifted, {len(summary.ambiguous)} ambiguous entries")
 
 
-def owner_rows(owners: dict[str, Any]) -> str:
+def owner_rows(owners: OwnerCounts) -> str:
     """The callsites of each owner class by kind, as the gate shows them above its verdict."""
     header = ["", "error", "diagnostic", "all"]
-    rows = [[owner, str(owners["byKind"]["error"][owner]), str(owners["byKind"]["diagnostic"][owner]),
-             str(owners["total"][owner])] for owner in ("Product", "Dependency", "Unresolved")]
+    rows = [[owner, str(owners.byKind["error"][owner]), str(owners.byKind["diagnostic"][owner]),
+             str(owners.total[owner])] for owner in ("Product", "Dependency", "Unresolved")]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     return "\n".join(
         "  ".join(cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)).rstrip()
@@ -243,7 +243,7 @@ def gate(
         _gate_sarif(directory, thresholds, bundle)
     failed = failures(summary, thresholds)
     if output_format == "text":
-        typer.echo(owner_rows(summary.document["owners"]))
+        typer.echo(owner_rows(summary.owners))
     for line in failed:
         typer.echo(
             f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}"
@@ -264,12 +264,10 @@ def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) ->
     thresholds as notifications; the exit status is the gate's."""
     from analyzer.owners.gate import failures
     from analyzer.reports.sarif import Selection
-    from analyzer.scandir.files import SUMMARY_FILE
-    from analyzer.scandir.summary import summary_of
 
     files, summary, records, rows = verified_outputs(directory)
     sources = original_sources(files, summary, bundle, directory)
-    read = summary_of(summary, directory / SUMMARY_FILE)
+    read = summary
     failed = failures(read, thresholds)
     coverage = read.coverage
     checks = ([("overall", thresholds.min_coverage)] if thresholds.min_coverage is not None else [])

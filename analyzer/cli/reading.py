@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     from analyzer.model import Callsite, ProjectionRow
     from analyzer.reports.explain import Story
     from analyzer.reports.sarif import OriginalSources, Selection
-    from analyzer.summary_model import InputFile
+    from analyzer.summary_model import InputFile, Summary
 
 
 def verified_outputs(
     directory: Path,
-) -> tuple[dict[str, bytes], dict[str, Any], list[Callsite], list[ProjectionRow]]:
+) -> tuple[dict[str, bytes], Summary, list[Callsite], list[ProjectionRow]]:
     """A verified scan directory's files, summary, callsites and projection rows (paired)."""
     from analyzer.scandir.files import PROJECTION_FILE
     from analyzer.scandir.load import in_bundle_order, load_callsites, load_projection
@@ -40,35 +40,33 @@ def verified_outputs(
 
 
 def baseline_of(path: Path | None) -> Counter[str] | None:
-    from analyzer.owners.gate import load_baseline
+    from analyzer.scandir.read import load_baseline
 
     return None if path is None else Counter(load_baseline(path).unresolvedFingerprints)
 
 
-def original_sources(files: dict[str, bytes], summary: dict[str, Any], bundle: Path | None,
+def original_sources(files: dict[str, bytes], summary: Summary, bundle: Path | None,
                      where: Path) -> OriginalSources:
     """Where results point in the original sources; `bundle` (the scanned input, as seen from
     here) must be what the scan read: the bundle file, the archive, or a directory whose files
     are the scanned units."""
     from analyzer.reports.sarif import OriginalSources
-    from analyzer.scandir.files import MAP_SOURCES_FILE, SUMMARY_FILE
-    from analyzer.scandir.summary import summary_of
+    from analyzer.scandir.files import MAP_SOURCES_FILE
 
     located = None
-    read = summary_of(summary, where / SUMMARY_FILE) if bundle is not None else None
-    if read is not None and bundle is not None and bundle.is_dir():
-        for unit in read.units:
+    if bundle is not None and bundle.is_dir():
+        for unit in summary.units:
             if "\\" in unit.name:  # escaped to be text (trees.portable_name): it names no file here
                 raise InputError(bundle, f"{unit.name}: a file name that is not text; give no --bundle")
             if not _same_file(bundle / unit.name, unit):
                 raise InputError(bundle, f"is not the directory this scan read ({unit.name} differs)")
         located = bundle
-    elif read is not None and bundle is not None:
-        expected = read.bundle
+    elif bundle is not None:
+        expected = summary.bundle
         if not _same_file(bundle, expected):
             raise InputError(bundle, f"is not the bundle this scan read ({expected.name}: its sha256 differs)")
         # a bundle file's units lie beside it; an archive's files are on no disk
-        located = bundle.parent if any(u.name == expected.name for u in read.units) else None
+        located = bundle.parent if any(u.name == expected.name for u in summary.units) else None
     return OriginalSources(files.get(MAP_SOURCES_FILE, b""), summary, located)
 
 
@@ -89,7 +87,7 @@ def _same_file(path: Path, expected: InputFile) -> bool:
     return hashlib.sha256(read_regular_file(path, max(expected.bytes, 1), "file")).hexdigest() == expected.sha256
 
 
-def write_sarif(directory: Path, summary: dict[str, Any], records: list[Callsite], rows: list[ProjectionRow],
+def write_sarif(directory: Path, summary: Summary, records: list[Callsite], rows: list[ProjectionRow],
                  selection: Selection, out: Path | None, notifications: list[str],
                  sources: OriginalSources | None = None,
                  flow: tuple[list[Handler], list[HandlerOwnerRow]] | None = None) -> int:
@@ -184,13 +182,10 @@ def explain(
     from analyzer.reports.explain import explain as story_of
     from analyzer.reports.explain import find_record
     from analyzer.reports.explain_flow import find_handler, flow_section, handler_story, is_handler_target
-    from analyzer.scandir.files import SUMMARY_FILE
     from analyzer.scandir.load import load_handler_projection, load_handlers
-    from analyzer.scandir.summary import summary_of
 
     reading_a_scan()
-    files, document, records, rows = verified_outputs(directory)
-    summary = summary_of(document, directory / SUMMARY_FILE)
+    files, summary, records, rows = verified_outputs(directory)
     handlers, handler_rows = load_handlers(files), load_handler_projection(files)
     by_id = {r.id: r for r in records}
     out = Console(highlight=False, soft_wrap=True)

@@ -34,18 +34,15 @@ def diff_command(
     from analyzer.owners.suggest import render as render_suggestions
     from analyzer.owners.suggest import suggestion_row
     from analyzer.reports.diff import render_diff
-    from analyzer.scandir.files import SUMMARY_FILE
     from analyzer.scandir.load import in_bundle_order, load_callsites, load_projection
     from analyzer.scandir.read import verified
-    from analyzer.scandir.summary import summary_of
     from analyzer.scandir.write import write_directory
     from analyzer.versions import check_same
 
     reading_a_scan()
     sides = []
     for directory, label in ((old, old_label), (new, new_label)):
-        files, written = verified(directory)
-        summary = summary_of(written, directory / SUMMARY_FILE)
+        files, summary = verified(directory)
         bundle = summary.bundle
         records = in_bundle_order(load_callsites(files))
         side = DiffSide(label or f"{bundle.name} {bundle.sha256[:12]}", bundle.name, bundle.sha256, len(records))
@@ -146,7 +143,7 @@ def corpus_names(
     from analyzer.scandir.read import verified
 
     files, summary = verified(directory)
-    if "libcst" in summary["fingerprint"]["grammar"]:
+    if "libcst" in summary.fingerprint.grammar:
         raise InputError(directory, "a scan of Python sources: corpus names reads JavaScript bundles")
     records, modules = load_scan(files)
     texts = [data for name, data in sorted(files.items()) if name.startswith("readable/")]

@@ -51,16 +51,11 @@ def suggest(
 ) -> None:
     """Propose allowlist entries from source-map, module-map, banner, signature and corpus evidence."""
     from analyzer.owners.references import ReferenceGraph
-    from analyzer.owners.suggest import (
-        SUGGESTIONS_FILE,
-        load_scan,
-        render,
-        suggestions,
-        with_suggestions,
-    )
+    from analyzer.owners.suggest import load_scan, render, suggestions
     from analyzer.owners.truth import MapTruth
-    from analyzer.scandir.files import SUMMARY_FILE
+    from analyzer.scandir.files import SUGGESTIONS_FILE
     from analyzer.scandir.read import verified
+    from analyzer.scandir.summary import with_output
     from analyzer.scandir.write import write_directory, write_file
 
     with terminal_progress():
@@ -74,10 +69,7 @@ def suggest(
                 from analyzer.javascript.corpus import index_sources, signatures_of_bundle
                 from analyzer.owners.corpus.suggest import render as render_with_corpus
                 from analyzer.owners.corpus.suggest import with_corpus
-                from analyzer.scandir.summary import summary_of
-
-                read = summary_of(summary, directory / SUMMARY_FILE)
-                rows = with_corpus(rows, records, modules, files, read, corpus, bundle, directory,
+                rows = with_corpus(rows, records, modules, files, summary, corpus, bundle, directory,
                                    index_sources, signatures_of_bundle, lambda line: err.print(line, markup=False))
                 data = render_with_corpus(rows)
             elif bundle is not None:
@@ -86,7 +78,7 @@ def suggest(
                 data = render(rows)
         with progress.phase("writing suggestions"):
             if out is None:
-                write_directory(directory, with_suggestions(files, data, SUMMARY_FILE))
+                write_directory(directory, with_output(files, SUGGESTIONS_FILE, data))
                 out = directory / SUGGESTIONS_FILE
             else:
                 write_file(out, data)
@@ -132,8 +124,9 @@ def accept(
     ] = False,
 ) -> None:
     """Copy chosen suggestions into a reviewed allowlist: only then do they change owners."""
-    from analyzer.owners.suggest import SUGGESTIONS_FILE, chosen, load_suggestions, skipped, still_unowned
     from analyzer.owners.suggest import accept as run_accept
+    from analyzer.owners.suggest import chosen, load_suggestions, skipped, still_unowned
+    from analyzer.scandir.files import SUGGESTIONS_FILE
 
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
     picked = chosen(rows, ids or [], confidence, package or [], level)

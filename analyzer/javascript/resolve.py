@@ -360,7 +360,7 @@ def _innermost_bindings(
     (a name is never empty, and syntax nodes that are not nested never overlap), and scopes'
     ranges nest, so one sweep per name over its scopes and references in byte order, with
     a stack of the scopes open, finds them all; two scopes of one range (one inside the
-    other) are told apart by climbing, as before."""
+    other) are told apart by climbing from the reference (`_resolve`), which such ties keep rare."""
     out: list[Binding | None] = [None] * len(references)
     by_name: dict[str, list[int]] = {}
     for position, (name, _) in enumerate(references):

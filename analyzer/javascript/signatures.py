@@ -164,7 +164,7 @@ def distinctive_signatures(tree: Tree, source: bytes, cache: dict[str, int],
     matched by: its own when distinctive; else, when it holds `"a".concat(x)` chains, the
     signature with each `.concat` a call like another, if that one is distinctive (reading the
     chains drops a `concat` token per call, and a small function then falls below the threshold:
-    its ES5 copy in a package's dist bundle still matches the ES5 code of the bundle, as before);
+    its ES5 copy in a package's dist bundle matches the ES5 code of the bundle by that signature);
     else None. The same rule on both sides (docs/corpus.md, "Built strings")."""
     tokens = tokens if tokens is not None else UnitTokens(tree, source, cache)
     plain = UnitTokens(tree, source, cache, concat=False) if tokens.concats else None

@@ -21,10 +21,8 @@ from analyzer.errors import InputError
 from analyzer.handler_model import Handler, HandlerOwnerRow
 from analyzer.model import HandlerFinding
 from analyzer.owners.allowlist import Allowlist, read_allowlist
-from analyzer.scandir.read import load_summary
-from analyzer.scandir.summary import baseline_of
+from analyzer.scandir.read import load_baseline
 from analyzer.summary_model import Baseline, RecordedAllowlist, Summary
-from analyzer.versions import check_same
 
 KINDS = ("error", "diagnostic")
 
@@ -222,13 +220,6 @@ def flagged_of(baseline: Baseline, path: Path, key: str) -> Counter[str]:
     if key not in baseline.flagged:
         raise InputError(path, f"corrupt baseline summary: handlerOwners.findings.{key}")
     return Counter(baseline.flagged[key])
-
-
-def load_baseline(path: Path) -> Baseline:
-    """A baseline summary, made with this installation's fingerprint algorithm and parsers."""
-    document = load_summary(path)
-    check_same(document, path)
-    return baseline_of(document, path)
 
 
 def _dropped(summary: Summary, baseline: Baseline, thresholds: Thresholds) -> str | None:

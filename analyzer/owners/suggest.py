@@ -19,7 +19,6 @@ Evidence, strongest first, and the confidence word it earns:
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import re
 from collections import Counter, defaultdict
@@ -36,9 +35,9 @@ from analyzer.model import Callsite, Candidate, Suggestion, SuggestionEvidence
 from analyzer.owners.allowlist import LEVELS, Entry, load_allowlist, validated_entry, write_allowlist
 from analyzer.owners.references import ReferenceGraph
 from analyzer.owners.truth import MapTruth, truth_suggestions
-from analyzer.scandir.files import SUGGESTION_SCHEMA, SUGGESTIONS_FILE
-from analyzer.scandir.load import load_callsites, load_modules, load_projection, record_of
-from analyzer.scandir.read import schema_row, verified
+from analyzer.scandir.files import SUGGESTION_SCHEMA
+from analyzer.scandir.load import load_callsites, load_modules, load_projection, record_of, schema_row
+from analyzer.scandir.read import verified
 
 CONFIDENCES = ("exact", "likely", "possible", "ambiguous")
 #: what `accept` takes at most: an ambiguous suggestion names several candidates and is never accepted
@@ -369,16 +368,3 @@ def _entry(row: Suggestion, allowlist: Path, reviewer: str, day: str, note: str 
         return InputError(where, (f"key '{key}': " if key else "") + problem)
 
     return validated_entry(body, fail, str(allowlist))
-
-
-def with_suggestions(files: dict[str, bytes], data: bytes, summary_file: str) -> dict[str, bytes]:
-    """The scan directory's files with suggestions.jsonl added and listed (with its sha256) in
-    the summary's outputs, so that `gate` still verifies the directory."""
-    summary = orjson.loads(files[summary_file])
-    outputs = dict(summary.get("outputs") or {})
-    outputs[SUGGESTIONS_FILE] = hashlib.sha256(data).hexdigest()
-    summary["outputs"] = dict(sorted(outputs.items()))
-    updated = dict(files)
-    updated[SUGGESTIONS_FILE] = data
-    updated[summary_file] = orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n"
-    return updated

@@ -28,13 +28,13 @@ class PythonRules:
 
 def compile_rules(rules: Rules) -> PythonRules:
     assert rules.language == "python", rules.language
-    numbers = rules.table("logging", "levelNumbers")
+    numbers = rules.number_table("logging", "levelNumbers")
     return PythonRules(
         builtins=rules.names("errors", "builtins"),
         external=rules.names("errors", "external"),
-        logging_methods=dict(rules.table("logging", "methods")),
+        logging_methods=dict(rules.text_table("logging", "methods")),
         level_method=rules.text("logging", "levelMethod"),
-        level_names=dict(rules.table("logging", "levelNames")),
+        level_names=dict(rules.text_table("logging", "levelNames")),
         level_numbers=tuple(sorted((value, level) for level, value in numbers.items())),
         logger_factories=rules.names("logging", "factories"),
         levels=rules.names("logging", "levels"),

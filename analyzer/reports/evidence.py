@@ -8,17 +8,21 @@ change here.
 
 from __future__ import annotations
 
-from typing import Any
+from analyzer.model import OwnerEvidence
 
 _KNOWN = ("level", "entry", "fingerprint")
 
 
-def evidence_lines(evidence: Any) -> list[str]:
+def evidence_lines(evidence: OwnerEvidence | None) -> list[str]:
     """One line per piece of evidence (an entry, a link of a chain, ...); [] for none."""
+    return _lines(evidence)
+
+
+def _lines(evidence: object) -> list[str]:
     if evidence is None:
         return []
     if isinstance(evidence, list):
-        return [line for item in evidence for line in evidence_lines(item)]
+        return [line for item in evidence for line in _lines(item)]
     if not isinstance(evidence, dict):
         return [str(evidence)]
     head = []
@@ -33,13 +37,13 @@ def evidence_lines(evidence: Any) -> list[str]:
         if key in _KNOWN or value is None:
             continue
         if isinstance(value, (list, dict)):
-            inner = evidence_lines(value)
+            inner = _lines(value)
             lines.append(f"{key}: " + " → ".join(inner) if inner else f"{key}: (none)")
         else:
             lines.append(f"{key}: {value}")
     return lines
 
 
-def evidence_summary(evidence: Any) -> str:
+def evidence_summary(evidence: OwnerEvidence | None) -> str:
     """The evidence on one line ('' for none)."""
     return "; ".join(evidence_lines(evidence))

@@ -20,23 +20,37 @@ import posixpath
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from analyzer import __version__
 from analyzer.handler_model import Handler, HandlerOwnerRow
-from analyzer.model import Callsite, HandlerFinding, ProjectionRow
+from analyzer.model import Callsite, HandlerFinding, OwnerClass, ProjectionRow, Scope
 from analyzer.reports.evidence import evidence_summary
+from analyzer.reports.sarif_model import (
+    FINGERPRINT_KEY,
+    HANDLER_FINGERPRINT_KEY,
+    ArtifactLocation,
+    BaselineState,
+    Bases,
+    Invocation,
+    Level,
+    Log,
+    LogicalLocation,
+    PhysicalLocation,
+    Related,
+    Result,
+    Rule,
+    Run,
+)
 from analyzer.scandir.load import load_map_sources
+from analyzer.summary_model import Summary
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-FINGERPRINT_KEY = "erratlasCallsite/v1"
-HANDLER_FINGERPRINT_KEY = "erratlasHandler/v1"
-OWNERS = ("Unresolved", "Product", "Dependency")
+OWNERS: tuple[OwnerClass, ...] = ("Unresolved", "Product", "Dependency")
 KINDS = ("error", "diagnostic")
 #: which callsites become results
 SELECTIONS = ("unresolved", "new", "all")
-_LEVEL = {"Unresolved": "warning", "Product": "note", "Dependency": "note"}
+_LEVEL: dict[OwnerClass, Level] = {"Unresolved": "warning", "Product": "note", "Dependency": "note"}
 _RULE_TEXT = {
     "Unresolved": "No reviewed allowlist entry owns this {kind} callsite.",
     "Product": "A reviewed allowlist entry says the product owns this {kind} callsite.",
@@ -74,18 +88,18 @@ class OriginalSources:
     the scanned input is from here (a bundle file's directory, a directory tree's root), else
     None: paths relative to a base `run.originalUriBaseIds` describes."""
 
-    def __init__(self, map_sources: bytes, summary: dict[str, Any], located: Path | None) -> None:
+    def __init__(self, map_sources: bytes, summary: Summary, located: Path | None) -> None:
         #: (unit, source) -> path relative to the unit's package root (or to its directory)
         self._paths = {(row.unit, row.source): row.path for row in load_map_sources(map_sources)
                        if row.path is not None}
-        self._roots = {m["unit"]: (m.get("packageRoot") or {}).get("path", ".")
-                       for m in summary["modules"]["sourceMaps"] if m["status"] == "used"}
-        self._bundle = summary["inputs"]["bundle"]["name"]
+        self._roots = {m.unit: m.packageRoot.path if m.packageRoot is not None else "."
+                       for m in summary.sourceMaps if m.status == "used"}
+        self._bundle = summary.bundle.name
         self._located = located
         #: the base ids the locations use
         self.bases: set[str] = set()
 
-    def artifact(self, record: Callsite | Handler) -> dict[str, Any] | None:
+    def artifact(self, record: Callsite | Handler) -> ArtifactLocation | None:
         origin = record.origin
         unit = record.unit
         path = self._paths.get((unit, origin.source)) if origin is not None else None
@@ -125,8 +139,8 @@ def rule_id(kind: str, owner: str) -> str:
     return f"{owner.lower()}-{kind}"
 
 
-def _rules() -> list[dict[str, Any]]:
-    rules = []
+def _rules() -> list[Rule]:
+    rules: list[Rule] = []
     for owner in OWNERS:
         for kind in KINDS:
             text = _RULE_TEXT[owner].format(kind=_KIND_TEXT[kind])
@@ -144,7 +158,7 @@ def _rules() -> list[dict[str, Any]]:
     return rules
 
 
-def _flow_rules() -> list[dict[str, Any]]:
+def _flow_rules() -> list[Rule]:
     return [{
         "id": finding, "name": name, "shortDescription": {"text": short},
         "fullDescription": {"text": f"{short} {full}"},
@@ -155,18 +169,18 @@ def _flow_rules() -> list[dict[str, Any]]:
 
 
 def sarif_log(
-    records: list[Callsite], rows: list[ProjectionRow], summary: dict[str, Any], directory: Path,
+    records: list[Callsite], rows: list[ProjectionRow], summary: Summary, directory: Path,
     selection: Selection, notifications: list[str] | None = None, sources: OriginalSources | None = None,
     flow: tuple[list[Handler], list[HandlerOwnerRow]] | None = None,
-) -> dict[str, Any]:
+) -> Log:
     """The SARIF log of one scan directory (`records` and projection `rows` in the same order);
     `flow`, the handlers and their owners, adds the flow rules and their results."""
     rules = _rules() + (_flow_rules() if flow is not None else [])
     index = {rule["id"]: number for number, rule in enumerate(rules)}
     remaining = Counter(selection.baseline) if selection.baseline is not None else None
-    results = []
+    results: list[Result] = []
     for record, row in zip(records, rows):
-        state = None
+        state: BaselineState | None = None
         if remaining is not None and row.owner == "Unresolved":
             state = "unchanged" if remaining[record.fingerprint] > 0 else "new"
             remaining[record.fingerprint] -= 1
@@ -179,26 +193,28 @@ def sarif_log(
         for handler, owner in zip(handlers, owners, strict=True):
             results += [_flow_result(handler, owner, finding, directory, index, selection.failing, sources)
                         for finding in handler.findings() if chosen is None or (handler.id, finding) in chosen]
-    bundle = summary["inputs"]["bundle"]
-    run: dict[str, Any] = {
+    bundle = summary.bundle
+    bases: Bases = ({"originalUriBaseIds": {base: {"description": {"text": _BASES[base]}}
+                                            for base in sorted(sources.bases)}}
+                     if sources is not None and sources.bases else {})
+    run: Run = {
         "tool": {"driver": {"name": "erratlas", "version": __version__, "semanticVersion": __version__,
                             "rules": rules}},
-        "automationDetails": {"id": f"erratlas/{bundle['name']}/"},
-        **({"originalUriBaseIds": {base: {"description": {"text": _BASES[base]}} for base in sorted(sources.bases)}}
-           if sources is not None and sources.bases else {}),
+        "automationDetails": {"id": f"erratlas/{bundle.name}/"},
+        **bases,
         "columnKind": "unicodeCodePoints",
         "invocations": [_invocation(notifications or [])],
         "results": results,
         "properties": {
-            "bundle": bundle["name"], "bundleSha256": bundle["sha256"], "selection": selection.results,
-            "coverage": summary["coverage"]["overall"]["display"],
-            "fingerprintVersion": summary["fingerprint"]["version"],
+            "bundle": bundle.name, "bundleSha256": bundle.sha256, "selection": selection.results,
+            "coverage": summary.coverage.overall.display,
+            "fingerprintVersion": summary.fingerprint.version,
         },
     }
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 
-def _selected(row: ProjectionRow, state: str | None, selection: Selection) -> bool:
+def _selected(row: ProjectionRow, state: BaselineState | None, selection: Selection) -> bool:
     if selection.results == "all":
         return True
     if row.owner != "Unresolved":
@@ -206,8 +222,8 @@ def _selected(row: ProjectionRow, state: str | None, selection: Selection) -> bo
     return selection.results == "unresolved" or state == "new"
 
 
-def _invocation(notifications: list[str]) -> dict[str, Any]:
-    invocation: dict[str, Any] = {"executionSuccessful": True}
+def _invocation(notifications: list[str]) -> Invocation:
+    invocation: Invocation = {"executionSuccessful": True}
     if notifications:
         invocation["toolExecutionNotifications"] = [
             {"level": "error", "message": {"text": text}, "descriptor": {"id": "gate"}} for text in notifications
@@ -216,34 +232,18 @@ def _invocation(notifications: list[str]) -> dict[str, Any]:
 
 
 def _result(
-    record: Callsite, row: ProjectionRow, directory: Path, index: dict[str, int], state: str | None,
+    record: Callsite, row: ProjectionRow, directory: Path, index: dict[str, int], state: BaselineState | None,
     failing: bool, sources: OriginalSources | None,
-) -> dict[str, Any]:
+) -> Result:
     rule = rule_id(record.kind, row.owner)
-    place = record.readable
-    scope = record.scope
-    readable = {
-        "artifactLocation": _artifact(directory, place.file),
-        "region": {"startLine": place.line, "startColumn": place.column},
-    }
-    original = sources.artifact(record) if sources is not None else None
-    # a map's columns count UTF-16 units, the run's code points: the original line alone
-    primary = readable
-    if original is not None and record.origin is not None:
-        primary = {"artifactLocation": original, "region": {"startLine": record.origin.line}}
-    result: dict[str, Any] = {
+    primary, related = _places(directory, record, sources, "The callsite in the readable rendering of the bundle.")
+    result: Result = {
         "ruleId": rule,
         "ruleIndex": index[rule],
         "level": "error" if failing else _LEVEL[row.owner],
         "message": {"text": message_text(record, row)},
-        "locations": [{
-            "physicalLocation": primary,
-            "logicalLocations": [{"name": scope.function, "fullyQualifiedName": " > ".join(scope.scopePath),
-                                  "kind": "function" if scope.functionKind != "module" else "module"}],
-        }],
-        **({"relatedLocations": [{"id": 1, "physicalLocation": readable,
-                                  "message": {"text": "The callsite in the readable rendering of the bundle."}}]}
-           if original else {}),
+        "locations": [{"physicalLocation": primary, "logicalLocations": [_logical(record.scope)]}],
+        **related,
         "partialFingerprints": {
             FINGERPRINT_KEY: record.fingerprint,
             "primaryLocationLineHash": record.fingerprint.split(":", 1)[1] + ":1",
@@ -262,32 +262,19 @@ def _result(
 
 
 def _flow_result(handler: Handler, row: HandlerOwnerRow, finding: HandlerFinding, directory: Path,
-                 index: dict[str, int], failing: bool, sources: OriginalSources | None) -> dict[str, Any]:
+                 index: dict[str, int], failing: bool, sources: OriginalSources | None) -> Result:
     """One finding of one handler: at `warning` in Product code, a `note` elsewhere, `error` in
     the gate's failing set."""
-    place = handler.readable
-    readable = {"artifactLocation": _artifact(directory, place.file),
-                "region": {"startLine": place.line, "startColumn": place.column}}
-    original = sources.artifact(handler) if sources is not None else None
-    primary = readable
-    if original is not None and handler.origin is not None:
-        primary = {"artifactLocation": original, "region": {"startLine": handler.origin.line}}
+    primary, related = _places(directory, handler, sources, "The handler in the readable rendering of the bundle.")
     owner = "no reviewed owner" if row.owner == "Unresolved" else f"owned by {row.owner}" + (
         f" {row.package}" if row.package else "")
-    scope = handler.scope
     return {
         "ruleId": finding,
         "ruleIndex": index[finding],
         "level": "error" if failing else "warning" if row.owner == "Product" else "note",
-        "message": {"text": f"{FLOW_RULES[finding][1]} ({handler.form} in {scope.function}; {owner}.)"},
-        "locations": [{
-            "physicalLocation": primary,
-            "logicalLocations": [{"name": scope.function, "fullyQualifiedName": " > ".join(scope.scopePath),
-                                  "kind": "function" if scope.functionKind != "module" else "module"}],
-        }],
-        **({"relatedLocations": [{"id": 1, "physicalLocation": readable,
-                                  "message": {"text": "The handler in the readable rendering of the bundle."}}]}
-           if original else {}),
+        "message": {"text": f"{FLOW_RULES[finding][1]} ({handler.form} in {handler.scope.function}; {owner}.)"},
+        "locations": [{"physicalLocation": primary, "logicalLocations": [_logical(handler.scope)]}],
+        **related,
         "partialFingerprints": {
             HANDLER_FINGERPRINT_KEY: handler.fingerprint,
             "primaryLocationLineHash": handler.fingerprint.split(":", 1)[1] + ":1",
@@ -300,7 +287,28 @@ def _flow_result(handler: Handler, row: HandlerOwnerRow, finding: HandlerFinding
     }
 
 
-def _artifact(directory: Path, file: str) -> dict[str, Any]:
+def _places(directory: Path, record: Callsite | Handler, sources: OriginalSources | None,
+            readable_text: str) -> tuple[PhysicalLocation, Related]:
+    """A result's primary location (the original source's line when the map places it, else the
+    readable one) and its related locations (the readable one, when it is not the primary)."""
+    place = record.readable
+    readable: PhysicalLocation = {"artifactLocation": _artifact(directory, place.file),
+                                  "region": {"startLine": place.line, "startColumn": place.column}}
+    original = sources.artifact(record) if sources is not None else None
+    related: Related = ({"relatedLocations": [{"id": 1, "physicalLocation": readable,
+                                               "message": {"text": readable_text}}]} if original else {})
+    # a map's columns count UTF-16 units, the run's code points: the original line alone
+    if original is not None and record.origin is not None:
+        return {"artifactLocation": original, "region": {"startLine": record.origin.line}}, related
+    return readable, related
+
+
+def _logical(scope: Scope) -> LogicalLocation:
+    return {"name": scope.function, "fullyQualifiedName": " > ".join(scope.scopePath),
+            "kind": "function" if scope.functionKind != "module" else "module"}
+
+
+def _artifact(directory: Path, file: str) -> ArtifactLocation:
     """Relative to where erratlas ran when DIR is relative (GitHub resolves `%SRCROOT%` to the
     repository's root), else an absolute file URI."""
     path = directory / file

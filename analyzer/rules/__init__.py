@@ -16,19 +16,17 @@ import importlib.resources
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from analyzer.errors import InputError
 from analyzer.model import Language
-from analyzer.rules.keys import SCHEMA, cross_checks
+from analyzer.rules.keys import SCHEMA, Value, cross_checks
 from analyzer.tomlfile import TomlFile, read_toml
 
 #: the shipped file of each language's rules, inside this package
 SHIPPED: dict[Language, str] = {"javascript": "javascript.toml", "python": "python.toml"}
 #: how a person names each language
 _SHOWN: dict[Language, str] = {"javascript": "JavaScript", "python": "Python"}
-#: a rules value as TOML gives it, lists as tuples
-Value = str | int | tuple[str, ...] | dict[str, Any]
 
 
 class RulesError(InputError):
@@ -61,8 +59,11 @@ class Rules:
     def names(self, section: str, key: str) -> tuple[str, ...]:
         return cast(tuple[str, ...], self.sections[section][key])
 
-    def table(self, section: str, key: str) -> dict[str, Any]:
-        return cast(dict[str, Any], self.sections[section][key])
+    def text_table(self, section: str, key: str) -> dict[str, str]:
+        return cast(dict[str, str], self.sections[section][key])
+
+    def number_table(self, section: str, key: str) -> dict[str, int]:
+        return cast(dict[str, int], self.sections[section][key])
 
 
 def shipped_rules_path(language: Language) -> Traversable:

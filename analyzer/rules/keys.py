@@ -5,11 +5,15 @@ checks between keys (a level must be one of the levels). The one validator reads
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from analyzer.model import Language
+
+#: a rules value once validated, as TOML gives it with lists as tuples: a name, a count, names,
+#: or a table of names to names or to counts
+Value = str | int | tuple[str, ...] | dict[str, str] | dict[str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +117,8 @@ SCHEMA: dict[Language, dict[str, dict[str, Key]]] = {
     },
 }
 
-Sections = dict[str, dict[str, Any]]
+#: section -> key -> value, validated
+Sections = Mapping[str, Mapping[str, Value]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +143,11 @@ class Among:
     def run(self, sections: Sections) -> Problem | None:
         """The first level `key` names that `levels` leaves out."""
         value = sections[self.key[0]][self.key[1]]
-        levels = sections[self.levels[0]][self.levels[1]]
-        named = ([(value, value)] if self.part == "value" else
-                 [(name, name) for name in value] if self.part == "keys" else list(value.items()))
+        levels = cast(tuple[str, ...], sections[self.levels[0]][self.levels[1]])
+        named: list[tuple[str, object]] = (
+            [(str(value), value)] if self.part == "value" else
+            [(name, name) for name in value] if self.part == "keys" and isinstance(value, dict) else
+            list(value.items()) if isinstance(value, dict) else [])
         for name, level in named:
             if level not in levels:
                 return Problem(self.said(name, str(level)), str(level))

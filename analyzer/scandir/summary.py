@@ -3,22 +3,29 @@ checked as erratlas writes it; a part of another shape is an InputError naming t
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeVar
+
+import orjson
 
 from analyzer.errors import InputError
+from analyzer.scandir.files import SUMMARY_FILE
 from analyzer.scandir.load import record_of
 from analyzer.summary_model import (
     AmbiguousEntry,
     Baseline,
     DriftedEntry,
+    FingerprintBlock,
     HandlerTally,
     InputFile,
     Invariant,
     LoggerSeen,
+    OwnerCounts,
     RecordedAllowlist,
     ScanHead,
     ScanPart,
+    SourceMapRow,
     StaleEntry,
     Summary,
     SummaryCoverage,
@@ -26,22 +33,25 @@ from analyzer.summary_model import (
 
 #: the handler findings a summary lists by owner (docs/owners.md, "Handlers")
 FINDINGS = ("swallowed", "lostCause", "uselessCatch")
+_Record = TypeVar("_Record")
 
 
-def summary_of(document: dict[str, Any], where: object) -> Summary:
+def summary_of(document: Mapping[str, object], where: object) -> Summary:
     """The summary `document`, read from `where`, with its parts typed."""
 
-    def part(record: type, path: str, value: Any) -> Any:
-        return record_of(record, value, f"{where}: {path}")
+    def part(record: type[_Record], path: str, value: object) -> _Record:
+        made: _Record = record_of(record, value, f"{where}: {path}")
+        return made
 
-    def listed(record: type, path: str, value: Any) -> tuple[Any, ...]:
+    def listed(record: type[_Record], path: str, value: object) -> tuple[_Record, ...]:
         if not isinstance(value, list):
             raise InputError(where, f"not the shape erratlas writes: {path} is not a list")
         return tuple(part(record, f"{path}[{n}]", item) for n, item in enumerate(value))
 
     inputs, counts = document.get("inputs"), document.get("counts")
-    if not isinstance(inputs, dict) or not isinstance(counts, dict):
-        raise InputError(where, "not the shape erratlas writes: no inputs or counts")
+    modules = document.get("modules")
+    if not isinstance(inputs, dict) or not isinstance(counts, dict) or not isinstance(modules, dict):
+        raise InputError(where, "not the shape erratlas writes: no inputs, counts or modules")
     loggers = document.get("loggers", [])
     handlers = document.get("handlerOwners")
     findings = handlers.get("findings") if isinstance(handlers, dict) else None
@@ -50,6 +60,7 @@ def summary_of(document: dict[str, Any], where: object) -> Summary:
         raise InputError(where, "not the shape erratlas writes: handlerOwners.findings")
     return Summary(
         document=document,
+        fingerprint=part(FingerprintBlock, "fingerprint", document.get("fingerprint")),
         bundle=part(InputFile, "inputs.bundle", inputs.get("bundle")),
         units=listed(InputFile, "inputs.units", inputs.get("units")),
         allowlists=listed(RecordedAllowlist, "inputs.allowlists", inputs.get("allowlists", [])),
@@ -58,6 +69,8 @@ def summary_of(document: dict[str, Any], where: object) -> Summary:
                                                if isinstance(lg, dict) else lg for lg in loggers]
                        if isinstance(loggers, list) else loggers),
         total=_count(counts.get("total"), where),
+        sourceMaps=listed(SourceMapRow, "modules.sourceMaps", modules.get("sourceMaps")),
+        owners=part(OwnerCounts, "owners", document.get("owners")),
         coverage=part(SummaryCoverage, "coverage", document.get("coverage")),
         stale=listed(StaleEntry, "stale", document.get("stale")),
         drifted=listed(DriftedEntry, "drifted", document.get("drifted")),
@@ -66,22 +79,29 @@ def summary_of(document: dict[str, Any], where: object) -> Summary:
         productFindings=None if findings is None else {
             key: _names(findings[key].get("Product"), f"handlerOwners.findings.{key}.Product", where)
             for key in FINDINGS},
+        outputs=_digests(document.get("outputs"), where),
     )
 
 
-def _count(value: Any, where: object) -> int:
+def _count(value: object, where: object) -> int:
     if type(value) is not int or value < 0:
         raise InputError(where, "not the shape erratlas writes: counts.total is not a count")
     return value
 
 
-def _names(value: Any, path: str, where: object) -> tuple[str, ...]:
+def _names(value: object, path: str, where: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise InputError(where, f"not the shape erratlas writes: {path} is not a list of fingerprints")
     return tuple(value)
 
 
-def _object(value: Any, path: str, where: object) -> dict[str, Any]:
+def _digests(value: object, where: object) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise InputError(where, "not the shape erratlas writes: outputs is not an object of sha256")
+    return value
+
+
+def _object(value: object, path: str, where: object) -> Mapping[str, object]:
     if not isinstance(value, dict):
         raise InputError(where, f"not the shape erratlas writes: {path} is not an object")
     return value
@@ -121,18 +141,7 @@ def handler_tally(document: Mapping[str, object], where: object) -> HandlerTally
     return HandlerTally(count, by_disposition)
 
 
-def recorded_allowlists(document: dict[str, Any], where: object) -> tuple[RecordedAllowlist, ...]:
-    """The allowlists a summary records as applied: path, sha256 and entry count each."""
-    inputs = document.get("inputs")
-    recorded = inputs.get("allowlists") if isinstance(inputs, dict) else None
-    if not isinstance(recorded, list) or not all(
-            isinstance(a, dict) and isinstance(a.get("path"), str) and isinstance(a.get("sha256"), str)
-            and type(a.get("entries")) is int for a in recorded):
-        raise InputError(where, "corrupt summary: inputs.allowlists is not a list of paths, sha256 and entry counts")
-    return tuple(RecordedAllowlist(a["path"], a["sha256"], a["entries"]) for a in recorded)
-
-
-def baseline_of(document: dict[str, Any], where: object) -> Baseline:
+def baseline_of(document: Mapping[str, object], where: object) -> Baseline:
     """A baseline summary's callsite count, Unresolved fingerprints and flagged handlers."""
     counted = document.get("counts")
     total = counted.get("total") if isinstance(counted, dict) else None
@@ -159,3 +168,13 @@ def baseline_of(document: dict[str, Any], where: object) -> Baseline:
             if not all(isinstance(fp, str) for fp in flagged[key]):
                 raise InputError(where, f"corrupt baseline summary: handlerOwners.findings.{key}")
     return Baseline(total, tuple(unresolved), flagged)
+
+
+def with_output(files: dict[str, bytes], name: str, data: bytes) -> dict[str, bytes]:
+    """A verified scan directory's `files` with `name` added and listed (with its sha256) in the
+    summary's outputs, so that the gate still verifies the directory (`suggest` adds its file so)."""
+    summary = orjson.loads(files[SUMMARY_FILE])
+    outputs = dict(summary.get("outputs") or {})
+    outputs[name] = hashlib.sha256(data).hexdigest()
+    summary["outputs"] = dict(sorted(outputs.items()))
+    return {**files, name: data, SUMMARY_FILE: orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n"}
