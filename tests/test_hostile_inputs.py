@@ -199,7 +199,7 @@ def test_a_parser_crash_is_one_line_naming_the_file(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def quietly_scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(a bundle over 1 MiB, so that a helper is forked; its undisturbed scan), made once for
+    """(a bundle over 1 MiB, so that a task worker is forked; its undisturbed scan), made once for
     both workers below. Read only."""
     base = tmp_path_factory.mktemp("quiet")
     bundle = base / "big.js"
@@ -208,10 +208,10 @@ def quietly_scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
     return bundle, base / "quiet"
 
 
-@pytest.mark.parametrize("worker", ["helper: working", "ahead: working"])
+@pytest.mark.parametrize("worker", ["task worker: working", "ahead: working"])
 def test_a_killed_worker_costs_time_never_output(
         tmp_path: Path, worker: str, quietly_scanned: tuple[Path, Path]) -> None:
-    """The helper that shares the task lists (or the worker ahead that hashes and renders during
+    """The task worker that shares the task lists (or the worker ahead that hashes and renders during
     the parse) is killed as it starts its work: the scan ends as usual, its files byte-identical to an
     undisturbed scan's."""
     bundle, quiet = quietly_scanned

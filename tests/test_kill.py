@@ -2,7 +2,7 @@
 
 A scan of a bundle big enough to take a few seconds replaces an earlier scan's output. It is
 sent SIGKILL right after each of the stage events the scan reports with ERRATLAS_TRACE
-(parsing, the worker ahead's and the helper's work, the reports, the staging and the
+(parsing, the worker ahead's and the task worker's work, the reports, the staging and the
 swap), plus a random delay of up to 80 ms (fixed seed); the `long` run kills it at 20 moments,
 6 of the events twice. Whatever the moment,
 these must hold: the output directory is exactly the previous output or exactly the new one
@@ -29,8 +29,8 @@ MOMENTS = [
     "ahead: value sent",
     "extract: parsed",
     "callsites found",
-    "runner: helper forked",
-    "helper: stopped at task",
+    "runner: task worker forked",
+    "task worker: stopped at task",
     "scan: done",
     "reports: inventory made",
     "owners: projected",

@@ -11,7 +11,7 @@ from conftest import FIXTURES, records, run, scan, tree_bytes
 from analyzer.errors import InputError
 from analyzer.parallel.executor import WORKER_MIN_BYTES, Forked, Inline, executor_for
 
-SWITCHES = ("ERRATLAS_HELPER", "ERRATLAS_RENDER_WORKER")
+SWITCHES = ("ERRATLAS_TASK_WORKER", "ERRATLAS_RENDER_WORKER")
 
 
 @pytest.fixture
@@ -22,8 +22,8 @@ def no_switches(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 
 
 def _workers(executor: Inline) -> tuple[bool, bool]:
-    """(forks a worker ahead, forks a helper for the task lists) of an executor."""
-    return (isinstance(executor, Forked) and executor._ahead, isinstance(executor, Forked) and executor._helper)
+    """(forks a worker ahead, forks a task worker for the task lists) of an executor."""
+    return (isinstance(executor, Forked) and executor._ahead, isinstance(executor, Forked) and executor._tasks)
 
 
 def test_one_job_forks_no_worker_whatever_the_switches(no_switches: pytest.MonkeyPatch) -> None:
@@ -39,10 +39,10 @@ def test_more_jobs_use_both_workers(no_switches: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(
     ("switches", "expected"),
     [
-        ({"ERRATLAS_HELPER": "0"}, (True, False)),
+        ({"ERRATLAS_TASK_WORKER": "0"}, (True, False)),
         ({"ERRATLAS_RENDER_WORKER": "0"}, (False, True)),
-        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"}, (True, True)),
-        ({"ERRATLAS_HELPER": "0", "ERRATLAS_RENDER_WORKER": "0"}, (False, False)),
+        ({"ERRATLAS_TASK_WORKER": "1", "ERRATLAS_RENDER_WORKER": "1"}, (True, True)),
+        ({"ERRATLAS_TASK_WORKER": "0", "ERRATLAS_RENDER_WORKER": "0"}, (False, False)),
     ],
 )
 def test_each_worker_has_its_own_switch(
@@ -54,7 +54,7 @@ def test_each_worker_has_its_own_switch(
 
 
 def test_a_switch_is_0_or_1(no_switches: pytest.MonkeyPatch) -> None:
-    no_switches.setenv("ERRATLAS_HELPER", "yes")
+    no_switches.setenv("ERRATLAS_TASK_WORKER", "yes")
     with pytest.raises(InputError, match="must be 0 or 1"):
         executor_for(2)
 
@@ -98,14 +98,14 @@ def one_process(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-un
 @pytest.mark.parametrize(
     ("switches", "traced", "wrapped"),
     [
-        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"},
-         {"runner: helper forked", "scan: render worker forked"}, False),
-        ({"ERRATLAS_HELPER": "1", "ERRATLAS_RENDER_WORKER": "1"},
-         {"runner: helper forked", "scan: render worker forked"}, True),
-        ({"ERRATLAS_HELPER": "0", "ERRATLAS_RENDER_WORKER": "1"}, {"scan: render worker forked"}, False),
-        ({"ERRATLAS_RENDER_WORKER": "0", "ERRATLAS_HELPER": "1"}, {"runner: helper forked"}, False),
+        ({"ERRATLAS_TASK_WORKER": "1", "ERRATLAS_RENDER_WORKER": "1"},
+         {"runner: task worker forked", "scan: render worker forked"}, False),
+        ({"ERRATLAS_TASK_WORKER": "1", "ERRATLAS_RENDER_WORKER": "1"},
+         {"runner: task worker forked", "scan: render worker forked"}, True),
+        ({"ERRATLAS_TASK_WORKER": "0", "ERRATLAS_RENDER_WORKER": "1"}, {"scan: render worker forked"}, False),
+        ({"ERRATLAS_RENDER_WORKER": "0", "ERRATLAS_TASK_WORKER": "1"}, {"runner: task worker forked"}, False),
     ],
-    ids=["all-on", "all-on-bun-cjs", "no-helper", "no-render-worker"],
+    ids=["all-on", "all-on-bun-cjs", "no-task-worker", "no-render-worker"],
 )
 def test_every_worker_switch_writes_the_bytes_of_one_process(
     tmp_path: Path, no_switches: pytest.MonkeyPatch, one_process, switches: dict[str, str], traced: set[str],  # type: ignore[no-untyped-def]
@@ -127,4 +127,4 @@ def test_every_worker_switch_writes_the_bytes_of_one_process(
 
 #: what the scan traces when it forks each worker (a worker that falls behind on a busy machine
 #: is stopped before it says more)
-_WORKER_LINES = ("runner: helper forked", "scan: render worker forked")
+_WORKER_LINES = ("runner: task worker forked", "scan: render worker forked")

@@ -6,7 +6,7 @@ whether another process does some of them. The output is the same on any executo
   are still parsed in worker processes);
 - `Forked(jobs)`: a JavaScript scan runs in an isolated child (`analyzer.isolated`); with
   `jobs` above 1 it forks a worker for the work it starts ahead (`ahead`: the input's hash and
-  the renderings, during the parse) and a helper that shares its task lists (`map`: the
+  the renderings, during the parse) and a task worker that shares its task lists (`map`: the
   reference graph, the callsites' facts, the bindings' digests, after the parse); a Python
   scan parses its files in `jobs` forked workers.
 
@@ -66,14 +66,14 @@ class Inline:
 
 
 class Forked(Inline):
-    """An isolated child for a JavaScript scan; with `jobs` above 1, a worker ahead and a helper."""
+    """An isolated child for a JavaScript scan; with `jobs` above 1, a worker ahead and a task worker."""
 
     forks = True
 
-    def __init__(self, jobs: int, ahead: bool = True, helper: bool = True) -> None:
+    def __init__(self, jobs: int, ahead: bool = True, tasks: bool = True) -> None:
         self.jobs = jobs
         self._ahead = ahead and jobs > 1
-        self._helper = helper and jobs > 1
+        self._tasks = tasks and jobs > 1
 
     def isolated(self, work: Callable[[], T], subject: Path) -> T:
         from analyzer.isolated import isolated
@@ -88,10 +88,10 @@ class Forked(Inline):
         return _Forked(side, task)
 
     def map(self, work: Callable[[int], T], count: int, weight: int) -> list[T]:
-        if not self._helper or weight < WORKER_MIN_BYTES or count < 2:
+        if not self._tasks or weight < WORKER_MIN_BYTES or count < 2:
             return [work(i) for i in range(count)]
         shared: Shared[T] = Shared(work, count, WORKER_NICENESS)
-        mark("runner: helper forked")
+        mark("runner: task worker forked")
         return shared.join(work)
 
 
@@ -131,13 +131,13 @@ class _Forked(Ahead[T]):
 
 def executor_for(jobs: int) -> Inline:
     """The executor of a scan with `jobs` processes: `Forked` where `fork` exists. The worker
-    ahead and the helper each have a switch, for measuring what each is worth
-    (docs/performance.md): `ERRATLAS_RENDER_WORKER=0|1`, `ERRATLAS_HELPER=0|1`."""
+    ahead and the task worker each have a switch, for measuring what each is worth
+    (docs/performance.md): `ERRATLAS_RENDER_WORKER=0|1`, `ERRATLAS_TASK_WORKER=0|1`."""
     if not can_fork():
         executor = Inline()
         executor.jobs = jobs
         return executor
-    return Forked(jobs, ahead=_switch("ERRATLAS_RENDER_WORKER"), helper=_switch("ERRATLAS_HELPER"))
+    return Forked(jobs, ahead=_switch("ERRATLAS_RENDER_WORKER"), tasks=_switch("ERRATLAS_TASK_WORKER"))
 
 
 def _switch(name: str) -> bool:

@@ -362,7 +362,7 @@ class Shared(Generic[R]):
 
     def _child_side(self, work: Callable[[int], R], send: Callable[[Any], None]) -> None:
         back = self._count
-        mark("helper: working")
+        mark("task worker: working")
         while True:
             claim = back - 1
             self._put(8, claim)
@@ -371,7 +371,7 @@ class Shared(Generic[R]):
                 break
             send(_Done(claim, work(claim)))
             back = claim
-        mark(f"helper: stopped at task {back}")
+        mark(f"task worker: stopped at task {back}")
 
     def join(self, work: Callable[[int], R]) -> list[R]:
         """Every task's result in order: the parent does tasks from the front until it meets the
@@ -402,7 +402,7 @@ class Shared(Generic[R]):
             try:
                 received += self._child.rest()
             except ChildLost as lost:
-                mark(f"parent: helper lost ({lost})")
+                mark(f"parent: task worker lost ({lost})")
                 received = []  # nothing the child sent is used
         for frame in received:
             if isinstance(frame, _Done) and frame.index >= front:  # both did a task before `front`: keep ours
@@ -418,7 +418,7 @@ class Shared(Generic[R]):
         while True:
             share = self._child.core_share()
             if share is not None and self._child.age() >= self.JUDGED_AFTER and share < self.SLOW:
-                mark(f"parent: helper late ({share:.2f} of a core), stopped")
+                mark(f"parent: task worker late ({share:.2f} of a core), stopped")
                 return True
             if not self._child.wait_readable(0.05):
                 return False  # it has ended: `rest` tells how
