@@ -36,9 +36,10 @@ from analyzer.sourcemap import package_of
 MIN_MODULE_MATCHES = 2
 
 
-#: module kinds whose span is one source file's code (a wrapper the bundler wrote around it, or
-#: the declarations hoisted out of one file's `__esm` initializer)
-CONTAINING_KINDS = ("cjs", "esm")
+#: module kinds whose span is one source file's code (a wrapper the bundler wrote around it: esbuild's
+#: `__commonJS`, an entry of browserify's module table; or the declarations hoisted out of one file's
+#: `__esm` initializer)
+CONTAINING_KINDS = ("cjs", "esm", "browserify")
 
 
 class CorpusIndex:
