@@ -34,8 +34,8 @@ class PackageIndex:
     functions: list[IndexedFunction]
     #: indices of `files` that are bundles (bundler modules inside): their code may be other packages'
     bundles: frozenset[int] = frozenset()
-    #: indices of `files` placed by a path comment in a declared dependency's directory outside
-    #: node_modules (a monorepo sibling's code): a copy of that package's code, as a roll-up's
+    #: indices of `files` placed in a declared dependency (by the file's map, its path comments,
+    #: or as a twin build of such a part): a copy of that package's code, as a roll-up's
     siblings: frozenset[int] = frozenset()
 
     def to_json(self) -> dict[str, object]:

@@ -26,6 +26,7 @@ MODERN, PARTS, UMBRELLA = "erratlas-fixture-modern", "erratlas-fixture-parts", "
 TWIN, HOST = "erratlas-fixture-twin", "erratlas-fixture-host"
 CODEC, SIGNER = "erratlas-fixture-codec", "erratlas-fixture-signer"
 GRAMMAR, LEXER = "erratlas-fixture-grammar", "erratlas-fixture-lexer"
+GRID, CLUSTERS = "erratlas-fixture-grid", "erratlas-fixture-clusters"
 #: the bundled versions come out in January, the app on 1 March, the rewrites in June
 TIMES = {
     f"{CORE}@1.0.0": "2024-01-01T00:00:00.000Z", f"{RETRY}@1.0.0": "2024-01-02T00:00:00.000Z",
@@ -36,12 +37,13 @@ TIMES = {
     f"{UMBRELLA}@1.0.0": "2024-01-11T00:00:00.000Z", f"{TWIN}@1.0.0": "2024-01-12T00:00:00.000Z",
     f"{HOST}@1.0.0": "2024-01-13T00:00:00.000Z", f"{CODEC}@1.0.0": "2024-01-14T00:00:00.000Z",
     f"{SIGNER}@1.0.0": "2024-01-15T00:00:00.000Z", f"{LEXER}@1.0.0": "2024-01-16T00:00:00.000Z",
-    f"{GRAMMAR}@1.0.0": "2024-01-17T00:00:00.000Z",
+    f"{GRAMMAR}@1.0.0": "2024-01-17T00:00:00.000Z", f"{GRID}@1.0.0": "2024-01-18T00:00:00.000Z",
+    f"{CLUSTERS}@1.0.0": "2024-01-19T00:00:00.000Z",
     f"{APP}@1.0.0": "2024-03-01T00:00:00.000Z", f"{UMBRELLA}@1.0.1": "2024-03-01T12:00:00.000Z",
     f"{CORE}@2.0.0": "2024-06-01T00:00:00.000Z", f"{RETRY}@2.0.0": "2024-06-02T00:00:00.000Z",
     f"{PAINT}@2.0.0": "2024-06-03T00:00:00.000Z",
 }
-NAMES = (CORE, RETRY, KIT, PAINT, LEGACY, MODERN, PARTS, UMBRELLA, TIE, TWIN, GRAMMAR, LEXER)
+NAMES = (CORE, RETRY, KIT, PAINT, LEGACY, MODERN, PARTS, UMBRELLA, TIE, TWIN, GRAMMAR, LEXER, GRID, CLUSTERS)
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +100,7 @@ def of(truth: dict[str, str | None], package: str) -> set[str]:
 
 def test_the_fixture_bundles_every_class(scanned) -> None:
     _, truth = scanned
-    for package in (CORE, RETRY, PAINT, KIT, LEGACY, MODERN, PARTS, TIE, TWIN, CODEC, SIGNER, GRAMMAR, LEXER):
+    for package in (CORE, RETRY, PAINT, KIT, LEGACY, MODERN, PARTS, TIE, TWIN, CODEC, SIGNER, GRAMMAR, LEXER, GRID):
         assert of(truth, package), package
 
 
@@ -249,6 +251,33 @@ def test_a_siblings_code_in_a_packages_build_is_never_claimed_for_that_package(
     assert not wrong(every_version, truth)
 
 
+def test_a_declared_dependency_carried_in_a_packages_builds_is_that_dependencys(every_version, scanned) -> None:
+    """clusters declares grid and carries it in dist/clusters.mjs (its map places that code in
+    grid) and in the minified dist/clusters.js (no map: a twin build of the mapped part). Both are
+    grid's code copied, as a roll-up's: grid's own file decides (docs/corpus.md, "Matching", 12)."""
+    _, truth = scanned
+    rows = every_version
+    ids = of(truth, GRID)
+    assert len(ids) >= 6 and ids <= set(exact(rows))
+    assert not wrong(rows, truth)
+    for i in ids:
+        evidence = str(rows[i]["evidence"])
+        assert "dist/clusters.js <- ../node_modules/erratlas-fixture-grid/index.js" in evidence \
+            or "dist/clusters.mjs <- ../node_modules/erratlas-fixture-grid/index.js" in evidence, evidence
+
+
+def test_a_declared_dependency_carried_in_a_packages_builds_is_never_claimed_for_that_package(
+        registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+    """Without grid in the corpus, clusters' copies of grid's code name both packages: no claim
+    (docs/corpus.md, "Matching", 12)."""
+    _, truth = scanned
+    rows, _ = suggestions(registry, scanned, tmp_path, names=tuple(n for n in NAMES if n != GRID))
+    assert not wrong(rows, truth)
+    named = [rows[i] for i in of(truth, GRID) if i in rows]
+    assert len(named) >= 6 and all(r["package"] is None and {GRID, CLUSTERS} <= set(r["candidates"])  # type: ignore[arg-type]
+                                   for r in named)
+
+
 def test_a_version_tie_names_the_range(every_version, scanned) -> None:
     _, truth = scanned
     rows = every_version
@@ -360,3 +389,20 @@ def test_nobodys_code_is_nobodys_in_the_packages_other_builds_too() -> None:
     _, index = _placed({"dist/build.mjs": BUILD, "dist/other.js": twin}, {"name": "pkg"})
     rows = [index.files[f.file] for f in index.functions if f.name == "sharedCheck"]  # type: ignore[attr-defined]
     assert rows == ["dist/build.mjs <- ../shared/lib/text.js", "dist/other.js <- ../shared/lib/text.js"]
+
+
+def test_a_twin_build_of_a_declared_dependencys_part_is_that_dependencys_part_too() -> None:
+    """A minified build without map or comments that holds at least half of the functions that a
+    mapped or commented build places in a declared dependency holds them as that dependency's
+    code too (docs/corpus.md, "Matching", 12); a file holding one of them does not."""
+    part = BUILD.split(b"// ../lexer/lib/tokens.js\n")[1].split(b"\n\n")[0]
+    two = part + b"\nfunction lexerMore(token) {\n  if (!token.kind) throw new SyntaxError(\"lexer: the token " \
+        b"has no kind at offset \" + token.offset);\n  return token.kind + token.image;\n}\n"
+    build = BUILD.replace(part, two)
+    manifest = {"name": "@scope/pkg", "dependencies": {"@scope/lexer": "1.0.0"}}
+    _, index = _placed({"dist/build.mjs": build, "dist/twin.js": two, "lib/one.js": part}, manifest)
+    rows = sorted({index.files[f.file] for f in index.functions if f.name.startswith("lexer")})  # type: ignore[attr-defined]
+    assert rows == ["dist/build.mjs <- node_modules/@scope/lexer/lib/tokens.js",
+                    "dist/twin.js <- node_modules/@scope/lexer/lib/tokens.js", "lib/one.js"]
+    files = index.files  # type: ignore[attr-defined]
+    assert {files[i] for i in index.siblings} == set(rows[:2])  # type: ignore[attr-defined]

@@ -22,10 +22,11 @@ HERE = FIXTURES / "corpus-forms"
 BUFFERS, CODEC = "erratlas-fixture-buffers", "erratlas-fixture-codec"
 BACKEND, KERNELS, SHIM = "erratlas-fixture-backend", "erratlas-fixture-kernels", "erratlas-fixture-shim"
 CIPHERS, HASHES = "erratlas-fixture-ciphers", "erratlas-fixture-hashes"
+STREAMS = "erratlas-fixture-streams"
 #: codec 2.0.0, which rewrites every function, is its newest version
 TIMES = {f"{CODEC}@1.0.0": "2024-01-01T00:00:00.000Z", f"{BUFFERS}@1.0.0": "2024-01-02T00:00:00.000Z",
          f"{CODEC}@2.0.0": "2024-06-01T00:00:00.000Z",
-         **{f"{name}@1.0.0": "2024-01-03T00:00:00.000Z" for name in (BACKEND, KERNELS, SHIM, CIPHERS, HASHES)}}
+         **{f"{name}@1.0.0": "2024-01-03T00:00:00.000Z" for name in (BACKEND, KERNELS, SHIM, CIPHERS, HASHES, STREAMS)}}
 
 
 @pytest.fixture(scope="module")
@@ -143,3 +144,23 @@ def test_a_tie_between_code_of_one_package_on_both_sides_is_that_packages(laid_o
     abytes = {i for i in of(truth, CIPHERS) if i in laid_out} - {i for i, p in laid_out.items() if p != CIPHERS}
     assert of(truth, CIPHERS) <= abytes and len(of(truth, CIPHERS)) >= 4
     assert all(truth.get(i) == p for i, p in laid_out.items())
+
+
+def test_a_browserify_module_is_one_files_code(registry: LocalRegistry, tmp_path: Path) -> None:
+    """browserify wraps each file in a module of the table and keeps its `require("./state")` under
+    a renamed require: streams' index.js as a whole matches nothing, and its small methods
+    (`_read`, `unshift`) throw in functions too small to be distinctive. Its module, whose
+    distinctive functions name streams alone, is streams' file: those callsites are streams' too
+    (docs/corpus.md, "Matching", 3); the app's own module matches nothing and stays unclaimed."""
+    (tmp_path / "bare").mkdir()
+    shutil.copy(HERE / "app.browserify.min.js", tmp_path / "bare" / "app.browserify.min.js")
+    scan(tmp_path / "bare" / "app.browserify.min.js", tmp_path / "out", "--signatures")
+    scan(HERE / "app.browserify.min.js", tmp_path / "truth")
+    truth = callsite_packages(tmp_path / "truth", ("error",))
+    exact = exact_packages(registry, (tmp_path / "out", truth), tmp_path, STREAMS)
+    ids = {i for i, p in truth.items() if p == STREAMS}
+    assert len(ids) >= 5 and {i: exact.get(i) for i in ids} == dict.fromkeys(ids, STREAMS)
+    assert all(truth.get(i) == p for i, p in exact.items())
+    assert any(p is None for p in truth.values())  # the app's own callsite, not claimed
+    rows = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
+    assert any("module browserify" in str(r["evidence"]) for r in rows if r["id"].startswith("c:"))

@@ -55,14 +55,21 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
         places, from_siblings = _inner_packages(path, data, maps.get(path), [offset for offset, _ in found], described)
         sibling_places |= from_siblings
         rows.extend((row, place) for (_, row), place in zip(found, places))
+    # a part placed in a declared dependency is that dependency's code copied (a roll-up of it)
+    sibling_places |= {place for _, place in rows if place is not None
+                       and package_of(place.split(PLACED, 1)[1]) in described.dependencies}
     # a function of nobody's code is nobody's wherever the package holds it (a minified twin of the build)
     nobody = {row.key: place.split(PLACED, 1)[1] for row, place in rows if place is not None and _nobody(place)}
+    twins = _twin_parts(rows, sibling_places)
     placed: dict[str, int] = {}
     functions = []
     siblings: set[int] = set()
     for row, place in rows:
         if place is None and row.key in nobody:
             place = f"{files[row.file]}{PLACED}{nobody[row.key]}"
+        elif place is None and (row.file, row.key) in twins:
+            place = f"{files[row.file]}{PLACED}{twins[(row.file, row.key)]}"
+            sibling_places.add(place)
         if place is not None:
             if place not in placed:
                 placed[place] = len(files)
@@ -128,6 +135,31 @@ class Described:
         head, slash, below = posixpath.splitext(rest)[0].partition("/")
         heads = _TWIN_HEADS if slash and head in _TWIN_HEADS else {head}
         return any(f"{h}{slash}{below}{suffix}" in self.files for h in heads for suffix in _TWIN_SUFFIXES)
+
+
+def _twin_parts(rows: list[tuple[IndexedFunction, str | None]], parts: set[str]) -> dict[tuple[int, int], str]:
+    """(file, key) -> source, for a file's functions outside placed parts that a declared dependency's
+    part of the package holds: a file holding at least half of a part's functions (two at least) is a
+    twin build of it (`dist/x.js` minified beside the mapped `dist/x.mjs`), and those functions are
+    that part's code there too (docs/corpus.md, "Matching", 12). A key that parts of two packages
+    hold is left."""
+    keys: dict[str, set[int]] = {}
+    own: dict[int, set[int]] = {}
+    for row, place in rows:
+        if place is None:
+            own.setdefault(row.file, set()).add(row.key)
+        elif place in parts:
+            keys.setdefault(place.split(PLACED, 1)[1], set()).add(row.key)
+    out: dict[tuple[int, int], str] = {}
+    packages: dict[tuple[int, int], set[str | None]] = {}
+    for file, held in sorted(own.items()):
+        for source, part in sorted(keys.items()):
+            shared = held & part
+            if len(shared) >= max(2, (len(part) + 1) // 2):
+                for key in shared:
+                    out.setdefault((file, key), source)
+                    packages.setdefault((file, key), set()).add(package_of(source))
+    return {at: source for at, source in out.items() if len(packages[at]) == 1}
 
 
 def _nobody(place: str) -> bool:

@@ -1,4 +1,5 @@
-"""Bundle functions matched against the corpus, and the suggestions they earn (docs/corpus.md).
+"""Bundle functions matched against the corpus: what decides each callsite (docs/corpus.md); the
+suggestions the decisions earn are written by suggestions.py.
 
 1. **Versions.** A package asked for by name has several candidate versions; the one whose
    signatures match the most bundle functions is the bundled version (ties: the highest).
@@ -9,7 +10,7 @@
    others, and none matches only other packages. Callsites the functions did not decide
    belong to P (containment); a function match that names another package is downgraded.
 4. **Copies.** A callsite with identical copies in the scan gets an `exact` suggestion only for
-   them all, each placed by its module or by the code beside it (neighbours.py).
+   them all, each placed by its module or by the code beside it (neighbours.py, suggestions.py).
 5. **Roll-ups.** A function one package holds in its own sources, others in roll-ups only, is its.
 """
 
@@ -17,37 +18,28 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from analyzer.facts import BundledModule
-from analyzer.model import Callsite, Suggestion, SuggestionEvidence
+from analyzer.model import Callsite, Suggestion
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
 from analyzer.owners.corpus.decision import Decision, Hit
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
 from analyzer.owners.corpus.neighbours import Neighbours, copy_doubt
 from analyzer.owners.corpus.rollups import rollups
 from analyzer.owners.corpus.store import Corpus
+from analyzer.owners.corpus.suggestions import Chosen, named_copies, version_key
 from analyzer.owners.projection import neighbours
-from analyzer.scandir.files import SUGGESTION_SCHEMA
 from analyzer.signatures import PLACED, BundleFunction
 from analyzer.sourcemap import package_of
 
 MIN_MODULE_MATCHES = 2
 
 
-#: module kinds whose span is one source file's code (a wrapper the bundler wrote around it, or
-#: the declarations hoisted out of one file's `__esm` initializer)
-CONTAINING_KINDS = ("cjs", "esm")
-
-
-@dataclass(frozen=True, slots=True)
-class Chosen:
-    """The version of a package that matches the bundle best, and how the others did."""
-
-    version: str
-    #: version -> bundle functions it matches
-    scores: dict[str, int]
-    requested: str
+#: module kinds whose span is one source file's code (a wrapper the bundler wrote around it: esbuild's
+#: `__commonJS`, an entry of browserify's module table; or the declarations hoisted out of one file's
+#: `__esm` initializer)
+CONTAINING_KINDS = ("cjs", "esm", "browserify")
 
 
 class CorpusIndex:
@@ -207,16 +199,9 @@ class CorpusIndex:
         out = {}
         for name, entry in self.corpus.packages.items():
             counted = {v: scores[name][v] for v in entry.versions}
-            best = max(entry.versions, key=lambda v: (counted[v], _version_key(v)))
+            best = max(entry.versions, key=lambda v: (counted[v], version_key(v)))
             out[name] = Chosen(best, counted, entry.requested)
         return out
-
-
-def _version_key(version: str) -> tuple[int, ...]:
-    parts = []
-    for part in version.split("-")[0].split("."):
-        parts.append(int(part) if part.isdigit() else -1)
-    return tuple(parts)
 
 
 def corpus_suggestions(
@@ -278,55 +263,12 @@ def corpus_suggestions(
             named_in[module_id] = {index.alone(f.key) for f in _within(row, trees[row.unit])} - {None}
         return named_in[module_id]
 
-    return _named_copies(decided, chosen, neighbours(records), lambda r, d: islands.placed(d, module_names(r)))
+    return named_copies(decided, chosen, neighbours(records), lambda r, d: islands.placed(d, module_names(r)))
 
 
 def _within(row: BundledModule, tree: FunctionTree) -> list[BundleFunction]:
     """A containing module's distinctive functions, in bundle order."""
     return [f for start, end in row.spans or [[row.offset, row.endOffset]] for f in tree.within(start, end)]
-
-
-def _named_copies(decided: list[tuple[Callsite, Decision, Decision | None]], chosen: dict[str, Chosen],
-                  around: dict[str, tuple[str, str]], placed: Callable[[Callsite, Decision], Decision | None]
-                  ) -> list[Suggestion]:
-    """One suggestion per unique callsite; identical copies are named without an ordinal: all of
-    them together (`copies`) when each is decided for the same package, else each by its
-    neighbours when they single it out; a copy that neither names is `possible`."""
-    out = []
-    groups: dict[tuple[str, int], list[tuple[Callsite, Decision, Decision | None]]] = defaultdict(list)
-    for record, decision, contained in decided:
-        if record.copies.count == 1:
-            out.append(_suggestion(record, decision, contained, chosen))
-        else:  # identical copies are a group, named by its first fingerprint
-            groups[(record.copies.group or "", record.copies.count)].append((record, decision, contained))
-    for (group, count), members in sorted(groups.items()):
-        # identical code in several places is shared code: a copy is decided only where its
-        # module was identified as the package its function names, or the code beside it names
-        # that package too (not by the function alone, which every copy's true package may not
-        # be in the corpus to contest)
-        rows = []
-        for r, d, c in members:
-            beside = placed(r, d) if c is None else None
-            rows.append(_suggestion(r, d, c, chosen, as_copy=True) if c is not None and d.packages == c.packages
-                        else _suggestion(r, beside, c, chosen, as_copy=True) if beside is not None
-                        else _suggestion(r, d, c, chosen))
-        if len(members) == count and all(r.confidence == "exact" for r in rows) \
-                and len({r.package for r in rows}) == 1:
-            records = [r for r, _, _ in members]
-            out.append(replace(rows[0], match={"callsite": group}, copies=count, callsites=count,
-                               exampleIds=tuple(r.id for r in records[:5]),
-                               expect=rows[0].expect if len({r.message.comparisonKey for r in records}) == 1
-                               else None,
-                               reason=rows[0].reason + f"; all {count} identical copies decided alike"))
-            continue
-        for (record, decision, contained), row in zip(members, rows):
-            place = around.get(record.id)
-            if row.confidence == "exact" and place is not None:
-                out.append(replace(row, match={"callsite": group}, neighbours=place,
-                                   reason=row.reason + "; one of identical copies, named by its neighbours"))
-            else:
-                out.append(_suggestion(record, decision, contained, chosen))
-    return out
 
 
 def _function_decision(record: Callsite, tree: FunctionTree | None, index: CorpusIndex) -> Decision | None:
@@ -384,115 +326,3 @@ def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
               + (f"; it reaches from the first of them to the last (offsets {reach[0]} to {reach[1]})"
                  if reach else ""))
     return Decision((package,), (), "module", 0, detail, reach)
-
-
-def _suggestion(record: Callsite, decision: Decision, contained: Decision | None,
-                chosen: dict[str, Chosen], as_copy: bool = False) -> Suggestion:
-    """`as_copy`: decide as if the callsite were the only copy (the caller names the copies)."""
-    packages = decision.packages
-    evidence: list[SuggestionEvidence] = []
-    reasons = []
-    if decision.how == "function":
-        for hit in _best_hits(decision.hits, chosen)[:3]:
-            evidence.append(SuggestionEvidence("corpus-function", f"{decision.detail} {hit.describe()}"))
-        if all(h.weak for h in decision.hits):
-            reasons.append("matched only in bundle files, which may hold any package's code")
-        elif not any(h.decides for h in decision.hits):
-            reasons.append("matched only in versions published after the bundle's window")
-    if contained is not None:
-        evidence.append(SuggestionEvidence("corpus-module", contained.detail))
-        if decision.how == "function" and contained.packages[0] in packages:
-            packages = contained.packages  # a helper vendored by several packages, in the module of one of them
-        elif decision.how == "function":
-            packages = tuple(sorted(set(packages) | set(contained.packages)))
-            reasons.append("its function matches another package than its module")
-    for name in packages:
-        if name in chosen:
-            evidence.append(SuggestionEvidence("corpus-version", _version_detail(name, chosen[name])))
-    copies = record.copies.count
-    if len(packages) > 1:
-        reasons.append(f"{len(packages)} candidate packages")
-    if copies > 1 and not as_copy:
-        reasons.append(f"{copies} identical copies of this callsite in the scan")
-    if decision.doubt is not None:
-        reasons.append(decision.doubt)
-    confidence = "possible" if reasons else "exact"
-    weak_only = decision.how == "function" and not any(h.decides for h in decision.hits) and contained is None
-    package = packages[0] if len(packages) == 1 and not weak_only else None
-    what = f"callsite {record.id}"
-    owner = package or " or ".join(packages)
-    function = next((h.function for h in _best_hits(decision.hits, chosen) if h.package == package), None)
-    return Suggestion(
-        schema=SUGGESTION_SCHEMA,
-        id=f"s:{record.id}",
-        level="callsite",
-        match={"callsite": record.fingerprint},
-        copies=None, neighbours=None,
-        owner="Dependency",
-        package=package,
-        function=function,
-        expect=record.message.comparisonKey,
-        confidence=confidence,
-        evidence=tuple(evidence),
-        candidates=tuple(packages),
-        callsites=1, exampleIds=(record.id,), reachedBy=None,
-        reason=f"{what}: corpus evidence points to {owner} ({confidence}"
-               + (f": {'; '.join(reasons)}" if reasons else "") + ")",
-    )
-
-
-def _best_hits(hits: tuple[Hit, ...], chosen: dict[str, Chosen]) -> list[Hit]:
-    """Hits in the chosen version first, then by package, version, file and line."""
-    def rank(hit: Hit) -> tuple[bool, bool, str, str, str, int]:
-        best = chosen.get(hit.package)
-        return (not hit.decides, best is None or best.version != hit.version, hit.package, hit.version, hit.file,
-                hit.line)
-
-    return sorted(hits, key=rank)
-
-
-def _version_detail(package: str, chosen: Chosen) -> str:
-    if len(chosen.scores) == 1:
-        how = "the version asked for" if chosen.requested == "version" else "the only version in the corpus"
-        return f"{package}@{chosen.version} ({how}; {chosen.scores[chosen.version]} bundle functions match)"
-    scores = ", ".join(f"{v}: {n}" for v, n in sorted(chosen.scores.items(), key=lambda vn: (-vn[1], vn[0])))
-    best = chosen.scores[chosen.version]
-    tied = sorted((v for v, n in chosen.scores.items() if n == best), key=_version_key)
-    if len(tied) > 1:
-        listed = ", ".join(tied[:-1]) + " and " + tied[-1]
-        return (f"{package}@{listed} match equally ({best} bundle functions each): the bundle's copy is any of "
-                f"them, not only {chosen.version} (bundle functions matched: {scores})")
-    return (
-        f"{package}@{chosen.version} matches best of {len(chosen.scores)} versions (bundle functions matched: {scores})"
-    )
-
-
-def merged(existing: list[Suggestion], corpus_rows: list[Suggestion], records: list[Callsite]
-           ) -> list[Suggestion]:
-    """The evidence of today (source maps, module keys, banners, signatures) with the corpus's:
-    a callsite a source map already places gets no corpus row; a corpus row that another kind of
-    evidence contradicts becomes `possible`, naming both."""
-    covering: dict[str, Suggestion] = {}
-    by_module: dict[str, Suggestion] = {}
-    by_callsite: dict[str, Suggestion] = {}
-    for row in existing:
-        (level, fingerprint), = row.match.items()
-        (by_module if level == "module" else by_callsite)[fingerprint] = row
-    for record in records:
-        module = record.module
-        found = by_callsite.get(record.fingerprint) or (by_module.get(module.fingerprint) if module else None)
-        if found is not None:
-            covering[record.id] = found
-    out = list(existing)
-    for row in corpus_rows:
-        other = covering.get(row.exampleIds[0])
-        if other is not None and other.confidence == "exact":
-            continue
-        if other is not None and other.package != row.package:
-            names = sorted({*(c for c in row.candidates or () if isinstance(c, str)), other.package or "the product"})
-            row = replace(row, package=None, confidence="possible", candidates=tuple(names),
-                          evidence=row.evidence + other.evidence,
-                          reason=row.reason.rsplit(" (", 1)[0]
-                          + f" (possible: {other.id} ({other.confidence}) names {other.package or 'the product'})")
-        out.append(replace(row, id="c" + row.id[1:]))
-    return out

@@ -12,9 +12,10 @@ import orjson
 from analyzer.errors import InputError
 from analyzer.facts import BundledModule
 from analyzer.model import Callsite, Suggestion
-from analyzer.owners.corpus.match import CorpusIndex, corpus_suggestions, merged
+from analyzer.owners.corpus.match import CorpusIndex, corpus_suggestions
 from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
 from analyzer.owners.corpus.store import MANIFEST, Corpus
+from analyzer.owners.corpus.suggestions import merged
 from analyzer.owners.suggest import CONFIDENCES
 from analyzer.signatures import Indexer
 from analyzer.summary_model import Summary
