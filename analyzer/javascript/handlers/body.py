@@ -1,6 +1,7 @@
-"""A handler's body walked once: what it keeps (`Body`), the names it calls that may be the error
-sink, and the small facts its branches and dispositions ask of it (the caught value, a new error,
-a promise's `reject`, a retry loop)."""
+"""A handler's body read once: what it keeps (`Body`: one compiled query, docs/performance.md,
+"What handlers cost"), the names it calls that may be the error sink, and the small facts its
+branches and dispositions ask of it (the caught value, a new error, a promise's `reject`, a retry
+loop)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Finding a unit's handlers without a pass over the whole tree: a byte search finds the few
 places that can be a handler, one descent per place (sharing the ancestors of the previous one)
-checks it, and each handler's own body is walked (`body`), stopping at nested functions and
-nested catch clauses: every node of a unit is walked for at most one handler."""
+checks it, and each handler's own body is read (`body`: one query for what it keeps, a walk of its
+statements for what it discards or returns), stopping at nested functions and nested catch
+clauses: every node of a unit is read for at most one handler."""
 
 from __future__ import annotations
 
