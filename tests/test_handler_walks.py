@@ -68,8 +68,11 @@ def test_a_body_with_a_parse_error_is_walked_node_by_node() -> None:
     assert calls == [b"g(e)", b"h(e)"]
 
 
+@pytest.mark.parametrize("limit", [0, 10**9], ids=["whole", "ranged"])
 @pytest.mark.parametrize("source", _sources(), ids=lambda s: s[:24].decode("utf-8", "replace"))
-def test_callees_found_at_each_occurrence_are_those_of_the_whole_query(source: bytes) -> None:
+def test_callees_found_at_each_occurrence_are_those_of_the_whole_query(
+        source: bytes, limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sources, "_RANGED_LIMIT", limit)
     root = parse(source).root_node
     everything = QueryCursor(sources._CALLS).captures(root).get("callee", [])
     names = sorted({n.text or b"" for n in everything})

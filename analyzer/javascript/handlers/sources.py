@@ -23,6 +23,9 @@ MAX_HOPS = 2
 _CALLS = Query(LANGUAGE, "(call_expression function: (identifier) @callee)")
 #: its cursor, given the byte range of each name it looks at
 _RANGED = QueryCursor(_CALLS)
+#: occurrences past which a node is queried whole: a ranged query descends from the node, so on
+#: code nested N deep K occurrences cost K x N
+_RANGED_LIMIT = 64
 _FUNCTION_VALUES = frozenset({"function_expression", "arrow_function"})
 #: every byte that cannot be part of a name made a space, so that `split` yields the words
 _SPACES = bytes(b if b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$" or b >= 0x80 else 0x20
@@ -104,9 +107,14 @@ def _protected_blocks(root: Node, handlers: Sequence[HandlerFacts]) -> list[Node
 def _calls_named(node: Node, names: Iterable[bytes], source: bytes) -> list[Node]:
     """The callees named one of `names` (plain names) of the calls in `node`, in source order:
     the query is run over each occurrence of a name's bytes only (a cursor given a byte range
-    skips what lies outside it), not over all of `node`."""
+    skips what lies outside it), not over all of `node`, unless they are many."""
     found: dict[int, Node] = {}
     begin, end = node.start_byte, node.end_byte
+    names = list(names)
+    if sum(source.count(name, begin, end) for name in names) > _RANGED_LIMIT:
+        wanted = set(names)
+        found = {c.id: c for c in QueryCursor(_CALLS).captures(node).get("callee", ()) if c.text in wanted}
+        names = []
     for name in names:
         width = len(name)
         at = source.find(name, begin, end)
