@@ -24,8 +24,8 @@ _CALLS = Query(LANGUAGE, "(call_expression function: (identifier) @callee)")
 #: its cursor, given the byte range of each name it looks at
 _RANGED = QueryCursor(_CALLS)
 #: occurrences past which a node is queried whole: a ranged query descends from the node, so on
-#: code nested N deep K occurrences cost K x N
-_RANGED_LIMIT = 64
+#: code nested N deep K occurrences cost K x N (docs/performance.md, "What handlers cost")
+_RANGED_LIMIT = 8
 _FUNCTION_VALUES = frozenset({"function_expression", "arrow_function"})
 #: every byte that cannot be part of a name made a space, so that `split` yields the words
 _SPACES = bytes(b if b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$" or b >= 0x80 else 0x20
