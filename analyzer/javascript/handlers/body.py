@@ -1,17 +1,20 @@
-"""A handler's body walked once: what it keeps (`Body`), the names it calls that may be the error
-sink, and the small facts its branches and dispositions ask of it (the caught value, a new error,
-a promise's `reject`, a retry loop)."""
+"""A handler's body read once: what it keeps (`Body`: one compiled query, docs/performance.md,
+"What handlers cost"), the names it calls that may be the error sink, and the small facts its
+branches and dispositions ask of it (the caught value, a new error, a promise's `reject`, a retry
+loop)."""
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
 from analyzer.javascript.handlers.shapes import BOUNDARIES, first_named, mentions, named, operator_of, parameter_names
-from analyzer.javascript.syntax import FUNCTION_TYPES, same, symbols_of, text, without_parentheses
+from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE, same, symbols_of, text, without_parentheses
 from analyzer.model import HandlerForm, Scope
 
 #: loops a `retry` may be made of: a `for...of`/`for...in` walks items, it does not retry
@@ -36,8 +39,28 @@ _PASSING_SYMBOLS = symbols_of(_PASSING)
 _BOUNDARY_SYMBOLS = symbols_of(BOUNDARIES)
 _COLLECTED_SYMBOLS = symbols_of(_COLLECTED)
 _CALL_SYMBOLS = symbols_of(frozenset({"call_expression"}))
+#: expressions and their parts: below one, outside nested functions and classes, an error-free tree
+#: holds no statement, so nothing below one not itself discarded or returned is
+_EXPRESSIONS = frozenset({
+    "identifier", "property_identifier", "private_property_identifier", "shorthand_property_identifier", "number",
+    "string", "template_string", "template_substitution", "regex", "true", "false", "null", "undefined", "this",
+    "super", "call_expression", "new_expression", "arguments", "member_expression", "subscript_expression",
+    "optional_chain", "assignment_expression", "augmented_assignment_expression", "binary_expression",
+    "unary_expression", "update_expression", "ternary_expression", "sequence_expression", "parenthesized_expression",
+    "await_expression", "yield_expression", "object", "pair", "array", "spread_element", "computed_property_name",
+    "variable_declarator", "object_pattern", "array_pattern", "assignment_pattern", "object_assignment_pattern",
+    "pair_pattern", "rest_pattern", "shorthand_property_identifier_pattern", "meta_property", "comment"})
+_EXPRESSION_SYMBOLS = symbols_of(_EXPRESSIONS)
+_KEPT = Query(LANGUAGE, f"[{' '.join(f'({t})' for t in sorted(_COLLECTED))}] @kept "
+                        f"[{' '.join(f'({t})' for t in sorted(BOUNDARIES))}] @boundary")
+_KEPT_CURSOR = QueryCursor(_KEPT)
 _NOT_CONSUMED = repeat(False)
 _START = attrgetter("start_byte")
+
+
+def _span(node: Node) -> tuple[int, int]:
+    """Sorts nodes by start, an ancestor before the nodes it holds that start with it."""
+    return node.start_byte, -node.end_byte
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +96,11 @@ def param_name(handler: Found) -> str | None:
     return text(parameter) if parameter is not None and parameter.type == "identifier" else None
 
 
-def lone_rethrow(handler: Found) -> bool:
+def lone_rethrow(handler: Found, param: str | None) -> bool:
     """Whether the handler's body is one statement, `throw` of the caught value's own name
     (`catch (e) { throw e }`, `e => { throw e }`; comments and empty statements aside): nothing
     else runs, ESLint's no-useless-catch. `throw (cleanup(), e)`, how minifiers write
-    `cleanup(); throw e`, runs other code."""
-    param = param_name(handler)
+    `cleanup(); throw e`, runs other code. `param`: its `param_name`."""
     body = handler.node.child_by_field_name("body")
     if param is None or body is None or body.type != "statement_block":
         return False
@@ -109,20 +131,23 @@ class Body:
     """One handler's body as its walk finds it: the statements, the names bound to the caught value
     and to new errors, and the calls whose value is discarded or returned."""
 
-    def __init__(self, handler: Found, known: dict[int, tuple[str, int]]) -> None:
+    def __init__(self, handler: Found, known: dict[int, tuple[str, int]], param: str | None) -> None:
+        """`param`: the handler's `param_name`."""
         self.handler = handler
         self.known = known
         node = handler.node
         self.statements: list[Node] = []
         self.expression: Node | None = None  # an arrow's expression body
+        self._root: Node | None = None  # the block of the statements, or the expression
         if handler.form == "catch" or node.type in ("function_expression", "arrow_function"):
-            body = node.child_by_field_name("body")
+            body = self._root = node.child_by_field_name("body")
             if body is not None and body.type == "statement_block":
                 self.statements = named(body)
             elif body is not None:
                 self.expression = body
-        param = param_name(handler)
         self.walked = self._walk(param.encode() if param is not None else None)
+        #: `_mentions` by node id: a call's arguments are asked of by its sink candidacy and its disposition
+        self._mentioned: dict[int, bool] = {}
         #: node ids of the callees that are the bundle's error sink (`report`)
         self.sink: frozenset[int] = frozenset()
 
@@ -134,8 +159,9 @@ class Body:
         if node.type == "identifier":
             return [(node, True)]
         out = []
+        consumed = self.walked.consumed
         for call in self.walked.nodes:
-            if call.type != "call_expression" or call.id not in self.walked.consumed or call.id in self.known:
+            if call.id not in consumed or call.id in self.known:  # only calls are consumed
                 continue
             callee = call.child_by_field_name("function")
             if callee is None or callee.type != "identifier":
@@ -149,41 +175,11 @@ class Body:
 
     def _walk(self, param: bytes | None) -> _Walked:
         walked = _Walked(aliases={param} if param is not None else set())
-        kept, consumed_calls = walked.nodes, walked.consumed
-        # (node, whether its value is discarded or returned: a call there consumes what it is given)
-        stack = [(n, False) for n in self.statements] + ([(self.expression, True)] if self.expression else [])
-        pop, extend = stack.pop, stack.extend
-        while stack:
-            node, consumed = pop()
-            symbol = node.kind_id  # an int: no string made for each node
-            if symbol in _BOUNDARY_SYMBOLS:
-                continue
-            if symbol in _COLLECTED_SYMBOLS:
-                kept.append(node)
-                if consumed and symbol in _CALL_SYMBOLS:
-                    consumed_calls.add(node.id)
-            if symbol not in _PASSING_SYMBOLS:  # most nodes: what they hold is neither discarded nor returned
-                extend(zip(node.named_children, _NOT_CONSUMED))
-                continue
-            kind = node.type
-            children = node.named_children
-            voided = kind == "unary_expression" and operator_of(node) == "void"
-            if kind in _PASS_POSITION or voided:
-                extend((child, consumed) for child in children)
-            elif kind in _STATEMENT_OF_VALUE:
-                extend((child, True) for child in children)
-            elif kind == "throw_statement" and children and children[0].type == "sequence_expression":
-                members = children[0].named_children  # `throw (report(e), e)`: all but the last are discarded
-                extend([(m, True) for m in members[:-1]] + [(m, False) for m in members[-1:]])
-            elif kind == "if_statement":
-                extend(_condition_sequence(node))
-            elif kind == "binary_expression" and len(children) == 2 and operator_of(node) in _SHORT_CIRCUIT:
-                extend(((children[0], False), (children[1], consumed)))
-            elif kind == "ternary_expression" and len(children) == 3:
-                extend(((children[0], False), (children[1], consumed), (children[2], consumed)))
-            else:
-                extend(zip(children, _NOT_CONSUMED))
-        kept.sort(key=_START)
+        if self._root is not None and self._root.has_error:
+            _walk_every_node(self.statements, self.expression, walked)
+        elif self._root is not None:
+            walked.nodes = _kept_in(self._root)  # a block is neither kept nor a boundary: its statements'
+            _walk_consumed(self.statements, self.expression, walked.consumed)
         for node in walked.nodes:  # aliases and local errors, in source order
             if node.type != "variable_declarator":
                 continue
@@ -205,7 +201,10 @@ class Body:
 
     def _mentions(self, node: Node) -> bool:
         """Whether the caught value, or a name bound to what was read from it, is read in `node`."""
-        return mentions(node, self.walked.aliases | self.walked.derived)
+        known = self._mentioned.get(node.id)
+        if known is None:
+            known = self._mentioned[node.id] = mentions(node, self.walked.aliases | self.walked.derived)
+        return known
 
     def _made(self, value: Node) -> bool:
         """A new error: `new X(...)`, or an error callsite of the inventory."""
@@ -252,6 +251,93 @@ class Body:
             return False
         protected = chain[0].child_by_field_name("body")
         return protected is not None and _leaves_loop(protected) and not _walks_items(holder)
+
+
+def _kept_in(root: Node) -> list[Node]:
+    """The nodes of `_COLLECTED` types in `root` (error-free) outside the boundaries in it, in
+    source order, an ancestor before the nodes it holds: one compiled query."""
+    captured = _KEPT_CURSOR.captures(root)
+    kept = captured.get("kept", [])
+    boundaries = captured.get("boundary", [])
+    kept.sort(key=_span)  # no two of them share a span in an error-free tree
+    if not kept or not boundaries:
+        return kept
+    boundaries.sort(key=_span)
+    starts: list[int] = []
+    ends: list[int] = []
+    for boundary in boundaries:  # the outermost ones, apart and in order
+        if not ends or boundary.start_byte >= ends[-1]:
+            starts.append(boundary.start_byte)
+            ends.append(boundary.end_byte)
+    out = []
+    for found in kept:
+        at = bisect.bisect_right(starts, found.start_byte) - 1
+        if at < 0 or found.end_byte > ends[at]:
+            out.append(found)
+    return out
+
+
+def _walk_consumed(statements: list[Node], expression: Node | None, consumed_calls: set[int]) -> None:
+    """Adds to `consumed_calls` the calls whose value is discarded or returned, in an error-free
+    body: only statements and the expressions that pass such a position on are walked."""
+    stack = [(n, False) for n in statements] + ([(expression, True)] if expression else [])
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        node, consumed = pop()
+        symbol = node.kind_id  # an int: no string made for each node
+        if symbol in _BOUNDARY_SYMBOLS:
+            continue
+        if consumed and symbol in _CALL_SYMBOLS:
+            consumed_calls.add(node.id)
+        if symbol in _EXPRESSION_SYMBOLS and (not consumed or symbol not in _PASSING_SYMBOLS):
+            continue  # nothing below is discarded or returned
+        _push_children(node, symbol, consumed, extend)
+
+
+def _walk_every_node(statements: list[Node], expression: Node | None, walked: _Walked) -> None:
+    """`_kept_in` and `_walk_consumed` in one walk of every node, for a body with parse errors
+    (where an ERROR node may hold statements anywhere)."""
+    kept, consumed_calls = walked.nodes, walked.consumed
+    # (node, whether its value is discarded or returned: a call there consumes what it is given)
+    stack = [(n, False) for n in statements] + ([(expression, True)] if expression else [])
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        node, consumed = pop()
+        symbol = node.kind_id
+        if symbol in _BOUNDARY_SYMBOLS:
+            continue
+        if symbol in _COLLECTED_SYMBOLS:
+            kept.append(node)
+            if consumed and symbol in _CALL_SYMBOLS:
+                consumed_calls.add(node.id)
+        _push_children(node, symbol, consumed, extend)
+    kept.sort(key=_START)  # stable: an ancestor before the nodes it holds that start with it
+
+
+def _push_children(node: Node, symbol: int, consumed: bool,
+                   extend: Callable[[Iterable[tuple[Node, bool]]], None]) -> None:
+    """Hands the walk `node`'s children, each with whether its value is discarded or returned."""
+    if symbol not in _PASSING_SYMBOLS:  # most nodes: what they hold is neither discarded nor returned
+        extend(zip(node.named_children, _NOT_CONSUMED))
+        return
+    kind = node.type
+    children = node.named_children
+    voided = kind == "unary_expression" and operator_of(node) == "void"
+    if kind in _PASS_POSITION or voided:
+        extend((child, consumed) for child in children)
+    elif kind in _STATEMENT_OF_VALUE:
+        extend((child, True) for child in children)
+    elif kind == "throw_statement" and children and children[0].type == "sequence_expression":
+        members = children[0].named_children  # `throw (report(e), e)`: all but the last are discarded
+        extend([(m, True) for m in members[:-1]] + [(m, False) for m in members[-1:]])
+    elif kind == "if_statement":
+        extend(_condition_sequence(node))
+    elif kind == "binary_expression" and len(children) == 2 and operator_of(node) in _SHORT_CIRCUIT:
+        extend(((children[0], False), (children[1], consumed)))
+    elif kind == "ternary_expression" and len(children) == 3:
+        extend(((children[0], False), (children[1], consumed), (children[2], consumed)))
+    else:
+        extend(zip(children, _NOT_CONSUMED))
 
 
 def _condition_sequence(statement: Node) -> list[tuple[Node, bool]]:

@@ -1,7 +1,8 @@
 """Finding a unit's handlers without a pass over the whole tree: a byte search finds the few
 places that can be a handler, one descent per place (sharing the ancestors of the previous one)
-checks it, and each handler's own body is walked (`body`), stopping at nested functions and
-nested catch clauses: every node of a unit is walked for at most one handler."""
+checks it, and each handler's own body is read (`body`: one query for what it keeps, a walk of its
+statements for what it discards or returns), stopping at nested functions and nested catch
+clauses: every node of a unit is read for at most one handler."""
 
 from __future__ import annotations
 
@@ -54,31 +55,32 @@ def find_handlers(
     known = {node.id: (kind, node.start_byte) for node, kind in sites}
     # a handler's branches are made at once unless it calls a name that may be the sink: only
     # those bodies wait for the sink (100,000 waiting bodies would hold 300 MB)
-    waiting: list[tuple[Found, HandlerBody | None, tuple[BranchFacts, ...]]] = []
+    waiting: list[tuple[Found, str | None, HandlerBody | None, tuple[BranchFacts, ...]]] = []
     candidates: list[tuple[Node, bool]] = []
     left_out: list[int] = []
     for handler in _handlers_on(unit, tree, normalizer, left_out):
-        body = HandlerBody(handler, known)
+        param = param_name(handler)
+        body = HandlerBody(handler, known, param)
         called = body.sink_candidates()
         if called:
             candidates.extend(called)
-            waiting.append((handler, body, ()))
+            waiting.append((handler, param, body, ()))
         else:
             branches = body.branches()
             handler.chain.clear()  # its ancestors are no longer needed: let them go
-            waiting.append((handler, None, branches))
+            waiting.append((handler, param, None, branches))
     sink = detect_sink(unit, tree, source, candidates)
-    where = positions(sorted({h.node.start_byte for h, _, _ in waiting}))
+    where = positions(sorted({h.node.start_byte for h, _, _, _ in waiting}))
     out = []
-    for handler, pending, branches in waiting:
+    for handler, param, pending, branches in waiting:
         if pending is not None:
             pending.sink = sink.calls
             branches = pending.branches()
         offset = handler.node.start_byte
         out.append(HandlerFacts(
             offset=offset, end_offset=handler.node.end_byte, line=where[offset][0], column=where[offset][1],
-            form=handler.form, param=param_name(handler), scope=handler.scope, branches=branches,
-            in_error_region=handler.in_error_region, lone_rethrow=lone_rethrow(handler),
+            form=handler.form, param=param, scope=handler.scope, branches=branches,
+            in_error_region=handler.in_error_region, lone_rethrow=lone_rethrow(handler, param),
             identity=IdentityInput(kind="handler", role=handler.form, comparison_key="", consumer_role="",
                                    anchor=handler.anchor, anchor_slot=(unit, handler.anchor_start),
                                    order=(unit, offset)),

@@ -14,6 +14,7 @@ TEXT_LIMIT = 200
 MENTION_NODES = 4096
 _IDENTIFIER_SYMBOLS = symbols_of(frozenset({"identifier"}))
 _CATCH_SYMBOLS = symbols_of(frozenset({"catch_clause"}))
+_COMMENT_SYMBOLS = symbols_of(frozenset({"comment"}))
 
 
 def is_object_assign(call: Node) -> bool:
@@ -59,7 +60,7 @@ def mentions(node: Node, names: set[bytes]) -> bool:
 
 
 def named(node: Node | None) -> list[Node]:
-    return [c for c in node.named_children if c.type != "comment"] if node is not None else []
+    return [c for c in node.named_children if c.kind_id not in _COMMENT_SYMBOLS] if node is not None else []
 
 
 def first_named(node: Node | None) -> Node | None:

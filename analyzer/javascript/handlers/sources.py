@@ -6,6 +6,7 @@ which throws them and does not catch them, at most `MAX_HOPS` calls deep. The di
 from __future__ import annotations
 
 import bisect
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -20,6 +21,11 @@ from analyzer.javascript.syntax import LANGUAGE, same, without_parentheses
 #: that function calls does
 MAX_HOPS = 2
 _CALLS = Query(LANGUAGE, "(call_expression function: (identifier) @callee)")
+#: its cursor, given the byte range of each name it looks at
+_RANGED = QueryCursor(_CALLS)
+#: occurrences past which a node is queried whole: a ranged query descends from the node, so on
+#: code nested N deep K occurrences cost K x N (docs/performance.md, "What handlers cost")
+_RANGED_LIMIT = 8
 _FUNCTION_VALUES = frozenset({"function_expression", "arrow_function"})
 #: every byte that cannot be part of a name made a space, so that `split` yields the words
 _SPACES = bytes(b if b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$" or b >= 0x80 else 0x20
@@ -57,10 +63,9 @@ def called_sources(
     out: dict[int, dict[int, int]] = {}
     for block in _protected_blocks(tree.root_node, handlers):
         # the names in the block's bytes of the functions something escapes: most blocks call none
-        hot = {name for name in graph.named(block) if (f := graph.function(name)) is not None and graph.escapes(f)}
-        for callee in _calls_in([block]) if hot else []:
-            if callee.text in hot:
-                _through(callee, graph, out)
+        hot = {name for name in graph.named(block) if graph.is_hot(name)}
+        for callee in _calls_named(block, hot, source):
+            _through(callee, graph, out)
     return {handler: tuple(sorted(found.items())) for handler, found in sorted(out.items()) if found}
 
 
@@ -99,12 +104,27 @@ def _protected_blocks(root: Node, handlers: Sequence[HandlerFacts]) -> list[Node
     return outermost
 
 
-def _calls_in(nodes: Iterable[Node]) -> list[Node]:
-    """The callees, plain names, of the calls in `nodes`, in source order."""
-    cursor = QueryCursor(_CALLS)
-    out = [callee for node in nodes for callee in cursor.captures(node).get("callee", [])]
-    out.sort(key=lambda n: n.start_byte)
-    return out
+def _calls_named(node: Node, names: Iterable[bytes], source: bytes) -> list[Node]:
+    """The callees named one of `names` (plain names) of the calls in `node`, in source order:
+    the query is run over each occurrence of a name's bytes only (a cursor given a byte range
+    skips what lies outside it), not over all of `node`, unless they are many."""
+    found: dict[int, Node] = {}
+    begin, end = node.start_byte, node.end_byte
+    names = list(names)
+    if sum(source.count(name, begin, end) for name in names) > _RANGED_LIMIT:
+        wanted = set(names)
+        found = {c.id: c for c in QueryCursor(_CALLS).captures(node).get("callee", ()) if c.text in wanted}
+        names = []
+    for name in names:
+        width = len(name)
+        at = source.find(name, begin, end)
+        while at >= 0:
+            _RANGED.set_byte_range(at, at + width)
+            for callee in _RANGED.captures(node).get("callee", ()):
+                if callee.start_byte == at and callee.end_byte == at + width:
+                    found[callee.id] = callee
+            at = source.find(name, at + 1, end)
+    return sorted(found.values(), key=lambda n: n.start_byte)
 
 
 def _caught_above(node: Node) -> tuple[int | None, Node | None]:
@@ -139,19 +159,14 @@ class _Graph:
         self.source, self.raw, self.shadowed, self.escaping = source, raw, shadowed, escaping
         self.starts = [item[0] for item in raw]
         #: names declared once, by an item that declares nothing else -> its position
-        self.items: dict[bytes, int] = {}
-        seen: set[bytes] = set()
-        for position, item in enumerate(raw):
-            for _, name in item[3]:
-                if name in seen:
-                    self.items.pop(name, None)
-                else:
-                    seen.add(name)
-                    if len(item[3]) == 1:
-                        self.items[name] = position
+        counts = Counter(name for item in raw for _, name in item[3])
+        self.items: dict[bytes, int] = {
+            item[3][0][1]: position for position, item in enumerate(raw)
+            if len(item[3]) == 1 and counts[item[3][0][1]] == 1}
         self._functions: dict[bytes, _Function | None] = {}
         #: function start -> (error callsite offset, hops) of what escapes it
         self._escapes: dict[int, list[tuple[int, int]]] = {}
+        self._hot: dict[bytes, bool] = {}
         #: the names of the top-level functions that throw errors of their own out of them
         self.throwing = frozenset(name for name in map(self._thrower, escaping) if name is not None)
 
@@ -162,6 +177,14 @@ class _Graph:
         name = self.raw[position][3][0][1]
         function = self.function(name)
         return name if function is not None and function.node.start_byte == start else None
+
+    def is_hot(self, name: bytes) -> bool:
+        """Whether `name` is a top-level function something escapes (asked once a name)."""
+        hot = self._hot.get(name)
+        if hot is None:
+            function = self.function(name)
+            hot = self._hot[name] = function is not None and bool(self.escapes(function))
+        return hot
 
     def named(self, node: Node) -> set[bytes]:
         """The top-level names declared once whose bytes are words of `node`."""
@@ -212,9 +235,7 @@ class _Graph:
         if not named:  # the bytes name none of them: no query
             return []
         out = []
-        for callee in _calls_in([body]):
-            if callee.text not in named:
-                continue
+        for callee in _calls_named(body, sorted(named), self.source):
             called = self.resolve(callee)
             call = callee.parent
             if called is None or call is None:
