@@ -280,3 +280,55 @@ def test_module_fingerprints_survive_renaming_and_follow_code_changes(tmp_path: 
     changed = _fingerprints(tmp_path, "c", BUN_FORM.replace("return n}", "return [n]}"))
     assert changed[0] != original[0]  # the CommonJS module changed
     assert changed[1:] == original[1:]  # the ESM module did not
+
+
+# ---- webpack's `commonjs` chunk format (a node target's split chunks), built by webpack --------
+
+#: webpack 5's own unminified chunk text (lib/javascript/CommonJsChunkFormatPlugin.js)
+WEBPACK5_COMMONJS_CHUNK_FORM = (
+    "exports.ids = [474];\nexports.modules = {\n"
+    '/***/ 885:\n/***/ ((module) => {\nmodule.exports = () => { throw new Error("885"); };\n/***/ }),\n'
+    '/***/ "./src/b.js":\n/***/ (function(module) {\nthrow new TypeError("b");\n/***/ })\n};\n'
+)
+
+
+@pytest.mark.parametrize(("chunk", "expected"), [
+    ("vendor.js", {None: ("webpack", "585")}),  # ms's error, its message built at run time
+    ("main.js", {"delay must be a finite, non-negative duration": ("webpack", "143"),
+                 "usage: wait DURATION": ("webpack", "175")}),
+])
+def test_webpack_commonjs_chunk_tables_are_modules(chunk: str, expected: dict[str, tuple[str, str]],
+                                                   tmp_path: Path) -> None:
+    """vendor.js is a plain chunk (`exports.ids=[..],exports.modules={..}`), main.js an entry chunk
+    whose IIFE's own `exports` the minifier renamed (`var e={ids:[..]};e.modules={..}`); no map."""
+    bare = tmp_path / chunk
+    shutil.copy(FIXTURES / "webpack-chunk" / "built" / chunk, bare)
+    scan(bare, tmp_path / "out")
+    assert _where(all_records(tmp_path / "out")) == expected
+    listed = modules(tmp_path / "out")
+    assert {m["binding"] for m in listed} == {name for _, name in expected.values()}
+    assert {e for m in listed for e in m["evidence"]} == {"webpack commonjs chunk table"}
+
+
+def test_webpack_commonjs_chunk_unminified(tmp_path: Path) -> None:
+    rows, _ = _scan_text(tmp_path, "chunk.js", WEBPACK5_COMMONJS_CHUNK_FORM)
+    assert _where(rows) == {"885": ("webpack", "885"), "b": ("webpack", "./src/b.js")}
+
+
+@pytest.mark.parametrize("text", [
+    'x.ids=[1],y.modules={1(e){throw Error("other object")}};',  # ids of another object
+    'exports.modules={1(e){throw Error("no ids")}};',
+    'if(exports.ids=[1],exports.modules={1(e){throw Error("a condition")}})f();',  # no statement of its own
+])
+def test_modules_objects_that_are_no_commonjs_chunk(text: str, tmp_path: Path) -> None:
+    _, listed = _scan_text(tmp_path, "not-chunk.js", text)
+    assert listed == []
+
+
+def test_a_package_file_that_is_a_webpack_commonjs_chunk_is_a_bundle() -> None:
+    """Its modules are other files' code, maybe other packages' (docs/corpus.md: weak hits)."""
+    from analyzer.javascript.corpus import index_sources
+
+    chunk = (FIXTURES / "webpack-chunk" / "built" / "main.js").read_bytes()
+    index = index_sources([("dist/main.js", chunk), ("index.js", b"module.exports = 1")])
+    assert index.bundles == frozenset({0})

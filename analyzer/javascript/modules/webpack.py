@@ -1,6 +1,7 @@
 """webpack 4 and 5: the runtime's `modules[id](module, module.exports, require)` (or
 `.call(module.exports, ...)`) names the module table, an object or array of functions; a
-chunk's `.push([[ids], {...}])` is a table too."""
+chunk's `.push([[ids], {...}])` is a table too, and so is a `commonjs` chunk's (a node
+target's) `exports.modules = {...}` beside its `ids` (docs/modules.md)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ _REQUIRE = Search(re.compile(
 ), b"exports", 120, 80)
 #: a chunk's `(self.webpackChunk... || []).push([[ids], {...}])`
 _CHUNK = Search(re.compile(rb"\.\s*push\s*\(\s*\[\s*\[[^\]]{0,4000}\]\s*,\s*(?=[\{\[])"), b"webpack", 0, 4200)
+#: a `commonjs` chunk's `exports.ids = [ids], exports.modules = {...}`, or, in an entry chunk's IIFE
+#: after a minifier, `var e = {ids: [ids]}; e.modules = {...}`: the same object both times
+_COMMONJS_CHUNK = Search(re.compile(
+    rb"(?<![\w$.\x80-\xff])(" + ID + rb")\s*"
+    rb"(?:\.\s*ids\s*=\s*\[[^\]]{0,4000}\]|=\s*\{\s*ids\s*:\s*\[[^\]]{0,4000}\]\s*\})"
+    rb"\s*[,;]\s*\1\s*\.\s*modules\s*=\s*(?=\{)"
+), b"ids", 120, 4200, re.compile(rb"[.{]\s*\Z"))
 
 
 def find(where: Where) -> Found:
@@ -39,7 +47,24 @@ def find(where: Where) -> Found:
         if node is not None and node.type in ("object", "array") and node.id not in seen:
             seen.add(node.id)
             spans.extend(_table_entries(node, source, "webpack", "webpack chunk table"))
+    for match in literals.matches(_COMMONJS_CHUNK):
+        node = root.named_descendant_for_byte_range(match.end(), match.end())
+        if node is not None and node.type == "object" and node.id not in seen and _assigned_statement(node):
+            seen.add(node.id)
+            spans.extend(_table_entries(node, source, "webpack", "webpack commonjs chunk table"))
     return Found(spans)
+
+
+def _assigned_statement(table: Node) -> bool:
+    """`table` is the value of an assignment that is a statement of its own, or one of a
+    statement's comma-separated expressions (`exports.ids=[1],exports.modules={...}`)."""
+    node = table.parent
+    if node is None or node.type != "assignment_expression" or not same(node.child_by_field_name("right"), table):
+        return False
+    parent = node.parent
+    while parent is not None and parent.type in ("sequence_expression", "parenthesized_expression"):
+        parent = parent.parent
+    return parent is not None and parent.type == "expression_statement"
 
 
 def _webpack_table(root: Node, match: re.Match[bytes]) -> Node | None:
