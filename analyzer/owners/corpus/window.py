@@ -22,6 +22,7 @@ import orjson
 
 from analyzer.errors import InputError
 from analyzer.owners.corpus.registry import publish_times, semver_key, valid_name, valid_version
+from analyzer.scandir.files import SUMMARY_FILE
 from analyzer.signatures import BundleFunction
 
 #: a package.json larger than this is not read (it is not a manifest)
@@ -58,7 +59,7 @@ class Target:
 def target_of(path: Path) -> Target:
     """A bundle file, an npm tarball (`.tgz`) or a scan directory."""
     if path.is_dir():
-        summary = path / "error-diagnostic-owner-summary.json"
+        summary = path / SUMMARY_FILE
         try:
             document = orjson.loads(summary.read_bytes())
             sha256 = str(document["inputs"]["bundle"]["sha256"])
