@@ -298,3 +298,19 @@ def test_signatures_are_the_same_for_any_jobs_and_only_when_asked(tmp_path: Path
     assert not (tmp_path / "none" / "function-signatures.jsonl").exists()
     python = run("scan", FIXTURES / "python", "--out", tmp_path / "py", "--signatures")
     assert python.returncode == 2 and "--signatures is for JavaScript" in python.stderr
+
+
+def test_a_scan_directory_given_to_for_is_known_by_its_summarys_bundle_hash(tmp_path: Path) -> None:
+    """`corpus add --for SCANDIR`: the bundle is the one the summary names; a directory without a
+    readable summary is refused, naming it."""
+    import orjson
+
+    from analyzer.errors import InputError
+    from analyzer.owners.corpus.window import target_of
+
+    demo = Path(__file__).resolve().parent.parent / "reports" / "demo"
+    summary = orjson.loads((demo / "error-diagnostic-owner-summary.json").read_bytes())
+    target = target_of(demo)
+    assert target.sha256s == (summary["inputs"]["bundle"]["sha256"],) and target.scan == demo
+    with pytest.raises(InputError, match="not a scan directory"):
+        target_of(tmp_path)

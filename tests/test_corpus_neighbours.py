@@ -32,3 +32,4 @@ def test_a_tie_between_one_packages_code_is_that_packages_when_its_own_version_i
 def test_a_tie_is_never_settled_for_a_package_whose_only_holder_is_published_after_the_window() -> None:
     neighbours, decision = _tie(p_late=True)
     assert neighbours.checked(decision).packages == (P, Q)
+
