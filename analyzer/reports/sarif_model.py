@@ -64,7 +64,9 @@ CallsiteFingerprints = TypedDict("CallsiteFingerprints", {"erratlasCallsite/v1":
 HandlerFingerprints = TypedDict("HandlerFingerprints", {"erratlasHandler/v1": str, "primaryLocationLineHash": str})
 
 
-class CallsiteProperties(TypedDict):
+class _PlaceProperties(TypedDict):
+    """What a callsite's and a handler's results both carry: the record's place and owner."""
+
     id: str
     unit: str
     offset: int
@@ -73,6 +75,9 @@ class CallsiteProperties(TypedDict):
     column: int
     owner: OwnerClass
     package: str | None
+
+
+class CallsiteProperties(_PlaceProperties):
     evidence: str | None
     comparisonKey: str
     consumerRole: ConsumerRole
@@ -80,15 +85,7 @@ class CallsiteProperties(TypedDict):
     functionFingerprint: str | None
 
 
-class HandlerProperties(TypedDict):
-    id: str
-    unit: str
-    offset: int
-    endOffset: int
-    line: int
-    column: int
-    owner: OwnerClass
-    package: str | None
+class HandlerProperties(_PlaceProperties):
     form: HandlerForm
     copies: int
 
