@@ -1,21 +1,11 @@
 """One reading of a TOML file: its values (tomllib) and where each key and array element is.
 
-Allowlists and rules are edited by people in every form TOML allows: `[[entry]]` headers
-(with spaces inside the brackets or not), an inline `entry = [ {...}, {...} ]` array, dotted
-keys, inline tables, `[entry.match]` sub-tables, comments, any quoting. tomllib reads the
-values; `positions` walks the same text's tokens and records the line and column of every key
-path, so that a message or an allowlist entry's origin points at the right line whatever the
-form. The reader refuses, before any parser sees it, a file nested deeper than MAX_DEPTH
-brackets (recursive parsers die on 20,000 `[`), with a key of more than MAX_DEPTH dotted parts
-(20,000 parts cost 2 GB of key paths) or with more than MAX_TOKENS tokens.
-
-The text is tokenized once, by one regular expression, into three arrays (each token's kind,
-start and end: 9 bytes a token); the bounds are checked as the tokens are read, before tomllib,
-and the walk reads the arrays back after it. A line, a column or a key's text is worked out only
-for a token that names a key. A frozen dataclass per token, made in two passes, once cost three
-times tomllib's own time on the reviewed allowlist (43,000 lines, 186,000 tokens; now 98,000,
-as a line that is only `key = value` is one token).
-"""
+People edit allowlists and rules in every form TOML allows; tomllib reads the values and
+`positions` walks the same text's tokens to record the line and column of every key path, so a
+message points at the right line whatever the form. Before any parser sees it, a file nested
+deeper than MAX_DEPTH brackets, with a key of more than MAX_DEPTH dotted parts, or with more than
+MAX_TOKENS tokens is refused. The tokens are kept in three arrays (docs/performance.md, "Reading
+TOML")."""
 
 from __future__ import annotations
 

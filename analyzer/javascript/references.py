@@ -1,23 +1,11 @@
 """The reference graph of a unit: its top-level items, the top-level bindings each declares
-and the top-level bindings each references, resolved through scopes.
+and the top-level bindings each references, resolved through scopes (docs/references.md, "The
+reference graph": what the top level, an item, a binding and a reference are).
 
-Owners of kind `references` (docs/references.md) follow it: a binding the product declares
-can only be named by product code, so every item that names a reviewed product binding is
-product code, and so is every binding such an item declares.
-
-An *item* is one piece of top-level code by one author: a declarator of a top-level `var`,
-`let` or `const` (minifiers merge adjacent declarations), a function or class declaration, an
-element of a top-level comma sequence, or any other top-level statement; a statement that
-holds several bundler modules (a module table, a wrapper around the whole bundle) is not an
-item, its modules are. The top level is the program, or the body of a function that wraps the
-whole bundle (Bun's `@bun-cjs` wrapper, an IIFE).
-
-Names are resolved exactly: an occurrence of a top-level name refers to the top-level binding
-unless a binding of the same name is declared between it and the top. Minifiers rarely give a
-local the name of a top-level binding (about 1 in 600 declarations in esbuild's output), so
-the few items that declare such a local are resolved occurrence by occurrence; every other
-item references a top-level name wherever it holds it as an identifier.
-"""
+Owners of kind `references` follow it: a binding the product declares can only be named by
+product code, so every item that names a reviewed product binding is product code, and so is
+every binding such an item declares. The few items that declare a local named like a top-level
+binding are resolved occurrence by occurrence; every other item by one occurrence a name."""
 
 from __future__ import annotations
 

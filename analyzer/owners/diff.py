@@ -1,24 +1,7 @@
 """Release to release: which callsites stayed, moved or changed, came or went, and the reviewed
-owners that can be carried forward (docs/owners.md, "Across releases").
-
-A new callsite is *unchanged* when an old callsite has its fingerprint and both are the only
-copy of their code. Otherwise it is paired with an old callsite only when evidence singles the
-two out one to one:
-
-1. `same-function`: both lie in functions with the same fingerprint (the only copy in each
-   release) and are the only callsites of that function with their kind, constructor (or
-   logger role), consumer role and message key;
-2. `same-neighbours`: both lie between the same two unchanged callsites (the nearest unchanged
-   one before and after, in their unit) and are the only callsites in that gap with their
-   kind, constructor, consumer role and message key;
-3. `same-message`: both have a static or template message that no other callsite of either
-   release has, the same kind and constructor, and the same unchanged neighbour on one side;
-4. `same-place`: both are the only callsites of their kind and constructor between the same
-   two unchanged callsites (a reworded message in place).
-
-Ambiguity never pairs: a candidate that two callsites could claim pairs with neither. A pair
-whose fingerprints differ is `moved` when its message key is equal, `changed` otherwise.
-"""
+owners that can be carried forward. The pairing rules (`unchanged`, then `same-function`,
+`same-neighbours`, `same-message`, `same-place`, one to one; ambiguity never pairs) are
+docs/owners.md, "Across releases"."""
 
 from __future__ import annotations
 

@@ -14,9 +14,7 @@ product's (`suggest --product-sources`). From that truth come candidate entries 
 - `references`: product roots chosen greedily from the reference graph, each checked against
   the map: everything it reaches that the map places is under the product's sources.
 
-`accept --level auto` takes the callsite level: measured from 2.1.88 onward, callsite entries
-carry to later releases at least as far as function entries and without `fp1m`'s weakness
-(docs/owners.md, "Which level carries").
+`accept --level auto` takes the callsite level (docs/owners.md, "Which level carries": why).
 """
 
 from __future__ import annotations
