@@ -2,20 +2,9 @@
 
 Found from the references of a base class (a builtin error's, or an error class's already
 found), never by walking the tree: a reference stands in one of the few places a compiler puts
-a class's base, and a handful of nodes around it decide (docs/reference.md, error-classes.jsonl):
-
-- the argument of a class IIFE, `function (_super) { __extends(C, _super); function C() {...}
-  return C; }(Error)` (TypeScript, Babel; Babel's `_wrapNativeSuper(Error)` around it);
-- the base of an inherits call, `_inherits(C, Error)`, `util.inherits(C, Error)` (and Babel's
-  IIFE once terser has inlined its parameter: `function () { function C() {...} return u(C,
-  c(Error)), e(C) }()`); outside a class IIFE the helper must be one: its declaration writes a
-  prototype, or it is `inherits` (Node's, the `inherits` package);
-- `C.prototype = Object.create(Error.prototype)`, `Object.setPrototypeOf(C.prototype, Error.prototype)`.
-
-`C` is a function declared in the same statement list. The class is the IIFE when there is one
-(it is what the class's name is bound to), else `C`'s function; its fields are what `C` assigns
-to `this` or to a local holding `this` (`var _this = _super.call(this, m) || this`).
-"""
+a class's base (a class IIFE's argument, an inherits call, a prototype made from the base's),
+and a handful of nodes around it decide. Which places, and what the class's position, name and
+fields are: docs/reference.md, `error-classes.jsonl`."""
 
 from __future__ import annotations
 

@@ -1,20 +1,12 @@
-"""Writing without losing anything of the user's: scan directories, extractions, single files.
+"""Writing without losing anything of the user's: scan directories, extractions, single files
+(docs/reference.md, "Nothing of yours is deleted or overwritten").
 
-- A directory is replaced only when it is absent, empty, or holds exactly what erratlas wrote
-  there: the files its manifest lists (a scan's summary `outputs`, an extraction's
-  manifest.json), each with the sha256 recorded, and the manifest itself. Anything else (a
-  file not listed, a changed file, a directory of the user's, a symlink, a FIFO) is refused
-  with one line naming it, and nothing is deleted.
-- Everything is written first into a private staging directory beside the target (mkdtemp:
-  mode 0700, a random name, created exclusively), each file inside it with O_EXCL, and then
-  renamed into place: a file with rename(2), a directory swapped atomically with
-  renameat2(RENAME_EXCHANGE) on Linux. No temporary file ever has a predictable name.
-- A staging directory's name carries its writer's identity (boot id, pid, process start
-  time). SIGKILL leaves it behind; the next erratlas that writes the same target removes it
-  once that writer provably no longer exists (another boot, no such process, or a process
-  started at another time, or a zombie). A live writer's staging is never touched. SIGTERM and
-  SIGHUP unwind and remove it at once.
-"""
+A directory is replaced only when it is absent, empty, or holds exactly what erratlas wrote
+there (its manifest's files with their sha256); everything is written into a private staging
+directory beside the target (O_EXCL files, no predictable name) and renamed or swapped into
+place (renameat2(RENAME_EXCHANGE) on Linux). A staging directory names its writer (boot id, pid,
+start time), so a later writer removes it only once that writer provably no longer runs;
+SIGTERM and SIGHUP unwind and remove it at once."""
 
 from __future__ import annotations
 
