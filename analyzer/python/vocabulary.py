@@ -1,22 +1,7 @@
-"""The names a scan looks for, found textually in every unit of the input before any parse.
-
-- `class_names`: names that may denote a class of the input: `class Name`, `import ... as
-  Name` and `Name = dotted.name` anywhere (also in strings and comments: a superset is
-  harmless, a miss is not; backslash continuations are joined first). A call or `raise` whose
-  last name is one of these, a builtin or an external exception is a candidate.
-- `alias_names`: names bound by `import ... as` (they may denote a logger factory).
-- `exception_names`: the candidates' last names that can end as an error callsite: the
-  builtins and externals, names bound by `import ... as`, and, to a fixed point, every class
-  whose header (`class Name(...)`) holds one of these words and every name assigned a dotted
-  name (`Name = a.b.C`, in any layout: parenthesized, over lines, chained, annotated) whose
-  last part is one. A call of a
-  class outside this set (`Text(...)`, `Path(...)`) is settled as no error callsite whatever
-  its module says (`analyzer.python.hierarchy` roots error classes in exactly these), so code
-  that holds no such call, no logging call and nothing else that matters need not be parsed
-  (`analyzer.python.reduce`).
-- `raising_functions`, `raising_methods`: `def`s whose text raises; `calling_functions`,
-  `calling_methods`: the others whose text calls one (`_raising`).
-"""
+"""The names a scan looks for, found textually in every unit of the input before any parse: the
+names that may denote a class, the `import ... as` aliases, the names that can end as an error
+callsite, and the functions and methods that raise or call one that does. Each set, and why a
+superset is harmless where a miss is not: docs/performance.md, "The vocabulary"."""
 
 from __future__ import annotations
 
