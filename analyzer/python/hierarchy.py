@@ -155,7 +155,7 @@ def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
                 error_regions=facts.error_regions,
                 left_out=(),  # libcst parses a file whole or not at all (an error region): none is left out
                 extras=PythonUnit(modules[unit.name].name, vendored[unit.name], facts.parse_error,
-                                  linked.get(unit.name, handlers)).side_table(),
+                                  _logging_bindings(facts), linked.get(unit.name, handlers)).side_table(),
             )
         )
     return out
@@ -188,6 +188,10 @@ def _error_class(record: ClassRecord, names: PackageNames) -> ClassFacts | None:
 
 
 def _logger(facts: FileFacts) -> LoggerFacts:
-    """The unit's logger: `logging`, on the evidence of the logging bindings found."""
+    """The unit's logger: `logging`, on the evidence of its logging bindings (`_logging_bindings`)."""
+    return LoggerFacts(facts.unit, "logging", "python", None)
+
+
+def _logging_bindings(facts: FileFacts) -> tuple[str, ...]:
     bindings = [*facts.loggers, *(f"{owner}.{attribute} (attribute)" for owner, attribute in facts.attribute_loggers)]
-    return LoggerFacts(facts.unit, "logging", "python", None, tuple(sorted(bindings)))
+    return tuple(sorted(bindings))
