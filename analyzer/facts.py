@@ -1,11 +1,10 @@
 """What every frontend produces for a unit, before fingerprints: the language-neutral contract
-between a frontend (`javascript/`, `python/`) and the shared stages (`scan`, `reports`). No
-parser here: a frontend's trees never outlive its extraction.
+between a frontend (`javascript/`, `python/`) and the shared stages. No parser here.
 
-What only some frontends produce lives in the unit's side table (`UnitFacts.extras`), keyed by
-a `Capability` as LibCST keys its metadata providers' results: a shared stage asks
-`facts.extra(REFERENCES)` and reads the value through the protocol the key names; the value's
-concrete type belongs to the frontend that made it, which this module never imports."""
+What only some frontends produce lives in the unit's side table (`UnitFacts.extras`), keyed by a
+`Capability` as LibCST keys its metadata providers' results: a shared stage asks
+`facts.extra(REFERENCES)` and reads the value through the protocol the key names, never
+importing the frontend that made it."""
 
 from __future__ import annotations
 

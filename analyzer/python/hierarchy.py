@@ -1,12 +1,7 @@
 """The package-wide pass: class hierarchy and logger bindings across modules settle what each
-file left pending, and every unit becomes a `UnitFacts` like the JavaScript frontend's.
-
-A class is an error class when one of its positional bases resolves, through module-level
-imports, re-exports (`from .exceptions import X` in `__init__`), star imports and simple
-aliases (`Error = OtherError`), to a builtin exception, an external exception of the rules or
-another error class of the package, transitively. Resolution is exact: a base that cannot be
-followed to a definition makes nothing an error class.
-"""
+file left pending, and every unit becomes a `UnitFacts` like the JavaScript frontend's. A class
+is an error class when a base resolves, through imports, re-exports and aliases, to a known
+exception, transitively; a base that cannot be followed makes nothing an error class."""
 
 from __future__ import annotations
 
