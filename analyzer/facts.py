@@ -1,11 +1,10 @@
 """What every frontend produces for a unit, before fingerprints: the language-neutral contract
-between a frontend (`javascript/`, `python/`) and the shared stages (`scan`, `reports`). No
-parser here: a frontend's trees never outlive its extraction.
+between a frontend (`javascript/`, `python/`) and the shared stages. No parser here.
 
-What only some frontends produce lives in the unit's side table (`UnitFacts.extras`), keyed by
-a `Capability` as LibCST keys its metadata providers' results: a shared stage asks
-`facts.extra(REFERENCES)` and reads the value through the protocol the key names; the value's
-concrete type belongs to the frontend that made it, which this module never imports."""
+What only some frontends produce lives in the unit's side table (`UnitFacts.extras`), keyed by a
+`Capability` as LibCST keys its metadata providers' results: a shared stage asks
+`facts.extra(REFERENCES)` and reads the value through the protocol the key names, never
+importing the frontend that made it."""
 
 from __future__ import annotations
 
@@ -163,7 +162,8 @@ class LoggerDeclaration:
 
 @dataclass(frozen=True, slots=True)
 class LoggerFacts:
-    """The unit's diagnostic logger and the evidence it was chosen on (the summary's `loggers`)."""
+    """The unit's diagnostic logger (the summary's `loggers`); the evidence it was chosen on is
+    the frontend's, in the side table (`LOGGER_DETECTION`, `LOGGING_BINDINGS`)."""
 
     unit: str
     #: the logger's name, None when the unit has none
@@ -171,8 +171,6 @@ class LoggerFacts:
     #: how it was chosen: `detected`, `option`, `none` (JavaScript), `python`
     source: str
     declaration: LoggerDeclaration | None
-    #: the detection's evidence (JavaScript), the logging bindings found (Python)
-    evidence: Mapping[str, object] | tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +258,46 @@ class PackageModuleFacts(Protocol):
 
 #: the unit as a module of a package (the summary's `loggers[]` `module`, `vendored`, `parseError`)
 PACKAGE_MODULE: Capability[PackageModuleFacts] = Capability("package-module")
+
+
+class LoggerCandidate(Protocol):
+    """A binding considered as the unit's logger, and what was counted for it."""
+
+    @property
+    def name(self) -> str: ...
+    #: where its binding is declared, None for the global name
+    @property
+    def declaration_offset(self) -> int | None: ...
+    @property
+    def calls(self) -> int: ...
+    #: calls passing a literal `{level: ...}` option
+    @property
+    def level_option_calls(self) -> int: ...
+    #: its declaration has a default `{level: "debug"}` options parameter
+    @property
+    def default_level_declaration(self) -> bool: ...
+    #: the literal levels its calls pass, by level; None when not listed (a logger named by `--logger`)
+    @property
+    def levels(self) -> Mapping[str, int] | None: ...
+
+
+class LoggerDetection(Protocol):
+    """Why the unit's logger was chosen among its candidates (the summary's `loggers[].evidence`)."""
+
+    #: the chosen binding, None when no candidate qualified
+    @property
+    def chosen(self) -> LoggerCandidate | None: ...
+    @property
+    def reasons(self) -> Sequence[str]: ...
+    #: the next candidates in rank, best first
+    @property
+    def runner_ups(self) -> Sequence[LoggerCandidate]: ...
+
+
+#: the logger's detection among candidate bindings (the summary's `loggers[].evidence`)
+LOGGER_DETECTION: Capability[LoggerDetection] = Capability("logger-detection")
+#: the logging bindings a unit declares, sorted (the summary's `loggers[].evidence` of a package module)
+LOGGING_BINDINGS: Capability[Sequence[str]] = Capability("logging-bindings")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,19 +1,7 @@
-"""Progress of long work, told to whoever listens; silent unless a listener is installed.
-
-Any stage says what it is doing, and how far it got when that can be measured:
-
-    from analyzer import progress
-
-    with progress.phase(f"parsing {name}", total=len(source), unit="bytes") as step:
-        ...
-        step.advance(len(chunk))
-
-Phases nest: an inner phase is shown while it runs, then the outer one again. Only the CLI
-installs a listener (`analyzer.cli`, with rich, when stderr is a terminal), so the pipeline
-never imports rich and prints nothing. A listener belongs to the process that installed it:
-workers forked from that process report nothing, but for the isolated scan's child, which
-`adopt`s it while its parent waits.
-"""
+"""Progress of long work, told to whoever listens; silent unless a listener is installed. A stage
+says what it does in a `with progress.phase(name, total=..., unit=...) as step:` and calls
+`step.advance(n)`; phases nest. Only the CLI installs a listener, so the pipeline never imports
+rich (docs/performance.md, "Progress")."""
 
 from __future__ import annotations
 

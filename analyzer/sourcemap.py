@@ -1,14 +1,7 @@
-"""Source maps as evidence (docs/modules.md): where a generated position came from.
-
-A map is found beside the bundle (`X.js.map`) or through the bundle's last
-`sourceMappingURL` comment (an inline `data:` URL or a file next to the bundle). It is
-optional evidence: an unreadable map is reported, never fatal.
-
-Decoding: the `mappings` string of a minified bundle is one huge line of Base64-VLQ
-segments whose source, line and column fields are deltas running across the whole string.
-Segments repeat a lot (`AAAA`, `CAAC`, ...), so each distinct segment is decoded once
-(a memo table), and the running sums are `itertools.accumulate` over the fields.
-"""
+"""Source maps as evidence (docs/modules.md): where a generated position came from. A map is found
+beside the bundle or through its last `sourceMappingURL` comment; an unreadable map is reported,
+never fatal. Each distinct `mappings` segment is decoded once (docs/performance.md, "Source
+maps")."""
 
 from __future__ import annotations
 

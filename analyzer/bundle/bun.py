@@ -1,24 +1,7 @@
-"""Bun single-file executables: find and read the embedded standalone module graph.
-
-`bun build --compile` stores a module graph inside the executable:
-
-- ELF: section `.bun`; Mach-O: section `__BUN,__bun`; PE: section `.bun`. The section
-  opens with the graph's length (u64 little-endian; u32 in older Bun), then the graph.
-- Older ELF builds appended the graph to the end of the file, followed by a u64.
-
-The graph is `data[byte_count] | Offsets | "\\n---- Bun! ----\\n"`. Every reference into
-`data` is a StringPointer `{offset: u32, length: u32}`. The layout read here is the one of
-Bun 1.3.13 to 1.4.0 (src/StandaloneModuleGraph.zig), seen in real ELF, Mach-O and PE files:
-
-    Offsets, 32 bytes: byte_count u64, modules_ptr SP, entry_point_id u32,
-                       compile_exec_argv_ptr SP, flags u32
-    module, 52 bytes:  name, contents, sourcemap, bytecode, module_info,
-                       bytecode_origin_path (6 x SP), encoding u8, loader u8,
-                       module_format u8, side u8
-
-Older layouts (Bun 1.2 and before: 36- or 28-byte modules) are refused with a clear
-message rather than guessed at.
-"""
+"""Bun single-file executables: find and read the embedded standalone module graph (`bun build
+--compile`) in an ELF, Mach-O or PE file. The layout read is Bun 1.3.13 to 1.4.0's
+(docs/reference.md, "Bun executables"); older layouts are refused with a clear message rather
+than guessed at."""
 
 from __future__ import annotations
 

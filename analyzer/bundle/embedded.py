@@ -1,13 +1,7 @@
-"""`erratlas extract`: write the embedded modules of a Bun executable to a directory.
-
-Files land under the output directory at their embedded path without the `/$bunfs/` or
-`B:/~BUN/` root (`/$bunfs/root/cli` becomes `OUT/root/cli`), with `..`, drive letters and
-absolute parts neutralised so nothing is written outside. `manifest.json` lists every
-module, the entry point first: path, file written (None for bytecode-only modules), size,
-loader, whether it carries source, bytecode and a source map, sha256 of the contents.
-The directory is replaced atomically, and only if it is empty or holds exactly a previous
-extraction: the files its manifest lists, with their sha256 (`analyzer.scandir.write`).
-"""
+"""`erratlas extract`: write the embedded modules of a Bun executable to a directory, each at its
+embedded path with nothing written outside, and `manifest.json` listing them all
+(docs/reference.md, "Other verbs"). The directory is replaced atomically through
+`analyzer.scandir.write`."""
 
 from __future__ import annotations
 

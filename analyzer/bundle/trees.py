@@ -1,16 +1,8 @@
 """Directory trees and archives -> their members, within stated bounds; which files are read is
 the caller's choice (a language's source files). Both frontends' tree inputs go through here.
-
-Archives are read in memory, member by member, and never extracted: nothing is written
-anywhere. An archive holding a member that would escape (`..`, an absolute or drive path),
-a link, a device, too many members, too many bytes or a suspicious compression ratio is
-refused as a whole, with one line naming the archive, the member and the limit. A directory
-is walked without following links, skipping hidden directories, `__pycache__` and
-`node_modules`.
-
-A name is any path the file system or the archive holds, kept losslessly as text
-(`portable_name`): a byte that is not UTF-8 is written `\\xNN`, a backslash `\\\\`.
-"""
+Archives are read in memory and never extracted; one that holds anything that could escape or
+exceed a bound is refused whole (docs/reference.md, "Inputs"). Names are kept losslessly as
+text (`portable_name`)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,7 @@
-"""Strings a program builds, read as a minifier leaves them (docs/corpus.md, "Signatures").
-
-A message is written in one of three ways that compilers and minifiers turn into each other:
-a template (`` `a${x}b` ``), a `+` chain (`"a" + x + "b"`, which esbuild writes as a template)
-and a `.concat` chain (`"a".concat(x, "b")`: Babel and TypeScript lowering a template for ES5).
-Each is read as its pieces, literal text and holes, left to right; adjacent literal text is
-joined (a minifier folds `"a" + "b"`), so all three give the tokens "a" and "b".
-
-With `constants` (a package's `const NAME = 1`, docs/corpus.md, "Constants"), a hole that is
-such a name is read as its value's text, as a minifier that inlined the constant folds it:
-`` `v${VERSION}.` `` gives "v1.". A number in a `+` chain is text only after some text (`1 + x`
-adds numbers): before it, it stays a hole.
-"""
+"""Strings a program builds, read as a minifier leaves them (docs/corpus.md, "Signatures"): a
+template, a `+` chain and a `.concat` chain are read alike, as their pieces left to right with
+adjacent literal text joined, so all three give the same tokens; with a package's `constants`, a
+hole that names one is read as its value's text (docs/corpus.md, "Constants")."""
 
 from __future__ import annotations
 

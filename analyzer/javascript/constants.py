@@ -1,16 +1,7 @@
-"""A package file's literal constants, as a minifier inlines them (docs/corpus.md, "Constants").
-
-terser, esbuild and rolldown replace a `const VERSION = 1` by its value and fold it into the
-strings built with it: kdbush's `` `... expected v${VERSION}.` `` is `` `... expected v1.` `` in
-maplibre-gl's bundle. The bundle cannot say which text came from a name, but the package can:
-its index holds each function a second time with such names read as their values (a second
-key, only where it differs), and a bundle that kept the name still matches the first.
-
-A name is folded only where it is certainly the constant: declared once in the file with a
-literal value (a number, a string, a template without substitutions, a negated number), by
-`const`, or by `let`/`var` and never assigned; no other declaration or parameter of the file
-has the name (no shadowing to resolve).
-"""
+"""A package file's literal constants, as a minifier inlines them (docs/corpus.md, "Constants"):
+the index holds a function a second time with such names read as their values (a second key,
+only where it differs). A name is folded only where it is certainly the constant: declared once
+in the file with a literal value and never assigned, no other declaration of the name."""
 
 from __future__ import annotations
 

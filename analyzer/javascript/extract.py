@@ -100,7 +100,7 @@ def extract_unit(
     evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place,
                              [h.offset for h in handlers])
     extras = JavaScriptUnit(modules, evidence, references, dict(Counter(kind for _, kind in sites)),
-                            UnitHandlers(handlers, caught, sink, too_deep, called))
+                            UnitHandlers(handlers, caught, sink, too_deep, called), choice.evidence)
     return UnitFacts(
         unit=unit,
         sites=facts,
@@ -410,5 +410,5 @@ def _logger(unit: Unit, choice: logger_detection.LoggerChoice, source: bytes) ->
     if binding is not None:
         offset = binding.declaration.start_byte
         where = LoggerDeclaration(offset, source.count(b"\n", 0, offset) + 1, binding.kind)
-    return LoggerFacts(unit.name, choice.name, choice.source, where, choice.evidence)
+    return LoggerFacts(unit.name, choice.name, choice.source, where)
 

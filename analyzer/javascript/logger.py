@@ -54,6 +54,28 @@ class Candidate:
 
 
 @dataclass(frozen=True, slots=True)
+class CandidateEvidence:
+    """A candidate binding as the summary lists it (`analyzer.facts.LoggerCandidate`)."""
+
+    name: str
+    declaration_offset: int | None
+    calls: int
+    level_option_calls: int
+    default_level_declaration: bool
+    #: None for a logger named by `--logger`: its levels are not listed
+    levels: dict[str, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """The evidence of a unit's logger (`analyzer.facts.LoggerDetection`)."""
+
+    chosen: CandidateEvidence | None
+    reasons: tuple[str, ...]
+    runner_ups: tuple[CandidateEvidence, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class LoggerChoice:
     """The chosen logger binding of one unit (None: no logger) and the evidence."""
 
@@ -61,7 +83,7 @@ class LoggerChoice:
     #: None with a name: the name resolves to the global binding
     binding: Binding | None
     source: str
-    evidence: dict[str, object]
+    evidence: Detection
 
 
 def level_options(tree: Tree, source: bytes, rules: JavaScriptRules) -> list[LevelOption]:
@@ -165,18 +187,13 @@ def detect(
     viable = [c for c in ranked if c.level_option_calls >= rules.min_level_option_calls]
     described = [_describe(c) for c in ranked[: _RUNNER_UPS + 1]]
     if not viable:
-        return LoggerChoice(None, None, "none", {
-            "reasons": [f"no binding is called with a literal {{{rules.level_key}: ...}} option "
-                        f"at least {rules.min_level_option_calls} times"],
-            "runnerUps": described[:_RUNNER_UPS],
-        })
+        reason = (f"no binding is called with a literal {{{rules.level_key}: ...}} option "
+                  f"at least {rules.min_level_option_calls} times")
+        return LoggerChoice(None, None, "none", Detection(None, (reason,), tuple(described[:_RUNNER_UPS])))
     chosen = viable[0]
     summary = _describe(chosen)
-    return LoggerChoice(chosen.name, chosen.binding, "detected", {
-        **summary,
-        "reasons": _reasons(chosen, rules, source),
-        "runnerUps": [d for d in described if d != summary][:_RUNNER_UPS],
-    })
+    return LoggerChoice(chosen.name, chosen.binding, "detected", Detection(
+        summary, tuple(_reasons(chosen, rules, source)), tuple([d for d in described if d != summary][:_RUNNER_UPS])))
 
 
 def candidate_names(
@@ -239,32 +256,22 @@ def _forced_choice(
     binding = min(bindings, key=lambda b: (_depth(b.scope, resolution.root), b.declaration.start_byte), default=None)
     key = binding.key if binding is not None else (name, -1)
     candidate = candidates.get(key) or Candidate(name, binding)
-    return LoggerChoice(name, binding, "option", {
-        "name": name,
-        "declarationOffset": binding.declaration.start_byte if binding else None,
-        "calls": candidate.calls,
-        "levelOptionCalls": candidate.level_option_calls,
-        "defaultLevelDeclaration": candidate.default_declaration is not None,
-        "reasons": [f"--logger {name}: the outermost binding of {name!r}"
-                    + ("" if binding else " (no declaration: the global name)")],
-        "runnerUps": [],
-    })
+    named = CandidateEvidence(name, binding.declaration.start_byte if binding else None, candidate.calls,
+                              candidate.level_option_calls, candidate.default_declaration is not None, None)
+    reason = (f"--logger {name}: the outermost binding of {name!r}"
+              + ("" if binding else " (no declaration: the global name)"))
+    return LoggerChoice(name, binding, "option", Detection(named, (reason,), ()))
 
 
 def _depth(node: Node, root: Node) -> int:
     return len(ancestors(node, root))
 
 
-def _describe(candidate: Candidate) -> dict[str, object]:
+def _describe(candidate: Candidate) -> CandidateEvidence:
     declaration = candidate.binding.declaration if candidate.binding else None
-    return {
-        "name": candidate.name,
-        "declarationOffset": declaration.start_byte if declaration is not None else None,
-        "calls": candidate.calls,
-        "levelOptionCalls": candidate.level_option_calls,
-        "defaultLevelDeclaration": candidate.default_declaration is not None,
-        "levels": dict(sorted(candidate.levels.items())),
-    }
+    return CandidateEvidence(candidate.name, declaration.start_byte if declaration is not None else None,
+                             candidate.calls, candidate.level_option_calls, candidate.default_declaration is not None,
+                             dict(sorted(candidate.levels.items())))
 
 
 def _reasons(candidate: Candidate, rules: JavaScriptRules, source: bytes) -> list[str]:

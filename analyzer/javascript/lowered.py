@@ -1,17 +1,7 @@
-"""A package function's signature as an ES5 compiler writes it (docs/corpus.md, "ES5 output").
-
-Babel and TypeScript compile a class for ES5 into functions: a method's name is no longer inside
-its function (`X.prototype.m = function (x) {...}`, `{key: "m", value: function (x) {...}}`), an
-instance field becomes an assignment in the constructor, a rest parameter reads
-`arguments.length`, a spread call is an `.apply`. TypeScript and Babel's loose mode write
-`super.m(a)` as `_super.prototype.m.call(this, a)`; Babel's preset-env writes its helpers
-(`_typeof(x) === "object"`, `arguments.length > i && ...` for defaults, `.s()`, `.n()`, `.done`,
-`.value`, `.e()`, `.f()` for `for...of`), and since 7.23 super helpers that name no property.
-
-The bundle cannot say which code was compiled; the package can say what its code becomes. So the
-index holds a package function again as each of these outputs reads (`LOWERINGS`), where that
-changes its key. A function holding a class is not lowered.
-"""
+"""A package function's signature as an ES5 compiler writes it (docs/corpus.md, "ES5 output"):
+Babel and TypeScript rewrite classes, fields, rest and spread, `super` and `for...of` into code
+no source has. The bundle cannot say which code was compiled; the package can say what its code
+becomes, so the index holds a function again as each output reads (`LOWERINGS`)."""
 
 from __future__ import annotations
 

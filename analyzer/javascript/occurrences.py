@@ -1,21 +1,8 @@
 """Which top-level names each item of a unit references (`references.py` says what an item is).
-
-Every occurrence of a top-level name is found by bytes: per item, the words it holds (one
-`translate` and `split`) met with the set of top-level names, then `bytes.find` for the names
-it holds. The tree is asked only what the bytes cannot tell:
-
-- whether an occurrence declares a binding: only one the bytes after it allow (a declared name
-  is followed by `,`, `)`, `=`, `;`, `}`, `]`, `{`, `=>`, `in`, `of`, `as`, `from`, `extends`,
-  a line break or a comment, or by `(` right after `function` or `*`; never by `.`, `(` of a
-  call, an operator, `:` or `?`) is looked up, in byte order along one path from the root
-  (`Paths`: linear however deep the code nests), and `declaration` decides;
-- whether an item references a name: its occurrences are looked up one by one, from the item,
-  until one is a reference; a string, comment or regular expression that holds one is skipped
-  whole.
-
-In a tree where the parser recovered from errors the bytes are not trusted: every occurrence
-is looked up, as for a declaration.
-"""
+Occurrences are found by bytes, the words an item holds met with the top-level names; the tree
+is asked only what the bytes cannot tell: whether an occurrence declares a binding, and whether
+an item's occurrences hold a reference. In a tree where the parser recovered, every occurrence
+is looked up (docs/references.md, "How occurrences are found")."""
 
 from __future__ import annotations
 

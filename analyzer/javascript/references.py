@@ -1,11 +1,7 @@
-"""The reference graph of a unit: its top-level items, the top-level bindings each declares
-and the top-level bindings each references, resolved through scopes (docs/references.md, "The
-reference graph": what the top level, an item, a binding and a reference are).
-
-Owners of kind `references` follow it: a binding the product declares can only be named by
-product code, so every item that names a reviewed product binding is product code, and so is
-every binding such an item declares. The few items that declare a local named like a top-level
-binding are resolved occurrence by occurrence; every other item by one occurrence a name."""
+"""The reference graph of a unit: its top-level items, the top-level bindings each declares and
+references, resolved through scopes (docs/references.md, "The reference graph"). Owners of kind
+`references` follow it: every item that names a reviewed product binding is product code, and
+so is every binding such an item declares."""
 
 from __future__ import annotations
 

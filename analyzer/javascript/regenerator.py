@@ -1,16 +1,7 @@
 """A bundle function that Babel's regenerator wrote for an async function, read as its source
-(docs/corpus.md, "Async functions compiled to generators").
-
-Babel's preset-env compiles `async function f(x) {...}` into a state machine: the body moves into
-a callee, `R.wrap(function (_context) { for (;;) switch (_context.prev = _context.next) {...} })`,
-inside `R.mark(function _callee() {...})`. The callee adds tokens no source has: its context's
-properties (`prev`, `next`, `sent`, `abrupt`, `stop`, `finish`, `catch`, `t0`...), the strings
-`"return"`, `"break"`, `"continue"` of `abrupt` and the `"end"` case, and the helper names `wrap`
-and `mark`. Their number follows the body's control flow, so the package's side cannot predict
-it; the bundle's side can drop them. Each function holding such a callee is then also keyed
-without them, as the package's async function reads (with Babel's other rewrites:
-analyzer/javascript/lowered.py).
-"""
+(docs/corpus.md, "Async functions compiled to generators"): the state machine's tokens no
+source has (its context's properties, `abrupt`'s strings, `wrap` and `mark`) follow the body's
+control flow, so the bundle's side drops them and keys such a function again without them."""
 
 from __future__ import annotations
 

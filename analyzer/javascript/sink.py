@@ -1,11 +1,6 @@
 """The bundle's error sink: the binding most often called with a caught value, detected as the
-logger is, from its calls (docs/reference.md, "Handler records", `report`).
-
-Candidates are the callees, by name, of the calls in handlers that pass the caught value itself
-(`$6(e)`, `.catch($6)`); the most called names are resolved through scopes, and the binding
-(not the name: minifiers reuse names in every scope) with the most such calls is the sink when
-it has at least `MIN_CALLS`, more than the runner-up, and more than any name left unresolved.
-Its calls with something read from the caught value (`$6(Error(m))`) are reports too."""
+logger is, from its calls (docs/reference.md, "Handler records", "The error sink": the
+candidates, the counts it needs, and its calls that are `report`s)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The JavaScript frontend's side table of a unit: what only this frontend produces (bundler
-modules, source-map evidence, the reference graph, the callsites found, the handlers), typed,
+modules, source-map evidence, the reference graph, the callsites found, the handlers, the logger's detection), typed,
 and its entries under the capabilities the shared stages ask for (`analyzer.facts`)."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.facts import CALLSITES_FOUND, HANDLERS, REFERENCES, Capability, UnitHandlers
+from analyzer.facts import CALLSITES_FOUND, HANDLERS, LOGGER_DETECTION, REFERENCES, Capability, UnitHandlers
+from analyzer.javascript.logger import Detection
 from analyzer.javascript.modules import ModuleMap, UnitEvidence
 from analyzer.javascript.references import UnitReferences
 
@@ -24,10 +25,12 @@ class JavaScriptUnit:
     found: dict[str, int]
     #: catch clauses and promise handlers, the error callsites they catch directly, the error sink
     handlers: UnitHandlers
+    #: the logger's detection: the chosen binding, why, and the runner-ups
+    logger: Detection
 
     def side_table(self) -> dict[Capability[Any], object]:
         return dict([JAVASCRIPT_UNIT.entry(self), REFERENCES.entry(self.references), CALLSITES_FOUND.entry(self.found),
-                     HANDLERS.entry(self.handlers)])
+                     HANDLERS.entry(self.handlers), LOGGER_DETECTION.entry(self.logger)])
 
 
 #: the whole side table, for the frontend's own later steps (the input's module rows)

@@ -229,7 +229,7 @@ def _review_date(value: object, fail: Callable[[str | None, str], InputError]) -
     raise fail("reviewedOn", f"must be a date YYYY-MM-DD, not '{value}'")
 
 
-def _match(value: Any, fail: Any) -> tuple[str, str]:
+def _match(value: object, fail: Callable[[str | None, str], InputError]) -> tuple[str, str]:
     if not isinstance(value, dict):
         raise fail("match", 'must be a table: match = { callsite = "fp1:..." }')
     unknown = [k for k in value if k not in LEVELS]

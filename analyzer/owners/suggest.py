@@ -1,20 +1,7 @@
-"""Owner suggestions (docs/owners.md): evidence beyond allowlists, written for a reviewer.
-
-`suggest` reads a scan directory and proposes allowlist entries; nothing here changes an
-owner. `accept` copies the suggestions a reviewer chose into an allowlist, through the
-canonical writer of `analyzer.owners.allowlist`.
-
-Evidence, strongest first, and the confidence word it earns:
-
-- `exact`: the source map places every callsite covered under `node_modules/<pkg>/`.
-- `likely`: the bundle keeps the module's path (`node_modules/<pkg>/...` in keep-names or
-  webpack builds, a bare `require("pkg")` in browserify), a license banner `/*! pkg v1.2.3 */`
-  or an inlined package.json names one package, and no source-map origin disagrees; or the
-  source map places every callsite inside the bundle's package root (a Product suggestion: it
-  may still be vendored code), or outside it in a package its own package.json or a
-  dependency's name names (`analyzer.owners.truth`).
-- `possible`: a package-specific message signature.
-"""
+"""Owner suggestions (docs/owners.md; evidence and confidence words: docs/modules.md,
+"Suggestions"): `suggest` reads a scan directory and proposes allowlist entries for a reviewer,
+nothing here changes an owner; `accept` copies the suggestions a reviewer chose into an
+allowlist through the canonical writer of `analyzer.owners.allowlist`."""
 
 from __future__ import annotations
 

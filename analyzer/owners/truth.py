@@ -1,21 +1,8 @@
-"""Suggestions from a source map's truth, at every level it supports (docs/owners.md).
-
-The map says who wrote each callsite, through where its source lies (map-sources.jsonl,
-docs/modules.md "Places"): under `node_modules/<pkg>/` that package's (`exact`); inside the
-bundle's package root the product's (`likely`: it may still be vendored code); outside the
-package root a package only when its own package.json or a dependency's name says so
-(`likely`), else nobody's: Unresolved, unless a reviewer states that those sources are the
-product's (`suggest --product-sources`). From that truth come candidate entries at four levels:
-
-- `callsite`: one per callsite, or one per group of identical copies whose members all agree
-  (`copies = N`); copies that disagree are `ambiguous` (every candidate named, never accepted);
-- `function`: one per function whose callsites all agree;
-- `module`: one per bundler module whose callsites all agree;
-- `references`: product roots chosen greedily from the reference graph, each checked against
-  the map: everything it reaches that the map places is under the product's sources.
-
-`accept --level auto` takes the callsite level (docs/owners.md, "Which level carries": why).
-"""
+"""Suggestions from a source map's truth, at every level it supports (docs/owners.md, "Truth from
+a source map"): where each callsite's source lies (map-sources.jsonl, docs/modules.md "Places")
+says whose it is; from that truth come candidate entries at the `callsite`, `function`, `module`
+and `references` levels, copies that disagree being `ambiguous`. `accept --level auto` takes the
+callsite level (docs/owners.md, "Which level carries": why)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,8 @@
 """Where a scan's work runs, decided once (`executor_for`), as LibCST's codemod CLI picks its
-executor: the pipeline hands its work to the executor it is given as tasks, and never knows
-whether another process does some of them. The output is the same on any executor.
-
-- `Inline`: everything in this process (where `fork` and `pipe2` are missing; Python files
-  are still parsed in worker processes);
-- `Forked(jobs)`: a JavaScript scan runs in an isolated child (`analyzer.isolated`); with
-  `jobs` above 1 it forks a worker for the work it starts ahead (`ahead`: the input's hash and
-  the renderings, during the parse) and a task worker that shares its task lists (`map`: the
-  reference graph, the callsites' facts, the bindings' digests, after the parse); a Python
-  scan parses its files in `jobs` forked workers.
-
-A worker takes an idle core (`WORKER_NICENESS`) and is never waited for when it fell behind:
-its work is then done here (docs/performance.md).
-"""
+executor: the pipeline hands its work to the executor it is given and never knows whether
+another process does some of it; the output is the same on any executor. `Inline` runs
+everything here, `Forked(jobs)` isolates a JavaScript scan and forks workers that take an idle
+core (docs/performance.md, "How a scan uses two cores")."""
 
 from __future__ import annotations
 

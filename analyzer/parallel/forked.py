@@ -1,18 +1,8 @@
-"""Work on the other core in a forked child: it sees the parent's memory as it was at the fork
-(copy-on-write, tree-sitter trees included, so nothing is parsed twice) and sends its results
-back through a pipe as frames (length-prefixed pickles), which the parent can read while it
-works.
-
-A child dies with its parent (PR_SET_PDEATHSIG, on Linux), holds none of the caller's standard streams
-open, and never runs the parent's exit handlers. A child that ends without its last frame makes
-the parent's read raise `ChildLost`; callers then do the work themselves, so a lost child costs
-time, never output.
-
-- `Side(body)`: typed messages sent as the child makes them; the parent may stop it at any time.
-- `Shared(work, count)`: a child that shares a list of independent tasks with the parent (the
-  parent from the front, the child from the back), through two counters in shared memory.
-- `run_to_end(body)`: a child the parent waits for, whatever becomes of it (`isolated.py`).
-"""
+"""Work on the other core in a forked child, which sees the parent's memory copy-on-write and sends
+its results back through a pipe as frames (docs/performance.md, "How a scan uses two cores").
+A lost child costs time, never output: the caller does the work itself. `Side(body)`: messages
+as the child makes them; `Shared(work, count)`: a task list shared with the parent;
+`run_to_end(body)`: a child the parent waits for (`isolated.py`)."""
 
 from __future__ import annotations
 

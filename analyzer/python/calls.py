@@ -1,13 +1,8 @@
-"""What one file tells of calls between the input's functions (a worker's part of sources through
-a call, docs/reference.md "Handler records", Python): the functions a call may resolve to exactly,
-and the calls that may reach them, each with what its callee resolves to, its function and the
-`try` blocks holding it. `analyzer.python.callsources` links them once every module is read.
-
-Exactness first: a call resolves only to a module-level function of the same or an imported
-module (`f()`, `mod.f()`), or to a method through the method's own first parameter, `self`
-(`self.m()`);
-anything else (`obj.m()`, a callback, a name a local may hold) reaches nothing.
-"""
+"""What one file tells of calls between the input's functions (docs/reference.md, "Handler
+records", Python): the functions a call may resolve to exactly, and the calls that may reach
+them, each with its callee, its function and the `try` blocks holding it.
+`analyzer.python.callsources` links them once every module is read. A call that resolves to no
+function exactly reaches nothing."""
 
 from __future__ import annotations
 

@@ -1,17 +1,8 @@
 """What the input's calls between functions tell its handlers, once every module is read
 (docs/reference.md, "Handler records", Python): the error callsites a handler catches through a
-call (`hops` 1 or 2), and the input's error sink (`report`).
-
-A call reaches a function when what its file resolved it to (`analyzer.python.calls`) names,
-after the input's aliases and re-exports, a function of the input that a call resolves to
-exactly (`FunctionRecord`); a method through `self` only when no class of the input that
-derives from the method's class, or whose bases are not all known, defines it again. What
-escapes a function: its error callsites that are raised and that no handler of it catches
-(their flow's `escapes`: hop 1), and what escapes the functions it calls, outside its own
-handlers that catch it (hop 2). A handler catches what escapes a function called in its `try`
-block when it is the first of the `try` blocks around the call whose classes include the
-error's class, as for a direct source (`analyzer.python.catching`).
-"""
+call (`hops` 1 or 2), and the input's error sink (`report`). A call reaches a function only when
+it resolves to it exactly; a handler catches what escapes a called function as it catches a
+direct source (`analyzer.python.catching`)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""Which `except` clause catches an error callsite, through the class hierarchy of the whole input
-(error-classes.jsonl's classes, the builtin exceptions, the external ones of the rules), settled
-once every module is read (docs/reference.md, "Handler records", Python).
-
-An error raised in a `try` block is caught by the first handler of that `try` whose classes
-include the error's class or one of its bases; when none does, by the enclosing `try` of the
-same function, and so on. Exactness first: a handler whose classes do not resolve, or an error
-whose bases are not all known, stops the search; no handler is guessed.
-"""
+"""Which `except` clause catches an error callsite, through the class hierarchy of the whole input,
+settled once every module is read (docs/reference.md, "Handler records", Python). Exactness
+first: a handler whose classes do not resolve, or an error whose bases are not all known, stops
+the search; no handler is guessed."""
 
 from __future__ import annotations
 

@@ -1,19 +1,8 @@
-"""What one pass over a module finds: the nodes that may be callsites, classes, logger
-bindings and module-level aliases, each with where it is (its ancestors and enclosing frames),
-and every binding of a name per scope, for `analyzer.python.resolve` to decide with.
-
-Nothing here resolves a name: a call is a *candidate* when its callee's last name could be an
-error class or a logging/warnings function. The collector does not walk the tree itself: the
-span pass (`analyzer.python.spans.walk`) calls `enter` and `leave` for every node in source
-order, so one traversal gives both the spans and these facts. Handlers are dispatched by node
-type; every other node costs a stack push and pop.
-
-Scopes follow libcst's scope analysis (`libcst.metadata.ScopeProvider`): functions, lambdas
-and classes (the *frames*, which also make qualified names and scope paths) and
-comprehensions; `global`/`nonlocal` send a name's bindings and lookups to the module or to
-the enclosing function. Names are qualified with libcst's prefixes (`f.<locals>.x`,
-`C.<comprehension>.x`, `<locals>.x` for a lambda's parameter).
-"""
+"""What one pass over a module finds: the nodes that may be callsites, classes, logger bindings
+and module-level aliases, each with where it is, and every binding of a name per scope, for
+`analyzer.python.resolve` to decide with. Nothing here resolves a name. The span pass
+(`analyzer.python.spans.walk`) calls `enter` and `leave` for every node, so one traversal gives
+both (docs/performance.md, "One pass over a module": handlers and scopes)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
 """What becomes of a Python error callsite's error in its function, as far as one file tells
-(`follow`): its fate past the immediate consumer, the attributes set on it on the way, and the
-statement that raises it. The handler that catches it and whether it leaves its function need
-the class hierarchy of the whole input: `analyzer.python.catching` settles them, with the same
-decision that lists the handler's direct sources (docs/reference.md, "Flow").
-
-The flow is local and exact: the immediate consumer decides, and a local name (`e = X(...)`) is
-followed along the later statements of the same block. Anything else leaves the fate None."""
+(`follow`): its fate past the immediate consumer, the attributes set on it and the statement
+that raises it; `analyzer.python.catching` settles the handler and whether it leaves its
+function (docs/reference.md, "Flow"). The flow is local and exact: anything else leaves the fate
+None."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
 """The package-wide pass: class hierarchy and logger bindings across modules settle what each
-file left pending, and every unit becomes a `UnitFacts` like the JavaScript frontend's.
-
-A class is an error class when one of its positional bases resolves, through module-level
-imports, re-exports (`from .exceptions import X` in `__init__`), star imports and simple
-aliases (`Error = OtherError`), to a builtin exception, an external exception of the rules or
-another error class of the package, transitively. Resolution is exact: a base that cannot be
-followed to a definition makes nothing an error class.
-"""
+file left pending, and every unit becomes a `UnitFacts` like the JavaScript frontend's. A class
+is an error class when a base resolves, through imports, re-exports and aliases, to a known
+exception, transitively; a base that cannot be followed makes nothing an error class."""
 
 from __future__ import annotations
 
@@ -155,7 +150,7 @@ def settle(files: list[FileFacts], units: list[Unit], rules: PythonRules,
                 error_regions=facts.error_regions,
                 left_out=(),  # libcst parses a file whole or not at all (an error region): none is left out
                 extras=PythonUnit(modules[unit.name].name, vendored[unit.name], facts.parse_error,
-                                  linked.get(unit.name, handlers)).side_table(),
+                                  _logging_bindings(facts), linked.get(unit.name, handlers)).side_table(),
             )
         )
     return out
@@ -188,6 +183,10 @@ def _error_class(record: ClassRecord, names: PackageNames) -> ClassFacts | None:
 
 
 def _logger(facts: FileFacts) -> LoggerFacts:
-    """The unit's logger: `logging`, on the evidence of the logging bindings found."""
+    """The unit's logger: `logging`, on the evidence of its logging bindings (`_logging_bindings`)."""
+    return LoggerFacts(facts.unit, "logging", "python", None)
+
+
+def _logging_bindings(facts: FileFacts) -> tuple[str, ...]:
     bindings = [*facts.loggers, *(f"{owner}.{attribute} (attribute)" for owner, attribute in facts.attribute_loggers)]
-    return LoggerFacts(facts.unit, "logging", "python", None, tuple(sorted(bindings)))
+    return tuple(sorted(bindings))

@@ -1,14 +1,7 @@
-"""What a name at a callsite refers to, as absolute dotted names of the input.
-
-Two resolvers with one interface. `ModuleNames` answers from the bindings the collector
-recorded in its one pass (per function, lambda, class and comprehension scope, and at module
-level), with the rules and the names libcst's scope analysis gives: the innermost enclosing
-scope binding the name (a class body only when the site is directly in it), `global` and
-`nonlocal` followed, else the module, else builtins. `ScopeNames` asks libcst's scope analysis
-itself (ExpressionContextProvider -> ScopeProvider), for the few files that bind a name the
-walk does not model (PEP 695 type parameters); the tests resolve every file with it as the
-oracle of `ModuleNames` (tests/support/python_oracles.py).
-"""
+"""What a name at a callsite refers to, as absolute dotted names of the input. Two resolvers with
+one interface: `ModuleNames` answers from the bindings the collector recorded in its one pass,
+`ScopeNames` asks libcst's scope analysis itself, for the few files that bind a name the walk
+does not model (docs/performance.md, "One pass over a module")."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
-"""Where nodes are: character spans of every node, and character offsets -> byte offsets,
-lines, columns.
-
-`walk` computes what libcst's `ByteSpanPositionProvider` computes (the codegen pass with
-syntactic positions: a node's own parentheses and leading lines are not part of it) in
-characters, with a tuple per node, no per-token `encode` and a plain context manager; it runs
-the codegen directly, without the metadata resolver's extra walk of the whole tree, and hands
-every node to a collector on the way in and on the way out (source order), so one traversal
-serves both. `SourceMap` turns the few offsets we report into byte offsets, 1-based lines and
-columns.
-"""
+"""Where nodes are: character spans of every node, and character offsets -> byte offsets, lines,
+columns. `walk` computes what libcst's `ByteSpanPositionProvider` computes, in one codegen pass
+that also hands every node to a collector; `SourceMap` turns the few offsets we report into byte
+offsets, lines and columns (docs/performance.md, "One pass over a module")."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
-"""Alpha-normalized token streams of Python source, for fingerprints and comparison keys.
-
-fp1 for Python (docs/fingerprints.md; the JavaScript normalizer is `analyzer.javascript.normalize.Normalizer`): the
-anchor's source is tokenized; comments, blank lines and the whitespace inside a line are
-dropped; each logical line starts with its indentation relative to the anchor's first line;
-each *name* is replaced by the index of its first occurrence in the anchor. Kept verbatim:
-keywords, attribute names (after `.`), keyword-argument names in calls (`f(key=...)`),
-literals, operators. F-string replacement fields are normalized like code. So renaming any
-local, parameter, function, class or import alias consistently, moving the code, re-indenting
-it or editing comments leaves the digest unchanged; any other change changes it.
-"""
+"""Alpha-normalized token streams of Python source, for fingerprints and comparison keys: fp1 for
+Python (docs/fingerprints.md, "Python": what is dropped, what is kept verbatim and what renaming
+leaves a digest unchanged). The JavaScript normalizer is `analyzer.javascript.normalize`."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
-"""Per-file work in worker processes: biggest files first, results put back in file order, and
-a worker that dies is noticed at once and named with the file it was on.
-
-Every file is parsed in a worker, whatever `--jobs` says (`--jobs 1` is one worker): a parser
-that crashes (libcst's native parser overflows its stack on pathologically nested input) ends
-its worker, never the scan. Workers are forked (spawned where there is no fork) and get one
-file at a time, so the parent always knows which file a worker is on; a worker's end shows
-as end-of-file on its socket, so nothing waits for a worker that is gone. A worker holds
-none of the scan's standard streams, dies with the scan (Linux), and has a memory limit
-(`memory_limit`): a file that needs more is refused by name, not left to swap.
-"""
+"""Per-file work in worker processes: biggest files first, results put back in file order, and a
+worker that dies is noticed at once and named with the file it was on. Every file is parsed in a
+worker, whatever `--jobs` says, so that a parser crash ends a worker, never the scan
+(docs/performance.md, "Python workers")."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
 """The index's flow section: where errors are caught and what the handlers do (docs/reference.md,
-"The flow pages").
-
-`index/flow.md` holds the branches' dispositions and the handlers' findings by owner, and a
-Mermaid flowchart from the errors handlers catch (by owner and constructor, or the class a branch
-tests with `instanceof`) to what they then do; `index/flow-tests-NN.md` the "field -> decision"
-table, one row per test of the caught value; `index/flow-product-NN.md` the Product handlers that
-swallow an error or lose its cause; `index/flow-handlers-NN.md` every handler, one row each under
-an anchor of its own, linked at its line in a readable slice. A link to a handler goes to its
-anchor; pages are cut under the index's page budget.
-"""
+"The flow pages"): `index/flow.md` with its Mermaid flowchart, the tests table, the Product
+handlers that swallow an error or lose its cause, and every handler under an anchor of its own,
+pages cut under the index's page budget."""
 
 from __future__ import annotations
 

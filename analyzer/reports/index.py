@@ -1,15 +1,8 @@
-"""The reviewer's index: markdown a code host renders, on ten thousand callsites.
-
-`error-diagnostic-owner-index.md` holds the totals and coverage, the allowlists' health
-(stale and drifted entries) and the contents: one row per package (Dependency) and per module
-(Product, Unresolved), each linking to its section on a page under `index/`. The pages hold one
-row per callsite, by package or module and then function, in bundle order: where it is (a link
-to its line in a readable slice, and the original offset), its kind, message, consumer role,
-owner evidence and fingerprint. No page reaches `PAGE_LIMIT` bytes: sections are packed into
-numbered pages (`index/unresolved-01.md`, ...) and split across pages when one is too big;
-contents too long for the first page move to `index/contents-*.md`. Every cell is escaped, so
-no message can break a table.
-"""
+"""The reviewer's index: markdown a code host renders, on ten thousand callsites
+(docs/reference.md, "A scan directory"): `error-diagnostic-owner-index.md` holds the totals,
+the allowlists' health and the contents, linking to pages under `index/` with one row per
+callsite. No page reaches `PAGE_LIMIT` bytes, and every cell is escaped, so no message can break
+a table."""
 
 from __future__ import annotations
 

@@ -1,17 +1,7 @@
-"""SARIF 2.1.0 for code hosts and CI (docs/reference.md, "SARIF"): one result per callsite the gate cares about.
-
-A result's `partialFingerprints` carry the callsite's portable fingerprint, so a code host
-tracks a finding across releases exactly as an allowlist entry would: `erratlasCallsite/v1` is
-the fingerprint itself; `primaryLocationLineHash`, the key GitHub code scanning matches alerts
-on, is set from it too (GitHub would otherwise hash the text of the readable line, whose
-minified names change with every build; the upload action keeps a value a tool supplies). Its
-`ruleId` says the owner state and kind (`unresolved-error`, ...). Its primary location is the
-original source file and line the bundle's source map names (map-sources.jsonl: relative to
-where erratlas runs when `--bundle` says where the bundle is, else to the `PACKAGE_ROOT` base),
-and the callsite's line and column in its readable slice is a related location; a callsite the
-map does not place has the readable one as its primary location. The unit and byte offset are in
-its property bag.
-"""
+"""SARIF 2.1.0 for code hosts and CI (docs/reference.md, "SARIF"): one result per callsite the gate
+cares about, tracked across releases by its portable fingerprint (`partialFingerprints`), placed
+at the original source line the bundle's source map names when there is one, else at its line
+in the readable slice."""
 
 from __future__ import annotations
 

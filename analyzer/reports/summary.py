@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from analyzer import __version__
-from analyzer.facts import CALLSITES_FOUND, PACKAGE_MODULE, REFERENCES, UnitFacts
+from analyzer.facts import (
+    CALLSITES_FOUND,
+    LOGGER_DETECTION,
+    LOGGING_BINDINGS,
+    PACKAGE_MODULE,
+    REFERENCES,
+    LoggerCandidate,
+    UnitFacts,
+)
 from analyzer.model import Callsite
 from analyzer.reports.handlers import handler_summary
 from analyzer.reports.modules import module_summary, place_counts
@@ -152,7 +160,7 @@ def _logger(unit: UnitFacts) -> dict[str, object]:
     entry: dict[str, object] = {
         "unit": logger.unit, "name": logger.name, "source": logger.source,
         "declaration": {"offset": where.offset, "line": where.line, "kind": where.kind} if where is not None else None,
-        "evidence": logger.evidence,
+        "evidence": _logger_evidence(unit),
     }
     module = unit.extra(PACKAGE_MODULE)
     if module is not None:
@@ -162,6 +170,29 @@ def _logger(unit: UnitFacts) -> dict[str, object]:
                               "distribution": vendored.distribution} if vendored is not None else None)
         entry["parseError"] = module.parse_error
     return entry
+
+
+def _logger_evidence(unit: UnitFacts) -> object:
+    """What the logger was chosen on: the detection among candidate bindings (the chosen one's
+    counts, the reasons, the runner-ups), or the logging bindings a package module declares."""
+    detection = unit.extra(LOGGER_DETECTION)
+    if detection is not None:
+        chosen = _candidate(detection.chosen) if detection.chosen is not None else {}
+        return {**chosen, "reasons": list(detection.reasons),
+                "runnerUps": [_candidate(c) for c in detection.runner_ups]}
+    bindings = unit.extra(LOGGING_BINDINGS)
+    return list(bindings) if bindings is not None else None
+
+
+def _candidate(candidate: LoggerCandidate) -> dict[str, object]:
+    row: dict[str, object] = {
+        "name": candidate.name, "declarationOffset": candidate.declaration_offset, "calls": candidate.calls,
+        "levelOptionCalls": candidate.level_option_calls,
+        "defaultLevelDeclaration": candidate.default_level_declaration,
+    }
+    if candidate.levels is not None:
+        row["levels"] = dict(candidate.levels)
+    return row
 
 
 def _left_out(result: ScanResult) -> dict[str, object]:

@@ -1,12 +1,7 @@
 """Writing without losing anything of the user's: scan directories, extractions, single files
-(docs/reference.md, "Nothing of yours is deleted or overwritten").
-
-A directory is replaced only when it is absent, empty, or holds exactly what erratlas wrote
-there (its manifest's files with their sha256); everything is written into a private staging
-directory beside the target (O_EXCL files, no predictable name) and renamed or swapped into
-place (renameat2(RENAME_EXCHANGE) on Linux). A staging directory names its writer (boot id, pid,
-start time), so a later writer removes it only once that writer provably no longer runs;
-SIGTERM and SIGHUP unwind and remove it at once."""
+(docs/reference.md, "Nothing of yours is deleted or overwritten"). A directory is replaced only
+when it is absent, empty, or holds exactly what erratlas wrote there; everything is written into
+a private staging directory beside it and swapped into place."""
 
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
-"""The handlers of one JavaScript unit: `catch` clauses, `.catch(fn)` and the rejection argument of
-`.then(ok, fn)`, each split into branches on tests of the caught value, each branch with what it
-does with it (docs/reference.md, "Handler records").
-
-`find` finds them and reads each body once (`body`), `branches` splits a body on its tests of
-the caught value, `dispositions` says what each branch does, `flow` follows each error
-callsite's error in its function (its fate, the handler that catches it directly), `sources`
-finds the errors a handler catches through a call made in its protected block.
-"""
+"""The handlers of one JavaScript unit: `catch` clauses, `.catch(fn)` and `.then(ok, fn)`'s
+rejection argument, split into branches on tests of the caught value, each with what it does
+(docs/reference.md, "Handler records"). `find` finds them, `body` reads a body once, `branches`
+splits it, `dispositions`, `flow` (each error's fate) and `sources` (errors caught through a
+call)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
 """Whether a branch's end is certainly reachable on a path that meets none of its dispositions
 (docs/reference.md, "Dispositions": the `swallow` of a branch that also does something else).
-
-A statement decides when every path through it meets a disposition. Only what is plainly
-conditional can fail to decide: an `if` whose arms do not both decide, the right of `&&`, `||`
-and `??`, the arms of `?:`. Any other construct that holds a disposition, a `throw`, `return`
-or `break` (a loop, a `switch`, a `try`, a label, a call given `a && cb(e)`) is taken to
-decide, and `throw`, `return`, `break` and `continue` always do."""
+Only what is plainly conditional can fail to decide: `if`, the right of `&&`, `||`, `??`, the
+arms of `?:`; any other construct holding a disposition is taken to decide."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
 """What becomes of an error callsite's error in its function (`flow_of`): its fate past the
 immediate consumer, the handler that catches it directly, whether it leaves the function and the
-fields set on it on the way (docs/reference.md, "flow").
-
-The flow is local and exact: the value is followed up through the expressions that hand it on
-unchanged (parentheses, a sequence's last member, an arm of `?:`, the right of `&&` `||` `??`,
-the first argument of `Object.assign`), and through one `const`/`let`/`var` binding along the
-statements after it in the same statement list. Anything else leaves the fate `None`."""
+fields set on it (docs/reference.md, "flow"). The flow is local and exact: anything the value is
+not followed through leaves the fate `None`."""
 
 from __future__ import annotations
 

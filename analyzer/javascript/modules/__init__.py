@@ -1,22 +1,7 @@
-"""The module map of a minified bundle: which bundled module each byte of a unit belongs to.
-
-Bundlers keep modules apart in two families of shapes, found by what the code does, never by
-a helper's name (minifiers rename every helper on every build):
-
-- wrapped modules (`esbuild`): esbuild and Bun `__commonJS`/`__esm` helpers, found by shape,
-  and the `var X = helper(function ...)` declarations they wrap;
-- module tables (`webpack`, `browserify`): an object or array of functions that a runtime
-  indexes, each function one module.
-
-Each format is one module with one `find(Where) -> Found` (`finder`), listed in `FINDERS`.
-
-Then `loose` finds the top-level code outside every module, `evidence` lets a source map split
-it by original file, and `rows` makes the modules.jsonl rows (`records`) of a scan.
-
-A regex over the bytes (`patterns`) finds the few places to look at; the tree is only read
-there (the top-level statement list once, then a handful of nodes per module): no walk over
-the tree.
-"""
+"""The module map of a minified bundle: which bundled module each byte of a unit belongs to
+(docs/modules.md, "Modules found by shape"). Each bundler format is one module with one
+`find(Where) -> Found` (`finder`), listed in `FINDERS`; `loose` finds the code outside every
+module, `evidence` lets a source map split it by original file, `rows` makes modules.jsonl."""
 
 from __future__ import annotations
 

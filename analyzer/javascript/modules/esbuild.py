@@ -1,13 +1,7 @@
 """esbuild and Bun wrappers: the `__commonJS` and `__esm` helpers found by shape, and the
-`var X = helper(function ...)` declarations that are the modules.
-
-- `__commonJS`: `(cb, mod) => () => (mod || cb((mod = {exports: {}}).exports, mod),
-  mod.exports)`, with or without a try/catch, `(0, cb[keys(cb)[0]])` in keep-names form
-  (webpack 5's concatenated CommonJS, `m = {exports: {}}, fn.call(m.exports, ...)`, too).
-- `__esm`: `(fn, res) => () => (fn && (res = fn(fn = 0)), res)` and its error-remembering
-  variants; the module's `var`, function and class declarations are hoisted out of the
-  closure and sit right before it, with its `__export(ns, {...})` call.
-"""
+`var X = helper(function ...)` declarations that are the modules (docs/modules.md, "Modules
+found by shape": the shapes, and the declarations an `__esm` module hoists out of its
+closure)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,6 @@
-"""Bundle functions matched against the corpus: what decides each callsite (docs/corpus.md); the
-suggestions the decisions earn are written by suggestions.py.
-
-1. **Versions.** A package asked for by name has several candidate versions; the one whose
-   signatures match the most bundle functions is the bundled version (ties: the highest).
-2. **Functions.** A callsite's enclosing distinctive functions are looked up innermost first; the
-   first one the corpus knows decides: one package is a match, several an ambiguity (`possible`).
-3. **Modules.** A CJS or ESM bundler module is identified as package P when at least
-   `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
-   others, and none matches only other packages. Callsites the functions did not decide
-   belong to P (containment); a function match that names another package is downgraded.
-4. **Copies.** A callsite with identical copies in the scan gets an `exact` suggestion only for
-   them all, each placed by its module or by the code beside it (neighbours.py, suggestions.py).
-5. **Roll-ups.** A function one package holds in its own sources, others in roll-ups only, is its.
-"""
+"""Bundle functions matched against the corpus: what decides each callsite (docs/corpus.md,
+"Matching": versions, functions, modules by containment, copies, roll-ups); the suggestions the
+decisions earn are written by suggestions.py, where the code sits beside is neighbours.py's."""
 
 from __future__ import annotations
 

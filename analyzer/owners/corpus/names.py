@@ -14,7 +14,6 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 import orjson
 
@@ -69,7 +68,7 @@ class Found:
         if len(self.examples[kind]) < MAX_EXAMPLES and example not in self.examples[kind]:
             self.examples[kind].append(example)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         kinds = [k for k in KINDS if k in self.counts]
         return {"name": self.name, "evidence": [
             {"kind": k, "count": self.counts[k], "examples": self.examples[k]} for k in kinds]}

@@ -1,19 +1,8 @@
-"""Where a package's code sits in the bundle: the package each distinctive function names alone,
-in bundle order (docs/corpus.md, "Matching", neighbours and copies). A bundler lays a package's
-code out together.
-
-- A run of functions naming A alone between runs naming B alone, each at least as long as it, is
-  an island of B's code that A's versions in the corpus also hold (code that moved between
-  packages: absorbed by A in a later version, or A's copy of it): it decides for neither alone
-  (`surrounded_by`). A run as long as B's code on a side is A's own, laid out where B imports it.
-- A function that several packages hold, whose nearest code on both sides names one of them alone,
-  is that package's when its own files hold it (`settled`).
-- A callsite with identical copies in the scan is exact for the package its function names only
-  where the code right beside that function names the same package (`beside`).
-- A bundler module is one file's copy: code naming A in a module that holds more functions of no
-  corpus package than A's file can account for is A's copy in a package the corpus lacks
-  (`copy_doubt`).
-"""
+"""Where a package's code sits in the bundle: the package each distinctive function names alone, in
+bundle order. A bundler lays a package's code out together, so the code beside a function
+settles what its own hits cannot (docs/corpus.md, "Matching", Neighbours): islands of moved code
+(`surrounded_by`), ties (`settled`), copies beside their package (`beside`) and modules that are
+a copy in a package the corpus lacks (`copy_doubt`)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
 """Roll-ups: a package's single-file build (`dist/tf-converter.js`, d3's `dist/d3.js`) holds its
-own modules' code and, often, code copied from other packages, without module wrappers to say so
-(docs/corpus.md, "Matching", roll-ups).
-
-Among the files that hold the bundle's matched functions, a file F rolls up a file G when F holds
-at least half of G's matched functions (two at least) and G does not roll up F; a file that rolls
-up `MIN_ROLLED_FILES` files is a roll-up (files that roll each other up count once: one file's
-versions and builds). Only the entries of functions that name several
-packages are looked at, and functions that more than `MAX_PACKAGES` packages hold (a bundler's
-runtime helper, such as parcel's `$parcel$export`) count for no file.
-"""
+own modules' code and, often, code copied from other packages, without module wrappers to say so.
+A file that holds at least half of the matched functions of `MIN_ROLLED_FILES` other files is a
+roll-up (docs/corpus.md, "Matching", roll-ups)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,7 @@
-"""`function-signatures.jsonl` read back: the bundle's side of matching, the distinctive
-signature of every function of every unit.
-
-Written by `scan --signatures` into the scan directory (`function-signatures.jsonl`, one
-`[unit, start, end, key, tokens, weight]` row per distinctive function, sorted by unit and
-start), from the trees the scan has already parsed (`analyzer.javascript.corpus`): a scan
-without `--signatures` does none of this work. `suggest --corpus --bundle PATH` computes the
-same rows by parsing the bundle again (checked against the scan's sha256) for a scan made
-without the flag.
-"""
+"""`function-signatures.jsonl` read back: the bundle's side of matching, the distinctive signature
+of every function of every unit (docs/corpus.md, "Where the bundle's functions come from").
+Written by `scan --signatures`; `suggest --corpus --bundle PATH` computes the same rows by
+parsing the bundle again, checked against the scan's sha256."""
 
 from __future__ import annotations
 

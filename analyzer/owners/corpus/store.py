@@ -1,14 +1,7 @@
-"""The corpus directory: verified tarballs by name and version, their index, and a manifest.
-
-    <corpus>/corpus.json                         manifest (schema erratlas.corpus/1)
-    <corpus>/tarballs/<name>/<version>.tgz       as the registry served it (`/` of a scope -> `__`)
-    <corpus>/tarballs/<name>/<version>.json      {name, version, integrity, published}
-    <corpus>/index/<name>/<version>.json         the version's distinctive function signatures
-
-A tarball is indexed only after its sha512 matched the registry's integrity (or the
-lockfile's); a cached tarball is checked again every time it is indexed, so a tampered one is
-refused. The index is the compact form matching reads; it is written once per version.
-"""
+"""The corpus directory: verified tarballs by name and version, their index, and a manifest
+(docs/corpus.md, "`corpus add`": the layout). A tarball is indexed only after its sha512
+matched the registry's integrity (or the lockfile's), and a cached one is checked again every
+time it is indexed; the index is written once per version."""
 
 from __future__ import annotations
 
