@@ -72,3 +72,13 @@ def test_a_python_module_lists_its_logging_bindings_sorted(tmp_path: Path) -> No
     logger = _logger(package, tmp_path / "out")
     assert (logger["name"], logger["source"]) == ("logging", "python")
     assert logger["evidence"] == ["pkg.C.log (attribute)", "pkg.logger"]
+
+
+def test_a_logger_named_by_the_option_counts_its_calls_though_no_detection_would_consider_it(
+    tmp_path: Path,
+) -> None:
+    logger = _evidence(tmp_path, "quiet.js", 'function f(x) { return x; }\nf("one", {level: "info"});\nf("two");\n',
+                       "--logger", "f")
+    evidence = logger["evidence"]
+    assert (logger["name"], logger["source"]) == ("f", "option")
+    assert (evidence["calls"], evidence["levelOptionCalls"], evidence["defaultLevelDeclaration"]) == (2, 1, False)

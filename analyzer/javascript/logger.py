@@ -180,7 +180,8 @@ def detect(
     forced: str | None,
 ) -> LoggerChoice:
     """Choose the logger among the bindings of `candidate_names(...)`, resolved in `resolution`."""
-    candidates = _candidates(resolution, options, declarations, candidate_names(options, declarations, rules))
+    names = candidate_names(options, declarations, rules) | ({forced} if forced else set())
+    candidates = _candidates(resolution, options, declarations, names)
     if forced:
         return _forced_choice(forced, resolution, candidates, rules)
     ranked = sorted(candidates.values(), key=lambda c: c.sort_key(rules.min_level_option_calls))
