@@ -286,7 +286,34 @@ def test_a_real_bundle_has_valid_handlers_each_branch_with_a_disposition(release
 ])
 def test_the_sink_bound_counts_as_bytes_count_does(source: bytes, name: bytes, limit: int) -> None:
     """The occurrence bound stops at the first occurrence past it, and counts non-overlapping
-    occurrences, as `bytes.count` does (`aaaa` holds `aa` twice)."""
+    occurrences, as `bytes.count` does (`aaaa` holds `aa` twice); within it, their offsets."""
     from analyzer.javascript.sink import _at_most
 
-    assert _at_most(source, name, limit) == (source.count(name) <= limit)
+    found = _at_most(source, name, limit)
+    assert (found is not None) == (source.count(name) <= limit)
+    if found is not None:
+        assert len(found) == source.count(name) and all(source.startswith(name, at) for at in found)
+
+
+@pytest.mark.parametrize("name", ["Ce", "aa", "a", "$", "a$a"])
+def test_a_sink_name_resolves_the_same_from_its_counted_offsets(name: str) -> None:
+    """The sink's names are resolved from the offsets its bound counted, when no two occurrences
+    can overlap; the references are those of the resolution's own pass."""
+    from analyzer.javascript.resolve import Resolution
+    from analyzer.javascript.sink import _at_most, _overlaps
+    from analyzer.javascript.syntax import parse
+
+    raw = (f"function {name}(x){{return x}} {name}({name}a); {name}a({name}); "
+           f"function g({name}){{{name}({name}); {name}.{name}}} `${{{name}}}{name}` // {name}\n{name}")
+    source = raw.encode()
+    tree = parse(source)
+    starts = _at_most(source, name.encode(), 4096)
+    assert starts is not None
+
+    def seen(resolution: Resolution) -> list[tuple[str, int, object]]:
+        return [(r.name, r.node.start_byte, r.binding.key if r.binding else None) for r in resolution.references]
+
+    alone = seen(Resolution(tree, source, {name}))
+    assert alone
+    if not _overlaps(name.encode()):
+        assert seen(Resolution(tree, source, {name}, starts=starts)) == alone

@@ -8,7 +8,6 @@ import bisect
 import re
 from array import array
 from collections.abc import Sequence
-from itertools import chain
 from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
@@ -161,12 +160,18 @@ class Normalizer:
                 return _with_reads(source, begin, end, spans, replaced)
         if not starts:
             return source[begin:end]
-        # each name's index is that of its text's first occurrence; pieces joined in C
-        texts = list(map(source.__getitem__, map(slice, starts, stops)))
-        index = {text: at for at, text in enumerate(dict.fromkeys(texts))}
-        marks = map(_marks(len(index)).__getitem__, map(index.__getitem__, texts))
-        gaps = list(map(source.__getitem__, map(slice, [begin, *stops], [*starts, end])))
-        return b"".join(chain(chain.from_iterable(zip(gaps, marks)), (gaps[-1],)))
+        # one slice a piece (gap, name, gap, ..., gap), the names then swapped for their marks, each
+        # name's index that of its text's first occurrence; all in C
+        bounds = [begin] * (2 * len(starts) + 2)
+        bounds[1:-1:2] = starts
+        bounds[2:-1:2] = stops
+        bounds[-1] = end
+        pieces = list(map(source.__getitem__, map(slice, bounds, bounds[1:])))
+        texts = pieces[1::2]
+        first = dict.fromkeys(texts)
+        index = dict(zip(first, _marks(len(first))))
+        pieces[1::2] = map(index.__getitem__, texts)
+        return b"".join(pieces)
 
     def names(self, node: Anchor) -> Names:
         """The renameable names inside the anchor (a window's, member by member), each node's

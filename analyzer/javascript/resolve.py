@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
@@ -60,10 +61,13 @@ class Resolution:
     """Bindings and references of a set of names in one tree."""
 
     def __init__(
-        self, tree: Tree, source: bytes, names: set[str], within: tuple[int, int] | None = None
+        self, tree: Tree, source: bytes, names: set[str], within: tuple[int, int] | None = None,
+        starts: list[int] | None = None,
     ) -> None:
         """Resolve every occurrence of `names`; with `within`, only occurrences in that byte
-        range (exact for a binding whose scope is that range: nothing outside can shadow it)."""
+        range (exact for a binding whose scope is that range: nothing outside can shadow it);
+        with `starts`, the offsets of every occurrence of the one name's bytes, found by the
+        caller, instead of a pass of its own."""
         self.names = frozenset(names)
         #: the tree's root: the program, or an ERROR node when the parser recovered from the start
         self.root = tree.root_node
@@ -76,7 +80,7 @@ class Resolution:
             return
         root = tree.root_node
         loose: list[tuple[str, Node]] = []
-        occurrences = _occurrences(root, source, names, within or (0, len(source)), loose)
+        occurrences = _occurrences(root, source, names, within or (0, len(source)), loose, starts)
         by_scope: dict[tuple[str, int], Binding] = {}
         pending: list[tuple[str, Node]] = []
         for name, node in occurrences:
@@ -131,24 +135,43 @@ class Resolution:
 
 
 def _occurrences(
-    root: Node, source: bytes, names: set[str], within: tuple[int, int], recovered: list[tuple[str, Node]]
+    root: Node, source: bytes, names: set[str], within: tuple[int, int], recovered: list[tuple[str, Node]],
+    starts: list[int] | None = None,
 ) -> list[tuple[str, Node]]:
-    alternation = b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
-    pattern = re.compile(rb"(?:" + alternation + rb")(?![" + _IDENT_BYTE + rb"])")
     found = []
     recovering = root.has_error  # a tree without ERROR nodes has no loose names to look for
-    for match in pattern.finditer(source, within[0], within[1]):
-        start, end = match.span()
+    for start, end in _matches(source, names, within, starts):
         if not starts_word(source, start):
             continue
         node = root.descendant_for_byte_range(start, end)
         if node is None or node.start_byte != start or node.end_byte != end:
             continue
         if node.type in IDENTIFIER_TYPES:
-            found.append((match.group().decode(), node))
+            found.append((source[start:end].decode(), node))
         if recovering and _recovered_call(source, node):
-            recovered.append((match.group().decode(), node))
+            recovered.append((source[start:end].decode(), node))
     return found
+
+
+#: the bytes of `_IDENT_BYTE`
+_IDENT_BYTES = frozenset(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$\\" + bytes(range(0x80, 0x100)))
+
+
+def _matches(
+    source: bytes, names: set[str], within: tuple[int, int], starts: list[int] | None
+) -> Iterable[tuple[int, int]]:
+    """The spans of the names' bytes in `within` not followed by a name's byte; from `starts`
+    (every occurrence of the one name) when given, else by one regex pass."""
+    if starts is None:
+        alternation = b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
+        pattern = re.compile(rb"(?:" + alternation + rb")(?![" + _IDENT_BYTE + rb"])")
+        return (match.span() for match in pattern.finditer(source, within[0], within[1]))
+    (name,) = names
+    width = len(name.encode())
+    low, high = within
+    return ((start, start + width) for start in starts if low <= start and start + width <= high
+            and (start + width == high or source[start + width] not in _IDENT_BYTES))
 
 
 _NEXT_IS_PAREN = re.compile(rb"\s*\(")

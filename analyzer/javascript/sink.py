@@ -38,12 +38,18 @@ def detect_sink(unit: str, tree: Tree, source: bytes, candidates: Sequence[tuple
     ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
     names: list[bytes] = []
     skipped: list[bytes] = []
+    found: dict[bytes, list[int]] = {}
     for name, _ in ranked[:_NAMES]:
-        (names if _at_most(source, name, _MAX_OCCURRENCES) else skipped).append(name)
+        starts = _at_most(source, name, _MAX_OCCURRENCES)
+        (names if starts is not None else skipped).append(name)
+        if starts is not None:
+            found[name] = starts
     wanted = set(names)
     bound = {}
     for name in names:  # one name a pass: a literal is searched fast, an alternation is not
-        resolution = Resolution(tree, source, {name.decode("utf-8", "replace")})
+        # the offsets counted are all the name's occurrences when no two of them can overlap
+        given = found[name] if name and not _overlaps(name) else None
+        resolution = Resolution(tree, source, {name.decode("utf-8", "replace")}, starts=given)
         bound.update({r.node.id: r.binding for r in resolution.references if r.binding is not None})
     calls: dict[tuple[str, int], list[int]] = {}
     kinds: dict[tuple[str, int], str] = {}
@@ -76,15 +82,22 @@ def detect_sink(unit: str, tree: Tree, source: bytes, candidates: Sequence[tuple
     return SinkChoice(frozenset(ids + reports), evidence)
 
 
-def _at_most(source: bytes, name: bytes, limit: int) -> bool:
-    """`source.count(name) <= limit`, stopping at the occurrence past the limit (a common name
-    occurs a hundred thousand times in a 27 MB bundle)."""
+def _at_most(source: bytes, name: bytes, limit: int) -> list[int] | None:
+    """The offsets of `name`'s bytes, each search starting past the previous occurrence, when
+    they are at most `limit`; None past it (a common name occurs a hundred thousand times in a
+    27 MB bundle, and counting stops there)."""
     if not name:
-        return source.count(name) <= limit
-    found, at, step = 0, source.find(name), len(name)
+        return [] if source.count(name) <= limit else None
+    found: list[int] = []
+    at, step = source.find(name), len(name)
     while at >= 0:
-        found += 1
-        if found > limit:
-            return False
+        if len(found) == limit:
+            return None
+        found.append(at)
         at = source.find(name, at + step)
-    return True
+    return found
+
+
+def _overlaps(name: bytes) -> bool:
+    """Whether two occurrences of `name` can overlap: a proper prefix of it is also its suffix."""
+    return any(name[:size] == name[-size:] for size in range(1, len(name)))

@@ -47,9 +47,10 @@ _KEPT_DEPTH = 16
 def find_handlers(
     unit: str, tree: Tree, sites: Sequence[tuple[Node, str]], normalizer: Normalizer,
     positions: Callable[[list[int]], dict[int, tuple[int, int]]],
-) -> tuple[list[HandlerFacts], dict[str, object], int]:
+) -> tuple[list[HandlerFacts], dict[str, object], int, list[Node]]:
     """Every handler of the unit with its branches, in source order, the evidence of its error
-    sink (`javascript/sink.py`), and the count of catch clauses too deeply nested to record.
+    sink (`javascript/sink.py`), the count of catch clauses too deeply nested to record, and the
+    protected blocks of the catch clauses recorded (what `sources` searches for calls).
     `sites`: the unit's callsites as (node, kind); `positions`: (line, column) of sorted offsets."""
     source = normalizer.source
     known = {node.id: (kind, node.start_byte) for node, kind in sites}
@@ -58,7 +59,12 @@ def find_handlers(
     waiting: list[tuple[Found, str | None, HandlerBody | None, tuple[BranchFacts, ...]]] = []
     candidates: list[tuple[Node, bool]] = []
     left_out: list[int] = []
+    blocks: list[Node] = []
     for handler in _handlers_on(unit, tree, normalizer, left_out):
+        if handler.form == "catch":
+            block = _protected_block(handler)
+            if block is not None:
+                blocks.append(block)
         param = param_name(handler)
         body = HandlerBody(handler, known, param)
         called = body.sink_candidates()
@@ -85,7 +91,15 @@ def find_handlers(
                                    anchor=handler.anchor, anchor_slot=(unit, handler.anchor_start),
                                    order=(unit, offset)),
         ))
-    return out, sink.evidence, sum(left_out)
+    return out, sink.evidence, sum(left_out), blocks
+
+
+def _protected_block(handler: Found) -> Node | None:
+    """The block a catch clause's try statement protects (its first ancestor is the statement)."""
+    statement = handler.chain[0] if handler.chain else None
+    if statement is None or statement.type != "try_statement":
+        return None
+    return statement.child_by_field_name("body")
 
 
 def _handlers_on(unit: str, tree: Tree, normalizer: Normalizer, left_out: list[int]) -> Iterable[Found]:

@@ -10,9 +10,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tree_sitter import Node, Query, QueryCursor, Tree
+from tree_sitter import Node, Query, QueryCursor
 
-from analyzer.facts import HandlerFacts, SiteFacts
+from analyzer.facts import SiteFacts
 from analyzer.javascript.handlers.shapes import BOUNDARIES
 from analyzer.javascript.occurrences import RawItem
 from analyzer.javascript.syntax import LANGUAGE, same, without_parentheses
@@ -43,13 +43,13 @@ class _Function:
 
 
 def called_sources(
-    tree: Tree, source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]],
-    sites: Iterable[SiteFacts], handlers: Sequence[HandlerFacts],
+    source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]], sites: Iterable[SiteFacts],
+    blocks: Sequence[Node],
 ) -> dict[int, tuple[tuple[int, int], ...]]:
     """Handler offset -> (error callsite offset, hops) of the errors its protected block's calls
     let through, the fewest hops each. `raw`, `shadowed`: the reference graph's items and the
     (item, name) pairs where a name may be a local's; `sites`: the unit's callsites with their
-    flow."""
+    flow; `blocks`: the protected blocks of the unit's catch clauses (`find_handlers` found them)."""
     escaping: dict[int, list[int]] = {}
     for site in sites:
         flow = site.flow
@@ -61,7 +61,7 @@ def called_sources(
     if not graph.throwing:
         return {}
     out: dict[int, dict[int, int]] = {}
-    for block in _protected_blocks(tree.root_node, handlers):
+    for block in _outermost(blocks):
         # the names in the block's bytes of the functions something escapes: most blocks call none
         hot = {name for name in graph.named(block) if graph.is_hot(name)}
         for callee in _calls_named(block, hot, source):
@@ -84,21 +84,11 @@ def _through(callee: Node, graph: _Graph, out: dict[int, dict[int, int]]) -> Non
                 found[offset] = hops
 
 
-def _protected_blocks(root: Node, handlers: Sequence[HandlerFacts]) -> list[Node]:
-    """The outermost `try` blocks of the catch clauses (each node of a block is in one)."""
-    blocks = []
-    for handler in handlers:
-        if handler.form != "catch":
-            continue
-        keyword = root.descendant_for_byte_range(handler.offset, handler.offset + 1)
-        clause = keyword.parent if keyword is not None else None
-        statement = clause.parent if clause is not None else None
-        body = statement.child_by_field_name("body") if statement is not None else None
-        if body is not None and statement is not None and statement.type == "try_statement":
-            blocks.append(body)
-    blocks.sort(key=lambda b: (b.start_byte, -b.end_byte))
+def _outermost(blocks: Sequence[Node]) -> list[Node]:
+    """The outermost of the blocks, in source order (each node of a block is in one)."""
+    ordered = sorted(blocks, key=lambda b: (b.start_byte, -b.end_byte))
     outermost: list[Node] = []
-    for block in blocks:
+    for block in ordered:
         if not outermost or block.start_byte >= outermost[-1].end_byte:
             outermost.append(block)
     return outermost
@@ -231,7 +221,8 @@ class _Graph:
         body = function.node.child_by_field_name("body")
         if body is None:
             return []
-        named = self.throwing & self.named(body)
+        # the throwing names are top-level names declared once: met with the body's words directly
+        named = self.throwing.intersection(self.source[body.start_byte:body.end_byte].translate(_SPACES).split())
         if not named:  # the bytes name none of them: no query
             return []
         out = []
