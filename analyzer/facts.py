@@ -301,6 +301,47 @@ LOGGING_BINDINGS: Capability[Sequence[str]] = Capability("logging-bindings")
 
 
 @dataclass(frozen=True, slots=True)
+class SinkCandidate:
+    """A binding called with a caught value, and how often (the sink's `runnerUps`)."""
+
+    name: str
+    declaration_offset: int
+    calls: int
+    #: the unit that declares it, when candidates come from several units (Python); else None
+    unit: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        head: dict[str, object] = {"name": self.name}
+        if self.unit is not None:
+            head["unit"] = self.unit
+        return {**head, "declarationOffset": self.declaration_offset, "calls": self.calls}
+
+
+@dataclass(frozen=True, slots=True)
+class SinkEvidence:
+    """Why a unit's error sink was chosen, or why none was (the summary's `handlers.sinks`)."""
+
+    unit: str
+    #: the sink's name, None when no binding qualified
+    name: str | None
+    #: (offset, line, kind) of its declaration, None with the name
+    declaration: tuple[int, int, str] | None
+    #: its calls with a caught value (0 without a sink)
+    calls: int
+    reasons: tuple[str, ...]
+    runner_ups: tuple[SinkCandidate, ...]
+    #: (name, calls) of names too common to resolve
+    unresolved_names: tuple[tuple[str, int], ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        declaration = None if self.declaration is None else dict(
+            zip(("offset", "line", "kind"), self.declaration, strict=True))
+        return {"unit": self.unit, "name": self.name, "declaration": declaration, "calls": self.calls,
+                "reasons": list(self.reasons), "runnerUps": [c.to_json() for c in self.runner_ups],
+                "unresolvedNames": [{"name": n, "calls": c} for n, c in self.unresolved_names]}
+
+
+@dataclass(frozen=True, slots=True)
 class UnitHandlers:
     """A unit's handlers, from a frontend that looks for them (`handlers.jsonl`)."""
 
@@ -311,7 +352,7 @@ class UnitHandlers:
     caught: Mapping[int, int]
     #: the evidence of the unit's error sink (the summary's `handlers.sinks`); None for a
     #: frontend that does not look for one
-    sink: Mapping[str, object] | None
+    sink: SinkEvidence | None
     #: catch clauses nested too deep in try statements to record (the summary's `handlers.leftOut`)
     left_out: int
     #: handler offset -> (error callsite offset, hops) of the errors thrown in a function called in

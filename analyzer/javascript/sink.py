@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
+from analyzer.facts import SinkCandidate, SinkEvidence
 from analyzer.javascript.resolve import Resolution
 
 #: calls with a caught value a binding needs to be the sink
@@ -27,7 +28,7 @@ class SinkChoice:
     #: node ids of the candidate callees that resolve to the sink
     calls: frozenset[int]
     #: the summary's evidence: name, declaration, calls, runner-ups, reasons
-    evidence: dict[str, object]
+    evidence: SinkEvidence
 
 
 def detect_sink(unit: str, tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]]) -> SinkChoice:
@@ -59,26 +60,25 @@ def detect_sink(unit: str, tree: Tree, source: bytes, candidates: Sequence[tuple
             calls.setdefault(binding.key, []).append(node.id)
             kinds[binding.key] = binding.kind
     bindings = sorted(calls.items(), key=lambda item: (-len(item[1]), item[0]))
-    described = [{"name": key[0], "declarationOffset": key[1], "calls": len(ids)} for key, ids in bindings]
-    runner_ups = described[1:1 + _RUNNER_UPS]
-    unresolved = [{"name": n.decode("utf-8", "replace"), "calls": by_name[n]} for n in skipped]
+    described = [SinkCandidate(key[0], key[1], len(ids)) for key, ids in bindings]
+    runner_ups = tuple(described[1:1 + _RUNNER_UPS])
+    unresolved = tuple((n.decode("utf-8", "replace"), by_name[n]) for n in skipped)
     most = len(bindings[0][1]) if bindings else 0
     if most < MIN_CALLS or (len(bindings) > 1 and len(bindings[1][1]) == most) or any(
             by_name[n] >= most for n in skipped):
         why = (f"no binding is called with a caught value at least {MIN_CALLS} times, more than any other "
                f"and than any name too common to resolve" if bindings else "no resolved binding is called with a "
                "caught value")
-        return SinkChoice(frozenset(), {"unit": unit, "name": None, "declaration": None, "calls": 0, "reasons": [why],
-                                        "runnerUps": described[:_RUNNER_UPS], "unresolvedNames": unresolved})
+        return SinkChoice(frozenset(), SinkEvidence(unit, None, None, 0, (why,), tuple(described[:_RUNNER_UPS]),
+                                                    unresolved))
     (chosen, offset), ids = bindings[0]
     reports = [n.id for n, itself in candidates if not itself and (n.text or b"") in wanted
                and bound.get(n.id) is not None and bound[n.id].key == (chosen, offset)]
     reasons = [f"called with a caught value in {len(ids)} handler calls"]
     if len(bindings) > 1:
         reasons.append(f"the runner-up, {bindings[1][0][0]}, in {len(bindings[1][1])}")
-    declaration = {"offset": offset, "line": source.count(b"\n", 0, offset) + 1, "kind": kinds[(chosen, offset)]}
-    evidence: dict[str, object] = {"unit": unit, "name": chosen, "declaration": declaration, "calls": len(ids),
-                                   "reasons": reasons, "runnerUps": runner_ups, "unresolvedNames": unresolved}
+    declaration = (offset, source.count(b"\n", 0, offset) + 1, kinds[(chosen, offset)])
+    evidence = SinkEvidence(unit, chosen, declaration, len(ids), tuple(reasons), runner_ups, unresolved)
     return SinkChoice(frozenset(ids + reports), evidence)
 
 

@@ -11,7 +11,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts, SiteFacts, UnitHandlers
+from analyzer.facts import (
+    BranchFacts,
+    DispositionFacts,
+    HandlerFacts,
+    SinkCandidate,
+    SinkEvidence,
+    SiteFacts,
+    UnitHandlers,
+)
 from analyzer.python.catching import PackageNames, ancestors, catcher
 from analyzer.python.filefacts import CallRecord, FileFacts, FunctionRecord, SinkCall
 from analyzer.python.handlers import merged
@@ -175,7 +183,7 @@ def link(units: Sequence[UnitInput], names: PackageNames) -> dict[str, UnitHandl
             settled = [_reported(h, p.sink_calls, sink, functions) if p.sink_calls else h
                        for h, p in zip(settled, u.facts.handlers)]
         out[u.unit] = dataclasses.replace(u.handlers, handlers=settled, called=here, called_elsewhere=elsewhere,
-                                          sink=evidence if evidence is not None and evidence["unit"] == u.unit
+                                          sink=evidence if evidence is not None and evidence.unit == u.unit
                                           else None)
     return out
 
@@ -185,7 +193,7 @@ def _runs(call: CallRecord, function: FunctionRecord) -> bool:
     return call.awaited or not function.is_async
 
 
-def _sink(units: Sequence[UnitInput], functions: _Functions) -> tuple[str | None, dict[str, object] | None]:
+def _sink(units: Sequence[UnitInput], functions: _Functions) -> tuple[str | None, SinkEvidence | None]:
     """The input's error sink: the function most often called with a caught value itself, when it
     is called so at least `MIN_CALLS` times and more than any other; and its evidence (on the
     unit that defines it, else on the first unit with such a call), None when no call resolves."""
@@ -202,23 +210,21 @@ def _sink(units: Sequence[UnitInput], functions: _Functions) -> tuple[str | None
         return None, None
     ranked = sorted(counted.items(), key=lambda item: (-item[1], item[0]))
 
-    def described(name: str, calls: int) -> dict[str, object]:
+    def described(name: str, calls: int) -> SinkCandidate:
         unit, record = functions.by_name[name]
-        return {"name": name, "unit": unit, "declarationOffset": record.offset, "calls": calls}
+        return SinkCandidate(name, record.offset, calls, unit)
 
     (chosen, most), rest = ranked[0], ranked[1:]
-    runner_ups = [described(n, c) for n, c in rest[:_RUNNER_UPS]]
+    runner_ups = tuple(described(n, c) for n, c in rest[:_RUNNER_UPS])
     if most < MIN_CALLS or (rest and rest[0][1] == most):
         why = f"no function is called with a caught value at least {MIN_CALLS} times and more than any other"
-        return None, {"unit": first, "name": None, "declaration": None, "calls": 0, "reasons": [why],
-                      "runnerUps": [described(n, c) for n, c in ranked[:_RUNNER_UPS]], "unresolvedNames": []}
+        return None, SinkEvidence(first, None, None, 0, (why,), tuple(described(n, c) for n, c in ranked[:_RUNNER_UPS]))
     unit, record = functions.by_name[chosen]
     reasons = [f"called with a caught value in {most} handler calls"]
     if rest:
         reasons.append(f"the runner-up, {rest[0][0]}, in {rest[0][1]}")
-    declaration = {"offset": record.offset, "line": record.line, "kind": "method" if record.owner else "function"}
-    return chosen, {"unit": unit, "name": chosen, "declaration": declaration, "calls": most, "reasons": reasons,
-                    "runnerUps": runner_ups, "unresolvedNames": []}
+    declaration = (record.offset, record.line, "method" if record.owner else "function")
+    return chosen, SinkEvidence(unit, chosen, declaration, most, tuple(reasons), runner_ups)
 
 
 def _reported(handler: HandlerFacts, calls: Sequence[SinkCall], sink: str, functions: _Functions) -> HandlerFacts:

@@ -43,6 +43,6 @@ def handler_summary(result: ScanResult) -> dict[str, object] | None:
         "sources": sum(1 for h in handlers for s in h.sources if s.via == "direct"),
         "withCallSources": sum(1 for h in handlers if any(s.via == "call" for s in h.sources)),
         "callSources": sum(1 for h in handlers for s in h.sources if s.via == "call"),
-        "sinks": [dict(h.sink) for h in found if h.sink is not None],
+        "sinks": [h.sink.to_json() for h in found if h.sink is not None],
         "leftOut": sum(h.left_out for h in found),
     }

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from tree_sitter import Node, Tree, TreeCursor
 
-from analyzer.facts import BranchFacts, HandlerFacts
+from analyzer.facts import BranchFacts, HandlerFacts, SinkEvidence
 from analyzer.identity import IdentityInput
 from analyzer.javascript.handlers.body import Found, lone_rethrow, param_name
 from analyzer.javascript.handlers.dispositions import HandlerBody
@@ -47,7 +47,7 @@ _KEPT_DEPTH = 16
 def find_handlers(
     unit: str, tree: Tree, sites: Sequence[tuple[Node, str]], normalizer: Normalizer,
     positions: Callable[[list[int]], dict[int, tuple[int, int]]],
-) -> tuple[list[HandlerFacts], dict[str, object], int, list[Node]]:
+) -> tuple[list[HandlerFacts], SinkEvidence, int, list[Node]]:
     """Every handler of the unit with its branches, in source order, the evidence of its error
     sink (`javascript/sink.py`), the count of catch clauses too deeply nested to record, and the
     protected blocks of the catch clauses recorded (what `sources` searches for calls).
