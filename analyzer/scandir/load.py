@@ -13,11 +13,10 @@ import functools
 import types
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from analyzer.diff_model import DIFF_SCHEMA, DiffDocument
 from analyzer.errors import InputError
 from analyzer.facts import BundledModule
 from analyzer.handler_model import Handler, HandlerOwnerRow, JavaScriptHandler, PythonHandler
@@ -43,6 +42,9 @@ from analyzer.scandir.files import (
     PROJECTION_SCHEMA,
     REFERENCES_FILE,
 )
+
+if TYPE_CHECKING:
+    from analyzer.diff_model import DiffDocument
 
 _PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
 
@@ -340,10 +342,13 @@ def schema_row(line: bytes, where: str, schema: str, what: str) -> dict[str, obj
 def records_of(data: bytes, name: str, record: type[Any], schema: str, what: str) -> list[Any]:
     """Every line of the JSON-lines file `name` as a `record` of `schema`."""
     out = []
+    build = _fast(record)  # type: ignore[arg-type]
     for number, row in enumerate(rows(data, name), start=1):
-        if not isinstance(row, dict) or row.get("schema") != schema:
+        if type(row) is not dict or row.get("schema") != schema:
             raise InputError(f"{name}:{number}", f"not {what} (schema {schema})")
-        out.append(record_of(record, row, f"{name}:{number}"))
+        made = build(row)
+        # the line's `file:line` is made only for a record the fast path refuses
+        out.append(made if made is not _MISS else record_of(record, row, f"{name}:{number}"))
     return out
 
 
@@ -381,12 +386,13 @@ def load_handlers(files: dict[str, bytes]) -> list[Handler] | None:
         return None
     out: list[Handler] = []
     for number, row in enumerate(rows(data, HANDLERS_FILE), start=1):
-        if not isinstance(row, dict) or row.get("schema") != HANDLER_SCHEMA:
+        if type(row) is not dict or row.get("schema") != HANDLER_SCHEMA:
             raise InputError(f"{HANDLERS_FILE}:{number}", f"not a handler record (schema {HANDLER_SCHEMA})")
         # a Python clause names the classes it catches (docs/reference.md, "Handler records")
         # and a JavaScript handler whether its body is a lone rethrow
         record = PythonHandler if "catches" in row else JavaScriptHandler if "loneRethrow" in row else Handler
-        out.append(record_of(record, row, f"{HANDLERS_FILE}:{number}"))
+        made = _fast(record)(row)
+        out.append(made if made is not _MISS else record_of(record, row, f"{HANDLERS_FILE}:{number}"))
     return out
 
 
@@ -412,6 +418,8 @@ def load_modules(files: dict[str, bytes]) -> list[BundledModule]:
 
 def load_diff(raw: bytes, where: str) -> DiffDocument:
     """A diff directory's `diff.json` (`where`: its path) as the record `erratlas diff` wrote."""
+    from analyzer.diff_model import DIFF_SCHEMA, DiffDocument  # only `diff` reads one
+
     built: DiffDocument = record_of(DiffDocument, schema_row(raw, where, DIFF_SCHEMA, "an erratlas diff"), where)
     return built
 
