@@ -11,11 +11,11 @@ from __future__ import annotations
 import bisect
 import operator
 from collections import defaultdict, deque
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 from analyzer.model import ChainLink, ReferenceItem
-from analyzer.scandir.load import load_references
+from analyzer.scandir.load import reference_fields
 
 
 class Step(NamedTuple):  # a tuple: made for every item reached (11k on a native build)
@@ -38,6 +38,13 @@ class _Item(NamedTuple):  # a tuple: a native build's graph makes ~50k of them
     references: tuple[str, ...]
 
 
+def _fields(row: ReferenceItem) -> tuple[Any, ...]:
+    """A ReferenceItem's fields as `reference_fields` gives them."""
+    declared = tuple((b.name, b.fingerprint, (b.copies.count, b.copies.group) if b.copies else None, b.helper)
+                     for b in row.declares)
+    return row.schema, row.id, row.unit, row.offset, row.endOffset, declared, row.references
+
+
 _offset = operator.itemgetter(1)  # an _Item's offset
 #: `_Item(...)` without its Python-level `__new__` (60k items: 0.015 s)
 _new_item: Callable[[type[_Item], tuple[str, int, int, tuple[str, ...], tuple[str, ...]]], _Item] = tuple.__new__
@@ -49,30 +56,36 @@ class ReferenceGraph:
     """The items of every unit, and which top-level bindings each declares and names."""
 
     def __init__(self, rows: list[ReferenceItem]) -> None:
+        self._build(_fields(row) for row in rows)
+
+    @classmethod
+    def load(cls, files: dict[str, bytes]) -> ReferenceGraph:
+        """The graph of a scan directory's `references.jsonl`, its items read as tuples."""
+        graph = cls.__new__(cls)
+        graph._build(reference_fields(files))
+        return graph
+
+    def _build(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        """From each item's fields, in ReferenceItem's order (a nested record as a tuple too)."""
         self._items: dict[str, list[_Item]] = defaultdict(list)
         #: (unit, binding name) -> (fingerprint, copies count, helper)
         self.bindings: dict[tuple[str, str], tuple[str | None, int, bool]] = {}
         #: fingerprint -> (unit, name): bindings that may root an entry
         self.by_fingerprint: dict[str, tuple[str, str]] = {}
         items, bindings, by_fingerprint = self._items, self.bindings, self.by_fingerprint
-        for row in rows:  # ~60k items on a big executable: one pass, no lookups it can spare
-            unit, declared = row.unit, row.declares
-            names = tuple([b.name for b in declared]) if declared else ()
-            items[unit].append(_new_item(_Item, (row.id, row.offset, row.endOffset, names, row.references)))
-            for b in declared:
-                key = (unit, b.name)
+        for _, identifier, unit, offset, end, declared, references in rows:  # ~60k items on a big executable
+            names = tuple([b[0] for b in declared]) if declared else ()
+            items[unit].append(_new_item(_Item, (identifier, offset, end, names, references)))
+            for name, fingerprint, copies, helper in declared:
+                key = (unit, name)
                 if key not in bindings:  # the first declaration of a name speaks for it
-                    bindings[key] = (b.fingerprint, b.copies.count if b.copies else 1, b.helper)
-                if b.fingerprint is not None:
-                    by_fingerprint[b.fingerprint] = key
+                    bindings[key] = (fingerprint, copies[0] if copies else 1, helper)
+                if fingerprint is not None:
+                    by_fingerprint[fingerprint] = key
         for unit_items in items.values():
             unit_items.sort(key=_offset)
         self._starts = {unit: [i.offset for i in items] for unit, items in self._items.items()}
         self._edges: tuple[_ByName, _ByName] | None = None
-
-    @classmethod
-    def load(cls, files: dict[str, bytes]) -> ReferenceGraph:
-        return cls(load_references(files))
 
     def item_of(self, unit: str, offset: int, end: int) -> _Item | None:
         """The item that holds [offset, end) in `unit`."""
