@@ -57,9 +57,11 @@ def _read_fd(fd: int, path: object, what: str, cap: int) -> bytes:
         raise InputError(path, f"{what} is {info.st_size} bytes, more than the limit of {cap}")
     parts = []
     size = 0
+    # the whole file in one read when it holds still: one buffer, no copy to join
+    wanted = info.st_size + 1
     try:
         while True:
-            chunk = os.read(fd, min(_CHUNK, cap + 1 - size))
+            chunk = os.read(fd, min(max(wanted - size, _CHUNK), cap + 1 - size))
             if not chunk:
                 break
             parts.append(chunk)

@@ -1,4 +1,4 @@
-"""Exit codes and the one error type that travels from any stage to the CLI."""
+"""Exit codes and the errors that travel from any stage to the CLI."""
 
 from __future__ import annotations
 
@@ -30,3 +30,11 @@ class InputError(Exception):
 
 class InvariantError(Exception):
     """A count that must equal the sum of its parts did not."""
+
+
+class ChildFailure(Exception):
+    """An internal error inside the isolated child (exit status 3), with its traceback."""
+
+    def __init__(self, message: str, trace: str) -> None:
+        super().__init__(message)
+        self.trace = trace

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from analyzer import limits, progress
-from analyzer.errors import InputError, InvariantError
+from analyzer.errors import ChildFailure, InputError, InvariantError
 from analyzer.parallel.forked import run_to_end
 
 T = TypeVar("T")
@@ -28,14 +28,6 @@ _channel: tuple[int, Callable[[Any], None]] | None = None
 #: a child that died by a signal with at least this share of the memory bound resident is
 #: taken to have run into the bound
 _NEAR_BOUND = 0.8
-
-
-class ChildFailure(Exception):
-    """An internal error inside the isolated child (exit status 3), with its traceback."""
-
-    def __init__(self, message: str, trace: str) -> None:
-        super().__init__(message)
-        self.trace = trace
 
 
 def report(kind: str, value: object) -> None:

@@ -48,11 +48,13 @@ from analyzer.trace import mark
 
 def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], scan: ScanPart,
                 records: list[Callsite] | None = None, references: list[ReferenceItem] | None = None,
-                handlers: list[Handler] | None = None, digests: Mapping[str, str] | None = None) -> dict[str, bytes]:
+                handlers: list[Handler] | None = None, digests: Mapping[str, str] | None = None,
+                held: list[object] | None = None) -> dict[str, bytes]:
     """Projection, index and summary for the inventory in `files` (which is not modified);
     `scan`, the scan's part of the summary (open data, carried as it is); `records` (by unit,
     offset and kind), `references` and `handlers`: the inventory's, when the caller has them in
-    hand (a scan), else read from `files`; `digests`: the sha256 of files already hashed."""
+    hand (a scan), else read from `files`; `digests`: the sha256 of files already hashed;
+    `held`: where to keep what was made, for a caller that exits without freeing it."""
     records = in_bundle_order(load_callsites(files)) if records is None else records
     handlers = load_handlers(files) if handlers is None else handlers
     # the reference graph serves `references` entries only: without one it is not read
@@ -91,6 +93,8 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], scan: Scan
     mark("owners: index in")
     known = {name: digest for name, digest in (digests or {}).items() if name in files and name not in out}
     out[SUMMARY_FILE] = finish(scan, applied, owners, {**files, **out}, known)
+    if held is not None:
+        held.append(locals())  # every local: the records, the graph, the projection, the rows
     return out
 
 
@@ -102,6 +106,11 @@ def _noted(entry: Entry) -> tuple[str, str, str, str, str | None, str | None, st
 # ---- the gate's recomputation ----------------------------------------------------------------------
 
 
+#: what the gate recomputed, kept until its process exits without freeing it (`analyzer.cli.app.main`):
+#: freeing the records, the graph and the rows one by one costs 5% of the gate (docs/performance.md)
+_HELD: list[object] = []
+
+
 def recompute(directory: Path, files: dict[str, bytes], summary: Summary,
               allowlists: list[Allowlist]) -> Summary:
     """The summary made again from the inventory and the allowlists, typed; any difference from
@@ -109,13 +118,15 @@ def recompute(directory: Path, files: dict[str, bytes], summary: Summary,
     where = directory / SUMMARY_FILE
     inventory = {name: data for name, data in files.items() if not is_derived(name)}
     records = in_bundle_order(load_callsites(inventory))
+    _HELD.append(records)
     try:
         recount = counts(records)
         # the readable slice each callsite's record points into (the index links there)
         check_listed(directory, {r.readable.file for r in records}, summary.outputs)
         # each inventory file's sha256 was checked against the summary by `verified`
         derived = owner_files(inventory, allowlists, scan_part(summary.document, where), records,
-                              digests=summary.outputs)
+                              digests=summary.outputs, held=_HELD)
+        _HELD.append(derived)
     except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
         raise InputError(directory / CALLSITE_FILES["error"],
                          f"records do not have the shape erratlas writes ({type(exc).__name__}: {exc})") from None

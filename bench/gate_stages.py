@@ -6,7 +6,8 @@ Run from the repository root (where a scan's recorded allowlist paths are found)
 functions the gate calls, with the collector off as the CLI has it, and prints a markdown table
 of the minimum user + system CPU of each stage over N runs (default 5). The reference graph's
 lines appear only when an allowlist of the scan has a `references` entry; the projection's line
-includes building the graph's edge index and its reach (each run on a fresh graph).
+includes building the graph's edge index and its reach (each run on a fresh graph, built
+beforehand).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def main() -> int:
     from analyzer.projected import recompute
     from analyzer.reports.flow import flow_pages
     from analyzer.scandir.files import SUMMARY_FILE, is_derived
-    from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers, load_references
+    from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers, reference_fields
     from analyzer.scandir.read import verified
 
     print(f"| stage | min CPU s of {args.runs} |\n|---|---:|\n| imports (the CLI and the gate's modules) "
@@ -59,10 +60,11 @@ def main() -> int:
     handlers = stage("handler records", lambda: load_handlers(inventory)) or []
     graph = None
     if any(entry.level == "references" for allowlist in allowlists for entry in allowlist.entries):
-        items = stage("reference items", lambda: load_references(inventory))
-        graph = stage("reference graph (items by offset)", lambda: ReferenceGraph(items))
+        stage("reference items as tuples (`reference_fields`)", lambda: reference_fields(inventory))
+        graph = stage("reference graph, read and built (`ReferenceGraph.load`)", lambda: ReferenceGraph.load(inventory))
+    fresh = [ReferenceGraph.load(inventory) for _ in range(args.runs)] if graph is not None else []
     projection = stage("projection (and the graph's edge index and reach)",
-                       lambda: project(records, allowlists, ReferenceGraph(items) if graph is not None else None))
+                       lambda: project(records, allowlists, fresh.pop() if fresh else None))
     rows = stage("handler owners", lambda: project_handlers(handlers, allowlists, projection, graph))
     stage("flow pages", lambda: flow_pages(handlers, rows, [h.findings() for h in handlers], records))
     stage("the whole recomputation (`projected.recompute`)", lambda: recompute(directory, files, summary, allowlists))

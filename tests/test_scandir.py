@@ -4,6 +4,7 @@ refused naming its file and line."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from conftest import ROOT, run
 from analyzer.diff_model import DiffDocument
 from analyzer.errors import InputError
 from analyzer.facts import BundledModule
-from analyzer.model import Callsite, Candidate, ProjectionRow, Suggestion, SuggestionEvidence
+from analyzer.model import Callsite, Candidate, ProjectionRow, ReferenceItem, Suggestion, SuggestionEvidence
 from analyzer.scandir.files import (
     CALLSITE_FILES,
     INDEX_DIRECTORY,
@@ -39,6 +40,7 @@ from analyzer.scandir.load import (
     load_references,
     record_of,
     records_of,
+    reference_fields,
 )
 from analyzer.scandir.read import verified
 from analyzer.scandir.summary import summary_of
@@ -174,6 +176,44 @@ def test_the_compiled_loader_builds_what_the_checked_one_does_and_refuses_what_i
         assert _fast(Suggestion)({**plain, "candidates": wrong}) is _MISS
         with pytest.raises(InputError, match=r"candidates: (int|NoneType) where dict or str belongs"):
             record_of(Suggestion, {**plain, "candidates": wrong}, "f:1")
+
+
+def test_the_reference_graph_reads_each_item_as_its_records_fields_and_refuses_what_the_loader_refuses(
+        demo_scanned_once: Path) -> None:
+    """`reference_fields` (the graph's read, no records made) gives each item's fields as tuples,
+    nested records too, exactly as the records it checks them as; on each leaf swapped for a
+    value of another kind, its fast path makes nothing where the checked builder refuses."""
+    files, _ = verified(demo_scanned_once)
+    assert reference_fields(files) == [dataclasses.astuple(item) for item in load_references(files)]
+    documents = [orjson.loads(line) for line in _lines(files[REFERENCES_FILE])]
+    declaring = [d for d in documents if d["declares"] and any(b["copies"] for b in d["declares"])][:2]
+    assert declaring, "the demo declares a binding with copies"
+    as_fields = _fast(ReferenceItem, True)
+    for document in declaring:
+        for path, value in _leaves(document):
+            for other in ({"x": 1}, [1], "s", 1.5, True, None):
+                if type(other) is type(value):
+                    continue
+                changed = _replaced(document, path, other)
+                try:
+                    made = dataclasses.astuple(record_of(ReferenceItem, changed, "f:1"))
+                except InputError:
+                    assert as_fields(changed) is _MISS, (path, other)
+                else:
+                    assert as_fields(changed) == made, (path, other)
+
+
+def test_a_reference_item_of_another_shape_is_refused_naming_file_line_and_field(demo_scan_copy: Path) -> None:
+    """The graph is read only for an allowlist with a `references` entry (the demo's has)."""
+    path = demo_scan_copy / REFERENCES_FILE
+    first, rest = path.read_bytes().split(b"\n", 1)
+    path.write_bytes(orjson.dumps({**orjson.loads(first), "endOffset": "9"}) + b"\n" + rest)
+    summary = orjson.loads((demo_scan_copy / SUMMARY_FILE).read_bytes())
+    summary["outputs"][REFERENCES_FILE] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (demo_scan_copy / SUMMARY_FILE).write_bytes(orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n")
+    done = run("project", demo_scan_copy, "-a", ROOT / "allowlists" / "demo.toml")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert f"{REFERENCES_FILE}:1" in done.stderr and "endOffset: str where int belongs" in done.stderr, done.stderr
 
 
 def test_a_diff_document_loads_back_as_the_record_diff_wrote(demo_scanned_once: Path, tmp_path: Path) -> None:

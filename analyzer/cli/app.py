@@ -4,17 +4,19 @@ The verbs live beside it, one module per stage; `analyzer.cli` registers them al
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
-from analyzer.errors import ExitCode, InputError, InvariantError
-from analyzer.isolated import ChildFailure
+from analyzer.errors import ChildFailure, ExitCode, InputError, InvariantError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 app = typer.Typer(
     name="erratlas",
@@ -25,7 +27,25 @@ app = typer.Typer(
 )
 
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+class _Stderr:
+    """The stderr console, made at its first use: a verb that says nothing there (a passing
+    gate) never imports rich (docs/performance.md, "The gate")."""
+
+    @functools.cached_property
+    def console(self) -> Console:
+        from rich.console import Console
+
+        return Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        self.console.print(*objects, **options)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.console.is_terminal
+
+
+err = _Stderr()
 
 
 def fail(message: str, code: ExitCode) -> None:

@@ -211,10 +211,10 @@ def gate(
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
     the gate recomputes the owners from the inventory and the allowlists, and believes only
     what it recomputed."""
+    reading_a_scan()  # before the imports too: making their 80 dataclasses sets off the collector
     from analyzer.owners.gate import KINDS, Thresholds, coverage_threshold, failures, refuse_empty
     from analyzer.projected import checked_summary
 
-    reading_a_scan()
     if output_format not in ("text", "github", "sarif"):
         raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
     if min_coverage is not None:

@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
 from analyzer import __version__
 from analyzer.cli.app import err, reading_a_scan
 from analyzer.errors import InputError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from analyzer.handler_model import Handler, HandlerOwnerRow
     from analyzer.model import Callsite, ProjectionRow
     from analyzer.reports.explain import Story
@@ -179,6 +180,8 @@ def explain(
     """Tell one callsite's whole story: record, readable code, the handlers that catch it, owner
     and evidence, suggestions, and the command that would own it; or a handler's (h:... or fp1h:...):
     place, parameter, branches, sources and owner."""
+    from rich.console import Console
+
     from analyzer.reports.explain import explain as story_of
     from analyzer.reports.explain import find_record
     from analyzer.reports.explain_flow import find_handler, flow_section, handler_story, is_handler_target

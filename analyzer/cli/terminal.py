@@ -6,12 +6,11 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Self
 
-from rich.console import Console
-
 from analyzer import progress
 from analyzer.cli.app import err
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import TaskID
 
 
@@ -90,5 +89,5 @@ def terminal_progress() -> Iterator[None]:
     if not err.is_terminal:
         yield
         return
-    with _TerminalProgress(err) as shown, progress.listening(shown):
+    with _TerminalProgress(err.console) as shown, progress.listening(shown):
         yield

@@ -268,12 +268,13 @@ def render(entries: list[Entry]) -> bytes:
             parts.append(f"copies = {entry.copies}\n")
         if entry.neighbours is not None:
             parts.append(f"neighbours = [{_string(entry.neighbours[0])}, {_string(entry.neighbours[1])}]\n")
+        given = dict(entry.owner_fields)
         fields: list[tuple[str, str | None]] = [
             ("owner", entry.owner),
             ("package", entry.package),
             ("function", entry.function),
             ("expect", entry.expect),
-            *[(name, entry.owner_field(name)) for name in OWNER_FIELDS],
+            *[(name, given.get(name)) for name in OWNER_FIELDS],
             ("reason", entry.reason),
             ("reviewedBy", entry.reviewed_by),
         ]

@@ -202,10 +202,9 @@ def _row(record: Callsite, applicable: list[Entry], chain: list[Step] | None) ->
                              None, None, None, None, None, None, None)
     owner_entry = applicable[0]
     # each extra owner field comes from the highest-precedence entry that sets it, and only there
-    fields: dict[str, str | None] = {}
-    for name in OWNER_FIELDS:
-        setter = next((e for e in applicable if e.owner_field(name) is not None), None)
-        fields[name] = setter.owner_field(name) if setter else None
+    fields: dict[str, str | None] = dict.fromkeys(OWNER_FIELDS)
+    for entry in reversed(applicable):
+        fields.update(entry.owner_fields)
     evidence: OwnerEvidence = {"entry": owner_entry.origin, "level": owner_entry.level,
                                "fingerprint": owner_entry.fingerprint}
     if owner_entry.level == "references" and chain is not None:

@@ -11,15 +11,14 @@ from __future__ import annotations
 import bisect
 import operator
 from collections import defaultdict, deque
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 from analyzer.model import ChainLink, ReferenceItem
-from analyzer.scandir.load import load_references
+from analyzer.scandir.load import reference_fields
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):  # a tuple: made for every item reached (11k on a native build)
     """One link of the chain that makes an item Product: `item` names (or declares) `binding`."""
 
     item: str
@@ -39,7 +38,16 @@ class _Item(NamedTuple):  # a tuple: a native build's graph makes ~50k of them
     references: tuple[str, ...]
 
 
-_offset = operator.attrgetter("offset")
+def _fields(row: ReferenceItem) -> tuple[Any, ...]:
+    """A ReferenceItem's fields as `reference_fields` gives them."""
+    declared = tuple((b.name, b.fingerprint, (b.copies.count, b.copies.group) if b.copies else None, b.helper)
+                     for b in row.declares)
+    return row.schema, row.id, row.unit, row.offset, row.endOffset, declared, row.references
+
+
+_offset = operator.itemgetter(1)  # an _Item's offset
+#: `_Item(...)` without its Python-level `__new__` (60k items: 0.015 s)
+_new_item: Callable[[type[_Item], tuple[str, int, int, tuple[str, ...], tuple[str, ...]]], _Item] = tuple.__new__
 #: unit -> binding name -> items
 _ByName = dict[str, dict[str, list[_Item]]]
 
@@ -48,30 +56,36 @@ class ReferenceGraph:
     """The items of every unit, and which top-level bindings each declares and names."""
 
     def __init__(self, rows: list[ReferenceItem]) -> None:
+        self._build(_fields(row) for row in rows)
+
+    @classmethod
+    def load(cls, files: dict[str, bytes]) -> ReferenceGraph:
+        """The graph of a scan directory's `references.jsonl`, its items read as tuples."""
+        graph = cls.__new__(cls)
+        graph._build(reference_fields(files))
+        return graph
+
+    def _build(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        """From each item's fields, in ReferenceItem's order (a nested record as a tuple too)."""
         self._items: dict[str, list[_Item]] = defaultdict(list)
         #: (unit, binding name) -> (fingerprint, copies count, helper)
         self.bindings: dict[tuple[str, str], tuple[str | None, int, bool]] = {}
         #: fingerprint -> (unit, name): bindings that may root an entry
         self.by_fingerprint: dict[str, tuple[str, str]] = {}
         items, bindings, by_fingerprint = self._items, self.bindings, self.by_fingerprint
-        for row in rows:  # ~60k items on a big executable: one pass, no lookups it can spare
-            unit, declared = row.unit, row.declares
-            items[unit].append(_Item(row.id, row.offset, row.endOffset, tuple([b.name for b in declared]),
-                                     row.references))
-            for b in declared:
-                key = (unit, b.name)
+        for _, identifier, unit, offset, end, declared, references in rows:  # ~60k items on a big executable
+            names = tuple([b[0] for b in declared]) if declared else ()
+            items[unit].append(_new_item(_Item, (identifier, offset, end, names, references)))
+            for name, fingerprint, copies, helper in declared:
+                key = (unit, name)
                 if key not in bindings:  # the first declaration of a name speaks for it
-                    bindings[key] = (b.fingerprint, b.copies.count if b.copies else 1, b.helper)
-                if b.fingerprint is not None:
-                    by_fingerprint[b.fingerprint] = key
+                    bindings[key] = (fingerprint, copies[0] if copies else 1, helper)
+                if fingerprint is not None:
+                    by_fingerprint[fingerprint] = key
         for unit_items in items.values():
             unit_items.sort(key=_offset)
         self._starts = {unit: [i.offset for i in items] for unit, items in self._items.items()}
         self._edges: tuple[_ByName, _ByName] | None = None
-
-    @classmethod
-    def load(cls, files: dict[str, bytes]) -> ReferenceGraph:
-        return cls(load_references(files))
 
     def item_of(self, unit: str, offset: int, end: int) -> _Item | None:
         """The item that holds [offset, end) in `unit`."""
@@ -115,21 +129,23 @@ class ReferenceGraph:
         """Item id -> the chain of steps from the item back to a root binding (shortest first,
         breadth first from the roots in their given order). Helpers are never reached through."""
         referencing, declaring = self._index()
+        bindings, unknown = self.bindings, (None, 1, False)
         chains: dict[str, list[Step]] = {}
         via: dict[tuple[str, str], list[Step]] = {root: [] for root in roots}
         queue = deque(roots)
         while queue:
             binding = queue.popleft()
             unit, name = binding
-            fingerprint = self.bindings.get(binding, (None, 1, False))[0]
-            for item in declaring.get(unit, {}).get(name, []) + referencing.get(unit, {}).get(name, []):
-                if item.id in chains:
-                    continue
-                chain = [Step(item.id, unit, name, fingerprint), *via[binding]]
-                chains[item.id] = chain
-                for declared in item.declares:
-                    key = (unit, declared)
-                    if key not in via and not self.bindings.get(key, (None, 1, False))[2]:
-                        via[key] = chain
-                        queue.append(key)
+            fingerprint = bindings.get(binding, unknown)[0]
+            tail = via[binding]
+            for found in (declaring.get(unit), referencing.get(unit)):
+                for item in found.get(name, ()) if found is not None else ():
+                    if item.id in chains:
+                        continue
+                    chain = chains[item.id] = [Step(item.id, unit, name, fingerprint), *tail]
+                    for declared in item.declares:
+                        key = (unit, declared)
+                        if key not in via and not bindings.get(key, unknown)[2]:
+                            via[key] = chain
+                            queue.append(key)
         return chains
