@@ -5,10 +5,11 @@ suggestions the decisions earn are written by suggestions.py.
    signatures match the most bundle functions is the bundled version (ties: the highest).
 2. **Functions.** A callsite's enclosing distinctive functions are looked up innermost first; the
    first one the corpus knows decides: one package is a match, several an ambiguity (`possible`).
-3. **Modules.** A CJS or ESM bundler module is identified as package P when at least
-   `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
-   others, and none matches only other packages. Callsites the functions did not decide
-   belong to P (containment); a function match that names another package is downgraded.
+3. **Modules.** A bundler module of one file (`containing`) is identified as package P when at
+   least `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
+   others, and none matches only other packages; a webpack module's function that is an island of
+   another package's code names both. Callsites the functions did not decide belong to P
+   (containment); a function match that names another package is downgraded.
 4. **Copies.** A callsite with identical copies in the scan gets an `exact` suggestion only for
    them all, each placed by its module or by the code beside it (neighbours.py, suggestions.py).
 5. **Roll-ups.** A function one package holds in its own sources, others in roll-ups only, is its.
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from analyzer.facts import BundledModule
-from analyzer.model import Callsite, Suggestion
+from analyzer.model import WEBPACK_ES_MODULE, Callsite, Suggestion
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
 from analyzer.owners.corpus.decision import Decision, Hit
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
@@ -39,7 +40,18 @@ MIN_MODULE_MATCHES = 2
 #: module kinds whose span is one source file's code (a wrapper the bundler wrote around it: esbuild's
 #: `__commonJS`, an entry of browserify's module table; or the declarations hoisted out of one file's
 #: `__esm` initializer)
-CONTAINING_KINDS = ("cjs", "esm", "browserify")
+CONTAINING_KINDS = ("cjs", "esm", "browserify", "webpack")
+
+
+#: module kinds whose identification counts a function that is an island of another package's code
+#: (Matching 5) as naming both: the module-level claim never overrules the function-level tie
+ISLANDS_NAME_BOTH = frozenset({"webpack"})
+
+
+def containing(row: BundledModule) -> bool:
+    """A module whose span is one source file's code: a webpack ES module is not, since webpack's
+    concatenation may have joined several files (its own and other packages') into it."""
+    return row.kind in CONTAINING_KINDS and not (row.kind == "webpack" and WEBPACK_ES_MODULE in "".join(row.evidence))
 
 
 class CorpusIndex:
@@ -216,7 +228,7 @@ def corpus_suggestions(
     trees = {unit: FunctionTree(rows) for unit, rows in by_unit.items()}
     homes: dict[str, Counter[str]] = defaultdict(Counter)  # signature -> modules holding it
     for module_id, row in modules.items():
-        if row.kind in CONTAINING_KINDS and row.unit in trees:
+        if containing(row) and row.unit in trees:
             for function in _within(row, trees[row.unit]):
                 homes[function.key][module_id] += 1
     doubts: dict[tuple[str, str], str | None] = {}
@@ -228,20 +240,20 @@ def corpus_suggestions(
                                                    lambda keys: index.room(keys, package, row.id, homes))
         return doubts[(row.id, package)]
 
+    islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1])
     identified = {
         module_id: found
         for module_id, row in modules.items()
-        if row.kind in CONTAINING_KINDS and row.unit in trees
-        and (found := _identify(row, trees[row.unit], index, doubt)) is not None
+        if containing(row) and row.unit in trees
+        and (found := _identify(row, trees[row.unit], index, doubt, islands)) is not None
     }
-    islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1])
     decided = []
     for record in records:
         decision = _function_decision(record, trees.get(record.unit), index)
         if decision is not None:
             decision = islands.checked(decision)
             home = modules.get(record.module.id) if record.module is not None else None
-            if len(decision.packages) == 1 and home is not None and home.kind in CONTAINING_KINDS \
+            if len(decision.packages) == 1 and home is not None and containing(home) \
                     and home.unit in trees:
                 decision = replace(decision, doubt=doubt(home, decision.packages[0]))
         contained = identified.get(record.module.id) if record.module is not None else None
@@ -257,7 +269,7 @@ def corpus_suggestions(
         """The packages that the functions of the record's containing module name alone (once a module)."""
         module_id = record.module.id if record.module is not None else ""
         row = modules.get(module_id)
-        if row is None or row.kind not in CONTAINING_KINDS or row.unit not in trees:
+        if row is None or not containing(row) or row.unit not in trees:
             return set()
         if module_id not in named_in:
             named_in[module_id] = {index.alone(f.key) for f in _within(row, trees[row.unit])} - {None}
@@ -293,7 +305,7 @@ def _function_decision(record: Callsite, tree: FunctionTree | None, index: Corpu
 
 
 def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
-              doubt: Callable[[BundledModule, str], str | None]) -> Decision | None:
+              doubt: Callable[[BundledModule, str], str | None], islands: Neighbours) -> Decision | None:
     """A containing module's package. An `__esm` module's span is inferred from where its file's
     hoisted declarations sit, and can take in a neighbouring file's code: its containment reaches
     only from the first to the last function naming the package alone (a `__commonJS` wrapper is
@@ -305,6 +317,10 @@ def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
         strong, every = index.packages(function.key)
         packages = strong if len(strong) == 1 else every
         if strong:  # a hit only in bundle files says nothing about this module
+            if len(packages) == 1 and row.kind in ISLANDS_NAME_BOTH:
+                # an island (Matching 5): another package's code that this one's versions also hold
+                packages = frozenset(islands.checked(Decision(tuple(packages), (), "function", 0, "",
+                                                              function=function)).packages)
             sets.append((packages, function))
     for packages, _ in sets:
         if len(packages) == 1:
