@@ -5,11 +5,10 @@ suggestions the decisions earn are written by suggestions.py.
    signatures match the most bundle functions is the bundled version (ties: the highest).
 2. **Functions.** A callsite's enclosing distinctive functions are looked up innermost first; the
    first one the corpus knows decides: one package is a match, several an ambiguity (`possible`).
-3. **Modules.** A bundler module of one file (`containing`) is identified as package P when at
-   least `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
-   others, and none matches only other packages; a webpack module's function that is an island of
-   another package's code names both. Callsites the functions did not decide belong to P
-   (containment); a function match that names another package is downgraded.
+3. **Modules.** A bundler module of one file (`containing`) is P's when at least
+   `MIN_MODULE_MATCHES` of its distinctive functions match P alone, more than match P among
+   others, none only others (webpack: islands and ties limit it, docs/corpus.md). Callsites the
+   functions did not decide belong to P; a function match naming another package is downgraded.
 4. **Copies.** A callsite with identical copies in the scan gets an `exact` suggestion only for
    them all, each placed by its module or by the code beside it (neighbours.py, suggestions.py).
 5. **Roll-ups.** A function one package holds in its own sources, others in roll-ups only, is its.
@@ -41,11 +40,6 @@ MIN_MODULE_MATCHES = 2
 #: `__commonJS`, an entry of browserify's module table; or the declarations hoisted out of one file's
 #: `__esm` initializer)
 CONTAINING_KINDS = ("cjs", "esm", "browserify", "webpack")
-
-
-#: module kinds whose identification counts a function that is an island of another package's code
-#: (Matching 5) as naming both: the module-level claim never overrules the function-level tie
-ISLANDS_NAME_BOTH = frozenset({"webpack"})
 
 
 def containing(row: BundledModule) -> bool:
@@ -241,11 +235,24 @@ def corpus_suggestions(
         return doubts[(row.id, package)]
 
     islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1])
+    alone_in: dict[str, set[str]] = {}
+
+    def twins(key: str, module_id: str) -> set[str]:
+        """The packages that the other modules holding a function with this signature name alone."""
+        out: set[str] = set()
+        for other in homes.get(key, ()):
+            if other != module_id:
+                if other not in alone_in:
+                    row = modules[other]
+                    alone_in[other] = {p for f in _within(row, trees[row.unit]) if (p := index.alone(f.key))}
+                out |= alone_in[other]
+        return out
+
     identified = {
         module_id: found
         for module_id, row in modules.items()
         if containing(row) and row.unit in trees
-        and (found := _identify(row, trees[row.unit], index, doubt, islands)) is not None
+        and (found := _identify(row, trees[row.unit], index, doubt, islands, twins)) is not None
     }
     decided = []
     for record in records:
@@ -305,7 +312,8 @@ def _function_decision(record: Callsite, tree: FunctionTree | None, index: Corpu
 
 
 def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
-              doubt: Callable[[BundledModule, str], str | None], islands: Neighbours) -> Decision | None:
+              doubt: Callable[[BundledModule, str], str | None], islands: Neighbours,
+              twins: Callable[[str, str], set[str]]) -> Decision | None:
     """A containing module's package. An `__esm` module's span is inferred from where its file's
     hoisted declarations sit, and can take in a neighbouring file's code: its containment reaches
     only from the first to the last function naming the package alone (a `__commonJS` wrapper is
@@ -313,14 +321,19 @@ def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
     named: Counter[str] = Counter()
     shared: Counter[str] = Counter()
     sets = []
+    ties: list[tuple[frozenset[str], str]] = []  # functions of several packages the neighbours leave tied
     for function in _within(row, tree):
         strong, every = index.packages(function.key)
         packages = strong if len(strong) == 1 else every
         if strong:  # a hit only in bundle files says nothing about this module
-            if len(packages) == 1 and row.kind in ISLANDS_NAME_BOTH:
-                # an island (Matching 5): another package's code that this one's versions also hold
+            if len(packages) == 1 and row.kind == "webpack":
+                # an island (Matching 5) names both: the module never overrules the function-level tie
                 packages = frozenset(islands.checked(Decision(tuple(packages), (), "function", 0, "",
                                                               function=function)).packages)
+            elif row.kind == "webpack" and len(islands.settled(Decision(
+                    tuple(sorted(packages)), index.hits(function.key), "function", 0, "",
+                    function=function)).packages) > 1:
+                ties.append((packages, function.key))
             sets.append((packages, function))
     for packages, _ in sets:
         if len(packages) == 1:
@@ -335,6 +348,11 @@ def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
         return None
     if doubt(row, package) is not None:
         return None
+    for candidates, key in ties:
+        # a tie is the module's package's only when another candidate's copy of it sits in a module of its own
+        elsewhere = twins(key, row.id)
+        if package in elsewhere or not elsewhere & (candidates - {package}):
+            return None
     alone = [f for s, f in sets if len(s) == 1]
     reach = (min(f.start for f in alone), max(f.end for f in alone)) if row.kind == "esm" else None
     detail = (f"module {row.kind} {row.name} ({row.id}): {count} of its {len(sets)} matched distinctive "
