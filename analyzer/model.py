@@ -45,6 +45,9 @@ SourceVia = Literal["direct", "call"]
 Fate = Literal["thrown", "returned", "rejected", "passed", "stored", "logged", "discarded"]
 #: the bundler module forms (each found by one of `analyzer.javascript.modules.FINDERS`) and Python's packages
 ModuleKind = Literal["cjs", "esm", "webpack", "browserify", "python-package"]
+#: the evidence note of a webpack module that marks itself an ES module (`require.r(exports)`): webpack's
+#: concatenation may have joined several files in it (docs/modules.md, docs/corpus.md "Matching" 3)
+WEBPACK_ES_MODULE = "an ES module (require.r(exports)): it may join several files"
 
 CALLSITE_SCHEMA = "erratlas.callsite/1"
 HANDLER_SCHEMA = "erratlas.handler/1"

@@ -15,7 +15,7 @@ from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Se
 from analyzer.javascript.modules.spans import ModuleSpan, function_span
 from analyzer.javascript.modules.statements import key_text, parameters, same
 from analyzer.javascript.syntax import climb, text, without_parentheses
-from analyzer.model import ModuleKind
+from analyzer.model import WEBPACK_ES_MODULE, ModuleKind
 
 #: the runtime's `require`: `modules[id].call(module.exports, module, ...)` or `modules[id](module, ...)`
 _REQUIRE = Search(re.compile(
@@ -124,8 +124,41 @@ def _iife_argument(function: Node, index: int) -> Node | None:
 
 
 def _table_entries(table: Node, source: bytes, kind: ModuleKind, evidence: str) -> list[ModuleSpan]:
-    return [function_span(kind, function, source, key if not key.isdigit() else None, key, evidence)
+    return [function_span(kind, function, source, key if not key.isdigit() else None, key,
+                          f"{evidence}; {WEBPACK_ES_MODULE}" if _es_module(function) else evidence)
             for key, function in _entries(table)]
+
+
+def _es_module(function: Node) -> bool:
+    """The module function's body opens with `require.r(exports)` (after `"use strict"`): webpack
+    writes it for an ES module only, and only ES modules are concatenated into one."""
+    names = parameters(function)
+    body = function.child_by_field_name("body")
+    if len(names) < 3 or body is None or body.type != "statement_block":
+        return False
+    for statement in body.named_children:
+        if statement.type == "comment":
+            continue
+        if statement.type != "expression_statement" or not statement.named_children:
+            return False
+        expression = without_parentheses(statement.named_children[0])
+        while expression is not None and expression.type == "sequence_expression":
+            expression = without_parentheses(expression.child_by_field_name("left") or expression.named_children[0])
+        if expression is not None and expression.type == "string":
+            continue  # "use strict"
+        return expression is not None and _require_r(expression, names[2], names[1])
+    return False
+
+
+def _require_r(call: Node, require: str, exports: str) -> bool:
+    """`call` is `require.r(exports)`."""
+    callee, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    if call.type != "call_expression" or callee is None or arguments is None or callee.type != "member_expression":
+        return False
+    target, field = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+    values = [a for a in arguments.named_children if a.type != "comment"]
+    return (target is not None and field is not None and text(target) == require and text(field) == "r"
+            and len(values) == 1 and text(values[0]) == exports)
 
 
 def _entries(table: Node) -> Iterator[tuple[str, Node]]:

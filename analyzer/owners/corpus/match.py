@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from analyzer.facts import BundledModule
-from analyzer.model import Callsite, Suggestion
+from analyzer.model import WEBPACK_ES_MODULE, Callsite, Suggestion
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
 from analyzer.owners.corpus.decision import Decision, Hit
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
@@ -27,7 +27,13 @@ MIN_MODULE_MATCHES = 2
 #: module kinds whose span is one source file's code (a wrapper the bundler wrote around it: esbuild's
 #: `__commonJS`, an entry of browserify's module table; or the declarations hoisted out of one file's
 #: `__esm` initializer)
-CONTAINING_KINDS = ("cjs", "esm", "browserify")
+CONTAINING_KINDS = ("cjs", "esm", "browserify", "webpack")
+
+
+def containing(row: BundledModule) -> bool:
+    """A module whose span is one source file's code: a webpack ES module is not, since webpack's
+    concatenation may have joined several files (its own and other packages') into it."""
+    return row.kind in CONTAINING_KINDS and not (row.kind == "webpack" and WEBPACK_ES_MODULE in "".join(row.evidence))
 
 
 class CorpusIndex:
@@ -204,7 +210,7 @@ def corpus_suggestions(
     trees = {unit: FunctionTree(rows) for unit, rows in by_unit.items()}
     homes: dict[str, Counter[str]] = defaultdict(Counter)  # signature -> modules holding it
     for module_id, row in modules.items():
-        if row.kind in CONTAINING_KINDS and row.unit in trees:
+        if containing(row) and row.unit in trees:
             for function in _within(row, trees[row.unit]):
                 homes[function.key][module_id] += 1
     doubts: dict[tuple[str, str], str | None] = {}
@@ -216,20 +222,33 @@ def corpus_suggestions(
                                                    lambda keys: index.room(keys, package, row.id, homes))
         return doubts[(row.id, package)]
 
+    islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1])
+    alone_in: dict[str, set[str]] = {}
+
+    def twins(key: str, module_id: str) -> set[str]:
+        """The packages that the other modules holding a function with this signature name alone."""
+        out: set[str] = set()
+        for other in homes.get(key, ()):
+            if other != module_id:
+                if other not in alone_in:
+                    row = modules[other]
+                    alone_in[other] = {p for f in _within(row, trees[row.unit]) if (p := index.alone(f.key))}
+                out |= alone_in[other]
+        return out
+
     identified = {
         module_id: found
         for module_id, row in modules.items()
-        if row.kind in CONTAINING_KINDS and row.unit in trees
-        and (found := _identify(row, trees[row.unit], index, doubt)) is not None
+        if containing(row) and row.unit in trees
+        and (found := _identify(row, trees[row.unit], index, doubt, islands, twins)) is not None
     }
-    islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1])
     decided = []
     for record in records:
         decision = _function_decision(record, trees.get(record.unit), index)
         if decision is not None:
             decision = islands.checked(decision)
             home = modules.get(record.module.id) if record.module is not None else None
-            if len(decision.packages) == 1 and home is not None and home.kind in CONTAINING_KINDS \
+            if len(decision.packages) == 1 and home is not None and containing(home) \
                     and home.unit in trees:
                 decision = replace(decision, doubt=doubt(home, decision.packages[0]))
         contained = identified.get(record.module.id) if record.module is not None else None
@@ -245,7 +264,7 @@ def corpus_suggestions(
         """The packages that the functions of the record's containing module name alone (once a module)."""
         module_id = record.module.id if record.module is not None else ""
         row = modules.get(module_id)
-        if row is None or row.kind not in CONTAINING_KINDS or row.unit not in trees:
+        if row is None or not containing(row) or row.unit not in trees:
             return set()
         if module_id not in named_in:
             named_in[module_id] = {index.alone(f.key) for f in _within(row, trees[row.unit])} - {None}
@@ -281,7 +300,8 @@ def _function_decision(record: Callsite, tree: FunctionTree | None, index: Corpu
 
 
 def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
-              doubt: Callable[[BundledModule, str], str | None]) -> Decision | None:
+              doubt: Callable[[BundledModule, str], str | None], islands: Neighbours,
+              twins: Callable[[str, str], set[str]]) -> Decision | None:
     """A containing module's package. An `__esm` module's span is inferred from where its file's
     hoisted declarations sit, and can take in a neighbouring file's code: its containment reaches
     only from the first to the last function naming the package alone (a `__commonJS` wrapper is
@@ -289,10 +309,19 @@ def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
     named: Counter[str] = Counter()
     shared: Counter[str] = Counter()
     sets = []
+    ties: list[tuple[frozenset[str], str]] = []  # functions of several packages the neighbours leave tied
     for function in _within(row, tree):
         strong, every = index.packages(function.key)
         packages = strong if len(strong) == 1 else every
         if strong:  # a hit only in bundle files says nothing about this module
+            if len(packages) == 1 and row.kind == "webpack":
+                # an island (Matching 5) names both: the module never overrules the function-level tie
+                packages = frozenset(islands.checked(Decision(tuple(packages), (), "function", 0, "",
+                                                              function=function)).packages)
+            elif row.kind == "webpack" and len(islands.settled(Decision(
+                    tuple(sorted(packages)), index.hits(function.key), "function", 0, "",
+                    function=function)).packages) > 1:
+                ties.append((packages, function.key))
             sets.append((packages, function))
     for packages, _ in sets:
         if len(packages) == 1:
@@ -307,6 +336,11 @@ def _identify(row: BundledModule, tree: FunctionTree, index: CorpusIndex,
         return None
     if doubt(row, package) is not None:
         return None
+    for candidates, key in ties:
+        # a tie is the module's package's only when another candidate's copy of it sits in a module of its own
+        elsewhere = twins(key, row.id)
+        if package in elsewhere or not elsewhere & (candidates - {package}):
+            return None
     alone = [f for s, f in sets if len(s) == 1]
     reach = (min(f.start for f in alone), max(f.end for f in alone)) if row.kind == "esm" else None
     detail = (f"module {row.kind} {row.name} ({row.id}): {count} of its {len(sets)} matched distinctive "
