@@ -21,7 +21,9 @@ file and its hash in the summary changed in each tree (the diagnostics and handl
 from the record before by what main had changed since). It was recorded again when every
 handler got a row under an anchor of its own on the flow pages: against main's outputs at
 86f339a, pip gained index/flow-handlers-01.md, and only the index, flow.md, flow-tests-01.md and
-the summary's output hashes changed. A scan today must
+the summary's output hashes changed. It was recorded again when the shipped rules' comments
+stopped naming a spec outside the repository: only each summary changed (the rules' sha256).
+A scan today must
 write the same files with the same bytes. A tree whose input differs from the recorded one
 (another pip, another Python) is skipped: its golden values say nothing about it.
 """
