@@ -258,7 +258,7 @@ def test_a_verb_that_reads_a_scan_directory_imports_no_parser(verb: str, demo_sc
 
 #: the environment variables the package reads, each documented: none chooses how an analysis is
 #: done (implementations an oracle needs are replaced by tests/support/, never by a variable)
-ENVIRONMENT = {"ERRATLAS_CACHE", "ERRATLAS_DEBUG", "ERRATLAS_TASK_WORKER", "ERRATLAS_PYTHON_MAX_NESTING",
+ENVIRONMENT = {"ERRATLAS_CACHE", "ERRATLAS_DEBUG", "ERRATLAS_PYTHON_MAX_NESTING",
                "ERRATLAS_RENDER_WORKER", "ERRATLAS_TRACE"}
 #: a module docstring says what and why in a few lines; measured reasons go to docs/
 MAX_DOCSTRING = 600

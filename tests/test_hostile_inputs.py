@@ -199,8 +199,8 @@ def test_a_parser_crash_is_one_line_naming_the_file(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def quietly_scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(a bundle over 1 MiB, so that a task worker is forked; its undisturbed scan), made once for
-    both workers below. Read only."""
+    """(a bundle over 1 MiB, so that the worker ahead is forked; its undisturbed scan), made once.
+    Read only."""
     base = tmp_path_factory.mktemp("quiet")
     bundle = base / "big.js"
     bundle.write_bytes((FIXTURES / "demo" / "demo.min.js").read_bytes() * 30)
@@ -208,12 +208,10 @@ def quietly_scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
     return bundle, base / "quiet"
 
 
-@pytest.mark.parametrize("worker", ["task worker: working", "ahead: working"])
-def test_a_killed_worker_costs_time_never_output(
-        tmp_path: Path, worker: str, quietly_scanned: tuple[Path, Path]) -> None:
-    """The task worker that shares the task lists (or the worker ahead that hashes and renders during
-    the parse) is killed as it starts its work: the scan ends as usual, its files byte-identical to an
-    undisturbed scan's."""
+def test_a_killed_worker_costs_time_never_output(tmp_path: Path, quietly_scanned: tuple[Path, Path]) -> None:
+    """The worker ahead, which hashes and renders during the parse, is killed as it starts its
+    work: the scan ends as usual, its files byte-identical to an undisturbed scan's."""
+    worker = "ahead: working"
     bundle, quiet = quietly_scanned
     environment = {**os.environ, "ERRATLAS_TRACE": "1"}
     process = subprocess.Popen([erratlas_command(), "scan", str(bundle), "--out", str(tmp_path / "out")],

@@ -2,9 +2,9 @@
 
 A scan of a bundle big enough to take a few seconds replaces an earlier scan's output. It is
 sent SIGKILL right after each of the stage events the scan reports with ERRATLAS_TRACE
-(parsing, the worker ahead's and the task worker's work, the reports, the staging and the
+(parsing, the worker ahead's work, the callsite facts, the reports, the staging and the
 swap), plus a random delay of up to 80 ms (fixed seed); the `long` run kills it at 20 moments,
-6 of the events twice. Whatever the moment,
+7 of the events twice. Whatever the moment,
 these must hold: the output directory is exactly the previous output or exactly the new one
 (never a mixture, never missing), no worker outlives the scan, and the next run leaves no
 staging directory behind.
@@ -29,8 +29,7 @@ MOMENTS = [
     "ahead: value sent",
     "extract: parsed",
     "callsites found",
-    "runner: task worker forked",
-    "task worker: stopped at task",
+    "callsite facts made",
     "scan: done",
     "reports: inventory made",
     "owners: projected",
@@ -58,9 +57,9 @@ def bundles(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[
 @pytest.mark.parametrize("repeats", [0, pytest.param(KILLS - len(MOMENTS), marks=pytest.mark.long)])
 def test_sigkill_at_every_moment_keeps_a_complete_output(bundles: tuple[Path, Path, dict[str, bytes]],
                                                          tmp_path: Path, repeats: int) -> None:
-    """A kill after each stage event (14), then `repeats` more at events drawn again. CI kills
+    """A kill after each stage event (13), then `repeats` more at events drawn again. CI kills
     once per event: every stage a kill can land in is covered; a second kill in the same stage
-    differs only by its random delay, and the 6 of them are `long`."""
+    differs only by its random delay, and the 7 of them are `long`."""
     big, small, new = bundles
     out = tmp_path / "out"
     scan(small, out)

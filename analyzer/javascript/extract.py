@@ -84,7 +84,7 @@ def extract_unit(
     mark("extract: module map and items made")
     work = _Tasks(unit, tree, rules, normalizer, items, sites, roots)
     spent_before = budget.left
-    done = executor.map(work.run, work.count, len(source))
+    done = executor.map(work.run, work.count)
     references, site_facts, caught, spent = work.gather(done)
     del work, done  # freed before the handlers: the tree is still whole (docs/performance.md, "Memory")
     budget.left = spent_before

@@ -1,8 +1,8 @@
 """Where a scan's work runs, decided once (`executor_for`), as LibCST's codemod CLI picks its
 executor: the pipeline hands its work to the executor it is given and never knows whether
 another process does some of it; the output is the same on any executor. `Inline` runs
-everything here, `Forked(jobs)` isolates a JavaScript scan and forks workers that take an idle
-core (docs/performance.md, "How a scan uses two cores")."""
+everything here, `Forked(jobs)` isolates a JavaScript scan and forks a worker ahead that takes an
+idle core (docs/performance.md, "The design in one screen")."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from analyzer.errors import InputError
-from analyzer.parallel.forked import LOST, Shared, Side, can_fork
+from analyzer.parallel.forked import LOST, Side, can_fork
 from analyzer.trace import mark
 
 T = TypeVar("T")
@@ -50,20 +50,20 @@ class Inline:
         """`task`, which `take()` on the value returned runs (`weight`: the input bytes it reads)."""
         return Ahead(task)
 
-    def map(self, work: Callable[[int], T], count: int, weight: int) -> list[T]:
-        """`[work(i) for i in range(count)]` (`weight`: the input bytes the tasks cover)."""
+    def map(self, work: Callable[[int], T], count: int) -> list[T]:
+        """`[work(i) for i in range(count)]`: a unit's independent tasks after its parse, here on
+        every executor (a worker sharing them gained less than the noise: docs/performance.md)."""
         return [work(i) for i in range(count)]
 
 
 class Forked(Inline):
-    """An isolated child for a JavaScript scan; with `jobs` above 1, a worker ahead and a task worker."""
+    """An isolated child for a JavaScript scan; with `jobs` above 1, a worker ahead."""
 
     forks = True
 
-    def __init__(self, jobs: int, ahead: bool = True, tasks: bool = True) -> None:
+    def __init__(self, jobs: int, ahead: bool = True) -> None:
         self.jobs = jobs
         self._ahead = ahead and jobs > 1
-        self._tasks = tasks and jobs > 1
 
     def isolated(self, work: Callable[[], T], subject: Path) -> T:
         from analyzer.isolated import isolated
@@ -76,13 +76,6 @@ class Forked(Inline):
         side = Side(lambda send: _send_value(task, send), WORKER_NICENESS)
         mark("scan: render worker forked")
         return _Forked(side, task)
-
-    def map(self, work: Callable[[int], T], count: int, weight: int) -> list[T]:
-        if not self._tasks or weight < WORKER_MIN_BYTES or count < 2:
-            return [work(i) for i in range(count)]
-        shared: Shared[T] = Shared(work, count, WORKER_NICENESS)
-        mark("runner: task worker forked")
-        return shared.join(work)
 
 
 def _send_value(task: Callable[[], T], send: Callable[[object], None]) -> None:
@@ -121,13 +114,13 @@ class _Forked(Ahead[T]):
 
 def executor_for(jobs: int) -> Inline:
     """The executor of a scan with `jobs` processes: `Forked` where `fork` exists. The worker
-    ahead and the task worker each have a switch, for measuring what each is worth
-    (docs/performance.md): `ERRATLAS_RENDER_WORKER=0|1`, `ERRATLAS_TASK_WORKER=0|1`."""
+    ahead has a switch, for measuring what it is worth (docs/performance.md):
+    `ERRATLAS_RENDER_WORKER=0|1`."""
     if not can_fork():
         executor = Inline()
         executor.jobs = jobs
         return executor
-    return Forked(jobs, ahead=_switch("ERRATLAS_RENDER_WORKER"), tasks=_switch("ERRATLAS_TASK_WORKER"))
+    return Forked(jobs, ahead=_switch("ERRATLAS_RENDER_WORKER"))
 
 
 def _switch(name: str) -> bool:

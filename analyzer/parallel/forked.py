@@ -1,29 +1,23 @@
 """Work on the other core in a forked child, which sees the parent's memory copy-on-write and sends
-its results back through a pipe as frames (docs/performance.md, "How a scan uses two cores").
+its results back through a pipe as frames (docs/performance.md, "The design in one screen").
 A lost child costs time, never output: the caller does the work itself. `Side(body)`: messages
-as the child makes them; `Shared(work, count)`: a task list shared with the parent;
-`run_to_end(body)`: a child the parent waits for (`isolated.py`)."""
+as the child makes them; `run_to_end(body)`: a child the parent waits for (`isolated.py`)."""
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import mmap
 import os
 import pickle
-import select
 import signal
 import struct
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from analyzer.parallel.procs import die_with_parent
-from analyzer.trace import mark
 
-R = TypeVar("R")
 M = TypeVar("M")
 
 _HEADER = struct.Struct("<Q")
@@ -63,7 +57,6 @@ class _Child:
             _run_child(parent, body, write, self._spill, keep_stderr, niceness)
         os.close(write)
         self._pid, self._read = pid, read
-        self._forked_at = time.monotonic()
         self._open = True
         self._header = bytearray(_HEADER.size)
         self._body: bytearray | None = None  # the frame being read, once its header is in
@@ -72,45 +65,11 @@ class _Child:
         self._ended = False  # the last frame read is `("end",)`, polled or not
         os.set_blocking(read, False)
 
-    def core_share(self) -> float | None:
-        """The share of one core the child has had since the fork (None: not known here)."""
-        try:
-            with open(f"/proc/{self._pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            return None
-        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-        return cpu / max(self.age(), 1e-3)
-
-    def age(self) -> float:
-        """Seconds since the fork."""
-        return time.monotonic() - self._forked_at
-
-    def wait_readable(self, timeout: float) -> bool:
-        """Wait up to `timeout` seconds for a frame's bytes (False: the pipe is closed)."""
-        if not self._open:
-            return False
-        select.select([self._read], [], [], timeout)
-        return True
-
     def poll(self) -> list[Any]:
         """The frames that have arrived, without waiting."""
         self._pump()
         ready, self._ready = self._ready, []
         return ready
-
-    def rest(self) -> list[Any]:
-        """The frames left, waiting for the child to end. Raises `ChildLost` when the child
-        did not end well (its last frame, polled or not, is `("end",)`)."""
-        os.set_blocking(self._read, True)
-        self._pump()
-        self._close()
-        _, status = os.waitpid(self._pid, 0)
-        frames, self._ready = self._ready, []
-        if not self._ended or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
-            detail = next((f[1] for f in frames if isinstance(f, tuple) and f[0] == "error"), f"status {status:#x}")
-            raise ChildLost(f"worker {self._pid}: {detail}")
-        return frames
 
     def next_frame(self) -> bool:
         """Wait for one more frame (False: the child closed the pipe first)."""
@@ -309,111 +268,3 @@ class Side:
         if not self._stopped:
             self._stopped = True
             self._child.cancel()
-
-
-@dataclass(frozen=True, slots=True)
-class _Done:
-    """The result of task `index`, done by the child."""
-
-    index: int
-    result: Any
-
-
-class Shared(Generic[R]):
-    """A forked child that shares a list of independent tasks with the parent: `work(i)` for
-    `i` in `range(count)`, the parent from the front (`join`), the child from the back, from
-    the fork on, sending each task's result as it finishes it (the parent reads them between
-    its own tasks). Each side publishes its claim in shared memory before reading the other's;
-    a race can make both do a task (harmless: `work` is a pure function of the task) or neither
-    (the parent does the gap after joining). Results never depend on timing, only the share of
-    work does. Everything the child runs must exist at the fork: it sees the parent's memory as
-    it was then.
-    """
-
-    #: a child that has had less than this share of a core since the fork when the parent has
-    #: done its share is stopped, and the parent does the tasks it had not sent: at that pace
-    #: (a busy machine) waiting for it takes longer than doing them
-    SLOW = 0.7
-    #: seconds after the fork before a child's share of a core is judged (clock ticks are coarse)
-    JUDGED_AFTER = 0.5
-
-    def __init__(self, work: Callable[[int], R], count: int, niceness: int = 0) -> None:
-        self._count = count
-        self._shared = mmap.mmap(-1, 16)  # [front, back], anonymous and shared with the child
-        self._put(0, 0)
-        self._put(8, count)
-        self._child = _Child(lambda send: self._child_side(work, send), niceness=niceness)
-
-    def _put(self, at: int, value: int) -> None:
-        struct.pack_into("<q", self._shared, at, value)
-
-    def _get(self, at: int) -> int:
-        return int(struct.unpack_from("<q", self._shared, at)[0])
-
-    def _child_side(self, work: Callable[[int], R], send: Callable[[Any], None]) -> None:
-        back = self._count
-        mark("task worker: working")
-        while True:
-            claim = back - 1
-            self._put(8, claim)
-            if claim < self._get(0):
-                self._put(8, back)  # overlaps the parent's claim: retract and stop
-                break
-            send(_Done(claim, work(claim)))
-            back = claim
-        mark(f"task worker: stopped at task {back}")
-
-    def join(self, work: Callable[[int], R]) -> list[R]:
-        """Every task's result in order: the parent does tasks from the front until it meets the
-        child, then takes what the child sent. A lost child, or one too slow to wait for, costs
-        the parent the tasks it did not send."""
-        count, front = self._count, 0
-        results: list[Any] = [LOST] * count
-        received: list[Any] = []
-        try:
-            while True:
-                claim = front + 1
-                self._put(0, claim)
-                if claim > self._get(8):
-                    self._put(0, front)
-                    break
-                results[front] = work(front)
-                front = claim
-                received += self._child.poll()
-        except BaseException:
-            self._child.cancel()
-            raise
-        mark(f"parent: stopped at task {front}")
-        received += self._child.poll()
-        if self._late(received):
-            received += self._child.poll()
-            self._child.cancel()  # what it sent is complete and kept
-        else:
-            try:
-                received += self._child.rest()
-            except ChildLost as lost:
-                mark(f"parent: task worker lost ({lost})")
-                received = []  # nothing the child sent is used
-        for frame in received:
-            if isinstance(frame, _Done) and frame.index >= front:  # both did a task before `front`: keep ours
-                results[frame.index] = frame.result
-        self._shared.close()
-        return [work(i) if value is LOST else value for i, value in enumerate(results)]
-
-    def _late(self, received: list[Any]) -> bool:
-        """Whether the child, still at its last task, runs so slowly (a busy machine) that the
-        parent doing that task beats waiting: judged while the child is at it (its frames go
-        to `received`), from its share of a core once it is old enough for that share to mean
-        something."""
-        while True:
-            share = self._child.core_share()
-            if share is not None and self._child.age() >= self.JUDGED_AFTER and share < self.SLOW:
-                mark(f"parent: task worker late ({share:.2f} of a core), stopped")
-                return True
-            if not self._child.wait_readable(0.05):
-                return False  # it has ended: `rest` tells how
-            received += self._child.poll()
-
-    def cancel(self) -> None:
-        """Give up on the child (the parent failed before joining)."""
-        self._child.cancel()
