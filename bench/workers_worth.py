@@ -1,11 +1,11 @@
-"""What each worker of a JavaScript scan is worth: `erratlas scan` with both workers (the
-default), with each switched off (`ERRATLAS_RENDER_WORKER=0`, `ERRATLAS_TASK_WORKER=0`) and with
-`--jobs 1`, interleaved, on one bundle (docs/performance.md, "Each worker's worth").
+"""What the worker of a JavaScript scan is worth: `erratlas scan` with its worker ahead (the
+default), with it switched off (`ERRATLAS_RENDER_WORKER=0`) and with `--jobs 1`, interleaved, on
+one bundle (docs/performance.md, "Each worker's worth").
 
 usage: python bench/workers_worth.py [--runs N] [--erratlas CMD] [--target PATH | --package P --version V]
 
-Each command runs as a child process after one unmeasured warm-up, in rounds (default, task
-worker off, render worker off, `--jobs 1`, default, ...). Wall time around spawn and reap, CPU
+Each command runs as a child process after one unmeasured warm-up, in rounds (default, worker
+off, `--jobs 1`, default, ...). Wall time around spawn and reap, CPU
 (user + system of the command and every process it reaped) and peak PSS of its process tree as
 in scan_vs_astgrep.py. Prints a markdown table of medians and ranges, and each command's wall
 time against `--jobs 1` with the spread of the differences between runs of the same round.
@@ -26,9 +26,8 @@ from scan_vs_astgrep import Run, fail, find_command, fmt_load, resolve_target, r
 
 #: (label, extra arguments, environment)
 CONFIGS = (
-    ("default (both workers)", [], {}),
-    ("`ERRATLAS_TASK_WORKER=0` (render worker only)", [], {"ERRATLAS_TASK_WORKER": "0"}),
-    ("`ERRATLAS_RENDER_WORKER=0` (task worker only)", [], {"ERRATLAS_RENDER_WORKER": "0"}),
+    ("default (the render worker)", [], {}),
+    ("`ERRATLAS_RENDER_WORKER=0`", [], {"ERRATLAS_RENDER_WORKER": "0"}),
     ("`--jobs 1`", ["--jobs", "1"], {}),
 )
 
