@@ -27,12 +27,18 @@ def digest(person: bytes, *chunks: bytes) -> bytes:
 
 
 def _digest(*parts: bytes | str | int) -> bytes:
-    """`D(p1, p2, ...)` of docs/fingerprints.md: each part after its length (8 bytes, little-endian)."""
+    """`D(p1, p2, ...)` of docs/fingerprints.md: each part after its length (8 bytes, little-endian);
+    hashed in one call (a scan makes about 100,000 of these)."""
     chunks: list[bytes] = []
     for part in parts:
         data = part if isinstance(part, bytes) else str(part).encode("utf-8", "surrogatepass")
-        chunks += (len(data).to_bytes(8, "little"), data)
-    return digest(_FP1_PERSON, *chunks)
+        size = len(data)
+        chunks += (_LENGTHS[size] if size < len(_LENGTHS) else size.to_bytes(8, "little"), data)
+    return hashlib.blake2b(b"".join(chunks), digest_size=16, person=_FP1_PERSON).digest()
+
+
+#: the 8-byte lengths of the short parts, made once
+_LENGTHS = [size.to_bytes(8, "little") for size in range(256)]
 
 
 def digest_of(node_type: str, normalized: bytes) -> bytes:
