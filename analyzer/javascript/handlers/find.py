@@ -210,6 +210,8 @@ class Descent:
         self.left_out = 0
         self._wide: dict[int, tuple[list[int], list[Node]]] = {}
         self._cursor = root.walk()
+        #: the last scope made for each count of entries, with the innermost entry it was made from
+        self._made: dict[int, tuple[tuple[int, str, str, str, bool] | None, Scope]] = {}
 
     def to(self, offset: int) -> list[Node]:
         """The path from the root to the smallest node holding `offset` (the list is reused: copy
@@ -281,10 +283,18 @@ class Descent:
         while count and self.scopes[count - 1][0] >= depth:
             count -= 1
         self.spend(count)
+        # the handlers of one function share its scope: an entry stays the same object while its
+        # node is on the path, and so do the entries before it
+        last = self.scopes[count - 1] if count else None
+        known = self._made.get(count)
+        if known is not None and known[0] is last:
+            return known[1]
         entries = self.scopes[:count]
         innermost = next(((e[2], e[3]) for e in reversed(entries) if not e[4]), ("<module>", "module"))
-        return Scope(scopePath=(f"module:{unit}@0", *(e[1] for e in entries)), function=innermost[0],
-                     functionKind=innermost[1])
+        scope = Scope(scopePath=(f"module:{unit}@0", *(e[1] for e in entries)), function=innermost[0],
+                      functionKind=innermost[1])
+        self._made[count] = (last, scope)
+        return scope
 
 
 #: a path position past any path
