@@ -283,6 +283,8 @@ def test_a_real_bundle_has_valid_handlers_each_branch_with_a_disposition(release
 @pytest.mark.parametrize("source, name, limit", [
     (b"", b"Ce", 0), (b"Ce", b"Ce", 0), (b"Ce", b"Ce", 1), (b"CeCeCe", b"Ce", 2), (b"CeCeCe", b"Ce", 3),
     (b"aaaa", b"aa", 1), (b"aaaa", b"aa", 2), (b"aaa", b"aa", 1), (b"x Ce(e) y Ce(e)", b"Ce", 1),
+    (b"x Ce(e) y Ce(e)", b"Ce", 2), (b"AaAaAa", b"Aa", 3), (b"AaAaAa", b"Aa", 2), (b"eb eb", b"eb", 2),
+    (b"$a$a$a.$a", b"$a", 4), (b"$a$a$a.$a", b"$a", 3), (b"AAAA", b"AA", 2),
 ])
 def test_the_sink_bound_counts_as_bytes_count_does(source: bytes, name: bytes, limit: int) -> None:
     """The occurrence bound stops at the first occurrence past it, and counts non-overlapping
@@ -293,6 +295,11 @@ def test_the_sink_bound_counts_as_bytes_count_does(source: bytes, name: bytes, l
     assert (found is not None) == (source.count(name) <= limit)
     if found is not None:
         assert len(found) == source.count(name) and all(source.startswith(name, at) for at in found)
+        stepped, at = [], source.find(name)  # a name whose first byte is rare is found by a regex
+        while at >= 0:
+            stepped.append(at)
+            at = source.find(name, at + len(name))
+        assert found == stepped
 
 
 @pytest.mark.parametrize("name", ["Ce", "aa", "a", "$", "a$a"])

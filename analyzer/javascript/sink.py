@@ -4,6 +4,7 @@ candidates, the counts it needs, and its calls that are `report`s)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ _NAMES = 3
 #: from the root: 4,096 cost about 0.15 s on a 13 MB bundle)
 _MAX_OCCURRENCES = 4096
 _RUNNER_UPS = 3
+#: bytes rarer in minified code than lowercase letters (a name's first byte searched by a regex)
+_RARE_FIRST = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ$_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,15 @@ def _at_most(source: bytes, name: bytes, limit: int) -> list[int] | None:
     if not name:
         return [] if source.count(name) <= limit else None
     found: list[int] = []
+    if len(name) > 1 and name[0] in _RARE_FIRST and name[-1] not in _RARE_FIRST:
+        # the regex engine looks for a literal's first byte, `bytes.find` for its last: the rarer
+        # of the two makes the scan of 27 MB up to 2.4 times cheaper (docs/performance.md); both
+        # step past each occurrence
+        for match in re.finditer(re.escape(name), source):
+            if len(found) == limit:
+                return None
+            found.append(match.start())
+        return found
     at, step = source.find(name), len(name)
     while at >= 0:
         if len(found) == limit:

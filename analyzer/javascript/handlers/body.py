@@ -39,6 +39,7 @@ _PASSING_SYMBOLS = symbols_of(_PASSING)
 _BOUNDARY_SYMBOLS = symbols_of(BOUNDARIES)
 _COLLECTED_SYMBOLS = symbols_of(_COLLECTED)
 _CALL_SYMBOLS = symbols_of(frozenset({"call_expression"}))
+_EMPTY_SYMBOLS = symbols_of(frozenset({"empty_statement"}))
 #: expressions and their parts: below one, outside nested functions and classes, an error-free tree
 #: holds no statement, so nothing below one not itself discarded or returned is
 _EXPRESSIONS = frozenset({
@@ -96,22 +97,6 @@ def param_name(handler: Found) -> str | None:
     return text(parameter) if parameter is not None and parameter.type == "identifier" else None
 
 
-def lone_rethrow(handler: Found, param: str | None) -> bool:
-    """Whether the handler's body is one statement, `throw` of the caught value's own name
-    (`catch (e) { throw e }`, `e => { throw e }`; comments and empty statements aside): nothing
-    else runs, ESLint's no-useless-catch. `throw (cleanup(), e)`, how minifiers write
-    `cleanup(); throw e`, runs other code. `param`: its `param_name`."""
-    body = handler.node.child_by_field_name("body")
-    if param is None or body is None or body.type != "statement_block":
-        return False
-    statements = [child for child in named(body) if child.type != "empty_statement"]
-    if len(statements) != 1 or statements[0].type != "throw_statement":
-        return False
-    thrown = first_named(statements[0])
-    thrown = without_parentheses(thrown) if thrown is not None else None
-    return thrown is not None and thrown.type == "identifier" and text(thrown) == param
-
-
 @dataclass(slots=True)
 class _Walked:
     """What the walk of a handler's body keeps, in source order."""
@@ -145,11 +130,31 @@ class Body:
                 self.statements = named(body)
             elif body is not None:
                 self.expression = body
-        self.walked = self._walk(param.encode() if param is not None else None)
+        self.param = param
+        # an empty body keeps nothing: neither its query nor its walk is run
+        empty = not self.statements and self.expression is None
+        self.walked = _Walked(aliases={param.encode()} if param is not None else set()) if empty \
+            else self._walk(param.encode() if param is not None else None)
         #: `_mentions` by node id: a call's arguments are asked of by its sink candidacy and its disposition
         self._mentioned: dict[int, bool] = {}
         #: node ids of the callees that are the bundle's error sink (`report`)
         self.sink: frozenset[int] = frozenset()
+        self._retry: bool | None = None
+
+    def lone_rethrow(self) -> bool:
+        """Whether the body is one statement, `throw` of the caught value's own name
+        (`catch (e) { throw e }`, `e => { throw e }`; comments and empty statements aside): nothing
+        else runs, ESLint's no-useless-catch. `throw (cleanup(), e)`, how minifiers write
+        `cleanup(); throw e`, runs other code."""
+        body, param = self._root, self.param
+        if param is None or body is None or body.type != "statement_block":
+            return False
+        statements = [child for child in self.statements if child.kind_id not in _EMPTY_SYMBOLS]
+        if len(statements) != 1 or statements[0].type != "throw_statement":
+            return False
+        thrown = first_named(statements[0])
+        thrown = without_parentheses(thrown) if thrown is not None else None
+        return thrown is not None and thrown.type == "identifier" and text(thrown) == param
 
     def sink_candidates(self) -> list[tuple[Node, bool]]:
         """The names called, as a statement or returned, with the caught value or something read
@@ -238,7 +243,12 @@ class Body:
         a statement of it, and whose protected block leaves the loop when it succeeds (a
         `return`, or a `break` of that loop): the loop runs again only after a failure. A loop
         whose protected block never leaves it walks items (`for (...; i < n; i++) try { f(a[i]) }
-        catch {}`): each failure skips an item, it does not retry it."""
+        catch {}`): each failure skips an item, it does not retry it. Asked once a handler."""
+        if self._retry is None:
+            self._retry = self._retry_loop()
+        return self._retry
+
+    def _retry_loop(self) -> bool:
         if self.handler.form != "catch":
             return False
         chain = self.handler.chain

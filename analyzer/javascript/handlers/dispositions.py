@@ -14,7 +14,7 @@ from analyzer.javascript.handlers.body import Body
 from analyzer.javascript.handlers.branches import split
 from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.shapes import first_named, is_object_assign, last_named, named, short, thrown_value
-from analyzer.javascript.syntax import text, without_parentheses
+from analyzer.javascript.syntax import symbols_of, text, without_parentheses
 from analyzer.model import CauseKept, Disposition
 
 #: builtins that read a value without passing it on (`String(e)` is a message, not a callback)
@@ -24,6 +24,10 @@ _MESSAGE_FIRST = frozenset({b"Error", b"TypeError", b"RangeError", b"SyntaxError
                             b"URIError"})
 #: those the default rules' constructors make callsites of (the inventory resolves them)
 _INVENTORIED = frozenset({b"Error", b"TypeError", b"RangeError"})
+_THROW, _RETURN, _BREAK, _CALL, _ASSIGNMENT = (symbols_of(frozenset({kind})) for kind in (
+    "throw_statement", "return_statement", "break_statement", "call_expression", "assignment_expression"))
+_RETRY = DispositionFacts("retry", None, (), None)
+_SWALLOW = DispositionFacts("swallow", None, (), None)
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
 _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
 
@@ -39,6 +43,8 @@ class HandlerBody(Body):
             return (BranchFacts(None, (DispositionFacts(kind, None, (), callee),)),)
         if self.expression is not None:
             return (BranchFacts(None, self._dispositions([self.expression], [(self.expression, "return")])),)
+        if not self.statements:  # what `_dispositions` makes of an empty body
+            return (BranchFacts(None, (_RETRY if self._in_retry_loop() else _SWALLOW,)),)
         return tuple(BranchFacts(test, self._dispositions(parts, values))
                      for test, parts, values in split(self.statements, self.walked.aliases))
 
@@ -49,34 +55,38 @@ class HandlerBody(Body):
         deciding: list[Node] = []  # the nodes that are a disposition, in source order
         leaves = False
         for node in self._inside(parts):
-            kind = node.type
-            if kind in ("throw_statement", "return_statement", "break_statement"):
+            symbol = node.kind_id  # an int: no string made for each node
+            if symbol in _THROW:
                 leaves = True
                 deciding.append(node)  # a construct holding one is taken to decide
-            if kind == "throw_statement":
                 found.extend(self._thrown(thrown_value(node)))
-            elif kind == "return_statement":
+            elif symbol in _RETURN:
+                leaves = True
+                deciding.append(node)
                 found.extend(self._returned(first_named(node)))
-            elif kind == "call_expression":
+            elif symbol in _BREAK:
+                leaves = True
+                deciding.append(node)
+            elif symbol in _CALL:
                 made = self._called(node)
-                found.extend(made)
                 if made:
+                    found.extend(made)
                     deciding.append(node)
-            elif kind == "assignment_expression":
+            elif symbol in _ASSIGNMENT:
                 made = self._assigned(node)
-                found.extend(made)
                 if made:
+                    found.extend(made)
                     deciding.append(node)
         for value, statement in values:
             leaves = True
             found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
-        if any(d.kind == "exit" for d in found):
-            leaves = True
+        if not leaves:
+            leaves = any(d.kind == "exit" for d in found)
         if not leaves and self._in_retry_loop():
-            found.append(DispositionFacts("retry", None, (), None))
+            found.append(_RETRY)
         elif found and not values and Fallthrough(deciding).silent_path(parts) and not self._in_retry_loop():
-            found.append(DispositionFacts("swallow", None, (), None))  # a path that meets none of them
-        return _merged(found) or (DispositionFacts("swallow", None, (), None),)
+            found.append(_SWALLOW)  # a path that meets none of them
+        return _merged(found) or (_SWALLOW,)
 
     def _inside(self, parts: list[Node]) -> list[Node]:
         """The nodes the walk kept that lie in `parts` (all of them when `parts` are the body's
@@ -261,6 +271,8 @@ class HandlerBody(Body):
 
 def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
     """One disposition per (kind, cause), their callsites together, in the vocabulary's order."""
+    if len(found) == 1:
+        return (found[0],)
     merged: dict[tuple[str, str | None], DispositionFacts] = {}
     for item in found:
         key = (item.kind, item.cause)

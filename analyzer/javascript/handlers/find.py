@@ -9,11 +9,11 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable, Sequence
 
-from tree_sitter import Node, Tree, TreeCursor
+from tree_sitter import Node, Tree
 
 from analyzer.facts import BranchFacts, HandlerFacts, SinkEvidence
 from analyzer.identity import IdentityInput
-from analyzer.javascript.handlers.body import Found, lone_rethrow, param_name
+from analyzer.javascript.handlers.body import Found, param_name
 from analyzer.javascript.handlers.dispositions import HandlerBody
 from analyzer.javascript.normalize import Normalizer, Siblings, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
@@ -34,6 +34,9 @@ _WORDS = (b"catch", b"then")
 _SPACE = b" \t\r\n\f\v"
 #: named children above which a node's children are indexed by start (a program of 10,000 statements)
 _WIDE = 64
+#: children above which the descent indexes a node's children by start instead of letting the cursor
+#: step over them in C (a program of 40,000 statements, met by thousands of descents)
+_INDEXED = 4096
 #: ancestors handed to `anchor_of`: a node this far above has more than ANCHOR_LIMIT nodes
 _ANCHOR_DEPTH = 1100
 #: a catch clause inside more try statements than this is counted, not recorded: each record is
@@ -56,7 +59,7 @@ def find_handlers(
     known = {node.id: (kind, node.start_byte) for node, kind in sites}
     # a handler's branches are made at once unless it calls a name that may be the sink: only
     # those bodies wait for the sink (100,000 waiting bodies would hold 300 MB)
-    waiting: list[tuple[Found, str | None, HandlerBody | None, tuple[BranchFacts, ...]]] = []
+    waiting: list[tuple[Found, str | None, bool, HandlerBody | None, tuple[BranchFacts, ...]]] = []
     candidates: list[tuple[Node, bool]] = []
     left_out: list[int] = []
     blocks: list[Node] = []
@@ -68,17 +71,18 @@ def find_handlers(
         param = param_name(handler)
         body = HandlerBody(handler, known, param)
         called = body.sink_candidates()
+        rethrow = body.lone_rethrow()
         if called:
             candidates.extend(called)
-            waiting.append((handler, param, body, ()))
+            waiting.append((handler, param, rethrow, body, ()))
         else:
             branches = body.branches()
             handler.chain.clear()  # its ancestors are no longer needed: let them go
-            waiting.append((handler, param, None, branches))
+            waiting.append((handler, param, rethrow, None, branches))
     sink = detect_sink(unit, tree, source, candidates)
-    where = positions(sorted({h.node.start_byte for h, _, _, _ in waiting}))
+    where = positions(sorted({h.node.start_byte for h, _, _, _, _ in waiting}))
     out = []
-    for handler, param, pending, branches in waiting:
+    for handler, param, rethrow, pending, branches in waiting:
         if pending is not None:
             pending.sink = sink.calls
             branches = pending.branches()
@@ -86,7 +90,7 @@ def find_handlers(
         out.append(HandlerFacts(
             offset=offset, end_offset=handler.node.end_byte, line=where[offset][0], column=where[offset][1],
             form=handler.form, param=param, scope=handler.scope, branches=branches,
-            in_error_region=handler.in_error_region, lone_rethrow=lone_rethrow(handler, param),
+            in_error_region=handler.in_error_region, lone_rethrow=rethrow,
             identity=IdentityInput(kind="handler", role=handler.form, comparison_key="", consumer_role="",
                                    anchor=handler.anchor, anchor_slot=(unit, handler.anchor_start),
                                    order=(unit, offset)),
@@ -110,9 +114,9 @@ def _handlers_on(unit: str, tree: Tree, normalizer: Normalizer, left_out: list[i
         path = descent.to(start)
         found = _catch_clause(unit, descent, path) if method is None else _promise_handler(unit, descent, path, method)
         if found is not None:
-            anchor = anchor_of(found.node, found.chain, siblings=siblings)
-            yield Found(found.form, found.node, found.chain[:_KEPT_DEPTH], found.scope, found.in_error_region,
-                         normalizer.digest(anchor), anchor.start_byte)
+            form, node, chain, scope, in_error = found
+            anchor = anchor_of(node, chain, siblings=siblings)
+            yield Found(form, node, chain[:_KEPT_DEPTH], scope, in_error, normalizer.digest(anchor), anchor.start_byte)
     left_out.append(descent.left_out)
 
 
@@ -140,7 +144,11 @@ def _places(source: bytes) -> list[tuple[int, bytes | None]]:
     return out
 
 
-def _catch_clause(unit: str, descent: Descent, path: list[Node]) -> Found | None:
+#: a handler as the descent finds it: form, node, ancestors (innermost first), scope, in an error region
+_Place = tuple[HandlerForm, Node, list[Node], Scope, bool]
+
+
+def _catch_clause(unit: str, descent: Descent, path: list[Node]) -> _Place | None:
     if len(path) < 3 or path[-1].type != "catch" or path[-2].type != "catch_clause":
         return None
     node = path[-2]
@@ -148,11 +156,11 @@ def _catch_clause(unit: str, descent: Descent, path: list[Node]) -> Found | None
     if descent.tries_above(depth) > MAX_NESTED_TRIES:
         descent.left_out += 1
         return None
-    return Found("catch", node, path[max(0, depth - _ANCHOR_DEPTH):depth][::-1], descent.scope(unit, depth),
-                  _in_error(node, descent, depth))
+    return ("catch", node, path[max(0, depth - _ANCHOR_DEPTH):depth][::-1], descent.scope(unit, depth),
+            _in_error(node, descent, depth))
 
 
-def _promise_handler(unit: str, descent: Descent, path: list[Node], method: bytes) -> Found | None:
+def _promise_handler(unit: str, descent: Descent, path: list[Node], method: bytes) -> _Place | None:
     at = len(path) - 1
     while at > 0 and path[at].type != "member_expression":
         at -= 1
@@ -174,7 +182,7 @@ def _promise_handler(unit: str, descent: Descent, path: list[Node], method: byte
     depth = at  # the call's position: the handler's ancestors are the arguments, the call and the path above
     chain = [arguments, *path[max(0, depth - _ANCHOR_DEPTH):depth][::-1]]
     form: HandlerForm = "promise-catch" if method == b"catch" else "promise-then"
-    return Found(form, node, chain, descent.scope(unit, depth), _in_error(node, descent, depth))
+    return form, node, chain, descent.scope(unit, depth), _in_error(node, descent, depth)
 
 
 def _in_error(node: Node, descent: Descent, depth: int) -> bool:
@@ -202,6 +210,8 @@ class Descent:
         self.left_out = 0
         self._wide: dict[int, tuple[list[int], list[Node]]] = {}
         self._cursor = root.walk()
+        #: the last scope made for each count of entries, with the innermost entry it was made from
+        self._made: dict[int, tuple[tuple[int, str, str, str, bool] | None, Scope]] = {}
 
     def to(self, offset: int) -> list[Node]:
         """The path from the root to the smallest node holding `offset` (the list is reused: copy
@@ -219,31 +229,36 @@ class Descent:
                 tries.pop()
             if self._error_at >= depth:
                 self._error_at = _NONE
-        child_at, wide = self._child_at, _WIDE
-        cursor = self._cursor
-        cursor.reset(path[-1])
+        cursor, wide, special = self._cursor, _INDEXED, _SPECIAL_SYMBOLS
+        node = path[-1]
+        cursor.reset(node)
         while True:
-            node = path[-1]
             if node.child_count > wide:
                 child = self._wide_child(node, offset)
-                if child is not None:
-                    cursor.reset(child)
-            else:
-                child = child_at(cursor, offset)
-            if child is None:
-                return path
+                if child is None:
+                    return path
+                cursor.reset(child)
+            else:  # the cursor finds the child in C; `node.children` would make every child
+                if cursor.goto_first_child_for_byte(offset) is None:
+                    return path
+                child = cursor.node
+                if child is None or not child.start_byte <= offset < child.end_byte:
+                    cursor.goto_parent()
+                    return path
             symbol = child.kind_id  # an int: no string made for each step
-            if symbol in _SCOPE_SYMBOLS:
-                entry = _scope_entry(child, reversed(path))
-                if entry is not None:
-                    name, scope_kind = entry
-                    scopes.append((len(path), f"{scope_kind}:{name}@{child.start_byte}", name, scope_kind,
-                                   child.type in CLASS_TYPES))
-            elif symbol in _TRY_SYMBOLS:
-                tries.append(len(path))
-            elif symbol == _ERROR_SYMBOL and self._error_at == _NONE:
-                self._error_at = len(path)
+            if symbol in special:
+                if symbol in _SCOPE_SYMBOLS:
+                    entry = _scope_entry(child, path[-1:-5:-1])
+                    if entry is not None:
+                        name, scope_kind = entry
+                        scopes.append((len(path), f"{scope_kind}:{name}@{child.start_byte}", name, scope_kind,
+                                       child.type in CLASS_TYPES))
+                elif symbol in _TRY_SYMBOLS:
+                    tries.append(len(path))
+                elif self._error_at == _NONE:
+                    self._error_at = len(path)
             path.append(child)
+            node = child
 
     def error_above(self, depth: int) -> bool:
         """Whether an ERROR node is among the path's first `depth` nodes."""
@@ -262,29 +277,24 @@ class Descent:
         found = indexed[1][at] if at >= 0 else None
         return found if found is not None and found.end_byte > offset else None
 
-    @staticmethod
-    def _child_at(cursor: TreeCursor, offset: int) -> Node | None:
-        """The child of the cursor's node holding `offset`, the cursor moved onto it (not
-        `node.children`: a node keeps the list it made, and a path is 300,000 deep); the
-        cursor is left where it is when there is none."""
-        if cursor.goto_first_child_for_byte(offset) is None:
-            return None
-        child = cursor.node
-        if child is not None and child.start_byte <= offset < child.end_byte:
-            return child
-        cursor.goto_parent()
-        return None
-
     def scope(self, unit: str, depth: int) -> Scope:
         """The scope of a node whose ancestors are the path's first `depth` nodes."""
         count = len(self.scopes)
         while count and self.scopes[count - 1][0] >= depth:
             count -= 1
         self.spend(count)
+        # the handlers of one function share its scope: an entry stays the same object while its
+        # node is on the path, and so do the entries before it
+        last = self.scopes[count - 1] if count else None
+        known = self._made.get(count)
+        if known is not None and known[0] is last:
+            return known[1]
         entries = self.scopes[:count]
         innermost = next(((e[2], e[3]) for e in reversed(entries) if not e[4]), ("<module>", "module"))
-        return Scope(scopePath=(f"module:{unit}@0", *(e[1] for e in entries)), function=innermost[0],
-                     functionKind=innermost[1])
+        scope = Scope(scopePath=(f"module:{unit}@0", *(e[1] for e in entries)), function=innermost[0],
+                      functionKind=innermost[1])
+        self._made[count] = (last, scope)
+        return scope
 
 
 #: a path position past any path
@@ -294,21 +304,16 @@ _SCOPE_SYMBOLS = symbols_of(_SCOPE_TYPES)
 _TRY_SYMBOLS = symbols_of(frozenset({"try_statement"}))
 #: the `kind_id` of an ERROR node
 _ERROR_SYMBOL = LANGUAGE.id_for_node_kind("ERROR", True)
+#: the symbols the descent keeps track of
+_SPECIAL_SYMBOLS = _SCOPE_SYMBOLS | _TRY_SYMBOLS | {_ERROR_SYMBOL}
 
 
-def _scope_entry(node: Node, parents: Iterable[Node]) -> tuple[str, str] | None:
-    """scopes.scope_of's entry for a scope node: None for Bun's CommonJS wrapper."""
-    above = list(_first(parents, 4))
+def _scope_entry(node: Node, above: list[Node]) -> tuple[str, str] | None:
+    """scopes.scope_of's entry for a scope node: None for Bun's CommonJS wrapper. `above`: its
+    nearest ancestors, innermost first (4 are all that its name and the wrapper's shape read)."""
     if is_bun_cjs_wrapper(node, iter(above)):
         return None
     return function_name(node, iter(above)), function_kind(node)
-
-
-def _first(items: Iterable[Node], count: int) -> Iterable[Node]:
-    for at, item in enumerate(items):
-        if at >= count:
-            return
-        yield item
 
 
 class _WideSiblings(Siblings):

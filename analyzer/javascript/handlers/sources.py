@@ -6,7 +6,6 @@ which throws them and does not catch them, at most `MAX_HOPS` calls deep. The di
 from __future__ import annotations
 
 import bisect
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -149,10 +148,7 @@ class _Graph:
         self.source, self.raw, self.shadowed, self.escaping = source, raw, shadowed, escaping
         self.starts = [item[0] for item in raw]
         #: names declared once, by an item that declares nothing else -> its position
-        counts = Counter(name for item in raw for _, name in item[3])
-        self.items: dict[bytes, int] = {
-            item[3][0][1]: position for position, item in enumerate(raw)
-            if len(item[3]) == 1 and counts[item[3][0][1]] == 1}
+        self.items = _declared_once(raw)
         self._functions: dict[bytes, _Function | None] = {}
         #: function start -> (error callsite offset, hops) of what escapes it
         self._escapes: dict[int, list[tuple[int, int]]] = {}
@@ -235,6 +231,20 @@ class _Graph:
             if handler is None and boundary is not None and boundary.id == function.node.id:
                 out.append((called, _awaited(call)))
         return out
+
+
+def _declared_once(raw: Sequence[RawItem]) -> dict[bytes, int]:
+    """The names declared once in the listing, by an item that declares nothing else -> the
+    item's position; one pass (-1 marks a name declared more than once or beside others)."""
+    seen: dict[bytes, int] = {}
+    for position, (_, _, _, declared) in enumerate(raw):
+        if len(declared) == 1:
+            name = declared[0][1]
+            seen[name] = position if name not in seen else -1
+        else:
+            for _, name in declared:
+                seen[name] = -1
+    return {name: position for name, position in seen.items() if position >= 0}
 
 
 def _function_of(node: Node) -> Node | None:
