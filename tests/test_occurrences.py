@@ -130,3 +130,14 @@ def test_a_range_cut_inside_a_word_or_after_a_dot_names_nothing(start: int, end:
     """The words pass reads a range alone: a name is whole in the source, not only in the range."""
     words = _Words(b"abc;x.ab;ab+1", frozenset({b"ab", b"bc"}), set(), trusted=True)
     assert words.of(start, end) == expected
+
+
+def test_a_name_after_a_spread_or_rest_is_a_name() -> None:
+    """`...Q` is no member's name: a rest binding declares a local `Q` (the item does not
+    reference the top-level one), a spread of `Q` references it."""
+    source = (b"var Q = 1;\nfunction f(...Q) { return Q; }\nfunction g() { var [...Q] = [1]; return Q; }\n"
+              b"function h() { var {...Q} = {}; return Q; }\nfunction k() { return m(...Q, [...Q]); }\n"
+              b"function m() {}\n")
+    fast, slow = both(source)
+    assert fast == slow
+    assert fast[0] == [set(), set(), set(), set(), {b"Q", b"m"}, set()]

@@ -102,12 +102,15 @@ class _Words:
 
     def __init__(self, source: bytes, names: frozenset[bytes], declared: set[int], trusted: bool) -> None:
         self.source, self.names, self.declared, self.trusted = source, names, declared, trusted
+        #: the source with each `...` made spaces: a name after a spread or rest's dots is a word
+        #: (`f(...a)`, `(...a) =>`), not a member's name (same offsets)
+        self.words_source = source.replace(b"...", b"   ") if b"..." in source else source
         self.suspects: list[tuple[int, bytes]] = []
         self.needles: dict[bytes, bytes] = {}  # name -> a space and the name
 
     def of(self, start: int, end: int) -> dict[bytes, list[int]]:
         """The offsets of every occurrence in [start, end) of each name it holds as a word not
-        after `.`, `#` or `\\`, in byte order. A long range is read in windows of about
+        after `.` (but `...`), `#` or `\\`, in byte order. A long range is read in windows of about
         `_WINDOW` bytes (cut between words): each name a window holds is searched for in it."""
         out: dict[bytes, list[int]] = {}
         while start < end:
@@ -118,12 +121,12 @@ class _Words:
 
     def _window(self, start: int, end: int, out: dict[bytes, list[int]]) -> None:
         source, declared, suspects, trusted = self.source, self.declared, self.suspects, self.trusted
-        needles = self.needles
+        needles, spread = self.needles, self.words_source
         last = len(source)
         # the window's words between marks that stand for the bytes around it: a space where a
         # name may start (or end) there, else a vertical tab before and `!` after (no match)
-        words = (b" " if start == 0 or source[start - 1] not in _NOT_BEFORE else b"\x0b") + \
-            source[start:end].translate(_SPACES) + (b" " if end == last or source[end] not in _IDENTIFIER else b"!")
+        words = (b" " if start == 0 or spread[start - 1] not in _NOT_BEFORE else b"\x0b") + \
+            spread[start:end].translate(_SPACES) + (b" " if end == last or source[end] not in _IDENTIFIER else b"!")
         for name in self.names.intersection(words.split()):
             needle = needles.get(name)
             if needle is None:

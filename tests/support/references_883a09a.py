@@ -22,8 +22,9 @@ def _text(name: bytes) -> str:
     return name.decode("utf-8", "surrogateescape")
 
 
-#: a word that may be a name: not after `.`, `?.` or `#` (member and private names)
-_WORD = re.compile(rb"(?<![.#\w$\x80-\xff\\])[A-Za-z_$\x80-\xff][\w$\x80-\xff]*")
+#: a word that may be a name: not after `.`, `?.` or `#` (member and private names), but after
+#: a spread's or rest's `...`
+_WORD = re.compile(rb"(?:(?<=\.\.\.)|(?<![.#\w$\x80-\xff\\]))[A-Za-z_$\x80-\xff][\w$\x80-\xff]*")
 
 
 def _references(
