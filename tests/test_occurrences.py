@@ -71,6 +71,18 @@ function f12() { if (x) { let a; a++; } a--; }
 """
 
 
+#: calls of the top-level `a` and `b` after every kind of byte, beside functions declared with
+#: their names after `function`, `*`, a comment and a line break
+CALLS = b"""var a = 1, b = 2;
+function g1() { return [a(), (b(1)), !a(), -b(), +a(), ~b(), a(b()), {k: a()}, `${b()}`, a?.(), b	()]; }
+function g2() { x = a(); y = b() || a() && b(); if (a()) b(); return a() ? b() : a(); }
+function g3() { function
+b() {} function/**/a() {} return a() + b(); }
+function g4() { function* a() {} return new b() ^ b() % a() | b() & a(); }
+function g5() { function a () {} return b() }
+"""
+
+
 def by_chunks(source: bytes, chunk_bytes: int) -> tuple[list[set[bytes]], int]:
     """The pass made chunk by chunk (`references.chunk_references`), as a scan's tasks do."""
     tree = parse(source)
@@ -91,6 +103,14 @@ def test_shapes_made_to_put_names_everywhere() -> None:
     fast, slow = both(SHAPES)
     assert fast == slow
     assert fast[1] > 0  # the shapes do shadow
+
+
+def test_calls_after_every_kind_of_byte() -> None:
+    """A name followed by `(` is a suspect only where the byte before it lets it be a function's
+    name: the same references and walks as the pass that looks every occurrence up."""
+    fast, slow = both(CALLS)
+    assert fast == slow
+    assert fast[1] > 0  # g3, g4, g5 declare their own `a` or `b`
 
 
 def test_a_tree_the_parser_recovered_from() -> None:

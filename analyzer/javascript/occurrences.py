@@ -36,6 +36,8 @@ _NEVER_DECLARING = re.compile(
 _WINDOW = 1024
 _CALL = re.compile(rb"[ \t]*\(")
 _FUNCTION_BEFORE = re.compile(rb"(?<![\w$\x80-\xff\\])function\Z")
+#: a byte right before a name followed by `(` that leaves `_function_before` no case (most calls)
+_NO_FUNCTION_BEFORE = frozenset(range(256)) - _IDENTIFIER - frozenset(b" \t*/\n\r")
 #: what the byte right after a name says: it may be declared, it cannot be, or look further
 _DECLARING, _NOT_DECLARING, _LOOK = 0, 1, 2
 _AFTER_NAME = bytes(
@@ -144,7 +146,8 @@ class _Words:
                         after = offset + size
                         decided = _AFTER_NAME[source[after]] if after < last and trusted else _DECLARING
                         if decided == _DECLARING or (decided == _LOOK and (
-                                _function_before(source, offset) if source[after] == 0x28  # (
+                                (offset == 0 or source[offset - 1] not in _NO_FUNCTION_BEFORE
+                                 ) and _function_before(source, offset) if source[after] == 0x28  # (
                                 else _maybe_declaring(source, offset, after))):
                             suspects.append((offset, name))
                 at = words.find(needle, at + size + 1)

@@ -115,13 +115,10 @@ def unit_references(listing: Listing, chunks: list[tuple[list[tuple[bytes, ...]]
     of the bindings that may root a `references` entry (`binding_digests`)."""
     text_of = {name: _text(name) for name in listing.names}
     referenced = [names for chunk, _, _ in chunks for names in chunk]
+    # most items declare one name or none and reference a few: no generator, no sort of nothing
     items = [
-        Item(
-            offset=start,
-            end_offset=end,
-            declares=tuple(text_of[n] for _, n in names),
-            references=tuple(sorted(map(text_of.__getitem__, referenced[position]))),
-        )
+        Item(start, end, tuple([text_of[n] for _, n in names]) if names else (),
+             tuple(sorted(map(text_of.__getitem__, names_in))) if (names_in := referenced[position]) else ())
         for position, (start, end, _, names) in enumerate(listing.raw)
     ]
     return UnitReferences(items, listing.helpers, sum(walked for _, walked, _ in chunks), digests,

@@ -147,5 +147,7 @@ def context_of(callsite: Node, chain: list[Node]) -> Context:
         elif node.type == "try_statement" and not in_try and same(node.child_by_field_name("body"), child):
             in_try = True
         child = node
-    in_error = callsite.has_error or callsite.is_missing or any(n.type == "ERROR" for n in chain)
+    # an ERROR node sets `has_error` on every node above it: the chain's top says whether one is in it
+    in_error = callsite.has_error or callsite.is_missing or (
+        bool(chain) and chain[-1].has_error and any(n.type == "ERROR" for n in chain))
     return Context(inCatch=in_catch, catchParam=catch_param, inTry=in_try, inErrorRegion=in_error)
