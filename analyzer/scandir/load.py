@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from analyzer.errors import InputError
-from analyzer.facts import BundledModule
 from analyzer.handler_model import Handler, HandlerOwnerRow, JavaScriptHandler, PythonHandler
 from analyzer.model import (
     CALLSITE_SCHEMA,
@@ -45,6 +44,7 @@ from analyzer.scandir.files import (
 
 if TYPE_CHECKING:
     from analyzer.diff_model import DiffDocument
+    from analyzer.facts import BundledModule
 
 _PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
 
@@ -434,6 +434,8 @@ def reference_fields(files: dict[str, bytes]) -> list[tuple[Any, ...]]:
 
 def load_modules(files: dict[str, bytes]) -> list[BundledModule]:
     """The bundler modules of every unit, as modules.jsonl holds them."""
+    from analyzer.facts import BundledModule  # the frontends' facts: the gate, which reads no module, never loads them
+
     return records_of(files.get(MODULES_FILE, b""), MODULES_FILE, BundledModule, MODULE_SCHEMA, "a module row")
 
 
