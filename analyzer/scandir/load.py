@@ -374,7 +374,8 @@ def load_callsites(files: dict[str, bytes]) -> list[Callsite]:
     found: list[Callsite] = []
     for kind, name in CALLSITE_FILES.items():
         data = files[name]
-        if data.strip() and b'"readable":' not in data.split(b"\n", 1)[0]:
+        end = data.find(b"\n")  # the first line, not a copy of the rest (nor of the stripped file)
+        if data and not data.isspace() and b'"readable":' not in (data if end < 0 else data[:end]):
             raise InputError(name, "written by an earlier erratlas (records without `readable`, "
                                    "its readable slice): scan the bundle again")
         records = records_of(data, name, Callsite, CALLSITE_SCHEMA, "a callsite record")
