@@ -291,9 +291,10 @@ def _slots_twin(record: type) -> type | None:
     one layout), and is then what `record(...)` makes. None when CPython refuses the change."""
     namespace = {"__slots__": record.__dict__.get("__slots__", ()), "__setattr__": object.__setattr__,
                  "__delattr__": object.__delattr__}
-    twin = type(f"_{record.__name__}Slots", (record.__base__,), namespace)
+    twin = type(f"_{record.__name__}Slots", (record.__base__ or object,), namespace)
+    probe: Any = object.__new__(twin)
     try:
-        object.__new__(twin).__class__ = record
+        probe.__class__ = record
     except TypeError:  # another layout (a `__dict__`, a base without slots): set through descriptors
         return None
     return twin
