@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from analyzer.handler_model import BranchTest, CaughtClass
 from analyzer.identity import IdentityInput
+
+# the modules.jsonl schema is the records' (a verb reading a scan directory never imports this module)
+from analyzer.model import MODULE_SCHEMA as MODULE_SCHEMA
 from analyzer.model import (
     CalleeRole,
     CauseKept,
@@ -403,9 +406,6 @@ class FrontendScan:
 
 
 # ---- module rows (modules.jsonl): made by every frontend ------------------------------------
-
-MODULE_SCHEMA = "erratlas.module/1"
-
 
 @dataclass(frozen=True, slots=True)
 class BundledModule:

@@ -54,6 +54,7 @@ HANDLER_SCHEMA = "erratlas.handler/1"
 REFERENCE_ITEM_SCHEMA = "erratlas.reference-item/1"
 ERROR_CLASS_SCHEMA = "erratlas.error-class/1"
 MAP_SOURCE_SCHEMA = "erratlas.map-source/1"
+MODULE_SCHEMA = "erratlas.module/1"
 #: where a source map's source lies against the bundle's package (analyzer/places.py)
 PLACES = ("package", "node_modules", "outside", "unplaced")
 

@@ -7,7 +7,8 @@ functions the gate calls, with the collector off as the CLI has it, and prints a
 of the minimum user + system CPU of each stage over N runs (default 5). The reference graph's
 lines appear only when an allowlist of the scan has a `references` entry; the projection's line
 includes building the graph's edge index and its reach (each run on a fresh graph, built
-beforehand).
+beforehand); the index pages' line renders them from the owners counted, without the allowlists'
+health.
 """
 
 from __future__ import annotations
@@ -30,14 +31,17 @@ def main() -> int:
     start = time.process_time()
     import analyzer.cli  # noqa: F401  (the gate's start-up imports the CLI)
     from analyzer.owners.gate import recorded_allowlists
-    from analyzer.owners.handlers import project_handlers
-    from analyzer.owners.projection import project
+    from analyzer.owners.handlers import handler_owner_counts, project_handlers
+    from analyzer.owners.projection import owner_counts, project
     from analyzer.owners.references import ReferenceGraph
     from analyzer.projected import recompute
     from analyzer.reports.flow import flow_pages
+    from analyzer.reports.index import index_files
     from analyzer.scandir.files import SUMMARY_FILE, is_derived
     from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers, reference_fields
     from analyzer.scandir.read import verified
+    from analyzer.scandir.summary import scan_part
+    from analyzer.summary_model import OwnerPart
 
     print(f"| stage | min CPU s of {args.runs} |\n|---|---:|\n| imports (the CLI and the gate's modules) "
           f"| {time.process_time() - start:.3f} |")
@@ -66,7 +70,13 @@ def main() -> int:
     projection = stage("projection (and the graph's edge index and reach)",
                        lambda: project(records, allowlists, fresh.pop() if fresh else None))
     rows = stage("handler owners", lambda: project_handlers(handlers, allowlists, projection, graph))
-    stage("flow pages", lambda: flow_pages(handlers, rows, [h.findings() for h in handlers], records))
+    findings = [h.findings() for h in handlers]
+    flow = stage("flow pages", lambda: flow_pages(handlers, rows, findings, records))
+    counted, coverage, invariants = owner_counts(records, projection)
+    tallied, more = handler_owner_counts(handlers, rows, findings, scan_part(summary.document, where).handlers)
+    owners = OwnerPart(counted, coverage, [], [], [], [], invariants + more, tallied)
+    stage("index pages", lambda: index_files(records, projection.rows, owners, scan_part(summary.document, where).head,
+                                             [], flow[0]))
     stage("the whole recomputation (`projected.recompute`)", lambda: recompute(directory, files, summary, allowlists))
     return 0
 

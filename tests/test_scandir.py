@@ -15,9 +15,11 @@ from conftest import ROOT, run
 from analyzer.diff_model import DiffDocument
 from analyzer.errors import InputError
 from analyzer.facts import BundledModule
+from analyzer.handler_model import JavaScriptHandler
 from analyzer.model import Callsite, Candidate, ProjectionRow, ReferenceItem, Suggestion, SuggestionEvidence
 from analyzer.scandir.files import (
     CALLSITE_FILES,
+    HANDLERS_FILE,
     INDEX_DIRECTORY,
     MAP_SOURCES_FILE,
     MODULES_FILE,
@@ -130,6 +132,11 @@ def _compiled_agrees(record: type, documents: list[object], first: int = 8) -> i
     from analyzer.scandir.load import _MISS, _builder, _fast, record_of
 
     assert all(_fast(record)(d) == _builder(record)(d) for d in documents)
+    # made as its slots' twin, then given its class: the record itself, frozen, shown as the record
+    made = [_fast(record)(d) for d in documents[:first]]
+    assert all(type(m) is record and repr(m) == repr(_builder(record)(d)) for m, d in zip(made, documents))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made[0].schema = "changed"
     refused = 0
     for document in documents[:first]:
         assert isinstance(document, dict)
@@ -163,6 +170,9 @@ def test_the_compiled_loader_builds_what_the_checked_one_does_and_refuses_what_i
     assert any(len(m["spans"]) for m in modules)
     assert _compiled_agrees(BundledModule, modules, first=3) > 50
     assert [orjson.dumps(row) for row in load_modules(files)] == _lines(files[MODULES_FILE])
+    # a record whose slots are partly its base's (a handler of one language)
+    handlers = [orjson.loads(line) for line in _lines(files[HANDLERS_FILE])]
+    assert _compiled_agrees(JavaScriptHandler, [h for h in handlers if "loneRethrow" in h], first=2) > 50
     plain = orjson.loads(orjson.dumps(Suggestion(
         SUGGESTION_SCHEMA, "s:callsite:x", "callsite", {"callsite": "fp1:0"}, 2, None, None, None, None, None,
         "ambiguous", (SuggestionEvidence("source-map", "a.js"),), None, 2, ("x",), None, "r")))

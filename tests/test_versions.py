@@ -73,3 +73,43 @@ def test_a_summary_without_versions_is_refused(demo_scan: Path, tmp_path: Path) 
     (other / SUMMARY).write_text(json.dumps(summary))
     result = run("gate", other)
     assert result.returncode == 2 and "rescan" in result.stderr
+
+
+def test_a_release_read_directly_is_the_one_importlib_metadata_reads() -> None:
+    """Every distribution of this environment, read without importlib.metadata where the read is
+    plain, gives importlib.metadata's version; the parsers' are read so."""
+    import importlib.metadata
+
+    from analyzer.versions import PARSERS, _dist_info_version
+
+    names = {dist.metadata["Name"] for dist in importlib.metadata.distributions()}
+    read = {name: _dist_info_version(name) for name in names}
+    assert all(found == version(name) for name, found in read.items() if found is not None)
+    assert all(read[name] is not None for name in PARSERS["javascript"] if name in read)
+
+
+def test_what_is_not_plain_is_left_to_importlib_metadata(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folded Version header, an egg-info first, a zip on the path, headers cut short: no
+    direct read; a plain one later on the path after a directory without it is read."""
+    import importlib.metadata
+    import sys
+
+    from analyzer.versions import _dist_info_version, _installed
+
+    def dist(where: Path, directory: str, metadata: str) -> None:
+        (where / directory).mkdir(parents=True)
+        (where / directory / "METADATA").write_text(metadata)
+
+    plain, folded, egg, cut = (tmp_path / name for name in ("plain", "folded", "egg", "cut"))
+    dist(plain, "some_thing-1.2.dist-info",
+         "Metadata-Version: 2.1\nName: some-thing\nLicense: x\n  y\nVersion:  1.2 \n\nVersion: 9\n")
+    dist(folded, "Some.Thing-1.3.dist-info", "Name: some-thing\nVersion: 1.3\n  folded\n")
+    dist(egg, "some_thing-1.4.egg-info", "Name: some-thing\nVersion: 1.4\n")
+    dist(cut, "some_thing-1.5.dist-info", "Name: some-thing\n\nVersion: 1.5\n")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "archive.zip").write_bytes(b"PK")
+    for path, expected in (([tmp_path / "empty", tmp_path / "absent", plain], "1.2 "), ([folded, plain], None),
+                           ([egg, plain], None), ([cut, plain], None), ([tmp_path / "archive.zip", plain], None)):
+        monkeypatch.setattr(sys, "path", [str(p) for p in path])
+        assert _dist_info_version("Some_Thing") == expected, path
+        assert _installed("Some_Thing") == importlib.metadata.version("some-thing"), path

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, get_args
 
 import orjson
 
-from analyzer.facts import HANDLERS
 from analyzer.model import Disposition, JavaScriptHandlerForm, PythonHandlerForm
 from analyzer.scandir.files import HANDLERS_FILE
 
@@ -26,6 +25,8 @@ def handler_summary(result: ScanResult) -> dict[str, object] | None:
     """Handlers by form, branches by disposition (a branch counts once per disposition it has),
     how many handlers test the caught value, and how many catch an inventoried error directly
     (`withSources`, `sources`) or through a call (`withCallSources`, `callSources`)."""
+    from analyzer.facts import HANDLERS  # a scan's: the gate, which reads handlers.jsonl, never loads the facts
+
     if result.handlers is None:
         return None
     handlers = result.handlers

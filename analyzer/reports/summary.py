@@ -11,15 +11,6 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from analyzer import __version__
-from analyzer.facts import (
-    CALLSITES_FOUND,
-    LOGGER_DETECTION,
-    LOGGING_BINDINGS,
-    PACKAGE_MODULE,
-    REFERENCES,
-    LoggerCandidate,
-    UnitFacts,
-)
 from analyzer.model import Callsite
 from analyzer.reports.handlers import handler_summary
 from analyzer.reports.modules import module_summary, place_counts
@@ -27,7 +18,10 @@ from analyzer.scandir.files import SUMMARY_SCHEMA
 from analyzer.summary_model import Invariant, OwnerPart, RecordedAllowlist, ScanPart, invariants_of
 from analyzer.versions import FP_VERSION, grammar
 
+# a scan's part reads the frontends' facts, imported where it is made: the gate, which only
+# finishes a summary, never loads them (docs/performance.md, "The gate")
 if TYPE_CHECKING:
+    from analyzer.facts import LoggerCandidate, UnitFacts
     from analyzer.scan import ScanResult
 
 _REGIONS_LISTED = 50
@@ -71,6 +65,8 @@ def counts(records: Sequence[Callsite]) -> dict[str, object]:
 
 def invariants(result: ScanResult, tallies: dict[str, object]) -> list[Invariant]:
     """Every count equals the sum of its parts; identities are unique. Raises when one fails."""
+    from analyzer.facts import CALLSITES_FOUND
+
     records = result.callsites
     by_kind: dict[str, int] = tallies["byKind"]  # type: ignore[assignment]
     checks: list[tuple[str, int, int]] = [
@@ -98,6 +94,8 @@ def invariants(result: ScanResult, tallies: dict[str, object]) -> list[Invariant
 
 def scan_summary(result: ScanResult) -> dict[str, object]:
     """The scan's part of the summary; owners and output hashes are added by `finish`."""
+    from analyzer.facts import CALLSITES_FOUND
+
     tallies = counts(result.callsites)
     regions = [(u.unit.name, r) for u in result.units for r in u.error_regions]
     return {
@@ -142,6 +140,8 @@ def scan_summary(result: ScanResult) -> dict[str, object]:
 
 def reference_summary(result: ScanResult) -> dict[str, object]:
     """The size of the reference graph (docs/references.md)."""
+    from analyzer.facts import REFERENCES
+
     bindings = [b for item in result.references for b in item.declares]
     return {
         "items": len(result.references),
@@ -156,6 +156,8 @@ def reference_summary(result: ScanResult) -> dict[str, object]:
 
 def _logger(unit: UnitFacts) -> dict[str, object]:
     """The unit's `loggers` entry; a package module's adds its module, vendoring and parse error."""
+    from analyzer.facts import PACKAGE_MODULE
+
     logger, where = unit.logger, unit.logger.declaration
     entry: dict[str, object] = {
         "unit": logger.unit, "name": logger.name, "source": logger.source,
@@ -175,6 +177,8 @@ def _logger(unit: UnitFacts) -> dict[str, object]:
 def _logger_evidence(unit: UnitFacts) -> object:
     """What the logger was chosen on: the detection among candidate bindings (the chosen one's
     counts, the reasons, the runner-ups), or the logging bindings a package module declares."""
+    from analyzer.facts import LOGGER_DETECTION, LOGGING_BINDINGS
+
     detection = unit.extra(LOGGER_DETECTION)
     if detection is not None:
         chosen = _candidate(detection.chosen) if detection.chosen is not None else {}

@@ -9,8 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from analyzer.facts import MODULE_SCHEMA
-from analyzer.model import CALLSITE_SCHEMA, ERROR_CLASS_SCHEMA, HANDLER_SCHEMA, MAP_SOURCE_SCHEMA, REFERENCE_ITEM_SCHEMA
+from analyzer.model import (
+    CALLSITE_SCHEMA,
+    ERROR_CLASS_SCHEMA,
+    HANDLER_SCHEMA,
+    MAP_SOURCE_SCHEMA,
+    MODULE_SCHEMA,
+    REFERENCE_ITEM_SCHEMA,
+)
 
 #: how a file is read back: one JSON document, one per line, or text
 Format = Literal["json", "jsonl", "md", "txt"]
