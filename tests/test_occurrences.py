@@ -161,3 +161,10 @@ def test_a_name_after_a_spread_or_rest_is_a_name() -> None:
     fast, slow = both(source)
     assert fast == slow
     assert fast[0] == [set(), set(), set(), set(), {b"Q", b"m"}, set()]
+
+
+@pytest.mark.parametrize(("start", "end"), [(0, 7), (2, 7), (3, 7), (4, 7), (5, 7)])
+def test_a_range_cut_inside_a_spreads_dots_still_reads_the_name(start: int, end: int) -> None:
+    """`f(...Q)` read from anywhere before the name: its dots are read from the first."""
+    words = _Words(b"f(...Q)", frozenset({b"Q", b"f"}), set(), trusted=True)
+    assert words.of(start, end).get(b"Q") == [5]

@@ -104,9 +104,6 @@ class _Words:
 
     def __init__(self, source: bytes, names: frozenset[bytes], declared: set[int], trusted: bool) -> None:
         self.source, self.names, self.declared, self.trusted = source, names, declared, trusted
-        #: the source with each `...` made spaces: a name after a spread or rest's dots is a word
-        #: (`f(...a)`, `(...a) =>`), not a member's name (same offsets)
-        self.words_source = source.replace(b"...", b"   ") if b"..." in source else source
         self.suspects: list[tuple[int, bytes]] = []
         self.needles: dict[bytes, bytes] = {}  # name -> a space and the name
 
@@ -123,12 +120,22 @@ class _Words:
 
     def _window(self, start: int, end: int, out: dict[bytes, list[int]]) -> None:
         source, declared, suspects, trusted = self.source, self.declared, self.suspects, self.trusted
-        needles, spread = self.needles, self.words_source
+        needles = self.needles
         last = len(source)
+        # each `...` made spaces (same offsets): a name after a spread's or rest's dots is a word
+        # (`f(...a)`, `(...a) =>`), not a member's name; a run of dots the window cuts is read
+        # from its first dot, as a replacement over the whole source would read it
+        first = start
+        while first > 0 and source[first - 1] == 0x2E:
+            first -= 1
+        text = source[first:end]
+        if b"..." in text:
+            text = text.replace(b"...", b"   ")
+        before = text[start - first - 1] if start > first else (source[start - 1] if start else 0x20)
         # the window's words between marks that stand for the bytes around it: a space where a
         # name may start (or end) there, else a vertical tab before and `!` after (no match)
-        words = (b" " if start == 0 or spread[start - 1] not in _NOT_BEFORE else b"\x0b") + \
-            spread[start:end].translate(_SPACES) + (b" " if end == last or source[end] not in _IDENTIFIER else b"!")
+        words = (b" " if before not in _NOT_BEFORE else b"\x0b") + text[start - first:].translate(_SPACES) + \
+            (b" " if end == last or source[end] not in _IDENTIFIER else b"!")
         for name in self.names.intersection(words.split()):
             needle = needles.get(name)
             if needle is None:
