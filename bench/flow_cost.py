@@ -24,7 +24,7 @@ import tempfile
 REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "bench"))
 
-from scan_vs_astgrep import fail, fmt_load, resolve_target, run_child
+from scan_vs_astgrep import fail, fmt_load, resolve_target, run_child, target_arguments
 
 #: the command, with or without flow: `python -c RUN [no-flow] scan ...`
 RUN = """
@@ -45,9 +45,7 @@ main()
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="measured rounds (default 5)")
-    parser.add_argument("--target", help="a bundle or Bun executable (overrides --package)")
-    parser.add_argument("--package", default="@anthropic-ai/claude-code-linux-x64", help="pinned npm package")
-    parser.add_argument("--version", default="2.1.235", help="its pinned version")
+    target_arguments(parser, "@anthropic-ai/claude-code-linux-x64", "2.1.235")
     args = parser.parse_args(argv)
     target = resolve_target(args)
     os.environ["PYTHONPATH"] = os.pathsep.join([str(REPOSITORY), os.environ.get("PYTHONPATH", "")])

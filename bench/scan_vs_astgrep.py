@@ -165,6 +165,14 @@ def extract_entry_module(binary: pathlib.Path, workdir: pathlib.Path) -> tuple[p
     return script, f"{entry.path}, {len(entry.contents) / 2**20:.1f} MiB of {len(modules)} modules"
 
 
+def target_arguments(parser: argparse.ArgumentParser, package: str = "@anthropic-ai/claude-code",
+                     version: str = "2.1.100") -> None:
+    """`--target PATH`, or `--package P --version V` of the verified npm cache (`resolve_target`)."""
+    parser.add_argument("--target", help="a bundle or Bun executable (overrides --package)")
+    parser.add_argument("--package", default=package, help="pinned npm package")
+    parser.add_argument("--version", default=version, help="its pinned version")
+
+
 def resolve_target(args: argparse.Namespace) -> pathlib.Path:
     if args.target:
         target = pathlib.Path(args.target)
@@ -294,9 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="measured runs per tool (default 5)")
     parser.add_argument("--warmup", type=int, default=1, help="unmeasured runs per tool first")
-    parser.add_argument("--target", help="a bundle or Bun executable (overrides --package)")
-    parser.add_argument("--package", default="@anthropic-ai/claude-code", help="pinned npm package")
-    parser.add_argument("--version", default="2.1.100", help="its pinned version")
+    target_arguments(parser)
     parser.add_argument("--jobs-1", action="store_true", help="also `erratlas scan --jobs 1`, interleaved")
     parser.add_argument("--erratlas", help="erratlas command (default: next to this Python)")
     parser.add_argument("--ast-grep", help="ast-grep command (default: next to this Python)")

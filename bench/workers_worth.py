@@ -22,7 +22,7 @@ import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from scan_vs_astgrep import Run, fail, find_command, fmt_load, resolve_target, run_child
+from scan_vs_astgrep import Run, fail, find_command, fmt_load, resolve_target, run_child, target_arguments
 
 #: (label, extra arguments, environment)
 CONFIGS = (
@@ -35,9 +35,7 @@ CONFIGS = (
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=7, help="measured rounds (default 7)")
-    parser.add_argument("--target", help="a bundle or Bun executable (overrides --package)")
-    parser.add_argument("--package", default="@anthropic-ai/claude-code", help="pinned npm package")
-    parser.add_argument("--version", default="2.1.100", help="its pinned version")
+    target_arguments(parser)
     parser.add_argument("--erratlas", help="erratlas command (default: next to this Python)")
     args = parser.parse_args(argv)
     target = resolve_target(args)
