@@ -1,7 +1,7 @@
 """What error flow adds to a scan's CPU: `erratlas scan --jobs 1` of this checkout as it is, and
 the same with the flow taken out, interleaved (docs/performance.md, "What flow costs").
 
-usage: python bench/flow_cost.py [--runs N] [--target PATH | --package P --version V]
+usage: python bench/flow_cost.py [--runs N] [--callgrind] [--target PATH | --package P --version V]
 
 "Without flow" runs the same code with three functions of `analyzer.javascript.extract`
 replaced before the command starts: `find_handlers` finds no handler, `called_sources` no
@@ -10,6 +10,12 @@ flow: no handler records, identities, projection or flow pages, an empty `handle
 difference of the two CPU times (user + system of the command and every process it reaped,
 `os.wait4`) is all that flow costs, from the handlers' search to the last report; "added" is
 that difference over the CPU without flow. Prints a markdown table of medians and ranges.
+
+CPU time on a shared VM moves by a fifth between identical runs, more than the 10% asked.
+`--callgrind` runs each side once under `valgrind --tool=callgrind` (forked processes
+included) and compares instructions (Ir, all processes summed): deterministic, about 50 times
+slower, and not time (valgrind's CPU has no SHA extensions, so the sha256 of the input, the
+same on both sides, weighs more than it does natively).
 """
 
 from __future__ import annotations
@@ -17,7 +23,10 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 
@@ -28,27 +37,91 @@ from scan_vs_astgrep import fail, fmt_load, resolve_target, run_child, target_ar
 
 #: the command, with or without flow: `python -c RUN [no-flow] scan ...`
 RUN = """
+import importlib.abc
+import importlib.util
 import sys
-if sys.argv[1] == "no-flow":
-    from analyzer.facts import SinkEvidence
-    from analyzer.javascript import extract
-    extract.find_handlers = lambda unit, *args: ([], SinkEvidence(unit, None, None, 0, ("no flow",), ()), 0, [])
-    extract.called_sources = lambda *args: {}
-    extract.flow_of = lambda *args: None
-del sys.argv[1]
+
+
+class NoFlow(importlib.abc.MetaPathFinder):
+    # takes flow out where the extraction is first imported; both sides import the same modules
+    def __init__(self, off):
+        self.off = off
+
+    def find_spec(self, name, path, target=None):
+        if name != "analyzer.javascript.extract":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            if self.off:
+                from analyzer.facts import SinkEvidence
+                module.find_handlers = lambda unit, *args: (
+                    [], SinkEvidence(unit, None, None, 0, ("no flow",), ()), 0, [])
+                module.called_sources = lambda *args: {}
+                module.flow_of = lambda *args: None
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, NoFlow(sys.argv.pop(1) == "no-flow"))
 sys.argv[0] = "erratlas"
 from analyzer.cli import main
 main()
 """
 
 
+def instructions(command: list[str], work: pathlib.Path) -> int:
+    """Ir of `command` and every process it forks, under callgrind."""
+    out = work / "callgrind"
+    out.mkdir()
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                           f"--callgrind-out-file={out}/callgrind.%p", *command],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"callgrind exited {done.returncode}:\n{done.stderr.decode(errors='replace')[-2000:]}")
+    total = 0
+    for path in sorted(out.iterdir()):
+        found = re.search(rb"^(?:summary|totals): (\d+)", path.read_bytes(), re.M)
+        if found is None:
+            raise SystemExit(f"{path}: no instruction total")
+        total += int(found.group(1))
+        path.unlink()
+    out.rmdir()
+    return total
+
+
+def callgrind(target: pathlib.Path, work: pathlib.Path) -> int:
+    counts = {}
+    for side in ("with flow", "no-flow"):
+        shutil.rmtree(work / "out", ignore_errors=True)  # both sides write a new directory, none swaps
+        command = [sys.executable, "-c", RUN, side, "scan", str(target), "--out", str(work / "out"), "--jobs", "1"]
+        counts[side] = instructions(command, work)
+    with_flow, without = counts["with flow"], counts["no-flow"]
+    print(f"target {target}, `--jobs 1`, one run each under callgrind; instructions (Ir) of every process\n")
+    print("| scan | billion instructions |")
+    print("|---|---:|")
+    print(f"| with flow | {with_flow / 1e9:.3f} |")
+    print(f"| without flow | {without / 1e9:.3f} |")
+    print(f"| flow | {(with_flow - without) / 1e9:.3f} |")
+    print(f"\nflow adds {100 * (with_flow - without) / without:.1f}% to the scan's instructions")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="measured rounds (default 5)")
+    parser.add_argument("--callgrind", action="store_true", help="count instructions under callgrind, one run a side")
     target_arguments(parser, "@anthropic-ai/claude-code-linux-x64", "2.1.235")
     args = parser.parse_args(argv)
     target = resolve_target(args)
     os.environ["PYTHONPATH"] = os.pathsep.join([str(REPOSITORY), os.environ.get("PYTHONPATH", "")])
+    if args.callgrind:
+        with tempfile.TemporaryDirectory(prefix="erratlas-flow-") as work_dir:
+            return callgrind(target, pathlib.Path(work_dir))
     sides = ("with flow", "no-flow")
     cpu: dict[str, list[float]] = {side: [] for side in sides}
     load_before = os.getloadavg()

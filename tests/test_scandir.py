@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import sys
 from pathlib import Path
 
 import orjson
@@ -315,3 +316,21 @@ def test_owner_evidence_of_another_shape_is_refused_naming_the_key(demo_scan_cop
     done = run("sarif", demo_scan_copy)
     assert done.returncode == 2, done.stderr
     assert f"{PROJECTION_FILE}:{number}" in done.stderr and said in done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="renameat2 is Linux's")
+def test_swap_in_exchanges_an_existing_directory_in_one_step(tmp_path: Path) -> None:
+    """On Linux the new directory takes the old one's place by one renameat2(RENAME_EXCHANGE),
+    found among the process's own symbols; the old one is then removed."""
+    from analyzer.scandir import write
+
+    staging, target = tmp_path / "staging", tmp_path / "out"
+    staging.mkdir()
+    (staging / "new").write_text("new")
+    target.mkdir()
+    (target / "old").write_text("old")
+    assert write._exchange(staging, target)  # exchanged back below
+    assert (staging / "old").exists() and (target / "new").exists()
+    write.swap_in(target, staging)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["staging"]
+    assert [p.name for p in staging.iterdir()] == ["new"]

@@ -220,12 +220,12 @@ def swap_in(staging: Path, target: Path) -> None:
 
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically exchange two paths (Linux renameat2 RENAME_EXCHANGE); False if unsupported."""
-    import ctypes.util  # here: the verbs that only read a directory (gate) never load it
+    import ctypes  # here: the verbs that only read a directory (gate) never load it
 
-    name = ctypes.util.find_library("c")
-    if name is None:
+    try:  # the process's own symbols, the C library's among them (no `ldconfig` run to find it)
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
         return False
-    libc = ctypes.CDLL(name, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
     if renameat2 is None:
         return False
