@@ -35,6 +35,7 @@ import pathlib
 import platform
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -124,13 +125,20 @@ def cache_dir() -> pathlib.Path:
     return (pathlib.Path(root) if root else pathlib.Path.home() / ".cache" / "erratlas") / "growth"
 
 
-def input_of(size_mb: int, digests: dict[str, str], load: dict[str, Release]) -> pathlib.Path:
-    """The cached input of about `size_mb` MB, built when missing or damaged."""
+def cached_input(size_mb: int, digests: dict[str, str]) -> tuple[pathlib.Path, bool]:
+    """Where the input of about `size_mb` MB is cached, and whether it is there, undamaged."""
     recipe = json.dumps([RECIPE_VERSION, size_mb, [(v, digests[v]) for v in RELEASES]]).encode()
     key = hashlib.sha256(recipe).hexdigest()
     path = cache_dir() / f"growth-{size_mb}mb-{key[:16]}.js"
     stamp = path.with_suffix(".sha256")
-    if path.exists() and stamp.exists() and sha256(path) == stamp.read_text().strip():
+    return path, path.exists() and stamp.exists() and sha256(path) == stamp.read_text().strip()
+
+
+def input_of(size_mb: int, digests: dict[str, str], load: dict[str, Release]) -> pathlib.Path:
+    """The cached input of about `size_mb` MB, built when missing or damaged."""
+    path, present = cached_input(size_mb, digests)
+    stamp = path.with_suffix(".sha256")
+    if present:
         return path
     if not load:
         load.update((v, load_release(v)) for v in RELEASES)
@@ -319,7 +327,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     digests, loaded = release_digests(), {}
-    inputs = {int(s): input_of(int(s), digests, loaded) for s in args.sizes.split(",")}
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if not args.build_only and not all(cached_input(size, digests)[1] for size in sizes):
+        # built in a child: a process's peak RSS counts its parent's at the fork, so the process
+        # that starts the measured commands never holds the releases
+        subprocess.run([sys.executable, __file__, "--build-only", "--sizes", args.sizes], check=True)
+        if not all(cached_input(size, digests)[1] for size in sizes):
+            raise SystemExit("the inputs were not built")
+    inputs = {size: input_of(size, digests, loaded) for size in sizes}
     mb = {size: path.stat().st_size / MB for size, path in inputs.items()}
     for size, path in inputs.items():
         print(f"{size} MB: {path} ({mb[size]:.2f} MB, sha256 {sha256(path)[:12]})", file=sys.stderr)
