@@ -1,7 +1,7 @@
 """What error flow adds to a scan's CPU: `erratlas scan --jobs 1` of this checkout as it is, and
 the same with the flow taken out, interleaved (docs/performance.md, "What flow costs").
 
-usage: python bench/flow_cost.py [--runs N] [--callgrind] [--target PATH | --package P --version V]
+usage: python bench/flow_cost.py [--runs N] [--stages | --callgrind] [--target PATH | --package P --version V]
 
 "Without flow" runs the same code with three functions of `analyzer.javascript.extract`
 replaced before the command starts: `find_handlers` finds no handler, `called_sources` no
@@ -16,6 +16,12 @@ CPU time on a shared VM moves by a fifth between identical runs, more than the 1
 included) and compares instructions (Ir, all processes summed): deterministic, about 50 times
 slower, and not time (valgrind's CPU has no SHA extensions, so the sha256 of the input, the
 same on both sides, weighs more than it does natively).
+
+`--stages` runs both sides with `ERRATLAS_TRACE=1` and adds the accounting: each stage's CPU
+(`stage_cpu.stages`: the step up to each mark, summed over the units and the processes) on both
+sides and its difference in the same round, so that the whole difference is placed stage by
+stage, downstream included; "unmarked" is the CPU of every process that no step holds (the
+parent's start and exit, the child's exit).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "bench"))
 
 from scan_vs_astgrep import fail, fmt_load, resolve_target, run_child, target_arguments
+from stage_cpu import stages
 
 #: the command, with or without flow: `python -c RUN [no-flow] scan ...`
 RUN = """
@@ -115,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="measured rounds (default 5)")
     parser.add_argument("--callgrind", action="store_true", help="count instructions under callgrind, one run a side")
+    parser.add_argument("--stages", action="store_true", help="also the CPU of each stage (ERRATLAS_TRACE=1)")
     target_arguments(parser, "@anthropic-ai/claude-code-linux-x64", "2.1.235")
     args = parser.parse_args(argv)
     target = resolve_target(args)
@@ -122,8 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.callgrind:
         with tempfile.TemporaryDirectory(prefix="erratlas-flow-") as work_dir:
             return callgrind(target, pathlib.Path(work_dir))
+    if args.stages:
+        os.environ["ERRATLAS_TRACE"] = "1"
     sides = ("with flow", "no-flow")
     cpu: dict[str, list[float]] = {side: [] for side in sides}
+    staged: dict[str, list[dict[str, float]]] = {side: [] for side in sides}
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="erratlas-flow-") as work_dir:
         work = pathlib.Path(work_dir)
@@ -136,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
                     fail(side, code, work / "stderr")
                 if round_:  # the first round warms the caches
                     cpu[side].append(run.cpu)
+                    if args.stages:
+                        found = stages((work / "stderr").read_text(errors="replace"))
+                        found[_UNMARKED] = run.cpu - sum(found.values())
+                        staged[side].append(found)
     with_flow, without = statistics.median(cpu["with flow"]), statistics.median(cpu["no-flow"])
     differences = [a - b for a, b in zip(cpu["with flow"], cpu["no-flow"])]
     print(f"target {target}, `--jobs 1`, {args.runs} interleaved rounds after a warm-up, load before "
@@ -151,7 +166,30 @@ def main(argv: list[str] | None = None) -> int:
           f"({min(differences):.2f}-{max(differences):.2f}) |")
     print(f"\nflow adds {100 * (with_flow - without) / without:.1f}% to the scan's CPU (medians); "
           f"{100 * statistics.median(differences) / without:.1f}% by the same-round differences")
+    if args.stages:
+        _print_stages(staged["with flow"], staged["no-flow"])
     return 0
+
+
+_UNMARKED = "unmarked (start and exit of every process)"
+
+
+def _print_stages(with_flow: list[dict[str, float]], without: list[dict[str, float]]) -> None:
+    """Each stage's CPU on both sides and the difference in the same round, medians (ranges)."""
+    labels = list(dict.fromkeys(label for run in with_flow + without for label in run if label != _UNMARKED))
+    print("\n| stage (up to the mark) | with flow | without | difference, same round |")
+    print("|---|---:|---:|---:|")
+    for label in [*labels, _UNMARKED]:
+        a = [run.get(label, 0.0) for run in with_flow]
+        b = [run.get(label, 0.0) for run in without]
+        if max(a + b) < 0.01:
+            continue
+        d = [x - y for x, y in zip(a, b)]
+        print(f"| {label} | {_cell(a)} | {_cell(b)} | {statistics.median(d):+.2f} ({min(d):+.2f} to {max(d):+.2f}) |")
+
+
+def _cell(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
 
 
 if __name__ == "__main__":

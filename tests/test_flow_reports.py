@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from conftest import FIXTURES, ROOT, SUMMARY, run, scan
 from test_index_pages import check_index
 from test_sarif import validate_official, validate_with_multitool
+
+from analyzer.reports.flow import handler_anchors
 
 FLOW = FIXTURES / "flow" / "src" / "flow.js"
 PAIR = FIXTURES / "flow-gate"
@@ -333,3 +337,23 @@ def test_the_gate_recomputes_the_handlers_owners(pair: dict[str, Path], tmp_path
     refused = run("gate", out, cwd=ROOT)
     assert refused.returncode == 2
     assert f"{OWNERS}: disagrees with the owners recomputed from the inventory" in refused.stderr
+
+
+def test_handler_anchors_slug_each_unit_once_as_each_handler_would() -> None:
+    """Each unit's part of an anchor is made once a unit: the anchors are those made handler by
+    handler, a repeated (unit, offset) made unique in order."""
+    units = ["/$bunfs/root/cli", "A b.JS", "!!!", "/$bunfs/root/cli", "A b.JS", "x" * 100]
+    handlers = [SimpleNamespace(unit=unit, offset=offset % 3, id=f"h:{unit}@{offset}")
+                for offset, unit in enumerate(units * 2)]
+    taken: set[str] = set()
+    expected = {}
+    for handler in handlers:
+        wanted = "h-" + (re.sub(r"[^a-z0-9]+", "-", handler.unit.lower()).strip("-")[:80] or "x") + \
+            f"-{handler.offset}"
+        anchor, number = wanted, 1
+        while anchor in taken:
+            number += 1
+            anchor = f"{wanted}-{number}"
+        taken.add(anchor)
+        expected[handler.id] = anchor
+    assert handler_anchors(handlers) == expected  # type: ignore[arg-type]

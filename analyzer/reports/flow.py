@@ -5,6 +5,7 @@ pages cut under the index's page budget."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from typing import get_args
@@ -74,7 +75,13 @@ def _encode(lines: list[str]) -> bytes:
 
 def _where(handler: Handler) -> str:
     place = handler.readable
-    return f"{cell(place.file.rsplit('/', 1)[-1], 60)}:{place.line}"
+    return f"{_file_cell(place.file)}:{place.line}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _file_cell(file: str) -> str:
+    """A readable slice's name in a cell (a scan's thousands of handlers lie in a few slices)."""
+    return cell(file.rsplit("/", 1)[-1], 60)
 
 
 def _link(handler: Handler) -> str:
@@ -93,9 +100,12 @@ def handler_anchors(handlers: list[Handler]) -> dict[str, str]:
     unique in handler order (`-2`, `-3`, ... after one already taken)."""
     taken: set[str] = set()
     out = {}
+    units: dict[str, str] = {}  # each unit's part, made once
     for handler in handlers:
-        wanted = "h-" + (re.sub(r"[^a-z0-9]+", "-", handler.unit.lower()).strip("-")[:80] or "x") + \
-            f"-{handler.offset}"
+        unit = units.get(handler.unit)
+        if unit is None:
+            unit = units[handler.unit] = re.sub(r"[^a-z0-9]+", "-", handler.unit.lower()).strip("-")[:80] or "x"
+        wanted = f"h-{unit}-{handler.offset}"
         anchor, number = wanted, 1
         while anchor in taken:
             number += 1
