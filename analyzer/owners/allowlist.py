@@ -292,6 +292,8 @@ _ESCAPES = {**{code: f"\\u{code:04X}" for code in (*range(0x20), 0x7F)},
 
 def _string(value: str) -> str:
     """A TOML basic string."""
+    if value.isprintable() and '"' not in value and "\\" not in value:  # nothing to escape: most values
+        return '"' + value + '"'
     return '"' + value.translate(_ESCAPES) + '"'
 
 
