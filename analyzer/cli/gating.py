@@ -1,12 +1,10 @@
 """The gate verb's work, and a plain gate command line read without typer.
 
-`erratlas gate` is what CI runs on every build. Importing typer and building its command is a
-tenth of the gate of a small scan (docs/performance.md, "The gate"), so a command line made
-only of the gate's own options, each spelled in full, with values that convert as typer
-converts them, runs here; any other (help, an unknown or repeated option, `-aFILE`, a value
-typer would refuse, an output that is not UTF-8 text) goes to the typer app, which says what it
-says for every verb. The option table is checked against the typer command
-(`tests/test_cli_start.py`).
+Importing typer and building its command is a tenth of a small scan's gate (docs/performance.md,
+"The gate"): a command line of the gate's own options, spelled in full, with values that convert
+as typer converts them, runs here; any other (help, an unknown or repeated option, `-aFILE`, a
+value typer refuses, a stdout that is not UTF-8) goes to the typer app. The option table is
+checked against the typer command (`tests/test_cli_start.py`).
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sys
 
-import analyzer.cli
 from analyzer.cli.app import app
 from analyzer.cli.app import main as _run
 from analyzer.cli.owning import allow, fmt, gate, project, prune
@@ -19,7 +18,8 @@ for _verb in (scan, project, allow, prune, fmt, gate, sarif, explain, version, e
     app.command()(_verb)
 app.command("diff")(diff_command)
 app.add_typer(corpus_app, name="corpus")
-analyzer.cli.app = app  # type: ignore[assignment]  # `analyzer.cli.app`: the app, not its module
+# `analyzer.cli.app` is the app with every verb (importing the module `analyzer.cli.app` set it to the module)
+sys.modules[__package__].__dict__["app"] = app
 
 
 def main() -> None:
