@@ -38,7 +38,7 @@ def test_a_plain_gate_reads_the_options_the_gate_verb_has() -> None:
 
     kinds = {"FloatParamType": "float", "StringParamType": "text", "TyperPath": "path", "IntRange": "count",
              "BoolParamType": "flag"}
-    expected = {}
+    expected: dict[str, tuple[str | None, str]] = {}
     for param in typer.main.get_command(app).commands["gate"].params:  # type: ignore[attr-defined]
         if param.param_type_name != "option":
             continue
