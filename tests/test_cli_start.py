@@ -57,3 +57,16 @@ def test_a_passing_gate_imports_neither_typer_nor_rich(demo_scanned_once: Path) 
                             "gate", str(demo_scanned_once)], capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0 and "gate passed" in shown.stdout
     assert not [line for line in shown.stderr.splitlines() if line.split("|")[-1].strip().startswith(("typer", "rich"))]
+
+
+def test_a_gate_asked_for_shell_completion_answers_as_the_app(demo_scanned_once: Path) -> None:
+    """click answers shell completion when `_ERRATLAS_COMPLETE` is set, before any verb runs."""
+    import os
+
+    environment = {**os.environ, "_ERRATLAS_COMPLETE": "bash_complete", "COMP_WORDS": "erratlas gate",
+                   "COMP_CWORD": "1"}
+    argv = ["gate", str(demo_scanned_once)]
+    pruned = subprocess.run([erratlas_command(), *argv], capture_output=True, text=True, timeout=120, env=environment)
+    whole = subprocess.run([sys.executable, "-c", WHOLE_APP, *argv], capture_output=True, text=True, timeout=120,
+                           env=environment)
+    assert (pruned.returncode, pruned.stdout, pruned.stderr) == (whole.returncode, whole.stdout, whole.stderr)

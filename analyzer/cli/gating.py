@@ -49,7 +49,9 @@ _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
 def run_plain(argv: list[str]) -> None:
     """Run `erratlas gate` and exit, when `argv` is a plain gate command line; else return."""
     options = plain_gate(argv)
-    if options is None or not _utf8_text(sys.stdout):
+    # click answers shell completion when its `_<PROG>_COMPLETE` variable is set: the app's to do
+    completing = any(name.startswith("_") and name.endswith("_COMPLETE") for name in os.environ)
+    if options is None or completing or not _utf8_text(sys.stdout):
         return
     on_signals()
     with Outcome() as outcome:
