@@ -51,6 +51,23 @@ def test_a_plain_gate_reads_the_options_the_gate_verb_has() -> None:
     assert expected == OPTIONS
 
 
+def test_a_plain_gate_leaves_out_what_the_gate_verb_defaults() -> None:
+    """An option a plain gate command line does not give takes `gate_status`'s default: the typer
+    command's, option by option."""
+    import inspect
+
+    import typer.main
+
+    from analyzer.cli.gating import gate_status
+    from analyzer.cli.verbs import app
+
+    defaults = {name: parameter.default for name, parameter in inspect.signature(gate_status).parameters.items()
+                if parameter.default is not inspect.Parameter.empty}
+    given = {param.name: param.default for param in typer.main.get_command(app).commands["gate"].params  # type: ignore[attr-defined]
+             if param.param_type_name == "option"}
+    assert given == defaults
+
+
 def test_a_passing_gate_imports_neither_typer_nor_rich(demo_scanned_once: Path) -> None:
     shown = subprocess.run([sys.executable, "-X", "importtime", "-c",
                             "import sys; sys.argv[0] = 'erratlas'; from analyzer.cli import main; main()",
