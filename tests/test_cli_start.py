@@ -63,8 +63,8 @@ def test_a_plain_gate_leaves_out_what_the_gate_verb_defaults() -> None:
 
     defaults = {name: parameter.default for name, parameter in inspect.signature(gate_status).parameters.items()
                 if parameter.default is not inspect.Parameter.empty}
-    given = {param.name: param.default for param in typer.main.get_command(app).commands["gate"].params  # type: ignore[attr-defined]
-             if param.param_type_name == "option"}
+    command = typer.main.get_command(app).commands["gate"]  # type: ignore[attr-defined]
+    given = {param.name: param.default for param in command.params if param.param_type_name == "option"}
     assert given == defaults
 
 
