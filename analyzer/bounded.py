@@ -17,6 +17,8 @@ from analyzer.errors import InputError
 
 #: an allowlist or a rules file (the reviewed 2.1.100 allowlist is 43 kB)
 MAX_TOML_BYTES = 16 * 2**20
+#: keys, values, brackets and line ends of a TOML file (an allowlist entry has about 40)
+MAX_TOML_TOKENS = 1_000_000
 #: a summary, a baseline summary, a suggestions file
 MAX_DOCUMENT_BYTES = 256 * 2**20
 #: one file of a scan directory (a readable rendering is about the size of its unit)

@@ -17,13 +17,12 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from analyzer.bounded import MAX_TOML_BYTES, read_regular
+from analyzer.bounded import MAX_TOML_BYTES, MAX_TOML_TOKENS, read_regular
 from analyzer.errors import InputError
 
 #: brackets and braces open at once, and parts of one dotted key; an allowlist needs 3
 MAX_DEPTH = 32
-#: keys, values, brackets and line ends (an allowlist entry has about 40)
-MAX_TOKENS = 1_000_000
+MAX_TOKENS = MAX_TOML_TOKENS
 
 Key = tuple[str | int, ...]
 _SPACE = r"[ \t]"

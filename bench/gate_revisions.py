@@ -1,12 +1,15 @@
 """`erratlas gate` of another revision against this checkout's, on one scan directory, interleaved.
 
-usage: python bench/gate_revisions.py SCAN_DIR [--base REV] [--runs N] [-- GATE OPTIONS ...]
+usage: python bench/gate_revisions.py SCAN_DIR [--base REV | --base-erratlas CMD] [--this-erratlas CMD]
+       [--runs N] [-- GATE OPTIONS ...]
 
 The base revision (default `main`) runs from the tree `bench/outputs_identical.py` exports into
 the cache (`$ERRATLAS_CACHE/outputs/<commit>/src`), with this virtualenv's Python; this checkout
-runs as its installed `erratlas`. Both run from the repository root (where a scan's recorded
-allowlist paths are found), alternating, after one unmeasured round. Prints, per side, the median
-and range of user + system CPU (from `os.wait4`) and of wall time, and the load average after.
+runs as its installed `erratlas`. `--base-erratlas` and `--this-erratlas` name `erratlas`
+commands instead (two wheels, each in its own clean virtualenv, say). Both run from the
+repository root (where a scan's recorded allowlist paths are found), alternating, after one
+unmeasured round. Prints, per side, the median and range of user + system CPU (from `os.wait4`)
+and of wall time, and the load average before and after.
 """
 
 from __future__ import annotations
@@ -43,18 +46,22 @@ def main() -> int:
     parser.add_argument("directory", type=Path)
     parser.add_argument("--base", default="main")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--base-erratlas", help="the base side's `erratlas` command, instead of --base's tree")
+    parser.add_argument("--this-erratlas", help="this side's `erratlas` command, instead of this virtualenv's")
     mine = sys.argv[1:sys.argv.index("--")] if "--" in sys.argv else sys.argv[1:]
     options = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
     args = parser.parse_args(mine)
-    base = exported(commit_of(args.base))
     gate = ["gate", str(args.directory.resolve()), *options]
-    sides = {
-        f"{args.base} ({commit_of(args.base)[:10]})": (
+    if args.base_erratlas:
+        base_side = (args.base_erratlas, ([args.base_erratlas, *gate], dict(os.environ)))
+    else:
+        base_side = (f"{args.base} ({commit_of(args.base)[:10]})", (
             [sys.executable, "-P", "-c", "from analyzer.cli import main; main()", *gate],
-            {**os.environ, "PYTHONPATH": str(base)}),
-        "this checkout": ([str(Path(sys.executable).with_name("erratlas")), *gate], dict(os.environ)),
-    }
+            {**os.environ, "PYTHONPATH": str(exported(commit_of(args.base)))}))
+    this = args.this_erratlas or str(Path(sys.executable).with_name("erratlas"))
+    sides = {base_side[0]: base_side[1], args.this_erratlas or "this checkout": ([this, *gate], dict(os.environ))}
     found: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
+    before = os.getloadavg()[0]
     for round_ in range(args.runs + 1):
         for name, (command, environment) in sides.items():
             cpu, wall = measured(command, environment)
@@ -65,7 +72,7 @@ def main() -> int:
         cpu, wall = [c for c, _ in runs], [w for _, w in runs]
         print(f"| {name} | {statistics.median(cpu):.3f} | {min(cpu):.3f}-{max(cpu):.3f} "
               f"| {statistics.median(wall):.3f} | {min(wall):.3f}-{max(wall):.3f} |")
-    print(f"\nload average after: {os.getloadavg()[0]:.1f}")
+    print(f"\nload average before: {before:.1f}, after: {os.getloadavg()[0]:.1f}")
     return 0
 
 

@@ -1,40 +1,34 @@
 """The `erratlas` command: parse options, call the pipeline, print. Nothing else.
 
-One module per group of verbs; they are registered here, in the order `erratlas --help` lists
-them. Every verb imports its stage inside its body: a verb that only reads a scan directory
-never loads a parser.
+One module per group of verbs, registered on the typer app by `analyzer.cli.verbs`; a plain
+`gate` command line is read without typer (`analyzer.cli.gating`). `analyzer.cli.app` is the
+app with every verb.
 """
 
 from __future__ import annotations
 
 import sys
-
-from analyzer.cli.app import app
-from analyzer.cli.app import main as _run
-from analyzer.cli.owning import allow, fmt, gate, project, prune
-from analyzer.cli.reading import explain, sarif, version
-from analyzer.cli.releases import corpus_app, diff_command
-from analyzer.cli.scanning import scan
-from analyzer.cli.suggesting import accept, extract, suggest
-
-for _verb in (scan, project, allow, prune, fmt, gate, sarif, explain, version, extract, suggest, accept):
-    app.command()(_verb)
-app.command("diff")(diff_command)
-app.add_typer(corpus_app, name="corpus")
+from typing import Any
 
 
 def main() -> None:
-    """The console script. typer builds the parameters of every command it holds before it
-    parses (0.014 s for all of them, docs/performance.md, "The gate"): when the first argument
-    names a verb, the app holds that verb and `version` only, still a group of commands, so
-    that help, usage errors and exit statuses are those of the whole app."""
-    named = {command.name or command.callback.__name__.lower().replace("_", "-"): command  # typer's own naming
-             for command in app.registered_commands if command.callback is not None}
-    verb = sys.argv[1] if len(sys.argv) > 1 else ""
-    if verb in named:
-        app.registered_commands = [named[verb]] + ([named["version"]] if verb != "version" else [named["scan"]])
-        app.registered_groups = []
-    _run()
+    """The console script: a plain gate command line runs without importing typer (a tenth of
+    the gate of a small scan, docs/performance.md, "The gate"); any other, the app."""
+    from analyzer.cli.gating import run_plain
+
+    run_plain(sys.argv[1:])  # exits when the command line is a plain gate
+    from analyzer.cli.verbs import main as run
+
+    run()
 
 
-__all__ = ["app", "main"]
+def __getattr__(name: str) -> Any:
+    """`analyzer.cli.app`: the typer app with every verb (registering them sets it)."""
+    if name == "app":
+        import analyzer.cli.verbs  # noqa: F401
+
+        return globals()["app"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["main"]

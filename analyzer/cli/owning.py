@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from analyzer.cli.app import ALLOWLISTS, err, github_escape, reading_a_scan
-from analyzer.cli.reading import baseline_of, original_sources, verified_outputs, write_sarif
+from analyzer.cli.app import ALLOWLISTS, err, reading_a_scan
+from analyzer.cli.gating import gate_status
 from analyzer.errors import ExitCode, InputError
-
-if TYPE_CHECKING:
-    from analyzer.model import HandlerFinding
-    from analyzer.owners.gate import Thresholds
-    from analyzer.summary_model import OwnerCounts
 
 
 def project(
@@ -52,17 +46,6 @@ def owners_line(files: dict[str, bytes]) -> str:
     coverage = summary.coverage.overall
     return (f"owners: {coverage.owned} of {coverage.total} owned ({coverage.display}), "
             f"{len(summary.stale)} stale, {len(summary.drifted)} drifted, {len(summary.ambiguous)} ambiguous entries")
-
-
-def owner_rows(owners: OwnerCounts) -> str:
-    """The callsites of each owner class by kind, as the gate shows them above its verdict."""
-    header = ["", "error", "diagnostic", "all"]
-    rows = [[owner, str(owners.byKind["error"][owner]), str(owners.byKind["diagnostic"][owner]),
-             str(owners.total[owner])] for owner in ("Product", "Dependency", "Unresolved")]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)).rstrip()
-        for row in [header, *rows])
 
 
 def allow(
@@ -211,85 +194,5 @@ def gate(
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
     the gate recomputes the owners from the inventory and the allowlists, and believes only
     what it recomputed."""
-    reading_a_scan()  # before the imports too: making their 80 dataclasses sets off the collector
-    from analyzer.owners.gate import KINDS, Thresholds, coverage_threshold, failures, refuse_empty
-    from analyzer.projected import checked_summary
-
-    if output_format not in ("text", "github", "sarif"):
-        raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
-    if min_coverage is not None:
-        coverage_threshold("--min-coverage", min_coverage)
-    coverage_threshold("--max-drop", max_drop)
-    kinds: dict[str, float] = {}
-    for item in min_kind or []:
-        kind, _, value = item.partition("=")
-        try:
-            kinds[kind] = coverage_threshold("--min-coverage-kind", float(value))
-        except ValueError:
-            raise InputError("--min-coverage-kind", f"'{item}' is not KIND=NUMBER") from None
-        if kind not in KINDS:
-            raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
-    for option, given in (("--max-new-swallowed", max_new_swallowed), ("--max-new-lost-cause", max_new_lost_cause)):
-        if given is not None and baseline is None:
-            raise InputError(option, "needs --baseline SUMMARY (new handlers are counted against it)")
-    # the gate verifies, it does not trust
-    summary = checked_summary(directory, allowlist or [])
-    if bundle is not None and output_format != "sarif":
-        raise InputError("--bundle", "only used with --format sarif")
-    refuse_empty(directory, summary, allow_empty)
-    thresholds = Thresholds(min_coverage, kinds, baseline, allow_stale, max_drop, max_new_swallowed,
-                            max_new_lost_cause)
-    if output_format == "sarif":
-        _gate_sarif(directory, thresholds, bundle)
-    failed = failures(summary, thresholds)
-    if output_format == "text":
-        typer.echo(owner_rows(summary.owners))
-    for line in failed:
-        typer.echo(
-            f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}"
-        )
-    coverage = summary.coverage.overall
-    status = "failed" if failed else "passed"
-    typer.echo(
-        f"::notice title=erratlas gate::{status}, coverage {coverage.display}" if output_format == "github"
-        else f"gate {status}: coverage {coverage.display} ({coverage.owned} of {coverage.total})"
-    )
-    raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
-
-
-def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) -> None:
-    """`gate --format sarif`: the SARIF log of the failing set on stdout (every Unresolved
-    callsite when a coverage threshold fails, else those new against the baseline; the new
-    Product handlers of each failed handler threshold, under the flow rules), the failed
-    thresholds as notifications; the exit status is the gate's."""
-    from analyzer.owners.gate import failures
-    from analyzer.reports.sarif import Selection
-
-    files, summary, records, rows = verified_outputs(directory)
-    sources = original_sources(files, summary, bundle, directory)
-    read = summary
-    failed = failures(read, thresholds)
-    coverage = read.coverage
-    checks = ([("overall", thresholds.min_coverage)] if thresholds.min_coverage is not None else [])
-    checks += sorted(thresholds.min_kind_coverage.items())
-    below = any(getattr(coverage, kind).value < minimum for kind, minimum in checks
-                if kind in ("overall", "error", "diagnostic"))
-    baseline = baseline_of(thresholds.baseline)
-    new = baseline is not None and bool(Counter(read.unresolvedFingerprints) - baseline)
-    results = "unresolved" if below else "new" if new else "none"
-    flow = None
-    handlers: frozenset[tuple[str, HandlerFinding]] | None = None
-    if thresholds.max_new_swallowed is not None or thresholds.max_new_lost_cause is not None:
-        from analyzer.owners.gate import failing_handlers
-        from analyzer.scandir.load import load_handler_projection, load_handlers
-
-        found, owners = load_handlers(files), load_handler_projection(files)
-        if found is not None and owners is not None:  # else `failures` said so, exit 2
-            flow = (found, owners)
-            handlers = failing_handlers(found, owners, thresholds)
-    write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True, handlers=handlers),
-                None, failed, sources, flow)
-    status = "failed" if failed else "passed"
-    err.print(f"erratlas: gate {status}: coverage {coverage.overall.display}"
-               + "".join(f"\nFAIL {line}" for line in failed), markup=False)
-    raise typer.Exit(int(ExitCode.FINDINGS if failed else ExitCode.OK))
+    raise typer.Exit(gate_status(directory, typer.echo, min_coverage, min_kind, baseline, allowlist, allow_stale,
+                                 max_drop, allow_empty, max_new_swallowed, max_new_lost_cause, output_format, bundle))

@@ -10,12 +10,15 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from analyzer.bounded import MAX_TOML_BYTES, read_regular
+from analyzer.bounded import MAX_TOML_BYTES, MAX_TOML_TOKENS, read_regular
 from analyzer.errors import InputError, InvariantError
 from analyzer.scandir.write import write_file
-from analyzer.tomlfile import MAX_TOKENS, TomlFile, parse_toml
+
+# the TOML reader reads an allowlist not in the canonical form: the gate of a canonical one never loads it
+if TYPE_CHECKING:
+    from analyzer.tomlfile import TomlFile
 
 SCHEMA = "erratlas.allowlist/1"
 #: match levels by precedence; the first three match a callsite's own fingerprints
@@ -292,6 +295,8 @@ _ESCAPES = {**{code: f"\\u{code:04X}" for code in (*range(0x20), 0x7F)},
 
 def _string(value: str) -> str:
     """A TOML basic string."""
+    if value.isprintable() and '"' not in value and "\\" not in value:  # nothing to escape: most values
+        return '"' + value + '"'
     return '"' + value.translate(_ESCAPES) + '"'
 
 
@@ -300,7 +305,7 @@ def _string(value: str) -> str:
 _UNESCAPE = re.compile(r"\\([\"\\nt]|u00[01][0-9A-F]|u007F)")
 _UNESCAPED = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
 #: the most tokens a canonical line is to the TOML reader (`neighbours = ["", ""]`); a file
-#: under MAX_TOKENS by this count is under it by the reader's
+#: under MAX_TOML_TOKENS by this count is under it by the reader's
 _LINE_TOKENS = 8
 
 
@@ -309,7 +314,11 @@ def read_allowlist(raw: bytes, path: object, name: str) -> Allowlist:
     canonical form `render` writes is read line by line, proved canonical by rendering its entries
     back to the same bytes; any other form goes through the TOML reader (docs/performance.md)."""
     canonical = _canonical(raw, name)
-    return canonical if canonical is not None else parse_allowlist(parse_toml(raw, path, "allowlist"), name)
+    if canonical is not None:
+        return canonical
+    from analyzer.tomlfile import parse_toml
+
+    return parse_allowlist(parse_toml(raw, path, "allowlist"), name)
 
 
 def _canonical(raw: bytes, name: str) -> Allowlist | None:
@@ -321,7 +330,7 @@ def _canonical(raw: bytes, name: str) -> Allowlist | None:
     except UnicodeDecodeError:
         return None
     head = f'{_HEADER}\nschema = "{SCHEMA}"\n'
-    if not text.startswith(head) or text.count("\n") * _LINE_TOKENS > MAX_TOKENS:
+    if not text.startswith(head) or text.count("\n") * _LINE_TOKENS > MAX_TOML_TOKENS:
         return None
     bodies: list[tuple[int, dict[str, Any]]] = []
     lines = text[len(head):].split("\n")
@@ -384,6 +393,8 @@ def write_allowlist(path: Path, entries: list[Entry]) -> None:
 def checked_rendering(path: Path, entries: list[Entry]) -> bytes:
     """The canonical rendering of `entries`, read back: it parses, validates and holds exactly
     these entries, or nothing is written."""
+    from analyzer.tomlfile import parse_toml
+
     data = render(entries)
     written = parse_allowlist(parse_toml(data, path, "allowlist"), str(path))
     if Counter(map(_content, written.entries)) != Counter(map(_content, _unique(entries))):  # None never sorts

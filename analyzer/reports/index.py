@@ -32,6 +32,11 @@ _CELL_TABLE = {
 }
 #: any character `cell` changes
 _SPECIAL = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_CELL_TABLE)) + "]")
+#: the markup characters of the table, the backslash and the ampersand first: replaced one after the
+#: other, no escape writes a character a later one changes, so the text is the table's translation
+_MARKUP = [("\\", "\\\\"), ("&", "&amp;"), *((c, "\\" + c) for c in "`*_[]#~|!"), ("<", "&lt;"), (">", "&gt;")]
+#: a control or direction character: the table's translation (a cell rarely holds one)
+_CONTROL = re.compile("[" + "".join(re.escape(chr(c)) for c in _CONTROLS) + "]")
 
 
 def cell(value: object, limit: int = _CELL_LIMIT) -> str:
@@ -41,7 +46,12 @@ def cell(value: object, limit: int = _CELL_LIMIT) -> str:
         text = text[:limit] + "…"
     if not _SPECIAL.search(text):
         return text
-    return text.translate(_CELL_TABLE)
+    if _CONTROL.search(text):
+        return text.translate(_CELL_TABLE)
+    for character, escaped in _MARKUP:  # a few scans of the text: translate looks each character up
+        if character in text:
+            text = text.replace(character, escaped)
+    return text
 
 
 Record = Callsite

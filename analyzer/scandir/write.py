@@ -8,9 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +26,8 @@ from analyzer.errors import InputError
 from analyzer.scandir.files import SUMMARY_FILE, SUMMARY_SCHEMA
 from analyzer.trace import mark
 
+# shutil and tempfile are imported where a directory is written: the verbs that only read one
+# (gate) never load them
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 #: staging names keep this many bytes of the target's name (NAME_MAX is 255 bytes)
@@ -75,6 +75,8 @@ def scan_outputs(raw: bytes) -> dict[str, str] | None:
 def write_directory(target: Path, files: dict[str, bytes], manifest: str = SUMMARY_FILE,
                     owned: Manifest = scan_outputs) -> None:
     """Replace `target` with a directory holding exactly `files`, atomically."""
+    import shutil
+
     target = Path(os.path.abspath(target))
     check_replaceable(target, manifest, owned)
     staging = staging_beside(target)
@@ -100,6 +102,8 @@ def write_directory(target: Path, files: dict[str, bytes], manifest: str = SUMMA
 def write_file(target: Path, data: bytes) -> None:
     """Replace the regular file `target` (or create it) with `data`, atomically, once the staged
     copy reads back as `data`; a symlink, a directory or a special file at `target` is refused."""
+    import shutil
+
     target = Path(os.path.abspath(target))
     mode = None
     try:
@@ -139,6 +143,8 @@ def _write_new(path: Path, data: bytes, mode: int | None = None) -> None:
 
 def staging_beside(target: Path) -> Path:
     """A new private directory beside `target`, after removing stale ones of dead writers."""
+    import tempfile
+
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         sweep_stale(target)
@@ -189,6 +195,8 @@ def _dead(writer: str) -> bool:
 
 def sweep_stale(target: Path) -> None:
     """Remove the staging directories beside `target` whose writers are provably dead."""
+    import shutil
+
     prefix = _prefix(target.name)
     try:
         names = [n for n in os.listdir(target.parent) if n.startswith(prefix)]
@@ -205,6 +213,9 @@ def sweep_stale(target: Path) -> None:
 
 def swap_in(staging: Path, target: Path) -> None:
     """Put the directory `staging` at `target`, atomically where the system can."""
+    import shutil
+    import tempfile
+
     if not os.path.lexists(target):
         os.rename(staging, target)
         return
