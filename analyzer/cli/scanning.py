@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import os
-import shutil
 import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -83,6 +82,8 @@ def scan(
 
 def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | None, logger: str | None,
           jobs: int | None, language: str | None, signatures: bool) -> None:
+    import shutil  # here: the verbs that only read a scan directory never load it
+
     from analyzer.bundle.languages import OPTION
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.parallel.executor import executor_for
