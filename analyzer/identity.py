@@ -29,16 +29,33 @@ def digest(person: bytes, *chunks: bytes) -> bytes:
 def _digest(*parts: bytes | str | int) -> bytes:
     """`D(p1, p2, ...)` of docs/fingerprints.md: each part after its length (8 bytes, little-endian);
     hashed in one call (a scan makes about 100,000 of these)."""
-    chunks: list[bytes] = []
-    for part in parts:
-        data = part if isinstance(part, bytes) else str(part).encode("utf-8", "surrogatepass")
-        size = len(data)
-        chunks += (_LENGTHS[size] if size < len(_LENGTHS) else size.to_bytes(8, "little"), data)
-    return hashlib.blake2b(b"".join(chunks), digest_size=16, person=_FP1_PERSON).digest()
+    return _blake(b"".join([_framed(part) for part in parts]))
+
+
+def _framed(part: bytes | str | int) -> bytes:
+    """A part of `D` after its length."""
+    data = part if isinstance(part, bytes) else str(part).encode("utf-8", "surrogatepass")
+    size = len(data)
+    return (_LENGTHS[size] if size < len(_LENGTHS) else size.to_bytes(8, "little")) + data
 
 
 #: the 8-byte lengths of the short parts, made once
 _LENGTHS = [size.to_bytes(8, "little") for size in range(256)]
+#: BLAKE2b-128 under the fp1 personalization, copied for each digest (cheaper than a new one)
+_FP1 = hashlib.blake2b(digest_size=16, person=_FP1_PERSON)
+
+
+def _blake(data: bytes) -> bytes:
+    h = _FP1.copy()
+    h.update(data)
+    return h.digest()
+
+
+def _with_ordinal(hashed: bytes, ordinal: int, ordinals: list[bytes]) -> bytes:
+    """`D(hashed, ordinal)`; `ordinals`: the framed ordinals made so far, by value."""
+    while len(ordinals) <= ordinal:
+        ordinals.append(_framed(len(ordinals)))
+    return _blake(_framed(hashed) + ordinals[ordinal])
 
 
 def digest_of(node_type: str, normalized: bytes) -> bytes:
@@ -83,7 +100,7 @@ def handler_identities(inputs: Sequence[IdentityInput]) -> tuple[list[str], list
 
 def function_identities(digests: Sequence[bytes], order: Sequence[tuple[str, int]]) -> tuple[list[str], list[Copies]]:
     """fp1f of distinct functions and their copies."""
-    hashes = [_digest(FP_VERSION, "fp1f", d) for d in digests]
+    hashes = _prefixed("fp1f", digests)
     fingerprints = _with_scan_ordinals("fp1f", hashes, order)
     return fingerprints, copies(hashes, fingerprints, order)
 
@@ -92,7 +109,7 @@ def binding_identities(
     digests: Sequence[bytes], order: Sequence[tuple[str, int, int]]
 ) -> tuple[list[str], list[Copies]]:
     """fp1b of top-level bindings (docs/references.md) and their copies."""
-    hashes = [_digest(FP_VERSION, "fp1b", d) for d in digests]
+    hashes = _prefixed("fp1b", digests)
     fingerprints = _with_scan_ordinals("fp1b", hashes, order)
     return fingerprints, copies(hashes, fingerprints, order)
 
@@ -114,10 +131,17 @@ def copies(hashes: Sequence[bytes], fingerprints: Sequence[str], order: Sequence
 
 def pre_scan_hashes(inputs: Sequence[IdentityInput]) -> list[bytes]:
     """Each callsite's hash before its ordinal within the scan (equal hashes get ordinals)."""
-    bases = [
-        _digest(FP_VERSION, i.kind, i.role, i.comparison_key, i.consumer_role, i.anchor)
-        for i in inputs
-    ]
+    version = _framed(FP_VERSION)
+    words: dict[str, bytes] = {}  # kinds, roles and keys repeat: each framed once
+    bases = []
+    for i in inputs:
+        framed = []
+        for word in (i.kind, i.role, i.comparison_key, i.consumer_role):
+            known = words.get(word)
+            if known is None:
+                known = words[word] = _framed(word)
+            framed.append(known)
+        bases.append(_blake(version + b"".join(framed) + _framed(i.anchor)))
     in_anchor: dict[tuple[bytes, tuple[str, int]], list[int]] = defaultdict(list)
     for position in sorted(range(len(inputs)), key=lambda p: inputs[p].order):
         in_anchor[(bases[position], inputs[position].anchor_slot)].append(position)
@@ -125,20 +149,30 @@ def pre_scan_hashes(inputs: Sequence[IdentityInput]) -> list[bytes]:
     for positions in in_anchor.values():
         for ordinal, position in enumerate(positions):
             local[position] = ordinal
-    return [_digest(b, local[p]) for p, b in enumerate(bases)]
+    ordinals: list[bytes] = []
+    return [_with_ordinal(b, local[p], ordinals) for p, b in enumerate(bases)]
 
 
 def scan_fingerprints(prefix: str, digests: Sequence[bytes], order: Sequence[tuple[str, int]]) -> list[str]:
     """Fingerprints of whole nodes (functions `fp1f`, classes `fp1c`, modules `fp1m`)."""
-    return _with_scan_ordinals(prefix, [_digest(FP_VERSION, prefix, d) for d in digests], order)
+    return _with_scan_ordinals(prefix, _prefixed(prefix, digests), order)
+
+
+def _prefixed(prefix: str, digests: Sequence[bytes]) -> list[bytes]:
+    """`D(FP_VERSION, prefix, d)` of each digest (the two first parts framed once)."""
+    head = _framed(FP_VERSION) + _framed(prefix)
+    return [_blake(head + _framed(d)) for d in digests]
 
 
 def _with_scan_ordinals(prefix: str, hashes: Sequence[bytes], order: Sequence[object]) -> list[str]:
     keys = [getattr(o, "order", o) for o in order]
     seen: dict[bytes, int] = defaultdict(int)
     out = [""] * len(hashes)
-    for position in sorted(range(len(hashes)), key=lambda p: keys[p]):  # type: ignore[arg-type,return-value]
-        ordinal = seen[hashes[position]]
-        seen[hashes[position]] += 1
-        out[position] = f"{prefix}:{_digest(hashes[position], ordinal).hex()}"
+    ordinals: list[bytes] = []
+    head = prefix + ":"
+    for position in sorted(range(len(hashes)), key=keys.__getitem__):  # type: ignore[arg-type]
+        hashed = hashes[position]
+        ordinal = seen[hashed]
+        seen[hashed] = ordinal + 1
+        out[position] = head + _with_ordinal(hashed, ordinal, ordinals).hex()
     return out

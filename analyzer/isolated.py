@@ -40,8 +40,17 @@ def report(kind: str, value: object) -> None:
 def isolated(work: Callable[[], T], subject: Path) -> T:
     """`work()` run in a forked child (`analyzer.parallel.executor.Forked` asks). Exceptions
     travel back: InputError as InputError, InvariantError as InvariantError, anything else as
-    ChildFailure; a child that dies becomes an InputError naming the unit it was on."""
-    ended = run_to_end(lambda send: _child(work, send), keep_stderr=True)  # it shows the progress
+    ChildFailure; a child that dies becomes an InputError naming the unit it was on.
+
+    Ctrl-C (SIGINT to the process group) ends the child, and then this raises KeyboardInterrupt;
+    this process holds SIGINT while it waits, so that the child alone decides: once `work` blocks
+    SIGINT (the scan writing its files), the child finishes, and SIGINT stays held here (the
+    caller swaps the files in and exits, which drops it)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    ended = run_to_end(lambda send: _child(work, send, held), keep_stderr=True)  # it shows the progress
+    if os.WIFSIGNALED(ended.status) and os.WTERMSIG(ended.status) == signal.SIGINT:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        raise KeyboardInterrupt
     notes = _Notes()
     for frame in ended.frames:
         kind = frame[0]
@@ -62,9 +71,10 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
     raise _death(ended.status, ended.peak_rss, notes, subject)
 
 
-def _child(work: Callable[[], Any], send: Callable[[Any], None]) -> None:
+def _child(work: Callable[[], Any], send: Callable[[Any], None], mask: set[int | signal.Signals]) -> None:
     global _channel
     _channel = (os.getpid(), send)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # the parent's mask before it held SIGINT
     progress.adopt()  # the parent only waits: the child shows the scan's phases
     limits.isolate(_on_limit)
     try:

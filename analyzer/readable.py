@@ -38,6 +38,14 @@ _SKIP = re.compile(_QUIET)
 #: the same outside template holes, where braces are plain code
 _SKIP_OUTSIDE_HOLES = re.compile(_QUIET.replace(b"[^\"'`/{}]++", b"[^\"'`/]++", 1))
 _TEMPLATE_CHUNK = re.compile(rb"[^`\\$]*(?:(?:\\[\s\S]|\$(?!\{))[^`\\$]*)*(`|\$\{)")
+#: a whole template whose holes hold only code without `;{}`, `/` or a template, and strings
+#: without `;{}` (what `_SKIP` passes over): one span, whose hiding is that of its pieces (the
+#: holes have nothing to hide), matched at once instead of hole by hole
+_PLAIN_TEMPLATE = re.compile(
+    rb"`(?:[^`\\$]++|\\[\s\S]|\$(?!\{)|\$\{"
+    rb"""(?:[^"'`/{};]++|"[^"\\\n;{}]*+(?:\\[^;{}][^"\\\n;{}]*+)*+"|'[^'\\\n;{}]*+(?:\\[^;{}][^'\\\n;{}]*+)*+')*+"""
+    rb"\})*+`"
+)
 _REGEX = re.compile(
     rb"/(?=[^/\n])[^/\\\[\n]*(?:(?:\\.|\[[^\]\\\n]*(?:\\.[^\]\\\n]*)*\])[^/\\\[\n]*)*/[A-Za-z]*"
 )
@@ -116,8 +124,10 @@ class Rendering:
         out, newlines, breaks, at = [], 0, 0, 0
         hidden = self.hidden
         for offset in offsets:
-            newlines += hidden.count(b"\n", at, offset)
-            breaks += hidden.count(b";", at, offset) + hidden.count(b"{", at, offset) + hidden.count(b"}", at, offset)
+            marks = _marks(hidden, at, offset)  # one pass over the stretch, not a count per byte value
+            lines = marks.count(b"\n")
+            newlines += lines
+            breaks += len(marks) - lines
             at = offset
             out.append((1 + newlines + breaks, offset + breaks))
         return out
@@ -297,7 +307,12 @@ def _literal_spans(source: bytes) -> list[tuple[int, int]]:
         if char in b"\"'" or (char == 0x2F and end - start > 1):  # string or comment
             spans.append((start, end))
         elif char == 0x60:  # `
-            position = _template(source, start, end, holes, spans)
+            plain = _PLAIN_TEMPLATE.match(source, start)
+            if plain is not None:
+                spans.append(plain.span())
+                position = plain.end()
+            else:
+                position = _template(source, start, end, holes, spans)
         elif char == 0x2F:  # / : a regular expression or a division
             literal = _REGEX.match(source, start) if _starts_regex(source, start) else None
             if literal is not None:

@@ -71,6 +71,26 @@ def test_a_file_changed_inside_a_scan_directory_is_not_overwritten(tmp_path: Pat
     assert tree_bytes(out) == before
 
 
+def test_a_file_added_while_the_scan_runs_is_refused_at_the_swap(tmp_path: Path) -> None:
+    """The output directory is checked again right before the swap (the files were staged by
+    then, in the scan's own process): the refusal leaves it as it is and no staging behind."""
+    out = tmp_path / "out"
+    scan(DEMO, out)
+    process = subprocess.Popen([erratlas_command(), "scan", DEMO, "--out", out], stderr=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, env={**os.environ, "ERRATLAS_TRACE": "1"}, text=True)
+    assert process.stderr is not None
+    lines = []
+    for line in process.stderr:
+        if "reports: made" in line:
+            (out / "notes.md").write_text("written during the scan")
+        elif not line.startswith("erratlas-trace"):
+            lines.append(line)
+    assert process.wait(timeout=60) == 2
+    assert len(lines) == 1 and "notes.md" in lines[0] and "not written by erratlas" in lines[0], lines
+    assert (out / "notes.md").read_text() == "written during the scan"
+    assert leftovers(tmp_path) == []
+
+
 def test_a_directory_of_the_users_inside_a_scan_directory_is_not_deleted(tmp_path: Path) -> None:
     out = tmp_path / "out"
     scan(DEMO, out)

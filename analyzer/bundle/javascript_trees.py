@@ -77,7 +77,8 @@ def _units(path: Path, files: list[tuple[str, bytes]], what: str) -> list[Unit]:
         if len(data) > MAX_JAVASCRIPT_BYTES:
             raise BoundExceeded(path, f"{name}: {len(data)} bytes, more than the bound of {MAX_JAVASCRIPT_BYTES} "
                                       "bytes of a JavaScript file")
-        units.append(javascript_unit(f"{path}!{name}", name, data) if data.strip() else _empty(name, data))
+        units.append(javascript_unit(f"{path}!{name}", name, data) if data and not data.isspace()
+                     else _empty(name, data))
     return sorted(units, key=lambda u: u.name)
 
 

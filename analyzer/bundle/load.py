@@ -72,7 +72,7 @@ def file_name(path: Path) -> str:
 
 
 def javascript_unit(path: Path | str, name: str, data: bytes) -> Unit:
-    if not data.strip():
+    if not data or data.isspace():  # what `not data.strip()` says, without a copy of the unit
         raise InputError(path, "empty file, expected a JavaScript bundle")
     nul = data.find(b"\x00")
     if nul >= 0:

@@ -82,6 +82,8 @@ def scan(
 
 def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | None, logger: str | None,
           jobs: int | None, language: str | None, signatures: bool) -> None:
+    import shutil  # here: the verbs that only read a scan directory never load it
+
     from analyzer.bundle.languages import OPTION
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.parallel.executor import executor_for
@@ -93,43 +95,55 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
     from analyzer.scandir.files import SIGNATURES_FILE, SUMMARY_FILE
     from analyzer.scandir.load import in_bundle_order
     from analyzer.scandir.summary import scan_part
-    from analyzer.scandir.write import write_directory
+    from analyzer.scandir.write import replace_with, stage, staging_name
 
     executor = executor_for(jobs or cores())  # where the work runs: decided here, once
-    with terminal_progress():
-        with progress.phase("reading rules and allowlists"):
-            source = scan_input(bundle, rules, OPTION[language] if language is not None else None)
-            allowlists = load_allowlists(allowlist or [])
-        if source.note is not None:
-            err.print(f"erratlas: {source.note}", markup=False)
-        python = source.language == "python"
-        if not python:
-            # a JavaScript scan makes few reference cycles and exits right after: the collector's
-            # passes over millions of live objects would cost a tenth of its time for nothing
-            gc.disable()
+    target = Path(os.path.abspath(out))
+    staging = staging_name(target)  # named here: it is this process's, wherever it is written
+    try:
+        with terminal_progress():
+            with progress.phase("reading rules and allowlists"):
+                source = scan_input(bundle, rules, OPTION[language] if language is not None else None)
+                allowlists = load_allowlists(allowlist or [])
+            if source.note is not None:
+                err.print(f"erratlas: {source.note}", markup=False)
+            python = source.language == "python"
+            if not python:
+                # a JavaScript scan makes few reference cycles and exits right after: the collector's
+                # passes over millions of live objects would cost a tenth of its time for nothing
+                gc.disable()
 
-        def outputs() -> tuple[dict[str, bytes], str]:
-            result = run_scan(source, logger, executor, signatures=signatures)
-            mark("scan: done")
-            with progress.phase("making reports"):
-                made = inventory_files(result)
-                if result.signatures is not None:
-                    made[SIGNATURES_FILE] = result.signatures
-                mark("reports: inventory made")
-                # the records in hand: the files just made are never parsed again
-                made |= owner_files(made, allowlists, scan_part(scan_summary(result), SUMMARY_FILE),
-                                    in_bundle_order(result.callsites), result.references, result.handlers)
-                mark("reports: made")
-            return made, _scanned(bundle, result, out, made)
+            def outputs() -> str:
+                result = run_scan(source, logger, executor, signatures=signatures)
+                mark("scan: done")
+                with progress.phase("making reports"):
+                    made = inventory_files(result)
+                    if result.signatures is not None:
+                        made[SIGNATURES_FILE] = result.signatures
+                    mark("reports: inventory made")
+                    # the records in hand: the files just made are never parsed again
+                    made |= owner_files(made, allowlists, scan_part(scan_summary(result), SUMMARY_FILE),
+                                        in_bundle_order(result.callsites), result.references, result.handlers)
+                    mark("reports: made")
+                # staged where they were made: the files never cross to the command's process;
+                # Ctrl-C from here is held: the files are written, swapped in, and the scan ends
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                with progress.phase(f"writing {len(made)} files beside {out}"):
+                    stage(target, staging, made)
+                return _scanned(bundle, result, out, made)
 
-        # a JavaScript scan runs where a parser crash or the memory bound cannot take this
-        # process down (analyzer/isolated.py); nothing is written unless it ends well
-        files, line = outputs() if python else executor.isolated(outputs, bundle)
-        # Ctrl-C from here waits for the exit (which drops it): the swap is never half told
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        with progress.phase(f"writing {len(files)} files to {out}"):
-            write_directory(out, files)
-        mark("reports: written")
+            # a JavaScript scan runs where a parser crash or the memory bound cannot take this
+            # process down (analyzer/isolated.py); nothing is swapped in unless it ends well
+            line = outputs() if python else executor.isolated(outputs, bundle)
+            # Ctrl-C is held (above, and by `isolated` in this process) until the exit drops it:
+            # the swap is never half told
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            with progress.phase(f"replacing {out}"):
+                replace_with(staging, target)
+            mark("reports: written")
+    finally:
+        if os.path.lexists(staging):
+            shutil.rmtree(staging, ignore_errors=True)
     err.print(line, markup=False)
 
 

@@ -3,8 +3,13 @@ writer, under the name `analyzer.scandir.files` gives it."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import types
+import typing
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
@@ -27,7 +32,68 @@ _EXAMPLES = 5
 
 
 def jsonl(rows: list[object]) -> bytes:
-    return b"".join(orjson.dumps(row) + b"\n" for row in rows)
+    """One JSON document per line: each record as orjson writes it, made through its `_plain`
+    form (orjson reads a slotted dataclass field by field, four times slower than a dict)."""
+    plain: dict[type, Callable[[Any], Any]] = {}
+    out = []
+    for row in rows:
+        kind = type(row)
+        made = plain.get(kind)
+        if made is None:
+            made = plain[kind] = _plain(kind)  # type: ignore[arg-type]
+        out.append(orjson.dumps(made(row)) + b"\n")
+    return b"".join(out)
+
+
+@functools.cache
+def _plain(record: type) -> Callable[[Any], Any]:
+    """A function that turns a `record` into the dict orjson would write it as: its fields in order
+    (but those orjson skips, named with `_`), a nested record whose type is exactly its field's
+    hint (or the hint's option, or a tuple's item) in turn; anything else as it is, for orjson.
+    Not a slotted dataclass, or hints that do not resolve: the record itself."""
+    if not (dataclasses.is_dataclass(record) and "__slots__" in record.__dict__):
+        return _itself
+    try:
+        hints = typing.get_type_hints(record)
+    except (NameError, TypeError):
+        return _itself
+    scope: dict[str, Any] = {}
+    lines, parts = [], []
+    for number, field in enumerate(f for f in dataclasses.fields(record) if not f.name.startswith("_")):
+        nested, many = _nested(hints[field.name])
+        if nested is None:
+            parts.append(f"{field.name!r}: r.{field.name}")
+            continue
+        scope[f"t{number}"], scope[f"p{number}"] = nested, _plain(nested)
+        lines.append(f"    v{number} = r.{field.name}")
+        if many:
+            lines.append(f"    if type(v{number}) is tuple: "
+                         f"v{number} = [p{number}(x) if type(x) is t{number} else x for x in v{number}]")
+        else:
+            lines.append(f"    if type(v{number}) is t{number}: v{number} = p{number}(v{number})")
+        parts.append(f"{field.name!r}: v{number}")
+    source = "def plain(r):\n" + "".join(line + "\n" for line in lines) + "    return {" + ", ".join(parts) + "}\n"
+    exec(source, scope)  # made from the field names and hints alone
+    return cast(Callable[[Any], Any], scope["plain"])
+
+
+def _nested(hint: Any) -> tuple[type | None, bool]:
+    """(the record type a field of this hint holds, whether as a tuple of them), else (None, False)."""
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        return _nested(options[0]) if len(options) == 1 else (None, False)
+    if origin is tuple:
+        items = typing.get_args(hint)
+        if len(items) == 2 and items[1] is Ellipsis and isinstance(items[0], type) \
+                and dataclasses.is_dataclass(items[0]):
+            return cast(type, items[0]), True
+        return None, False
+    return (cast(type, hint), False) if isinstance(hint, type) and dataclasses.is_dataclass(hint) else (None, False)
+
+
+def _itself(row: Any) -> Any:
+    return row
 
 
 def inventory_files(result: ScanResult) -> dict[str, bytes]:

@@ -78,25 +78,54 @@ def write_directory(target: Path, files: dict[str, bytes], manifest: str = SUMMA
     import shutil
 
     target = Path(os.path.abspath(target))
-    check_replaceable(target, manifest, owned)
-    staging = staging_beside(target)
+    staging = staging_name(target)
     try:
-        mark("output: staging made")
+        stage(target, staging, files)
+        replace_with(staging, target, manifest, owned)
+    finally:
+        if os.path.lexists(staging):
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def staging_name(target: Path) -> Path:
+    """A new name beside `target` for this process's staging directory (`stage` makes it): the
+    name says which process writes it, so that a later run removes it only once that process is
+    dead (`sweep_stale`), wherever the files are written from (a scan's isolated child)."""
+    return target.parent / (_prefix(target.name) + _writer() + "-" + os.urandom(4).hex())
+
+
+def stage(target: Path, staging: Path, files: dict[str, bytes]) -> None:
+    """Make the directory `staging` (`staging_name(target)`) holding exactly `files`, each written
+    whole to disk; stale staging directories of dead writers beside `target` are removed first."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        sweep_stale(target)
+        os.mkdir(staging, 0o700)
+    except OSError as exc:
+        raise InputError(target, f"cannot create a staging directory beside it: {exc.strerror}") from None
+    mark("output: staging made")
+    try:
         for name in sorted(files):
             if "/" in name:
                 (staging / name).parent.mkdir(parents=True, exist_ok=True)
             _write_new(staging / name, files[name])
         for directory in sorted({(staging / n).parent for n in files}):
             os.chmod(directory, 0o755)
-        mark("output: staged")
-        check_replaceable(target, manifest, owned)  # again: minutes may have passed
-        swap_in(staging, target)
-        mark("output: swapped")
     except OSError as exc:
         raise InputError(target, f"cannot write the output directory: {exc.strerror}") from None
-    finally:
-        if os.path.lexists(staging):
-            shutil.rmtree(staging, ignore_errors=True)
+    mark("output: staged")
+
+
+def replace_with(staging: Path, target: Path, manifest: str = SUMMARY_FILE, owned: Manifest = scan_outputs) -> None:
+    """Swap the staged directory in at `target`, once `target` is checked (right before the swap:
+    a refusal leaves `target` as it was, as a refusal before staging would; each check hashes
+    every file of an earlier output)."""
+    check_replaceable(target, manifest, owned)
+    try:
+        swap_in(staging, target)
+    except OSError as exc:
+        raise InputError(target, f"cannot write the output directory: {exc.strerror}") from None
+    mark("output: swapped")
 
 
 def write_file(target: Path, data: bytes) -> None:
