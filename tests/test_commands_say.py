@@ -87,10 +87,23 @@ def _interrupt(bundle: Path, out: Path, moment: str) -> tuple[int, list[str]]:
 @pytest.mark.parametrize("moment", ["extract: parsed", "callsites found", "reports: inventory made",
                                     "owners: index in"])
 def test_ctrl_c_during_a_scan_is_one_line_and_keeps_the_previous_output(tmp_path: Path, moment: str) -> None:
-    out = tmp_path / "out"
+    """The late moments come a few milliseconds before the scan starts writing, when Ctrl-C no
+    longer counts: a signal that arrives after it lets the scan end with the new output, which is
+    checked too, and the interrupt is tried again (at most 5 times) until one lands before it."""
+    out, late = tmp_path / "out", moment.startswith(("reports:", "owners:"))
     scan(FIXTURES / "gate" / "few.js", out)
     before = tree_bytes(out)
-    code, lines = _interrupt(DEMO, out, moment)
+    for _ in range(5 if late else 1):
+        code, lines = _interrupt(DEMO, out, moment)
+        if code == 130:
+            break
+        assert late and code == 0 and len(lines) == 1 and lines[0].startswith("erratlas: demo.min.js: "), lines
+        reference = tmp_path / "reference"
+        scan(DEMO, reference)
+        assert tree_bytes(out) == tree_bytes(reference)
+        shutil.rmtree(reference)
+        shutil.rmtree(out)
+        scan(FIXTURES / "gate" / "few.js", out)
     assert code == 130
     assert lines == [f"erratlas: interrupted: the previous output in {out} is kept as it was"]
     assert tree_bytes(out) == before
