@@ -50,6 +50,7 @@ from analyzer.model import (
     PythonHandlerForm,
     Readable,
     ReferenceItem,
+    slots_twin,
 )
 from analyzer.parallel.executor import Inline
 from analyzer.readable import ReadableUnit, readable_units
@@ -308,13 +309,8 @@ def _made(record: type[_R]) -> Callable[..., _R]:
     same slots and plain assignment, filled, then given `record`'s class (`object.__setattr__` per
     field is what the frozen `__init__` pays)."""
     names = [f.name for f in fields(record)]  # type: ignore[arg-type]
-    namespace = {"__slots__": record.__dict__.get("__slots__", ()), "__setattr__": object.__setattr__,
-                 "__delattr__": object.__delattr__}
-    twin = type(f"_{record.__name__}Slots", (record.__base__ or object,), namespace)
-    probe: Any = object.__new__(twin)
-    try:
-        probe.__class__ = record
-    except TypeError:  # not one layout (a `__dict__`, a base with other slots): the record's own `__init__`
+    twin = slots_twin(record)
+    if twin is None:  # not one layout: the record's own `__init__`
         return cast(Callable[..., _R], record)
     scope: dict[str, Any] = {"new": object.__new__, "twin": twin, "record": record}
     exec("def make(" + ", ".join(names) + "):\n    made = new(twin)\n"  # source from the field names alone

@@ -28,6 +28,7 @@ from analyzer.model import (
     MapSource,
     ProjectionRow,
     ReferenceItem,
+    slots_twin,
 )
 from analyzer.scandir.files import (
     CALLSITE_FILES,
@@ -228,7 +229,7 @@ class _Compiled:
         if self.tuples:
             return ["    return (" + ", ".join(fields) + ",)"]
         slotted = all(isinstance(getattr(record, field, None), types.MemberDescriptorType) for field in names)
-        twin = _slots_twin(record) if slotted and not hasattr(record, "__post_init__") else None
+        twin = slots_twin(record) if slotted and not hasattr(record, "__post_init__") else None
         if twin is None:
             return [f"    return {name}_type(" + ", ".join(fields) + ")"]
         self.names["_new"], self.names[f"{name}_twin"] = object.__new__, twin
@@ -283,21 +284,6 @@ class _Compiled:
 
 
 _MISS = object()
-
-
-def _slots_twin(record: type) -> type | None:
-    """A class of `record`'s base with `record`'s own slots and plain attribute assignment: an
-    object made of it and filled takes `record` as its class (CPython allows it between classes of
-    one layout), and is then what `record(...)` makes. None when CPython refuses the change."""
-    namespace = {"__slots__": record.__dict__.get("__slots__", ()), "__setattr__": object.__setattr__,
-                 "__delattr__": object.__delattr__}
-    twin = type(f"_{record.__name__}Slots", (record.__base__ or object,), namespace)
-    probe: Any = object.__new__(twin)
-    try:
-        probe.__class__ = record
-    except TypeError:  # another layout (a `__dict__`, a base without slots): set through descriptors
-        return None
-    return twin
 
 
 @functools.cache
