@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from typing import Literal, TypedDict
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, Literal, TypedDict, TypeVar, cast
 
 #: the languages of a scan's input, one frontend each
 Language = Literal["javascript", "python"]
@@ -445,3 +446,22 @@ def slots_twin(record: type) -> type | None:
     except TypeError:
         return None
     return twin
+
+
+_R = TypeVar("_R")
+
+
+def made(record: type[_R]) -> Callable[..., _R]:
+    """A function that makes a frozen, slotted `record` from its fields in order, as `record(...)`
+    does, at a third of its cost (a scan makes some 100,000 records): an object of a class with the
+    same slots and plain assignment, filled, then given `record`'s class (`object.__setattr__` per
+    field is what the frozen `__init__` pays)."""
+    names = [f.name for f in fields(record)]  # type: ignore[arg-type]
+    twin = slots_twin(record)
+    if twin is None:  # not one layout: the record's own `__init__`
+        return cast(Callable[..., _R], record)
+    scope: dict[str, Any] = {"new": object.__new__, "twin": twin, "record": record}
+    exec("def make(" + ", ".join(names) + "):\n    made = new(twin)\n"  # source from the field names alone
+         + "".join(f"    made.{name} = {name}\n" for name in names)
+         + "    made.__class__ = record\n    return made\n", scope)
+    return cast(Callable[..., _R], scope["make"])

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Set
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast, get_args
+from typing import get_args
 
 from analyzer import progress
 from analyzer.bundle.languages import Language, tree_language
@@ -50,15 +50,13 @@ from analyzer.model import (
     PythonHandlerForm,
     Readable,
     ReferenceItem,
-    slots_twin,
+    made,
 )
 from analyzer.parallel.executor import Inline
 from analyzer.readable import ReadableUnit, readable_units
 from analyzer.rules import Rules, load_rules
 
 _ID_PREFIX = {"error": "e", "diagnostic": "d"}
-_R = TypeVar("_R")
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +176,7 @@ def _callsites(units: list[UnitFacts], places: dict[tuple[str, int], tuple[int, 
     function_of: dict[tuple[str, int | None], tuple[str, Copies]] = dict(zip(keys, zip(function_fps, function_copies)))
     recorded = {u.unit.name: {h.offset for h in handlers.handlers}
                 for u in units if (handlers := u.extra(HANDLERS)) is not None}
-    make = _made(Callsite)
+    make = made(Callsite)
     records = [
         _record(make, name, site, fingerprint, copy, function_of.get((name, site.function_offset), _NO_FUNCTION),
                 places[(name, site.offset)], modules, recorded.get(name, _NONE))
@@ -241,13 +239,13 @@ def _handlers(units: list[UnitFacts], places: dict[tuple[str, int], tuple[int, R
 
 
 class _HandlerMakers:
-    """The handler records' makers (`_made`), made once a scan: 8,460 handlers make some 40,000
+    """The handler records' makers (`model.made`), made once a scan: 8,460 handlers make some 40,000
     records on the 2.1.235 executable."""
 
     def __init__(self) -> None:
-        self.javascript, self.python = _made(JavaScriptHandler), _made(PythonHandler)
-        self.branch, self.disposition = _made(HandlerBranch), _made(HandlerDisposition)
-        self.source = _made(HandlerSource)
+        self.javascript, self.python = made(JavaScriptHandler), made(PythonHandler)
+        self.branch, self.disposition = made(HandlerBranch), made(HandlerDisposition)
+        self.source = made(HandlerSource)
 
 
 def _handler(make: _HandlerMakers, unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies,
@@ -299,7 +297,7 @@ def _reference_items(units: list[UnitFacts]) -> list[ReferenceItem]:
     keyed.sort(key=lambda pair: pair[0])
     fingerprints, copies = binding_identities([d for _, d in keyed], [k for k, _ in keyed])
     identity = {key: (fp, c) for (key, _), fp, c in zip(keyed, fingerprints, copies)}
-    item, binding = _made(ReferenceItem), _made(DeclaredBinding)
+    item, binding = made(ReferenceItem), made(DeclaredBinding)
     out = []
     for unit_name, graph in graphs:
         helpers, prefix = graph.helpers, f"i:{unit_name}@"
@@ -313,22 +311,6 @@ def _reference_items(units: list[UnitFacts]) -> list[ReferenceItem]:
 
 
 _NO_IDENTITY = (None, None)
-
-
-def _made(record: type[_R]) -> Callable[..., _R]:
-    """A function that makes a frozen, slotted `record` from its fields in order, as `record(...)`
-    does, at a third of its cost (a scan makes some 100,000 records): an object of a class with the
-    same slots and plain assignment, filled, then given `record`'s class (`object.__setattr__` per
-    field is what the frozen `__init__` pays)."""
-    names = [f.name for f in fields(record)]  # type: ignore[arg-type]
-    twin = slots_twin(record)
-    if twin is None:  # not one layout: the record's own `__init__`
-        return cast(Callable[..., _R], record)
-    scope: dict[str, Any] = {"new": object.__new__, "twin": twin, "record": record}
-    exec("def make(" + ", ".join(names) + "):\n    made = new(twin)\n"  # source from the field names alone
-         + "".join(f"    made.{name} = {name}\n" for name in names)
-         + "    made.__class__ = record\n    return made\n", scope)
-    return cast(Callable[..., _R], scope["make"])
 
 
 def _classes(units: list[UnitFacts]) -> list[ErrorClass]:
