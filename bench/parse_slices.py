@@ -5,16 +5,15 @@ each slice parsed as its own tree, sequentially or in 2 processes, against the w
 usage: python bench/parse_slices.py [--package NAME --version V | --target PATH] [--slices 2,4,8,16]
                                     [--full] [--skip-check]
 
-Loads the largest unit as the scan does (`analyzer.bundle.load.load_bundle`). The scanner tracks
-strings, template literals (and their `${}`), regexes, comments and bracket depth, and lists the
-byte after every `;` that ends a statement of the program or of a function body at depth 2 (a
-Bun CJS wrapper); the statement list holding most of them is sliced. Each timed run is a fresh
-process: the whole parse (the floor); N slices in one process, one tree alive at a time and all
-alive; N slices in 2 forked processes. The check parses the whole unit once more and compares:
-the scanner's boundaries against the real statement starts, and each slice's statements (parsed
-with `included_ranges`, so offsets are the unit's) against the whole tree's, node by node
-(`--full`: every statement; default: every statement's kind, range and node count, and a full
-walk of every 25th statement).
+Loads the largest unit as the scan does (`analyzer.bundle.load.load_bundle`) and cuts it by
+`analyzer.javascript.slices` (its byte scanner lists the byte after every `;` that ends a
+statement of the program or of Bun's CJS wrapper body; its plan cuts that list). Each timed run
+is a fresh process: the whole parse (the floor); N slices in one process, one tree alive at a
+time and all alive; N slices in 2 forked processes. The check parses the whole unit once more and
+compares: the scanner's boundaries against the real statement starts, the module's `check` (node
+counts included), and each slice's statements against the whole tree's, node by node (`--full`:
+every statement; default: every statement's kind, range and node count, and a full walk of every
+25th statement).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from tree_sitter import Parser, Point, Range, Tree
 from analyzer.javascript.modules.statements import main_container
 
 # One token that matters, after a run of bytes that do not: its group says which. Openers and
-# closers come first, a group each, in the order of their stack kinds (`_PAREN`...).
+# closers come first, a group each: `(`, `[`, `{`, then `)`, `]`, `}`.
 _TOKEN = re.compile(
     rb"[^\"'`/(){}\[\];]*+(?:"
     rb"(\()|(\[)|(\{)|(\))|(\])|(\})"
@@ -41,9 +41,9 @@ _WHITE = frozenset(b" \t\n\r\x0b\x0c")
 _HASH_BANG = re.compile(rb"#![^\n\r]*+")
 _KEYWORDS_BEFORE_REGEX = frozenset({b"return", b"typeof", b"case", b"do", b"else", b"in", b"of", b"new", b"delete",
                                     b"void", b"throw", b"yield", b"await", b"instanceof"})
-# a stack entry is `offset << 2 | kind`, the kind its token's group less one; a closer's must be
-# its opener's, or a `${`'s for a `}`
-_PAREN, _BRACKET, _BRACE, _INTERPOLATION = range(4)
+# a stack entry is `offset << 2 | kind`: the opener's group less one (0 to 2), or a template's `${`;
+# a closer's kind must be its opener's, or a `${`'s for a `}`
+_INTERPOLATION = 3
 #: the deepest list whose statement ends are kept: the program (0), a wrapper's body (2)
 _MAX_DEPTH = 2
 #: the key of the program's ends in `Scanned.ends`
@@ -77,19 +77,17 @@ def statement_ends(source: bytes) -> Scanned:
         group = found.lastindex or 0
         pos = found.end()
         if group <= _OPENS:
-            if len(stack) < _MAX_DEPTH:
-                closers[pos - 1] = -1
             stack.append((pos - 1) << 2 | (group - 1))
         elif group <= _CLOSES:
             opened = stack.pop() if stack else -1
             kind = opened & 3
-            if kind == _INTERPOLATION and group == _CLOSES:  # back in the template's text
+            if opened < 0 or (kind != group - _OPENS - 1 and not (kind == _INTERPOLATION and group == _CLOSES)):
+                return Scanned(ends, closers, f"an unmatched {chr(source[pos - 1])!r} at {pos - 1}")
+            if kind == _INTERPOLATION:  # back in the template's text
                 pos = _template_text(source, pos, stack)
                 if pos > size:
                     return Scanned(ends, closers, f"an unterminated template at {opened >> 2}")
                 group = 1 if source[pos - 1] != ord("`") else _TEMPLATE
-            elif opened < 0 or kind != group - _OPENS - 1:
-                return Scanned(ends, closers, f"an unmatched {chr(source[pos - 1])!r} at {pos - 1}")
             elif len(stack) < _MAX_DEPTH:
                 closers[opened >> 2] = pos - 1
         elif group == _STRING:
