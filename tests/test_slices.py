@@ -126,9 +126,7 @@ def test_webpack_4s_iife_with_its_modules_as_argument_stays_one_tree() -> None:
 
 def test_a_syntax_error_fails_the_check_or_the_plan() -> None:
     source = statements(20) + b"\nb c d;\n" + statements(20)
-    made = slices.plan_of(source, 7)
-    assert isinstance(made, slices.Plan)
-    _, head, parts = sliced(source, 7)
+    made, head, parts = sliced(source, 7)
     assert "has an error" in (slices.check(made, head, parts) or "")
     assert slices.plan(statements(20) + b"\nb(c;" + statements(20), 3) is None  # unbalanced: the scanner is unsure
 

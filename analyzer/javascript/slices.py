@@ -257,7 +257,7 @@ def parse_head(parser: Parser, source: bytes, plan: Plan) -> Tree | None:
 
 def parse_slice(parser: Parser, source: bytes, plan: Plan, index: int) -> Tree:
     """Slice `index`: a `program` whose children are its statements, at the unit's offsets and
-    points. Sets the parser's included ranges."""
+    points. `parser`: one from `syntax.new_parser`, as the scan's; its included ranges are set."""
     parser.included_ranges = [_range(source, *plan.ranges[index])]
     return parser.parse(source)
 
