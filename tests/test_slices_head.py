@@ -1,7 +1,7 @@
 """The head chain (docs/slices.md, step 2): a whole tree's is empty and changes nothing; a tree
 of the sliced list L alone, read with the head chain of the unit parsed with L emptied (H), gives
 every callsite the chain length, scope, consumer, context, flow, innermost function and, inside
-functions, the anchor and all the facts the whole tree gives it."""
+functions, the anchor and all the facts the whole tree gives it, and every class its scope."""
 
 from __future__ import annotations
 
@@ -175,6 +175,9 @@ def test_a_slice_with_its_head_chain_reads_as_the_whole_tree(name: str, source: 
         assert facts[0] == facts[1], where
         assert spent[0] == spent[1], where
     assert inside, "no callsite inside a function"
+    for _, node in _find_sites(whole_tree, source, RULES, None)[1]:  # error classes' scopes too
+        other = _same_node(part.root, node)
+        assert part.scope_of(name, part.chain(other)) == whole.scope_of(name, whole.chain(node))
     del head_tree
 
 

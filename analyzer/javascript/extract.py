@@ -74,7 +74,7 @@ def extract_unit(
     budget = WorkBudget(label, tree.root_node.descendant_count)
     part = UnitTree(tree, source, budget)  # the whole tree: no head chain
     normalizer = part.normalizer
-    modules = find_modules(tree, source, part.statements)
+    modules = find_modules(tree, source, part.statement_lists())
     regions = error_regions(tree)
     resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
     mark(f"extract: {len(sites)} callsites found")
@@ -88,6 +88,7 @@ def extract_unit(
     done = executor.map(work.run, work.count)
     references, site_facts, caught, spent = work.gather(done)
     del work, done  # freed before the handlers: the tree is still whole (docs/performance.md, "Memory")
+    part.scopes.clear()  # so are the scope entries: the handlers' descent names its own
     budget.left = spent_before
     normalizer.spend(spent)  # the node visits of every callsite's facts, wherever they were made
     mark("extract: callsite facts made")

@@ -22,7 +22,7 @@ class UnitTree:
     `Node.id` is an address inside a tree: once a tree is freed, the next one parsed may reuse
     it, and a cache keyed by it would hand a freed node's value to a node of the next tree
     without any error. So every such cache (the normalizer's digests and sibling runs, the
-    scope entries, the statement lists) is made with its tree here and dropped with it; what
+    scope entries, the statement lists) is made from its tree here and dropped with it; what
     several trees of a unit share is keyed by offset (`names`: the renameable names).
 
     `head`: the head chain, the ancestors of the sliced statement list L in the head tree,
@@ -42,8 +42,12 @@ class UnitTree:
         self.normalizer = Normalizer(source, budget, names)
         #: each scope node's (name, kind) by node id (`scopes.scope_of`'s `known`)
         self.scopes: dict[int, tuple[str, str] | None] = {}
-        #: a slice's statement list is its root (never unwrapped: docs/slices.md, stage 8)
-        self.statements = StatementLists(self.root, self.root if list_type is not None else main_container(self.root))
+
+    def statement_lists(self) -> StatementLists:
+        """The tree's statement lists, for the module finders (made on each call, and freed with
+        them: the main list's statements are 41,000 nodes on the executable). A slice's main
+        list is its root, never unwrapped (docs/slices.md, stage 8)."""
+        return StatementLists(self.root, self.root if self.list_type is not None else main_container(self.root))
 
     def chain(self, node: Node) -> list[Node]:
         """The node's ancestors, innermost first, as the whole unit's tree has them: up to this
