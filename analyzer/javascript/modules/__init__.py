@@ -30,9 +30,10 @@ FINDERS: tuple[Finder, ...] = (
 )
 
 
-def find_modules(tree: Tree, source: bytes) -> ModuleMap:
-    root = tree.root_node
-    where = Where(root, source, Literals(source), StatementLists(root, main_container(root)))
+def find_modules(tree: Tree, source: bytes, lists: StatementLists | None = None) -> ModuleMap:
+    """`lists`: the tree's statement lists (`unit_tree.UnitTree.statement_lists`), else made here."""
+    root = tree.root_node if lists is None else lists.root
+    where = Where(root, source, Literals(source), lists or StatementLists(root, main_container(root)))
     modules: list[ModuleSpan] = []
     helpers: dict[str, str] = {}
     for finder in FINDERS:

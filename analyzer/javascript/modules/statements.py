@@ -52,6 +52,9 @@ class Statements:
 
 
 class StatementLists:
+    """The `Statements` of each list asked for, by the list's node id: one per tree
+    (`unit_tree.UnitTree`), since a freed tree's ids are reused by the next."""
+
     def __init__(self, root: Node, main: Node) -> None:
         self.root = root
         self.main = main
