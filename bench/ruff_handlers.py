@@ -7,7 +7,7 @@ run on the same tree; each rule is paired with what erratlas says (docs/referenc
 records", Python: the comparison with ruff):
 
 - B904 (`raise` without `from` in an `except`), per `except` clause: a `wrap` with cause `lost`
-  or `partial`;
+  or `partial` whose cause is not suppressed (`causeSuppressed`: `raise X from None`);
 - S110 (`try`-`except`-`pass`; by default only for a bare `except:`, `Exception` or
   `BaseException`), per clause: a clause whose `catches` is null or names `Exception` or
   `BaseException`, whose body is `pass`, and whose dispositions are `swallow` (or `retry`: a
@@ -233,7 +233,9 @@ def _erratlas_findings(comparisons: dict[str, Comparison], key: Key, record: dic
                        tree: Source, callsites: dict[str, dict]) -> None:
     branches = record["branches"]
     kinds = [[d["kind"] for d in b["dispositions"]] for b in branches]
-    causes = {d["cause"] for b in branches for d in b["dispositions"] if d["kind"] == "wrap"}
+    # `raise X from None` drops the cause on purpose: B904 accepts it
+    causes = {d["cause"] for b in branches for d in b["dispositions"]
+              if d["kind"] == "wrap" and not d["causeSuppressed"]}
     if causes & {"lost", "partial"}:
         comparisons["B904"].erratlas.add(key)
     catches = record["catches"]
@@ -304,10 +306,6 @@ def _explain_b904(handler: ast.ExceptHandler, ruff_only: bool) -> str:
         return "raised in a `try` nested in the clause: ruff's B904 does not look inside nested `try` statements"
     if any(hidden == "loop-else" for _, hidden in wraps):
         return "raised in the `else` of a loop in the clause: ruff's B904 does not look there"
-    if any(isinstance(r.cause, ast.Constant) and r.cause.value is None for r, _ in wraps):
-        return "`raise ... from None`: erratlas counts the cause as lost, B904 accepts it"
-    if any(r.cause is not None for r, _ in wraps):
-        return "`raise ... from <another value>`: the caught error is not the cause (lost), B904 accepts any `from`"
     return "a new error returned, not raised: erratlas's wrap, not a `raise` for B904"
 
 
