@@ -156,6 +156,17 @@ def test_a_raise_from_none_says_its_cause_is_suppressed(by_case: dict[str, list[
     assert "wrap (cause lost, suppressed) by HandledError" in explained.stdout
 
 
+def test_a_new_error_caught_in_the_clause_itself_wraps_nothing(by_case: dict[str, list[dict[str, Any]]]) -> None:
+    """A `raise X(...)` in a `try` nested in the clause, that the nested `try`'s own clause
+    catches, never leaves the clause: no `wrap` (ruff's B904 does not look there either); one
+    that the nested `try` does not catch is a `wrap`."""
+    outer, inner = by_case["wrap_caught_inside"]
+    assert _kinds(outer) == [[("rethrow", None)]] and _kinds(inner) == [[("swallow", None)]]
+    (made,) = inner["sources"]
+    (leaves,) = by_case["wrap_in_nested_try"]
+    assert _kinds(leaves) == [[("wrap", "lost")]] and made["via"] == "direct"
+
+
 def test_links_the_new_error_and_the_diagnostic(by_case: dict[str, list[dict[str, Any]]],
                                                 errors: dict[str, dict[str, Any]], scanned: Path) -> None:
     (wrap,) = _one(by_case, "wrap_kept")["branches"][0]["dispositions"]
@@ -199,7 +210,7 @@ def test_ruff_agrees_site_by_site(scanned: Path, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     rows = {row["rule"]: row for row in json.loads(report.read_text())}
     assert {rule: (row["ruff"], row["both"]) for rule, row in rows.items()} == {
-        "B904": (5, 5), "S110": (4, 4), "TRY203": (5, 5), "TRY301": (5, 4)}
+        "B904": (5, 5), "S110": (4, 4), "TRY203": (5, 5), "TRY301": (6, 5)}
     differences = [d for row in rows.values() for d in (*row["onlyRuff"], *row["onlyErratlas"])]
     assert differences and all(d["why"] != "unexplained" for d in differences), differences
     assert {(d["line"], d["why"].split(": ruff")[0]) for d in rows["TRY301"]["onlyErratlas"]} == {
