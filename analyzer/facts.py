@@ -91,6 +91,9 @@ class DispositionFacts:
     #: offsets of the error (`wrap`) or diagnostic (`log`) callsites it links
     sites: tuple[int, ...]
     callee: str | None
+    #: `wrap` (Python): the `raise` names a cause other than the caught value (`from None`): the
+    #: caught error is dropped on purpose (docs/reference.md, "Handler records")
+    suppressed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

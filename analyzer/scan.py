@@ -28,6 +28,8 @@ from analyzer.handler_model import (
     HandlerDisposition,
     HandlerSource,
     JavaScriptHandler,
+    PythonBranch,
+    PythonDisposition,
     PythonHandler,
 )
 from analyzer.identity import (
@@ -262,11 +264,22 @@ def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, p
         "branches": tuple(branches), "inErrorRegion": facts.in_error_region,
     }
     if facts.form in _PYTHON_FORMS:  # an `except` clause: and the classes it names
+        common["branches"] = _python_branches(common["branches"], facts)  # type: ignore[arg-type]
         return PythonHandler(**common, catches=facts.catches, loneRethrow=facts.lone_rethrow)  # type: ignore[arg-type]
     return JavaScriptHandler(**common, loneRethrow=facts.lone_rethrow)  # type: ignore[arg-type]
 
 
 _PYTHON_FORMS = frozenset(get_args(PythonHandlerForm))
+
+
+def _python_branches(branches: tuple[HandlerBranch, ...], facts: HandlerFacts) -> tuple[PythonBranch, ...]:
+    """A Python clause's branches, each `wrap` saying whether its cause is suppressed (`from None`)."""
+    return tuple(
+        PythonBranch(branch.test, tuple(
+            PythonDisposition(d.kind, d.cause, d.callsites, d.levels, d.callee,
+                              made.suppressed if d.kind == "wrap" else None)
+            for d, made in zip(branch.dispositions, made_branch.dispositions, strict=True)))
+        for branch, made_branch in zip(branches, facts.branches, strict=True))
 
 
 def _id_order(id: str) -> tuple[str, int]:

@@ -12,7 +12,7 @@ from analyzer.handler_model import Handler, HandlerDisposition, HandlerOwnerRow,
 from analyzer.model import Callsite
 from analyzer.reports.evidence import evidence_lines
 from analyzer.reports.explain import Section, Story, code_section, one_line
-from analyzer.reports.flow import test_text
+from analyzer.reports.flow import suppressed_text, test_text
 from analyzer.summary_model import Summary
 
 
@@ -34,7 +34,7 @@ def disposition_text(disposition: HandlerDisposition) -> str:
     """`wrap (cause lost) by Error -> e:x@1`, `log at error -> d:x@2`, `swallow`."""
     text: str = disposition.kind
     if disposition.cause is not None:
-        text += f" (cause {disposition.cause})"
+        text += f" (cause {disposition.cause}{suppressed_text(disposition)})"
     if disposition.levels:
         text += " at " + ", ".join(disposition.levels)
     if disposition.callee is not None:

@@ -13,7 +13,7 @@ from typing import get_args
 import orjson
 
 from analyzer.errors import InvariantError
-from analyzer.handler_model import BranchTest, Handler, HandlerOwnerRow
+from analyzer.handler_model import BranchTest, Handler, HandlerDisposition, HandlerOwnerRow, PythonDisposition
 from analyzer.model import Callsite, Disposition, HandlerFinding
 from analyzer.reports.index import PAGE_LIMIT, cell
 from analyzer.scandir.files import INDEX_DIRECTORY, INDEX_FILE
@@ -199,11 +199,17 @@ _PRODUCT_INTRO = ["Handlers of Product code with a `swallow` branch (the error i
 _PRODUCT_HEADER = ["function", "location", "id", "form", "finding", "branches", "fingerprint"]
 
 
+def suppressed_text(disposition: HandlerDisposition) -> str:
+    """`, suppressed` for a Python `wrap` whose `raise` says `from None` (or another value)."""
+    return ", suppressed" if isinstance(disposition, PythonDisposition) and disposition.causeSuppressed else ""
+
+
 def branch_text(handler: Handler) -> str:
     """`test -> dispositions; ...`, `else` for a branch without a test."""
     parts = []
     for branch in handler.branches:
-        kinds = ", ".join(d.kind + (f" ({d.cause} cause)" if d.cause else "") for d in branch.dispositions)
+        kinds = ", ".join(d.kind + (f" ({d.cause} cause{suppressed_text(d)})" if d.cause else "")
+                          for d in branch.dispositions)
         parts.append(f"{test_text(branch.test) if branch.test is not None else 'else'} -> {kinds}"
                      if len(handler.branches) > 1 else kinds)
     return "; ".join(parts)
