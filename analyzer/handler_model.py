@@ -18,6 +18,7 @@ from analyzer.model import (
     OwnerEvidence,
     Readable,
     Scope,
+    SourceBody,
     SourceVia,
     TestOp,
 )
@@ -177,6 +178,16 @@ class JavaScriptHandler(Handler):
 
     def only_the_rethrow(self) -> bool:
         return self.loneRethrow
+
+
+@dataclass(frozen=True, slots=True)
+class MappedJavaScriptHandler(JavaScriptHandler):
+    """A JavaScript handler that a source map places (its `origin` is not None)."""
+
+    #: a catch clause whose body is empty in the bundle: what its original body holds (`empty`,
+    #: `comments`, `code`); None when the body is not empty, for another form, or when the map
+    #: carries no text of that source or its text at `origin` is not that clause
+    sourceBody: SourceBody | None
 
 
 @dataclass(frozen=True, slots=True)

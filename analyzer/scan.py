@@ -28,6 +28,7 @@ from analyzer.handler_model import (
     HandlerDisposition,
     HandlerSource,
     JavaScriptHandler,
+    MappedJavaScriptHandler,
     PythonBranch,
     PythonDisposition,
     PythonHandler,
@@ -266,6 +267,9 @@ def _handler(unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies, p
     if facts.form in _PYTHON_FORMS:  # an `except` clause: and the classes it names
         common["branches"] = _python_branches(common["branches"], facts)  # type: ignore[arg-type]
         return PythonHandler(**common, catches=facts.catches, loneRethrow=facts.lone_rethrow)  # type: ignore[arg-type]
+    if common["origin"] is not None:  # the map places it: and what its original body held
+        return MappedJavaScriptHandler(**common, loneRethrow=facts.lone_rethrow,  # type: ignore[arg-type]
+                                       sourceBody=modules.source_body_of(unit, facts.offset))
     return JavaScriptHandler(**common, loneRethrow=facts.lone_rethrow)  # type: ignore[arg-type]
 
 

@@ -36,6 +36,7 @@ ENUMERATIONS = [
                         "kind", "enum"), model.Disposition),
     ("handler-1.json", ("properties", "branches", "items", "properties", "dispositions", "items", "properties",
                         "cause", "anyOf", 0, "enum"), model.CauseKept),
+    ("handler-1.json", ("properties", "sourceBody", "anyOf", 0, "enum"), model.SourceBody),
 ]
 #: bundles of every format the finders know: the demo's builds, and an `__esm` module (the
 #: demo's ESM is scope-hoisted; real bundles wrap theirs)

@@ -99,8 +99,9 @@ def extract_unit(
     mark(f"extract: {len(handlers)} handlers found")
     called = called_sources(source, items.raw, references.shadowed, facts, blocks)
     mark("extract: sources through calls found")
+    clauses = [(h.offset, h.end_offset) for h in handlers if h.form == "catch"]
     evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place,
-                             [h.offset for h in handlers])
+                             [h.offset for h in handlers], clauses)
     extras = JavaScriptUnit(modules, evidence, references, dict(Counter(kind for _, kind in sites)),
                             UnitHandlers(handlers, caught, sink, too_deep, called), choice.evidence)
     return UnitFacts(
