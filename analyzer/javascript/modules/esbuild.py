@@ -225,7 +225,7 @@ def _wrapper_at(
         return None
     if statement.named_child_count == 1:  # its one declarator (a comment would be a second named child)
         declarator = statement.named_child(0)
-        if declarator.start_byte > match.start():
+        if declarator.start_byte > match.start() or declarator.type != "variable_declarator":
             return None
     else:
         declarators, starts = statements.declarators(index)

@@ -107,7 +107,9 @@ def statement_rows(statements: Sequence[Node], source: bytes) -> StatementRows:
         if kind in DECLARATIONS:
             if node.named_child_count == 1:  # its one declarator (a comment would be a second named child)
                 if not declaration_next(_DECLARATION_NEXT, end):
-                    _name(node.named_child(0), start, names)
+                    only = node.named_child(0)
+                    if only.type == "variable_declarator":  # not an ERROR node
+                        _name(only, start, names)
                 continue
             found = [c for c in node.named_children if c.type == "variable_declarator"]
             if len(found) > 1:
