@@ -181,7 +181,7 @@ def _spans(found: list[_Wrapper], main: StatementRows, source: bytes, exporters:
     hoists: read from the rows of its list (for the main list, the unit's, made slice by slice),
     never across a module already claimed."""
     spans = []
-    claimed: dict[int, int] = {}  # the end of a list's last module, by the rows' identity
+    claimed: dict[int, int] = {}  # the end of a list's last module, by the rows' identity (none: 0)
     for wrapper in sorted(found, key=lambda w: w.declarator[0]):
         rows = main if wrapper.rows is None else wrapper.rows
         start, end = wrapper.declarator
