@@ -88,8 +88,8 @@ def test_every_finder_of_the_table_finds_modules_in_a_fixture_and_they_make_ever
         found = []
         for tree, source in trees:
             root = tree.root_node
-            found.extend(finder(Where(root, source, Literals(source), StatementLists(root, main_container(root))))
-                         .modules)
+            lists = StatementLists(root, main_container(root))
+            found.extend(finder(Where(root, source, Literals(source), lists, lists.main_rows(source))).modules)
         assert found, f"{finder.__module__}: no fixture holds a module it finds (add one to fixtures/)"
         kinds.update(span.kind for span in found)
     assert kinds | {"python-package"} == set(get_args(model.ModuleKind))
