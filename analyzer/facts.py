@@ -31,6 +31,7 @@ from analyzer.model import (
     Origin,
     PackageRoot,
     Scope,
+    SourceBody,
     SourcePlace,
     Unit,
 )
@@ -91,6 +92,9 @@ class DispositionFacts:
     #: offsets of the error (`wrap`) or diagnostic (`log`) callsites it links
     sites: tuple[int, ...]
     callee: str | None
+    #: `wrap` (Python): the `raise` names a cause other than the caught value (`from None`): the
+    #: caught error is dropped on purpose (docs/reference.md, "Handler records")
+    suppressed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,14 +473,20 @@ class BundleModules:
     """Every unit's modules with fingerprints, and each callsite's module and origin."""
 
     def __init__(self, rows: list[BundledModule], records: dict[tuple[str, int], Module],
-                 origins: dict[tuple[str, int], Origin], maps: list[SourceMapUse]) -> None:
+                 origins: dict[tuple[str, int], Origin], maps: list[SourceMapUse],
+                 bodies: dict[tuple[str, int], SourceBody] | None = None) -> None:
         self.rows = rows
         self.maps = maps
         self._records = records
         self._origins = origins
+        self._bodies = bodies or {}
 
     def module_of(self, unit: str, offset: int) -> Module | None:
         return self._records.get((unit, offset))
 
     def origin_of(self, unit: str, offset: int) -> Origin | None:
         return self._origins.get((unit, offset))
+
+    def source_body_of(self, unit: str, offset: int) -> SourceBody | None:
+        """What the original body of a catch clause empty in the bundle holds, when the map tells."""
+        return self._bodies.get((unit, offset))

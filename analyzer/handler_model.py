@@ -18,6 +18,7 @@ from analyzer.model import (
     OwnerEvidence,
     Readable,
     Scope,
+    SourceBody,
     SourceVia,
     TestOp,
 )
@@ -70,6 +71,23 @@ class HandlerDisposition:
     #: `console` log, `.catch(ident)`), else None
     callee: str | None
 
+    def loses_cause(self) -> bool:
+        """A `wrap` whose new error carries nothing of the caught one (the `wrap-loses-cause` finding)."""
+        return self.kind == "wrap" and self.cause == "lost"
+
+
+@dataclass(frozen=True, slots=True)
+class PythonDisposition(HandlerDisposition):
+    """A disposition of a Python `except` clause."""
+
+    #: `wrap` only, else None: the `raise` names a cause other than the caught value (`raise X from
+    #: None`), so Python hides the caught error on purpose and the lost cause is no finding; None
+    #: when a scan directory written before it lacks it
+    causeSuppressed: bool | None = None
+
+    def loses_cause(self) -> bool:
+        return self.kind == "wrap" and self.cause == "lost" and not self.causeSuppressed
+
 
 @dataclass(frozen=True, slots=True)
 class HandlerBranch:
@@ -77,6 +95,11 @@ class HandlerBranch:
     test: BranchTest | None
     #: at least one, in the vocabulary's order
     dispositions: tuple[HandlerDisposition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PythonBranch(HandlerBranch):
+    dispositions: tuple[PythonDisposition, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +138,7 @@ class Handler:
         found: list[HandlerFinding] = []
         if any(d.kind == "swallow" for d in kinds):
             found.append("swallowed-error")
-        if any(d.kind == "wrap" and d.cause == "lost" for d in kinds):
+        if any(d.loses_cause() for d in kinds):
             found.append("wrap-loses-cause")
         if all(d.kind == "rethrow" for d in kinds) and self.only_the_rethrow():
             found.append("useless-catch")
@@ -158,8 +181,20 @@ class JavaScriptHandler(Handler):
 
 
 @dataclass(frozen=True, slots=True)
+class MappedJavaScriptHandler(JavaScriptHandler):
+    """A JavaScript handler that a source map places (its `origin` is not None)."""
+
+    #: a catch clause whose body is empty in the bundle: what its original body holds (`empty`,
+    #: `comments`, `code`); None when the body is not empty, for another form, or when the map
+    #: carries no text of that source or its text at `origin` is not that clause
+    sourceBody: SourceBody | None
+
+
+@dataclass(frozen=True, slots=True)
 class PythonHandler(Handler):
     """A Python `except` clause: a handler and the classes it names."""
+
+    branches: tuple[PythonBranch, ...]
 
     #: the classes named, in order (a tuple names several); None for a bare `except:` (everything)
     catches: tuple[CaughtClass, ...] | None

@@ -42,6 +42,9 @@ TestOp = Literal[
 HandlerFinding = Literal["swallowed-error", "wrap-loses-cause", "useless-catch"]
 #: how an error callsite reaches a handler: thrown in its protected block, or through a call made there
 SourceVia = Literal["direct", "call"]
+#: what the original text of a catch clause whose body is empty in the bundle holds, read through the
+#: source map: nothing, only comments, or statements the minifier removed (docs/reference.md, `sourceBody`)
+SourceBody = Literal["empty", "comments", "code"]
 #: what becomes of an error after its construction, past its immediate consumer (docs/reference.md, "flow")
 Fate = Literal["thrown", "returned", "rejected", "passed", "stored", "logged", "discarded"]
 #: the bundler module forms (each found by one of `analyzer.javascript.modules.FINDERS`) and Python's packages

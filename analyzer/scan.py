@@ -28,6 +28,9 @@ from analyzer.handler_model import (
     HandlerDisposition,
     HandlerSource,
     JavaScriptHandler,
+    MappedJavaScriptHandler,
+    PythonBranch,
+    PythonDisposition,
     PythonHandler,
 )
 from analyzer.identity import (
@@ -244,6 +247,7 @@ class _HandlerMakers:
 
     def __init__(self) -> None:
         self.javascript, self.python = made(JavaScriptHandler), made(PythonHandler)
+        self.mapped = made(MappedJavaScriptHandler)
         self.branch, self.disposition = made(HandlerBranch), made(HandlerDisposition)
         self.source = made(HandlerSource)
 
@@ -262,21 +266,34 @@ def _handler(make: _HandlerMakers, unit: str, facts: HandlerFacts, fingerprint: 
             dispositions.append(disposition(item.kind, item.cause, tuple(r.id for r in linked), levels, item.callee))
         branches.append(make.branch(branch.test, tuple(dispositions)))
     offset, source = facts.offset, make.source
+    origin = modules.origin_of(unit, offset)
     # the record's own class made at once, its fields in order (no intermediate `Handler`)
-    common = (
+    head = (
         HANDLER_SCHEMA, f"h:{unit}@{offset}", fingerprint, copies, unit, offset, facts.end_offset, facts.line,
         facts.column, place[0], place[1], facts.form, facts.param, facts.scope, modules.module_of(unit, offset),
-        modules.origin_of(unit, offset),
-        tuple(source(id, "call" if hops else "direct", hops)
-              for id, hops in sorted(sources, key=lambda source: (_id_order(source[0]), source[1]))),
-        tuple(branches), facts.in_error_region,
+        origin, tuple(source(id, "call" if hops else "direct", hops)
+                      for id, hops in sorted(sources, key=lambda source: (_id_order(source[0]), source[1]))),
     )
     if facts.form in _PYTHON_FORMS:  # an `except` clause: and the classes it names
-        return make.python(*common, facts.catches, facts.lone_rethrow)
-    return make.javascript(*common, facts.lone_rethrow)
+        return make.python(*head, _python_branches(tuple(branches), facts), facts.in_error_region, facts.catches,
+                           facts.lone_rethrow)
+    if origin is not None:  # the map places it: and what its original body held
+        return make.mapped(*head, tuple(branches), facts.in_error_region, facts.lone_rethrow,
+                           modules.source_body_of(unit, offset))
+    return make.javascript(*head, tuple(branches), facts.in_error_region, facts.lone_rethrow)
 
 
 _PYTHON_FORMS = frozenset(get_args(PythonHandlerForm))
+
+
+def _python_branches(branches: tuple[HandlerBranch, ...], facts: HandlerFacts) -> tuple[PythonBranch, ...]:
+    """A Python clause's branches, each `wrap` saying whether its cause is suppressed (`from None`)."""
+    return tuple(
+        PythonBranch(branch.test, tuple(
+            PythonDisposition(d.kind, d.cause, d.callsites, d.levels, d.callee,
+                              made.suppressed if d.kind == "wrap" else None)
+            for d, made in zip(branch.dispositions, made_branch.dispositions, strict=True)))
+        for branch, made_branch in zip(branches, facts.branches, strict=True))
 
 
 def _id_order(id: str) -> tuple[str, int]:

@@ -88,11 +88,13 @@ class SourceMap:
     original positions, sorted by generated column."""
 
     def __init__(self, sources: list[str], lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]],
-                 written: list[str] | None = None):
+                 written: list[str] | None = None, contents: list[str | None] | None = None):
         #: normalized source paths, by index
         self.sources = sources
         #: each source as the map writes it, its `sourceRoot` joined (a URL's scheme kept), by index
         self.written = written if written is not None else list(sources)
+        #: each source's text from `sourcesContent`, by index; None where the map carries none
+        self.contents = contents if contents is not None else [None] * len(sources)
         self._lines = lines
 
     @classmethod
@@ -106,7 +108,7 @@ class SourceMap:
         if "sections" in document:
             return cls._from_sections(document["sections"])
         sources, lines, written = _decode(document)
-        return cls(sources, lines, written)
+        return cls(sources, lines, written, _contents(document, len(sources)))
 
     @classmethod
     def _from_sections(cls, sections: object) -> SourceMap:
@@ -115,6 +117,7 @@ class SourceMap:
             raise SourceMapError("'sections' is not a list")
         sources: list[str] = []
         written: list[str] = []
+        contents: list[str | None] = []
         lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]] = {}
         for number, section in enumerate(sections):
             if not isinstance(section, dict) or not isinstance(section.get("map"), dict):
@@ -124,6 +127,7 @@ class SourceMap:
             shift = len(sources)
             sources.extend(part_sources)
             written.extend(part_written)
+            contents.extend(_contents(section["map"], len(part_sources)))
             for line, (columns, origins) in part_lines.items():
                 extra = base_column if line == 0 else 0
                 target = lines.setdefault(base_line + line, ([], []))
@@ -135,7 +139,7 @@ class SourceMap:
                 order = sorted(range(len(columns)), key=columns.__getitem__)
                 columns[:] = [columns[i] for i in order]
                 origins[:] = [origins[i] for i in order]
-        return cls(sources, lines, written)
+        return cls(sources, lines, written, contents)
 
     def origin(self, line: int, column: int) -> Origin | None:
         """The original position of generated (0-based line, 0-based UTF-16 column): the
@@ -231,6 +235,13 @@ def _decode(
             origins = [origins[i] for i in order]
         lines[number] = (columns, origins)
     return sources, lines, written
+
+
+def _contents(document: dict[str, object], count: int) -> list[str | None]:
+    """`sourcesContent` by source index: a text, or None for a missing or non-string entry."""
+    found = document.get("sourcesContent")
+    given = found if isinstance(found, list) else []
+    return [text if isinstance(text, str) else None for text in given[:count]] + [None] * (count - len(given))
 
 
 def with_root(source: str, root: str = "") -> str:

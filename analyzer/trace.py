@@ -16,8 +16,11 @@ def mark(label: str) -> None:
     (user + system, a forked worker's counted from its fork), its resident MiB now (Linux),
     process id, label."""
     if _ON:
-        print(f"erratlas-trace {time.perf_counter() - _START:7.3f} {time.process_time():7.3f} {_resident():5d} "
-              f"{os.getpid()} {label}", file=sys.stderr, flush=True)
+        # one write, newline included: `print` writes the text and its newline apart, and the lines
+        # of the scan's processes, which share stderr, then interleave mid-line
+        sys.stderr.write(f"erratlas-trace {time.perf_counter() - _START:7.3f} {time.process_time():7.3f} "
+                         f"{_resident():5d} {os.getpid()} {label}\n")
+        sys.stderr.flush()
 
 
 def _resident() -> int:

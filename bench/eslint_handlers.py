@@ -5,9 +5,11 @@ usage: python bench/eslint_handlers.py [--packages ws,undici,...] [--bundlers es
        python bench/eslint_handlers.py --tree SRC --bundle BUNDLE.min.js [--json OUT]
 
 For each pinned npm package (MIT, shipping its original sources; `npm pack` into
-~/.cache/erratlas/eslint/, sha256 checked) and each bundler (esbuild `--bundle --minify
---sourcemap`; terser `--compress --mangle` over esbuild's unminified bundle, its map chained),
-with the pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
+~/.cache/erratlas/eslint/, sha256 checked; the `sourceMappingURL` comments of its files blanked,
+so that the bundle's map names the JavaScript ESLint reads, not the TypeScript a package's own
+maps lead to) and each bundler (esbuild `--bundle --minify --sourcemap`; terser `--compress
+--mangle` over esbuild's unminified bundle, its map chained, with `sourcesContent`), with the
+pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
 
 1. ESLint (flat config, no other rule) runs `preserve-caught-error` (`requireCatchParameter:
    true`: a clause without parameter that throws a new error is reported too), `no-useless-catch`
@@ -20,21 +22,25 @@ with the pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ f
    before it (esbuild and terser map the keyword to one or the other).
 3. Site by site, with the mapping of docs/reference.md, "Checked against ESLint":
    - preserve-caught-error <-> a `wrap` whose cause is `lost` or `partial`, of a built-in error
-     class (`Error`, `TypeError`, ... as ESLint's rule reads them);
+     class (`Error`, `TypeError`, ... as ESLint's rule reads them), whose new error is thrown
+     (its callsite's `flow.fate`; a wrap returned or rejected is withdrawn: the rule reads `throw`);
    - no-useless-catch <-> one branch whose only disposition is `rethrow`, in a handler whose body
      is that one `throw e` (the record's `loneRethrow`: `throw (cleanup(), e)`, how minifiers
      write `cleanup(); throw e`, is not);
-   - no-empty <-> one branch whose only disposition is `swallow`, on a clause whose body in the
-     bundle is `{}`.
+   - no-empty <-> one branch whose only disposition is `swallow` (or `retry`: an empty body in a
+     loop the protected block leaves on success), on a clause whose body in the bundle is `{}`,
+     unless the record's `sourceBody` says the original body held comments (which no-empty
+     allows) or statements the minifier removed (withdrawn).
    ESLint findings whose catch clause no erratlas handler maps to are counted apart: "dropped"
    in a file the map names (dead code the bundler removed), "other files" in a file it does
    not (the entry does not reach it). So that this hides no miss, every catch clause of the
    bundle must have a handler record ("missed") and every handler must land on a clause of the
    sources ("unplaced").
 
-Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those set
-aside as definitional, matched, recall (share of ESLint's that erratlas has) and precision (share
-of erratlas's, less those set aside, that ESLint has; and of all of them), then every difference
+Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those its
+records withdraw, those set aside as definitional, matched, recall (share of ESLint's that
+erratlas has) and precision (share of erratlas's, less those set aside, that ESLint has; of all
+of them; and of all of them with the withdrawn ones, `raw`), then every difference
 with its original file:line and a reason class. `--tree SRC --bundle B`
 compares one prebuilt bundle (its map beside it) with the sources under SRC (the tests' fixture).
 """
@@ -93,6 +99,8 @@ BUILTIN_ERRORS = frozenset({"Error", "EvalError", "RangeError", "ReferenceError"
                             "URIError", "AggregateError"})
 _EMPTY_CATCH = re.compile(rb"catch\s*(?:\(\s*[^()]*\))?\s*\{\s*\}")
 _SOURCES = (".js", ".mjs", ".cjs")
+#: a file's last line naming its source map (text before the end may be code that writes one)
+_MAP_COMMENT = re.compile(rb"(?<![^\r\n])//[#@] sourceMappingURL=[^\r\n]*(?=\s*\Z)")
 _JS = Language(tree_sitter_javascript.language())
 _CATCHES = Query(_JS, "(catch_clause) @catch")
 
@@ -118,7 +126,26 @@ def fetch(package: Package) -> Path:
     if not (tree / "package").is_dir():
         with tarfile.open(tarball) as archive:
             archive.extractall(tree, filter="data")
-    return tree / "package"
+    sources = tree / "unmapped"
+    if not sources.is_dir():
+        _without_input_maps(tree / "package", tree / "unmapped.tmp")
+        (tree / "unmapped.tmp").rename(sources)
+    return sources
+
+
+def _without_input_maps(package: Path, out: Path) -> None:
+    """A copy of the package whose JavaScript files name no source map: a package that ships code
+    compiled from TypeScript (`lib/x.js` and `lib/x.js.map` -> `src/x.ts`) would have esbuild chain
+    those maps, and the bundle's map name the TypeScript files, where ESLint reads the JavaScript.
+    The comment, a line of its own at the file's end, is blanked: every line and column stays."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(package, out)
+    for path in out.rglob("*"):
+        if path.suffix in _SOURCES and path.is_file():
+            data = path.read_bytes()
+            blanked = _MAP_COMMENT.sub(lambda m: b" " * len(m.group(0)), data)
+            if blanked != data:
+                path.write_bytes(blanked)
 
 
 def _package(spec: str) -> Package:
@@ -165,7 +192,7 @@ def bundle(source: Path, package: Package, bundler: str, out: Path) -> Path:
     middle.parent.mkdir(exist_ok=True)
     _run([_tool("esbuild"), *common, "--sourcemap", f"--outfile={middle}"])
     _run([_tool("terser"), str(middle), *(["--module"] if fmt == "esm" else []), "--compress", "--mangle",
-          "--source-map", f"content='{middle}.map',url='bundle.min.js.map'", "-o", str(target)])
+          "--source-map", f"content='{middle}.map',url='bundle.min.js.map',includeSources", "-o", str(target)])
     return target
 
 
@@ -308,32 +335,45 @@ def run_eslint(root: Path, fmt: str, work: Path) -> list[dict[str, Any]]:
     return out
 
 
-def run_erratlas(bundle_path: Path, out: Path) -> list[dict[str, Any]]:
+def run_erratlas(bundle_path: Path, out: Path) -> tuple[list[dict[str, Any]], dict[str, str | None]]:
+    """The handler records of the bundle's scan, and each error callsite's `flow.fate` by id."""
     erratlas = shutil.which("erratlas") or str(Path(sys.executable).parent / "erratlas")
     result = subprocess.run([erratlas, "scan", str(bundle_path), "--out", str(out), "--jobs", "1"],
                             capture_output=True, text=True)
     if result.returncode != 0:
         _die(f"erratlas scan {bundle_path}: {result.stderr.strip()}")
     lines = (out / "handlers.jsonl").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line]
+    errors = [json.loads(line) for line in
+              (out / "error-message-callsites.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    fates = {e["id"]: (e["flow"] or {}).get("fate") for e in errors}
+    return [json.loads(line) for line in lines if line], fates
 
 
-def erratlas_rules(handler: dict[str, Any], data: bytes) -> set[str]:
-    """The ESLint rules whose finding the handler's record stands for (the module's docstring)."""
+def erratlas_rules(handler: dict[str, Any], data: bytes, fates: dict[str, str | None]) -> tuple[set[str], set[str]]:
+    """The ESLint rules whose finding the handler's record stands for (the module's docstring),
+    and those the records themselves withdraw: an empty body whose `sourceBody` says the original
+    held comments or statements (no-empty), a new error whose callsite's `flow.fate` says it is not
+    thrown, but returned or rejected (preserve-caught-error reads `throw` statements only)."""
     if handler["form"] != "catch":
-        return set()
+        return set(), set()
     branches = handler["branches"]
     kinds = [[d["kind"] for d in b["dispositions"]] for b in branches]
     written = data[handler["offset"]:handler["endOffset"]]
     out = set()
     if kinds == [["rethrow"]] and handler["loneRethrow"]:
         out.add("no-useless-catch")
-    if kinds == [["swallow"]] and _EMPTY_CATCH.fullmatch(written):
+    # an empty body in a loop is a `retry` when the try leaves the loop on success: empty all the same
+    if kinds in ([["swallow"]], [["retry"]]) and _EMPTY_CATCH.fullmatch(written):
+        if handler.get("sourceBody") in ("comments", "code"):  # no-empty reads statements, and comments allow it
+            return out, {"no-empty"}
         out.add("no-empty")
-    if any(d["kind"] == "wrap" and d["cause"] in ("lost", "partial") and d["callee"] in BUILTIN_ERRORS
-           for b in branches for d in b["dispositions"]):
+    wraps = [d for b in branches for d in b["dispositions"]
+             if d["kind"] == "wrap" and d["cause"] in ("lost", "partial") and d["callee"] in BUILTIN_ERRORS]
+    # a new error counts unless its callsite says it leaves otherwise than thrown (none linked: counted)
+    thrown = [d for d in wraps if not d["callsites"] or any(fates.get(c) in ("thrown", None) for c in d["callsites"])]
+    if thrown:
         out.add("preserve-caught-error")
-    return out
+    return out, ({"preserve-caught-error"} if wraps and not thrown else set())
 
 
 # -- the comparison ---------------------------------------------------------------------------
@@ -344,9 +384,9 @@ class Result:
     label: str
     eslint: set[tuple[str, str]] = field(default_factory=set)  # (rule, clause) in the bundle
     erratlas: set[tuple[str, str]] = field(default_factory=set)
-    #: erratlas's findings that ESLint's rules leave out by definition (an original body holding
-    #: only a comment, a new error returned or rejected), left out
-    #: of precision and listed
+    #: erratlas's findings that ESLint's rules leave out by definition (a new error thrown through
+    #: a local or a `?:`; an original body holding only a comment where the map has no text), left
+    #: out of precision and listed
     aside: set[tuple[str, str]] = field(default_factory=set)
     absent: list[str] = field(default_factory=list)  # ESLint findings in files the bundle does not hold
     #: ESLint findings in a bundled file on a clause no handler maps to: the bundler dropped it
@@ -355,7 +395,12 @@ class Result:
     unplaced: list[str] = field(default_factory=list)  # erratlas catch handlers not put on a clause
     #: catch clauses of the bundle (tree-sitter, here) that handlers.jsonl does not have
     missed: list[int] = field(default_factory=list)
+    #: erratlas's findings its own records withdraw (`erratlas_rules`): in neither precision, but
+    #: in `precision, raw`
+    withdrawn: set[tuple[str, str]] = field(default_factory=set)
     handlers: int = 0
+    #: the catch handlers' `sourceBody` values (`absent`: no map placed it), counted
+    source_bodies: dict[str, int] = field(default_factory=dict)
     reasons: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
 
     @property
@@ -366,7 +411,7 @@ class Result:
 def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
             messages: list[dict[str, Any]] | None = None) -> Result:
     originals = Originals(root)
-    handlers = run_erratlas(bundle_path, work / "scan")
+    handlers, fates = run_erratlas(bundle_path, work / "scan")
     data = bundle_path.read_bytes()
     result = Result(label)
     placed: dict[str, dict[str, Any]] = {}
@@ -374,6 +419,8 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
         if handler["form"] != "catch":
             continue
         result.handlers += 1
+        body = str(handler.get("sourceBody", "absent"))
+        result.source_bodies[body] = result.source_bodies.get(body, 0) + 1
         origin = handler["origin"]
         relative = _relative(bundle_path.resolve().parent / origin["source"], root) if origin is not None else None
         clause = originals.clause_at(relative, origin["line"], origin["column"], "origin") \
@@ -383,8 +430,9 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
                 result.unplaced.append(f"{handler['id']} -> {relative}:{origin['line']}:{origin['column']}")
             continue
         placed[clause.where] = handler
-        for rule in erratlas_rules(handler, data):
-            result.erratlas.add((rule, clause.where))
+        found, withdrawn = erratlas_rules(handler, data, fates)
+        result.erratlas.update((rule, clause.where) for rule in found)
+        result.withdrawn.update((rule, clause.where) for rule in withdrawn)
     bundled = _bundled_files(bundle_path, root)
     offsets = {h["offset"] for h in handlers if h["form"] == "catch"}
     tree = Parser(_JS).parse(data)
@@ -445,8 +493,8 @@ def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | Non
     if rule == "no-empty" and not by_eslint and _COMMENT_ONLY.fullmatch(body):
         return "definitional", "the original body holds only a comment: no-empty allows it, the bundle has none"
     if rule == "preserve-caught-error" and not by_eslint and not _THROW_BUILTIN.search(body):
-        return "definitional", ("a built-in error not thrown as `throw new X(...)` (returned, rejected, thrown "
-                                f"through a local or a `?:`): ESLint reads that form only: {seen}")
+        return "definitional", ("a built-in error not thrown as `throw new X(...)` (thrown through a local or a "
+                                f"`?:`): ESLint reads that form only: {seen}")
     return "erratlas", f"{'ESLint only' if by_eslint else 'erratlas only'}: {seen}"
 
 
@@ -457,33 +505,41 @@ def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "n/a"
 
 
+def _shares(row: list[int]) -> str:
+    """Recall, precision, precision with the set-aside findings, and with the withdrawn ones too,
+    of a table row (ESLint at 3, erratlas 6, withdrawn 7, set aside 8, matched 9)."""
+    eslint, erratlas, withdrawn, aside, matched = row[3], row[6], row[7], row[8], row[9]
+    return " | ".join([_share(matched, eslint), _share(matched, erratlas - aside), _share(matched, erratlas),
+                       _share(matched, erratlas + withdrawn)])
+
+
 def report(results: list[Result]) -> str:
     lines = ["| package x bundler | catch handlers | missed | unplaced | ESLint | dropped | other files | erratlas "
-             "| set aside | matched "
-             "| recall | precision | precision, all |", "|---|" + "---:|" * 12]
-    totals = [0] * 9
+             "| withdrawn | set aside | matched | recall | precision | precision, all | precision, raw |",
+             "|---|" + "---:|" * 14]
+    totals = [0] * 10
     for r in results:
         row = [r.handlers, len(r.missed), len(r.unplaced), len(r.eslint), len(r.dropped), len(r.absent),
-               len(r.erratlas), len(r.aside), r.matched]
+               len(r.erratlas), len(r.withdrawn), len(r.aside), r.matched]
         totals = [a + b for a, b in zip(totals, row, strict=True)]
-        lines.append(f"| {r.label} | {' | '.join(map(str, row))} | {_share(r.matched, len(r.eslint))} "
-                     f"| {_share(r.matched, len(r.erratlas) - len(r.aside))} | {_share(r.matched, len(r.erratlas))} |")
+        lines.append(f"| {r.label} | {' | '.join(map(str, row))} | {_shares(row)} |")
     if len(results) > 1:
-        lines.append(f"| all | {' | '.join(map(str, totals))} | {_share(totals[8], totals[3])} "
-                     f"| {_share(totals[8], totals[6] - totals[7])} | {_share(totals[8], totals[6])} |")
+        lines.append(f"| all | {' | '.join(map(str, totals))} | {_shares(totals)} |")
     for rule in RULES:
-        es = sum(1 for r in results for k in r.eslint if k[0] == rule)
-        er = sum(1 for r in results for k in r.erratlas if k[0] == rule)
-        aside = sum(1 for r in results for k in r.aside if k[0] == rule)
-        both = sum(1 for r in results for k in r.eslint & r.erratlas if k[0] == rule)
-        lines.append(f"| ({rule}) | | | | {es} | | | {er} | {aside} | {both} | {_share(both, es)} "
-                     f"| {_share(both, er - aside)} | {_share(both, er)} |")
+        row = [sum(1 for r in results for k in keys(r) if k[0] == rule)
+               for keys in (lambda r: r.eslint, lambda r: r.erratlas, lambda r: r.withdrawn, lambda r: r.aside,
+                            lambda r: r.eslint & r.erratlas)]
+        lines.append(f"| ({rule}) | | | | {row[0]} | | | {' | '.join(map(str, row[1:]))} "
+                     f"| {_shares([0, 0, 0, *row[:1], 0, 0, *row[1:]])} |")
     lines += ["", "missed: catch clauses of the bundle that handlers.jsonl lacks; unplaced: handlers whose origin",
               "is on no catch clause of the sources (both 0, or `dropped` could hide a miss); ESLint: its findings",
               "on catch clauses that survive into the bundle; dropped: on clauses of bundled files that no handler",
               "maps to (dead code the bundler removed); other files: in files the bundle does not hold (and files",
-              "ESLint cannot parse); set aside: erratlas's findings that the rule leaves out by definition",
-              "([definitional] below), not counted in precision (`precision, all` counts them). Differences:", ""]
+              "ESLint cannot parse); withdrawn: erratlas's findings its records place outside the rule (an empty",
+              "`swallow` whose `sourceBody` is `comments` or `code`, a `wrap` whose new error's `flow.fate` is",
+              "`returned` or `rejected`; `precision, raw` counts them); set aside:",
+              "erratlas's findings that the rule leaves out by definition ([definitional] below), not counted in",
+              "precision (`precision, all` counts them). Differences:", ""]
     for r in results:
         if r.reasons or r.unplaced or r.missed or r.dropped:
             lines.append(f"{r.label}:")
@@ -501,6 +557,7 @@ def report(results: list[Result]) -> str:
 def as_json(results: list[Result]) -> dict[str, Any]:
     return {r.label: {"handlers": r.handlers, "eslint": sorted(map(list, r.eslint)),
                       "erratlas": sorted(map(list, r.erratlas)), "aside": sorted(map(list, r.aside)),
+                      "withdrawn": sorted(map(list, r.withdrawn)), "sourceBody": dict(sorted(r.source_bodies.items())),
                       "matched": r.matched, "absent": r.absent, "dropped": r.dropped, "unplaced": r.unplaced,
                       "missed": r.missed,
                       "differences": [[k[0], k[1], *v] for k, v in sorted(r.reasons.items())]} for r in results}

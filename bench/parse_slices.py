@@ -5,23 +5,21 @@ each slice parsed as its own tree, sequentially or in 2 processes, against the w
 usage: python bench/parse_slices.py [--package NAME --version V | --target PATH] [--slices 2,4,8,16]
                                     [--full] [--skip-check]
 
-Loads the largest unit as the scan does (`analyzer.bundle.load.load_bundle`). The scanner tracks
-strings, template literals (and their `${}`), regexes, comments and bracket depth, and lists the
-byte after every `;` that ends a statement of the program or of a function body at depth 2 (a
-Bun CJS wrapper); the statement list holding most of them is sliced. Each timed run is a fresh
-process: the whole parse (the floor); N slices in one process, one tree alive at a time and all
-alive; N slices in 2 forked processes. The check parses the whole unit once more and compares:
-the scanner's boundaries against the real statement starts, and each slice's statements (parsed
-with `included_ranges`, so offsets are the unit's) against the whole tree's, node by node
-(`--full`: every statement; default: every statement's kind, range and node count, and a full
-walk of every 25th statement).
+Loads the largest unit as the scan does (`analyzer.bundle.load.load_bundle`) and cuts it by
+`analyzer.javascript.slices` (its byte scanner lists the byte after every `;` that ends a
+statement of the program or of Bun's CJS wrapper body; its plan cuts that list). Each timed run
+is a fresh process: the whole parse (the floor); N slices in one process, one tree alive at a
+time and all alive; N slices in 2 forked processes. The check parses the whole unit once more and
+compares: the scanner's boundaries against the real statement starts, the module's `check` (node
+counts included), and each slice's statements against the whole tree's, node by node (`--full`:
+every statement; default: every statement's kind, range and node count, and a full walk of every
+25th statement).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import itertools
 import json
 import multiprocessing
 import pathlib
@@ -36,19 +34,9 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 
 from support import npm_cache
+from support.same_nodes import first_difference
 
-SPECIAL = re.compile(rb"[\"'`/(){}\[\];]")
-STRING = {ord('"'): re.compile(rb'"(?:[^"\\\n]|\\[\s\S])*"'), ord("'"): re.compile(rb"'(?:[^'\\\n]|\\[\s\S])*'")}
-TEMPLATE_TEXT = re.compile(rb"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*")
-REGEX = re.compile(rb"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
-LINE_COMMENT = re.compile(rb"//[^\n]*")
-BLOCK_COMMENT = re.compile(rb"/\*[\s\S]*?\*/")
-TRAILING_WORD = re.compile(rb"[A-Za-z_$][\w$]*$")
-CONTINUES = re.compile(rb"\s*(?:else|while)\b")  # `if(a)b();else`, `do b();while(c)`: not a boundary
-KEYWORDS_BEFORE_REGEX = {b"return", b"typeof", b"case", b"do", b"else", b"in", b"of", b"new", b"delete",
-                         b"void", b"throw", b"yield", b"await", b"instanceof"}
-OPENERS = {ord("("), ord("["), ord("{")}
-CLOSERS = {ord(")"), ord("]"), ord("}")}
+from analyzer.javascript import slices
 
 
 def resident_mib() -> float:
@@ -56,108 +44,14 @@ def resident_mib() -> float:
         return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
 
 
-def regex_allowed(source: bytes, last_end: int, last_special: int, at: int) -> bool:
-    """Whether a `/` at `at` starts a regex, from the token before it."""
-    gap = source[last_end:at].rstrip()
-    if not gap:
-        return last_special not in (ord(")"), ord("]"), ord('"'), ord("'"), ord("`"), ord("/"))
-    if gap[-1:].isalnum() or gap[-1:] in (b"_", b"$"):
-        word = TRAILING_WORD.search(gap)
-        return word is not None and word.group() in KEYWORDS_BEFORE_REGEX
-    return gap[-1:] not in (b".",)
-
-
-def statement_ends(source: bytes) -> dict[int, list[int]]:
-    """The byte after each statement-ending `;` at depth 0 to 2, keyed by the opener of its list
-    (-1: the program). Iterative; one regex search per special byte."""
-    stack: list[tuple[int, int]] = []  # (opener byte, offset); `$` marks a template's `${`
-    ends: dict[int, list[int]] = {}
-    pos, last_end, last_special, size = 0, 0, ord(";"), len(source)
-    while True:
-        found = SPECIAL.search(source, pos)
-        if found is None:
-            break
-        at = found.start()
-        byte = source[at]
-        if byte in STRING:
-            matched = STRING[byte].match(source, at)
-            pos = matched.end() if matched else at + 1
-        elif byte == ord("`"):
-            pos = template_text(source, at + 1, stack)
-        elif byte == ord("/"):
-            following = source[at + 1: at + 2]
-            if following == b"/":
-                pos = LINE_COMMENT.match(source, at).end()  # type: ignore[union-attr]
-                continue  # comments leave the previous token as it was
-            if following == b"*":
-                comment = BLOCK_COMMENT.match(source, at)
-                pos = comment.end() if comment else size
-                continue
-            matched = REGEX.match(source, at) if regex_allowed(source, last_end, last_special, at) else None
-            pos = matched.end() if matched else at + 1
-        elif byte in OPENERS:
-            stack.append((byte, at))
-            pos = at + 1
-        elif byte in CLOSERS:
-            opener = stack.pop()[0] if stack else 0
-            # the `}` of a template's `${` leads back into its text
-            pos = template_text(source, at + 1, stack) if opener == ord("$") else at + 1
-        else:  # `;`
-            pos = at + 1
-            if len(stack) <= 2 and not CONTINUES.match(source, pos):
-                ends.setdefault(stack[-1][1] if stack else -1, []).append(pos)
-        last_end, last_special = pos, byte
-    return ends
-
-
-def template_text(source: bytes, at: int, stack: list[tuple[int, int]]) -> int:
-    """Skip a template's text from `at`; return the offset after its closing backtick, or after
-    a `${` (pushed on the stack)."""
-    end = TEMPLATE_TEXT.match(source, at).end()  # type: ignore[union-attr]
-    if source[end: end + 2] == b"${":
-        stack.append((ord("$"), end))
-        return end + 2
-    return end + 1
-
-
-def slice_plan(source: bytes, count: int) -> tuple[int, int, list[int], dict[str, Any]]:
-    """The statement list to slice (start, end), its `count - 1` cut offsets nearest to equal
-    parts, and the scanner's figures."""
+def slice_plan(source: bytes, count: int) -> tuple[slices.Plan, dict[str, Any]]:
+    """The plan for `count` slices (`analyzer.javascript.slices`), and the scanner's figures."""
     started = time.process_time()
-    ends = statement_ends(source)
+    made = slices.plan_of(source, count)
     spent = time.process_time() - started
-    opener, boundaries = max(ends.items(), key=lambda item: len(item[1]))
-    start = 0 if opener == -1 else opener + 1
-    stop = len(source) if opener == -1 else list_end(source, boundaries[-1])
-    cuts: list[int] = []
-    for part in range(1, count):
-        goal = start + (stop - start) * part // count
-        cut = min(boundaries, key=lambda offset: abs(offset - goal))
-        if cut not in cuts and start < cut < stop:
-            cuts.append(cut)
-    info = {"scanner_cpu_s": round(spent, 2), "list_opener": opener, "boundaries": len(boundaries)}
-    return start, stop, sorted(cuts), info
-
-
-def list_end(source: bytes, last_boundary: int) -> int:
-    """The end of a wrapper body: its closing `}` is the last one in the source."""
-    return source.rindex(b"}")
-
-
-def ranges_of(start: int, stop: int, cuts: list[int]) -> list[tuple[int, int]]:
-    edges = [start, *cuts, stop]
-    return list(itertools.pairwise(edges))
-
-
-def parse_range(parser: Any, source: bytes, lo: int, hi: int) -> Any:
-    from tree_sitter import Point, Range
-
-    def point(offset: int) -> Point:
-        row = source.count(b"\n", 0, offset)
-        return Point(row, offset - (source.rfind(b"\n", 0, offset) + 1))
-
-    parser.included_ranges = [Range(point(lo), point(hi), lo, hi)]
-    return parser.parse(source)
+    if isinstance(made, str):
+        raise SystemExit(f"not sliced: {made}")
+    return made, {"scanner_cpu_s": round(spent, 2), "list": made.kind, "boundaries": made.boundaries}
 
 
 def load_unit(args: argparse.Namespace) -> tuple[str, bytes]:
@@ -175,14 +69,14 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def parse_some(job: tuple[bytes, list[tuple[int, int]]]) -> dict[str, Any]:
-    """Parse ranges one tree at a time; the largest resident MiB with a tree alive."""
+def parse_some(job: tuple[bytes, slices.Plan, list[int]]) -> dict[str, Any]:
+    """Parse slices one tree at a time; the largest resident MiB with a tree alive."""
     from analyzer.javascript.syntax import new_parser
 
-    source, ranges = job
+    source, made, indexes = job
     parser, peak, errors, started = new_parser(), resident_mib(), 0, time.process_time()
-    for lo, hi in ranges:
-        tree = parse_range(parser, source, lo, hi)
+    for index in indexes:
+        tree = slices.parse_slice(parser, source, made, index)
         peak = max(peak, resident_mib())
         errors += tree.root_node.has_error
         del tree
@@ -196,22 +90,22 @@ def run_mode(mode: str, source: bytes) -> dict[str, Any]:
     kind, _, count = mode.partition(":")
     plan_info: dict[str, Any] = {}
     if kind != "whole":
-        start, stop, cuts, plan_info = slice_plan(source, int(count))
-        ranges = ranges_of(start, stop, cuts)
-        plan_info["largest_slice"] = max(hi - lo for lo, hi in ranges)
+        made, plan_info = slice_plan(source, int(count))
+        indexes = list(range(len(made.ranges)))
+        plan_info["largest_slice"] = max(hi - lo for lo, hi in made.ranges)
     before, wall, spent = resident_mib(), time.perf_counter(), cpu()
     if kind == "whole":
         tree = new_parser().parse(source)
         row = {"peak_mib": resident_mib(), "errors": int(tree.root_node.has_error)}
     elif kind == "one":
-        row = parse_some((source, ranges))
+        row = parse_some((source, made, indexes))
     elif kind == "all":
         parser = new_parser()
-        trees = [parse_range(parser, source, lo, hi) for lo, hi in ranges]
+        trees = [slices.parse_slice(parser, source, made, index) for index in indexes]
         row = {"peak_mib": resident_mib(), "errors": sum(t.root_node.has_error for t in trees)}
     else:  # two forked processes, each parsing every other slice one at a time
         with multiprocessing.get_context("fork").Pool(2) as pool:
-            halves = pool.map(parse_some, [(source, ranges[0::2]), (source, ranges[1::2])], chunksize=1)
+            halves = pool.map(parse_some, [(source, made, indexes[0::2]), (source, made, indexes[1::2])], chunksize=1)
         row = {"peak_mib": max(h["peak_mib"] for h in halves), "peak_sum_mib": sum(h["peak_mib"] for h in halves),
                "errors": sum(h["errors"] for h in halves),
                "worker_cpu_s": max(h["own_cpu_s"] for h in halves)}
@@ -239,32 +133,6 @@ def next_token(source: bytes, offset: int) -> int:
     return skip.match(source, offset).end()  # type: ignore[union-attr]
 
 
-def same_subtree(whole: Any, part: Any, shift: int = 0) -> bool:
-    """Every node's kind and byte range equal (`part`'s moved back by `shift`), walked in step."""
-    left, right = whole.walk(), part.walk()
-    while True:
-        a, b = left.node, right.node
-        if (a.kind_id, a.start_byte, a.end_byte, a.is_missing) != (
-                b.kind_id, b.start_byte - shift, b.end_byte - shift, b.is_missing):
-            return False
-        if left.goto_first_child():
-            if not right.goto_first_child():
-                return False
-            continue
-        if right.goto_first_child():
-            return False
-        if left.node == whole:  # a leaf statement
-            return True
-        while not left.goto_next_sibling():
-            if right.goto_next_sibling() or not left.goto_parent():
-                return False
-            right.goto_parent()
-            if left.node == whole:
-                return True
-        if not right.goto_next_sibling():
-            return False
-
-
 WRAPPER = b"(async function*(){", b"\n})"
 
 
@@ -286,44 +154,52 @@ def compare(by_start: dict[int, Any], nodes: list[Any], shift: int, walk_all: bo
             node.kind_id, node.end_byte - shift, node.descendant_count)
         deep = walk_all or index % 25 == 0
         walked += shallow and deep
-        unequal += not shallow or (deep and not same_subtree(mine, node, shift))
+        unequal += mine is None or not shallow or (deep and first_difference(mine, node, shift, shift == 0) is not None)
     return len(nodes), walked, unequal
 
 
 def check(source: bytes, counts: list[int], full: bool) -> dict[str, Any]:
-    """Boundary agreement and slice-tree equality against one whole parse."""
+    """Boundary agreement, the module's check and slice-tree equality against one whole parse."""
     from analyzer.javascript.syntax import new_parser
 
     tree = new_parser().parse(source)
-    ends = statement_ends(source)
-    opener = max(ends, key=lambda key: len(ends[key]))
+    started = time.process_time()
+    scanned = slices.statement_ends(source)
+    scanner_cpu = time.process_time() - started
+    made, _ = slice_plan(source, 2)
+    opener = slices.PROGRAM if made.braces is None else made.braces[0]
     body = statement_list(tree, opener)
     real = statements(body)
     starts = {node.start_byte for node in real}
-    found = {next_token(source, end) for end in ends[opener]}
+    found = {next_token(source, end) for end in scanned.ends[opener]}
     found.discard(body.end_byte - (0 if opener == -1 else 1))
     result: dict[str, Any] = {
         "whole_errors": int(tree.root_node.has_error), "list": body.type, "list_statements": len(real),
-        "scanner_boundaries": len(found), "agree": len(found & starts), "differ": len(found - starts),
-        "real_starts_missed": len(starts - found), "slices": {}}
+        "scanner_cpu_s": round(scanner_cpu, 2), "scanner_boundaries": len(found), "agree": len(found & starts),
+        "differ": len(found - starts), "real_starts_missed": len(starts - found), "slices": {}}
     by_start = {node.start_byte: node for node in real}
+    whole_count = tree.root_node.descendant_count
     parser, plain = new_parser(), new_parser()
     for count in counts:
-        start, stop, cuts, _ = slice_plan(source, count)
-        totals = {"statements": 0, "walked": 0, "unequal": 0, "slices_with_errors": 0,
-                  "wrapped_unequal": 0, "wrapped_with_errors": 0}
-        for lo, hi in ranges_of(start, stop, cuts):
-            part = parse_range(parser, source, lo, hi)
+        made, _ = slice_plan(source, count)
+        totals: dict[str, Any] = {"statements": 0, "walked": 0, "unequal": 0, "slices_with_errors": 0,
+                                  "wrapped_unequal": 0, "wrapped_with_errors": 0}
+        head = slices.parse_head(parser, source, made)
+        parts = []
+        for index, (lo, hi) in enumerate(made.ranges):
+            part = slices.parse_slice(parser, source, made, index)
             compared, walked, unequal = compare(by_start, statements(part.root_node), 0, full)
             totals["statements"] += compared
             totals["walked"] += walked
             totals["unequal"] += unequal
             totals["slices_with_errors"] += part.root_node.has_error
-            del part
+            parts.append(part)
             wrapped, nodes, shift = wrapped_statements(plain, source, lo, hi)
             totals["wrapped_unequal"] += compare(by_start, nodes, shift, full)[2]
             totals["wrapped_with_errors"] += wrapped.root_node.has_error
             del wrapped
+        totals["check"] = slices.check(made, head, parts, whole_count) or "passed"
+        del head, parts
         result["slices"][count] = totals
     return result
 

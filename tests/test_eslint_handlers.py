@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, run, scan
 
 HERE = FIXTURES / "eslint"
 BUNDLES = ("app.min.js", "app.terser.min.js")
@@ -38,7 +39,7 @@ def test_erratlas_on_the_bundle_finds_what_eslint_finds_on_the_sources(compared:
     assert result["missed"] == [] and result["unplaced"] == []  # else `dropped` could hide a miss
     eslint = {tuple(k) for k in result["eslint"]}
     erratlas = {tuple(k) for k in result["erratlas"]} - {tuple(k) for k in result["aside"]}
-    assert eslint == erratlas and result["matched"] == len(eslint) == 16
+    assert eslint == erratlas and result["matched"] == len(eslint) == 17
     # new Error(err) keeps only the error's text: ESLint flags it, and erratlas says `partial`
     assert "wraps.js:23:5" in _sites(result["erratlas"], "preserve-caught-error")
     # a rethrow after other work (`cleanup(); throw err`, minified `throw c(),r`) is no useless catch
@@ -46,7 +47,9 @@ def test_erratlas_on_the_bundle_finds_what_eslint_finds_on_the_sources(compared:
     assert _sites(result["erratlas"], "no-useless-catch") == {"rethrows.js:6:5", "rethrows.js:14:5"}
     # requireCatchParameter: a clause without parameter that throws a new error is ESLint's too
     assert "wraps.js:125:5" in _sites(result["eslint"], "preserve-caught-error")
-    assert len(_sites(result["eslint"], "no-empty")) == 4
+    # an empty body in a loop that the protected block leaves on success is a `retry`: empty all the same
+    assert len(_sites(result["eslint"], "no-empty")) == 5
+    assert "empties.js:71:7" in _sites(result["erratlas"], "no-empty")
 
 
 @pytest.mark.parametrize("bundle", BUNDLES)
@@ -54,9 +57,59 @@ def test_each_difference_is_definitional_and_says_why(compared: dict[str, Any], 
     result = compared[bundle]
     differences = {(rule, where): (kind, reason) for rule, where, kind, reason in result["differences"]}
     assert {kind for kind, _ in differences.values()} == {"definitional"}
-    assert sorted(w for _, w in differences) == ["empties.js:28:5", "wraps.js:133:5", "wraps.js:142:7",
-                                                 "wraps.js:151:5", "wraps.js:160:5"]
-    assert "only a comment" in differences["no-empty", "empties.js:28:5"][1]
+    # a new error thrown through a local or from an arm of `?:`: ESLint reads `throw new X()` only
+    assert sorted(w for _, w in differences) == ["wraps.js:151:5", "wraps.js:160:5"]
+    assert "through a local" in differences["preserve-caught-error", "wraps.js:151:5"][1]
     # dead.js is not imported; index.js's catch under `if (false)` is dropped from a bundled file
     assert sorted(a.split()[1] for a in result["absent"]) == ["dead.js:12:5", "dead.js:6:5"]
     assert result["dropped"] == ["no-empty index.js:11:7"]
+
+
+@pytest.mark.parametrize("bundle", BUNDLES)
+def test_the_records_withdraw_what_the_rules_do_not_read(compared: dict[str, Any], bundle: str) -> None:
+    """Empty in the bundle, an original body of comments (`// a missing file is fine`, `/* best
+    effort */`) or of a statement the minifier removed (`err;`) is no no-empty finding, by the
+    handler's `sourceBody`; a new error returned or rejected is no preserve-caught-error one, by
+    its callsite's `flow.fate`."""
+    withdrawn = {tuple(k) for k in compared[bundle]["withdrawn"]}
+    assert withdrawn == {("no-empty", "empties.js:28:5"), ("no-empty", "empties.js:56:5"),
+                         ("no-empty", "empties.js:64:5"), ("preserve-caught-error", "wraps.js:133:5"),
+                         ("preserve-caught-error", "wraps.js:142:7")}
+    assert not withdrawn & {tuple(k) for k in compared[bundle]["eslint"]}
+
+
+def _source_bodies(out: Path) -> dict[int, str | None]:
+    """`sourceBody` of the scan's catch handlers of empties.js, by original line (absent: "-")."""
+    handlers = [json.loads(line) for line in (out / "handlers.jsonl").read_text(encoding="utf-8").splitlines()]
+    return {h["line"] if h["origin"] is None else h["origin"]["line"]: h.get("sourceBody", "-")
+            for h in handlers if h["form"] == "catch" and (h["origin"] is None or "empties" in h["origin"]["source"])}
+
+
+@pytest.mark.parametrize("bundle", BUNDLES)
+def test_a_mapped_bundle_says_what_each_empty_catch_body_held_in_the_original(tmp_path: Path, bundle: str) -> None:
+    scan(HERE / "built" / bundle, tmp_path / "out")
+    bodies = _source_bodies(tmp_path / "out")
+    # empty (with and without parameter, before `finally`, in a loop), commented, code removed,
+    # and null for a body that is not empty in the bundle (`state.failed = true`)
+    assert bodies == {7: "empty", 13: "empty", 19: "empty", 28: "comments", 36: None, 49: "empty", 56: "code",
+                      64: "comments", 71: "empty"}
+    handlers = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    commented = next(h["id"] for h in handlers if h.get("sourceBody") == "comments")
+    told = run("explain", tmp_path / "out", commented)
+    assert told.returncode == 0 and "commented in the source" in told.stdout  # where a reviewer reads it
+
+
+def test_without_a_map_or_its_text_the_record_has_no_source_body(tmp_path: Path) -> None:
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "app.min.js").write_bytes((HERE / "built" / "app.min.js").read_bytes())
+    scan(alone / "app.min.js", tmp_path / "bare")
+    handlers = (tmp_path / "bare" / "handlers.jsonl").read_text(encoding="utf-8")
+    assert '"origin":null' in handlers and "sourceBody" not in handlers  # no map: no origin, no field
+    textless = tmp_path / "textless"
+    textless.mkdir()
+    (textless / "app.min.js").write_bytes((HERE / "built" / "app.min.js").read_bytes())
+    document = json.loads((HERE / "built" / "app.min.js.map").read_text(encoding="utf-8"))
+    (textless / "app.min.js.map").write_text(json.dumps({**document, "sourcesContent": None}), encoding="utf-8")
+    scan(textless / "app.min.js", tmp_path / "out")
+    assert set(_source_bodies(tmp_path / "out").values()) == {None}  # placed, and nothing to read

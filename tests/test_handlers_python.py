@@ -126,6 +126,47 @@ def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
     assert _kinds(_one(by_case, case)) == kinds
 
 
+def test_a_raise_from_none_says_its_cause_is_suppressed(by_case: dict[str, list[dict[str, Any]]],
+                                                         scanned: Path) -> None:
+    """`raise X from None` (or from another value) drops the caught error on purpose: its `wrap`
+    has `causeSuppressed`; `raise X from e` and `raise X` do not, and the other kinds say null.
+    Only a lost cause not suppressed is a `wrap-loses-cause` finding: in the summary, and in
+    `sarif --flow`, which reads the records back from the scan directory."""
+    def told(case: str) -> list[list[tuple[str, str | None, bool | None]]]:
+        return [[(d["kind"], d["cause"], d["causeSuppressed"]) for d in b["dispositions"]]
+                for b in _one(by_case, case)["branches"]]
+
+    assert told("wrap_from_none") == told("wrap_from_other") == [[("wrap", "lost", True)]]
+    assert told("wrap_kept") == [[("wrap", "kept", False)]]
+    assert told("wrap_lost") == [[("wrap", "lost", False)]]
+    assert told("wrap_partial") == [[("wrap", "partial", False)]]
+    assert told("wrap_lost_or_suppressed") == [[("wrap", "lost", False), ("wrap", "lost", True)]]
+    assert told("swallows") == [[("swallow", None, None)]]
+    cases = ("wrap_lost", "wrap_lost_or_suppressed", "wrap_from_none", "wrap_from_other", "wrap_kept")
+    summary = json.loads((scanned / SUMMARY).read_text())
+    lost = {fp for fps in summary["handlerOwners"]["findings"]["lostCause"].values() for fp in fps}
+    assert [_one(by_case, case)["fingerprint"] in lost for case in cases] == [True, True, False, False, False]
+    done = run("sarif", scanned, "--flow")
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)["runs"][0]["results"]
+    lost = {r["properties"]["id"] for r in results if r["ruleId"] == "wrap-loses-cause"}
+    assert [_one(by_case, case)["id"] in lost for case in cases] == [True, True, False, False, False]
+    explained = run("explain", scanned, _one(by_case, "wrap_lost_or_suppressed")["id"])
+    assert "wrap (cause lost) by HandledError" in explained.stdout, explained.stdout
+    assert "wrap (cause lost, suppressed) by HandledError" in explained.stdout
+
+
+def test_a_new_error_caught_in_the_clause_itself_wraps_nothing(by_case: dict[str, list[dict[str, Any]]]) -> None:
+    """A `raise X(...)` in a `try` nested in the clause, that the nested `try`'s own clause
+    catches, never leaves the clause: no `wrap` (ruff's B904 does not look there either); one
+    that the nested `try` does not catch is a `wrap`."""
+    outer, inner = by_case["wrap_caught_inside"]
+    assert _kinds(outer) == [[("rethrow", None)]] and _kinds(inner) == [[("swallow", None)]]
+    (made,) = inner["sources"]
+    (leaves,) = by_case["wrap_in_nested_try"]
+    assert _kinds(leaves) == [[("wrap", "lost")]] and made["via"] == "direct"
+
+
 def test_links_the_new_error_and_the_diagnostic(by_case: dict[str, list[dict[str, Any]]],
                                                 errors: dict[str, dict[str, Any]], scanned: Path) -> None:
     (wrap,) = _one(by_case, "wrap_kept")["branches"][0]["dispositions"]
@@ -169,7 +210,7 @@ def test_ruff_agrees_site_by_site(scanned: Path, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     rows = {row["rule"]: row for row in json.loads(report.read_text())}
     assert {rule: (row["ruff"], row["both"]) for rule, row in rows.items()} == {
-        "B904": (4, 4), "S110": (4, 4), "TRY203": (5, 5), "TRY301": (5, 4)}
+        "B904": (5, 5), "S110": (4, 4), "TRY203": (5, 5), "TRY301": (6, 5)}
     differences = [d for row in rows.values() for d in (*row["onlyRuff"], *row["onlyErratlas"])]
     assert differences and all(d["why"] != "unexplained" for d in differences), differences
     assert {(d["line"], d["why"].split(": ruff")[0]) for d in rows["TRY301"]["onlyErratlas"]} == {

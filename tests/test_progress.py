@@ -8,8 +8,10 @@ from __future__ import annotations
 import os
 import pty
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURES, erratlas_command, run
 
 
@@ -64,3 +66,24 @@ def test_suggest_on_a_terminal_shows_its_phases(tmp_path: Path, demo_bundle: Pat
     assert status == 0, screen
     assert "\x1b[" in screen and "reading and verifying" in screen and "suggesting owners" in screen
     assert screen.rstrip().splitlines()[-1].startswith("erratlas: ")
+
+
+def test_a_trace_line_is_one_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scan's processes share stderr: each trace line, newline included, is one write, so
+    that lines never interleave mid-line (two writes did, under load, in the parser-crash test)."""
+    from analyzer import trace
+
+    writes: list[str] = []
+
+    class Recorder:
+        def write(self, text: str) -> int:
+            writes.append(text)
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr(trace, "_ON", True)
+    monkeypatch.setattr(sys, "stderr", Recorder())
+    trace.mark("a stage")
+    assert len(writes) == 1 and writes[0].startswith("erratlas-trace ") and writes[0].endswith(" a stage\n")

@@ -23,7 +23,10 @@ handler got a row under an anchor of its own on the flow pages: against main's o
 86f339a, pip gained index/flow-handlers-01.md, and only the index, flow.md, flow-tests-01.md and
 the summary's output hashes changed. It was recorded again when the shipped rules' comments
 stopped naming a spec outside the repository: only each summary changed (the rules' sha256).
-A scan today must
+It was recorded again when Python dispositions gained `causeSuppressed` (`raise X from None`,
+issue 24): against main's outputs at fa5090c, each tree's handlers.jsonl and summary changed,
+and pip's and the stdlib sample's flow.md and flow-handlers-01.md (a suppressed lost cause is
+no `wrap-loses-cause` finding; pip: 105 of 123 left). A scan today must
 write the same files with the same bytes. A tree whose input differs from the recorded one
 (another pip, another Python) is skipped: its golden values say nothing about it.
 """

@@ -36,6 +36,7 @@ ENUMERATIONS = [
                         "kind", "enum"), model.Disposition),
     ("handler-1.json", ("properties", "branches", "items", "properties", "dispositions", "items", "properties",
                         "cause", "anyOf", 0, "enum"), model.CauseKept),
+    ("handler-1.json", ("properties", "sourceBody", "anyOf", 0, "enum"), model.SourceBody),
 ]
 #: bundles of every format the finders know: the demo's builds, and an `__esm` module (the
 #: demo's ESM is scope-hoisted; real bundles wrap theirs)
@@ -87,8 +88,8 @@ def test_every_finder_of_the_table_finds_modules_in_a_fixture_and_they_make_ever
         found = []
         for tree, source in trees:
             root = tree.root_node
-            found.extend(finder(Where(root, source, Literals(source), StatementLists(root, main_container(root))))
-                         .modules)
+            lists = StatementLists(root, main_container(root))
+            found.extend(finder(Where(root, source, Literals(source), lists, lists.main_rows(source))).modules)
         assert found, f"{finder.__module__}: no fixture holds a module it finds (add one to fixtures/)"
         kinds.update(span.kind for span in found)
     assert kinds | {"python-package"} == set(get_args(model.ModuleKind))

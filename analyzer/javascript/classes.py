@@ -10,11 +10,10 @@ from tree_sitter import Node, Tree
 
 from analyzer.facts import ClassFacts
 from analyzer.javascript.compiled import CompiledClass, compiled_class, compiled_fields
-from analyzer.javascript.normalize import Normalizer
 from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.scopes import scope_of
-from analyzer.javascript.syntax import ancestors, same, starts_word, text, without_parentheses
+from analyzer.javascript.syntax import same, starts_word, text, without_parentheses
+from analyzer.javascript.unit_tree import UnitTree
 from analyzer.model import Unit
 
 _EXTENDS = re.compile(rb"extends(?![A-Za-z0-9_$\x80-\xff\\])")
@@ -40,19 +39,20 @@ def heritage_names(tree: Tree, source: bytes) -> list[tuple[str, Node]]:
 
 def error_classes(
     unit: Unit,
-    tree: Tree,
+    part: UnitTree,
     resolution: Resolution,
     heritages: list[tuple[str, Node]],
     rules: JavaScriptRules,
-    normalizer: Normalizer,
 ) -> list[ClassFacts]:
     """Classes extending a builtin error class, directly or through other classes of the unit.
 
     Resolved level by level: first the heritages naming a builtin root (already in
-    `resolution`), then the heritages naming a class found so far, and so on.
+    `resolution`), then the heritages naming a class found so far, and so on. `part`: the tree,
+    whose chains, scopes and digests the facts are read through.
     """
     roots = set(rules.class_roots)
     references = _heritage_references(resolution)
+    tree, normalizer = part.tree, part.normalizer
     root = tree.root_node
     root_of: dict[int, str] = {}  # class node start -> builtin root
     # the class whose heritage is the identifier at each offset
@@ -114,7 +114,6 @@ def error_classes(
     for name, node in heritages:
         if node.start_byte not in root_of:
             continue
-        chain = ancestors(node, tree.root_node)
         line, column = node.start_point[0] + 1, node.start_point[1] + 1
         classes.append(
             ClassFacts(
@@ -126,7 +125,7 @@ def error_classes(
                 parent=name,
                 root_constructor=root_of[node.start_byte],
                 fields=_fields(node),
-                scope=scope_of(unit.name, chain),
+                scope=part.scope_of(unit.name, part.chain(node)),
                 digest=normalizer.digest(node),
             )
         )
@@ -142,7 +141,7 @@ def error_classes(
                 parent=name,
                 root_constructor=root_of[node.start_byte],
                 fields=compiled_fields(es5.constructor),
-                scope=scope_of(unit.name, ancestors(node, tree.root_node)),
+                scope=part.scope_of(unit.name, part.chain(node)),
                 digest=normalizer.digest(node),
             )
         )

@@ -31,8 +31,10 @@ _ROLE_BY_PARENT: dict[str, ConsumerRole] = {
 
 
 def consumer_of(callsite: Node, chain: list[Node], index: Callable[[Node, Node], int] = named_index) -> Consumer:
-    """`chain`: the callsite's ancestors, innermost first (every climb here walks it: a walk
-    by `Node.parent` costs the depth at every step); `index`: `named_index`, or one that
+    """`chain`: the callsite's ancestors, innermost first, to the whole unit's root (a slice's
+    through its head chain, `unit_tree.UnitTree.chain`: `_parameter_callee_role` meets Bun's
+    wrapper's parameters there); every climb here walks it, since a walk by `Node.parent` costs
+    the depth at every step; `index`: `named_index`, or one that
     indexes a wide node's children once (`normalize.Siblings.named_index`)."""
     at, child = _skip_parentheses(chain, -1, callsite)
     if at >= len(chain):

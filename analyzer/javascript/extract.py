@@ -21,7 +21,6 @@ from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.handlers import called_sources, find_handlers, flow_of
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import find_modules, unit_evidence
-from analyzer.javascript.normalize import Normalizer, anchor_of, innermost_function
 from analyzer.javascript.references import (
     Listing,
     UnitReferences,
@@ -32,9 +31,10 @@ from analyzer.javascript.references import (
 )
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.scopes import context_of, scope_of
-from analyzer.javascript.syntax import ancestors, parse, text, without_parentheses
+from analyzer.javascript.scopes import context_of
+from analyzer.javascript.syntax import parse, text, without_parentheses
 from analyzer.javascript.unit_extras import JavaScriptUnit
+from analyzer.javascript.unit_tree import UnitTree
 from analyzer.limits import WorkBudget, check_callsites
 from analyzer.model import CalleeRole, Consumer, Unit
 from analyzer.parallel.executor import Inline
@@ -72,21 +72,23 @@ def extract_unit(
         keep.append(tree)
     source = unit.source
     budget = WorkBudget(label, tree.root_node.descendant_count)
-    normalizer = Normalizer(source, budget)
-    modules = find_modules(tree, source)
+    part = UnitTree(tree, source, budget)  # the whole tree: no head chain
+    normalizer = part.normalizer
+    modules = find_modules(tree, source, part.statement_lists())
     regions = error_regions(tree)
     resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
     mark(f"extract: {len(sites)} callsites found")
     check_callsites(label, len(sites))
-    class_facts = error_classes(unit, tree, resolution, heritages, rules, normalizer)
+    class_facts = error_classes(unit, part, resolution, heritages, rules)
     items = listing(tree, source, modules)
     roots = _root_candidates(items, [node.start_byte for node, kind in sites], choice)
     mark("extract: module map and items made")
-    work = _Tasks(unit, tree, rules, normalizer, items, sites, roots)
+    work = _Tasks(unit, part, rules, items, sites, roots)
     spent_before = budget.left
     done = executor.map(work.run, work.count)
     references, site_facts, caught, spent = work.gather(done)
     del work, done  # freed before the handlers: the tree is still whole (docs/performance.md, "Memory")
+    part.scopes.clear()  # so are the scope entries: the handlers' descent names its own
     budget.left = spent_before
     normalizer.spend(spent)  # the node visits of every callsite's facts, wherever they were made
     mark("extract: callsite facts made")
@@ -97,8 +99,9 @@ def extract_unit(
     mark(f"extract: {len(handlers)} handlers found")
     called = called_sources(source, items.raw, references.shadowed, facts, blocks)
     mark("extract: sources through calls found")
+    clauses = [(h.offset, h.end_offset) for h in handlers if h.form == "catch"]
     evidence = unit_evidence(unit, modules, [(kind, node.start_byte) for node, kind in sites], place,
-                             [h.offset for h in handlers])
+                             [h.offset for h in handlers], clauses)
     extras = JavaScriptUnit(modules, evidence, references, dict(Counter(kind for _, kind in sites)),
                             UnitHandlers(handlers, caught, sink, too_deep, called), choice.evidence)
     return UnitFacts(
@@ -123,13 +126,12 @@ class _Tasks:
     graph's chunks, then groups of callsites, then groups of the bindings to digest."""
 
     def __init__(
-        self, unit: Unit, tree: Tree, rules: JavaScriptRules, normalizer: Normalizer, items: Listing,
-        sites: list[tuple[Node, str]], roots: list[int],
+        self, unit: Unit, part: UnitTree, rules: JavaScriptRules, items: Listing, sites: list[tuple[Node, str]],
+        roots: list[int],
     ) -> None:
-        self.unit, self.tree, self.rules, self.normalizer, self.items = unit, tree, rules, normalizer, items
+        self.unit, self.part, self.rules, self.normalizer, self.items = unit, part, rules, part.normalizer, items
         self.sites, self.roots = sites, roots
         self.columns = _columns(unit.source, [node.start_byte for node, _ in sites])
-        self.scopes: dict[int, tuple[str, str] | None] = {}  # scope nodes' names and kinds, asked once
         self.diagnostics = frozenset(node.start_byte for node, kind in sites if kind == "diagnostic")
         self.site_groups = range(0, len(sites), _SITES_PER_TASK)
         self.root_groups = range(0, len(roots), _BINDINGS_PER_TASK)
@@ -138,13 +140,13 @@ class _Tasks:
     def run(self, task: int) -> object:
         chunks, groups = len(self.items.chunks), len(self.site_groups)
         if task < chunks:
-            return chunk_references(self.items, task, self.unit.source, self.tree.root_node)
+            return chunk_references(self.items, task, self.unit.source, self.part.root)
         if task < chunks + groups:
             first = self.site_groups[task - chunks]
             return self._site_facts(self.sites[first:first + _SITES_PER_TASK])
         first = self.root_groups[task - chunks - groups]
         wanted = self.roots[first:first + _BINDINGS_PER_TASK]
-        return binding_digests(self.tree, self.normalizer, self.items.raw, wanted)
+        return binding_digests(self.part.tree, self.normalizer, self.items.raw, wanted)
 
     def _site_facts(self, sites: list[tuple[Node, str]]) -> tuple[list[SiteFacts | LeftOut], dict[int, int], int]:
         """The facts of some callsites, the handlers that catch their errors directly (callsite
@@ -156,8 +158,7 @@ class _Tasks:
         for node, kind in sites:
             position = self.columns[node.start_byte]
             try:
-                fact = _site(self.unit, self.tree.root_node, node, kind, self.rules, self.normalizer,
-                             position, self.scopes, self.diagnostics)
+                fact = _site(self.unit, self.part, node, kind, self.rules, position, self.diagnostics)
             except RecoveredShape as shape:
                 out.append(LeftOut(kind, node.start_byte, node.end_byte, position[0], str(shape)))
                 continue
@@ -252,12 +253,13 @@ def _find_sites(
 
 
 def _site(
-    unit: Unit, root: Node, node: Node, kind: str, rules: JavaScriptRules, normalizer: Normalizer,
-    position: tuple[int, int], scopes: dict[int, tuple[str, str] | None], diagnostics: frozenset[int],
+    unit: Unit, part: UnitTree, node: Node, kind: str, rules: JavaScriptRules, position: tuple[int, int],
+    diagnostics: frozenset[int],
 ) -> SiteFacts:
     """The callsite's facts; an error's with its flow (`handlers.flow`). `diagnostics`: the
     offsets of the unit's logger calls."""
-    chain = ancestors(node, root)
+    normalizer = part.normalizer
+    chain = part.chain(node)  # through the head chain: the whole tree's ancestors, and their count
     normalizer.spend(len(chain))
     if node.type in ("call_expression", "new_expression"):
         is_new = node.type == "new_expression"
@@ -282,8 +284,8 @@ def _site(
         options = arguments[rules.options_argument] if len(arguments) > rules.options_argument else None
         level, level_source, candidates = level_of(options, rules)
         role = "logger"
-    anchor = anchor_of(node, chain, siblings=normalizer.siblings)
-    function = innermost_function(chain)
+    anchor = part.anchor_of(node, chain)
+    function = part.innermost_function(chain)
     # the function first: a window anchor inside it is then read from the names it captured
     function_digest = normalizer.digest(function) if function is not None else None
     return SiteFacts(
@@ -301,7 +303,7 @@ def _site(
         level=level,
         level_source=level_source,
         level_candidates=candidates,
-        scope=scope_of(unit.name, chain, scopes),
+        scope=part.scope_of(unit.name, chain),
         consumer=consumer,
         context=context_of(node, chain),
         identity=IdentityInput(

@@ -58,11 +58,12 @@ class Window:
 
     __slots__ = ("end_byte", "id", "members", "parent", "start_byte", "type")
 
-    def __init__(self, parent: Node, members: Sequence[Node]) -> None:
+    def __init__(self, parent: Node, members: Sequence[Node], kind: str | None = None) -> None:
         self.parent = parent
         #: the named siblings of the run, comments left out
         self.members = members
-        self.type = f"{parent.type}[]"
+        #: `kind`: the parent's type as the whole tree has it (a slice's root stands for the list)
+        self.type = f"{kind or parent.type}[]"
         self.start_byte = members[0].start_byte
         self.end_byte = members[-1].end_byte
         self.id = (parent.id, self.start_byte, self.end_byte)
@@ -108,17 +109,19 @@ _START, _END = attrgetter("start_byte"), attrgetter("end_byte")
 
 
 class Normalizer:
-    """Alpha-normalized digests of anchors (nodes or windows) of one tree, cached."""
+    """Alpha-normalized digests of anchors (nodes or windows) of one tree, cached by node id:
+    one per tree (`unit_tree.UnitTree`), since a freed tree's ids are reused by the next."""
 
-    def __init__(self, source: bytes, budget: WorkBudget | None = None) -> None:
+    def __init__(self, source: bytes, budget: WorkBudget | None = None, names: KnownNames | None = None) -> None:
         self.source = source
         #: node visits left for this tree's callsites (the work bound), None: unbounded
         self.budget = budget
         self._cache: dict[object, bytes] = {}
         #: the run of siblings each window is cut from (`anchor_of`)
         self.siblings = Siblings()
-        #: the names of every node captured so far (callsites', handlers' and bindings' anchors)
-        self._known = _KnownNames()
+        #: the names of every node captured so far (callsites', handlers' and bindings' anchors):
+        #: keyed by offset, so that the trees of one unit may share them (`names`)
+        self._known = KnownNames() if names is None else names
 
     def digest(self, node: Anchor) -> bytes:
         cached = self._cache.get(node.id)
@@ -205,7 +208,7 @@ class Normalizer:
         return starts, stops
 
 
-class _KnownNames:
+class KnownNames:
     """The renameable names of the nodes captured so far, by disjoint spans sorted by start (a
     node's span replaces those of the nodes inside it), so that a node inside one is read by
     bisection. Name offsets are kept in arrays: 16 bytes a name."""
@@ -375,31 +378,36 @@ def _constant(value: Node) -> bool:
 
 
 def anchor_of(
-    callsite: Node, chain: Sequence[Node], limit: int | None = None, siblings: Siblings | None = None
+    callsite: Node, chain: Sequence[Node], limit: int | None = None, siblings: Siblings | None = None,
+    root: Node | None = None, list_type: str | None = None,
 ) -> Anchor:
     """The innermost enclosing function when it has at most `limit` syntax nodes. Otherwise,
     below the first enclosing node that has more, the child holding the callsite, grown over its
     neighbouring siblings (alternately the previous and the next) while the run stays within
     `limit` nodes; the callsite itself when even it has more. Sizes count syntax nodes, not
     bytes, so that renaming (which changes the length of names) never moves an anchor.
-    `chain`: the callsite's ancestors up to the root, innermost first."""
+    `chain`: the callsite's ancestors up to the root, innermost first; `root`: the tree's root in
+    it (default: its last), where a window is the last resort; `list_type`: the type of the
+    statement list that root stands for, when it is a slice's (docs/slices.md)."""
     limit = ANCHOR_LIMIT if limit is None else limit
     if callsite.descendant_count > limit:
         return callsite
     inner = callsite
-    root = chain[-1] if chain else None
+    if root is None:
+        root = chain[-1] if chain else None
     for node in chain:
         # the root is the program, whatever its type (an ERROR node when the parser recovered
         # from the first bytes on)
         if node is root or node.type == "program" or node.descendant_count > limit:
-            return _window(node, inner, limit, siblings if siblings is not None else Siblings())
+            return _window(node, inner, limit, siblings if siblings is not None else Siblings(),
+                           list_type if node is root else None)
         if node.type in _ANCHOR_STOP:
             return node
         inner = node
     return inner
 
 
-def _window(parent: Node, child: Node, limit: int, siblings: Siblings) -> Anchor:
+def _window(parent: Node, child: Node, limit: int, siblings: Siblings, kind: str | None = None) -> Anchor:
     nodes, starts, sizes = siblings.of(parent)
     at = bisect.bisect_left(starts, child.start_byte)
     while at < len(nodes) and nodes[at].id != child.id:
@@ -422,11 +430,13 @@ def _window(parent: Node, child: Node, limit: int, siblings: Siblings) -> Anchor
                 size += sizes[last]
     if first == last:
         return child
-    return Window(parent, nodes[first:last + 1])
+    return Window(parent, nodes[first:last + 1], kind)
 
 
-def innermost_function(chain: Sequence[Node]) -> Node | None:
+def innermost_function(chain: Sequence[Node], stand_in: Node | None = None) -> Node | None:
+    """The first function or static block of `chain`, None at the program; `stand_in`: a slice
+    tree's root, passed over (it stands for the statement list, its head chain follows it)."""
     for node in chain:
-        if node.type in _ANCHOR_STOP:
+        if node.type in _ANCHOR_STOP and node is not stand_in:
             return None if node.type == "program" else node
     return None

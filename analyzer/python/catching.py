@@ -60,7 +60,26 @@ def unit_handlers(handlers: list[PendingHandler], sites: list[tuple[SiteFacts, P
             caught[site.offset] = handler
         flowed.append(dataclasses.replace(site, flow=_flow(site.flow, handler, decided, pending.logged_by,
                                                            settled_sites)))
-    return UnitHandlers(settled, caught, None, 0), flowed
+    return UnitHandlers([_uncaught_wraps(h, caught) for h in settled], caught, None, 0), flowed
+
+
+def _uncaught_wraps(handler: HandlerFacts, caught: dict[int, int]) -> HandlerFacts:
+    """`handler` without the new errors its body raises in a nested `try` whose own clause catches
+    them: they never leave the clause, so they wrap nothing (docs/reference.md, "Handler records")."""
+    def inside(site: int) -> bool:
+        return handler.offset < caught.get(site, -1) < handler.end_offset
+
+    if not any(inside(s) for b in handler.branches for d in b.dispositions if d.kind == "wrap" for s in d.sites):
+        return handler
+    branches = []
+    for branch in handler.branches:
+        kept = []
+        for item in branch.dispositions:
+            left = tuple(s for s in item.sites if not inside(s)) if item.kind == "wrap" else item.sites
+            if left or not item.sites:
+                kept.append(dataclasses.replace(item, sites=left))
+        branches.append(BranchFacts(branch.test, merged(kept) or (DispositionFacts("swallow", None, (), None),)))
+    return dataclasses.replace(handler, branches=tuple(branches))
 
 
 def _flow(flow: FlowFacts, handler: int | None, decided: bool, logged_by: int | None,

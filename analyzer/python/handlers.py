@@ -264,19 +264,18 @@ class _Body:
         construction: cst.BaseExpression = exc
         if isinstance(exc, cst.Name) and exc.value in self.made:
             construction = self.made[exc.value]
-        cause: CauseKept
-        if node.cause is not None:
-            cause = "kept" if self._is_caught(node.cause.item) else "lost"
-        else:
-            cause = "partial" if self._mentions(construction) else "lost"
-        return self._wrap(construction, cause)
+        if node.cause is None:
+            return self._wrap(construction, "partial" if self._mentions(construction) else "lost")
+        if self._is_caught(node.cause.item):
+            return self._wrap(construction, "kept")
+        return self._wrap(construction, "lost", suppressed=True)  # `from None` (or another value)
 
-    def _wrap(self, construction: cst.BaseExpression, cause: CauseKept) -> DispositionFacts:
+    def _wrap(self, construction: cst.BaseExpression, cause: CauseKept, suppressed: bool = False) -> DispositionFacts:
         known = self.reader.known.get(id(construction))
         sites = (known[1],) if known is not None and known[0] == "error" else ()
         callee = construction.func if isinstance(construction, cst.Call) else construction
         written = dotted(callee) if isinstance(callee, (cst.Name, cst.Attribute)) else None
-        return DispositionFacts("wrap", cause, sites, written)
+        return DispositionFacts("wrap", cause, sites, written, suppressed)
 
     def _returned(self, value: cst.BaseExpression | None) -> list[DispositionFacts]:
         if value is None:
@@ -431,11 +430,12 @@ def _literal(node: cst.BaseExpression) -> object:
 
 
 def merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
-    """One disposition per (kind, cause), their callsites together, in the vocabulary's order."""
-    merged: dict[tuple[str, str | None], DispositionFacts] = {}
+    """One disposition per (kind, cause, suppressed), their callsites together, in the vocabulary's
+    order (a suppressed cause after the same cause not suppressed)."""
+    merged: dict[tuple[str, str | None, bool], DispositionFacts] = {}
     for item in found:
-        key = (item.kind, item.cause)
+        key = (item.kind, item.cause, item.suppressed)
         known = merged.get(key)
         merged[key] = item if known is None else DispositionFacts(
-            item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))), known.callee)
-    return tuple(sorted(merged.values(), key=lambda d: (_ORDER[d.kind], _CAUSES[d.cause])))
+            item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))), known.callee, item.suppressed)
+    return tuple(sorted(merged.values(), key=lambda d: (_ORDER[d.kind], _CAUSES[d.cause], d.suppressed)))

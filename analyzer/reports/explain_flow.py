@@ -8,11 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzer.errors import InputError
-from analyzer.handler_model import Handler, HandlerDisposition, HandlerOwnerRow, HandlerSource
+from analyzer.handler_model import (
+    Handler,
+    HandlerDisposition,
+    HandlerOwnerRow,
+    HandlerSource,
+    MappedJavaScriptHandler,
+)
 from analyzer.model import Callsite
 from analyzer.reports.evidence import evidence_lines
 from analyzer.reports.explain import Section, Story, code_section, one_line
-from analyzer.reports.flow import test_text
+from analyzer.reports.flow import SOURCE_BODY_NOTE, suppressed_text, test_text
 from analyzer.summary_model import Summary
 
 
@@ -34,7 +40,7 @@ def disposition_text(disposition: HandlerDisposition) -> str:
     """`wrap (cause lost) by Error -> e:x@1`, `log at error -> d:x@2`, `swallow`."""
     text: str = disposition.kind
     if disposition.cause is not None:
-        text += f" (cause {disposition.cause})"
+        text += f" (cause {disposition.cause}{suppressed_text(disposition)})"
     if disposition.levels:
         text += " at " + ", ".join(disposition.levels)
     if disposition.callee is not None:
@@ -118,6 +124,9 @@ def handler_story(files: dict[str, bytes], summary: Summary, handler: Handler, r
         facts.append(("module", f"{module.name} ({module.kind}) {module.id} {module.fingerprint}"))
     if handler.origin is not None:
         facts.append(("source map", f"{handler.origin.source}:{handler.origin.line}:{handler.origin.column}"))
+    if isinstance(handler, MappedJavaScriptHandler) and handler.sourceBody is not None:
+        facts.append(("original body", f"{handler.sourceBody}: the body is empty in the bundle, "
+                                       f"{SOURCE_BODY_NOTE[handler.sourceBody]}"))
     if handler.copies.count > 1:
         facts.append(("copies", f"{handler.copies.count} handlers of this scan are the same code "
                                 f"(group {handler.copies.group})"))

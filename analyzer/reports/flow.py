@@ -13,8 +13,15 @@ from typing import get_args
 import orjson
 
 from analyzer.errors import InvariantError
-from analyzer.handler_model import BranchTest, Handler, HandlerOwnerRow
-from analyzer.model import Callsite, Disposition, HandlerFinding
+from analyzer.handler_model import (
+    BranchTest,
+    Handler,
+    HandlerDisposition,
+    HandlerOwnerRow,
+    MappedJavaScriptHandler,
+    PythonDisposition,
+)
+from analyzer.model import Callsite, Disposition, HandlerFinding, SourceBody
 from analyzer.reports.index import PAGE_LIMIT, cell
 from analyzer.scandir.files import INDEX_DIRECTORY, INDEX_FILE
 
@@ -199,18 +206,31 @@ _PRODUCT_INTRO = ["Handlers of Product code with a `swallow` branch (the error i
 _PRODUCT_HEADER = ["function", "location", "id", "form", "finding", "branches", "fingerprint"]
 
 
+def suppressed_text(disposition: HandlerDisposition) -> str:
+    """`, suppressed` for a Python `wrap` whose `raise` says `from None` (or another value)."""
+    return ", suppressed" if isinstance(disposition, PythonDisposition) and disposition.causeSuppressed else ""
+
+
 def branch_text(handler: Handler) -> str:
     """`test -> dispositions; ...`, `else` for a branch without a test."""
     parts = []
     for branch in handler.branches:
-        kinds = ", ".join(d.kind + (f" ({d.cause} cause)" if d.cause else "") for d in branch.dispositions)
+        kinds = ", ".join(d.kind + (f" ({d.cause} cause{suppressed_text(d)})" if d.cause else "")
+                          for d in branch.dispositions)
         parts.append(f"{test_text(branch.test) if branch.test is not None else 'else'} -> {kinds}"
                      if len(handler.branches) > 1 else kinds)
     return "; ".join(parts)
 
 
+#: what a swallow's finding adds when the source map tells what the empty body held in the original
+SOURCE_BODY_NOTE: dict[SourceBody, str] = {
+    "empty": "empty in the source too", "comments": "commented in the source", "code": "code removed by the minifier"}
+
+
 def _product_row(handler: Handler, at: str, findings: tuple[HandlerFinding, ...]) -> str:
-    found = [f for f in findings if f != "useless-catch"]
+    body = handler.sourceBody if isinstance(handler, MappedJavaScriptHandler) else None
+    found = [f + (f" ({SOURCE_BODY_NOTE[body]})" if f == "swallowed-error" and body is not None else "")
+             for f in findings if f != "useless-catch"]
     function = (handler.scope.scopePath or ("<module>",))[-1]
     cells = [cell(function, 80), _to_anchor(handler, at), f"`{cell(handler.id, 80)}`", handler.form,
              ", ".join(found), cell(branch_text(handler), 200), f"`{handler.fingerprint}`"]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from analyzer.errors import InputError
-from analyzer.handler_model import Handler, HandlerOwnerRow, JavaScriptHandler, PythonHandler
+from analyzer.handler_model import Handler, HandlerOwnerRow, JavaScriptHandler, MappedJavaScriptHandler, PythonHandler
 from analyzer.model import (
     CALLSITE_SCHEMA,
     HANDLER_SCHEMA,
@@ -400,8 +400,10 @@ def load_handlers(files: dict[str, bytes]) -> list[Handler] | None:
         if type(row) is not dict or row.get("schema") != HANDLER_SCHEMA:
             raise InputError(f"{HANDLERS_FILE}:{number}", f"not a handler record (schema {HANDLER_SCHEMA})")
         # a Python clause names the classes it catches (docs/reference.md, "Handler records")
-        # and a JavaScript handler whether its body is a lone rethrow
-        record = PythonHandler if "catches" in row else JavaScriptHandler if "loneRethrow" in row else Handler
+        # and a JavaScript handler whether its body is a lone rethrow, and where a map places it,
+        # what its original body held
+        record = PythonHandler if "catches" in row else MappedJavaScriptHandler if "sourceBody" in row \
+            else JavaScriptHandler if "loneRethrow" in row else Handler
         made = _fast(record)(row)
         out.append(made if made is not _MISS else record_of(record, row, f"{HANDLERS_FILE}:{number}"))
     return out

@@ -37,7 +37,9 @@ _OPTIONS_AT = {"AggregateError": 2}
 
 def flow_of(site: Node, chain: Sequence[Node], diagnostics: frozenset[int], constructor: str) -> FlowFacts:
     """The flow of the error made at `site`. `chain`: its ancestors, innermost first, to the
-    root; `diagnostics`: the offsets of the unit's logger calls; `constructor`: the callee."""
+    whole unit's root (a slice's through its head chain, `unit_tree.UnitTree.chain`: `_catcher`
+    and `_is_reject` climb past the statement list); `diagnostics`: the offsets of the unit's
+    logger calls; `constructor`: the callee."""
     fields = set(_constructor_fields(site, constructor))
     at, child = _climb(site, chain, 0, fields)
     fate: Fate | None = None
@@ -239,7 +241,8 @@ def _call_fate(call: Node, above: Sequence[Node], diagnostics: frozenset[int]) -
 
 def _is_reject(name: bytes, above: Sequence[Node]) -> bool:
     """Whether `name` is the second parameter of the nearest enclosing function declaring it,
-    and that function is the executor of `new Promise(...)`."""
+    and that function is the executor of `new Promise(...)` (`above` reaches the functions of
+    the head chain, Bun's wrapper among them)."""
     for at, node in enumerate(above):
         if node.type not in FUNCTION_TYPES:
             continue

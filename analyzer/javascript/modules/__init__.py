@@ -30,9 +30,12 @@ FINDERS: tuple[Finder, ...] = (
 )
 
 
-def find_modules(tree: Tree, source: bytes) -> ModuleMap:
-    root = tree.root_node
-    where = Where(root, source, Literals(source), StatementLists(root, main_container(root)))
+def find_modules(tree: Tree, source: bytes, lists: StatementLists | None = None) -> ModuleMap:
+    """`lists`: the tree's statement lists (`unit_tree.UnitTree.statement_lists`), else made here."""
+    root = tree.root_node if lists is None else lists.root
+    lists = lists or StatementLists(root, main_container(root))
+    rows = lists.main_rows(source)
+    where = Where(root, source, Literals(source), lists, rows)
     modules: list[ModuleSpan] = []
     helpers: dict[str, str] = {}
     for finder in FINDERS:
@@ -40,4 +43,4 @@ def find_modules(tree: Tree, source: bytes) -> ModuleMap:
         modules.extend(found.modules)
         helpers.update(found.helpers)
     modules = without_duplicates(modules)
-    return ModuleMap(modules=modules, loose=loose_pieces(where.lists, modules, source), helpers=helpers)
+    return ModuleMap(modules=modules, loose=loose_pieces(rows, modules, source), helpers=helpers)

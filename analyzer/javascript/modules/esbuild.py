@@ -15,6 +15,7 @@ from tree_sitter import Node
 from analyzer.javascript.modules.finder import Found, Where
 from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Literals, Search
 from analyzer.javascript.modules.spans import ModuleSpan, module_digest
+from analyzer.javascript.modules.statement_rows import StatementRows, statement_rows
 from analyzer.javascript.modules.statements import (
     StatementLists,
     Statements,
@@ -73,7 +74,7 @@ def find(where: Where) -> Found:
     helpers = _find_helpers(where.root, where.literals)
     modules: list[ModuleSpan] = []
     for container, names in _by_container(helpers):
-        modules.extend(_wrapped_modules(where.lists, container, where.source, names))
+        modules.extend(_wrapped_modules(where, container, names))
     return Found(modules, {h.name: h.role for h in helpers})
 
 
@@ -133,26 +134,34 @@ def _by_container(helpers: list[Helper]) -> Iterator[tuple[Node, dict[str, str]]
 
 @dataclass(slots=True)
 class _Wrapper:
+    """A `var X = helper(function ...)` declarator, as the tree gave it (no node kept)."""
+
     kind: ModuleKind
-    statements: Statements
-    statement: int
-    declarator: Node
-    call: Node
-    body: Node
-    key: str | None
     helper: str
+    #: the rows of the statement list it is declared in; None for the main list, whose rows are
+    #: the unit's (`Where.rows`)
+    rows: StatementRows | None
+    #: the declarator's bounds
+    declarator: tuple[int, int]
+    body: int
+    key: str | None
+    binding: str | None
 
 
-def _wrapped_modules(
-    lists: StatementLists, container: Node, source: bytes, helpers: dict[str, str]
-) -> list[ModuleSpan]:
+def _wrapped_modules(where: Where, container: Node, helpers: dict[str, str]) -> list[ModuleSpan]:
     """`var X = helper(function ...)` declarations of the helpers found in `container`, at its
     top level (found by bisection) or in a statement list nested in it (an IIFE's body)."""
     wrapping = {name: role for name, role in helpers.items() if role in ("commonjs", "esm")}
     if not wrapping:
         return []
     exporters = {name for name, role in helpers.items() if role == "export"}
+    return _spans(_wrappers(where.lists, container, where.source, wrapping), where.rows, where.source, exporters)
+
+
+def _wrappers(lists: StatementLists, container: Node, source: bytes, wrapping: dict[str, str]) -> list[_Wrapper]:
+    """The wrappers of the helpers `wrapping` in `container`, each read in its own statement."""
     top = lists.get(container)
+    rows: dict[int, StatementRows | None] = {}  # a list's rows, by its node id
     found: list[_Wrapper] = []
     for name in wrapping:
         # a literal-prefixed pattern per helper: the regex engine skips ahead to `name(`
@@ -160,49 +169,76 @@ def _wrapped_modules(
         for match in pattern.finditer(source, container.start_byte, container.end_byte):
             if match.start() > 0 and source[match.start() - 1] in _IDENTIFIER_BYTES:
                 continue
-            wrapper = _wrapper_at(top, match, wrapping) or _nested_wrapper_at(lists, top, match, wrapping)
+            wrapper = (_wrapper_at(lists, rows, top, match, wrapping, source)
+                       or _nested_wrapper_at(lists, rows, top, match, wrapping, source))
             if wrapper is not None:
                 found.append(wrapper)
-    found.sort(key=lambda w: w.declarator.start_byte)
+    return found
+
+
+def _spans(found: list[_Wrapper], main: StatementRows, source: bytes, exporters: set[str]) -> list[ModuleSpan]:
+    """The wrappers' modules, in declaration order, each `__esm` module with the declarations it
+    hoists: read from the rows of its list (for the main list, the unit's, made slice by slice),
+    never across a module already claimed."""
     spans = []
-    claimed: dict[int, int] = {}
-    for wrapper in found:
-        list_node = wrapper.statements.container
-        floor = claimed.get(list_node.id, list_node.start_byte)
-        start = wrapper.declarator.start_byte
+    claimed: dict[int, int] = {}  # the end of a list's last module, by the rows' identity (none: 0)
+    for wrapper in sorted(found, key=lambda w: w.declarator[0]):
+        rows = main if wrapper.rows is None else wrapper.rows
+        start, end = wrapper.declarator
         if wrapper.kind == "esm":
-            start = _hoisted_start(wrapper.statements, wrapper, floor, source, exporters)
-        end = wrapper.declarator.end_byte
-        binding = wrapper.declarator.child_by_field_name("name")
+            start = _hoisted_start(rows, start, claimed.get(id(rows), 0), exporters)
         spans.append(
             ModuleSpan(
                 kind=wrapper.kind,
                 start=start,
                 end=end,
-                body=wrapper.body.start_byte,
+                body=wrapper.body,
                 key=wrapper.key,
-                binding=text(binding) if binding is not None else None,
+                binding=wrapper.binding,
                 evidence=f"{'__commonJS' if wrapper.kind == 'cjs' else '__esm'}-shaped helper {wrapper.helper}",
                 digest=module_digest(wrapper.kind, source, start, end),
             )
         )
-        claimed[list_node.id] = end
+        claimed[id(rows)] = end
     return spans
 
 
-def _wrapper_at(statements: Statements, match: re.Match[bytes], wrapping: dict[str, str]) -> _Wrapper | None:
+def _rows_of(
+    lists: StatementLists, rows: dict[int, StatementRows | None], statements: Statements, source: bytes
+) -> StatementRows | None:
+    """The rows of a list below the main one, made once; None for the main list."""
+    container = statements.container
+    if container.id not in rows:
+        rows[container.id] = None if container.id == lists.main.id else statement_rows(statements.nodes, source)
+    return rows[container.id]
+
+
+def _wrapper_at(
+    lists: StatementLists, rows: dict[int, StatementRows | None], statements: Statements, match: re.Match[bytes],
+    wrapping: dict[str, str], source: bytes,
+) -> _Wrapper | None:
     index = statements.index_at(match.start())
-    if index is None or statements.nodes[index].type not in DECLARATIONS:
+    if index is None:
         return None
-    declarators, starts = statements.declarators(index)
-    at = bisect.bisect_right(starts, match.start()) - 1
-    if at < 0:
+    statement = statements.nodes[index]
+    if statement.type not in DECLARATIONS:
         return None
-    return _wrapper_of(statements, index, declarators[at], match, wrapping)
+    if statement.named_child_count == 1:  # its one declarator (a comment would be a second named child)
+        declarator = statement.named_child(0)
+        if declarator.start_byte > match.start() or declarator.type != "variable_declarator":
+            return None
+    else:
+        declarators, starts = statements.declarators(index)
+        at = bisect.bisect_right(starts, match.start()) - 1
+        if at < 0:
+            return None
+        declarator = declarators[at]
+    return _wrapper_of(_rows_of(lists, rows, statements, source), declarator, match, wrapping)
 
 
 def _nested_wrapper_at(
-    lists: StatementLists, top: Statements, match: re.Match[bytes], wrapping: dict[str, str]
+    lists: StatementLists, rows: dict[int, StatementRows | None], top: Statements, match: re.Match[bytes],
+    wrapping: dict[str, str], source: bytes,
 ) -> _Wrapper | None:
     """A wrapper declared in a statement list below the helper's (webpack's entry IIFE)."""
     node = top.container.descendant_for_byte_range(match.start(), match.start())
@@ -218,12 +254,13 @@ def _nested_wrapper_at(
     if holder is None or holder.type not in ("statement_block", "program") or holder.id == top.container.id:
         return None
     statements = lists.get(holder)
-    index = statements.index_at(declaration.start_byte)
-    return _wrapper_of(statements, index, declarator, match, wrapping) if index is not None else None
+    if statements.index_at(declaration.start_byte) is None:
+        return None
+    return _wrapper_of(_rows_of(lists, rows, statements, source), declarator, match, wrapping)
 
 
 def _wrapper_of(
-    statements: Statements, index: int, declarator: Node, match: re.Match[bytes], wrapping: dict[str, str]
+    rows: StatementRows | None, declarator: Node, match: re.Match[bytes], wrapping: dict[str, str]
 ) -> _Wrapper | None:
     call = declarator.child_by_field_name("value")
     if call is None or call.type != "call_expression" or call.start_byte != match.start():
@@ -237,7 +274,9 @@ def _wrapper_of(
         return None
     name = match.group(1).decode()
     kind: ModuleKind = "cjs" if wrapping[name] == "commonjs" else "esm"
-    return _Wrapper(kind, statements, index, declarator, call, body, key, name)
+    binding = declarator.child_by_field_name("name")
+    return _Wrapper(kind, name, rows, (declarator.start_byte, declarator.end_byte), body.start_byte, key,
+                    text(binding) if binding is not None else None)
 
 
 def _wrapped_function(argument: Node) -> tuple[Node | None, str | None]:
@@ -261,55 +300,31 @@ def _wrapped_function(argument: Node) -> tuple[Node | None, str | None]:
     return None, None
 
 
-def _hoisted_start(
-    statements: Statements, wrapper: _Wrapper, claimed: int, source: bytes, exporters: set[str]
-) -> int:
+def _hoisted_start(rows: StatementRows, declarator: int, claimed: int, exporters: set[str]) -> int:
     """Where an `__esm` module's hoisted part begins: back over the declarations and the
-    `__export(...)` call right before its wrapper, never into code already claimed."""
-    statement = statements.nodes[wrapper.statement]
-    if statement.start_byte < claimed:  # the previous module ends inside this `var` statement
-        _, starts = statements.declarators(wrapper.statement)
+    `__export(...)` call right before its wrapper's statement (`declarator`: the wrapper's
+    start), never into code already claimed."""
+    index = rows.index_at(declarator)
+    start = rows.starts[index]
+    if start < claimed:  # the previous module ends inside this `var` statement
+        starts = rows.declarators.get(start, ())  # one declarator: the wrapper's own
         at = bisect.bisect_left(starts, claimed)
-        return starts[at] if at < len(starts) else wrapper.declarator.start_byte
-    start = statement.start_byte
-    index = wrapper.statement - 1
+        return starts[at] if at < len(starts) else declarator
+    index -= 1
     while index >= 0:
-        node = statements.nodes[index]
-        if node.start_byte < claimed:
+        first = rows.starts[index]
+        if first < claimed:
             break
-        namespace = _exported_namespace(node, exporters)
-        if namespace is not None:
+        call = rows.calls.get(first)
+        if call is not None and call[0] in exporters:
             # `var ns = {}; __export(ns, {...})` opens the module: nothing before it is hoisted
-            start = node.start_byte
-            previous = statements.nodes[index - 1] if index > 0 else None
-            if previous is not None and previous.start_byte >= claimed and _declares(previous, namespace):
-                start = previous.start_byte
+            start = first
+            previous = rows.starts[index - 1] if index > 0 else -1
+            if previous >= claimed and rows.types[index - 1] in DECLARATIONS and rows.names.get(previous) == call[1]:
+                start = previous
             break
-        if node.type not in _HOISTABLE:
+        if rows.types[index] not in _HOISTABLE:
             break
-        start = node.start_byte
+        start = first
         index -= 1
     return start
-
-
-def _exported_namespace(statement: Node, exporters: set[str]) -> str | None:
-    """`ns` of an `__export(ns, {...})` statement, else None."""
-    if statement.type != "expression_statement" or not exporters or not statement.named_children:
-        return None
-    call = statement.named_children[0]
-    if call.type != "call_expression":
-        return None
-    callee = call.child_by_field_name("function")
-    if callee is None or callee.type != "identifier" or text(callee) not in exporters:
-        return None
-    arguments = call.child_by_field_name("arguments")
-    first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-    return text(first) if first is not None and first.type == "identifier" else None
-
-
-def _declares(statement: Node, name: str) -> bool:
-    if statement.type not in DECLARATIONS:
-        return False
-    declarators = [d for d in statement.named_children if d.type == "variable_declarator"]
-    target = declarators[-1].child_by_field_name("name") if declarators else None
-    return target is not None and text(target) == name

@@ -11,6 +11,7 @@ from tree_sitter import Node
 
 from analyzer.javascript.modules.patterns import Literals
 from analyzer.javascript.modules.spans import ModuleSpan
+from analyzer.javascript.modules.statement_rows import StatementRows
 from analyzer.javascript.modules.statements import StatementLists
 
 
@@ -24,6 +25,9 @@ class Where:
     literals: Literals
     #: the statement lists bundled code lives in, read once per unit
     lists: StatementLists
+    #: the rows of the main list's statements (docs/slices.md, stage 3d): what a finder reads
+    #: across them
+    rows: StatementRows
 
 
 @dataclass(frozen=True, slots=True)

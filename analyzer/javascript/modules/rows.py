@@ -18,9 +18,10 @@ from analyzer.facts import (
     SourceMapUse,
 )
 from analyzer.identity import scan_fingerprints
+from analyzer.javascript.handlers.original import source_bodies
 from analyzer.javascript.modules.evidence import UnitModules, with_evidence
 from analyzer.javascript.modules.spans import ModuleIndex, ModuleMap, ModuleSpan
-from analyzer.model import Module, Origin, Unit
+from analyzer.model import Module, Origin, SourceBody, Unit
 from analyzer.places import UnitPlace, package_root, place_sources
 from analyzer.sourcemap import LocatedMap, SourceMapError, find_source_map, package_of
 
@@ -34,17 +35,23 @@ class UnitEvidence:
     use: SourceMapUse
     #: modules.jsonl rows, their fingerprints still empty
     rows: list[BundledModule]
+    #: catch clause offset -> what its original body holds, for the clauses empty in the bundle
+    bodies: dict[int, SourceBody] = dataclasses.field(default_factory=dict)
 
 
 def unit_evidence(unit: Unit, found: ModuleMap | None, sites: Sequence[tuple[str, int]],
-                  place: UnitPlace, handlers: Sequence[int] = ()) -> UnitEvidence:
+                  place: UnitPlace, handlers: Sequence[int] = (),
+                  clauses: Sequence[tuple[int, int]] = ()) -> UnitEvidence:
     """`sites`: the unit's callsites as (kind, offset); `handlers`: its handlers' offsets, placed
-    like callsites. A bundle given as a file may have a map beside it; other units (embedded, in a
+    like callsites; `clauses`: its catch clauses as (offset, end), whose original bodies the map's
+    text may tell. A bundle given as a file may have a map beside it; other units (embedded, in a
     tree) only inline ones."""
     located, use = _source_map(unit, place)
     evidence = with_evidence(unit.source, found, located, [offset for _, offset in sites], handlers)
     use = dataclasses.replace(use, mapped=len(evidence.site_origins))
-    return UnitEvidence(evidence, use, _rows(unit, evidence, sites, located))
+    bodies = source_bodies(unit.source, located.map, clauses, evidence.handler_origins) \
+        if located is not None and clauses else {}
+    return UnitEvidence(evidence, use, _rows(unit, evidence, sites, located), bodies)
 
 
 def bundle_modules(units: Sequence[tuple[Unit, UnitEvidence, Sequence[tuple[str, int]]]]) -> BundleModules:
@@ -55,6 +62,7 @@ def bundle_modules(units: Sequence[tuple[Unit, UnitEvidence, Sequence[tuple[str,
     rows: list[BundledModule] = []
     records: dict[tuple[str, int], Module] = {}
     origins: dict[tuple[str, int], Origin] = {}
+    bodies: dict[tuple[str, int], SourceBody] = {}
     for unit, found, sites in units:
         unit_rows = [dataclasses.replace(row, fingerprint=next(fingerprints)) for row in found.rows]
         rows.extend(unit_rows)
@@ -69,8 +77,9 @@ def bundle_modules(units: Sequence[tuple[Unit, UnitEvidence, Sequence[tuple[str,
             row = unit_rows[holder]
             records[(unit.name, offset)] = Module(row.id, row.kind, row.name, row.fingerprint)
         origins.update({(unit.name, offset): origin for offset, origin in found.evidence.handler_origins.items()})
+        bodies.update({(unit.name, offset): body for offset, body in found.bodies.items()})
     rows.sort(key=lambda r: (r.unit, r.offset, -r.endOffset))
-    return BundleModules(rows, records, origins, [found.use for _, found, _ in units])
+    return BundleModules(rows, records, origins, [found.use for _, found, _ in units], bodies)
 
 
 def _source_map(unit: Unit, place: UnitPlace) -> tuple[LocatedMap | None, SourceMapUse]:

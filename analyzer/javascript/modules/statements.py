@@ -4,17 +4,20 @@ the few readings of a node every module shape needs."""
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 
 from tree_sitter import Node
 
 from analyzer.javascript.modules.patterns import DECLARATIONS
+from analyzer.javascript.modules.statement_rows import StatementRows, statement_rows
 from analyzer.javascript.scopes import is_bun_cjs_wrapper
 from analyzer.javascript.syntax import climb, text
 
 
 def main_container(root: Node) -> Node:
     """The statement list bundled code lives in: the program, or Bun's CJS wrapper body."""
-    for statement in root.named_children[:4]:
+    for index in range(min(4, root.named_child_count)):  # not `named_children`: a program's are 18,000
+        statement = root.named_child(index)
         if statement.type != "expression_statement" or not statement.named_children:
             continue
         expression = statement.named_children[0]
@@ -30,10 +33,10 @@ def main_container(root: Node) -> Node:
 class Statements:
     """The statements of one statement list, with their start offsets for bisection."""
 
-    def __init__(self, container: Node) -> None:
+    def __init__(self, container: Node, nodes: list[Node] | None = None, starts: Sequence[int] | None = None) -> None:
         self.container = container
-        self.nodes = list(container.named_children)
-        self.starts = [n.start_byte for n in self.nodes]
+        self.nodes = list(container.named_children) if nodes is None else nodes
+        self.starts = [n.start_byte for n in self.nodes] if starts is None else starts
         self._declarators: dict[int, tuple[list[Node], list[int]]] = {}
 
     def index_at(self, offset: int) -> int | None:
@@ -52,10 +55,21 @@ class Statements:
 
 
 class StatementLists:
+    """The `Statements` of each list asked for, by the list's node id: one per tree
+    (`unit_tree.UnitTree`), since a freed tree's ids are reused by the next."""
+
     def __init__(self, root: Node, main: Node) -> None:
         self.root = root
         self.main = main
         self._lists: dict[int, Statements] = {}
+
+    def main_rows(self, source: bytes) -> StatementRows:
+        """The rows of the main list's statements (`statement_rows`), whose starts its
+        `Statements` then bisect."""
+        nodes = list(self.main.named_children)
+        rows = statement_rows(nodes, source)
+        self._lists[self.main.id] = Statements(self.main, nodes, rows.starts)
+        return rows
 
     def get(self, container: Node) -> Statements:
         found = self._lists.get(container.id)

@@ -6,7 +6,8 @@ target's) `exports.modules = {...}` beside its `ids` (docs/modules.md)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
@@ -22,6 +23,7 @@ _REQUIRE = Search(re.compile(
     rb"(?<![\w$.])(" + ID + rb")\s*\[\s*(" + ID + rb")\s*\]\s*(?:\.\s*call\s*\(\s*(" + ID
     + rb")\s*\.\s*exports\s*,\s*\3|\(\s*(" + ID + rb"))\s*,\s*(?:\3|\4)\s*\.\s*exports\s*,\s*" + ID + rb"\s*\)"
 ), b"exports", 120, 80)
+_MODULE_TABLE = "webpack module table"
 #: a chunk's `(self.webpackChunk... || []).push([[ids], {...}])`
 _CHUNK = Search(re.compile(rb"\.\s*push\s*\(\s*\[\s*\[[^\]]{0,4000}\]\s*,\s*(?=[\{\[])"), b"webpack", 0, 4200)
 #: a `commonjs` chunk's `exports.ids = [ids], exports.modules = {...}`, or, in an entry chunk's IIFE
@@ -33,26 +35,55 @@ _COMMONJS_CHUNK = Search(re.compile(
 ), b"ids", 120, 4200, re.compile(rb"[.{]\s*\Z"))
 
 
+@dataclass(frozen=True, slots=True)
+class TopTable:
+    """A module table declared in a statement of the main list, its modules made while its
+    tree was alive (docs/slices.md, stage 3e: a slice's, or the whole list's)."""
+
+    start: int
+    modules: list[ModuleSpan]
+
+
 def find(where: Where) -> Found:
     root, source, literals = where.root, where.source, where.literals
+    statements = where.lists.get(where.lists.main).nodes
+    tops: dict[str, TopTable | None] = {}
+
+    def top(name: str) -> TopTable | None:
+        if name not in tops:
+            tops[name] = top_table(statements, name, source)
+        return tops[name]
+
     spans: list[ModuleSpan] = []
-    seen: set[int] = set()
+    seen: set[int] = set()  # the tables' starts
     for match in literals.matches(_REQUIRE):
-        table = _webpack_table(root, match)
-        if table is not None and table.id not in seen:
-            seen.add(table.id)
-            spans.extend(_table_entries(table, source, "webpack", "webpack module table"))
+        table = _webpack_table(root, match, where.lists.main, top)
+        if isinstance(table, TopTable):
+            if table.start not in seen:
+                seen.add(table.start)
+                spans.extend(table.modules)
+        elif table is not None and table.start_byte not in seen:
+            seen.add(table.start_byte)
+            spans.extend(_table_entries(table, source, "webpack", _MODULE_TABLE))
     for match in literals.matches(_CHUNK):
         node = root.descendant_for_byte_range(match.end(), match.end())
-        if node is not None and node.type in ("object", "array") and node.id not in seen:
-            seen.add(node.id)
+        if node is not None and node.type in ("object", "array") and node.start_byte not in seen:
+            seen.add(node.start_byte)
             spans.extend(_table_entries(node, source, "webpack", "webpack chunk table"))
     for match in literals.matches(_COMMONJS_CHUNK):
         node = root.named_descendant_for_byte_range(match.end(), match.end())
-        if node is not None and node.type == "object" and node.id not in seen and _assigned_statement(node):
-            seen.add(node.id)
+        if node is not None and node.type == "object" and node.start_byte not in seen and _assigned_statement(node):
+            seen.add(node.start_byte)
             spans.extend(_table_entries(node, source, "webpack", "webpack commonjs chunk table"))
     return Found(spans)
+
+
+def top_table(statements: Sequence[Node], name: str, source: bytes) -> TopTable | None:
+    """The module table `name` as the first of `statements` (the main list's, or a slice's)
+    declares it, with its modules."""
+    table = _declared_table(statements, name)
+    return None if table is None else TopTable(table.start_byte, _table_entries(table, source, "webpack",
+                                                                                 _MODULE_TABLE))
 
 
 def _assigned_statement(table: Node) -> bool:
@@ -67,9 +98,12 @@ def _assigned_statement(table: Node) -> bool:
     return parent is not None and parent.type == "expression_statement"
 
 
-def _webpack_table(root: Node, match: re.Match[bytes]) -> Node | None:
+def _webpack_table(
+    root: Node, match: re.Match[bytes], main: Node, top: Callable[[str], TopTable | None]
+) -> Node | TopTable | None:
     """The modules object/array a webpack runtime's `require` indexes: a `var` in its scope
-    (webpack 5) or the runtime IIFE's parameter bound to the call's argument (webpack 4)."""
+    (webpack 5; `top` reads the main list's, from its statements, not from the tree) or the
+    runtime IIFE's parameter bound to the call's argument (webpack 4)."""
     name = match.group(1).decode()
     node = root.descendant_for_byte_range(match.start(), match.start())
     if node is None:
@@ -83,15 +117,19 @@ def _webpack_table(root: Node, match: re.Match[bytes]) -> Node | None:
             params = parameters(scope)
             if name in params:
                 return _iife_argument(scope, params.index(name))
-        if scope.type in ("statement_block", "program"):
-            table = _declared_table(scope, name)
+        if scope.id == main.id:
+            found = top(name)
+            if found is not None:
+                return found
+        elif scope.type in ("statement_block", "program"):
+            table = _declared_table(scope.named_children, name)
             if table is not None:
                 return table
     return None
 
 
-def _declared_table(block: Node, name: str) -> Node | None:
-    for statement in block.named_children:
+def _declared_table(statements: Sequence[Node], name: str) -> Node | None:
+    for statement in statements:
         if statement.type not in DECLARATIONS:
             continue
         for declarator in statement.named_children:

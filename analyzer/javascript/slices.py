@@ -1,0 +1,296 @@
+"""One unit parsed as N slices of its top-level statement list L (docs/slices.md): a byte scanner
+for L's statement ends, the plan (L, its braces, the cuts), the head tree H (the unit with L
+emptied) and the slice trees, parsed at the unit's offsets and points, and the check that they
+stand for the whole tree. Nothing in the scan uses it yet: step 2 of docs/slices.md's order of
+work threads a head chain through the stages, step 3 extracts slice by slice."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from tree_sitter import Parser, Point, Range, Tree
+
+from analyzer.javascript.modules.statements import main_container
+
+# One token that matters, after a run of bytes that do not: its group says which. Openers and
+# closers come first, a group each: `(`, `[`, `{`, then `)`, `]`, `}`.
+_TOKEN = re.compile(
+    rb"[^\"'`/(){}\[\];]*+(?:"
+    rb"(\()|(\[)|(\{)|(\))|(\])|(\})"
+    rb"|(\"(?:[^\"\\\n]|\\[\s\S])*+\"|'(?:[^'\\\n]|\\[\s\S])*+')"
+    rb"|(;)"
+    rb"|(//[^\n\r]*+|/\*[\s\S]*?\*/)"
+    rb"|([\"']|/\*)"
+    rb"|(/)"
+    rb"|(`)"
+    rb")")
+_OPENS, _CLOSES = 3, 6  # groups 1-3 open, 4-6 close
+_STRING, _SEMICOLON, _COMMENT, _UNTERMINATED, _SLASH, _TEMPLATE = range(7, 13)
+_TEMPLATE_TEXT = re.compile(rb"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*+")
+_REGEX = re.compile(rb"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*+\])++/[A-Za-z]*+")
+_TRAILING_WORD = re.compile(rb"[A-Za-z_$][\w$]*$")
+# `if(a)b();else c()`, `do b();while(c)`: the `;` ends no statement of the list
+_CONTINUES = re.compile(rb"(?:\s|//[^\n\r]*+|/\*[\s\S]*?\*/)*+(?:else|while)\b")
+_SPACE = re.compile(rb"\s*+")
+_WHITE = frozenset(b" \t\n\r\x0b\x0c")
+_HASH_BANG = re.compile(rb"#![^\n\r]*+")
+_KEYWORDS_BEFORE_REGEX = frozenset({b"return", b"typeof", b"case", b"do", b"else", b"in", b"of", b"new", b"delete",
+                                    b"void", b"throw", b"yield", b"await", b"instanceof"})
+# a stack entry is `offset << 2 | kind`: the opener's group less one (0 to 2), or a template's `${`;
+# a closer's kind must be its opener's, or a `${`'s for a `}`
+_INTERPOLATION = 3
+#: the deepest list whose statement ends are kept: the program (0), a wrapper's body (2)
+_MAX_DEPTH = 2
+#: the key of the program's ends in `Scanned.ends`
+PROGRAM = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Scanned:
+    """What the byte scanner found in a unit."""
+
+    #: the byte after each `;` that ends a statement of a list at depth 0 to 2, by the list's
+    #: opener (`PROGRAM`: the program)
+    ends: dict[int, list[int]]
+    #: the closer of each opener at depth 0 or 1
+    closers: dict[int, int]
+    #: why the scanner cannot be trusted on this unit (an unterminated token, unbalanced brackets)
+    trouble: str | None
+
+
+def statement_ends(source: bytes) -> Scanned:
+    """Strings, templates (their `${}`), comments, regexes (told from divisions by the token
+    before the `/`) and brackets, one regex match per token, the runs between them jumped."""
+    stack: list[int] = []
+    ends: dict[int, list[int]] = {}
+    closers: dict[int, int] = {}
+    hash_bang = _HASH_BANG.match(source)
+    pos = hash_bang.end() if hash_bang else 0
+    last_end, last_group = pos, _SEMICOLON  # the token before a `/`, comments left out
+    match, size = _TOKEN.match, len(source)
+    while (found := match(source, pos)) is not None:
+        group = found.lastindex or 0
+        pos = found.end()
+        if group <= _OPENS:
+            stack.append((pos - 1) << 2 | (group - 1))
+        elif group <= _CLOSES:
+            opened = stack.pop() if stack else -1
+            kind = opened & 3
+            if opened < 0 or (kind != group - _OPENS - 1 and not (kind == _INTERPOLATION and group == _CLOSES)):
+                return Scanned(ends, closers, f"an unmatched {chr(source[pos - 1])!r} at {pos - 1}")
+            if kind == _INTERPOLATION:  # back in the template's text
+                pos = _template_text(source, pos, stack)
+                if pos > size:
+                    return Scanned(ends, closers, f"an unterminated template at {opened >> 2}")
+                group = 1 if source[pos - 1] != ord("`") else _TEMPLATE
+            elif len(stack) < _MAX_DEPTH:
+                closers[opened >> 2] = pos - 1
+        elif group == _STRING:
+            pass
+        elif group == _SEMICOLON:
+            if len(stack) <= _MAX_DEPTH and not _CONTINUES.match(source, pos):
+                ends.setdefault(stack[-1] >> 2 if stack else PROGRAM, []).append(pos)
+        elif group == _COMMENT:
+            continue
+        elif group == _SLASH:
+            if _regex_allowed(source, last_end, last_group, pos - 1):
+                regex = _REGEX.match(source, pos - 1)
+                if regex is None:
+                    return Scanned(ends, closers, f"a '/' at {pos - 1} that starts no regex nor division")
+                pos = regex.end()
+        elif group == _TEMPLATE:
+            at = pos - 1
+            pos = _template_text(source, pos, stack)
+            if pos > size:
+                return Scanned(ends, closers, f"an unterminated template at {at}")
+            group = 1 if source[pos - 1] != ord("`") else _TEMPLATE  # after a `${`: as after an opener
+        else:
+            return Scanned(ends, closers, f"an unterminated string or comment at {found.start(group)}")
+        last_end, last_group = pos, group
+    if stack:
+        return Scanned(ends, closers, f"an unclosed {chr(source[stack[-1] >> 2])!r} at {stack[-1] >> 2}")
+    return Scanned(ends, closers, None)
+
+
+def _template_text(source: bytes, at: int, stack: list[int]) -> int:
+    """Past a template's text from `at`: after its closing backtick (past the end when there is
+    none), or after a `${`, pushed on the stack."""
+    end = _TEMPLATE_TEXT.match(source, at).end()  # type: ignore[union-attr]  # matches the empty text
+    if source.startswith(b"${", end):
+        stack.append(end << 2 | _INTERPOLATION)
+        return end + 2
+    return end + 1
+
+
+def _regex_allowed(source: bytes, last_end: int, last_group: int, at: int) -> bool:
+    """Whether a `/` at `at` starts a regex, from the token before it."""
+    gap = source[last_end:at].rstrip()
+    if not gap:  # right after a token: an opener, `;`, `}` (a block's) start an expression
+        return last_group <= _OPENS or last_group in (_SEMICOLON, _CLOSES)
+    tail = gap[-1:]
+    if tail.isalnum() or tail in (b"_", b"$"):
+        word = _TRAILING_WORD.search(gap)
+        return word is not None and word.group() in _KEYWORDS_BEFORE_REGEX
+    return tail != b"." and not gap.endswith((b"++", b"--"))
+
+
+ListKind = Literal["program", "bun-cjs-body"]
+
+# Bun's CommonJS wrapper as `modules.statements.main_container` finds it, at the unit's start
+_BUN_CJS_HEAD = re.compile(
+    rb"(?:\s|//[^\n\r]*+|/\*[\s\S]*?\*/)*+\(\s*function\s*\(\s*exports\s*,\s*require\s*,\s*module\s*,"
+    rb"\s*__filename\s*,\s*__dirname\s*\)\s*\{")
+_BUN_CJS_TAIL = re.compile(rb"\s*\)(?:\s|;|//[^\n\r]*+|/\*[\s\S]*?\*/)*+")
+#: bytes outside L always accepted (a small unit's wrapper is most of it), and the share beyond
+_HEAD_ALLOWANCE = 4096
+_MAX_OUTSIDE_SHARE = 0.1
+#: a gap between two statement ends over this share of L is about one statement holding most of it
+_MAX_STATEMENT_SHARE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How a unit is cut: L, and N ranges of its inside, each a run of whole statements."""
+
+    #: which list L is: the program, or the body of Bun's CommonJS wrapper
+    kind: ListKind
+    #: L's `{` and `}` (None for the program)
+    braces: tuple[int, int] | None
+    #: each slice's bytes [start, end), in order, tiling L's inside
+    ranges: tuple[tuple[int, int], ...]
+    #: each slice's first statement's start and last statement's end, as the bytes say
+    spans: tuple[tuple[int, int], ...]
+    #: the statement ends the scanner found in L (the cuts are some of them)
+    boundaries: int
+
+
+def plan(source: bytes, count: int) -> Plan | None:
+    """The plan for `count` slices, or None when the unit is parsed whole (`plan_of` says why)."""
+    made = plan_of(source, count)
+    return made if isinstance(made, Plan) else None
+
+
+def plan_of(source: bytes, count: int) -> Plan | str:
+    """The plan for at most `count` slices balanced by bytes, or why the unit stays one tree."""
+    if count < 2:
+        return "fewer than 2 slices asked"
+    scanned = statement_ends(source)
+    if scanned.trouble is not None:
+        return f"the scanner is unsure: {scanned.trouble}"
+    list_of = _list_of(source, scanned)
+    if isinstance(list_of, str):
+        return list_of
+    kind, braces, start, stop = list_of
+    outside = len(source) - (stop - start)
+    if outside > max(_HEAD_ALLOWANCE, len(source) * _MAX_OUTSIDE_SHARE):
+        return f"L holds {stop - start} of {len(source)} bytes"
+    first, last = _after_space(source, start), stop
+    while last > first and source[last - 1] in _WHITE:  # L's trailing white space: a few bytes
+        last -= 1
+    # a cut is the byte after a `;`; the next slice starts at the next token (a comment or a statement)
+    cuts = [(end, _after_space(source, end)) for end in scanned.ends.get(PROGRAM if braces is None else braces[0], ())]
+    cuts = [(end, next_start) for end, next_start in cuts if first < end and next_start < last]
+    edges = [first, *(end for end, _ in cuts), last]
+    widest = max(b - a for a, b in itertools.pairwise(edges))
+    if not cuts or widest > (last - first) * _MAX_STATEMENT_SHARE:
+        return f"one stretch holds most of L: {widest} of its {last - first} bytes hold no statement end"
+    chosen = _balanced([end for end, _ in cuts], first, last, count)
+    starts = [start, *(cuts[i][1] for i in chosen)]
+    ranges = tuple(zip(starts, [*starts[1:], stop], strict=True))
+    spans = tuple(zip([first, *starts[1:]], [*(cuts[i][0] for i in chosen), last], strict=True))
+    return Plan(kind, braces, ranges, spans, len(cuts))
+
+
+def _after_space(source: bytes, at: int) -> int:
+    found = _SPACE.match(source, at)
+    return found.end() if found else at
+
+
+def _list_of(source: bytes, scanned: Scanned) -> tuple[ListKind, tuple[int, int] | None, int, int] | str:
+    """L: its kind, braces and inside [start, stop)."""
+    head = _BUN_CJS_HEAD.match(source)
+    if head is None:
+        return "program", None, 0, len(source)
+    opener = head.end() - 1
+    closer = scanned.closers.get(opener, -1)
+    tail = _BUN_CJS_TAIL.match(source, closer + 1)
+    if closer < 0 or tail is None or tail.end() != len(source):
+        return "the Bun CommonJS wrapper is followed by more code"
+    return "bun-cjs-body", (opener, closer), opener + 1, closer
+
+
+def _balanced(ends: list[int], first: int, last: int, count: int) -> list[int]:
+    """Indexes of the ends nearest to `count` equal parts of [first, last), each once."""
+    chosen: list[int] = []
+    for part in range(1, count):
+        goal = first + (last - first) * part // count
+        at = bisect.bisect_left(ends, goal)
+        near = min((i for i in (at - 1, at) if 0 <= i < len(ends)), key=lambda i: abs(ends[i] - goal))
+        if not chosen or near > chosen[-1]:
+            chosen.append(near)
+    return chosen
+
+
+def point(source: bytes, offset: int) -> Point:
+    """The row and byte column of `offset`, as tree-sitter counts them (rows end at `\\n`)."""
+    return Point(source.count(b"\n", 0, offset), offset - (source.rfind(b"\n", 0, offset) + 1))
+
+
+def _range(source: bytes, start: int, end: int) -> Range:
+    return Range(point(source, start), point(source, end), start, end)
+
+
+def parse_head(parser: Parser, source: bytes, plan: Plan) -> Tree | None:
+    """H: the unit with L emptied, its nodes above L at the unit's offsets (None for a program
+    list: nothing is above it but the root). Sets the parser's included ranges."""
+    if plan.braces is None:
+        return None
+    opener, closer = plan.braces
+    parser.included_ranges = [_range(source, 0, opener + 1), _range(source, closer, len(source))]
+    return parser.parse(source)
+
+
+def parse_slice(parser: Parser, source: bytes, plan: Plan, index: int) -> Tree:
+    """Slice `index`: a `program` whose children are its statements, at the unit's offsets and
+    points. `parser`: one from `syntax.new_parser`, as the scan's; its included ranges are set."""
+    parser.included_ranges = [_range(source, *plan.ranges[index])]
+    return parser.parse(source)
+
+
+def node_count(head: Tree | None, slices: Sequence[Tree]) -> int:
+    """The whole tree's `descendant_count`: H's (1 for a program list: its root) plus each slice
+    root's, less the slice's own `program`."""
+    total = head.root_node.descendant_count if head is not None else 1
+    return total + sum(tree.root_node.descendant_count - 1 for tree in slices)
+
+
+def check(plan: Plan, head: Tree | None, slices: Sequence[Tree], whole_count: int | None = None) -> str | None:
+    """None when the slices stand for the whole tree, else why not: no tree has an error, H's L
+    is the plan's and empty, each slice's statements tile its span, and (given the whole tree's
+    count) the node counts add up."""
+    if (head is None) != (plan.braces is None) or len(slices) != len(plan.ranges):
+        return "the trees are not the plan's"
+    if head is not None and plan.braces is not None:
+        if head.root_node.has_error:
+            return "the head tree has an error"
+        body = main_container(head.root_node)
+        opener, closer = plan.braces
+        if (body.type, body.start_byte, body.end_byte, body.child_count) != ("statement_block", opener, closer + 1, 2):
+            return f"the head tree's list is a {body.type} at {body.start_byte}-{body.end_byte}, not the plan's"
+    for index, (tree, (first, last)) in enumerate(zip(slices, plan.spans, strict=True)):
+        root = tree.root_node
+        if root.has_error:
+            return f"slice {index} has an error"
+        named = root.named_child_count
+        begins = root.named_child(0).start_byte if named else -1
+        ends = root.named_child(named - 1).end_byte if named else -1
+        if root.type != "program" or (begins, ends) != (first, last):
+            return f"slice {index}'s statements span {begins}-{ends}, not {first}-{last}"
+    if whole_count is not None and node_count(head, slices) != whole_count:
+        return f"the slices hold {node_count(head, slices)} nodes, the whole tree {whole_count}"
+    return None
