@@ -353,7 +353,8 @@ def test_records_made_from_their_fields_are_the_records_their_init_makes() -> No
     identity = ("handler", "catch", "", "", b"\x01", ("a.js", 4), ("a.js", 7))
     branch = (None, (DispositionFacts(*disposition),))
     facts = (7, 30, 1, 8, "catch", "e", scope, (BranchFacts(*branch),), False, IdentityInput(*identity), None, True)
-    for record, values in [(DispositionFacts, disposition), (BranchFacts, branch), (IdentityInput, identity),
+    for record, values in [(DispositionFacts, disposition), (DispositionFacts, (*disposition, True)),
+                           (BranchFacts, branch), (IdentityInput, identity),
                            (HandlerFacts, facts), (HandlerSource, ("e:a.js@3", "call", 1)),
                            (HandlerDisposition, ("log", None, ("d:a.js@9",), ("warn",), "log")),
                            (HandlerBranch, (None, ()))]:
