@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from typing import Literal, TypedDict
+from collections.abc import Callable
+from dataclasses import MISSING as _NO_DEFAULT
+from dataclasses import dataclass, fields
+from typing import Any, Literal, TypedDict, TypeVar, cast
 
 #: the languages of a scan's input, one frontend each
 Language = Literal["javascript", "python"]
@@ -448,3 +450,25 @@ def slots_twin(record: type) -> type | None:
     except TypeError:
         return None
     return twin
+
+
+_R = TypeVar("_R")
+
+
+def made(record: type[_R]) -> Callable[..., _R]:
+    """A function that makes a frozen, slotted `record` from its fields in order, as `record(...)`
+    does, at a third of its cost (a scan makes some 100,000 records): an object of a class with the
+    same slots and plain assignment, filled, then given `record`'s class (`object.__setattr__` per
+    field is what the frozen `__init__` pays). A field's plain default is its parameter's."""
+    found = fields(record)  # type: ignore[arg-type]
+    twin = slots_twin(record)
+    if twin is None or any(f.default_factory is not _NO_DEFAULT for f in found):  # the record's own `__init__`
+        return cast(Callable[..., _R], record)
+    names = [f.name for f in found]
+    scope: dict[str, Any] = {"new": object.__new__, "twin": twin, "record": record}
+    scope.update((f"default_{f.name}", f.default) for f in found if f.default is not _NO_DEFAULT)
+    parameters = [f.name if f.default is _NO_DEFAULT else f"{f.name}=default_{f.name}" for f in found]
+    exec("def make(" + ", ".join(parameters) + "):\n    made = new(twin)\n"  # source from the field names alone
+         + "".join(f"    made.{name} = {name}\n" for name in names)
+         + "    made.__class__ = record\n    return made\n", scope)
+    return cast(Callable[..., _R], scope["make"])

@@ -324,3 +324,39 @@ def test_a_sink_name_resolves_the_same_from_its_counted_offsets(name: str) -> No
     assert alone
     if not _overlaps(name.encode()):
         assert seen(Resolution(tree, source, {name}, starts=starts)) == alone
+
+
+def test_handlers_and_callsites_are_placed_in_one_pass_as_each_offset_alone() -> None:
+    """`scan._places` places the callsites' and the handlers' offsets of a unit in one pass over its
+    rendering: each record's readable place is where `Rendering.places` puts its offset alone."""
+    from analyzer.scan import scan as run_scan
+    from analyzer.scan import scan_input
+
+    result = run_scan(scan_input(BUILT))
+    assert result.handlers and result.callsites
+    for record in [*result.handlers, *result.callsites]:
+        written = result.readable[record.unit]
+        [alone] = written.rendering.places([record.offset], written.slicing)
+        assert (record.readableLine, record.readable.file, record.readable.line, record.readable.column) == (
+            alone.line, written.files[alone.slice], alone.slice_line, alone.column)
+
+
+def test_records_made_from_their_fields_are_the_records_their_init_makes() -> None:
+    """`model.made`, which the scan and the handlers' search make their records with."""
+    from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts
+    from analyzer.handler_model import HandlerBranch, HandlerDisposition, HandlerSource
+    from analyzer.identity import IdentityInput
+    from analyzer.model import Scope, made
+
+    scope = Scope(scopePath=("module:a.js@0",), function="<module>", functionKind="module")
+    disposition = ("wrap", "lost", (3, 9), "f")
+    identity = ("handler", "catch", "", "", b"\x01", ("a.js", 4), ("a.js", 7))
+    branch = (None, (DispositionFacts(*disposition),))
+    facts = (7, 30, 1, 8, "catch", "e", scope, (BranchFacts(*branch),), False, IdentityInput(*identity), None, True)
+    for record, values in [(DispositionFacts, disposition), (DispositionFacts, (*disposition, True)),
+                           (BranchFacts, branch), (IdentityInput, identity),
+                           (HandlerFacts, facts), (HandlerSource, ("e:a.js@3", "call", 1)),
+                           (HandlerDisposition, ("log", None, ("d:a.js@9",), ("warn",), "log")),
+                           (HandlerBranch, (None, ()))]:
+        made_one = made(record)(*values)
+        assert type(made_one) is record and made_one == record(*values) and hash(made_one) == hash(record(*values))

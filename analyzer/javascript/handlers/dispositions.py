@@ -15,7 +15,7 @@ from analyzer.javascript.handlers.branches import split
 from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.shapes import first_named, is_object_assign, last_named, named, short, thrown_value
 from analyzer.javascript.syntax import symbols_of, text, without_parentheses
-from analyzer.model import CauseKept, Disposition
+from analyzer.model import CauseKept, Disposition, made
 
 #: builtins that read a value without passing it on (`String(e)` is a message, not a callback)
 _READERS = frozenset({b"String", b"Number", b"Boolean", b"JSON.stringify", b"Array.isArray"})
@@ -26,6 +26,8 @@ _MESSAGE_FIRST = frozenset({b"Error", b"TypeError", b"RangeError", b"SyntaxError
 _INVENTORIED = frozenset({b"Error", b"TypeError", b"RangeError"})
 _THROW, _RETURN, _BREAK, _CALL, _ASSIGNMENT = (symbols_of(frozenset({kind})) for kind in (
     "throw_statement", "return_statement", "break_statement", "call_expression", "assignment_expression"))
+#: the records a branch makes, by `model.made` (its fields in order, a third of a frozen `__init__`'s cost)
+_branch, _disposition = made(BranchFacts), made(DispositionFacts)
 _RETRY = DispositionFacts("retry", None, (), None)
 _SWALLOW = DispositionFacts("swallow", None, (), None)
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
@@ -40,12 +42,12 @@ class HandlerBody(Body):
             callee = short(self.handler.node)
             kind: Disposition = "reject" if self._is_reject(self.handler.node) else (
                 "report" if self.handler.node.id in self.sink else "callback")
-            return (BranchFacts(None, (DispositionFacts(kind, None, (), callee),)),)
+            return (_branch(None, (_disposition(kind, None, (), callee),)),)
         if self.expression is not None:
-            return (BranchFacts(None, self._dispositions([self.expression], [(self.expression, "return")])),)
+            return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
         if not self.statements:  # what `_dispositions` makes of an empty body
-            return (BranchFacts(None, (_RETRY if self._in_retry_loop() else _SWALLOW,)),)
-        return tuple(BranchFacts(test, self._dispositions(parts, values))
+            return (_branch(None, (_RETRY if self._in_retry_loop() else _SWALLOW,)),)
+        return tuple(_branch(test, self._dispositions(parts, values))
                      for test, parts, values in split(self.statements, self.walked.aliases))
 
     def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
@@ -104,16 +106,16 @@ class HandlerBody(Body):
 
     def _thrown(self, value: Node | None) -> list[DispositionFacts]:
         if value is None:
-            return [DispositionFacts("wrap", "lost", (), None)]
+            return [_disposition("wrap", "lost", (), None)]
         value = without_parentheses(value)
         if value.type == "ternary_expression":
             return self._arms(value, self._thrown)
         if self._is_caught(value):
-            return [DispositionFacts("rethrow", None, (), None)]
+            return [_disposition("rethrow", None, (), None)]
         if is_object_assign(value):
             target = first_named(value.child_by_field_name("arguments"))
             if target is not None and self._is_caught(without_parentheses(target)):
-                return [DispositionFacts("rethrow", None, (), None)]
+                return [_disposition("rethrow", None, (), None)]
         return [self._wrap(value)]
 
     @staticmethod
@@ -140,7 +142,7 @@ class HandlerBody(Body):
         sites = (entry[1],) if entry is not None and entry[0] == "error" else ()
         slot = "constructor" if construction.type == "new_expression" else "function"
         callee = construction.child_by_field_name(slot)
-        return DispositionFacts("wrap", cause, sites, short(callee) if callee is not None else None)
+        return _disposition("wrap", cause, sites, short(callee) if callee is not None else None)
 
     def _cause(self, construction: Node) -> CauseKept:
         """`kept` when the caught value is an argument or a field of an object argument
@@ -203,7 +205,7 @@ class HandlerBody(Body):
 
     def _returned(self, value: Node | None) -> list[DispositionFacts]:
         if value is None:
-            return [DispositionFacts("return-value", None, (), None)]
+            return [_disposition("return-value", None, (), None)]
         value = without_parentheses(value)
         if value.type == "ternary_expression":
             return self._arms(value, self._returned)
@@ -213,22 +215,22 @@ class HandlerBody(Body):
                 break
             value = without_parentheses(inner)
         if self._is_caught(value):
-            return [DispositionFacts("return-error", None, (), None)]
+            return [_disposition("return-error", None, (), None)]
         if self._made(value) or (value.type == "identifier" and value.text in self.walked.made):
             return [self._wrap(value)]
         if value.type == "call_expression" and self._called(value):
             return []  # the call is a disposition of its own, counted where the walk meets it
-        return [DispositionFacts("return-value", None, (), None)]
+        return [_disposition("return-value", None, (), None)]
 
     def _called(self, call: Node) -> list[DispositionFacts]:
         entry = self.known.get(call.id)
         if entry is not None:
-            return [DispositionFacts("log", None, (entry[1],), None)] if entry[0] == "diagnostic" else []
+            return [_disposition("log", None, (entry[1],), None)] if entry[0] == "diagnostic" else []
         callee = call.child_by_field_name("function")
         if callee is None:
             return []
         if callee.text == b"process.exit":
-            return [DispositionFacts("exit", None, (), None)]
+            return [_disposition("exit", None, (), None)]
         if call.id not in self.walked.consumed:  # a call computing a value (`String(e)` in a message)
             return []
         arguments = named(call.child_by_field_name("arguments"))
@@ -236,11 +238,11 @@ class HandlerBody(Body):
         if callee.type == "member_expression":
             owner, method = callee.child_by_field_name("object"), callee.child_by_field_name("property")
             if owner is not None and owner.text == b"console" and method is not None:
-                return [DispositionFacts("log", None, (), short(callee))]
+                return [_disposition("log", None, (), short(callee))]
             if callee.text == b"Promise.reject":
                 return self._rejected(first, "Promise.reject")
             if method is not None and method.text == b"push" and first is not None and self._is_caught(first):
-                return [DispositionFacts("store", None, (), None)]
+                return [_disposition("store", None, (), None)]
         elif callee.type == "identifier" and first is not None and (
                 self._is_caught(first) or self._made(first)) and self._is_reject(callee):
             return self._rejected(first, text(callee))
@@ -248,17 +250,17 @@ class HandlerBody(Body):
         if written in _READERS or (callee.type == "member_expression" and written.startswith(b"Object.")):
             return []
         if callee.id in self.sink:
-            return [DispositionFacts("report", None, (), short(callee))]
+            return [_disposition("report", None, (), short(callee))]
         if any(self._mentions(a) for a in arguments):
-            return [DispositionFacts("callback", None, (), short(callee))]
+            return [_disposition("callback", None, (), short(callee))]
         return []
 
     def _rejected(self, value: Node | None, callee: str) -> list[DispositionFacts]:
         if value is None or self._is_caught(value):
-            return [DispositionFacts("reject", None, (), callee)]
+            return [_disposition("reject", None, (), callee)]
         if self._made(value) or (value.type == "identifier" and value.text in self.walked.made):
             return [self._wrap(value)]
-        return [DispositionFacts("reject", None, (), callee)]
+        return [_disposition("reject", None, (), callee)]
 
     def _assigned(self, node: Node) -> list[DispositionFacts]:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -266,7 +268,7 @@ class HandlerBody(Body):
             return []
         if left.type == "identifier" and left.text in self.walked.aliases:
             return []
-        return [DispositionFacts("store", None, (), None)]
+        return [_disposition("store", None, (), None)]
 
 
 def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
@@ -280,7 +282,7 @@ def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
         if known is None:
             merged[key] = item
         else:
-            merged[key] = DispositionFacts(item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))),
+            merged[key] = _disposition(item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))),
                                            known.callee)
     return tuple(sorted(merged.values(), key=lambda d: (_ORDER[d.kind], _CAUSES[d.cause])))
 
