@@ -291,9 +291,9 @@ def _python_branches(branches: tuple[HandlerBranch, ...], facts: HandlerFacts) -
     return tuple(
         PythonBranch(branch.test, tuple(
             PythonDisposition(d.kind, d.cause, d.callsites, d.levels, d.callee,
-                              made.suppressed if d.kind == "wrap" else None)
-            for d, made in zip(branch.dispositions, made_branch.dispositions, strict=True)))
-        for branch, made_branch in zip(branches, facts.branches, strict=True))
+                              fact.suppressed if d.kind == "wrap" else None)
+            for d, fact in zip(branch.dispositions, facts_branch.dispositions, strict=True)))
+        for branch, facts_branch in zip(branches, facts.branches, strict=True))
 
 
 def _id_order(id: str) -> tuple[str, int]:
