@@ -17,8 +17,8 @@ from analyzer.facts import BranchFacts
 from analyzer.javascript.handlers import body, find, sources
 from analyzer.javascript.handlers.branches import split
 from analyzer.javascript.handlers.dispositions import HandlerBody
-from analyzer.javascript.normalize import Normalizer
 from analyzer.javascript.syntax import parse
+from analyzer.javascript.unit_tree import UnitTree
 
 _SNIPPETS = [
     b"try { f() } catch (e) { if (e.code === 'A') throw e; log(e), g(e); return cb(e) }",
@@ -104,7 +104,7 @@ _EMPTY_BODIES = [
 
 def _found(source: bytes) -> list[body.Found]:
     """Every handler of `source`, found as the scan finds them."""
-    return list(find._handlers_on("u.js", parse(source), Normalizer(source), []))
+    return list(find._handlers_on("u.js", UnitTree(parse(source), source), []))
 
 
 @pytest.mark.parametrize("source", _EMPTY_BODIES, ids=lambda s: s[:40].decode("utf-8", "replace"))

@@ -13,6 +13,7 @@ from tree_sitter import Node, Point, Range, Tree
 
 from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.extract import _columns, _find_sites, _site
+from analyzer.javascript.handlers import find_handlers
 from analyzer.javascript.handlers.flow import flow_of
 from analyzer.javascript.normalize import Normalizer, Siblings, anchor_of
 from analyzer.javascript.references import _top_list
@@ -37,6 +38,7 @@ function e(){try{a()}catch(z){log(z);throw new RangeError("again")}}
 function f(){const y=Error("kept");y.code="E";throw y}
 var g=()=>{require(Error("required"))};
 class K extends Error{constructor(m){super(m);this.code="K"}}
+try{a(1)}catch(v){log(v,{level:"warn"})}Promise.resolve(1).then(a,log).catch(e);
 var Z=Error("module level");Z.code="Z";throw Z;
 })
 """
@@ -45,6 +47,7 @@ IIFE = b"""/* banner */
 function h(exports){exports(Error("one"))}
 var i=function(){throw new Error("two")};
 function j(){try{h()}catch(q){return Error("three")}}
+try{j()}catch(w){}
 })();
 """
 PROGRAM = b"""/* banner */
@@ -212,3 +215,45 @@ def test_the_head_chain_reaches_the_wrapper_and_the_iife() -> None:
                                                               f"function:h@{IIFE.index(b'function h')}")
     assert scope_of("u", ancestors(node, part.root)).scopePath[1] != f"function:<anonymous>@{iife}"
 
+
+
+def _handlers(name: str, part: UnitTree, sites: list[tuple[Node, str]], source: bytes) -> tuple[list, int]:
+    """`find_handlers` on a tree, with a normalizer that caches nothing: its spend is every visit."""
+    budget = WorkBudget(name, 1 << 40)
+    part.normalizer = Normalizer(source, budget)
+    found = find_handlers(name, part, sites, lambda offsets: _columns(source, offsets))[0]
+    return found, budget.total - budget.left
+
+
+@pytest.mark.parametrize(("name", "source"), _cases(), ids=[name for name, _ in _cases()])
+def test_a_slice_with_its_head_chain_finds_the_whole_trees_handlers(name: str, source: bytes) -> None:
+    """Every handler of L found on L alone with the head chain has the whole tree's facts: scope
+    path, branches and their dispositions (the callsites they name are looked up by offset),
+    the anchor inside functions, and the work spent."""
+    whole_tree = parse(source)
+    if whole_tree.root_node.has_error:
+        pytest.skip("a unit with errors is never sliced")
+    part, head_tree = _sliced(source, whole_tree)
+    sites = _find_sites(whole_tree, source, RULES, None)[3]
+    # a site's (start, end) is its own: `known` and the sink's calls are keyed by them
+    assert len({(node.start_byte, node.end_byte) for node, _ in sites}) == len(sites)
+    inner = [(node, kind) for node, kind in sites if part.root.start_byte <= node.start_byte < part.root.end_byte]
+    theirs, spent = _handlers(name, UnitTree(whole_tree, source), sites, source)
+    mine, my_spent = _handlers(name, part, [(_same_node(part.root, node), kind) for node, kind in inner], source)
+    theirs = [h for h in theirs if part.root.start_byte <= h.offset < part.root.end_byte]
+    assert [h.offset for h in mine] == [h.offset for h in theirs]
+    if name in SYNTHETIC:
+        assert mine, "no handler in L"
+    windows = 0
+    for a, b in zip(mine, theirs, strict=True):
+        where = f"{a.form} at {a.offset}"
+        assert (a.end_offset, a.line, a.column, a.form, a.param, a.scope, a.branches, a.in_error_region,
+                a.lone_rethrow) == (b.end_offset, b.line, b.column, b.form, b.param, b.scope, b.branches,
+                                    b.in_error_region, b.lone_rethrow), where
+        if part.head and int(a.scope.scopePath[-1].rpartition("@")[2]) < part.root.start_byte:
+            windows += 1  # module level of a function list: the anchor is the head's function (not yet)
+            continue
+        assert a.identity == b.identity, where
+    if len(theirs) == len(mine) and not windows:
+        assert my_spent == spent  # the head chain's scopes are spent as the whole tree's
+    del head_tree

@@ -94,8 +94,7 @@ def extract_unit(
     mark("extract: callsite facts made")
     facts = [fact for fact in site_facts if isinstance(fact, SiteFacts)]
     left_out = tuple(fact for fact in site_facts if isinstance(fact, LeftOut))
-    handlers, sink, too_deep, blocks = find_handlers(unit.name, tree, sites, normalizer,
-                                                     lambda offsets: _columns(source, offsets))
+    handlers, sink, too_deep, blocks = find_handlers(unit.name, part, sites, lambda offsets: _columns(source, offsets))
     mark(f"extract: {len(handlers)} handlers found")
     called = called_sources(source, items.raw, references.shadowed, facts, blocks)
     mark("extract: sources through calls found")

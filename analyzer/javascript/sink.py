@@ -28,8 +28,9 @@ _RARE_FIRST = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ$_")
 
 @dataclass(frozen=True, slots=True)
 class SinkChoice:
-    #: node ids of the candidate callees that resolve to the sink
-    calls: frozenset[int]
+    #: (start, end) of the candidate callees that resolve to the sink: offsets, so that it can
+    #: cross trees (docs/slices.md, "Node ids")
+    calls: frozenset[tuple[int, int]]
     #: the summary's evidence: name, declaration, calls, runner-ups, reasons
     evidence: SinkEvidence
 
@@ -55,12 +56,12 @@ def detect_sink(unit: str, tree: Tree, source: bytes, candidates: Sequence[tuple
         given = found[name] if name and not _overlaps(name) else None
         resolution = Resolution(tree, source, {name.decode("utf-8", "replace")}, starts=given)
         bound.update({r.node.id: r.binding for r in resolution.references if r.binding is not None})
-    calls: dict[tuple[str, int], list[int]] = {}
+    calls: dict[tuple[str, int], list[tuple[int, int]]] = {}
     kinds: dict[tuple[str, int], str] = {}
     for node in callees:
         binding = bound.get(node.id)
         if binding is not None:
-            calls.setdefault(binding.key, []).append(node.id)
+            calls.setdefault(binding.key, []).append((node.start_byte, node.end_byte))
             kinds[binding.key] = binding.kind
     bindings = sorted(calls.items(), key=lambda item: (-len(item[1]), item[0]))
     described = [SinkCandidate(key[0], key[1], len(ids)) for key, ids in bindings]
@@ -75,7 +76,7 @@ def detect_sink(unit: str, tree: Tree, source: bytes, candidates: Sequence[tuple
         return SinkChoice(frozenset(), SinkEvidence(unit, None, None, 0, (why,), tuple(described[:_RUNNER_UPS]),
                                                     unresolved))
     (chosen, offset), ids = bindings[0]
-    reports = [n.id for n, itself in candidates if not itself and (n.text or b"") in wanted
+    reports = [(n.start_byte, n.end_byte) for n, itself in candidates if not itself and (n.text or b"") in wanted
                and bound.get(n.id) is not None and bound[n.id].key == (chosen, offset)]
     reasons = [f"called with a caught value in {len(ids)} handler calls"]
     if len(bindings) > 1:

@@ -116,8 +116,9 @@ class Body:
     """One handler's body as its walk finds it: the statements, the names bound to the caught value
     and to new errors, and the calls whose value is discarded or returned."""
 
-    def __init__(self, handler: Found, known: dict[int, tuple[str, int]], param: str | None) -> None:
-        """`param`: the handler's `param_name`."""
+    def __init__(self, handler: Found, known: dict[tuple[int, int], tuple[str, int]], param: str | None) -> None:
+        """`known`: the tree's callsites by (start, end), as (kind, offset); `param`: the handler's
+        `param_name`."""
         self.handler = handler
         self.known = known
         node = handler.node
@@ -137,8 +138,8 @@ class Body:
             else self._walk(param.encode() if param is not None else None)
         #: `_mentions` by node id: a call's arguments are asked of by its sink candidacy and its disposition
         self._mentioned: dict[int, bool] = {}
-        #: node ids of the callees that are the bundle's error sink (`report`)
-        self.sink: frozenset[int] = frozenset()
+        #: (start, end) of the callees that are the bundle's error sink (`report`)
+        self.sink: frozenset[tuple[int, int]] = frozenset()
         self._retry: bool | None = None
 
     def lone_rethrow(self) -> bool:
@@ -166,7 +167,7 @@ class Body:
         out = []
         consumed = self.walked.consumed
         for call in self.walked.nodes:
-            if call.id not in consumed or call.id in self.known:  # only calls are consumed
+            if call.id not in consumed or (call.start_byte, call.end_byte) in self.known:  # only calls are consumed
                 continue
             callee = call.child_by_field_name("function")
             if callee is None or callee.type != "identifier":
@@ -215,7 +216,7 @@ class Body:
         """A new error: `new X(...)`, or an error callsite of the inventory."""
         if value.type == "new_expression":
             return True
-        entry = self.known.get(value.id)
+        entry = self.known.get((value.start_byte, value.end_byte))
         return entry is not None and entry[0] == "error"
 
     def _is_reject(self, callee: Node) -> bool:

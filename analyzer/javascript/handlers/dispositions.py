@@ -38,10 +38,11 @@ class HandlerBody(Body):
     """One handler's body: its branches and their dispositions."""
 
     def branches(self) -> tuple[BranchFacts, ...]:
-        if self.handler.node.type in ("identifier", "member_expression"):  # `.catch(f)`: f is called with it
-            callee = short(self.handler.node)
-            kind: Disposition = "reject" if self._is_reject(self.handler.node) else (
-                "report" if self.handler.node.id in self.sink else "callback")
+        node = self.handler.node
+        if node.type in ("identifier", "member_expression"):  # `.catch(f)`: f is called with it
+            callee = short(node)
+            kind: Disposition = "reject" if self._is_reject(node) else (
+                "report" if (node.start_byte, node.end_byte) in self.sink else "callback")
             return (_branch(None, (_disposition(kind, None, (), callee),)),)
         if self.expression is not None:
             return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
@@ -138,7 +139,7 @@ class HandlerBody(Body):
             cause = _best(cause, self._cause_given(fields))
         if made is not None:
             cause = _best(cause, self._cause_assigned(local))
-        entry = self.known.get(construction.id)
+        entry = self.known.get((construction.start_byte, construction.end_byte))
         sites = (entry[1],) if entry is not None and entry[0] == "error" else ()
         slot = "constructor" if construction.type == "new_expression" else "function"
         callee = construction.child_by_field_name(slot)
@@ -185,7 +186,7 @@ class HandlerBody(Body):
         name = callee.text if callee is not None and callee.type == "identifier" else None
         if name not in _MESSAGE_FIRST:
             return False
-        entry = self.known.get(construction.id)
+        entry = self.known.get((construction.start_byte, construction.end_byte))
         return (entry is not None and entry[0] == "error") or name not in _INVENTORIED
 
     def _cause_assigned(self, name: bytes) -> CauseKept:
@@ -223,7 +224,7 @@ class HandlerBody(Body):
         return [_disposition("return-value", None, (), None)]
 
     def _called(self, call: Node) -> list[DispositionFacts]:
-        entry = self.known.get(call.id)
+        entry = self.known.get((call.start_byte, call.end_byte))
         if entry is not None:
             return [_disposition("log", None, (entry[1],), None)] if entry[0] == "diagnostic" else []
         callee = call.child_by_field_name("function")
@@ -249,7 +250,7 @@ class HandlerBody(Body):
         written = callee.text or b""
         if written in _READERS or (callee.type == "member_expression" and written.startswith(b"Object.")):
             return []
-        if callee.id in self.sink:
+        if (callee.start_byte, callee.end_byte) in self.sink:
             return [_disposition("report", None, (), short(callee))]
         if any(self._mentions(a) for a in arguments):
             return [_disposition("callback", None, (), short(callee))]

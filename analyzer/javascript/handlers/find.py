@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node
 
 from analyzer.facts import BranchFacts, HandlerFacts, SinkEvidence
 from analyzer.identity import IdentityInput
 from analyzer.javascript.handlers.body import Found, param_name
 from analyzer.javascript.handlers.dispositions import HandlerBody
-from analyzer.javascript.normalize import Normalizer, Siblings, anchor_of
+from analyzer.javascript.normalize import Siblings, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
 from analyzer.javascript.sink import detect_sink
 from analyzer.javascript.syntax import (
@@ -28,6 +29,9 @@ from analyzer.javascript.syntax import (
     without_parentheses,
 )
 from analyzer.model import HandlerForm, Scope, made
+
+if TYPE_CHECKING:  # unit_tree imports the module finders, which import this package
+    from analyzer.javascript.unit_tree import UnitTree
 
 #: the words a handler is found by: the `catch` keyword, the `.catch(` and `.then(` of a call
 _WORDS = (b"catch", b"then")
@@ -48,22 +52,24 @@ _KEPT_DEPTH = 16
 
 
 def find_handlers(
-    unit: str, tree: Tree, sites: Sequence[tuple[Node, str]], normalizer: Normalizer,
+    unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]],
     positions: Callable[[list[int]], dict[int, tuple[int, int]]],
 ) -> tuple[list[HandlerFacts], SinkEvidence, int, list[Node]]:
-    """Every handler of the unit with its branches, in source order, the evidence of its error
-    sink (`javascript/sink.py`), the count of catch clauses too deeply nested to record, and the
-    protected blocks of the catch clauses recorded (what `sources` searches for calls).
-    `sites`: the unit's callsites as (node, kind); `positions`: (line, column) of sorted offsets."""
-    source = normalizer.source
-    known = {node.id: (kind, node.start_byte) for node, kind in sites}
+    """Every handler of the unit's tree `part` with its branches, in source order, the evidence of
+    its error sink (`javascript/sink.py`), the count of catch clauses too deeply nested to record,
+    and the protected blocks of the catch clauses recorded (what `sources` searches for calls).
+    `sites`: the tree's callsites as (node, kind); `positions`: (line, column) of sorted offsets."""
+    source = part.normalizer.source
+    # by (start, end), not node id, so that it can cross trees (docs/slices.md, "Node ids"): no
+    # two sites share both, and no node looked up shares them with a site it is not
+    known = {(node.start_byte, node.end_byte): (kind, node.start_byte) for node, kind in sites}
     # a handler's branches are made at once unless it calls a name that may be the sink: only
     # those bodies wait for the sink (100,000 waiting bodies would hold 300 MB)
     waiting: list[tuple[Found, str | None, bool, HandlerBody | None, tuple[BranchFacts, ...]]] = []
     candidates: list[tuple[Node, bool]] = []
     left_out: list[int] = []
     blocks: list[Node] = []
-    for handler in _handlers_on(unit, tree, normalizer, left_out):
+    for handler in _handlers_on(unit, part, left_out):
         if handler.form == "catch":
             block = _protected_block(handler)
             if block is not None:
@@ -79,7 +85,7 @@ def find_handlers(
             branches = body.branches()
             handler.chain.clear()  # its ancestors are no longer needed: let them go
             waiting.append((handler, param, rethrow, None, branches))
-    sink = detect_sink(unit, tree, source, candidates)
+    sink = detect_sink(unit, part.tree, source, candidates)
     where = positions(sorted({h.node.start_byte for h, _, _, _, _ in waiting}))
     out = []
     for handler, param, rethrow, pending, branches in waiting:
@@ -106,16 +112,18 @@ def _protected_block(handler: Found) -> Node | None:
     return statement.child_by_field_name("body")
 
 
-def _handlers_on(unit: str, tree: Tree, normalizer: Normalizer, left_out: list[int]) -> Iterable[Found]:
+def _handlers_on(unit: str, part: UnitTree, left_out: list[int]) -> Iterable[Found]:
     """The handlers found, in source order; `left_out` gets the count of those not recorded."""
-    descent = Descent(tree.root_node, normalizer.spend)
+    normalizer = part.normalizer
+    descent = Descent(part.root, normalizer.spend, part.head)
     siblings = _WideSiblings()
+    root, list_type = part.root, part.list_type
     for start, method in _places(normalizer.source):
         path = descent.to(start)
         found = _catch_clause(unit, descent, path) if method is None else _promise_handler(unit, descent, path, method)
         if found is not None:
             form, node, chain, scope, in_error = found
-            anchor = anchor_of(node, chain, siblings=siblings)
+            anchor = anchor_of(node, chain, siblings=siblings, root=root, list_type=list_type)
             yield _FOUND(form, node, chain[:_KEPT_DEPTH], scope, in_error, normalizer.digest(anchor), anchor.start_byte)
     left_out.append(descent.left_out)
 
@@ -156,8 +164,7 @@ def _catch_clause(unit: str, descent: Descent, path: list[Node]) -> _Place | Non
     if descent.tries_above(depth) > MAX_NESTED_TRIES:
         descent.left_out += 1
         return None
-    return ("catch", node, path[max(0, depth - _ANCHOR_DEPTH):depth][::-1], descent.scope(unit, depth),
-            _in_error(node, descent, depth))
+    return ("catch", node, descent.chain(depth), descent.scope(unit, depth), _in_error(node, descent, depth))
 
 
 def _promise_handler(unit: str, descent: Descent, path: list[Node], method: bytes) -> _Place | None:
@@ -180,7 +187,7 @@ def _promise_handler(unit: str, descent: Descent, path: list[Node], method: byte
             or (node.type == "identifier" and node.text == b"undefined"):
         return None
     depth = at  # the call's position: the handler's ancestors are the arguments, the call and the path above
-    chain = [arguments, *path[max(0, depth - _ANCHOR_DEPTH):depth][::-1]]
+    chain = [arguments, *descent.chain(depth)]
     form: HandlerForm = "promise-catch" if method == b"catch" else "promise-then"
     return form, node, chain, descent.scope(unit, depth), _in_error(node, descent, depth)
 
@@ -193,15 +200,30 @@ class Descent:
     """The ancestors of the nodes at increasing offsets, from one descent each that starts where the
     previous one's path still holds the offset; wide nodes' children are indexed once. The scopes
     on the path and whether an ERROR node lies at or above each node are kept as it changes, so
-    that a handler 100,000 levels deep costs its own scopes, not its depth."""
+    that a handler 100,000 levels deep costs its own scopes, not its depth.
 
-    def __init__(self, root: Node, spend: Callable[[int], None]) -> None:
+    `head`: the head chain above a slice's root, innermost first (`unit_tree.UnitTree`): its
+    scopes are the outermost entries, its try statements are counted, and the ancestors handed
+    out continue into it. One descent per tree: its wide nodes' index is keyed by node id."""
+
+    def __init__(self, root: Node, spend: Callable[[int], None], head: Sequence[Node] = ()) -> None:
         #: counts work against the unit's bound: a scope path is as long as the functions around it
         self.spend = spend
         self.path: list[Node] = [root]
+        self.head = tuple(head)
         #: the scopes on the path, outermost first: (its position in the path, `kind:name@offset`,
-        #: name, kind, whether it is a class), as scopes.scope_of names them
+        #: name, kind, whether it is a class), as scopes.scope_of names them; the head chain's
+        #: are at position -1, above the root, and never leave
         self.scopes: list[tuple[int, str, str, str, bool]] = []
+        for at in range(len(self.head) - 1, -1, -1):
+            node = self.head[at]
+            if node.kind_id in _SCOPE_SYMBOLS:
+                entry = _scope_entry(node, list(self.head[at + 1:at + 5]))
+                if entry is not None:
+                    self.scopes.append((-1, f"{entry[1]}:{entry[0]}@{node.start_byte}", entry[0], entry[1],
+                                        node.type in CLASS_TYPES))
+        #: the head chain's try statements
+        self._head_tries = sum(1 for node in self.head if node.kind_id in _TRY_SYMBOLS)
         #: the position in the path of its first ERROR node (len(path) or more: none)
         self._error_at = 0 if root.type == "ERROR" else _NONE
         #: the positions in the path of its try statements, in order
@@ -248,7 +270,10 @@ class Descent:
             symbol = child.kind_id  # an int: no string made for each step
             if symbol in special:
                 if symbol in _SCOPE_SYMBOLS:
-                    entry = _scope_entry(child, path[-1:-5:-1])
+                    above = path[-1:-5:-1]
+                    if len(above) < 4 and self.head:  # near a slice's root: its nearest ancestors go on above it
+                        above.extend(self.head[:4 - len(above)])
+                    entry = _scope_entry(child, above)
                     if entry is not None:
                         name, scope_kind = entry
                         scopes.append((len(path), f"{scope_kind}:{name}@{child.start_byte}", name, scope_kind,
@@ -266,7 +291,15 @@ class Descent:
 
     def tries_above(self, depth: int) -> int:
         """The try statements among the path's first `depth` nodes."""
-        return bisect.bisect_left(self._tries, depth)
+        return bisect.bisect_left(self._tries, depth) + self._head_tries
+
+    def chain(self, depth: int) -> list[Node]:
+        """The ancestors of a node whose ancestors are the path's first `depth` nodes, innermost
+        first, at most _ANCHOR_DEPTH of them: the path's, then the head chain's."""
+        chain = self.path[max(0, depth - _ANCHOR_DEPTH):depth][::-1]
+        if self.head and depth < _ANCHOR_DEPTH:
+            chain.extend(self.head[:_ANCHOR_DEPTH - depth])
+        return chain
 
     def _wide_child(self, node: Node, offset: int) -> Node | None:
         indexed = self._wide.get(node.id)
