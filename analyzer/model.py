@@ -459,10 +459,12 @@ def made(record: type[_R]) -> Callable[..., _R]:
     """A function that makes a frozen, slotted `record` from its fields in order, as `record(...)`
     does, at a third of its cost (a scan makes some 100,000 records): an object of a class with the
     same slots and plain assignment, filled, then given `record`'s class (`object.__setattr__` per
-    field is what the frozen `__init__` pays). A field's plain default is its parameter's."""
+    field is what the frozen `__init__` pays). A field's plain default is its parameter's; a record
+    with a `__post_init__` or a `default_factory` keeps its own `__init__`."""
     found = fields(record)  # type: ignore[arg-type]
     twin = slots_twin(record)
-    if twin is None or any(f.default_factory is not _NO_DEFAULT for f in found):  # the record's own `__init__`
+    if (twin is None or hasattr(record, "__post_init__")
+            or any(f.default_factory is not _NO_DEFAULT for f in found)):  # the record's own `__init__`
         return cast(Callable[..., _R], record)
     names = [f.name for f in found]
     scope: dict[str, Any] = {"new": object.__new__, "twin": twin, "record": record}
