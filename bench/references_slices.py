@@ -77,8 +77,8 @@ def main() -> None:
     head = slices.parse_head(slicer, source, made)
     trees = [slices.parse_slice(slicer, source, made, index) for index in range(len(made.ranges))]
     assert slices.check(made, head, trees, tree.root_node.descendant_count) is None
-    spans = made.ranges
-    parts = [listing(part, source, modules, span=span, names=whole.names) for part, span in zip(trees, spans, strict=True)]
+    parts = [listing(part, source, modules, span=span, names=whole.names)
+             for part, span in zip(trees, made.ranges, strict=True)]
     unlimited = [dataclasses.replace(items, span=(items.span[0], len(source))) for items in parts]
     roots = [part.root_node for part in trees]
 

@@ -115,7 +115,7 @@ def statement_plan(source: bytes, count: int) -> tuple[slices.Plan, Tree | None]
     cut as a program would be: its slices are programs of its statements, nothing above read."""
     whole = new_parser().parse(source)
     top = _top_list(whole.root_node)
-    statements = [s for s in top.named_children]
+    statements = list(top.named_children)
     if top.type == "program":
         braces, inside = None, (0, len(source))
     else:
@@ -179,7 +179,7 @@ def assert_as_the_whole(source: bytes, plan: slices.Plan, trees: list[Tree]) -> 
 
 
 @pytest.mark.parametrize("count", [2, 3, 7])
-@pytest.mark.parametrize("name", DEMOS + ["shadowing.js"])
+@pytest.mark.parametrize("name", [*DEMOS, "shadowing.js"])
 def test_the_plans_slices_give_the_whole_trees_graph(name: str, count: int) -> None:
     source = _source(name)
     plan = slices.plan(source, count)
@@ -197,7 +197,7 @@ def test_slices_cut_before_any_statement_give_the_whole_trees_graph(name: str, c
     assert_as_the_whole(source, plan, slice_trees(source, plan, head))
 
 
-@pytest.mark.parametrize("name", sorted(SYNTHETIC) + ["shadowing-esm.mjs", "bun-wrapper.js"])
+@pytest.mark.parametrize("name", [*sorted(SYNTHETIC), "shadowing-esm.mjs", "bun-wrapper.js"])
 def test_every_cut_of_a_small_unit(name: str) -> None:
     source = _source(name)
     plan, head = statement_plan(source, 10_000)  # a slice per statement
@@ -215,7 +215,7 @@ def test_forward_references_cross_the_cuts() -> None:
     assert "b" in by_offset[source.index(b"a=b(1)")].references
     assert {"d", "e1"} <= set(by_offset[source.index(b"function use")].references)
     assert "b" not in by_offset[source.index(b"function g")].references  # its own `let b`
-    assert ("u",) == tuple(sorted(whole.helpers))  # the runtime helper, found in its slice's bytes
+    assert tuple(sorted(whole.helpers)) == ("u",)  # the runtime helper, found in its slice's bytes
     trees = slice_trees(source, plan, head)
     own = [listing(tree, source, modules, span=plan.ranges[i]).declares for i, tree in enumerate(trees)]
     alone = [slice_references(items, [chunk_references(items, c, source, tree.root_node)
