@@ -150,8 +150,8 @@ class SliceReferences:
 def slice_references(listing: Listing, chunks: list[Chunk], digests: dict[tuple[int, str], bytes]) -> SliceReferences:
     """The tree's items with their references, from every chunk's (in order), and the digests
     made of its bindings (`binding_digests`)."""
-    names = listing.names if listing.names is listing.declares else listing.names | listing.declares
-    text_of = {name: _text(name) for name in names}
+    known = listing.names if listing.names is listing.declares else listing.names | listing.declares
+    text_of = {name: _text(name) for name in known}
     referenced = [names for chunk, _, _ in chunks for names in chunk]
     # most items declare one name or none and reference a few: no generator, no sort of nothing
     items = [
@@ -202,7 +202,8 @@ def unit_references(slices: Sequence[SliceReferences], roots: Collection[int] | 
         digests.update(part.digests.items() if not base else
                        (((base + position, name), digest) for (position, name), digest in part.digests.items()))
     if roots is not None:
-        digests = {key: digest for key, digest in digests.items() if key[0] in roots}
+        wanted = set(roots)
+        digests = {key: digest for key, digest in digests.items() if key[0] in wanted}
     helpers = frozenset().union(*(part.helpers for part in slices))
     return UnitReferences(items, helpers, len(shadowed), digests, frozenset(shadowed))
 
