@@ -1,4 +1,4 @@
-"""The cut scanner (`slices.statement_ends`: a pass that blanks strings, comments, regexes and
+"""The cut scanner (`scanner.statement_ends`: a pass that blanks strings, comments, regexes and
 templates' text, then one over the brackets that skips groups below L's depth) against the
 one-token-at-a-time scanner of 97924f4 (`tests/support/slices_97924f4.py`): the same ends, closers
 and trouble, in the same order, on every fixture, the hostile mutants, made-up token soups and
@@ -16,13 +16,13 @@ from support import npm_cache
 from support import slices_97924f4 as recorded
 
 from analyzer.bundle.load import load_bundle
-from analyzer.javascript import slices
+from analyzer.javascript import slice_scanner as scanner
 
 SOURCES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".js", ".mjs", ".cjs") and p.is_file())
 
 
 def assert_as_recorded(source: bytes) -> None:
-    mine, theirs = slices.statement_ends(source), recorded.statement_ends(source)
+    mine, theirs = scanner.statement_ends(source), recorded.statement_ends(source)
     assert mine.trouble == theirs.trouble
     assert list(mine.ends.items()) == list(theirs.ends.items())
     assert list(mine.closers.items()) == list(theirs.closers.items())
@@ -55,7 +55,7 @@ def test_tricky_tokens_scan_as_recorded(source: bytes) -> None:
 
 
 def test_groups_nested_deeper_than_the_skipped_depth_scan_as_recorded() -> None:
-    for depth in (slices._SKIPPED_DEPTH - 1, slices._SKIPPED_DEPTH + 3, 200):
+    for depth in (scanner._SKIPPED_DEPTH - 1, scanner._SKIPPED_DEPTH + 3, 200):
         body = b"f(" * depth + b"a;b/c/d;`${e}`" + b")" * depth
         assert_as_recorded(b"x(function(){" + body + b";g();});h();")
         assert_as_recorded(b"x(function(){" + body + b";g();}];h();")
@@ -96,6 +96,6 @@ def test_programs_nested_at_any_depth_scan_as_recorded(parts: list[bytes], depth
 def test_the_real_bundles_scan_as_recorded(package: str, version: str) -> None:
     units, _ = load_bundle(npm_cache.main_file(package, version))
     source = max(units, key=lambda unit: len(unit.source)).source
-    scanned = slices.statement_ends(source)
+    scanned = scanner.statement_ends(source)
     assert scanned.trouble is None and sum(map(len, scanned.ends.values())) > 14_000
     assert_as_recorded(source)

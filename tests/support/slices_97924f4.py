@@ -1,6 +1,6 @@
 """The byte scanner of `analyzer/javascript/slices.py` as erratlas 97924f4 wrote it (a Python step
-per token), kept verbatim as the oracle for `tests/test_slices_scanner.py`: the faster scanner must
-give the same `Scanned` (ends, closers, trouble) for every input."""
+per token; `slice_scanner.py` now), kept verbatim as the oracle for `tests/test_slices_scanner.py`:
+the faster scanner must give the same `Scanned` (ends, closers, trouble) for every input."""
 
 from __future__ import annotations
 
