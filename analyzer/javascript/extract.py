@@ -35,6 +35,7 @@ from analyzer.javascript.references import (
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import context_of
+from analyzer.javascript.sliced import WHOLE_TREE_STAGES, SlicedHalves, fallback, sliced_halves
 from analyzer.javascript.syntax import parse, text, without_parentheses
 from analyzer.javascript.unit_extras import JavaScriptUnit
 from analyzer.javascript.unit_tree import UnitTree
@@ -62,22 +63,47 @@ def extract_unit(
     bindings that may root a `references` entry) is handed to `executor.map`: the facts are the
     same on any executor. `place`: where the unit lies (default: `bundle`'s file when the unit
     is it, else embedded). The unit's tree is freed when this returns (it is the scan's largest
-    object, docs/performance.md), unless `keep` is given: then it is appended to it."""
-    mark(f"extract: parsing {unit.name}")
+    object, docs/performance.md), unless `keep` is given: then it is appended to it.
+
+    With `executor.slices` above 1 the unit is read as that many slices first, one tree at a
+    time, for the stages whose per-tree halves are built (`sliced.sliced_halves`); the others,
+    and every stage when slicing cannot be exact, run on the whole tree (docs/slices.md)."""
     own_file = unit.name == file_name(bundle)
     label = str(bundle) if own_file else f"{bundle}!{unit.name}"
     if place is None:
         place = file_place(bundle) if own_file else EMBEDDED
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
+    halves = None
+    if executor.slices > 1:
+        made = "--signatures reads the whole tree" if keep is not None else sliced_halves(
+            unit.name, unit.source, executor.slices)
+        if isinstance(made, str):
+            fallback(unit.name, made)
+        else:
+            halves = made  # the stages with no halves yet still need the whole tree
+            fallback(unit.name, f"stages without halves: {'; '.join(WHOLE_TREE_STAGES)}")
+    mark(f"extract: parsing {unit.name}")
     tree = parse(unit.source)
     mark("extract: parsed")
     if keep is not None:
         keep.append(tree)
+    if halves is not None and halves.nodes != tree.root_node.descendant_count:
+        fallback(unit.name, f"the check failed: the slices hold {halves.nodes} nodes, the whole tree "
+                            f"{tree.root_node.descendant_count}")
+        halves = None
+    return _whole_tree(unit, rules, forced_logger, executor, place, label, tree, halves)
+
+
+def _whole_tree(
+    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, executor: Inline, place: UnitPlace, label: str,
+    tree: Tree, halves: SlicedHalves | None,
+) -> UnitFacts:
+    """The stages on the unit's whole tree, but those whose merged `halves` are given."""
     source = unit.source
     budget = WorkBudget(label, tree.root_node.descendant_count)
     part = UnitTree(tree, source, budget)  # the whole tree: no head chain
     normalizer = part.normalizer
-    modules = find_modules(tree, source, part.statement_lists())
+    modules = find_modules(tree, source, part.statement_lists()) if halves is None else halves.modules
     regions = error_regions(tree)
     resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
     mark(f"extract: {len(sites)} callsites found")
