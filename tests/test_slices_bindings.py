@@ -1,7 +1,8 @@
-"""TopBindings over slices (docs/slices.md, step 4): each slice resolves its own references;
-re-bound at the merge by the first declaration of each name in L's scopes (Bun: the wrapper
-function F, its body block B), they give every call of the resolved names the whole tree's
-binding, for N = 2, 3, 7 and for every single cut of the synthetic units."""
+"""TopBindings, the logger and the sites over slices (docs/slices.md, step 4): each slice resolves
+its own references and hands back node-free rows; re-bound at the merge by the first declaration
+of each name in L's scopes (Bun: the wrapper function F, its body block B), they give every call of
+the resolved names the whole tree's binding, and the merged logger evidence, sites and shadowed
+counts are the whole tree's, for N = 2, 3, 7 and for every single cut of the synthetic units."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from tree_sitter import Node, Parser, Tree
 
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript import slices
+from analyzer.javascript.extract import _find_sites
 from analyzer.javascript.modules.statements import main_container
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import compile_rules
+from analyzer.javascript.site_rows import merge_sites, tree_sites
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import Bound, TopBindings, TopScopes, head_bindings, merged, top_bindings
 from analyzer.rules import load_rules
@@ -120,6 +123,29 @@ def sliced_calls(source: bytes, plan: slices.Plan, names: set[str]) -> list[tupl
     return [(name, start, top.rebound(name, bound)) for name, start, bound in rows]
 
 
+def sliced_sites(source: bytes, plan: slices.Plan, forced: str | None) -> tuple[object, ...]:
+    """The logger and sites of the slices' rows merged, each slice that lacked one of the unit's
+    candidate names read again with them (as a lazy re-parse would)."""
+    head, list_type, trees, _ = parsed(source, plan)
+    found = [tree_sites(tree, source, RULES, forced, TopScopes(tree.root_node, head, list_type))
+             for tree in trees]
+    missing = logger_detection.missing_names([f.rows.logger for f in found], RULES, forced)
+    for index, lacked in enumerate(missing):
+        if lacked:
+            found[index] = tree_sites(trees[index], source, RULES, forced,
+                                      TopScopes(trees[index].root_node, head, list_type),
+                                      frozenset(lacked))
+    assert not any(logger_detection.missing_names([f.rows.logger for f in found], RULES, forced))
+    unit = merge_sites([f.rows for f in found], head_bindings(head, list_type), source, RULES, forced)
+    return unit.choice, unit.sites, dict(unit.shadowed)
+
+
+def whole_sites(source: bytes, forced: str | None) -> tuple[object, ...]:
+    tree = new_parser().parse(source)
+    _, _, choice, sites, shadowed = _find_sites(tree, source, RULES, forced)
+    return choice, [(node.start_byte, node.end_byte, kind) for node, kind in sites], dict(shadowed)
+
+
 def plans(source: bytes) -> list[slices.Plan]:
     """The byte plan's for N = 2, 3, 7 when it slices the unit, and hand cuts for N = 2, 3, 7."""
     out = [made for count in (2, 3, 7) if isinstance(made := slices.plan_of(source, count), slices.Plan)]
@@ -155,6 +181,47 @@ def test_the_synthetic_units_hold_the_cross_slice_cases() -> None:
     program = {text: key for (_, text), key in
                {(n, PROGRAM[s:s + 20]): k for n, s, k in whole_calls(PROGRAM, names_of(PROGRAM))}.items()}
     assert program[b'Error("the let below'] == ("Error", PROGRAM.index(b"Error=class"))  # the first of one scope
+
+
+@pytest.mark.parametrize(("name", "source"), CASES, ids=IDS)
+@pytest.mark.parametrize("forced", [None, "T", "log", "require", "N", "Error"])
+def test_the_logger_sites_and_shadowed_counts_merged_are_the_whole_trees(
+    name: str, source: bytes, forced: str | None,
+) -> None:
+    expected = whole_sites(source, forced)
+    for plan in plans(source):
+        assert sliced_sites(source, plan, forced) == expected, plan.ranges
+
+
+@pytest.mark.parametrize("source", [BUN, PROGRAM], ids=["bun", "program"])
+def test_every_single_cut_merges_the_whole_trees_sites(source: bytes) -> None:
+    expected = whole_sites(source, None)
+    size = len(main_container(new_parser().parse(source).root_node).named_children)
+    for cut in range(1, size):
+        assert sliced_sites(source, hand_plan(source, [cut]), None) == expected, cut
+
+
+def test_the_chosen_logger_and_its_evidence() -> None:
+    choice = whole_sites(BUN, None)[0]
+    assert isinstance(choice, logger_detection.LoggerChoice)
+    assert choice.name == "log" and choice.binding is not None and choice.binding.kind == "function"
+    assert choice.binding.offset == BUN.index(b"log(m,")
+    assert [c.name for c in choice.evidence.runner_ups][:2] == ["D", "module"]
+
+
+def test_a_slice_lacking_a_candidate_name_says_so() -> None:
+    """`D` has one level-option call in f1 and one in f4: in a slice holding one of them it is
+    no candidate of its own, so its plain call in f4 would be missed; `log` (declared before the
+    cut) is called after it. Each slice must be read again with the names it lacked (a lazy
+    re-parse) before the merge."""
+    statements = main_container(new_parser().parse(BUN).root_node).named_children
+    at = next(i for i, s in enumerate(statements) if s.text is not None and s.text.startswith(b"function f4"))
+    plan = hand_plan(BUN, [at])
+    head, list_type, trees, _ = parsed(BUN, plan)
+    found = [tree_sites(tree, BUN, RULES, None, TopScopes(tree.root_node, head, list_type))
+             for tree in trees]
+    missing = logger_detection.missing_names([f.rows.logger for f in found], RULES, None)
+    assert missing == [{"D", "module"}, {"D", "log"}]  # `log` and `module` are each one slice's candidates
 
 
 def test_a_whole_tree_is_its_one_slice() -> None:
