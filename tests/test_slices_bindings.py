@@ -12,11 +12,12 @@ from tree_sitter import Node, Parser, Tree
 
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript import slices
+from analyzer.javascript.classes import heritage_names
 from analyzer.javascript.extract import _find_sites
 from analyzer.javascript.modules.statements import main_container
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import compile_rules
-from analyzer.javascript.site_rows import merge_sites, tree_sites
+from analyzer.javascript.site_rows import merge_sites, tree_range, tree_sites
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import Bound, TopBindings, TopScopes, head_bindings, merged, top_bindings
 from analyzer.rules import load_rules
@@ -234,3 +235,26 @@ def test_a_whole_tree_is_its_one_slice() -> None:
     assert set(top.function) == {"Error", "TypeError", "require"} and set(top.block) == {"TypeError", "log"}
     row = top.binding("TypeError")
     assert row is not None and row.kind == "let"  # B's over F's
+
+
+@pytest.mark.parametrize(("name", "source"), CASES, ids=IDS)
+def test_each_slice_reads_only_its_own_bytes_and_together_they_read_the_units(name: str, source: bytes) -> None:
+    """The regex passes of a tree (level options, default-level declarations, heritages) read its
+    range: a whole tree's is the unit, and the slices' findings joined are the whole tree's."""
+    whole = new_parser().parse(source)
+    assert tree_range(whole, source) == (0, len(source))
+
+    def found(tree: Tree, within: tuple[int, int]) -> tuple[list[int], list[int], list[int]]:
+        options = logger_detection.level_options(tree, source, RULES, within)
+        declarations = logger_detection.default_level_declarations(tree, source, RULES, within)
+        return ([option.call.start_byte for option in options],
+                sorted(f.start_byte for functions in declarations.values() for f in functions),
+                [node.start_byte for _, node in heritage_names(tree, source, within)])
+
+    expected = found(whole, (0, len(source)))
+    for plan in plans(source):
+        _, _, trees, _ = parsed(source, plan)
+        assert [tree_range(tree, source) for tree in trees] == list(plan.ranges)
+        parts = [found(tree, tree_range(tree, source)) for tree in trees]
+        for column in range(3):
+            assert sorted(start for part in parts for start in part[column]) == sorted(expected[column])

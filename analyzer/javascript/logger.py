@@ -88,13 +88,15 @@ class LoggerChoice:
     evidence: Detection
 
 
-def level_options(tree: Tree, source: bytes, rules: JavaScriptRules) -> list[LevelOption]:
-    """The level-option calls in the tree's bytes (a slice tree's range, not the whole unit's)."""
+def level_options(
+    tree: Tree, source: bytes, rules: JavaScriptRules, within: tuple[int, int] | None = None,
+) -> list[LevelOption]:
+    """The level-option calls (`within`: in that byte range only, a slice tree's)."""
     key = re.escape(rules.level_key.encode())
     pattern = re.compile(key + rb"[\"']?\s*:")
     root = tree.root_node
     found: dict[int, LevelOption] = {}
-    for match in pattern.finditer(source, *_range_of(tree, source)):
+    for match in pattern.finditer(source, *(within or (0, len(source)))):
         start = match.start()
         if not (starts_word(source, start) or source[start - 1] in b"\"'"):
             continue
@@ -135,15 +137,17 @@ def _as_call_option(pair: Node, rules: JavaScriptRules) -> LevelOption | None:
     return LevelOption(callee=text(callee), call=call, value=pair.child_by_field_name("value"))
 
 
-def default_level_declarations(tree: Tree, source: bytes, rules: JavaScriptRules) -> dict[str, list[Node]]:
+def default_level_declarations(
+    tree: Tree, source: bytes, rules: JavaScriptRules, within: tuple[int, int] | None = None,
+) -> dict[str, list[Node]]:
     """Functions with an options parameter defaulting to `{level: "<defaultLevel>"}`, by name
-    (in the tree's bytes)."""
+    (`within`: in that byte range only)."""
     literal = re.escape(rules.default_level.encode())
     key = re.escape(rules.level_key.encode())
     pattern = re.compile(key + rb"[\"']?\s*:\s*[\"'`]" + literal + rb"[\"'`]")
     root = tree.root_node
     out: dict[str, list[Node]] = {}
-    for match in pattern.finditer(source, *_range_of(tree, source)):
+    for match in pattern.finditer(source, *(within or (0, len(source)))):
         start = match.start()
         pair = _pair_of(root.descendant_for_byte_range(start, start + len(rules.level_key)))
         if pair is None or pair.type != "pair":
@@ -173,12 +177,6 @@ def _declared_function(pair: Node, rules: JavaScriptRules) -> tuple[Node | None,
     if name is None or name.type != "identifier":
         return None, None
     return function, text(name)
-
-
-def _range_of(tree: Tree, source: bytes) -> tuple[int, int]:
-    """The bytes a tree was parsed from: the unit's, or a slice's range."""
-    ranges = tree.included_ranges
-    return max(0, ranges[0].start_byte), min(len(source), ranges[-1].end_byte)
 
 
 def candidate_names(

@@ -57,14 +57,15 @@ def tree_sites(
 ) -> TreeSites:
     """The rows of one tree, its logger candidates its own (`more`: names to resolve besides,
     the unit's candidates it lacked)."""
-    options = logger_detection.level_options(tree, source, rules)
-    declarations = logger_detection.default_level_declarations(tree, source, rules)
-    heritages = heritage_names(tree, source)
+    within = tree_range(tree, source)
+    options = logger_detection.level_options(tree, source, rules, within)
+    declarations = logger_detection.default_level_declarations(tree, source, rules, within)
+    heritages = heritage_names(tree, source, within)
     logger_names = logger_detection.candidate_names(options, declarations, rules) | more
     if forced:
         logger_names.add(forced)
     constructors = set(rules.constructors)
-    resolution = Resolution(tree, source, constructors | set(rules.class_roots) | logger_names)
+    resolution = Resolution(tree, source, constructors | set(rules.class_roots) | logger_names, within)
     wanted = constructors | logger_names
     rows: list[CallRow] = []
     nodes: dict[tuple[int, int], Node] = {}
@@ -85,6 +86,13 @@ def tree_sites(
                        logger_detection.logger_slice(resolution, called, scopes, options, declarations,
                                                      logger_names, forced), rows)
     return TreeSites(found, resolution, heritages, nodes)
+
+
+def tree_range(tree: Tree, source: bytes) -> tuple[int, int]:
+    """The bytes a tree was parsed from: the unit's, or a slice's range (its regex passes read
+    only those: N slices cost one pass over the unit, not N)."""
+    ranges = tree.included_ranges
+    return max(0, ranges[0].start_byte), min(len(source), ranges[-1].end_byte)
 
 
 @dataclass(frozen=True, slots=True)
