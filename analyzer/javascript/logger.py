@@ -214,7 +214,8 @@ class LoggerSlice:
     calls: dict[tuple[str, Bound], CandidateCalls]
     #: the bindings declaring a default-level function: (function start, where its preview stops)
     defaults: dict[tuple[str, int], tuple[int, int]]
-    #: every binding of the resolved names, by key
+    #: the rows of the bindings below L its calls resolve to, of those declaring a default-level
+    #: function, and of every binding of the forced name, by key
     bindings: dict[tuple[str, int], BindingRow]
 
 
@@ -246,8 +247,13 @@ def logger_slice(
                 if key[0] == name and _declares(binding, function):
                     body = function.child_by_field_name("body")
                     defaults[key] = (function.start_byte, body.start_byte if body is not None else function.end_byte)
-    bindings = {key: scopes.row(binding, key[0] == forced) for key, binding in resolution.bindings.items()
-                if key[0] in names}
+    # the rows `choose` reads: the bindings below L that calls resolve to, those declaring a
+    # default-level function, and every binding of `forced` (L's first ones are TopBindings')
+    bindings = {key: scopes.row(resolution.bindings[key])
+                for key in {bound for _, bound in calls if bound is not None} | defaults.keys()}
+    if forced:
+        bindings.update((key, scopes.row(binding, True)) for key, binding in resolution.bindings.items()
+                        if key[0] == forced)
     return LoggerSlice(frozenset(names), Counter(option.callee for option in options), set(declarations), calls,
                        defaults, bindings)
 
@@ -284,8 +290,7 @@ def choose(
         for (name, bound), found in part.calls.items():
             if name not in names:
                 continue
-            key = top.rebound(name, bound)
-            candidate = _candidate_for(candidates, name, bindings[key] if key is not None else None)
+            candidate = _candidate_for(candidates, name, top.binding(name) if bound is None else bindings[bound])
             candidate.calls += found.calls
             candidate.level_option_calls += found.level_option_calls
             candidate.levels.update(found.levels)

@@ -7,19 +7,20 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tree_sitter import Node, Tree
 
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import heritage_names
-from analyzer.javascript.resolve import Reference, Resolution
+from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.top_bindings import Bound, TopBindings, TopScopes, merged, top_bindings
 
 
-@dataclass(frozen=True, slots=True)
-class CallRow:
-    """A call or `new` of a constructor or of a logger candidate's name."""
+class CallRow(NamedTuple):
+    """A call or `new` of a constructor or of a logger candidate's name (a tuple: a tree makes
+    one per call of those names, thousands, and a frozen record costs three times as much)."""
 
     name: str
     start: int
@@ -69,19 +70,19 @@ def tree_sites(
     wanted = constructors | logger_names
     rows: list[CallRow] = []
     nodes: dict[tuple[int, int], Node] = {}
-
-    def add(reference: Reference, node: Node, call: bool, recovered: bool) -> None:
-        span = (node.start_byte, node.end_byte)
-        nodes[span] = node
-        rows.append(CallRow(reference.name, *span, call, recovered, scopes.bound(reference)))
-
+    bound = scopes.bound
     called = resolution.calls()
     for reference, call in called:
         if reference.name in wanted:
-            add(reference, call, call.type == "call_expression", False)
+            span = (call.start_byte, call.end_byte)
+            nodes[span] = call
+            rows.append(CallRow(reference.name, *span, call.type == "call_expression", False, bound(reference)))
     for reference in resolution.recovered:
         if reference.name in wanted:
-            add(reference, reference.node, True, True)
+            node = reference.node
+            span = (node.start_byte, node.end_byte)
+            nodes[span] = node
+            rows.append(CallRow(reference.name, *span, True, True, bound(reference)))
     found = SliceSites(top_bindings(resolution, scopes),
                        logger_detection.logger_slice(resolution, called, scopes, options, declarations,
                                                      logger_names, forced), rows)

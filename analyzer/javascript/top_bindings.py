@@ -85,6 +85,7 @@ class TopScopes:
 
     def __init__(self, root: Node, head: Sequence[Node] = (), list_type: str | None = None) -> None:
         self.root, self.head, self.sliced = root, tuple(head), list_type is not None
+        self.root_id = root.id  # read for every binding and reference: `Node.id` is a call into C
         #: a slice of Bun's wrapper body: its root is both F and B, told apart by kind
         self.two_scopes = list_type == "statement_block"
         self.function_id = self.block_id = -1
@@ -96,7 +97,7 @@ class TopScopes:
     def scope_of(self, binding: Binding) -> Literal["function", "block"] | None:
         """F or B for a binding of L's scope, else None."""
         scope = binding.scope.id
-        if scope == self.root.id:
+        if scope == self.root_id:
             return "function" if self.two_scopes and binding.kind in _FUNCTION_KINDS else "block"
         if scope == self.block_id:
             return "block"
