@@ -296,16 +296,24 @@ def _finders_table() -> set[str]:
 
 
 def test_every_bundler_module_finder_is_in_the_one_table_with_the_one_signature() -> None:
+    """Each format's `FINDER = Finder(__name__, part, merge)`: `part(Where)` per tree, `merge(parts,
+    Merging) -> Found` per unit (docs/modules.md, "A new bundler format")."""
     finders = set()
     for name, path in SOURCES.items():
         if not name.startswith("analyzer.javascript.modules."):
             continue
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.FunctionDef) and node.name == "find":
-                signature = ([ast.unparse(a.annotation) for a in node.args.args if a.annotation],
-                             ast.unparse(node.returns) if node.returns else None)
-                assert signature == (["Where"], "Found"), (name, signature)
-                finders.add(name)
+        body = ast.parse(path.read_text(encoding="utf-8")).body
+        declared = [node for node in body if isinstance(node, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "FINDER" for t in node.targets)]
+        if not declared:
+            continue
+        assert ast.unparse(declared[0].value) == "Finder(__name__, part, merge)", name
+        functions = {node.name: node for node in body if isinstance(node, ast.FunctionDef)}
+        part, merge = functions["part"], functions["merge"]
+        assert [ast.unparse(a.annotation) for a in part.args.args if a.annotation] == ["Where"], name
+        assert [ast.unparse(a.annotation) for a in merge.args.args if a.annotation][1:] == ["Merging"], name
+        assert merge.returns is not None and ast.unparse(merge.returns) == "Found", name
+        finders.add(name)
     assert finders == _finders_table()
 
 

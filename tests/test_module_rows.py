@@ -11,13 +11,12 @@ from test_slices import sliced
 from tree_sitter import Tree
 
 from analyzer.javascript import slices
-from analyzer.javascript.modules import esbuild, find_modules, webpack
-from analyzer.javascript.modules.loose import loose_pieces, without_duplicates
+from analyzer.javascript.modules import ModuleMap, esbuild, find_modules, slice_modules, unit_modules, webpack
+from analyzer.javascript.modules.finder import Where
 from analyzer.javascript.modules.patterns import Literals
-from analyzer.javascript.modules.spans import ModuleSpan
 from analyzer.javascript.modules.statement_rows import StatementRows, joined
 from analyzer.javascript.modules.statements import StatementLists, main_container
-from analyzer.javascript.syntax import new_parser
+from analyzer.javascript.syntax import ancestors, new_parser
 
 BUN_HEAD = "// @bun @bun-cjs\n(function(exports, require, module, __filename, __dirname) {"
 HELPERS = (
@@ -60,38 +59,38 @@ def columns(rows: StatementRows) -> tuple[object, ...]:
     return (rows.starts, rows.ends, rows.types, rows.calls, rows.names, rows.declarators, rows.expressions)
 
 
-def from_slices(source: bytes, trees: list[Tree]) -> tuple[StatementRows, list[ModuleSpan], list[tuple[int, int]]]:
-    """The rows and the esbuild module map as a sliced extraction makes them: the helpers
-    first, from the whole tree (docs/slices.md, stage 3b: by order), then each slice's rows
-    and wrappers, then the hoisting and the loose pieces on the joined rows."""
-    whole = new_parser().parse(source).root_node
-    main = main_container(whole)
-    helpers = esbuild._find_helpers(whole, Literals(source))
-    assert all(helper.container.id == main.id for helper in helpers)  # every helper is a statement of L
-    roles = {helper.name: helper.role for helper in helpers}
-    wrapping = {name: role for name, role in roles.items() if role in ("commonjs", "esm")}
-    parts, wrappers = [], []
-    for tree in trees:
-        lists = StatementLists(tree.root_node, tree.root_node)
-        parts.append(lists.main_rows(source))
-        if wrapping:
-            wrappers.extend(esbuild._wrappers(lists, tree.root_node, source, wrapping))
-    rows = joined(parts)
-    exporters = {name for name, role in roles.items() if role == "export"}
-    modules = without_duplicates(esbuild._spans(wrappers, rows, source, exporters))
-    return rows, modules, loose_pieces(rows, modules, source)
+def sliced_map(
+    source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tree]
+) -> tuple[StatementRows, ModuleMap]:
+    """The rows and the module map as a sliced extraction makes them: the helpers first, each
+    slice finding those whose core it holds (docs/slices.md, stage 3b: the slices holding a
+    core are read first), then each slice's part (its rows, wrappers and tables, read with the
+    head chain above it), then the merge."""
+    literals = Literals(source)
+    chain = () if head is None else ancestors(main_container(head.root_node), head.root_node)
+    lists = [StatementLists(tree.root_node, tree.root_node) for tree in trees]
+    helpers = esbuild.unit_helpers([
+        esbuild.find_helpers(Where(tree.root_node, source, literals, mine, span=span))
+        for tree, mine, span in zip(trees, lists, plan.ranges, strict=True)
+    ])
+    names = webpack.table_names(literals)
+    parts = [slice_modules(tree.root_node, source, literals, mine, helpers, span=span, chain=chain, table_names=names)
+             for tree, mine, span in zip(trees, lists, plan.ranges, strict=True)]
+    return joined([part.rows for part in parts]), unit_modules(parts, source, helpers)
 
 
-def assert_as_the_whole(source: bytes, trees: list[Tree]) -> None:
+def assert_as_the_whole(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tree]) -> ModuleMap:
     tree = new_parser().parse(source)
     lists = StatementLists(tree.root_node, main_container(tree.root_node))
     whole = find_modules(tree, source)
-    rows, modules, loose = from_slices(source, trees)
+    rows, merged = sliced_map(source, plan, head, trees)
     assert columns(rows) == columns(lists.main_rows(source))
-    assert (modules, loose) == (whole.modules, whole.loose)
+    assert merged == whole
+    assert list(merged.helpers.items()) == list(whole.helpers.items())
+    return whole
 
 
-def cut_at(source: bytes, ends: list[int]) -> tuple[slices.Plan, list[Tree]]:
+def cut_at(source: bytes, ends: list[int]) -> tuple[slices.Plan, Tree | None, list[Tree]]:
     """The unit cut after each of `ends` (statement ends of L), parsed slice by slice."""
     made = slices.plan_of(source, 2)
     assert isinstance(made, slices.Plan), made
@@ -103,16 +102,16 @@ def cut_at(source: bytes, ends: list[int]) -> tuple[slices.Plan, list[Tree]]:
     head = slices.parse_head(parser, source, plan)
     trees = [slices.parse_slice(parser, source, plan, index) for index in range(len(ranges))]
     assert slices.check(plan, head, trees) is None
-    return plan, trees
+    return plan, head, trees
 
 
 @pytest.mark.parametrize("count", [2, 3, 7])
 @pytest.mark.parametrize("name", DEMOS + sorted(SYNTHETIC))
 def test_rows_of_the_slices_join_into_the_whole_trees_and_make_its_module_map(name: str, count: int) -> None:
     source = SYNTHETIC[name] if name in SYNTHETIC else (FIXTURES / "demo" / name).read_bytes()
-    made, _, trees = sliced(source, count)
+    made, head, trees = sliced(source, count)
     assert len(made.ranges) == count
-    assert_as_the_whole(source, trees)
+    assert_as_the_whole(source, made, head, trees)
 
 
 @pytest.mark.parametrize("name", sorted(SYNTHETIC))
@@ -129,8 +128,7 @@ def test_every_cut_of_an_esm_unit_keeps_its_hoisted_declarations(name: str) -> N
     inside = [end for end in ends if made.spans[0][0] < end and slices._after_space(source, end) < made.spans[-1][1]]
     assert len(inside) >= 30  # the `;` ends of L: a statement ending in `}` is no cut
     for end in inside:
-        _, trees = cut_at(source, [end])
-        assert_as_the_whole(source, trees)
+        assert_as_the_whole(source, *cut_at(source, [end]))
 
 
 def test_two_wrappers_in_one_var_hoist_nothing_across_the_first() -> None:

@@ -12,10 +12,7 @@ import pytest
 from conftest import FIXTURES, ROOT
 
 from analyzer import model
-from analyzer.javascript.modules import FINDERS, find_modules
-from analyzer.javascript.modules.finder import Where
-from analyzer.javascript.modules.patterns import Literals
-from analyzer.javascript.modules.statements import StatementLists, main_container
+from analyzer.javascript.modules import FINDERS, find_modules, found_by
 from analyzer.javascript.syntax import parse
 
 SCHEMAS = ROOT / "analyzer" / "schemas"
@@ -87,10 +84,8 @@ def test_every_finder_of_the_table_finds_modules_in_a_fixture_and_they_make_ever
     for finder in FINDERS:
         found = []
         for tree, source in trees:
-            root = tree.root_node
-            lists = StatementLists(root, main_container(root))
-            found.extend(finder(Where(root, source, Literals(source), lists, lists.main_rows(source))).modules)
-        assert found, f"{finder.__module__}: no fixture holds a module it finds (add one to fixtures/)"
+            found.extend(found_by(finder, tree, source).modules)
+        assert found, f"{finder.name}: no fixture holds a module it finds (add one to fixtures/)"
         kinds.update(span.kind for span in found)
     assert kinds | {"python-package"} == set(get_args(model.ModuleKind))
     for tree, source in trees:  # the table is what find_modules runs

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
@@ -22,11 +23,13 @@ from analyzer.javascript.handlers import called_sources, find_handlers, flow_of
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import find_modules, unit_evidence
 from analyzer.javascript.references import (
+    Chunk,
     Listing,
     UnitReferences,
     binding_digests,
     chunk_references,
     listing,
+    slice_references,
     unit_references,
 )
 from analyzer.javascript.resolve import Resolution
@@ -83,7 +86,7 @@ def extract_unit(
     check_callsites(label, len(sites))
     class_facts = error_classes(unit, part, resolution, heritages, rules)
     items = listing(tree, source, modules)
-    roots = _root_candidates(items, [node.start_byte for node, kind in sites], choice)
+    roots = _root_candidates(items.raw, [node.start_byte for node, kind in sites], choice)
     mark("extract: module map and items made")
     work = _Tasks(unit, part, rules, items, sites, roots)
     spent_before = budget.left
@@ -183,20 +186,23 @@ class _Tasks:
         digests: dict[tuple[int, str], bytes] = {}
         for found in cast(list[dict[tuple[int, str], bytes]], done[chunks + groups:]):
             digests.update(found)
-        chunked = cast(list[tuple[list[tuple[bytes, ...]], int, set[tuple[int, bytes]]]], done[:chunks])
-        references = unit_references(self.items, chunked, digests)
-        return references, facts, caught, spent
+        # the tree's summary, then the merge of the unit's (one here) trees' (docs/slices.md, step 5)
+        tree_references = slice_references(self.items, cast(list[Chunk], done[:chunks]), digests)
+        return unit_references([tree_references]), facts, caught, spent
 
 
-def _root_candidates(items: Listing, offsets: list[int], choice: logger_detection.LoggerChoice) -> list[int]:
-    """The items whose bindings may root a `references` entry: those holding a callsite, and
-    the logger's declaration (docs/references.md)."""
-    raw = items.raw
-    starts = [item[0] for item in raw]
+def _root_candidates(
+    items: Sequence[tuple[int, int, object, tuple[object, ...]]], offsets: list[int],
+    choice: logger_detection.LoggerChoice,
+) -> list[int]:
+    """The positions of the items whose bindings may root a `references` entry: those holding
+    a callsite, and the logger's declaration (docs/references.md). `items`: (start, end, any,
+    declared names) rows, a tree's raw items or, for slices, the merged `Item`s' fields."""
+    starts = [item[0] for item in items]
     wanted = set()
     for offset in offsets + ([choice.binding.offset] if choice.binding is not None else []):
         position = bisect.bisect_right(starts, offset) - 1
-        if position >= 0 and offset < raw[position][1] and raw[position][3]:
+        if position >= 0 and offset < items[position][1] and items[position][3]:
             wanted.add(position)
     return sorted(wanted)
 

@@ -278,15 +278,15 @@ def window(parent: Node, child: Node, limit: int, siblings: Siblings | None = No
     return _window(parent, child, limit, siblings if siblings is not None else Siblings())
 
 
-def _captures(query: Query, node: Anchor) -> list[Node]:
-    """The nodes a one-capture query captures inside the anchor (a window's, member by member:
-    a byte range on the parent makes the cursor step over every sibling before the window,
-    which is quadratic over a statement list of a million)."""
+def _captures(query: Query, node: Node) -> list[Node]:
+    """The nodes a one-capture query captures inside `node`: the cursor's own list, not a copy
+    (a window's names are read member by member: `Normalizer.names`)."""
     cursor = _NODE_CURSORS.get(id(query))
     if cursor is None:
         cursor = _NODE_CURSORS[id(query)] = QueryCursor(query)
-    members = [node] if isinstance(node, Node) else node.members
-    return [n for member in members for nodes in cursor.captures(member).values() for n in nodes]
+    for nodes in cursor.captures(node).values():
+        return nodes
+    return []
 
 
 def _possible_reads(anchor: Anchor, source: bytes) -> list[Node]:

@@ -6,7 +6,7 @@ so is every binding such an item declares."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
@@ -57,11 +57,12 @@ class UnitReferences:
 
 @dataclass(frozen=True, slots=True)
 class Listing:
-    """A unit's items, listed, and what finding their references needs: the references
-    themselves are found chunk by chunk (`chunk_references`, independent tasks)."""
+    """A tree's items, listed, and what finding their references needs: the references
+    themselves are found chunk by chunk (`chunk_references`, independent tasks). The tree is
+    the unit's, or one slice's (docs/slices.md, "Step 5 as built")."""
 
     raw: list[RawItem]
-    #: the top-level names
+    #: the names looked for: the unit's top-level names, or a superset of them
     names: frozenset[bytes]
     #: ids of the nodes whose bindings are top-level (the program, the wrapper body and function)
     tops: set[int]
@@ -70,17 +71,27 @@ class Listing:
     #: [start, end) of the items of each chunk
     chunks: list[tuple[int, int]]
     helpers: frozenset[str]
+    #: the names the items declare
+    declares: frozenset[bytes]
+    #: the bytes the words pass reads: the whole source, or a slice's range
+    span: tuple[int, int]
 
 
 #: bytes of items a chunk of the reference graph holds (a task of a few milliseconds)
 CHUNK_BYTES = 64 << 10
 
 
-def listing(tree: Tree, source: bytes, modules: ModuleMap, chunk_bytes: int = CHUNK_BYTES) -> Listing:
-    """The items of a unit and the top-level names they declare, in chunks of about
-    `chunk_bytes` of items."""
+def listing(
+    tree: Tree, source: bytes, modules: ModuleMap, chunk_bytes: int = CHUNK_BYTES, *,
+    span: tuple[int, int] | None = None, names: frozenset[bytes] | None = None,
+) -> Listing:
+    """The items of a tree and the top-level names they declare, in chunks of about
+    `chunk_bytes` of items. `span`: the range of the unit a slice tree holds (its root is the
+    statement list, never unwrapped: docs/slices.md, stage 8); None for the unit's whole tree.
+    `names`: the names to look for (default: those the items declare); a slice needs the
+    unit's, declared in other slices too."""
     root = tree.root_node
-    container = _top_list(root)
+    container = _top_list(root) if span is None else root
     raw = sorted(_items(container, sorted((m.start, m.end) for m in modules.modules), root), key=lambda i: i[0])
     tops = {root.id, container.id} | ({container.parent.id} if container.parent is not None else set())
     chunks, first, size = [], 0, 0
@@ -89,10 +100,12 @@ def listing(tree: Tree, source: bytes, modules: ModuleMap, chunk_bytes: int = CH
         if size >= chunk_bytes or position == len(raw) - 1:
             chunks.append((first, position + 1))
             first, size = position + 1, 0
+    declares = frozenset(name for item in raw for _, name in item[3])
+    span = span or (0, len(source))
     return Listing(
-        raw=raw, names=frozenset(name for item in raw for _, name in item[3]), tops=tops,
+        raw=raw, names=declares if names is None else names, tops=tops,
         declared={offset for item in raw for offset, _ in item[3]}, chunks=chunks,
-        helpers=frozenset(modules.helpers) | _runtime_helpers(raw, source),
+        helpers=frozenset(modules.helpers) | _runtime_helpers(raw, source, span), declares=declares, span=span,
     )
 
 
@@ -101,19 +114,44 @@ def chunk_references(listing: Listing, chunk: int, source: bytes,
     """The names each item of the chunk references, its scope walks (`references_of`) and the
     (item position, name) pairs they were for."""
     first, last = listing.chunks[chunk]
-    following = listing.raw[last][0] if last < len(listing.raw) else len(source)
+    # the last chunk reads to the span's end, not the source's: a slice reads only its bytes
+    following = listing.raw[last][0] if last < len(listing.raw) else listing.span[1]
     shadowed: set[tuple[int, bytes]] = set()
     referenced, walked = references_of(listing.raw[first:last], listing.names, source, root, listing.tops,
-                                       listing.declared, (0 if first == 0 else listing.raw[first][0], following),
+                                       listing.declared,
+                                       (listing.span[0] if first == 0 else listing.raw[first][0], following),
                                        shadowed)
     return referenced, walked, {(first + position, name) for position, name in shadowed}
 
 
-def unit_references(listing: Listing, chunks: list[tuple[list[tuple[bytes, ...]], int, set[tuple[int, bytes]]]],
-                    digests: dict[tuple[int, str], bytes]) -> UnitReferences:
-    """The unit's items with their references, from every chunk's (in order), and the digests
-    of the bindings that may root a `references` entry (`binding_digests`)."""
-    text_of = {name: _text(name) for name in listing.names}
+Chunk = tuple[list[tuple[bytes, ...]], int, set[tuple[int, bytes]]]
+
+
+@dataclass(frozen=True, slots=True)
+class SliceReferences:
+    """What the reference graph keeps of one tree (the unit's, or a slice's), no node in it:
+    positions are the tree's own items', names those looked for (`Listing.names`), which may
+    be more than the unit declares until `unit_references` keeps the declared ones."""
+
+    #: the tree's items; their references may hold names no item of the unit declares
+    items: list[Item]
+    #: the names the items declare
+    declares: frozenset[bytes]
+    #: the names looked for
+    searched: frozenset[bytes]
+    #: (item position, name) pairs resolved by a scope walk (`UnitReferences.shadowed`)
+    shadowed: frozenset[tuple[int, bytes]]
+    #: (item position, name) -> digest of the bindings asked for (`binding_digests`)
+    digests: dict[tuple[int, str], bytes]
+    #: the module map's helpers and the runtime helpers among the tree's items
+    helpers: frozenset[str]
+
+
+def slice_references(listing: Listing, chunks: list[Chunk], digests: dict[tuple[int, str], bytes]) -> SliceReferences:
+    """The tree's items with their references, from every chunk's (in order), and the digests
+    made of its bindings (`binding_digests`)."""
+    known = listing.names if listing.names is listing.declares else listing.names | listing.declares
+    text_of = {name: _text(name) for name in known}
     referenced = [names for chunk, _, _ in chunks for names in chunk]
     # most items declare one name or none and reference a few: no generator, no sort of nothing
     items = [
@@ -121,8 +159,53 @@ def unit_references(listing: Listing, chunks: list[tuple[list[tuple[bytes, ...]]
              tuple(sorted(map(text_of.__getitem__, names_in))) if (names_in := referenced[position]) else ())
         for position, (start, end, _, names) in enumerate(listing.raw)
     ]
-    return UnitReferences(items, listing.helpers, sum(walked for _, walked, _ in chunks), digests,
-                          frozenset(pair for _, _, pairs in chunks for pair in pairs))
+    return SliceReferences(items, listing.declares, listing.names,
+                           frozenset(pair for _, _, pairs in chunks for pair in pairs), digests, listing.helpers)
+
+
+def unsearched(slices: Sequence[SliceReferences]) -> dict[int, frozenset[bytes]]:
+    """By slice index, the names some slice declares that the slice did not look for: its
+    references to them are unknown, so it must be read again with them."""
+    declared = _declared(slices)
+    return {index: missing for index, part in enumerate(slices)
+            if part.searched is not declared and (missing := declared - part.searched)}
+
+
+def _declared(slices: Sequence[SliceReferences]) -> frozenset[bytes]:
+    return slices[0].declares if len(slices) == 1 else frozenset().union(*(part.declares for part in slices))
+
+
+def unit_references(slices: Sequence[SliceReferences], roots: Collection[int] | None = None) -> UnitReferences:
+    """The unit's graph from its trees' summaries, in order: items numbered in the merged list,
+    only the names some item declares kept (`walked` counts the scope walks kept, one per
+    `shadowed` pair), the helpers of all. `roots`: the merged positions whose digests are kept
+    (None: all of them, when each tree digested only the unit's roots)."""
+    if missing := unsearched(slices):
+        raise ValueError(f"slices {sorted(missing)} did not look for names other slices declare")
+    declared = _declared(slices)
+    items: list[Item] = []
+    shadowed: set[tuple[int, bytes]] = set()
+    digests: dict[tuple[int, str], bytes] = {}
+    for part in slices:
+        base = len(items)
+        # looked for, declared by no item: not top-level names
+        extra = part.searched - declared if part.searched is not declared else frozenset()
+        if extra:
+            texts = {_text(name) for name in extra}
+            items.extend(item if texts.isdisjoint(item.references) else Item(
+                item.offset, item.end_offset, item.declares, tuple(n for n in item.references if n not in texts))
+                for item in part.items)
+        else:
+            items.extend(part.items)
+        kept = (pair for pair in part.shadowed if pair[1] not in extra) if extra else part.shadowed
+        shadowed.update(((base + position, name) for position, name in kept) if base else kept)
+        digests.update(part.digests.items() if not base else
+                       (((base + position, name), digest) for (position, name), digest in part.digests.items()))
+    if roots is not None:
+        wanted = set(roots)
+        digests = {key: digest for key, digest in digests.items() if key[0] in wanted}
+    helpers = frozenset().union(*(part.helpers for part in slices))
+    return UnitReferences(items, helpers, len(shadowed), digests, frozenset(shadowed))
 
 
 #: texts only bundler runtime helpers hold (esbuild's and Bun's `__using`, `__callDispose`,
@@ -140,10 +223,11 @@ RUNTIME_SIGNATURES = (
 )
 
 
-def _runtime_helpers(raw: list[RawItem], source: bytes) -> frozenset[str]:
+def _runtime_helpers(raw: list[RawItem], source: bytes, span: tuple[int, int]) -> frozenset[str]:
     """Top-level bindings whose declaration holds a runtime helper's text. A helper is code the
-    bundler writes once and every module calls: never evidence of who wrote its callers."""
-    at = sorted({found for signature in RUNTIME_SIGNATURES for found in _offsets(source, signature)})
+    bundler writes once and every module calls: never evidence of who wrote its callers. Only
+    `span` is read: the items lie in it."""
+    at = sorted({found for signature in RUNTIME_SIGNATURES for found in _offsets(source, signature, *span)})
     starts = [item[0] for item in raw]
     found: set[str] = set()
     for offset in at:
@@ -158,11 +242,12 @@ def _runtime_helpers(raw: list[RawItem], source: bytes) -> frozenset[str]:
     return frozenset(found)
 
 
-def _offsets(source: bytes, text: bytes) -> list[int]:
-    out, at = [], source.find(text)
+def _offsets(source: bytes, text: bytes, start: int, end: int) -> list[int]:
+    """Where `text` lies whole in [start, end)."""
+    out, at = [], source.find(text, start, end)
     while at >= 0:
         out.append(at)
-        at = source.find(text, at + 1)
+        at = source.find(text, at + 1, end)
     return out
 
 

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
-from analyzer.javascript.modules.finder import Found, Where
+from analyzer.javascript.modules.finder import Finder, Found, Merging, Where
 from analyzer.javascript.modules.patterns import FUNCTIONS, Search
 from analyzer.javascript.modules.spans import ModuleSpan, function_span
 from analyzer.javascript.modules.statements import key_text
@@ -16,10 +16,12 @@ from analyzer.javascript.modules.statements import key_text
 _TABLE = Search(re.compile(rb"\(\s*\{\s*(?:\d+|\"[^\"\n]{1,400}\")\s*:\s*\[\s*function\s*\("), b"[function", 420, 20)
 
 
-def find(where: Where) -> Found:
+def part(where: Where) -> list[ModuleSpan]:
     root, source = where.root, where.source
     spans: list[ModuleSpan] = []
     for match in where.literals.matches(_TABLE):
+        if not where.holds(match.start() + 1):
+            continue
         table = root.descendant_for_byte_range(match.start() + 1, match.start() + 1)
         while table is not None and table.type != "object":
             table = table.parent if table.parent is not None and table.parent.start_byte == table.start_byte else None
@@ -29,7 +31,11 @@ def find(where: Where) -> Found:
         names = _required_names(entries)
         spans.extend(function_span("browserify", function, source, names.get(key), key, "browserify module table")
                      for key, function, _ in entries)
-    return Found(spans)
+    return spans
+
+
+def merge(parts: Sequence[list[ModuleSpan]], merging: Merging) -> Found:
+    return Found([span for spans in parts for span in spans])
 
 
 def _browserify_entries(table: Node) -> Iterator[tuple[str, Node, Node | None]]:
@@ -67,3 +73,6 @@ def _required_names(entries: list[tuple[str, Node, Node | None]]) -> dict[str, s
         elif len(required) == 1:
             out[key] = next(iter(required))
     return out
+
+
+FINDER = Finder(__name__, part, merge)

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from analyzer.javascript.modules.finder import Found, Where
-from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Literals, Search
+from analyzer.javascript.modules.finder import Finder, Found, Helper, Merging, Where
+from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Search
 from analyzer.javascript.modules.spans import ModuleSpan, module_digest
 from analyzer.javascript.modules.statement_rows import StatementRows, statement_rows
 from analyzer.javascript.modules.statements import (
@@ -63,32 +63,71 @@ _HOISTABLE = frozenset(
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Helper:
-    name: str
-    role: str  # commonjs, esm, export
-    container: Node
-
-
-def find(where: Where) -> Found:
-    helpers = _find_helpers(where.root, where.literals)
-    modules: list[ModuleSpan] = []
-    for container, names in _by_container(helpers):
-        modules.extend(_wrapped_modules(where, container, names))
-    return Found(modules, {h.name: h.role for h in helpers})
-
-
-def _find_helpers(root: Node, literals: Literals) -> list[Helper]:
-    found: dict[tuple[str, int], Helper] = {}
-    for search, role, strict in _HELPER_CORES:
-        for match in literals.matches(search):
+def find_helpers(where: Where) -> list[Helper]:
+    """The helpers whose core match `where`'s tree reads, in the unit's order; the unit's are
+    every tree's, merged by `unit_helpers` (docs/slices.md, stage 3b: found before any wrapper)."""
+    root, main = where.root, where.lists.main
+    found: list[Helper] = []
+    for core, (search, role, strict) in enumerate(_HELPER_CORES):
+        for rank, match in enumerate(where.literals.matches(search)):
+            if not where.holds(match.start()):
+                continue
             helper = _helper_at(root, match, role, strict)
             if helper is not None:
-                found.setdefault((helper.name, helper.container.id), helper)
+                name, container = helper
+                bounds = None if container.id == main.id else (container.start_byte, container.end_byte)
+                found.append(Helper(name, role, bounds, (core, rank)))
+    return found
+
+
+def unit_helpers(parts: Sequence[Sequence[Helper]]) -> list[Helper]:
+    """The unit's helpers from every tree's, in the order the whole tree finds them, each
+    (name, list) once."""
+    found: dict[tuple[str, tuple[int, int] | None], Helper] = {}
+    for helper in sorted((h for part in parts for h in part), key=lambda h: h.order):
+        found.setdefault((helper.name, helper.container), helper)
     return list(found.values())
 
 
-def _helper_at(root: Node, match: re.Match[bytes], role: str, strict: bool = True) -> Helper | None:
+def part(where: Where) -> list[list[_Wrapper]]:
+    """The wrappers `where`'s tree holds, one list per helper group (`_by_container`)."""
+    out: list[list[_Wrapper]] = []
+    for container, names in _by_container(where.helpers):
+        wrapping = {name: role for name, role in names.items() if role in ("commonjs", "esm")}
+        node = _container_in(where, container) if wrapping else None
+        if node is None:
+            out.append([])
+            continue
+        start, end = (node.start_byte, node.end_byte) if where.span is None or container is not None else where.span
+        out.append(_wrappers(where.lists, node, where.source, wrapping, start, end))
+    return out
+
+
+def merge(parts: Sequence[list[list[_Wrapper]]], merging: Merging) -> Found:
+    """The wrappers' modules, each group's on every tree's wrappers and the main list's rows."""
+    modules: list[ModuleSpan] = []
+    for index, (_, names) in enumerate(_by_container(merging.helpers)):
+        if not any(role in ("commonjs", "esm") for role in names.values()):
+            continue
+        exporters = {name for name, role in names.items() if role == "export"}
+        found = [wrapper for wrappers in parts for wrapper in wrappers[index]]
+        modules.extend(_spans(found, merging.rows, merging.source, exporters))
+    return Found(modules, {h.name: h.role for h in merging.helpers})
+
+
+def _container_in(where: Where, container: tuple[int, int] | None) -> Node | None:
+    """The helpers' statement list in `where`'s tree: the main list, or the list with those
+    bounds when the tree holds its start (a list below the main one lies in one slice)."""
+    if container is None:
+        return where.lists.main
+    start, end = container
+    if not where.holds(start):
+        return None
+    node = where.root.descendant_for_byte_range(start, end)
+    return node if node is not None and node.start_byte == start and node.end_byte == end else None
+
+
+def _helper_at(root: Node, match: re.Match[bytes], role: str, strict: bool = True) -> tuple[str, Node] | None:
     """The declaration `NAME = (a, b, ...) => ...` (or `function NAME(a, b)`, or `req.cw =
     ...`) around a core match, when (`strict`) the core's names are the helper's parameters."""
     node = root.descendant_for_byte_range(match.start(), match.start())
@@ -122,14 +161,15 @@ def _helper_at(root: Node, match: re.Match[bytes], role: str, strict: bool = Tru
     statement = outer if outer.type == "function_declaration" else statement_of(name_node, root)
     if statement is None or statement.parent is None:
         return None
-    return Helper(text(name_node), role, statement.parent)
+    return text(name_node), statement.parent
 
 
-def _by_container(helpers: list[Helper]) -> Iterator[tuple[Node, dict[str, str]]]:
-    containers: dict[int, tuple[Node, dict[str, str]]] = {}
+def _by_container(helpers: Sequence[Helper]) -> list[tuple[tuple[int, int] | None, dict[str, str]]]:
+    """The helpers by the list they are declared in, in the order the lists are first met."""
+    containers: dict[tuple[int, int] | None, dict[str, str]] = {}
     for helper in helpers:
-        containers.setdefault(helper.container.id, (helper.container, {}))[1][helper.name] = helper.role
-    yield from containers.values()
+        containers.setdefault(helper.container, {})[helper.name] = helper.role
+    return list(containers.items())
 
 
 @dataclass(slots=True)
@@ -148,25 +188,18 @@ class _Wrapper:
     binding: str | None
 
 
-def _wrapped_modules(where: Where, container: Node, helpers: dict[str, str]) -> list[ModuleSpan]:
-    """`var X = helper(function ...)` declarations of the helpers found in `container`, at its
-    top level (found by bisection) or in a statement list nested in it (an IIFE's body)."""
-    wrapping = {name: role for name, role in helpers.items() if role in ("commonjs", "esm")}
-    if not wrapping:
-        return []
-    exporters = {name for name, role in helpers.items() if role == "export"}
-    return _spans(_wrappers(where.lists, container, where.source, wrapping), where.rows, where.source, exporters)
-
-
-def _wrappers(lists: StatementLists, container: Node, source: bytes, wrapping: dict[str, str]) -> list[_Wrapper]:
-    """The wrappers of the helpers `wrapping` in `container`, each read in its own statement."""
+def _wrappers(
+    lists: StatementLists, container: Node, source: bytes, wrapping: dict[str, str], start: int, end: int
+) -> list[_Wrapper]:
+    """The wrappers of the helpers `wrapping` in `container` whose call starts in [start, end)
+    (a slice's range of the main list), each read in its own statement."""
     top = lists.get(container)
     rows: dict[int, StatementRows | None] = {}  # a list's rows, by its node id
     found: list[_Wrapper] = []
     for name in wrapping:
         # a literal-prefixed pattern per helper: the regex engine skips ahead to `name(`
         pattern = re.compile(b"(" + re.escape(name.encode()) + b")\\(" + _CALL_OPEN)
-        for match in pattern.finditer(source, container.start_byte, container.end_byte):
+        for match in pattern.finditer(source, start, end):
             if match.start() > 0 and source[match.start() - 1] in _IDENTIFIER_BYTES:
                 continue
             wrapper = (_wrapper_at(lists, rows, top, match, wrapping, source)
@@ -328,3 +361,6 @@ def _hoisted_start(rows: StatementRows, declarator: int, claimed: int, exporters
         start = first
         index -= 1
     return start
+
+
+FINDER = Finder(__name__, part, merge)

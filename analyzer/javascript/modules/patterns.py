@@ -34,14 +34,22 @@ DECLARATIONS = frozenset({"variable_declaration", "lexical_declaration"})
 
 class Literals:
     """Offsets of the few literals the core patterns hang on, each found once per unit (a
-    `bytes.find` is far faster than a regex scan of a 27 MB unit)."""
+    `bytes.find` is far faster than a regex scan of a 27 MB unit), and each pattern's matches,
+    found once per unit however many trees (slices) read them."""
 
     def __init__(self, source: bytes) -> None:
         self.source = source
         self._found: dict[bytes, list[int]] = {}
+        self._matches: dict[Search, list[re.Match[bytes]]] = {}
 
-    def matches(self, search: Search) -> Iterator[re.Match[bytes]]:
-        """Matches of one pattern, looked for only around its literal."""
+    def matches(self, search: Search) -> list[re.Match[bytes]]:
+        """Matches of one pattern, looked for only around its literal, in the order found."""
+        found = self._matches.get(search)
+        if found is None:
+            found = self._matches[search] = list(self._search(search))
+        return found
+
+    def _search(self, search: Search) -> Iterator[re.Match[bytes]]:
         pattern, literal, before, after, check = (search.pattern, search.literal, search.before, search.after,
                                                   search.check)
         source = self.source

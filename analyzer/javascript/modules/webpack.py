@@ -6,13 +6,14 @@ target's) `exports.modules = {...}` beside its `ids` (docs/modules.md)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain as chain_of
 
 from tree_sitter import Node
 
-from analyzer.javascript.modules.finder import Found, Where
-from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Search
+from analyzer.javascript.modules.finder import Finder, Found, Merging, Where
+from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Literals, Search
 from analyzer.javascript.modules.spans import ModuleSpan, function_span
 from analyzer.javascript.modules.statements import key_text, parameters, same
 from analyzer.javascript.syntax import climb, text, without_parentheses
@@ -44,37 +45,96 @@ class TopTable:
     modules: list[ModuleSpan]
 
 
-def find(where: Where) -> Found:
+@dataclass(frozen=True, slots=True)
+class WebpackPart:
+    """What one tree holds of the unit's webpack tables, with no node (docs/slices.md, 3e, 3f)."""
+
+    #: per runtime `require` it reads: the table name when its climb met the main list (whose
+    #: table is the first tree's `tops` that declares it), and the table its climb found
+    #: otherwise (its start and modules, or None)
+    requires: list[tuple[str | None, int | None, list[ModuleSpan]]]
+    #: the main list's tables this tree's statements declare first, by name
+    tops: dict[str, TopTable | None]
+    #: (start, modules) of its chunk tables, then of its `commonjs` chunk tables
+    chunks: list[tuple[int, list[ModuleSpan]]]
+    commonjs_chunks: list[tuple[int, list[ModuleSpan]]]
+
+
+def table_names(literals: Literals) -> frozenset[str]:
+    """The names every runtime `require` of the unit indexes (bytes): what a slice's statements
+    are asked for."""
+    return frozenset(match.group(1).decode() for match in literals.matches(_REQUIRE))
+
+
+def part(where: Where) -> WebpackPart:
     root, source, literals = where.root, where.source, where.literals
     statements = where.lists.get(where.lists.main).nodes
-    tops: dict[str, TopTable | None] = {}
+    made: dict[tuple[int, str], list[ModuleSpan]] = {}  # a table's modules, by its start and evidence
 
-    def top(name: str) -> TopTable | None:
-        if name not in tops:
-            tops[name] = top_table(statements, name, source)
-        return tops[name]
+    def entries(table: Node, evidence: str) -> tuple[int, list[ModuleSpan]]:
+        key = (table.start_byte, evidence)
+        if key not in made:
+            made[key] = _table_entries(table, source, "webpack", evidence)
+        return table.start_byte, made[key]
 
+    requires: list[tuple[str | None, int | None, list[ModuleSpan]]] = []
+    reached: set[str] = set()
+    for match in literals.matches(_REQUIRE):
+        if not where.holds(match.start()):
+            continue
+        name, table = _webpack_table(root, match, where.lists.main, where.chain)
+        if name is not None:
+            reached.add(name)
+        start, modules = entries(table, _MODULE_TABLE) if table is not None else (None, [])
+        requires.append((name, start, modules))
+    names = reached if where.table_names is None else where.table_names
+    tops = {name: top_table(statements, name, source) for name in sorted(names)}
+    chunks = []
+    for match in literals.matches(_CHUNK):
+        if not where.holds(match.end()):
+            continue
+        node = root.descendant_for_byte_range(match.end(), match.end())
+        if node is not None and node.type in ("object", "array"):
+            chunks.append(entries(node, "webpack chunk table"))
+    commonjs_chunks = []
+    for match in literals.matches(_COMMONJS_CHUNK):
+        if not where.holds(match.end()):
+            continue
+        node = root.named_descendant_for_byte_range(match.end(), match.end())
+        if node is not None and node.type == "object" and _assigned_statement(node):
+            commonjs_chunks.append(entries(node, "webpack commonjs chunk table"))
+    return WebpackPart(requires, tops, chunks, commonjs_chunks)
+
+
+def merge(parts: Sequence[WebpackPart], merging: Merging) -> Found:
+    """Every tree's tables, each once, by start: the runtimes' tables first (one met at the main
+    list is the first tree's declaring its name), then the chunks'."""
+    tops: dict[str, TopTable] = {}
+    for one in parts:
+        for wanted, table in one.tops.items():
+            if table is not None:
+                tops.setdefault(wanted, table)
     spans: list[ModuleSpan] = []
     seen: set[int] = set()  # the tables' starts
-    for match in literals.matches(_REQUIRE):
-        table = _webpack_table(root, match, where.lists.main, top)
-        if isinstance(table, TopTable):
-            if table.start not in seen:
-                seen.add(table.start)
-                spans.extend(table.modules)
-        elif table is not None and table.start_byte not in seen:
-            seen.add(table.start_byte)
-            spans.extend(_table_entries(table, source, "webpack", _MODULE_TABLE))
-    for match in literals.matches(_CHUNK):
-        node = root.descendant_for_byte_range(match.end(), match.end())
-        if node is not None and node.type in ("object", "array") and node.start_byte not in seen:
-            seen.add(node.start_byte)
-            spans.extend(_table_entries(node, source, "webpack", "webpack chunk table"))
-    for match in literals.matches(_COMMONJS_CHUNK):
-        node = root.named_descendant_for_byte_range(match.end(), match.end())
-        if node is not None and node.type == "object" and node.start_byte not in seen and _assigned_statement(node):
-            seen.add(node.start_byte)
-            spans.extend(_table_entries(node, source, "webpack", "webpack commonjs chunk table"))
+
+    def take(start: int | None, modules: list[ModuleSpan]) -> None:
+        if start is not None and start not in seen:
+            seen.add(start)
+            spans.extend(modules)
+
+    for one in parts:
+        for name, start, modules in one.requires:
+            top = tops.get(name) if name is not None else None
+            if top is not None:
+                take(top.start, top.modules)
+            else:
+                take(start, modules)
+    for one in parts:
+        for start, modules in one.chunks:
+            take(start, modules)
+    for one in parts:
+        for start, modules in one.commonjs_chunks:
+            take(start, modules)
     return Found(spans)
 
 
@@ -99,33 +159,34 @@ def _assigned_statement(table: Node) -> bool:
 
 
 def _webpack_table(
-    root: Node, match: re.Match[bytes], main: Node, top: Callable[[str], TopTable | None]
-) -> Node | TopTable | None:
+    root: Node, match: re.Match[bytes], main: Node, chain: Sequence[Node]
+) -> tuple[str | None, Node | None]:
     """The modules object/array a webpack runtime's `require` indexes: a `var` in its scope
-    (webpack 5; `top` reads the main list's, from its statements, not from the tree) or the
-    runtime IIFE's parameter bound to the call's argument (webpack 4)."""
+    (webpack 5) or the runtime IIFE's parameter bound to the call's argument (webpack 4). The
+    table's name when the climb meets the main list (its table, if declared there, is read
+    from its statements: `top_table`), and what the climb finds otherwise, above the main list
+    too (`chain`: the head tree's nodes above a slice)."""
     name = match.group(1).decode()
     node = root.descendant_for_byte_range(match.start(), match.start())
     if node is None:
-        return None
+        return None, None
     require = next((a for a in climb(node, root) if a.type in ("function_declaration", "function_expression",
                                                            "arrow_function")), None)
     if require is None:
-        return None
-    for scope in climb(require, root):
+        return None, None
+    reached = None
+    for scope in chain_of(climb(require, root), chain):
         if scope.type in ("function_expression", "arrow_function", "function_declaration"):
             params = parameters(scope)
             if name in params:
-                return _iife_argument(scope, params.index(name))
+                return reached, _iife_argument(scope, params.index(name))
         if scope.id == main.id:
-            found = top(name)
-            if found is not None:
-                return found
+            reached = name
         elif scope.type in ("statement_block", "program"):
             table = _declared_table(scope.named_children, name)
             if table is not None:
-                return table
-    return None
+                return reached, table
+    return reached, None
 
 
 def _declared_table(statements: Sequence[Node], name: str) -> Node | None:
@@ -219,3 +280,6 @@ def _entries(table: Node) -> Iterator[tuple[str, Node]]:
             slot += 1
         elif (function := unwrapped(child)) is not None and function.type in FUNCTIONS:
             yield str(slot), function
+
+
+FINDER = Finder(__name__, part, merge)

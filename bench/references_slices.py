@@ -1,0 +1,113 @@
+"""The reference graph's words pass over slices (issue 22, docs/slices.md "Step 5 as built"): the
+summed CPU of N slices' passes against the whole tree's, on one unit, in alternated rounds.
+
+usage: python bench/references_slices.py [--package NAME --version V | --target PATH] [--slices 4]
+                                         [--rounds 5]
+
+Loads the largest unit as the scan does, parses it whole and as the plan's N slices
+(`analyzer.javascript.slices`), lists the items of each (`references.listing`: the whole tree's,
+and each slice's on its root and range, given the whole tree's names), then times, round by
+round in alternated order, `chunk_references` over every chunk: of the whole tree; of the
+slices, each reading its range; and of the slices with their last chunk reading to the source's
+end (what a slice would read without its range: every later slice's bytes as a gap). The
+merged graph of the slices (no digests) is checked equal to the whole tree's. CPU is
+`time.process_time` with the collector off; the load average is printed before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import gc
+import os
+import pathlib
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPOSITORY / "tests"))
+
+from support import npm_cache
+
+from analyzer.javascript import slices
+from analyzer.javascript.modules import find_modules
+from analyzer.javascript.references import Listing, chunk_references, listing, slice_references, unit_references
+from analyzer.javascript.syntax import new_parser
+
+
+def words_pass(listings: list[tuple[Listing, object]], source: bytes) -> list[list[object]]:
+    return [[chunk_references(items, chunk, source, root) for chunk in range(len(items.chunks))]  # type: ignore[arg-type]
+            for items, root in listings]
+
+
+def timed(run: Callable[[], object]) -> float:
+    gc.disable()
+    try:
+        started = time.process_time()
+        run()
+        return time.process_time() - started
+    finally:
+        gc.enable()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--package", default="@anthropic-ai/claude-code")
+    parser.add_argument("--version", default="2.1.100")
+    parser.add_argument("--target", type=pathlib.Path, help="a bundle or a Bun executable")
+    parser.add_argument("--slices", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+
+    from analyzer.bundle.load import load_bundle
+
+    path = args.target or npm_cache.main_file(args.package, args.version)
+    units, _ = load_bundle(path)
+    source = max(units, key=lambda u: len(u.source)).source
+    print(f"{path.name}: {len(source):,} bytes; load average before {os.getloadavg()}")
+    made = slices.plan(source, args.slices)
+    if made is None:
+        raise SystemExit(f"not sliced: {slices.plan_of(source, args.slices)}")
+    tree = new_parser().parse(source)
+    modules = find_modules(tree, source)
+    whole = listing(tree, source, modules)
+    slicer = new_parser()
+    head = slices.parse_head(slicer, source, made)
+    trees = [slices.parse_slice(slicer, source, made, index) for index in range(len(made.ranges))]
+    assert slices.check(made, head, trees, tree.root_node.descendant_count) is None
+    parts = [listing(part, source, modules, span=span, names=whole.names)
+             for part, span in zip(trees, made.ranges, strict=True)]
+    unlimited = [dataclasses.replace(items, span=(items.span[0], len(source))) for items in parts]
+    roots = [part.root_node for part in trees]
+
+    modes: dict[str, Callable[[], object]] = {
+        "whole": lambda: words_pass([(whole, tree.root_node)], source),
+        "slices": lambda: words_pass(list(zip(parts, roots, strict=True)), source),
+        "slices reading to the end": lambda: words_pass(list(zip(unlimited, roots, strict=True)), source),
+    }
+    done = words_pass(list(zip(parts, roots, strict=True)), source)
+    merged = unit_references([slice_references(items, chunks, {}) for items, chunks in  # type: ignore[arg-type]
+                              zip(parts, done, strict=True)])
+    alone = unit_references([slice_references(whole, words_pass([(whole, tree.root_node)], source)[0], {})])  # type: ignore[arg-type]
+    assert merged == alone, "the slices' graph is not the whole tree's"
+    print(f"{len(made.ranges)} slices, {len(whole.raw):,} items, {len(whole.names):,} names, "
+          f"{merged.walked} walks: the merged graph equals the whole tree's")
+
+    spent: dict[str, list[float]] = {mode: [] for mode in modes}
+    order = list(modes)
+    for round_ in range(args.rounds):
+        for mode in order if round_ % 2 == 0 else order[::-1]:
+            spent[mode].append(timed(modes[mode]))
+    print("| words pass | CPU s median | min | rounds |")
+    print("|---|---:|---:|---|")
+    for mode, values in spent.items():
+        print(f"| {mode} | {statistics.median(values):.3f} | {min(values):.3f} | "
+              f"{' '.join(f'{v:.3f}' for v in values)} |")
+    paired = [s - w for s, w in zip(spent["slices"], spent["whole"], strict=True)]
+    print(f"slices - whole, paired median: {statistics.median(paired):+.3f} s; load average after {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The byte supersets of a sliced extraction against the whole tree's exact values (docs/slices.md,
+"The byte supersets"): L's declared names against `references.listing`'s names, the level-option
+calls per callee against `logger.level_options`', the throwers against the top-level functions
+`handlers.sources._Graph` may find throwing (declared once, holding a `throw` statement of their
+own: `_Graph.throwing` is a subset), and the CPU of each part.
+
+usage: python bench/slice_supersets.py [--package NAME --version V | --target PATH]
+
+Loads the largest unit as the scan does; times (process CPU) the scanner (`statement_ends`) and
+the supersets' pass (`slice_supersets.supersets`: its blanking, the names, the level-option calls), then
+parses the whole unit for the exact values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gc
+import json
+import pathlib
+import sys
+import time
+from typing import Any
+
+REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPOSITORY / "tests"))
+
+from support import npm_cache
+
+from analyzer.bundle.load import load_bundle
+from analyzer.javascript import logger, slice_scanner, slice_supersets, slices
+from analyzer.javascript.handlers.sources import _declared_once, _function_of
+from analyzer.javascript.modules import find_modules
+from analyzer.javascript.references import listing
+from analyzer.javascript.rules import compile_rules
+from analyzer.javascript.syntax import FUNCTION_TYPES, new_parser
+from analyzer.rules import load_rules
+
+
+def timed(function, *args):  # type: ignore[no-untyped-def]
+    started = time.process_time()
+    result = function(*args)
+    return result, round(time.process_time() - started, 3)
+
+
+def may_throw(root: Any, raw: list[Any]) -> set[bytes]:
+    """The top-level functions `_Graph` would take (`_function_of` an item declared once) whose own
+    code holds a `throw` statement."""
+    starts, stack = set(), [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "throw_statement":
+            above = node.parent
+            while above is not None and above.type not in FUNCTION_TYPES:
+                above = above.parent
+            if above is not None:
+                starts.add(above.start_byte)
+        stack.extend(node.named_children)
+    return {name for name, position in _declared_once(raw).items()
+            if (function := _function_of(raw[position][2])) is not None and function.start_byte in starts}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--package", default="@anthropic-ai/claude-code")
+    parser.add_argument("--version", default="2.1.100")
+    parser.add_argument("--target", type=pathlib.Path)
+    args = parser.parse_args()
+    path = args.target or npm_cache.main_file(args.package, args.version)
+    units, _ = load_bundle(path)
+    source = max(units, key=lambda unit: len(unit.source)).source
+    rules = compile_rules(load_rules("javascript"))
+    gc.disable()
+    made = slices.plan_of(source, 4)
+    if isinstance(made, str):
+        raise SystemExit(f"not sliced: {made}")
+    _, scanner = timed(slice_scanner.statement_ends, source)
+    hidden, blanking = timed(slice_scanner._hide, source)
+    assert hidden is not None
+    masked = hidden[0]
+    start, stop = (0, len(source)) if made.braces is None else (made.braces[0] + 1, made.braces[1])
+    (names, throwers), names_cpu = timed(slice_supersets._declarations, source, masked, start, stop)
+    calls, calls_cpu = timed(slice_supersets._level_option_calls, source, masked, rules.level_key,
+                             rules.options_argument)
+    del hidden, masked
+    gc.enable()
+    tree = new_parser().parse(source)
+    items = listing(tree, source, find_modules(tree, source))
+    exact_names = items.names
+    exact_throwers = may_throw(tree.root_node, items.raw)
+    exact_calls = collections.Counter(option.callee for option in logger.level_options(tree, source, rules))
+    candidates = {name for name, count in calls.items() if count >= rules.min_level_option_calls}
+    exact_candidates = {name for name, count in exact_calls.items() if count >= rules.min_level_option_calls}
+    print(json.dumps({
+        "unit": f"{path.name}", "scanner_cpu_s": scanner, "blanking_cpu_s": blanking,
+        "names_and_throwers_cpu_s": names_cpu, "level_calls_cpu_s": calls_cpu,
+        "names": {"exact": len(exact_names), "superset": len(names), "missing": len(exact_names - names),
+                  "extra": len(names - exact_names)},
+        "throwers": {"exact": len(exact_throwers), "superset": len(throwers),
+                     "missing": len(exact_throwers - throwers), "extra": len(throwers - exact_throwers)},
+        "level_option_calls": {"exact": sum(exact_calls.values()), "superset": sum(calls.values()),
+                               "callees_below": sorted(n for n, c in exact_calls.items() if calls.get(n, 0) < c),
+                               "exact_candidates": sorted(exact_candidates), "superset_candidates": sorted(candidates),
+                               "top": {n: [exact_calls[n], calls.get(n, 0)] for n, _ in exact_calls.most_common(4)}},
+    }, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""The byte supersets a sliced extraction checks its slices against (`slice_supersets.supersets`,
+docs/slices.md, "The byte supersets"): L's declared names hold `references.listing`'s names, the
+level-option calls per callee are at least `logger.level_options`', and the throwers hold every
+top-level function `handlers.sources._Graph` may call a thrower (one declared once, with a `throw`
+statement whose innermost function it is: `_Graph.throwing` is a subset of those); on every
+fixture whose top-level list is the plan's L, on made-up units, and on the two real bundles."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from support import npm_cache
+from tree_sitter import Node
+
+from analyzer.bundle.load import load_bundle
+from analyzer.javascript import logger, slice_supersets
+from analyzer.javascript.handlers.sources import _declared_once, _function_of
+from analyzer.javascript.modules import find_modules
+from analyzer.javascript.modules.statements import main_container
+from analyzer.javascript.occurrences import RawItem
+from analyzer.javascript.references import _top_list, listing
+from analyzer.javascript.rules import compile_rules
+from analyzer.javascript.syntax import FUNCTION_TYPES, new_parser
+from analyzer.rules import load_rules
+
+RULES = compile_rules(load_rules("javascript"))
+SOURCES = sorted(p for p in FIXTURES.rglob("*")
+                 if p.suffix in (".js", ".mjs", ".cjs") and p.is_file() and "node_modules" not in p.parts)
+
+
+def may_throw(tree_root: Node, raw: list[RawItem]) -> set[bytes]:
+    """The top-level functions `_Graph` would take (`_function_of` an item declared once) whose
+    own code holds a `throw` statement: `_Graph.throwing` is a subset."""
+    starts, stack = set(), [tree_root]
+    while stack:  # every throw statement's innermost function
+        node = stack.pop()
+        if node.type == "throw_statement":
+            above = node.parent
+            while above is not None and above.type not in FUNCTION_TYPES:
+                above = above.parent
+            if above is not None:
+                starts.add(above.start_byte)
+        stack.extend(node.named_children)
+    out = set()
+    for name, position in _declared_once(raw).items():
+        function = _function_of(raw[position][2])
+        if function is not None and function.start_byte in starts:
+            out.add(name)
+    return out
+
+
+def exact_and_bytes(source: bytes) -> tuple[frozenset[bytes], Counter[str], set[bytes],
+                                            slice_supersets.Supersets] | None:
+    """The whole tree's names, level-option calls and possible throwers, and the byte supersets;
+    None when the tree's top-level list is not one a plan slices (an IIFE's body) or the scanner
+    is unsure."""
+    tree = new_parser().parse(source)
+    top = _top_list(tree.root_node)
+    if top != main_container(tree.root_node):
+        return None
+    braces = None if top.type == "program" else (top.start_byte, top.end_byte - 1)
+    made = slice_supersets.supersets(source, braces, RULES.level_key, RULES.options_argument)
+    if made is None:
+        return None
+    items = listing(tree, source, find_modules(tree, source))
+    calls = Counter(option.callee for option in logger.level_options(tree, source, RULES))
+    return items.names, calls, may_throw(tree.root_node, items.raw), made
+
+
+def assert_supersets(source: bytes) -> slice_supersets.Supersets | None:
+    found = exact_and_bytes(source)
+    if found is None:
+        return None
+    names, calls, throwers, made = found
+    assert names <= made.names, sorted(names - made.names)[:10]
+    assert throwers <= made.throwers, sorted(throwers - made.throwers)[:10]
+    assert all(made.level_option_calls.get(name, 0) >= count for name, count in calls.items()), calls
+    return made
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_every_fixture_s_supersets_hold_its_exact_values(path: Path) -> None:
+    assert_supersets(path.read_bytes())
+
+
+BUN = b"// @bun @bytecode @bun-cjs\n(function(exports, require, module, __filename, __dirname) {%s})\n"
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_declarations_of_every_kind_are_in_the_names(wrapped: bool) -> None:
+    body = (b"var a=1,b=f(x,y),c;let{d,e:[g,h=i]}=j,[k,,l]=m;const n=`${o(p)}`,q=/,/g,r=(s,t)=>{var u=1};"
+            b"function v(w){var z=2}function*A(){}async function B(){}class C extends D{}export const E=1;"
+            b"var F=1\nvar G=2\nvar H=" + b"(" * 40 + b"1" + b")" * 40 + b",I=3;"
+            b"x({level:'warn'},1);L(a,{level:'error'});L(b,{level:2,m:1});M(a,{n:{level:1}});N.O(a,{level:1});"
+            b"P(a,/*c*/{level:1});Q(a,b,{level:1});R(a,{'level':1});function J(a){if(a)throw a}"
+            b"const K=()=>{throw 1},S=function(){g(()=>{throw 2})};function T(){" + b"(" * 40 + b"1" + b")" * 40
+            + b";throw 3}function U(){h('throw')}const W=1;")
+    source = BUN % body if wrapped else body
+    made = assert_supersets(source)
+    assert made is not None
+    assert {b"a", b"b", b"c", b"d", b"g", b"h", b"k", b"l", b"n", b"q", b"r", b"v", b"A", b"B", b"C", b"E", b"F",
+            b"G", b"H", b"I"} <= made.names
+    assert not {b"u", b"w", b"z", b"s", b"t", b"x", b"y"} & made.names
+    assert made.level_option_calls == {"L": 2, "P": 1, "R": 1}
+    assert made.throwers == {b"J", b"K", b"S", b"T", b"U"}  # U: a string's word is taken for the token
+
+
+@pytest.mark.network
+@pytest.mark.slow
+@pytest.mark.parametrize(("package", "version"), [("@anthropic-ai/claude-code", "2.1.100"),
+                                                  ("@anthropic-ai/claude-code-linux-x64", "2.1.235")])
+def test_the_real_bundles_supersets_hold_their_exact_values(package: str, version: str) -> None:
+    units, _ = load_bundle(npm_cache.main_file(package, version))
+    source = max(units, key=lambda unit: len(unit.source)).source
+    assert assert_supersets(source) is not None
