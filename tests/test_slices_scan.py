@@ -15,9 +15,11 @@ from test_slices_references import BUN_HEAD
 from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 
 from analyzer.javascript import sliced, slices
+from analyzer.javascript.rules import JavaScriptRules, compile_rules
 from analyzer.javascript.sliced import SlicedHalves, sliced_halves
 from analyzer.limits import BoundExceeded
 from analyzer.parallel.executor import Inline, executor_for
+from analyzer.rules import load_rules
 from analyzer.scan import scan, scan_input
 
 #: the cross-slice cases of docs/slices.md's "Order of work", one statement each (a `;` ends
@@ -63,6 +65,7 @@ UNITS = {
 }
 FIXTURE_FILES = sorted([*(FIXTURES / "demo").glob("*.min.js"), *(FIXTURES / "shadowing").glob("*.*js")])
 TRACE = {**os.environ, "ERRATLAS_TRACE": "1"}
+RULES = compile_rules(load_rules("javascript"))
 
 
 def scanned(bundle: Path, out: Path, *extra: object) -> tuple[dict[str, bytes], str]:
@@ -93,6 +96,7 @@ def test_a_scan_in_slices_writes_the_whole_trees_outputs(tmp_path: Path, name: s
             assert read is not None
             assert f"slice {len(read.ranges)} of {len(read.ranges)} read" in trace
             assert "the whole tree: stages without halves" in trace
+            assert "the check failed" not in trace
         else:
             assert "the whole tree: no plan" in trace
 
@@ -145,7 +149,7 @@ def test_a_slice_failing_the_check_reads_the_unit_whole(monkeypatch: pytest.Monk
     cut = source.index(b"/;/") + 2
     made = slices.Plan("program", None, ((0, cut), (cut, len(source))), ((0, cut), (cut, len(source))), 1)
     monkeypatch.setattr(sliced.slices, "plan_of", lambda source, count: made)
-    assert sliced_halves("u.js", source, 2) == "the check failed: slice 0 has an error"
+    assert sliced_halves("u.js", source, 2, RULES, None) == "the check failed: slice 0 has an error"
 
 
 @pytest.mark.parametrize("bound", [BoundExceeded("u.js", "too many"), MemoryError()])
@@ -156,7 +160,7 @@ def test_a_bound_exceeded_in_a_slice_reads_the_unit_whole(
         raise bound
 
     monkeypatch.setattr(sliced, "slice_modules", exceeded)
-    found = sliced_halves("u.js", UNITS["cross.js"], 3)
+    found = sliced_halves("u.js", UNITS["cross.js"], 3, RULES, None)
     assert isinstance(found, str) and found.startswith("a bound exceeded")
 
 
@@ -164,10 +168,12 @@ def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.
     """The whole tree, parsed for the stages without halves, checks the slices' node count."""
     bundle = input_of(tmp_path, "cross.js")
 
-    def miscounted(name: str, source: bytes, cuts: int) -> SlicedHalves | str:
-        made = sliced_halves(name, source, cuts)
+    def miscounted(
+        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None
+    ) -> SlicedHalves | str:
+        made = sliced_halves(name, source, cuts, rules, forced)
         assert isinstance(made, SlicedHalves)
-        return SlicedHalves(made.modules, made.nodes + 1)
+        return SlicedHalves(made.modules, made.sites, made.nodes + 1)
 
     monkeypatch.setattr("analyzer.javascript.extract.sliced_halves", miscounted)
     sliced.FALLBACKS.clear()
@@ -175,4 +181,22 @@ def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.
     executor.slices = 3
     found = scan(scan_input(bundle), executor=executor)
     assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
+    assert found.callsites == scan(scan_input(bundle)).callsites
+
+
+def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With no byte superset of the candidates, each slice resolves only its own: those lacking
+    one the unit has (`V`'s option calls are in one slice, its plain call in another) are read
+    again with it, and the sites are the whole tree's."""
+    monkeypatch.setattr(sliced, "_logger_candidates", lambda source, plan, rules: frozenset())
+    sliced.FALLBACKS.clear()
+    again: list[int] = []
+    read = sliced._on_slice
+    monkeypatch.setattr(sliced, "_on_slice", lambda *args: again.append(args[3]) or read(*args))
+    bundle = input_of(tmp_path, "cross.js")
+    executor = Inline()
+    executor.slices = 7
+    found = scan(scan_input(bundle), executor=executor)
+    assert sliced.FALLBACKS == {"stages without halves": 1}
+    assert len(again) > 7 + 1  # the helpers' slice, every slice, then some again
     assert found.callsites == scan(scan_input(bundle)).callsites

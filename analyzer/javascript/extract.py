@@ -35,7 +35,7 @@ from analyzer.javascript.references import (
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import context_of
-from analyzer.javascript.site_rows import merge_sites, tree_sites
+from analyzer.javascript.site_rows import UnitSites, merge_sites, tree_sites
 from analyzer.javascript.sliced import WHOLE_TREE_STAGES, SlicedHalves, fallback, sliced_halves
 from analyzer.javascript.syntax import parse, text, without_parentheses
 from analyzer.javascript.top_bindings import TopBindings, TopScopes
@@ -78,7 +78,7 @@ def extract_unit(
     halves = None
     if executor.slices > 1:
         made = "--signatures reads the whole tree" if keep is not None else sliced_halves(
-            unit.name, unit.source, executor.slices)
+            unit.name, unit.source, executor.slices, rules, forced_logger or rules.logger_name)
         if isinstance(made, str):
             fallback(unit.name, made)
         else:
@@ -107,7 +107,8 @@ def _whole_tree(
     normalizer = part.normalizer
     modules = find_modules(tree, source, part.statement_lists()) if halves is None else halves.modules
     regions = error_regions(tree)
-    resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
+    resolution, heritages, choice, sites, shadowed = _find_sites(
+        tree, source, rules, forced_logger, halves.sites if halves is not None else None, unit.name)
     mark(f"extract: {len(sites)} callsites found")
     check_callsites(label, len(sites))
     class_facts = error_classes(unit, part, resolution, heritages, rules)
@@ -234,13 +235,18 @@ def _root_candidates(
 
 
 def _find_sites(
-    tree: Tree, source: bytes, rules: JavaScriptRules, forced_logger: str | None,
+    tree: Tree, source: bytes, rules: JavaScriptRules, forced_logger: str | None, merged: UnitSites | None = None,
+    name: str = "",
 ) -> tuple[Resolution, list[tuple[str, Node]], logger_detection.LoggerChoice, list[tuple[Node, str]], Counter[str]]:
     """(resolution, class heritage names, the logger, callsites as (node, kind) in source order,
-    shadowed call counts by name): the whole tree's rows, merged as a sliced unit's are."""
+    shadowed call counts by name): the whole tree's rows, merged as a sliced unit's are, or the
+    slices' `merged` sites (the whole tree's nodes are still read for their facts)."""
     forced = forced_logger or rules.logger_name
     found = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node))
-    unit = merge_sites([found.rows], TopBindings(), source, rules, forced)
+    if merged is not None and any((start, end) not in found.nodes for start, end, _ in merged.sites):
+        fallback(name, "the check failed: a site of the slices is no call the whole tree resolved")
+        merged = None
+    unit = merged if merged is not None else merge_sites([found.rows], TopBindings(), source, rules, forced)
     sites = [(found.nodes[(start, end)], kind) for start, end, kind in unit.sites]
     return found.resolution, found.heritages, unit.choice, sites, unit.shadowed
 
