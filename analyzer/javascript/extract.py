@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from tree_sitter import Node, Tree
 
@@ -36,7 +36,6 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import context_of
 from analyzer.javascript.site_rows import UnitSites, merge_sites, tree_sites
-from analyzer.javascript.sliced import WHOLE_TREE_STAGES, SlicedHalves, fallback, sliced_halves
 from analyzer.javascript.syntax import parse, text, without_parentheses
 from analyzer.javascript.top_bindings import TopBindings, TopScopes
 from analyzer.javascript.unit_extras import JavaScriptUnit
@@ -46,6 +45,9 @@ from analyzer.model import CalleeRole, Consumer, Unit
 from analyzer.parallel.executor import Inline
 from analyzer.places import EMBEDDED, UnitPlace, file_place
 from analyzer.trace import mark
+
+if TYPE_CHECKING:  # the driver is imported only when a unit is cut (its import: 15 ms, mostly patterns)
+    from analyzer.javascript.sliced import SlicedHalves
 
 
 class RecoveredShape(Exception):
@@ -77,6 +79,8 @@ def extract_unit(
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
     halves = None
     if executor.slices > 1:
+        from analyzer.javascript.sliced import WHOLE_TREE_STAGES, fallback, sliced_halves
+
         made = "--signatures reads the whole tree" if keep is not None else sliced_halves(
             unit.name, unit.source, executor.slices, rules, forced_logger or rules.logger_name)
         if isinstance(made, str):
@@ -90,6 +94,8 @@ def extract_unit(
     if keep is not None:
         keep.append(tree)
     if halves is not None and halves.nodes != tree.root_node.descendant_count:
+        from analyzer.javascript.sliced import fallback
+
         fallback(unit.name, f"the check failed: the slices hold {halves.nodes} nodes, the whole tree "
                             f"{tree.root_node.descendant_count}")
         halves = None
@@ -244,6 +250,8 @@ def _find_sites(
     forced = forced_logger or rules.logger_name
     found = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node))
     if merged is not None and any((start, end) not in found.nodes for start, end, _ in merged.sites):
+        from analyzer.javascript.sliced import fallback
+
         fallback(name, "the check failed: a site of the slices is no call the whole tree resolved")
         merged = None
     unit = merged if merged is not None else merge_sites([found.rows], TopBindings(), source, rules, forced)
