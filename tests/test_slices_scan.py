@@ -202,3 +202,26 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
     assert sliced.FALLBACKS == {"stages without halves": 1}
     assert len(again) > 7 + 1  # the helpers' slice, every slice, then some again
     assert found.callsites == scan(scan_input(bundle)).callsites
+
+
+def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    bundle = input_of(tmp_path, "cross.js")
+    whole_halves = sliced.sliced_halves
+
+    def with_a_stray_site(
+        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None
+    ) -> SlicedHalves | str:
+        made = whole_halves(name, source, cuts, rules, forced)
+        assert isinstance(made, SlicedHalves)
+        made.sites.sites.insert(0, (0, 1, "error"))
+        return made
+
+    monkeypatch.setattr(sliced, "sliced_halves", with_a_stray_site)
+    sliced.FALLBACKS.clear()
+    executor = Inline()
+    executor.slices = 3
+    found = scan(scan_input(bundle), executor=executor)
+    assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
+    assert found.callsites == scan(scan_input(bundle)).callsites
