@@ -86,6 +86,24 @@ def test_a_class_extending_an_es5_error_class_is_an_error_class(tmp_path: Path) 
     ]
 
 
+def test_an_es5_subclass_is_found_whichever_class_is_declared_first(tmp_path: Path) -> None:
+    """A class no heritage names is searched for ES5 subclasses once the unit has any ES5 class,
+    even when it was met before the first one was found (C before A here, and after it)."""
+    helper = "function s(t, e) { t.prototype = Object.create(e.prototype), t.prototype.constructor = t; }\n"
+    lone = "class C extends Error { constructor() { super('c'); this.c = 1; } }\n"
+    named = "class A extends Error { constructor() { super('a'); this.a = 1; } }\nclass B extends A {}\n"
+    es5 = ("var Z = function (t) { function n() { return t.call(this) || this; } return s(n, t), n; }(A);\n"
+           "var Y = function (t) { function n() { var e = t.call(this) || this; return e.y = 1, e; }"
+           " return s(n, t), n; }(C);\n")
+    found = []
+    for index, classes_first in enumerate([lone + named, named + lone]):
+        bundle = tmp_path / f"order{index}.js"
+        bundle.write_text(helper + classes_first + es5)
+        found.append(sorted((r["name"], r["parent"], r["fields"]) for r in classes(bundle, tmp_path / f"out{index}")))
+    assert found[0] == found[1] == [("A", "Error", ["a"]), ("B", "A", []), ("C", "Error", ["c"]),
+                                    ("Y", "C", ["y"]), ("Z", "A", [])]
+
+
 @pytest.mark.network
 def test_socket_io_client_lists_its_es5_transport_error(tmp_path: Path) -> None:
     from support import npm_cache

@@ -93,11 +93,18 @@ def error_classes(
     # it: a worklist, so that a chain of N classes costs N resolutions, not N passes over all
     wanted = {name for name, _ in heritages}
     searched: set[tuple[str, int]] = set()
-    while found:
+    waiting: list[Node] = []  # classes no heritage names, searched once the unit has an ES5 class
+    while found or (compiled and waiting):
+        if not found:  # the first ES5 class came late: the classes set aside are searched, in order
+            found.extend(waiting)
+            waiting.clear()
         node = found.popleft()
         binding = _class_binding(node, root)
+        if binding is None or binding.key in searched:
+            continue
         # only a class heritage names a class, unless the unit has ES5 classes (which may extend it)
-        if binding is None or binding.key in searched or (binding.name not in wanted and not compiled):
+        if binding.name not in wanted and not compiled:
+            waiting.append(node)
             continue
         searched.add(binding.key)
         scope = (binding.scope.start_byte, binding.scope.end_byte)
