@@ -20,11 +20,12 @@ _EXTENDS = re.compile(rb"extends(?![A-Za-z0-9_$\x80-\xff\\])")
 _FIELD_WALK_LIMIT = 20000
 
 
-def heritage_names(tree: Tree, source: bytes) -> list[tuple[str, Node]]:
-    """(heritage identifier, class node) for every `class ... extends <identifier>`."""
+def heritage_names(tree: Tree, source: bytes, within: tuple[int, int] | None = None) -> list[tuple[str, Node]]:
+    """(heritage identifier, class node) for every `class ... extends <identifier>` (`within`: in
+    that byte range only)."""
     root = tree.root_node
     out = []
-    for match in _EXTENDS.finditer(source):
+    for match in _EXTENDS.finditer(source, *(within or (0, len(source)))):
         if not starts_word(source, match.start()):
             continue
         keyword = root.descendant_for_byte_range(match.start(), match.end())

@@ -17,7 +17,7 @@ from analyzer.facts import ErrorRegion, LeftOut, LoggerDeclaration, LoggerFacts,
 from analyzer.identity import IdentityInput
 from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
-from analyzer.javascript.classes import error_classes, heritage_names
+from analyzer.javascript.classes import error_classes
 from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.handlers import called_sources, find_handlers, flow_of
 from analyzer.javascript.messages import message_of
@@ -35,7 +35,9 @@ from analyzer.javascript.references import (
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import context_of
+from analyzer.javascript.site_rows import merge_sites, tree_sites
 from analyzer.javascript.syntax import parse, text, without_parentheses
+from analyzer.javascript.top_bindings import TopBindings, TopScopes
 from analyzer.javascript.unit_extras import JavaScriptUnit
 from analyzer.javascript.unit_tree import UnitTree
 from analyzer.limits import WorkBudget, check_callsites
@@ -198,7 +200,7 @@ def _root_candidates(
     declared names) rows, a tree's raw items or, for slices, the merged `Item`s' fields."""
     starts = [item[0] for item in items]
     wanted = set()
-    for offset in offsets + ([choice.binding.declaration.start_byte] if choice.binding is not None else []):
+    for offset in offsets + ([choice.binding.offset] if choice.binding is not None else []):
         position = bisect.bisect_right(starts, offset) - 1
         if position >= 0 and offset < items[position][1] and items[position][3]:
             wanted.add(position)
@@ -209,52 +211,12 @@ def _find_sites(
     tree: Tree, source: bytes, rules: JavaScriptRules, forced_logger: str | None,
 ) -> tuple[Resolution, list[tuple[str, Node]], logger_detection.LoggerChoice, list[tuple[Node, str]], Counter[str]]:
     """(resolution, class heritage names, the logger, callsites as (node, kind) in source order,
-    shadowed call counts by name)."""
-    options = logger_detection.level_options(tree, source, rules)
-    declarations = logger_detection.default_level_declarations(tree, source, rules)
-    heritages = heritage_names(tree, source)
-    names = set(rules.constructors) | set(rules.class_roots)
-    names |= logger_detection.candidate_names(options, declarations, rules)
+    shadowed call counts by name): the whole tree's rows, merged as a sliced unit's are."""
     forced = forced_logger or rules.logger_name
-    if forced:
-        names.add(forced)
-    resolution = Resolution(tree, source, names)
-    choice = logger_detection.detect(resolution, options, declarations, source, rules, forced)
-    sites: list[tuple[Node, str]] = []
-    shadowed: Counter[str] = Counter()
-    logger_key = choice.binding.key if choice.binding is not None else None
-    constructors = set(rules.constructors)
-    for reference, call in resolution.calls():
-        is_logger = (
-            choice.name is not None
-            and reference.name == choice.name
-            and call.type == "call_expression"
-            and (reference.binding.key if reference.binding else None) == logger_key
-        )
-        if is_logger:
-            sites.append((call, "diagnostic"))
-        elif reference.name == choice.name and call.type == "call_expression":
-            shadowed[reference.name] += 1
-        if reference.name in constructors:
-            if reference.binding is None:
-                sites.append((call, "error"))
-            else:
-                shadowed[reference.name] += 1
-    for reference in resolution.recovered:  # a name the parser left loose before `(`
-        name, node = reference.name, reference.node
-        key = reference.binding.key if reference.binding is not None else None
-        if name in constructors:
-            if reference.binding is None:
-                sites.append((node, "error"))
-            else:
-                shadowed[name] += 1
-        elif name == choice.name:
-            if key == logger_key:
-                sites.append((node, "diagnostic"))
-            else:
-                shadowed[name] += 1
-    sites.sort(key=lambda pair: (pair[0].start_byte, pair[1]))
-    return resolution, heritages, choice, sites, shadowed
+    found = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node))
+    unit = merge_sites([found.rows], TopBindings(), source, rules, forced)
+    sites = [(found.nodes[(start, end)], kind) for start, end, kind in unit.sites]
+    return found.resolution, found.heritages, unit.choice, sites, unit.shadowed
 
 
 def _site(
@@ -415,7 +377,7 @@ def _logger(unit: Unit, choice: logger_detection.LoggerChoice, source: bytes) ->
     binding = choice.binding
     where = None
     if binding is not None:
-        offset = binding.declaration.start_byte
+        offset = binding.offset
         where = LoggerDeclaration(offset, source.count(b"\n", 0, offset) + 1, binding.kind)
     return LoggerFacts(unit.name, choice.name, choice.source, where)
 

@@ -12,13 +12,13 @@ from analyzer.javascript.resolve import Binding, Reference, Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.syntax import (
     FUNCTION_TYPES,
-    ancestors,
     named_index,
     same,
     starts_word,
     text,
     without_parentheses,
 )
+from analyzer.javascript.top_bindings import BindingRow, Bound, TopBindings, TopScopes
 
 _RUNNER_UPS = 5
 _DECL_PREVIEW = 120
@@ -36,10 +36,12 @@ class LevelOption:
 @dataclass(slots=True)
 class Candidate:
     name: str
-    binding: Binding | None
+    #: None: the global name
+    binding: BindingRow | None
     level_option_calls: int = 0
     calls: int = 0
-    default_declaration: Node | None = None
+    #: the default-level function declared: (its start, where its preview stops)
+    default_declaration: tuple[int, int] | None = None
     levels: Counter[str] = field(default_factory=Counter)
 
     def sort_key(self, minimum: int) -> tuple[int, int, int, str, int]:
@@ -49,7 +51,7 @@ class Candidate:
             -self.level_option_calls,
             -int(self.default_declaration is not None),
             self.name,
-            self.binding.declaration.start_byte if self.binding else -1,
+            self.binding.offset if self.binding else -1,
         )
 
 
@@ -81,17 +83,20 @@ class LoggerChoice:
 
     name: str | None
     #: None with a name: the name resolves to the global binding
-    binding: Binding | None
+    binding: BindingRow | None
     source: str
     evidence: Detection
 
 
-def level_options(tree: Tree, source: bytes, rules: JavaScriptRules) -> list[LevelOption]:
+def level_options(
+    tree: Tree, source: bytes, rules: JavaScriptRules, within: tuple[int, int] | None = None,
+) -> list[LevelOption]:
+    """The level-option calls (`within`: in that byte range only, a slice tree's)."""
     key = re.escape(rules.level_key.encode())
     pattern = re.compile(key + rb"[\"']?\s*:")
     root = tree.root_node
     found: dict[int, LevelOption] = {}
-    for match in pattern.finditer(source):
+    for match in pattern.finditer(source, *(within or (0, len(source)))):
         start = match.start()
         if not (starts_word(source, start) or source[start - 1] in b"\"'"):
             continue
@@ -132,14 +137,17 @@ def _as_call_option(pair: Node, rules: JavaScriptRules) -> LevelOption | None:
     return LevelOption(callee=text(callee), call=call, value=pair.child_by_field_name("value"))
 
 
-def default_level_declarations(tree: Tree, source: bytes, rules: JavaScriptRules) -> dict[str, list[Node]]:
-    """Functions with an options parameter defaulting to `{level: "<defaultLevel>"}`, by name."""
+def default_level_declarations(
+    tree: Tree, source: bytes, rules: JavaScriptRules, within: tuple[int, int] | None = None,
+) -> dict[str, list[Node]]:
+    """Functions with an options parameter defaulting to `{level: "<defaultLevel>"}`, by name
+    (`within`: in that byte range only)."""
     literal = re.escape(rules.default_level.encode())
     key = re.escape(rules.level_key.encode())
     pattern = re.compile(key + rb"[\"']?\s*:\s*[\"'`]" + literal + rb"[\"'`]")
     root = tree.root_node
     out: dict[str, list[Node]] = {}
-    for match in pattern.finditer(source):
+    for match in pattern.finditer(source, *(within or (0, len(source)))):
         start = match.start()
         pair = _pair_of(root.descendant_for_byte_range(start, start + len(rules.level_key)))
         if pair is None or pair.type != "pair":
@@ -171,19 +179,125 @@ def _declared_function(pair: Node, rules: JavaScriptRules) -> tuple[Node | None,
     return function, text(name)
 
 
-def detect(
-    resolution: Resolution,
-    options: list[LevelOption],
-    declarations: dict[str, list[Node]],
-    source: bytes,
-    rules: JavaScriptRules,
-    forced: str | None,
-) -> LoggerChoice:
-    """Choose the logger among the bindings of `candidate_names(...)`, resolved in `resolution`."""
-    names = candidate_names(options, declarations, rules) | ({forced} if forced else set())
-    candidates = _candidates(resolution, options, declarations, names)
+def candidate_names(
+    options: list[LevelOption], declarations: dict[str, list[Node]], rules: JavaScriptRules
+) -> set[str]:
+    """Names worth resolving: a default-level declaration, or enough level-option calls."""
+    return _candidate_names(Counter(option.callee for option in options), set(declarations), rules)
+
+
+def _candidate_names(calls: Counter[str], declared: set[str], rules: JavaScriptRules) -> set[str]:
+    return {name for name, count in calls.items() if count >= rules.min_level_option_calls} | declared
+
+
+@dataclass(slots=True)
+class CandidateCalls:
+    """One tree's calls of one candidate binding."""
+
+    calls: int = 0
+    level_option_calls: int = 0
+    levels: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass(slots=True)
+class LoggerSlice:
+    """What one tree hands back for the logger (docs/slices.md, stages 5d and 5f), node-free."""
+
+    #: the names the tree resolved: its own candidate names and the forced one
+    names: frozenset[str]
+    #: level-option calls by callee, and the names of default-level declarations (the unit's
+    #: candidate names are made from every tree's)
+    option_calls: Counter[str]
+    declared: set[str]
+    #: calls of the resolved names by their binding as the tree knows it (`top_bindings.Bound`:
+    #: None for L's level or the global, re-bound at the merge)
+    calls: dict[tuple[str, Bound], CandidateCalls]
+    #: the bindings declaring a default-level function: (function start, where its preview stops)
+    defaults: dict[tuple[str, int], tuple[int, int]]
+    #: the rows of the bindings below L its calls resolve to, of those declaring a default-level
+    #: function, and of every binding of the forced name, by key
+    bindings: dict[tuple[str, int], BindingRow]
+
+
+def logger_slice(
+    resolution: Resolution, called: list[tuple[Reference, Node]], scopes: TopScopes, options: list[LevelOption],
+    declarations: dict[str, list[Node]], names: set[str], forced: str | None,
+) -> LoggerSlice:
+    """The logger's evidence in one tree, whose `resolution` resolved `names` (`called`: its
+    `calls()`); the bindings of `forced` with their depth."""
+    option_by_call = {option.call.start_byte: option for option in options}
+    calls: dict[tuple[str, Bound], CandidateCalls] = {}
+    for reference, call in called:
+        if call.type != "call_expression" or reference.name not in names:
+            continue
+        bound = (reference.name, scopes.bound(reference))
+        found = calls.get(bound)
+        if found is None:
+            found = calls[bound] = CandidateCalls()
+        found.calls += 1
+        option = option_by_call.get(call.start_byte)
+        if option is not None and option.callee == reference.name:
+            found.level_option_calls += 1
+            for level in level_literals(option.value):
+                found.levels[level] += 1
+    defaults: dict[tuple[str, int], tuple[int, int]] = {}
+    for name, functions in declarations.items():
+        for function in functions:
+            for key, binding in resolution.bindings.items():
+                if key[0] == name and _declares(binding, function):
+                    body = function.child_by_field_name("body")
+                    defaults[key] = (function.start_byte, body.start_byte if body is not None else function.end_byte)
+    # the rows `choose` reads: the bindings below L that calls resolve to, those declaring a
+    # default-level function, and every binding of `forced` (L's first ones are TopBindings')
+    bindings = {key: scopes.row(resolution.bindings[key])
+                for key in {bound for _, bound in calls if bound is not None} | defaults.keys()}
     if forced:
-        return _forced_choice(forced, resolution, candidates, rules)
+        bindings.update((key, scopes.row(binding, True)) for key, binding in resolution.bindings.items()
+                        if key[0] == forced)
+    return LoggerSlice(frozenset(names), Counter(option.callee for option in options), set(declarations), calls,
+                       defaults, bindings)
+
+
+def missing_names(parts: list[LoggerSlice], rules: JavaScriptRules, forced: str | None) -> list[set[str]]:
+    """Per tree, the unit's candidate names it did not resolve: each such tree must be read
+    again with them (all empty: the merge is exact)."""
+    exact = _unit_names(parts, rules, forced)
+    return [exact - part.names for part in parts]
+
+
+def _unit_names(parts: list[LoggerSlice], rules: JavaScriptRules, forced: str | None) -> set[str]:
+    calls: Counter[str] = Counter()
+    declared: set[str] = set()
+    for part in parts:
+        calls.update(part.option_calls)
+        declared |= part.declared
+    return _candidate_names(calls, declared, rules) | ({forced} if forced else set())
+
+
+def choose(
+    parts: list[LoggerSlice], top: TopBindings, source: bytes, rules: JavaScriptRules, forced: str | None,
+) -> LoggerChoice:
+    """Choose the logger among the unit's candidate bindings from every tree's evidence, the
+    references of L's level re-bound by `top` (`missing_names` must find none)."""
+    names = _unit_names(parts, rules, forced)
+    bindings: dict[tuple[str, int], BindingRow] = {}
+    for part in parts:
+        bindings.update(part.bindings)
+    for row in top.function.values():  # the wrapper's parameters are in no slice
+        bindings.setdefault(row.key, row)
+    candidates: dict[tuple[str, int], Candidate] = {}
+    for part in parts:
+        for (name, bound), found in part.calls.items():
+            if name not in names:
+                continue
+            candidate = _candidate_for(candidates, name, top.binding(name) if bound is None else bindings[bound])
+            candidate.calls += found.calls
+            candidate.level_option_calls += found.level_option_calls
+            candidate.levels.update(found.levels)
+        for key, declaration in part.defaults.items():
+            candidates.setdefault(key, Candidate(key[0], bindings[key])).default_declaration = declaration
+    if forced:
+        return _forced_choice(forced, bindings, candidates)
     ranked = sorted(candidates.values(), key=lambda c: c.sort_key(rules.min_level_option_calls))
     viable = [c for c in ranked if c.level_option_calls >= rules.min_level_option_calls]
     described = [_describe(c) for c in ranked[: _RUNNER_UPS + 1]]
@@ -197,47 +311,11 @@ def detect(
         summary, tuple(_reasons(chosen, rules, source)), tuple([d for d in described if d != summary][:_RUNNER_UPS])))
 
 
-def candidate_names(
-    options: list[LevelOption], declarations: dict[str, list[Node]], rules: JavaScriptRules
-) -> set[str]:
-    """Names worth resolving: a default-level declaration, or enough level-option calls."""
-    calls = Counter(option.callee for option in options)
-    return {name for name, count in calls.items() if count >= rules.min_level_option_calls} | set(declarations)
-
-
-def _candidates(
-    resolution: Resolution,
-    options: list[LevelOption],
-    declarations: dict[str, list[Node]],
-    names: set[str],
-) -> dict[tuple[str, int], Candidate]:
-    option_by_call = {option.call.start_byte: option for option in options}
-    candidates: dict[tuple[str, int], Candidate] = {}
-    for reference, call in resolution.calls():
-        if call.type != "call_expression" or reference.name not in names:
-            continue
-        candidate = _candidate_for(candidates, reference)
-        candidate.calls += 1
-        option = option_by_call.get(call.start_byte)
-        if option is not None and option.callee == reference.name:
-            candidate.level_option_calls += 1
-            for level in level_literals(option.value):
-                candidate.levels[level] += 1
-    for name, functions in declarations.items():
-        for function in functions:
-            for key, binding in resolution.bindings.items():
-                if key[0] == name and _declares(binding, function):
-                    candidate = candidates.setdefault(key, Candidate(name, binding))
-                    candidate.default_declaration = function
-    return candidates
-
-
-def _candidate_for(candidates: dict[tuple[str, int], Candidate], reference: Reference) -> Candidate:
-    binding = reference.binding
-    key = binding.key if binding is not None else (reference.name, -1)
+def _candidate_for(candidates: dict[tuple[str, int], Candidate], name: str, binding: BindingRow | None) -> Candidate:
+    key = binding.key if binding is not None else (name, -1)
     candidate = candidates.get(key)
     if candidate is None:
-        candidate = candidates[key] = Candidate(reference.name, binding)
+        candidate = candidates[key] = Candidate(name, binding)
     return candidate
 
 
@@ -251,26 +329,25 @@ def _declares(binding: Binding, function: Node) -> bool:
 
 
 def _forced_choice(
-    name: str, resolution: Resolution, candidates: dict[tuple[str, int], Candidate], rules: JavaScriptRules
+    name: str, bindings: dict[tuple[str, int], BindingRow], candidates: dict[tuple[str, int], Candidate],
 ) -> LoggerChoice:
-    bindings = [b for key, b in resolution.bindings.items() if key[0] == name]
-    binding = min(bindings, key=lambda b: (_depth(b.scope, resolution.root), b.declaration.start_byte), default=None)
+    binding = min((row for key, row in bindings.items() if key[0] == name), key=_outermost, default=None)
     key = binding.key if binding is not None else (name, -1)
     candidate = candidates.get(key) or Candidate(name, binding)
-    named = CandidateEvidence(name, binding.declaration.start_byte if binding else None, candidate.calls,
-                              candidate.level_option_calls, candidate.default_declaration is not None, None)
+    evidence = CandidateEvidence(name, binding.offset if binding else None, candidate.calls,
+                                 candidate.level_option_calls, candidate.default_declaration is not None, None)
     reason = (f"--logger {name}: the outermost binding of {name!r}"
               + ("" if binding else " (no declaration: the global name)"))
-    return LoggerChoice(name, binding, "option", Detection(named, (reason,), ()))
+    return LoggerChoice(name, binding, "option", Detection(evidence, (reason,), ()))
 
 
-def _depth(node: Node, root: Node) -> int:
-    return len(ancestors(node, root))
+def _outermost(row: BindingRow) -> tuple[int, int]:
+    assert row.depth is not None, "the depths of the forced name's bindings are read"
+    return row.depth, row.offset
 
 
 def _describe(candidate: Candidate) -> CandidateEvidence:
-    declaration = candidate.binding.declaration if candidate.binding else None
-    return CandidateEvidence(candidate.name, declaration.start_byte if declaration is not None else None,
+    return CandidateEvidence(candidate.name, candidate.binding.offset if candidate.binding else None,
                              candidate.calls, candidate.level_option_calls, candidate.default_declaration is not None,
                              dict(sorted(candidate.levels.items())))
 
@@ -278,10 +355,8 @@ def _describe(candidate: Candidate) -> CandidateEvidence:
 def _reasons(candidate: Candidate, rules: JavaScriptRules, source: bytes) -> list[str]:
     reasons = []
     if candidate.default_declaration is not None:
-        function = candidate.default_declaration
-        body = function.child_by_field_name("body")
-        end = body.start_byte if body is not None else function.end_byte
-        head = source[function.start_byte:min(end, function.start_byte + _DECL_PREVIEW)]
+        start, end = candidate.default_declaration
+        head = source[start:min(end, start + _DECL_PREVIEW)]
         reasons.append(
             f"its declaration `{head.decode('utf-8', 'replace')}` has a default "
             f"{{{rules.level_key}: \"{rules.default_level}\"}} options parameter"
