@@ -9,7 +9,7 @@ the demo bundles and synthetic units, and a slice per statement of the synthetic
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import pytest
 from conftest import FIXTURES
@@ -35,6 +35,7 @@ from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.sink import SinkChoice, unit_sink
 from analyzer.javascript.slice_supersets import supersets
 from analyzer.javascript.syntax import ancestors, new_parser
+from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings, merged, top_bindings
 from analyzer.javascript.unit_tree import UnitTree
 from analyzer.model import Unit
 from analyzer.parallel.executor import Inline
@@ -128,39 +129,17 @@ def _same_node(root: Node, node: Node) -> Node:
     return found
 
 
-class _Tops:
-    """A stand-in for the unit's top-level bindings (step 4's `TopBindings`, docs/slices.md 5e):
-    each slice's bindings at its root of the names L may declare, the first per name in each of L's
-    scopes (Bun's wrapper: F its parameters and `var`s, B the rest, B the inner one)."""
-
-    def __init__(self, source: bytes, plan: slices.Plan, trees: list[Tree], chain: tuple[Node, ...] | list[Node],
-                 names: frozenset[bytes]) -> None:
-        bun = plan.kind == "bun-cjs-body"
-        self.function: dict[str, tuple[tuple[str, int], str]] = {}
-        self.block: dict[str, tuple[tuple[str, int], str]] = {}
-        parameters = chain[0].child_by_field_name("parameters") if bun and chain else None
-        for parameter in parameters.named_children if parameters is not None else ():
-            if parameter.type == "identifier" and parameter.text is not None:
-                self.function.setdefault(parameter.text.decode(), ((parameter.text.decode(), parameter.start_byte),
-                                                                   "param"))
-        wanted = {name.decode() for name in names}
-        for span, tree in zip(plan.ranges, trees, strict=True):
-            resolution = Resolution(tree, source, wanted, within=span)
-            root = tree.root_node.id
-            for binding in sorted(resolution.bindings.values(), key=lambda b: b.declaration.start_byte):
-                if binding.scope.id == root:
-                    scope = self.function if bun and binding.kind in ("param", "var") else self.block
-                    scope.setdefault(binding.name, (binding.key, binding.kind))
-
-    def binding(self, name: str) -> _Row | None:
-        found = self.block.get(name) or self.function.get(name)
-        return _Row(*found) if found is not None else None
-
-
-@dataclass(frozen=True)
-class _Row:
-    key: tuple[str, int]
-    kind: str
+def _tops(source: bytes, plan: slices.Plan, trees: list[Tree], chain: Sequence[Node],
+          names: frozenset[bytes]) -> TopBindings:
+    """The unit's top-level bindings (docs/slices.md 5e) of every name L may declare: each
+    slice's, from a `Resolution` of those names on its tree, merged with the head's."""
+    list_type = "statement_block" if plan.kind == "bun-cjs-body" else "program"
+    wanted = {name.decode() for name in names}
+    parts = [head_bindings(chain, list_type)]
+    for span, tree in zip(plan.ranges, trees, strict=True):
+        resolution = Resolution(tree, source, wanted, within=span)
+        parts.append(top_bindings(resolution, TopScopes(tree.root_node, chain, list_type)))
+    return merged(parts)
 
 
 def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tree],
@@ -189,13 +168,13 @@ def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tre
         found.append(handlers)
         summaries.append(summary)
         raw.extend((item[0], item[1], None, item[3]) for item in items.raw)
-    tops = _Tops(source, plan, trees, chain, made.names)
+    tops = _tops(source, plan, trees, chain, made.names)
     sink = unit_sink(unit.name, source, [part.sink for part in found], tops)
     records = unit_handlers(unit.name, found, sink, _positions(source))
-    merged = unit_references(summaries)
+    references = unit_references(summaries)
     assert all(not part.blocks for part in found)
     assert all(isinstance(part, SourceRows) for part in rows)
-    called = unit_sources(rows, raw, merged.shadowed, escaping_of(facts), made.throwers)
+    called = unit_sources(rows, raw, references.shadowed, escaping_of(facts), made.throwers)
     return records, sink, called
 
 
@@ -301,3 +280,16 @@ def test_the_bodies_waiting_for_the_sink_are_made_under_each_choice() -> None:
     variants = next(h[11] for h in found.handlers if h[0] == at)
     assert variants is not None and len(variants) == 3
     assert all(h[9] is None for h in found.handlers)  # no body kept past its tree
+
+
+def test_a_slices_sink_rows_need_the_units_top_level_bindings() -> None:
+    source = _source("sink.js")
+    plan, head = statement_plan(source, 3)
+    trees = slice_trees(source, plan, head)
+    _, _, _, sites, _ = _whole(source)
+    parts = []
+    for (start, end), tree in zip(plan.ranges, trees, strict=True):
+        mine = [(_same_node(tree.root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
+        parts.append(tree_handlers("unit.js", UnitTree(tree, source, None, (), "program"), mine, span=(start, end)))
+    with pytest.raises(ValueError, match="top-level bindings"):
+        unit_sink("unit.js", source, [part.sink for part in parts])
