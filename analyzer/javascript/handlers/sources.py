@@ -56,8 +56,8 @@ class SourceRows:
     bodies: dict[int, tuple[_Call, ...]]
     #: calls in the outermost protected blocks caught there: (callee name, start, handler offset, awaited)
     calls: tuple[tuple[bytes, int, int, bool], ...]
-    #: the listing's starts and names declared once, when the tree is the whole unit (shared with the merge)
-    items: _Items | None = None
+    #: what the tree's graph found, when the tree is the whole unit (the merge goes on from it)
+    answers: _Answers | None = None
 
 
 def called_sources(
@@ -95,7 +95,7 @@ def slice_sources(
     calls: list[tuple[bytes, int, int, bool]] = []
     exact = callees is None
     if exact and (not escaping or not graph.throwing):
-        return SourceRows(graph.functions, graph.bodies, (), graph.items)
+        return SourceRows(graph.functions, graph.bodies, (), graph.answers())
     for block in _outermost(blocks):
         words = source[block.start_byte:block.end_byte].translate(_SPACES).split()
         # the names of the functions something escapes: most blocks call none
@@ -112,7 +112,7 @@ def slice_sources(
             function = graph.function(name)
             if function is not None:
                 graph.body(function)
-    return SourceRows(graph.functions, graph.bodies, tuple(calls), graph.items if exact else None)
+    return SourceRows(graph.functions, graph.bodies, tuple(calls), graph.answers() if exact else None)
 
 
 def unit_sources(
@@ -124,14 +124,16 @@ def unit_sources(
     unit's (`escaping_of` its callsites), `throwers` the superset the slices were given, checked."""
     if not escaping:
         return {}
-    if len(parts) == 1 and parts[0].items is not None:
-        items, functions, bodies = parts[0].items, parts[0].functions, parts[0].bodies
+    answers = parts[0].answers if len(parts) == 1 else None
+    if answers is not None:
+        graph = _Graph(raw, shadowed, escaping, answers.items, parts[0].functions, parts[0].bodies, answers)
     else:
-        items, functions, bodies = _Items.of(raw), {}, {}
+        functions: dict[int, tuple[int, bool] | None] = {}
+        bodies: dict[int, tuple[_Call, ...]] = {}
         for part in parts:
             functions.update(part.functions)
             bodies.update(part.bodies)
-    graph = _Graph(raw, shadowed, escaping, items, functions, bodies)
+        graph = _Graph(raw, shadowed, escaping, _Items.of(raw), functions, bodies)
     if not graph.throwing:
         return {}
     if throwers is not None and not graph.throwing <= throwers:
@@ -220,20 +222,39 @@ class _Items:
         return _Items([item[0] for item in raw], _declared_once(raw))
 
 
+@dataclass(frozen=True, slots=True)
+class _Answers:
+    """A graph's answers so far: the listing's `_Items`, the functions by name, what escapes each
+    function, the hot names and the throwing ones."""
+
+    items: _Items
+    functions: dict[bytes, _Function | None]
+    escapes: dict[int, list[tuple[int, int]]]
+    hot: dict[bytes, bool]
+    throwing: frozenset[bytes] | None
+
+
 class _Graph:
     """The top-level functions the calls may resolve to, and what escapes each, from rows."""
 
     def __init__(self, raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes], ...]]],
                  shadowed: frozenset[tuple[int, bytes]], escaping: Mapping[int, list[int]], items: _Items,
-                 functions: dict[int, tuple[int, bool] | None], bodies: dict[int, tuple[_Call, ...]]) -> None:
+                 functions: dict[int, tuple[int, bool] | None], bodies: dict[int, tuple[_Call, ...]],
+                 answers: _Answers | None = None) -> None:
         self.raw, self.shadowed, self.escaping, self.items = raw, shadowed, escaping, items
         self.functions, self.bodies = functions, bodies
-        self._functions: dict[bytes, _Function | None] = {}
+        known = answers if answers is not None else _Answers(items, {}, {}, {}, None)
+        self._functions: dict[bytes, _Function | None] = known.functions
         #: function start -> (error callsite offset, hops) of what escapes it
-        self._escapes: dict[int, list[tuple[int, int]]] = {}
-        self._hot: dict[bytes, bool] = {}
+        self._escapes: dict[int, list[tuple[int, int]]] = known.escapes
+        self._hot: dict[bytes, bool] = known.hot
         #: the names of the top-level functions that throw errors of their own out of them
-        self.throwing = frozenset(name for name in map(self._thrower, escaping) if name is not None)
+        self.throwing = known.throwing if known.throwing is not None \
+            else frozenset(name for name in map(self._thrower, escaping) if name is not None)
+
+    def answers(self) -> _Answers:
+        """What the graph found so far, node-free: a graph on the same rows goes on from it."""
+        return _Answers(self.items, self._functions, self._escapes, self._hot, self.throwing)
 
     def _thrower(self, start: int) -> bytes | None:
         position = bisect.bisect_right(self.items.starts, start) - 1
