@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from tree_sitter import Node, Tree
 
 from analyzer.facts import SinkCandidate, SinkEvidence
-from analyzer.javascript.resolve import Resolution
+from analyzer.javascript.resolve import Binding, Resolution
 
 #: calls with a caught value a binding needs to be the sink
 MIN_CALLS = 3
@@ -38,32 +39,136 @@ class SinkChoice:
 
 def detect_sink(unit: str, tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]]) -> SinkChoice:
     """The sink among `candidates`: callee names called with something of a caught value, each
-    with whether it is the caught value itself (only those choose the sink)."""
-    callees = [node for node, itself in candidates if itself]
-    by_name = Counter(node.text or b"" for node in callees)
+    with whether it is the caught value itself (only those choose the sink). The whole tree as
+    the one part of `unit_sink`."""
+    return unit_sink(unit, source, [slice_sink(tree, source, candidates)])
+
+
+#: a candidate callee as a tree hands it to the merge: name, start, end, whether it is the caught
+#: value itself, the key and kind of its binding when the tree resolved its name and bound it below
+#: L's scope (a whole tree: anywhere), else None and None (the global or L's scope: re-bound)
+CalleeRow = tuple[bytes, int, int, bool, tuple[str, int] | None, str | None]
+
+
+class TopRow(Protocol):
+    """A binding of L's scope, as the unit's top-level bindings give it at the merge."""
+
+    @property
+    def key(self) -> tuple[str, int]: ...
+
+    kind: str
+
+
+class TopLevel(Protocol):
+    """The unit's top-level bindings (docs/slices.md, stage 5e): what a reference a slice bound
+    at its root, or not at all, resolves to."""
+
+    def binding(self, name: str) -> TopRow | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SinkRows:
+    """One tree's candidate callees with their bindings, node-free (docs/slices.md, "Step 7 as built")."""
+
+    callees: tuple[CalleeRow, ...]
+    #: the names whose callees carry their binding
+    resolved: frozenset[bytes]
+    #: a slice's: its references bound at its root or not at all are re-bound at the merge
+    sliced: bool = False
+    #: names whose bytes the tree counted in the unit: whether they occur past `_MAX_OCCURRENCES`
+    common: dict[bytes, bool] = field(default_factory=dict)
+
+
+def slice_sink(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]],
+               span: tuple[int, int] | None = None, counted: dict[bytes, bool] | None = None) -> SinkRows:
+    """The per-tree half. A whole tree resolves the 3 names most called with the caught value
+    itself (their counts are the unit's); a slice (`span`: its range) every name of its
+    candidates whose bytes occur at most `_MAX_OCCURRENCES` times in the unit (`counted`: whether
+    a name's bytes occur more, shared by the unit's slices so that each name is counted once)."""
+    sliced = span is not None
+    counted = {} if counted is None else counted
+    names: Iterable[bytes]
+    if not sliced:
+        by_name = Counter(node.text or b"" for node, itself in candidates if itself)
+        ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
+        names = [name for name, _ in ranked[:_NAMES]]
+    else:
+        names = []
+        for name in dict.fromkeys(node.text or b"" for node, _ in candidates):
+            common = counted.get(name)
+            if common is None:
+                common = counted[name] = _at_most(source, name, _MAX_OCCURRENCES) is None
+            if not common:
+                names.append(name)
+    root = tree.root_node
+    bound: dict[int, Binding] = {}
+    resolved = []
+    verdicts: dict[bytes, bool] = {}
+    for name in names:  # one name a pass: a literal is searched fast, an alternation is not
+        # a slice's names were counted by the caller; it searches its own range
+        starts = _at_most(source, name, _MAX_OCCURRENCES) if not sliced else None
+        if not sliced:
+            verdicts[name] = starts is None
+            if starts is None:
+                continue
+        resolved.append(name)
+        # the offsets counted are all the name's occurrences when no two of them can overlap
+        given = starts if starts is not None and name and not _overlaps(name) else None
+        resolution = Resolution(tree, source, {name.decode("utf-8", "replace")}, within=span, starts=given)
+        bound.update({r.node.id: r.binding for r in resolution.references if r.binding is not None})
+    rows: list[CalleeRow] = []
+    root_id = root.id
+    for node, itself in candidates:
+        binding = bound.get(node.id)
+        if binding is None or (sliced and binding.scope.id == root_id):
+            rows.append((node.text or b"", node.start_byte, node.end_byte, itself, None, None))
+        else:
+            rows.append((node.text or b"", node.start_byte, node.end_byte, itself, binding.key, binding.kind))
+    if sliced:  # what it counted: the merge counts again only the names no tree counted
+        verdicts.update((name, counted[name]) for name in dict.fromkeys(row[0] for row in rows))
+    return SinkRows(tuple(rows), frozenset(resolved), sliced, verdicts)
+
+
+def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel | None = None) -> SinkChoice:
+    """The merge, with no node: ranks the names and their bindings over every tree's rows as the
+    whole tree's would be; `top` re-binds what a slice bound at its root or not at all (needed
+    when any part is a slice)."""
+    by_name: Counter[bytes] = Counter()
+    for part in parts:
+        by_name.update(row[0] for row in part.callees if row[3])
     ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
     names: list[bytes] = []
     skipped: list[bytes] = []
-    found: dict[bytes, list[int]] = {}
+    counted: dict[bytes, bool] = {}
+    for part in parts:
+        counted.update(part.common)
     for name, _ in ranked[:_NAMES]:
-        starts = _at_most(source, name, _MAX_OCCURRENCES)
-        (names if starts is not None else skipped).append(name)
-        if starts is not None:
-            found[name] = starts
+        common = counted.get(name)
+        if common is None:
+            common = _at_most(source, name, _MAX_OCCURRENCES) is None
+        (skipped if common else names).append(name)
     wanted = set(names)
-    bound = {}
-    for name in names:  # one name a pass: a literal is searched fast, an alternation is not
-        # the offsets counted are all the name's occurrences when no two of them can overlap
-        given = found[name] if name and not _overlaps(name) else None
-        resolution = Resolution(tree, source, {name.decode("utf-8", "replace")}, starts=given)
-        bound.update({r.node.id: r.binding for r in resolution.references if r.binding is not None})
+    for part in parts:
+        if not wanted <= part.resolved and any(row[0] in wanted - part.resolved for row in part.callees):
+            raise ValueError(f"names a tree did not resolve: {sorted(wanted - part.resolved)}")
     calls: dict[tuple[str, int], list[tuple[int, int]]] = {}
     kinds: dict[tuple[str, int], str] = {}
-    for node in callees:
-        binding = bound.get(node.id)
-        if binding is not None:
-            calls.setdefault(binding.key, []).append((node.start_byte, node.end_byte))
-            kinds[binding.key] = binding.kind
+    keyed: list[tuple[CalleeRow, tuple[str, int] | None]] = []
+    for part in parts:
+        for row in part.callees:
+            name, start, end, itself, key, kind = row
+            if name not in wanted:
+                continue
+            if key is None and part.sliced:
+                if top is None:
+                    raise ValueError("a slice's rows need the unit's top-level bindings")
+                found = top.binding(name.decode("utf-8", "replace"))
+                if found is not None:
+                    key, kind = found.key, found.kind
+            keyed.append((row, key))
+            if itself and key is not None and kind is not None:
+                calls.setdefault(key, []).append((start, end))
+                kinds[key] = kind
     bindings = sorted(calls.items(), key=lambda item: (-len(item[1]), item[0]))
     described = [SinkCandidate(key[0], key[1], len(ids)) for key, ids in bindings]
     runner_ups = tuple(described[1:1 + _RUNNER_UPS])
@@ -77,8 +182,7 @@ def detect_sink(unit: str, tree: Tree, source: bytes, candidates: Sequence[tuple
         return SinkChoice(frozenset(), SinkEvidence(unit, None, None, 0, (why,), tuple(described[:_RUNNER_UPS]),
                                                     unresolved))
     (chosen, offset), ids = bindings[0]
-    reports = [(n.start_byte, n.end_byte) for n, itself in candidates if not itself and (n.text or b"") in wanted
-               and bound.get(n.id) is not None and bound[n.id].key == (chosen, offset)]
+    reports = [(row[1], row[2]) for row, key in keyed if not row[3] and key == (chosen, offset)]
     reasons = [f"called with a caught value in {len(ids)} handler calls"]
     if len(bindings) > 1:
         reasons.append(f"the runner-up, {bindings[1][0][0]}, in {len(bindings[1][1])}")
@@ -119,3 +223,4 @@ def _at_most(source: bytes, name: bytes, limit: int) -> list[int] | None:
 def _overlaps(name: bytes) -> bool:
     """Whether two occurrences of `name` can overlap: a proper prefix of it is also its suffix."""
     return any(name[:size] == name[-size:] for size in range(1, len(name)))
+

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -18,7 +19,7 @@ from analyzer.javascript.handlers.body import Found, param_name
 from analyzer.javascript.handlers.dispositions import HandlerBody
 from analyzer.javascript.normalize import Siblings, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
-from analyzer.javascript.sink import detect_sink
+from analyzer.javascript.sink import CalleeRow, SinkChoice, SinkRows, slice_sink, unit_sink
 from analyzer.javascript.syntax import (
     CLASS_TYPES,
     FUNCTION_TYPES,
@@ -58,15 +59,51 @@ def find_handlers(
     """Every handler of the unit's tree `part` with its branches, in source order, the evidence of
     its error sink (`javascript/sink.py`), the count of catch clauses too deeply nested to record,
     and the protected blocks of the catch clauses recorded (what `sources` searches for calls).
-    `sites`: the tree's callsites as (node, kind); `positions`: (line, column) of sorted offsets."""
+    `sites`: the tree's callsites as (node, kind); `positions`: (line, column) of sorted offsets.
+    The whole tree as the one part of `unit_handlers`."""
+    found = tree_handlers(unit, part, sites)
+    sink = unit_sink(unit, part.normalizer.source, [found.sink])
+    return unit_handlers(unit, [found], sink, positions), sink.evidence, found.left_out, found.blocks
+
+
+#: a handler as its tree hands it on: offset, end, form, parameter, scope, in an error region, its
+#: anchor's digest and start, lone rethrow; its body while it waits for the sink (a whole tree's), its
+#: branches, and for a slice's body that waited, its branches by the sink calls it holds (`variants`)
+_Handler = tuple[int, int, HandlerForm, str | None, Scope, bool, bytes, int, bool, HandlerBody | None,
+                 tuple[BranchFacts, ...], dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]] | None]
+
+
+@dataclass(slots=True)
+class TreeHandlers:
+    """One tree's handlers (docs/slices.md, "Step 7 as built"): node-free for a slice, but for
+    `blocks`, which that tree's `sources.slice_sources` reads before it is freed."""
+
+    handlers: list[_Handler]
+    #: the candidate callees of the sink with their bindings
+    sink: SinkRows
+    #: catch clauses too deeply nested to record
+    left_out: int
+    #: the protected blocks of the catch clauses recorded
+    blocks: list[Node]
+
+
+def tree_handlers(
+    unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]], span: tuple[int, int] | None = None,
+    counted: dict[bytes, bool] | None = None,
+) -> TreeHandlers:
+    """The per-tree half. A whole tree's bodies that call a name that may be the sink wait for it;
+    a slice (`span`: its range; `counted` as `sink.slice_sink` takes it) makes such a body's
+    branches under every sink its candidates can make."""
     source = part.normalizer.source
     # by (start, end), not node id, so that it can cross trees (docs/slices.md, "Node ids"): no
     # two sites share both, and no node looked up shares them with a site it is not
     known = {(node.start_byte, node.end_byte): (kind, node.start_byte) for node, kind in sites}
     # a handler's branches are made at once unless it calls a name that may be the sink: only
     # those bodies wait for the sink (100,000 waiting bodies would hold 300 MB)
-    waiting: list[tuple[Found, str | None, bool, HandlerBody | None, tuple[BranchFacts, ...]]] = []
+    waiting: list[_Handler] = []
     candidates: list[tuple[Node, bool]] = []
+    #: per waiting body, its place in `waiting` and its candidates' in `candidates`
+    spans: list[tuple[int, int, int]] = []
     left_out: list[int] = []
     blocks: list[Node] = []
     for handler in _handlers_on(unit, part, left_out):
@@ -78,26 +115,66 @@ def find_handlers(
         body = HandlerBody(handler, known, param)
         called = body.sink_candidates()
         rethrow = body.lone_rethrow()
+        node = handler.node
         if called:
+            spans.append((len(waiting), len(candidates), len(candidates) + len(called)))
             candidates.extend(called)
-            waiting.append((handler, param, rethrow, body, ()))
+            waiting.append((node.start_byte, node.end_byte, handler.form, param, handler.scope,
+                            handler.in_error_region, handler.anchor, handler.anchor_start, rethrow, body, (), None))
         else:
             branches = body.branches()
             handler.chain.clear()  # its ancestors are no longer needed: let them go
-            waiting.append((handler, param, rethrow, None, branches))
-    sink = detect_sink(unit, part.tree, source, candidates)
-    where = positions(sorted({h.node.start_byte for h, _, _, _, _ in waiting}))
+            waiting.append((node.start_byte, node.end_byte, handler.form, param, handler.scope,
+                            handler.in_error_region, handler.anchor, handler.anchor_start, rethrow, None, branches,
+                            None))
+    sink = slice_sink(part.tree, source, candidates, span, counted)
+    if span is not None:
+        for at, first, last in spans:
+            waiting[at] = _with_variants(waiting[at], sink.callees[first:last], sink.resolved)
+    return TreeHandlers(waiting, sink, sum(left_out), blocks)
+
+
+def _with_variants(handler: _Handler, rows: Sequence[CalleeRow], resolved: frozenset[bytes]) -> _Handler:
+    """A waiting body's branches under each sink its candidate callees can make: none, or those
+    of one binding (a key the tree bound, or a name the merge re-binds: one binding a name)."""
+    body = handler[9]
+    assert body is not None
+    groups: dict[object, set[tuple[int, int]]] = {}
+    for name, start, end, _, key, _ in rows:
+        if name in resolved:
+            groups.setdefault(key if key is not None else name, set()).add((start, end))
+    variants: dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]] = {frozenset(): body.branches()}
+    for group in groups.values():
+        body.sink = frozenset(group)
+        variants[body.sink] = body.branches()
+    body.handler.chain.clear()
+    return (*handler[:9], None, (), variants)
+
+
+def unit_handlers(
+    unit: str, parts: Sequence[TreeHandlers], sink: SinkChoice,
+    positions: Callable[[list[int]], dict[int, tuple[int, int]]],
+) -> list[HandlerFacts]:
+    """The merge: every tree's handlers in order, each waiting body's branches under the unit's sink."""
+    where = positions(sorted({h[0] for part in parts for h in part.handlers}))
     out = []
-    for handler, param, rethrow, pending, branches in waiting:
-        if pending is not None:
-            pending.sink = sink.calls
-            branches = pending.branches()
-        offset = handler.node.start_byte
-        identity = _IDENTITY("handler", handler.form, "", "", handler.anchor, (unit, handler.anchor_start),
-                             (unit, offset))
-        out.append(_FACTS(offset, handler.node.end_byte, where[offset][0], where[offset][1], handler.form, param,
-                          handler.scope, branches, handler.in_error_region, identity, None, rethrow))
-    return out, sink.evidence, sum(left_out), blocks
+    calls = sink.calls
+    for part in parts:
+        for offset, end, form, param, scope, in_error, anchor, anchor_start, rethrow, pending, branches, variants \
+                in part.handlers:
+            if pending is not None:
+                pending.sink = calls
+                branches = pending.branches()
+            elif variants is not None:
+                branches = variants[frozenset(call for call in _candidates(variants) if call in calls)]
+            identity = _IDENTITY("handler", form, "", "", anchor, (unit, anchor_start), (unit, offset))
+            out.append(_FACTS(offset, end, where[offset][0], where[offset][1], form, param, scope, branches, in_error,
+                              identity, None, rethrow))
+    return out
+
+
+def _candidates(variants: dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]]) -> set[tuple[int, int]]:
+    return set().union(*variants)
 
 
 #: the records each handler makes, by `model.made` (its fields in order, a third of a frozen `__init__`'s cost)

@@ -35,10 +35,29 @@ _SPACES = bytes(b if b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 class _Function:
     """A top-level function: `function f() {}`, or `const f = function () {}` / `() => {}`."""
 
-    node: Node
-    #: its item's position in the unit's listing
+    start: int
+    #: its item's position in the listing it was found in
     item: int
     is_async: bool
+
+
+#: a call in a body or block: (callee name, callee start, awaited)
+_Call = tuple[bytes, int, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRows:
+    """What one tree hands the merge (`unit_sources`), with no node (docs/slices.md, "Step 7 as
+    built"): the function items it read, the calls of their bodies and of its protected blocks."""
+
+    #: item start -> (function start, async), None when the item is no function
+    functions: dict[int, tuple[int, bool] | None]
+    #: function start -> the calls in its body outside its handlers and nested functions
+    bodies: dict[int, tuple[_Call, ...]]
+    #: calls in the outermost protected blocks caught there: (callee name, start, handler offset, awaited)
+    calls: tuple[tuple[bytes, int, int, bool], ...]
+    #: what the tree's graph found, when the tree is the whole unit (the merge goes on from it)
+    answers: _Answers | None = None
 
 
 def called_sources(
@@ -48,39 +67,90 @@ def called_sources(
     """Handler offset -> (error callsite offset, hops) of the errors its protected block's calls
     let through, the fewest hops each. `raw`, `shadowed`: the reference graph's items and the
     (item, name) pairs where a name may be a local's; `sites`: the unit's callsites with their
-    flow; `blocks`: the protected blocks of the unit's catch clauses (`find_handlers` found them)."""
+    flow; `blocks`: the protected blocks of the unit's catch clauses (`find_handlers` found them).
+    The whole tree as the one part of `unit_sources`."""
+    escaping = escaping_of(sites)
+    return unit_sources([slice_sources(source, raw, shadowed, escaping, blocks)], raw, shadowed, escaping)
+
+
+def escaping_of(sites: Iterable[SiteFacts]) -> dict[int, list[int]]:
+    """Function start -> the error callsites thrown out of it, from the callsites' flow."""
     escaping: dict[int, list[int]] = {}
     for site in sites:
         flow = site.flow
         if flow is not None and flow.fate == "thrown" and flow.escapes and site.function_offset is not None:
             escaping.setdefault(site.function_offset, []).append(site.offset)
+    return escaping
+
+
+def slice_sources(
+    source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]], escaping: Mapping[int, list[int]],
+    blocks: Sequence[Node], callees: frozenset[bytes] | None = None, throwers: frozenset[bytes] | None = None,
+) -> SourceRows:
+    """The per-tree half: `raw`, `shadowed`, `escaping`, `blocks` are the tree's own. With no
+    `callees` the tree is the whole unit and only what the unit's graph reads is read; a slice is
+    given `callees`, the names a block's call may resolve to (a superset of L's declared names),
+    and `throwers`, a superset of the names whose functions throw (`slice_supersets`)."""
+    graph = _TreeGraph(raw, shadowed, escaping, _Items.of(raw), source, throwers)
+    calls: list[tuple[bytes, int, int, bool]] = []
+    exact = callees is None
+    if exact and (not escaping or not graph.throwing):
+        return SourceRows(graph.functions, graph.bodies, (), graph.answers())
+    for block in _outermost(blocks):
+        words = source[block.start_byte:block.end_byte].translate(_SPACES).split()
+        # the names of the functions something escapes: most blocks call none
+        names = {n for n in graph.items.once.keys() & words if graph.is_hot(n)} if callees is None \
+            else callees.intersection(words)
+        for callee in _calls_named(block, names, source):
+            call = callee.parent
+            if call is not None:
+                handler, _ = _caught_above(call)
+                if handler is not None:
+                    calls.append((callee.text or b"", callee.start_byte, handler, _awaited(call)))
+    if not exact:  # any of its functions may be called from another slice's block
+        for name in graph.items.once:
+            function = graph.function(name)
+            if function is not None:
+                graph.body(function)
+    return SourceRows(graph.functions, graph.bodies, tuple(calls), graph.answers() if exact else None)
+
+
+def unit_sources(
+    parts: Sequence[SourceRows], raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes], ...]]],
+    shadowed: frozenset[tuple[int, bytes]], escaping: Mapping[int, list[int]],
+    throwers: frozenset[bytes] | None = None,
+) -> dict[int, tuple[tuple[int, int], ...]]:
+    """The merge, with no node: `raw` and `shadowed` the unit's (merged) listing's, `escaping` the
+    unit's (`escaping_of` its callsites), `throwers` the superset the slices were given, checked."""
     if not escaping:
         return {}
-    graph = _Graph(source, raw, shadowed, escaping)
+    answers = parts[0].answers if len(parts) == 1 else None
+    if answers is not None:
+        graph = _Graph(raw, shadowed, escaping, answers.items, parts[0].functions, parts[0].bodies, answers)
+    else:
+        functions: dict[int, tuple[int, bool] | None] = {}
+        bodies: dict[int, tuple[_Call, ...]] = {}
+        for part in parts:
+            functions.update(part.functions)
+            bodies.update(part.bodies)
+        graph = _Graph(raw, shadowed, escaping, _Items.of(raw), functions, bodies)
     if not graph.throwing:
         return {}
+    if throwers is not None and not graph.throwing <= throwers:
+        raise ValueError(f"throwers missing from the superset: {sorted(graph.throwing - throwers)}")
     out: dict[int, dict[int, int]] = {}
-    for block in _outermost(blocks):
-        # the names in the block's bytes of the functions something escapes: most blocks call none
-        hot = {name for name in graph.named(block) if graph.is_hot(name)}
-        for callee in _calls_named(block, hot, source):
-            _through(callee, graph, out)
+    for part in parts:
+        for name, start, handler, awaited in part.calls:
+            if not graph.is_hot(name):
+                continue
+            function = graph.resolve(name, start)
+            if function is None or (function.is_async and not awaited):
+                continue
+            found = out.setdefault(handler, {})
+            for offset, hops in graph.escapes(function):
+                if found.get(offset, MAX_HOPS + 1) > hops:
+                    found[offset] = hops
     return {handler: tuple(sorted(found.items())) for handler, found in sorted(out.items()) if found}
-
-
-def _through(callee: Node, graph: _Graph, out: dict[int, dict[int, int]]) -> None:
-    """Adds to `out` what escapes the function `callee` names into the handler catching the call."""
-    function = graph.resolve(callee)
-    call = callee.parent
-    if function is not None and call is not None:
-        escapes = graph.escapes(function)
-        handler, _ = _caught_above(call)
-        if handler is None or (function.is_async and not _awaited(call)):
-            return
-        found = out.setdefault(handler, {})
-        for offset, hops in escapes:
-            if found.get(offset, MAX_HOPS + 1) > hops:
-                found[offset] = hops
 
 
 def _outermost(blocks: Sequence[Node]) -> list[Node]:
@@ -140,29 +210,59 @@ def _awaited(call: Node) -> bool:
     return parent is not None and parent.type == "await_expression"
 
 
-class _Graph:
-    """The top-level functions the calls may resolve to, and what escapes each."""
+@dataclass(frozen=True, slots=True)
+class _Items:
+    """A listing's item starts and its names declared once (`_declared_once`)."""
 
-    def __init__(self, source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]],
-                 escaping: Mapping[int, list[int]]) -> None:
-        self.source, self.raw, self.shadowed, self.escaping = source, raw, shadowed, escaping
-        self.starts = [item[0] for item in raw]
-        #: names declared once, by an item that declares nothing else -> its position
-        self.items = _declared_once(raw)
-        self._functions: dict[bytes, _Function | None] = {}
+    starts: list[int]
+    once: dict[bytes, int]
+
+    @staticmethod
+    def of(raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes], ...]]]) -> _Items:
+        return _Items([item[0] for item in raw], _declared_once(raw))
+
+
+@dataclass(frozen=True, slots=True)
+class _Answers:
+    """A graph's answers so far: the listing's `_Items`, the functions by name, what escapes each
+    function, the hot names and the throwing ones."""
+
+    items: _Items
+    functions: dict[bytes, _Function | None]
+    escapes: dict[int, list[tuple[int, int]]]
+    hot: dict[bytes, bool]
+    throwing: frozenset[bytes] | None
+
+
+class _Graph:
+    """The top-level functions the calls may resolve to, and what escapes each, from rows."""
+
+    def __init__(self, raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes], ...]]],
+                 shadowed: frozenset[tuple[int, bytes]], escaping: Mapping[int, list[int]], items: _Items,
+                 functions: dict[int, tuple[int, bool] | None], bodies: dict[int, tuple[_Call, ...]],
+                 answers: _Answers | None = None) -> None:
+        self.raw, self.shadowed, self.escaping, self.items = raw, shadowed, escaping, items
+        self.functions, self.bodies = functions, bodies
+        known = answers if answers is not None else _Answers(items, {}, {}, {}, None)
+        self._functions: dict[bytes, _Function | None] = known.functions
         #: function start -> (error callsite offset, hops) of what escapes it
-        self._escapes: dict[int, list[tuple[int, int]]] = {}
-        self._hot: dict[bytes, bool] = {}
+        self._escapes: dict[int, list[tuple[int, int]]] = known.escapes
+        self._hot: dict[bytes, bool] = known.hot
         #: the names of the top-level functions that throw errors of their own out of them
-        self.throwing = frozenset(name for name in map(self._thrower, escaping) if name is not None)
+        self.throwing = known.throwing if known.throwing is not None \
+            else frozenset(name for name in map(self._thrower, escaping) if name is not None)
+
+    def answers(self) -> _Answers:
+        """What the graph found so far, node-free: a graph on the same rows goes on from it."""
+        return _Answers(self.items, self._functions, self._escapes, self._hot, self.throwing)
 
     def _thrower(self, start: int) -> bytes | None:
-        position = bisect.bisect_right(self.starts, start) - 1
+        position = bisect.bisect_right(self.items.starts, start) - 1
         if position < 0 or len(self.raw[position][3]) != 1:
             return None
         name = self.raw[position][3][0][1]
         function = self.function(name)
-        return name if function is not None and function.node.start_byte == start else None
+        return name if function is not None and function.start == start else None
 
     def is_hot(self, name: bytes) -> bool:
         """Whether `name` is a top-level function something escapes (asked once a name)."""
@@ -172,68 +272,97 @@ class _Graph:
             hot = self._hot[name] = function is not None and bool(self.escapes(function))
         return hot
 
-    def named(self, node: Node) -> set[bytes]:
-        """The top-level names declared once whose bytes are words of `node`."""
-        return self.items.keys() & self.source[node.start_byte:node.end_byte].translate(_SPACES).split()
-
-    def resolve(self, callee: Node) -> _Function | None:
-        """The top-level function a callee names, when its item has no local of that name."""
-        name = callee.text or b""
+    def resolve(self, name: bytes, start: int) -> _Function | None:
+        """The top-level function a callee at `start` names, when its item has no local of that name."""
         function = self.function(name)
         if function is None:
             return None
-        position = bisect.bisect_right(self.starts, callee.start_byte) - 1
-        if position < 0 or callee.start_byte >= self.raw[position][1] or (position, name) in self.shadowed:
+        position = bisect.bisect_right(self.items.starts, start) - 1
+        if position < 0 or start >= self.raw[position][1] or (position, name) in self.shadowed:
             return None
         return function
 
     def function(self, name: bytes) -> _Function | None:
         if name in self._functions:
             return self._functions[name]
-        position = self.items.get(name)
-        node = _function_of(self.raw[position][2]) if position is not None else None
-        found = _Function(node, position, _is_async(node)) if node is not None and position is not None else None
+        position = self.items.once.get(name)
+        row = self._function_row(position) if position is not None else None
+        found = _Function(row[0], position, row[1]) if row is not None and position is not None else None
         self._functions[name] = found
         return found
+
+    def _function_row(self, position: int) -> tuple[int, bool] | None:
+        return self.functions[self.raw[position][0]]
+
+    def body(self, function: _Function) -> tuple[_Call, ...]:
+        """The calls in `function`'s body outside its own handlers and nested functions."""
+        return self.bodies[function.start]
 
     def escapes(self, function: _Function) -> list[tuple[int, int]]:
         """(error callsite offset, hops) of what escapes `function`: what it throws itself (1) and
         what the functions it calls outside its own handlers throw (2)."""
-        start = function.node.start_byte
+        start = function.start
         known = self._escapes.get(start)
         if known is not None:
             return known
         out = [(offset, 1) for offset in self.escaping.get(start, [])]
         if MAX_HOPS > 1:
-            for called, awaited in self._called_by(function):
-                if called.node.start_byte != start and (awaited or not called.is_async):
-                    out.extend((offset, 2) for offset in self.escaping.get(called.node.start_byte, []))
+            throwing = self.throwing
+            for name, at, awaited in self.body(function):
+                called = self.resolve(name, at) if name in throwing else None
+                if called is not None and called.start != start and (awaited or not called.is_async):
+                    out.extend((offset, 2) for offset in self.escaping.get(called.start, []))
         self._escapes[start] = out
         return out
 
-    def _called_by(self, function: _Function) -> list[tuple[_Function, bool]]:
-        """The throwing top-level functions `function` calls outside its own handlers and nested
-        functions, each with whether the call is awaited."""
-        body = function.node.child_by_field_name("body")
-        if body is None:
-            return []
+
+class _TreeGraph(_Graph):
+    """The graph of one tree, reading its function items and their bodies as asked, and keeping
+    each as a row: the rows the merge reads."""
+
+    def __init__(self, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]],
+                 escaping: Mapping[int, list[int]], items: _Items, source: bytes,
+                 throwers: frozenset[bytes] | None) -> None:
+        self.tree_raw, self.source, self.given = raw, source, throwers
+        self._nodes: dict[int, Node] = {}
+        super().__init__(raw, shadowed, escaping, items, {}, {})
+
+    def _function_row(self, position: int) -> tuple[int, bool] | None:
+        item = self.tree_raw[position]
+        known = self.functions.get(item[0], False)
+        if known is not False:
+            return known  # type: ignore[return-value]
+        node = _function_of(item[2])
+        row = (node.start_byte, _is_async(node)) if node is not None else None
+        if node is not None:
+            self._nodes[node.start_byte] = node
+        self.functions[item[0]] = row
+        return row
+
+    def body(self, function: _Function) -> tuple[_Call, ...]:
+        known = self.bodies.get(function.start)
+        if known is not None:
+            return known
+        node = self._nodes[function.start]
+        body = node.child_by_field_name("body")
+        names = self.throwing if self.given is None else self.given
         # the throwing names are top-level names declared once: met with the body's words directly
-        named = self.throwing.intersection(self.source[body.start_byte:body.end_byte].translate(_SPACES).split())
-        if not named:  # the bytes name none of them: no query
-            return []
+        named = names.intersection(self.source[body.start_byte:body.end_byte].translate(_SPACES).split()) \
+            if body is not None else ()
         out = []
-        for callee in _calls_named(body, sorted(named), self.source):
-            called = self.resolve(callee)
-            call = callee.parent
-            if called is None or call is None:
-                continue
-            handler, boundary = _caught_above(call)
-            if handler is None and boundary is not None and boundary.id == function.node.id:
-                out.append((called, _awaited(call)))
-        return out
+        if named:  # the bytes name none of them: no query
+            for callee in _calls_named(body, sorted(named), self.source):  # type: ignore[arg-type]
+                call = callee.parent
+                if call is None:
+                    continue
+                handler, boundary = _caught_above(call)
+                if handler is None and boundary is not None and boundary.id == node.id:
+                    out.append((callee.text or b"", callee.start_byte, _awaited(call)))
+        found = self.bodies[function.start] = tuple(out)
+        return found
 
 
-def _declared_once(raw: Sequence[RawItem]) -> dict[bytes, int]:
+def _declared_once(raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes], ...]]]) -> dict[bytes, int]:
     """The names declared once in the listing, by an item that declares nothing else -> the
     item's position; one pass (-1 marks a name declared more than once or beside others)."""
     seen: dict[bytes, int] = {}

@@ -1,0 +1,295 @@
+"""Handlers over slices (docs/slices.md, "Step 7 as built"): each slice tree's handlers found with
+the head chain (`find.tree_handlers` with its range), the sink's candidates resolved in their
+slice and re-bound at the merge, the bodies that wait for the sink made under each sink their
+candidates can make, and the sources through a call from each slice's rows (`sources.slice_sources`
+with the byte supersets): merged with no tree, every handler record, the sink with its evidence
+and its calls, and the sources through a call equal the whole tree's; for N = 2, 3, 7 slices of
+the demo bundles and synthetic units, and a slice per statement of the synthetic units."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import pytest
+from conftest import FIXTURES
+from test_slices_references import slice_trees, statement_plan
+from tree_sitter import Node, Tree
+
+from analyzer.facts import HandlerFacts, SiteFacts
+from analyzer.javascript import slices
+from analyzer.javascript.extract import _columns, _find_sites, _root_candidates, _Tasks
+from analyzer.javascript.handlers.find import TreeHandlers, tree_handlers, unit_handlers
+from analyzer.javascript.handlers.sources import (
+    SourceRows,
+    called_sources,
+    escaping_of,
+    slice_sources,
+    unit_sources,
+)
+from analyzer.javascript.modules import find_modules
+from analyzer.javascript.modules.statements import main_container
+from analyzer.javascript.references import chunk_references, listing, slice_references, unit_references
+from analyzer.javascript.resolve import Resolution
+from analyzer.javascript.rules import compile_rules
+from analyzer.javascript.sink import SinkChoice, unit_sink
+from analyzer.javascript.slice_supersets import supersets
+from analyzer.javascript.syntax import ancestors, new_parser
+from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings, merged, top_bindings
+from analyzer.javascript.unit_tree import UnitTree
+from analyzer.model import Unit
+from analyzer.parallel.executor import Inline
+from analyzer.rules import load_rules
+
+RULES = compile_rules(load_rules("javascript"))
+BUN_HEAD = "// @bun @bun-cjs\n(function(exports, require, module, __filename, __dirname) {"
+
+#: the sink `report` declared last, called from several slices with the caught value (and a
+#: message read from it: a `report`), shadowed by a local in one function, a runner-up `note`
+SINK = (
+    "function u1(){try{a()}catch(e){report(e)}};"
+    "function u2(){try{a()}catch(e){if(e.code)report(e);else note(e)}};"
+    "function u3(){let report=x=>x;try{a()}catch(e){report(e)}};"
+    "var u4=()=>a().catch(e=>report(e.message));"
+    "function u5(){try{a()}catch(e){note(e);report(e)}};"
+    "function u6(){return a().then(null,report)};"
+    "function u7(){try{a()}catch(e){note(e)}};"
+    "function a(){return Promise.resolve(1)};"
+    "function note(e){console.log(e)};"
+    "function report(e){console.error(e)};"
+)
+#: a protected block calling `mid` (declared after it), which calls the thrower `deep` (declared
+#: last); an async thrower awaited and not; a local shadowing `deep`
+THROUGH = (
+    "function top(){try{mid()}catch(e){return null}};"
+    "async function waits(){try{await slow()}catch(e){return 1}try{slow()}catch(e){return 2}};"
+    "function shadows(){const deep=()=>1;try{deep()}catch(e){return 3}};"
+    "function mid(){return deep()+1};"
+    "async function slow(){throw new TypeError(\"slow\")};"
+    "function deep(){if(Math.random())throw new RangeError(\"deep\");return 1};"
+)
+#: the logger `L` declared after every call of it, some in handlers
+LOGGER = (
+    "function f(){try{g()}catch(e){L(\"f\",{level:\"error\"});throw e}};"
+    "function h(){try{g()}catch(e){L(e,{level:\"warn\"});sink(e)}};"
+    "function k(){try{g()}catch(e){sink(e)}try{g()}catch(e){sink(e)}};"
+    "function g(){throw new Error(\"g\")};"
+    "function sink(e){L(e)};"
+    "function L(m,o){console.log(m,o)};"
+)
+SYNTHETIC = {
+    "sink.js": SINK.encode(),
+    "sink.bun.js": (BUN_HEAD + SINK + "})\n").encode(),
+    "through.js": THROUGH.encode(),
+    "through.bun.js": (BUN_HEAD + THROUGH + "})\n").encode(),
+    "logger.js": LOGGER.encode(),
+    "logger.bun.js": (BUN_HEAD + LOGGER + "})\n").encode(),
+}
+DEMOS = ["demo.min.js", "demo.cjs.min.js", "demo.bun.min.js"]
+
+
+def _source(name: str) -> bytes:
+    return SYNTHETIC[name] if name in SYNTHETIC else (FIXTURES / "demo" / name).read_bytes()
+
+
+def _unit(source: bytes) -> Unit:
+    return Unit("unit.js", source, hashlib.sha256(source).hexdigest())
+
+
+def _positions(source: bytes):
+    return lambda offsets: _columns(source, offsets)
+
+
+def _whole(source: bytes) -> tuple[list[HandlerFacts], SinkChoice, dict, list[tuple[Node, str]], list[SiteFacts]]:
+    """The whole tree's handler records, sink and sources through a call, as `extract_unit`
+    makes them, with its callsites and their facts."""
+    tree = new_parser().parse(source)
+    part = UnitTree(tree, source)
+    modules = find_modules(tree, source, part.statement_lists())
+    _, _, choice, sites, _ = _find_sites(tree, source, RULES, None)
+    items = listing(tree, source, modules)
+    roots = _root_candidates(items.raw, [node.start_byte for node, _ in sites], choice)
+    unit = _unit(source)
+    work = _Tasks(unit, part, RULES, items, sites, roots)
+    references, site_facts, _, _ = work.gather(Inline().map(work.run, work.count))
+    facts = [fact for fact in site_facts if isinstance(fact, SiteFacts)]
+    found = tree_handlers(unit.name, UnitTree(tree, source), sites)
+    sink = unit_sink(unit.name, source, [found.sink])
+    records = unit_handlers(unit.name, [found], sink, _positions(source))
+    called = called_sources(source, items.raw, references.shadowed, facts, found.blocks)
+    return records, sink, called, sites, facts
+
+
+def _same_node(root: Node, node: Node) -> Node:
+    found = root.descendant_for_byte_range(node.start_byte, node.end_byte)
+    while found is not None and (found.type, found.start_byte, found.end_byte) != \
+            (node.type, node.start_byte, node.end_byte):
+        found = found.parent
+    assert found is not None
+    return found
+
+
+def _tops(source: bytes, plan: slices.Plan, trees: list[Tree], chain: Sequence[Node],
+          names: frozenset[bytes]) -> TopBindings:
+    """The unit's top-level bindings (docs/slices.md 5e) of every name L may declare: each
+    slice's, from a `Resolution` of those names on its tree, merged with the head's."""
+    list_type = "statement_block" if plan.kind == "bun-cjs-body" else "program"
+    wanted = {name.decode() for name in names}
+    parts = [head_bindings(chain, list_type)]
+    for span, tree in zip(plan.ranges, trees, strict=True):
+        resolution = Resolution(tree, source, wanted, within=span)
+        parts.append(top_bindings(resolution, TopScopes(tree.root_node, chain, list_type)))
+    return merged(parts)
+
+
+def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tree],
+            sites: list[tuple[Node, str]], facts: list[SiteFacts]) -> tuple[list[HandlerFacts], SinkChoice, dict]:
+    """The same, each slice read alone (its handlers, its sink rows, its sources' rows), merged."""
+    made = supersets(source, plan.braces, RULES.level_key, RULES.options_argument)
+    assert made is not None
+    chain = () if head is None else ancestors(main_container(head.root_node), head.root_node)
+    bun = plan.kind == "bun-cjs-body"
+    unit = _unit(source)
+    modules = find_modules(new_parser().parse(source), source)
+    counted: dict[bytes, bool] = {}
+    found: list[TreeHandlers] = []
+    summaries, raw, rows = [], [], []
+    for (start, end), tree in zip(plan.ranges, trees, strict=True):
+        part = UnitTree(tree, source, None, chain, "statement_block" if bun else "program")
+        mine = [(_same_node(tree.root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
+        handlers = tree_handlers(unit.name, part, mine, span=(start, end), counted=counted)
+        items = listing(tree, source, modules, span=(start, end), names=made.names)
+        summary = slice_references(items, [chunk_references(items, chunk, source, tree.root_node)
+                                           for chunk in range(len(items.chunks))], {})
+        escaping = escaping_of(f for f in facts if start <= f.offset < end)
+        rows.append(slice_sources(source, items.raw, summary.shadowed, escaping, handlers.blocks,
+                                  callees=made.names, throwers=made.throwers))
+        handlers.blocks.clear()  # its nodes die with the tree
+        found.append(handlers)
+        summaries.append(summary)
+        raw.extend((item[0], item[1], None, item[3]) for item in items.raw)
+    tops = _tops(source, plan, trees, chain, made.names)
+    sink = unit_sink(unit.name, source, [part.sink for part in found], tops)
+    records = unit_handlers(unit.name, found, sink, _positions(source))
+    references = unit_references(summaries)
+    assert all(not part.blocks for part in found)
+    assert all(isinstance(part, SourceRows) for part in rows)
+    called = unit_sources(rows, raw, references.shadowed, escaping_of(facts), made.throwers)
+    return records, sink, called
+
+
+def assert_as_the_whole(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tree]) -> tuple:
+    records, sink, called, sites, facts = _whole(source)
+    mine, my_sink, my_called = _sliced(source, plan, head, trees, sites, facts)
+    assert my_sink.evidence == sink.evidence
+    assert my_sink.calls == sink.calls
+    assert my_called == called
+    assert [h.offset for h in mine] == [h.offset for h in records]
+    low = plan.ranges[0][0]
+    for a, b in zip(mine, records, strict=True):
+        where = f"{a.form} at {a.offset}"
+        assert (a.end_offset, a.line, a.column, a.form, a.param, a.scope, a.branches, a.in_error_region,
+                a.lone_rethrow) == (b.end_offset, b.line, b.column, b.form, b.param, b.scope, b.branches,
+                                    b.in_error_region, b.lone_rethrow), where
+        if len(a.scope.scopePath) == 1 or (head is not None and int(a.scope.scopePath[-1].rpartition("@")[2]) < low):
+            continue  # module level: a window over L, or the head's function (docs/slices.md step 8)
+        assert a.identity == b.identity, where
+    return records, sink, called
+
+
+@pytest.mark.parametrize("count", [2, 3, 7])
+@pytest.mark.parametrize("name", DEMOS)
+def test_the_plans_slices_give_the_whole_trees_handlers(name: str, count: int) -> None:
+    source = _source(name)
+    plan = slices.plan(source, count)
+    assert plan is not None
+    head = slices.parse_head(new_parser(), source, plan)
+    records, _, _ = assert_as_the_whole(source, plan, head, slice_trees(source, plan, head))
+    assert records
+
+
+@pytest.mark.parametrize("count", [2, 3, 7, 10_000])
+@pytest.mark.parametrize("name", sorted(SYNTHETIC) + DEMOS)
+def test_slices_cut_before_any_statement_give_the_whole_trees_handlers(name: str, count: int) -> None:
+    source = _source(name)
+    plan, head = statement_plan(source, count)
+    assert_as_the_whole(source, plan, head, slice_trees(source, plan, head))
+
+
+@pytest.mark.parametrize("name", ["sink.js", "sink.bun.js"])
+def test_a_sink_declared_last_is_chosen_from_calls_in_every_slice(name: str) -> None:
+    source = _source(name)
+    plan, head = statement_plan(source, 10_000)
+    _, sink, _ = assert_as_the_whole(source, plan, head, slice_trees(source, plan, head))
+    evidence = sink.evidence
+    assert evidence.name == "report" and evidence.declaration is not None
+    assert evidence.declaration[0] == source.index(b"report(e){")
+    # the local `report` of u3 is a binding of its own, the runner-up after `note`
+    assert evidence.calls == 4 and [(c.name, c.declaration_offset) for c in evidence.runner_ups] == \
+        [("note", source.index(b"note(e){")), ("report", source.index(b"report=x"))]
+    # `report(e.message)` is a report: its call is among the sink's, from its own slice
+    start = source.index(b"report(e.message)")
+    assert (start, start + len(b"report")) in sink.calls
+    local = source.index(b"report(e)", source.index(b"let report"))
+    assert (local, local + len(b"report")) not in sink.calls
+
+
+@pytest.mark.parametrize("name", ["through.js", "through.bun.js"])
+def test_a_block_catches_a_thrower_of_another_slice_through_a_third(name: str) -> None:
+    source = _source(name)
+    plan, head = statement_plan(source, 10_000)
+    _, _, called = assert_as_the_whole(source, plan, head, slice_trees(source, plan, head))
+    deep, slow = source.index(b"new RangeError"), source.index(b"new TypeError")
+    catch = source.index(b"catch", source.index(b"function top"))
+    assert called[catch] == ((deep, 2),)
+    waits = source.index(b"catch", source.index(b"async function waits"))
+    assert called[waits] == ((slow, 1),)
+    assert len(called) == 2  # not the unawaited async call, not the shadowed `deep`
+
+
+def test_a_missing_thrower_is_caught_by_the_merge() -> None:
+    source = _source("through.js")
+    plan, head = statement_plan(source, 3)
+    _, _, _, sites, facts = _whole(source)
+    trees = slice_trees(source, plan, head)
+    modules = find_modules(new_parser().parse(source), source)
+    rows, raw = [], []
+    for (start, end), tree in zip(plan.ranges, trees, strict=True):
+        part = UnitTree(tree, source, None, (), "program")
+        mine = [(_same_node(tree.root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
+        handlers = tree_handlers("unit.js", part, mine, span=(start, end))
+        items = listing(tree, source, modules, span=(start, end))
+        escaping = escaping_of(f for f in facts if start <= f.offset < end)
+        rows.append(slice_sources(source, items.raw, frozenset(), escaping, handlers.blocks,
+                                  callees=frozenset({b"mid", b"deep", b"slow"}), throwers=frozenset({b"slow"})))
+        raw.extend(items.raw)
+    with pytest.raises(ValueError, match="throwers missing"):
+        unit_sources(rows, raw, frozenset(), escaping_of(facts), frozenset({b"slow"}))
+
+
+def test_the_bodies_waiting_for_the_sink_are_made_under_each_choice() -> None:
+    """A slice's body calling two names that may be the sink has three variants: neither, one, the other."""
+    source = _source("sink.js")
+    plan, head = statement_plan(source, 2)
+    trees = slice_trees(source, plan, head)
+    _, _, _, sites, _ = _whole(source)
+    start, end = plan.ranges[0]
+    mine = [(_same_node(trees[0].root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
+    found = tree_handlers("unit.js", UnitTree(trees[0], source, None, (), "program"), mine, span=(start, end))
+    at = source.index(b"catch", source.index(b"function u2"))
+    variants = next(h[11] for h in found.handlers if h[0] == at)
+    assert variants is not None and len(variants) == 3
+    assert all(h[9] is None for h in found.handlers)  # no body kept past its tree
+
+
+def test_a_slices_sink_rows_need_the_units_top_level_bindings() -> None:
+    source = _source("sink.js")
+    plan, head = statement_plan(source, 3)
+    trees = slice_trees(source, plan, head)
+    _, _, _, sites, _ = _whole(source)
+    parts = []
+    for (start, end), tree in zip(plan.ranges, trees, strict=True):
+        mine = [(_same_node(tree.root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
+        parts.append(tree_handlers("unit.js", UnitTree(tree, source, None, (), "program"), mine, span=(start, end)))
+    with pytest.raises(ValueError, match="top-level bindings"):
+        unit_sink("unit.js", source, [part.sink for part in parts])
