@@ -62,6 +62,12 @@ def scan(
             "`suggest --corpus` matches against package sources (docs/corpus.md).",
         ),
     ] = False,
+    slices: Annotated[
+        int,
+        typer.Option("--slices", min=1, hidden=True,
+                     help="Read a large JavaScript unit as N slices (docs/slices.md; unfinished: the "
+                     "output is the same)."),
+    ] = 1,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
     from analyzer.bundle.languages import OPTION
@@ -72,7 +78,7 @@ def scan(
     mark("cli: arguments parsed")
     check_replaceable(Path(os.path.abspath(out)))  # refuse a directory of the user's before minutes of work
     try:
-        _scan(bundle, out, allowlist, rules, logger, jobs, language, signatures)
+        _scan(bundle, out, allowlist, rules, logger, jobs, language, signatures, slices)
     except KeyboardInterrupt:
         kept = (f"the previous output in {out} is kept as it was" if os.path.lexists(out)
                 else f"nothing written to {out}")
@@ -81,7 +87,7 @@ def scan(
 
 
 def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | None, logger: str | None,
-          jobs: int | None, language: str | None, signatures: bool) -> None:
+          jobs: int | None, language: str | None, signatures: bool, slices: int) -> None:
     import shutil  # here: the verbs that only read a scan directory never load it
 
     from analyzer.bundle.languages import OPTION
@@ -97,7 +103,7 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
     from analyzer.scandir.summary import scan_part
     from analyzer.scandir.write import replace_with, stage, staging_name
 
-    executor = executor_for(jobs or cores())  # where the work runs: decided here, once
+    executor = executor_for(jobs or cores(), slices)  # where the work runs: decided here, once
     target = Path(os.path.abspath(out))
     staging = staging_name(target)  # named here: it is this process's, wherever it is written
     try:

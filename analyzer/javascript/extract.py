@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from tree_sitter import Node, Tree
 
@@ -35,7 +35,7 @@ from analyzer.javascript.references import (
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.scopes import context_of
-from analyzer.javascript.site_rows import merge_sites, tree_sites
+from analyzer.javascript.site_rows import UnitSites, merge_sites, tree_sites
 from analyzer.javascript.syntax import parse, text, without_parentheses
 from analyzer.javascript.top_bindings import TopBindings, TopScopes
 from analyzer.javascript.unit_extras import JavaScriptUnit
@@ -45,6 +45,9 @@ from analyzer.model import CalleeRole, Consumer, Unit
 from analyzer.parallel.executor import Inline
 from analyzer.places import EMBEDDED, UnitPlace, file_place
 from analyzer.trace import mark
+
+if TYPE_CHECKING:  # the driver is imported only when a unit is cut (its import: 15 ms, mostly patterns)
+    from analyzer.javascript.sliced import SlicedHalves
 
 
 class RecoveredShape(Exception):
@@ -64,24 +67,54 @@ def extract_unit(
     bindings that may root a `references` entry) is handed to `executor.map`: the facts are the
     same on any executor. `place`: where the unit lies (default: `bundle`'s file when the unit
     is it, else embedded). The unit's tree is freed when this returns (it is the scan's largest
-    object, docs/performance.md), unless `keep` is given: then it is appended to it."""
-    mark(f"extract: parsing {unit.name}")
+    object, docs/performance.md), unless `keep` is given: then it is appended to it.
+
+    With `executor.slices` above 1 the unit is read as that many slices first, one tree at a
+    time, for the stages whose per-tree halves are built (`sliced.sliced_halves`); the others,
+    and every stage when slicing cannot be exact, run on the whole tree (docs/slices.md)."""
     own_file = unit.name == file_name(bundle)
     label = str(bundle) if own_file else f"{bundle}!{unit.name}"
     if place is None:
         place = file_place(bundle) if own_file else EMBEDDED
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
+    halves = None
+    if executor.slices > 1:
+        from analyzer.javascript.sliced import WHOLE_TREE_STAGES, fallback, sliced_halves
+
+        made = "--signatures reads the whole tree" if keep is not None else sliced_halves(
+            unit.name, unit.source, executor.slices, rules, forced_logger or rules.logger_name)
+        if isinstance(made, str):
+            fallback(unit.name, made)
+        else:
+            halves = made  # the stages with no halves yet still need the whole tree
+            fallback(unit.name, f"stages without halves: {'; '.join(WHOLE_TREE_STAGES)}")
+    mark(f"extract: parsing {unit.name}")
     tree = parse(unit.source)
     mark("extract: parsed")
     if keep is not None:
         keep.append(tree)
+    if halves is not None and halves.nodes != tree.root_node.descendant_count:
+        from analyzer.javascript.sliced import fallback
+
+        fallback(unit.name, f"the check failed: the slices hold {halves.nodes} nodes, the whole tree "
+                            f"{tree.root_node.descendant_count}")
+        halves = None
+    return _whole_tree(unit, rules, forced_logger, executor, place, label, tree, halves)
+
+
+def _whole_tree(
+    unit: Unit, rules: JavaScriptRules, forced_logger: str | None, executor: Inline, place: UnitPlace, label: str,
+    tree: Tree, halves: SlicedHalves | None,
+) -> UnitFacts:
+    """The stages on the unit's whole tree, but those whose merged `halves` are given."""
     source = unit.source
     budget = WorkBudget(label, tree.root_node.descendant_count)
     part = UnitTree(tree, source, budget)  # the whole tree: no head chain
     normalizer = part.normalizer
-    modules = find_modules(tree, source, part.statement_lists())
+    modules = find_modules(tree, source, part.statement_lists()) if halves is None else halves.modules
     regions = error_regions(tree)
-    resolution, heritages, choice, sites, shadowed = _find_sites(tree, source, rules, forced_logger)
+    resolution, heritages, choice, sites, shadowed = _find_sites(
+        tree, source, rules, forced_logger, halves.sites if halves is not None else None, unit.name)
     mark(f"extract: {len(sites)} callsites found")
     check_callsites(label, len(sites))
     class_facts = error_classes(unit, part, resolution, heritages, rules)
@@ -208,13 +241,20 @@ def _root_candidates(
 
 
 def _find_sites(
-    tree: Tree, source: bytes, rules: JavaScriptRules, forced_logger: str | None,
+    tree: Tree, source: bytes, rules: JavaScriptRules, forced_logger: str | None, merged: UnitSites | None = None,
+    name: str = "",
 ) -> tuple[Resolution, list[tuple[str, Node]], logger_detection.LoggerChoice, list[tuple[Node, str]], Counter[str]]:
     """(resolution, class heritage names, the logger, callsites as (node, kind) in source order,
-    shadowed call counts by name): the whole tree's rows, merged as a sliced unit's are."""
+    shadowed call counts by name): the whole tree's rows, merged as a sliced unit's are, or the
+    slices' `merged` sites (the whole tree's nodes are still read for their facts)."""
     forced = forced_logger or rules.logger_name
     found = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node))
-    unit = merge_sites([found.rows], TopBindings(), source, rules, forced)
+    if merged is not None and any((start, end) not in found.nodes for start, end, _ in merged.sites):
+        from analyzer.javascript.sliced import fallback
+
+        fallback(name, "the check failed: a site of the slices is no call the whole tree resolved")
+        merged = None
+    unit = merged if merged is not None else merge_sites([found.rows], TopBindings(), source, rules, forced)
     sites = [(found.nodes[(start, end)], kind) for start, end, kind in unit.sites]
     return found.resolution, found.heritages, unit.choice, sites, unit.shadowed
 

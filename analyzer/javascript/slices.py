@@ -1,8 +1,8 @@
 """One unit parsed as N slices of its top-level statement list L (docs/slices.md): the plan (L,
 its braces, the cuts, from the byte scanner's statement ends: `slice_scanner`), the head tree H
 (the unit with L emptied) and the slice trees, parsed at the unit's offsets and points, and the
-check that they stand for the whole tree. Nothing in the scan uses it yet: step 2 of docs/slices.md's order of
-work threads a head chain through the stages, step 3 extracts slice by slice."""
+check that they stand for the whole tree, as a whole or one tree at a time (`check_head`,
+`check_slice`). The driver (`sliced`) reads a unit so when the executor's cut count is above 1."""
 
 from __future__ import annotations
 
@@ -154,7 +154,19 @@ def check(plan: Plan, head: Tree | None, slices: Sequence[Tree], whole_count: in
     """None when the slices stand for the whole tree, else why not: no tree has an error, H's L
     is the plan's and empty, each slice's statements tile its span, and (given the whole tree's
     count) the node counts add up."""
-    if (head is None) != (plan.braces is None) or len(slices) != len(plan.ranges):
+    if len(slices) != len(plan.ranges):
+        return "the trees are not the plan's"
+    found = check_head(plan, head)
+    for index, tree in enumerate(slices):
+        found = found or check_slice(plan, index, tree)
+    if found is None and whole_count is not None and node_count(head, slices) != whole_count:
+        return f"the slices hold {node_count(head, slices)} nodes, the whole tree {whole_count}"
+    return found
+
+
+def check_head(plan: Plan, head: Tree | None) -> str | None:
+    """`check`'s part on H alone: it has no error and its L is the plan's, empty."""
+    if (head is None) != (plan.braces is None):
         return "the trees are not the plan's"
     if head is not None and plan.braces is not None:
         if head.root_node.has_error:
@@ -163,15 +175,19 @@ def check(plan: Plan, head: Tree | None, slices: Sequence[Tree], whole_count: in
         opener, closer = plan.braces
         if (body.type, body.start_byte, body.end_byte, body.child_count) != ("statement_block", opener, closer + 1, 2):
             return f"the head tree's list is a {body.type} at {body.start_byte}-{body.end_byte}, not the plan's"
-    for index, (tree, (first, last)) in enumerate(zip(slices, plan.spans, strict=True)):
-        root = tree.root_node
-        if root.has_error:
-            return f"slice {index} has an error"
-        named = root.named_child_count
-        begins = root.named_child(0).start_byte if named else -1
-        ends = root.named_child(named - 1).end_byte if named else -1
-        if root.type != "program" or (begins, ends) != (first, last):
-            return f"slice {index}'s statements span {begins}-{ends}, not {first}-{last}"
-    if whole_count is not None and node_count(head, slices) != whole_count:
-        return f"the slices hold {node_count(head, slices)} nodes, the whole tree {whole_count}"
+    return None
+
+
+def check_slice(plan: Plan, index: int, tree: Tree) -> str | None:
+    """`check`'s part on slice `index` alone (checked while it is the one tree alive): no error,
+    and its statements tile its span."""
+    first, last = plan.spans[index]
+    root = tree.root_node
+    if root.has_error:
+        return f"slice {index} has an error"
+    named = root.named_child_count
+    begins = root.named_child(0).start_byte if named else -1
+    ends = root.named_child(named - 1).end_byte if named else -1
+    if root.type != "program" or (begins, ends) != (first, last):
+        return f"slice {index}'s statements span {begins}-{ends}, not {first}-{last}"
     return None

@@ -41,6 +41,9 @@ class Inline:
     jobs: int = 1
     #: whether those workers are forked (else spawned)
     forks: bool = hasattr(os, "fork")
+    #: how many slices a large JavaScript unit is read as, one tree at a time (docs/slices.md);
+    #: 1: the whole tree
+    slices: int = 1
 
     def isolated(self, work: Callable[[], T], subject: Path) -> T:
         """`work()`, where a crash or a breach of the memory bound cannot take the command down."""
@@ -112,15 +115,15 @@ class _Forked(Ahead[T]):
         return made.value
 
 
-def executor_for(jobs: int) -> Inline:
+def executor_for(jobs: int, slices: int = 1) -> Inline:
     """The executor of a scan with `jobs` processes: `Forked` where `fork` exists. The worker
     ahead has a switch, for measuring what it is worth (docs/performance.md):
-    `ERRATLAS_RENDER_WORKER=0|1`."""
-    if not can_fork():
-        executor = Inline()
-        executor.jobs = jobs
-        return executor
-    return Forked(jobs, ahead=_switch("ERRATLAS_RENDER_WORKER"))
+    `ERRATLAS_RENDER_WORKER=0|1`. `slices`: the cut count of a large JavaScript unit (1 by
+    default: the sliced extraction is not finished, docs/slices.md)."""
+    executor = Forked(jobs, ahead=_switch("ERRATLAS_RENDER_WORKER")) if can_fork() else Inline()
+    executor.jobs = jobs
+    executor.slices = slices
+    return executor
 
 
 def _switch(name: str) -> bool:

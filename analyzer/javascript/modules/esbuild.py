@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from analyzer.javascript.modules.finder import Finder, Found, Helper, Merging, Where
-from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Search
+from analyzer.javascript.modules.patterns import DECLARATIONS, FUNCTIONS, ID, Literals, Search
 from analyzer.javascript.modules.spans import ModuleSpan, module_digest
 from analyzer.javascript.modules.statement_rows import StatementRows, statement_rows
 from analyzer.javascript.modules.statements import (
@@ -61,6 +61,12 @@ _HOISTABLE = frozenset(
     {"function_declaration", "generator_function_declaration", "class_declaration", "variable_declaration",
      "lexical_declaration", "empty_statement", "comment"}
 )  # fmt: skip
+
+
+def core_offsets(literals: Literals) -> list[int]:
+    """Where the unit's helper cores start (bytes): a sliced extraction parses the slices holding
+    one first, to find the helpers before any wrapper (docs/slices.md, stage 3b)."""
+    return sorted(match.start() for search, _, _ in _HELPER_CORES for match in literals.matches(search))
 
 
 def find_helpers(where: Where) -> list[Helper]:

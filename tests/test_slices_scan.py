@@ -1,0 +1,227 @@
+"""The sliced extraction's driver (docs/slices.md, "Steps 3 and 9: the driver as built"): a scan
+with the unit read as N slices (`scan --slices N`, the executor's cut count) writes every output
+file byte for byte as the whole tree's scan does, and each reason a unit is not sliced is
+counted and said in the trace, never in the outputs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, run, tree_bytes
+from test_module_rows import SYNTHETIC as ESM_UNITS
+from test_slices_references import BUN_HEAD
+from test_slices_references import SYNTHETIC as REFERENCE_UNITS
+
+from analyzer.javascript import sliced, slices
+from analyzer.javascript.rules import JavaScriptRules, compile_rules
+from analyzer.javascript.sliced import SlicedHalves, sliced_halves
+from analyzer.limits import BoundExceeded
+from analyzer.parallel.executor import Inline, executor_for
+from analyzer.rules import load_rules
+from analyzer.scan import scan, scan_input
+
+#: the cross-slice cases of docs/slices.md's "Order of work", one statement each (a `;` ends
+#: each, so the plan can cut between any two): a function used before its declaration, a logger
+#: declared after its calls, a candidate with option calls in one slice and plain calls in
+#: others, a sink called from several slices, an error class chain over three slices, an ES5
+#: class whose base is declared elsewhere, a protected block calling a thrower through a third
+#: function, module-level `throw Error()` and a module-level `var e = Error()` thrown later
+CROSS = (
+    'L("start",{level:"info"});'
+    'function early(){if(!ok)throw new Error("early "+later(1));return 1};'
+    "try{early()}catch(e){sink(e)};"
+    'V("v1",{level:"warn"});V("v2",{level:"warn"});'
+    "class A extends Error{};"
+    'function thrower(){throw new A("t")};'
+    "function middle(){return thrower()};"
+    "var ok=0,e0=Error(\"kept\");"
+    "class B extends A{};"
+    'try{middle()}catch(e){L(e,{level:"error"})};'
+    'function Base(m){this.message=m};'
+    'class C extends B{constructor(){super("c")}};'
+    'var D=function(e){__extends(t,e);function t(){return e.call(this,"d")||this}return t}(Base);'
+    'function later(n){L("later",{level:"debug"});V("plain");return new C()};'
+    "function sink(e){report(e)};"
+    "try{later(2)}catch(e){sink(e)};"
+    "p.then(function(){return new D()}).catch(function(e){sink(e)});"
+    'if(!ok)throw Error("top");'
+    "function __extends(d,b){d.prototype=Object.create(b.prototype)};"
+    "function L(m,o){console.log(m,o)};"
+    "function V(m){sink(m)};"
+    "throw e0;"
+)
+#: a top-level `var Error` shadows the constructor calls of every other slice
+SHADOWED = 'function f(){return Error("a")};var g=function(){throw new Error("b")};var Error=function(m){};f();g();'
+UNITS = {
+    "cross.js": CROSS.encode(),
+    "cross.bun.js": (BUN_HEAD + CROSS.replace("throw e0;", 'exports(Error("x"));throw e0;') + "})\n").encode(),
+    "cross.iife.js": ("(function(){" + CROSS + "})();\n").encode(),
+    "shadowed.js": SHADOWED.encode(),
+    "shadowed.bun.js": (BUN_HEAD + SHADOWED + "})\n").encode(),
+    **{f"references.{name}": source for name, source in REFERENCE_UNITS.items()},
+    **{f"modules.{name}.js": source for name, source in ESM_UNITS.items()},
+}
+FIXTURE_FILES = sorted([*(FIXTURES / "demo").glob("*.min.js"), *(FIXTURES / "shadowing").glob("*.*js")])
+TRACE = {**os.environ, "ERRATLAS_TRACE": "1"}
+RULES = compile_rules(load_rules("javascript"))
+
+
+def scanned(bundle: Path, out: Path, *extra: object) -> tuple[dict[str, bytes], str]:
+    """Every output file of a one-job scan, and the trace."""
+    done = run("scan", bundle, "--out", out, "--jobs", 1, *extra, env=TRACE)
+    assert done.returncode == 0, done.stderr
+    return tree_bytes(out), done.stderr
+
+
+def input_of(tmp_path: Path, name: str) -> Path:
+    if name in UNITS:
+        path = tmp_path / name
+        path.write_bytes(UNITS[name])
+        return path
+    return next(path for path in FIXTURE_FILES if path.name == name)
+
+
+@pytest.mark.parametrize("name", [*(path.name for path in FIXTURE_FILES), *UNITS])
+def test_a_scan_in_slices_writes_the_whole_trees_outputs(tmp_path: Path, name: str) -> None:
+    bundle = input_of(tmp_path, name)
+    whole, _ = scanned(bundle, tmp_path / "whole")
+    planned = slices.plan(bundle.read_bytes(), 2) is not None
+    for count in (2, 3, 7):
+        outputs, trace = scanned(bundle, tmp_path / f"sliced-{count}", "--slices", count)
+        assert outputs == whole, f"{count} slices"
+        if planned:  # the slices were read, the stages without halves ran on the whole tree
+            read = slices.plan(bundle.read_bytes(), count)
+            assert read is not None
+            assert f"slice {len(read.ranges)} of {len(read.ranges)} read" in trace
+            assert "the whole tree: stages without halves" in trace
+            assert "the check failed" not in trace
+        else:
+            assert "the whole tree: no plan" in trace
+
+
+def test_the_units_made_here_are_sliced_but_iife_lists() -> None:
+    """So the scans above read them in slices, not whole; the plan's L is the program or Bun's
+    wrapper body, never an IIFE's body (docs/slices.md, "Step 1 as built")."""
+    for name, source in UNITS.items():
+        assert (slices.plan(source, 3) is None) == ("iife" in name), name
+
+
+def test_one_slice_reads_no_slice(tmp_path: Path) -> None:
+    _, trace = scanned(FIXTURES / "demo" / "demo.cjs.min.js", tmp_path / "out")
+    assert "slices:" not in trace
+
+
+def test_the_cut_count_is_the_executors() -> None:
+    assert executor_for(1).slices == executor_for(2).slices == Inline().slices == 1
+    assert executor_for(1, 3).slices == executor_for(2, 3).slices == 3
+
+
+def test_a_unit_with_no_plan_is_read_whole(tmp_path: Path) -> None:
+    _, trace = scanned(FIXTURES / "demo" / "demo.webpack.min.js", tmp_path / "out", "--slices", 3)
+    assert "the whole tree: no plan: one stretch holds most of L" in trace
+
+
+def test_signatures_read_the_whole_tree(tmp_path: Path) -> None:
+    whole, _ = scanned(FIXTURES / "demo" / "demo.cjs.min.js", tmp_path / "whole", "--signatures")
+    outputs, trace = scanned(FIXTURES / "demo" / "demo.cjs.min.js", tmp_path / "out", "--signatures", "--slices", 3)
+    assert outputs == whole
+    assert "the whole tree: --signatures reads the whole tree" in trace
+
+
+def test_a_helper_outside_the_sliced_list_reads_the_unit_whole(tmp_path: Path) -> None:
+    """A helper core in the head tree's bytes (here a comment before Bun's wrapper) is found by the
+    whole tree only (docs/slices.md, step 6)."""
+    core = "/* var Qz=(e,t)=>()=>(t||e((t={exports:{}}).exports,t),t.exports); */\n"
+    bundle = tmp_path / "head-helper.js"
+    bundle.write_bytes((core + BUN_HEAD + ESM_UNITS["program"].decode() + "})\n").encode())
+    whole, _ = scanned(bundle, tmp_path / "whole")
+    outputs, trace = scanned(bundle, tmp_path / "out", "--slices", 2)
+    assert outputs == whole
+    assert "the whole tree: a module helper outside L" in trace
+
+
+def test_a_slice_failing_the_check_reads_the_unit_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A regex the scanner took for a division: the slice it is cut in has an error."""
+    body = b"\n".join(b"var v%d=f(%d);" % (i, i) for i in range(10))
+    source = body + b"\nif(a)/;/.test(b);c=d/2;\n" + body
+    cut = source.index(b"/;/") + 2
+    made = slices.Plan("program", None, ((0, cut), (cut, len(source))), ((0, cut), (cut, len(source))), 1)
+    monkeypatch.setattr(sliced.slices, "plan_of", lambda source, count: made)
+    assert sliced_halves("u.js", source, 2, RULES, None) == "the check failed: slice 0 has an error"
+
+
+@pytest.mark.parametrize("bound", [BoundExceeded("u.js", "too many"), MemoryError()])
+def test_a_bound_exceeded_in_a_slice_reads_the_unit_whole(
+    monkeypatch: pytest.MonkeyPatch, bound: Exception
+) -> None:
+    def exceeded(*args: object, **kwargs: object) -> None:
+        raise bound
+
+    monkeypatch.setattr(sliced, "slice_modules", exceeded)
+    found = sliced_halves("u.js", UNITS["cross.js"], 3, RULES, None)
+    assert isinstance(found, str) and found.startswith("a bound exceeded")
+
+
+def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The whole tree, parsed for the stages without halves, checks the slices' node count."""
+    bundle = input_of(tmp_path, "cross.js")
+
+    whole_halves = sliced.sliced_halves
+
+    def miscounted(
+        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None
+    ) -> SlicedHalves | str:
+        made = whole_halves(name, source, cuts, rules, forced)
+        assert isinstance(made, SlicedHalves)
+        return SlicedHalves(made.modules, made.sites, made.nodes + 1)
+
+    monkeypatch.setattr(sliced, "sliced_halves", miscounted)
+    sliced.FALLBACKS.clear()
+    executor = Inline()
+    executor.slices = 3
+    found = scan(scan_input(bundle), executor=executor)
+    assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
+    assert found.callsites == scan(scan_input(bundle)).callsites
+
+
+def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With no byte superset of the candidates, each slice resolves only its own: those lacking
+    one the unit has (`V`'s option calls are in one slice, its plain call in another) are read
+    again with it, and the sites are the whole tree's."""
+    monkeypatch.setattr(sliced, "_logger_candidates", lambda source, plan, rules: frozenset())
+    sliced.FALLBACKS.clear()
+    again: list[int] = []
+    read = sliced._on_slice
+    monkeypatch.setattr(sliced, "_on_slice", lambda *args: again.append(args[3]) or read(*args))
+    bundle = input_of(tmp_path, "cross.js")
+    executor = Inline()
+    executor.slices = 7
+    found = scan(scan_input(bundle), executor=executor)
+    assert sliced.FALLBACKS == {"stages without halves": 1}
+    assert len(again) > 7 + 1  # the helpers' slice, every slice, then some again
+    assert found.callsites == scan(scan_input(bundle)).callsites
+
+
+def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    bundle = input_of(tmp_path, "cross.js")
+    whole_halves = sliced.sliced_halves
+
+    def with_a_stray_site(
+        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None
+    ) -> SlicedHalves | str:
+        made = whole_halves(name, source, cuts, rules, forced)
+        assert isinstance(made, SlicedHalves)
+        made.sites.sites.insert(0, (0, 1, "error"))
+        return made
+
+    monkeypatch.setattr(sliced, "sliced_halves", with_a_stray_site)
+    sliced.FALLBACKS.clear()
+    executor = Inline()
+    executor.slices = 3
+    found = scan(scan_input(bundle), executor=executor)
+    assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
+    assert found.callsites == scan(scan_input(bundle)).callsites
