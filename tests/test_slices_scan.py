@@ -164,6 +164,13 @@ def test_a_bound_exceeded_in_a_slice_reads_the_unit_whole(
     assert isinstance(found, str) and found.startswith("a bound exceeded")
 
 
+def _sliced_scan(bundle: Path, cuts: int):  # type: ignore[no-untyped-def]
+    """The scan of `bundle` in this process, its large units read as `cuts` slices."""
+    executor = Inline()
+    executor.slices = cuts
+    return scan(scan_input(bundle), executor=executor)
+
+
 def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The whole tree, parsed for the stages without halves, checks the slices' node count."""
     bundle = input_of(tmp_path, "cross.js")
@@ -179,9 +186,7 @@ def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.
 
     monkeypatch.setattr(sliced, "sliced_halves", miscounted)
     sliced.FALLBACKS.clear()
-    executor = Inline()
-    executor.slices = 3
-    found = scan(scan_input(bundle), executor=executor)
+    found = _sliced_scan(bundle, 3)
     assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
     assert found.callsites == scan(scan_input(bundle)).callsites
 
@@ -196,9 +201,7 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
     read = sliced._on_slice
     monkeypatch.setattr(sliced, "_on_slice", lambda *args: again.append(args[3]) or read(*args))
     bundle = input_of(tmp_path, "cross.js")
-    executor = Inline()
-    executor.slices = 7
-    found = scan(scan_input(bundle), executor=executor)
+    found = _sliced_scan(bundle, 7)
     assert sliced.FALLBACKS == {"stages without halves": 1}
     assert len(again) > 7 + 1  # the helpers' slice, every slice, then some again
     assert found.callsites == scan(scan_input(bundle)).callsites
@@ -220,8 +223,6 @@ def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
 
     monkeypatch.setattr(sliced, "sliced_halves", with_a_stray_site)
     sliced.FALLBACKS.clear()
-    executor = Inline()
-    executor.slices = 3
-    found = scan(scan_input(bundle), executor=executor)
+    found = _sliced_scan(bundle, 3)
     assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
     assert found.callsites == scan(scan_input(bundle)).callsites

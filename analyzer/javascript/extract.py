@@ -94,8 +94,6 @@ def extract_unit(
     if keep is not None:
         keep.append(tree)
     if halves is not None and halves.nodes != tree.root_node.descendant_count:
-        from analyzer.javascript.sliced import fallback
-
         fallback(unit.name, f"the check failed: the slices hold {halves.nodes} nodes, the whole tree "
                             f"{tree.root_node.descendant_count}")
         halves = None
