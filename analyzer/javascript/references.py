@@ -6,7 +6,7 @@ so is every binding such an item declares."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
@@ -26,7 +26,7 @@ from analyzer.javascript.syntax import PATTERN_TYPES, ancestors
 _DECLARATIONS = frozenset({"variable_declaration", "lexical_declaration"})
 _FUNCTION_DECLARATIONS = frozenset({"function_declaration", "generator_function_declaration", "class_declaration"})
 _WRAPPER_FUNCTIONS = frozenset({"function_expression", "arrow_function", "function"})
-_SKIPPED = frozenset({"comment", "empty_statement", "hash_bang_line"})
+SKIPPED = frozenset({"comment", "empty_statement", "hash_bang_line"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +84,18 @@ CHUNK_BYTES = 64 << 10
 def listing(
     tree: Tree, source: bytes, modules: ModuleMap, chunk_bytes: int = CHUNK_BYTES, *,
     span: tuple[int, int] | None = None, names: frozenset[bytes] | None = None,
+    splits: dict[tuple[int, int], tuple[tuple[int, int], ...]] | None = None,
 ) -> Listing:
     """The items of a tree and the top-level names they declare, in chunks of about
     `chunk_bytes` of items. `span`: the range of the unit a slice tree holds (its root is the
     statement list, never unwrapped: docs/slices.md, stage 8); None for the unit's whole tree.
     `names`: the names to look for (default: those the items declare); a slice needs the
-    unit's, declared in other slices too."""
+    unit's, declared in other slices too. `splits`: gets each item split into the modules
+    inside it, and those modules' spans."""
     root = tree.root_node
     container = _top_list(root) if span is None else root
-    raw = sorted(_items(container, sorted((m.start, m.end) for m in modules.modules), root), key=lambda i: i[0])
+    raw = sorted(_items(container, sorted((m.start, m.end) for m in modules.modules), root, splits),
+                 key=lambda i: i[0])
     tops = {root.id, container.id} | ({container.parent.id} if container.parent is not None else set())
     chunks, first, size = [], 0, 0
     for position, (start, end, _, _) in enumerate(raw):
@@ -206,6 +209,23 @@ def unit_references(slices: Sequence[SliceReferences], roots: Collection[int] | 
         digests = {key: digest for key, digest in digests.items() if key[0] in wanted}
     helpers = frozenset().union(*(part.helpers for part in slices))
     return UnitReferences(items, helpers, len(shadowed), digests, frozenset(shadowed))
+
+
+#: an item without its node: (start, end, None, (offset, name) of each top-level name it declares)
+Row = tuple[int, int, None, tuple[tuple[int, bytes], ...]]
+
+
+def root_candidates(items: Sequence[tuple[int, int, object, tuple[object, ...]]], offsets: Iterable[int]) -> list[int]:
+    """The positions of the declaring items that hold one of `offsets` (callsites, the logger's
+    declaration: docs/references.md, the bindings that may root a `references` entry). `items`:
+    (start, end, any, declared names) rows in order, a tree's raw items or merged rows."""
+    starts = [item[0] for item in items]
+    wanted = set()
+    for offset in offsets:
+        position = bisect.bisect_right(starts, offset) - 1
+        if position >= 0 and offset < items[position][1] and items[position][3]:
+            wanted.add(position)
+    return sorted(wanted)
 
 
 #: texts only bundler runtime helpers hold (esbuild's and Bun's `__using`, `__callDispose`,
@@ -339,15 +359,15 @@ def _top_list(root: Node) -> Node:
     of an IIFE that is the program's only statement (recursively), or the program."""
     container = main_container(root)
     for _ in range(8):
-        body = _wrapper_body(container)
+        body = wrapper_body(container)
         if body is None:
             return container
         container = body
     return container
 
 
-def _wrapper_body(container: Node) -> Node | None:
-    statements = [s for s in container.named_children if s.type not in _SKIPPED and not _directive(s)]
+def wrapper_body(container: Node) -> Node | None:
+    statements = [s for s in container.named_children if s.type not in SKIPPED and not directive(s)]
     if len(statements) != 1 or statements[0].type != "expression_statement":
         return None
     expression = _unwrapped(statements[0].named_children[0]) if statements[0].named_children else None
@@ -371,7 +391,7 @@ def _unwrapped(node: Node | None) -> Node | None:
     return node
 
 
-def _directive(statement: Node) -> bool:
+def directive(statement: Node) -> bool:
     return (statement.type == "expression_statement" and statement.named_child_count == 1
             and statement.named_children[0].type == "string")
 
@@ -379,14 +399,19 @@ def _directive(statement: Node) -> bool:
 # ---- items --------------------------------------------------------------------------------
 
 
-def _items(container: Node, modules: list[tuple[int, int]], root: Node) -> Iterator[RawItem]:
+def _items(
+    container: Node, modules: list[tuple[int, int]], root: Node,
+    splits: dict[tuple[int, int], tuple[tuple[int, int], ...]] | None = None,
+) -> Iterator[RawItem]:
     starts = sorted(modules)
     for statement in container.named_children:
-        if statement.type in _SKIPPED or _directive(statement):
+        if statement.type in SKIPPED or directive(statement):
             continue
         for item in _statement_items(statement):
-            inner = _modules_inside(starts, item[0], item[1])
+            inner = modules_inside(starts, item[0], item[1])
             if len(inner) > 1:  # a module table or a wrapper of modules: each module is an item
+                if splits is not None:
+                    splits[(item[0], item[1])] = tuple(inner)
                 for start, end in inner:
                     node = root.descendant_for_byte_range(start, end)
                     if node is not None:
@@ -461,7 +486,7 @@ def _pattern_names(target: Node | None) -> tuple[tuple[int, bytes], ...]:
     return tuple(sorted(out))
 
 
-def _modules_inside(modules: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
+def modules_inside(modules: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
     """The module spans lying inside [start, end), when they do not cover it whole."""
     at = bisect.bisect_left(modules, (start, -1))
     inside = []
