@@ -44,13 +44,19 @@ from analyzer.javascript.modules.finder import Where
 from analyzer.javascript.modules.patterns import Literals
 from analyzer.javascript.modules.statements import StatementLists, main_container
 from analyzer.javascript.normalize import Normalizer
-from analyzer.javascript.reference_slices import lacking, slice_part, speculated_modules, unit_listing, unsliceable
+from analyzer.javascript.reference_slices import (
+    lacking,
+    root_candidates,
+    slice_part,
+    speculated_modules,
+    unit_listing,
+    unsliceable,
+)
 from analyzer.javascript.references import (
     Listing,
     binding_digests,
     chunk_references,
     listing,
-    root_candidates,
     slice_references,
     unit_references,
 )

@@ -21,6 +21,7 @@ from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.handlers import called_sources, find_handlers, flow_of
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import find_modules, unit_evidence
+from analyzer.javascript.reference_slices import UnitListing, root_candidates
 from analyzer.javascript.references import (
     Chunk,
     Listing,
@@ -28,7 +29,6 @@ from analyzer.javascript.references import (
     binding_digests,
     chunk_references,
     listing,
-    root_candidates,
     slice_references,
     unit_references,
 )
@@ -47,7 +47,6 @@ from analyzer.places import EMBEDDED, UnitPlace, file_place
 from analyzer.trace import mark
 
 if TYPE_CHECKING:  # the driver is imported only when a unit is cut (its import: 15 ms, mostly patterns)
-    from analyzer.javascript.reference_slices import UnitListing
     from analyzer.javascript.sliced import SlicedHalves
 
 

@@ -6,10 +6,10 @@ its speculated roots), and the merge's checks and re-reads, with no node."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from tree_sitter import Tree
+from tree_sitter import Node, Tree
 
 from analyzer.javascript.modules import FINDERS, ModuleMap, SliceModules, esbuild, webpack
 from analyzer.javascript.modules.finder import Helper, Merging
@@ -20,7 +20,6 @@ from analyzer.javascript.occurrences import RawItem
 from analyzer.javascript.references import (
     SKIPPED,
     Listing,
-    Row,
     SliceReferences,
     UnitReferences,
     binding_digests,
@@ -33,6 +32,22 @@ from analyzer.javascript.references import (
     unsearched,
     wrapper_body,
 )
+
+#: an item without its node: (start, end, None, (offset, name) of each top-level name it declares)
+Row = tuple[int, int, None, tuple[tuple[int, bytes], ...]]
+
+
+def root_candidates(items: Sequence[tuple[int, int, object, tuple[object, ...]]], offsets: Iterable[int]) -> list[int]:
+    """The positions of the declaring items that hold one of `offsets` (callsites, the logger's
+    declaration: docs/references.md, the bindings that may root a `references` entry). `items`:
+    (start, end, any, declared names) rows in order, a tree's raw items or merged rows."""
+    starts = [item[0] for item in items]
+    wanted = set()
+    for offset in offsets:
+        position = bisect.bisect_right(starts, offset) - 1
+        if position >= 0 and offset < items[position][1] and items[position][3]:
+            wanted.add(position)
+    return sorted(wanted)
 
 
 def speculated_modules(part: SliceModules, source: bytes, helpers: Sequence[Helper]) -> ModuleMap:
@@ -65,8 +80,9 @@ class SlicePart:
     splits: dict[tuple[int, int], tuple[tuple[int, int], ...]]
     #: the positions (its own) whose bindings it digested
     digested: frozenset[int]
-    #: its statements of L that hold code (no comment, directive or empty statement), and
-    #: whether its one such statement is an IIFE whose body a whole tree would list instead
+    #: its statements of L that hold code (no comment, directive or empty statement: 0, 1 or
+    #: 2 for more), and whether its one such statement is an IIFE whose body a whole tree
+    #: would list instead
     statements: int
     wrapper: bool
 
@@ -87,9 +103,22 @@ def slice_part(
     asked = wanted(items.raw)
     references = slice_references(items, chunks, binding_digests(tree, normalizer, items.raw, asked))
     rows: list[Row] = [(start, end, None, declared) for start, end, _, declared in items.raw]
-    statements = sum(1 for s in root.named_children if s.type not in SKIPPED and not directive(s))
+    statements = _statements(root)
     wrapper = statements == 1 and wrapper_body(root) is not None
     return items, SlicePart(references, rows, splits, frozenset(asked), statements, wrapper)
+
+
+def _statements(root: Node) -> int:
+    """How many statements of the slice hold code (none, one, or 2 for more): a slice's
+    statements are 10,000 nodes, not read for this."""
+    found = 0
+    for index in range(root.named_child_count):
+        statement = root.named_child(index)
+        if statement is not None and statement.type not in SKIPPED and not directive(statement):
+            found += 1
+            if found == 2:
+                break
+    return found
 
 
 def unsliceable(parts: Sequence[SlicePart], modules: ModuleMap) -> str | None:

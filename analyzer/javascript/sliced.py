@@ -32,12 +32,12 @@ from analyzer.javascript.reference_slices import (
     SlicePart,
     UnitListing,
     lacking,
+    root_candidates,
     slice_part,
     speculated_modules,
     unit_listing,
     unsliceable,
 )
-from analyzer.javascript.references import root_candidates
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_rows import SliceSites, UnitSites, merge_sites, tree_sites
 from analyzer.javascript.slice_supersets import Supersets, supersets
@@ -177,7 +177,7 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
 
 def _potential_roots(part: SliceSites) -> list[int]:
     """The offsets whose items may hold a root once the merge decides the sites and the logger
-    (`references.root_candidates`): every call a slice's rows may make a site, and every
+    (`reference_slices.root_candidates`): every call a slice's rows may make a site, and every
     binding its rows may make the logger's (L's first declarations of the names it resolved,
     the bindings below L its candidates' calls resolve to, the default-level ones)."""
     top = part.top
