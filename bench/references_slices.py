@@ -1,5 +1,6 @@
 """The reference graph's words pass over slices (issue 22, docs/slices.md "Step 5 as built"): the
-summed CPU of N slices' passes against the whole tree's, on one unit, in alternated rounds.
+summed CPU of N slices' passes against the whole tree's, on one unit, in alternated rounds; and
+the whole stage as the driver runs it against the whole tree's.
 
 usage: python bench/references_slices.py [--package NAME --version V | --target PATH] [--slices 4]
                                          [--rounds 5]
@@ -10,8 +11,13 @@ and each slice's on its root and range, given the whole tree's names), then time
 round in alternated order, `chunk_references` over every chunk: of the whole tree; of the
 slices, each reading its range; and of the slices with their last chunk reading to the source's
 end (what a slice would read without its range: every later slice's bytes as a gap). The
-merged graph of the slices (no digests) is checked equal to the whole tree's. CPU is
-`time.process_time` with the collector off; the load average is printed before and after.
+merged graph of the slices (no digests) is checked equal to the whole tree's. Then the stage
+(stages 8-10e): on the whole tree, `listing`, every chunk, the roots' digests and the merge as
+`extract._Tasks` makes them; on the slices, as `sliced._halves` does, each slice's
+`speculated_modules` and `slice_part` (listing, chunks, the digests of its speculated roots)
+from its module part and site rows (made before, not timed), then the merge (`unsliceable`,
+the roots, `lacking`, `unit_listing`); both checked equal. CPU is `time.process_time` with the
+collector off; the load average is printed before and after.
 """
 
 from __future__ import annotations
@@ -31,10 +37,35 @@ sys.path.insert(0, str(REPOSITORY / "tests"))
 
 from support import npm_cache
 
-from analyzer.javascript import slices
-from analyzer.javascript.modules import find_modules
-from analyzer.javascript.references import Listing, chunk_references, listing, slice_references, unit_references
-from analyzer.javascript.syntax import new_parser
+from analyzer.javascript import sliced, slices
+from analyzer.javascript.extract import _root_candidates
+from analyzer.javascript.modules import SliceModules, esbuild, find_modules, slice_modules, unit_modules, webpack
+from analyzer.javascript.modules.finder import Where
+from analyzer.javascript.modules.patterns import Literals
+from analyzer.javascript.modules.statements import StatementLists, main_container
+from analyzer.javascript.normalize import Normalizer
+from analyzer.javascript.reference_slices import (
+    lacking,
+    root_candidates,
+    slice_part,
+    speculated_modules,
+    unit_listing,
+    unsliceable,
+)
+from analyzer.javascript.references import (
+    Listing,
+    binding_digests,
+    chunk_references,
+    listing,
+    slice_references,
+    unit_references,
+)
+from analyzer.javascript.rules import compile_rules
+from analyzer.javascript.site_rows import merge_sites, tree_sites
+from analyzer.javascript.slice_supersets import supersets
+from analyzer.javascript.syntax import ancestors, new_parser
+from analyzer.javascript.top_bindings import TopScopes, head_bindings
+from analyzer.rules import load_rules
 
 
 def words_pass(listings: list[tuple[Listing, object]], source: bytes) -> list[list[object]]:
@@ -95,6 +126,50 @@ def main() -> None:
     print(f"{len(made.ranges)} slices, {len(whole.raw):,} items, {len(whole.names):,} names, "
           f"{merged.walked} walks: the merged graph equals the whole tree's")
 
+    # the stage: the halves before it (module parts, site rows) made once, outside the timing
+    rules = compile_rules(load_rules("javascript"))
+    chain = () if head is None else tuple(ancestors(main_container(head.root_node), head.root_node))
+    list_type = "program" if head is None else "statement_block"
+    literals = Literals(source)
+    helpers = esbuild.unit_helpers([esbuild.find_helpers(Where(part.root_node, source, literals,
+                                                               StatementLists(part.root_node, part.root_node),
+                                                               span=span))
+                                    for part, span in zip(trees, made.ranges, strict=True)])
+    found = supersets(source, made.braces, rules.level_key, rules.options_argument)
+    assert found is not None
+    wanted = sliced._logger_candidates(found, rules)
+    module_parts = [slice_modules(part.root_node, source, literals, StatementLists(part.root_node, part.root_node),
+                                  helpers, span=span, chain=chain, table_names=webpack.table_names(literals))
+                    for part, span in zip(trees, made.ranges, strict=True)]
+    site_parts = [tree_sites(part, source, rules, None, TopScopes(part.root_node, chain, list_type), wanted).rows
+                  for part in trees]
+    module_map = unit_modules([SliceModules(one.rows, list(one.parts)) for one in module_parts], source, helpers)
+    sites = merge_sites(site_parts, head_bindings(chain, list_type), source, rules, None)
+    offsets = [start for start, _, _ in sites.sites] + ([sites.choice.binding.offset] if sites.choice.binding else [])
+
+    def whole_stage() -> object:
+        items = listing(tree, source, modules)
+        chunks = [chunk_references(items, chunk, source, tree.root_node) for chunk in range(len(items.chunks))]
+        roots = _root_candidates(items.raw, offsets[:len(sites.sites)], sites.choice)
+        digests = binding_digests(tree, Normalizer(source), items.raw, roots)
+        return unit_references([slice_references(items, chunks, digests)])
+
+    def sliced_stage() -> object:
+        parts = []
+        for part, span, module_part, site_part in zip(trees, made.ranges, module_parts, site_parts, strict=True):
+            potential = sliced._potential_roots(site_part)
+            parts.append(slice_part(part, source, span, speculated_modules(module_part, source, helpers), found.names,
+                                    lambda raw, potential=potential: root_candidates(raw, potential),  # type: ignore[misc]
+                                    Normalizer(source))[1])
+        assert unsliceable(parts, module_map) is None
+        roots = root_candidates([row for one in parts for row in one.rows], offsets)
+        assert not lacking(parts, roots), "a slice would be read again"
+        return unit_listing(parts, roots, module_map.helpers).references
+
+    assert sliced_stage() == whole_stage(), "the stage on the slices is not the whole tree's"
+    print("the stage on the slices (no slice read again) equals the whole tree's")
+    modes["stage: whole tree"] = whole_stage
+    modes["stage: 4 slices and the merge"] = sliced_stage
     spent: dict[str, list[float]] = {mode: [] for mode in modes}
     order = list(modes)
     for round_ in range(args.rounds):
@@ -106,7 +181,10 @@ def main() -> None:
         print(f"| {mode} | {statistics.median(values):.3f} | {min(values):.3f} | "
               f"{' '.join(f'{v:.3f}' for v in values)} |")
     paired = [s - w for s, w in zip(spent["slices"], spent["whole"], strict=True)]
-    print(f"slices - whole, paired median: {statistics.median(paired):+.3f} s; load average after {os.getloadavg()}")
+    print(f"words pass, slices - whole, paired median: {statistics.median(paired):+.3f} s")
+    paired = [s - w for s, w in zip(spent["stage: 4 slices and the merge"], spent["stage: whole tree"], strict=True)]
+    print(f"stage, slices - whole, paired median: {statistics.median(paired):+.3f} s; "
+          f"load average after {os.getloadavg()}")
 
 
 if __name__ == "__main__":

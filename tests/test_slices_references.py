@@ -6,15 +6,19 @@ the digests of its items made while it is alive, the node-free summaries merged
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, run, tree_bytes
 from test_module_rows import SYNTHETIC as ESM_UNITS
+from test_slices_modules import UNITS as MODULE_UNITS
 from tree_sitter import Tree
 
-from analyzer.javascript import occurrences, slices
+from analyzer.javascript import occurrences, sliced, slices
 from analyzer.javascript.extract import _find_sites, _root_candidates, _Tasks
 from analyzer.javascript.modules import ModuleMap, find_modules
 from analyzer.javascript.references import (
@@ -29,11 +33,13 @@ from analyzer.javascript.references import (
     unsearched,
 )
 from analyzer.javascript.rules import compile_rules
+from analyzer.javascript.sliced import SlicedHalves
 from analyzer.javascript.syntax import new_parser
 from analyzer.javascript.unit_tree import UnitTree
 from analyzer.model import Unit
 from analyzer.parallel.executor import Inline
 from analyzer.rules import load_rules
+from analyzer.scan import scan, scan_input
 
 RULES = compile_rules(load_rules("javascript"))
 BUN_HEAD = "// @bun @bun-cjs\n(function(exports, require, module, __filename, __dirname) {"
@@ -267,3 +273,165 @@ def test_a_slices_words_pass_reads_only_its_range(monkeypatch: pytest.MonkeyPatc
         first, last = plan.ranges[index]
         assert read and all(first <= start <= end <= last for start, end in read)
         assert sum(end - start for start, end in read) == last - first  # items and gaps, each once
+
+
+# ---- the driver (docs/slices.md, "Steps 3 and 9: the driver as built") -------------------------
+
+
+def scanned(bundle: Path, out: Path, *extra: object) -> tuple[dict[str, bytes], str]:
+    """Every output file of a one-job scan, and the trace."""
+    done = run("scan", bundle, "--out", out, "--jobs", 1, *extra, env={**os.environ, "ERRATLAS_TRACE": "1"})
+    assert done.returncode == 0, done.stderr
+    return tree_bytes(out), done.stderr
+
+
+def driven(source: bytes, plan: slices.Plan, monkeypatch: pytest.MonkeyPatch) -> SlicedHalves | str:
+    """`sliced.sliced_halves` on the unit cut by `plan`."""
+    monkeypatch.setattr(sliced.slices, "plan_of", lambda source, count: plan)
+    return sliced.sliced_halves("unit.js", source, len(plan.ranges), RULES, None)
+
+
+def assert_driven_as_the_whole(source: bytes, plan: slices.Plan, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = driven(source, plan, monkeypatch)
+    assert isinstance(made, SlicedHalves), made
+    whole, modules, _, _ = whole_references(source)
+    assert made.references.references == whole
+    raw = listing(new_parser().parse(source), source, modules).raw
+    assert made.references.rows == [(start, end, None, declared) for start, end, _, declared in raw]
+
+
+#: the units whose items hold several modules: a webpack table declared in L, wrappers in an
+#: IIFE's body (lists below L), each split into its modules by the slice holding it
+SPLIT = {"webpack5-table": MODULE_UNITS["webpack5-table"], "iife-list": MODULE_UNITS["iife-list"],
+         "bun-webpack5-table": MODULE_UNITS["bun-webpack5-table"]}
+
+
+@pytest.mark.parametrize("count", [2, 3, 7])
+@pytest.mark.parametrize("name", [*sorted(SYNTHETIC), *SHADOWING, *DEMOS, *sorted(SPLIT)])
+def test_the_driver_gives_the_whole_trees_graph_and_items(
+    name: str, count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each slice lists its items with the modules its own part of the map finds inside them
+    (`references.speculated_modules`), looks for the byte superset of the names L declares and
+    digests its speculated roots; the merge is the whole tree's graph, with its items' rows."""
+    source = SPLIT.get(name) or _source(name)
+    plan, _ = statement_plan(source, count)
+    assert_driven_as_the_whole(source, plan, monkeypatch)
+
+
+@pytest.mark.parametrize("name", sorted(SPLIT))
+def test_every_cut_of_the_units_whose_items_hold_modules(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = SPLIT[name]
+    tree = new_parser().parse(source)
+    modules = find_modules(tree, source)
+    items = listing(tree, source, modules).raw
+    assert sum(1 for start, end, _, _ in items if (start, end) in {(m.start, m.end) for m in modules.modules}) >= 2
+    whole = new_parser().parse(source)
+    statements = len(_top_list(whole.root_node).named_children)
+    for cuts in range(2, statements + 2, max(1, statements // 12)):
+        plan, _ = statement_plan(source, cuts)
+        assert_driven_as_the_whole(source, plan, monkeypatch)
+
+
+def test_a_slice_lacking_a_name_is_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name L declares missing from the byte superset: every slice lacking it is read again
+    with it (`references.unsearched`); with no superset at all, each slice looks for its own
+    names first, and every slice lacking another's is read again."""
+    source = SYNTHETIC["forward.bun.js"]
+    plan, _ = statement_plan(source, 5)
+    found = sliced.supersets
+    marks: list[str] = []
+    monkeypatch.setattr(sliced, "mark", marks.append)
+    monkeypatch.setattr(sliced, "supersets", lambda *args: dataclasses.replace(
+        found(*args), names=found(*args).names - {b"b", b"later"}))
+    assert_driven_as_the_whole(source, plan, monkeypatch)
+    again = [mark for mark in marks if "read again for the reference graph" in mark]
+    assert len(again) == len(plan.ranges)  # each slice lacked `b` or `later`
+    marks.clear()
+    monkeypatch.setattr(sliced, "supersets", lambda *args: None)
+    assert_driven_as_the_whole(source, plan, monkeypatch)
+    assert any("read again for the reference graph" in mark for mark in marks)
+
+
+def test_a_root_the_slice_did_not_digest_is_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The roots are decided by the merged sites and logger: a slice that did not speculate
+    one (here: none at all) is read again for its digests."""
+    source = _source("demo.bun.min.js")
+    plan = slices.plan(source, 3)
+    assert plan is not None
+    marks: list[str] = []
+    monkeypatch.setattr(sliced, "mark", marks.append)
+    monkeypatch.setattr(sliced, "_potential_roots", lambda part: [])
+    assert_driven_as_the_whole(source, plan, monkeypatch)
+    assert any("read again for the reference graph (0 names" in mark for mark in marks)
+
+
+def test_a_slice_whose_items_differ_when_read_again_reads_the_unit_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _source("demo.bun.min.js")
+    plan = slices.plan(source, 3)
+    assert plan is not None
+    monkeypatch.setattr(sliced, "_potential_roots", lambda part: [])
+    made_by, calls = sliced.slice_part, []
+
+    def another(*args: object) -> tuple[object, sliced.SlicePart]:
+        items, part = made_by(*args)  # type: ignore[arg-type]
+        calls.append(part)
+        return items, part if len(calls) <= len(plan.ranges) else dataclasses.replace(part, rows=part.rows[1:])
+
+    monkeypatch.setattr(sliced, "slice_part", another)
+    made = driven(source, plan, monkeypatch)
+    assert isinstance(made, str) and made.startswith("the check failed: slice 0's items differ"), made
+
+
+#: a second module table named as the runtime's: the whole tree (and the merge) take the first
+#: one declared, the slice holding only the second would split it into its modules
+TWICE = (MODULE_UNITS["webpack5-table"]
+         + b'var e={3:function(t){t.exports=3},4:function(t){t.exports=4}};'
+         + b"".join(b"var c%d=%d;" % (i, i) for i in range(12)))
+#: L holds one statement, an IIFE, and directives: a whole tree lists the IIFE's body
+IIFE_ALONE = ("".join(f'"directive {i} of this unit";' for i in range(40))
+              + '(function(){var a=1;function b(){return a+c}var c=new Error("c");b()})();').encode()
+
+
+@pytest.mark.parametrize(("source", "reason"), [
+    (TWICE, "the modules inside an item: slice"),
+    (IIFE_ALONE, "the reference graph's list: L's one statement is an IIFE"),
+])
+def test_items_a_slice_cannot_list_as_the_whole_tree_read_the_unit_whole(
+    source: bytes, reason: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    plan = slices.plan(source, 3)
+    assert plan is not None
+    made = driven(source, plan, monkeypatch)
+    assert isinstance(made, str) and made.startswith(reason), made
+    monkeypatch.undo()
+    bundle = tmp_path / "unit.js"
+    bundle.write_bytes(source)
+    whole, _ = scanned(bundle, tmp_path / "whole")
+    outputs, trace = scanned(bundle, tmp_path / "sliced", "--slices", 3)
+    assert outputs == whole
+    assert f"the whole tree: {reason}" in trace
+
+
+def test_slices_whose_items_are_not_the_whole_trees_read_it_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The whole tree, parsed for the stages without halves, checks the slices' items."""
+    bundle = tmp_path / "forward.js"
+    bundle.write_bytes(SYNTHETIC["forward.js"])
+    made_by = sliced.sliced_halves
+
+    def shifted(name: str, source: bytes, cuts: int, rules: object, forced: str | None) -> SlicedHalves | str:
+        made = made_by(name, source, cuts, rules, forced)  # type: ignore[arg-type]
+        assert isinstance(made, SlicedHalves)
+        made.references.rows.pop()
+        return made
+
+    monkeypatch.setattr(sliced, "sliced_halves", shifted)
+    sliced.FALLBACKS.clear()
+    executor = Inline()
+    executor.slices = 3
+    found = scan(scan_input(bundle), executor=executor)
+    assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
+    alone = scan(scan_input(bundle))
+    assert found.callsites == alone.callsites and found.references == alone.references

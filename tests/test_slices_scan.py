@@ -5,6 +5,7 @@ counted and said in the trace, never in the outputs."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -182,7 +183,7 @@ def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.
     ) -> SlicedHalves | str:
         made = whole_halves(name, source, cuts, rules, forced)
         assert isinstance(made, SlicedHalves)
-        return SlicedHalves(made.modules, made.sites, made.nodes + 1)
+        return dataclasses.replace(made, nodes=made.nodes + 1)
 
     monkeypatch.setattr(sliced, "sliced_halves", miscounted)
     sliced.FALLBACKS.clear()
@@ -195,7 +196,7 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
     """With no byte superset of the candidates, each slice resolves only its own: those lacking
     one the unit has (`V`'s option calls are in one slice, its plain call in another) are read
     again with it, and the sites are the whole tree's."""
-    monkeypatch.setattr(sliced, "_logger_candidates", lambda source, plan, rules: frozenset())
+    monkeypatch.setattr(sliced, "_logger_candidates", lambda found, rules: frozenset())
     sliced.FALLBACKS.clear()
     again: list[int] = []
     read = sliced._on_slice

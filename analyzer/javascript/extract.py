@@ -3,7 +3,6 @@ survive this stage, so the tree's memory is freed when it returns)."""
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -22,6 +21,7 @@ from analyzer.javascript.consumers import consumer_of
 from analyzer.javascript.handlers import called_sources, find_handlers, flow_of
 from analyzer.javascript.messages import message_of
 from analyzer.javascript.modules import find_modules, unit_evidence
+from analyzer.javascript.reference_slices import UnitListing, root_candidates
 from analyzer.javascript.references import (
     Chunk,
     Listing,
@@ -116,10 +116,11 @@ def _whole_tree(
     mark(f"extract: {len(sites)} callsites found")
     check_callsites(label, len(sites))
     class_facts = error_classes(unit, part, resolution, heritages, rules)
-    items = listing(tree, source, modules)
-    roots = _root_candidates(items.raw, [node.start_byte for node, kind in sites], choice)
+    items = listing(tree, source, modules)  # `called_sources` reads the whole tree's items' nodes
+    listed = _sliced_listing(unit.name, items, halves)
+    roots = _root_candidates(items.raw, [node.start_byte for node, kind in sites], choice) if listed is None else []
     mark("extract: module map and items made")
-    work = _Tasks(unit, part, rules, items, sites, roots)
+    work = _Tasks(unit, part, rules, items if listed is None else listed.references, sites, roots)
     spent_before = budget.left
     done = executor.map(work.run, work.count)
     references, site_facts, caught, spent = work.gather(done)
@@ -161,27 +162,31 @@ class _Tasks:
     graph's chunks, then groups of callsites, then groups of the bindings to digest."""
 
     def __init__(
-        self, unit: Unit, part: UnitTree, rules: JavaScriptRules, items: Listing, sites: list[tuple[Node, str]],
-        roots: list[int],
+        self, unit: Unit, part: UnitTree, rules: JavaScriptRules, items: Listing | UnitReferences,
+        sites: list[tuple[Node, str]], roots: list[int],
     ) -> None:
-        self.unit, self.part, self.rules, self.normalizer, self.items = unit, part, rules, part.normalizer, items
+        """`items`: the tree's, or the reference graph the slices made (no chunk, no digest)."""
+        self.unit, self.part, self.rules, self.normalizer = unit, part, rules, part.normalizer
+        self.items = items if isinstance(items, Listing) else None
+        self.made = items if isinstance(items, UnitReferences) else None
         self.sites, self.roots = sites, roots
         self.columns = _columns(unit.source, [node.start_byte for node, _ in sites])
         self.diagnostics = frozenset(node.start_byte for node, kind in sites if kind == "diagnostic")
         self.site_groups = range(0, len(sites), _SITES_PER_TASK)
         self.root_groups = range(0, len(roots), _BINDINGS_PER_TASK)
-        self.count = len(items.chunks) + len(self.site_groups) + len(self.root_groups)
+        self.chunks = len(self.items.chunks) if self.items is not None else 0
+        self.count = self.chunks + len(self.site_groups) + len(self.root_groups)
 
     def run(self, task: int) -> object:
-        chunks, groups = len(self.items.chunks), len(self.site_groups)
+        chunks, groups = self.chunks, len(self.site_groups)
         if task < chunks:
-            return chunk_references(self.items, task, self.unit.source, self.part.root)
+            return chunk_references(cast(Listing, self.items), task, self.unit.source, self.part.root)
         if task < chunks + groups:
             first = self.site_groups[task - chunks]
             return self._site_facts(self.sites[first:first + _SITES_PER_TASK])
         first = self.root_groups[task - chunks - groups]
         wanted = self.roots[first:first + _BINDINGS_PER_TASK]
-        return binding_digests(self.part.tree, self.normalizer, self.items.raw, wanted)
+        return binding_digests(self.part.tree, self.normalizer, cast(Listing, self.items).raw, wanted)
 
     def _site_facts(self, sites: list[tuple[Node, str]]) -> tuple[list[SiteFacts | LeftOut], dict[int, int], int]:
         """The facts of some callsites, the handlers that catch their errors directly (callsite
@@ -205,7 +210,7 @@ class _Tasks:
     def gather(self, done: list[object]) -> tuple[UnitReferences, list[SiteFacts | LeftOut], dict[int, int], int]:
         """(the references with the digests of their roots, every callsite's facts in order, the
         handlers that catch them directly, their node visits)."""
-        chunks, groups = len(self.items.chunks), len(self.site_groups)
+        chunks, groups = self.chunks, len(self.site_groups)
         facts: list[SiteFacts | LeftOut] = []
         caught: dict[int, int] = {}
         spent = 0
@@ -217,9 +222,27 @@ class _Tasks:
         digests: dict[tuple[int, str], bytes] = {}
         for found in cast(list[dict[tuple[int, str], bytes]], done[chunks + groups:]):
             digests.update(found)
+        if self.made is not None:
+            return self.made, facts, caught, spent
         # the tree's summary, then the merge of the unit's (one here) trees' (docs/slices.md, step 5)
-        tree_references = slice_references(self.items, cast(list[Chunk], done[:chunks]), digests)
+        tree_references = slice_references(cast(Listing, self.items), cast(list[Chunk], done[:chunks]), digests)
         return unit_references([tree_references]), facts, caught, spent
+
+
+def _sliced_listing(name: str, items: Listing, halves: SlicedHalves | None) -> UnitListing | None:
+    """The slices' reference graph, when their items are the whole tree's `items` (whose nodes
+    the stages still run on the whole tree read); else None, the unit's graph made here."""
+    if halves is None:
+        return None
+    listed = halves.references
+    if len(listed.rows) != len(items.raw) or any(
+            row[0] != item[0] or row[1] != item[1] or row[3] != item[3]
+            for row, item in zip(listed.rows, items.raw, strict=True)):
+        from analyzer.javascript.sliced import fallback
+
+        fallback(name, "the check failed: the slices' items are not the whole tree's")
+        return None
+    return listed
 
 
 def _root_candidates(
@@ -229,13 +252,7 @@ def _root_candidates(
     """The positions of the items whose bindings may root a `references` entry: those holding
     a callsite, and the logger's declaration (docs/references.md). `items`: (start, end, any,
     declared names) rows, a tree's raw items or, for slices, the merged `Item`s' fields."""
-    starts = [item[0] for item in items]
-    wanted = set()
-    for offset in offsets + ([choice.binding.offset] if choice.binding is not None else []):
-        position = bisect.bisect_right(starts, offset) - 1
-        if position >= 0 and offset < items[position][1] and items[position][3]:
-            wanted.add(position)
-    return sorted(wanted)
+    return root_candidates(items, offsets + ([choice.binding.offset] if choice.binding is not None else []))
 
 
 def _find_sites(

@@ -15,13 +15,32 @@ from tree_sitter import Parser, Tree
 
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript import slices
-from analyzer.javascript.modules import ModuleMap, SliceModules, esbuild, slice_modules, unit_modules, webpack
+from analyzer.javascript.modules import (
+    ModuleMap,
+    SliceModules,
+    esbuild,
+    modules_within,
+    slice_modules,
+    unit_modules,
+    webpack,
+)
 from analyzer.javascript.modules.finder import Helper, Where
 from analyzer.javascript.modules.patterns import Literals
 from analyzer.javascript.modules.statements import StatementLists, main_container
+from analyzer.javascript.normalize import Normalizer
+from analyzer.javascript.reference_slices import (
+    SlicePart,
+    UnitListing,
+    lacking,
+    root_candidates,
+    slice_part,
+    speculated_modules,
+    unit_listing,
+    unsliceable,
+)
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_rows import SliceSites, UnitSites, merge_sites, tree_sites
-from analyzer.javascript.slice_supersets import supersets
+from analyzer.javascript.slice_supersets import Supersets, supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopScopes, head_bindings
 from analyzer.limits import BoundExceeded
@@ -34,7 +53,6 @@ T = TypeVar("T")
 WHOLE_TREE_STAGES = (
     "the sites' facts (step 4: speculated per slice)",
     "error classes (step 4)",
-    "the reference graph's listing and digests (steps 4, 5)",
     "handlers and sources through calls (step 7)",
 )
 
@@ -55,6 +73,9 @@ class SlicedHalves:
     #: the trees' node count, whole-tree style (`slices.node_count`): compared with the whole
     #: tree's while stages still run on it
     nodes: int
+    #: the reference graph with its roots' digests, and its items' rows (stages 8-10e,
+    #: `references.unit_listing`)
+    references: UnitListing
 
 
 def fallback(unit: str, reason: str) -> None:
@@ -106,7 +127,11 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
     names = webpack.table_names(literals)
 
     list_type = "program" if head is None else "statement_block"
-    wanted = _logger_candidates(source, plan, rules)
+    found = supersets(source, plan.braces, rules.level_key, rules.options_argument)
+    wanted = _logger_candidates(found, rules)
+    # the names L may declare, looked for by every slice's words pass (None: each slice's own,
+    # and the slices lacking some are read again)
+    declared = found.names if found is not None else None
 
     def sites_of(tree: Tree, more: frozenset[str]) -> SliceSites:
         return tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more).rows
@@ -114,18 +139,28 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
     def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceSites:
         return sites_of(tree, more)
 
-    def halves_of(index: int, tree: Tree, lists: StatementLists) -> tuple[SliceModules, SliceSites]:
+    def halves_of(index: int, tree: Tree, lists: StatementLists) -> tuple[SliceModules, SliceSites, SlicePart]:
         root = tree.root_node
         modules = slice_modules(root, source, literals, lists, helpers, span=plan.ranges[index], chain=chain,
                                 table_names=names)
-        return modules, sites_of(tree, wanted)
+        site_part = sites_of(tree, wanted)
+        offsets = _potential_roots(site_part)
+        items, reference_part = slice_part(
+            tree, source, plan.ranges[index], speculated_modules(modules, source, helpers), declared,
+            lambda raw: root_candidates(raw, offsets), Normalizer(source))
+        # `items.raw`, the slice's items with their nodes (by its own positions), and
+        # `reference_part.references.shadowed` are what this tree's `sources.slice_sources` reads
+        del items
+        return modules, site_part, reference_part
 
     modules: list[SliceModules] = []
     sites: list[SliceSites] = []
+    references: list[SlicePart] = []
     for index in range(len(plan.ranges)):
-        (module_part, site_part), count = _on_slice(parser, source, plan, index, halves_of)
+        (module_part, site_part, reference_part), count = _on_slice(parser, source, plan, index, halves_of)
         modules.append(module_part)
         sites.append(site_part)
+        references.append(reference_part)
         nodes += count - 1  # less the slice's own `program`
         mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
@@ -135,14 +170,56 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
             sites[index] = _on_slice(parser, source, plan, index, partial(again, wanted | frozenset(lacked)))[0]
             mark(f"slices: {name}: slice {index + 1} read again for the logger candidates {sorted(lacked)}")
     merged = merge_sites(sites, head_bindings(chain, list_type), source, rules, forced)
-    return SlicedHalves(unit_modules(modules, source, helpers), merged, nodes)
+    module_map = unit_modules(modules, source, helpers)
+    listed = _unit_listing(name, parser, source, plan, references, module_map, merged)
+    return SlicedHalves(module_map, merged, nodes, listed)
 
 
-def _logger_candidates(source: bytes, plan: slices.Plan, rules: JavaScriptRules) -> frozenset[str]:
+def _potential_roots(part: SliceSites) -> list[int]:
+    """The offsets whose items may hold a root once the merge decides the sites and the logger
+    (`reference_slices.root_candidates`): every call a slice's rows may make a site, and every
+    binding its rows may make the logger's (L's first declarations of the names it resolved,
+    the bindings below L its candidates' calls resolve to, the default-level ones)."""
+    top = part.top
+    return [*(row.start for row in part.calls), *(row.offset for row in part.logger.bindings.values()),
+            *(row.offset for row in top.block.values()), *(row.offset for row in top.function.values())]
+
+
+def _unit_listing(
+    name: str, parser: Parser, source: bytes, plan: slices.Plan, parts: list[SlicePart], modules: ModuleMap,
+    sites: UnitSites,
+) -> UnitListing:
+    """The reference graph's merge (docs/slices.md, "Step 5 as built"): the slices' items must
+    be the whole tree's (`references.unsliceable`), then the slices lacking a name the unit
+    declares, or the digest of a root decided by the merged sites and logger, are read again."""
+    reason = unsliceable(parts, modules)
+    if reason is not None:
+        raise _Unsliceable(reason)
+    offsets = [start for start, _, _ in sites.sites]
+    if sites.choice.binding is not None:
+        offsets.append(sites.choice.binding.offset)
+    roots = root_candidates([row for part in parts for row in part.rows], offsets)
+    for index, (names, mine) in lacking(parts, roots).items():
+        looked = parts[index].references.searched | names
+
+        def again(index: int, tree: Tree, lists: StatementLists, looked: frozenset[bytes] = looked,
+                  mine: list[int] = mine) -> SlicePart:
+            return slice_part(tree, source, plan.ranges[index], modules_within(modules, plan.ranges[index]), looked,
+                              lambda raw: mine, Normalizer(source))[1]
+
+        read = _on_slice(parser, source, plan, index, again)[0]
+        if read.rows != parts[index].rows:
+            raise _Unsliceable(f"the check failed: slice {index}'s items differ when it is read again")
+        parts[index] = read
+        mark(f"slices: {name}: slice {index + 1} read again for the reference graph "
+             f"({len(names)} names, {len(mine)} roots)")
+    return unit_listing(parts, roots, modules.helpers)
+
+
+def _logger_candidates(found: Supersets | None, rules: JavaScriptRules) -> frozenset[str]:
     """The names each slice resolves besides its own candidates: the unit's, from the byte
     superset of level-option calls (docs/slices.md, "The byte supersets"); none when the
     scanner is unsure (the slices lacking one are then read again)."""
-    found = supersets(source, plan.braces, rules.level_key, rules.options_argument)
     if found is None:
         return frozenset()
     return frozenset(callee for callee, count in found.level_option_calls.items()
