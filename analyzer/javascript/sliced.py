@@ -11,19 +11,30 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
-from tree_sitter import Parser, Tree
+from tree_sitter import Node, Parser, Tree
 
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript import slices
+from analyzer.javascript.class_rows import (
+    SliceClasses,
+    UnitClasses,
+    Unsettled,
+    heritage_words,
+    slice_classes,
+    unit_classes,
+)
+from analyzer.javascript.classes import heritage_names
 from analyzer.javascript.modules import ModuleMap, SliceModules, esbuild, slice_modules, unit_modules, webpack
 from analyzer.javascript.modules.finder import Helper, Where
 from analyzer.javascript.modules.patterns import Literals
 from analyzer.javascript.modules.statements import StatementLists, main_container
+from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_rows import SliceSites, UnitSites, merge_sites, tree_sites
 from analyzer.javascript.slice_supersets import supersets
 from analyzer.javascript.syntax import ancestors, new_parser
-from analyzer.javascript.top_bindings import TopScopes, head_bindings
+from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
+from analyzer.javascript.unit_tree import UnitTree
 from analyzer.limits import BoundExceeded
 from analyzer.trace import mark
 
@@ -33,7 +44,6 @@ T = TypeVar("T")
 #: whole tree after the slices' halves, so a sliced unit's peak is still the whole tree's
 WHOLE_TREE_STAGES = (
     "the sites' facts (step 4: speculated per slice)",
-    "error classes (step 4)",
     "the reference graph's listing and digests (steps 4, 5)",
     "handlers and sources through calls (step 7)",
 )
@@ -55,6 +65,8 @@ class SlicedHalves:
     #: the trees' node count, whole-tree style (`slices.node_count`): compared with the whole
     #: tree's while stages still run on it
     nodes: int
+    #: the error classes and their digests' node visits (stage 7, `classes.unit_classes`)
+    classes: UnitClasses
 
 
 def fallback(unit: str, reason: str) -> None:
@@ -114,18 +126,34 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
     def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceSites:
         return sites_of(tree, more)
 
-    def halves_of(index: int, tree: Tree, lists: StatementLists) -> tuple[SliceModules, SliceSites]:
+    words, roots = heritage_words(source), frozenset(rules.class_roots)
+
+    def classes_of(index: int, tree: Tree, heritages: list[tuple[str, Node]], resolution: Resolution,
+                   more: frozenset[str]) -> SliceClasses:
+        part = UnitTree(tree, source, head=chain, list_type=list_type)
+        return slice_classes(name, part, heritages, resolution, TopScopes(tree.root_node, chain, list_type),
+                             plan.ranges[index], roots, words, more)
+
+    def classes_again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceClasses:
+        within = plan.ranges[index]
+        resolution = Resolution(tree, source, set(rules.class_roots), within)
+        return classes_of(index, tree, heritage_names(tree, source, within), resolution, more)
+
+    def halves_of(index: int, tree: Tree, lists: StatementLists) -> tuple[SliceModules, SliceSites, SliceClasses]:
         root = tree.root_node
         modules = slice_modules(root, source, literals, lists, helpers, span=plan.ranges[index], chain=chain,
                                 table_names=names)
-        return modules, sites_of(tree, wanted)
+        found = tree_sites(tree, source, rules, forced, TopScopes(root, chain, list_type), wanted)
+        return modules, found.rows, classes_of(index, tree, found.heritages, found.resolution, frozenset())
 
     modules: list[SliceModules] = []
     sites: list[SliceSites] = []
+    classes: list[SliceClasses] = []
     for index in range(len(plan.ranges)):
-        (module_part, site_part), count = _on_slice(parser, source, plan, index, halves_of)
+        (module_part, site_part, class_part), count = _on_slice(parser, source, plan, index, halves_of)
         modules.append(module_part)
         sites.append(site_part)
+        classes.append(class_part)
         nodes += count - 1  # less the slice's own `program`
         mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
@@ -135,7 +163,35 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
             sites[index] = _on_slice(parser, source, plan, index, partial(again, wanted | frozenset(lacked)))[0]
             mark(f"slices: {name}: slice {index + 1} read again for the logger candidates {sorted(lacked)}")
     merged = merge_sites(sites, head_bindings(chain, list_type), source, rules, forced)
-    return SlicedHalves(unit_modules(modules, source, helpers), merged, nodes)
+    initial = frozenset(rules.constructors) | frozenset(rules.class_roots) | frozenset(
+        logger_detection.unit_names([part.logger for part in sites], rules, forced))
+    made = _error_classes(name, parser, source, plan, classes, head_bindings(chain, list_type), rules, initial,
+                          classes_again)
+    return SlicedHalves(unit_modules(modules, source, helpers), merged, nodes, made)
+
+
+#: how many times the slices lacking a name the error classes need are read again, at most
+_CLASS_ROUNDS = 4
+
+
+def _error_classes(
+    name: str, parser: Parser, source: bytes, plan: slices.Plan, parts: list[SliceClasses], head: TopBindings,
+    rules: JavaScriptRules, initial: frozenset[str], again: Callable[..., SliceClasses],
+) -> UnitClasses:
+    """The slices' error classes merged (stage 7); the slices lacking a name of L's level the
+    merge needs are read again with it (docs/slices.md, stage 7)."""
+    for _ in range(_CLASS_ROUNDS):
+        try:
+            made = unit_classes(parts, head, source, plan.ranges, rules, initial)
+        except Unsettled as why:
+            raise _Unsliceable(f"error classes: {why}") from None
+        if isinstance(made, UnitClasses):
+            return made
+        for index, lacked in sorted(made.items()):
+            parts[index] = _on_slice(parser, source, plan, index,
+                                     partial(again, parts[index].resolved | frozenset(lacked)))[0]
+            mark(f"slices: {name}: slice {index + 1} read again for the error classes' names {sorted(lacked)}")
+    raise _Unsliceable(f"error classes: names still lacking after {_CLASS_ROUNDS} reads")
 
 
 def _logger_candidates(source: bytes, plan: slices.Plan, rules: JavaScriptRules) -> frozenset[str]:
