@@ -5,7 +5,6 @@ on them, in the same order, with no tree, and gives the whole tree's `ClassFacts
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import re
 from collections import deque
@@ -13,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from tree_sitter import Node
+from tree_sitter import Node, Tree
 
 from analyzer.facts import ClassFacts
 from analyzer.javascript.classes import (
@@ -27,7 +26,7 @@ from analyzer.javascript.classes import (
 from analyzer.javascript.compiled import ReadsTheList, compiled_class, compiled_fields
 from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.syntax import IDENTIFIER_TYPES, starts_word, text, without_parentheses
+from analyzer.javascript.syntax import IDENTIFIER_TYPES, VAR_SCOPE_TYPES, starts_word, text, without_parentheses
 from analyzer.javascript.top_bindings import Bound, TopBindings, TopScopes, merged, top_bindings
 from analyzer.javascript.unit_tree import UnitTree
 
@@ -126,8 +125,8 @@ def slice_classes(
     tree, root, source = part.tree, part.root, part.normalizer.source
     classes: dict[int, ClassRow] = {}
 
-    def add(node: Node, fields: tuple[str, ...]) -> tuple[str, bool] | None:
-        """The class's row; its binding's name, and whether that binding is of L's level."""
+    def add(node: Node, fields: tuple[str, ...], chain: list[Node] | None = None) -> tuple[str, tuple[int, int]] | None:
+        """The class's row; its binding's name and scope (`within` for L's)."""
         binding = _class_binding(node, root)
         scope = None
         if binding is not None and scopes.scope_of(binding) is None:
@@ -136,35 +135,32 @@ def slice_classes(
             facts = ClassFacts(
                 offset=node.start_byte, end_offset=node.end_byte, line=node.start_point[0] + 1,
                 column=node.start_point[1] + 1, name=_class_name(node), parent="", root_constructor="",
-                fields=fields, scope=part.scope_of(unit, part.chain(node)), digest=part.normalizer.digest(node))
+                fields=fields, scope=part.scope_of(unit, chain if chain is not None else part.chain(node)),
+                digest=part.normalizer.digest(node))
             classes[node.start_byte] = ClassRow(facts, binding.key if binding is not None else None, scope,
                                                 node.descendant_count)
-        return (binding.name, scope is None) if binding is not None else None
+        return (binding.name, scope if scope is not None else within) if binding is not None else None
 
-    statements = root.named_children if heritages else []
-    starts = [statement.start_byte for statement in statements]
-    # names resolved within one statement of L (a binding below L lies in it), by its index;
-    # names of L's level resolved over the slice (key -1)
-    asked: dict[int, set[str]] = {-1: set(more)}
-
-    def ask(name: str, top: bool, at: int) -> None:
-        key = -1 if top else bisect.bisect_right(starts, at) - 1
-        asked.setdefault(key, set()).add(name)
-
+    # names whose every reference in a scope is rowed, by the scope's range (`within`: L's)
+    asked: dict[tuple[int, int], set[str]] = {within: set(more)}
     wanted = {name for name, _ in heritages}
     named: list[tuple[str, Node, Node]] = []
+    ladders: list[list[tuple[int, int]]] = []
+    root_id = scopes.root_id
     for name, node in heritages:
         identifier = _heritage_identifier(node)
         if identifier is not None and identifier.parent is not None and identifier.parent.type == "class_heritage":
+            chain = part.chain(node)
             named.append((name, node, identifier))
-            ask(name, False, node.start_byte)
-            own = add(node, _fields(node))
+            ladders.append(_ladder(node, chain, root_id))
+            own = add(node, _fields(node), chain)
             if own is not None:
-                ask(own[0], own[1], node.start_byte)
-    references: dict[int, Reference] = _heritage_references(resolution)
+                asked.setdefault(own[1], set()).add(own[0])
+    references = _heritage_references(resolution)
+    _bind_heritages(tree, source, named, ladders, references, resolution.names)
     bases: dict[int, BaseRow] = {}
     wide: list[Resolution] = [resolution]
-    done: dict[int, set[str]] = {-1: set(roots)}
+    done: dict[tuple[int, int], set[str]] = {within: set(roots)}
     searching = [reference for reference in resolution.references if reference.name in roots]
     while True:
         for reference in searching:
@@ -180,22 +176,17 @@ def slice_classes(
                                        compiled_fields(es5.constructor))
                 own = add(es5.node, ())
                 if own is not None:
-                    ask(own[0], own[1], es5.node.start_byte)
+                    asked.setdefault(own[1], set()).add(own[0])
         searching = []
-        for key, names in list(asked.items()):
-            fresh = names - done.setdefault(key, set())
+        for span, names in list(asked.items()):
+            fresh = names - done.setdefault(span, set())
             if not fresh:
                 continue
-            done[key] |= fresh
-            span = within if key == -1 else (statements[key].start_byte, statements[key].end_byte)
+            done[span] |= fresh
             found = Resolution(tree, source, fresh, span)
-            references.update(_heritage_references(found))
-            if key == -1:
+            searching.extend(found.references)
+            if span == within:
                 wide.append(found)
-                searching.extend(found.references)
-            else:  # a reference bound at L's level is the slice-wide resolution's, if asked
-                searching.extend(reference for reference in found.references
-                                 if scopes.bound(reference) is not None)
         if not searching:
             break
     rows = []
@@ -206,11 +197,11 @@ def slice_classes(
         bound = scopes.bound(heritage)
         target = _declared_start(heritage.binding) if bound is not None and heritage.binding is not None else None
         rows.append(HeritageRow(node.start_byte, name, identifier.start_byte, bound, target))
-    declared = frozenset(words | more | done[-1] | resolution.names)
+    declared = frozenset(words | more | done[within] | resolution.names)
     top, targets = _top_declared(root, scopes, declared)
     for found in wide:
         top = merged([top, top_bindings(found, scopes)])
-    return SliceClasses(declared, frozenset(done[-1]), top, targets, wanted, rows,
+    return SliceClasses(declared, frozenset(done[within]), top, targets, wanted, rows,
                         sorted(bases.values(), key=lambda row: row.start), classes)
 
 
@@ -284,6 +275,46 @@ def _identifiers(node: Node) -> list[Node]:
 
 
 _FUNCTION_LIKE = frozenset({"function_expression", "arrow_function", "class", "generator_function"})
+
+
+def _ladder(node: Node, chain: list[Node], root_id: int) -> list[tuple[int, int]]:
+    """The ranges a heritage's name is resolved in, one after another until it is bound: each
+    function (or static block) around the class `node` below L, then its statement of L."""
+    out = []
+    below = node
+    for node in chain:
+        if node.id == root_id:
+            break
+        below = node
+        if node.type in VAR_SCOPE_TYPES:
+            out.append((node.start_byte, node.end_byte))
+    out.append((below.start_byte, below.end_byte))
+    return out
+
+
+def _bind_heritages(
+    tree: Tree, source: bytes, named: list[tuple[str, Node, Node]], ladders: list[list[tuple[int, int]]],
+    references: dict[int, Reference], resolved: frozenset[str],
+) -> None:
+    """Adds to `references` each heritage identifier's reference, resolved in the innermost range
+    of its ladder that binds it (exact there: a binding inside a range is found with the range's
+    occurrences only), the last range's answer else; the names of `resolved` are there already."""
+    pending = [(index, 0) for index, (name, _, _) in enumerate(named) if name not in resolved and ladders[index]]
+    while pending:
+        groups: dict[tuple[int, int], set[str]] = {}
+        for index, level in pending:
+            groups.setdefault(ladders[index][level], set()).add(named[index][0])
+        found = {span: _heritage_references(Resolution(tree, source, names, span)) for span, names in groups.items()}
+        later = []
+        for index, level in pending:
+            reference = found[ladders[index][level]].get(named[index][2].start_byte)
+            if reference is None:
+                continue
+            if reference.binding is None and level + 1 < len(ladders[index]):
+                later.append((index, level + 1))
+            else:
+                references[reference.node.start_byte] = reference
+        pending = later
 
 
 def _declared_start(binding: Binding) -> int | None:
