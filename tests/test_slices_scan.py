@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, run, tree_bytes
 from test_module_rows import SYNTHETIC as ESM_UNITS
+from test_slices_classes import SYNTHETIC as CLASS_UNITS
 from test_slices_references import BUN_HEAD
 from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 
@@ -63,6 +64,7 @@ UNITS = {
     "shadowed.bun.js": (BUN_HEAD + SHADOWED + "})\n").encode(),
     **{f"references.{name}": source for name, source in REFERENCE_UNITS.items()},
     **{f"modules.{name}.js": source for name, source in ESM_UNITS.items()},
+    **CLASS_UNITS,
 }
 FIXTURE_FILES = sorted([*(FIXTURES / "demo").glob("*.min.js"), *(FIXTURES / "shadowing").glob("*.*js")])
 TRACE = {**os.environ, "ERRATLAS_TRACE": "1"}
@@ -227,3 +229,27 @@ def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
     found = _sliced_scan(bundle, 3)
     assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
     assert found.callsites == scan(scan_input(bundle)).callsites
+
+
+def test_an_es5_class_of_the_sliced_lists_level_reads_the_unit_whole(tmp_path: Path) -> None:
+    """Its constructor is looked for among L's statements, which no slice holds all of
+    (docs/slices.md, stage 7)."""
+    bundle = tmp_path / "es5-top.js"
+    bundle.write_bytes(b"function K(m){Error.call(this);this.k=m};var z=1;K.prototype=Object.create(Error.prototype);")
+    whole, _ = scanned(bundle, tmp_path / "whole")
+    outputs, trace = scanned(bundle, tmp_path / "out", "--slices", 2)
+    assert outputs == whole
+    assert b'"name":"K"' in whole["error-classes.jsonl"]
+    assert "the whole tree: error classes: an ES5 class extending Error" in trace
+
+
+def test_a_slice_lacking_an_error_class_name_is_read_again(tmp_path: Path) -> None:
+    """One-letter names are not among the heritage words every slice resolves: the slice calling
+    `new Q()` (and those naming `C`, `X` out of a heritage) did not resolve them, and the ES5
+    classes make the merge search their references."""
+    bundle = input_of(tmp_path, "classes.js")
+    whole, _ = scanned(bundle, tmp_path / "whole")
+    outputs, trace = scanned(bundle, tmp_path / "out", "--slices", 8)
+    assert outputs == whole
+    assert "read again for the error classes' names ['Q']" in trace
+    assert "the whole tree: error classes" not in trace

@@ -1,5 +1,6 @@
 """Custom error classes (`error-classes.jsonl`): classes whose `extends` chain ends in a builtin error, in
-class syntax or compiled to ES5 (`analyzer.javascript.compiled`)."""
+class syntax or compiled to ES5 (`analyzer.javascript.compiled`). A unit read in slices finds
+them from rows instead (`class_rows`, docs/slices.md, stage 7)."""
 
 from __future__ import annotations
 

@@ -34,6 +34,12 @@ _ASSIGNMENTS = Query(LANGUAGE, """
 """)
 
 
+class ReadsTheList(Exception):
+    """Raised when `compiled_class`, given a slice's root as `top`, would read the statements of
+    the sliced list L: the declarations it looks for may lie in another slice (docs/slices.md,
+    stage 7)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CompiledClass:
     #: the node the class's name is bound to: the class IIFE, else the constructor function
@@ -42,12 +48,13 @@ class CompiledClass:
     constructor: Node
 
 
-def compiled_class(base: Node) -> CompiledClass | None:
-    """The ES5 class whose base is the reference `base` (an identifier), else None."""
+def compiled_class(base: Node, top: Node | None = None) -> CompiledClass | None:
+    """The ES5 class whose base is the reference `base` (an identifier), else None. `top`: a
+    slice tree's root, standing for L: reading its statements raises `ReadsTheList`."""
     at = _unwrapped_base(base)
     holder = at.parent
     if holder is None or holder.type != "arguments":
-        return _prototype_class(base)
+        return _prototype_class(base, top)
     call = holder.parent
     if call is None or call.type != "call_expression":
         return None
@@ -57,7 +64,7 @@ def compiled_class(base: Node) -> CompiledClass | None:
         if found is not None:
             return found
     if len(arguments) == 2 and same(arguments[1], at):
-        return _inherits_class(call, arguments[0])
+        return _inherits_class(call, arguments[0], top)
     return None
 
 
@@ -98,7 +105,7 @@ def _iife_class(call: Node) -> CompiledClass | None:
     return None
 
 
-def _inherits_class(call: Node, subclass: Node) -> CompiledClass | None:
+def _inherits_class(call: Node, subclass: Node, top: Node | None) -> CompiledClass | None:
     """`h(C, base)`: in a class IIFE, or with `h` an inherits helper."""
     block = _statement_list(call)
     if block is None or subclass.type != "identifier":
@@ -108,13 +115,13 @@ def _inherits_class(call: Node, subclass: Node) -> CompiledClass | None:
         found = _class_in_iife(block, subclass, iife)
         if found is not None:
             return found
-    constructor = _declared_function(text(subclass), block)
-    if constructor is None or not _is_inherits_helper(call.child_by_field_name("function"), block):
+    constructor = _declared_function(text(subclass), _read(block, top))
+    if constructor is None or not _is_inherits_helper(call.child_by_field_name("function"), block, top):
         return None
     return CompiledClass(constructor, constructor)
 
 
-def _prototype_class(base: Node) -> CompiledClass | None:
+def _prototype_class(base: Node, top: Node | None) -> CompiledClass | None:
     """`C.prototype = Object.create(base.prototype)`, `Object.setPrototypeOf(C.prototype, base.prototype)`."""
     member = base.parent
     if member is None or member.type != "member_expression" or not _is_prototype(member, base):
@@ -141,7 +148,7 @@ def _prototype_class(base: Node) -> CompiledClass | None:
     found = _class_in_iife(block, subclass, iife) if iife is not None else None
     if found is not None:
         return found
-    constructor = _declared_function(text(subclass), block)
+    constructor = _declared_function(text(subclass), _read(block, top))
     return CompiledClass(constructor, constructor) if constructor is not None else None
 
 
@@ -229,6 +236,13 @@ def _statement_list(node: Node) -> Node | None:
     return None
 
 
+def _read(block: Node, top: Node | None) -> Node:
+    """`block`, whose statements are about to be read, unless it is the slice root `top`."""
+    if top is not None and same(block, top):
+        raise ReadsTheList
+    return block
+
+
 def _declared_function(name: str, block: Node) -> Node | None:
     """The function `name` is declared as in `block`: `function C() {}` or `var C = function () {}`."""
     for statement in block.named_children[:_MAX_STATEMENTS]:
@@ -255,7 +269,7 @@ def _declared(name: str, statement: Node) -> Node | None:
     return None
 
 
-def _is_inherits_helper(callee: Node | None, block: Node) -> bool:
+def _is_inherits_helper(callee: Node | None, block: Node, top: Node | None) -> bool:
     """`util.inherits`, `x.__extends`, or a name whose declaration in an enclosing statement list
     writes a prototype (Babel's `_inherits`, TypeScript's `__extends`) or requires `inherits`."""
     if callee is None:
@@ -272,7 +286,7 @@ def _is_inherits_helper(callee: Node | None, block: Node) -> bool:
         if current is None:
             return False
         if current.type in _LISTS:
-            for statement in current.named_children[:_MAX_STATEMENTS]:
+            for statement in _read(current, top).named_children[:_MAX_STATEMENTS]:
                 declared = _declared(name, statement)
                 if declared is not None:
                     body = declared.text or b""

@@ -115,7 +115,11 @@ def _whole_tree(
         tree, source, rules, forced_logger, halves.sites if halves is not None else None, unit.name)
     mark(f"extract: {len(sites)} callsites found")
     check_callsites(label, len(sites))
-    class_facts = error_classes(unit, part, resolution, heritages, rules)
+    if halves is None:
+        class_facts = error_classes(unit, part, resolution, heritages, rules)
+    else:  # the slices' digests, spent as the whole tree's would be
+        class_facts = halves.classes.facts
+        normalizer.spend(halves.classes.visits)
     items = listing(tree, source, modules)  # `called_sources` reads the whole tree's items' nodes
     listed = _sliced_listing(unit.name, items, halves)
     roots = _root_candidates(items.raw, [node.start_byte for node, kind in sites], choice) if listed is None else []

@@ -265,6 +265,11 @@ def missing_names(parts: list[LoggerSlice], rules: JavaScriptRules, forced: str 
     return [exact - part.names for part in parts]
 
 
+def unit_names(parts: list[LoggerSlice], rules: JavaScriptRules, forced: str | None) -> set[str]:
+    """The unit's candidate names (and the forced one): what a whole tree's sites resolve."""
+    return _unit_names(parts, rules, forced)
+
+
 def _unit_names(parts: list[LoggerSlice], rules: JavaScriptRules, forced: str | None) -> set[str]:
     calls: Counter[str] = Counter()
     declared: set[str] = set()

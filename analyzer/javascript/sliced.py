@@ -11,10 +11,19 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
-from tree_sitter import Parser, Tree
+from tree_sitter import Node, Parser, Tree
 
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript import slices
+from analyzer.javascript.class_rows import (
+    SliceClasses,
+    UnitClasses,
+    Unsettled,
+    heritage_words,
+    slice_classes,
+    unit_classes,
+)
+from analyzer.javascript.classes import heritage_names
 from analyzer.javascript.modules import (
     ModuleMap,
     SliceModules,
@@ -38,11 +47,13 @@ from analyzer.javascript.reference_slices import (
     unit_listing,
     unsliceable,
 )
+from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_rows import SliceSites, UnitSites, merge_sites, tree_sites
 from analyzer.javascript.slice_supersets import Supersets, supersets
 from analyzer.javascript.syntax import ancestors, new_parser
-from analyzer.javascript.top_bindings import TopScopes, head_bindings
+from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
+from analyzer.javascript.unit_tree import UnitTree
 from analyzer.limits import BoundExceeded
 from analyzer.trace import mark
 
@@ -52,7 +63,6 @@ T = TypeVar("T")
 #: whole tree after the slices' halves, so a sliced unit's peak is still the whole tree's
 WHOLE_TREE_STAGES = (
     "the sites' facts (step 4: speculated per slice)",
-    "error classes (step 4)",
     "handlers and sources through calls (step 7)",
 )
 
@@ -76,6 +86,8 @@ class SlicedHalves:
     #: the reference graph with its roots' digests, and its items' rows (stages 8-10e,
     #: `references.unit_listing`)
     references: UnitListing
+    #: the error classes and their digests' node visits (stage 7, `classes.unit_classes`)
+    classes: UnitClasses
 
 
 def fallback(unit: str, reason: str) -> None:
@@ -139,11 +151,27 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
     def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceSites:
         return sites_of(tree, more)
 
-    def halves_of(index: int, tree: Tree, lists: StatementLists) -> tuple[SliceModules, SliceSites, SlicePart]:
+    words, roots = heritage_words(source), frozenset(rules.class_roots)
+
+    def classes_of(index: int, tree: Tree, heritages: list[tuple[str, Node]], resolution: Resolution,
+                   more: frozenset[str]) -> SliceClasses:
+        part = UnitTree(tree, source, head=chain, list_type=list_type)
+        return slice_classes(name, part, heritages, resolution, TopScopes(tree.root_node, chain, list_type),
+                             plan.ranges[index], roots, words, more)
+
+    def classes_again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceClasses:
+        within = plan.ranges[index]
+        resolution = Resolution(tree, source, set(rules.class_roots), within)
+        return classes_of(index, tree, heritage_names(tree, source, within), resolution, more)
+
+    def halves_of(
+        index: int, tree: Tree, lists: StatementLists,
+    ) -> tuple[SliceModules, SliceSites, SlicePart, SliceClasses]:
         root = tree.root_node
         modules = slice_modules(root, source, literals, lists, helpers, span=plan.ranges[index], chain=chain,
                                 table_names=names)
-        site_part = sites_of(tree, wanted)
+        found = tree_sites(tree, source, rules, forced, TopScopes(root, chain, list_type), wanted)
+        site_part = found.rows
         offsets = _potential_roots(site_part)
         items, reference_part = slice_part(
             tree, source, plan.ranges[index], speculated_modules(modules, source, helpers), declared,
@@ -151,16 +179,20 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
         # `items.raw`, the slice's items with their nodes (by its own positions), and
         # `reference_part.references.shadowed` are what this tree's `sources.slice_sources` reads
         del items
-        return modules, site_part, reference_part
+        return modules, site_part, reference_part, classes_of(index, tree, found.heritages, found.resolution,
+                                                              frozenset())
 
     modules: list[SliceModules] = []
     sites: list[SliceSites] = []
     references: list[SlicePart] = []
+    classes: list[SliceClasses] = []
     for index in range(len(plan.ranges)):
-        (module_part, site_part, reference_part), count = _on_slice(parser, source, plan, index, halves_of)
+        (module_part, site_part, reference_part, class_part), count = _on_slice(
+            parser, source, plan, index, halves_of)
         modules.append(module_part)
         sites.append(site_part)
         references.append(reference_part)
+        classes.append(class_part)
         nodes += count - 1  # less the slice's own `program`
         mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
@@ -170,9 +202,37 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
             sites[index] = _on_slice(parser, source, plan, index, partial(again, wanted | frozenset(lacked)))[0]
             mark(f"slices: {name}: slice {index + 1} read again for the logger candidates {sorted(lacked)}")
     merged = merge_sites(sites, head_bindings(chain, list_type), source, rules, forced)
+    initial = frozenset(rules.constructors) | frozenset(rules.class_roots) | frozenset(
+        logger_detection.unit_names([part.logger for part in sites], rules, forced))
+    made = _error_classes(name, parser, source, plan, classes, head_bindings(chain, list_type), rules, initial,
+                          classes_again)
     module_map = unit_modules(modules, source, helpers)
     listed = _unit_listing(name, parser, source, plan, references, module_map, merged)
-    return SlicedHalves(module_map, merged, nodes, listed)
+    return SlicedHalves(module_map, merged, nodes, listed, made)
+
+
+#: how many times the slices lacking a name the error classes need are read again, at most
+_CLASS_ROUNDS = 4
+
+
+def _error_classes(
+    name: str, parser: Parser, source: bytes, plan: slices.Plan, parts: list[SliceClasses], head: TopBindings,
+    rules: JavaScriptRules, initial: frozenset[str], again: Callable[..., SliceClasses],
+) -> UnitClasses:
+    """The slices' error classes merged (stage 7); the slices lacking a name of L's level the
+    merge needs are read again with it (docs/slices.md, stage 7)."""
+    for _ in range(_CLASS_ROUNDS):
+        try:
+            made = unit_classes(parts, head, source, plan.ranges, rules, initial)
+        except Unsettled as why:
+            raise _Unsliceable(f"error classes: {why}") from None
+        if isinstance(made, UnitClasses):
+            return made
+        for index, lacked in sorted(made.items()):
+            parts[index] = _on_slice(parser, source, plan, index,
+                                     partial(again, parts[index].resolved | frozenset(lacked)))[0]
+            mark(f"slices: {name}: slice {index + 1} read again for the error classes' names {sorted(lacked)}")
+    raise _Unsliceable(f"error classes: names still lacking after {_CLASS_ROUNDS} reads")
 
 
 def _potential_roots(part: SliceSites) -> list[int]:

@@ -1,0 +1,454 @@
+"""Error classes of a unit read in slices (docs/slices.md, stage 7): each slice tree hands back
+its heritage classes and the references an ES5 class may extend, as node-free rows with their
+facts made in advance (`slice_classes`); `unit_classes` runs `classes.error_classes`' worklist
+on them, in the same order, with no tree, and gives the whole tree's `ClassFacts`."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from tree_sitter import Node, Tree
+
+from analyzer.facts import ClassFacts
+from analyzer.javascript.classes import (
+    _EXTENDS,
+    _class_binding,
+    _class_name,
+    _fields,
+    _heritage_identifier,
+    _heritage_references,
+)
+from analyzer.javascript.compiled import ReadsTheList, compiled_class, compiled_fields
+from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
+from analyzer.javascript.rules import JavaScriptRules
+from analyzer.javascript.syntax import IDENTIFIER_TYPES, VAR_SCOPE_TYPES, starts_word, text, without_parentheses
+from analyzer.javascript.top_bindings import Bound, TopBindings, TopScopes, merged, top_bindings
+from analyzer.javascript.unit_tree import UnitTree
+
+_WORD = rb"(?<![A-Za-z0-9_$\x80-\xff\\])%s(?![A-Za-z0-9_$\x80-\xff\\])"
+#: the name after `extends` and white space
+_HERITAGE_NAME = re.compile(rb"\s+([A-Za-z_$][A-Za-z0-9_$]*)(?![A-Za-z0-9_$\x80-\xff\\])")
+
+
+class HeritageRow(NamedTuple):
+    """A class whose heritage is a bare identifier (`class C extends X`)."""
+
+    #: the class node's start
+    offset: int
+    name: str
+    #: the heritage identifier's start
+    start: int
+    #: its binding as the slice knows it (None: L's level or the global, re-bound at the merge)
+    bound: Bound
+    #: a binding below L: the start of what it declares (`_declared_start`)
+    target: int | None
+
+
+class BaseRow(NamedTuple):
+    """A reference an ES5 class may be compiled from (`compiled.compiled_class` found one)."""
+
+    name: str
+    start: int
+    bound: Bound
+    #: the ES5 class node's start; None when the slice cannot tell (it would read L's statements)
+    node: int | None
+    #: the fields its constructor assigns
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassRow:
+    """A class node of a slice (a heritage's class or an ES5 class), its facts made in advance."""
+
+    #: parent and root constructor empty (the merge's); an ES5 class's fields too
+    facts: ClassFacts
+    #: the binding naming the class (`_class_binding`), None when none does
+    binding: tuple[str, int] | None
+    #: that binding's scope: None for L's (its references are in every slice)
+    scope: tuple[int, int] | None
+    #: the node visits its digest costs the whole tree's work bound
+    visits: int
+
+
+@dataclass(slots=True)
+class SliceClasses:
+    """What one slice hands back for the error classes."""
+
+    #: the names whose declarations of L's level it reports (`top`, `targets`)
+    declared: frozenset[str]
+    #: the names whose every reference it rowed (`bases`)
+    resolved: frozenset[str]
+    top: TopBindings
+    #: for each L-level binding of those names, the start of what it declares
+    targets: dict[tuple[str, int], int | None]
+    #: every heritage name, parenthesized or not (`error_classes`' `wanted`)
+    wanted: set[str]
+    heritages: list[HeritageRow]
+    bases: list[BaseRow]
+    classes: dict[int, ClassRow]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitClasses:
+    """The unit's error classes, and the node visits their digests took."""
+
+    facts: list[ClassFacts]
+    visits: int
+
+
+def heritage_words(source: bytes) -> frozenset[str]:
+    """The names after `extends` in the unit's bytes: every slice reports its declarations of
+    L's level of them, so that a heritage is re-bound with no slice read again (a name missed
+    here reads again the slices holding it)."""
+    out = set()
+    for keyword in _EXTENDS.finditer(source):
+        name = _HERITAGE_NAME.match(source, keyword.end())
+        if name is not None and starts_word(source, keyword.start()):
+            out.add(name.group(1).decode())
+    return frozenset(out)
+
+
+def slice_classes(
+    unit: str, part: UnitTree, heritages: list[tuple[str, Node]], resolution: Resolution, scopes: TopScopes,
+    within: tuple[int, int], roots: frozenset[str], words: frozenset[str] = frozenset(),
+    more: frozenset[str] = frozenset(),
+) -> SliceClasses:
+    """The rows of one slice tree: `heritages` and `resolution` its own (`site_rows.tree_sites`,
+    the resolution holding the class `roots`), `within` its range, `words` the names whose
+    declarations of L's level it reports (`heritage_words`), `more` names whose every reference
+    it rows besides (a slice read again for them)."""
+    tree, root, source = part.tree, part.root, part.normalizer.source
+    classes: dict[int, ClassRow] = {}
+
+    def add(node: Node, fields: tuple[str, ...], chain: list[Node] | None = None) -> tuple[str, tuple[int, int]] | None:
+        """The class's row; its binding's name and scope (`within` for L's)."""
+        binding = _class_binding(node, root)
+        scope = None
+        if binding is not None and scopes.scope_of(binding) is None:
+            scope = (binding.scope.start_byte, binding.scope.end_byte)
+        if node.start_byte not in classes:
+            facts = ClassFacts(
+                offset=node.start_byte, end_offset=node.end_byte, line=node.start_point[0] + 1,
+                column=node.start_point[1] + 1, name=_class_name(node), parent="", root_constructor="",
+                fields=fields, scope=part.scope_of(unit, chain if chain is not None else part.chain(node)),
+                digest=part.normalizer.digest(node))
+            classes[node.start_byte] = ClassRow(facts, binding.key if binding is not None else None, scope,
+                                                node.descendant_count)
+        return (binding.name, scope if scope is not None else within) if binding is not None else None
+
+    # names whose every reference in a scope is rowed, by the scope's range (`within`: L's)
+    asked: dict[tuple[int, int], set[str]] = {within: set(more)}
+    wanted = {name for name, _ in heritages}
+    named: list[tuple[str, Node, Node]] = []
+    ladders: list[list[tuple[int, int]]] = []
+    root_id = scopes.root_id
+    for name, node in heritages:
+        identifier = _heritage_identifier(node)
+        if identifier is not None and identifier.parent is not None and identifier.parent.type == "class_heritage":
+            chain = part.chain(node)
+            named.append((name, node, identifier))
+            ladders.append(_ladder(node, chain, root_id))
+            own = add(node, _fields(node), chain)
+            if own is not None:
+                asked.setdefault(own[1], set()).add(own[0])
+    references = _heritage_references(resolution)
+    _bind_heritages(tree, source, named, ladders, references, resolution.names)
+    bases: dict[int, BaseRow] = {}
+    wide: list[Resolution] = [resolution]
+    done: dict[tuple[int, int], set[str]] = {within: set(roots)}
+    searching = [reference for reference in resolution.references if reference.name in roots]
+    while True:
+        for reference in searching:
+            bound = scopes.bound(reference)
+            start = reference.node.start_byte
+            try:
+                es5 = compiled_class(reference.node, root)
+            except ReadsTheList:
+                bases[start] = BaseRow(reference.name, start, bound, None, ())
+                continue
+            if es5 is not None:
+                bases[start] = BaseRow(reference.name, start, bound, es5.node.start_byte,
+                                       compiled_fields(es5.constructor))
+                own = add(es5.node, ())
+                if own is not None:
+                    asked.setdefault(own[1], set()).add(own[0])
+        searching = []
+        for span, names in list(asked.items()):
+            fresh = names - done.setdefault(span, set())
+            if not fresh:
+                continue
+            done[span] |= fresh
+            found = Resolution(tree, source, fresh, span)
+            searching.extend(found.references)
+            if span == within:
+                wide.append(found)
+        if not searching:
+            break
+    rows = []
+    for name, node, identifier in named:
+        heritage = references.get(identifier.start_byte)
+        if heritage is None:
+            continue
+        bound = scopes.bound(heritage)
+        target = _declared_start(heritage.binding) if bound is not None and heritage.binding is not None else None
+        rows.append(HeritageRow(node.start_byte, name, identifier.start_byte, bound, target))
+    declared = frozenset(words | more | done[within] | resolution.names)
+    top, targets = _top_declared(root, scopes, declared)
+    for found in wide:
+        top = merged([top, top_bindings(found, scopes)])
+    return SliceClasses(declared, frozenset(done[within]), top, targets, wanted, rows,
+                        sorted(bases.values(), key=lambda row: row.start), classes)
+
+
+
+#: statements whose statements may declare a `var` of L's level
+_HOLDING = frozenset({
+    "if_statement", "else_clause", "for_statement", "for_in_statement", "while_statement", "do_statement",
+    "try_statement", "catch_clause", "finally_clause", "labeled_statement", "switch_statement", "switch_body",
+    "switch_case", "switch_default", "statement_block", "with_statement", "export_statement",
+})
+_DECLARING = frozenset({"function_declaration", "generator_function_declaration", "class_declaration"})
+
+
+def _top_declared(
+    root: Node, scopes: TopScopes, names: frozenset[str],
+) -> tuple[TopBindings, dict[tuple[str, int], int | None]]:
+    """The first declarations of L's level in the slice of `names` (as `top_bindings` would give
+    them had the slice resolved the names), and what each declares (`_declared_start`): found
+    among L's statements and the statements they hold, never inside a function or a class."""
+    candidates: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in _DECLARING:
+            declared = node.child_by_field_name("name")
+            if declared is not None:
+                candidates.append(declared)
+            continue
+        if kind in ("variable_declaration", "lexical_declaration"):
+            for declarator in node.named_children:
+                target = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+                if target is not None:
+                    candidates.extend(_identifiers(target))
+            continue
+        if kind == "for_in_statement":
+            left = node.child_by_field_name("left")
+            if left is not None:
+                candidates.extend(_identifiers(left))
+        elif kind == "import_statement":
+            candidates.extend(_identifiers(node))
+            continue
+        if kind in _HOLDING or node.id == scopes.root_id:
+            stack.extend(reversed(node.named_children))
+    top = TopBindings()
+    targets: dict[tuple[str, int], int | None] = {}
+    for node in sorted(candidates, key=lambda found: found.start_byte):
+        name = text(node)
+        if name not in names:
+            continue
+        binding = declaration(name, node, root)
+        scope = scopes.scope_of(binding) if binding is not None else None
+        if binding is None or scope is None:
+            continue
+        (top.function if scope == "function" else top.block).setdefault(name, scopes.row(binding))
+        targets[binding.key] = _declared_start(binding)
+    return top, targets
+
+
+def _identifiers(node: Node) -> list[Node]:
+    """The identifiers in a pattern (or an import clause), in source order."""
+    out = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in IDENTIFIER_TYPES:
+            out.append(current)
+        elif current.type not in _FUNCTION_LIKE:
+            stack.extend(reversed(current.named_children))
+    return out
+
+
+_FUNCTION_LIKE = frozenset({"function_expression", "arrow_function", "class", "generator_function"})
+
+
+def _ladder(node: Node, chain: list[Node], root_id: int) -> list[tuple[int, int]]:
+    """The ranges a heritage's name is resolved in, one after another until it is bound: each
+    function (or static block) around the class `node` below L, then its statement of L."""
+    out = []
+    below = node
+    for node in chain:
+        if node.id == root_id:
+            break
+        below = node
+        if node.type in VAR_SCOPE_TYPES:
+            out.append((node.start_byte, node.end_byte))
+    out.append((below.start_byte, below.end_byte))
+    return out
+
+
+def _bind_heritages(
+    tree: Tree, source: bytes, named: list[tuple[str, Node, Node]], ladders: list[list[tuple[int, int]]],
+    references: dict[int, Reference], resolved: frozenset[str],
+) -> None:
+    """Adds to `references` each heritage identifier's reference, resolved in the innermost range
+    of its ladder that binds it (exact there: a binding inside a range is found with the range's
+    occurrences only), the last range's answer else; the names of `resolved` are there already."""
+    pending = [(index, 0) for index, (name, _, _) in enumerate(named) if name not in resolved and ladders[index]]
+    while pending:
+        groups: dict[tuple[int, int], set[str]] = {}
+        for index, level in pending:
+            groups.setdefault(ladders[index][level], set()).add(named[index][0])
+        found = {span: _heritage_references(Resolution(tree, source, names, span)) for span, names in groups.items()}
+        later = []
+        for index, level in pending:
+            reference = found[ladders[index][level]].get(named[index][2].start_byte)
+            if reference is None:
+                continue
+            if reference.binding is None and level + 1 < len(ladders[index]):
+                later.append((index, level + 1))
+            else:
+                references[reference.node.start_byte] = reference
+        pending = later
+
+
+def _declared_start(binding: Binding) -> int | None:
+    """The start of what a binding declares, as `_root_through` reads it: a declarator's value,
+    else the declaration's parent (a class, a function)."""
+    declared = binding.declaration.parent
+    if declared is not None and declared.type == "variable_declarator":
+        declared = declared.child_by_field_name("value")
+        declared = without_parentheses(declared) if declared is not None else None
+    return declared.start_byte if declared is not None else None
+
+
+class Unsettled(Exception):
+    """The slices' rows cannot give the whole tree's classes: why."""
+
+
+def unit_classes(
+    parts: Sequence[SliceClasses], head: TopBindings, source: bytes, ranges: Sequence[tuple[int, int]],
+    rules: JavaScriptRules, initial: frozenset[str],
+) -> UnitClasses | dict[int, set[str]]:
+    """`error_classes`' answer from every slice's rows (`ranges`: the slices'), or the names each
+    slice must resolve first (read it again with them: a name of L's level it lacked, whose bytes
+    it holds). `head`: the head tree's bindings; `initial`: the names the unit's sites resolve
+    (constructors, class roots, logger candidates): their heritages are known from the start.
+    Raises `Unsettled` for an ES5 class the slices cannot decide."""
+    roots = set(rules.class_roots)
+    top = merged([head, *(part.top for part in parts)])
+    targets: dict[tuple[str, int], int | None] = {}
+    classes: dict[int, ClassRow] = {}
+    heritages: list[HeritageRow] = []
+    wanted: set[str] = set()
+    for part in parts:
+        targets.update(part.targets)
+        classes.update(part.classes)
+        heritages.extend(part.heritages)
+        wanted |= part.wanted
+    by_name: dict[str, list[HeritageRow]] = {}
+    for row in heritages:
+        by_name.setdefault(row.name, []).append(row)
+    bases_of: dict[str, list[BaseRow]] = {}
+    every_base = [row for part in parts for row in part.bases]
+    for base in every_base:
+        bases_of.setdefault(base.name, []).append(base)
+    missing: dict[int, set[str]] = {}
+    checked: set[tuple[str, bool]] = set()
+
+    def complete(name: str, every: bool) -> None:
+        """Asks for the slices holding `name` that did not report its declarations of L's level
+        (`every`: that did not row its every reference)."""
+        if (name, every) in checked:
+            return
+        checked.add((name, every))
+        word = re.compile(_WORD % re.escape(name.encode()))
+        for index, part in enumerate(parts):
+            if name not in (part.resolved if every else part.declared) and word.search(source, *ranges[index]):
+                missing.setdefault(index, set()).add(name)
+
+    def key_of(name: str, bound: Bound) -> tuple[str, int] | None:
+        if bound is None:
+            complete(name, False)
+        return top.rebound(name, bound)
+
+    root_of: dict[int, str] = {}
+    found: deque[int] = deque()
+    compiled: dict[int, tuple[BaseRow, str]] = {}
+
+    def settle(row: HeritageRow) -> None:
+        if row.offset in root_of:
+            return
+        if row.bound is not None:
+            builtin = root_of.get(row.target) if row.target is not None else None
+        else:
+            key = key_of(row.name, None)
+            if key is None:
+                builtin = row.name if row.name in roots else None
+            else:
+                target = targets.get(key)
+                builtin = root_of.get(target) if target is not None else None
+        if builtin is not None:
+            root_of[row.offset] = builtin
+            found.append(row.offset)
+
+    def settle_compiled(base: BaseRow, builtin: str) -> None:
+        if base.node is None:
+            raise Unsettled(f"an ES5 class extending {base.name} at {base.start} reads L's statements")
+        if base.node not in root_of:
+            root_of[base.node] = builtin
+            compiled[base.node] = (base, base.name)
+            found.append(base.node)
+
+    for base in every_base:
+        if base.name in roots and key_of(base.name, base.bound) is None:
+            settle_compiled(base, base.name)
+    count = -1
+    while count != len(root_of):
+        count = len(root_of)
+        for row in heritages:
+            if row.name in initial:
+                settle(row)
+    searched: set[tuple[str, int]] = set()
+    waiting: list[int] = []
+    while found or (compiled and waiting):
+        if not found:
+            found.extend(waiting)
+            waiting.clear()
+        offset = found.popleft()
+        made = classes[offset]
+        binding = made.binding
+        if binding is None or binding in searched:
+            continue
+        name = binding[0]
+        if name not in wanted and not compiled:
+            waiting.append(offset)
+            continue
+        searched.add(binding)
+        scope = made.scope
+        if scope is None:
+            complete(name, True)
+
+        def inside(start: int, scope: tuple[int, int] | None = scope) -> bool:
+            return scope is None or scope[0] <= start < scope[1]
+
+        for row in by_name.get(name, ()):
+            if inside(row.start):
+                settle(row)
+        for base in bases_of.get(name, ()):
+            if inside(base.start) and key_of(name, base.bound) == binding:
+                settle_compiled(base, root_of[offset])
+    if missing:
+        return missing
+    out = [dataclasses.replace(classes[row.offset].facts, parent=row.name, root_constructor=root_of[row.offset])
+           for row in heritages if row.offset in root_of]
+    out.extend(dataclasses.replace(classes[node].facts, parent=name, root_constructor=root_of[node],
+                                   fields=base.fields)
+               for node, (base, name) in compiled.items())
+    visits = sum(classes[offset].visits for offset in root_of)
+    return UnitClasses(sorted(out, key=lambda facts: facts.offset), visits)
