@@ -5,12 +5,14 @@ counted and said in the trace, never in the outputs."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, run, tree_bytes
 from test_module_rows import SYNTHETIC as ESM_UNITS
+from test_slices_facts import FACTS
 from test_slices_references import BUN_HEAD
 from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 
@@ -60,10 +62,14 @@ UNITS = {
     "cross.iife.js": ("(function(){" + CROSS + "})();\n").encode(),
     "shadowed.js": SHADOWED.encode(),
     "shadowed.bun.js": (BUN_HEAD + SHADOWED + "})\n").encode(),
+    "facts.js": FACTS.encode(),
+    "facts.bun.js": (BUN_HEAD + FACTS + "})\n").encode(),
     **{f"references.{name}": source for name, source in REFERENCE_UNITS.items()},
     **{f"modules.{name}.js": source for name, source in ESM_UNITS.items()},
 }
 FIXTURE_FILES = sorted([*(FIXTURES / "demo").glob("*.min.js"), *(FIXTURES / "shadowing").glob("*.*js")])
+#: the units holding a callsite at module level: their facts are the whole tree's (step 8)
+MODULE_LEVEL = {"cross.js", "cross.bun.js", "shadowing.js"}
 TRACE = {**os.environ, "ERRATLAS_TRACE": "1"}
 RULES = compile_rules(load_rules("javascript"))
 
@@ -95,7 +101,10 @@ def test_a_scan_in_slices_writes_the_whole_trees_outputs(tmp_path: Path, name: s
             read = slices.plan(bundle.read_bytes(), count)
             assert read is not None
             assert f"slice {len(read.ranges)} of {len(read.ranges)} read" in trace
-            assert "the whole tree: stages without halves" in trace
+            if name in MODULE_LEVEL:
+                assert "the whole tree: a callsite at module level: its facts read L across the cuts" in trace
+            else:
+                assert "the whole tree: stages without halves" in trace
             assert "the check failed" not in trace
         else:
             assert "the whole tree: no plan" in trace
@@ -173,7 +182,7 @@ def _sliced_scan(bundle: Path, cuts: int):  # type: ignore[no-untyped-def]
 
 def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The whole tree, parsed for the stages without halves, checks the slices' node count."""
-    bundle = input_of(tmp_path, "cross.js")
+    bundle = input_of(tmp_path, "facts.js")
 
     whole_halves = sliced.sliced_halves
 
@@ -182,7 +191,7 @@ def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.
     ) -> SlicedHalves | str:
         made = whole_halves(name, source, cuts, rules, forced)
         assert isinstance(made, SlicedHalves)
-        return SlicedHalves(made.modules, made.sites, made.nodes + 1)
+        return dataclasses.replace(made, nodes=made.nodes + 1)
 
     monkeypatch.setattr(sliced, "sliced_halves", miscounted)
     sliced.FALLBACKS.clear()
@@ -200,7 +209,7 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
     again: list[int] = []
     read = sliced._on_slice
     monkeypatch.setattr(sliced, "_on_slice", lambda *args: again.append(args[3]) or read(*args))
-    bundle = input_of(tmp_path, "cross.js")
+    bundle = input_of(tmp_path, "facts.js")
     found = _sliced_scan(bundle, 7)
     assert sliced.FALLBACKS == {"stages without halves": 1}
     assert len(again) > 7 + 1  # the helpers' slice, every slice, then some again
@@ -210,7 +219,7 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
 def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    bundle = input_of(tmp_path, "cross.js")
+    bundle = input_of(tmp_path, "facts.js")
     whole_halves = sliced.sliced_halves
 
     def with_a_stray_site(
@@ -226,3 +235,22 @@ def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
     found = _sliced_scan(bundle, 3)
     assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
     assert found.callsites == scan(scan_input(bundle)).callsites
+
+
+def test_a_callsite_at_module_level_reads_the_unit_whole(tmp_path: Path) -> None:
+    """Its anchor, `_local` and function digest may read L across the cuts (docs/slices.md,
+    step 8): `cross.js` has `throw Error("top")` and `var e0 = Error("kept")` in L."""
+    bundle = input_of(tmp_path, "cross.js")
+    sliced.FALLBACKS.clear()
+    found = _sliced_scan(bundle, 3)
+    assert sliced.FALLBACKS == {"a callsite at module level": 1}
+    assert found.callsites == scan(scan_input(bundle)).callsites
+
+
+def test_the_sites_facts_past_the_work_bound_read_the_unit_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The visits of the merged sites' facts are checked against the unit's bound; past it, the
+    whole tree says which bound, as it would unsliced."""
+    monkeypatch.setattr("analyzer.limits.WORK_BASE", 0)
+    monkeypatch.setattr("analyzer.limits.WORK_PER_NODE", 0)
+    found = sliced_halves("u.js", UNITS["facts.js"], 3, RULES, None)
+    assert isinstance(found, str) and found.startswith("a bound exceeded: u.js: callsites nest too deep")

@@ -20,11 +20,12 @@ from analyzer.javascript.modules.finder import Helper, Where
 from analyzer.javascript.modules.patterns import Literals
 from analyzer.javascript.modules.statements import StatementLists, main_container
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.site_rows import SliceSites, UnitSites, merge_sites, tree_sites
+from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, slice_facts, unit_site_facts
+from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
 from analyzer.javascript.slice_supersets import supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopScopes, head_bindings
-from analyzer.limits import BoundExceeded
+from analyzer.limits import BoundExceeded, WorkBudget
 from analyzer.trace import mark
 
 T = TypeVar("T")
@@ -32,7 +33,6 @@ T = TypeVar("T")
 #: the stages whose per-tree half and merge are not built: while any is left, they run on the
 #: whole tree after the slices' halves, so a sliced unit's peak is still the whole tree's
 WHOLE_TREE_STAGES = (
-    "the sites' facts (step 4: speculated per slice)",
     "error classes (step 4)",
     "the reference graph's listing and digests (steps 4, 5)",
     "handlers and sources through calls (step 7)",
@@ -52,6 +52,9 @@ class SlicedHalves:
     modules: ModuleMap
     #: the logger, the sites by offset and the shadowed calls (stages 5a-5g, `site_rows.merge_sites`)
     sites: UnitSites
+    #: the sites' facts, the handlers catching them directly and their node visits (stage 10c,
+    #: `site_facts.unit_site_facts`)
+    facts: UnitSiteFacts
     #: the trees' node count, whole-tree style (`slices.node_count`): compared with the whole
     #: tree's while stages still run on it
     nodes: int
@@ -108,34 +111,42 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
     list_type = "program" if head is None else "statement_block"
     wanted = _logger_candidates(source, plan, rules)
 
-    def sites_of(tree: Tree, more: frozenset[str]) -> SliceSites:
-        return tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more).rows
+    def sites_of(tree: Tree, more: frozenset[str]) -> tuple[SliceSites, SliceFacts]:
+        found: TreeSites = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more)
+        return found.rows, slice_facts(name, source, tree, found, rules, chain, list_type)
 
-    def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceSites:
+    def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> tuple[SliceSites, SliceFacts]:
         return sites_of(tree, more)
 
-    def halves_of(index: int, tree: Tree, lists: StatementLists) -> tuple[SliceModules, SliceSites]:
+    def halves_of(index: int, tree: Tree, lists: StatementLists) -> tuple[SliceModules, SliceSites, SliceFacts]:
         root = tree.root_node
         modules = slice_modules(root, source, literals, lists, helpers, span=plan.ranges[index], chain=chain,
                                 table_names=names)
-        return modules, sites_of(tree, wanted)
+        return modules, *sites_of(tree, wanted)
 
     modules: list[SliceModules] = []
     sites: list[SliceSites] = []
+    facts: list[SliceFacts] = []
     for index in range(len(plan.ranges)):
-        (module_part, site_part), count = _on_slice(parser, source, plan, index, halves_of)
+        (module_part, site_part, fact_part), count = _on_slice(parser, source, plan, index, halves_of)
         modules.append(module_part)
         sites.append(site_part)
+        facts.append(fact_part)
         nodes += count - 1  # less the slice's own `program`
         mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
     missing = logger_detection.missing_names([part.logger for part in sites], rules, forced)
     for index, lacked in enumerate(missing):
         if lacked:
-            sites[index] = _on_slice(parser, source, plan, index, partial(again, wanted | frozenset(lacked)))[0]
+            sites[index], facts[index] = _on_slice(parser, source, plan, index,
+                                                   partial(again, wanted | frozenset(lacked)))[0]
             mark(f"slices: {name}: slice {index + 1} read again for the logger candidates {sorted(lacked)}")
     merged = merge_sites(sites, head_bindings(chain, list_type), source, rules, forced)
-    return SlicedHalves(unit_modules(modules, source, helpers), merged, nodes)
+    site_facts = unit_site_facts(facts, merged)
+    if isinstance(site_facts, str):
+        raise _Unsliceable(site_facts)
+    WorkBudget(name, nodes).spend(site_facts.spent())  # past the bound: the whole tree says so
+    return SlicedHalves(unit_modules(modules, source, helpers), merged, site_facts, nodes)
 
 
 def _logger_candidates(source: bytes, plan: slices.Plan, rules: JavaScriptRules) -> frozenset[str]:
