@@ -19,7 +19,7 @@ from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 from analyzer.javascript import sliced, slices
 from analyzer.javascript.rules import JavaScriptRules, compile_rules
 from analyzer.javascript.sliced import SlicedHalves, sliced_halves
-from analyzer.limits import BoundExceeded
+from analyzer.limits import BoundExceeded, WorkBudget
 from analyzer.parallel.executor import Inline, executor_for
 from analyzer.rules import load_rules
 from analyzer.scan import scan, scan_input
@@ -254,3 +254,33 @@ def test_the_sites_facts_past_the_work_bound_read_the_unit_whole(monkeypatch: py
     monkeypatch.setattr("analyzer.limits.WORK_PER_NODE", 0)
     found = sliced_halves("u.js", UNITS["facts.js"], 3, RULES, None)
     assert isinstance(found, str) and found.startswith("a bound exceeded: u.js: callsites nest too deep")
+
+
+@pytest.mark.parametrize("name", ["facts.js", "facts.bun.js"])
+def test_the_work_bound_is_spent_as_the_whole_trees(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> None:
+    """With the slices' facts, the unit's budget runs as low and ends where it does unsliced: the
+    sites' visits less the classes', and the nodes they digested are not paid again by the
+    bindings' digests or the handlers (docs/slices.md, stage 10c)."""
+    seen: list[list[int]] = []
+
+    class Traced(WorkBudget):
+        __slots__ = ("lefts",)
+
+        def __init__(self, path: str, nodes: int) -> None:
+            super().__init__(path, nodes)
+            self.lefts = [self.left]
+            seen.append(self.lefts)
+
+        def spend(self, nodes: int) -> None:
+            super().spend(nodes)
+            self.lefts.append(self.left)
+
+    monkeypatch.setattr("analyzer.javascript.extract.WorkBudget", Traced)
+    bundle = input_of(tmp_path, name)
+    scan(scan_input(bundle))
+    whole = seen.pop()
+    for count in (2, 3, 7):
+        sliced.FALLBACKS.clear()
+        _sliced_scan(bundle, count)
+        assert sliced.FALLBACKS == {"stages without halves": 1}
+        assert (min(seen[-1]), seen[-1][-1]) == (min(whole), whole[-1]), count

@@ -116,6 +116,7 @@ def _whole_tree(
         made = halves.facts
         made_spent = made.spent(frozenset((c.offset, c.end_offset) for c in class_facts))
         normalizer.spend(made_spent)
+        normalizer.paid = frozenset(made.digested)  # cached here at N = 1: the digests and handlers pay none
     done = executor.map(work.run, work.count)
     references, site_facts, caught, spent = work.gather(done)
     if halves is not None:
