@@ -285,9 +285,16 @@ def scanned(bundle: Path, out: Path, *extra: object) -> tuple[dict[str, bytes], 
     return tree_bytes(out), done.stderr
 
 
+class _NoFacts:
+    def spent(self) -> int:
+        return 0
+
+
 def driven(source: bytes, plan: slices.Plan, monkeypatch: pytest.MonkeyPatch) -> SlicedHalves | str:
-    """`sliced.sliced_halves` on the unit cut by `plan`."""
+    """`sliced.sliced_halves` on the unit cut by `plan`, the graph alone: the sites' facts, which
+    refuse a module-level callsite (step 8), are not merged (tests/test_slices_facts.py)."""
     monkeypatch.setattr(sliced.slices, "plan_of", lambda source, count: plan)
+    monkeypatch.setattr(sliced, "unit_site_facts", lambda facts, merged: _NoFacts())
     return sliced.sliced_halves("unit.js", source, len(plan.ranges), RULES, None)
 
 

@@ -13,13 +13,14 @@ import pytest
 from conftest import FIXTURES, run, tree_bytes
 from test_module_rows import SYNTHETIC as ESM_UNITS
 from test_slices_classes import SYNTHETIC as CLASS_UNITS
+from test_slices_facts import FACTS
 from test_slices_references import BUN_HEAD
 from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 
 from analyzer.javascript import sliced, slices
 from analyzer.javascript.rules import JavaScriptRules, compile_rules
 from analyzer.javascript.sliced import SlicedHalves, sliced_halves
-from analyzer.limits import BoundExceeded
+from analyzer.limits import BoundExceeded, WorkBudget
 from analyzer.parallel.executor import Inline, executor_for
 from analyzer.rules import load_rules
 from analyzer.scan import scan, scan_input
@@ -56,17 +57,23 @@ CROSS = (
 )
 #: a top-level `var Error` shadows the constructor calls of every other slice
 SHADOWED = 'function f(){return Error("a")};var g=function(){throw new Error("b")};var Error=function(m){};f();g();'
+#: the facts' units with no ES5 class at L's level, which reads the unit whole (stage 7)
+SCANNED_FACTS = FACTS.replace("E5.prototype=Object.create(Error.prototype);", "")
 UNITS = {
     "cross.js": CROSS.encode(),
     "cross.bun.js": (BUN_HEAD + CROSS.replace("throw e0;", 'exports(Error("x"));throw e0;') + "})\n").encode(),
     "cross.iife.js": ("(function(){" + CROSS + "})();\n").encode(),
     "shadowed.js": SHADOWED.encode(),
     "shadowed.bun.js": (BUN_HEAD + SHADOWED + "})\n").encode(),
+    "facts.js": SCANNED_FACTS.encode(),
+    "facts.bun.js": (BUN_HEAD + SCANNED_FACTS + "})\n").encode(),
     **{f"references.{name}": source for name, source in REFERENCE_UNITS.items()},
     **{f"modules.{name}.js": source for name, source in ESM_UNITS.items()},
     **CLASS_UNITS,
 }
 FIXTURE_FILES = sorted([*(FIXTURES / "demo").glob("*.min.js"), *(FIXTURES / "shadowing").glob("*.*js")])
+#: the units holding a callsite at module level: their facts are the whole tree's (step 8)
+MODULE_LEVEL = {"cross.js", "cross.bun.js", "shadowing.js"}
 TRACE = {**os.environ, "ERRATLAS_TRACE": "1"}
 RULES = compile_rules(load_rules("javascript"))
 
@@ -98,7 +105,10 @@ def test_a_scan_in_slices_writes_the_whole_trees_outputs(tmp_path: Path, name: s
             read = slices.plan(bundle.read_bytes(), count)
             assert read is not None
             assert f"slice {len(read.ranges)} of {len(read.ranges)} read" in trace
-            assert "the whole tree: stages without halves" in trace
+            if name in MODULE_LEVEL:
+                assert "the whole tree: a callsite at module level: its facts read L across the cuts" in trace
+            else:
+                assert "the whole tree: stages without halves" in trace
             assert "the check failed" not in trace
         else:
             assert "the whole tree: no plan" in trace
@@ -176,7 +186,7 @@ def _sliced_scan(bundle: Path, cuts: int):  # type: ignore[no-untyped-def]
 
 def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The whole tree, parsed for the stages without halves, checks the slices' node count."""
-    bundle = input_of(tmp_path, "cross.js")
+    bundle = input_of(tmp_path, "facts.js")
 
     whole_halves = sliced.sliced_halves
 
@@ -203,7 +213,7 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
     again: list[int] = []
     read = sliced._on_slice
     monkeypatch.setattr(sliced, "_on_slice", lambda *args: again.append(args[3]) or read(*args))
-    bundle = input_of(tmp_path, "cross.js")
+    bundle = input_of(tmp_path, "facts.js")
     found = _sliced_scan(bundle, 7)
     assert sliced.FALLBACKS == {"stages without halves": 1}
     assert len(again) > 7 + 1  # the helpers' slice, every slice, then some again
@@ -213,7 +223,7 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
 def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    bundle = input_of(tmp_path, "cross.js")
+    bundle = input_of(tmp_path, "facts.js")
     whole_halves = sliced.sliced_halves
 
     def with_a_stray_site(
@@ -253,3 +263,52 @@ def test_a_slice_lacking_an_error_class_name_is_read_again(tmp_path: Path) -> No
     assert outputs == whole
     assert "read again for the error classes' names ['Q']" in trace
     assert "the whole tree: error classes" not in trace
+
+
+def test_a_callsite_at_module_level_reads_the_unit_whole(tmp_path: Path) -> None:
+    """Its anchor, `_local` and function digest may read L across the cuts (docs/slices.md,
+    step 8): `cross.js` has `throw Error("top")` and `var e0 = Error("kept")` in L."""
+    bundle = input_of(tmp_path, "cross.js")
+    sliced.FALLBACKS.clear()
+    found = _sliced_scan(bundle, 3)
+    assert sliced.FALLBACKS == {"a callsite at module level": 1}
+    assert found.callsites == scan(scan_input(bundle)).callsites
+
+
+def test_the_sites_facts_past_the_work_bound_read_the_unit_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The visits of the merged sites' facts are checked against the unit's bound; past it, the
+    whole tree says which bound, as it would unsliced."""
+    monkeypatch.setattr("analyzer.limits.WORK_BASE", 0)
+    monkeypatch.setattr("analyzer.limits.WORK_PER_NODE", 0)
+    found = sliced_halves("u.js", UNITS["facts.js"], 3, RULES, None)
+    assert isinstance(found, str) and found.startswith("a bound exceeded: u.js: callsites nest too deep")
+
+
+@pytest.mark.parametrize("name", ["facts.js", "facts.bun.js"])
+def test_the_work_bound_is_spent_as_the_whole_trees(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> None:
+    """With the slices' facts, the unit's budget runs as low and ends where it does unsliced: the
+    sites' visits less the classes', and the nodes they digested are not paid again by the
+    bindings' digests or the handlers (docs/slices.md, stage 10c)."""
+    seen: list[list[int]] = []
+
+    class Traced(WorkBudget):
+        __slots__ = ("lefts",)
+
+        def __init__(self, path: str, nodes: int) -> None:
+            super().__init__(path, nodes)
+            self.lefts = [self.left]
+            seen.append(self.lefts)
+
+        def spend(self, nodes: int) -> None:
+            super().spend(nodes)
+            self.lefts.append(self.left)
+
+    monkeypatch.setattr("analyzer.javascript.extract.WorkBudget", Traced)
+    bundle = input_of(tmp_path, name)
+    scan(scan_input(bundle))
+    whole = seen.pop()
+    for count in (2, 3, 7):
+        sliced.FALLBACKS.clear()
+        _sliced_scan(bundle, count)
+        assert sliced.FALLBACKS == {"stages without halves": 1}
+        assert (min(seen[-1]), seen[-1][-1]) == (min(whole), whole[-1]), count

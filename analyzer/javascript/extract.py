@@ -3,7 +3,6 @@ survive this stage, so the tree's memory is freed when it returns)."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,13 +12,10 @@ from tree_sitter import Node, Tree
 
 from analyzer.bundle.load import file_name
 from analyzer.facts import ErrorRegion, LeftOut, LoggerDeclaration, LoggerFacts, SiteFacts, UnitFacts, UnitHandlers
-from analyzer.identity import IdentityInput
 from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import error_classes
-from analyzer.javascript.consumers import consumer_of
-from analyzer.javascript.handlers import called_sources, find_handlers, flow_of
-from analyzer.javascript.messages import message_of
+from analyzer.javascript.handlers import called_sources, find_handlers
 from analyzer.javascript.modules import find_modules, unit_evidence
 from analyzer.javascript.reference_slices import UnitListing, root_candidates
 from analyzer.javascript.references import (
@@ -34,25 +30,20 @@ from analyzer.javascript.references import (
 )
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.scopes import context_of
+from analyzer.javascript.site_facts import RecoveredShape, _columns, _site
 from analyzer.javascript.site_rows import UnitSites, merge_sites, tree_sites
-from analyzer.javascript.syntax import parse, text, without_parentheses
+from analyzer.javascript.syntax import parse
 from analyzer.javascript.top_bindings import TopBindings, TopScopes
 from analyzer.javascript.unit_extras import JavaScriptUnit
 from analyzer.javascript.unit_tree import UnitTree
 from analyzer.limits import WorkBudget, check_callsites
-from analyzer.model import CalleeRole, Consumer, Unit
+from analyzer.model import Unit
 from analyzer.parallel.executor import Inline
 from analyzer.places import EMBEDDED, UnitPlace, file_place
 from analyzer.trace import mark
 
 if TYPE_CHECKING:  # the driver is imported only when a unit is cut (its import: 15 ms, mostly patterns)
     from analyzer.javascript.sliced import SlicedHalves
-
-
-class RecoveredShape(Exception):
-    """A callsite whose syntax the parser recovered into a shape the facts cannot be read from
-    (e.g. a call without its callee): the callsite is left out and counted (`LeftOut`)."""
 
 
 _INLINE = Inline()
@@ -124,10 +115,18 @@ def _whole_tree(
     listed = _sliced_listing(unit.name, items, halves)
     roots = _root_candidates(items.raw, [node.start_byte for node, kind in sites], choice) if listed is None else []
     mark("extract: module map and items made")
-    work = _Tasks(unit, part, rules, items if listed is None else listed.references, sites, roots)
+    work = _Tasks(unit, part, rules, items if listed is None else listed.references, sites if halves is None else [],
+                  roots)
     spent_before = budget.left
+    if halves is not None:  # the slices' facts, spent where `_Tasks` spends them: before the digests
+        made = halves.facts
+        made_spent = made.spent(frozenset((c.offset, c.end_offset) for c in class_facts))
+        normalizer.spend(made_spent)
+        normalizer.paid = frozenset(made.digested)  # cached here at N = 1: the digests and handlers pay none
     done = executor.map(work.run, work.count)
     references, site_facts, caught, spent = work.gather(done)
+    if halves is not None:
+        site_facts, caught, spent = made.facts, made.caught, made_spent
     del work, done  # freed before the handlers: the tree is still whole (docs/performance.md, "Memory")
     part.scopes.clear()  # so are the scope entries: the handlers' descent names its own
     budget.left = spent_before
@@ -276,142 +275,6 @@ def _find_sites(
     unit = merged if merged is not None else merge_sites([found.rows], TopBindings(), source, rules, forced)
     sites = [(found.nodes[(start, end)], kind) for start, end, kind in unit.sites]
     return found.resolution, found.heritages, unit.choice, sites, unit.shadowed
-
-
-def _site(
-    unit: Unit, part: UnitTree, node: Node, kind: str, rules: JavaScriptRules, position: tuple[int, int],
-    diagnostics: frozenset[int],
-) -> SiteFacts:
-    """The callsite's facts; an error's with its flow (`handlers.flow`). `diagnostics`: the
-    offsets of the unit's logger calls."""
-    normalizer = part.normalizer
-    chain = part.chain(node)  # through the head chain: the whole tree's ancestors, and their count
-    normalizer.spend(len(chain))
-    if node.type in ("call_expression", "new_expression"):
-        is_new = node.type == "new_expression"
-        callee_node = node.child_by_field_name("constructor" if is_new else "function")
-        arguments = _arguments(node)
-        consumer = consumer_of(node, chain, normalizer.siblings.named_index)
-    else:  # a name followed by `(` in a region the parser recovered from
-        is_new = _NEW_BEFORE.search(unit.source, max(0, node.start_byte - 8), node.start_byte) is not None
-        callee_node, arguments = node, _recovered_arguments(node)
-        consumer = Consumer(node="ERROR", relation="recovered", role="other")
-    if callee_node is None:
-        raise RecoveredShape(f"a {node.type} without its callee")
-    callee = text(callee_node)
-    if kind == "error":
-        message = message_of(arguments[0] if arguments else None)
-        level = level_source = None
-        candidates: tuple[str, ...] | None = None
-        role: CalleeRole = "error-constructor"
-    else:
-        slot = rules.message_argument
-        message = message_of(arguments[slot] if len(arguments) > slot else None)
-        options = arguments[rules.options_argument] if len(arguments) > rules.options_argument else None
-        level, level_source, candidates = level_of(options, rules)
-        role = "logger"
-    anchor = part.anchor_of(node, chain)
-    function = part.innermost_function(chain)
-    # the function first: a window anchor inside it is then read from the names it captured
-    function_digest = normalizer.digest(function) if function is not None else None
-    return SiteFacts(
-        kind=kind,
-        offset=node.start_byte,
-        end_offset=node.end_byte,
-        line=position[0],
-        column=position[1],
-        constructor=callee if kind == "error" else None,
-        form="new" if is_new else "call",
-        callee=callee,
-        callee_role=role,
-        arg_count=len(arguments),
-        message=message,
-        level=level,
-        level_source=level_source,
-        level_candidates=candidates,
-        scope=part.scope_of(unit.name, chain),
-        consumer=consumer,
-        context=context_of(node, chain),
-        identity=IdentityInput(
-            kind=kind,
-            role=callee if kind == "error" else role,
-            comparison_key=message.comparisonKey,
-            consumer_role=consumer.role,
-            anchor=normalizer.digest(anchor),
-            anchor_slot=(unit.name, anchor.start_byte),
-            order=(unit.name, node.start_byte),
-        ),
-        function_digest=function_digest,
-        function_offset=function.start_byte if function is not None else None,
-        flow=flow_of(node, chain, diagnostics, callee) if kind == "error" and node.type != "identifier" else None,
-    )
-
-
-_NEW_BEFORE = re.compile(rb"(?<![A-Za-z0-9_$])new\s+$")
-
-
-def _recovered_arguments(name: Node) -> list[Node]:
-    """The string right after `name(` when the parser kept one; nothing else is certain there."""
-    following = name.next_named_sibling
-    if following is not None and following.type in ("string", "template_string"):
-        return [following]
-    return []
-
-
-def _arguments(call: Node) -> list[Node]:
-    arguments = call.child_by_field_name("arguments")
-    if arguments is None:
-        return []
-    if arguments.type == "template_string":  # tagged template: one argument, the strings
-        return [arguments]
-    return [child for child in arguments.named_children if child.type != "comment"]
-
-
-def level_of(options: Node | None, rules: JavaScriptRules) -> tuple[str, str, tuple[str, ...]]:
-    """(level, levelSource, levelCandidates) of a logger call's options argument."""
-    default = rules.default_level
-    if options is None:
-        return default, "default", (default,)
-    options = without_parentheses(options)
-    if options.type != "object":
-        return "dynamic", "dynamic", ()
-    value: Node | None = None
-    spread = False
-    for member in options.named_children:
-        if member.type == "spread_element":
-            spread, value = True, None  # a later spread may override an earlier level
-        elif member.type == "pair":
-            key = member.child_by_field_name("key")
-            if key is not None and _key_text(key) == rules.level_key:
-                value, spread = member.child_by_field_name("value"), False
-    if value is None:
-        return ("dynamic", "dynamic", ()) if spread else (default, "default", (default,))
-    value = without_parentheses(value)
-    literals = logger_detection.level_literals(value)
-    if value.type in ("string", "template_string") and len(literals) == 1:
-        return literals[0], "explicit", (literals[0],)
-    return "dynamic", "dynamic", tuple(literals)
-
-
-def _key_text(key: Node) -> str:
-    raw = text(key)
-    return raw[1:-1] if key.type == "string" else raw
-
-
-def _columns(source: bytes, offsets: list[int]) -> dict[int, tuple[int, int]]:
-    """1-based (line, column in code points) of sorted offsets, in one pass over the source."""
-    out: dict[int, tuple[int, int]] = {}
-    line, line_start, at, column = 1, 0, 0, 1
-    for offset in offsets:
-        newlines = source.count(b"\n", at, offset)
-        if newlines:
-            line += newlines
-            line_start = source.rfind(b"\n", at, offset) + 1
-            at, column = line_start, 1
-        column += len(source[at:offset].decode("utf-8", "replace"))
-        at = offset
-        out[offset] = (line, column)
-    return out
 
 
 def error_regions(tree: Tree) -> list[ErrorRegion]:

@@ -122,11 +122,15 @@ class Normalizer:
         #: the names of every node captured so far (callsites', handlers' and bindings' anchors):
         #: keyed by offset, so that the trees of one unit may share them (`names`)
         self._known = KnownNames() if names is None else names
+        #: (start, end, type) of the nodes whose digest's visits were counted on another tree of
+        #: the unit (a sliced unit's callsites' facts, docs/slices.md, stage 10c): not spent again
+        self.paid: frozenset[tuple[int, int, str]] = frozenset()
 
     def digest(self, node: Anchor) -> bytes:
         cached = self._cache.get(node.id)
         if cached is None:
-            if isinstance(node, Node):  # a window is bounded by ANCHOR_LIMIT, a function is not
+            # a window is bounded by ANCHOR_LIMIT, a function is not
+            if isinstance(node, Node) and not (self.paid and (node.start_byte, node.end_byte, node.type) in self.paid):
                 self.spend(node.descendant_count)
             cached = self._cache[node.id] = digest_of(node.type, self.normalized(node))
         return cached

@@ -49,12 +49,13 @@ from analyzer.javascript.reference_slices import (
 )
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.site_rows import SliceSites, UnitSites, merge_sites, tree_sites
+from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, slice_facts, unit_site_facts
+from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
 from analyzer.javascript.slice_supersets import Supersets, supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
 from analyzer.javascript.unit_tree import UnitTree
-from analyzer.limits import BoundExceeded
+from analyzer.limits import BoundExceeded, WorkBudget
 from analyzer.trace import mark
 
 T = TypeVar("T")
@@ -62,7 +63,6 @@ T = TypeVar("T")
 #: the stages whose per-tree half and merge are not built: while any is left, they run on the
 #: whole tree after the slices' halves, so a sliced unit's peak is still the whole tree's
 WHOLE_TREE_STAGES = (
-    "the sites' facts (step 4: speculated per slice)",
     "handlers and sources through calls (step 7)",
 )
 
@@ -80,6 +80,9 @@ class SlicedHalves:
     modules: ModuleMap
     #: the logger, the sites by offset and the shadowed calls (stages 5a-5g, `site_rows.merge_sites`)
     sites: UnitSites
+    #: the sites' facts, the handlers catching them directly and their node visits (stage 10c,
+    #: `site_facts.unit_site_facts`)
+    facts: UnitSiteFacts
     #: the trees' node count, whole-tree style (`slices.node_count`): compared with the whole
     #: tree's while stages still run on it
     nodes: int
@@ -145,10 +148,11 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
     # and the slices lacking some are read again)
     declared = found.names if found is not None else None
 
-    def sites_of(tree: Tree, more: frozenset[str]) -> SliceSites:
-        return tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more).rows
+    def sites_of(tree: Tree, more: frozenset[str]) -> tuple[SliceSites, SliceFacts]:
+        found: TreeSites = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more)
+        return found.rows, slice_facts(name, source, tree, found, rules, chain, list_type)
 
-    def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceSites:
+    def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> tuple[SliceSites, SliceFacts]:
         return sites_of(tree, more)
 
     words, roots = heritage_words(source), frozenset(rules.class_roots)
@@ -166,12 +170,13 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
 
     def halves_of(
         index: int, tree: Tree, lists: StatementLists,
-    ) -> tuple[SliceModules, SliceSites, SlicePart, SliceClasses]:
+    ) -> tuple[SliceModules, SliceSites, SliceFacts, SlicePart, SliceClasses]:
         root = tree.root_node
         modules = slice_modules(root, source, literals, lists, helpers, span=plan.ranges[index], chain=chain,
                                 table_names=names)
         found = tree_sites(tree, source, rules, forced, TopScopes(root, chain, list_type), wanted)
         site_part = found.rows
+        fact_part = slice_facts(name, source, tree, found, rules, chain, list_type)
         offsets = _potential_roots(site_part)
         items, reference_part = slice_part(
             tree, source, plan.ranges[index], speculated_modules(modules, source, helpers), declared,
@@ -179,18 +184,20 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
         # `items.raw`, the slice's items with their nodes (by its own positions), and
         # `reference_part.references.shadowed` are what this tree's `sources.slice_sources` reads
         del items
-        return modules, site_part, reference_part, classes_of(index, tree, found.heritages, found.resolution,
-                                                              frozenset())
+        return modules, site_part, fact_part, reference_part, classes_of(index, tree, found.heritages, found.resolution,
+                                                                         frozenset())
 
     modules: list[SliceModules] = []
     sites: list[SliceSites] = []
+    facts: list[SliceFacts] = []
     references: list[SlicePart] = []
     classes: list[SliceClasses] = []
     for index in range(len(plan.ranges)):
-        (module_part, site_part, reference_part, class_part), count = _on_slice(
+        (module_part, site_part, fact_part, reference_part, class_part), count = _on_slice(
             parser, source, plan, index, halves_of)
         modules.append(module_part)
         sites.append(site_part)
+        facts.append(fact_part)
         references.append(reference_part)
         classes.append(class_part)
         nodes += count - 1  # less the slice's own `program`
@@ -199,16 +206,21 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
     missing = logger_detection.missing_names([part.logger for part in sites], rules, forced)
     for index, lacked in enumerate(missing):
         if lacked:
-            sites[index] = _on_slice(parser, source, plan, index, partial(again, wanted | frozenset(lacked)))[0]
+            sites[index], facts[index] = _on_slice(parser, source, plan, index,
+                                                   partial(again, wanted | frozenset(lacked)))[0]
             mark(f"slices: {name}: slice {index + 1} read again for the logger candidates {sorted(lacked)}")
     merged = merge_sites(sites, head_bindings(chain, list_type), source, rules, forced)
+    site_facts = unit_site_facts(facts, merged)
+    if isinstance(site_facts, str):
+        raise _Unsliceable(site_facts)
+    WorkBudget(name, nodes).spend(site_facts.spent())  # past the bound: the whole tree says so
     initial = frozenset(rules.constructors) | frozenset(rules.class_roots) | frozenset(
         logger_detection.unit_names([part.logger for part in sites], rules, forced))
     made = _error_classes(name, parser, source, plan, classes, head_bindings(chain, list_type), rules, initial,
                           classes_again)
     module_map = unit_modules(modules, source, helpers)
     listed = _unit_listing(name, parser, source, plan, references, module_map, merged)
-    return SlicedHalves(module_map, merged, nodes, listed, made)
+    return SlicedHalves(module_map, merged, site_facts, nodes, listed, made)
 
 
 #: how many times the slices lacking a name the error classes need are read again, at most
