@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, run, tree_bytes
 from test_module_rows import SYNTHETIC as ESM_UNITS
+from test_slices_handlers import LOGGER as LOGGED_HANDLERS
+from test_slices_handlers import SINK as SINK_HANDLERS
 from test_slices_references import BUN_HEAD
 from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 
@@ -52,17 +54,35 @@ CROSS = (
     "function V(m){sink(m)};"
     "throw e0;"
 )
+#: CROSS with its handlers inside functions (the handlers at L's own level read whole: step 8)
+HANDLED = (CROSS.replace("try{early()}catch(e){sink(e)};", "function t1(){try{early()}catch(e){sink(e)}};")
+           .replace('try{middle()}catch(e){L(e,{level:"error"})};',
+                    'function t2(){try{middle()}catch(e){L(e,{level:"error"})}};')
+           .replace("try{later(2)}catch(e){sink(e)};", "function t3(){try{later(2)}catch(e){sink(e)}};")
+           .replace("p.then(function(){return new D()}).catch(function(e){sink(e)});",
+                    "function t4(){p.then(function(){return new D()}).catch(function(e){sink(e)})};"))
 #: a top-level `var Error` shadows the constructor calls of every other slice
 SHADOWED = 'function f(){return Error("a")};var g=function(){throw new Error("b")};var Error=function(m){};f();g();'
 UNITS = {
     "cross.js": CROSS.encode(),
     "cross.bun.js": (BUN_HEAD + CROSS.replace("throw e0;", 'exports(Error("x"));throw e0;') + "})\n").encode(),
     "cross.iife.js": ("(function(){" + CROSS + "})();\n").encode(),
+    "cross.handled.js": HANDLED.encode(),
+    "cross.handled.bun.js": (BUN_HEAD + HANDLED + "})\n").encode(),
     "shadowed.js": SHADOWED.encode(),
     "shadowed.bun.js": (BUN_HEAD + SHADOWED + "})\n").encode(),
     **{f"references.{name}": source for name, source in REFERENCE_UNITS.items()},
     **{f"modules.{name}.js": source for name, source in ESM_UNITS.items()},
+    # a sink declared last and called from several slices; a logger declared after its calls,
+    # handlers logging through it (docs/slices.md, "Step 7 as built")
+    "handlers.sink.js": SINK_HANDLERS.encode(),
+    "handlers.sink.bun.js": (BUN_HEAD + SINK_HANDLERS + "})\n").encode(),
+    "handlers.logger.js": LOGGED_HANDLERS.encode(),
+    "handlers.logger.bun.js": (BUN_HEAD + LOGGED_HANDLERS + "})\n").encode(),
 }
+#: units with a handler at L's own level: its anchor is a window over L, which reaches a cut in
+#: every plan of these small units (docs/slices.md, step 8), so they are read whole
+MODULE_LEVEL_HANDLERS = frozenset({"cross.js", "cross.bun.js"})
 FIXTURE_FILES = sorted([*(FIXTURES / "demo").glob("*.min.js"), *(FIXTURES / "shadowing").glob("*.*js")])
 TRACE = {**os.environ, "ERRATLAS_TRACE": "1"}
 RULES = compile_rules(load_rules("javascript"))
@@ -91,7 +111,9 @@ def test_a_scan_in_slices_writes_the_whole_trees_outputs(tmp_path: Path, name: s
     for count in (2, 3, 7):
         outputs, trace = scanned(bundle, tmp_path / f"sliced-{count}", "--slices", count)
         assert outputs == whole, f"{count} slices"
-        if planned:  # the slices were read, the stages without halves ran on the whole tree
+        if planned and name in MODULE_LEVEL_HANDLERS:
+            assert "the whole tree: a module-level handler at" in trace
+        elif planned:  # the slices were read, the stages without halves ran on the whole tree
             read = slices.plan(bundle.read_bytes(), count)
             assert read is not None
             assert f"slice {len(read.ranges)} of {len(read.ranges)} read" in trace
@@ -160,7 +182,7 @@ def test_a_bound_exceeded_in_a_slice_reads_the_unit_whole(
         raise bound
 
     monkeypatch.setattr(sliced, "slice_modules", exceeded)
-    found = sliced_halves("u.js", UNITS["cross.js"], 3, RULES, None)
+    found = sliced_halves("u.js", UNITS["cross.handled.js"], 3, RULES, None)
     assert isinstance(found, str) and found.startswith("a bound exceeded")
 
 
@@ -173,7 +195,7 @@ def _sliced_scan(bundle: Path, cuts: int):  # type: ignore[no-untyped-def]
 
 def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The whole tree, parsed for the stages without halves, checks the slices' node count."""
-    bundle = input_of(tmp_path, "cross.js")
+    bundle = input_of(tmp_path, "cross.handled.js")
 
     whole_halves = sliced.sliced_halves
 
@@ -200,7 +222,7 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
     again: list[int] = []
     read = sliced._on_slice
     monkeypatch.setattr(sliced, "_on_slice", lambda *args: again.append(args[3]) or read(*args))
-    bundle = input_of(tmp_path, "cross.js")
+    bundle = input_of(tmp_path, "cross.handled.js")
     found = _sliced_scan(bundle, 7)
     assert sliced.FALLBACKS == {"stages without halves": 1}
     assert len(again) > 7 + 1  # the helpers' slice, every slice, then some again
@@ -210,7 +232,7 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
 def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    bundle = input_of(tmp_path, "cross.js")
+    bundle = input_of(tmp_path, "cross.handled.js")
     whole_halves = sliced.sliced_halves
 
     def with_a_stray_site(

@@ -15,6 +15,14 @@ from tree_sitter import Parser, Tree
 
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript import slices
+from analyzer.javascript.handlers.find import TreeHandlers
+from analyzer.javascript.handlers.slices import (
+    UnitHandling,
+    potential_sites,
+    slice_handlers,
+    statement_bindings,
+    unit_handling,
+)
 from analyzer.javascript.modules import ModuleMap, SliceModules, esbuild, slice_modules, unit_modules, webpack
 from analyzer.javascript.modules.finder import Helper, Where
 from analyzer.javascript.modules.patterns import Literals
@@ -23,7 +31,8 @@ from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_rows import SliceSites, UnitSites, merge_sites, tree_sites
 from analyzer.javascript.slice_supersets import supersets
 from analyzer.javascript.syntax import ancestors, new_parser
-from analyzer.javascript.top_bindings import TopScopes, head_bindings
+from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
+from analyzer.javascript.unit_tree import UnitTree
 from analyzer.limits import BoundExceeded
 from analyzer.trace import mark
 
@@ -35,7 +44,7 @@ WHOLE_TREE_STAGES = (
     "the sites' facts (step 4: speculated per slice)",
     "error classes (step 4)",
     "the reference graph's listing and digests (steps 4, 5)",
-    "handlers and sources through calls (step 7)",
+    "sources through calls (step 7)",
 )
 
 #: why units were not sliced, or why a slice's half was thrown away, in this process: each is
@@ -55,6 +64,8 @@ class SlicedHalves:
     #: the trees' node count, whole-tree style (`slices.node_count`): compared with the whole
     #: tree's while stages still run on it
     nodes: int
+    #: the handlers and the sink, settled (stage 12, `handlers.slices.unit_handling`)
+    handlers: UnitHandling | None = None
 
 
 def fallback(unit: str, reason: str) -> None:
@@ -111,31 +122,56 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
     def sites_of(tree: Tree, more: frozenset[str]) -> SliceSites:
         return tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more).rows
 
-    def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceSites:
-        return sites_of(tree, more)
+    def handlers_of(index: int, tree: Tree, site_part: SliceSites) -> TreeHandlers:
+        found = slice_handlers(name, UnitTree(tree, source, None, chain, list_type), (), plan.ranges[index],
+                               potential_sites(site_part, rules), (index > 0, index < len(plan.ranges) - 1),
+                               TopScopes(tree.root_node, chain, list_type))
+        if found.inexact is not None:
+            raise _Unsliceable(found.inexact)
+        found.blocks.clear()  # the slice's protected blocks: read while its tree is alive, or never
+        return found
 
-    def halves_of(index: int, tree: Tree, lists: StatementLists) -> tuple[SliceModules, SliceSites]:
+    def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists
+              ) -> tuple[SliceSites, TreeHandlers]:
+        site_part = sites_of(tree, more)
+        return site_part, handlers_of(index, tree, site_part)
+
+    def halves_of(index: int, tree: Tree, lists: StatementLists) -> tuple[SliceModules, SliceSites, TreeHandlers]:
         root = tree.root_node
         modules = slice_modules(root, source, literals, lists, helpers, span=plan.ranges[index], chain=chain,
                                 table_names=names)
-        return modules, sites_of(tree, wanted)
+        site_part = sites_of(tree, wanted)
+        return modules, site_part, handlers_of(index, tree, site_part)
 
     modules: list[SliceModules] = []
     sites: list[SliceSites] = []
+    handlers: list[TreeHandlers] = []
     for index in range(len(plan.ranges)):
-        (module_part, site_part), count = _on_slice(parser, source, plan, index, halves_of)
+        (module_part, site_part, handler_part), count = _on_slice(parser, source, plan, index, halves_of)
         modules.append(module_part)
         sites.append(site_part)
+        handlers.append(handler_part)
         nodes += count - 1  # less the slice's own `program`
         mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
     missing = logger_detection.missing_names([part.logger for part in sites], rules, forced)
     for index, lacked in enumerate(missing):
         if lacked:
-            sites[index] = _on_slice(parser, source, plan, index, partial(again, wanted | frozenset(lacked)))[0]
+            sites[index], handlers[index] = _on_slice(parser, source, plan, index,
+                                                      partial(again, wanted | frozenset(lacked)))[0]
             mark(f"slices: {name}: slice {index + 1} read again for the logger candidates {sorted(lacked)}")
     merged = merge_sites(sites, head_bindings(chain, list_type), source, rules, forced)
-    return SlicedHalves(unit_modules(modules, source, helpers), merged, nodes)
+
+    def reread(index: int, names: frozenset[str]) -> TopBindings:
+        rows = modules[index].rows
+        return statement_bindings(name, parser, source, plan, index, rows.starts, rows.ends, names, chain, list_type)
+
+    try:
+        handling = unit_handling(name, source, plan.ranges, handlers, merged.sites,
+                                 head_bindings(chain, list_type), reread)
+    except ValueError as why:
+        raise _Unsliceable(f"handlers: {why}") from None
+    return SlicedHalves(unit_modules(modules, source, helpers), merged, nodes, handling)
 
 
 def _logger_candidates(source: bytes, plan: slices.Plan, rules: JavaScriptRules) -> frozenset[str]:
