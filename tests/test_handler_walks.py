@@ -104,7 +104,7 @@ _EMPTY_BODIES = [
 
 def _found(source: bytes) -> list[body.Found]:
     """Every handler of `source`, found as the scan finds them."""
-    return list(find._handlers_on("u.js", UnitTree(parse(source), source), []))
+    return list(find.handlers_on("u.js", UnitTree(parse(source), source), []))
 
 
 @pytest.mark.parametrize("source", _EMPTY_BODIES, ids=lambda s: s[:40].decode("utf-8", "replace"))

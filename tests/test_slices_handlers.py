@@ -9,17 +9,21 @@ the demo bundles and synthetic units, and a slice per statement of the synthetic
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, run, tree_bytes
 from test_slices_references import slice_trees, statement_plan
 from tree_sitter import Node, Tree
 
 from analyzer.facts import HandlerFacts, SiteFacts
 from analyzer.javascript import slices
 from analyzer.javascript.extract import _columns, _find_sites, _root_candidates, _Tasks
+from analyzer.javascript.handlers import slices as handling
 from analyzer.javascript.handlers.find import TreeHandlers, tree_handlers, unit_handlers
+from analyzer.javascript.handlers.slices import Potential, settle, slice_handlers
 from analyzer.javascript.handlers.sources import (
     SourceRows,
     called_sources,
@@ -34,6 +38,7 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.sink import SinkChoice, unit_sink
 from analyzer.javascript.slice_supersets import supersets
+from analyzer.javascript.sliced import SlicedHalves, sliced_halves
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings, merged, top_bindings
 from analyzer.javascript.unit_tree import UnitTree
@@ -68,13 +73,17 @@ THROUGH = (
     "async function slow(){throw new TypeError(\"slow\")};"
     "function deep(){if(Math.random())throw new RangeError(\"deep\");return 1};"
 )
-#: the logger `L` declared after every call of it, some in handlers
+#: the logger `L` declared after every call of it, some in handlers; a runner-up `M` whose calls
+#: with the caught value are then the sink's candidates
 LOGGER = (
     "function f(){try{g()}catch(e){L(\"f\",{level:\"error\"});throw e}};"
+    "function m(){try{g()}catch(e){M(e,{level:\"warn\"})}};"
     "function h(){try{g()}catch(e){L(e,{level:\"warn\"});sink(e)}};"
+    "function n(){try{g()}catch(e){M(e,{level:\"info\"});L(e)}};"
     "function k(){try{g()}catch(e){sink(e)}try{g()}catch(e){sink(e)}};"
     "function g(){throw new Error(\"g\")};"
     "function sink(e){L(e)};"
+    "function M(m,o){console.log(m,o)};"
     "function L(m,o){console.log(m,o)};"
 )
 SYNTHETIC = {
@@ -151,13 +160,12 @@ def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tre
     bun = plan.kind == "bun-cjs-body"
     unit = _unit(source)
     modules = find_modules(new_parser().parse(source), source)
-    counted: dict[bytes, bool] = {}
     found: list[TreeHandlers] = []
     summaries, raw, rows = [], [], []
     for (start, end), tree in zip(plan.ranges, trees, strict=True):
         part = UnitTree(tree, source, None, chain, "statement_block" if bun else "program")
         mine = [(_same_node(tree.root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
-        handlers = tree_handlers(unit.name, part, mine, span=(start, end), counted=counted)
+        handlers = slice_handlers(unit.name, part, mine, (start, end))
         items = listing(tree, source, modules, span=(start, end), names=made.names)
         summary = slice_references(items, [chunk_references(items, chunk, source, tree.root_node)
                                            for chunk in range(len(items.chunks))], {})
@@ -169,6 +177,7 @@ def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tre
         summaries.append(summary)
         raw.extend((item[0], item[1], None, item[3]) for item in items.raw)
     tops = _tops(source, plan, trees, chain, made.names)
+    found = settle(found, [(node.start_byte, node.end_byte, kind) for node, kind in sites])
     sink = unit_sink(unit.name, source, [part.sink for part in found], tops)
     records = unit_handlers(unit.name, found, sink, _positions(source))
     references = unit_references(summaries)
@@ -257,7 +266,7 @@ def test_a_missing_thrower_is_caught_by_the_merge() -> None:
     for (start, end), tree in zip(plan.ranges, trees, strict=True):
         part = UnitTree(tree, source, None, (), "program")
         mine = [(_same_node(tree.root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
-        handlers = tree_handlers("unit.js", part, mine, span=(start, end))
+        handlers = slice_handlers("unit.js", part, mine, (start, end))
         items = listing(tree, source, modules, span=(start, end))
         escaping = escaping_of(f for f in facts if start <= f.offset < end)
         rows.append(slice_sources(source, items.raw, frozenset(), escaping, handlers.blocks,
@@ -275,10 +284,11 @@ def test_the_bodies_waiting_for_the_sink_are_made_under_each_choice() -> None:
     _, _, _, sites, _ = _whole(source)
     start, end = plan.ranges[0]
     mine = [(_same_node(trees[0].root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
-    found = tree_handlers("unit.js", UnitTree(trees[0], source, None, (), "program"), mine, span=(start, end))
+    found = slice_handlers("unit.js", UnitTree(trees[0], source, None, (), "program"), mine, (start, end))
     at = source.index(b"catch", source.index(b"function u2"))
     variants = next(h[11] for h in found.handlers if h[0] == at)
-    assert variants is not None and len(variants) == 3
+    assert variants is not None and len(variants) == 1  # one logger choice: it calls no candidate
+    assert len(next(iter(variants.values()))[1]) == 3
     assert all(h[9] is None for h in found.handlers)  # no body kept past its tree
 
 
@@ -290,6 +300,100 @@ def test_a_slices_sink_rows_need_the_units_top_level_bindings() -> None:
     parts = []
     for (start, end), tree in zip(plan.ranges, trees, strict=True):
         mine = [(_same_node(tree.root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
-        parts.append(tree_handlers("unit.js", UnitTree(tree, source, None, (), "program"), mine, span=(start, end)))
+        parts.append(slice_handlers("unit.js", UnitTree(tree, source, None, (), "program"), mine, (start, end)))
+    parts = settle(parts, [(node.start_byte, node.end_byte, kind) for node, kind in sites])
     with pytest.raises(ValueError, match="top-level bindings"):
         unit_sink("unit.js", source, [part.sink for part in parts])
+
+
+def test_a_body_calling_a_logger_candidate_is_made_under_each_logger_choice() -> None:
+    """A slice's handler calling two candidates' bindings has three logger choices (neither, one,
+    the other), merged as the whole tree's once `L` is chosen."""
+    source = _source("logger.js")
+    plan, head = statement_plan(source, 2)
+    trees = slice_trees(source, plan, head)
+    start, end = plan.ranges[0]
+    resolution = Resolution(trees[0], source, {"L", "M", *RULES.constructors}, within=(start, end))
+    rows = [(ref.name, call.start_byte, call.end_byte, call.type == "call_expression", False, None)
+            for ref, call in resolution.calls() if ref.binding is None or ref.binding.scope == trees[0].root_node]
+    potential = Potential(rows, RULES.constructors, {"L", "M"}, ())
+    found = slice_handlers("unit.js", UnitTree(trees[0], source, None, (), "program"), (), (start, end),
+                           potential, (False, True))
+    at = source.index(b"catch", source.index(b"function n"))
+    variants = next(h[11] for h in found.handlers if h[0] == at)
+    assert variants is not None and len(variants) == 3
+    _, sink, _, _, _ = _whole(source)
+    assert sink.evidence.name == "sink"  # `M(e)` is a candidate of the sink, not chosen
+
+
+def _halves(tmp_path: Path, source: bytes, cuts: int) -> str:
+    """The trace of a scan in `cuts` slices, whose outputs are the whole tree's."""
+    bundle = tmp_path / "unit.js"
+    bundle.write_bytes(source)
+    env = {**os.environ, "ERRATLAS_TRACE": "1"}
+    whole = run("scan", bundle, "--out", tmp_path / "whole", "--jobs", 1)
+    cut = run("scan", bundle, "--out", tmp_path / "cut", "--jobs", 1, "--slices", cuts, env=env)
+    assert whole.returncode == cut.returncode == 0, cut.stderr
+    assert tree_bytes(tmp_path / "cut") == tree_bytes(tmp_path / "whole")
+    return cut.stderr
+
+
+def test_a_module_level_handler_whose_window_reaches_a_cut_reads_the_unit_whole(tmp_path: Path) -> None:
+    source = b"function a(){return 1};try{a()}catch(e){b(e)};function b(e){return e};"
+    assert sliced_halves("u.js", source, 3, RULES, None) == \
+        f"a module-level handler at {source.index(b'catch')}: its window over L reaches a cut"
+    assert "the whole tree: a module-level handler at" in _halves(tmp_path, source, 3)
+
+
+def test_a_module_level_handler_of_a_small_bun_list_reads_the_unit_whole(tmp_path: Path) -> None:
+    """The whole tree anchors it on Bun's wrapper when L has at most ANCHOR_LIMIT nodes."""
+    source = (BUN_HEAD + "function a(){return 1};try{a()}catch(e){b(e)};function b(e){return e};})\n").encode()
+    found = sliced_halves("u.js", source, 3, RULES, None)
+    assert found == f"a module-level handler at {source.index(b'catch')}: L may be small enough to anchor it " \
+                    "on its function"
+    assert "the whole tree: a module-level handler at" in _halves(tmp_path, source, 3)
+
+
+def test_a_module_level_handler_between_large_statements_is_read_in_slices(tmp_path: Path) -> None:
+    """Its window over L cannot grow past its neighbours (each above ANCHOR_LIMIT nodes) and
+    reaches no cut: the slice's anchor is the whole tree's."""
+    large = [f"function f{i}(){{{'x=1;' * 400}}};" for i in range(5)]
+    source = (large[0] + "try{f0()}catch(e){f1(e)};" + "".join(large[1:])).encode()
+    assert isinstance(sliced_halves("u.js", source, 2, RULES, None), SlicedHalves)
+    trace = _halves(tmp_path, source, 2)
+    assert "slice 2 of 2 read" in trace and "a module-level handler" not in trace
+
+
+def test_a_constructor_shadowed_from_another_slice_reads_the_unit_whole(tmp_path: Path) -> None:
+    """A slice takes the `Error` its handler makes for the global one; a `var Error` of another
+    slice makes it none of the handler's choices."""
+    source = (b'function f(){try{g()}catch(e){throw new Error("f",{cause:e})}};function g(){return 1};'
+              b"function h(){return 2};var Error=function(m){};")
+    found = sliced_halves("u.js", source, 3, RULES, None)
+    assert found == f"handlers: the sites in the handler at {source.index(b'catch')} are none of its slice's " \
+                    "choices"
+    assert "the whole tree: handlers: the sites in the handler" in _halves(tmp_path, source, 3)
+
+
+def test_a_slice_declaring_the_sink_without_calling_it_is_read_again(tmp_path: Path) -> None:
+    source = _source("sink.js")
+    trace = _halves(tmp_path, source, 7)
+    assert "read again for the sink's names" in trace and "report" in trace
+    assert "the whole tree: stages without halves" in trace
+
+
+def test_a_statement_read_alone_with_an_error_reads_the_unit_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The statements declaring the sink's names are read again each alone: one with an error
+    there is refused, not guessed from."""
+    source = _source("sink.js")
+    plan = slices.plan(source, 7)
+    assert plan is not None
+    read = handling.slices.parse_slice
+
+    def broken(parser: object, source: bytes, given: slices.Plan, index: int) -> Tree:
+        return read(parser, source, given, index) if given.ranges == plan.ranges else new_parser().parse(b"(")
+
+    monkeypatch.setattr(handling.slices, "parse_slice", broken)
+    found = sliced_halves("u.js", source, 7, RULES, None)
+    assert isinstance(found, str) and found.startswith("handlers: a statement at ")
+    assert found.endswith("read alone has an error")

@@ -290,11 +290,20 @@ class _NoFacts:
         return 0
 
 
+class _NoHandlers:
+    def __init__(self) -> None:
+        self.inexact = None
+        self.blocks: list[object] = []
+
+
 def driven(source: bytes, plan: slices.Plan, monkeypatch: pytest.MonkeyPatch) -> SlicedHalves | str:
-    """`sliced.sliced_halves` on the unit cut by `plan`, the graph alone: the sites' facts, which
-    refuse a module-level callsite (step 8), are not merged (tests/test_slices_facts.py)."""
+    """`sliced.sliced_halves` on the unit cut by `plan`, the graph alone: the sites' facts and
+    the handlers, which refuse module-level callsites and handlers (step 8), are not made
+    (tests/test_slices_facts.py, tests/test_slices_handlers.py)."""
     monkeypatch.setattr(sliced.slices, "plan_of", lambda source, count: plan)
     monkeypatch.setattr(sliced, "unit_site_facts", lambda facts, merged: _NoFacts())
+    monkeypatch.setattr(sliced, "slice_handlers", lambda *given: _NoHandlers())
+    monkeypatch.setattr(sliced, "unit_handling", lambda *given: None)
     return sliced.sliced_halves("unit.js", source, len(plan.ranges), RULES, None)
 
 

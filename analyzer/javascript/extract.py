@@ -16,6 +16,7 @@ from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import error_classes
 from analyzer.javascript.handlers import called_sources, find_handlers
+from analyzer.javascript.handlers.find import protected_blocks
 from analyzer.javascript.modules import find_modules, unit_evidence
 from analyzer.javascript.reference_slices import UnitListing, root_candidates
 from analyzer.javascript.references import (
@@ -134,7 +135,13 @@ def _whole_tree(
     mark("extract: callsite facts made")
     facts = [fact for fact in site_facts if isinstance(fact, SiteFacts)]
     left_out = tuple(fact for fact in site_facts if isinstance(fact, LeftOut))
-    handlers, sink, too_deep, blocks = find_handlers(unit.name, part, sites, lambda offsets: _columns(source, offsets))
+    if halves is None or halves.handlers is None:
+        handlers, sink, too_deep, blocks = find_handlers(unit.name, part, sites,
+                                                         lambda offsets: _columns(source, offsets))
+    else:  # the slices' handlers; the protected blocks are the whole tree's, for the sources below
+        handlers = halves.handlers.records(unit.name, lambda offsets: _columns(source, offsets))
+        sink, too_deep = halves.handlers.sink.evidence, halves.handlers.left_out
+        blocks = protected_blocks(tree.root_node, handlers)
     mark(f"extract: {len(handlers)} handlers found")
     called = called_sources(source, items.raw, references.shadowed, facts, blocks)
     mark("extract: sources through calls found")

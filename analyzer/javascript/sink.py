@@ -8,12 +8,15 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tree_sitter import Node, Tree
 
 from analyzer.facts import SinkCandidate, SinkEvidence
 from analyzer.javascript.resolve import Binding, Resolution
+
+if TYPE_CHECKING:  # top_bindings imports the module finders, which import the handlers
+    from analyzer.javascript.top_bindings import TopBindings, TopScopes
 
 #: calls with a caught value a binding needs to be the sink
 MIN_CALLS = 3
@@ -56,7 +59,8 @@ class TopRow(Protocol):
     @property
     def key(self) -> tuple[str, int]: ...
 
-    kind: str
+    @property
+    def kind(self) -> str: ...
 
 
 class TopLevel(Protocol):
@@ -75,38 +79,44 @@ class SinkRows:
     resolved: frozenset[bytes]
     #: a slice's: its references bound at its root or not at all are re-bound at the merge
     sliced: bool = False
-    #: names whose bytes the tree counted in the unit: whether they occur past `_MAX_OCCURRENCES`
+    #: names whose bytes a whole tree counted in the unit: whether they occur past `_MAX_OCCURRENCES`
     common: dict[bytes, bool] = field(default_factory=dict)
+    #: a slice's first declarations in L's scope of the names it resolved (given its `TopScopes`)
+    top: TopBindings | None = None
 
 
 def slice_sink(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]],
-               span: tuple[int, int] | None = None, counted: dict[bytes, bool] | None = None) -> SinkRows:
+               span: tuple[int, int] | None = None, scopes: TopScopes | None = None) -> SinkRows:
     """The per-tree half. A whole tree resolves the 3 names most called with the caught value
     itself (their counts are the unit's); a slice (`span`: its range) every name of its
-    candidates whose bytes occur at most `_MAX_OCCURRENCES` times in the unit (`counted`: whether
-    a name's bytes occur more, shared by the unit's slices so that each name is counted once)."""
+    candidates whose bytes occur at most `_MAX_OCCURRENCES` times in its range (a superset of
+    the names the merge resolves, which it counts in the unit: a name's bytes are counted in
+    one range per slice, not in the unit's 27 MB per slice), and with `scopes` (L's in it) the
+    first declarations in L's scope of those names."""
     sliced = span is not None
-    counted = {} if counted is None else counted
     names: Iterable[bytes]
+    found: dict[bytes, list[int] | None] = {}
     if not sliced:
         by_name = Counter(node.text or b"" for node, itself in candidates if itself)
         ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
         names = [name for name, _ in ranked[:_NAMES]]
     else:
-        names = []
+        assert span is not None
         for name in dict.fromkeys(node.text or b"" for node, _ in candidates):
-            common = counted.get(name)
-            if common is None:
-                common = counted[name] = _at_most(source, name, _MAX_OCCURRENCES) is None
-            if not common:
-                names.append(name)
+            # a range's greedy count may pass the unit's by the occurrences its edges cut
+            found[name] = _at_most(source, name, _MAX_OCCURRENCES + 2, *span)
+        names = [name for name, starts in found.items() if starts is not None]
     root = tree.root_node
     bound: dict[int, Binding] = {}
     resolved = []
+    top = None
+    if scopes is not None:
+        from analyzer.javascript.top_bindings import TopBindings, merged, top_bindings
+
+        top = TopBindings()
     verdicts: dict[bytes, bool] = {}
     for name in names:  # one name a pass: a literal is searched fast, an alternation is not
-        # a slice's names were counted by the caller; it searches its own range
-        starts = _at_most(source, name, _MAX_OCCURRENCES) if not sliced else None
+        starts = _at_most(source, name, _MAX_OCCURRENCES) if not sliced else found[name]
         if not sliced:
             verdicts[name] = starts is None
             if starts is None:
@@ -116,6 +126,8 @@ def slice_sink(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]
         given = starts if starts is not None and name and not _overlaps(name) else None
         resolution = Resolution(tree, source, {name.decode("utf-8", "replace")}, within=span, starts=given)
         bound.update({r.node.id: r.binding for r in resolution.references if r.binding is not None})
+        if top is not None and scopes is not None:
+            top = merged([top, top_bindings(resolution, scopes)])
     rows: list[CalleeRow] = []
     root_id = root.id
     for node, itself in candidates:
@@ -124,15 +136,17 @@ def slice_sink(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]
             rows.append((node.text or b"", node.start_byte, node.end_byte, itself, None, None))
         else:
             rows.append((node.text or b"", node.start_byte, node.end_byte, itself, binding.key, binding.kind))
-    if sliced:  # what it counted: the merge counts again only the names no tree counted
-        verdicts.update((name, counted[name]) for name in dict.fromkeys(row[0] for row in rows))
-    return SinkRows(tuple(rows), frozenset(resolved), sliced, verdicts)
+    return SinkRows(tuple(rows), frozenset(resolved), sliced, verdicts, top)
 
 
-def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel | None = None) -> SinkChoice:
-    """The merge, with no node: ranks the names and their bindings over every tree's rows as the
-    whole tree's would be; `top` re-binds what a slice bound at its root or not at all (needed
-    when any part is a slice)."""
+def sink_names(source: bytes, parts: Sequence[SinkRows]) -> list[bytes]:
+    """The names `unit_sink` resolves: the `_NAMES` most called with the caught value itself,
+    but those too common to resolve."""
+    return _ranked(source, parts)[1]
+
+
+def _ranked(source: bytes, parts: Sequence[SinkRows]) -> tuple[Counter[bytes], list[bytes], list[bytes]]:
+    """(calls with the caught value itself by name, the names resolved, those too common)."""
     by_name: Counter[bytes] = Counter()
     for part in parts:
         by_name.update(row[0] for row in part.callees if row[3])
@@ -147,6 +161,14 @@ def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel
         if common is None:
             common = _at_most(source, name, _MAX_OCCURRENCES) is None
         (skipped if common else names).append(name)
+    return by_name, names, skipped
+
+
+def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel | None = None) -> SinkChoice:
+    """The merge, with no node: ranks the names and their bindings over every tree's rows as the
+    whole tree's would be; `top` re-binds what a slice bound at its root or not at all (needed
+    when any part is a slice)."""
+    by_name, names, skipped = _ranked(source, parts)
     wanted = set(names)
     for part in parts:
         if not wanted <= part.resolved and any(row[0] in wanted - part.resolved for row in part.callees):
@@ -191,12 +213,13 @@ def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel
     return SinkChoice(frozenset(ids + reports), evidence)
 
 
-def _at_most(source: bytes, name: bytes, limit: int) -> list[int] | None:
-    """The offsets of `name`'s bytes, each search starting past the previous occurrence, when
-    they are at most `limit`; None past it (a common name occurs a hundred thousand times in a
-    27 MB bundle, and counting stops there)."""
+def _at_most(source: bytes, name: bytes, limit: int, start: int = 0, end: int | None = None) -> list[int] | None:
+    """The offsets of `name`'s bytes in `source[start:end]`, each search starting past the
+    previous occurrence, when they are at most `limit`; None past it (a common name occurs a
+    hundred thousand times in a 27 MB bundle, and counting stops there)."""
+    end = len(source) if end is None else end
     if not name:
-        return [] if source.count(name) <= limit else None
+        return [] if source.count(name, start, end) <= limit else None
     found: list[int] = []
     first = name[0] not in _COMMON
     if len(name) > 1 and (first or (name[-1] not in _COMMON and not _overlaps(name))):
@@ -206,17 +229,17 @@ def _at_most(source: bytes, name: bytes, limit: int) -> list[int] | None:
         # occurrence when no two can overlap
         pattern = re.escape(name) if first else re.escape(name[-1:]) + b"(?<=" + re.escape(name) + b")"
         shift = 0 if first else len(name) - 1
-        for match in re.finditer(pattern, source):
+        for match in re.compile(pattern).finditer(source, start, end):
             if len(found) == limit:
                 return None
             found.append(match.start() - shift)
         return found
-    at, step = source.find(name), len(name)
+    at, step = source.find(name, start, end), len(name)
     while at >= 0:
         if len(found) == limit:
             return None
         found.append(at)
-        at = source.find(name, at + step)
+        at = source.find(name, at + step, end)
     return found
 
 

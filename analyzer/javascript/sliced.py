@@ -24,6 +24,14 @@ from analyzer.javascript.class_rows import (
     unit_classes,
 )
 from analyzer.javascript.classes import heritage_names
+from analyzer.javascript.handlers.find import TreeHandlers
+from analyzer.javascript.handlers.slices import (
+    UnitHandling,
+    potential_sites,
+    slice_handlers,
+    statement_bindings,
+    unit_handling,
+)
 from analyzer.javascript.modules import (
     ModuleMap,
     SliceModules,
@@ -63,7 +71,7 @@ T = TypeVar("T")
 #: the stages whose per-tree half and merge are not built: while any is left, they run on the
 #: whole tree after the slices' halves, so a sliced unit's peak is still the whole tree's
 WHOLE_TREE_STAGES = (
-    "handlers and sources through calls (step 7)",
+    "sources through calls (step 7)",
 )
 
 #: why units were not sliced, or why a slice's half was thrown away, in this process: each is
@@ -91,6 +99,8 @@ class SlicedHalves:
     references: UnitListing
     #: the error classes and their digests' node visits (stage 7, `classes.unit_classes`)
     classes: UnitClasses
+    #: the handlers and the sink, settled (stage 12, `handlers.slices.unit_handling`)
+    handlers: UnitHandling | None = None
 
 
 def fallback(unit: str, reason: str) -> None:
@@ -152,8 +162,19 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
         found: TreeSites = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more)
         return found.rows, slice_facts(name, source, tree, found, rules, chain, list_type)
 
-    def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> tuple[SliceSites, SliceFacts]:
-        return sites_of(tree, more)
+    def handlers_of(index: int, tree: Tree, site_part: SliceSites) -> TreeHandlers:
+        found = slice_handlers(name, UnitTree(tree, source, None, chain, list_type), (), plan.ranges[index],
+                               potential_sites(site_part, rules), (index > 0, index < len(plan.ranges) - 1),
+                               TopScopes(tree.root_node, chain, list_type))
+        if found.inexact is not None:
+            raise _Unsliceable(found.inexact)
+        found.blocks.clear()  # the slice's protected blocks: read while its tree is alive, or never
+        return found
+
+    def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists
+              ) -> tuple[SliceSites, SliceFacts, TreeHandlers]:
+        site_part, fact_part = sites_of(tree, more)
+        return site_part, fact_part, handlers_of(index, tree, site_part)
 
     words, roots = heritage_words(source), frozenset(rules.class_roots)
 
@@ -170,7 +191,7 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
 
     def halves_of(
         index: int, tree: Tree, lists: StatementLists,
-    ) -> tuple[SliceModules, SliceSites, SliceFacts, SlicePart, SliceClasses]:
+    ) -> tuple[SliceModules, SliceSites, SliceFacts, SlicePart, SliceClasses, TreeHandlers]:
         root = tree.root_node
         modules = slice_modules(root, source, literals, lists, helpers, span=plan.ranges[index], chain=chain,
                                 table_names=names)
@@ -184,30 +205,32 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
         # `items.raw`, the slice's items with their nodes (by its own positions), and
         # `reference_part.references.shadowed` are what this tree's `sources.slice_sources` reads
         del items
-        return modules, site_part, fact_part, reference_part, classes_of(index, tree, found.heritages, found.resolution,
-                                                                         frozenset())
+        class_part = classes_of(index, tree, found.heritages, found.resolution, frozenset())
+        return modules, site_part, fact_part, reference_part, class_part, handlers_of(index, tree, site_part)
 
     modules: list[SliceModules] = []
     sites: list[SliceSites] = []
     facts: list[SliceFacts] = []
     references: list[SlicePart] = []
     classes: list[SliceClasses] = []
+    handlers: list[TreeHandlers] = []
     for index in range(len(plan.ranges)):
-        (module_part, site_part, fact_part, reference_part, class_part), count = _on_slice(
+        (module_part, site_part, fact_part, reference_part, class_part, handler_part), count = _on_slice(
             parser, source, plan, index, halves_of)
         modules.append(module_part)
         sites.append(site_part)
         facts.append(fact_part)
         references.append(reference_part)
         classes.append(class_part)
+        handlers.append(handler_part)
         nodes += count - 1  # less the slice's own `program`
         mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
     missing = logger_detection.missing_names([part.logger for part in sites], rules, forced)
     for index, lacked in enumerate(missing):
         if lacked:
-            sites[index], facts[index] = _on_slice(parser, source, plan, index,
-                                                   partial(again, wanted | frozenset(lacked)))[0]
+            sites[index], facts[index], handlers[index] = _on_slice(
+                parser, source, plan, index, partial(again, wanted | frozenset(lacked)))[0]
             mark(f"slices: {name}: slice {index + 1} read again for the logger candidates {sorted(lacked)}")
     merged = merge_sites(sites, head_bindings(chain, list_type), source, rules, forced)
     site_facts = unit_site_facts(facts, merged)
@@ -218,9 +241,19 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
         logger_detection.unit_names([part.logger for part in sites], rules, forced))
     made = _error_classes(name, parser, source, plan, classes, head_bindings(chain, list_type), rules, initial,
                           classes_again)
+
+    def reread(index: int, names: frozenset[str]) -> TopBindings:
+        rows = modules[index].rows
+        return statement_bindings(name, parser, source, plan, index, rows.starts, rows.ends, names, chain, list_type)
+
+    try:
+        handling = unit_handling(name, source, plan.ranges, handlers, merged.sites,
+                                 head_bindings(chain, list_type), reread)
+    except ValueError as why:
+        raise _Unsliceable(f"handlers: {why}") from None
     module_map = unit_modules(modules, source, helpers)
     listed = _unit_listing(name, parser, source, plan, references, module_map, merged)
-    return SlicedHalves(module_map, merged, site_facts, nodes, listed, made)
+    return SlicedHalves(module_map, merged, site_facts, nodes, listed, made, handling)
 
 
 #: how many times the slices lacking a name the error classes need are read again, at most

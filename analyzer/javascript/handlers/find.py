@@ -17,7 +17,7 @@ from analyzer.facts import BranchFacts, HandlerFacts, SinkEvidence
 from analyzer.identity import IdentityInput
 from analyzer.javascript.handlers.body import Found, param_name
 from analyzer.javascript.handlers.dispositions import HandlerBody
-from analyzer.javascript.normalize import Siblings, anchor_of
+from analyzer.javascript.normalize import ANCHOR_LIMIT, Anchor, Siblings, Window, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
 from analyzer.javascript.sink import CalleeRow, SinkChoice, SinkRows, slice_sink, unit_sink
 from analyzer.javascript.syntax import (
@@ -66,11 +66,16 @@ def find_handlers(
     return unit_handlers(unit, [found], sink, positions), sink.evidence, found.left_out, found.blocks
 
 
+#: a slice handler's branches per choice the merge makes (docs/slices.md, 12b): per set of the
+#: sites inside it, as `known` holds them ((start, end), (kind, offset)), its candidate callees
+#: of the sink and its branches per set of sink calls among them
+Variants = dict[frozenset[tuple[tuple[int, int], tuple[str, int]]],
+                tuple[tuple[CalleeRow, ...], dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]]]]
 #: a handler as its tree hands it on: offset, end, form, parameter, scope, in an error region, its
 #: anchor's digest and start, lone rethrow; its body while it waits for the sink (a whole tree's), its
-#: branches, and for a slice's body that waited, its branches by the sink calls it holds (`variants`)
-_Handler = tuple[int, int, HandlerForm, str | None, Scope, bool, bytes, int, bool, HandlerBody | None,
-                 tuple[BranchFacts, ...], dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]] | None]
+#: branches, and for a slice's handler its `Variants`
+Handler = tuple[int, int, HandlerForm, str | None, Scope, bool, bytes, int, bool, HandlerBody | None,
+                tuple[BranchFacts, ...], Variants | None]
 
 
 @dataclass(slots=True)
@@ -78,37 +83,33 @@ class TreeHandlers:
     """One tree's handlers (docs/slices.md, "Step 7 as built"): node-free for a slice, but for
     `blocks`, which that tree's `sources.slice_sources` reads before it is freed."""
 
-    handlers: list[_Handler]
-    #: the candidate callees of the sink with their bindings
+    handlers: list[Handler]
+    #: the candidate callees of the sink with their bindings (a slice's: of every variant)
     sink: SinkRows
     #: catch clauses too deeply nested to record
     left_out: int
     #: the protected blocks of the catch clauses recorded
     blocks: list[Node]
+    #: why a slice's handlers are not the whole tree's (a module-level anchor over a cut), or None
+    inexact: str | None = None
 
 
-def tree_handlers(
-    unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]], span: tuple[int, int] | None = None,
-    counted: dict[bytes, bool] | None = None,
-) -> TreeHandlers:
-    """The per-tree half. A whole tree's bodies that call a name that may be the sink wait for it;
-    a slice (`span`: its range; `counted` as `sink.slice_sink` takes it) makes such a body's
-    branches under every sink its candidates can make."""
+def tree_handlers(unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]]) -> TreeHandlers:
+    """The per-tree half of a whole tree (a slice's: `slices.slice_handlers`): the bodies that
+    call a name that may be the sink wait for it."""
     source = part.normalizer.source
     # by (start, end), not node id, so that it can cross trees (docs/slices.md, "Node ids"): no
     # two sites share both, and no node looked up shares them with a site it is not
     known = {(node.start_byte, node.end_byte): (kind, node.start_byte) for node, kind in sites}
     # a handler's branches are made at once unless it calls a name that may be the sink: only
     # those bodies wait for the sink (100,000 waiting bodies would hold 300 MB)
-    waiting: list[_Handler] = []
+    waiting: list[Handler] = []
     candidates: list[tuple[Node, bool]] = []
-    #: per waiting body, its place in `waiting` and its candidates' in `candidates`
-    spans: list[tuple[int, int, int]] = []
     left_out: list[int] = []
     blocks: list[Node] = []
-    for handler in _handlers_on(unit, part, left_out):
+    for handler in handlers_on(unit, part, left_out):
         if handler.form == "catch":
-            block = _protected_block(handler)
+            block = protected_block(handler)
             if block is not None:
                 blocks.append(block)
         param = param_name(handler)
@@ -117,7 +118,6 @@ def tree_handlers(
         rethrow = body.lone_rethrow()
         node = handler.node
         if called:
-            spans.append((len(waiting), len(candidates), len(candidates) + len(called)))
             candidates.extend(called)
             waiting.append((node.start_byte, node.end_byte, handler.form, param, handler.scope,
                             handler.in_error_region, handler.anchor, handler.anchor_start, rethrow, body, (), None))
@@ -127,35 +127,16 @@ def tree_handlers(
             waiting.append((node.start_byte, node.end_byte, handler.form, param, handler.scope,
                             handler.in_error_region, handler.anchor, handler.anchor_start, rethrow, None, branches,
                             None))
-    sink = slice_sink(part.tree, source, candidates, span, counted)
-    if span is not None:
-        for at, first, last in spans:
-            waiting[at] = _with_variants(waiting[at], sink.callees[first:last], sink.resolved)
+    sink = slice_sink(part.tree, source, candidates)
     return TreeHandlers(waiting, sink, sum(left_out), blocks)
-
-
-def _with_variants(handler: _Handler, rows: Sequence[CalleeRow], resolved: frozenset[bytes]) -> _Handler:
-    """A waiting body's branches under each sink its candidate callees can make: none, or those
-    of one binding (a key the tree bound, or a name the merge re-binds: one binding a name)."""
-    body = handler[9]
-    assert body is not None
-    groups: dict[object, set[tuple[int, int]]] = {}
-    for name, start, end, _, key, _ in rows:
-        if name in resolved:
-            groups.setdefault(key if key is not None else name, set()).add((start, end))
-    variants: dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]] = {frozenset(): body.branches()}
-    for group in groups.values():
-        body.sink = frozenset(group)
-        variants[body.sink] = body.branches()
-    body.handler.chain.clear()
-    return (*handler[:9], None, (), variants)
 
 
 def unit_handlers(
     unit: str, parts: Sequence[TreeHandlers], sink: SinkChoice,
     positions: Callable[[list[int]], dict[int, tuple[int, int]]],
 ) -> list[HandlerFacts]:
-    """The merge: every tree's handlers in order, each waiting body's branches under the unit's sink."""
+    """The merge: every tree's handlers in order, each waiting body's branches under the unit's
+    sink (a slice's `settle`d first)."""
     where = positions(sorted({h[0] for part in parts for h in part.handlers}))
     out = []
     calls = sink.calls
@@ -166,22 +147,40 @@ def unit_handlers(
                 pending.sink = calls
                 branches = pending.branches()
             elif variants is not None:
-                branches = variants[frozenset(call for call in _candidates(variants) if call in calls)]
+                if len(variants) != 1:
+                    raise ValueError("a slice's handlers are settled before they are merged")
+                by_sink = next(iter(variants.values()))[1]
+                branches = by_sink[frozenset(call for call in set().union(*by_sink) if call in calls)]
             identity = _IDENTITY("handler", form, "", "", anchor, (unit, anchor_start), (unit, offset))
             out.append(_FACTS(offset, end, where[offset][0], where[offset][1], form, param, scope, branches, in_error,
                               identity, None, rethrow))
     return out
 
 
-def _candidates(variants: dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]]) -> set[tuple[int, int]]:
-    return set().union(*variants)
-
-
 #: the records each handler makes, by `model.made` (its fields in order, a third of a frozen `__init__`'s cost)
 _IDENTITY, _FACTS, _FOUND = made(IdentityInput), made(HandlerFacts), made(Found)
 
 
-def _protected_block(handler: Found) -> Node | None:
+def protected_blocks(root: Node, handlers: Iterable[HandlerFacts]) -> list[Node]:
+    """The protected blocks of the catch clauses among `handlers`, looked up in the tree of
+    `root` by their spans (what `tree_handlers` hands back for the tree it reads)."""
+    out = []
+    for handler in handlers:
+        if handler.form != "catch":
+            continue
+        node: Node | None = root.descendant_for_byte_range(handler.offset, handler.end_offset)
+        while node is not None and not (node.type == "catch_clause" and node.start_byte == handler.offset
+                                        and node.end_byte == handler.end_offset):
+            node = node.parent
+        statement = node.parent if node is not None else None
+        block = statement.child_by_field_name("body") if statement is not None \
+            and statement.type == "try_statement" else None
+        if block is not None:
+            out.append(block)
+    return out
+
+
+def protected_block(handler: Found) -> Node | None:
     """The block a catch clause's try statement protects (its first ancestor is the statement)."""
     statement = handler.chain[0] if handler.chain else None
     if statement is None or statement.type != "try_statement":
@@ -189,8 +188,11 @@ def _protected_block(handler: Found) -> Node | None:
     return statement.child_by_field_name("body")
 
 
-def _handlers_on(unit: str, part: UnitTree, left_out: list[int]) -> Iterable[Found]:
-    """The handlers found, in source order; `left_out` gets the count of those not recorded."""
+def handlers_on(unit: str, part: UnitTree, left_out: list[int], cut: tuple[bool, bool] = (False, False),
+                 inexact: list[str] | None = None) -> Iterable[Found]:
+    """The handlers found, in source order; `left_out` gets the count of those not recorded. In a
+    slice, `inexact` gets why a module-level anchor may not be the whole tree's (`cut`: whether
+    slices lie before and after this one)."""
     normalizer = part.normalizer
     descent = Descent(part.root, normalizer.spend, part.head)
     siblings = _WideSiblings()
@@ -201,8 +203,35 @@ def _handlers_on(unit: str, part: UnitTree, left_out: list[int]) -> Iterable[Fou
         if found is not None:
             form, node, chain, scope, in_error = found
             anchor = anchor_of(node, chain, siblings=siblings, root=root, list_type=list_type)
+            if inexact is not None and not inexact:
+                why = _over_cut(anchor, root, siblings, cut, list_type)
+                if why is not None:
+                    inexact.append(f"a module-level handler at {node.start_byte}: {why}")
             yield _FOUND(form, node, chain[:_KEPT_DEPTH], scope, in_error, normalizer.digest(anchor), anchor.start_byte)
     left_out.append(descent.left_out)
+
+
+def _over_cut(anchor: Anchor, root: Node, siblings: Siblings, cut: tuple[bool, bool],
+              list_type: str | None) -> str | None:
+    """Why a slice's anchor that is a window over its root (a handler at L's own level) may not
+    be the whole tree's (docs/slices.md, step 8): it reaches a cut, or L is small enough for
+    the whole tree to anchor it on Bun's wrapper. None for any other anchor."""
+    if isinstance(anchor, Window):
+        if anchor.parent is not root:
+            return None
+        members = anchor.members
+    elif anchor.type in _ANCHOR_STOPS or anchor.parent != root:
+        return None
+    else:
+        members = [anchor]
+    if list_type != "program" and root.descendant_count <= ANCHOR_LIMIT:
+        return "L may be small enough to anchor it on its function"
+    nodes, starts, _ = siblings.of(root)
+    first = bisect.bisect_left(starts, members[0].start_byte)
+    last = bisect.bisect_left(starts, members[-1].start_byte)
+    if (cut[0] and first == 0) or (cut[1] and last == len(nodes) - 1):
+        return "its window over L reaches a cut"
+    return None
 
 
 def _places(source: bytes) -> list[tuple[int, bytes | None]]:
@@ -409,6 +438,8 @@ class Descent:
 
 #: a path position past any path
 _NONE = 1 << 62
+#: the anchors a climb stops at (`normalize.anchor_of`)
+_ANCHOR_STOPS = FUNCTION_TYPES | {"class_static_block", "program"}
 _SCOPE_TYPES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "field_definition"}
 _SCOPE_SYMBOLS = symbols_of(_SCOPE_TYPES)
 _TRY_SYMBOLS = symbols_of(frozenset({"try_statement"}))

@@ -1,0 +1,273 @@
+"""The handlers and the sink of a unit read in slices (docs/slices.md, "Step 7 as built"): a
+slice's handlers made under every choice of the merge (the logger's and the sink's) before its
+tree is freed, and their merge under the unit's sites, sink and top-level bindings, with no tree."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from tree_sitter import Node, Parser
+
+from analyzer.facts import BranchFacts, HandlerFacts
+from analyzer.javascript import slices
+from analyzer.javascript.handlers.body import param_name
+from analyzer.javascript.handlers.dispositions import HandlerBody
+from analyzer.javascript.handlers.find import (
+    Handler,
+    TreeHandlers,
+    Variants,
+    handlers_on,
+    protected_block,
+    unit_handlers,
+)
+from analyzer.javascript.resolve import Resolution
+from analyzer.javascript.rules import JavaScriptRules
+from analyzer.javascript.sink import CalleeRow, SinkChoice, SinkRows, sink_names, slice_sink, unit_sink
+from analyzer.javascript.site_rows import SliceSites
+from analyzer.javascript.top_bindings import TopBindings, TopScopes, merged, top_bindings
+from analyzer.javascript.unit_tree import UnitTree
+from analyzer.trace import mark
+
+#: the sites a slice's handler body may hold, as `known` holds them: ((start, end), (kind, offset))
+Known = frozenset[tuple[tuple[int, int], tuple[str, int]]]
+
+
+class Potential:
+    """A slice's potential sites (docs/slices.md, 12b): the calls of its `site_rows.tree_sites`
+    rows that the merge may keep as sites, so that a handler's branches can be made under each
+    choice before the logger is chosen. A constructor's call the slice leaves at L's level or
+    global is taken to be a site unless the slice declares that name in L's scope (the merge
+    checks it); a call of a logger candidate is one only if its binding is chosen."""
+
+    def __init__(self, rows: Iterable[tuple[str, int, int, bool, bool, tuple[str, int] | None]],
+                 constructors: Iterable[str], logger_names: Iterable[str], declared: Iterable[str]) -> None:
+        constructors, logger_names, declared = set(constructors), set(logger_names), set(declared)
+        #: (start, end, kind, the logger binding that makes it a site or None), in start order
+        self.rows: list[tuple[int, int, str, tuple[str, object] | None]] = []
+        for name, start, end, call, _, bound in rows:
+            if call and name in logger_names:
+                self.rows.append((start, end, "diagnostic", (name, bound)))
+            if name in constructors and bound is None and name not in declared:
+                self.rows.append((start, end, "error", None))
+        self.rows.sort(key=lambda row: (row[0], row[2]))  # as the merged sites: an error after a log
+        self.starts = [row[0] for row in self.rows]
+
+    def choices(self, start: int, end: int) -> list[dict[tuple[int, int], tuple[str, int]]]:
+        """The `known` of a handler spanning (start, end) under each choice that differs for it:
+        no logger binding of its calls chosen, or one of them."""
+        first, last = bisect.bisect_left(self.starts, start), bisect.bisect_left(self.starts, end)
+        inside = [row for row in self.rows[first:last] if row[1] <= end]
+        groups = list(dict.fromkeys(row[3] for row in inside if row[3] is not None))
+        return [{(s, e): (kind, s) for s, e, kind, group in inside if group is None or group == chosen}
+                for chosen in [None, *groups]]
+
+
+def known_key(known: dict[tuple[int, int], tuple[str, int]]) -> Known:
+    return frozenset(known.items())
+
+
+class SiteIndex:
+    """The unit's merged sites, to tell each slice handler's choice: the sites inside it."""
+
+    def __init__(self, sites: Iterable[tuple[int, int, str]]) -> None:
+        self.known = {(start, end): (kind, start) for start, end, kind in sites}  # in order: as `known`
+        self.spans = sorted(self.known)
+        self.starts = [span[0] for span in self.spans]
+
+    def inside(self, start: int, end: int) -> Known:
+        first, last = bisect.bisect_left(self.starts, start), bisect.bisect_left(self.starts, end)
+        return frozenset((span, self.known[span]) for span in self.spans[first:last] if span[1] <= end)
+
+
+def slice_handlers(
+    unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]], span: tuple[int, int],
+    potential: Potential | None = None, cut: tuple[bool, bool] = (False, False), scopes: TopScopes | None = None,
+) -> TreeHandlers:
+    """The per-tree half of a slice (`span`: its range): each handler made under every choice of
+    the merge that differs for it, the sink's (none, or the candidates of one binding: a key the
+    slice bound below L or a name the merge re-binds) and the logger's its `potential` sites can
+    make (without them, `sites` are the unit's own: one choice). `cut`: whether a slice lies
+    before and after this one (a module-level window must not reach them); `scopes`: L's scopes
+    in the slice, for the first declarations of the sink's names."""
+    source = part.normalizer.source
+    given = {(node.start_byte, node.end_byte): (kind, node.start_byte) for node, kind in sites}
+    handlers: list[Handler] = []
+    #: per handler, per choice: its known, and its candidates' places in `candidates` (None: made)
+    pending: list[tuple[int, HandlerBody, list[tuple[Known, dict[tuple[int, int], tuple[str, int]], list[int]]]]] = []
+    candidates: list[tuple[Node, bool]] = []
+    placed: dict[tuple[int, bool], int] = {}
+    left_out: list[int] = []
+    blocks: list[Node] = []
+    inexact: list[str] = []
+    for handler in handlers_on(unit, part, left_out, cut, inexact):
+        if handler.form == "catch":
+            block = protected_block(handler)
+            if block is not None:
+                blocks.append(block)
+        param = param_name(handler)
+        node = handler.node
+        start, end = node.start_byte, node.end_byte
+        choices = potential.choices(start, end) if potential is not None else [
+            {span_: entry for span_, entry in given.items() if start <= span_[0] and span_[1] <= end}]
+        body = HandlerBody(handler, choices[0], param)  # the choices differ in logger calls only: one walk
+        rethrow = body.lone_rethrow()
+        variants: Variants = {}
+        waits = []
+        for known in choices:
+            body.known = known
+            called = body.sink_candidates()
+            if called:
+                places = []
+                for callee, itself in called:
+                    at = placed.setdefault((callee.start_byte, itself), len(candidates))
+                    if at == len(candidates):
+                        candidates.append((callee, itself))
+                    places.append(at)
+                waits.append((known_key(known), known, places))
+            else:
+                variants[known_key(known)] = ((), {frozenset(): body.branches()})
+        if waits:
+            pending.append((len(handlers), body, waits))
+        else:
+            handler.chain.clear()  # its ancestors are no longer needed: let them go
+        handlers.append((start, end, handler.form, param, handler.scope, handler.in_error_region, handler.anchor,
+                         handler.anchor_start, rethrow, None, (), variants))
+    sink = slice_sink(part.tree, source, candidates, span, scopes)
+    for at, body, waits in pending:
+        made = handlers[at][11]
+        assert made is not None
+        for key, known, places in waits:
+            body.known = known
+            rows = tuple(sink.callees[place] for place in places)
+            made[key] = (rows, _with_variants(body, rows, sink.resolved))
+        body.handler.chain.clear()
+    return TreeHandlers(handlers, sink, sum(left_out), blocks, inexact[0] if inexact else None)
+
+
+def _with_variants(body: HandlerBody, rows: Sequence[CalleeRow], resolved: frozenset[bytes]
+                   ) -> dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]]:
+    """A waiting body's branches under each sink its candidate callees can make: none, or those
+    of one binding (a key the tree bound, or a name the merge re-binds: one binding a name)."""
+    groups: dict[object, set[tuple[int, int]]] = {}
+    for name, start, end, _, key, _ in rows:
+        if name in resolved:
+            groups.setdefault(key if key is not None else name, set()).add((start, end))
+    body.sink = frozenset()
+    variants: dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]] = {frozenset(): body.branches()}
+    for group in groups.values():
+        body.sink = frozenset(group)
+        variants[body.sink] = body.branches()
+    body.sink = frozenset()
+    return variants
+
+
+def settle(parts: Sequence[TreeHandlers], sites: Iterable[tuple[int, int, str]]) -> list[TreeHandlers]:
+    """The slices' handlers under the unit's merged `sites` (start, end, kind): each handler's
+    choice picked by the sites inside it, its sink candidates those of that choice. Raises
+    ValueError when a handler's sites are none of its choices' (a constructor the slice took
+    for the global one is declared at L's level elsewhere)."""
+    index = SiteIndex(sites)
+    out = []
+    for part in parts:
+        handlers: list[Handler] = []
+        callees: list[CalleeRow] = []
+        for handler in part.handlers:
+            variants = handler[11]
+            if variants is None:
+                handlers.append(handler)
+                continue
+            made = variants.get(index.inside(handler[0], handler[1]))
+            if made is None:
+                raise ValueError(f"the sites in the handler at {handler[0]} are none of its slice's choices")
+            callees.extend(made[0])
+            handlers.append((*handler[:11], {frozenset(): ((), made[1])}))
+        sink = part.sink
+        rows = SinkRows(tuple(callees), sink.resolved, sink.sliced, sink.common, sink.top)
+        out.append(TreeHandlers(handlers, rows, part.left_out, part.blocks, part.inexact))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class UnitHandling:
+    """The slices' handlers merged, with no node: their records are made with the unit's
+    positions (`find.unit_handlers`)."""
+
+    #: each slice's handlers, settled (`settle`)
+    parts: list[TreeHandlers]
+    sink: SinkChoice
+
+    def records(self, unit: str, positions: Callable[[list[int]], dict[int, tuple[int, int]]]
+                ) -> list[HandlerFacts]:
+        return unit_handlers(unit, self.parts, self.sink, positions)
+
+    @property
+    def left_out(self) -> int:
+        """The catch clauses too deeply nested to record."""
+        return sum(part.left_out for part in self.parts)
+
+
+def potential_sites(rows: SliceSites, rules: JavaScriptRules) -> Potential:
+    """A slice's potential sites from its `site_rows.tree_sites` rows: a constructor's call it
+    leaves global, unless it declares the name in L's scope, and a call of a name it resolved
+    as a logger candidate."""
+    declared = set(rows.top.function) | set(rows.top.block)
+    return Potential(rows.calls, rules.constructors, rows.logger.names, declared)
+
+
+def unit_handling(
+    unit: str, source: bytes, ranges: Sequence[tuple[int, int]], parts: Sequence[TreeHandlers],
+    sites: Sequence[tuple[int, int, str]], head: TopBindings,
+    reread: Callable[[int, frozenset[str]], TopBindings],
+) -> UnitHandling:
+    """The merge of the slices' handlers (`ranges`: the slices'), the unit's merged `sites`
+    (start, end, kind) picking each handler's choice. The sink's names are re-bound to their
+    first declaration in L's scope (`head`: the head tree's part): a slice that did not resolve
+    one whose bytes it holds as a word is read again (`reread(index, names)`: its top-level
+    bindings of those names). Raises ValueError when a handler's sites are none of its choices."""
+    settled = settle(parts, sites)
+    names = sink_names(source, [part.sink for part in settled])
+    tops = [head]
+    for index, part in enumerate(settled):
+        top = part.sink.top if part.sink.top is not None else TopBindings()
+        start, end = ranges[index]
+        lacked = frozenset(name.decode("utf-8", "replace") for name in names if name not in part.sink.resolved
+                           and _word(name).search(source, start, end) is not None)
+        if lacked:
+            top = merged([top, reread(index, lacked)])
+            settled[index] = replace(part, sink=replace(part.sink, top=top))
+        tops.append(top)
+    return UnitHandling(settled, unit_sink(unit, source, [part.sink for part in settled], merged(tops)))
+
+
+def statement_bindings(
+    unit: str, parser: Parser, source: bytes, plan: slices.Plan, index: int, starts: Sequence[int],
+    ends: Sequence[int], names: frozenset[str], head: Sequence[Node], list_type: str,
+) -> TopBindings:
+    """The first declarations in L's scope of `names` in slice `index` of `plan`, whose
+    statements start and end at `starts` and `ends`: those holding a name as a word parsed
+    again, each alone (a declaration of L's scope lies in one statement). Raises ValueError when
+    one has an error alone."""
+    start, end = plan.ranges[index]
+    words = re.compile(rb"(?<![A-Za-z0-9_$])(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names))
+                       + rb")(?![A-Za-z0-9_$])")
+    held = sorted({bisect.bisect_right(starts, match.start()) - 1 for match in words.finditer(source, start, end)}
+                  - {-1})
+    alone = replace(plan, ranges=tuple((starts[at], ends[at]) for at in held))
+    mark(f"slices: {unit}: {len(held)} statements of slice {index + 1} read again for the sink's names "
+         f"{sorted(names)}")
+    found = []
+    for at in range(len(alone.ranges)):
+        tree = slices.parse_slice(parser, source, alone, at)
+        if tree.root_node.has_error:
+            raise ValueError(f"a statement at {alone.ranges[at][0]} read alone has an error")
+        resolution = Resolution(tree, source, set(names), within=alone.ranges[at])
+        found.append(top_bindings(resolution, TopScopes(tree.root_node, head, list_type)))
+    return merged(found)
+
+
+def _word(name: bytes) -> re.Pattern[bytes]:
+    """`name` as a whole word (a superset of its identifiers: any byte past ASCII may be part of one)."""
+    return re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(name) + rb"(?![A-Za-z0-9_$])")
