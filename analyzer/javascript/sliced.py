@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from tree_sitter import Parser, Tree
 
@@ -43,6 +43,17 @@ WHOLE_TREE_STAGES = (
 FALLBACKS: Counter[str] = Counter()
 
 
+class SliceMap(Protocol):
+    """How a unit's slices are read: `[work(i) for i in range(count)]`, here or shared with a
+    worker (the executor's `map_slices`)."""
+
+    def __call__(self, work: Callable[[int], T], count: int) -> list[T]: ...
+
+
+def _in_order(work: Callable[[int], T], count: int) -> list[T]:
+    return [work(index) for index in range(count)]
+
+
 @dataclass(frozen=True, slots=True)
 class SlicedHalves:
     """What the slices' halves made, merged, with no node: the stages the whole tree need not
@@ -65,15 +76,17 @@ def fallback(unit: str, reason: str) -> None:
 
 def sliced_halves(
     name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None,
+    map_slices: SliceMap | None = None,
 ) -> SlicedHalves | str:
     """The halves built so far, run on `cuts` slices of the unit, one tree at a time, and
     merged; or why the unit cannot be extracted so (then nothing is kept). `forced`: the
-    logger's name when it is not detected."""
+    logger's name when it is not detected; `map_slices`: the executor's (`Inline.map_slices`),
+    which reads the slices in order or shares them with a worker."""
     plan = slices.plan_of(source, cuts)
     if isinstance(plan, str):
         return f"no plan: {plan}"
     try:
-        return _halves(name, source, plan, rules, forced)
+        return _halves(name, source, plan, rules, forced, map_slices or _in_order)
     except (BoundExceeded, MemoryError) as bound:  # a bound's first error is the whole tree's
         return f"a bound exceeded: {bound}"
     except _Unsliceable as why:
@@ -84,7 +97,10 @@ class _Unsliceable(Exception):
     """A slice, or the unit, the halves cannot read exactly."""
 
 
-def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules, forced: str | None) -> SlicedHalves:
+def _halves(
+    name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules, forced: str | None,
+    map_slices: SliceMap,
+) -> SlicedHalves:
     parser = new_parser()
     head = slices.parse_head(parser, source, plan)
     checked = slices.check_head(plan, head)
@@ -120,14 +136,17 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
                                 table_names=names)
         return modules, sites_of(tree, wanted)
 
+    def read(index: int) -> tuple[tuple[SliceModules, SliceSites], int]:
+        made = _on_slice(parser, source, plan, index, halves_of)
+        mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
+        return made
+
     modules: list[SliceModules] = []
     sites: list[SliceSites] = []
-    for index in range(len(plan.ranges)):
-        (module_part, site_part), count = _on_slice(parser, source, plan, index, halves_of)
+    for (module_part, site_part), count in map_slices(read, len(plan.ranges)):
         modules.append(module_part)
         sites.append(site_part)
         nodes += count - 1  # less the slice's own `program`
-        mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
     missing = logger_detection.missing_names([part.logger for part in sites], rules, forced)
     for index, lacked in enumerate(missing):
