@@ -112,13 +112,8 @@ def _halves(
     cores = esbuild.core_offsets(literals)
     if any(not plan.ranges[0][0] <= offset < plan.ranges[-1][1] for offset in cores):
         raise _Unsliceable("a module helper outside L: its core is in the head tree's bytes")
-    # the helpers first (stage 3b): the slices holding a core are read before any wrapper
-    holding = sorted({next(i for i, (a, b) in enumerate(plan.ranges) if a <= offset < b) for offset in cores})
-
-    def helpers_of(index: int, tree: Tree, lists: StatementLists) -> list[Helper]:
-        return esbuild.find_helpers(Where(tree.root_node, source, literals, lists, span=plan.ranges[index]))
-
-    helpers = esbuild.unit_helpers([_on_slice(parser, source, plan, index, helpers_of)[0] for index in holding])
+    # the helpers first (stage 3b): the statements holding a core are read before any wrapper
+    helpers = esbuild.unit_helpers(_helpers_first(parser, source, literals, plan, cores))
     names = webpack.table_names(literals)
 
     list_type = "program" if head is None else "statement_block"
@@ -166,6 +161,28 @@ def _logger_candidates(source: bytes, plan: slices.Plan, rules: JavaScriptRules)
         return frozenset()
     return frozenset(callee for callee, count in found.level_option_calls.items()
                      if count >= rules.min_level_option_calls)
+
+
+def _helpers_first(
+    parser: Parser, source: bytes, literals: Literals, plan: slices.Plan, cores: list[int],
+) -> list[list[Helper]]:
+    """The helpers of each run of statements around a core, parsed alone (a few hundred bytes);
+    or, when the plan does not know L's statement ends, of each slice holding a core."""
+    runs = {slices.statement_at(plan, offset) for offset in cores}
+    if None in runs:
+        holding = sorted({next(i for i, (a, b) in enumerate(plan.ranges) if a <= offset < b) for offset in cores})
+        return [_on_slice(parser, source, plan, index, lambda i, tree, lists: esbuild.find_helpers(
+            Where(tree.root_node, source, literals, lists, span=plan.ranges[i])))[0] for index in holding]
+    found = []
+    for run in sorted(run for run in runs if run is not None):
+        bytes_range, span = run
+        tree = slices.parse_range(parser, source, bytes_range)
+        checked = slices.check_range(f"the statements at {span[0]}", span, tree)
+        if checked is not None:
+            raise _Unsliceable(f"the check failed: {checked}")
+        root = tree.root_node
+        found.append(esbuild.find_helpers(Where(root, source, literals, StatementLists(root, root), span=bytes_range)))
+    return found
 
 
 def _on_slice(
