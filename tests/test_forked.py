@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from analyzer.parallel.forked import LOST, ChildLost, Side
+from analyzer.parallel.forked import LOST, ChildLost, Side, from_both_ends
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 
@@ -90,4 +90,71 @@ def test_a_stopped_side_is_gone_at_once() -> None:
     started = time.monotonic()
     side.stop()
     assert time.monotonic() - started < 1
+    assert not _children()
+
+
+def _square_noting(parent: int, fail: int | None = None, lose: int | None = None, slow: bool = False):  # type: ignore[no-untyped-def]
+    """A task list's work: (task, square, made by the child); the child fails task `fail`
+    (raises), dies on task `lose`, or (`slow`) sleeps on each."""
+    def work(index: int) -> tuple[int, int, bool]:
+        child = os.getpid() != parent
+        if child and index == fail:
+            raise ValueError("failed in the child")
+        if child and index == lose:
+            os._exit(3)
+        if child and slow:
+            time.sleep(0.2)
+        return index, index * index, child
+    return work
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 8, 41])
+def test_both_ends_give_the_tasks_values_in_order(count: int) -> None:
+    made = from_both_ends(_square_noting(os.getpid()), count)
+    assert [(index, square) for index, square, _ in made] == [(i, i * i) for i in range(count)]
+    assert not _children()
+
+
+def test_both_ends_share_the_tasks_the_child_from_the_back() -> None:
+    def work(index: int) -> tuple[int, bool]:
+        time.sleep(0.05)  # both ends get work to do
+        return index, os.getpid() != parent
+    parent = os.getpid()
+    made = from_both_ends(work, 20)
+    by_child = [index for index, child in made if child]
+    assert by_child and len(by_child) < 20
+    assert by_child == list(range(20 - len(by_child), 20))  # a run from the back, none from the front
+
+
+@pytest.mark.parametrize("fail", [0, 5, 9])
+def test_a_task_that_fails_in_the_child_is_done_here(fail: int) -> None:
+    made = from_both_ends(_square_noting(os.getpid(), fail=fail), 10)
+    assert [(index, square) for index, square, _ in made] == [(i, i * i) for i in range(10)]
+    assert not made[fail][2]
+    assert not _children()
+
+
+@pytest.mark.parametrize("lose", [0, 4, 9])
+def test_a_lost_child_costs_time_never_values(lose: int) -> None:
+    made = from_both_ends(_square_noting(os.getpid(), lose=lose), 10)
+    assert [(index, square) for index, square, _ in made] == [(i, i * i) for i in range(10)]
+    assert not made[lose][2]
+    assert not _children()
+
+
+def test_a_slow_child_leaves_the_tasks_to_this_process() -> None:
+    made = from_both_ends(_square_noting(os.getpid(), slow=True), 30)
+    assert [(index, square) for index, square, _ in made] == [(i, i * i) for i in range(30)]
+    assert sum(child for _, _, child in made) < 10
+
+
+def test_a_failure_here_stops_the_child() -> None:
+    def work(index: int) -> int:
+        if os.getpid() == parent and index == 1:
+            raise KeyError("here")
+        time.sleep(0.05)
+        return index
+    parent = os.getpid()
+    with pytest.raises(KeyError):
+        from_both_ends(work, 50)
     assert not _children()

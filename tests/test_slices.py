@@ -234,3 +234,33 @@ def test_cli_js_boundaries_are_its_statement_starts_and_its_four_slices_the_whol
         assert (mine.kind_id, mine.start_byte, mine.end_byte, mine.descendant_count) == (
             theirs.kind_id, theirs.start_byte, theirs.end_byte, theirs.descendant_count)
         assert index % 50 or first_difference(mine, theirs) is None
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_the_run_around_any_offset_of_l_parses_as_the_whole_trees_statements(path: Path) -> None:
+    """`statement_at` (the helpers' statements, read before any slice): parsed alone, the run
+    around an offset holds that offset's statement of L, and its statements are the whole
+    tree's, node by node."""
+    source = path.read_bytes()
+    plan = slices.plan(source, 2)
+    if plan is None:
+        return
+    assert len(plan.ends) == plan.boundaries
+    whole = new_parser().parse(source)
+    statements = main_container(whole.root_node).named_children
+    parser = new_parser()
+    for statement in statements[:: max(1, len(statements) // 40)]:
+        run = slices.statement_at(plan, statement.start_byte + (statement.end_byte - statement.start_byte) // 2)
+        assert run is not None
+        bytes_range, span = run
+        tree = slices.parse_range(parser, source, bytes_range)
+        assert slices.check_range("run", span, tree) is None
+        assert span[0] <= statement.start_byte and statement.end_byte <= span[1]
+        inside = [s for s in statements if span[0] <= s.start_byte < span[1]]
+        assert [list(_preorder(s, lambda n: False)) for s in tree.root_node.named_children] == \
+            [list(_preorder(s, lambda n: False)) for s in inside]
+
+
+def test_a_plan_made_by_hand_knows_no_run() -> None:
+    made = slices.Plan("program", None, ((0, 4), (4, 8)), ((0, 4), (4, 8)), 1)
+    assert slices.statement_at(made, 2) is None

@@ -21,7 +21,7 @@ from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 
 from analyzer.javascript import sliced, slices
 from analyzer.javascript.rules import JavaScriptRules, compile_rules
-from analyzer.javascript.sliced import SlicedHalves, sliced_halves
+from analyzer.javascript.sliced import SlicedHalves, SliceMap, sliced_halves
 from analyzer.limits import BoundExceeded, WorkBudget
 from analyzer.parallel.executor import Inline, executor_for
 from analyzer.rules import load_rules
@@ -148,6 +148,18 @@ def test_one_slice_reads_no_slice(tmp_path: Path) -> None:
     assert "slices:" not in trace
 
 
+@pytest.mark.parametrize("name", ["facts.js", "handlers.sink.bun.js", "demo.bun.min.js"])
+def test_slices_shared_with_a_worker_give_the_same_outputs(tmp_path: Path, name: str) -> None:
+    """With two jobs a forked worker reads the slices from the last (docs/slices.md, step 10)."""
+    bundle = input_of(tmp_path, name)
+    whole, _ = scanned(bundle, tmp_path / "whole")
+    done = run("scan", bundle, "--out", tmp_path / "shared", "--jobs", 2, "--slices", 7, env=TRACE)
+    assert done.returncode == 0, done.stderr
+    assert tree_bytes(tmp_path / "shared") == whole
+    assert "scan: slice worker forked" in done.stderr
+    assert "both ends: " in done.stderr
+
+
 def test_the_cut_count_is_the_executors() -> None:
     assert executor_for(1).slices == executor_for(2).slices == Inline().slices == 1
     assert executor_for(1, 3).slices == executor_for(2, 3).slices == 3
@@ -213,9 +225,9 @@ def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.
     whole_halves = sliced.sliced_halves
 
     def miscounted(
-        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None
+        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None, map_slices: SliceMap,
     ) -> SlicedHalves | str:
-        made = whole_halves(name, source, cuts, rules, forced)
+        made = whole_halves(name, source, cuts, rules, forced, map_slices)
         assert isinstance(made, SlicedHalves)
         return dataclasses.replace(made, nodes=made.nodes + 1)
 
@@ -249,9 +261,9 @@ def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
     whole_halves = sliced.sliced_halves
 
     def with_a_stray_site(
-        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None
+        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None, map_slices: SliceMap,
     ) -> SlicedHalves | str:
-        made = whole_halves(name, source, cuts, rules, forced)
+        made = whole_halves(name, source, cuts, rules, forced, map_slices)
         assert isinstance(made, SlicedHalves)
         made.sites.sites.insert(0, (0, 1, "error"))
         return made

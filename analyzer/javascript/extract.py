@@ -74,7 +74,7 @@ def extract_unit(
         from analyzer.javascript.sliced import WHOLE_TREE_STAGES, fallback, sliced_halves
 
         made = "--signatures reads the whole tree" if keep is not None else sliced_halves(
-            unit.name, unit.source, executor.slices, rules, forced_logger or rules.logger_name)
+            unit.name, unit.source, executor.slices, rules, forced_logger or rules.logger_name, executor.map_slices)
         if isinstance(made, str):
             fallback(unit.name, made)
         else:

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from tree_sitter import Node, Parser, Tree
 
@@ -67,6 +67,8 @@ from analyzer.limits import BoundExceeded, WorkBudget
 from analyzer.trace import mark
 
 T = TypeVar("T")
+#: what one slice's halves hand back, node-free (picklable: a worker may make them)
+_SliceParts = tuple[SliceModules, SliceSites, SliceFacts, SlicePart, SliceClasses, TreeHandlers]
 
 #: the stages whose per-tree half and merge are not built: while any is left, they run on the
 #: whole tree after the slices' halves, so a sliced unit's peak is still the whole tree's
@@ -77,6 +79,17 @@ WHOLE_TREE_STAGES = (
 #: why units were not sliced, or why a slice's half was thrown away, in this process: each is
 #: also a trace mark (`ERRATLAS_TRACE=1`); never in the outputs
 FALLBACKS: Counter[str] = Counter()
+
+
+class SliceMap(Protocol):
+    """How a unit's slices are read: `[work(i) for i in range(count)]`, here or shared with a
+    worker (the executor's `map_slices`)."""
+
+    def __call__(self, work: Callable[[int], T], count: int) -> list[T]: ...
+
+
+def _in_order(work: Callable[[int], T], count: int) -> list[T]:
+    return [work(index) for index in range(count)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,15 +124,17 @@ def fallback(unit: str, reason: str) -> None:
 
 def sliced_halves(
     name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None,
+    map_slices: SliceMap | None = None,
 ) -> SlicedHalves | str:
     """The halves built so far, run on `cuts` slices of the unit, one tree at a time, and
     merged; or why the unit cannot be extracted so (then nothing is kept). `forced`: the
-    logger's name when it is not detected."""
+    logger's name when it is not detected; `map_slices`: the executor's (`Inline.map_slices`),
+    which reads the slices in order or shares them with a worker."""
     plan = slices.plan_of(source, cuts)
     if isinstance(plan, str):
         return f"no plan: {plan}"
     try:
-        return _halves(name, source, plan, rules, forced)
+        return _halves(name, source, plan, rules, forced, map_slices or _in_order)
     except (BoundExceeded, MemoryError) as bound:  # a bound's first error is the whole tree's
         return f"a bound exceeded: {bound}"
     except _Unsliceable as why:
@@ -130,7 +145,10 @@ class _Unsliceable(Exception):
     """A slice, or the unit, the halves cannot read exactly."""
 
 
-def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules, forced: str | None) -> SlicedHalves:
+def _halves(
+    name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules, forced: str | None,
+    map_slices: SliceMap,
+) -> SlicedHalves:
     parser = new_parser()
     head = slices.parse_head(parser, source, plan)
     checked = slices.check_head(plan, head)
@@ -142,13 +160,8 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
     cores = esbuild.core_offsets(literals)
     if any(not plan.ranges[0][0] <= offset < plan.ranges[-1][1] for offset in cores):
         raise _Unsliceable("a module helper outside L: its core is in the head tree's bytes")
-    # the helpers first (stage 3b): the slices holding a core are read before any wrapper
-    holding = sorted({next(i for i, (a, b) in enumerate(plan.ranges) if a <= offset < b) for offset in cores})
-
-    def helpers_of(index: int, tree: Tree, lists: StatementLists) -> list[Helper]:
-        return esbuild.find_helpers(Where(tree.root_node, source, literals, lists, span=plan.ranges[index]))
-
-    helpers = esbuild.unit_helpers([_on_slice(parser, source, plan, index, helpers_of)[0] for index in holding])
+    # the helpers first (stage 3b): the statements holding a core are read before any wrapper
+    helpers = esbuild.unit_helpers(_helpers_first(parser, source, literals, plan, cores))
     names = webpack.table_names(literals)
 
     list_type = "program" if head is None else "statement_block"
@@ -191,7 +204,7 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
 
     def halves_of(
         index: int, tree: Tree, lists: StatementLists,
-    ) -> tuple[SliceModules, SliceSites, SliceFacts, SlicePart, SliceClasses, TreeHandlers]:
+    ) -> _SliceParts:
         root = tree.root_node
         modules = slice_modules(root, source, literals, lists, helpers, span=plan.ranges[index], chain=chain,
                                 table_names=names)
@@ -208,15 +221,19 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
         class_part = classes_of(index, tree, found.heritages, found.resolution, frozenset())
         return modules, site_part, fact_part, reference_part, class_part, handlers_of(index, tree, site_part)
 
+    def read(index: int) -> tuple[_SliceParts, int]:
+        made = _on_slice(parser, source, plan, index, halves_of)
+        mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
+        return made
+
     modules: list[SliceModules] = []
     sites: list[SliceSites] = []
     facts: list[SliceFacts] = []
     references: list[SlicePart] = []
     classes: list[SliceClasses] = []
     handlers: list[TreeHandlers] = []
-    for index in range(len(plan.ranges)):
-        (module_part, site_part, fact_part, reference_part, class_part, handler_part), count = _on_slice(
-            parser, source, plan, index, halves_of)
+    for (module_part, site_part, fact_part, reference_part, class_part, handler_part), count in map_slices(
+            read, len(plan.ranges)):
         modules.append(module_part)
         sites.append(site_part)
         facts.append(fact_part)
@@ -224,7 +241,6 @@ def _halves(name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules,
         classes.append(class_part)
         handlers.append(handler_part)
         nodes += count - 1  # less the slice's own `program`
-        mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
     missing = logger_detection.missing_names([part.logger for part in sites], rules, forced)
     for index, lacked in enumerate(missing):
@@ -329,6 +345,28 @@ def _logger_candidates(found: Supersets | None, rules: JavaScriptRules) -> froze
         return frozenset()
     return frozenset(callee for callee, count in found.level_option_calls.items()
                      if count >= rules.min_level_option_calls)
+
+
+def _helpers_first(
+    parser: Parser, source: bytes, literals: Literals, plan: slices.Plan, cores: list[int],
+) -> list[list[Helper]]:
+    """The helpers of each run of statements around a core, parsed alone (a few hundred bytes);
+    or, when the plan does not know L's statement ends, of each slice holding a core."""
+    runs = {slices.statement_at(plan, offset) for offset in cores}
+    if None in runs:
+        holding = sorted({next(i for i, (a, b) in enumerate(plan.ranges) if a <= offset < b) for offset in cores})
+        return [_on_slice(parser, source, plan, index, lambda i, tree, lists: esbuild.find_helpers(
+            Where(tree.root_node, source, literals, lists, span=plan.ranges[i])))[0] for index in holding]
+    found = []
+    for run in sorted(run for run in runs if run is not None):
+        bytes_range, span = run
+        tree = slices.parse_range(parser, source, bytes_range)
+        checked = slices.check_range(f"the statements at {span[0]}", span, tree)
+        if checked is not None:
+            raise _Unsliceable(f"the check failed: {checked}")
+        root = tree.root_node
+        found.append(esbuild.find_helpers(Where(root, source, literals, StatementLists(root, root), span=bytes_range)))
+    return found
 
 
 def _on_slice(

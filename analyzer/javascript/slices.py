@@ -48,6 +48,8 @@ class Plan:
     spans: tuple[tuple[int, int], ...]
     #: the statement ends the scanner found in L (the cuts are some of them)
     boundaries: int
+    #: each of those ends in L, with where the next statement starts (none: unknown)
+    ends: tuple[tuple[int, int], ...] = ()
 
 
 def plan(source: bytes, count: int) -> Plan | None:
@@ -84,7 +86,7 @@ def plan_of(source: bytes, count: int) -> Plan | str:
     starts = [start, *(cuts[i][1] for i in chosen)]
     ranges = tuple(zip(starts, [*starts[1:], stop], strict=True))
     spans = tuple(zip([first, *starts[1:]], [*(cuts[i][0] for i in chosen), last], strict=True))
-    return Plan(kind, braces, ranges, spans, len(cuts))
+    return Plan(kind, braces, ranges, spans, len(cuts), tuple(cuts))
 
 
 def _after_space(source: bytes, at: int) -> int:
@@ -139,8 +141,27 @@ def parse_head(parser: Parser, source: bytes, plan: Plan) -> Tree | None:
 def parse_slice(parser: Parser, source: bytes, plan: Plan, index: int) -> Tree:
     """Slice `index`: a `program` whose children are its statements, at the unit's offsets and
     points. `parser`: one from `syntax.new_parser`, as the scan's; its included ranges are set."""
-    parser.included_ranges = [_range(source, *plan.ranges[index])]
+    return parse_range(parser, source, plan.ranges[index])
+
+
+def parse_range(parser: Parser, source: bytes, bytes_range: tuple[int, int]) -> Tree:
+    """A run of L's whole statements (a slice's range, or a `statement_at`'s)."""
+    parser.included_ranges = [_range(source, *bytes_range)]
     return parser.parse(source)
+
+
+def statement_at(plan: Plan, offset: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The range and span (as a slice's) of the run of L between the statement ends around
+    `offset`: one statement, or a few when the scanner saw no end between them; None when the
+    plan does not know its ends."""
+    if not plan.ends:
+        return None
+    at = bisect.bisect_right(plan.ends, offset, key=lambda end: end[0])  # the ends at or before it
+    start = plan.ranges[0][0] if at == 0 else plan.ends[at - 1][1]
+    first = plan.spans[0][0] if at == 0 else start
+    at_end = at == len(plan.ends)
+    stop, last = (plan.ranges[-1][1], plan.spans[-1][1]) if at_end else (plan.ends[at][1], plan.ends[at][0])
+    return (start, stop), (first, last)
 
 
 def node_count(head: Tree | None, slices: Sequence[Tree]) -> int:
@@ -181,13 +202,18 @@ def check_head(plan: Plan, head: Tree | None) -> str | None:
 def check_slice(plan: Plan, index: int, tree: Tree) -> str | None:
     """`check`'s part on slice `index` alone (checked while it is the one tree alive): no error,
     and its statements tile its span."""
-    first, last = plan.spans[index]
+    return check_range(f"slice {index}", plan.spans[index], tree)
+
+
+def check_range(name: str, span: tuple[int, int], tree: Tree) -> str | None:
+    """A run of L's statements parsed alone has no error and its statements tile `span`."""
+    first, last = span
     root = tree.root_node
     if root.has_error:
-        return f"slice {index} has an error"
+        return f"{name} has an error"
     named = root.named_child_count
     begins = root.named_child(0).start_byte if named else -1
     ends = root.named_child(named - 1).end_byte if named else -1
     if root.type != "program" or (begins, ends) != (first, last):
-        return f"slice {index}'s statements span {begins}-{ends}, not {first}-{last}"
+        return f"{name}'s statements span {begins}-{ends}, not {first}-{last}"
     return None

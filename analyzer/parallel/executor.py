@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from analyzer.errors import InputError
-from analyzer.parallel.forked import LOST, Side, can_fork
+from analyzer.parallel.forked import LOST, Side, can_fork, from_both_ends
 from analyzer.trace import mark
 
 T = TypeVar("T")
@@ -58,6 +58,11 @@ class Inline:
         every executor (a worker sharing them gained less than the noise: docs/performance.md)."""
         return [work(i) for i in range(count)]
 
+    def map_slices(self, work: Callable[[int], T], count: int) -> list[T]:
+        """`[work(i) for i in range(count)]`: a unit's slices, each parsed, read and freed by
+        `work`, whose value holds no node (docs/slices.md)."""
+        return [work(i) for i in range(count)]
+
 
 class Forked(Inline):
     """An isolated child for a JavaScript scan; with `jobs` above 1, a worker ahead."""
@@ -72,6 +77,14 @@ class Forked(Inline):
         from analyzer.isolated import isolated
 
         return isolated(work, subject)
+
+    def map_slices(self, work: Callable[[int], T], count: int) -> list[T]:
+        """With `jobs` above 1, a forked worker reads the slices from the last while this process
+        reads them from the first, until they meet (docs/slices.md, step 10)."""
+        if self.jobs < 2 or count < 2:
+            return super().map_slices(work, count)
+        mark("scan: slice worker forked")
+        return from_both_ends(work, count, WORKER_NICENESS)
 
     def ahead(self, task: Callable[[], T], weight: int) -> Ahead[T]:
         if not self._ahead or weight < WORKER_MIN_BYTES:

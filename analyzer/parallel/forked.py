@@ -1,7 +1,8 @@
 """Work on the other core in a forked child, which sees the parent's memory copy-on-write and sends
 its results back through a pipe as frames (docs/performance.md, "The design in one screen").
 A lost child costs time, never output: the caller does the work itself. `Side(body)`: messages
-as the child makes them; `run_to_end(body)`: a child the parent waits for (`isolated.py`)."""
+as the child makes them; `run_to_end(body)`: a child the parent waits for (`isolated.py`);
+`from_both_ends(work, count)`: a list of tasks shared with a child, each end taking its own."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from analyzer.parallel.procs import die_with_parent
+from analyzer.trace import mark
 
 M = TypeVar("M")
+T = TypeVar("T")
 
 _HEADER = struct.Struct("<Q")
 _PIPE_BYTES = 1 << 20
@@ -268,3 +271,41 @@ class Side:
         if not self._stopped:
             self._stopped = True
             self._child.cancel()
+
+
+def from_both_ends(work: Callable[[int], T], count: int, niceness: int = 0) -> list[T]:
+    """`[work(i) for i in range(count)]`, this process taking the tasks from the front and a
+    forked child from the back until they meet: on a busy machine the child (`niceness`) falls
+    behind and this process does more. A task the child started and did not send (it failed or
+    was lost) is done here, so the values are the same as this process alone would make."""
+    def body(send: Callable[[Any], None]) -> None:
+        for index in reversed(range(count)):
+            send(("start", index))
+            send(("done", index, work(index)))
+
+    child = _Child(body, niceness=niceness)
+    done: dict[int, T] = {}
+    started = count  # the lowest task the child has started
+    front = 0  # the next task this process needs
+    theirs = 0
+    try:
+        while front < count:
+            for frame in child.poll():
+                if frame[0] == "start":
+                    started = min(started, frame[1])
+                elif frame[0] == "done":
+                    done[frame[1]] = frame[2]
+                    theirs += 1
+                elif frame[0] == "error":
+                    mark(f"both ends: the child failed: {frame[1]}")
+            if front in done:
+                front += 1
+            elif front < started or not child._open:
+                done[front] = work(front)
+                front += 1
+            elif not child.next_frame():  # the child has this task: wait for it; if it ended, do it
+                mark(f"both ends: the child ended before sending task {front}")
+    finally:
+        child.cancel()
+    mark(f"both ends: {theirs} of {count} tasks from the child")
+    return [done[index] for index in range(count)]
