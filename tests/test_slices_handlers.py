@@ -379,7 +379,7 @@ def test_a_slice_declaring_the_sink_without_calling_it_is_read_again(tmp_path: P
     source = _source("sink.js")
     trace = _halves(tmp_path, source, 7)
     assert "read again for the sink's names" in trace and "report" in trace
-    assert "the whole tree: stages without halves" in trace
+    assert "merged from slices" in trace
 
 
 def test_a_statement_read_alone_with_an_error_reads_the_unit_whole(monkeypatch: pytest.MonkeyPatch) -> None:

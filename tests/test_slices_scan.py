@@ -5,7 +5,6 @@ counted and said in the trace, never in the outputs."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
@@ -20,8 +19,8 @@ from test_slices_references import BUN_HEAD
 from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 
 from analyzer.javascript import sliced, slices
-from analyzer.javascript.rules import JavaScriptRules, compile_rules
-from analyzer.javascript.sliced import SlicedHalves, SliceMap, sliced_halves
+from analyzer.javascript.rules import compile_rules
+from analyzer.javascript.sliced import sliced_halves
 from analyzer.limits import BoundExceeded, WorkBudget
 from analyzer.parallel.executor import Inline, executor_for
 from analyzer.rules import load_rules
@@ -123,14 +122,14 @@ def test_a_scan_in_slices_writes_the_whole_trees_outputs(tmp_path: Path, name: s
         assert outputs == whole, f"{count} slices"
         if planned and name in MODULE_LEVEL_HANDLERS:
             assert "the whole tree: a module-level handler at" in trace
-        elif planned:  # the slices were read, the stages without halves ran on the whole tree
+        elif planned:  # the slices were read and merged: no whole tree
             read = slices.plan(bundle.read_bytes(), count)
             assert read is not None
             assert f"slice {len(read.ranges)} of {len(read.ranges)} read" in trace
             if name in MODULE_LEVEL:
                 assert "the whole tree: a callsite at module level: its facts read L across the cuts" in trace
             else:
-                assert "the whole tree: stages without halves" in trace
+                assert "merged from slices" in trace and "extract: parsing" not in trace
             assert "the check failed" not in trace
         else:
             assert "the whole tree: no plan" in trace
@@ -218,26 +217,6 @@ def _sliced_scan(bundle: Path, cuts: int):  # type: ignore[no-untyped-def]
     return scan(scan_input(bundle), executor=executor)
 
 
-def test_node_counts_that_do_not_add_up_read_the_unit_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The whole tree, parsed for the stages without halves, checks the slices' node count."""
-    bundle = input_of(tmp_path, "facts.js")
-
-    whole_halves = sliced.sliced_halves
-
-    def miscounted(
-        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None, map_slices: SliceMap,
-    ) -> SlicedHalves | str:
-        made = whole_halves(name, source, cuts, rules, forced, map_slices)
-        assert isinstance(made, SlicedHalves)
-        return dataclasses.replace(made, nodes=made.nodes + 1)
-
-    monkeypatch.setattr(sliced, "sliced_halves", miscounted)
-    sliced.FALLBACKS.clear()
-    found = _sliced_scan(bundle, 3)
-    assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
-    assert found.callsites == scan(scan_input(bundle)).callsites
-
-
 def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """With no byte superset of the candidates, each slice resolves only its own: those lacking
     one the unit has (`V`'s option calls are in one slice, its plain call in another) are read
@@ -249,29 +228,8 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
     monkeypatch.setattr(sliced, "_on_slice", lambda *args: again.append(args[3]) or read(*args))
     bundle = input_of(tmp_path, "facts.js")
     found = _sliced_scan(bundle, 7)
-    assert sliced.FALLBACKS == {"stages without halves": 1}
+    assert not sliced.FALLBACKS
     assert len(again) > 7 + 1  # the helpers' slice, every slice, then some again
-    assert found.callsites == scan(scan_input(bundle)).callsites
-
-
-def test_a_merged_site_the_whole_tree_did_not_resolve_reads_the_unit_whole(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    bundle = input_of(tmp_path, "facts.js")
-    whole_halves = sliced.sliced_halves
-
-    def with_a_stray_site(
-        name: str, source: bytes, cuts: int, rules: JavaScriptRules, forced: str | None, map_slices: SliceMap,
-    ) -> SlicedHalves | str:
-        made = whole_halves(name, source, cuts, rules, forced, map_slices)
-        assert isinstance(made, SlicedHalves)
-        made.sites.sites.insert(0, (0, 1, "error"))
-        return made
-
-    monkeypatch.setattr(sliced, "sliced_halves", with_a_stray_site)
-    sliced.FALLBACKS.clear()
-    found = _sliced_scan(bundle, 3)
-    assert sliced.FALLBACKS == {"stages without halves": 1, "the check failed": 1}
     assert found.callsites == scan(scan_input(bundle)).callsites
 
 
@@ -345,5 +303,5 @@ def test_the_work_bound_is_spent_as_the_whole_trees(monkeypatch: pytest.MonkeyPa
     for count in (2, 3, 7):
         sliced.FALLBACKS.clear()
         _sliced_scan(bundle, count)
-        assert sliced.FALLBACKS == {"stages without halves": 1}
+        assert not sliced.FALLBACKS
         assert (min(seen[-1]), seen[-1][-1]) == (min(whole), whole[-1]), count

@@ -9,10 +9,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from tree_sitter import Node, Parser, Tree
 
+from analyzer.facts import SiteFacts
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript import slices
 from analyzer.javascript.class_rows import (
@@ -24,7 +25,7 @@ from analyzer.javascript.class_rows import (
     unit_classes,
 )
 from analyzer.javascript.classes import heritage_names
-from analyzer.javascript.handlers.find import TreeHandlers
+from analyzer.javascript.handlers.find import TreeHandlers, protected_blocks
 from analyzer.javascript.handlers.slices import (
     UnitHandling,
     potential_sites,
@@ -32,6 +33,7 @@ from analyzer.javascript.handlers.slices import (
     statement_bindings,
     unit_handling,
 )
+from analyzer.javascript.handlers.sources import SourceRows, escaping_of, slice_sources, unit_sources
 from analyzer.javascript.modules import (
     ModuleMap,
     SliceModules,
@@ -68,13 +70,7 @@ from analyzer.trace import mark
 
 T = TypeVar("T")
 #: what one slice's halves hand back, node-free (picklable: a worker may make them)
-_SliceParts = tuple[SliceModules, SliceSites, SliceFacts, SlicePart, SliceClasses, TreeHandlers]
-
-#: the stages whose per-tree half and merge are not built: while any is left, they run on the
-#: whole tree after the slices' halves, so a sliced unit's peak is still the whole tree's
-WHOLE_TREE_STAGES = (
-    "sources through calls (step 7)",
-)
+_SliceParts = tuple[SliceModules, SliceSites, SliceFacts, SlicePart, SliceClasses, TreeHandlers, SourceRows]
 
 #: why units were not sliced, or why a slice's half was thrown away, in this process: each is
 #: also a trace mark (`ERRATLAS_TRACE=1`); never in the outputs
@@ -94,8 +90,8 @@ def _in_order(work: Callable[[int], T], count: int) -> list[T]:
 
 @dataclass(frozen=True, slots=True)
 class SlicedHalves:
-    """What the slices' halves made, merged, with no node: the stages the whole tree need not
-    run again."""
+    """What the slices' halves made, merged, with no node: every stage's value
+    (`extract._from_halves` makes the unit's facts of them)."""
 
     #: the unit's module map (stage 3, `modules.unit_modules`)
     modules: ModuleMap
@@ -104,8 +100,7 @@ class SlicedHalves:
     #: the sites' facts, the handlers catching them directly and their node visits (stage 10c,
     #: `site_facts.unit_site_facts`)
     facts: UnitSiteFacts
-    #: the trees' node count, whole-tree style (`slices.node_count`): compared with the whole
-    #: tree's while stages still run on it
+    #: the trees' node count, whole-tree style (`slices.node_count`): the work bound's
     nodes: int
     #: the reference graph with its roots' digests, and its items' rows (stages 8-10e,
     #: `references.unit_listing`)
@@ -113,7 +108,10 @@ class SlicedHalves:
     #: the error classes and their digests' node visits (stage 7, `classes.unit_classes`)
     classes: UnitClasses
     #: the handlers and the sink, settled (stage 12, `handlers.slices.unit_handling`)
-    handlers: UnitHandling | None = None
+    handlers: UnitHandling
+    #: handler offset -> (callsite offset, hops): the sources through calls (stage 13,
+    #: `handlers.sources.unit_sources`)
+    called: dict[int, tuple[tuple[int, int], ...]]
 
 
 def fallback(unit: str, reason: str) -> None:
@@ -170,6 +168,9 @@ def _halves(
     # the names L may declare, looked for by every slice's words pass (None: each slice's own,
     # and the slices lacking some are read again)
     declared = found.names if found is not None else None
+    if found is None:  # the sources' rows need both byte supersets
+        raise _Unsliceable("no byte supersets: the scanner is unsure")
+    throwers = found.throwers
 
     def sites_of(tree: Tree, more: frozenset[str]) -> tuple[SliceSites, SliceFacts]:
         found: TreeSites = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more)
@@ -181,13 +182,14 @@ def _halves(
                                TopScopes(tree.root_node, chain, list_type))
         if found.inexact is not None:
             raise _Unsliceable(found.inexact)
-        found.blocks.clear()  # the slice's protected blocks: read while its tree is alive, or never
         return found
 
     def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists
               ) -> tuple[SliceSites, SliceFacts, TreeHandlers]:
         site_part, fact_part = sites_of(tree, more)
-        return site_part, fact_part, handlers_of(index, tree, site_part)
+        handler_part = handlers_of(index, tree, site_part)
+        handler_part.blocks.clear()  # the sources' rows do not hang on the logger: made on the first read
+        return site_part, fact_part, handler_part
 
     words, roots = heritage_words(source), frozenset(rules.class_roots)
 
@@ -215,11 +217,14 @@ def _halves(
         items, reference_part = slice_part(
             tree, source, plan.ranges[index], speculated_modules(modules, source, helpers), declared,
             lambda raw: root_candidates(raw, offsets), Normalizer(source))
-        # `items.raw`, the slice's items with their nodes (by its own positions), and
-        # `reference_part.references.shadowed` are what this tree's `sources.slice_sources` reads
-        del items
         class_part = classes_of(index, tree, found.heritages, found.resolution, frozenset())
-        return modules, site_part, fact_part, reference_part, class_part, handlers_of(index, tree, site_part)
+        handler_part = handlers_of(index, tree, site_part)
+        # the calls of its protected blocks and its functions' bodies, with names from the bytes
+        source_part = slice_sources(source, items.raw, reference_part.references.shadowed, {}, handler_part.blocks,
+                                    callees=declared, throwers=throwers)
+        handler_part.blocks.clear()  # nodes: they die with the tree
+        del items
+        return modules, site_part, fact_part, reference_part, class_part, handler_part, source_part
 
     def read(index: int) -> tuple[_SliceParts, int]:
         made = _on_slice(parser, source, plan, index, halves_of)
@@ -232,14 +237,16 @@ def _halves(
     references: list[SlicePart] = []
     classes: list[SliceClasses] = []
     handlers: list[TreeHandlers] = []
-    for (module_part, site_part, fact_part, reference_part, class_part, handler_part), count in map_slices(
-            read, len(plan.ranges)):
+    sources: list[SourceRows] = []
+    for (module_part, site_part, fact_part, reference_part, class_part, handler_part, source_part), count in \
+            map_slices(read, len(plan.ranges)):
         modules.append(module_part)
         sites.append(site_part)
         facts.append(fact_part)
         references.append(reference_part)
         classes.append(class_part)
         handlers.append(handler_part)
+        sources.append(source_part)
         nodes += count - 1  # less the slice's own `program`
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
     missing = logger_detection.missing_names([part.logger for part in sites], rules, forced)
@@ -268,8 +275,13 @@ def _halves(
     except ValueError as why:
         raise _Unsliceable(f"handlers: {why}") from None
     module_map = unit_modules(modules, source, helpers)
-    listed = _unit_listing(name, parser, source, plan, references, module_map, merged)
-    return SlicedHalves(module_map, merged, site_facts, nodes, listed, made, handling)
+    listed = _unit_listing(name, parser, source, plan, references, module_map, merged, handlers, sources, found)
+    escaping = escaping_of(fact for fact in site_facts.facts if isinstance(fact, SiteFacts))
+    try:
+        called = unit_sources(sources, listed.rows, listed.references.shadowed, escaping, throwers)
+    except ValueError as why:
+        raise _Unsliceable(f"sources through calls: {why}") from None
+    return SlicedHalves(module_map, merged, site_facts, nodes, listed, made, handling, called)
 
 
 #: how many times the slices lacking a name the error classes need are read again, at most
@@ -308,11 +320,12 @@ def _potential_roots(part: SliceSites) -> list[int]:
 
 def _unit_listing(
     name: str, parser: Parser, source: bytes, plan: slices.Plan, parts: list[SlicePart], modules: ModuleMap,
-    sites: UnitSites,
+    sites: UnitSites, handlers: list[TreeHandlers], sources: list[SourceRows], found: Supersets,
 ) -> UnitListing:
     """The reference graph's merge (docs/slices.md, "Step 5 as built"): the slices' items must
     be the whole tree's (`references.unsliceable`), then the slices lacking a name the unit
-    declares, or the digest of a root decided by the merged sites and logger, are read again."""
+    declares, or the digest of a root decided by the merged sites and logger, are read again,
+    and so are their sources' rows (`sources`, replaced), which read the names it shadows."""
     reason = unsliceable(parts, modules)
     if reason is not None:
         raise _Unsliceable(reason)
@@ -322,19 +335,31 @@ def _unit_listing(
     roots = root_candidates([row for part in parts for row in part.rows], offsets)
     for index, (names, mine) in lacking(parts, roots).items():
         looked = parts[index].references.searched | names
+        clauses = [_Clause(*handler[:3]) for handler in handlers[index].handlers]
 
         def again(index: int, tree: Tree, lists: StatementLists, looked: frozenset[bytes] = looked,
-                  mine: list[int] = mine) -> SlicePart:
-            return slice_part(tree, source, plan.ranges[index], modules_within(modules, plan.ranges[index]), looked,
-                              lambda raw: mine, Normalizer(source))[1]
+                  mine: list[int] = mine, clauses: list[_Clause] = clauses) -> tuple[SlicePart, SourceRows]:
+            items, part = slice_part(tree, source, plan.ranges[index], modules_within(modules, plan.ranges[index]),
+                                     looked, lambda raw: mine, Normalizer(source))
+            blocks = protected_blocks(tree.root_node, clauses)
+            return part, slice_sources(source, items.raw, part.references.shadowed, {}, blocks, callees=found.names,
+                                       throwers=found.throwers)
 
-        read = _on_slice(parser, source, plan, index, again)[0]
+        read, sources[index] = _on_slice(parser, source, plan, index, again)[0]
         if read.rows != parts[index].rows:
             raise _Unsliceable(f"the check failed: slice {index}'s items differ when it is read again")
         parts[index] = read
         mark(f"slices: {name}: slice {index + 1} read again for the reference graph "
              f"({len(names)} names, {len(mine)} roots)")
     return unit_listing(parts, roots, modules.helpers)
+
+
+class _Clause(NamedTuple):
+    """A slice's handler row's place and form (`find.protected_blocks`)."""
+
+    offset: int
+    end_offset: int
+    form: str
 
 
 def _logger_candidates(found: Supersets | None, rules: JavaScriptRules) -> frozenset[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tree_sitter import Node
 
@@ -161,7 +161,18 @@ def unit_handlers(
 _IDENTITY, _FACTS, _FOUND = made(IdentityInput), made(HandlerFacts), made(Found)
 
 
-def protected_blocks(root: Node, handlers: Iterable[HandlerFacts]) -> list[Node]:
+class Clause(Protocol):
+    """Where a handler is and its form: a record, or a slice's row (`protected_blocks`)."""
+
+    @property
+    def offset(self) -> int: ...
+    @property
+    def end_offset(self) -> int: ...
+    @property
+    def form(self) -> str: ...
+
+
+def protected_blocks(root: Node, handlers: Iterable[Clause]) -> list[Node]:
     """The protected blocks of the catch clauses among `handlers`, looked up in the tree of
     `root` by their spans (what `tree_handlers` hands back for the tree it reads)."""
     out = []
