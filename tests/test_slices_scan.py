@@ -22,7 +22,7 @@ from analyzer.javascript import sliced, slices
 from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.sliced import sliced_halves
 from analyzer.limits import BoundExceeded, WorkBudget
-from analyzer.parallel.executor import Inline, executor_for
+from analyzer.parallel.executor import SLICE_BYTES, SLICED_MIN_BYTES, Inline, executor_for
 from analyzer.rules import load_rules
 from analyzer.scan import scan, scan_input
 
@@ -160,8 +160,14 @@ def test_slices_shared_with_a_worker_give_the_same_outputs(tmp_path: Path, name:
 
 
 def test_the_cut_count_is_the_executors() -> None:
-    assert executor_for(1).slices == executor_for(2).slices == Inline().slices == 1
-    assert executor_for(1, 3).slices == executor_for(2, 3).slices == 3
+    """By the unit's size when a worker can share the slices; as asked (`--slices`) on any."""
+    large = 27 << 20
+    assert Inline().slices_for(large) == executor_for(1).slices_for(large) == 1
+    assert executor_for(2).slices_for(SLICED_MIN_BYTES - 1) == 1
+    assert executor_for(2).slices_for(SLICED_MIN_BYTES) == max(2, round(SLICED_MIN_BYTES / SLICE_BYTES)) == 2
+    assert executor_for(2).slices_for(large) == 9
+    assert executor_for(1, 3).slices_for(10) == executor_for(2, 3).slices_for(10) == 3
+    assert executor_for(2, 1).slices_for(large) == 1
 
 
 def test_a_unit_with_no_plan_is_read_whole(tmp_path: Path) -> None:

@@ -63,11 +63,11 @@ def scan(
         ),
     ] = False,
     slices: Annotated[
-        int,
+        int | None,
         typer.Option("--slices", min=1, hidden=True,
-                     help="Read a large JavaScript unit as N slices (docs/slices.md; unfinished: the "
-                     "output is the same)."),
-    ] = 1,
+                     help="Read every JavaScript unit as N slices (docs/slices.md; for measuring: the "
+                     "output is the same). Default: by the unit's size."),
+    ] = None,
 ) -> None:
     """Scan BUNDLE and write the inventory, owners, index and summary to --out."""
     from analyzer.bundle.languages import OPTION
@@ -87,7 +87,7 @@ def scan(
 
 
 def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | None, logger: str | None,
-          jobs: int | None, language: str | None, signatures: bool, slices: int) -> None:
+          jobs: int | None, language: str | None, signatures: bool, slices: int | None) -> None:
     import shutil  # here: the verbs that only read a scan directory never load it
 
     from analyzer.bundle.languages import OPTION

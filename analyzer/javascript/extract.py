@@ -69,19 +69,20 @@ def extract_unit(
     is it, else embedded). The unit's tree is freed when this returns (it is the scan's largest
     object, docs/performance.md), unless `keep` is given: then it is appended to it.
 
-    With `executor.slices` above 1 the unit is read as that many slices first, one tree at a
-    time, for the stages whose per-tree halves are built (`sliced.sliced_halves`); the others,
-    and every stage when slicing cannot be exact, run on the whole tree (docs/slices.md)."""
+    When the executor cuts it (`slices_for`: a large unit, with a worker) the unit is read as
+    slices, one tree at a time, and their halves merged (`sliced.sliced_halves`); when that
+    cannot be exact, its stages run on the whole tree (docs/slices.md)."""
     own_file = unit.name == file_name(bundle)
     label = str(bundle) if own_file else f"{bundle}!{unit.name}"
     if place is None:
         place = file_place(bundle) if own_file else EMBEDDED
     report("unit", label)  # an isolated scan's parent names this unit if the parser crashes
-    if executor.slices > 1:
+    cuts = executor.slices_for(len(unit.source))
+    if cuts > 1:
         from analyzer.javascript.sliced import fallback, sliced_halves
 
         made = "--signatures reads the whole tree" if keep is not None else sliced_halves(
-            unit.name, unit.source, executor.slices, rules, forced_logger or rules.logger_name, executor.map_slices)
+            unit.name, unit.source, cuts, rules, forced_logger or rules.logger_name, executor.map_slices)
         if not isinstance(made, str):
             return _from_halves(unit, place, label, made)
         fallback(unit.name, made)

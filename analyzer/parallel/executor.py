@@ -22,6 +22,10 @@ T = TypeVar("T")
 WORKER_NICENESS = 10
 #: work over fewer input bytes than this is not worth a worker (a fork and its pickles)
 WORKER_MIN_BYTES = 1 << 20
+#: a JavaScript unit this large is read in slices when the scan has a worker to share them with;
+#: each slice about `SLICE_BYTES` (docs/performance.md, "The design in one screen")
+SLICED_MIN_BYTES = 4 << 20
+SLICE_BYTES = 3 << 20
 
 
 class Ahead(Generic[T]):
@@ -41,9 +45,9 @@ class Inline:
     jobs: int = 1
     #: whether those workers are forked (else spawned)
     forks: bool = hasattr(os, "fork")
-    #: how many slices a large JavaScript unit is read as, one tree at a time (docs/slices.md);
-    #: 1: the whole tree
-    slices: int = 1
+    #: how many slices every JavaScript unit is read as, one tree at a time (docs/slices.md):
+    #: 1, the whole tree; None, by the unit's size (`slices_for`)
+    slices: int | None = None
 
     def isolated(self, work: Callable[[], T], subject: Path) -> T:
         """`work()`, where a crash or a breach of the memory bound cannot take the command down."""
@@ -57,6 +61,11 @@ class Inline:
         """`[work(i) for i in range(count)]`: a unit's independent tasks after its parse, here on
         every executor (a worker sharing them gained less than the noise: docs/performance.md)."""
         return [work(i) for i in range(count)]
+
+    def slices_for(self, size: int) -> int:
+        """How many slices a JavaScript unit of `size` bytes is read as: the count asked, else
+        the whole tree here (no worker shares the slices)."""
+        return self.slices if self.slices is not None else 1
 
     def map_slices(self, work: Callable[[int], T], count: int) -> list[T]:
         """`[work(i) for i in range(count)]`: a unit's slices, each parsed, read and freed by
@@ -78,13 +87,23 @@ class Forked(Inline):
 
         return isolated(work, subject)
 
+    def slices_for(self, size: int) -> int:
+        """With `jobs` above 1, a unit of `SLICED_MIN_BYTES` or more is read as one slice per
+        `SLICE_BYTES` (docs/performance.md, "The design in one screen")."""
+        if self.slices is not None:
+            return self.slices
+        if self.jobs < 2 or size < SLICED_MIN_BYTES:
+            return 1
+        return max(2, round(size / SLICE_BYTES))
+
     def map_slices(self, work: Callable[[int], T], count: int) -> list[T]:
         """With `jobs` above 1, a forked worker reads the slices from the last while this process
-        reads them from the first, until they meet (docs/slices.md, step 10)."""
+        reads them from the first, until they meet (docs/slices.md, step 10). It is not niced:
+        its work is the scan's own, not ahead of it."""
         if self.jobs < 2 or count < 2:
             return super().map_slices(work, count)
         mark("scan: slice worker forked")
-        return from_both_ends(work, count, WORKER_NICENESS)
+        return from_both_ends(work, count)
 
     def ahead(self, task: Callable[[], T], weight: int) -> Ahead[T]:
         if not self._ahead or weight < WORKER_MIN_BYTES:
@@ -128,11 +147,11 @@ class _Forked(Ahead[T]):
         return made.value
 
 
-def executor_for(jobs: int, slices: int = 1) -> Inline:
+def executor_for(jobs: int, slices: int | None = None) -> Inline:
     """The executor of a scan with `jobs` processes: `Forked` where `fork` exists. The worker
     ahead has a switch, for measuring what it is worth (docs/performance.md):
-    `ERRATLAS_RENDER_WORKER=0|1`. `slices`: the cut count of a large JavaScript unit (1 by
-    default: the sliced extraction is not finished, docs/slices.md)."""
+    `ERRATLAS_RENDER_WORKER=0|1`. `slices`: the cut count of every JavaScript unit (`--slices`,
+    for measuring); None, by the unit's size (`slices_for`)."""
     executor = Forked(jobs, ahead=_switch("ERRATLAS_RENDER_WORKER")) if can_fork() else Inline()
     executor.jobs = jobs
     executor.slices = slices
