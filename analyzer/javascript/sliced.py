@@ -1,7 +1,7 @@
-"""The sliced extraction's driver (docs/slices.md, "Steps 3 and 9: the driver as built"): a unit
-parsed as N slices of its top-level list L, one slice tree alive at a time, each stage's
+"""The sliced extraction's driver (docs/slices.md, "Steps 3, 9 and 10: the driver as built"): a
+unit parsed as N slices of its top-level list L, one slice tree alive at a time, each stage's
 per-tree half run on it and the halves merged with no tree; whenever that cannot be exact, the
-unit's stages run on its whole tree. The cut count is the executor's (`executor_for`)."""
+unit's stages run on its whole tree. The cut count is the executor's (`slices_for`)."""
 
 from __future__ import annotations
 
