@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from tree_sitter import Node
@@ -92,6 +92,10 @@ class TreeHandlers:
     blocks: list[Node]
     #: why a slice's handlers are not the whole tree's (a module-level anchor over a cut), or None
     inexact: str | None = None
+    #: a slice's node visits as the whole tree's work bound counts them: its handlers' scope
+    #: entries, and the anchor nodes it digested, (start, end, type) -> node count
+    scopes: int = 0
+    digested: dict[tuple[int, int, str], int] = field(default_factory=dict)
 
 
 def tree_handlers(unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]]) -> TreeHandlers:
