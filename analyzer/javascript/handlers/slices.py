@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from tree_sitter import Node, Parser
@@ -26,7 +27,7 @@ from analyzer.javascript.handlers.find import (
 from analyzer.javascript.normalize import Anchor, Normalizer
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.sink import CalleeRow, SinkChoice, SinkRows, sink_names, slice_sink, unit_sink
+from analyzer.javascript.sink import MIN_CALLS, CalleeRow, SinkChoice, SinkRows, sink_names, slice_sink, unit_sink
 from analyzer.javascript.site_rows import SliceSites
 from analyzer.javascript.syntax import FUNCTION_TYPES
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, merged, top_bindings
@@ -139,13 +140,17 @@ def slice_handlers(
         handlers.append((start, end, handler.form, param, handler.scope, handler.in_error_region, handler.anchor,
                          handler.anchor_start, rethrow, None, (), variants))
     sink = slice_sink(part.tree, source, candidates, span, scopes)
+    # a binding below L has all its calls in the slice: one called with the caught value fewer
+    # than MIN_CALLS times (over every choice) is never the sink, and makes no variant
+    calls = Counter(row[4] for row in sink.callees if row[3] and row[4] is not None)
+    local = frozenset(key for key, count in calls.items() if count >= MIN_CALLS)
     for at, body, waits in pending:
         made = handlers[at][11]
         assert made is not None
         for key, known, places in waits:
             body.known = known
             rows = tuple(sink.callees[place] for place in places)
-            made[key] = (rows, _with_variants(body, rows, sink.resolved))
+            made[key] = (rows, _with_variants(body, rows, sink.resolved, local))
         body.handler.chain.clear()
     return TreeHandlers(handlers, sink, sum(left_out), blocks, inexact[0] if inexact else None, noted.scopes,
                         noted.digested)
@@ -176,13 +181,14 @@ class _Noted(Normalizer):
             self._digesting = False
 
 
-def _with_variants(body: HandlerBody, rows: Sequence[CalleeRow], resolved: frozenset[bytes]
-                   ) -> dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]]:
+def _with_variants(body: HandlerBody, rows: Sequence[CalleeRow], resolved: frozenset[bytes],
+                   local: frozenset[tuple[str, int]]) -> dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]]:
     """A waiting body's branches under each sink its candidate callees can make: none, or those
-    of one binding (a key the tree bound, or a name the merge re-binds: one binding a name)."""
+    of one binding (a key the tree bound, among `local` those that can be the sink, or a name
+    the merge re-binds: one binding a name)."""
     groups: dict[object, set[tuple[int, int]]] = {}
     for name, start, end, _, key, _ in rows:
-        if name in resolved:
+        if name in resolved and (key is None or key in local):
             groups.setdefault(key if key is not None else name, set()).add((start, end))
     body.sink = frozenset()
     variants: dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]] = {frozenset(): body.branches()}
@@ -214,7 +220,7 @@ def settle(parts: Sequence[TreeHandlers], sites: Iterable[tuple[int, int, str]])
             callees.extend(made[0])
             handlers.append((*handler[:11], {frozenset(): ((), made[1])}))
         sink = part.sink
-        rows = SinkRows(tuple(callees), sink.resolved, sink.sliced, sink.common, sink.top)
+        rows = SinkRows(tuple(callees), sink.resolved, sink.sliced, sink.common, sink.top, sink.declared)
         out.append(TreeHandlers(handlers, rows, part.left_out, part.blocks, part.inexact, part.scopes, part.digested))
     return out
 
@@ -268,8 +274,8 @@ def unit_handling(
     for index, part in enumerate(settled):
         top = part.sink.top if part.sink.top is not None else TopBindings()
         start, end = ranges[index]
-        lacked = frozenset(name.decode("utf-8", "replace") for name in names if name not in part.sink.resolved
-                           and _word(name).search(source, start, end) is not None)
+        lacked = frozenset(name.decode("utf-8", "replace") for name in names if name not in part.sink.declared
+                           and next(_words(source, name, start, end), None) is not None)
         if lacked:
             top = merged([top, reread(index, lacked)])
             settled[index] = replace(part, sink=replace(part.sink, top=top))
@@ -305,10 +311,8 @@ def statement_bindings(
     again, each alone (a declaration of L's scope lies in one statement). Raises ValueError when
     one has an error alone."""
     start, end = plan.ranges[index]
-    words = re.compile(rb"(?<![A-Za-z0-9_$])(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names))
-                       + rb")(?![A-Za-z0-9_$])")
-    held = sorted({bisect.bisect_right(starts, match.start()) - 1 for match in words.finditer(source, start, end)}
-                  - {-1})
+    held = sorted({bisect.bisect_right(starts, at) - 1 for name in names
+                   for at in _words(source, name.encode(), start, end)} - {-1})
     alone = replace(plan, ranges=tuple((starts[at], ends[at]) for at in held))
     mark(f"slices: {unit}: {len(held)} statements of slice {index + 1} read again for the sink's names "
          f"{sorted(names)}")
@@ -322,6 +326,14 @@ def statement_bindings(
     return merged(found)
 
 
-def _word(name: bytes) -> re.Pattern[bytes]:
-    """`name` as a whole word (a superset of its identifiers: any byte past ASCII may be part of one)."""
-    return re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(name) + rb"(?![A-Za-z0-9_$])")
+def _words(source: bytes, name: bytes, start: int, end: int) -> Iterator[int]:
+    """The offsets of `name` as a whole word in `source[start:end]` (a superset of its
+    identifiers: any byte past ASCII may be part of one). The name is searched first: a
+    lookbehind before it would make the regex engine try every byte."""
+    for match in re.compile(re.escape(name) + rb"(?![A-Za-z0-9_$])").finditer(source, start, end):
+        at = match.start()
+        if at == 0 or source[at - 1] not in _WORD_BYTES:
+            yield at
+
+
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
