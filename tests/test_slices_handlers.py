@@ -23,7 +23,7 @@ from analyzer.javascript import slices
 from analyzer.javascript.extract import _columns, _find_sites, _root_candidates, _Tasks
 from analyzer.javascript.handlers import slices as handling
 from analyzer.javascript.handlers.find import TreeHandlers, tree_handlers, unit_handlers
-from analyzer.javascript.handlers.slices import Potential, settle, slice_handlers
+from analyzer.javascript.handlers.slices import Potential, handler_visits, settle, slice_handlers
 from analyzer.javascript.handlers.sources import (
     SourceRows,
     called_sources,
@@ -42,6 +42,7 @@ from analyzer.javascript.sliced import SlicedHalves, sliced_halves
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings, merged, top_bindings
 from analyzer.javascript.unit_tree import UnitTree
+from analyzer.limits import WorkBudget
 from analyzer.model import Unit
 from analyzer.parallel.executor import Inline
 from analyzer.rules import load_rules
@@ -86,7 +87,34 @@ LOGGER = (
     "function M(m,o){console.log(m,o)};"
     "function L(m,o){console.log(m,o)};"
 )
+#: handler-heavy (their node visits, docs/slices.md, "Step 7 as built"): handlers in nested
+#: functions (scope entries), two sharing their function's anchor, promise handlers, functions
+#: whose sites' facts digest them first, a catch clause past ANCHOR_LIMIT nodes (its own anchor),
+#: one in a large function (a window), in compiled ES5 error classes (one digested by the classes),
+#: in a class's constructor, method and static block
+HEAVY = (
+    'function h1(){try{a()}catch(e){L(e,{level:"error"})}};'
+    "function h2(){try{a()}catch(e){sink(e)}try{a()}catch(f){sink(f)}};"
+    "function h3(){return a().then(function(v){return v},function(e){sink(e)}).catch(e=>sink(e))};"
+    'function h4(){return function(){return function(){try{a()}catch(e){throw new Error("w",{cause:e})}}}};'
+    "function h5(){try{a()}catch(e){" + "x=1;" * 200 + "sink(e)}};"
+    "function h6(){" + "y=1;" * 200 + "try{a()}catch(e){sink(e)}" + "z=1;" * 200 + "};"
+    'var W=function(e){__extends(t,e);try{a()}catch(x){}function t(){try{a()}catch(x){sink(x)}'
+    'return e.call(this,"w")||this}return t}(Error);'
+    "function mk(){function E5(m){try{a()}catch(x){}this.message=m}"
+    "E5.prototype=Object.create(Error.prototype);return E5};"
+    'class K extends Error{constructor(){super("k");try{a()}catch(e){sink(e)}}m(){return a().catch(e=>L(e))}'
+    "static{try{a()}catch(e){}}};"
+    + "".join(f"function g{i}(){{try{{a({i})}}catch(e){{{('sink(e)', 'L(e)', 'return a()', 'throw e')[i % 4]}}}}};"
+              f"function p{i}(){{return a().then(()=>{i},e=>sink(e))}};" for i in range(24))
+    + "function a(){return Promise.resolve(1)};"
+    "function __extends(d,b){d.prototype=Object.create(b.prototype)};"
+    "function sink(e){console.error(e)};"
+    "function L(m,o){console.log(m,o)};"
+)
 SYNTHETIC = {
+    "heavy.js": HEAVY.encode(),
+    "heavy.bun.js": (BUN_HEAD + HEAVY + "})\n").encode(),
     "sink.js": SINK.encode(),
     "sink.bun.js": (BUN_HEAD + SINK + "})\n").encode(),
     "through.js": THROUGH.encode(),
@@ -254,6 +282,25 @@ def test_a_block_catches_a_thrower_of_another_slice_through_a_third(name: str) -
     waits = source.index(b"catch", source.index(b"async function waits"))
     assert called[waits] == ((slow, 1),)
     assert len(called) == 2  # not the unawaited async call, not the shadowed `deep`
+
+
+@pytest.mark.parametrize("count", [2, 3, 7, 10_000])
+@pytest.mark.parametrize("name", ["heavy.js", "heavy.bun.js", "sink.js", "logger.bun.js"])
+def test_the_slices_note_the_node_visits_of_the_whole_trees_handlers(name: str, count: int) -> None:
+    """Each slice notes its handlers' scope entries and anchor nodes instead of spending them:
+    summed, each node once, they are what the whole tree's handlers spend of a fresh budget."""
+    source = _source(name)
+    plan, head = statement_plan(source, count)
+    tree = new_parser().parse(source)
+    budget = WorkBudget(name, tree.root_node.descendant_count)
+    tree_handlers(name, UnitTree(tree, source, budget), ())
+    chain = () if head is None else ancestors(main_container(head.root_node), head.root_node)
+    list_type = "statement_block" if plan.kind == "bun-cjs-body" else "program"
+    parts = [slice_handlers(name, UnitTree(part, source, None, chain, list_type), (), span)
+             for span, part in zip(plan.ranges, slice_trees(source, plan, head), strict=True)]
+    assert all(part.inexact is None for part in parts)
+    assert handler_visits(parts, (), ()) == budget.total - budget.left > 0
+    assert sum(len(part.digested) for part in parts) > 1 and sum(part.scopes for part in parts) > 1
 
 
 def test_a_missing_thrower_is_caught_by_the_merge() -> None:

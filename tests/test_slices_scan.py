@@ -13,6 +13,7 @@ from conftest import FIXTURES, run, tree_bytes
 from test_module_rows import SYNTHETIC as ESM_UNITS
 from test_slices_classes import SYNTHETIC as CLASS_UNITS
 from test_slices_facts import FACTS
+from test_slices_handlers import HEAVY as HEAVY_HANDLERS
 from test_slices_handlers import LOGGER as LOGGED_HANDLERS
 from test_slices_handlers import SINK as SINK_HANDLERS
 from test_slices_references import BUN_HEAD
@@ -20,7 +21,7 @@ from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 
 from analyzer.javascript import sliced, slices
 from analyzer.javascript.rules import compile_rules
-from analyzer.javascript.sliced import sliced_halves
+from analyzer.javascript.sliced import SlicedHalves, sliced_halves
 from analyzer.limits import BoundExceeded, WorkBudget
 from analyzer.parallel.executor import SLICE_BYTES, SLICED_MIN_BYTES, Inline, executor_for
 from analyzer.rules import load_rules
@@ -86,6 +87,8 @@ UNITS = {
     "handlers.sink.bun.js": (BUN_HEAD + SINK_HANDLERS + "})\n").encode(),
     "handlers.logger.js": LOGGED_HANDLERS.encode(),
     "handlers.logger.bun.js": (BUN_HEAD + LOGGED_HANDLERS + "})\n").encode(),
+    "handlers.heavy.js": HEAVY_HANDLERS.encode(),
+    "handlers.heavy.bun.js": (BUN_HEAD + HEAVY_HANDLERS + "})\n").encode(),
 }
 #: units with a handler at L's own level: its anchor is a window over L, which reaches a cut in
 #: every plan of these small units (docs/slices.md, step 8), so they are read whole
@@ -282,12 +285,12 @@ def test_the_sites_facts_past_the_work_bound_read_the_unit_whole(monkeypatch: py
     assert isinstance(found, str) and found.startswith("a bound exceeded: u.js: callsites nest too deep")
 
 
-@pytest.mark.xfail(strict=True, reason="the slices' handlers spend no node visit yet (docs/slices.md, stage 12)")
-@pytest.mark.parametrize("name", ["facts.js", "facts.bun.js"])
+@pytest.mark.parametrize("name", ["facts.js", "facts.bun.js", "handlers.heavy.js", "handlers.heavy.bun.js"])
 def test_the_work_bound_is_spent_as_the_whole_trees(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> None:
     """With the slices' facts, the unit's budget runs as low and ends where it does unsliced: the
     sites' visits less the classes', and the nodes they digested are not paid again by the
-    bindings' digests or the handlers (docs/slices.md, stage 10c)."""
+    bindings' digests or the handlers; the handlers' scope entries and anchors, each once
+    (docs/slices.md, stage 10c, "Step 7 as built")."""
     seen: list[list[int]] = []
 
     class Traced(WorkBudget):
@@ -311,3 +314,26 @@ def test_the_work_bound_is_spent_as_the_whole_trees(monkeypatch: pytest.MonkeyPa
         _sliced_scan(bundle, count)
         assert not sliced.FALLBACKS
         assert (min(seen[-1]), seen[-1][-1]) == (min(whole), whole[-1]), count
+
+
+@pytest.mark.parametrize("name", ["handlers.heavy.js", "handlers.heavy.bun.js"])
+def test_the_handlers_past_the_work_bound_read_the_unit_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                             name: str) -> None:
+    """The driver checks the classes', the sites' and the handlers' visits against the unit's
+    bound as the whole tree spends them: one visit short, the unit is read whole, whose scan
+    then stops at the bound too."""
+    source = UNITS[name]
+    found = sliced_halves("u.js", source, 3, RULES, None)
+    assert isinstance(found, SlicedHalves)
+    spans = frozenset((facts.offset, facts.end_offset) for facts in found.classes.facts)
+    total = found.classes.visits + found.facts.spent(spans) + found.handlers.visits
+    assert found.handlers.visits > 0
+    monkeypatch.setattr("analyzer.limits.WORK_PER_NODE", 0)
+    monkeypatch.setattr("analyzer.limits.WORK_BASE", total)
+    assert isinstance(sliced_halves("u.js", source, 3, RULES, None), SlicedHalves)
+    scan(scan_input(input_of(tmp_path, name)))
+    monkeypatch.setattr("analyzer.limits.WORK_BASE", total - 1)
+    found = sliced_halves("u.js", source, 3, RULES, None)
+    assert isinstance(found, str) and found.startswith("a bound exceeded: u.js: callsites nest too deep")
+    with pytest.raises(BoundExceeded, match="callsites nest too deep"):
+        scan(scan_input(input_of(tmp_path, name)))

@@ -144,6 +144,7 @@ def _from_halves(unit: Unit, place: UnitPlace, label: str, halves: SlicedHalves)
     facts = [fact for fact in halves.facts.facts if isinstance(fact, SiteFacts)]
     left_out = tuple(fact for fact in halves.facts.facts if isinstance(fact, LeftOut))
     made = halves.handlers
+    budget.spend(made.visits)  # the handlers', after the sites' as on the whole tree
     handlers = made.records(unit.name, lambda offsets: _columns(source, offsets))
     mark(f"extract: {len(sites)} callsites, {len(handlers)} handlers merged from slices")
     return _unit_facts(unit, place, halves.modules, sites, halves.sites.choice, halves.sites.shadowed,

@@ -4,9 +4,10 @@ candidates, the counts it needs, and its calls that are `report`s)."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -81,62 +82,129 @@ class SinkRows:
     sliced: bool = False
     #: names whose bytes a whole tree counted in the unit: whether they occur past `_MAX_OCCURRENCES`
     common: dict[bytes, bool] = field(default_factory=dict)
-    #: a slice's first declarations in L's scope of the names it resolved (given its `TopScopes`)
+    #: a slice's first declarations in L's scope of the names `declared` (given its `TopScopes`)
     top: TopBindings | None = None
+    #: the names whose declarations in L's scope `top` holds, all of the slice's
+    declared: frozenset[bytes] = frozenset()
 
 
 def slice_sink(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]],
                span: tuple[int, int] | None = None, scopes: TopScopes | None = None) -> SinkRows:
     """The per-tree half. A whole tree resolves the 3 names most called with the caught value
-    itself (their counts are the unit's); a slice (`span`: its range) every name of its
-    candidates whose bytes occur at most `_MAX_OCCURRENCES` times in its range (a superset of
-    the names the merge resolves, which it counts in the unit: a name's bytes are counted in
-    one range per slice, not in the unit's 27 MB per slice), and with `scopes` (L's in it) the
-    first declarations in L's scope of those names."""
-    sliced = span is not None
-    names: Iterable[bytes]
-    found: dict[bytes, list[int] | None] = {}
-    if not sliced:
+    itself (their counts are the unit's). A slice (`span`: its range) resolves every name of
+    its candidates but those too common to be the unit's (a superset of the names the merge
+    resolves, which it counts in the unit): the `_SPECULATED` most called with the caught value
+    itself over its range, and with `scopes` (L's in it) their first declarations in L's
+    scope; the others in each statement of L holding their calls (their bindings below L lie
+    in it: one statement's bytes searched, not the slice's)."""
+    if span is None:
         by_name = Counter(node.text or b"" for node, itself in candidates if itself)
         ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
-        names = [name for name, _ in ranked[:_NAMES]]
-    else:
-        assert span is not None
-        for name in dict.fromkeys(node.text or b"" for node, _ in candidates):
-            # a range's greedy count may pass the unit's by the occurrences its edges cut
-            found[name] = _at_most(source, name, _MAX_OCCURRENCES + 2, *span)
-        names = [name for name, starts in found.items() if starts is not None]
-    root = tree.root_node
-    bound: dict[int, Binding] = {}
-    resolved = []
-    top = None
-    if scopes is not None:
-        from analyzer.javascript.top_bindings import TopBindings, merged, top_bindings
-
-        top = TopBindings()
-    verdicts: dict[bytes, bool] = {}
-    for name in names:  # one name a pass: a literal is searched fast, an alternation is not
-        starts = _at_most(source, name, _MAX_OCCURRENCES) if not sliced else found[name]
-        if not sliced:
+        bound: dict[int, Binding] = {}
+        resolved = []
+        verdicts: dict[bytes, bool] = {}
+        for name, _ in ranked[:_NAMES]:  # one name a pass: a literal is searched fast, an alternation is not
+            starts = _at_most(source, name, _MAX_OCCURRENCES)
             verdicts[name] = starts is None
-            if starts is None:
-                continue
-        resolved.append(name)
-        # the offsets counted are all the name's occurrences when no two of them can overlap
-        given = starts if starts is not None and name and not _overlaps(name) else None
-        resolution = Resolution(tree, source, {name.decode("utf-8", "replace")}, within=span, starts=given)
-        bound.update({r.node.id: r.binding for r in resolution.references if r.binding is not None})
+            if starts is not None:
+                resolved.append(name)
+                _resolve(tree, source, name, None, starts, bound)
+        return SinkRows(_rows(tree, candidates, bound), frozenset(resolved), False, verdicts)
+    return _slice_rows(tree, source, candidates, span, scopes)
+
+
+#: the names a slice resolves over its range, the most called with the caught value itself first
+_SPECULATED = 3
+
+
+def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]], span: tuple[int, int],
+                scopes: TopScopes | None) -> SinkRows:
+    """`slice_sink` of a slice."""
+    from analyzer.javascript.top_bindings import TopBindings, merged, top_bindings
+
+    by_name = Counter(node.text or b"" for node, itself in candidates if itself)
+    bound: dict[int, Binding] = {}
+    top = TopBindings() if scopes is not None else None
+    wide: list[bytes] = []
+    common: set[bytes] = set()
+    for name in sorted(dict.fromkeys(node.text or b"" for node, _ in candidates), key=lambda n: (-by_name[n], n)):
+        if len(wide) == _SPECULATED:
+            break
+        # a range's greedy count may pass the unit's by the occurrences its edges cut
+        past = len(name) == 1 and _byte_past(source, name, _MAX_OCCURRENCES + 2, *span)
+        starts = None if past else _at_most(source, name, _MAX_OCCURRENCES + 2, *span)
+        if starts is None:
+            common.add(name)
+            continue
+        wide.append(name)
+        resolution = _resolve(tree, source, name, span, starts, bound)
         if top is not None and scopes is not None:
             top = merged([top, top_bindings(resolution, scopes)])
+    # the others' in the statements of L holding their calls, their bytes counted there
+    root = tree.root_node
+    statements = root.children
+    firsts = [statement.start_byte for statement in statements]
+    held: dict[bytes, dict[int, None]] = {}
+    for node, _ in candidates:
+        name = node.text or b""
+        if name in common or name in wide:
+            continue
+        if name not in held and len(name) == 1 and _byte_past(source, name, _MAX_OCCURRENCES + 2, *span):
+            common.add(name)  # a byte: counted over the range at once, where it is most often common
+            continue
+        held.setdefault(name, {})[bisect.bisect_right(firsts, node.start_byte) - 1] = None
+    for name, places in held.items():
+        counted = 0
+        for at in sorted(places):
+            statement = statements[at]
+            within = (statement.start_byte, statement.end_byte)
+            starts = _at_most(source, name, _MAX_OCCURRENCES + 2 - counted, *within)
+            if starts is None:
+                common.add(name)
+                break
+            counted += len(starts)
+            _resolve(tree, source, name, within, starts, bound)
+    resolved = frozenset(node.text or b"" for node, _ in candidates) - common
+    return SinkRows(_rows(tree, candidates, bound, resolved), resolved, True, {}, top, frozenset(wide))
+
+
+def _byte_past(source: bytes, byte: bytes, limit: int, start: int, end: int) -> bool:
+    """Whether the one byte `byte` occurs more than `limit` times in `source[start:end]`: counted
+    in C over growing prefixes of the range (a common byte passes the limit in the first)."""
+    size = 1 << 18
+    while True:
+        stop = min(end, start + size)
+        if source.count(byte, start, stop) > limit:
+            return True
+        if stop == end:
+            return False
+        size <<= 2
+
+
+def _resolve(tree: Tree, source: bytes, name: bytes, within: tuple[int, int] | None, starts: list[int],
+             bound: dict[int, Binding]) -> Resolution:
+    """The references of `name` in `within` (its bytes' offsets there, `starts`) bound in `bound`."""
+    # the offsets counted are all the name's occurrences when no two of them can overlap
+    given = starts if name and not _overlaps(name) else None
+    resolution = Resolution(tree, source, {name.decode("utf-8", "replace")}, within=within, starts=given)
+    bound.update({r.node.id: r.binding for r in resolution.references if r.binding is not None})
+    return resolution
+
+
+def _rows(tree: Tree, candidates: Sequence[tuple[Node, bool]], bound: dict[int, Binding],
+          resolved: frozenset[bytes] | None = None) -> tuple[CalleeRow, ...]:
+    """The candidates' rows; a slice's (`resolved`: its names resolved) leave the bindings of L's
+    scope, and any of a name too common, to the merge (None)."""
     rows: list[CalleeRow] = []
-    root_id = root.id
+    root_id = tree.root_node.id
     for node, itself in candidates:
         binding = bound.get(node.id)
-        if binding is None or (sliced and binding.scope.id == root_id):
+        if binding is None or (resolved is not None and (binding.scope.id == root_id
+                                                         or (node.text or b"") not in resolved)):
             rows.append((node.text or b"", node.start_byte, node.end_byte, itself, None, None))
         else:
             rows.append((node.text or b"", node.start_byte, node.end_byte, itself, binding.key, binding.kind))
-    return SinkRows(tuple(rows), frozenset(resolved), sliced, verdicts, top)
+    return tuple(rows)
 
 
 def sink_names(source: bytes, parts: Sequence[SinkRows]) -> list[bytes]:

@@ -269,11 +269,14 @@ def _halves(
         rows = modules[index].rows
         return statement_bindings(name, parser, source, plan, index, rows.starts, rows.ends, names, chain, list_type)
 
+    spans = frozenset((facts.offset, facts.end_offset) for facts in made.facts)
     try:
         handling = unit_handling(name, source, plan.ranges, handlers, merged.sites,
-                                 head_bindings(chain, list_type), reread)
+                                 head_bindings(chain, list_type), reread, site_facts.digested, spans)
     except ValueError as why:
         raise _Unsliceable(f"handlers: {why}") from None
+    # the classes', the sites' and the handlers' visits, as the whole tree spends them
+    WorkBudget(name, nodes).spend(made.visits + site_facts.spent(spans) + handling.visits)
     module_map = unit_modules(modules, source, helpers)
     listed = _unit_listing(name, parser, source, plan, references, module_map, merged, handlers, sources, found)
     escaping = escaping_of(fact for fact in site_facts.facts if isinstance(fact, SiteFacts))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from tree_sitter import Node
@@ -92,6 +92,10 @@ class TreeHandlers:
     blocks: list[Node]
     #: why a slice's handlers are not the whole tree's (a module-level anchor over a cut), or None
     inexact: str | None = None
+    #: a slice's node visits as the whole tree's work bound counts them: its handlers' scope
+    #: entries, and the anchor nodes it digested, (start, end, type) -> node count
+    scopes: int = 0
+    digested: dict[tuple[int, int, str], int] = field(default_factory=dict)
 
 
 def tree_handlers(unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]]) -> TreeHandlers:
@@ -208,7 +212,7 @@ def handlers_on(unit: str, part: UnitTree, left_out: list[int], cut: tuple[bool,
     descent = Descent(part.root, normalizer.spend, part.head)
     siblings = _WideSiblings()
     root, list_type = part.root, part.list_type
-    for start, method in _places(normalizer.source):
+    for start, method in _places(normalizer.source, root.start_byte, root.end_byte):
         path = descent.to(start)
         found = _catch_clause(unit, descent, path) if method is None else _promise_handler(unit, descent, path, method)
         if found is not None:
@@ -245,13 +249,14 @@ def _over_cut(anchor: Anchor, root: Node, siblings: Siblings, cut: tuple[bool, b
     return None
 
 
-def _places(source: bytes) -> list[tuple[int, bytes | None]]:
-    """Where a handler may be, in source order: (offset of a `catch` keyword followed by `(` or
-    `{`, None), or (offset of the `.`/`?.` before `catch(` or `then(`, the method). Byte
-    searches: a regex over 13 MB costs ten times more."""
+def _places(source: bytes, start: int = 0, end: int | None = None) -> list[tuple[int, bytes | None]]:
+    """Where a handler may be in the root's bytes `source[start:end]`, in source order: (offset
+    of a `catch` keyword followed by `(` or `{`, None), or (offset of the `.`/`?.` before
+    `catch(` or `then(`, the method). Byte searches: a regex over 13 MB costs ten times more."""
     out: list[tuple[int, bytes | None]] = []
+    end = len(source) if end is None else end
     for word in _WORDS:
-        at = source.find(word)
+        at = source.find(word, start, end)
         while at >= 0:
             after = at + len(word)
             while after < len(source) and source[after] in _SPACE:
@@ -264,7 +269,7 @@ def _places(source: bytes) -> list[tuple[int, bytes | None]]:
                 out.append((before - 1 if before > 0 and source[before - 1] == 0x3F else before, word))
             elif word == b"catch" and follows in (b"(", b"{") and starts_word(source, at):
                 out.append((at, None))
-            at = source.find(word, after)
+            at = source.find(word, after, end)
     out.sort()
     return out
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from tree_sitter import Node, Parser
@@ -23,10 +24,12 @@ from analyzer.javascript.handlers.find import (
     protected_block,
     unit_handlers,
 )
+from analyzer.javascript.normalize import Anchor, Normalizer
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.sink import CalleeRow, SinkChoice, SinkRows, sink_names, slice_sink, unit_sink
+from analyzer.javascript.sink import MIN_CALLS, CalleeRow, SinkChoice, SinkRows, sink_names, slice_sink, unit_sink
 from analyzer.javascript.site_rows import SliceSites
+from analyzer.javascript.syntax import FUNCTION_TYPES
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, merged, top_bindings
 from analyzer.javascript.unit_tree import UnitTree
 from analyzer.trace import mark
@@ -93,6 +96,7 @@ def slice_handlers(
     before and after this one (a module-level window must not reach them); `scopes`: L's scopes
     in the slice, for the first declarations of the sink's names."""
     source = part.normalizer.source
+    noted = part.normalizer = _Noted(source)
     given = {(node.start_byte, node.end_byte): (kind, node.start_byte) for node, kind in sites}
     handlers: list[Handler] = []
     #: per handler, per choice: its known, and its candidates' places in `candidates` (None: made)
@@ -136,24 +140,55 @@ def slice_handlers(
         handlers.append((start, end, handler.form, param, handler.scope, handler.in_error_region, handler.anchor,
                          handler.anchor_start, rethrow, None, (), variants))
     sink = slice_sink(part.tree, source, candidates, span, scopes)
+    # a binding below L has all its calls in the slice: one called with the caught value fewer
+    # than MIN_CALLS times (over every choice) is never the sink, and makes no variant
+    calls = Counter(row[4] for row in sink.callees if row[3] and row[4] is not None)
+    local = frozenset(key for key, count in calls.items() if count >= MIN_CALLS)
     for at, body, waits in pending:
         made = handlers[at][11]
         assert made is not None
         for key, known, places in waits:
             body.known = known
             rows = tuple(sink.callees[place] for place in places)
-            made[key] = (rows, _with_variants(body, rows, sink.resolved))
+            made[key] = (rows, _with_variants(body, rows, sink.resolved, local))
         body.handler.chain.clear()
-    return TreeHandlers(handlers, sink, sum(left_out), blocks, inexact[0] if inexact else None)
+    return TreeHandlers(handlers, sink, sum(left_out), blocks, inexact[0] if inexact else None, noted.scopes,
+                        noted.digested)
 
 
-def _with_variants(body: HandlerBody, rows: Sequence[CalleeRow], resolved: frozenset[bytes]
-                   ) -> dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]]:
+class _Noted(Normalizer):
+    """A slice's normalizer for its handlers that notes the node visits they would spend on the
+    whole tree's budget instead of spending them: the scope entries `Descent.scope` counts, and
+    each anchor node digested, (start, end, type) -> node count (the merge counts each once)."""
+
+    def __init__(self, source: bytes) -> None:
+        super().__init__(source)
+        self.scopes = 0
+        self.digested: dict[tuple[int, int, str], int] = {}
+        self._digesting = False
+
+    def spend(self, nodes: int) -> None:
+        if not self._digesting:
+            self.scopes += nodes
+
+    def digest(self, node: Anchor) -> bytes:
+        if isinstance(node, Node):  # a window costs nothing (`Normalizer.digest`)
+            self.digested[(node.start_byte, node.end_byte, node.type)] = node.descendant_count
+        self._digesting = True
+        try:
+            return super().digest(node)
+        finally:
+            self._digesting = False
+
+
+def _with_variants(body: HandlerBody, rows: Sequence[CalleeRow], resolved: frozenset[bytes],
+                   local: frozenset[tuple[str, int]]) -> dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]]:
     """A waiting body's branches under each sink its candidate callees can make: none, or those
-    of one binding (a key the tree bound, or a name the merge re-binds: one binding a name)."""
+    of one binding (a key the tree bound, among `local` those that can be the sink, or a name
+    the merge re-binds: one binding a name)."""
     groups: dict[object, set[tuple[int, int]]] = {}
     for name, start, end, _, key, _ in rows:
-        if name in resolved:
+        if name in resolved and (key is None or key in local):
             groups.setdefault(key if key is not None else name, set()).add((start, end))
     body.sink = frozenset()
     variants: dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]] = {frozenset(): body.branches()}
@@ -185,8 +220,8 @@ def settle(parts: Sequence[TreeHandlers], sites: Iterable[tuple[int, int, str]])
             callees.extend(made[0])
             handlers.append((*handler[:11], {frozenset(): ((), made[1])}))
         sink = part.sink
-        rows = SinkRows(tuple(callees), sink.resolved, sink.sliced, sink.common, sink.top)
-        out.append(TreeHandlers(handlers, rows, part.left_out, part.blocks, part.inexact))
+        rows = SinkRows(tuple(callees), sink.resolved, sink.sliced, sink.common, sink.top, sink.declared)
+        out.append(TreeHandlers(handlers, rows, part.left_out, part.blocks, part.inexact, part.scopes, part.digested))
     return out
 
 
@@ -198,6 +233,8 @@ class UnitHandling:
     #: each slice's handlers, settled (`settle`)
     parts: list[TreeHandlers]
     sink: SinkChoice
+    #: the node visits the whole tree's handlers spend on its work bound (`unit_handling`)
+    visits: int = 0
 
     def records(self, unit: str, positions: Callable[[list[int]], dict[int, tuple[int, int]]]
                 ) -> list[HandlerFacts]:
@@ -221,25 +258,48 @@ def unit_handling(
     unit: str, source: bytes, ranges: Sequence[tuple[int, int]], parts: Sequence[TreeHandlers],
     sites: Sequence[tuple[int, int, str]], head: TopBindings,
     reread: Callable[[int, frozenset[str]], TopBindings],
+    paid: Collection[tuple[int, int, str]] = frozenset(), classes: Collection[tuple[int, int]] = frozenset(),
 ) -> UnitHandling:
     """The merge of the slices' handlers (`ranges`: the slices'), the unit's merged `sites`
     (start, end, kind) picking each handler's choice. The sink's names are re-bound to their
     first declaration in L's scope (`head`: the head tree's part): a slice that did not resolve
     one whose bytes it holds as a word is read again (`reread(index, names)`: its top-level
-    bindings of those names). Raises ValueError when a handler's sites are none of its choices."""
+    bindings of those names). Raises ValueError when a handler's sites are none of its choices.
+    The visits are counted as the whole tree's handlers spend them after the classes and the
+    sites' facts, whose digests they reuse: `paid`, the nodes the facts digested ((start, end,
+    type), `UnitSiteFacts.digested`), and `classes`, the (start, end) of the error classes."""
     settled = settle(parts, sites)
     names = sink_names(source, [part.sink for part in settled])
     tops = [head]
     for index, part in enumerate(settled):
         top = part.sink.top if part.sink.top is not None else TopBindings()
         start, end = ranges[index]
-        lacked = frozenset(name.decode("utf-8", "replace") for name in names if name not in part.sink.resolved
-                           and _word(name).search(source, start, end) is not None)
+        lacked = frozenset(name.decode("utf-8", "replace") for name in names if name not in part.sink.declared
+                           and next(_words(source, name, start, end), None) is not None)
         if lacked:
             top = merged([top, reread(index, lacked)])
             settled[index] = replace(part, sink=replace(part.sink, top=top))
         tops.append(top)
-    return UnitHandling(settled, unit_sink(unit, source, [part.sink for part in settled], merged(tops)))
+    return UnitHandling(settled, unit_sink(unit, source, [part.sink for part in settled], merged(tops)),
+                        handler_visits(settled, paid, classes))
+
+
+#: the nodes the error classes digest (`classes.error_classes`: a class, or an ES5 class's function)
+_CLASS_NODES = FUNCTION_TYPES | {"class", "class_declaration"}
+
+
+def handler_visits(parts: Iterable[TreeHandlers], paid: Collection[tuple[int, int, str]],
+                   classes: Collection[tuple[int, int]]) -> int:
+    """The node visits of the slices' handlers on the whole tree's budget: every scope entry,
+    and each anchor node once, but those its one normalizer has digested already (`paid`, the
+    sites' facts'; `classes`, the error classes' spans)."""
+    digested: dict[tuple[int, int, str], int] = {}
+    scopes = 0
+    for part in parts:
+        scopes += part.scopes
+        digested.update(part.digested)
+    return scopes + sum(count for key, count in digested.items()
+                        if key not in paid and (key[2] not in _CLASS_NODES or key[:2] not in classes))
 
 
 def statement_bindings(
@@ -251,10 +311,8 @@ def statement_bindings(
     again, each alone (a declaration of L's scope lies in one statement). Raises ValueError when
     one has an error alone."""
     start, end = plan.ranges[index]
-    words = re.compile(rb"(?<![A-Za-z0-9_$])(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names))
-                       + rb")(?![A-Za-z0-9_$])")
-    held = sorted({bisect.bisect_right(starts, match.start()) - 1 for match in words.finditer(source, start, end)}
-                  - {-1})
+    held = sorted({bisect.bisect_right(starts, at) - 1 for name in names
+                   for at in _words(source, name.encode(), start, end)} - {-1})
     alone = replace(plan, ranges=tuple((starts[at], ends[at]) for at in held))
     mark(f"slices: {unit}: {len(held)} statements of slice {index + 1} read again for the sink's names "
          f"{sorted(names)}")
@@ -268,6 +326,14 @@ def statement_bindings(
     return merged(found)
 
 
-def _word(name: bytes) -> re.Pattern[bytes]:
-    """`name` as a whole word (a superset of its identifiers: any byte past ASCII may be part of one)."""
-    return re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(name) + rb"(?![A-Za-z0-9_$])")
+def _words(source: bytes, name: bytes, start: int, end: int) -> Iterator[int]:
+    """The offsets of `name` as a whole word in `source[start:end]` (a superset of its
+    identifiers: any byte past ASCII may be part of one). The name is searched first: a
+    lookbehind before it would make the regex engine try every byte."""
+    for match in re.compile(re.escape(name) + rb"(?![A-Za-z0-9_$])").finditer(source, start, end):
+        at = match.start()
+        if at == 0 or source[at - 1] not in _WORD_BYTES:
+            yield at
+
+
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
