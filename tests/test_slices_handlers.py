@@ -171,7 +171,7 @@ def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tre
                                            for chunk in range(len(items.chunks))], {})
         escaping = escaping_of(f for f in facts if start <= f.offset < end)
         rows.append(slice_sources(source, items.raw, summary.shadowed, escaping, handlers.blocks,
-                                  callees=made.names, throwers=made.throwers))
+                                  callees=made.hot, throwers=made.throwers))
         handlers.blocks.clear()  # its nodes die with the tree
         found.append(handlers)
         summaries.append(summary)
@@ -183,7 +183,7 @@ def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tre
     references = unit_references(summaries)
     assert all(not part.blocks for part in found)
     assert all(isinstance(part, SourceRows) for part in rows)
-    called = unit_sources(rows, raw, references.shadowed, escaping_of(facts), made.throwers)
+    called = unit_sources(rows, raw, references.shadowed, escaping_of(facts), made.throwers, made.hot)
     return records, sink, called
 
 
@@ -256,7 +256,8 @@ def test_a_block_catches_a_thrower_of_another_slice_through_a_third(name: str) -
     assert len(called) == 2  # not the unawaited async call, not the shadowed `deep`
 
 
-def test_a_missing_thrower_is_caught_by_the_merge() -> None:
+def _through_rows(callees: frozenset[bytes], throwers: frozenset[bytes]) -> tuple[list, list, list]:
+    """through.js's sources' rows, 3 slices, given these supersets; its raw items and facts."""
     source = _source("through.js")
     plan, head = statement_plan(source, 3)
     _, _, _, sites, facts = _whole(source)
@@ -270,10 +271,28 @@ def test_a_missing_thrower_is_caught_by_the_merge() -> None:
         items = listing(tree, source, modules, span=(start, end))
         escaping = escaping_of(f for f in facts if start <= f.offset < end)
         rows.append(slice_sources(source, items.raw, frozenset(), escaping, handlers.blocks,
-                                  callees=frozenset({b"mid", b"deep", b"slow"}), throwers=frozenset({b"slow"})))
+                                  callees=callees, throwers=throwers))
         raw.extend(items.raw)
+    return rows, raw, facts
+
+
+def test_a_missing_thrower_is_caught_by_the_merge() -> None:
+    rows, raw, facts = _through_rows(frozenset({b"mid", b"deep", b"slow"}), frozenset({b"slow"}))
     with pytest.raises(ValueError, match="throwers missing"):
         unit_sources(rows, raw, frozenset(), escaping_of(facts), frozenset({b"slow"}))
+
+
+def test_a_missing_hot_function_is_caught_by_the_merge() -> None:
+    """`mid` calls the thrower `deep`: a block's call of it must be kept; a superset without it
+    is caught at the merge (and the driver reads the unit whole), one with it gives the calls."""
+    throwers = frozenset({b"deep", b"slow"})
+    rows, raw, facts = _through_rows(throwers, throwers)
+    with pytest.raises(ValueError, match=r"hot functions missing from the superset: \[b'mid'\]"):
+        unit_sources(rows, raw, frozenset(), escaping_of(facts), throwers, throwers)
+    rows, raw, facts = _through_rows(throwers | {b"mid"}, throwers)
+    source = _source("through.js")
+    called = unit_sources(rows, raw, frozenset(), escaping_of(facts), throwers, throwers | {b"mid"})
+    assert called[source.index(b"catch")] == ((source.index(b"new RangeError"), 2),)
 
 
 def test_the_bodies_waiting_for_the_sink_are_made_under_each_choice() -> None:
