@@ -1,8 +1,9 @@
 """The sources through calls (stage 13) whole-tree against slices + merge (issue 22, docs/slices.md
 stage 13): the CPU of `called_sources` on the whole tree, and of the slices' `slice_sources` plus
 `unit_sources` when each slice's protected blocks keep the calls of L's declared names
-(`Supersets.names`, `--callees names`) or of the hot functions' byte superset (`Supersets.hot`,
-the driver's); the results checked equal.
+(`Supersets.names`, every function's body made: "names") or of the hot functions' byte superset
+(`Supersets.hot`, the cold functions' bodies not made: "hot", the driver's); the results checked
+equal.
 
 usage: python bench/sources_slices.py [--package NAME --version V | --target PATH] [--slices 4] [--rounds 3]
 
@@ -82,7 +83,7 @@ def main() -> None:
 
     def callees(*args: Any, **kwargs: Any) -> tuple[tuple, dict]:
         if mode[0] == "names":
-            kwargs["callees"] = found.last.names  # type: ignore[union-attr]
+            kwargs["callees"], kwargs["cold"] = found.last.names, None  # type: ignore[union-attr]
         return args, kwargs
 
     def merge(*args: Any, **kwargs: Any) -> tuple[tuple, dict]:

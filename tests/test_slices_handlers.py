@@ -171,7 +171,7 @@ def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tre
                                            for chunk in range(len(items.chunks))], {})
         escaping = escaping_of(f for f in facts if start <= f.offset < end)
         rows.append(slice_sources(source, items.raw, summary.shadowed, escaping, handlers.blocks,
-                                  callees=made.hot, throwers=made.throwers))
+                                  callees=made.hot, throwers=made.throwers, cold=made.cold))
         handlers.blocks.clear()  # its nodes die with the tree
         found.append(handlers)
         summaries.append(summary)
@@ -256,7 +256,8 @@ def test_a_block_catches_a_thrower_of_another_slice_through_a_third(name: str) -
     assert len(called) == 2  # not the unawaited async call, not the shadowed `deep`
 
 
-def _through_rows(callees: frozenset[bytes], throwers: frozenset[bytes]) -> tuple[list, list, list]:
+def _through_rows(callees: frozenset[bytes], throwers: frozenset[bytes], cold: dict[int, int] | None = None
+                  ) -> tuple[list, list, list]:
     """through.js's sources' rows, 3 slices, given these supersets; its raw items and facts."""
     source = _source("through.js")
     plan, head = statement_plan(source, 3)
@@ -271,7 +272,7 @@ def _through_rows(callees: frozenset[bytes], throwers: frozenset[bytes]) -> tupl
         items = listing(tree, source, modules, span=(start, end))
         escaping = escaping_of(f for f in facts if start <= f.offset < end)
         rows.append(slice_sources(source, items.raw, frozenset(), escaping, handlers.blocks,
-                                  callees=callees, throwers=throwers))
+                                  callees=callees, throwers=throwers, cold=cold))
         raw.extend(items.raw)
     return rows, raw, facts
 
@@ -293,6 +294,17 @@ def test_a_missing_hot_function_is_caught_by_the_merge() -> None:
     source = _source("through.js")
     called = unit_sources(rows, raw, frozenset(), escaping_of(facts), throwers, throwers | {b"mid"})
     assert called[source.index(b"catch")] == ((source.index(b"new RangeError"), 2),)
+
+
+def test_a_cold_function_the_merge_asks_for_is_caught() -> None:
+    """A function the supersets call cold gets no row; the merge needing it (here `deep`, which
+    throws: a wrong superset) fails, and the driver reads the unit whole."""
+    source = _source("through.js")
+    named = source.index(b"deep(){")
+    throwers = frozenset({b"deep", b"slow"})
+    rows, raw, facts = _through_rows(throwers | {b"mid"}, throwers, {named: len(source)})
+    with pytest.raises(ValueError, match=f"no slice's row for the body of the function at {named - len(b'function ')}"):
+        unit_sources(rows, raw, frozenset(), escaping_of(facts), throwers, throwers | {b"mid"})
 
 
 def test_the_bodies_waiting_for_the_sink_are_made_under_each_choice() -> None:

@@ -100,6 +100,8 @@ def assert_supersets(source: bytes) -> slice_supersets.Supersets | None:
     assert names <= made.names, sorted(names - made.names)[:10]
     assert throwers <= made.throwers, sorted(throwers - made.throwers)[:10]
     assert hot <= made.hot, sorted(hot - made.hot)[:10]
+    cold = {slice_supersets._NAMES.match(source, at).group() for at in made.cold}  # type: ignore[union-attr]
+    assert not hot & cold, sorted(hot & cold)[:10]
     assert all(made.level_option_calls.get(name, 0) >= count for name, count in calls.items()), calls
     return made
 
@@ -132,6 +134,12 @@ def test_declarations_of_every_kind_are_in_the_names(wrapped: bool) -> None:
     assert made.throwers == {b"J", b"K", b"S", b"T", b"U"}  # U: a string's word is taken for the token
     # V and X call throwers; Y names one, which is enough; Z calls none
     assert made.hot == made.throwers | {b"V", b"X", b"Y"}
+    # the other functions of one name, from the name to their end
+    assert sorted(made.cold.items()) == [(source.index(b"r=("), source.index(b";function v")),
+                                         (source.index(b"v(w)"), source.index(b"function*A")),
+                                         (source.index(b"A()"), source.index(b"async function B")),
+                                         (source.index(b"B()"), source.index(b"class C")),
+                                         (source.index(b"Z()"), source.index(b"Z()") + len(b"Z(){JJ()}"))]
 
 
 @pytest.mark.network

@@ -6,7 +6,7 @@ tree gives: the merge checks it, a miss costs a re-parse."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from analyzer.javascript.slice_scanner import _HARMLESS, _SKIPPED, _SKIPPED_DEPTH, _hide, _unmatched_brackets
 from analyzer.javascript.syntax import starts_word
@@ -58,6 +58,9 @@ class Supersets:
     #: the throwers and the names of L's functions whose bytes name one of them as a word: the
     #: names a protected block's call may need (`handlers.sources`' `_Graph.is_hot` holds a subset)
     hot: frozenset[bytes] = frozenset()
+    #: the name's offset -> the end of the bytes, of L's functions whose bytes from their name on
+    #: name no thrower and whose name is not hot: their bodies call no thrower (`slice_sources`)
+    cold: dict[int, int] = field(default_factory=dict)
 
 
 def supersets(source: bytes, braces: tuple[int, int] | None, level_key: str, options_argument: int,
@@ -72,18 +75,24 @@ def supersets(source: bytes, braces: tuple[int, int] | None, level_key: str, opt
         masked = hidden[0]
     start, stop = (0, len(source)) if braces is None else (braces[0] + 1, braces[1])
     names, throwers, functions = _declarations(source, masked, start, stop)
+    hot, cold = _hot(source, throwers, functions)
     return Supersets(frozenset(names), _level_option_calls(source, masked, level_key, options_argument),
-                     frozenset(throwers), _hot(source, throwers, functions))
+                     frozenset(throwers), hot, cold)
 
 
-def _hot(source: bytes, throwers: set[bytes], functions: list[tuple[list[bytes], int, int]]) -> frozenset[bytes]:
-    """The throwers and the functions whose bytes (the unit's, not blanked) hold one's name as a
-    word: a function calling a thrower names it in its body."""
+def _hot(source: bytes, throwers: set[bytes], functions: list[tuple[list[bytes], int, int]]
+         ) -> tuple[frozenset[bytes], dict[int, int]]:
+    """The throwers and the functions whose bytes (the unit's, not blanked, from the name on)
+    hold one's name as a word: a function calling a thrower names it in its body. And the others
+    of one name, by the name's offset: where their bytes end."""
     hot = set(throwers)
+    others: list[tuple[int, int, bytes]] = []
     for these, start, stop in functions:
         if not throwers.isdisjoint(source[start:stop].translate(_SPACES).split()):
             hot.update(these)
-    return frozenset(hot)
+        elif len(these) == 1 and source.startswith(these[0], start):
+            others.append((start, stop, these[0]))
+    return frozenset(hot), {start: stop for start, stop, name in others if name not in hot}
 
 
 def _past_group(masked: bytearray, at: int) -> int:
@@ -104,7 +113,7 @@ def _declarations(source: bytes, masked: bytearray, start: int, stop: int
     brackets); after `function`, `function*` and `class`, the name. And the throwers: the
     functions (`function NAME`, `const NAME =` a function or an arrow, as
     `handlers.sources._function_of` takes them) whose bytes hold a `throw` token. And those
-    functions: their names and the bytes [start, stop) of their value or body."""
+    functions: their names and their bytes [start, stop) from the name (or pattern) on."""
     names: set[bytes] = set()
     throwers: set[bytes] = set()
     functions: list[tuple[list[bytes], int, int]] = []
@@ -124,10 +133,10 @@ def _declarations(source: bytes, masked: bytearray, start: int, stop: int
                     at = _past_group(masked, declared.end() - 1)
                     these = list(map(bytes, _NAMES.findall(masked, declared.end(), at - 1)))
                 names.update(these)
-                value = at
+                value, named_at = at, declared.start()
                 at, more = _initializer_end(masked, at, stop)
                 if constant and _FUNCTION_VALUE.match(masked, value, at):
-                    functions.append((these, value, at))
+                    functions.append((these, declared.start(1) if declared.lastindex == 1 else named_at, at))
                     if _holds_throw(masked, value, at):
                         throwers.update(these)
                 if not more:
@@ -145,9 +154,8 @@ def _declarations(source: bytes, masked: bytearray, start: int, stop: int
             body = _GROUP_AFTER.match(masked, _group_end(masked, parameters), stop) if parameters else None
             if body is not None:  # L's tokens go on after it
                 pos = _group_end(masked, body)
-                opened = body.start(1) if body.lastindex else body.end() - 1
-                functions.append(([name], opened, pos))
-                if _holds_throw(masked, opened, pos):
+                functions.append(([name], named.start(1), pos))
+                if _holds_throw(masked, body.start(1) if body.lastindex else body.end() - 1, pos):
                     throwers.add(name)
     return names, throwers, functions
 

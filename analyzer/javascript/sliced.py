@@ -174,7 +174,7 @@ def _halves(
     declared = found.names if found is not None else None
     if found is None:  # the sources' rows need both byte supersets
         raise _Unsliceable("no byte supersets: the scanner is unsure")
-    throwers, hot = found.throwers, found.hot
+    throwers, hot, cold = found.throwers, found.hot, found.cold
 
     def sites_of(tree: Tree, more: frozenset[str]) -> tuple[SliceSites, SliceFacts]:
         found: TreeSites = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more)
@@ -225,7 +225,7 @@ def _halves(
         handler_part = handlers_of(index, tree, site_part)
         # the calls of its protected blocks and its functions' bodies, with names from the bytes
         source_part = slice_sources(source, items.raw, reference_part.references.shadowed, {}, handler_part.blocks,
-                                    callees=hot, throwers=throwers)
+                                    callees=hot, throwers=throwers, cold=cold)
         handler_part.blocks.clear()  # nodes: they die with the tree
         del items
         return modules, site_part, fact_part, reference_part, class_part, handler_part, source_part
@@ -347,7 +347,7 @@ def _unit_listing(
                                      looked, lambda raw: mine, Normalizer(source))
             blocks = protected_blocks(tree.root_node, clauses)
             return part, slice_sources(source, items.raw, part.references.shadowed, {}, blocks, callees=found.hot,
-                                       throwers=found.throwers)
+                                       throwers=found.throwers, cold=found.cold)
 
         read, sources[index] = _on_slice(parser, source, plan, index, again)[0]
         if read.rows != parts[index].rows:

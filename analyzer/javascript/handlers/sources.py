@@ -86,12 +86,15 @@ def escaping_of(sites: Iterable[SiteFacts]) -> dict[int, list[int]]:
 def slice_sources(
     source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]], escaping: Mapping[int, list[int]],
     blocks: Sequence[Node], callees: frozenset[bytes] | None = None, throwers: frozenset[bytes] | None = None,
+    cold: Mapping[int, int] | None = None,
 ) -> SourceRows:
     """The per-tree half: `raw`, `shadowed`, `escaping`, `blocks` are the tree's own. With no
     `callees` the tree is the whole unit and only what the unit's graph reads is read; a slice is
     given `callees`, a superset of the names a block's call must be kept for (the hot functions:
     `Supersets.hot`), and `throwers`, a superset of the names whose functions throw
-    (`slice_supersets`)."""
+    (`slice_supersets`), and `cold`, the functions whose bytes from their name's offset to the
+    given end name no thrower: an item of one name within those bytes gets no row (its body calls
+    no thrower; the merge reads the unit whole if it asks for it)."""
     graph = _TreeGraph(raw, shadowed, escaping, _Items.of(raw), source, throwers)
     calls: list[tuple[bytes, int, int, bool]] = []
     exact = callees is None
@@ -109,7 +112,10 @@ def slice_sources(
                 if handler is not None:
                     calls.append((callee.text or b"", callee.start_byte, handler, _awaited(call)))
     if not exact:  # any of its functions may be called from another slice's block
-        for name in graph.items.once:
+        for name, position in graph.items.once.items():
+            item = raw[position]
+            if cold is not None and cold.get(item[3][0][0], -1) >= item[1]:
+                continue
             function = graph.function(name)
             if function is not None:
                 graph.body(function)
@@ -313,11 +319,17 @@ class _Graph:
         return found
 
     def _function_row(self, position: int) -> tuple[int, bool] | None:
-        return self.functions[self.raw[position][0]]
+        row = self.functions.get(start := self.raw[position][0], False)
+        if row is False:  # a cold function's (`slice_sources`): the supersets were wrong
+            raise ValueError(f"no slice's row for the function item at {start}")
+        return row  # type: ignore[return-value]
 
     def body(self, function: _Function) -> tuple[_Call, ...]:
         """The calls in `function`'s body outside its own handlers and nested functions."""
-        return self.bodies[function.start]
+        found = self.bodies.get(function.start)
+        if found is None:  # a cold function's (`slice_sources`): the supersets were wrong
+            raise ValueError(f"no slice's row for the body of the function at {function.start}")
+        return found
 
     def escapes(self, function: _Function) -> list[tuple[int, int]]:
         """(error callsite offset, hops) of what escapes `function`: what it throws itself (1) and
