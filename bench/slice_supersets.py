@@ -2,13 +2,16 @@
 "The byte supersets"): L's declared names against `references.listing`'s names, the level-option
 calls per callee against `logger.level_options`', the throwers against the top-level functions
 `handlers.sources._Graph` may find throwing (declared once, holding a `throw` statement of their
-own: `_Graph.throwing` is a subset), and the CPU of each part.
+own: `_Graph.throwing` is a subset), the hot functions' superset against the functions `_Graph`
+may find hot (those and the functions calling one), and the CPU of each part.
 
 usage: python bench/slice_supersets.py [--package NAME --version V | --target PATH]
 
 Loads the largest unit as the scan does; times (process CPU) the scanner (`statement_ends`) and
-the supersets' pass (`slice_supersets.supersets`: its blanking, the names, the level-option calls), then
-parses the whole unit for the exact values.
+the supersets' pass (`slice_supersets.supersets`: its blanking, the names, the level-option calls),
+and, `--rounds` times alternated, the scanner followed by the supersets from its blanked bytes (the
+driver's) against the scanner followed by the supersets blanking again (CPU medians); then parses
+the whole unit for the exact values.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import collections
 import gc
 import json
 import pathlib
+import statistics
 import sys
 import time
 from typing import Any
@@ -60,11 +64,29 @@ def may_throw(root: Any, raw: list[Any]) -> set[bytes]:
             if (function := _function_of(raw[position][2])) is not None and function.start_byte in starts}
 
 
+def may_be_hot(raw: list[Any], throwing: set[bytes]) -> set[bytes]:
+    """`throwing` and the top-level functions `_Graph` would take with a call of one of them anywhere
+    in their code: `_Graph.is_hot`'s names are a subset."""
+    out = set(throwing)
+    for name, position in _declared_once(raw).items():
+        function = _function_of(raw[position][2])
+        stack = [function] if function is not None else []
+        while stack:
+            node = stack.pop()
+            callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+            if callee is not None and callee.type == "identifier" and callee.text in throwing:
+                out.add(name)
+                break
+            stack.extend(node.named_children)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--package", default="@anthropic-ai/claude-code")
     parser.add_argument("--version", default="2.1.100")
     parser.add_argument("--target", type=pathlib.Path)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     path = args.target or npm_cache.main_file(args.package, args.version)
     units, _ = load_bundle(path)
@@ -79,25 +101,41 @@ def main() -> None:
     assert hidden is not None
     masked = hidden[0]
     start, stop = (0, len(source)) if made.braces is None else (made.braces[0] + 1, made.braces[1])
-    (names, throwers), names_cpu = timed(slice_supersets._declarations, source, masked, start, stop)
+    (names, throwers, functions), names_cpu = timed(slice_supersets._declarations, source, masked, start, stop)
+    hot, hot_cpu = timed(slice_supersets._hot, source, throwers, functions)
+    shared: list[float] = []
+    own: list[float] = []
+    key, argument = rules.level_key, rules.options_argument
+    for at in range(args.rounds):
+        for mine in (True, False) if at % 2 == 0 else (False, True):
+            started = time.process_time()
+            scanned = slice_scanner.statement_ends(source)
+            found = slice_supersets.supersets(source, made.braces, key, argument, scanned.masked if mine else None)
+            (shared if mine else own).append(time.process_time() - started)
+            del scanned
+            assert found is not None and found.hot == hot
     calls, calls_cpu = timed(slice_supersets._level_option_calls, source, masked, rules.level_key,
                              rules.options_argument)
-    del hidden, masked
+    del hidden, masked, functions
     gc.enable()
     tree = new_parser().parse(source)
     items = listing(tree, source, find_modules(tree, source))
     exact_names = items.names
     exact_throwers = may_throw(tree.root_node, items.raw)
+    exact_hot = may_be_hot(items.raw, exact_throwers)
     exact_calls = collections.Counter(option.callee for option in logger.level_options(tree, source, rules))
     candidates = {name for name, count in calls.items() if count >= rules.min_level_option_calls}
     exact_candidates = {name for name, count in exact_calls.items() if count >= rules.min_level_option_calls}
     print(json.dumps({
         "unit": f"{path.name}", "scanner_cpu_s": scanner, "blanking_cpu_s": blanking,
-        "names_and_throwers_cpu_s": names_cpu, "level_calls_cpu_s": calls_cpu,
+        "names_and_throwers_cpu_s": names_cpu, "hot_cpu_s": hot_cpu, "level_calls_cpu_s": calls_cpu,
+        "scanner_and_supersets_cpu_s": {"shared_blanking": round(statistics.median(shared), 3),
+                                        "own_blanking": round(statistics.median(own), 3), "rounds": args.rounds},
         "names": {"exact": len(exact_names), "superset": len(names), "missing": len(exact_names - names),
                   "extra": len(names - exact_names)},
         "throwers": {"exact": len(exact_throwers), "superset": len(throwers),
                      "missing": len(exact_throwers - throwers), "extra": len(throwers - exact_throwers)},
+        "hot": {"may be hot (tree)": len(exact_hot), "superset": len(hot), "missing": len(exact_hot - hot)},
         "level_option_calls": {"exact": sum(exact_calls.values()), "superset": sum(calls.values()),
                                "callees_below": sorted(n for n, c in exact_calls.items() if calls.get(n, 0) < c),
                                "exact_candidates": sorted(exact_candidates), "superset_candidates": sorted(candidates),

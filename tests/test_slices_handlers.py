@@ -199,7 +199,7 @@ def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tre
                                            for chunk in range(len(items.chunks))], {})
         escaping = escaping_of(f for f in facts if start <= f.offset < end)
         rows.append(slice_sources(source, items.raw, summary.shadowed, escaping, handlers.blocks,
-                                  callees=made.names, throwers=made.throwers))
+                                  callees=made.hot, throwers=made.throwers, cold=made.cold))
         handlers.blocks.clear()  # its nodes die with the tree
         found.append(handlers)
         summaries.append(summary)
@@ -211,7 +211,7 @@ def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tre
     references = unit_references(summaries)
     assert all(not part.blocks for part in found)
     assert all(isinstance(part, SourceRows) for part in rows)
-    called = unit_sources(rows, raw, references.shadowed, escaping_of(facts), made.throwers)
+    called = unit_sources(rows, raw, references.shadowed, escaping_of(facts), made.throwers, made.hot)
     return records, sink, called
 
 
@@ -303,7 +303,9 @@ def test_the_slices_note_the_node_visits_of_the_whole_trees_handlers(name: str, 
     assert sum(len(part.digested) for part in parts) > 1 and sum(part.scopes for part in parts) > 1
 
 
-def test_a_missing_thrower_is_caught_by_the_merge() -> None:
+def _through_rows(callees: frozenset[bytes], throwers: frozenset[bytes], cold: dict[int, int] | None = None
+                  ) -> tuple[list, list, list]:
+    """through.js's sources' rows, 3 slices, given these supersets; its raw items and facts."""
     source = _source("through.js")
     plan, head = statement_plan(source, 3)
     _, _, _, sites, facts = _whole(source)
@@ -317,10 +319,39 @@ def test_a_missing_thrower_is_caught_by_the_merge() -> None:
         items = listing(tree, source, modules, span=(start, end))
         escaping = escaping_of(f for f in facts if start <= f.offset < end)
         rows.append(slice_sources(source, items.raw, frozenset(), escaping, handlers.blocks,
-                                  callees=frozenset({b"mid", b"deep", b"slow"}), throwers=frozenset({b"slow"})))
+                                  callees=callees, throwers=throwers, cold=cold))
         raw.extend(items.raw)
+    return rows, raw, facts
+
+
+def test_a_missing_thrower_is_caught_by_the_merge() -> None:
+    rows, raw, facts = _through_rows(frozenset({b"mid", b"deep", b"slow"}), frozenset({b"slow"}))
     with pytest.raises(ValueError, match="throwers missing"):
         unit_sources(rows, raw, frozenset(), escaping_of(facts), frozenset({b"slow"}))
+
+
+def test_a_missing_hot_function_is_caught_by_the_merge() -> None:
+    """`mid` calls the thrower `deep`: a block's call of it must be kept; a superset without it
+    is caught at the merge (and the driver reads the unit whole), one with it gives the calls."""
+    throwers = frozenset({b"deep", b"slow"})
+    rows, raw, facts = _through_rows(throwers, throwers)
+    with pytest.raises(ValueError, match=r"hot functions missing from the superset: \[b'mid'\]"):
+        unit_sources(rows, raw, frozenset(), escaping_of(facts), throwers, throwers)
+    rows, raw, facts = _through_rows(throwers | {b"mid"}, throwers)
+    source = _source("through.js")
+    called = unit_sources(rows, raw, frozenset(), escaping_of(facts), throwers, throwers | {b"mid"})
+    assert called[source.index(b"catch")] == ((source.index(b"new RangeError"), 2),)
+
+
+def test_a_cold_function_the_merge_asks_for_is_caught() -> None:
+    """A function the supersets call cold gets no row; the merge needing it (here `deep`, which
+    throws: a wrong superset) fails, and the driver reads the unit whole."""
+    source = _source("through.js")
+    named = source.index(b"deep(){")
+    throwers = frozenset({b"deep", b"slow"})
+    rows, raw, facts = _through_rows(throwers | {b"mid"}, throwers, {named: len(source)})
+    with pytest.raises(ValueError, match=f"no slice's row for the body of the function at {named - len(b'function ')}"):
+        unit_sources(rows, raw, frozenset(), escaping_of(facts), throwers, throwers | {b"mid"})
 
 
 def test_the_bodies_waiting_for_the_sink_are_made_under_each_choice() -> None:

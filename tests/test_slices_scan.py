@@ -203,7 +203,7 @@ def test_a_slice_failing_the_check_reads_the_unit_whole(monkeypatch: pytest.Monk
     source = body + b"\nif(a)/;/.test(b);c=d/2;\n" + body
     cut = source.index(b"/;/") + 2
     made = slices.Plan("program", None, ((0, cut), (cut, len(source))), ((0, cut), (cut, len(source))), 1)
-    monkeypatch.setattr(sliced.slices, "plan_of", lambda source, count: made)
+    monkeypatch.setattr(sliced.slices, "plan_of", lambda source, count, scanned=None: made)
     assert sliced_halves("u.js", source, 2, RULES, None) == "the check failed: slice 0 has an error"
 
 

@@ -23,6 +23,7 @@ from analyzer.javascript.modules.statements import main_container
 from analyzer.javascript.occurrences import RawItem
 from analyzer.javascript.references import _top_list, listing
 from analyzer.javascript.rules import compile_rules
+from analyzer.javascript.slice_scanner import statement_ends
 from analyzer.javascript.syntax import FUNCTION_TYPES, new_parser
 from analyzer.rules import load_rules
 
@@ -52,9 +53,27 @@ def may_throw(tree_root: Node, raw: list[RawItem]) -> set[bytes]:
     return out
 
 
-def exact_and_bytes(source: bytes) -> tuple[frozenset[bytes], Counter[str], set[bytes],
+def may_be_hot(raw: list[RawItem], throwing: set[bytes]) -> set[bytes]:
+    """`throwing` and the top-level functions `_Graph` would take with a call of one of them
+    anywhere in their code: `_Graph.is_hot`'s names are a subset."""
+    out = set(throwing)
+    for name, position in _declared_once(raw).items():
+        function = _function_of(raw[position][2])
+        stack = [function] if function is not None else []
+        while stack:
+            node = stack.pop()
+            callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+            if callee is not None and callee.type == "identifier" and callee.text in throwing:
+                out.add(name)
+                break
+            stack.extend(node.named_children)
+    return out
+
+
+def exact_and_bytes(source: bytes) -> tuple[frozenset[bytes], Counter[str], set[bytes], set[bytes],
                                             slice_supersets.Supersets] | None:
-    """The whole tree's names, level-option calls and possible throwers, and the byte supersets;
+    """The whole tree's names, level-option calls, possible throwers and hot functions, and the
+    byte supersets (from the scanner's blanked bytes, equal to the supersets' own blanking's);
     None when the tree's top-level list is not one a plan slices (an IIFE's body) or the scanner
     is unsure."""
     tree = new_parser().parse(source)
@@ -65,18 +84,24 @@ def exact_and_bytes(source: bytes) -> tuple[frozenset[bytes], Counter[str], set[
     made = slice_supersets.supersets(source, braces, RULES.level_key, RULES.options_argument)
     if made is None:
         return None
+    assert made == slice_supersets.supersets(source, braces, RULES.level_key, RULES.options_argument,
+                                             statement_ends(source).masked)
     items = listing(tree, source, find_modules(tree, source))
     calls = Counter(option.callee for option in logger.level_options(tree, source, RULES))
-    return items.names, calls, may_throw(tree.root_node, items.raw), made
+    throwing = may_throw(tree.root_node, items.raw)
+    return items.names, calls, throwing, may_be_hot(items.raw, throwing), made
 
 
 def assert_supersets(source: bytes) -> slice_supersets.Supersets | None:
     found = exact_and_bytes(source)
     if found is None:
         return None
-    names, calls, throwers, made = found
+    names, calls, throwers, hot, made = found
     assert names <= made.names, sorted(names - made.names)[:10]
     assert throwers <= made.throwers, sorted(throwers - made.throwers)[:10]
+    assert hot <= made.hot, sorted(hot - made.hot)[:10]
+    cold = {slice_supersets._NAMES.match(source, at).group() for at in made.cold}  # type: ignore[union-attr]
+    assert not hot & cold, sorted(hot & cold)[:10]
     assert all(made.level_option_calls.get(name, 0) >= count for name, count in calls.items()), calls
     return made
 
@@ -97,7 +122,8 @@ def test_declarations_of_every_kind_are_in_the_names(wrapped: bool) -> None:
             b"x({level:'warn'},1);L(a,{level:'error'});L(b,{level:2,m:1});M(a,{n:{level:1}});N.O(a,{level:1});"
             b"P(a,/*c*/{level:1});Q(a,b,{level:1});R(a,{'level':1});function J(a){if(a)throw a}"
             b"const K=()=>{throw 1},S=function(){g(()=>{throw 2})};function T(){" + b"(" * 40 + b"1" + b")" * 40
-            + b";throw 3}function U(){h('throw')}const W=1;")
+            + b";throw 3}function U(){h('throw')}const W=1;function V(){return J(1)}const X=a=>K(a),"
+            b"Y=function(){if(a)return T\n}\nfunction Z(){JJ()}")
     source = BUN % body if wrapped else body
     made = assert_supersets(source)
     assert made is not None
@@ -106,6 +132,14 @@ def test_declarations_of_every_kind_are_in_the_names(wrapped: bool) -> None:
     assert not {b"u", b"w", b"z", b"s", b"t", b"x", b"y"} & made.names
     assert made.level_option_calls == {"L": 2, "P": 1, "R": 1}
     assert made.throwers == {b"J", b"K", b"S", b"T", b"U"}  # U: a string's word is taken for the token
+    # V and X call throwers; Y names one, which is enough; Z calls none
+    assert made.hot == made.throwers | {b"V", b"X", b"Y"}
+    # the other functions of one name, from the name to their end
+    assert sorted(made.cold.items()) == [(source.index(b"r=("), source.index(b";function v")),
+                                         (source.index(b"v(w)"), source.index(b"function*A")),
+                                         (source.index(b"A()"), source.index(b"async function B")),
+                                         (source.index(b"B()"), source.index(b"class C")),
+                                         (source.index(b"Z()"), source.index(b"Z()") + len(b"Z(){JJ()}"))]
 
 
 @pytest.mark.network

@@ -7,7 +7,7 @@ on any trouble the token-by-token scan says which."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # One token that matters, after a run of bytes that do not: its group says which. Openers and
 # closers come first, a group each: `(`, `[`, `{`, then `)`, `]`, `}`.
@@ -51,6 +51,9 @@ class Scanned:
     closers: dict[int, int]
     #: why the scanner cannot be trusted on this unit (an unterminated token, unbalanced brackets)
     trouble: str | None
+    #: the unit blanked by the first pass, when the second read it (the byte supersets read it
+    #: too: `slice_supersets.supersets`)
+    masked: bytearray | None = field(default=None, compare=False, repr=False)
 
 
 def statement_ends(source: bytes) -> Scanned:
@@ -62,7 +65,7 @@ def statement_ends(source: bytes) -> Scanned:
         masked, interpolations = hidden
         if not _unmatched_brackets(masked):
             ends, closers = _depths(source, masked, interpolations)
-            return Scanned(ends, closers, None)
+            return Scanned(ends, closers, None, masked)
     return _stepwise(source)
 
 

@@ -1,12 +1,12 @@
 """Byte supersets of values a sliced extraction needs before any slice is read (docs/slices.md,
-"The byte supersets"): the names L declares, the level-option calls per callee, the throwers;
-read from the unit blanked as the cut scanner blanks it. Each holds the exact value the whole
+"The byte supersets"): the names L declares, the level-option calls per callee, the throwers
+and the hot functions; read from the unit the cut scanner blanked. Each holds the exact value the whole
 tree gives: the merge checks it, a miss costs a re-parse."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from analyzer.javascript.slice_scanner import _HARMLESS, _SKIPPED, _SKIPPED_DEPTH, _hide, _unmatched_brackets
 from analyzer.javascript.syntax import starts_word
@@ -39,6 +39,8 @@ _INITIALIZER = re.compile(rb"(?:[^(){}\[\],;\"'`]++|" + _HARMLESS + rb"|" + _SKI
 # no bracket, but may hold a `,`)
 _ARGUMENT = re.compile(rb"(?:[^,(){}\[\]\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED + rb")*+")
 _BRACKET = re.compile(rb"[^(){}\[\]]*+(?:([(\[{])|[)\]}])")
+#: every byte that cannot be part of a name made a space, so that `split` yields the words
+_SPACES = bytes(b if b in _IDENTIFIER else 0x20 for b in range(256))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,19 +55,44 @@ class Supersets:
     #: the names of L's functions and declarators whose bytes hold a `throw` (`handlers.sources`'
     #: `_Graph.throwing` is a subset)
     throwers: frozenset[bytes]
+    #: the throwers and the names of L's functions whose bytes name one of them as a word: the
+    #: names a protected block's call may need (`handlers.sources`' `_Graph.is_hot` holds a subset)
+    hot: frozenset[bytes] = frozenset()
+    #: the name's offset -> the end of the bytes, of L's functions whose bytes from their name on
+    #: name no thrower and whose name is not hot: their bodies call no thrower (`slice_sources`)
+    cold: dict[int, int] = field(default_factory=dict)
 
 
-def supersets(source: bytes, braces: tuple[int, int] | None, level_key: str, options_argument: int) -> Supersets | None:
+def supersets(source: bytes, braces: tuple[int, int] | None, level_key: str, options_argument: int,
+              masked: bytearray | None = None) -> Supersets | None:
     """The byte supersets of a unit whose L has these braces (`Plan.braces`: None for the
-    program); None when the scanner is unsure of it. Its own pass: it blanks the unit again."""
-    hidden = _hide(source)
-    if hidden is None or _unmatched_brackets(hidden[0]):
-        return None
-    masked = hidden[0]
+    program); None when the scanner is unsure of it. `masked`: the unit as the scanner blanked it
+    (`Scanned.masked`), else blanked here (None when the scanner would be unsure)."""
+    if masked is None:
+        hidden = _hide(source)
+        if hidden is None or _unmatched_brackets(hidden[0]):
+            return None
+        masked = hidden[0]
     start, stop = (0, len(source)) if braces is None else (braces[0] + 1, braces[1])
-    names, throwers = _declarations(source, masked, start, stop)
+    names, throwers, functions = _declarations(source, masked, start, stop)
+    hot, cold = _hot(source, throwers, functions)
     return Supersets(frozenset(names), _level_option_calls(source, masked, level_key, options_argument),
-                     frozenset(throwers))
+                     frozenset(throwers), hot, cold)
+
+
+def _hot(source: bytes, throwers: set[bytes], functions: list[tuple[list[bytes], int, int]]
+         ) -> tuple[frozenset[bytes], dict[int, int]]:
+    """The throwers and the functions whose bytes (the unit's, not blanked, from the name on)
+    hold one's name as a word: a function calling a thrower names it in its body. And the others
+    of one name, by the name's offset: where their bytes end."""
+    hot = set(throwers)
+    others: list[tuple[int, int, bytes]] = []
+    for these, start, stop in functions:
+        if not throwers.isdisjoint(source[start:stop].translate(_SPACES).split()):
+            hot.update(these)
+        elif len(these) == 1 and source.startswith(these[0], start):
+            others.append((start, stop, these[0]))
+    return frozenset(hot), {start: stop for start, stop, name in others if name not in hot}
 
 
 def _past_group(masked: bytearray, at: int) -> int:
@@ -79,14 +106,17 @@ def _past_group(masked: bytearray, at: int) -> int:
     return pos
 
 
-def _declarations(source: bytes, masked: bytearray, start: int, stop: int) -> tuple[set[bytes], set[bytes]]:
+def _declarations(source: bytes, masked: bytearray, start: int, stop: int
+                  ) -> tuple[set[bytes], set[bytes], list[tuple[list[bytes], int, int]]]:
     """The names L declares: after `var`, `let`, `const` among L's own tokens, the name or every
     name of the pattern that starts each declarator (a declarator ends at a `,` outside
     brackets); after `function`, `function*` and `class`, the name. And the throwers: the
     functions (`function NAME`, `const NAME =` a function or an arrow, as
-    `handlers.sources._function_of` takes them) whose bytes hold a `throw` token."""
+    `handlers.sources._function_of` takes them) whose bytes hold a `throw` token. And those
+    functions: their names and their bytes [start, stop) from the name (or pattern) on."""
     names: set[bytes] = set()
     throwers: set[bytes] = set()
+    functions: list[tuple[list[bytes], int, int]] = []
     pos = start
     while (found := _TOP_KEYWORD.match(masked, pos, stop)) is not None:
         pos = found.end()
@@ -103,10 +133,12 @@ def _declarations(source: bytes, masked: bytearray, start: int, stop: int) -> tu
                     at = _past_group(masked, declared.end() - 1)
                     these = list(map(bytes, _NAMES.findall(masked, declared.end(), at - 1)))
                 names.update(these)
-                value = at
+                value, named_at = at, declared.start()
                 at, more = _initializer_end(masked, at, stop)
-                if constant and _FUNCTION_VALUE.match(masked, value, at) and _holds_throw(masked, value, at):
-                    throwers.update(these)
+                if constant and _FUNCTION_VALUE.match(masked, value, at):
+                    functions.append((these, declared.start(1) if declared.lastindex == 1 else named_at, at))
+                    if _holds_throw(masked, value, at):
+                        throwers.update(these)
                 if not more:
                     break
             if all(masked.find(end, pos, at) < 0 for end in _LINE_BREAKS):  # no statement starts in it
@@ -122,9 +154,10 @@ def _declarations(source: bytes, masked: bytearray, start: int, stop: int) -> tu
             body = _GROUP_AFTER.match(masked, _group_end(masked, parameters), stop) if parameters else None
             if body is not None:  # L's tokens go on after it
                 pos = _group_end(masked, body)
+                functions.append(([name], named.start(1), pos))
                 if _holds_throw(masked, body.start(1) if body.lastindex else body.end() - 1, pos):
                     throwers.add(name)
-    return names, throwers
+    return names, throwers, functions
 
 
 def _holds_throw(masked: bytearray, start: int, stop: int) -> bool:

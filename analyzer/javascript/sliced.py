@@ -61,6 +61,7 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, slice_facts, unit_site_facts
 from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
+from analyzer.javascript.slice_scanner import statement_ends
 from analyzer.javascript.slice_supersets import Supersets, supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
@@ -128,11 +129,15 @@ def sliced_halves(
     merged; or why the unit cannot be extracted so (then nothing is kept). `forced`: the
     logger's name when it is not detected; `map_slices`: the executor's (`Inline.map_slices`),
     which reads the slices in order or shares them with a worker."""
-    plan = slices.plan_of(source, cuts)
+    scanned = statement_ends(source)
+    plan = slices.plan_of(source, cuts, scanned)
     if isinstance(plan, str):
         return f"no plan: {plan}"
+    # from the bytes the scanner blanked, which die here
+    found = supersets(source, plan.braces, rules.level_key, rules.options_argument, scanned.masked)
+    del scanned
     try:
-        return _halves(name, source, plan, rules, forced, map_slices or _in_order)
+        return _halves(name, source, plan, found, rules, forced, map_slices or _in_order)
     except (BoundExceeded, MemoryError) as bound:  # a bound's first error is the whole tree's
         return f"a bound exceeded: {bound}"
     except _Unsliceable as why:
@@ -144,7 +149,7 @@ class _Unsliceable(Exception):
 
 
 def _halves(
-    name: str, source: bytes, plan: slices.Plan, rules: JavaScriptRules, forced: str | None,
+    name: str, source: bytes, plan: slices.Plan, found: Supersets | None, rules: JavaScriptRules, forced: str | None,
     map_slices: SliceMap,
 ) -> SlicedHalves:
     parser = new_parser()
@@ -163,14 +168,13 @@ def _halves(
     names = webpack.table_names(literals)
 
     list_type = "program" if head is None else "statement_block"
-    found = supersets(source, plan.braces, rules.level_key, rules.options_argument)
     wanted = _logger_candidates(found, rules)
     # the names L may declare, looked for by every slice's words pass (None: each slice's own,
     # and the slices lacking some are read again)
     declared = found.names if found is not None else None
     if found is None:  # the sources' rows need both byte supersets
         raise _Unsliceable("no byte supersets: the scanner is unsure")
-    throwers = found.throwers
+    throwers, hot, cold = found.throwers, found.hot, found.cold
 
     def sites_of(tree: Tree, more: frozenset[str]) -> tuple[SliceSites, SliceFacts]:
         found: TreeSites = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more)
@@ -221,7 +225,7 @@ def _halves(
         handler_part = handlers_of(index, tree, site_part)
         # the calls of its protected blocks and its functions' bodies, with names from the bytes
         source_part = slice_sources(source, items.raw, reference_part.references.shadowed, {}, handler_part.blocks,
-                                    callees=declared, throwers=throwers)
+                                    callees=hot, throwers=throwers, cold=cold)
         handler_part.blocks.clear()  # nodes: they die with the tree
         del items
         return modules, site_part, fact_part, reference_part, class_part, handler_part, source_part
@@ -281,7 +285,7 @@ def _halves(
     listed = _unit_listing(name, parser, source, plan, references, module_map, merged, handlers, sources, found)
     escaping = escaping_of(fact for fact in site_facts.facts if isinstance(fact, SiteFacts))
     try:
-        called = unit_sources(sources, listed.rows, listed.references.shadowed, escaping, throwers)
+        called = unit_sources(sources, listed.rows, listed.references.shadowed, escaping, throwers, hot)
     except ValueError as why:
         raise _Unsliceable(f"sources through calls: {why}") from None
     return SlicedHalves(module_map, merged, site_facts, nodes, listed, made, handling, called)
@@ -345,8 +349,8 @@ def _unit_listing(
             items, part = slice_part(tree, source, plan.ranges[index], modules_within(modules, plan.ranges[index]),
                                      looked, lambda raw: mine, Normalizer(source))
             blocks = protected_blocks(tree.root_node, clauses)
-            return part, slice_sources(source, items.raw, part.references.shadowed, {}, blocks, callees=found.names,
-                                       throwers=found.throwers)
+            return part, slice_sources(source, items.raw, part.references.shadowed, {}, blocks, callees=found.hot,
+                                       throwers=found.throwers, cold=found.cold)
 
         read, sources[index] = _on_slice(parser, source, plan, index, again)[0]
         if read.rows != parts[index].rows:

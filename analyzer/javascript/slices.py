@@ -58,11 +58,12 @@ def plan(source: bytes, count: int) -> Plan | None:
     return made if isinstance(made, Plan) else None
 
 
-def plan_of(source: bytes, count: int) -> Plan | str:
-    """The plan for at most `count` slices balanced by bytes, or why the unit stays one tree."""
+def plan_of(source: bytes, count: int, scanned: Scanned | None = None) -> Plan | str:
+    """The plan for at most `count` slices balanced by bytes, or why the unit stays one tree;
+    `scanned`: the unit's `statement_ends`, when the caller keeps it."""
     if count < 2:
         return "fewer than 2 slices asked"
-    scanned = statement_ends(source)
+    scanned = scanned or statement_ends(source)
     if scanned.trouble is not None:
         return f"the scanner is unsure: {scanned.trouble}"
     list_of = _list_of(source, scanned)

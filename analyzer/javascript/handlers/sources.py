@@ -86,11 +86,15 @@ def escaping_of(sites: Iterable[SiteFacts]) -> dict[int, list[int]]:
 def slice_sources(
     source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]], escaping: Mapping[int, list[int]],
     blocks: Sequence[Node], callees: frozenset[bytes] | None = None, throwers: frozenset[bytes] | None = None,
+    cold: Mapping[int, int] | None = None,
 ) -> SourceRows:
     """The per-tree half: `raw`, `shadowed`, `escaping`, `blocks` are the tree's own. With no
     `callees` the tree is the whole unit and only what the unit's graph reads is read; a slice is
-    given `callees`, the names a block's call may resolve to (a superset of L's declared names),
-    and `throwers`, a superset of the names whose functions throw (`slice_supersets`)."""
+    given `callees`, a superset of the names a block's call must be kept for (the hot functions:
+    `Supersets.hot`), and `throwers`, a superset of the names whose functions throw
+    (`slice_supersets`), and `cold`, the functions whose bytes from their name's offset to the
+    given end name no thrower: an item of one name within those bytes gets no row (its body calls
+    no thrower; the merge reads the unit whole if it asks for it)."""
     graph = _TreeGraph(raw, shadowed, escaping, _Items.of(raw), source, throwers)
     calls: list[tuple[bytes, int, int, bool]] = []
     exact = callees is None
@@ -108,7 +112,10 @@ def slice_sources(
                 if handler is not None:
                     calls.append((callee.text or b"", callee.start_byte, handler, _awaited(call)))
     if not exact:  # any of its functions may be called from another slice's block
-        for name in graph.items.once:
+        for name, position in graph.items.once.items():
+            item = raw[position]
+            if cold is not None and cold.get(item[3][0][0], -1) >= item[1]:
+                continue
             function = graph.function(name)
             if function is not None:
                 graph.body(function)
@@ -118,10 +125,11 @@ def slice_sources(
 def unit_sources(
     parts: Sequence[SourceRows], raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes], ...]]],
     shadowed: frozenset[tuple[int, bytes]], escaping: Mapping[int, list[int]],
-    throwers: frozenset[bytes] | None = None,
+    throwers: frozenset[bytes] | None = None, hot: frozenset[bytes] | None = None,
 ) -> dict[int, tuple[tuple[int, int], ...]]:
     """The merge, with no node: `raw` and `shadowed` the unit's (merged) listing's, `escaping` the
-    unit's (`escaping_of` its callsites), `throwers` the superset the slices were given, checked."""
+    unit's (`escaping_of` its callsites), `throwers` and `hot` the supersets the slices were given
+    (the names whose functions throw, the names their blocks' calls were kept for), checked."""
     if not escaping:
         return {}
     answers = parts[0].answers if len(parts) == 1 else None
@@ -138,6 +146,8 @@ def unit_sources(
         return {}
     if throwers is not None and not graph.throwing <= throwers:
         raise ValueError(f"throwers missing from the superset: {sorted(graph.throwing - throwers)}")
+    if hot is not None and (missed := _hot_missed(graph, hot)):
+        raise ValueError(f"hot functions missing from the superset: {missed}")
     out: dict[int, dict[int, int]] = {}
     for part in parts:
         for name, start, handler, awaited in part.calls:
@@ -151,6 +161,23 @@ def unit_sources(
                 if found.get(offset, MAX_HOPS + 1) > hops:
                     found[offset] = hops
     return {handler: tuple(sorted(found.items())) for handler, found in sorted(out.items()) if found}
+
+
+def _hot_missed(graph: _Graph, hot: frozenset[bytes]) -> list[bytes]:
+    """The hot names (`_Graph.is_hot`) not in `hot`, which holds the throwing ones (checked
+    before): the others are functions whose body rows call a throwing name."""
+    throwing = graph.throwing
+    if not throwing <= hot:
+        return sorted(throwing - hot)
+    calling = {start for start, calls in graph.bodies.items() if any(call[0] in throwing for call in calls)}
+    missed = []
+    for item, row in graph.functions.items():
+        if row is None or row[0] not in calling:
+            continue
+        declared = graph.raw[bisect.bisect_right(graph.items.starts, item) - 1][3]
+        if len(declared) == 1 and declared[0][1] not in hot and graph.is_hot(declared[0][1]):
+            missed.append(declared[0][1])
+    return sorted(missed)
 
 
 def _outermost(blocks: Sequence[Node]) -> list[Node]:
@@ -292,11 +319,17 @@ class _Graph:
         return found
 
     def _function_row(self, position: int) -> tuple[int, bool] | None:
-        return self.functions[self.raw[position][0]]
+        row = self.functions.get(start := self.raw[position][0], False)
+        if row is False:  # a cold function's (`slice_sources`): the supersets were wrong
+            raise ValueError(f"no slice's row for the function item at {start}")
+        return row  # type: ignore[return-value]
 
     def body(self, function: _Function) -> tuple[_Call, ...]:
         """The calls in `function`'s body outside its own handlers and nested functions."""
-        return self.bodies[function.start]
+        found = self.bodies.get(function.start)
+        if found is None:  # a cold function's (`slice_sources`): the supersets were wrong
+            raise ValueError(f"no slice's row for the body of the function at {function.start}")
+        return found
 
     def escapes(self, function: _Function) -> list[tuple[int, int]]:
         """(error callsite offset, hops) of what escapes `function`: what it throws itself (1) and
