@@ -1,8 +1,8 @@
-"""What one `UnitTree` per slice tree would save (docs/slices.md, stage 7, "One tree per slice"):
-the per-slice halves that digest (the references' speculated roots, the error classes, the
-handlers) on their own normalizers, as `sliced.halves_of` makes them, against all of them on
-the facts' `UnitTree` (its `_Visits` normalizer, its digests, renameable names, sibling runs
-and scope entries), the facts made first as the driver does.
+"""What one `UnitTree` per slice tree saves (docs/slices.md, stage 7, "One `UnitTree` per slice"):
+the references' speculated roots and the error classes on their own normalizers against both on
+the facts' `UnitTree` (its `_Visits` normalizer, its digests, renameable names, sibling runs and
+scope entries), the facts made first as the driver does; the handlers' half, which notes its
+visits on its own tree, is timed with them on its own either way.
 
 usage: python bench/shared_trees.py [--package NAME --version V | --target PATH] [--slices 4] [--rounds 5]
 
@@ -110,7 +110,7 @@ def main() -> None:
                     name, part if one else UnitTree(tree, source, head=chain, list_type=list_type), found.heritages,
                     found.resolution, TopScopes(root, chain, list_type), plan.ranges[index], roots, words)
                 handler_part = slice_handlers(
-                    name, part if one else UnitTree(tree, source, None, chain, list_type), (), plan.ranges[index],
+                    name, UnitTree(tree, source, None, chain, list_type), (), plan.ranges[index],
                     potential_sites(found.rows, rules), (index > 0, index < len(plan.ranges) - 1),
                     TopScopes(root, chain, list_type))
                 spent[one] += time.process_time() - before
