@@ -5,8 +5,8 @@ usage: python bench/classes_slices.py [--package NAME --version V | --target PAT
 
 Loads the largest unit as the scan does. Whole: `classes.error_classes` on the whole tree (its
 sites found before, untimed). Sliced: per slice of `slices.plan`, parsed with its head chain,
-`site_rows.tree_sites` (untimed: the sites' half), then `classes.slice_classes` (timed), and
-`classes.unit_classes` (timed), the slices lacking a name read again (timed with their parse).
+`site_rows.tree_sites` (untimed: the sites' half), then `class_rows.slice_classes` (timed), and
+`class_rows.unit_classes` (timed), the slices lacking a name read again (timed with their parse).
 Checks the merge equals the whole tree's classes and prints the CPU of each (`process_time`,
 gc off), median and minimum over the rounds, alternated, and the rows' counts.
 """

@@ -59,9 +59,30 @@ CLASSES = (
     "class X extends Error{};"
     "function __extends(d,b){d.prototype=Object.create(b.prototype)};"
 )
+#: classes that can become error classes only through a binding below L (`class_rows._Made`): a
+#: class bound to a local that is no class (`Z`) and one extending it (`Z2`), an ES5 class of a
+#: parameter named `Error` (`J`) and a class extending it (`N`) are never; a local class named
+#: `Error`, the ES5 class of it (`K`) and a class extending that (`M`) are; a class extending a
+#: local class declared after it (`F` of `G`) waits for it; a class of L's level (`T`) is made
+#: whatever it extends (the merge decides); `R`, an ES5 class of `Error`, has the unit search the
+#: classes no heritage names
+MADE = (
+    "var R=function(e){__extends(t,e);function t(){return e.call(this)||this}return t}(Error);"
+    "function plain(){var X=foo();class Z extends X{};class Z2 extends Z{};return Z2};"
+    "function local(){class Error extends TypeError{};"
+    "var K=function(e){__extends(t,e);function t(){return e.call(this)||this}return t}(Error);"
+    "class M extends K{};return M};"
+    "function param(Error){var J=function(e){__extends(t,e);function t(){return e.call(this)||this}return t}(Error);"
+    "class N extends J{};return N};"
+    "function later(){class F extends G{};var G=class extends RangeError{};return F};"
+    "class T extends Object{};"
+    "function __extends(d,b){d.prototype=Object.create(b.prototype)};"
+)
 SYNTHETIC = {
     "classes.js": CLASSES.encode(),
     "classes.bun.js": (BUN_HEAD + CLASSES + "})\n").encode(),
+    "made.js": MADE.encode(),
+    "made.bun.js": (BUN_HEAD + MADE + "})\n").encode(),
 }
 FILES = [*sorted(FIXTURES.glob("demo/*.js")), *sorted(FIXTURES.glob("shadowing/*.js")),
          *sorted(FIXTURES.glob("es5/built/*.js")), *sorted(FIXTURES.glob("es5/src/*.js"))]
@@ -81,9 +102,10 @@ def whole_classes(name: str, source: bytes) -> tuple[list[object], int]:
     return list(found), budget.total - budget.left
 
 
-def sliced_classes(name: str, source: bytes, plan: slices.Plan, reads: list[int] | None = None) -> UnitClasses:
+def sliced_classes(name: str, source: bytes, plan: slices.Plan, reads: list[int] | None = None,
+                   made: list[SliceClasses] | None = None) -> UnitClasses:
     """The slices' rows merged, each slice lacking a name read again with it (as the driver
-    does); `reads` gets the index of every slice read again."""
+    does); `reads` gets the index of every slice read again, `made` the slices' last rows."""
     head, list_type, trees, _ = parsed(source, plan)
     words = heritage_words(source)
     found = [tree_sites(tree, source, RULES, None, TopScopes(tree.root_node, head, list_type)) for tree in trees]
@@ -99,10 +121,12 @@ def sliced_classes(name: str, source: bytes, plan: slices.Plan, reads: list[int]
     initial = frozenset(RULES.constructors) | frozenset(RULES.class_roots) | frozenset(
         logger_detection.unit_names(loggers, RULES, None))
     for _ in range(4):
-        made = unit_classes(parts, head_bindings(head, list_type), source, plan.ranges, RULES, initial)
-        if isinstance(made, UnitClasses):
-            return made
-        for index, lacked in made.items():
+        merged = unit_classes(parts, head_bindings(head, list_type), source, plan.ranges, RULES, initial)
+        if isinstance(merged, UnitClasses):
+            if made is not None:
+                made.extend(parts)
+            return merged
+        for index, lacked in merged.items():
             if reads is not None:
                 reads.append(index)
             parts[index] = part_of(index, parts[index].resolved | frozenset(lacked))
@@ -142,6 +166,21 @@ def test_the_synthetic_units_hold_the_cross_slice_cases() -> None:
         ("C", "B", "Error", ("c",)), ("D", "C", "Error", ()), ("Q", "RangeError", "RangeError", ()),
         ("V", "Q", "RangeError", ()), ("X", "Error", "Error", ()),
     ]
+
+
+@pytest.mark.parametrize("name", ["made.js", "made.bun.js"])
+def test_only_a_class_that_can_become_an_error_class_is_made(name: str) -> None:
+    source = SYNTHETIC[name]
+    found, _ = whole_classes(name, source)
+    assert [(c.name, c.parent, c.root_constructor) for c in found] == [  # type: ignore[attr-defined]
+        ("R", "Error", "Error"), ("Error", "TypeError", "TypeError"), ("K", "Error", "TypeError"),
+        ("M", "K", "TypeError"), ("F", "G", "RangeError"), ("G", "RangeError", "RangeError"),
+    ]
+    for plan in [*plans(source), hand_plan(source, list(range(1, statements(source))))]:
+        parts: list[SliceClasses] = []
+        sliced_classes(name, source, plan, made=parts)
+        assert sorted(row.facts.name for part in parts for row in part.classes.values()) == [
+            "Error", "F", "G", "K", "M", "R", "T"], plan.ranges
 
 
 def test_a_slice_holding_a_name_it_did_not_resolve_is_read_again() -> None:

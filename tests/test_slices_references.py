@@ -286,9 +286,14 @@ def scanned(bundle: Path, out: Path, *extra: object) -> tuple[dict[str, bytes], 
 
 class _NoFacts:
     facts: tuple[object, ...] = ()
+    digested: frozenset[object] = frozenset()
 
-    def spent(self) -> int:
+    def spent(self, classes: object = None) -> int:
         return 0
+
+
+class _NoHandling:
+    visits = 0
 
 
 class _NoHandlers:
@@ -302,10 +307,10 @@ def driven(source: bytes, plan: slices.Plan, monkeypatch: pytest.MonkeyPatch) ->
     """`sliced.sliced_halves` on the unit cut by `plan`, the graph alone: the sites' facts and
     the handlers, which refuse module-level callsites and handlers (step 8), are not made
     (tests/test_slices_facts.py, tests/test_slices_handlers.py)."""
-    monkeypatch.setattr(sliced.slices, "plan_of", lambda source, count: plan)
+    monkeypatch.setattr(sliced.slices, "plan_of", lambda source, count, scanned=None: plan)
     monkeypatch.setattr(sliced, "unit_site_facts", lambda facts, merged: _NoFacts())
     monkeypatch.setattr(sliced, "slice_handlers", lambda *given: _NoHandlers())
-    monkeypatch.setattr(sliced, "unit_handling", lambda *given: None)
+    monkeypatch.setattr(sliced, "unit_handling", lambda *given: _NoHandling())
     return sliced.sliced_halves("unit.js", source, len(plan.ranges), RULES, None)
 
 

@@ -24,10 +24,11 @@ from analyzer.javascript.classes import (
     _heritage_references,
 )
 from analyzer.javascript.compiled import ReadsTheList, compiled_class, compiled_fields
-from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
+from analyzer.javascript.resolve import Reference, Resolution
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.syntax import IDENTIFIER_TYPES, VAR_SCOPE_TYPES, starts_word, text, without_parentheses
+from analyzer.javascript.syntax import VAR_SCOPE_TYPES, starts_word
 from analyzer.javascript.top_bindings import Bound, TopBindings, TopScopes, merged, top_bindings
+from analyzer.javascript.top_declared import declared_start, top_declared
 from analyzer.javascript.unit_tree import UnitTree
 
 _WORD = rb"(?<![A-Za-z0-9_$\x80-\xff\\])%s(?![A-Za-z0-9_$\x80-\xff\\])"
@@ -45,7 +46,7 @@ class HeritageRow(NamedTuple):
     start: int
     #: its binding as the slice knows it (None: L's level or the global, re-bound at the merge)
     bound: Bound
-    #: a binding below L: the start of what it declares (`_declared_start`)
+    #: a binding below L: the start of what it declares (`declared_start`)
     target: int | None
 
 
@@ -121,31 +122,16 @@ def slice_classes(
     """The rows of one slice tree: `heritages` and `resolution` its own (`site_rows.tree_sites`,
     the resolution holding the class `roots`), `within` its range, `words` the names whose
     declarations of L's level it reports (`heritage_words`), `more` names whose every reference
-    it rows besides (a slice read again for them)."""
+    it rows besides (a slice read again for them). Only a class that can still become an error
+    class gets its row and its own name searched (`_Made`)."""
     tree, root, source = part.tree, part.root, part.normalizer.source
-    classes: dict[int, ClassRow] = {}
-
-    def add(node: Node, fields: tuple[str, ...], chain: list[Node] | None = None) -> tuple[str, tuple[int, int]] | None:
-        """The class's row; its binding's name and scope (`within` for L's)."""
-        binding = _class_binding(node, root)
-        scope = None
-        if binding is not None and scopes.scope_of(binding) is None:
-            scope = (binding.scope.start_byte, binding.scope.end_byte)
-        if node.start_byte not in classes:
-            facts = ClassFacts(
-                offset=node.start_byte, end_offset=node.end_byte, line=node.start_point[0] + 1,
-                column=node.start_point[1] + 1, name=_class_name(node), parent="", root_constructor="",
-                fields=fields, scope=part.scope_of(unit, chain if chain is not None else part.chain(node)),
-                digest=part.normalizer.digest(node))
-            classes[node.start_byte] = ClassRow(facts, binding.key if binding is not None else None, scope,
-                                                node.descendant_count)
-        return (binding.name, scope if scope is not None else within) if binding is not None else None
-
     # names whose every reference in a scope is rowed, by the scope's range (`within`: L's)
     asked: dict[tuple[int, int], set[str]] = {within: set(more)}
+    made = _Made(unit, part, scopes, within, asked)
     wanted = {name for name, _ in heritages}
     named: list[tuple[str, Node, Node]] = []
     ladders: list[list[tuple[int, int]]] = []
+    chains: list[list[Node]] = []
     root_id = scopes.root_id
     for name, node in heritages:
         identifier = _heritage_identifier(node)
@@ -153,11 +139,18 @@ def slice_classes(
             chain = part.chain(node)
             named.append((name, node, identifier))
             ladders.append(_ladder(node, chain, root_id))
-            own = add(node, _fields(node), chain)
-            if own is not None:
-                asked.setdefault(own[1], set()).add(own[0])
+            chains.append(chain)
     references = _heritage_references(resolution)
     _bind_heritages(tree, source, named, ladders, references, resolution.names)
+    rows = []
+    for (name, node, identifier), chain in zip(named, chains, strict=True):
+        heritage = references.get(identifier.start_byte)
+        if heritage is None:
+            continue
+        bound = scopes.bound(heritage)
+        target = declared_start(heritage.binding) if bound is not None and heritage.binding is not None else None
+        rows.append(HeritageRow(node.start_byte, name, identifier.start_byte, bound, target))
+        made.heritage(rows[-1], node, chain)
     bases: dict[int, BaseRow] = {}
     wide: list[Resolution] = [resolution]
     done: dict[tuple[int, int], set[str]] = {within: set(roots)}
@@ -174,9 +167,7 @@ def slice_classes(
             if es5 is not None:
                 bases[start] = BaseRow(reference.name, start, bound, es5.node.start_byte,
                                        compiled_fields(es5.constructor))
-                own = add(es5.node, ())
-                if own is not None:
-                    asked.setdefault(own[1], set()).add(own[0])
+                made.compiled(es5.node, bound)
         searching = []
         for span, names in list(asked.items()):
             fresh = names - done.setdefault(span, set())
@@ -189,92 +180,71 @@ def slice_classes(
                 wide.append(found)
         if not searching:
             break
-    rows = []
-    for name, node, identifier in named:
-        heritage = references.get(identifier.start_byte)
-        if heritage is None:
-            continue
-        bound = scopes.bound(heritage)
-        target = _declared_start(heritage.binding) if bound is not None and heritage.binding is not None else None
-        rows.append(HeritageRow(node.start_byte, name, identifier.start_byte, bound, target))
     declared = frozenset(words | more | done[within] | resolution.names)
-    top, targets = _top_declared(root, scopes, declared)
+    top, targets = top_declared(root, scopes, declared)
     for found in wide:
         top = merged([top, top_bindings(found, scopes)])
     return SliceClasses(declared, frozenset(done[within]), top, targets, wanted, rows,
-                        sorted(bases.values(), key=lambda row: row.start), classes)
+                        sorted(bases.values(), key=lambda row: row.start), made.classes)
 
 
+class _Made:
+    """The class rows of a slice, made only for a class that can still become an error class
+    (docs/slices.md, stage 7): a heritage bound at L's level or not at all (the merge re-binds
+    it), or bound below L to a class made; an ES5 class compiled from a reference bound so, or
+    to the binding of a class made. The merge settles no other. Each class made has its own
+    name searched in its binding's scope (`asked`)."""
 
-#: statements whose statements may declare a `var` of L's level
-_HOLDING = frozenset({
-    "if_statement", "else_clause", "for_statement", "for_in_statement", "while_statement", "do_statement",
-    "try_statement", "catch_clause", "finally_clause", "labeled_statement", "switch_statement", "switch_body",
-    "switch_case", "switch_default", "statement_block", "with_statement", "export_statement",
-})
-_DECLARING = frozenset({"function_declaration", "generator_function_declaration", "class_declaration"})
+    def __init__(self, unit: str, part: UnitTree, scopes: TopScopes, within: tuple[int, int],
+                 asked: dict[tuple[int, int], set[str]]) -> None:
+        self.unit, self.part, self.scopes, self.within, self.asked = unit, part, scopes, within, asked
+        self.classes: dict[int, ClassRow] = {}
+        #: the bindings naming the classes made
+        self.keys: set[tuple[str, int]] = set()
+        #: the classes waiting for the class a binding below L declares (by its start), or for
+        #: the class a binding below L names (by its key), to be made
+        self.on_start: dict[int, list[tuple[Node, tuple[str, ...] | None, list[Node] | None]]] = {}
+        self.on_key: dict[tuple[str, int], list[Node]] = {}
 
+    def heritage(self, row: HeritageRow, node: Node, chain: list[Node]) -> None:
+        if row.bound is None or row.target in self.classes:
+            self._make(node, None, chain)
+        elif row.target is not None:
+            self.on_start.setdefault(row.target, []).append((node, None, chain))
 
-def _top_declared(
-    root: Node, scopes: TopScopes, names: frozenset[str],
-) -> tuple[TopBindings, dict[tuple[str, int], int | None]]:
-    """The first declarations of L's level in the slice of `names` (as `top_bindings` would give
-    them had the slice resolved the names), and what each declares (`_declared_start`): found
-    among L's statements and the statements they hold, never inside a function or a class."""
-    candidates: list[Node] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        kind = node.type
-        if kind in _DECLARING:
-            declared = node.child_by_field_name("name")
-            if declared is not None:
-                candidates.append(declared)
-            continue
-        if kind in ("variable_declaration", "lexical_declaration"):
-            for declarator in node.named_children:
-                target = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
-                if target is not None:
-                    candidates.extend(_identifiers(target))
-            continue
-        if kind == "for_in_statement":
-            left = node.child_by_field_name("left")
-            if left is not None:
-                candidates.extend(_identifiers(left))
-        elif kind == "import_statement":
-            candidates.extend(_identifiers(node))
-            continue
-        if kind in _HOLDING or node.id == scopes.root_id:
-            stack.extend(reversed(node.named_children))
-    top = TopBindings()
-    targets: dict[tuple[str, int], int | None] = {}
-    for node in sorted(candidates, key=lambda found: found.start_byte):
-        name = text(node)
-        if name not in names:
-            continue
-        binding = declaration(name, node, root)
-        scope = scopes.scope_of(binding) if binding is not None else None
-        if binding is None or scope is None:
-            continue
-        (top.function if scope == "function" else top.block).setdefault(name, scopes.row(binding))
-        targets[binding.key] = _declared_start(binding)
-    return top, targets
+    def compiled(self, node: Node, bound: Bound) -> None:
+        if bound is None or bound in self.keys:
+            self._make(node, (), None)
+        else:
+            self.on_key.setdefault(bound, []).append(node)
 
-
-def _identifiers(node: Node) -> list[Node]:
-    """The identifiers in a pattern (or an import clause), in source order."""
-    out = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type in IDENTIFIER_TYPES:
-            out.append(current)
-        elif current.type not in _FUNCTION_LIKE:
-            stack.extend(reversed(current.named_children))
-    return out
-
-
-_FUNCTION_LIKE = frozenset({"function_expression", "arrow_function", "class", "generator_function"})
+    def _make(self, node: Node, fields: tuple[str, ...] | None, chain: list[Node] | None) -> None:
+        """The class's row (`fields` None: a heritage's, read from its body), then the rows of
+        the classes waiting for it."""
+        part, root = self.part, self.part.root
+        pending = [(node, fields, chain)]
+        while pending:
+            node, fields, chain = pending.pop()
+            start = node.start_byte
+            if start in self.classes:
+                continue
+            binding = _class_binding(node, root)
+            scope = None
+            if binding is not None and self.scopes.scope_of(binding) is None:
+                scope = (binding.scope.start_byte, binding.scope.end_byte)
+            facts = ClassFacts(
+                offset=start, end_offset=node.end_byte, line=node.start_point[0] + 1,
+                column=node.start_point[1] + 1, name=_class_name(node), parent="", root_constructor="",
+                fields=_fields(node) if fields is None else fields,
+                scope=part.scope_of(self.unit, chain if chain is not None else part.chain(node)),
+                digest=part.normalizer.digest(node))
+            self.classes[start] = ClassRow(facts, binding.key if binding is not None else None, scope,
+                                           node.descendant_count)
+            pending.extend(self.on_start.pop(start, ()))
+            if binding is not None:
+                self.asked.setdefault(scope if scope is not None else self.within, set()).add(binding.name)
+                self.keys.add(binding.key)
+                pending.extend((waiting, (), None) for waiting in self.on_key.pop(binding.key, ()))
 
 
 def _ladder(node: Node, chain: list[Node], root_id: int) -> list[tuple[int, int]]:
@@ -315,16 +285,6 @@ def _bind_heritages(
             else:
                 references[reference.node.start_byte] = reference
         pending = later
-
-
-def _declared_start(binding: Binding) -> int | None:
-    """The start of what a binding declares, as `_root_through` reads it: a declarator's value,
-    else the declaration's parent (a class, a function)."""
-    declared = binding.declaration.parent
-    if declared is not None and declared.type == "variable_declarator":
-        declared = declared.child_by_field_name("value")
-        declared = without_parentheses(declared) if declared is not None else None
-    return declared.start_byte if declared is not None else None
 
 
 class Unsettled(Exception):

@@ -221,13 +221,15 @@ class _Visits(Normalizer):
         self.chain = 0
         self.digested: list[Digested] = []
         self._digesting = False
+        #: False once the facts are made: the slice's other halves digest on it, unnoted
+        self.noting = True
 
     def spend(self, nodes: int) -> None:
-        if not self._digesting:
+        if self.noting and not self._digesting:
             self.chain += nodes
 
     def digest(self, node: Anchor) -> bytes:
-        if isinstance(node, Node):
+        if self.noting and isinstance(node, Node):
             self.digested.append((node.start_byte, node.end_byte, node.type, node.descendant_count))
         self._digesting = True
         try:
@@ -258,16 +260,27 @@ class _Answers:
         return True
 
 
+def facts_tree(tree: Tree, source: bytes, head: tuple[Node, ...], list_type: str) -> UnitTree:
+    """The slice tree's `UnitTree` for `slice_facts`, whose normalizer notes the facts' visits;
+    the slice's other halves read the tree through it after the facts (its digests, names,
+    sibling runs and scope entries made once: docs/slices.md, stage 7)."""
+    part = UnitTree(tree, source, None, head, list_type)
+    part.normalizer = _Visits(source)
+    return part
+
+
 def slice_facts(
     name: str, source: bytes, tree: Tree, found: TreeSites, rules: JavaScriptRules, head: tuple[Node, ...],
-    list_type: str,
+    list_type: str, part: UnitTree | None = None,
 ) -> SliceFacts:
     """The facts of a slice tree's potential sites (`found`: its `site_rows.tree_sites`): each
     constructor call its tree leaves to L's level or the global as an error, each call of a
     logger name it resolved as a diagnostic, whatever the binding (the merge keeps the real
-    ones). `head`: the head chain; `list_type`: L's type."""
-    part = UnitTree(tree, source, None, head, list_type)
-    visits = part.normalizer = _Visits(source)
+    ones). `head`: the head chain; `list_type`: L's type; `part`: the tree's `facts_tree`, read
+    by nothing before (made here when None)."""
+    part = facts_tree(tree, source, head, list_type) if part is None else part
+    visits = part.normalizer
+    assert isinstance(visits, _Visits) and visits.noting
     unit = Unit(name, source, "")  # `_site` reads its name and bytes only
     constructors = set(rules.constructors)
     loggers = found.rows.logger.names
@@ -307,6 +320,7 @@ def slice_facts(
             function = inner.start_byte if inner is not None else None
         module_level = function is None or function < first  # none, or the head's (Bun's wrapper)
         rows.append(FactRow(start, end, kind, fact, visits.chain, tuple(visits.digested), fates, module_level))
+    visits.noting, visits.digested = False, []
     return SliceFacts(rows, unfollowed)
 
 

@@ -59,7 +59,7 @@ from analyzer.javascript.reference_slices import (
 )
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, slice_facts, unit_site_facts
+from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, facts_tree, slice_facts, unit_site_facts
 from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
 from analyzer.javascript.slice_scanner import statement_ends
 from analyzer.javascript.slice_supersets import Supersets, supersets
@@ -181,6 +181,7 @@ def _halves(
         return found.rows, slice_facts(name, source, tree, found, rules, chain, list_type)
 
     def handlers_of(index: int, tree: Tree, site_part: SliceSites) -> TreeHandlers:
+        # their own UnitTree: the handlers note their visits from its scope entries and digests
         found = slice_handlers(name, UnitTree(tree, source, None, chain, list_type), (), plan.ranges[index],
                                potential_sites(site_part, rules), (index > 0, index < len(plan.ranges) - 1),
                                TopScopes(tree.root_node, chain, list_type))
@@ -197,16 +198,16 @@ def _halves(
 
     words, roots = heritage_words(source), frozenset(rules.class_roots)
 
-    def classes_of(index: int, tree: Tree, heritages: list[tuple[str, Node]], resolution: Resolution,
+    def classes_of(index: int, part: UnitTree, heritages: list[tuple[str, Node]], resolution: Resolution,
                    more: frozenset[str]) -> SliceClasses:
-        part = UnitTree(tree, source, head=chain, list_type=list_type)
-        return slice_classes(name, part, heritages, resolution, TopScopes(tree.root_node, chain, list_type),
+        return slice_classes(name, part, heritages, resolution, TopScopes(part.root, chain, list_type),
                              plan.ranges[index], roots, words, more)
 
     def classes_again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceClasses:
         within = plan.ranges[index]
         resolution = Resolution(tree, source, set(rules.class_roots), within)
-        return classes_of(index, tree, heritage_names(tree, source, within), resolution, more)
+        return classes_of(index, UnitTree(tree, source, head=chain, list_type=list_type),
+                          heritage_names(tree, source, within), resolution, more)
 
     def halves_of(
         index: int, tree: Tree, lists: StatementLists,
@@ -216,12 +217,14 @@ def _halves(
                                 table_names=names)
         found = tree_sites(tree, source, rules, forced, TopScopes(root, chain, list_type), wanted)
         site_part = found.rows
-        fact_part = slice_facts(name, source, tree, found, rules, chain, list_type)
+        # one UnitTree for the slice's halves, the facts' first (docs/slices.md, stage 7)
+        part = facts_tree(tree, source, chain, list_type)
+        fact_part = slice_facts(name, source, tree, found, rules, chain, list_type, part)
         offsets = _potential_roots(site_part)
         items, reference_part = slice_part(
             tree, source, plan.ranges[index], speculated_modules(modules, source, helpers), declared,
-            lambda raw: root_candidates(raw, offsets), Normalizer(source))
-        class_part = classes_of(index, tree, found.heritages, found.resolution, frozenset())
+            lambda raw: root_candidates(raw, offsets), part.normalizer)
+        class_part = classes_of(index, part, found.heritages, found.resolution, frozenset())
         handler_part = handlers_of(index, tree, site_part)
         # the calls of its protected blocks and its functions' bodies, with names from the bytes
         source_part = slice_sources(source, items.raw, reference_part.references.shadowed, {}, handler_part.blocks,
