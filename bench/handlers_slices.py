@@ -17,7 +17,6 @@ runs one side once under cProfile instead.
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import gc
 import os
@@ -32,9 +31,8 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 sys.path.insert(0, str(REPOSITORY))
 
-from support import npm_cache
+import slice_bench
 
-from analyzer.bundle.load import load_bundle
 from analyzer.javascript import slices
 from analyzer.javascript.extract import _columns, _find_sites
 from analyzer.javascript.handlers import find_handlers
@@ -49,19 +47,12 @@ from analyzer.rules import load_rules
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--package", default="@anthropic-ai/claude-code")
-    parser.add_argument("--version", default="2.1.100")
-    parser.add_argument("--target", type=pathlib.Path)
-    parser.add_argument("--slices", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser = slice_bench.arguments()
     parser.add_argument("--profile", choices=("sliced", "whole"))
     args = parser.parse_args()
     rules = compile_rules(load_rules("javascript"))
-    units, _ = load_bundle(args.target or npm_cache.main_file(args.package, args.version))
-    largest = max(units, key=lambda u: len(u.source))
+    largest = slice_bench.largest_unit(args)
     source, name = largest.source, largest.name
-    del units
     plan = slices.plan(source, args.slices)
     if plan is None:
         sys.exit(f"no plan: {slices.plan_of(source, args.slices)}")

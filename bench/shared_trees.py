@@ -14,7 +14,6 @@ the slices: median and minimum over the rounds, and the median of the paired dif
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import pathlib
@@ -26,9 +25,8 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 sys.path.insert(0, str(REPOSITORY))
 
-from support import npm_cache
+import slice_bench
 
-from analyzer.bundle.load import load_bundle
 from analyzer.javascript import site_facts, slices
 from analyzer.javascript.class_rows import heritage_words, slice_classes
 from analyzer.javascript.handlers.slices import potential_sites, slice_handlers
@@ -48,18 +46,11 @@ from analyzer.rules import load_rules
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--package", default="@anthropic-ai/claude-code")
-    parser.add_argument("--version", default="2.1.100")
-    parser.add_argument("--target", type=pathlib.Path)
-    parser.add_argument("--slices", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser = slice_bench.arguments()
     args = parser.parse_args()
     rules = compile_rules(load_rules("javascript"))
-    units, _ = load_bundle(args.target or npm_cache.main_file(args.package, args.version))
-    largest = max(units, key=lambda u: len(u.source))
+    largest = slice_bench.largest_unit(args)
     source, name = largest.source, largest.name
-    del units
     plan = slices.plan(source, args.slices)
     if plan is None:
         sys.exit(f"no plan: {slices.plan_of(source, args.slices)}")

@@ -14,7 +14,6 @@ whole tree's, and counts the potential sites the slices made facts for.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import pathlib
@@ -26,9 +25,8 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 sys.path.insert(0, str(REPOSITORY))
 
-from support import npm_cache
+import slice_bench
 
-from analyzer.bundle.load import load_bundle
 from analyzer.facts import LeftOut, SiteFacts
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript import slices
@@ -47,18 +45,11 @@ from analyzer.rules import load_rules
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--package", default="@anthropic-ai/claude-code")
-    parser.add_argument("--version", default="2.1.100")
-    parser.add_argument("--target", type=pathlib.Path)
-    parser.add_argument("--slices", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser = slice_bench.arguments()
     args = parser.parse_args()
     rules = compile_rules(load_rules("javascript"))
-    units, _ = load_bundle(args.target or npm_cache.main_file(args.package, args.version))
-    unit = max(units, key=lambda u: len(u.source))
+    unit = slice_bench.largest_unit(args)
     source = unit.source
-    del units
     whole = new_parser().parse(source)
     resolution, heritages, _, sites, _ = _find_sites(whole, source, rules, None)
 
