@@ -24,20 +24,19 @@ import pathlib
 import statistics
 import sys
 import time
-from typing import Any
 
 REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 
 from support import npm_cache
+from support.throwers import may_be_hot, may_throw
 
 from analyzer.bundle.load import load_bundle
 from analyzer.javascript import logger, slice_scanner, slice_supersets, slices
-from analyzer.javascript.handlers.sources import _declared_once, _function_of
 from analyzer.javascript.modules import find_modules
 from analyzer.javascript.references import listing
 from analyzer.javascript.rules import compile_rules
-from analyzer.javascript.syntax import FUNCTION_TYPES, new_parser
+from analyzer.javascript.syntax import new_parser
 from analyzer.rules import load_rules
 
 
@@ -45,40 +44,6 @@ def timed(function, *args):  # type: ignore[no-untyped-def]
     started = time.process_time()
     result = function(*args)
     return result, round(time.process_time() - started, 3)
-
-
-def may_throw(root: Any, raw: list[Any]) -> set[bytes]:
-    """The top-level functions `_Graph` would take (`_function_of` an item declared once) whose own
-    code holds a `throw` statement."""
-    starts, stack = set(), [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "throw_statement":
-            above = node.parent
-            while above is not None and above.type not in FUNCTION_TYPES:
-                above = above.parent
-            if above is not None:
-                starts.add(above.start_byte)
-        stack.extend(node.named_children)
-    return {name for name, position in _declared_once(raw).items()
-            if (function := _function_of(raw[position][2])) is not None and function.start_byte in starts}
-
-
-def may_be_hot(raw: list[Any], throwing: set[bytes]) -> set[bytes]:
-    """`throwing` and the top-level functions `_Graph` would take with a call of one of them anywhere
-    in their code: `_Graph.is_hot`'s names are a subset."""
-    out = set(throwing)
-    for name, position in _declared_once(raw).items():
-        function = _function_of(raw[position][2])
-        stack = [function] if function is not None else []
-        while stack:
-            node = stack.pop()
-            callee = node.child_by_field_name("function") if node.type == "call_expression" else None
-            if callee is not None and callee.type == "identifier" and callee.text in throwing:
-                out.add(name)
-                break
-            stack.extend(node.named_children)
-    return out
 
 
 def main() -> None:
@@ -102,7 +67,7 @@ def main() -> None:
     masked = hidden[0]
     start, stop = (0, len(source)) if made.braces is None else (made.braces[0] + 1, made.braces[1])
     (names, throwers, functions), names_cpu = timed(slice_supersets._declarations, source, masked, start, stop)
-    hot, hot_cpu = timed(slice_supersets._hot, source, throwers, functions)
+    (hot, cold), hot_cpu = timed(slice_supersets._hot, source, throwers, functions)
     shared: list[float] = []
     own: list[float] = []
     key, argument = rules.level_key, rules.options_argument
@@ -113,7 +78,7 @@ def main() -> None:
             found = slice_supersets.supersets(source, made.braces, key, argument, scanned.masked if mine else None)
             (shared if mine else own).append(time.process_time() - started)
             del scanned
-            assert found is not None and found.hot == hot
+            assert found is not None and (found.hot, found.cold) == (hot, cold)
     calls, calls_cpu = timed(slice_supersets._level_option_calls, source, masked, rules.level_key,
                              rules.options_argument)
     del hidden, masked, functions

@@ -13,61 +13,21 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 from support import npm_cache
-from tree_sitter import Node
+from support.throwers import may_be_hot, may_throw
 
 from analyzer.bundle.load import load_bundle
 from analyzer.javascript import logger, slice_supersets
-from analyzer.javascript.handlers.sources import _declared_once, _function_of
 from analyzer.javascript.modules import find_modules
 from analyzer.javascript.modules.statements import main_container
-from analyzer.javascript.occurrences import RawItem
 from analyzer.javascript.references import _top_list, listing
 from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.slice_scanner import statement_ends
-from analyzer.javascript.syntax import FUNCTION_TYPES, new_parser
+from analyzer.javascript.syntax import new_parser
 from analyzer.rules import load_rules
 
 RULES = compile_rules(load_rules("javascript"))
 SOURCES = sorted(p for p in FIXTURES.rglob("*")
                  if p.suffix in (".js", ".mjs", ".cjs") and p.is_file() and "node_modules" not in p.parts)
-
-
-def may_throw(tree_root: Node, raw: list[RawItem]) -> set[bytes]:
-    """The top-level functions `_Graph` would take (`_function_of` an item declared once) whose
-    own code holds a `throw` statement: `_Graph.throwing` is a subset."""
-    starts, stack = set(), [tree_root]
-    while stack:  # every throw statement's innermost function
-        node = stack.pop()
-        if node.type == "throw_statement":
-            above = node.parent
-            while above is not None and above.type not in FUNCTION_TYPES:
-                above = above.parent
-            if above is not None:
-                starts.add(above.start_byte)
-        stack.extend(node.named_children)
-    out = set()
-    for name, position in _declared_once(raw).items():
-        function = _function_of(raw[position][2])
-        if function is not None and function.start_byte in starts:
-            out.add(name)
-    return out
-
-
-def may_be_hot(raw: list[RawItem], throwing: set[bytes]) -> set[bytes]:
-    """`throwing` and the top-level functions `_Graph` would take with a call of one of them
-    anywhere in their code: `_Graph.is_hot`'s names are a subset."""
-    out = set(throwing)
-    for name, position in _declared_once(raw).items():
-        function = _function_of(raw[position][2])
-        stack = [function] if function is not None else []
-        while stack:
-            node = stack.pop()
-            callee = node.child_by_field_name("function") if node.type == "call_expression" else None
-            if callee is not None and callee.type == "identifier" and callee.text in throwing:
-                out.add(name)
-                break
-            stack.extend(node.named_children)
-    return out
 
 
 def exact_and_bytes(source: bytes) -> tuple[frozenset[bytes], Counter[str], set[bytes], set[bytes],
