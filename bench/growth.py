@@ -48,7 +48,7 @@ PACKAGE = "@anthropic-ai/claude-code"
 #: releases in the order they fill an input (each about 13 MB of cli.js)
 RELEASES = ("2.1.100", "2.1.88", "2.1.90", "2.1.98", "2.1.105")
 MB = 1_000_000
-RECIPE_VERSION = 1  # bump when the way inputs are built changes
+RECIPE_VERSION = 2  # bump when the way inputs are built changes
 WRAP_OPEN, WRAP_CLOSE = b"(function(){\n", b"\n})();\n"
 
 
@@ -64,29 +64,46 @@ class Release:
     cuts: tuple[int, ...]  #: offsets in `body` where a top-level statement ends
 
 
-def load_release(version: str) -> Release:
-    sys.path.insert(0, str(REPOSITORY / "tests"))
+def _parser():  # type: ignore[no-untyped-def]
     import tree_sitter
     import tree_sitter_javascript
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
+
+
+def load_release(version: str) -> Release:
+    sys.path.insert(0, str(REPOSITORY / "tests"))
     from support import npm_cache
 
     path = npm_cache.main_file(PACKAGE, version)
     source = path.read_bytes()
-    root = tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language())).parse(source).root_node
+    imports, body, cuts = split_release(source, str(path))
+    return Release(version, path, hashlib.sha256(source).hexdigest(), imports, body, cuts)
+
+
+def split_release(source: bytes, name: str) -> tuple[tuple[bytes, ...], bytes, tuple[int, ...]]:
+    """A release's top-level `import` declarations, the rest (its body, the `#!` line dropped)
+    and the offsets in the body where a top-level statement ends."""
+    root = _parser().parse(source).root_node
     if root.has_error:
-        raise SystemExit(f"{path}: tree-sitter finds a syntax error; not a usable release")
+        raise SystemExit(f"{name}: tree-sitter finds a syntax error; not a usable release")
     imports: list[bytes] = []
     body, cuts, end = bytearray(), [], 0
     for child in root.children:
         text = source[child.start_byte:child.end_byte]
+        if child.type == "hash_bang_line":
+            end = child.end_byte
+            continue
+        # the bytes before a child are kept even when the child is an import taken out: a `//`
+        # comment's line ends there, and dropping its newline would comment out the next line
+        body += source[end:child.start_byte] if body else b""
         if child.type == "import_statement":
             imports.append(text)
-        elif child.type != "hash_bang_line":
-            body += source[end:child.start_byte] if body else b""
+        else:
             body += text
             cuts.append(len(body))
         end = child.end_byte
-    return Release(version, path, hashlib.sha256(source).hexdigest(), tuple(imports), bytes(body), tuple(cuts))
+    return tuple(imports), bytes(body), tuple(cuts)
 
 
 def plan(size: int, sizes_of: dict[str, int]) -> list[tuple[str, int | None]]:
@@ -143,6 +160,8 @@ def input_of(size_mb: int, digests: dict[str, str], load: dict[str, Release]) ->
     if not load:
         load.update((v, load_release(v)) for v in RELEASES)
     data = build(size_mb * MB, load)
+    if _parser().parse(data).root_node.has_error:  # a broken input would time error recovery
+        raise SystemExit(f"growth input of {size_mb} MB: tree-sitter finds a syntax error; not built")
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = path.with_suffix(".tmp")
     staging.write_bytes(data)
