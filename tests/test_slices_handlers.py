@@ -460,6 +460,17 @@ def test_a_slice_declaring_the_sink_without_calling_it_is_read_again(tmp_path: P
     assert "merged from slices" in trace
 
 
+def test_statements_that_declare_nothing_in_Ls_scope_are_not_read_again(tmp_path: Path) -> None:
+    """A slice holding the sink's name only in expression statements (an IIFE's body, a
+    function's value) cannot declare it in L's scope: it is not read again, and the outputs
+    stay the whole tree's."""
+    source = ("(function(){return report})();" * 3 + SINK + "(function(){return report})();" * 3).encode()
+    trace = _halves(tmp_path, source, 7)
+    again = [line.split("slices: ", 1)[1] for line in trace.splitlines() if "read again" in line]
+    assert again == ["unit.js: 2 statements of slice 6 read again for the sink's names ['note', 'report']"]
+    assert "merged from slices" in trace
+
+
 def test_a_statement_read_alone_with_an_error_reads_the_unit_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     """The statements declaring the sink's names are read again each alone: one with an error
     there is refused, not guessed from."""

@@ -274,7 +274,8 @@ def _halves(
 
     def reread(index: int, names: frozenset[str]) -> TopBindings:
         rows = modules[index].rows
-        return statement_bindings(name, parser, source, plan, index, rows.starts, rows.ends, names, chain, list_type)
+        return statement_bindings(name, parser, source, plan, index, rows.starts, rows.ends, names, chain, list_type,
+                                  rows.types)
 
     spans = frozenset((facts.offset, facts.end_offset) for facts in made.facts)
     try:

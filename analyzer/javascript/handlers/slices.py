@@ -305,14 +305,19 @@ def handler_visits(parts: Iterable[TreeHandlers], paid: Collection[tuple[int, in
 def statement_bindings(
     unit: str, parser: Parser, source: bytes, plan: slices.Plan, index: int, starts: Sequence[int],
     ends: Sequence[int], names: frozenset[str], head: Sequence[Node], list_type: str,
+    types: Sequence[str] | None = None,
 ) -> TopBindings:
     """The first declarations in L's scope of `names` in slice `index` of `plan`, whose
-    statements start and end at `starts` and `ends`: those holding a name as a word parsed
-    again, each alone (a declaration of L's scope lies in one statement). Raises ValueError when
-    one has an error alone."""
+    statements start and end at `starts` and `ends` (and are of `types`, when given): those
+    holding a name as a word parsed again, each alone (a declaration of L's scope lies in one
+    statement), but those whose type declares nothing in L's scope. Raises ValueError when one
+    has an error alone."""
     start, end = plan.ranges[index]
-    held = sorted({bisect.bisect_right(starts, at) - 1 for name in names
-                   for at in _words(source, name.encode(), start, end)} - {-1})
+    held = sorted(at for at in {bisect.bisect_right(starts, offset) - 1 for name in names
+                                for offset in _words(source, name.encode(), start, end)} - {-1}
+                  if types is None or types[at] not in _DECLARE_NOTHING)
+    if not held:
+        return TopBindings()
     alone = replace(plan, ranges=tuple((starts[at], ends[at]) for at in held))
     mark(f"slices: {unit}: {len(held)} statements of slice {index + 1} read again for the sink's names "
          f"{sorted(names)}")
@@ -324,6 +329,12 @@ def statement_bindings(
         resolution = Resolution(tree, source, set(names), within=alone.ranges[at])
         found.append(top_bindings(resolution, TopScopes(tree.root_node, head, list_type)))
     return merged(found)
+
+
+#: statements of L that declare nothing in L's scope: an expression's functions, classes and
+#: their names have scopes of their own (`resolve.declaration`)
+_DECLARE_NOTHING = frozenset({"expression_statement", "comment", "empty_statement", "debugger_statement",
+                              "return_statement", "throw_statement", "break_statement", "continue_statement"})
 
 
 def _words(source: bytes, name: bytes, start: int, end: int) -> Iterator[int]:
