@@ -36,6 +36,9 @@ _TOP_KEYWORD = re.compile(
 _SEMICOLON, _CLOSER = 5, 6
 _DECLARED = re.compile(_GAP + rb"(?:(" + _NAME + rb")|([\[{]))")
 _FUNCTION_NAME = re.compile(_GAP + rb"(?:\*" + _GAP + rb")?(" + _NAME + rb")")
+# most functions in one match: the name (1), the parameters and the body (2) jumped whole
+_FUNCTION_HEAD = re.compile(_GAP + rb"(?:\*" + _GAP + rb")?(" + _NAME + rb")" + _GAP + _SKIPPED + _GAP
+                            + rb"(" + _SKIPPED + rb")")
 _CLASS_NAME = re.compile(_GAP + rb"(" + _NAME + rb")")
 _NAMES = re.compile(_NAME)
 # a `const`'s value that may be a function or an arrow (in parentheses or not)
@@ -48,7 +51,11 @@ _IDENTIFIER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _GROUP_AFTER = re.compile(_GAP + rb"(?:(" + _SKIPPED + rb")|[(\[{])")
 # a declarator's initializer up to the `,` before the next (1), an opener nested too deep (2), or
 # else where it stops (a `;`, a closer, the end)
-_INITIALIZER = re.compile(rb"(?:[^(){}\[\],;\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED + rb")*+(?:(,)|([(\[{]))?")
+_INITIALIZER_BYTES = rb"(?:[^(){}\[\],;\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED + rb")*+"
+_INITIALIZER = re.compile(_INITIALIZER_BYTES + rb"(?:(,)|([(\[{]))?")
+# most declarators in one match: the name (1), its initializer as `_INITIALIZER` reads it (2: a
+# `,`; 3: an opener nested too deep)
+_NAMED_DECLARATOR = re.compile(_GAP + rb"(" + _NAME + rb")" + _INITIALIZER_BYTES + rb"(?:(,)|([(\[{]))?")
 # the bytes of an argument list up to a `,` of its own (the literals left in the blanked bytes hold
 # no bracket, but may hold a `,`)
 _ARGUMENT = re.compile(rb"(?:[^,(){}\[\]\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED + rb")*+")
@@ -171,18 +178,24 @@ def _declarations(source: bytes, masked: bytearray, start: int, stop: int
             pos = _past_group(masked, pos - 1)
         elif group == 1:
             at, constant = pos, masked[pos - 5:pos] == b"const"
-            while (declared := _DECLARED.match(masked, at, stop)) is not None:
-                if declared.lastindex == 1:
+            while True:
+                if (declared := _NAMED_DECLARATOR.match(masked, at, stop)) is not None:
                     these = [source[declared.start(1):declared.end(1)]]
-                    at = declared.end()
-                else:
+                    value, named_at, at = declared.end(1), declared.start(1), declared.end()
+                    more = declared.lastindex == 2
+                    if declared.lastindex == 3:
+                        at, more = _initializer_end(masked, _past_group(masked, at - 1), stop)
+                    names.add(these[0])
+                elif (declared := _DECLARED.match(masked, at, stop)) is not None:  # a pattern
                     at = _past_group(masked, declared.end() - 1)
                     these = list(map(bytes, _NAMES.findall(masked, declared.end(), at - 1)))
-                names.update(these)
-                value, named_at = at, declared.start()
-                at, more = _initializer_end(masked, at, stop)
+                    names.update(these)
+                    value, named_at = at, declared.start()
+                    at, more = _initializer_end(masked, at, stop)
+                else:
+                    break
                 if constant and _FUNCTION_VALUE.match(masked, value, at):
-                    functions.append((these, declared.start(1) if declared.lastindex == 1 else named_at, at))
+                    functions.append((these, named_at, at))
                     if _holds_throw(masked, value, at):
                         throwers.update(these)
                 if not more:
@@ -193,6 +206,12 @@ def _declarations(source: bytes, masked: bytearray, start: int, stop: int
             named = _CLASS_NAME.match(masked, pos, stop)
             if named is not None:
                 names.add(source[named.start(1):named.end(1)])
+        elif (head := _FUNCTION_HEAD.match(masked, pos, stop)) is not None:
+            name, pos = source[head.start(1):head.end(1)], head.end()
+            names.add(name)
+            functions.append(([name], head.start(1), pos))
+            if _holds_throw(masked, head.start(2), pos):
+                throwers.add(name)
         elif (named := _FUNCTION_NAME.match(masked, pos, stop)) is not None:
             name = source[named.start(1):named.end(1)]
             names.add(name)
@@ -250,7 +269,7 @@ _BACK_GAP = re.compile(_GAP)
 _BACK_CALLEE = re.compile(_GAP + rb"([\w$\x80-\xff]++)" + _GAP + rb"(\.)?")
 
 
-def _back_to_opener(backwards: bytes, at: int) -> int:
+def _back_to_opener(backwards: bytearray, at: int) -> int:
     """From `at` (an offset of `backwards`), the offset of the opener around it; -1 if none."""
     while (found := _BACK_TO_OPENER.match(backwards, at)) is not None:
         at = found.end()
@@ -280,7 +299,7 @@ def _level_option_calls(source: bytes, masked: bytearray, level_key: str, option
     count as one, as `syntax.named_index` counts it), as `logger.level_options` finds them, and
     some more: keys in strings, `new X(…)`."""
     size = len(masked)
-    backwards = bytes(masked[::-1])
+    backwards = masked[::-1]
     calls: dict[int, str] = {}
     for match in re.finditer(re.escape(level_key.encode()) + rb"[\"']?\s*:", source):
         start = match.start()
