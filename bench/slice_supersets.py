@@ -8,10 +8,11 @@ may find hot (those and the functions calling one), and the CPU of each part.
 usage: python bench/slice_supersets.py [--package NAME --version V | --target PATH]
 
 Loads the largest unit as the scan does; times (process CPU) the scanner (`statement_ends`) and
-the supersets' pass (`slice_supersets.supersets`: its blanking, the names, the level-option calls),
-and, `--rounds` times alternated, the scanner followed by the supersets from its blanked bytes (the
-driver's) against the scanner followed by the supersets blanking again (CPU medians); then parses
-the whole unit for the exact values.
+the supersets' parts (the blanking, the names with L's ends, the hot names, the level-option
+calls), and, `--rounds` times alternated, the driver's one pass (`scanned_supersets`, then the
+plan) against a26b21f's two (`statement_ends`, the plan, then the supersets of
+`tests/support/supersets_a26b21f.py` from the scanner's blanked bytes), the plans and supersets
+checked equal (CPU medians, the load average); then parses the whole unit for the exact values.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import collections
 import gc
 import json
+import os
 import pathlib
 import statistics
 import sys
@@ -29,6 +31,7 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 
 from support import npm_cache
+from support import supersets_a26b21f as recorded
 from support.throwers import may_be_hot, may_throw
 
 from analyzer.bundle.load import load_bundle
@@ -66,19 +69,28 @@ def main() -> None:
     assert hidden is not None
     masked = hidden[0]
     start, stop = (0, len(source)) if made.braces is None else (made.braces[0] + 1, made.braces[1])
-    (names, throwers, functions), names_cpu = timed(slice_supersets._declarations, source, masked, start, stop)
+    (names, throwers, functions, _, _), names_cpu = timed(slice_supersets._declarations, source, masked, start, stop)
     (hot, cold), hot_cpu = timed(slice_supersets._hot, source, throwers, functions)
-    shared: list[float] = []
-    own: list[float] = []
+    spent: dict[str, list[float]] = {"one pass": [], "a26b21f": []}
     key, argument = rules.level_key, rules.options_argument
+    fields = ("names", "level_option_calls", "throwers", "hot", "cold")
+    results = {}
     for at in range(args.rounds):
-        for mine in (True, False) if at % 2 == 0 else (False, True):
+        for label in ("one pass", "a26b21f") if at % 2 == 0 else ("a26b21f", "one pass"):
             started = time.process_time()
-            scanned = slice_scanner.statement_ends(source)
-            found = slice_supersets.supersets(source, made.braces, key, argument, scanned.masked if mine else None)
-            (shared if mine else own).append(time.process_time() - started)
+            if label == "one pass":
+                scanned, found = slice_supersets.scanned_supersets(source, key, argument)
+                plan = slices.plan_of(source, 4, scanned)
+            else:
+                scanned = slice_scanner.statement_ends(source)
+                plan = slices.plan_of(source, 4, scanned)
+                assert not isinstance(plan, str)
+                found = recorded.supersets(source, plan.braces, key, argument, scanned.masked)  # type: ignore[assignment]
+            spent[label].append(time.process_time() - started)
             del scanned
             assert found is not None and (found.hot, found.cold) == (hot, cold)
+            results[label] = (plan, [getattr(found, name) for name in fields])
+    assert results["one pass"] == results["a26b21f"], "the one pass's plan or supersets differ"
     calls, calls_cpu = timed(slice_supersets._level_option_calls, source, masked, rules.level_key,
                              rules.options_argument)
     del hidden, masked, functions
@@ -94,8 +106,9 @@ def main() -> None:
     print(json.dumps({
         "unit": f"{path.name}", "scanner_cpu_s": scanner, "blanking_cpu_s": blanking,
         "names_and_throwers_cpu_s": names_cpu, "hot_cpu_s": hot_cpu, "level_calls_cpu_s": calls_cpu,
-        "scanner_and_supersets_cpu_s": {"shared_blanking": round(statistics.median(shared), 3),
-                                        "own_blanking": round(statistics.median(own), 3), "rounds": args.rounds},
+        "scanner_and_supersets_cpu_s": {**{label: round(statistics.median(cpu), 3) for label, cpu in spent.items()},
+                                        "rounds": args.rounds, "equal": True,
+                                        "load_average": round(os.getloadavg()[0], 2)},
         "names": {"exact": len(exact_names), "superset": len(names), "missing": len(exact_names - names),
                   "extra": len(names - exact_names)},
         "throwers": {"exact": len(exact_throwers), "superset": len(throwers),

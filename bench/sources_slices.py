@@ -10,7 +10,7 @@ usage: python bench/sources_slices.py [--package NAME --version V | --target PAT
 Loads the largest unit as the scan does; runs the whole tree's stages once (`extract_unit` inline,
 `called_sources` timed), then, round by round in alternated order, the sliced driver
 (`sliced.sliced_halves`, the slices read in order in this process) with each kind of callees,
-timing its `slice_sources` and `unit_sources` calls and its byte supersets (process CPU, the
+timing its `slice_sources` and `unit_sources` calls and its scanner and byte supersets (process CPU, the
 collector off during each call). Prints CPU medians and minimums and the load average.
 """
 
@@ -83,13 +83,13 @@ def main() -> None:
 
     def callees(*args: Any, **kwargs: Any) -> tuple[tuple, dict]:
         if mode[0] == "names":
-            kwargs["callees"], kwargs["cold"] = found.last.names, None  # type: ignore[union-attr]
+            kwargs["callees"], kwargs["cold"] = found.last[1].names, None  # type: ignore[index]
         return args, kwargs
 
     def merge(*args: Any, **kwargs: Any) -> tuple[tuple, dict]:
         return (args[:5] if mode[0] == "names" else args), kwargs  # no hot superset to check
 
-    found = Timer(sliced, "supersets")
+    found = Timer(sliced, "scanned_supersets")
     rows, merged = Timer(sliced, "slice_sources", callees), Timer(sliced, "unit_sources", merge)
     times: dict[str, list[tuple[float, float, float]]] = {"names": [], "hot": []}
     for at in range(args.rounds):
@@ -106,8 +106,8 @@ def main() -> None:
         print(f"callees {label}: slices + merge {statistics.median(both):.3f} (min {min(both):.3f}); slice_sources "
               f"{statistics.median(a for a, _, _ in spent):.3f}; unit_sources "
               f"{statistics.median(b for _, b, _ in spent):.3f}; "
-              f"supersets {statistics.median(c for *_, c in spent):.3f}")
-    superset = found.last
+              f"scanner and supersets {statistics.median(c for *_, c in spent):.3f}")
+    superset = found.last[1]  # type: ignore[index]
     print(f"names {len(superset.names)}, throwers {len(superset.throwers)}, hot {len(superset.hot)}; "  # type: ignore[union-attr]
           f"results equal; load average {os.getloadavg()[0]:.2f}")
 

@@ -3,7 +3,10 @@ docs/slices.md, "The byte supersets"): L's declared names hold `references.listi
 level-option calls per callee are at least `logger.level_options`', and the throwers hold every
 top-level function `handlers.sources._Graph` may call a thrower (one declared once, with a `throw`
 statement whose innermost function it is: `_Graph.throwing` is a subset of those); on every
-fixture whose top-level list is the plan's L, on made-up units, and on the two real bundles."""
+fixture whose top-level list is the plan's L, on made-up units, and on the two real bundles. And
+the driver's one pass (`slice_supersets.scanned_supersets`) against the scanner's pass and the
+supersets of a26b21f (`tests/support/supersets_a26b21f.py`): the same plan and the same supersets,
+on every fixture, cut anywhere, made-up units and token soups, and the two real bundles."""
 
 from __future__ import annotations
 
@@ -12,22 +15,26 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support import npm_cache
+from support import supersets_a26b21f as recorded
 from support.throwers import may_be_hot, may_throw
 
 from analyzer.bundle.load import load_bundle
-from analyzer.javascript import logger, slice_supersets
+from analyzer.javascript import logger, slice_supersets, slices
 from analyzer.javascript.modules import find_modules
 from analyzer.javascript.modules.statements import main_container
 from analyzer.javascript.references import _top_list, listing
 from analyzer.javascript.rules import compile_rules
-from analyzer.javascript.slice_scanner import statement_ends
+from analyzer.javascript.slice_scanner import PROGRAM, statement_ends
 from analyzer.javascript.syntax import new_parser
 from analyzer.rules import load_rules
 
 RULES = compile_rules(load_rules("javascript"))
 SOURCES = sorted(p for p in FIXTURES.rglob("*")
                  if p.suffix in (".js", ".mjs", ".cjs") and p.is_file() and "node_modules" not in p.parts)
+FIELDS = ("names", "level_option_calls", "throwers", "hot", "cold")
 
 
 def exact_and_bytes(source: bytes) -> tuple[frozenset[bytes], Counter[str], set[bytes], set[bytes],
@@ -110,3 +117,69 @@ def test_the_real_bundles_supersets_hold_their_exact_values(package: str, versio
     units, _ = load_bundle(npm_cache.main_file(package, version))
     source = max(units, key=lambda unit: len(unit.source)).source
     assert assert_supersets(source) is not None
+    assert assert_as_recorded(source) is not None
+
+
+def assert_as_recorded(source: bytes) -> slice_supersets.Supersets | None:
+    """The driver's pass gives the plans of the scanner's whole pass, the same ends of L and the
+    wrapper's closer, and the supersets a26b21f gives for that L."""
+    scanned, made = slice_supersets.scanned_supersets(source, RULES.level_key, RULES.options_argument)
+    full = statement_ends(source)
+    assert scanned.trouble == full.trouble
+    for count in (2, 3, 7):
+        assert slices.plan_of(source, count, scanned) == slices.plan_of(source, count, full)
+    if full.trouble is not None:
+        assert made is None
+        return None
+    head = slices._BUN_CJS_HEAD.match(source)
+    opener = PROGRAM if head is None else head.end() - 1
+    assert scanned.ends.get(opener) == full.ends.get(opener)
+    assert scanned.closers.get(opener) == full.closers.get(opener)
+    braces = None if head is None else (opener, full.closers[opener])
+    theirs = recorded.supersets(source, braces, RULES.level_key, RULES.options_argument, full.masked)
+    assert made is not None and theirs is not None
+    assert [getattr(made, name) for name in FIELDS] == [getattr(theirs, name) for name in FIELDS]
+    return made
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_every_fixture_s_one_pass_gives_the_recorded_plan_and_supersets(path: Path) -> None:
+    source = path.read_bytes()
+    assert_as_recorded(source)
+    assert_as_recorded(BUN % source)
+    for cut in (len(source) // 3, len(source) // 2):  # a unit cut anywhere: mostly trouble
+        assert_as_recorded(source[:cut])
+        assert_as_recorded(source[cut:])
+
+
+def test_the_scanner_s_pass_gives_the_ends_where_the_one_pass_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a byte the one pass cannot read (none seen: forced here), the scanner's own pass
+    gives the ends, and the supersets stop there as a26b21f's do."""
+    declarations = slice_supersets._declarations
+    monkeypatch.setattr(slice_supersets, "_declarations", lambda *args: (*declarations(*args)[:4], -1))
+    for body in (b"var a=1;function b(){throw 1}c();", b"x(function(){y();});z();"):
+        for source in (body, BUN % body):
+            assert assert_as_recorded(source) is not None
+            assert slice_supersets.scanned_supersets(source, "level", 1)[0] == statement_ends(source)
+
+
+#: statements and pieces of them: declarations of every kind, literals hiding brackets and `;`,
+#: ASI, `else` and `while` after a `;`, groups nested deeper than the pass jumps whole
+SNIPPETS = [b"var a=1,b=f(x,y),c;", b"let{d,e:[g,h=i]}=j,[k,,l]=m;", b"const n=`${o(p)}`,q=/,/g,r=(s,t)=>{var u=1};",
+            b"function v(w){var z=2}", b"function*A(){}", b"async function B(){}", b"class C extends D{}",
+            b"export const E=1;", b"var F=1\nvar G=2\n", b"var H=" + b"(" * 40 + b"1" + b")" * 40 + b",I=3;",
+            b"x({level:'warn'},1);", b"L(a,{level:'error'});", b"P(a,/*c*/{level:1});", b"R(a,{'level':1});",
+            b"function J(a){if(a)throw a}", b"const K=()=>{throw 1},S=function(){g(()=>{throw 2})};",
+            b"function U(){h('throw')}", b"function V(){return J(1)}", b"const X=a=>K(a),", b"Y=1\n",
+            b"if(n)o();else p();", b"do q();while(r);", b"/*;}*/s();", b"// ;}\nt();", b"g('};');", b'h("\\";}");',
+            b"i(`;}${j({k:1})};`);", b"y++/2;", b"z=[1,2];", b"({a:1});", b"let A2=`x`;", b";", b"a=b/c/d;",
+            b"f(/;}/g);", b"G2=`${H(`${I;J}`)}`;", b"K2=(L)/M/N;", b"var\u0061=1;", b"var $=1,_=2,\xc3\xa9=3;",
+            b"function T(){" + b"[" * 40 + b"1" + b"]" * 40 + b";throw 3}", b"class{};", b"var", b"function",
+            b"'it\"s';", b"`it's`;", b"#x;", b"a.var=1;", b"let\nb=2;", b"{var c=3}", b"(", b")", b"}", b"'"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(SNIPPETS), max_size=30), st.booleans())
+def test_made_up_units_give_the_recorded_plan_and_supersets(parts: list[bytes], wrapped: bool) -> None:
+    body = b"".join(parts)
+    assert_as_recorded(BUN % body if wrapped else body)

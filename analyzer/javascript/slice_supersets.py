@@ -1,27 +1,44 @@
 """Byte supersets of values a sliced extraction needs before any slice is read (docs/slices.md,
 "The byte supersets"): the names L declares, the level-option calls per callee, the throwers
-and the hot functions; read from the unit the cut scanner blanked. Each holds the exact value the whole
-tree gives: the merge checks it, a miss costs a re-parse."""
+and the hot functions; read from the unit the cut scanner blanked, in the pass that reads L's
+statement ends for the plan (`scanned_supersets`). Each holds the exact value the whole tree
+gives: the merge checks it, a miss costs a re-parse."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-from analyzer.javascript.slice_scanner import _HARMLESS, _SKIPPED, _SKIPPED_DEPTH, _hide, _unmatched_brackets
+from analyzer.javascript.slice_scanner import (
+    _CONTINUES,
+    _HARMLESS,
+    _SKIPPED,
+    _SKIPPED_DEPTH,
+    PROGRAM,
+    Scanned,
+    _depths,
+    _hide,
+    _unmatched_brackets,
+    statement_ends,
+)
+from analyzer.javascript.slices import _BUN_CJS_HEAD
 from analyzer.javascript.syntax import starts_word
 
 _NAME = rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*+"
 _GAP = rb"[\s\0]*+"  # white space, and comments blanked
 # L's own tokens, groups and the literals left in the blanked bytes jumped whole, up to a
-# declaring keyword (var, let, const: 1; function: 2; class: 3) or an opener nested too deep to
-# jump (4); a closer or the end stops it
+# declaring keyword (var, let, const: 1; function: 2; class: 3), an opener nested too deep to
+# jump (4), a `;` (5), a closer (6: L's own) or the end (7); else a byte no token starts with
 _TOP_KEYWORD = re.compile(
-    rb"(?:[^(){}\[\]A-Za-z_$\x80-\xff\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED
+    rb"(?:[^(){}\[\];A-Za-z_$\x80-\xff\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED
     + rb"|(?!(?:var|let|const|function|class)(?![\w$\x80-\xff]))" + _NAME + rb")*+"
-    rb"(?:(?:(var|let|const)|(function)|(class))(?![\w$\x80-\xff])|([(\[{]))")
+    rb"(?:(?:(var|let|const)|(function)|(class))(?![\w$\x80-\xff])|([(\[{])|(;)|([)\]}])|(\Z))")
+_SEMICOLON, _CLOSER = 5, 6
 _DECLARED = re.compile(_GAP + rb"(?:(" + _NAME + rb")|([\[{]))")
 _FUNCTION_NAME = re.compile(_GAP + rb"(?:\*" + _GAP + rb")?(" + _NAME + rb")")
+# most functions in one match: the name (1), the parameters and the body (2) jumped whole
+_FUNCTION_HEAD = re.compile(_GAP + rb"(?:\*" + _GAP + rb")?(" + _NAME + rb")" + _GAP + _SKIPPED + _GAP
+                            + rb"(" + _SKIPPED + rb")")
 _CLASS_NAME = re.compile(_GAP + rb"(" + _NAME + rb")")
 _NAMES = re.compile(_NAME)
 # a `const`'s value that may be a function or an arrow (in parentheses or not)
@@ -34,7 +51,11 @@ _IDENTIFIER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _GROUP_AFTER = re.compile(_GAP + rb"(?:(" + _SKIPPED + rb")|[(\[{])")
 # a declarator's initializer up to the `,` before the next (1), an opener nested too deep (2), or
 # else where it stops (a `;`, a closer, the end)
-_INITIALIZER = re.compile(rb"(?:[^(){}\[\],;\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED + rb")*+(?:(,)|([(\[{]))?")
+_INITIALIZER_BYTES = rb"(?:[^(){}\[\],;\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED + rb")*+"
+_INITIALIZER = re.compile(_INITIALIZER_BYTES + rb"(?:(,)|([(\[{]))?")
+# most declarators in one match: the name (1), its initializer as `_INITIALIZER` reads it (2: a
+# `,`; 3: an opener nested too deep)
+_NAMED_DECLARATOR = re.compile(_GAP + rb"(" + _NAME + rb")" + _INITIALIZER_BYTES + rb"(?:(,)|([(\[{]))?")
 # the bytes of an argument list up to a `,` of its own (the literals left in the blanked bytes hold
 # no bracket, but may hold a `,`)
 _ARGUMENT = re.compile(rb"(?:[^,(){}\[\]\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED + rb")*+")
@@ -63,6 +84,25 @@ class Supersets:
     cold: dict[int, int] = field(default_factory=dict)
 
 
+def scanned_supersets(source: bytes, level_key: str, options_argument: int) -> tuple[Scanned, Supersets | None]:
+    """What `slices.plan_of` reads of `statement_ends` (the ends of L, the program or the body of
+    Bun's wrapper, and the wrapper's closer; nothing else, and no blanked bytes), and the byte
+    supersets of that L (None when the scanner is unsure), from one pass over L's tokens (docs/slices.md,
+    "The byte supersets"). On a byte that pass cannot read, the scanner's own pass gives the ends."""
+    hidden = _hide(source)
+    if hidden is None or _unmatched_brackets(hidden[0]):
+        return statement_ends(source), None
+    masked = hidden[0]
+    head = _BUN_CJS_HEAD.match(source)
+    opener = PROGRAM if head is None else head.end() - 1
+    names, throwers, functions, ends, end = _declarations(source, masked, opener + 1, len(source))
+    if end < 0:  # the names stop there too, as they would on L alone
+        scanned = Scanned(*_depths(source, masked, hidden[1]), None)
+    else:
+        scanned = Scanned({opener: ends} if ends else {}, {} if head is None else {opener: end}, None)
+    return scanned, _supersets(source, masked, names, throwers, functions, level_key, options_argument)
+
+
 def supersets(source: bytes, braces: tuple[int, int] | None, level_key: str, options_argument: int,
               masked: bytearray | None = None) -> Supersets | None:
     """The byte supersets of a unit whose L has these braces (`Plan.braces`: None for the
@@ -74,7 +114,12 @@ def supersets(source: bytes, braces: tuple[int, int] | None, level_key: str, opt
             return None
         masked = hidden[0]
     start, stop = (0, len(source)) if braces is None else (braces[0] + 1, braces[1])
-    names, throwers, functions = _declarations(source, masked, start, stop)
+    names, throwers, functions, _, _ = _declarations(source, masked, start, stop)
+    return _supersets(source, masked, names, throwers, functions, level_key, options_argument)
+
+
+def _supersets(source: bytes, masked: bytearray, names: set[bytes], throwers: set[bytes],
+               functions: list[tuple[list[bytes], int, int]], level_key: str, options_argument: int) -> Supersets:
     hot, cold = _hot(source, throwers, functions)
     return Supersets(frozenset(names), _level_option_calls(source, masked, level_key, options_argument),
                      frozenset(throwers), hot, cold)
@@ -107,36 +152,50 @@ def _past_group(masked: bytearray, at: int) -> int:
 
 
 def _declarations(source: bytes, masked: bytearray, start: int, stop: int
-                  ) -> tuple[set[bytes], set[bytes], list[tuple[list[bytes], int, int]]]:
+                  ) -> tuple[set[bytes], set[bytes], list[tuple[list[bytes], int, int]], list[int], int]:
     """The names L declares: after `var`, `let`, `const` among L's own tokens, the name or every
     name of the pattern that starts each declarator (a declarator ends at a `,` outside
     brackets); after `function`, `function*` and `class`, the name. And the throwers: the
     functions (`function NAME`, `const NAME =` a function or an arrow, as
     `handlers.sources._function_of` takes them) whose bytes hold a `throw` token. And those
-    functions: their names and their bytes [start, stop) from the name (or pattern) on."""
+    functions: their names and their bytes [start, stop) from the name (or pattern) on. And L's
+    statement ends, as `statement_ends` finds them, and where L ends: its closer, or `stop`
+    (-1: on a byte no token starts with, where the names stop too)."""
     names: set[bytes] = set()
     throwers: set[bytes] = set()
     functions: list[tuple[list[bytes], int, int]] = []
-    pos = start
+    ends: list[int] = []
+    pos, continues = start, _CONTINUES.match
     while (found := _TOP_KEYWORD.match(masked, pos, stop)) is not None:
         pos = found.end()
         group = found.lastindex
-        if group == 4:
+        if group == _SEMICOLON:
+            if not continues(source, pos):
+                ends.append(pos)
+        elif group is not None and group >= _CLOSER:
+            return names, throwers, functions, ends, pos - 1 if group == _CLOSER else pos
+        elif group == 4:
             pos = _past_group(masked, pos - 1)
         elif group == 1:
             at, constant = pos, masked[pos - 5:pos] == b"const"
-            while (declared := _DECLARED.match(masked, at, stop)) is not None:
-                if declared.lastindex == 1:
+            while True:
+                if (declared := _NAMED_DECLARATOR.match(masked, at, stop)) is not None:
                     these = [source[declared.start(1):declared.end(1)]]
-                    at = declared.end()
-                else:
+                    value, named_at, at = declared.end(1), declared.start(1), declared.end()
+                    more = declared.lastindex == 2
+                    if declared.lastindex == 3:
+                        at, more = _initializer_end(masked, _past_group(masked, at - 1), stop)
+                    names.add(these[0])
+                elif (declared := _DECLARED.match(masked, at, stop)) is not None:  # a pattern
                     at = _past_group(masked, declared.end() - 1)
                     these = list(map(bytes, _NAMES.findall(masked, declared.end(), at - 1)))
-                names.update(these)
-                value, named_at = at, declared.start()
-                at, more = _initializer_end(masked, at, stop)
+                    names.update(these)
+                    value, named_at = at, declared.start()
+                    at, more = _initializer_end(masked, at, stop)
+                else:
+                    break
                 if constant and _FUNCTION_VALUE.match(masked, value, at):
-                    functions.append((these, declared.start(1) if declared.lastindex == 1 else named_at, at))
+                    functions.append((these, named_at, at))
                     if _holds_throw(masked, value, at):
                         throwers.update(these)
                 if not more:
@@ -147,6 +206,12 @@ def _declarations(source: bytes, masked: bytearray, start: int, stop: int
             named = _CLASS_NAME.match(masked, pos, stop)
             if named is not None:
                 names.add(source[named.start(1):named.end(1)])
+        elif (head := _FUNCTION_HEAD.match(masked, pos, stop)) is not None:
+            name, pos = source[head.start(1):head.end(1)], head.end()
+            names.add(name)
+            functions.append(([name], head.start(1), pos))
+            if _holds_throw(masked, head.start(2), pos):
+                throwers.add(name)
         elif (named := _FUNCTION_NAME.match(masked, pos, stop)) is not None:
             name = source[named.start(1):named.end(1)]
             names.add(name)
@@ -157,7 +222,7 @@ def _declarations(source: bytes, masked: bytearray, start: int, stop: int
                 functions.append(([name], named.start(1), pos))
                 if _holds_throw(masked, body.start(1) if body.lastindex else body.end() - 1, pos):
                     throwers.add(name)
-    return names, throwers, functions
+    return names, throwers, functions, ends, -1
 
 
 def _holds_throw(masked: bytearray, start: int, stop: int) -> bool:
@@ -204,7 +269,7 @@ _BACK_GAP = re.compile(_GAP)
 _BACK_CALLEE = re.compile(_GAP + rb"([\w$\x80-\xff]++)" + _GAP + rb"(\.)?")
 
 
-def _back_to_opener(backwards: bytes, at: int) -> int:
+def _back_to_opener(backwards: bytearray, at: int) -> int:
     """From `at` (an offset of `backwards`), the offset of the opener around it; -1 if none."""
     while (found := _BACK_TO_OPENER.match(backwards, at)) is not None:
         at = found.end()
@@ -234,7 +299,7 @@ def _level_option_calls(source: bytes, masked: bytearray, level_key: str, option
     count as one, as `syntax.named_index` counts it), as `logger.level_options` finds them, and
     some more: keys in strings, `new X(…)`."""
     size = len(masked)
-    backwards = bytes(masked[::-1])
+    backwards = masked[::-1]
     calls: dict[int, str] = {}
     for match in re.finditer(re.escape(level_key.encode()) + rb"[\"']?\s*:", source):
         start = match.start()

@@ -61,8 +61,7 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, facts_tree, slice_facts, unit_site_facts
 from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
-from analyzer.javascript.slice_scanner import statement_ends
-from analyzer.javascript.slice_supersets import Supersets, supersets
+from analyzer.javascript.slice_supersets import Supersets, scanned_supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
 from analyzer.javascript.unit_tree import UnitTree
@@ -129,12 +128,11 @@ def sliced_halves(
     merged; or why the unit cannot be extracted so (then nothing is kept). `forced`: the
     logger's name when it is not detected; `map_slices`: the executor's (`Inline.map_slices`),
     which reads the slices in order or shares them with a worker."""
-    scanned = statement_ends(source)
+    # L's statement ends and the byte supersets of L, in one pass over its tokens
+    scanned, found = scanned_supersets(source, rules.level_key, rules.options_argument)
     plan = slices.plan_of(source, cuts, scanned)
     if isinstance(plan, str):
         return f"no plan: {plan}"
-    # from the bytes the scanner blanked, which die here
-    found = supersets(source, plan.braces, rules.level_key, rules.options_argument, scanned.masked)
     del scanned
     try:
         return _halves(name, source, plan, found, rules, forced, map_slices or _in_order)
