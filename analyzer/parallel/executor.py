@@ -16,6 +16,7 @@ from analyzer.parallel.forked import LOST, Side, can_fork, from_both_ends
 from analyzer.trace import mark
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 #: how much lower a worker's scheduling priority is than the scan's: a worker takes idle cores;
 #: on a busy machine it falls behind and the scan does the work itself, as with `--jobs 1`
@@ -67,10 +68,12 @@ class Inline:
         the whole tree here (no worker shares the slices)."""
         return self.slices if self.slices is not None else 1
 
-    def map_slices(self, work: Callable[[int], T], count: int) -> list[T]:
-        """`[work(i) for i in range(count)]`: a unit's slices, each parsed, read and freed by
-        `work`, whose value holds no node (docs/slices.md)."""
-        return [work(i) for i in range(count)]
+    def map_slices(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]) -> list[T]:
+        """`[work(i, need) for i in range(count)]`: a unit's slices, each parsed, read and freed by
+        `work`, whose value holds no node (docs/slices.md); `need()` gives `prepare()`'s value,
+        the unit-wide values every slice's reading needs (made once, first, here)."""
+        prepared = prepare()
+        return [work(i, lambda: prepared) for i in range(count)]
 
 
 class Forked(Inline):
@@ -96,14 +99,15 @@ class Forked(Inline):
             return 1
         return max(2, round(size / SLICE_BYTES))
 
-    def map_slices(self, work: Callable[[int], T], count: int) -> list[T]:
+    def map_slices(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]) -> list[T]:
         """With `jobs` above 1, a forked worker reads the slices from the last while this process
-        reads them from the first, until they meet (docs/slices.md, step 10). It is not niced:
-        its work is the scan's own, not ahead of it."""
+        reads them from the first, until they meet (docs/slices.md, step 10). The worker is forked
+        first: it parses its first slice while this process makes `prepare()`'s value, which it
+        is then handed. It is not niced: its work is the scan's own, not ahead of it."""
         if self.jobs < 2 or count < 2:
-            return super().map_slices(work, count)
+            return super().map_slices(work, count, prepare)
         mark("scan: slice worker forked")
-        return from_both_ends(work, count)
+        return from_both_ends(work, count, prepare)
 
     def ahead(self, task: Callable[[], T], weight: int) -> Ahead[T]:
         if not self._ahead or weight < WORKER_MIN_BYTES:
