@@ -230,3 +230,50 @@ def test_a_failure_while_preparing_stops_the_child() -> None:
     with pytest.raises(KeyError):
         from_both_ends(_square_noting(os.getpid(), slow=True), 8, prepare)
     assert not _children()
+
+
+def _halves(map_slices=None):  # type: ignore[no-untyped-def]
+    from test_slices_scan import RULES, UNITS
+
+    from analyzer.javascript.sliced import sliced_halves
+    return [sliced_halves("u.js", UNITS[name], 7, RULES, None, map_slices)
+            for name in ("facts.js", "handlers.sink.bun.js")]
+
+
+@pytest.mark.parametrize("point", ["waiting", "holding", "failing"])
+def test_a_slice_worker_lost_around_the_hand_off_leaves_the_same_halves(
+    monkeypatch: pytest.MonkeyPatch, point: str,
+) -> None:
+    """The slice worker dies while it waits for the unit-wide values, dies holding them before its
+    first slice is sent, or cannot read them: the scan reads every slice itself, the same."""
+    from analyzer.parallel import forked
+    from analyzer.parallel.executor import executor_for
+
+    receive = forked._Handoff.receive
+
+    def lost(self: forked._Handoff) -> object:
+        if point == "failing":
+            raise ChildLost("no value")
+        if point == "holding":
+            receive(self)
+        os._exit(3)
+
+    whole = _halves()
+    monkeypatch.setattr(forked._Handoff, "receive", lost)
+    assert _halves(executor_for(2).map_slices) == whole
+    assert not _children()
+
+
+def test_a_unit_the_scan_cannot_slice_while_the_worker_parses_stops_the_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The unit-wide values are made after the fork: a reason found then (here no byte
+    supersets) is the scan's, as without a worker, and the worker is gone."""
+    from analyzer.javascript import sliced
+    from analyzer.parallel.executor import executor_for
+
+    monkeypatch.setattr(sliced, "supersets", lambda *args: None)
+    alone = _halves()
+    assert alone == ["no byte supersets: the scanner is unsure"] * 2
+    assert _halves(executor_for(2).map_slices) == alone
+    assert not _children()

@@ -27,6 +27,9 @@ WORKER_MIN_BYTES = 1 << 20
 #: each slice about `SLICE_BYTES` (docs/performance.md, "The design in one screen")
 SLICED_MIN_BYTES = 4 << 20
 SLICE_BYTES = 3 << 20
+#: the slices a unit shared with a worker has beyond one per `SLICE_BYTES`: its middle slices
+#: are smaller (`slices.shares`), and these keep the others about `SLICE_BYTES`
+MEETING_SLICES = 2
 
 
 class Ahead(Generic[T]):
@@ -92,12 +95,14 @@ class Forked(Inline):
 
     def slices_for(self, size: int) -> int:
         """With `jobs` above 1, a unit of `SLICED_MIN_BYTES` or more is read as one slice per
-        `SLICE_BYTES` (docs/performance.md, "The design in one screen")."""
+        `SLICE_BYTES`, and two more: the plan's middle slices are smaller, so that the scan and
+        its worker, reading from both ends, meet with little left to wait for (docs/slices.md,
+        step 10; `slices.shares`)."""
         if self.slices is not None:
             return self.slices
         if self.jobs < 2 or size < SLICED_MIN_BYTES:
             return 1
-        return max(2, round(size / SLICE_BYTES))
+        return max(2, round(size / SLICE_BYTES)) + MEETING_SLICES
 
     def map_slices(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]) -> list[T]:
         """With `jobs` above 1, a forked worker reads the slices from the last while this process
