@@ -362,20 +362,20 @@ def test_a_slice_lacking_a_name_is_read_again(monkeypatch: pytest.MonkeyPatch) -
     with it (`references.unsearched`); with no superset at all, the unit is read whole."""
     source = SYNTHETIC["forward.bun.js"]
     plan, _ = statement_plan(source, 5)
-    found = sliced.scanned_supersets
+    found = sliced.scanned_then_supersets
 
     def fewer(*args: Any) -> tuple[Any, Any]:
-        scanned, made = found(*args)
-        return scanned, dataclasses.replace(made, names=made.names - {b"b", b"later"})
+        scanned, later = found(*args)
+        return scanned, lambda: dataclasses.replace(later(), names=later().names - {b"b", b"later"})
 
     marks: list[str] = []
     monkeypatch.setattr(sliced, "mark", marks.append)
-    monkeypatch.setattr(sliced, "scanned_supersets", fewer)
+    monkeypatch.setattr(sliced, "scanned_then_supersets", fewer)
     assert_driven_as_the_whole(source, plan, monkeypatch)
     again = [mark for mark in marks if "read again for the reference graph" in mark]
     assert len(again) == len(plan.ranges)  # each slice lacked `b` or `later`
     # the sources' rows need them
-    monkeypatch.setattr(sliced, "scanned_supersets", lambda *args: (found(*args)[0], None))
+    monkeypatch.setattr(sliced, "scanned_then_supersets", lambda *args: (found(*args)[0], lambda: None))
     assert driven(source, plan, monkeypatch) == "no byte supersets: the scanner is unsure"
 
 

@@ -167,10 +167,29 @@ def test_the_cut_count_is_the_executors() -> None:
     large = 27 << 20
     assert Inline().slices_for(large) == executor_for(1).slices_for(large) == 1
     assert executor_for(2).slices_for(SLICED_MIN_BYTES - 1) == 1
-    assert executor_for(2).slices_for(SLICED_MIN_BYTES) == max(2, round(SLICED_MIN_BYTES / SLICE_BYTES)) == 2
-    assert executor_for(2).slices_for(large) == 9
+    assert executor_for(2).slices_for(SLICED_MIN_BYTES) == max(2, round(SLICED_MIN_BYTES / SLICE_BYTES)) + 2 == 4
+    assert executor_for(2).slices_for(large) == 9 + 2  # the middle ones smaller (`slices.shares`)
     assert executor_for(1, 3).slices_for(10) == executor_for(2, 3).slices_for(10) == 3
     assert executor_for(2, 1).slices_for(large) == 1
+
+
+def test_the_middle_slices_are_the_smaller_where_two_readers_meet() -> None:
+    """The plan's slices near the middle of L are smaller (`slices.shares`), so that the scan and
+    its worker reading from both ends meet with little left (docs/slices.md, step 10); the
+    first and last keep a full share, and the ranges tile L at statement ends."""
+    assert slices.shares(2) == [1.0, 1.0]
+    assert slices.shares(4) == [1.0, 0.36, 0.36, 1.0]
+    assert slices.shares(7) == [1.0, 1.0, 0.6, 0.36, 0.6, 1.0, 1.0]
+    source = b"".join(b"f%d();" % index for index in range(20_000))
+    for count in (3, 6, 11):
+        made = slices.plan_of(source, count)
+        assert isinstance(made, slices.Plan) and len(made.ranges) == count
+        sizes = [end - start for start, end in made.ranges]
+        assert [start for start, _ in made.ranges[1:]] == [end for _, end in made.ranges[:-1]]
+        total = sum(slices.shares(count))
+        for size, share in zip(sizes, slices.shares(count), strict=True):
+            assert abs(size - len(source) * share / total) < 20  # a statement's bytes at most
+        assert source[made.ranges[1][0] - 1:made.ranges[1][0]] == b";"
 
 
 def test_a_unit_with_no_plan_is_read_whole(tmp_path: Path) -> None:

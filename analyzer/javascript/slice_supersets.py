@@ -7,7 +7,9 @@ gives: the merge checks it, a miss costs a re-parse."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from analyzer.javascript.slice_scanner import (
     _CONTINUES,
@@ -89,9 +91,17 @@ def scanned_supersets(source: bytes, level_key: str, options_argument: int) -> t
     Bun's wrapper, and the wrapper's closer; nothing else, and no blanked bytes), and the byte
     supersets of that L (None when the scanner is unsure), from one pass over L's tokens (docs/slices.md,
     "The byte supersets"). On a byte that pass cannot read, the scanner's own pass gives the ends."""
+    scanned, rest = scanned_then_supersets(source, level_key, options_argument)
+    return scanned, rest()
+
+
+def scanned_then_supersets(source: bytes, level_key: str, options_argument: int
+                           ) -> tuple[Scanned, Callable[[], Supersets | None]]:
+    """`scanned_supersets`, its supersets made when the second value is called: the plan needs
+    only the ends, and the rest of the supersets can wait until a slice worker has started."""
     hidden = _hide(source)
     if hidden is None or _unmatched_brackets(hidden[0]):
-        return statement_ends(source), None
+        return statement_ends(source), lambda: None
     masked = hidden[0]
     head = _BUN_CJS_HEAD.match(source)
     opener = PROGRAM if head is None else head.end() - 1
@@ -100,7 +110,7 @@ def scanned_supersets(source: bytes, level_key: str, options_argument: int) -> t
         scanned = Scanned(*_depths(source, masked, hidden[1]), None)
     else:
         scanned = Scanned({opener: ends} if ends else {}, {} if head is None else {opener: end}, None)
-    return scanned, _supersets(source, masked, names, throwers, functions, level_key, options_argument)
+    return scanned, partial(_supersets, source, masked, names, throwers, functions, level_key, options_argument)
 
 
 def supersets(source: bytes, braces: tuple[int, int] | None, level_key: str, options_argument: int,

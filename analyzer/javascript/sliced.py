@@ -61,7 +61,7 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, facts_tree, slice_facts, unit_site_facts
 from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
-from analyzer.javascript.slice_supersets import Supersets, scanned_supersets
+from analyzer.javascript.slice_supersets import Supersets, scanned_then_supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
 from analyzer.javascript.unit_tree import UnitTree
@@ -77,15 +77,20 @@ _SliceParts = tuple[SliceModules, SliceSites, SliceFacts, SlicePart, SliceClasse
 FALLBACKS: Counter[str] = Counter()
 
 
+S = TypeVar("S")
+
+
 class SliceMap(Protocol):
-    """How a unit's slices are read: `[work(i) for i in range(count)]`, here or shared with a
-    worker (the executor's `map_slices`)."""
+    """How a unit's slices are read: `[work(i, need) for i in range(count)]`, here or shared with
+    a worker (the executor's `map_slices`); `need()` gives `prepare()`'s value, made once."""
 
-    def __call__(self, work: Callable[[int], T], count: int) -> list[T]: ...
+    def __call__(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]
+                 ) -> list[T]: ...
 
 
-def _in_order(work: Callable[[int], T], count: int) -> list[T]:
-    return [work(index) for index in range(count)]
+def _in_order(work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]) -> list[T]:
+    prepared = prepare()
+    return [work(index, lambda: prepared) for index in range(count)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,14 +133,15 @@ def sliced_halves(
     merged; or why the unit cannot be extracted so (then nothing is kept). `forced`: the
     logger's name when it is not detected; `map_slices`: the executor's (`Inline.map_slices`),
     which reads the slices in order or shares them with a worker."""
-    # L's statement ends and the byte supersets of L, in one pass over its tokens
-    scanned, found = scanned_supersets(source, rules.level_key, rules.options_argument)
+    # L's statement ends from one pass over its tokens, which also reads what the byte
+    # supersets need; they are made by `prepare`, while a slice worker parses its first slice
+    scanned, later = scanned_then_supersets(source, rules.level_key, rules.options_argument)
     plan = slices.plan_of(source, cuts, scanned)
     if isinstance(plan, str):
         return f"no plan: {plan}"
     del scanned
     try:
-        return _halves(name, source, plan, found, rules, forced, map_slices or _in_order)
+        return _halves(name, source, plan, later, rules, forced, map_slices or _in_order)
     except (BoundExceeded, MemoryError) as bound:  # a bound's first error is the whole tree's
         return f"a bound exceeded: {bound}"
     except _Unsliceable as why:
@@ -146,8 +152,22 @@ class _Unsliceable(Exception):
     """A slice, or the unit, the halves cannot read exactly."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Unitwide:
+    """What every slice's halves need from the whole unit's bytes (picklable: made by the scan
+    while a worker parses its first slice, and handed to it)."""
+
+    #: the byte supersets (`slice_supersets.scanned_then_supersets`'s second value)
+    found: Supersets
+    #: the module helpers (stage 3b, `esbuild.unit_helpers`)
+    helpers: list[Helper]
+    #: webpack's module table names (`webpack.table_names`)
+    names: frozenset[str]
+
+
 def _halves(
-    name: str, source: bytes, plan: slices.Plan, found: Supersets | None, rules: JavaScriptRules, forced: str | None,
+    name: str, source: bytes, plan: slices.Plan, later: Callable[[], Supersets | None], rules: JavaScriptRules,
+    forced: str | None,
     map_slices: SliceMap,
 ) -> SlicedHalves:
     parser = new_parser()
@@ -158,21 +178,22 @@ def _halves(
     chain = () if head is None else tuple(ancestors(main_container(head.root_node), head.root_node))
     nodes = head.root_node.descendant_count if head is not None else 1
     literals = Literals(source)
-    cores = esbuild.core_offsets(literals)
-    if any(not plan.ranges[0][0] <= offset < plan.ranges[-1][1] for offset in cores):
-        raise _Unsliceable("a module helper outside L: its core is in the head tree's bytes")
-    # the helpers first (stage 3b): the statements holding a core are read before any wrapper
-    helpers = esbuild.unit_helpers(_helpers_first(parser, source, literals, plan, cores))
-    names = webpack.table_names(literals)
-
     list_type = "program" if head is None else "statement_block"
-    wanted = _logger_candidates(found, rules)
-    # the names L may declare, looked for by every slice's words pass (None: each slice's own,
-    # and the slices lacking some are read again)
-    declared = found.names if found is not None else None
-    if found is None:  # the sources' rows need both byte supersets
-        raise _Unsliceable("no byte supersets: the scanner is unsure")
-    throwers, hot, cold = found.throwers, found.hot, found.cold
+
+    def prepare() -> _Unitwide:
+        found = later()
+        cores = esbuild.core_offsets(literals)
+        if any(not plan.ranges[0][0] <= offset < plan.ranges[-1][1] for offset in cores):
+            raise _Unsliceable("a module helper outside L: its core is in the head tree's bytes")
+        # the helpers first (stage 3b): the statements holding a core are read before any wrapper
+        helpers = esbuild.unit_helpers(_helpers_first(parser, source, literals, plan, cores))
+        names = webpack.table_names(literals)
+        if found is None:  # the sources' rows need both byte supersets
+            raise _Unsliceable("no byte supersets: the scanner is unsure")
+        prepared.append(_Unitwide(found, helpers, names))
+        return prepared[0]
+
+    prepared: list[_Unitwide] = []
 
     def sites_of(tree: Tree, more: frozenset[str]) -> tuple[SliceSites, SliceFacts]:
         found: TreeSites = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more)
@@ -208,31 +229,36 @@ def _halves(
                           heritage_names(tree, source, within), resolution, more)
 
     def halves_of(
-        index: int, tree: Tree, lists: StatementLists,
+        index: int, tree: Tree, lists: StatementLists, unit: _Unitwide,
     ) -> _SliceParts:
+        found, helpers, names = unit.found, unit.helpers, unit.names
+        # the names L may declare, looked for by every slice's words pass
+        wanted, declared = _logger_candidates(found, rules), found.names
         root = tree.root_node
         modules = slice_modules(root, source, literals, lists, helpers, span=plan.ranges[index], chain=chain,
                                 table_names=names)
-        found = tree_sites(tree, source, rules, forced, TopScopes(root, chain, list_type), wanted)
-        site_part = found.rows
+        rows = tree_sites(tree, source, rules, forced, TopScopes(root, chain, list_type), wanted)
+        site_part = rows.rows
         # one UnitTree for the slice's halves, the facts' first (docs/slices.md, stage 7)
         part = facts_tree(tree, source, chain, list_type)
-        fact_part = slice_facts(name, source, tree, found, rules, chain, list_type, part)
+        fact_part = slice_facts(name, source, tree, rows, rules, chain, list_type, part)
         offsets = _potential_roots(site_part)
         items, reference_part = slice_part(
             tree, source, plan.ranges[index], speculated_modules(modules, source, helpers), declared,
             lambda raw: root_candidates(raw, offsets), part.normalizer)
-        class_part = classes_of(index, part, found.heritages, found.resolution, frozenset())
+        class_part = classes_of(index, part, rows.heritages, rows.resolution, frozenset())
         handler_part = handlers_of(index, tree, site_part)
         # the calls of its protected blocks and its functions' bodies, with names from the bytes
         source_part = slice_sources(source, items.raw, reference_part.references.shadowed, {}, handler_part.blocks,
-                                    callees=hot, throwers=throwers, cold=cold)
+                                    callees=found.hot, throwers=found.throwers, cold=found.cold)
         handler_part.blocks.clear()  # nodes: they die with the tree
         del items
         return modules, site_part, fact_part, reference_part, class_part, handler_part, source_part
 
-    def read(index: int) -> tuple[_SliceParts, int]:
-        made = _on_slice(parser, source, plan, index, halves_of)
+    def read(index: int, need: Callable[[], _Unitwide]) -> tuple[_SliceParts, int]:
+        # parsed and checked before the unit-wide values are needed: a worker's first slice is
+        # parsed while the scan makes them
+        made = _on_slice(parser, source, plan, index, lambda i, tree, lists: halves_of(i, tree, lists, need()))
         mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
         return made
 
@@ -244,7 +270,7 @@ def _halves(
     handlers: list[TreeHandlers] = []
     sources: list[SourceRows] = []
     for (module_part, site_part, fact_part, reference_part, class_part, handler_part, source_part), count in \
-            map_slices(read, len(plan.ranges)):
+            map_slices(read, len(plan.ranges), prepare):
         modules.append(module_part)
         sites.append(site_part)
         facts.append(fact_part)
@@ -253,6 +279,8 @@ def _halves(
         handlers.append(handler_part)
         sources.append(source_part)
         nodes += count - 1  # less the slice's own `program`
+    found, helpers = prepared[0].found, prepared[0].helpers
+    wanted, throwers, hot = _logger_candidates(found, rules), found.throwers, found.hot
     # a logger candidate a slice did not resolve (its option calls are in others): read it again
     missing = logger_detection.missing_names([part.logger for part in sites], rules, forced)
     for index, lacked in enumerate(missing):

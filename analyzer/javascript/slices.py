@@ -32,6 +32,10 @@ _HEAD_ALLOWANCE = 4096
 _MAX_OUTSIDE_SHARE = 0.1
 #: a gap between two statement ends over this share of L is about one statement holding most of it
 _MAX_STATEMENT_SHARE = 0.5
+#: the sizes of the slices nearest the middle of L, against the others': two readers from both
+#: ends meet there, and the one done first idles at most the other's last, small slice
+#: (docs/slices.md, step 10); the middle one or two first, then their neighbours
+_MEETING_SHARES = (0.36, 0.6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +63,8 @@ def plan(source: bytes, count: int) -> Plan | None:
 
 
 def plan_of(source: bytes, count: int, scanned: Scanned | None = None) -> Plan | str:
-    """The plan for at most `count` slices balanced by bytes, or why the unit stays one tree;
+    """The plan for at most `count` slices cut by bytes, smaller toward the middle
+    (`shares`; by bytes alone when that gives fewer slices), or why the unit stays one tree;
     `scanned`: the unit's `statement_ends`, when the caller keeps it."""
     if count < 2:
         return "fewer than 2 slices asked"
@@ -83,7 +88,10 @@ def plan_of(source: bytes, count: int, scanned: Scanned | None = None) -> Plan |
     widest = max(b - a for a, b in itertools.pairwise(edges))
     if not cuts or widest > (last - first) * _MAX_STATEMENT_SHARE:
         return f"one stretch holds most of L: {widest} of its {last - first} bytes hold no statement end"
-    chosen = _balanced([end for end, _ in cuts], first, last, count)
+    ends = [end for end, _ in cuts]
+    chosen = _balanced(ends, first, last, shares(count))
+    if len(chosen) < count - 1:  # small middle slices on one statement end: by bytes alone
+        chosen = max(chosen, _balanced(ends, first, last, [1.0] * count), key=len)
     starts = [start, *(cuts[i][1] for i in chosen)]
     ranges = tuple(zip(starts, [*starts[1:], stop], strict=True))
     spans = tuple(zip([first, *starts[1:]], [*(cuts[i][0] for i in chosen), last], strict=True))
@@ -108,11 +116,25 @@ def _list_of(source: bytes, scanned: Scanned) -> tuple[ListKind, tuple[int, int]
     return "bun-cjs-body", (opener, closer), opener + 1, closer
 
 
-def _balanced(ends: list[int], first: int, last: int, count: int) -> list[int]:
-    """Indexes of the ends nearest to `count` equal parts of [first, last), each once."""
+def shares(count: int) -> list[float]:
+    """Each of `count` slices' share of L's bytes: the same, but the middle ones'
+    (`_MEETING_SHARES`; the first and last slices' never)."""
+    middle = (count - 1) // 2  # the nearer end's distance of the middle slice or two
+    made = []
+    for index in range(count):
+        inward = min(index, count - 1 - index)
+        toward = middle - inward  # 0 for the middle ones
+        made.append(_MEETING_SHARES[toward] if inward and toward < len(_MEETING_SHARES) else 1.0)
+    return made
+
+
+def _balanced(ends: list[int], first: int, last: int, parts: list[float]) -> list[int]:
+    """Indexes of the ends nearest to where `parts` (shares of [first, last)) meet, each once."""
     chosen: list[int] = []
-    for part in range(1, count):
-        goal = first + (last - first) * part // count
+    total, reached = sum(parts), 0.0
+    for share in parts[:-1]:
+        reached += share
+        goal = first + round((last - first) * reached / total)
         at = bisect.bisect_left(ends, goal)
         near = min((i for i in (at - 1, at) if 0 <= i < len(ends)), key=lambda i: abs(ends[i] - goal))
         if not chosen or near > chosen[-1]:

@@ -16,6 +16,7 @@ from analyzer.parallel.forked import LOST, Side, can_fork, from_both_ends
 from analyzer.trace import mark
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 #: how much lower a worker's scheduling priority is than the scan's: a worker takes idle cores;
 #: on a busy machine it falls behind and the scan does the work itself, as with `--jobs 1`
@@ -26,6 +27,9 @@ WORKER_MIN_BYTES = 1 << 20
 #: each slice about `SLICE_BYTES` (docs/performance.md, "The design in one screen")
 SLICED_MIN_BYTES = 4 << 20
 SLICE_BYTES = 3 << 20
+#: the slices a unit shared with a worker has beyond one per `SLICE_BYTES`: its middle slices
+#: are smaller (`slices.shares`), and these keep the others about `SLICE_BYTES`
+MEETING_SLICES = 2
 
 
 class Ahead(Generic[T]):
@@ -67,10 +71,12 @@ class Inline:
         the whole tree here (no worker shares the slices)."""
         return self.slices if self.slices is not None else 1
 
-    def map_slices(self, work: Callable[[int], T], count: int) -> list[T]:
-        """`[work(i) for i in range(count)]`: a unit's slices, each parsed, read and freed by
-        `work`, whose value holds no node (docs/slices.md)."""
-        return [work(i) for i in range(count)]
+    def map_slices(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]) -> list[T]:
+        """`[work(i, need) for i in range(count)]`: a unit's slices, each parsed, read and freed by
+        `work`, whose value holds no node (docs/slices.md); `need()` gives `prepare()`'s value,
+        the unit-wide values every slice's reading needs (made once, first, here)."""
+        prepared = prepare()
+        return [work(i, lambda: prepared) for i in range(count)]
 
 
 class Forked(Inline):
@@ -89,21 +95,24 @@ class Forked(Inline):
 
     def slices_for(self, size: int) -> int:
         """With `jobs` above 1, a unit of `SLICED_MIN_BYTES` or more is read as one slice per
-        `SLICE_BYTES` (docs/performance.md, "The design in one screen")."""
+        `SLICE_BYTES`, and two more: the plan's middle slices are smaller, so that the scan and
+        its worker, reading from both ends, meet with little left to wait for (docs/slices.md,
+        step 10; `slices.shares`)."""
         if self.slices is not None:
             return self.slices
         if self.jobs < 2 or size < SLICED_MIN_BYTES:
             return 1
-        return max(2, round(size / SLICE_BYTES))
+        return max(2, round(size / SLICE_BYTES)) + MEETING_SLICES
 
-    def map_slices(self, work: Callable[[int], T], count: int) -> list[T]:
+    def map_slices(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]) -> list[T]:
         """With `jobs` above 1, a forked worker reads the slices from the last while this process
-        reads them from the first, until they meet (docs/slices.md, step 10). It is not niced:
-        its work is the scan's own, not ahead of it."""
+        reads them from the first, until they meet (docs/slices.md, step 10). The worker is forked
+        first: it parses its first slice while this process makes `prepare()`'s value, which it
+        is then handed. It is not niced: its work is the scan's own, not ahead of it."""
         if self.jobs < 2 or count < 2:
-            return super().map_slices(work, count)
+            return super().map_slices(work, count, prepare)
         mark("scan: slice worker forked")
-        return from_both_ends(work, count)
+        return from_both_ends(work, count, prepare)
 
     def ahead(self, task: Callable[[], T], weight: int) -> Ahead[T]:
         if not self._ahead or weight < WORKER_MIN_BYTES:

@@ -2,7 +2,8 @@
 its results back through a pipe as frames (docs/performance.md, "The design in one screen").
 A lost child costs time, never output: the caller does the work itself. `Side(body)`: messages
 as the child makes them; `run_to_end(body)`: a child the parent waits for (`isolated.py`);
-`from_both_ends(work, count)`: a list of tasks shared with a child, each end taking its own."""
+`from_both_ends(work, count, prepare)`: a list of tasks shared with a child, each end taking its
+own, with a value this process prepares while the child starts."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from analyzer.trace import mark
 
 M = TypeVar("M")
 T = TypeVar("T")
+S = TypeVar("S")
 
 _HEADER = struct.Struct("<Q")
 _PIPE_BYTES = 1 << 20
@@ -273,22 +275,41 @@ class Side:
             self._child.cancel()
 
 
-def from_both_ends(work: Callable[[int], T], count: int, niceness: int = 0) -> list[T]:
-    """`[work(i) for i in range(count)]`, this process taking the tasks from the front and a
+def from_both_ends(
+    work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S], niceness: int = 0,
+) -> list[T]:
+    """`[work(i, need) for i in range(count)]`, this process taking the tasks from the front and a
     forked child from the back until they meet: on a busy machine the child (`niceness`) falls
-    behind and this process does more. A task the child started and did not send (it failed or
-    was lost) is done here, so the values are the same as this process alone would make."""
+    behind and this process does more. `need()` gives the value of `prepare()`, which this process
+    makes once the child is forked and hands to it (`_Handoff`): a task does what it can before
+    calling it (the child parses its first slice while this process prepares). A task the child
+    started and did not send (it failed or was lost, the value never came) is done here, so the
+    values are the same as this process alone would make."""
+    handoff = _Handoff()
+
     def body(send: Callable[[Any], None]) -> None:
+        handoff.receiving()
         for index in reversed(range(count)):
             send(("start", index))
-            send(("done", index, work(index)))
+            send(("done", index, work(index, handoff.receive)))
 
-    child = _Child(body, niceness=niceness)
+    try:
+        child = _Child(body, niceness=niceness)
+    except BaseException:
+        handoff.close()
+        raise
     done: dict[int, T] = {}
     started = count  # the lowest task the child has started
     front = 0  # the next task this process needs
     theirs = 0
     try:
+        handoff.sending()
+        prepared = prepare()
+        handoff.send(prepared)
+
+        def need() -> S:
+            return prepared
+
         while front < count:
             for frame in child.poll():
                 if frame[0] == "start":
@@ -301,11 +322,75 @@ def from_both_ends(work: Callable[[int], T], count: int, niceness: int = 0) -> l
             if front in done:
                 front += 1
             elif front < started or not child._open:
-                done[front] = work(front)
+                done[front] = work(front, need)
                 front += 1
             elif not child.next_frame():  # the child has this task: wait for it; if it ended, do it
                 mark(f"both ends: the child ended before sending task {front}")
     finally:
+        handoff.close()
         child.cancel()
     mark(f"both ends: {theirs} of {count} tasks from the child")
     return [done[index] for index in range(count)]
+
+
+class _Handoff:
+    """One value from the parent to a forked child, made after the fork: pickled into an unlinked
+    temporary file, its size then written down a pipe, so the parent never waits for the child
+    to read; the child waits for the size when it first needs the value."""
+
+    def __init__(self) -> None:
+        self._read, self._write = os.pipe2(os.O_CLOEXEC)
+        self._file = _spill_file()
+        self._value: Any = LOST
+
+    def receiving(self) -> None:
+        """In the child: the parent's end closed, so that the parent's end is an end of file."""
+        os.close(self._write)
+        self._write = -1
+
+    def sending(self) -> None:
+        """In the parent: the child's end closed."""
+        os.close(self._read)
+        self._read = -1
+
+    def send(self, value: Any) -> None:
+        """In the parent; a value that cannot be pickled is not sent (the child then ends, and its
+        tasks are done here). The parent's end is closed either way."""
+        try:
+            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            done = 0
+            while done < len(data):
+                done += os.pwrite(self._file, memoryview(data)[done:], done)
+            os.write(self._write, _HEADER.pack(len(data)))  # 8 bytes: the pipe takes them at once
+        except Exception as exc:
+            mark(f"both ends: the prepared value not handed over: {type(exc).__name__}: {exc}")
+        finally:
+            os.close(self._write)
+            self._write = -1
+
+    def receive(self) -> Any:
+        """In the child: the value, waiting for it; `ChildLost` when the parent closed its end first."""
+        if self._value is LOST:
+            header = b""
+            while len(header) < _HEADER.size:
+                more = os.read(self._read, _HEADER.size - len(header))
+                if not more:
+                    raise ChildLost("the scan closed the hand-off before its value")
+                header += more
+            size = _HEADER.unpack(header)[0]
+            data, done = bytearray(size), 0
+            view = memoryview(data)
+            while done < size:
+                count = os.preadv(self._file, [view[done:]], done)
+                if count == 0:
+                    raise ChildLost("the hand-off's value cut short")
+                done += count
+            self._value = pickle.loads(data)
+            mark("both ends: the prepared value in")
+        return self._value
+
+    def close(self) -> None:
+        for fd in (self._read, self._write, self._file):
+            if fd >= 0:
+                os.close(fd)
+        self._read = self._write = self._file = -1
