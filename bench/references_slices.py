@@ -1,9 +1,10 @@
 """The reference graph's words pass over slices (issue 22, docs/slices.md "Step 5 as built"): the
 summed CPU of N slices' passes against the whole tree's, on one unit, in alternated rounds; and
-the whole stage as the driver runs it against the whole tree's.
+the whole stage as the driver runs it against the whole tree's; and the words pass of a26b21f
+(`tests/support/occurrences_a26b21f.py`, 1 KB windows) against today's, on the whole tree.
 
 usage: python bench/references_slices.py [--package NAME --version V | --target PATH] [--slices 4]
-                                         [--rounds 5]
+                                         [--rounds 5] [--oracle-only]
 
 Loads the largest unit as the scan does, parses it whole and as the plan's N slices
 (`analyzer.javascript.slices`), lists the items of each (`references.listing`: the whole tree's,
@@ -11,7 +12,8 @@ and each slice's on its root and range, given the whole tree's names), then time
 round in alternated order, `chunk_references` over every chunk: of the whole tree; of the
 slices, each reading its range; and of the slices with their last chunk reading to the source's
 end (what a slice would read without its range: every later slice's bytes as a gap). The
-merged graph of the slices (no digests) is checked equal to the whole tree's. Then the stage
+merged graph of the slices (no digests) is checked equal to the whole tree's, and a26b21f's
+pass over the whole tree's chunks (references as sets, walks, shadowed pairs) to today's. Then the stage
 (stages 8-10e): on the whole tree, `listing`, every chunk, the roots' digests and the merge as
 `extract._Tasks` makes them; on the slices, as `sliced._halves` does, each slice's
 `speculated_modules` and `slice_part` (listing, chunks, the digests of its speculated roots)
@@ -36,6 +38,8 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 
 from support import npm_cache
+from support import occurrences_a26b21f as frozen
+from tree_sitter import Node
 
 from analyzer.javascript import sliced, slices
 from analyzer.javascript.extract import _root_candidates
@@ -73,6 +77,22 @@ def words_pass(listings: list[tuple[Listing, object]], source: bytes) -> list[li
             for items, root in listings]
 
 
+Pass = list[tuple[list[set[bytes]], int, set[tuple[int, bytes]]]]
+
+
+def frozen_pass(items: Listing, source: bytes, root: Node) -> Pass:
+    """`chunk_references` over every chunk with a26b21f's `references_of`."""
+    out = []
+    for first, last in items.chunks:
+        following = items.raw[last][0] if last < len(items.raw) else items.span[1]
+        shadowed: set[tuple[int, bytes]] = set()
+        referenced, walked = frozen.references_of(
+            items.raw[first:last], items.names, source, root, items.tops, items.declared,
+            (items.span[0] if first == 0 else items.raw[first][0], following), shadowed)
+        out.append(([set(names) for names in referenced], walked, {(first + p, n) for p, n in shadowed}))
+    return out
+
+
 def timed(run: Callable[[], object]) -> float:
     gc.disable()
     try:
@@ -83,6 +103,21 @@ def timed(run: Callable[[], object]) -> float:
         gc.enable()
 
 
+def alternated(modes: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
+    """Each mode's CPU per round, the order reversed every other round; the table printed."""
+    spent: dict[str, list[float]] = {mode: [] for mode in modes}
+    order = list(modes)
+    for round_ in range(rounds):
+        for mode in order if round_ % 2 == 0 else order[::-1]:
+            spent[mode].append(timed(modes[mode]))
+    print("| words pass | CPU s median | min | rounds |")
+    print("|---|---:|---:|---|")
+    for mode, values in spent.items():
+        print(f"| {mode} | {statistics.median(values):.3f} | {min(values):.3f} | "
+              f"{' '.join(f'{v:.3f}' for v in values)} |")
+    return spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--package", default="@anthropic-ai/claude-code")
@@ -90,6 +125,7 @@ def main() -> None:
     parser.add_argument("--target", type=pathlib.Path, help="a bundle or a Bun executable")
     parser.add_argument("--slices", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--oracle-only", action="store_true", help="time a26b21f's pass against today's only")
     args = parser.parse_args()
 
     from analyzer.bundle.load import load_bundle
@@ -114,10 +150,21 @@ def main() -> None:
     roots = [part.root_node for part in trees]
 
     modes: dict[str, Callable[[], object]] = {
+        "whole, a26b21f's pass": lambda: frozen_pass(whole, source, tree.root_node),
         "whole": lambda: words_pass([(whole, tree.root_node)], source),
         "slices": lambda: words_pass(list(zip(parts, roots, strict=True)), source),
         "slices reading to the end": lambda: words_pass(list(zip(unlimited, roots, strict=True)), source),
     }
+    today = [([set(names) for names in referenced], walked, shadowed) for referenced, walked, shadowed in
+             (chunk_references(whole, chunk, source, tree.root_node) for chunk in range(len(whole.chunks)))]
+    assert today == frozen_pass(whole, source, tree.root_node), "the pass is not a26b21f's"
+    print("the whole tree's pass equals a26b21f's (references, walks, shadowed pairs)")
+    if args.oracle_only:
+        spent = alternated({mode: modes[mode] for mode in ("whole, a26b21f's pass", "whole")}, args.rounds)
+        paired = [w - f for w, f in zip(spent["whole"], spent["whole, a26b21f's pass"], strict=True)]
+        print(f"words pass, today - a26b21f, paired median: {statistics.median(paired):+.3f} s; "
+              f"load average after {os.getloadavg()}")
+        return
     done = words_pass(list(zip(parts, roots, strict=True)), source)
     merged = unit_references([slice_references(items, chunks, {}) for items, chunks in  # type: ignore[arg-type]
                               zip(parts, done, strict=True)])
@@ -170,16 +217,9 @@ def main() -> None:
     print("the stage on the slices (no slice read again) equals the whole tree's")
     modes["stage: whole tree"] = whole_stage
     modes["stage: 4 slices and the merge"] = sliced_stage
-    spent: dict[str, list[float]] = {mode: [] for mode in modes}
-    order = list(modes)
-    for round_ in range(args.rounds):
-        for mode in order if round_ % 2 == 0 else order[::-1]:
-            spent[mode].append(timed(modes[mode]))
-    print("| words pass | CPU s median | min | rounds |")
-    print("|---|---:|---:|---|")
-    for mode, values in spent.items():
-        print(f"| {mode} | {statistics.median(values):.3f} | {min(values):.3f} | "
-              f"{' '.join(f'{v:.3f}' for v in values)} |")
+    spent = alternated(modes, args.rounds)
+    paired = [w - f for w, f in zip(spent["whole"], spent["whole, a26b21f's pass"], strict=True)]
+    print(f"words pass, today - a26b21f, paired median: {statistics.median(paired):+.3f} s")
     paired = [s - w for s, w in zip(spent["slices"], spent["whole"], strict=True)]
     print(f"words pass, slices - whole, paired median: {statistics.median(paired):+.3f} s")
     paired = [s - w for s, w in zip(spent["stage: 4 slices and the merge"], spent["stage: whole tree"], strict=True)]

@@ -10,6 +10,7 @@ import dataclasses
 import hashlib
 import os
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -257,13 +258,13 @@ def test_a_slices_words_pass_reads_only_its_range(monkeypatch: pytest.MonkeyPatc
     trees = slice_trees(source, plan, slices.parse_head(new_parser(), source, plan))
     _, modules, _, _ = whole_references(source)
     read: list[tuple[int, int]] = []
-    words_of = occurrences._Words.of
+    words_ranges = occurrences._Words.ranges
 
-    def recorded(self: occurrences._Words, start: int, end: int) -> dict[bytes, list[int]]:
-        read.append((start, end))
-        return words_of(self, start, end)
+    def recorded(self: occurrences._Words, bounds: list[int]) -> list[dict[bytes, list[int]]]:
+        read.extend(pairwise(bounds))
+        return words_ranges(self, bounds)
 
-    monkeypatch.setattr(occurrences._Words, "of", recorded)
+    monkeypatch.setattr(occurrences._Words, "ranges", recorded)
     names = listing(new_parser().parse(source), source, modules).names
     for index, tree in enumerate(trees):
         read.clear()

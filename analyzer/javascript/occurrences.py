@@ -1,5 +1,5 @@
 """Which top-level names each item of a unit references (`references.py` says what an item is).
-Occurrences are found by bytes, the words an item holds met with the top-level names; the tree
+Occurrences are found by bytes, the words of the items met with the top-level names; the tree
 is asked only what the bytes cannot tell: whether an occurrence declares a binding, and whether
 an item's occurrences hold a reference. In a tree where the parser recovered, every occurrence
 is looked up (docs/references.md, "How occurrences are found")."""
@@ -23,17 +23,13 @@ REFERRING = frozenset({"identifier", "shorthand_property_identifier", "shorthand
 _IDENTIFIER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$" + bytes(range(0x80, 0x100)))
 #: what may not come right before a name's first byte: `a.b`, `#b` and `\u0062` name nothing
 _NOT_BEFORE = _IDENTIFIER | frozenset(b".#\\")
-#: every byte that cannot be part of a word made whitespace, so that `split` yields the words:
-#: a space, but a vertical tab for `.`, `#` and `\\` (`_NOT_BEFORE`), so that a search for
-#: `b" " + name` meets only the occurrences that may name something
-_SPACES = bytes(b if b in _IDENTIFIER else 0x0B if b in b".#\\" else 0x20 for b in range(256))
+#: every byte that cannot be part of a word made a space, so that `split` yields the words and
+#: a search for a name between two spaces meets only whole words
+_SPACES = bytes(b if b in _IDENTIFIER else 0x20 for b in range(256))
 #: what follows a name that cannot be declaring it (a member, a call, an operator, a key ...)
 _NEVER_DECLARING = re.compile(
     rb"[ \t]*(?:[.\[`:?+\-*%&|^<>~!\"'#@0-9]|==|/(?![/*])|(?!(?:in|of|as|from|extends)(?![\w$\x80-\xff]))[A-Za-z_$])"
 )
-#: bytes of a window the words of a long item are searched in: each name it holds is searched
-#: for in the whole window, so the window stays small
-_WINDOW = 1024
 _CALL = re.compile(rb"[ \t]*\(")
 _FUNCTION_BEFORE = re.compile(rb"(?<![\w$\x80-\xff\\])function\Z")
 #: a byte right before a name followed by `(` that leaves `_function_before` no case (most calls)
@@ -75,9 +71,7 @@ def references_of(
     (the code outside every item there is counted with them; default: the whole source).
     `shadowed`: gets the (item, name) pairs of those walks."""
     words = _Words(source, names, declared, trusted=not root.has_error)
-    found = [words.of(start, end) for start, end, _, _ in raw]
-    for start, end in _gaps(raw, around or (0, len(source))):
-        words.of(start, end)
+    found = _read(words, raw, around or (0, len(source)))
     words.suspects.sort()
     nodes: dict[int, Node | None] = {}
     top_declarations, inner = _declarations(raw, words.suspects, root, tops, nodes)  # besides `declared`
@@ -98,73 +92,97 @@ def references_of(
 
 
 class _Words:
-    """The occurrences of the top-level names in ranges of the source (`of`), and among them,
-    in `suspects`, those that may declare a binding (all of them when the bytes are not
+    """The occurrences of the top-level names in ranges of the source (`of`, `ranges`), and among
+    them, in `suspects`, those that may declare a binding (all of them when the bytes are not
     `trusted`), but those `declared` at the top level."""
 
     def __init__(self, source: bytes, names: frozenset[bytes], declared: set[int], trusted: bool) -> None:
         self.source, self.names, self.declared, self.trusted = source, names, declared, trusted
         self.suspects: list[tuple[int, bytes]] = []
-        self.needles: dict[bytes, bytes] = {}  # name -> a space and the name
+        self.needles: dict[bytes, bytes] = {}  # name -> the name between two spaces
 
     def of(self, start: int, end: int) -> dict[bytes, list[int]]:
         """The offsets of every occurrence in [start, end) of each name it holds as a word not
-        after `.` (but `...`), `#` or `\\`, in byte order. A long range is read in windows of about
-        `_WINDOW` bytes (cut between words): each name a window holds is searched for in it."""
-        out: dict[bytes, list[int]] = {}
-        while start < end:
-            stop = end if end - start <= _WINDOW else _word_gap(self.source, start + _WINDOW, end)
-            self._window(start, stop, out)
-            start = stop
-        return out
+        after `.` (but `...`), `#` or `\\`, in byte order."""
+        return self.ranges([start, end])[0]
 
-    def _window(self, start: int, end: int, out: dict[bytes, list[int]]) -> None:
+    def ranges(self, bounds: list[int]) -> list[dict[bytes, list[int]]]:
+        """`of` each range between consecutive `bounds` (increasing), in one pass over their
+        bytes: the words met with the names, each name's word found from the last one's end (a
+        name between two spaces: the next whole word), so the bytes are searched once. A word a
+        bound cuts is in no range."""
         source, declared, suspects, trusted = self.source, self.declared, self.suspects, self.trusted
         needles = self.needles
         last = len(source)
+        if len(bounds) < 2:
+            return []
+        start, end = bounds[0], bounds[-1]
+        out: list[dict[bytes, list[int]]] = [defaultdict(list) for _ in range(len(bounds) - 1)]
         # each `...` made spaces (same offsets): a name after a spread's or rest's dots is a word
-        # (`f(...a)`, `(...a) =>`), not a member's name; a run of dots the window cuts is read
+        # (`f(...a)`, `(...a) =>`), not a member's name; a run of dots cut at `start` is read
         # from its first dot, as a replacement over the whole source would read it
         first = start
         while first > 0 and source[first - 1] == 0x2E:
             first -= 1
-        text = source[first:end]
+        # `text[k]` is `source[first - 1 + k]` (a space before the source's first byte)
+        text = source[first - 1:end] if first else b" " + source[:end]
         if b"..." in text:
             text = text.replace(b"...", b"   ")
-        before = text[start - first - 1] if start > first else (source[start - 1] if start else 0x20)
-        # the window's words between marks that stand for the bytes around it: a space where a
-        # name may start (or end) there, else a vertical tab before and `!` after (no match)
-        words = (b" " if before not in _NOT_BEFORE else b"\x0b") + text[start - first:].translate(_SPACES) + \
-            (b" " if end == last or source[end] not in _IDENTIFIER else b"!")
-        for name in self.names.intersection(words.split()):
+        cut_end = end < last and source[end] in _IDENTIFIER  # the last word goes on past `end`
+        # the words between spaces: `words[at]` is the byte before `source[start + at]`, which is
+        # `text[shift + at]`
+        words = b" " + text[start - first + 1:].translate(_SPACES) + b" "
+        shift = start - first
+        index, bound = 0, bounds[1]
+        current = out[0]
+        at = 0
+        for name in filter(self.names.__contains__, words.split()):
             needle = needles.get(name)
             if needle is None:
-                needle = needles[name] = b" " + name
+                needle = needles[name] = b" " + name + b" "
+            at = words.find(needle, at)
+            offset = start + at
+            if text[shift + at] in _NOT_BEFORE:  # inside the range, only `.`, `#` or `\\` can be
+                at += len(name) + 1  # the space after a name may be the next one's before
+                continue
             size = len(name)
-            at = words.find(needle)
-            offsets = None
-            while at >= 0:
-                if words[at + size + 1] <= 0x20:  # a whole word (the separators are 0x0B and 0x20)
-                    offset = start + at  # `at` is the separator before the name
-                    if offsets is None:
-                        offsets = out.setdefault(name, [])
-                    offsets.append(offset)
-                    if offset not in declared:
-                        after = offset + size
-                        decided = _AFTER_NAME[source[after]] if after < last and trusted else _DECLARING
-                        if decided == _DECLARING or (decided == _LOOK and (
-                                (offset == 0 or source[offset - 1] not in _NO_FUNCTION_BEFORE
-                                 ) and _function_before(source, offset) if source[after] == 0x28  # (
-                                else _maybe_declaring(source, offset, after))):
-                            suspects.append((offset, name))
-                at = words.find(needle, at + size + 1)
+            at += size + 1
+            after = offset + size
+            while offset >= bound:
+                index += 1
+                bound = bounds[index + 1]
+                current = out[index]
+            if after > bound or (after == end and cut_end):
+                continue
+            current[name].append(offset)
+            if offset not in declared:
+                decided = _AFTER_NAME[source[after]] if after < last and trusted else _DECLARING
+                if decided == _DECLARING or (decided == _LOOK and (
+                        (offset == 0 or source[offset - 1] not in _NO_FUNCTION_BEFORE
+                         ) and _function_before(source, offset) if source[after] == 0x28  # (
+                        else _maybe_declaring(source, offset, after))):
+                    suspects.append((offset, name))
+        return out
 
 
-def _word_gap(source: bytes, at: int, end: int) -> int:
-    """The first offset from `at` on (at most `end`) that is not inside a word."""
-    while at < end and source[at] in _IDENTIFIER:
-        at += 1
-    return at
+def _read(words: _Words, raw: list[RawItem], around: tuple[int, int]) -> list[dict[bytes, list[int]]]:
+    """The occurrences in each item (`_Words.of`), the ranges of `around` outside every item read
+    too (for their suspects); in one pass when the items lie apart in `around`, as a listing's do."""
+    bounds, mine = [around[0]], []
+    for start, end, _, _ in raw:
+        if start < bounds[-1]:  # items that overlap, or one before `around`: each read alone
+            found = [words.of(start, end) for start, end, _, _ in raw]
+            for start, end in _gaps(raw, around):
+                words.of(start, end)
+            return found
+        if start > bounds[-1]:
+            bounds.append(start)
+        mine.append(len(bounds) - 1)
+        bounds.append(end)
+    if around[1] > bounds[-1]:
+        bounds.append(around[1])
+    ranges = words.ranges(bounds)
+    return [ranges[index] for index in mine]
 
 
 def _gaps(raw: list[RawItem], around: tuple[int, int]) -> list[tuple[int, int]]:
