@@ -51,7 +51,6 @@ _CONSTANT_TYPES = frozenset({"string", "number", "true", "false", "null", "templ
 _ANCHOR_STOP = FUNCTION_TYPES | {"class_static_block", "program"}
 
 
-
 class Window:
     """A run of consecutive siblings used as one anchor: the callsite's neighbourhood inside a
     node too large to be an anchor itself."""
@@ -229,19 +228,15 @@ class Normalizer:
         stops: list[int] = []
         at = node.start_byte
         for span in range(first, last + 1):
-            if span < last:
-                span_start, span_end = known.span(span)
-            else:
-                span_start = span_end = node.end_byte
+            end = node.end_byte
+            span_start, span_end, span_starts, span_stops = known.kept(span) if span < last else (end, end, (), ())
             if at < span_start:
                 captured = _ranged_captures(_RENAMEABLE, node, at, span_start)
                 captured.sort(key=_START)
                 starts += map(_START, captured)
                 stops += map(_END, captured)
-            if span < last:
-                span_starts, span_stops = known.names(span)
-                starts += span_starts
-                stops += span_stops
+            starts += span_starts
+            stops += span_stops
             at = span_end
         return starts, stops
 
@@ -269,23 +264,14 @@ class KnownNames:
             last += 1
         return first, last, False
 
-    def span(self, at: int) -> tuple[int, int]:
-        return self._starts[at], self._ends[at]
-
-    def names(self, at: int) -> tuple[array[int], array[int]]:
-        return self._names[at]
+    def kept(self, at: int) -> tuple[int, int, array[int], array[int]]:
+        return self._starts[at], self._ends[at], *self._names[at]
 
     def names_of(self, at: int, start: int, end: int) -> Names:
         """The names in [start, end), inside the span `at`."""
         starts, stops = self._names[at]
         first, last = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
         return starts[first:last].tolist(), stops[first:last].tolist()
-
-    def names_in(self, start: int, end: int) -> Names | None:
-        at = bisect.bisect_right(self._starts, start) - 1
-        if at < 0 or end > self._ends[at]:
-            return None
-        return self.names_of(at, start, end)
 
     def keep(self, first: int, last: int, start: int, end: int, starts: list[int], stops: list[int]) -> None:
         """Keep a node's names in place of the spans `first` to `last` (excluded), which lie inside
