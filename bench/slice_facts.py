@@ -155,7 +155,7 @@ def _against(checkouts: dict[str, dict[str, ModuleType]], args: Any, unit: Any, 
     facts with the merge, on the same trees and rows: CPU of alternated rounds, results equal."""
     source = unit.source
 
-    def run(mods: dict[str, ModuleType]) -> tuple[float, float, str]:
+    def run(mods: dict[str, ModuleType]) -> tuple[float, float, object]:
         facts_module = mods["site_facts"]
         part = mods["unit_tree"].UnitTree(whole, source)
         mods["classes"].error_classes(unit, part, resolution, heritages, rules)
@@ -169,10 +169,10 @@ def _against(checkouts: dict[str, dict[str, ModuleType]], args: Any, unit: Any, 
                  for tree, f in zip(trees, found)]
         merged = facts_module.unit_site_facts(parts, merged_sites)
         ended = time.process_time()
-        return middle - began, ended - middle, repr((facts, merged))
+        return middle - began, ended - middle, (facts, merged)
 
     if args.once is not None:
-        print(f"{args.once}: {len(sys.call_tracing(run, (checkouts[args.once],))[2])} characters of facts")
+        print(f"{args.once}: {len(repr(sys.call_tracing(run, (checkouts[args.once],))[2]))} characters of facts")
         return
     gc.disable()
     times: dict[str, list[tuple[float, float]]] = {label: [] for label in checkouts}
@@ -181,7 +181,7 @@ def _against(checkouts: dict[str, dict[str, ModuleType]], args: Any, unit: Any, 
         for label in list(checkouts) if at % 2 == 0 else list(checkouts)[::-1]:
             spent_whole, spent_slices, result = run(checkouts[label])
             times[label].append((spent_whole, spent_slices))
-            results.add(result)
+            results.add(repr(result))
             gc.collect()
     assert len(results) == 1, "the checkouts' facts differ"
     print(f"{unit.name}: {len(sites)} sites, {len(trees)} slices; the checkouts' facts equal")
