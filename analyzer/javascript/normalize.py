@@ -51,7 +51,6 @@ _CONSTANT_TYPES = frozenset({"string", "number", "true", "false", "null", "templ
 _ANCHOR_STOP = FUNCTION_TYPES | {"class_static_block", "program"}
 
 
-
 class Window:
     """A run of consecutive siblings used as one anchor: the callsite's neighbourhood inside a
     node too large to be an anchor itself."""
@@ -132,7 +131,14 @@ class Normalizer:
             # a window is bounded by ANCHOR_LIMIT, a function is not
             if isinstance(node, Node) and not (self.paid and (node.start_byte, node.end_byte, node.type) in self.paid):
                 self.spend(node.descendant_count)
-            cached = self._cache[node.id] = digest_of(node.type, self.normalized(node))
+            cached = self._cache[node.id] = digest_of(node.type, self.normalized_span(node, self.names(node)))
+        return cached
+
+    def unspent(self, node: Anchor) -> bytes:
+        """`digest` without the node visits spent (a caller that notes them itself)."""
+        cached = self._cache.get(node.id)
+        if cached is None:
+            cached = self._cache[node.id] = digest_of(node.type, self.normalized_span(node, self.names(node)))
         return cached
 
     def spend(self, nodes: int) -> None:
@@ -196,19 +202,42 @@ class Normalizer:
 
     def _node_names(self, node: Node) -> Names:
         start, end = node.start_byte, node.end_byte
-        if not node.has_error:
-            known = self._known.names_in(start, end)
-            if known is not None:
-                return known
-        captured = _captures(_RENAMEABLE, node)
         if node.has_error:
             # a zero-width name (MISSING) may share a start, or touch an inner node without lying
             # in it: such a node's names are sorted as pairs and not kept
+            captured = _captures(_RENAMEABLE, node)
             pairs = sorted(zip(map(_START, captured), map(_END, captured)))
             return [name for name, _ in pairs], [stop for _, stop in pairs]
-        captured.sort(key=_START)  # the captures do not come in source order; names start apart
-        starts, stops = list(map(_START, captured)), list(map(_END, captured))
-        self._known.keep(start, end, starts, stops)
+        known = self._known
+        first, last, within = known.spans(start, end)
+        if within:
+            return known.names_of(first, start, end)
+        if first == last:
+            captured = _captures(_RENAMEABLE, node)
+            captured.sort(key=_START)  # the captures do not come in source order; names start apart
+            starts, stops = list(map(_START, captured)), list(map(_END, captured))
+        else:
+            starts, stops = self._around(node, known, first, last)
+        known.keep(first, last, start, end, starts, stops)
+        return starts, stops
+
+    def _around(self, node: Node, known: KnownNames, first: int, last: int) -> Names:
+        """The names of a node holding the kept spans `first` to `last`: theirs read, only the
+        bytes between them queried (a name, a leaf, lies in a span or between two)."""
+        starts: list[int] = []
+        stops: list[int] = []
+        at = node.start_byte
+        for span in range(first, last + 1):
+            end = node.end_byte
+            span_start, span_end, span_starts, span_stops = known.kept(span) if span < last else (end, end, (), ())
+            if at < span_start:
+                captured = _ranged_captures(_RENAMEABLE, node, at, span_start)
+                captured.sort(key=_START)
+                starts += map(_START, captured)
+                stops += map(_END, captured)
+            starts += span_starts
+            stops += span_stops
+            at = span_end
         return starts, stops
 
 
@@ -222,20 +251,31 @@ class KnownNames:
         self._ends: list[int] = []
         self._names: list[tuple[array[int], array[int]]] = []
 
-    def names_in(self, start: int, end: int) -> Names | None:
-        at = bisect.bisect_right(self._starts, start) - 1
-        if at < 0 or end > self._ends[at]:
-            return None
+    def spans(self, start: int, end: int) -> tuple[int, int, bool]:
+        """Where the bytes [start, end) stand among the kept spans: (the index of the span holding
+        them, that index, True), else (first, last, False), the spans from first to last (excluded)
+        lying inside them."""
+        starts, ends = self._starts, self._ends
+        at = bisect.bisect_right(starts, start) - 1
+        if at >= 0 and end <= ends[at]:
+            return at, at, True
+        first = last = bisect.bisect_left(starts, start)
+        while last < len(ends) and ends[last] <= end:
+            last += 1
+        return first, last, False
+
+    def kept(self, at: int) -> tuple[int, int, array[int], array[int]]:
+        return self._starts[at], self._ends[at], *self._names[at]
+
+    def names_of(self, at: int, start: int, end: int) -> Names:
+        """The names in [start, end), inside the span `at`."""
         starts, stops = self._names[at]
         first, last = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
         return starts[first:last].tolist(), stops[first:last].tolist()
 
-    def keep(self, start: int, end: int, starts: list[int], stops: list[int]) -> None:
-        """Keep a node's names; spans inside it are dropped (it answers for them)."""
-        first = bisect.bisect_left(self._starts, start)
-        last = first
-        while last < len(self._ends) and self._ends[last] <= end:
-            last += 1
+    def keep(self, first: int, last: int, start: int, end: int, starts: list[int], stops: list[int]) -> None:
+        """Keep a node's names in place of the spans `first` to `last` (excluded), which lie inside
+        it (it answers for them): `spans`' answer for it."""
         self._starts[first:last] = [start]
         self._ends[first:last] = [end]
         self._names[first:last] = [(array("q", starts), array("q", stops))]
@@ -288,6 +328,17 @@ def _captures(query: Query, node: Node) -> list[Node]:
     cursor = _NODE_CURSORS.get(id(query))
     if cursor is None:
         cursor = _NODE_CURSORS[id(query)] = QueryCursor(query)
+    for nodes in cursor.captures(node).values():
+        return nodes
+    return []
+
+
+def _ranged_captures(query: Query, node: Node, start: int, end: int) -> list[Node]:
+    """`_captures` of the nodes inside `node` that overlap the bytes [start, end)."""
+    cursor = _RANGED_CURSORS.get(id(query))
+    if cursor is None:
+        cursor = _RANGED_CURSORS[id(query)] = QueryCursor(query)
+    cursor.set_byte_range(start, end)
     for nodes in cursor.captures(node).values():
         return nodes
     return []

@@ -25,7 +25,7 @@ from analyzer.javascript.scopes import context_of
 from analyzer.javascript.site_rows import TreeSites, UnitSites, tree_range
 from analyzer.javascript.syntax import FUNCTION_TYPES, text, without_parentheses
 from analyzer.javascript.unit_tree import UnitTree
-from analyzer.model import CalleeRole, Consumer, Unit
+from analyzer.model import CalleeRole, Consumer, Unit, made
 
 
 class RecoveredShape(Exception):
@@ -71,7 +71,7 @@ def _site(
     function = part.innermost_function(chain)
     # the function first: a window anchor inside it is then read from the names it captured
     function_digest = normalizer.digest(function) if function is not None else None
-    return SiteFacts(
+    return _SITE_FACTS(
         kind=kind,
         offset=node.start_byte,
         end_offset=node.end_byte,
@@ -89,7 +89,7 @@ def _site(
         scope=part.scope_of(unit.name, chain),
         consumer=consumer,
         context=context_of(node, chain),
-        identity=IdentityInput(
+        identity=_IDENTITY(
             kind=kind,
             role=callee if kind == "error" else role,
             comparison_key=message.comparisonKey,
@@ -104,6 +104,8 @@ def _site(
     )
 
 
+#: the records `_site` makes, a few thousand a unit (`model.made`: a third of the frozen `__init__`)
+_SITE_FACTS, _IDENTITY = made(SiteFacts), made(IdentityInput)
 _NEW_BEFORE = re.compile(rb"(?<![A-Za-z0-9_$])new\s+$")
 
 
@@ -165,7 +167,8 @@ def _columns(source: bytes, offsets: list[int]) -> dict[int, tuple[int, int]]:
             line += newlines
             line_start = source.rfind(b"\n", at, offset) + 1
             at, column = line_start, 1
-        column += len(source[at:offset].decode("utf-8", "replace"))
+        segment = source[at:offset]
+        column += len(segment) if segment.isascii() else len(segment.decode("utf-8", "replace"))
         at = offset
         out[offset] = (line, column)
     return out
@@ -220,22 +223,17 @@ class _Visits(Normalizer):
         super().__init__(source)
         self.chain = 0
         self.digested: list[Digested] = []
-        self._digesting = False
         #: False once the facts are made: the slice's other halves digest on it, unnoted
         self.noting = True
 
     def spend(self, nodes: int) -> None:
-        if self.noting and not self._digesting:
+        if self.noting:
             self.chain += nodes
 
     def digest(self, node: Anchor) -> bytes:
         if self.noting and isinstance(node, Node):
             self.digested.append((node.start_byte, node.end_byte, node.type, node.descendant_count))
-        self._digesting = True
-        try:
-            return super().digest(node)
-        finally:
-            self._digesting = False
+        return self.unspent(node)  # a digest's visits are noted above, never spent
 
 
 class _Answers:
