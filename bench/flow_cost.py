@@ -1,15 +1,22 @@
-"""What error flow adds to a scan's CPU: `erratlas scan --jobs 1` of this checkout as it is, and
-the same with the flow taken out, interleaved (docs/performance.md, "What flow costs").
+"""What error flow adds to a scan's CPU: `erratlas scan` of this checkout as it is, and the same
+with the flow taken out, interleaved (docs/performance.md, "What flow costs").
 
-usage: python bench/flow_cost.py [--runs N] [--stages | --callgrind] [--target PATH | --package P --version V]
+usage: python bench/flow_cost.py [--runs N] [--stages | --callgrind] [--jobs 1|default]
+                                 [--target PATH | --package P --version V]
 
-"Without flow" runs the same code with three functions of `analyzer.javascript.extract`
-replaced before the command starts: `find_handlers` finds no handler, `called_sources` no
-source and `flow_of` gives no error its flow. Everything downstream then has nothing to do for
-flow: no handler records, identities, projection or flow pages, an empty `handlers.jsonl`. The
-difference of the two CPU times (user + system of the command and every process it reaped,
-`os.wait4`) is all that flow costs, from the handlers' search to the last report; "added" is
-that difference over the CPU without flow. Prints a markdown table of medians and ranges.
+`--jobs 1` (the default here) reads every unit whole; `--jobs default` passes no `--jobs`: the
+scan's default, which reads a large unit in slices with a forked slice worker (docs/slices.md).
+"Without flow" runs the same code with functions replaced where they are first imported, before
+the command starts: in `analyzer.javascript.extract` (the whole tree) `find_handlers` finds no
+handler and `called_sources` no source; in `analyzer.javascript.sliced` (the slices) no slice
+has potential sites, handlers or sources' rows, and their merges (`unit_handling`,
+`unit_sources`) none either. Everything downstream then has nothing to do for flow: no handler
+records, identities, projection or flow pages, an empty `handlers.jsonl`. Each error callsite's
+`flow` (`handlers.flow.flow_of`, read inside the callsites' facts) stays on both sides: a few
+ancestors a callsite, under 1% of the scan (docs/performance.md). The difference of the two CPU
+times (user + system of the command and every process it reaped, `os.wait4`) is what flow
+costs, from the handlers' search to the last report; "added" is that difference over the CPU
+without flow. Prints a markdown table of medians and ranges.
 
 CPU time on a shared VM moves by a fifth between identical runs, more than the 10% asked.
 `--callgrind` runs each side once under `valgrind --tool=callgrind` (forked processes
@@ -50,28 +57,52 @@ import sys
 
 
 class NoFlow(importlib.abc.MetaPathFinder):
-    # takes flow out where the extraction is first imported; both sides import the same modules
+    # takes flow out where the whole tree's and the slices' extractions are first imported; both
+    # sides import the same modules (a forked slice worker inherits them)
     def __init__(self, off):
         self.off = off
+        self.patches = {"analyzer.javascript.extract": self.whole, "analyzer.javascript.sliced": self.sliced}
+        self.finding = False
 
     def find_spec(self, name, path, target=None):
-        if name != "analyzer.javascript.extract":
+        patch = self.patches.get(name)
+        if patch is None or self.finding:
             return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
+        self.finding = True  # the module's own spec, from the finders after this one
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            self.finding = False
         run = spec.loader.exec_module
 
         def exec_module(module):
             run(module)
             if self.off:
-                from analyzer.facts import SinkEvidence
-                module.find_handlers = lambda unit, *args: (
-                    [], SinkEvidence(unit, None, None, 0, ("no flow",), ()), 0, [])
-                module.called_sources = lambda *args: {}
-                module.flow_of = lambda *args: None
+                patch(module)
 
         spec.loader.exec_module = exec_module
         return spec
+
+    @staticmethod
+    def whole(module):
+        from analyzer.facts import SinkEvidence
+        module.find_handlers = lambda unit, *args: (
+            [], SinkEvidence(unit, None, None, 0, ("no flow",), ()), 0, [])
+        module.called_sources = lambda *args: {}
+
+    @staticmethod
+    def sliced(module):
+        from analyzer.facts import SinkEvidence
+        from analyzer.javascript.handlers.find import TreeHandlers
+        from analyzer.javascript.handlers.slices import UnitHandling
+        from analyzer.javascript.handlers.sources import SourceRows
+        from analyzer.javascript.sink import SinkChoice, SinkRows
+        module.potential_sites = lambda *args: None
+        module.slice_handlers = lambda *args: TreeHandlers([], SinkRows((), frozenset()), 0, [])
+        module.slice_sources = lambda *args, **kwargs: SourceRows({}, {}, ())
+        module.unit_handling = lambda unit, *args: UnitHandling(
+            [], SinkChoice(frozenset(), SinkEvidence(unit, None, None, 0, ("no flow",), ())))
+        module.unit_sources = lambda *args: {}
 
 
 sys.meta_path.insert(0, NoFlow(sys.argv.pop(1) == "no-flow"))
@@ -101,14 +132,14 @@ def instructions(command: list[str], work: pathlib.Path) -> int:
     return total
 
 
-def callgrind(target: pathlib.Path, work: pathlib.Path) -> int:
+def callgrind(target: pathlib.Path, work: pathlib.Path, jobs: list[str]) -> int:
     counts = {}
     for side in ("with flow", "no-flow"):
         shutil.rmtree(work / "out", ignore_errors=True)  # both sides write a new directory, none swaps
-        command = [sys.executable, "-c", RUN, side, "scan", str(target), "--out", str(work / "out"), "--jobs", "1"]
+        command = [sys.executable, "-c", RUN, side, "scan", str(target), "--out", str(work / "out"), *jobs]
         counts[side] = instructions(command, work)
     with_flow, without = counts["with flow"], counts["no-flow"]
-    print(f"target {target}, `--jobs 1`, one run each under callgrind; instructions (Ir) of every process\n")
+    print(f"target {target}, {_jobs_label(jobs)}, one run each under callgrind; instructions (Ir) of every process\n")
     print("| scan | billion instructions |")
     print("|---|---:|")
     print(f"| with flow | {with_flow / 1e9:.3f} |")
@@ -123,13 +154,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="measured rounds (default 5)")
     parser.add_argument("--callgrind", action="store_true", help="count instructions under callgrind, one run a side")
     parser.add_argument("--stages", action="store_true", help="also the CPU of each stage (ERRATLAS_TRACE=1)")
+    parser.add_argument("--jobs", default="1",
+                        help="the scan's --jobs, or 'default' for none: the scan's default (default 1)")
     target_arguments(parser, "@anthropic-ai/claude-code-linux-x64", "2.1.235")
     args = parser.parse_args(argv)
     target = resolve_target(args)
+    jobs = [] if args.jobs == "default" else ["--jobs", args.jobs]
     os.environ["PYTHONPATH"] = os.pathsep.join([str(REPOSITORY), os.environ.get("PYTHONPATH", "")])
     if args.callgrind:
         with tempfile.TemporaryDirectory(prefix="erratlas-flow-") as work_dir:
-            return callgrind(target, pathlib.Path(work_dir))
+            return callgrind(target, pathlib.Path(work_dir), jobs)
     if args.stages:
         os.environ["ERRATLAS_TRACE"] = "1"
     sides = ("with flow", "no-flow")
@@ -141,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         for round_ in range(args.runs + 1):
             for side in sides:
                 command = [sys.executable, "-c", RUN, side, "scan", str(target), "--out", str(work / "out"),
-                           "--jobs", "1"]
+                           *jobs]
                 run, code = run_child(command, work / "stdout", work / "stderr")
                 if code not in (0, 1):
                     fail(side, code, work / "stderr")
@@ -153,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                         staged[side].append(found)
     with_flow, without = statistics.median(cpu["with flow"]), statistics.median(cpu["no-flow"])
     differences = [a - b for a, b in zip(cpu["with flow"], cpu["no-flow"])]
-    print(f"target {target}, `--jobs 1`, {args.runs} interleaved rounds after a warm-up, load before "
+    print(f"target {target}, {_jobs_label(jobs)}, {args.runs} interleaved rounds after a warm-up, load before "
           f"{fmt_load(load_before)} after {fmt_load(os.getloadavg())}; CPU s, median (range)\n")
     print("| scan | CPU s |")
     print("|---|---:|")
@@ -169,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.stages:
         _print_stages(staged["with flow"], staged["no-flow"])
     return 0
+
+
+def _jobs_label(jobs: list[str]) -> str:
+    return f"`{' '.join(jobs)}`" if jobs else "the default jobs (slices on)"
 
 
 _UNMARKED = "unmarked (start and exit of every process)"

@@ -303,6 +303,23 @@ def test_the_slices_note_the_node_visits_of_the_whole_trees_handlers(name: str, 
     assert sum(len(part.digested) for part in parts) > 1 and sum(part.scopes for part in parts) > 1
 
 
+@pytest.mark.parametrize("count", [2, 3, 7])
+@pytest.mark.parametrize("name", ["heavy.js", "heavy.bun.js", "sink.js", "logger.bun.js"])
+def test_a_slice_tree_holding_the_digests_already_notes_the_same_visits(name: str, count: int) -> None:
+    """The handlers read a slice on the facts' `UnitTree` (docs/slices.md, stage 7): on a tree
+    whose normalizer holds every anchor's digest already, they make the same handlers and note
+    the same scope entries and anchor nodes as on a tree of their own."""
+    source = _source(name)
+    plan, head = statement_plan(source, count)
+    chain = () if head is None else ancestors(main_container(head.root_node), head.root_node)
+    list_type = "statement_block" if plan.kind == "bun-cjs-body" else "program"
+    for span, tree in zip(plan.ranges, slice_trees(source, plan, head), strict=True):
+        part = UnitTree(tree, source, None, chain, list_type)
+        made = [slice_handlers(name, part, (), span) for _ in range(2)]  # the second on the first's digests
+        first, again = ((m.handlers, m.sink, m.left_out, m.inexact, m.scopes, m.digested) for m in made)
+        assert repr(again) == repr(first)
+
+
 def _through_rows(callees: frozenset[bytes], throwers: frozenset[bytes], cold: dict[int, int] | None = None
                   ) -> tuple[list, list, list]:
     """through.js's sources' rows, 3 slices, given these supersets; its raw items and facts."""

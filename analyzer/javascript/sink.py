@@ -170,15 +170,16 @@ def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool
 
 def _byte_past(source: bytes, byte: bytes, limit: int, start: int, end: int) -> bool:
     """Whether the one byte `byte` occurs more than `limit` times in `source[start:end]`: counted
-    in C over growing prefixes of the range (a common byte passes the limit in the first)."""
-    size = 1 << 18
+    in C over growing prefixes of the range, each byte once (a common byte passes the limit in the first)."""
+    size, counted, at = 1 << 18, 0, start
     while True:
         stop = min(end, start + size)
-        if source.count(byte, start, stop) > limit:
+        counted += source.count(byte, at, stop)
+        if counted > limit:
             return True
         if stop == end:
             return False
-        size <<= 2
+        at, size = stop, size << 2
 
 
 def _resolve(tree: Tree, source: bytes, name: bytes, within: tuple[int, int] | None, starts: list[int],
@@ -207,36 +208,40 @@ def _rows(tree: Tree, candidates: Sequence[tuple[Node, bool]], bound: dict[int, 
     return tuple(rows)
 
 
-def sink_names(source: bytes, parts: Sequence[SinkRows]) -> list[bytes]:
+def sink_names(source: bytes, parts: Sequence[SinkRows], counted: dict[bytes, bool] | None = None) -> list[bytes]:
     """The names `unit_sink` resolves: the `_NAMES` most called with the caught value itself,
-    but those too common to resolve."""
-    return _ranked(source, parts)[1]
+    but those too common to resolve. `counted` gets whether each was (for `unit_sink`'s)."""
+    return _ranked(source, parts, counted)[1]
 
 
-def _ranked(source: bytes, parts: Sequence[SinkRows]) -> tuple[Counter[bytes], list[bytes], list[bytes]]:
-    """(calls with the caught value itself by name, the names resolved, those too common)."""
+def _ranked(source: bytes, parts: Sequence[SinkRows], counted: dict[bytes, bool] | None = None
+            ) -> tuple[Counter[bytes], list[bytes], list[bytes]]:
+    """(calls with the caught value itself by name, the names resolved, those too common);
+    `counted`: whether names are too common, known already, and kept for the next call (their
+    bytes are searched in the whole unit)."""
     by_name: Counter[bytes] = Counter()
     for part in parts:
         by_name.update(row[0] for row in part.callees if row[3])
     ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
     names: list[bytes] = []
     skipped: list[bytes] = []
-    counted: dict[bytes, bool] = {}
+    counted = {} if counted is None else counted
     for part in parts:
         counted.update(part.common)
     for name, _ in ranked[:_NAMES]:
         common = counted.get(name)
         if common is None:
-            common = _at_most(source, name, _MAX_OCCURRENCES) is None
+            common = counted[name] = _at_most(source, name, _MAX_OCCURRENCES) is None
         (skipped if common else names).append(name)
     return by_name, names, skipped
 
 
-def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel | None = None) -> SinkChoice:
+def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel | None = None,
+              counted: dict[bytes, bool] | None = None) -> SinkChoice:
     """The merge, with no node: ranks the names and their bindings over every tree's rows as the
     whole tree's would be; `top` re-binds what a slice bound at its root or not at all (needed
-    when any part is a slice)."""
-    by_name, names, skipped = _ranked(source, parts)
+    when any part is a slice); `counted`: `sink_names`'s, on the same rows."""
+    by_name, names, skipped = _ranked(source, parts, counted)
     wanted = set(names)
     for part in parts:
         if not wanted <= part.resolved and any(row[0] in wanted - part.resolved for row in part.callees):

@@ -195,23 +195,23 @@ def _halves(
 
     prepared: list[_Unitwide] = []
 
-    def sites_of(tree: Tree, more: frozenset[str]) -> tuple[SliceSites, SliceFacts]:
+    def sites_of(tree: Tree, more: frozenset[str]) -> tuple[SliceSites, SliceFacts, UnitTree]:
         found: TreeSites = tree_sites(tree, source, rules, forced, TopScopes(tree.root_node, chain, list_type), more)
-        return found.rows, slice_facts(name, source, tree, found, rules, chain, list_type)
+        part = facts_tree(tree, source, chain, list_type)
+        return found.rows, slice_facts(name, source, tree, found, rules, chain, list_type, part), part
 
-    def handlers_of(index: int, tree: Tree, site_part: SliceSites) -> TreeHandlers:
-        # their own UnitTree: the handlers note their visits from its scope entries and digests
-        found = slice_handlers(name, UnitTree(tree, source, None, chain, list_type), (), plan.ranges[index],
-                               potential_sites(site_part, rules), (index > 0, index < len(plan.ranges) - 1),
-                               TopScopes(tree.root_node, chain, list_type))
+    def handlers_of(index: int, part: UnitTree, site_part: SliceSites) -> TreeHandlers:
+        # on the facts' UnitTree, its digests reused: the handlers note their own visits
+        found = slice_handlers(name, part, (), plan.ranges[index], potential_sites(site_part, rules),
+                               (index > 0, index < len(plan.ranges) - 1), TopScopes(part.root, chain, list_type))
         if found.inexact is not None:
             raise _Unsliceable(found.inexact)
         return found
 
     def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists
               ) -> tuple[SliceSites, SliceFacts, TreeHandlers]:
-        site_part, fact_part = sites_of(tree, more)
-        handler_part = handlers_of(index, tree, site_part)
+        site_part, fact_part, part = sites_of(tree, more)
+        handler_part = handlers_of(index, part, site_part)
         handler_part.blocks.clear()  # the sources' rows do not hang on the logger: made on the first read
         return site_part, fact_part, handler_part
 
@@ -247,7 +247,7 @@ def _halves(
             tree, source, plan.ranges[index], speculated_modules(modules, source, helpers), declared,
             lambda raw: root_candidates(raw, offsets), part.normalizer)
         class_part = classes_of(index, part, rows.heritages, rows.resolution, frozenset())
-        handler_part = handlers_of(index, tree, site_part)
+        handler_part = handlers_of(index, part, site_part)
         # the calls of its protected blocks and its functions' bodies, with names from the bytes
         source_part = slice_sources(source, items.raw, reference_part.references.shadowed, {}, handler_part.blocks,
                                     callees=found.hot, throwers=found.throwers, cold=found.cold)

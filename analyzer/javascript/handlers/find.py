@@ -17,7 +17,7 @@ from analyzer.facts import BranchFacts, HandlerFacts, SinkEvidence
 from analyzer.identity import IdentityInput
 from analyzer.javascript.handlers.body import Found, param_name
 from analyzer.javascript.handlers.dispositions import HandlerBody
-from analyzer.javascript.normalize import ANCHOR_LIMIT, Anchor, Siblings, Window, anchor_of
+from analyzer.javascript.normalize import ANCHOR_LIMIT, Anchor, Normalizer, Siblings, Window, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
 from analyzer.javascript.sink import CalleeRow, SinkChoice, SinkRows, slice_sink, unit_sink
 from analyzer.javascript.syntax import (
@@ -204,11 +204,12 @@ def protected_block(handler: Found) -> Node | None:
 
 
 def handlers_on(unit: str, part: UnitTree, left_out: list[int], cut: tuple[bool, bool] = (False, False),
-                 inexact: list[str] | None = None) -> Iterable[Found]:
+                 inexact: list[str] | None = None, normalizer: Normalizer | None = None) -> Iterable[Found]:
     """The handlers found, in source order; `left_out` gets the count of those not recorded. In a
     slice, `inexact` gets why a module-level anchor may not be the whole tree's (`cut`: whether
-    slices lie before and after this one)."""
-    normalizer = part.normalizer
+    slices lie before and after this one). `normalizer`: what digests the anchors and counts
+    the scope entries (default: the tree's)."""
+    normalizer = part.normalizer if normalizer is None else normalizer
     descent = Descent(part.root, normalizer.spend, part.head)
     siblings = _WideSiblings()
     root, list_type = part.root, part.list_type

@@ -94,9 +94,10 @@ def slice_handlers(
     slice bound below L or a name the merge re-binds) and the logger's its `potential` sites can
     make (without them, `sites` are the unit's own: one choice). `cut`: whether a slice lies
     before and after this one (a module-level window must not reach them); `scopes`: L's scopes
-    in the slice, for the first declarations of the sink's names."""
+    in the slice, for the first declarations of the sink's names. The tree's normalizer may hold
+    the other halves' digests: what the handlers note does not depend on them (`_Noted`)."""
     source = part.normalizer.source
-    noted = part.normalizer = _Noted(source)
+    noted = _Noted(part.normalizer)
     given = {(node.start_byte, node.end_byte): (kind, node.start_byte) for node, kind in sites}
     handlers: list[Handler] = []
     #: per handler, per choice: its known, and its candidates' places in `candidates` (None: made)
@@ -106,7 +107,7 @@ def slice_handlers(
     left_out: list[int] = []
     blocks: list[Node] = []
     inexact: list[str] = []
-    for handler in handlers_on(unit, part, left_out, cut, inexact):
+    for handler in handlers_on(unit, part, left_out, cut, inexact, noted):
         if handler.form == "catch":
             block = protected_block(handler)
             if block is not None:
@@ -159,26 +160,24 @@ def slice_handlers(
 class _Noted(Normalizer):
     """A slice's normalizer for its handlers that notes the node visits they would spend on the
     whole tree's budget instead of spending them: the scope entries `Descent.scope` counts, and
-    each anchor node digested, (start, end, type) -> node count (the merge counts each once)."""
+    each anchor node digested, (start, end, type) -> node count (the merge counts each once).
+    The digests are the tree's normalizer's (`shared`, which spends nothing: no budget), cached
+    or not: the notes are the same either way."""
 
-    def __init__(self, source: bytes) -> None:
-        super().__init__(source)
+    def __init__(self, shared: Normalizer) -> None:
+        super().__init__(shared.source)
+        assert shared.budget is None, "a slice's tree spends on no budget"
+        self.shared = shared
         self.scopes = 0
         self.digested: dict[tuple[int, int, str], int] = {}
-        self._digesting = False
 
     def spend(self, nodes: int) -> None:
-        if not self._digesting:
-            self.scopes += nodes
+        self.scopes += nodes
 
     def digest(self, node: Anchor) -> bytes:
         if isinstance(node, Node):  # a window costs nothing (`Normalizer.digest`)
             self.digested[(node.start_byte, node.end_byte, node.type)] = node.descendant_count
-        self._digesting = True
-        try:
-            return super().digest(node)
-        finally:
-            self._digesting = False
+        return self.shared.digest(node)
 
 
 def _with_variants(body: HandlerBody, rows: Sequence[CalleeRow], resolved: frozenset[bytes],
@@ -269,7 +268,8 @@ def unit_handling(
     sites' facts, whose digests they reuse: `paid`, the nodes the facts digested ((start, end,
     type), `UnitSiteFacts.digested`), and `classes`, the (start, end) of the error classes."""
     settled = settle(parts, sites)
-    names = sink_names(source, [part.sink for part in settled])
+    counted: dict[bytes, bool] = {}  # the names' counts over the unit, made once
+    names = sink_names(source, [part.sink for part in settled], counted)
     tops = [head]
     for index, part in enumerate(settled):
         top = part.sink.top if part.sink.top is not None else TopBindings()
@@ -280,7 +280,7 @@ def unit_handling(
             top = merged([top, reread(index, lacked)])
             settled[index] = replace(part, sink=replace(part.sink, top=top))
         tops.append(top)
-    return UnitHandling(settled, unit_sink(unit, source, [part.sink for part in settled], merged(tops)),
+    return UnitHandling(settled, unit_sink(unit, source, [part.sink for part in settled], merged(tops), counted),
                         handler_visits(settled, paid, classes))
 
 
