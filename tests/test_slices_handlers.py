@@ -483,8 +483,10 @@ def test_statements_that_declare_nothing_in_Ls_scope_are_not_read_again(tmp_path
     stay the whole tree's."""
     source = ("(function(){return report})();" * 3 + SINK + "(function(){return report})();" * 3).encode()
     trace = _halves(tmp_path, source, 7)
-    again = [line.split("slices: ", 1)[1] for line in trace.splitlines() if "read again" in line]
-    assert again == ["unit.js: 2 statements of slice 6 read again for the sink's names ['note', 'report']"]
+    again = [int(line.split("slices: unit.js: ", 1)[1].split()[0]) for line in trace.splitlines()
+             if "read again for the sink's names" in line]
+    # at most the two declarations (`function note`, `function report`), none of the six IIFEs
+    assert again and sum(again) <= 2
     assert "merged from slices" in trace
 
 
