@@ -46,22 +46,23 @@ from analyzer.summary_model import (
 from analyzer.trace import mark
 
 
-def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], scan: ScanPart,
+def owner_files(files: Mapping[str, bytes], allowlists: list[Allowlist], scan: ScanPart,
                 records: list[Callsite] | None = None, references: list[ReferenceItem] | None = None,
                 handlers: list[Handler] | None = None, digests: Mapping[str, str] | None = None,
                 held: list[object] | None = None) -> dict[str, bytes]:
-    """Projection, index and summary for the inventory in `files` (which is not modified);
+    """Projection, index and summary for the inventory in `files` (which is not modified; read
+    last, for the summary, when `records`, `references` and `handlers` are given);
     `scan`, the scan's part of the summary (open data, carried as it is); `records` (by unit,
     offset and kind), `references` and `handlers`: the inventory's, when the caller has them in
     hand (a scan), else read from `files`; `digests`: the sha256 of files already hashed;
     `held`: where to keep what was made, for a caller that exits without freeing it."""
-    records = in_bundle_order(load_callsites(files)) if records is None else records
-    handlers = load_handlers(files) if handlers is None else handlers
+    records = in_bundle_order(load_callsites(dict(files))) if records is None else records
+    handlers = load_handlers(dict(files)) if handlers is None else handlers
     # the reference graph serves `references` entries only: without one it is not read
     uses_graph = any(entry.level == "references" for allowlist in allowlists for entry in allowlist.entries)
     graph = None
     if uses_graph:
-        graph = ReferenceGraph(references) if references is not None else ReferenceGraph.load(files)
+        graph = ReferenceGraph(references) if references is not None else ReferenceGraph.load(dict(files))
     projection = project(records, allowlists, graph)
     counts, coverage, invariants = owner_counts(records, projection)
     stale = projection.stale
