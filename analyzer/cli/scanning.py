@@ -130,15 +130,16 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
                     inventory = _Inventory(executor.beside(lambda: _stage_inventory(result, target, staging),
                                                            result.bundle.size))
                     # the records in hand: the inventory's files are never parsed
+                    # staged where they are made: the files never cross to the command's process;
+                    # the owner files are written while the summary waits for the inventory
                     made = owner_files(inventory.files, allowlists, scan_part(scan_summary(result), SUMMARY_FILE),
                                        in_bundle_order(result.callsites), result.references, result.handlers,
-                                       inventory.digests)
+                                       inventory.digests, made=lambda files: write_staged(target, staging, files))
                     mark("reports: made")
-                # staged where they were made: the files never cross to the command's process;
-                # Ctrl-C from here is held: the files are written, swapped in, and the scan ends
+                # Ctrl-C from here is held: the summary is written, the files swapped in, and the scan ends
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-                with progress.phase(f"writing {len(made)} files beside {out}"):
-                    write_staged(target, staging, made)
+                with progress.phase(f"writing the summary beside {out}"):
+                    write_staged(target, staging, {SUMMARY_FILE: made[SUMMARY_FILE]})
                     mark("output: staged")
                 return _scanned(bundle, result, out, made)
 
