@@ -8,7 +8,9 @@ tree first on PYTHONPATH), default jobs, `ERRATLAS_TRACE=1`, alternating base, h
 every head output is checked byte for byte against the base output of the same round. From
 the trace: the wall from the mark `extract: ... merged from slices` (else the last `extract:`
 mark) to the scan's last mark, and the CPU spent after that mark by every process that traced
-one (the scan, and any worker it forks then); from wait4: the whole scan's wall and CPU.
+one, by the scan's process alone, and by the workers it forks then (on an idle machine the
+wall after the merge follows the larger of the last two); from wait4: the whole scan's wall
+and CPU.
 Prints medians and ranges of each side, the head - base difference, and the load average.
 """
 
@@ -32,8 +34,9 @@ _TRACE = re.compile(r"^erratlas-trace +([0-9.]+) +([0-9.]+) +\d+ +(\d+) (.*)$")
 _MERGED = re.compile(r"^extract: .*merged from slices$")
 
 
-def after_merge(stderr: str) -> tuple[float, float]:
-    """(wall from the merge to the last mark, CPU after the merge of every process)."""
+def after_merge(stderr: str) -> tuple[float, float, float, float]:
+    """(wall from the merge to the last mark, CPU after the merge of every process, of the scan's
+    process alone, of the processes forked after the merge)."""
     marks = [(float(m.group(1)), float(m.group(2)), m.group(3), m.group(4))
              for m in map(_TRACE.match, stderr.splitlines()) if m is not None]
     merged = [i for i, (_, _, _, label) in enumerate(marks) if _MERGED.match(label)]
@@ -44,7 +47,10 @@ def after_merge(stderr: str) -> tuple[float, float]:
     # process forked after it (a forked child's CPU clock starts at 0)
     before = {pid: cpu for _, cpu, pid, _ in marks[:start + 1]}
     last = {pid: cpu for _, cpu, pid, _ in marks[start + 1:]}
-    return marks[-1][0] - marks[start][0], sum(cpu - before.get(pid, 0.0) for pid, cpu in last.items())
+    scanner = marks[start][2]
+    forked = sum(cpu for pid, cpu in last.items() if pid not in before)
+    return (marks[-1][0] - marks[start][0], sum(cpu - before.get(pid, 0.0) for pid, cpu in last.items()),
+            last[scanner] - before[scanner], forked)
 
 
 def tree_bytes(root: pathlib.Path) -> dict[str, bytes]:
@@ -68,8 +74,10 @@ def main() -> None:
                                       work / "stderr")
                 if code != 0:
                     fail(f"{side} {revision}", code, work / "stderr")
-                wall, cpu = after_merge((work / "stderr").read_text(errors="replace"))
+                wall, cpu, scanner, forked = after_merge((work / "stderr").read_text(errors="replace"))
                 for name, value in (("after the merge, wall", wall), ("after the merge, CPU (all processes)", cpu),
+                                    ("after the merge, CPU of the scan's process", scanner),
+                                    ("after the merge, CPU of workers forked then", forked),
                                     ("whole scan, wall", run.wall), ("whole scan, CPU (wait4)", run.cpu)):
                     seen[side].setdefault(name, []).append(value)
             if tree_bytes(work / "out-base") != tree_bytes(work / "out-head"):
