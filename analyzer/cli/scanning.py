@@ -127,6 +127,7 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
                     # the inventory needs no owners: made, staged and hashed beside them (by a
                     # worker where the executor has one); the summary, made last, waits for it
                     open_staging(target, staging)
+                    mark("output: staging opened")
                     inventory = _Inventory(executor.beside(lambda: _stage_inventory(result, target, staging),
                                                            result.bundle.size))
                     # the records in hand: the inventory's files are never parsed
@@ -138,6 +139,7 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
                     mark("reports: made")
                 # Ctrl-C from here is held: the summary is written, the files swapped in, and the scan ends
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                mark("output: staging made")  # every file but the summary
                 with progress.phase(f"writing the summary beside {out}"):
                     write_staged(target, staging, {SUMMARY_FILE: made[SUMMARY_FILE]})
                     mark("output: staged")

@@ -99,6 +99,7 @@ def stage(target: Path, staging: Path, files: dict[str, bytes]) -> None:
     """Make the directory `staging` (`staging_name(target)`) holding exactly `files`, each written
     whole to disk; stale staging directories of dead writers beside `target` are removed first."""
     open_staging(target, staging)
+    mark("output: staging made")
     write_staged(target, staging, files)
     mark("output: staged")
 
@@ -112,7 +113,6 @@ def open_staging(target: Path, staging: Path) -> None:
         os.mkdir(staging, 0o700)
     except OSError as exc:
         raise InputError(target, f"cannot create a staging directory beside it: {exc.strerror}") from None
-    mark("output: staging made")
 
 
 def write_staged(target: Path, staging: Path, files: dict[str, bytes], again: bool = False) -> None:
