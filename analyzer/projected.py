@@ -5,7 +5,7 @@ makes it again to check every byte); the one module that knows both stages.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,22 +46,26 @@ from analyzer.summary_model import (
 from analyzer.trace import mark
 
 
-def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], scan: ScanPart,
+def owner_files(files: Mapping[str, bytes], allowlists: list[Allowlist], scan: ScanPart,
                 records: list[Callsite] | None = None, references: list[ReferenceItem] | None = None,
                 handlers: list[Handler] | None = None, digests: Mapping[str, str] | None = None,
-                held: list[object] | None = None) -> dict[str, bytes]:
-    """Projection, index and summary for the inventory in `files` (which is not modified);
+                held: list[object] | None = None,
+                made: Callable[[dict[str, bytes]], None] | None = None) -> dict[str, bytes]:
+    """Projection, index and summary for the inventory in `files` (which is not modified; read
+    last, for the summary, when `records`, `references` and `handlers` are given);
     `scan`, the scan's part of the summary (open data, carried as it is); `records` (by unit,
     offset and kind), `references` and `handlers`: the inventory's, when the caller has them in
     hand (a scan), else read from `files`; `digests`: the sha256 of files already hashed;
-    `held`: where to keep what was made, for a caller that exits without freeing it."""
-    records = in_bundle_order(load_callsites(files)) if records is None else records
-    handlers = load_handlers(files) if handlers is None else handlers
+    `held`: where to keep what was made, for a caller that exits without freeing it; `made`: called
+    with every file but the summary once they are made (a scan writes them while the summary waits
+    for the inventory's digests)."""
+    records = in_bundle_order(load_callsites(dict(files))) if records is None else records
+    handlers = load_handlers(dict(files)) if handlers is None else handlers
     # the reference graph serves `references` entries only: without one it is not read
     uses_graph = any(entry.level == "references" for allowlist in allowlists for entry in allowlist.entries)
     graph = None
     if uses_graph:
-        graph = ReferenceGraph(references) if references is not None else ReferenceGraph.load(files)
+        graph = ReferenceGraph(references) if references is not None else ReferenceGraph.load(dict(files))
     projection = project(records, allowlists, graph)
     counts, coverage, invariants = owner_counts(records, projection)
     stale = projection.stale
@@ -91,6 +95,8 @@ def owner_files(files: dict[str, bytes], allowlists: list[Allowlist], scan: Scan
     if flow is not None:
         out |= flow[1]
     mark("owners: index in")
+    if made is not None:
+        made(out)
     known = {name: digest for name, digest in (digests or {}).items() if name in files and name not in out}
     out[SUMMARY_FILE] = finish(scan, applied, owners, {**files, **out}, known)
     if held is not None:

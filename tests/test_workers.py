@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, records, run, scan, tree_bytes
 
 from analyzer.errors import InputError
-from analyzer.parallel.executor import Forked, Inline, executor_for
+from analyzer.parallel.executor import WORKER_MIN_BYTES, Forked, Inline, executor_for
+from analyzer.scandir.write import open_staging, write_staged
 
 SWITCH = "ERRATLAS_RENDER_WORKER"
 
@@ -49,6 +51,36 @@ def test_an_executor_gives_the_tasks_results_in_order() -> None:
     """Inline and Forked map to the same list, in this process."""
     work = [i * i for i in range(100)].__getitem__
     assert Inline().map(work, 100) == Forked(2).map(work, 100) == [i * i for i in range(100)]
+
+
+def _pid_or_lost(parent: int) -> int:
+    """This process's id; in a worker, the worker is lost first (it ends without a value)."""
+    if os.getpid() != parent:
+        os._exit(1)
+    return os.getpid()
+
+
+def test_work_beside_is_made_by_a_worker_with_more_jobs() -> None:
+    assert Forked(2).beside(os.getpid, WORKER_MIN_BYTES).take() != os.getpid()
+    assert Forked(1).beside(os.getpid, WORKER_MIN_BYTES).take() == os.getpid()
+    assert Forked(2).beside(os.getpid, WORKER_MIN_BYTES - 1).take() == os.getpid()  # not worth a fork
+    assert Inline().beside(os.getpid, WORKER_MIN_BYTES).take() == os.getpid()
+
+
+def test_work_beside_whose_worker_is_lost_is_made_here() -> None:
+    parent = os.getpid()
+    assert Forked(2).beside(lambda: _pid_or_lost(parent), WORKER_MIN_BYTES).take() == parent
+
+
+def test_staged_again_replaces_what_a_lost_writer_wrote(tmp_path: Path) -> None:
+    target, staging = tmp_path / "out", tmp_path / "staging"
+    open_staging(target, staging)
+    write_staged(target, staging, {"a": b"cut sh", "d/b": b"whole"})
+    with pytest.raises(InputError, match="cannot write"):
+        write_staged(target, staging, {"a": b"again"})
+    write_staged(target, staging, {"a": b"cut short no more", "d/b": b"whole"}, again=True)
+    assert (staging / "a").read_bytes() == b"cut short no more"
+    assert (staging / "d" / "b").read_bytes() == b"whole"
 
 
 WRAPPER = b"// @bun @bun-cjs\n(function(exports, require, module, __filename, __dirname) {"
@@ -99,6 +131,7 @@ def test_the_worker_switch_writes_the_bytes_of_one_process(
     assert result.returncode == 0, result.stderr
     workers = {line for line in _WORKER_LINES if line in result.stderr}
     assert workers == traced
+    assert "scan: worker beside forked" in result.stderr  # the inventory, beside the owners
     assert tree_bytes(one) == tree_bytes(tmp_path / "two")
     assert len(records(tmp_path / "two", "error")) > 100
 

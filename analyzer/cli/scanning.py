@@ -5,8 +5,9 @@ from __future__ import annotations
 import gc
 import os
 import signal
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -18,6 +19,7 @@ from analyzer.errors import ExitCode, InputError
 from analyzer.trace import mark
 
 if TYPE_CHECKING:
+    from analyzer.parallel.executor import Ahead
     from analyzer.scan import ScanResult
 
 
@@ -94,14 +96,13 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
     from analyzer.owners.allowlist import load_allowlists
     from analyzer.parallel.executor import executor_for
     from analyzer.projected import owner_files
-    from analyzer.reports.inventory import inventory_files
     from analyzer.reports.summary import scan_summary
     from analyzer.scan import scan as run_scan
     from analyzer.scan import scan_input
-    from analyzer.scandir.files import SIGNATURES_FILE, SUMMARY_FILE
+    from analyzer.scandir.files import SUMMARY_FILE
     from analyzer.scandir.load import in_bundle_order
     from analyzer.scandir.summary import scan_part
-    from analyzer.scandir.write import replace_with, stage, staging_name
+    from analyzer.scandir.write import open_staging, replace_with, staging_name, write_staged
 
     executor = executor_for(jobs or cores(), slices)  # where the work runs: decided here, once
     target = Path(os.path.abspath(out))
@@ -123,19 +124,25 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
                 result = run_scan(source, logger, executor, signatures=signatures)
                 mark("scan: done")
                 with progress.phase("making reports"):
-                    made = inventory_files(result)
-                    if result.signatures is not None:
-                        made[SIGNATURES_FILE] = result.signatures
-                    mark("reports: inventory made")
-                    # the records in hand: the files just made are never parsed again
-                    made |= owner_files(made, allowlists, scan_part(scan_summary(result), SUMMARY_FILE),
-                                        in_bundle_order(result.callsites), result.references, result.handlers)
+                    # the inventory needs no owners: made, staged and hashed beside them (by a
+                    # worker where the executor has one); the summary, made last, waits for it
+                    open_staging(target, staging)
+                    mark("output: staging opened")
+                    inventory = _Inventory(executor.beside(lambda: _stage_inventory(result, target, staging),
+                                                           result.bundle.size))
+                    # the records in hand: the inventory's files are never parsed
+                    # staged where they are made: the files never cross to the command's process;
+                    # the owner files are written while the summary waits for the inventory
+                    made = owner_files(inventory.files, allowlists, scan_part(scan_summary(result), SUMMARY_FILE),
+                                       in_bundle_order(result.callsites), result.references, result.handlers,
+                                       inventory.digests, made=lambda files: write_staged(target, staging, files))
                     mark("reports: made")
-                # staged where they were made: the files never cross to the command's process;
-                # Ctrl-C from here is held: the files are written, swapped in, and the scan ends
+                # Ctrl-C from here is held: the summary is written, the files swapped in, and the scan ends
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-                with progress.phase(f"writing {len(made)} files beside {out}"):
-                    stage(target, staging, made)
+                mark("output: staging made")  # every file but the summary
+                with progress.phase(f"writing the summary beside {out}"):
+                    write_staged(target, staging, {SUMMARY_FILE: made[SUMMARY_FILE]})
+                    mark("output: staged")
                 return _scanned(bundle, result, out, made)
 
             # a JavaScript scan runs where a parser crash or the memory bound cannot take this
@@ -151,6 +158,67 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
         if os.path.lexists(staging):
             shutil.rmtree(staging, ignore_errors=True)
     err.print(line, markup=False)
+
+
+def _stage_inventory(result: ScanResult, target: Path, staging: Path) -> dict[str, str]:
+    """The inventory files (and the corpus signatures when asked for) written into `staging`:
+    their sha256 by name. Run again after a lost worker, it replaces what that one wrote."""
+    import hashlib
+
+    from analyzer.reports.inventory import inventory_files
+    from analyzer.scandir.files import SIGNATURES_FILE
+    from analyzer.scandir.write import write_staged
+
+    files = inventory_files(result)
+    if result.signatures is not None:
+        files[SIGNATURES_FILE] = result.signatures
+    mark("reports: inventory made")
+    write_staged(target, staging, files, again=True)
+    mark("reports: inventory staged")
+    return {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+
+
+class _Inventory:
+    """The staged inventory as `owner_files` reads it: the names of its `files` (their bytes are on
+    disk, here empty) and their `digests`, both taken from the task when first read: by the
+    summary, the last file made."""
+
+    def __init__(self, staged: Ahead[dict[str, str]]) -> None:
+        self._staged = staged
+        self._digests: dict[str, str] | None = None
+        self.files: Mapping[str, bytes] = _Later(lambda: dict.fromkeys(self._taken(), b""))
+        self.digests: Mapping[str, str] = _Later(self._taken)
+
+    def _taken(self) -> dict[str, str]:
+        if self._digests is None:
+            self._digests = self._staged.take()
+            mark("reports: inventory in")
+        return self._digests
+
+
+V = TypeVar("V")
+
+
+class _Later(Mapping[str, V]):
+    """A mapping made when first read."""
+
+    def __init__(self, make: Callable[[], dict[str, V]]) -> None:
+        self._make = make
+        self._made: dict[str, V] | None = None
+
+    def _items(self) -> dict[str, V]:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def __getitem__(self, name: str) -> V:
+        return self._items()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items())
+
+    def __len__(self) -> int:
+        return len(self._items())
 
 
 def _scanned(bundle: Path, result: ScanResult, out: Path, files: dict[str, bytes]) -> str:

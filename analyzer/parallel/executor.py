@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from analyzer.errors import InputError
-from analyzer.parallel.forked import LOST, Side, can_fork, from_both_ends
+from analyzer.parallel.forked import LOST, ChildLost, Side, can_fork, from_both_ends
 from analyzer.trace import mark
 
 T = TypeVar("T")
@@ -65,6 +65,11 @@ class Inline:
         """`[work(i) for i in range(count)]`: a unit's independent tasks after its parse, here on
         every executor (a worker sharing them gained less than the noise: docs/performance.md)."""
         return [work(i) for i in range(count)]
+
+    def beside(self, task: Callable[[], T], weight: int) -> Ahead[T]:
+        """`task`, whose value `take()` gives, made beside what this process does until then
+        (`weight`: the bytes it makes); here, it runs when taken."""
+        return Ahead(task)
 
     def slices_for(self, size: int) -> int:
         """How many slices a JavaScript unit of `size` bytes is read as: the count asked, else
@@ -122,10 +127,20 @@ class Forked(Inline):
         return _Forked(side, task)
 
 
-def _send_value(task: Callable[[], T], send: Callable[[object], None]) -> None:
-    mark("ahead: working")
+    def beside(self, task: Callable[[], T], weight: int) -> Ahead[T]:
+        """With `jobs` above 1, `task` runs now in a forked worker, not niced (its work is the
+        scan's own), and `take()` waits for its value; a lost worker's task is run here."""
+        if self.jobs < 2 or weight < WORKER_MIN_BYTES:
+            return Ahead(task)
+        side = Side(lambda send: _send_value(task, send, "beside"))
+        mark("scan: worker beside forked")
+        return _Beside(side, task)
+
+
+def _send_value(task: Callable[[], T], send: Callable[[object], None], role: str = "ahead") -> None:
+    mark(f"{role}: working")
     send(_Value(task()))
-    mark("ahead: value sent")
+    mark(f"{role}: value sent")
 
 
 class _Value(Generic[T]):
@@ -154,6 +169,26 @@ class _Forked(Ahead[T]):
             mark("scan: render worker late, stopped")
             return self._task()
         return made.value
+
+
+class _Beside(Ahead[T]):
+    """Work in a forked worker beside this process: its value, waited for when taken; a worker
+    that ended without it (failed or lost) has its task run here, which must allow for what the
+    worker did of it."""
+
+    def __init__(self, side: Side, task: Callable[[], T]) -> None:
+        super().__init__(task)
+        self._side = side
+
+    def take(self) -> T:
+        try:
+            made = self._side.wait(_Value)
+        except ChildLost as lost:
+            made = LOST
+            mark(f"scan: worker beside lost, its task run here: {lost}")
+        finally:
+            self._side.stop()
+        return self._task() if made is LOST else made.value
 
 
 def executor_for(jobs: int, slices: int | None = None) -> Inline:

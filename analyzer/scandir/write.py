@@ -5,6 +5,7 @@ a private staging directory beside it and swapped into place."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -97,23 +98,39 @@ def staging_name(target: Path) -> Path:
 def stage(target: Path, staging: Path, files: dict[str, bytes]) -> None:
     """Make the directory `staging` (`staging_name(target)`) holding exactly `files`, each written
     whole to disk; stale staging directories of dead writers beside `target` are removed first."""
+    open_staging(target, staging)
+    mark("output: staging made")
+    write_staged(target, staging, files)
+    mark("output: staged")
+
+
+def open_staging(target: Path, staging: Path) -> None:
+    """Make the empty directory `staging` (`staging_name(target)`), after removing the stale
+    staging directories of dead writers beside `target`; `write_staged` fills it."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         sweep_stale(target)
         os.mkdir(staging, 0o700)
     except OSError as exc:
         raise InputError(target, f"cannot create a staging directory beside it: {exc.strerror}") from None
-    mark("output: staging made")
+
+
+def write_staged(target: Path, staging: Path, files: dict[str, bytes], again: bool = False) -> None:
+    """Write `files` into `staging` (`open_staging`), each whole to disk; two processes may write
+    their own files into it at once. `again`: a file of these names already there (written by a
+    worker that was lost) is replaced."""
     try:
         for name in sorted(files):
             if "/" in name:
                 (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            if again:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(staging / name)  # the staging directory is this scan's alone (0o700)
             _write_new(staging / name, files[name])
         for directory in sorted({(staging / n).parent for n in files}):
             os.chmod(directory, 0o755)
     except OSError as exc:
         raise InputError(target, f"cannot write the output directory: {exc.strerror}") from None
-    mark("output: staged")
 
 
 def replace_with(staging: Path, target: Path, manifest: str = SUMMARY_FILE, owned: Manifest = scan_outputs) -> None:
