@@ -130,9 +130,8 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
                     mark("output: staging opened")
                     inventory = _Inventory(executor.beside(lambda: _stage_inventory(result, target, staging),
                                                            result.bundle.size))
-                    # the records in hand: the inventory's files are never parsed
-                    # staged where they are made: the files never cross to the command's process;
-                    # the owner files are written while the summary waits for the inventory
+                    # the owner files from the records in hand (the inventory's files are never
+                    # parsed), staged as they are made: no file crosses to the command's process
                     made = owner_files(inventory.files, allowlists, scan_part(scan_summary(result), SUMMARY_FILE),
                                        in_bundle_order(result.callsites), result.references, result.handlers,
                                        inventory.digests, made=lambda files: write_staged(target, staging, files))
