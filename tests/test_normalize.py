@@ -22,7 +22,8 @@ from analyzer.bundle.load import load_bundle
 from analyzer.javascript import normalize
 from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE, ancestors, new_parser
 
-SOURCES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".js", ".mjs", ".cjs") and p.is_file())
+SOURCES = sorted(p for p in FIXTURES.rglob("*")
+                 if p.suffix in (".js", ".mjs", ".cjs") and p.is_file() and "node_modules" not in p.parts)
 
 
 def _named(tree: Tree) -> Iterator[tuple[Node, list[Node]]]:

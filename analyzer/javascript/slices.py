@@ -32,6 +32,11 @@ _HEAD_ALLOWANCE = 4096
 _MAX_OUTSIDE_SHARE = 0.1
 #: a gap between two statement ends over this share of L is about one statement holding most of it
 _MAX_STATEMENT_SHARE = 0.5
+#: a statement of more bytes (a whole bundle wrapped in a function, several such one after
+#: another) is read whole by the work that reads a statement alone (the module helpers first,
+#: the sink's names, the statements read again): more than the slices save (docs/performance.md,
+#: "Growth with the input's size")
+_MAX_STATEMENT_BYTES = 4 << 20
 #: the sizes of the slices nearest the middle of L, against the others': two readers from both
 #: ends meet there, and the one done first idles at most the other's last, small slice
 #: (docs/slices.md, step 10); the middle one or two first, then their neighbours
@@ -88,6 +93,8 @@ def plan_of(source: bytes, count: int, scanned: Scanned | None = None) -> Plan |
     widest = max(b - a for a, b in itertools.pairwise(edges))
     if not cuts or widest > (last - first) * _MAX_STATEMENT_SHARE:
         return f"one stretch holds most of L: {widest} of its {last - first} bytes hold no statement end"
+    if widest > _MAX_STATEMENT_BYTES:
+        return f"a stretch of L is larger than a slice: {widest} bytes hold no statement end"
     ends = [end for end, _ in cuts]
     chosen = _balanced(ends, first, last, shares(count))
     if len(chosen) < count - 1:  # small middle slices on one statement end: by bytes alone
