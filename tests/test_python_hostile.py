@@ -9,6 +9,7 @@ import io
 import json
 import os
 import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -39,18 +40,25 @@ def worker_env(**extra: str) -> dict[str, str]:
     return {**{k: v for k, v in os.environ.items() if k != "ERRATLAS_DEBUG"}, **extra}
 
 
+#: runs the command given and prints its peak RSS (with the workers it reaped): a process forked
+#: from this test's process would count this one's pages at the fork as its own peak
+_LAUNCH = (
+    "import os, subprocess, sys\n"
+    "process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(process.pid, 0)\n"
+    "print(os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024)\n"
+)
+
+
 def scan_child(bundle: Path, out: Path, env: dict[str, str] | None = None, *extra: str) -> tuple[int, str, int]:
     """(exit status, stderr, peak RSS in bytes of the scan and the workers it reaped)."""
     with (out.parent / "stderr").open("w+") as err:
-        process = subprocess.Popen([erratlas_command(), "scan", str(bundle), "--out", str(out), *extra],
-                                   stdout=subprocess.DEVNULL, stderr=err, env=env or worker_env())
-        try:
-            _, status, usage = os.wait4(process.pid, 0)
-        finally:
-            if process.poll() is None:
-                process.kill()
+        launched = subprocess.run([sys.executable, "-c", _LAUNCH, erratlas_command(), "scan", str(bundle), "--out",
+                                   str(out), *extra], stdout=subprocess.PIPE, stderr=err, env=env or worker_env(),
+                                  text=True, check=True)
         err.seek(0)
-        return os.waitstatus_to_exitcode(status), err.read(), usage.ru_maxrss * 1024
+        code, peak = (int(word) for word in launched.stdout.split())
+        return code, err.read(), peak
 
 
 def test_a_file_nested_beyond_the_bound_is_counted_not_parsed(tmp_path: Path) -> None:
