@@ -315,7 +315,8 @@ def statement_bindings(
     start, end = plan.ranges[index]
     held = sorted(at for at in {bisect.bisect_right(starts, offset) - 1 for name in names
                                 for offset in _words(source, name.encode(), start, end)} - {-1}
-                  if types is None or types[at] not in _DECLARE_NOTHING)
+                  if types is None or (types[at] not in _DECLARE_NOTHING and not _declares_other(
+                      source, starts[at], types[at], names)))
     if not held:
         return TopBindings()
     alone = replace(plan, ranges=tuple((starts[at], ends[at]) for at in held))
@@ -335,6 +336,23 @@ def statement_bindings(
 #: their names have scopes of their own (`resolve.declaration`)
 _DECLARE_NOTHING = frozenset({"expression_statement", "comment", "empty_statement", "debugger_statement",
                               "return_statement", "throw_statement", "break_statement", "continue_statement"})
+
+
+#: a function's or class's declaration, which declares its own name only in L's scope (what its
+#: body declares is its own), as its bytes start: plain ASCII words and spaces, else read again
+_DECLARED_NAME = {
+    kind: re.compile(pattern + rb"([A-Za-z_$][A-Za-z0-9_$]*)(?![A-Za-z0-9_$\\\x80-\xff])")
+    for kind, pattern in (("function_declaration", rb"(?:async\s+)?function\s+"),
+                          ("generator_function_declaration", rb"(?:async\s+)?function\s*\*\s*"),
+                          ("class_declaration", rb"class\s+"))}
+
+
+def _declares_other(source: bytes, start: int, kind: str, names: frozenset[str]) -> bool:
+    """Whether the statement of L at `start`, of type `kind`, is a declaration whose one name in
+    L's scope is none of `names` (its bytes hold them only inside it)."""
+    pattern = _DECLARED_NAME.get(kind)
+    found = pattern.match(source, start) if pattern is not None else None
+    return found is not None and found.group(1).decode() not in names
 
 
 def _words(source: bytes, name: bytes, start: int, end: int) -> Iterator[int]:
