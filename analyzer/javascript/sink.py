@@ -170,8 +170,9 @@ def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool
 
 def _byte_past(source: bytes, byte: bytes, limit: int, start: int, end: int) -> bool:
     """Whether the one byte `byte` occurs more than `limit` times in `source[start:end]`: counted
-    in C over growing prefixes of the range, each byte once (a common byte passes the limit in the first)."""
-    size, counted, at = 1 << 18, 0, start
+    in C over growing prefixes of the range, each byte once, each prefix past the length the
+    byte's rate so far needs to pass the limit by a quarter (a common byte passes in the first)."""
+    size, counted, at = 1 << 16, 0, start
     while True:
         stop = min(end, start + size)
         counted += source.count(byte, at, stop)
@@ -179,7 +180,7 @@ def _byte_past(source: bytes, byte: bytes, limit: int, start: int, end: int) -> 
             return True
         if stop == end:
             return False
-        at, size = stop, size << 2
+        at, size = stop, max(size * 2, (stop - start) * (limit + 1) * 5 // (4 * max(counted, 1)))
 
 
 def _resolve(tree: Tree, source: bytes, name: bytes, within: tuple[int, int] | None, starts: list[int],
