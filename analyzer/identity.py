@@ -55,7 +55,9 @@ def _with_ordinal(hashed: bytes, ordinal: int, ordinals: list[bytes]) -> bytes:
     """`D(hashed, ordinal)`; `ordinals`: the framed ordinals made so far, by value."""
     while len(ordinals) <= ordinal:
         ordinals.append(_framed(len(ordinals)))
-    return _blake(_framed(hashed) + ordinals[ordinal])
+    h = _FP1.copy()
+    h.update(_LENGTHS[len(hashed)] + hashed + ordinals[ordinal])  # `hashed`: 16 bytes, framed
+    return h.digest()
 
 
 def digest_of(node_type: str, normalized: bytes) -> bytes:
@@ -134,16 +136,20 @@ def pre_scan_hashes(inputs: Sequence[IdentityInput]) -> list[bytes]:
     version = _framed(FP_VERSION)
     words: dict[str, bytes] = {}  # kinds, roles and keys repeat: each framed once
     bases = []
-    for i in inputs:
+    blake = _FP1.copy
+    for i in inputs:  # a scan's 10,000 callsites and 8,460 handlers: the digests inline
         framed = []
         for word in (i.kind, i.role, i.comparison_key, i.consumer_role):
             known = words.get(word)
             if known is None:
                 known = words[word] = _framed(word)
             framed.append(known)
-        bases.append(_blake(version + b"".join(framed) + _framed(i.anchor)))
+        h = blake()
+        h.update(version + b"".join(framed) + _framed(i.anchor))
+        bases.append(h.digest())
     in_anchor: dict[tuple[bytes, tuple[str, int]], list[int]] = defaultdict(list)
-    for position in sorted(range(len(inputs)), key=lambda p: inputs[p].order):
+    order = [i.order for i in inputs]
+    for position in sorted(range(len(inputs)), key=order.__getitem__):
         in_anchor[(bases[position], inputs[position].anchor_slot)].append(position)
     local = [0] * len(inputs)
     for positions in in_anchor.values():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,26 +220,30 @@ def _handlers(units: list[UnitFacts], places: dict[tuple[str, int], tuple[int, R
     located = [(name, h) for name, handlers in found for h in handlers.handlers]
     fingerprints, copies = handler_identities([h.identity for _, h in located])
     records = {(r.unit, r.offset, r.kind): r for r in callsites}
-    sources: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    # (unit, offset, hops) of each inventoried error a handler catches: sorted as such, ids made after
+    sources: dict[tuple[str, int], list[tuple[str, int, int]]] = defaultdict(list)
     for name, handlers in found:
         for offset, handler in handlers.caught.items():
             if (name, offset, "error") in records:
-                sources.setdefault((name, handler), []).append((f"e:{name}@{offset}", 0))
+                sources[(name, handler)].append((name, offset, 0))
         for handler, reached in handlers.called.items():
             for offset, hops in reached:
                 if (name, offset, "error") in records:
-                    sources.setdefault((name, handler), []).append((f"e:{name}@{offset}", hops))
+                    sources[(name, handler)].append((name, offset, hops))
         for handler, elsewhere in handlers.called_elsewhere.items():
             for unit, offset, hops in elsewhere:
                 if (unit, offset, "error") in records:
-                    sources.setdefault((name, handler), []).append((f"e:{unit}@{offset}", hops))
+                    sources[(name, handler)].append((unit, offset, hops))
     make = _HandlerMakers()
     out = [
         _handler(make, name, facts, fingerprint, copy, places[(name, facts.offset)], modules, records,
-                 sources.get((name, facts.offset), []))
+                 sources.get((name, facts.offset), _NO_SOURCES))
         for (name, facts), fingerprint, copy in zip(located, fingerprints, copies)
     ]
     return sorted(out, key=lambda h: (h.unit, h.offset))
+
+
+_NO_SOURCES: list[tuple[str, int, int]] = []
 
 
 class _HandlerMakers:
@@ -250,33 +255,44 @@ class _HandlerMakers:
         self.mapped = made(MappedJavaScriptHandler)
         self.branch, self.disposition = made(HandlerBranch), made(HandlerDisposition)
         self.source = made(HandlerSource)
+        self.python_branch, self.python_disposition = made(PythonBranch), made(PythonDisposition)
 
 
 def _handler(make: _HandlerMakers, unit: str, facts: HandlerFacts, fingerprint: str, copies: Copies,
              place: tuple[int, Readable], modules: BundleModules, records: dict[tuple[str, int, str], Callsite],
-             sources: list[tuple[str, int]]) -> Handler:
+             sources: list[tuple[str, int, int]]) -> Handler:
+    python = facts.form in _PYTHON_FORMS  # an `except` clause: each `wrap` says whether its cause is suppressed
+    disposition = make.python_disposition if python else make.disposition
+    branch_of = make.python_branch if python else make.branch
     branches = []
-    disposition = make.disposition
     for branch in facts.branches:
         dispositions = []
         for item in branch.dispositions:
-            kind = "diagnostic" if item.kind == "log" else "error"
-            linked = [records[(unit, offset, kind)] for offset in item.sites if (unit, offset, kind) in records]
-            levels = tuple(r.level or "" for r in linked) if item.kind == "log" else ()
-            dispositions.append(disposition(item.kind, item.cause, tuple(r.id for r in linked), levels, item.callee))
-        branches.append(make.branch(branch.test, tuple(dispositions)))
+            ids: tuple[str, ...] = ()
+            levels: tuple[str, ...] = ()
+            if item.sites:
+                kind = "diagnostic" if item.kind == "log" else "error"
+                linked = [records[(unit, offset, kind)] for offset in item.sites if (unit, offset, kind) in records]
+                ids = tuple(r.id for r in linked)
+                if item.kind == "log":
+                    levels = tuple(r.level or "" for r in linked)
+            if python:
+                dispositions.append(disposition(item.kind, item.cause, ids, levels, item.callee,
+                                                item.suppressed if item.kind == "wrap" else None))
+            else:
+                dispositions.append(disposition(item.kind, item.cause, ids, levels, item.callee))
+        branches.append(branch_of(branch.test, tuple(dispositions)))
     offset, source = facts.offset, make.source
     origin = modules.origin_of(unit, offset)
     # the record's own class made at once, its fields in order (no intermediate `Handler`)
     head = (
         HANDLER_SCHEMA, f"h:{unit}@{offset}", fingerprint, copies, unit, offset, facts.end_offset, facts.line,
         facts.column, place[0], place[1], facts.form, facts.param, facts.scope, modules.module_of(unit, offset),
-        origin, tuple(source(id, "call" if hops else "direct", hops)
-                      for id, hops in sorted(sources, key=lambda source: (_id_order(source[0]), source[1]))),
+        origin, tuple(source(f"e:{at}@{error}", "call" if hops else "direct", hops)
+                      for at, error, hops in sorted(sources)) if sources else (),
     )
-    if facts.form in _PYTHON_FORMS:  # an `except` clause: and the classes it names
-        return make.python(*head, _python_branches(tuple(branches), facts), facts.in_error_region, facts.catches,
-                           facts.lone_rethrow)
+    if python:  # and the classes it names
+        return make.python(*head, tuple(branches), facts.in_error_region, facts.catches, facts.lone_rethrow)
     if origin is not None:  # the map places it: and what its original body held
         return make.mapped(*head, tuple(branches), facts.in_error_region, facts.lone_rethrow,
                            modules.source_body_of(unit, offset))
@@ -284,21 +300,6 @@ def _handler(make: _HandlerMakers, unit: str, facts: HandlerFacts, fingerprint: 
 
 
 _PYTHON_FORMS = frozenset(get_args(PythonHandlerForm))
-
-
-def _python_branches(branches: tuple[HandlerBranch, ...], facts: HandlerFacts) -> tuple[PythonBranch, ...]:
-    """A Python clause's branches, each `wrap` saying whether its cause is suppressed (`from None`)."""
-    return tuple(
-        PythonBranch(branch.test, tuple(
-            PythonDisposition(d.kind, d.cause, d.callsites, d.levels, d.callee,
-                              fact.suppressed if d.kind == "wrap" else None)
-            for d, fact in zip(branch.dispositions, facts_branch.dispositions, strict=True)))
-        for branch, facts_branch in zip(branches, facts.branches, strict=True))
-
-
-def _id_order(id: str) -> tuple[str, int]:
-    unit, _, offset = id[2:].rpartition("@")
-    return unit, int(offset)
 
 
 def _reference_items(units: list[UnitFacts]) -> list[ReferenceItem]:

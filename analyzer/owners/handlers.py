@@ -6,10 +6,11 @@ own a handler."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from typing import get_args
 
 from analyzer.handler_model import Handler, HandlerOwnerRow
-from analyzer.model import Disposition, HandlerFinding, OwnerEvidence
+from analyzer.model import Disposition, HandlerFinding, OwnerEvidence, made
 from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.projection import OWNER_CLASSES, Projection
 from analyzer.owners.references import ReferenceGraph, Step
@@ -32,8 +33,10 @@ def project_handlers(handlers: list[Handler], allowlists: list[Allowlist], proje
                     and candidate.expect is None):
                 modules[candidate.fingerprint].append(candidate)
     rows = []
+    functions, reached = projection.functions, projection.reached
+    row = made(HandlerOwnerRow)
     for handler in handlers:
-        entry: Entry | None = projection.functions.get((handler.unit, handler.scope.scopePath))
+        entry: Entry | None = functions.get((handler.unit, handler.scope.scopePath))
         chain: list[Step] | None = None
         if entry is None and handler.module is not None:
             found = modules.get(handler.module.fingerprint, [])
@@ -41,12 +44,15 @@ def project_handlers(handlers: list[Handler], allowlists: list[Allowlist], proje
                 entry = None  # entries that disagree own nothing here (the callsites' projection says so)
             else:
                 entry = found[0] if found else None
-        if entry is None and graph is not None and projection.reached:
+        if entry is None and graph is not None and reached:
             item = graph.item_of(handler.unit, handler.offset, handler.endOffset)
-            reached = projection.reached.get(item.id) if item is not None else None
-            if reached is not None:
-                entry, chain = reached
-        rows.append(_row(handler, entry, chain))
+            by_root = reached.get(item.id) if item is not None else None
+            if by_root is not None:
+                entry, chain = by_root
+        if entry is None:
+            rows.append(row(HANDLER_PROJECTION_SCHEMA, handler.id, handler.fingerprint, "Unresolved", None, None, None))
+        else:
+            rows.append(_row(row, handler, entry, chain))
     return rows
 
 
@@ -57,21 +63,13 @@ def still_stale(stale: list[Entry], rows: list[HandlerOwnerRow]) -> list[Entry]:
     return [entry for entry in stale if entry.origin not in owning]
 
 
-def _row(handler: Handler, entry: Entry | None, chain: list[Step] | None) -> HandlerOwnerRow:
-    evidence: OwnerEvidence | None = None
-    if entry is not None:
-        evidence = {"entry": entry.origin, "level": entry.level, "fingerprint": entry.fingerprint}
-        if entry.level == "references" and chain is not None:
-            evidence["chain"] = [step.describe() for step in chain]
-    return HandlerOwnerRow(
-        schema=HANDLER_PROJECTION_SCHEMA,
-        id=handler.id,
-        fingerprint=handler.fingerprint,
-        owner=entry.owner if entry is not None else "Unresolved",  # type: ignore[arg-type]
-        package=entry.package if entry is not None else None,
-        function=entry.function if entry is not None else None,
-        evidence=evidence,
-    )
+def _row(row: Callable[..., HandlerOwnerRow], handler: Handler, entry: Entry,
+         chain: list[Step] | None) -> HandlerOwnerRow:
+    evidence: OwnerEvidence = {"entry": entry.origin, "level": entry.level, "fingerprint": entry.fingerprint}
+    if entry.level == "references" and chain is not None:
+        evidence["chain"] = [step.describe() for step in chain]
+    return row(HANDLER_PROJECTION_SCHEMA, handler.id, handler.fingerprint, entry.owner, entry.package, entry.function,
+               evidence)
 
 
 def handler_owner_counts(handlers: list[Handler], rows: list[HandlerOwnerRow],

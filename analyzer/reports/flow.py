@@ -127,6 +127,7 @@ def _paged(title: str, intro: list[str], header: list[str], rows: list[str], ste
     """A table on numbered pages under the budget (one page, saying so, when it has no row);
     `placed` gets the page of each row."""
     pages: dict[str, bytes] = {}
+    sizes = [len(row.encode()) + 1 for row in rows]  # each row's bytes and its newline
     start = 0
     while start < len(rows) or not pages:
         number = len(pages) + 1
@@ -138,10 +139,10 @@ def _paged(title: str, intro: list[str], header: list[str], rows: list[str], ste
             lines += ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
         size = sum(len(line.encode()) + 1 for line in lines)
         end = start
-        while end < len(rows) and (end == start or size + len(rows[end].encode()) + 1 < _BUDGET):
-            lines.append(rows[end])
-            size += len(rows[end].encode()) + 1
+        while end < len(rows) and (end == start or size + sizes[end] < _BUDGET):
+            size += sizes[end]
             end += 1
+        lines += rows[start:end]
         path = f"{INDEX_DIRECTORY}{stem}-{number:02d}.md"
         pages[path] = _encode(lines)
         if placed is not None:

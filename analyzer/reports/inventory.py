@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, cast
 import orjson
 
 from analyzer.model import Callsite
-from analyzer.reports.handlers import handler_files
 from analyzer.reports.modules import module_files
 from analyzer.scandir.files import (
     CALLSITE_FILES,
     CLASSES_FILE,
+    HANDLERS_FILE,
     LITERAL_FILES,
     REFERENCES_FILE,
     TEMPLATE_FILES,
@@ -108,7 +108,8 @@ def inventory_files(result: ScanResult) -> dict[str, bytes]:
     for written in result.readable.values():
         files |= written.file_texts()
     files |= module_files(result)
-    files |= handler_files(result)
+    if result.handlers is not None:  # a frontend that looks for handlers
+        files[HANDLERS_FILE] = jsonl(result.handlers)  # type: ignore[arg-type]
     return files
 
 

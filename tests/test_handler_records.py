@@ -1,0 +1,125 @@
+"""The handler records and what is made of them (analyzer/scan.py, `Handler.findings`,
+analyzer/owners/handlers.py, analyzer/reports/handlers.py) give what the oracle kept at 429e5c6
+(tests/support/handler_records_429e5c6.py) gives: the same records, findings, owner rows,
+`handlers.jsonl` byte for byte and summary block, on our fixtures (JavaScript with and without a
+source map, an allowlist with every level, Python trees), on generated branches and on real
+releases."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import get_args
+
+import pytest
+from conftest import FIXTURES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support import handler_records_429e5c6 as oracle
+from support import npm_cache
+
+from analyzer.handler_model import (
+    BranchTest,
+    Handler,
+    HandlerBranch,
+    HandlerDisposition,
+    PythonBranch,
+    PythonDisposition,
+    PythonHandler,
+)
+from analyzer.model import CauseKept, Disposition
+from analyzer.owners.allowlist import load_allowlists
+from analyzer.owners.handlers import project_handlers
+from analyzer.owners.projection import project
+from analyzer.owners.references import ReferenceGraph
+from analyzer.parallel.executor import Inline
+from analyzer.reports.handlers import handler_summary
+from analyzer.reports.inventory import inventory_files
+from analyzer.scan import ScanResult, _handlers, _places, scan, scan_input
+from analyzer.scandir.files import HANDLERS_FILE
+from analyzer.scandir.load import in_bundle_order
+
+
+def _same_as_the_oracle(path: Path, allowlists: list[Path] | None = None) -> ScanResult:
+    result = scan(scan_input(path), None, Inline())
+    assert result.modules is not None and result.handlers
+    places = _places(result.units, result.readable)
+    made = _handlers(result.units, places, result.modules, result.callsites)
+    assert made == oracle.handler_records(result.units, places, result.modules, result.callsites)
+    assert [type(h) for h in made] == [type(h) for h in result.handlers]
+    handlers = result.handlers
+    assert [h.findings() for h in handlers] == [oracle.findings(h) for h in handlers]
+    loaded = load_allowlists(allowlists or [])
+    graph = ReferenceGraph(result.references) if result.references else None
+    projection = project(in_bundle_order(result.callsites), loaded, graph)
+    rows = project_handlers(handlers, loaded, projection, graph)
+    assert rows == oracle.project_handlers(handlers, loaded, projection, graph)
+    assert {name: data for name, data in inventory_files(result).items() if name == HANDLERS_FILE} \
+        == oracle.handler_files(result)
+    assert handler_summary(result) == oracle.handler_summary(result)
+    return result
+
+
+@pytest.mark.parametrize("path", [
+    FIXTURES / "flow" / "built" / "flow.min.js", FIXTURES / "flow" / "built" / "fates.min.js",
+    FIXTURES / "demo" / "demo.min.js", FIXTURES / "demo" / "demo.webpack.min.js",
+    FIXTURES / "python-handlers" / "handled", FIXTURES / "python-handlers" / "called",
+    FIXTURES / "python-handlers" / "fates",
+], ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_the_fixtures(path: Path) -> None:
+    _same_as_the_oracle(path)
+
+
+def test_an_allowlist_that_owns_handlers_by_function_module_and_references() -> None:
+    result = _same_as_the_oracle(FIXTURES / "flow-gate" / "head" / "app.js", [FIXTURES / "flow-gate" / "product.toml"])
+    loaded = load_allowlists([FIXTURES / "flow-gate" / "product.toml"])
+    graph = ReferenceGraph(result.references)
+    projection = project(in_bundle_order(result.callsites), loaded, graph)
+    owned = [row for row in project_handlers(result.handlers or [], loaded, projection, graph) if row.evidence]
+    assert owned, "the fixture's allowlist owns a handler"
+
+
+_TEMPLATES: dict[str, Handler] = {}
+
+
+def _template(python: bool) -> Handler:
+    """A handler of a fixture, for generated branches to replace."""
+    key = "python" if python else "javascript"
+    if key not in _TEMPLATES:
+        path = FIXTURES / "python-handlers" / "handled" if python else FIXTURES / "flow" / "built" / "flow.min.js"
+        handlers = scan(scan_input(path), None, Inline()).handlers
+        assert handlers
+        _TEMPLATES[key] = handlers[0]
+    return _TEMPLATES[key]
+
+
+_DISPOSITION = st.tuples(st.sampled_from(get_args(Disposition)), st.sampled_from((None, *get_args(CauseKept))),
+                         st.sampled_from((None, False, True)))
+_BRANCHES = st.lists(st.tuples(st.booleans(), st.lists(_DISPOSITION, min_size=1, max_size=4)), min_size=1, max_size=4)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(branches=_BRANCHES, python=st.booleans(), lone=st.booleans())
+def test_findings_of_generated_branches(branches: list[tuple[bool, list[tuple[str, str | None, bool | None]]]],
+                                        python: bool, lone: bool) -> None:
+    test = BranchTest("code", "===", "ENOENT")
+    if python:
+        made: tuple[HandlerBranch, ...] = tuple(
+            PythonBranch(test if tested else None, tuple(PythonDisposition(kind, cause, (), (), None, suppressed)
+                                                         for kind, cause, suppressed in kinds))  # type: ignore[arg-type]
+            for tested, kinds in branches)
+    else:
+        made = tuple(HandlerBranch(test if tested else None, tuple(HandlerDisposition(kind, cause, (), (), None)
+                                                                   for kind, cause, _ in kinds))  # type: ignore[arg-type]
+                     for tested, kinds in branches)
+    handler = dataclasses.replace(_template(python), branches=made, loneRethrow=lone)  # type: ignore[call-arg]
+    assert isinstance(handler, PythonHandler) == python
+    assert handler.findings() == oracle.findings(handler)
+
+
+@pytest.mark.network
+@pytest.mark.slow
+@pytest.mark.parametrize(("package", "version"), [
+    ("@anthropic-ai/claude-code", "2.1.100"), ("@anthropic-ai/claude-code-linux-x64", "2.1.235")])
+def test_a_real_release(package: str, version: str) -> None:
+    _same_as_the_oracle(npm_cache.main_file(package, version))
