@@ -87,76 +87,82 @@ def callsite_fingerprints(inputs: Sequence[IdentityInput]) -> list[str]:
 
 def callsite_identities(inputs: Sequence[IdentityInput]) -> tuple[list[str], list[Copies]]:
     """fp1 of every callsite and its copies."""
-    hashes = pre_scan_hashes(inputs)
-    fingerprints = _with_scan_ordinals("fp1", hashes, inputs)
-    return fingerprints, copies(hashes, fingerprints, inputs)
+    return _identities("fp1", pre_scan_hashes(inputs), inputs)
 
 
 def handler_identities(inputs: Sequence[IdentityInput]) -> tuple[list[str], list[Copies]]:
     """fp1h of every handler and its copies: the callsite algorithm over the handlers' inputs
     (kind `handler`), with its own prefix (docs/fingerprints.md, "Handler fingerprint")."""
-    hashes = pre_scan_hashes(inputs)
-    fingerprints = _with_scan_ordinals("fp1h", hashes, inputs)
-    return fingerprints, copies(hashes, fingerprints, inputs)
+    return _identities("fp1h", pre_scan_hashes(inputs), inputs)
 
 
 def function_identities(digests: Sequence[bytes], order: Sequence[tuple[str, int]]) -> tuple[list[str], list[Copies]]:
     """fp1f of distinct functions and their copies."""
-    hashes = _prefixed("fp1f", digests)
-    fingerprints = _with_scan_ordinals("fp1f", hashes, order)
-    return fingerprints, copies(hashes, fingerprints, order)
+    return _identities("fp1f", _prefixed("fp1f", digests), order)
 
 
 def binding_identities(
     digests: Sequence[bytes], order: Sequence[tuple[str, int, int]]
 ) -> tuple[list[str], list[Copies]]:
     """fp1b of top-level bindings (docs/references.md) and their copies."""
-    hashes = _prefixed("fp1b", digests)
-    fingerprints = _with_scan_ordinals("fp1b", hashes, order)
-    return fingerprints, copies(hashes, fingerprints, order)
+    return _identities("fp1b", _prefixed("fp1b", digests), order)
 
 
-def copies(hashes: Sequence[bytes], fingerprints: Sequence[str], order: Sequence[object]) -> list[Copies]:
-    """The copies of each member: the members with the same pre-ordinal hash."""
+def _identities(prefix: str, hashes: Sequence[bytes], order: Sequence[object]) -> tuple[list[str], list[Copies]]:
+    """The fingerprints `_with_scan_ordinals` makes and the `copies` of each member, from one pass
+    in scan order: a hash's first member there is its copy with ordinal 0, the group's name."""
     keys = [getattr(o, "order", o) for o in order]
-    first: dict[bytes, int] = {}
-    count: dict[bytes, int] = defaultdict(int)
-    for position, value in enumerate(hashes):
-        count[value] += 1
-        known = first.get(value)
-        if known is None or keys[position] < keys[known]:  # type: ignore[operator]
-            first[value] = position
-    return [
-        Copies(count[value], fingerprints[first[value]] if count[value] > 1 else None) for value in hashes
-    ]
+    fingerprints = [""] * len(hashes)
+    seen: dict[bytes, int] = {}
+    first: dict[bytes, str] = {}
+    ordinals: list[bytes] = []
+    head = prefix + ":"
+    blake = _FP1.copy
+    for position in sorted(range(len(hashes)), key=keys.__getitem__):  # type: ignore[arg-type]
+        hashed = hashes[position]
+        ordinal = seen.get(hashed, 0)
+        seen[hashed] = ordinal + 1
+        if ordinal == len(ordinals):
+            ordinals.append(_framed(ordinal))
+        h = blake()  # `D(hashed, ordinal)`, as `_with_ordinal`
+        h.update(_LENGTHS[len(hashed)] + hashed + ordinals[ordinal])
+        fingerprint = fingerprints[position] = head + h.hexdigest()
+        if not ordinal:
+            first[hashed] = fingerprint
+    return fingerprints, [Copies(seen[value], first[value] if seen[value] > 1 else None) for value in hashes]
 
 
 def pre_scan_hashes(inputs: Sequence[IdentityInput]) -> list[bytes]:
     """Each callsite's hash before its ordinal within the scan (equal hashes get ordinals)."""
     version = _framed(FP_VERSION)
-    words: dict[str, bytes] = {}  # kinds, roles and keys repeat: each framed once
+    heads: dict[tuple[str, str, str, str], bytes] = {}  # kinds, roles and keys repeat: each head framed once
     bases = []
     blake = _FP1.copy
     for i in inputs:  # a scan's 10,000 callsites and 8,460 handlers: the digests inline
-        framed = []
-        for word in (i.kind, i.role, i.comparison_key, i.consumer_role):
-            known = words.get(word)
-            if known is None:
-                known = words[word] = _framed(word)
-            framed.append(known)
+        words = (i.kind, i.role, i.comparison_key, i.consumer_role)
+        head = heads.get(words)
+        if head is None:
+            head = heads[words] = version + b"".join([_framed(word) for word in words])
         h = blake()
-        h.update(version + b"".join(framed) + _framed(i.anchor))
+        h.update(head + _framed(i.anchor))
         bases.append(h.digest())
     in_anchor: dict[tuple[bytes, tuple[str, int]], list[int]] = defaultdict(list)
     order = [i.order for i in inputs]
     for position in sorted(range(len(inputs)), key=order.__getitem__):
         in_anchor[(bases[position], inputs[position].anchor_slot)].append(position)
     local = [0] * len(inputs)
+    most = 0
     for positions in in_anchor.values():
+        most = max(most, len(positions))
         for ordinal, position in enumerate(positions):
             local[position] = ordinal
-    ordinals: list[bytes] = []
-    return [_with_ordinal(b, local[p], ordinals) for p, b in enumerate(bases)]
+    ordinals = [_framed(ordinal) for ordinal in range(most)]
+    out = []
+    for position, hashed in enumerate(bases):  # `D(hashed, ordinal)`, as `_with_ordinal`
+        h = blake()
+        h.update(_LENGTHS[len(hashed)] + hashed + ordinals[local[position]])
+        out.append(h.digest())
+    return out
 
 
 def scan_fingerprints(prefix: str, digests: Sequence[bytes], order: Sequence[tuple[str, int]]) -> list[str]:

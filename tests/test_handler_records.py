@@ -16,8 +16,11 @@ from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import handler_records_429e5c6 as oracle
+from support import identity_429e5c6 as identity_oracle
 from support import npm_cache
 
+from analyzer import identity
+from analyzer.facts import HANDLERS, REFERENCES
 from analyzer.handler_model import (
     BranchTest,
     Handler,
@@ -27,6 +30,7 @@ from analyzer.handler_model import (
     PythonDisposition,
     PythonHandler,
 )
+from analyzer.identity import IdentityInput
 from analyzer.model import CauseKept, Disposition
 from analyzer.owners.allowlist import load_allowlists
 from analyzer.owners.handlers import project_handlers
@@ -40,8 +44,28 @@ from analyzer.scandir.files import HANDLERS_FILE
 from analyzer.scandir.load import in_bundle_order
 
 
+def _same_identities(result: ScanResult) -> None:
+    """Every identity of the scan (callsites, handlers, functions, bindings) as the oracle's."""
+    sites = [site.identity for unit in result.units for site in unit.sites]
+    handlers = [h.identity for unit in result.units if (found := unit.extra(HANDLERS)) for h in found.handlers]
+    assert identity.callsite_identities(sites) == identity_oracle.callsite_identities(sites)
+    assert identity.callsite_fingerprints(sites) == identity_oracle.callsite_fingerprints(sites)
+    assert identity.handler_identities(handlers) == identity_oracle.handler_identities(handlers)
+    functions = sorted({(unit.unit.name, site.function_offset): site.function_digest for unit in result.units
+                        for site in unit.sites if site.function_digest is not None
+                        and site.function_offset is not None}.items())
+    keys, digests = [key for key, _ in functions], [digest for _, digest in functions]
+    assert identity.function_identities(digests, keys) == identity_oracle.function_identities(digests, keys)  # type: ignore[arg-type]
+    bindings = sorted(((unit.unit.name, position, binding), digest) for unit in result.units
+                      if (graph := unit.extra(REFERENCES)) is not None
+                      for (position, binding), digest in graph.binding_digests.items())
+    order, digests = [(name, position, 0) for (name, position, _), _ in bindings], [d for _, d in bindings]
+    assert identity.binding_identities(digests, order) == identity_oracle.binding_identities(digests, order)
+
+
 def _same_as_the_oracle(path: Path, allowlists: list[Path] | None = None) -> ScanResult:
     result = scan(scan_input(path), None, Inline())
+    _same_identities(result)
     assert result.modules is not None and result.handlers
     places = _places(result.units, result.readable)
     made = _handlers(result.units, places, result.modules, result.callsites)
@@ -77,6 +101,27 @@ def test_an_allowlist_that_owns_handlers_by_function_module_and_references() -> 
     projection = project(in_bundle_order(result.callsites), loaded, graph)
     owned = [row for row in project_handlers(result.handlers or [], loaded, projection, graph) if row.evidence]
     assert owned, "the fixture's allowlist owns a handler"
+
+
+_WORDS = st.sampled_from(["error", "diagnostic", "handler", "throw", "new", "a", ""])
+_INPUT = st.builds(
+    IdentityInput, _WORDS, _WORDS, st.sampled_from(["", "x", "code:E1", "ä" * 300]), _WORDS,
+    st.sampled_from([b"", b"\x00" * 16, b"\x01" * 16, b"a" * 300]),
+    st.tuples(st.sampled_from(["u", "v"]), st.integers(0, 3)),
+    st.tuples(st.sampled_from(["u", "v"]), st.integers(0, 5)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(inputs=st.lists(_INPUT, max_size=40))
+def test_identities_of_generated_inputs(inputs: list[IdentityInput]) -> None:
+    """Equal inputs in one anchor and across it, orders tied and not: the oracle's identities."""
+    assert identity.callsite_identities(inputs) == identity_oracle.callsite_identities(inputs)
+    assert identity.handler_identities(inputs) == identity_oracle.handler_identities(inputs)
+    digests = [i.anchor for i in inputs]
+    order = [i.order for i in inputs]
+    assert identity.function_identities(digests, order) == identity_oracle.function_identities(digests, order)
+    bindings = [(*i.order, len(i.kind)) for i in inputs]
+    assert identity.binding_identities(digests, bindings) == identity_oracle.binding_identities(digests, bindings)
 
 
 _TEMPLATES: dict[str, Handler] = {}

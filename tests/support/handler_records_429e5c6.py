@@ -1,8 +1,9 @@
 """The handler records as analyzer/scan.py, analyzer/owners/handlers.py, analyzer/reports/handlers.py
-and `Handler.findings` made them at 429e5c6: records through a second pass for Python clauses,
-sources sorted by ids parsed back, owner rows through the dataclass, `handlers.jsonl` by orjson
-from the dataclasses, the summary block in a pass per count. Kept as the oracle the one-pass
-versions are compared with (tests/test_handler_records.py, bench/handler_records.py)."""
+and `Handler.findings` made them at 429e5c6 (identities from support/identity_429e5c6.py): records
+through a second pass for Python clauses, sources sorted by ids parsed back, owner rows through the
+dataclass, `handlers.jsonl` by orjson from the dataclasses, the summary block in a pass per count.
+Kept as the oracle the current versions are compared with (tests/test_handler_records.py,
+bench/handler_records.py)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ from analyzer.handler_model import (
     PythonDisposition,
     PythonHandler,
 )
-from analyzer.identity import handler_identities
 from analyzer.model import (
     HANDLER_SCHEMA,
     Callsite,
@@ -41,6 +41,7 @@ from analyzer.owners.allowlist import Allowlist, Entry
 from analyzer.owners.projection import Projection
 from analyzer.owners.references import ReferenceGraph, Step
 from analyzer.scandir.files import HANDLER_PROJECTION_SCHEMA, HANDLERS_FILE
+from support.identity_429e5c6 import handler_identities
 
 if TYPE_CHECKING:
     from analyzer.scan import ScanResult
