@@ -26,7 +26,7 @@ from analyzer.javascript.classes import (
 from analyzer.javascript.compiled import ReadsTheList, compiled_class, compiled_fields
 from analyzer.javascript.resolve import Reference, Resolution
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.syntax import VAR_SCOPE_TYPES, starts_word
+from analyzer.javascript.syntax import VAR_SCOPE_TYPES, spaced, starts_word
 from analyzer.javascript.top_bindings import Bound, TopBindings, TopScopes, merged, top_bindings
 from analyzer.javascript.top_declared import declared_start, top_declared
 from analyzer.javascript.unit_tree import UnitTree
@@ -107,6 +107,7 @@ def heritage_words(source: bytes) -> frozenset[str]:
     L's level of them, so that a heritage is re-bound with no slice read again (a name missed
     here reads again the slices holding it)."""
     out = set()
+    source = spaced(source)  # white space past ASCII is no part of a name
     for keyword in _EXTENDS.finditer(source):
         name = _HERITAGE_NAME.match(source, keyword.end())
         if name is not None and starts_word(source, keyword.start()):
@@ -329,7 +330,7 @@ def unit_classes(
         checked.add((name, every))
         word = re.compile(_WORD % re.escape(name.encode()))
         for index, part in enumerate(parts):
-            if name not in (part.resolved if every else part.declared) and word.search(source, *ranges[index]):
+            if name not in (part.resolved if every else part.declared) and word.search(spaced(source), *ranges[index]):
                 missing.setdefault(index, set()).add(name)
 
     def key_of(name: str, bound: Bound) -> tuple[str, int] | None:

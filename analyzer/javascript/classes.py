@@ -13,7 +13,7 @@ from analyzer.facts import ClassFacts
 from analyzer.javascript.compiled import CompiledClass, compiled_class, compiled_fields
 from analyzer.javascript.resolve import Binding, Reference, Resolution, declaration
 from analyzer.javascript.rules import JavaScriptRules
-from analyzer.javascript.syntax import same, starts_word, text, without_parentheses
+from analyzer.javascript.syntax import same, spaced, starts_word, text, without_parentheses
 from analyzer.javascript.unit_tree import UnitTree
 from analyzer.model import Unit
 
@@ -26,6 +26,7 @@ def heritage_names(tree: Tree, source: bytes, within: tuple[int, int] | None = N
     that byte range only)."""
     root = tree.root_node
     out = []
+    source = spaced(source)  # white space past ASCII is no part of a name
     for match in _EXTENDS.finditer(source, *(within or (0, len(source)))):
         if not starts_word(source, match.start()):
             continue

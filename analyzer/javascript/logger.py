@@ -14,6 +14,7 @@ from analyzer.javascript.syntax import (
     FUNCTION_TYPES,
     named_index,
     same,
+    spaced,
     starts_word,
     text,
     without_parentheses,
@@ -96,6 +97,7 @@ def level_options(
     pattern = re.compile(key + rb"[\"']?\s*:")
     root = tree.root_node
     found: dict[int, LevelOption] = {}
+    source = spaced(source)  # white space past ASCII is no part of a name
     for match in pattern.finditer(source, *(within or (0, len(source)))):
         start = match.start()
         if not (starts_word(source, start) or source[start - 1] in b"\"'"):
@@ -147,6 +149,7 @@ def default_level_declarations(
     pattern = re.compile(key + rb"[\"']?\s*:\s*[\"'`]" + literal + rb"[\"'`]")
     root = tree.root_node
     out: dict[str, list[Node]] = {}
+    source = spaced(source)  # white space past ASCII is no part of a name
     for match in pattern.finditer(source, *(within or (0, len(source)))):
         start = match.start()
         pair = _pair_of(root.descendant_for_byte_range(start, start + len(rules.level_key)))

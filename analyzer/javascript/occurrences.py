@@ -13,7 +13,7 @@ from collections import defaultdict
 from tree_sitter import Node
 
 from analyzer.javascript.resolve import Binding, Paths, declaration
-from analyzer.javascript.syntax import same, symbols_of
+from analyzer.javascript.syntax import same, spaced, symbols_of
 
 #: (start, end, node, (offset, name) of each top-level name it declares) of one item
 RawItem = tuple[int, int, Node, tuple[tuple[int, bytes], ...]]
@@ -70,7 +70,7 @@ def references_of(
     without a look). `around`: the range the items lie in when they are some of a unit's
     (the code outside every item there is counted with them; default: the whole source).
     `shadowed`: gets the (item, name) pairs of those walks."""
-    words = _Words(source, names, declared, trusted=not root.has_error)
+    words = _Words(spaced(source), names, declared, trusted=not root.has_error)  # white space past ASCII: no name
     found = _read(words, raw, around or (0, len(source)))
     words.suspects.sort()
     nodes: dict[int, Node | None] = {}

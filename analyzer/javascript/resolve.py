@@ -25,6 +25,7 @@ from analyzer.javascript.syntax import (
     ancestors,
     climb,
     same,
+    spaced,
     starts_word,
     symbols_of,
 )
@@ -139,6 +140,7 @@ def _occurrences(
     starts: list[int] | None = None,
 ) -> list[tuple[str, Node]]:
     found = []
+    source = spaced(source)  # white space past ASCII is no part of a name
     recovering = root.has_error  # a tree without ERROR nodes has no loose names to look for
     for start, end in _matches(source, names, within, starts):
         if not starts_word(source, start):

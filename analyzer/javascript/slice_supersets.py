@@ -24,7 +24,7 @@ from analyzer.javascript.slice_scanner import (
     statement_ends,
 )
 from analyzer.javascript.slices import _BUN_CJS_HEAD
-from analyzer.javascript.syntax import starts_word
+from analyzer.javascript.syntax import spaced, starts_word
 
 _NAME = rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*+"
 _GAP = rb"[\s\0]*+"  # white space, and comments blanked
@@ -99,6 +99,7 @@ def scanned_then_supersets(source: bytes, level_key: str, options_argument: int
                            ) -> tuple[Scanned, Callable[[], Supersets | None]]:
     """`scanned_supersets`, its supersets made when the second value is called: the plan needs
     only the ends, and the rest of the supersets can wait until a slice worker has started."""
+    source = spaced(source)  # white space past ASCII is no part of a name
     hidden = _hide(source)
     if hidden is None or _unmatched_brackets(hidden[0]):
         return statement_ends(source), lambda: None
@@ -118,6 +119,7 @@ def supersets(source: bytes, braces: tuple[int, int] | None, level_key: str, opt
     """The byte supersets of a unit whose L has these braces (`Plan.braces`: None for the
     program); None when the scanner is unsure of it. `masked`: the unit as the scanner blanked it
     (`Scanned.masked`), else blanked here (None when the scanner would be unsure)."""
+    source = spaced(source)  # white space past ASCII is no part of a name
     if masked is None:
         hidden = _hide(source)
         if hidden is None or _unmatched_brackets(hidden[0]):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import tree_sitter_javascript
@@ -147,6 +148,33 @@ def has_token(node: Node, token: str, limit: int = 4) -> bool:
 _IDENTIFIER_BYTES = frozenset(
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$\\" + bytes(range(0x80, 0x100))
 )
+
+
+#: the white space past ASCII that tree-sitter-javascript skips between tokens, in UTF-8: U+00A0,
+#: U+1680, U+2000-U+200B, U+2028, U+2029, U+202F, U+205F, U+2060, U+3000, U+FEFF
+_UNICODE_SPACE = re.compile(
+    rb"\xc2\xa0|\xe1\x9a\x80|\xe2\x80[\x80-\x8b\xa8\xa9\xaf]|\xe2\x81[\x9f\xa0]|\xe3\x80\x80|\xef\xbb\xbf")
+_ASCII = bytes(range(0x80))
+#: the last source `spaced` was asked for and its answer (a unit's passes ask for the same one)
+_spaced: tuple[bytes, bytes] = (b"", b"")
+
+
+def spaced(source: bytes) -> bytes:
+    """`source` with each white space past ASCII made as many ASCII spaces: the same offsets and
+    names, for the byte passes that find names and the tokens around them (any byte past ASCII
+    is part of a name to them). The source itself when it holds none (one pass over its bytes
+    past ASCII); kept for the next call with the same object."""
+    global _spaced
+    if _spaced[0] is source:
+        return _spaced[1]
+    view = source
+    if not source.isascii() and _UNICODE_SPACE.search(source.translate(None, _ASCII)) is not None:
+        buffer = bytearray(source)
+        for found in _UNICODE_SPACE.finditer(source):
+            buffer[found.start():found.end()] = b" " * (found.end() - found.start())
+        view = bytes(buffer)
+    _spaced = (source, view)
+    return view
 
 
 def starts_word(source: bytes, offset: int) -> bool:

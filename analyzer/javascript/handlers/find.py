@@ -25,6 +25,7 @@ from analyzer.javascript.syntax import (
     FUNCTION_TYPES,
     LANGUAGE,
     same,
+    spaced,
     starts_word,
     symbols_of,
     without_parentheses,
@@ -213,7 +214,7 @@ def handlers_on(unit: str, part: UnitTree, left_out: list[int], cut: tuple[bool,
     descent = Descent(part.root, normalizer.spend, part.head)
     siblings = _WideSiblings()
     root, list_type = part.root, part.list_type
-    for start, method in _places(normalizer.source, root.start_byte, root.end_byte):
+    for start, method in _places(spaced(normalizer.source), root.start_byte, root.end_byte):
         path = descent.to(start)
         found = _catch_clause(unit, descent, path) if method is None else _promise_handler(unit, descent, path, method)
         if found is not None:

@@ -14,7 +14,7 @@ from tree_sitter import Node, Query, QueryCursor
 from analyzer.facts import SiteFacts
 from analyzer.javascript.handlers.shapes import BOUNDARIES
 from analyzer.javascript.occurrences import RawItem
-from analyzer.javascript.syntax import LANGUAGE, same, without_parentheses
+from analyzer.javascript.syntax import LANGUAGE, same, spaced, without_parentheses
 
 #: calls from the protected block to the throw: 1, a function called there throws it; 2, a function
 #: that function calls does
@@ -95,6 +95,7 @@ def slice_sources(
     (`slice_supersets`), and `cold`, the functions whose bytes from their name's offset to the
     given end name no thrower: an item of one name within those bytes gets no row (its body calls
     no thrower; the merge reads the unit whole if it asks for it)."""
+    source = spaced(source)  # white space past ASCII is no part of a name
     graph = _TreeGraph(raw, shadowed, escaping, _Items.of(raw), source, throwers)
     calls: list[tuple[bytes, int, int, bool]] = []
     exact = callees is None
