@@ -12,10 +12,10 @@ from typing import Any, Literal, TypedDict, TypeVar, cast
 Language = Literal["javascript", "python"]
 
 # The vocabularies every frontend writes and the JSON Schemas spell out (a test keeps them equal).
-#: what a message argument is (docs/reference.md, "message.shape")
+#: what a message argument is (docs/reference.md, "Callsite records": `message.shape`)
 MessageShape = Literal[
     "string", "template", "call", "identifier", "member-or-call", "conditional", "array", "missing", "expression"]
-#: what happens to a callsite's value next (docs/reference.md, "consumer.role")
+#: what happens to a callsite's value next (docs/reference.md, "Callsite records": `consumer.role`)
 ConsumerRole = Literal[
     "throw", "raise", "return", "reject", "callback", "argument", "assign", "declare", "property", "await", "yield",
     "statement", "operand", "other"]
@@ -38,7 +38,7 @@ CauseKept = Literal["kept", "partial", "lost"]
 TestOp = Literal[
     "===", "!==", "==", "!=", "<", "<=", ">", ">=", "instanceof", "!instanceof", "truthy", "falsy", "includes",
     "startsWith", "endsWith"]
-#: what the reports flag in a handler (docs/reference.md, "Flow findings"): a `swallow` branch, a
+#: what the reports flag in a handler (docs/reference.md, "Flow rules"): a `swallow` branch, a
 #: `wrap` whose new error loses the caught one, a handler that only rethrows what it caught
 HandlerFinding = Literal["swallowed-error", "wrap-loses-cause", "useless-catch"]
 #: how an error callsite reaches a handler: thrown in its protected block, or through a call made there
@@ -46,7 +46,7 @@ SourceVia = Literal["direct", "call"]
 #: what the original text of a catch clause whose body is empty in the bundle holds, read through the
 #: source map: nothing, only comments, or statements the minifier removed (docs/reference.md, `sourceBody`)
 SourceBody = Literal["empty", "comments", "code"]
-#: what becomes of an error after its construction, past its immediate consumer (docs/reference.md, "flow")
+#: what becomes of an error after its construction, past its immediate consumer (docs/reference.md, "Flow")
 Fate = Literal["thrown", "returned", "rejected", "passed", "stored", "logged", "discarded"]
 #: the bundler module forms (each found by one of `analyzer.javascript.modules.FINDERS`) and Python's packages
 ModuleKind = Literal["cjs", "esm", "webpack", "browserify", "python-package"]
@@ -237,7 +237,7 @@ class Copies:
 
 @dataclass(frozen=True, slots=True)
 class Flow:
-    """What becomes of an error callsite's error in its function (docs/reference.md, "flow")."""
+    """What becomes of an error callsite's error in its function (docs/reference.md, "Flow")."""
 
     #: what the local data flow past the immediate consumer does with it, None when it is not followed
     fate: Fate | None

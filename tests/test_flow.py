@@ -1,4 +1,4 @@
-"""Each error callsite's `flow` (docs/reference.md, "flow") and handlers' sources through a call
+"""Each error callsite's `flow` (docs/reference.md, "Flow") and handlers' sources through a call
 ("Sources"). Driven through `erratlas scan` on fixtures/flow/src/fates.js, one exported function
 per case named after what becomes of its error, and on its esbuild --minify build."""
 

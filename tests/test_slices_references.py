@@ -276,7 +276,7 @@ def test_a_slices_words_pass_reads_only_its_range(monkeypatch: pytest.MonkeyPatc
         assert sum(end - start for start, end in read) == last - first  # items and gaps, each once
 
 
-# ---- the driver (docs/slices.md, "Steps 3 and 9: the driver as built") -------------------------
+# ---- the driver (docs/slices.md, "Steps 3, 9 and 10: the driver as built") ------------------
 
 
 def scanned(bundle: Path, out: Path, *extra: object) -> tuple[dict[str, bytes], str]:

@@ -1,5 +1,5 @@
-"""The sliced extraction's driver (docs/slices.md, "Steps 3 and 9: the driver as built"): a scan
-with the unit read as N slices (`scan --slices N`, the executor's cut count) writes every output
+"""The sliced extraction's driver (docs/slices.md, "Steps 3, 9 and 10: the driver as built"): a
+scan with the unit read as N slices (`scan --slices N`, the executor's cut count) writes every output
 file byte for byte as the whole tree's scan does, and each reason a unit is not sliced is
 counted and said in the trace, never in the outputs."""
 

@@ -1,6 +1,6 @@
 """What becomes of an error callsite's error in its function (`flow_of`): its fate past the
 immediate consumer, the handler that catches it directly, whether it leaves the function and the
-fields set on it (docs/reference.md, "flow"). The flow is local and exact: anything the value is
+fields set on it (docs/reference.md, "Flow"). The flow is local and exact: anything the value is
 not followed through leaves the fate `None`."""
 
 from __future__ import annotations
