@@ -277,3 +277,19 @@ def test_the_run_around_any_offset_of_l_parses_as_the_whole_trees_statements(pat
 def test_a_plan_made_by_hand_knows_no_run() -> None:
     made = slices.Plan("program", None, ((0, 4), (4, 8)), ((0, 4), (4, 8)), 1)
     assert slices.statement_at(made, 2) is None
+
+
+def _counted_point(source: bytes, offset: int) -> tuple[int, int]:
+    """A point as counted from the unit's start each time: the oracle of `slices.point`."""
+    return source.count(b"\n", 0, offset), offset - (source.rfind(b"\n", 0, offset) + 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"\n", b"\r", b"\r\n", b";", b"\xc3\xa9", b"\n\n"]), max_size=40),
+       st.data())
+def test_a_point_is_the_row_and_byte_column_counted_from_the_start(pieces: list[bytes], data: st.DataObject) -> None:
+    source = b"".join(pieces)
+    other = source + b"\nx"  # a second unit asked of in between: the line breaks kept are the last unit's
+    for offset in data.draw(st.lists(st.integers(0, len(source)), max_size=12)):
+        assert tuple(slices.point(source, offset)) == _counted_point(source, offset)
+        assert tuple(slices.point(other, offset)) == _counted_point(other, offset)

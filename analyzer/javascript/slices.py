@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -19,6 +20,7 @@ from analyzer.javascript.modules.statements import main_container
 from analyzer.javascript.slice_scanner import PROGRAM, Scanned, statement_ends
 
 _SPACE = re.compile(rb"\s*+")
+_NEWLINE = re.compile(rb"\n")
 _WHITE = frozenset(b" \t\n\r\x0b\x0c")
 ListKind = Literal["program", "bun-cjs-body"]
 
@@ -151,7 +153,25 @@ def _balanced(ends: list[int], first: int, last: int, parts: list[float]) -> lis
 
 def point(source: bytes, offset: int) -> Point:
     """The row and byte column of `offset`, as tree-sitter counts them (rows end at `\\n`)."""
-    return Point(source.count(b"\n", 0, offset), offset - (source.rfind(b"\n", 0, offset) + 1))
+    newlines = _newlines(source)
+    row = bisect.bisect_left(newlines, offset)  # the line breaks before `offset`
+    return Point(row, offset - (newlines[row - 1] + 1 if row else 0))
+
+
+def _newlines(source: bytes) -> array[int]:
+    """The offset of every `\\n` of the unit, found once (kept for the last unit asked of, known
+    by identity: no hash of its bytes): each slice and statement run parsed alone needs two
+    points, and counting from the unit's start each time read it whole."""
+    global _last_newlines
+    if _last_newlines is not None and _last_newlines[0] is source:
+        return _last_newlines[1]
+    found = array("q", [match.start() for match in _NEWLINE.finditer(source)])
+    _last_newlines = (source, found)
+    return found
+
+
+#: the last unit `_newlines` was asked of, and its line breaks' offsets
+_last_newlines: tuple[bytes, array[int]] | None = None
 
 
 def _range(source: bytes, start: int, end: int) -> Range:
