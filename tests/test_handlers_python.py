@@ -300,6 +300,47 @@ def test_a_lone_rethrow_is_a_body_of_the_raise_alone(tmp_path: Path) -> None:
     assert summary["handlerOwners"]["findings"]["uselessCatch"]["Unresolved"] == sorted(
         h["fingerprint"] for h in useless)
 
+_NAMESPACE_TREE = {
+    "pkg/__init__.py": "",
+    "pkg/errors.py": "class ExecError(Exception):\n    pass\n",
+    "pkg/compilers/C/errors.py": "class CompileError(Exception):\n    pass\n",
+    "pkg/compilers/C/unix.py": """from ...errors import ExecError
+from .errors import CompileError
+
+
+def compile_one(spawn, command):
+    try:
+        spawn(command)
+        raise ExecError("no compiler")
+    except ExecError as failure:
+        raise CompileError(failure)
+""",
+    "pkg/_vendor/six.py": "class Error(Exception):\n    pass\n",
+}
+
+
+def test_a_directory_without_init_inside_a_package_is_its_subpackage(tmp_path: Path) -> None:
+    """PEP 420: `pkg/compilers/C/unix.py` (no `__init__.py` in `compilers/` nor `C/`) is
+    `pkg.compilers.C.unix`, so `from ...errors import ExecError` resolves, its clause catches the
+    `raise` of its `try` and the new error is `pkg.compilers.C.errors.CompileError`; a vendor
+    directory is put on `sys.path` instead (`pkg/_vendor/six.py` stays `six`)."""
+    tree = tmp_path / "namespace"
+    for name, text in _NAMESPACE_TREE.items():
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "scan"
+    scan(tree, out)
+    modules = {m["unit"]: m["name"] for m in map(json.loads, (out / "modules.jsonl").read_text().splitlines())}
+    assert modules["pkg/compilers/C/unix.py"] == "pkg.compilers.C.unix"
+    assert modules["pkg/_vendor/six.py"] == "six"
+    [handler] = [json.loads(line) for line in (out / HANDLERS).read_text(encoding="utf-8").splitlines()]
+    assert handler["catches"] == [{"written": "ExecError", "resolved": "pkg.errors.ExecError"}]
+    errors = {e["id"]: e for e in records(out, "error")}
+    assert [errors[s["id"]]["constructor"] for s in handler["sources"]] == ["pkg.errors.ExecError"]
+    [[wrap]] = [b["dispositions"] for b in handler["branches"]]
+    assert (wrap["kind"], wrap["cause"]) == ("wrap", "partial")
+    assert [errors[i]["constructor"] for i in wrap["callsites"]] == ["pkg.compilers.C.errors.CompileError"]
+
 # --- flow (docs/reference.md, "Flow"): fixtures/python-handlers/fates/, one function per case ---
 
 #: the escapes each fate gives when no handler of the function decides otherwise (JavaScript's rule)

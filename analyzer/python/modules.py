@@ -1,14 +1,20 @@
 """Unit paths -> dotted module names and vendored dependencies.
 
 A module's name is its path from the outermost directory that is still a package (holds an
-`__init__.py` in the input): `src/requests/api.py` -> `requests.api`, `pip/_vendor/rich/
-console.py` -> `pip._vendor.rich.console`. Vendored code is code under `<pkg>/_vendor/<dep>/`
-(or a `<pkg>/_vendor/<dep>.py` module) or under `site-packages/<dep>/`; it is recorded as
-evidence for a later Dependency suggestion, never as an owner.
+`__init__.py` in the input, or is a namespace portion of one: below), `src/requests/api.py` ->
+`requests.api`, `pip/_vendor/rich/console.py` -> `pip._vendor.rich.console`. A directory
+without `__init__.py` inside a package is importable as its subpackage (PEP 420):
+`setuptools/_distutils/compilers/C/unix.py` -> `setuptools._distutils.compilers.C.unix`, so its
+relative imports resolve; not a vendor directory (`setuptools/_vendor/`, put on `sys.path`).
+
+Vendored code is code under `<pkg>/_vendor/<dep>/` (or a `<pkg>/_vendor/<dep>.py` module) or
+under `site-packages/<dep>/`; it is recorded as evidence for a later Dependency suggestion,
+never as an owner.
 """
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -31,7 +37,7 @@ class ModuleName:
 
 
 def module_names(unit_names: list[str]) -> dict[str, ModuleName]:
-    packages = {name.rsplit("/", 1)[0] for name in unit_names if name.endswith("/__init__.py")}
+    packages = _packages(unit_names)
     out = {}
     for unit in unit_names:
         parts = unit[:-3].split("/") if unit.endswith(".py") else unit.split("/")
@@ -46,6 +52,20 @@ def module_names(unit_names: list[str]) -> dict[str, ModuleName]:
         package = name if is_package else ".".join(dotted[:-1])
         out[unit] = ModuleName(name=name, package=package)
     return out
+
+
+def _packages(unit_names: list[str]) -> set[str]:
+    """The directories that are packages: those with an `__init__.py`, and below one, outermost
+    first, every directory named as a module can be that is not a vendor directory."""
+    packages = {name.rsplit("/", 1)[0] for name in unit_names if name.endswith("/__init__.py")}
+    paths = [name.split("/") for name in unit_names]
+    directories = {"/".join(parts[:end]) for parts in paths for end in range(1, len(parts))}
+    for directory in sorted(directories, key=lambda d: d.count("/")):
+        parent, _, last = directory.rpartition("/")
+        if parent in packages and last.isidentifier() and not keyword.iskeyword(last) \
+                and last not in _VENDOR_DIRECTORIES:
+            packages.add(directory)
+    return packages
 
 
 @dataclass(frozen=True, slots=True)
