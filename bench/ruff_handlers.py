@@ -219,7 +219,7 @@ def compare(target: Path, scan: Path, ruff_findings: list[dict[str, object]]) ->
         for key in comparison.ruff ^ comparison.erratlas:
             tree = source(key[0])
             assert tree is not None  # every key was read from a parsed unit
-            comparison.explained[key] = _explain(comparison.rule, key, key in comparison.ruff, tree, by_key.get(key))
+            comparison.explained[key] = _explain(comparison.rule, key, key in comparison.ruff, tree, by_key, callsites)
     return list(comparisons.values())
 
 
@@ -256,20 +256,54 @@ def _erratlas_findings(comparisons: dict[str, Comparison], key: Key, record: dic
             comparisons["TRY301"].erratlas.add(_key(key[0], raised))
 
 
-def _explain(rule: str, key: Key, ruff_only: bool, tree: Source, record: dict | None) -> str:
+def _explain(rule: str, key: Key, ruff_only: bool, tree: Source, by_key: dict[Key, dict],
+             callsites: dict[str, dict]) -> str:
     if rule == "TRY301":
         raised = tree.raises.get((key[1], key[2]))
-        return _explain_raise(raised, tree, ruff_only) if raised is not None else "unexplained"
+        if raised is None:
+            return "unexplained"
+        if ruff_only and _decidable(key[0], raised, tree, by_key, callsites):
+            return "unexplained"  # erratlas had all it needs: a miss, not a definition
+        return _explain_raise(raised, tree, ruff_only)
     handler = _handler_at(tree, key[1], key[2])
     if handler is None:
         return "unexplained"
-    if record is None:
+    if key not in by_key:
         return "the clause is in a unit erratlas did not parse" if ruff_only else "unexplained"
     if rule == "B904":
         return _explain_b904(handler, ruff_only)
     if rule == "TRY203":
         return _explain_try203(handler, tree, ruff_only)
-    return _explain_s110(handler, record, ruff_only)
+    # S110 reads the body and the classes as the comparison does: a `pass` body that is not a
+    # swallow, or `Exception` not resolved, is erratlas's defect
+    return "unexplained"
+
+
+def _decidable(unit: str, raised: ast.Raise, tree: Source, by_key: dict[Key, dict],
+               callsites: dict[str, dict]) -> bool:
+    """erratlas has what it needs to catch this raise in its `try`: the error raised is a callsite
+    of the inventory (`raise X(...)`) whose class a clause of the innermost `try` around it names
+    exactly, and the classes of every clause of that `try` resolve."""
+    child: ast.AST = raised
+    for parent in tree.up(raised):
+        if isinstance(parent, _SCOPES):
+            return False
+        if isinstance(parent, _TRIES) and child in parent.body:
+            break
+        child = parent
+    else:
+        return False
+    if hasattr(ast, "TryStar") and isinstance(parent, ast.TryStar):
+        return False
+    records = [by_key[_key(unit, h)] for h in parent.handlers if _key(unit, h) in by_key]
+    if len(records) != len(parent.handlers):
+        return False
+    named = [c["resolved"] for r in records for c in (r["catches"] or [])]
+    if None in named or raised.exc is None:
+        return False
+    made = [s["constructor"] for s in callsites.values()
+            if s["unit"] == unit and _holds(raised.exc, s["line"], s["column"])]
+    return len(made) == 1 and made[0] in named
 
 
 def _raises_in(handler: ast.ExceptHandler) -> list[tuple[ast.Raise, str | None]]:
@@ -295,20 +329,35 @@ def _raises_in(handler: ast.ExceptHandler) -> list[tuple[ast.Raise, str | None]]
 
 def _explain_b904(handler: ast.ExceptHandler, ruff_only: bool) -> str:
     name = handler.name
-    wraps = [(r, nested) for r, nested in _raises_in(handler)
-             if r.exc is not None and not (isinstance(r.exc, ast.Name) and r.exc.id == name)]
+    # the raises without `from` of anything but the caught value: B904's, and erratlas's lost or partial
+    wraps = [(r, hidden) for r, hidden in _raises_in(handler) if r.cause is None
+             and r.exc is not None and not (isinstance(r.exc, ast.Name) and r.exc.id == name)]
+    flagged = [r for r, hidden in wraps if hidden is None]
     if ruff_only:
-        if any(_is_with_traceback(r.exc, name) for r, _ in wraps):
+        if flagged and all(_is_with_traceback(r.exc, name) for r in flagged):
             return "`raise e.with_traceback(tb)`: the caught error itself, a rethrow for erratlas"
         return "unexplained"
-    unflagged = [r for r, hidden in wraps if r.cause is None and hidden is None]
-    if unflagged:
+    if flagged:
         return "unexplained"
     if any(hidden == "try" for _, hidden in wraps):
         return "raised in a `try` nested in the clause: ruff's B904 does not look inside nested `try` statements"
     if any(hidden == "loop-else" for _, hidden in wraps):
         return "raised in the `else` of a loop in the clause: ruff's B904 does not look there"
-    return "a new error returned, not raised: erratlas's wrap, not a `raise` for B904"
+    if _returns_a_call(handler):
+        return "a new error returned, not raised: erratlas's wrap, not a `raise` for B904"
+    return "unexplained"  # every raise names its cause (`from e`): erratlas's verdict is wrong
+
+
+def _returns_a_call(handler: ast.ExceptHandler) -> bool:
+    """A `return X(...)` in the clause's own code (nested functions and `except` bodies aside)."""
+    stack: list[ast.AST] = list(handler.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Call):
+            return True
+        if not isinstance(node, (*_SCOPES, ast.ExceptHandler)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _is_with_traceback(exc: ast.expr | None, name: str | None) -> bool:
@@ -337,13 +386,6 @@ def _immediate_reraise(handler: ast.ExceptHandler) -> bool:
     if not isinstance(first, ast.Raise) or first.cause is not None:
         return False
     return first.exc is None or (isinstance(first.exc, ast.Name) and first.exc.id == handler.name)
-
-
-def _explain_s110(handler: ast.ExceptHandler, record: dict, ruff_only: bool) -> str:
-    if ruff_only:
-        kinds = sorted({d["kind"] for b in record["branches"] for d in b["dispositions"]})
-        return f"erratlas's dispositions are {', '.join(kinds)}" if kinds != ["swallow"] else "unexplained"
-    return "unexplained"
 
 
 def _explain_raise(raised: ast.Raise, tree: Source, ruff_only: bool) -> str:

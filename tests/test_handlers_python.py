@@ -7,6 +7,7 @@ named after it); and bench/ruff_handlers.py on the same tree, with ruff as the o
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -220,6 +221,39 @@ def test_ruff_agrees_site_by_site(scanned: Path, tmp_path: Path) -> None:
         (56, "a raised local (`e = X(...); raise e`)"),
     }
 
+
+
+
+def _doctored(handler: dict[str, Any]) -> dict[str, Any]:
+    """One defect of each kind the harness must not explain away, planted in a copy of the scan."""
+    if (handler["unit"], handler["line"]) == ("handled/flow.py", 80):  # `raise X from e`: kept, said lost
+        handler["branches"][0]["dispositions"][0]["cause"] = "lost"
+    elif (handler["unit"], handler["line"]) == ("handled/lints.py", 25):  # `except Exception: pass`, said log
+        handler["branches"][0]["dispositions"][0]["kind"] = "log"
+    elif (handler["unit"], handler["line"]) == ("handled/lints.py", 63):  # `raise ValueError` to `except ValueError`
+        handler["sources"] = []
+    return handler
+
+
+def test_ruff_comparison_leaves_an_erratlas_defect_unexplained(scanned: Path, tmp_path: Path) -> None:
+    """A wrong cause verdict (`from e` said lost), a `pass` body given another disposition and a
+    direct source missed where every class resolves are `unexplained`, not passed off as a
+    difference of definition."""
+    doctored = tmp_path / "scan"
+    shutil.copytree(scanned, doctored)
+    handlers = [json.loads(line) for line in (doctored / HANDLERS).read_text(encoding="utf-8").splitlines()]
+    (doctored / HANDLERS).write_text(
+        "".join(json.dumps(_doctored(h)) + "\n" for h in handlers), encoding="utf-8")
+    report = tmp_path / "ruff.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "ruff_handlers.py"), "--target", str(TREE / "handled"),
+         "--scan", str(doctored), "--json", str(report)],
+        capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    unexplained = {(row["rule"], d["unit"], d["line"]) for row in json.loads(report.read_text())
+                   for d in (*row["onlyRuff"], *row["onlyErratlas"]) if d["why"] == "unexplained"}
+    assert unexplained == {("B904", "handled/flow.py", 80), ("S110", "handled/lints.py", 25),
+                           ("TRY301", "handled/lints.py", 61)}
 
 
 _RETHROWS = '''def cleanup():
