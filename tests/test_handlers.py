@@ -105,6 +105,7 @@ def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
     ("wrapsLosingCause", "lost", "TypeError"),
     ("wrapsTheErrorAsMessage", "partial", "Error"),  # new Error(err): only its text is the message
     ("wrapsKeepingCauseThroughAssign", "kept", "Error"),  # Object.assign(new Error(m), {cause: err})
+    ("wrapsKeepingCauseInOptions", "kept", "Error"),  # const options = {cause: err}; new Error(m, options)
 ])
 def test_a_wrap_says_what_it_keeps_of_the_cause_and_links_the_new_error(
         flow: Path, by_case: dict[str, Any], case: str, cause: str, constructor: str) -> None:
@@ -113,6 +114,22 @@ def test_a_wrap_says_what_it_keeps_of_the_cause_and_links_the_new_error(
     errors = {r["id"]: r for r in records(flow, "error")}
     (linked,) = wrap["callsites"]
     assert errors[linked]["constructor"] == constructor and errors[linked]["context"]["inCatch"]
+
+
+def test_a_cause_field_a_later_field_of_the_same_key_overrides_is_not_kept(tmp_path: Path) -> None:
+    """The last of an object literal's fields of one key is the one it holds (bundlers keep both,
+    with a warning): `{cause: err, cause: undefined}` does not keep err, a later spread may."""
+    source = tmp_path / "overridden.js"
+    source.write_text("".join(
+        f"export function {name}(read, extra) {{\n  try {{\n    return read();\n  }} catch (err) {{\n"
+        f"    throw new Error(\"cannot read\", {{ {fields} }});\n  }}\n}}\n"
+        for name, fields in [("overridden", 'cause: err, "cause": undefined'),
+                             ("overriddenByComputedKey", 'cause: err, ["cause"]: undefined'),
+                             ("overridesAnother", "cause: undefined, cause: err"),
+                             ("beforeASpread", "cause: err, ...extra")]), encoding="utf-8")
+    scan(source, tmp_path / "out")
+    causes = [h["branches"][0]["dispositions"][0]["cause"] for h in _handlers(tmp_path / "out")]
+    assert causes == ["partial", "partial", "kept", "kept"]  # read, not kept: not lost either
 
 
 def test_a_log_links_its_diagnostic_callsites_and_their_levels(flow: Path, by_case: dict[str, Any]) -> None:

@@ -13,7 +13,15 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
-from analyzer.javascript.handlers.shapes import BOUNDARIES, first_named, mentions, named, operator_of, parameter_names
+from analyzer.javascript.handlers.shapes import (
+    BOUNDARIES,
+    first_named,
+    keeps_as_field,
+    mentions,
+    named,
+    operator_of,
+    parameter_names,
+)
 from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE, same, symbols_of, text, without_parentheses
 from analyzer.model import HandlerForm, Scope
 
@@ -108,6 +116,9 @@ class _Walked:
     made: dict[bytes, Node] = field(default_factory=dict)
     #: names bound to a value read from the caught one (`const m = e.message`, `let j = f(e)`)
     derived: set[bytes] = field(default_factory=set)
+    #: of those, names bound to an object literal holding the caught value as a field (`const o =
+    #: {cause: e}`): an error given one as its options keeps the cause
+    keeping: set[bytes] = field(default_factory=set)
     #: calls whose value is discarded or returned (`cb(e);`, `return cb(e)`, `x && cb(e)`), by node id
     consumed: set[int] = field(default_factory=set)
 
@@ -200,6 +211,8 @@ class Body:
                 walked.made[declared] = value
             elif mentions(value, walked.aliases | walked.derived):
                 walked.derived.add(declared)
+                if keeps_as_field(value, walked.aliases):
+                    walked.keeping.add(declared)
         return walked
 
     def _is_caught(self, node: Node) -> bool:

@@ -13,7 +13,15 @@ from analyzer.facts import BranchFacts, DispositionFacts
 from analyzer.javascript.handlers.body import Body
 from analyzer.javascript.handlers.branches import split
 from analyzer.javascript.handlers.fallthrough import Fallthrough
-from analyzer.javascript.handlers.shapes import first_named, is_object_assign, last_named, named, short, thrown_value
+from analyzer.javascript.handlers.shapes import (
+    first_named,
+    is_object_assign,
+    keeps_as_field,
+    last_named,
+    named,
+    short,
+    thrown_value,
+)
 from analyzer.javascript.syntax import symbols_of, text, without_parentheses
 from analyzer.model import CauseKept, Disposition, made
 
@@ -166,15 +174,11 @@ class HandlerBody(Body):
         return "kept" if self._object_keeps(fields) else "partial" if self._mentions(fields) else "lost"
 
     def _object_keeps(self, argument: Node) -> bool:
-        """An object literal with the caught value as a field's value (`{cause: e}`, `{e}`)."""
-        if argument.type != "object":
-            return False
-        for member in named(argument):
-            value = member.child_by_field_name("value") if member.type == "pair" else member
-            if value is not None and member.type in ("pair", "shorthand_property_identifier") \
-                    and value.text in self.walked.aliases:
-                return True
-        return False
+        """An object literal with the caught value as a field's value (`{cause: e}`, `{e}`), or a
+        local bound to one (`const o = {cause: e}; new Error(m, o)`)."""
+        if argument.type == "identifier":
+            return argument.text in self.walked.keeping
+        return keeps_as_field(argument, self.walked.aliases)
 
     def _builtin_error(self, construction: Node) -> bool:
         """A built-in error class whose first argument is the message (`Error`, `TypeError`, ...):

@@ -33,6 +33,42 @@ def thrown_value(throw: Node) -> Node | None:
     return None
 
 
+def keeps_as_field(literal: Node, names: set[bytes]) -> bool:
+    """An object literal with one of `names` as the value of a field that a later field of the same
+    static key does not override (`{cause: e}`, `{e}`; not `{cause: e, cause: null}`)."""
+    if literal.type != "object":
+        return False
+    members = named(literal)
+    later: set[bytes] = set()
+    for member in reversed(members):
+        key = _static_key(member)
+        value = member.child_by_field_name("value") if member.type == "pair" else member
+        if value is not None and member.type in ("pair", "shorthand_property_identifier") \
+                and value.text in names and (key is None or key not in later):
+            return True
+        if key is not None:
+            later.add(key)
+    return False
+
+
+def _static_key(member: Node) -> bytes | None:
+    """The key a member of an object literal sets, when it is written out (`a`, `"a"`, `["a"]`)."""
+    if member.type == "shorthand_property_identifier":
+        return member.text
+    key = member.child_by_field_name("key") if member.type in ("pair", "method_definition") else None
+    if key is not None and key.type == "computed_property_name":
+        key = first_named(key)
+    if key is None:
+        return None
+    if key.type in ("property_identifier", "number"):
+        return key.text
+    if key.type == "string":
+        fragments = named(key)
+        return b"".join(f.text or b"" for f in fragments) if all(f.type == "string_fragment" for f in fragments) \
+            else None
+    return None
+
+
 def operator_of(node: Node) -> str | None:
     operator = node.child_by_field_name("operator")
     return operator.type if operator is not None else None
