@@ -495,7 +495,48 @@ def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | Non
     if rule == "preserve-caught-error" and not by_eslint and not _THROW_BUILTIN.search(body):
         return "definitional", ("a built-in error not thrown as `throw new X(...)` (thrown through a local or a "
                                 f"`?:`): ESLint reads that form only: {seen}")
+    causes = {d["cause"] for b in (handler or {}).get("branches", []) for d in b["dispositions"]
+              if d["kind"] == "wrap" and d["callee"] in BUILTIN_ERRORS}
+    # only `lost`: the caught value is in no argument, so the options ESLint does not read cannot hold it
+    if rule == "preserve-caught-error" and not by_eslint and causes == {"lost"} and _PARAMETER.match(original) \
+            and _options_unread(found[0][clause.body[0]:clause.body[1]] if found and clause else b""):
+        return "definitional", ("every built-in error thrown has options preserve-caught-error does not read (a "
+                                f"name, a spread) and leaves unjudged, and none holds the caught value: {seen}")
     return "erratlas", f"{'ESLint only' if by_eslint else 'erratlas only'}: {seen}"
+
+
+_PARAMETER = re.compile(r"catch\s*\(\s*[A-Za-z_$][\w$]*\s*\)")
+_NOT_ENTERED = frozenset({"function_declaration", "function_expression", "arrow_function", "generator_function",
+                          "generator_function_declaration", "class_static_block", "method_definition",
+                          "catch_clause"})
+
+
+def _options_unread(block: bytes) -> bool:
+    """Whether a catch body throws a built-in error (`throw new X(...)`, outside nested functions and
+    handlers), and each one's options are what preserve-caught-error leaves unjudged: a spread
+    among the arguments up to the options (`new Error(...args)`), or options that are not an object
+    literal (`new Error(m, opts)`) or hold a spread (`{...extra}`)."""
+    stack, throws = [Parser(_JS).parse(block).root_node], []
+    while stack:
+        node = stack.pop()
+        if node.type == "throw_statement":
+            throws.append(node)
+        stack.extend(c for c in node.named_children if c.type not in _NOT_ENTERED)
+    unread = []
+    for throw in throws:
+        value = next((c for c in throw.named_children if c.type != "comment"), None)
+        callee = value.child_by_field_name("constructor" if value.type == "new_expression" else "function") \
+            if value is not None and value.type in ("new_expression", "call_expression") else None
+        if value is None or callee is None or callee.type != "identifier" \
+                or (callee.text or b"").decode() not in BUILTIN_ERRORS:
+            continue
+        arguments = value.child_by_field_name("arguments")
+        given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        at = 2 if callee.text == b"AggregateError" else 1
+        options = given[at] if len(given) > at else None
+        unread.append(any(a.type == "spread_element" for a in given[:at + 1]) or (options is not None and (
+            options.type != "object" or any(m.type == "spread_element" for m in options.named_children))))
+    return bool(unread) and all(unread)
 
 
 # -- output -----------------------------------------------------------------------------------

@@ -42,6 +42,9 @@ def test_erratlas_on_the_bundle_finds_what_eslint_finds_on_the_sources(compared:
     assert eslint == erratlas and result["matched"] == len(eslint) == 17
     # new Error(err) keeps only the error's text: ESLint flags it, and erratlas says `partial`
     assert "wraps.js:23:5" in _sites(result["erratlas"], "preserve-caught-error")
+    # options in a local that holds the caught value (`const options = {cause: err}`) keep it: neither flags
+    assert "wraps.js:169:5" not in _sites(result["erratlas"], "preserve-caught-error") | _sites(
+        result["eslint"], "preserve-caught-error")
     # a rethrow after other work (`cleanup(); throw err`, minified `throw c(),r`) is no useless catch
     assert _sites(result["eslint"], "no-useless-catch") == {"rethrows.js:6:5", "rethrows.js:14:5"}
     assert _sites(result["erratlas"], "no-useless-catch") == {"rethrows.js:6:5", "rethrows.js:14:5"}
@@ -58,8 +61,11 @@ def test_each_difference_is_definitional_and_says_why(compared: dict[str, Any], 
     differences = {(rule, where): (kind, reason) for rule, where, kind, reason in result["differences"]}
     assert {kind for kind, _ in differences.values()} == {"definitional"}
     # a new error thrown through a local or from an arm of `?:`: ESLint reads `throw new X()` only
-    assert sorted(w for _, w in differences) == ["wraps.js:151:5", "wraps.js:160:5"]
+    # and options the rule does not read (`new Error(m, options)`, `{...extra}`), the caught value in none
+    assert sorted(w for _, w in differences) == ["wraps.js:151:5", "wraps.js:160:5", "wraps.js:180:5",
+                                                 "wraps.js:188:5"]
     assert "through a local" in differences["preserve-caught-error", "wraps.js:151:5"][1]
+    assert "does not read (a name, a spread)" in differences["preserve-caught-error", "wraps.js:180:5"][1]
     # dead.js is not imported; index.js's catch under `if (false)` is dropped from a bundled file
     assert sorted(a.split()[1] for a in result["absent"]) == ["dead.js:12:5", "dead.js:6:5"]
     assert result["dropped"] == ["no-empty index.js:11:7"]
