@@ -452,7 +452,9 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
         else:
             result.absent.append(f"{message['rule']} {clause.where}")
     for key in sorted(result.eslint ^ result.erratlas):
-        reason = _reason(key, key in result.eslint, placed.get(key[1]), originals)
+        record = placed.get(key[1])
+        written = data[record["offset"]:record["endOffset"]] if record is not None else b""
+        reason = _reason(key, key in result.eslint, record, originals, written)
         result.reasons[key] = reason
         if reason[0] == "definitional" and key not in result.eslint:
             result.aside.add(key)
@@ -478,9 +480,10 @@ _THROW_BUILTIN = re.compile(r"\bthrow\s+(?:new\s+)?(?:" + "|".join(sorted(BUILTI
 
 
 def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | None,
-            originals: Originals) -> tuple[str, str]:
+            originals: Originals, written: bytes = b"") -> tuple[str, str]:
     """A reason class for one difference ("definitional", or "erratlas" for a misreading left),
-    with what the original clause and erratlas's record say."""
+    with what the original clause and erratlas's record say; `written`: the handler's text in the
+    bundle."""
     rule, where = key
     file, line, column = where.rsplit(":", 2)
     found = originals.of(file)
@@ -495,6 +498,11 @@ def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | Non
     if rule == "preserve-caught-error" and not by_eslint and not _THROW_BUILTIN.search(body):
         return "definitional", ("a built-in error not thrown as `throw new X(...)` (thrown through a local or a "
                                 f"`?:`): ESLint reads that form only: {seen}")
+    if rule == "no-useless-catch" and not by_eslint and _LONE_RETHROW.fullmatch(written) \
+            and not _FIRST_RETHROW.match(body):
+        return "definitional", ("the bundler made the body a lone `throw e` (a block, an alias, a constant test "
+                                "or a statement without effect gone): the catch is useless as shipped, and "
+                                f"no-useless-catch reads a first statement `throw e` in the source only: {seen}")
     causes = {d["cause"] for b in (handler or {}).get("branches", []) for d in b["dispositions"]
               if d["kind"] == "wrap" and d["callee"] in BUILTIN_ERRORS}
     # only `lost`: the caught value is in no argument, so the options ESLint does not read cannot hold it
@@ -505,6 +513,11 @@ def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | Non
     return "erratlas", f"{'ESLint only' if by_eslint else 'erratlas only'}: {seen}"
 
 
+#: a catch clause of the bundle whose body is `throw` of its parameter, alone
+_LONE_RETHROW = re.compile(rb"catch\s*\(\s*([A-Za-z_$][\w$]*)\s*\)\s*\{\s*throw\s+\(?\s*\1\s*\)?\s*;?\s*\}")
+#: an original body whose first statement, comments aside, throws something named (no-useless-catch reads that)
+_FIRST_RETHROW = re.compile(r"\{\s*(?:(?://[^\n]*\n|/\*.*?\*/)\s*)*throw\s*\(?\s*[A-Za-z_$][\w$]*\s*\)?\s*(?:;|\})",
+                            re.S)
 _PARAMETER = re.compile(r"catch\s*\(\s*[A-Za-z_$][\w$]*\s*\)")
 _NOT_ENTERED = frozenset({"function_declaration", "function_expression", "arrow_function", "generator_function",
                           "generator_function_declaration", "class_static_block", "method_definition",
