@@ -35,7 +35,7 @@ pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
    in a file the map names (dead code the bundler removed), "other files" in a file it does
    not (the entry does not reach it). So that this hides no miss, every catch clause of the
    bundle must have a handler record ("missed") and every handler must land on a clause of the
-   sources ("unplaced").
+   sources ("unplaced"; one the map does not place counts when it makes a finding).
 
 Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those its
 records withdraw, those set aside as definitional, matched, recall (share of ESLint's that
@@ -428,6 +428,9 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
         if clause is None:
             if relative is not None and origin is not None:  # in the sources, on no catch clause
                 result.unplaced.append(f"{handler['id']} -> {relative}:{origin['line']}:{origin['column']}")
+            elif any(erratlas_rules(handler, data, fates)):  # a finding no map places would go uncounted
+                where = f"{origin['source']}:{origin['line']}" if origin is not None else "no origin"
+                result.unplaced.append(f"{handler['id']} -> {where}")
             continue
         placed[clause.where] = handler
         found, withdrawn = erratlas_rules(handler, data, fates)

@@ -6,6 +6,7 @@ terser bundles, and the two agree site by site, with every difference explained
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -86,6 +87,27 @@ def test_the_records_withdraw_what_the_rules_do_not_read(compared: dict[str, Any
                          ("no-empty", "empties.js:64:5"), ("preserve-caught-error", "wraps.js:133:5"),
                          ("preserve-caught-error", "wraps.js:142:7")}
     assert not withdrawn & {tuple(k) for k in compared[bundle]["eslint"]}
+
+
+def test_a_finding_on_a_handler_no_map_places_is_unplaced_not_lost(tmp_path: Path) -> None:
+    """A catch clause the map says nothing of (code a bundler adds, as esbuild's `__commonJS`
+    helper) is on no original clause: when erratlas makes a finding of it, it is listed as
+    unplaced, so that precision cannot leave it out unseen; one without a finding is not."""
+    shutil.copytree(HERE / "src", tmp_path / "src")
+    (tmp_path / "built").mkdir()
+    bundle = tmp_path / "built" / "app.min.js"
+    written = (HERE / "built" / "app.min.js").read_bytes()
+    comment = written.rindex(b"//# sourceMappingURL=")
+    helpers = b"function lone(f){try{return f()}catch(q){throw q}}function reset(f){try{f()}catch(q){throw q=0,q}}\n"
+    bundle.write_bytes(written[:comment] + helpers + written[comment:])  # a line the map has no mapping on
+    (tmp_path / "built" / "app.min.js.map").write_bytes((HERE / "built" / "app.min.js.map").read_bytes())
+    out = tmp_path / "compared.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "eslint_handlers.py"), "--tree",
+                             str(tmp_path / "src"), "--bundle", str(bundle), "--json", str(out)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    (unplaced,) = json.loads(out.read_text(encoding="utf-8"))["app.min.js"]["unplaced"]
+    assert unplaced == f"h:app.min.js@{comment + helpers.index(b'catch')} -> no origin"  # `lone`, not `reset`
 
 
 def _source_bodies(out: Path) -> dict[int, str | None]:
