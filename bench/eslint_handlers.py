@@ -506,13 +506,14 @@ def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | Non
         return "definitional", ("the bundler made the body a lone `throw e` (a block, an alias, a constant test "
                                 "or a statement without effect gone): the catch is useless as shipped, and "
                                 f"no-useless-catch reads a first statement `throw e` in the source only: {seen}")
-    causes = {d["cause"] for b in (handler or {}).get("branches", []) for d in b["dispositions"]
-              if d["kind"] == "wrap" and d["callee"] in BUILTIN_ERRORS}
-    # only `lost`: the caught value is in no argument, so the options ESLint does not read cannot hold it
-    if rule == "preserve-caught-error" and not by_eslint and causes == {"lost"} and _PARAMETER.match(original) \
+    parameter = _PARAMETER.match(original)
+    # the caught value as no `cause:` field of the clause: options ESLint does not read cannot hold it as one
+    if rule == "preserve-caught-error" and not by_eslint and parameter is not None \
+            and not re.search(rf"\bcause\s*:\s*{re.escape(parameter.group(1))}(?![\w$])", body) \
             and _options_unread(found[0][clause.body[0]:clause.body[1]] if found and clause else b""):
         return "definitional", ("every built-in error thrown has options preserve-caught-error does not read (a "
-                                f"name, a spread) and leaves unjudged, and none holds the caught value: {seen}")
+                                f"name, a spread) and leaves unjudged, and no `cause:` field of the clause is the "
+                                f"caught value: {seen}")
     return "erratlas", f"{'ESLint only' if by_eslint else 'erratlas only'}: {seen}"
 
 
@@ -521,7 +522,7 @@ _LONE_RETHROW = re.compile(rb"catch\s*\(\s*([A-Za-z_$][\w$]*)\s*\)\s*\{\s*throw\
 #: an original body whose first statement, comments aside, throws something named (no-useless-catch reads that)
 _FIRST_RETHROW = re.compile(r"\{\s*(?:(?://[^\n]*\n|/\*.*?\*/)\s*)*throw\s*\(?\s*[A-Za-z_$][\w$]*\s*\)?\s*(?:;|\})",
                             re.S)
-_PARAMETER = re.compile(r"catch\s*\(\s*[A-Za-z_$][\w$]*\s*\)")
+_PARAMETER = re.compile(r"catch\s*\(\s*([A-Za-z_$][\w$]*)\s*\)")
 _NOT_ENTERED = frozenset({"function_declaration", "function_expression", "arrow_function", "generator_function",
                           "generator_function_declaration", "class_static_block", "method_definition",
                           "catch_clause"})

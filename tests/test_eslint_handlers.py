@@ -40,7 +40,9 @@ def test_erratlas_on_the_bundle_finds_what_eslint_finds_on_the_sources(compared:
     assert result["missed"] == [] and result["unplaced"] == []  # else `dropped` could hide a miss
     eslint = {tuple(k) for k in result["eslint"]}
     erratlas = {tuple(k) for k in result["erratlas"]} - {tuple(k) for k in result["aside"]}
-    assert eslint == erratlas and result["matched"] == len(eslint) == 17
+    assert eslint == erratlas and result["matched"] == len(eslint) == 18
+    # a built-in error reads its options' `cause` only: `{error: err}` loses it, both say
+    assert "wraps.js:197:5" in _sites(result["erratlas"], "preserve-caught-error")
     # new Error(err) keeps only the error's text: ESLint flags it, and erratlas says `partial`
     assert "wraps.js:23:5" in _sites(result["erratlas"], "preserve-caught-error")
     # options in a local that holds the caught value (`const options = {cause: err}`) keep it: neither flags
@@ -66,8 +68,10 @@ def test_each_difference_is_definitional_and_says_why(compared: dict[str, Any], 
     assert {kind for kind, _ in differences.values()} == {"definitional"}
     # a new error thrown through a local or from an arm of `?:`: ESLint reads `throw new X()` only
     # and options the rule does not read (`new Error(m, options)`, `{...extra}`), the caught value in none
+    # (`new Error(m, err)` too: its cause is err's `cause`, not err)
     assert sorted(w for _, w in differences) == ["rethrows.js:58:5", "rethrows.js:68:5", "wraps.js:151:5",
-                                                 "wraps.js:160:5", "wraps.js:180:5", "wraps.js:188:5"]
+                                                 "wraps.js:160:5", "wraps.js:180:5", "wraps.js:188:5",
+                                                 "wraps.js:207:5"]
     assert "lone `throw e`" in differences["no-useless-catch", "rethrows.js:68:5"][1]
     assert "through a local" in differences["preserve-caught-error", "wraps.js:151:5"][1]
     assert "does not read (a name, a spread)" in differences["preserve-caught-error", "wraps.js:180:5"][1]

@@ -116,20 +116,27 @@ def test_a_wrap_says_what_it_keeps_of_the_cause_and_links_the_new_error(
     assert errors[linked]["constructor"] == constructor and errors[linked]["context"]["inCatch"]
 
 
-def test_a_cause_field_a_later_field_of_the_same_key_overrides_is_not_kept(tmp_path: Path) -> None:
-    """The last of an object literal's fields of one key is the one it holds (bundlers keep both,
-    with a warning): `{cause: err, cause: undefined}` does not keep err, a later spread may."""
-    source = tmp_path / "overridden.js"
-    source.write_text("".join(
+def test_a_built_in_error_keeps_the_cause_only_as_the_last_cause_field_of_its_options(tmp_path: Path) -> None:
+    """`new Error(m, options)` reads the message and `options.cause`, nothing else: the caught value
+    under another key, or as the options themselves, is read, not kept; an object holds the last
+    field of a key (bundlers keep both, with a warning), a later spread may override or not. A class
+    of the program's own may keep any field."""
+    cases = {
+        "overridden": ('new Error("m", { cause: err, "cause": undefined })', "partial"),
+        "overriddenByAComputedKey": ('new Error("m", { cause: err, ["cause"]: undefined })', "partial"),
+        "overridesAnother": ('new Error("m", { cause: undefined, cause: err })', "kept"),
+        "beforeASpread": ('new Error("m", { cause: err, ...extra })', "kept"),
+        "underAnotherKey": ('new TypeError("m", { error: err })', "partial"),
+        "asTheOptions": ('new Error("m", err)', "partial"),
+        "inAnOwnClass": ('new ReadError("m", { error: err })', "kept"),
+    }
+    source = tmp_path / "causes.js"
+    source.write_text("class ReadError extends Error {}\n" + "".join(
         f"export function {name}(read, extra) {{\n  try {{\n    return read();\n  }} catch (err) {{\n"
-        f"    throw new Error(\"cannot read\", {{ {fields} }});\n  }}\n}}\n"
-        for name, fields in [("overridden", 'cause: err, "cause": undefined'),
-                             ("overriddenByComputedKey", 'cause: err, ["cause"]: undefined'),
-                             ("overridesAnother", "cause: undefined, cause: err"),
-                             ("beforeASpread", "cause: err, ...extra")]), encoding="utf-8")
+        f"    throw {thrown};\n  }}\n}}\n" for name, (thrown, _) in cases.items()), encoding="utf-8")
     scan(source, tmp_path / "out")
     causes = [h["branches"][0]["dispositions"][0]["cause"] for h in _handlers(tmp_path / "out")]
-    assert causes == ["partial", "partial", "kept", "kept"]  # read, not kept: not lost either
+    assert causes == [cause for _, cause in cases.values()]
 
 
 def test_a_log_links_its_diagnostic_callsites_and_their_levels(flow: Path, by_case: dict[str, Any]) -> None:

@@ -117,8 +117,8 @@ class _Walked:
     #: names bound to a value read from the caught one (`const m = e.message`, `let j = f(e)`)
     derived: set[bytes] = field(default_factory=set)
     #: of those, names bound to an object literal holding the caught value as a field (`const o =
-    #: {cause: e}`): an error given one as its options keeps the cause
-    keeping: set[bytes] = field(default_factory=set)
+    #: {cause: e}`), name -> the literal: an error given one as its options may keep the cause
+    keeping: dict[bytes, Node] = field(default_factory=dict)
     #: calls whose value is discarded or returned (`cb(e);`, `return cb(e)`, `x && cb(e)`), by node id
     consumed: set[int] = field(default_factory=set)
 
@@ -212,7 +212,7 @@ class Body:
             elif mentions(value, walked.aliases | walked.derived):
                 walked.derived.add(declared)
                 if keeps_as_field(value, walked.aliases):
-                    walked.keeping.add(declared)
+                    walked.keeping[declared] = value
         return walked
 
     def _is_caught(self, node: Node) -> bool:

@@ -160,25 +160,25 @@ class HandlerBody(Body):
             arguments = named(construction.child_by_field_name("arguments"))
         else:
             arguments = [construction]
-        message_first = self._builtin_error(construction)
-        for position, argument in enumerate(arguments):
-            argument = without_parentheses(argument)
-            if message_first and position == 0:
-                continue  # `new Error(e)`: the message is e's text, its cause is not kept
-            if self._is_caught(argument) or self._object_keeps(argument):
+        if self._builtin_error(construction):  # it reads a message and its options' `cause`, nothing else
+            options = without_parentheses(arguments[1]) if len(arguments) > 1 else None
+            if options is not None and self._object_keeps(options, b"cause"):
                 return "kept"
+        elif any(self._is_caught(a) or self._object_keeps(a) for a in map(without_parentheses, arguments)):
+            return "kept"
         return "partial" if any(self._mentions(a) for a in arguments) else "lost"
 
     def _cause_given(self, fields: Node) -> CauseKept:
         """What an object of fields given to the new error carries of the caught value."""
         return "kept" if self._object_keeps(fields) else "partial" if self._mentions(fields) else "lost"
 
-    def _object_keeps(self, argument: Node) -> bool:
-        """An object literal with the caught value as a field's value (`{cause: e}`, `{e}`), or a
-        local bound to one (`const o = {cause: e}; new Error(m, o)`)."""
+    def _object_keeps(self, argument: Node, key: bytes | None = None) -> bool:
+        """An object literal with the caught value as a field's value (`{cause: e}`, `{e}`; the
+        field `key` when given), or a local bound to one (`const o = {cause: e}; new Error(m, o)`)."""
         if argument.type == "identifier":
-            return argument.text in self.walked.keeping
-        return keeps_as_field(argument, self.walked.aliases)
+            literal = self.walked.keeping.get(argument.text or b"")
+            return literal is not None and keeps_as_field(literal, self.walked.aliases, key)
+        return keeps_as_field(argument, self.walked.aliases, key)
 
     def _builtin_error(self, construction: Node) -> bool:
         """A built-in error class whose first argument is the message (`Error`, `TypeError`, ...):

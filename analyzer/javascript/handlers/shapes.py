@@ -33,21 +33,23 @@ def thrown_value(throw: Node) -> Node | None:
     return None
 
 
-def keeps_as_field(literal: Node, names: set[bytes]) -> bool:
-    """An object literal with one of `names` as the value of a field that a later field of the same
-    static key does not override (`{cause: e}`, `{e}`; not `{cause: e, cause: null}`)."""
+def keeps_as_field(literal: Node, names: set[bytes], key: bytes | None = None) -> bool:
+    """An object literal with one of `names` as the value of a field (the field `key` when given)
+    that a later field of the same static key does not override (`{cause: e}`, `{e}`; not `{cause:
+    e, cause: null}`)."""
     if literal.type != "object":
         return False
     members = named(literal)
     later: set[bytes] = set()
     for member in reversed(members):
-        key = _static_key(member)
+        written = _static_key(member)
         value = member.child_by_field_name("value") if member.type == "pair" else member
         if value is not None and member.type in ("pair", "shorthand_property_identifier") \
-                and value.text in names and (key is None or key not in later):
+                and value.text in names and (written is None or written not in later) \
+                and (key is None or written == key):
             return True
-        if key is not None:
-            later.add(key)
+        if written is not None:
+            later.add(written)
     return False
 
 
