@@ -38,11 +38,12 @@ pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
    sources ("unplaced"; one the map does not place counts when it makes a finding).
 
 Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those its
-records withdraw, those set aside as definitional, matched, recall (share of ESLint's that
-erratlas has) and precision (share of erratlas's, less those set aside, that ESLint has; of all
-of them; and of all of them with the withdrawn ones, `raw`), then every difference
-with its original file:line and a reason class. `--tree SRC --bundle B`
-compares one prebuilt bundle (its map beside it) with the sources under SRC (the tests' fixture).
+records withdraw, those set aside as definitional, matched, ESLint's set aside as definitional,
+recall (share of ESLint's, less those set aside, that erratlas has) and precision (share of
+erratlas's, less those set aside, that ESLint has; of all of them; and of all of them with the
+withdrawn ones, `raw`), then every difference with its original file:line and a reason class.
+`--tree SRC --bundle B` compares one prebuilt bundle (its map beside it) with the sources under
+SRC (the tests' fixture).
 """
 
 from __future__ import annotations
@@ -388,6 +389,9 @@ class Result:
     #: a local or a `?:`; an original body holding only a comment where the map has no text), left
     #: out of precision and listed
     aside: set[tuple[str, str]] = field(default_factory=set)
+    #: ESLint's findings that erratlas's reading leaves out by definition (a cause given through a
+    #: local bound to the caught value, which the rule compares by name), left out of recall and listed
+    aside_eslint: set[tuple[str, str]] = field(default_factory=set)
     absent: list[str] = field(default_factory=list)  # ESLint findings in files the bundle does not hold
     #: ESLint findings in a bundled file on a clause no handler maps to: the bundler dropped it
     #: (dead code), or a handler was not placed (listed as unplaced, then counted here)
@@ -459,8 +463,8 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
         written = data[record["offset"]:record["endOffset"]] if record is not None else b""
         reason = _reason(key, key in result.eslint, record, originals, written)
         result.reasons[key] = reason
-        if reason[0] == "definitional" and key not in result.eslint:
-            result.aside.add(key)
+        if reason[0] == "definitional":
+            (result.aside_eslint if key in result.eslint else result.aside).add(key)
     return result
 
 
@@ -507,6 +511,11 @@ def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | Non
                                 "or a statement without effect gone): the catch is useless as shipped, and "
                                 f"no-useless-catch reads a first statement `throw e` in the source only: {seen}")
     parameter = _PARAMETER.match(original)
+    aliases = {m.group(1) for m in _ALIAS.finditer(body) if parameter is not None and m.group(2) == parameter.group(1)}
+    if rule == "preserve-caught-error" and by_eslint and _causes_of(handler) == {"kept"} \
+            and any(re.search(rf"\bcause\s*:\s*{re.escape(a)}(?![\w$])", body) for a in aliases):
+        return "definitional", ("the cause is a local bound to the caught value (`const error = err; ... {cause: "
+                                f"error}}`): ESLint compares the name, erratlas follows the local: {seen}")
     # the caught value as no `cause:` field of the clause: options ESLint does not read cannot hold it as one
     if rule == "preserve-caught-error" and not by_eslint and parameter is not None \
             and not re.search(rf"\bcause\s*:\s*{re.escape(parameter.group(1))}(?![\w$])", body) \
@@ -515,6 +524,16 @@ def _reason(key: tuple[str, str], by_eslint: bool, handler: dict[str, Any] | Non
                                 f"name, a spread) and leaves unjudged, and no `cause:` field of the clause is the "
                                 f"caught value: {seen}")
     return "erratlas", f"{'ESLint only' if by_eslint else 'erratlas only'}: {seen}"
+
+
+#: `const error = err;`: a local bound to another name (group 1 to group 2)
+_ALIAS = re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([A-Za-z_$][\w$]*)\s*[;\n]")
+
+
+def _causes_of(handler: dict[str, Any] | None) -> set[str | None]:
+    """The causes of a handler's wraps of a built-in error class."""
+    return {d["cause"] for b in (handler or {}).get("branches", []) for d in b["dispositions"]
+            if d["kind"] == "wrap" and d["callee"] in BUILTIN_ERRORS}
 
 
 #: a catch clause of the bundle whose body is `throw` of its parameter, alone
@@ -565,20 +584,21 @@ def _share(part: int, whole: int) -> str:
 
 def _shares(row: list[int]) -> str:
     """Recall, precision, precision with the set-aside findings, and with the withdrawn ones too,
-    of a table row (ESLint at 3, erratlas 6, withdrawn 7, set aside 8, matched 9)."""
-    eslint, erratlas, withdrawn, aside, matched = row[3], row[6], row[7], row[8], row[9]
-    return " | ".join([_share(matched, eslint), _share(matched, erratlas - aside), _share(matched, erratlas),
+    of a table row (ESLint at 3, erratlas 6, withdrawn 7, set aside 8, matched 9, ESLint's set aside 10)."""
+    eslint, erratlas, withdrawn, aside, matched, unread = row[3], row[6], row[7], row[8], row[9], row[10]
+    return " | ".join([_share(matched, eslint - unread), _share(matched, erratlas - aside), _share(matched, erratlas),
                        _share(matched, erratlas + withdrawn)])
 
 
 def report(results: list[Result]) -> str:
     lines = ["| package x bundler | catch handlers | missed | unplaced | ESLint | dropped | other files | erratlas "
-             "| withdrawn | set aside | matched | recall | precision | precision, all | precision, raw |",
-             "|---|" + "---:|" * 14]
-    totals = [0] * 10
+             "| withdrawn | set aside | matched | ESLint set aside | recall | precision | precision, all "
+             "| precision, raw |",
+             "|---|" + "---:|" * 15]
+    totals = [0] * 11
     for r in results:
         row = [r.handlers, len(r.missed), len(r.unplaced), len(r.eslint), len(r.dropped), len(r.absent),
-               len(r.erratlas), len(r.withdrawn), len(r.aside), r.matched]
+               len(r.erratlas), len(r.withdrawn), len(r.aside), r.matched, len(r.aside_eslint)]
         totals = [a + b for a, b in zip(totals, row, strict=True)]
         lines.append(f"| {r.label} | {' | '.join(map(str, row))} | {_shares(row)} |")
     if len(results) > 1:
@@ -586,7 +606,7 @@ def report(results: list[Result]) -> str:
     for rule in RULES:
         row = [sum(1 for r in results for k in keys(r) if k[0] == rule)
                for keys in (lambda r: r.eslint, lambda r: r.erratlas, lambda r: r.withdrawn, lambda r: r.aside,
-                            lambda r: r.eslint & r.erratlas)]
+                            lambda r: r.eslint & r.erratlas, lambda r: r.aside_eslint)]
         lines.append(f"| ({rule}) | | | | {row[0]} | | | {' | '.join(map(str, row[1:]))} "
                      f"| {_shares([0, 0, 0, *row[:1], 0, 0, *row[1:]])} |")
     lines += ["", "missed: catch clauses of the bundle that handlers.jsonl lacks; unplaced: handlers whose origin",
@@ -597,7 +617,8 @@ def report(results: list[Result]) -> str:
               "`swallow` whose `sourceBody` is `comments` or `code`, a `wrap` whose new error's `flow.fate` is",
               "`returned` or `rejected`; `precision, raw` counts them); set aside:",
               "erratlas's findings that the rule leaves out by definition ([definitional] below), not counted in",
-              "precision (`precision, all` counts them). Differences:", ""]
+              "precision (`precision, all` counts them); ESLint set aside: ESLint's findings that erratlas's",
+              "reading leaves out by definition ([definitional] below), not counted in recall. Differences:", ""]
     for r in results:
         if r.reasons or r.unplaced or r.missed or r.dropped:
             lines.append(f"{r.label}:")
@@ -615,6 +636,7 @@ def report(results: list[Result]) -> str:
 def as_json(results: list[Result]) -> dict[str, Any]:
     return {r.label: {"handlers": r.handlers, "eslint": sorted(map(list, r.eslint)),
                       "erratlas": sorted(map(list, r.erratlas)), "aside": sorted(map(list, r.aside)),
+                      "asideEslint": sorted(map(list, r.aside_eslint)),
                       "withdrawn": sorted(map(list, r.withdrawn)), "sourceBody": dict(sorted(r.source_bodies.items())),
                       "matched": r.matched, "absent": r.absent, "dropped": r.dropped, "unplaced": r.unplaced,
                       "missed": r.missed,
