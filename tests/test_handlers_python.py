@@ -203,13 +203,7 @@ def test_summary_counts_and_jobs_give_the_same_bytes(scanned: Path, tmp_path: Pa
 def test_ruff_agrees_site_by_site(scanned: Path, tmp_path: Path) -> None:
     """bench/ruff_handlers.py on the fixture, ruff the oracle: every finding of each rule on both
     sides or explained by a stated difference of definition."""
-    report = tmp_path / "ruff.json"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "ruff_handlers.py"), "--target", str(TREE / "handled"),
-         "--scan", str(scanned), "--json", str(report)],
-        capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    rows = {row["rule"]: row for row in json.loads(report.read_text())}
+    rows = {row["rule"]: row for row in _ruff_rows(scanned, tmp_path)}
     assert {rule: (row["ruff"], row["both"]) for rule, row in rows.items()} == {
         "B904": (5, 5), "S110": (4, 4), "TRY203": (5, 5), "TRY301": (6, 5)}
     differences = [d for row in rows.values() for d in (*row["onlyRuff"], *row["onlyErratlas"])]
@@ -222,6 +216,16 @@ def test_ruff_agrees_site_by_site(scanned: Path, tmp_path: Path) -> None:
     }
 
 
+def _ruff_rows(scan: Path, tmp_path: Path) -> list[dict[str, Any]]:
+    """bench/ruff_handlers.py's comparison of the fixture's tree with the scan `scan`, by rule."""
+    report = tmp_path / "ruff.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "ruff_handlers.py"), "--target", str(TREE / "handled"),
+         "--scan", str(scan), "--json", str(report)],
+        capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    rows: list[dict[str, Any]] = json.loads(report.read_text())
+    return rows
 
 
 def _doctored(handler: dict[str, Any]) -> dict[str, Any]:
@@ -244,13 +248,7 @@ def test_ruff_comparison_leaves_an_erratlas_defect_unexplained(scanned: Path, tm
     handlers = [json.loads(line) for line in (doctored / HANDLERS).read_text(encoding="utf-8").splitlines()]
     (doctored / HANDLERS).write_text(
         "".join(json.dumps(_doctored(h)) + "\n" for h in handlers), encoding="utf-8")
-    report = tmp_path / "ruff.json"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "ruff_handlers.py"), "--target", str(TREE / "handled"),
-         "--scan", str(doctored), "--json", str(report)],
-        capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    unexplained = {(row["rule"], d["unit"], d["line"]) for row in json.loads(report.read_text())
+    unexplained = {(row["rule"], d["unit"], d["line"]) for row in _ruff_rows(doctored, tmp_path)
                    for d in (*row["onlyRuff"], *row["onlyErratlas"]) if d["why"] == "unexplained"}
     assert unexplained == {("B904", "handled/flow.py", 80), ("S110", "handled/lints.py", 25),
                            ("TRY301", "handled/lints.py", 61)}
