@@ -1,15 +1,10 @@
 """Unit paths -> dotted module names and vendored dependencies.
 
-A module's name is its path from the outermost directory that is still a package (holds an
-`__init__.py` in the input, or is a namespace portion of one: below), `src/requests/api.py` ->
-`requests.api`, `pip/_vendor/rich/console.py` -> `pip._vendor.rich.console`. A directory
-without `__init__.py` inside a package is importable as its subpackage (PEP 420):
-`setuptools/_distutils/compilers/C/unix.py` -> `setuptools._distutils.compilers.C.unix`, so its
-relative imports resolve; not a vendor directory (`setuptools/_vendor/`, put on `sys.path`).
-
-Vendored code is code under `<pkg>/_vendor/<dep>/` (or a `<pkg>/_vendor/<dep>.py` module) or
-under `site-packages/<dep>/`; it is recorded as evidence for a later Dependency suggestion,
-never as an owner.
+A module's name is its path from the outermost package directory: one holding an
+`__init__.py`, or a directory inside a package (PEP 420; not a vendor directory):
+`src/requests/api.py` -> `requests.api`. Vendored code lies under `<pkg>/_vendor/<dep>/` (or is
+`<pkg>/_vendor/<dep>.py`) or under `site-packages/<dep>/`: evidence for a later Dependency
+suggestion, never an owner.
 """
 
 from __future__ import annotations
@@ -56,7 +51,9 @@ def module_names(unit_names: list[str]) -> dict[str, ModuleName]:
 
 def _packages(unit_names: list[str]) -> set[str]:
     """The directories that are packages: those with an `__init__.py`, and below one, outermost
-    first, every directory named as a module can be that is not a vendor directory."""
+    first, every directory named as a module can be that is not a vendor directory (a namespace
+    portion: `setuptools/_distutils/compilers/C/unix.py` -> `setuptools._distutils.compilers.C.unix`,
+    so its relative imports resolve; `setuptools/_vendor/` is put on `sys.path`, not imported)."""
     packages = {name.rsplit("/", 1)[0] for name in unit_names if name.endswith("/__init__.py")}
     paths = [name.split("/") for name in unit_names]
     directories = {"/".join(parts[:end]) for parts in paths for end in range(1, len(parts))}
