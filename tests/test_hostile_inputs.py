@@ -414,3 +414,15 @@ def test_rules_nested_twenty_thousand_deep_are_one_line(tmp_path: Path, demo_bun
     rules.write_text("[errors]\nconstructors = " + "[" * 20000 + "]" * 20000 + "\n")
     result = run("scan", demo_bundle, "--out", tmp_path / "out", "--rules", rules)
     one_line_refusal(result, str(rules), "nests brackets more than")
+
+
+def test_a_commands_peak_is_its_own_not_the_test_processs(tmp_path: Path) -> None:
+    """The resource rows' bounds are the command's: run with `mode="exec"` it starts in a new
+    process, so however large the test process has grown, its size is no part of the peak."""
+    bundle = tmp_path / "bundle.js"
+    bundle.write_bytes(b'throw new Error("x");\n')
+    ballast = b"x" * (400 * MiB)  # resident: a forked child would start with it
+    result = run_watched(["scan", str(bundle), "--out", "out"], tmp_path, mode="exec")
+    del ballast
+    assert result.code == 0, result.stderr
+    assert result.peak_rss < 200 * MiB, result.peak_rss >> 20

@@ -1,13 +1,14 @@
 """Run the erratlas command for one fuzz case and watch everything it leaves behind.
 
-Each run happens in a *case process* forked for it, which makes itself a child subreaper
-(Linux): every worker the command forks and does not reap is re-parented to it, so that a
-worker left alive after the command ended is seen (and killed). The case process runs the
-command either as the installed executable (`exec`) or, much faster, as `analyzer.cli.main`
-in a forked child of a process that has already imported erratlas (`fork`): the same entry
-point with the same arguments, standard streams on files, its own process. It reports the
-exit status, the standard streams, the time, the peak resident set of the command and of
-every descendant it waited for, and the workers still alive after it ended.
+Each run happens in a *case process* of its own (forked for it; for `exec`, a new interpreter
+running this file, so that the command's peak resident set is not its parent's), which makes
+itself a child subreaper (Linux): every worker the command forks and does not reap is
+re-parented to it, so that a worker left alive after the command ended is seen (and killed). The
+case process runs the command either as the installed executable (`exec`) or, much faster, as
+`analyzer.cli.main` in a forked child of a process that has already imported erratlas (`fork`):
+the same entry point with the same arguments, standard streams on files, its own process. It
+reports the exit status, the standard streams, the time, the peak resident set of the command
+and of every descendant it waited for, and the workers still alive after it ended.
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ def command() -> str:
 
 def run(argv: list[str], cwd: Path, timeout: float = 180.0, mode: str = "fork") -> Run:
     """Run `erratlas argv...` in `cwd` (see the module docstring)."""
-    if mode == "fork":
-        _warm()
+    if mode == "exec":
+        return _run_fresh(argv, cwd, timeout)
+    _warm()
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -81,6 +83,20 @@ def run(argv: list[str], cwd: Path, timeout: float = 180.0, mode: str = "fork") 
         raise RuntimeError(f"the case process failed (status {status:#x})")
     report = orjson.loads(raw)
     return Run(**report)
+
+
+def _run_fresh(argv: list[str], cwd: Path, timeout: float) -> Run:
+    """`exec` mode: the case process is a new interpreter running this file, not a fork of this
+    process, so the command's peak resident set is its own: a forked child starts with its
+    parent's resident set and keeps that peak across `execve` (a test process that has grown
+    would count in every command it starts)."""
+    import subprocess
+
+    request = orjson.dumps({"argv": [str(arg) for arg in argv], "cwd": str(cwd), "timeout": timeout})
+    done = subprocess.run([sys.executable, __file__], input=request, capture_output=True, check=False)
+    if done.returncode != 0 or not done.stdout:
+        raise RuntimeError(f"the case process failed (status {done.returncode}): {done.stderr.decode()[-2000:]}")
+    return Run(**orjson.loads(done.stdout))
 
 
 _warmed = False
@@ -229,3 +245,9 @@ def _peak_rss() -> int:
     import resource
 
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+
+
+if __name__ == "__main__":  # `_run_fresh`'s case process: the request on stdin, the report on stdout
+    _request = orjson.loads(sys.stdin.buffer.read())
+    _report = _case_process(_request["argv"], Path(_request["cwd"]), _request["timeout"], "exec")
+    sys.stdout.buffer.write(orjson.dumps(_report))
