@@ -15,11 +15,15 @@ of its recipe and checked against the sha256 of its bytes on reuse.
 
 Per input, interleaved and in rounds (every size once per round, smallest first):
 `erratlas scan INPUT --out DIR`, the same with `--jobs 1`, and
-`ast-grep run -p 'Error($$$A)' -l js --json=stream INPUT`. CPU time is user + system of the
+`ast-grep run -p 'Error($$$A)' -l js --json=stream INPUT`, and tree-sitter's parse of the input
+alone, in a fresh process of the measured erratlas's Python (the floor). CPU time is user + system of the
 command and every process it waited for (`os.wait4`: erratlas's isolated child and workers
 included); peak RSS is the largest single process's (`ru_maxrss`); the peak PSS sum over the
 whole process tree is sampled every 50 ms. Prints a markdown table: medians with the range of
-every run in brackets, the per-MB figures and each one's ratio to the smallest input's. A scan
+every run in brackets, the per-MB figures and each one's ratio to the smallest input's; CPU also
+split into user time per MB and system time, with the minor page faults and the system time a
+fault (median system time over median faults): on a VM a fault's cost can grow with the heap
+(docs/performance.md, "Growth with the input's size"), the work the tool does cannot. A scan
 refused by a bound (exit 2, one line) is reported with that line. `--plot PATH` writes an SVG
 of CPU s/MB and MiB/MB against the size.
 """
@@ -221,8 +225,30 @@ def grep_once(series: Series, command: list[str], size: int, work: pathlib.Path)
     series.runs.setdefault(size, []).append(run)
 
 
+#: the parse alone, as the scan parses a unit (`syntax.new_parser`), in the Python of the erratlas measured
+PARSE_ONLY = ("import sys; from analyzer.javascript.syntax import new_parser; "
+              "new_parser().parse(open(sys.argv[1], 'rb').read())")
+
+
+def python_of(erratlas: str) -> str:
+    """The Python an installed `erratlas` command runs on (its venv's), else this one."""
+    beside = pathlib.Path(erratlas).parent / "python"
+    return str(beside) if beside.exists() else sys.executable
+
+
+def parse_once(series: Series, command: list[str], size: int, work: pathlib.Path) -> None:
+    run, code = run_child(command, work / "stdout", work / "stderr")
+    if code != 0:
+        lines = (work / "stderr").read_text(errors="replace").strip().splitlines()
+        series.refused[size] = f"exit {code}: {lines[-1] if lines else ''}"
+        return
+    series.runs.setdefault(size, []).append(run)
+
+
 def measure(inputs: dict[int, pathlib.Path], runs: int, erratlas: str, ast_grep: str) -> list[Series]:
     default, jobs_1, grep = Series("erratlas scan"), Series("erratlas scan --jobs 1"), Series("ast-grep")
+    parse = Series("tree-sitter parse alone")
+    python = python_of(erratlas)
     with tempfile.TemporaryDirectory(prefix="erratlas-growth-") as temporary:
         work = pathlib.Path(temporary)
         out_dir = work / "scan"
@@ -235,9 +261,11 @@ def measure(inputs: dict[int, pathlib.Path], runs: int, erratlas: str, ast_grep:
                 if size not in jobs_1.refused:
                     scan_once(jobs_1, [*scan, "--jobs", "1"], size, out_dir, work)
                 grep_once(grep, [ast_grep, "run", "-p", PATTERN, "-l", "js", "--json=stream", str(path)], size, work)
+                if size not in parse.refused:
+                    parse_once(parse, [python, "-c", PARSE_ONLY, str(path)], size, work)
                 print(f"round {round_ + 1}/{runs}, {size} MB: {time.monotonic() - start:.0f} s wall, "
                       f"load {fmt_load(os.getloadavg())}", file=sys.stderr, flush=True)
-    return [default, jobs_1, grep]
+    return [default, jobs_1, grep, parse]
 
 
 # --- reporting ---------------------------------------------------------------------------
@@ -248,38 +276,46 @@ def per_mb(series: Series, size: int, mb: dict[int, float], field: str, scale: f
 
 def table(all_series: list[Series], mb: dict[int, float]) -> list[str]:
     lines = [
-        "| MB | tool | callsites / matches | CPU s | CPU s/MB | x smallest | peak RSS MiB | MiB/MB "
-        "| x smallest | peak PSS sum MiB |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| MB | tool | callsites / matches | CPU s | CPU s/MB | x smallest | user s/MB | x smallest | sys s "
+        "| minor faults | µs a fault | peak RSS MiB | MiB/MB | x smallest | peak PSS sum MiB |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for size in mb:
         for series in all_series:
             if size in series.refused and size not in series.runs:
                 lines.append(f"| {mb[size]:.1f} | {series.label} | refused: {series.refused[size]} "
-                             f"| | | | | | | |")
+                             f"| | | | | | | | | | | |")
                 continue
             base = min(series.runs)
             cpu, base_cpu = per_mb(series, size, mb, "cpu"), per_mb(series, base, mb, "cpu")
             rss, base_rss = per_mb(series, size, mb, "maxrss", 2**20), per_mb(series, base, mb, "maxrss", 2**20)
+            user, base_user = per_mb(series, size, mb, "user"), per_mb(series, base, mb, "user")
+            faults = series.median(size, "faults")
+            found = f"{series.found[size]:,}" if size in series.found else "-"
+            per_fault = series.median(size, "system") / faults * 1e6 if faults else 0.0
             lines.append(
-                f"| {mb[size]:.1f} | {series.label} | {series.found[size]:,} | {series.spread(size, 'cpu')} "
-                f"| {cpu:.3f} | {cpu / base_cpu:.2f}x | {series.spread(size, 'maxrss', 2**20, 0)} | {rss:.1f} "
+                f"| {mb[size]:.1f} | {series.label} | {found} | {series.spread(size, 'cpu')} "
+                f"| {cpu:.3f} | {cpu / base_cpu:.2f}x | {user:.3f} | {user / base_user:.2f}x "
+                f"| {series.spread(size, 'system')} | {faults:,.0f} | {per_fault:.1f} "
+                f"| {series.spread(size, 'maxrss', 2**20, 0)} | {rss:.1f} "
                 f"| {rss / base_rss:.2f}x | {series.spread(size, 'pss', 2**20, 0)} |")
     return lines
 
 
-COLOURS = {"erratlas scan": "#1f77b4", "erratlas scan --jobs 1": "#2ca02c", "ast-grep": "#d62728"}
+COLOURS = {"erratlas scan": "#1f77b4", "erratlas scan --jobs 1": "#2ca02c", "ast-grep": "#d62728",
+           "tree-sitter parse alone": "#7f7f7f"}
 
 
 def svg_plot(all_series: list[Series], mb: dict[int, float], title: str) -> str:
-    """Two panels side by side, CPU s/MB and peak RSS MiB/MB against MB, one line per tool."""
-    width, height, panel_w, panel_h, left, top = 900, 420, 340, 280, 70, 60
+    """Three panels side by side, CPU s/MB, user CPU s/MB and peak RSS MiB/MB against MB, one line per tool."""
+    width, height, panel_w, panel_h, left, top = 1350, 420, 340, 280, 70, 60
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif" font-size="12">',
              f'<rect width="{width}" height="{height}" fill="white"/>',
              f'<text x="{width / 2}" y="24" text-anchor="middle" font-size="15">{_escape(title)}</text>']
     x_max = max(mb.values()) * 1.05
     panels = (("cpu", 1.0, "CPU s per MB (user + sys, all processes)"),
+              ("user", 1.0, "user CPU s per MB (all processes)"),
               ("maxrss", 2**20, "peak RSS MiB per MB (largest process)"))
     for index, (field, scale, label) in enumerate(panels):
         x0 = left + index * (panel_w + 110)
@@ -298,7 +334,7 @@ def svg_plot(all_series: list[Series], mb: dict[int, float], title: str) -> str:
             parts.append(f'<polyline points="{path}" fill="none" stroke="{COLOURS[name]}" stroke-width="2"/>')
             parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{COLOURS[name]}"/>' for x, y in xy]
     for index, name in enumerate(COLOURS):
-        x = left + index * 220
+        x = left + index * 260
         parts.append(f'<line x1="{x}" y1="{height - 22}" x2="{x + 24}" y2="{height - 22}" '
                      f'stroke="{COLOURS[name]}" stroke-width="3"/>')
         parts.append(f'<text x="{x + 30}" y="{height - 18}">{_escape(name)}</text>')

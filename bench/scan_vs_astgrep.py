@@ -56,6 +56,9 @@ class Run:
     cpu: float  # user + system seconds of the child (and anything it reaped)
     maxrss: int  # bytes: the largest single process (rusage)
     pss: int  # bytes: the largest sampled sum of PSS over the child and its descendants
+    user: float = 0.0  # user seconds (part of `cpu`)
+    system: float = 0.0  # system seconds (part of `cpu`): page faults, mostly
+    faults: int = 0  # minor page faults
 
 
 @dataclasses.dataclass
@@ -96,7 +99,8 @@ def run_child(command: list[str], stdout: pathlib.Path, stderr: pathlib.Path) ->
     process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
     maxrss = usage.ru_maxrss * scale
-    return Run(wall, usage.ru_utime + usage.ru_stime, maxrss, sampler.peak or maxrss), process.returncode
+    return Run(wall, usage.ru_utime + usage.ru_stime, maxrss, sampler.peak or maxrss, usage.ru_utime, usage.ru_stime,
+               usage.ru_minflt), process.returncode
 
 
 class PssSampler(threading.Thread):
