@@ -169,8 +169,7 @@ class Vocabulary:
     @property
     def error_names(self) -> frozenset[str]:
         """Last names that may be an error class: builtins, externals, classes of the input."""
-        rules = self.rules
-        return frozenset(rules.builtins) | frozenset(n.rsplit(".", 1)[-1] for n in rules.external) | self.class_names
+        return self.rules.last_names | self.class_names
 
     @property
     def hits(self) -> frozenset[str]:

@@ -13,6 +13,9 @@ class PythonRules:
     builtins: tuple[str, ...]
     #: dotted names of exception classes outside the input and builtins
     external: tuple[str, ...]
+    #: the last names of `builtins` and `external`, which a call or `raise` of one ends in
+    #: (computed once: every unit's filters read them)
+    last_names: frozenset[str]
     #: logging function / logger method name -> level
     logging_methods: dict[str, str]
     level_method: str
@@ -29,9 +32,11 @@ class PythonRules:
 def compile_rules(rules: Rules) -> PythonRules:
     assert rules.language == "python", rules.language
     numbers = rules.number_table("logging", "levelNumbers")
+    builtins, external = rules.names("errors", "builtins"), rules.names("errors", "external")
     return PythonRules(
-        builtins=rules.names("errors", "builtins"),
-        external=rules.names("errors", "external"),
+        builtins=builtins,
+        external=external,
+        last_names=frozenset(builtins) | frozenset(n.rsplit(".", 1)[-1] for n in external),
         logging_methods=dict(rules.text_table("logging", "methods")),
         level_method=rules.text("logging", "levelMethod"),
         level_names=dict(rules.text_table("logging", "levelNames")),

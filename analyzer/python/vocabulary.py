@@ -64,8 +64,7 @@ def input_vocabulary(rules: PythonRules, sources: Iterable[bytes]) -> Vocabulary
         classes.update(_ALIAS.findall(text))
         for name, value in _aliased(text):
             headers[name].add(value)
-    known = frozenset(rules.builtins) | frozenset(n.rsplit(".", 1)[-1] for n in rules.external)
-    seeds = known | aliases | (classes - set(headers))
+    seeds = rules.last_names | aliases | (classes - set(headers))
     reached = raising["function"] | raising["method"]
     calling: dict[str, set[str]] = {"function": set(), "method": set()}
     for kind, name, called in callers:
