@@ -17,6 +17,7 @@ from support import slices_97924f4 as recorded
 
 from analyzer.bundle.load import load_bundle
 from analyzer.javascript import slice_scanner as scanner
+from analyzer.javascript.syntax import new_parser
 
 SOURCES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".js", ".mjs", ".cjs") and p.is_file())
 
@@ -63,6 +64,40 @@ def test_groups_nested_deeper_than_the_skipped_depth_scan_as_recorded() -> None:
         body = b"f(" * depth + b"a;b/c/d;`${e}`" + b")" * depth
         assert_as_recorded(b"x(function(){" + body + b";g();});h();")
         assert_as_recorded(b"x(function(){" + body + b";g();}];h();")
+
+
+#: a regex or a division after a comment, in the layouts unminified bundles have (esbuild keeps
+#: comments: `[\n  // a note\n  /(?!\\)\?/g, ...]` in @google/gemini-cli 0.61.0's bundle)
+AFTER_COMMENTS = [
+    b"var a = [\n  // a note (?) here\n  /(?!\\\\)\\?/g,\n  () => 1\n];\nb();",
+    b"var a = [ /* a note */ /(?!x)\\?/g ];\nb();",
+    b"f(a, // a note\n  /x(/g);\ng();",
+    b"x = a // a note\n  / b / c;\ny();",
+    b"x = a /* a note */ / b / c;\ny();",
+    b"x = a\n// one /* two\n/* three // */ / b / c;\ny();",
+    b"if (a) {\n}\n// a note\n/(?:)/.test(b);\nc();",
+    b"x = typeof /* a */ /(y)/;\nz();",
+    b"return_ = b // a\n/2/3;\nc();",
+]
+
+
+@pytest.mark.parametrize("source", AFTER_COMMENTS)
+def test_a_comment_before_a_slash_tells_nothing(source: bytes) -> None:
+    """The comments between the token before a `/` and the `/` tell no regex from a division:
+    the statement ends are tree-sitter's, as a whole unit and inside a wrapper's body."""
+    for opening, closing in ((b"", b""), (b"(function(exports, require, module, __filename, __dirname) {", b"})")):
+        unit = opening + source + closing
+        root = new_parser().parse(unit).root_node
+        assert not root.has_error
+        if opening:
+            body = root.named_children[0].named_children[0].named_children[0].child_by_field_name("body")
+            statements, key = body.named_children, len(opening) - 1
+        else:
+            statements, key = root.named_children, scanner.PROGRAM
+        scanned = scanner.statement_ends(unit)
+        assert scanned.trouble is None
+        assert scanned.ends.get(key, []) == [s.end_byte for s in statements if unit[s.end_byte - 1:s.end_byte] == b";"]
+        assert_as_recorded(unit)
 
 
 #: tokens that move the scanner between code, strings, comments, regexes, templates and brackets

@@ -25,6 +25,7 @@ _OPENS, _CLOSES = 3, 6  # groups 1-3 open, 4-6 close
 _STRING, _SEMICOLON, _COMMENT, _UNTERMINATED, _SLASH, _TEMPLATE = range(7, 13)
 _TEMPLATE_TEXT = re.compile(rb"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*+")
 _REGEX = re.compile(rb"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*+\])++/[A-Za-z]*+")
+_COMMENTS = re.compile(rb"//[^\n\r]*+|/\*[\s\S]*?\*/")
 _TRAILING_WORD = re.compile(rb"[A-Za-z_$][\w$]*$")
 # `if(a)b();else c()`, `do b();while(c)`: the `;` ends no statement of the list
 _CONTINUES = re.compile(rb"(?:\s|//[^\n\r]*+|/\*[\s\S]*?\*/)*+(?:else|while)\b")
@@ -310,8 +311,12 @@ def _template_text(source: bytes, at: int, stack: list[int]) -> int:
 
 
 def _regex_allowed(source: bytes, last_end: int, last_group: int, at: int) -> bool:
-    """Whether a `/` at `at` starts a regex, from the token before it."""
-    gap = source[last_end:at].rstrip()
+    """Whether a `/` at `at` starts a regex, from the token before it: the comments since it are
+    left out (every `/` between the two starts or lies in a comment: any other is a token)."""
+    gap = source[last_end:at]
+    if b"/" in gap:
+        gap = _COMMENTS.sub(b" ", gap)
+    gap = gap.rstrip()
     if not gap:  # right after a token: an opener, `;`, `}` (a block's) start an expression
         return last_group <= _OPENS or last_group in (_SEMICOLON, _CLOSES)
     tail = gap[-1:]

@@ -1,6 +1,9 @@
 """The byte scanner of `analyzer/javascript/slices.py` as erratlas 97924f4 wrote it (a Python step
-per token; `slice_scanner.py` now), kept verbatim as the oracle for `tests/test_slices_scanner.py`:
-the faster scanner must give the same `Scanned` (ends, closers, trouble) for every input."""
+per token; `slice_scanner.py` now), kept as the oracle for `tests/test_slices_scanner.py`: the
+faster scanner must give the same `Scanned` (ends, closers, trouble) for every input. One change
+to 97924f4's text, made in both scanners: the comments between the token before a `/` and the `/`
+are left out when telling a regex from a division (`_regex_allowed`; tree-sitter is the oracle of
+that, `test_a_comment_before_a_slash_tells_nothing`)."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ _OPENS, _CLOSES = 3, 6  # groups 1-3 open, 4-6 close
 _STRING, _SEMICOLON, _COMMENT, _UNTERMINATED, _SLASH, _TEMPLATE = range(7, 13)
 _TEMPLATE_TEXT = re.compile(rb"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*+")
 _REGEX = re.compile(rb"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*+\])++/[A-Za-z]*+")
+_COMMENTS = re.compile(rb"//[^\n\r]*+|/\*[\s\S]*?\*/")
 _TRAILING_WORD = re.compile(rb"[A-Za-z_$][\w$]*$")
 # `if(a)b();else c()`, `do b();while(c)`: the `;` ends no statement of the list
 _CONTINUES = re.compile(rb"(?:\s|//[^\n\r]*+|/\*[\s\S]*?\*/)*+(?:else|while)\b")
@@ -118,8 +122,11 @@ def _template_text(source: bytes, at: int, stack: list[int]) -> int:
 
 
 def _regex_allowed(source: bytes, last_end: int, last_group: int, at: int) -> bool:
-    """Whether a `/` at `at` starts a regex, from the token before it."""
-    gap = source[last_end:at].rstrip()
+    """Whether a `/` at `at` starts a regex, from the token before it, comments left out."""
+    gap = source[last_end:at]
+    if b"/" in gap:
+        gap = _COMMENTS.sub(b" ", gap)
+    gap = gap.rstrip()
     if not gap:  # right after a token: an opener, `;`, `}` (a block's) start an expression
         return last_group <= _OPENS or last_group in (_SEMICOLON, _CLOSES)
     tail = gap[-1:]
