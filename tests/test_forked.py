@@ -165,6 +165,32 @@ def test_a_failure_here_stops_the_child() -> None:
     assert not _children()
 
 
+class _Doomed(Exception):
+    """The map's fatal exception in the tests below."""
+
+
+def test_a_fatal_failure_in_the_child_ends_the_map_here() -> None:
+    """The child's last task raises the map's `fatal` exception: the map raises it here, soon,
+    without doing the child's task or the rest of its own."""
+    def work(index: int, need: Callable[[], int]) -> int:
+        if index == 49:
+            raise _Doomed(f"task {index}")
+        done.append(index)
+        time.sleep(0.05)
+        return index
+    done: list[int] = []
+    with pytest.raises(_Doomed, match="task 49"):
+        from_both_ends(work, 50, _one, fatal=_Doomed)
+    assert len(done) < 10
+    assert not _children()
+
+
+def test_another_failure_in_the_child_is_no_fatal_one() -> None:
+    made = from_both_ends(_square_noting(os.getpid(), fail=9), 10, _one, fatal=_Doomed)
+    assert [(index, square) for index, square, _ in made] == [(i, i * i) for i in range(10)]
+    assert not made[9][2]
+
+
 def test_the_prepared_value_is_made_here_once_and_handed_to_the_child() -> None:
     """The child starts its first task before the value is made (it parses its first slice while
     the scan prepares), and waits for the value only when the task needs it."""

@@ -84,11 +84,12 @@ class SliceMap(Protocol):
     """How a unit's slices are read: `[work(i, need) for i in range(count)]`, here or shared with
     a worker (the executor's `map_slices`); `need()` gives `prepare()`'s value, made once."""
 
-    def __call__(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]
-                 ) -> list[T]: ...
+    def __call__(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S],
+                 fatal: type[Exception] | None = None) -> list[T]: ...
 
 
-def _in_order(work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]) -> list[T]:
+def _in_order(work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S],
+              fatal: type[Exception] | None = None) -> list[T]:
     prepared = prepare()
     return [work(index, lambda: prepared) for index in range(count)]
 
@@ -247,6 +248,13 @@ def _halves(
             tree, source, plan.ranges[index], speculated_modules(modules, source, helpers), declared,
             lambda raw: root_candidates(raw, offsets), part.normalizer)
         class_part = classes_of(index, part, rows.heritages, rows.resolution, frozenset())
+        # an ES5 class of L's level extending a builtin error: the merge would read the unit whole
+        # (`class_rows.unit_classes`), so it is read whole now, not after every slice
+        doomed = next((base for base in class_part.bases if base.node is None and base.bound is None
+                       and base.name in roots), None)
+        if doomed is not None:
+            raise _Unsliceable(f"error classes: an ES5 class extending {doomed.name} at {doomed.start} "
+                               "reads L's statements")
         handler_part = handlers_of(index, part, site_part)
         # the calls of its protected blocks and its functions' bodies, with names from the bytes
         source_part = slice_sources(source, items.raw, reference_part.references.shadowed, {}, handler_part.blocks,
@@ -270,7 +278,7 @@ def _halves(
     handlers: list[TreeHandlers] = []
     sources: list[SourceRows] = []
     for (module_part, site_part, fact_part, reference_part, class_part, handler_part, source_part), count in \
-            map_slices(read, len(plan.ranges), prepare):
+            map_slices(read, len(plan.ranges), prepare, _Unsliceable):
         modules.append(module_part)
         sites.append(site_part)
         facts.append(fact_part)

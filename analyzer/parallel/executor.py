@@ -76,10 +76,12 @@ class Inline:
         the whole tree here (no worker shares the slices)."""
         return self.slices if self.slices is not None else 1
 
-    def map_slices(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]) -> list[T]:
+    def map_slices(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S],
+                   fatal: type[Exception] | None = None) -> list[T]:
         """`[work(i, need) for i in range(count)]`: a unit's slices, each parsed, read and freed by
         `work`, whose value holds no node (docs/slices.md); `need()` gives `prepare()`'s value,
-        the unit-wide values every slice's reading needs (made once, first, here)."""
+        the unit-wide values every slice's reading needs (made once, first, here). `work` raising
+        `fatal` ends the map wherever it runs: the same exception, here."""
         prepared = prepare()
         return [work(i, lambda: prepared) for i in range(count)]
 
@@ -109,15 +111,16 @@ class Forked(Inline):
             return 1
         return max(2, round(size / SLICE_BYTES)) + MEETING_SLICES
 
-    def map_slices(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S]) -> list[T]:
+    def map_slices(self, work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S],
+                   fatal: type[Exception] | None = None) -> list[T]:
         """With `jobs` above 1, a forked worker reads the slices from the last while this process
         reads them from the first, until they meet (docs/slices.md, step 10). The worker is forked
         first: it parses its first slice while this process makes `prepare()`'s value, which it
         is then handed. It is not niced: its work is the scan's own, not ahead of it."""
         if self.jobs < 2 or count < 2:
-            return super().map_slices(work, count, prepare)
+            return super().map_slices(work, count, prepare, fatal)
         mark("scan: slice worker forked")
-        return from_both_ends(work, count, prepare)
+        return from_both_ends(work, count, prepare, fatal=fatal)
 
     def ahead(self, task: Callable[[], T], weight: int) -> Ahead[T]:
         if not self._ahead or weight < WORKER_MIN_BYTES:

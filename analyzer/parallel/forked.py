@@ -277,6 +277,7 @@ class Side:
 
 def from_both_ends(
     work: Callable[[int, Callable[[], S]], T], count: int, prepare: Callable[[], S], niceness: int = 0,
+    fatal: type[Exception] | None = None,
 ) -> list[T]:
     """`[work(i, need) for i in range(count)]`, this process taking the tasks from the front and a
     forked child from the back until they meet: on a busy machine the child (`niceness`) falls
@@ -284,14 +285,22 @@ def from_both_ends(
     makes once the child is forked and hands to it (`_Handoff`): a task does what it can before
     calling it (the child parses its first slice while this process prepares). A task the child
     started and did not send (it failed or was lost, the value never came) is done here, so the
-    values are the same as this process alone would make."""
+    values are the same as this process alone would make. A task raising `fatal`, in the child as
+    here, raises it here: the map ends."""
     handoff = _Handoff()
 
     def body(send: Callable[[Any], None]) -> None:
         handoff.receiving()
         for index in reversed(range(count)):
             send(("start", index))
-            send(("done", index, work(index, handoff.receive)))
+            try:
+                value = work(index, handoff.receive)
+            except Exception as exc:
+                if fatal is None or not isinstance(exc, fatal):
+                    raise
+                send(("fatal", index, str(exc)))
+                return
+            send(("done", index, value))
 
     try:
         child = _Child(body, niceness=niceness)
@@ -319,6 +328,9 @@ def from_both_ends(
                     theirs += 1
                 elif frame[0] == "error":
                     mark(f"both ends: the child failed: {frame[1]}")
+                elif frame[0] == "fatal" and fatal is not None:
+                    mark(f"both ends: the child's task {frame[1]} ended the map")
+                    raise fatal(frame[2])
             if front in done:
                 front += 1
             elif front < started or not child._open:
