@@ -85,11 +85,14 @@ def find_command(name: str, override: str | None) -> str:
     return found
 
 
-def run_child(command: list[str], stdout: pathlib.Path, stderr: pathlib.Path) -> tuple[Run, int]:
-    """Spawn, reap with wait4, and measure one child (and, on Linux, its process tree's PSS)."""
-    with stdout.open("wb") as out, stderr.open("wb") as err:
+def run_child(command: list[str], stdout: pathlib.Path, stderr: pathlib.Path,
+              stdin: pathlib.Path | None = None) -> tuple[Run, int]:
+    """Spawn, reap with wait4, and measure one child (and, on Linux, its process tree's PSS);
+    `stdin`: a file given on its standard input (default: none)."""
+    with stdout.open("wb") as out, stderr.open("wb") as err, \
+            (stdin.open("rb") if stdin is not None else open(os.devnull, "rb")) as given:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        process = subprocess.Popen(command, stdin=given, stdout=out, stderr=err)
         sampler = PssSampler(process.pid)
         sampler.start()
         _, status, usage = os.wait4(process.pid, 0)
