@@ -13,6 +13,7 @@ from conftest import FIXTURES, ROOT, records, run, scan
 
 from analyzer.javascript.rules import compile_rules as compile_javascript
 from analyzer.python.rules import compile_rules as compile_python
+from analyzer.python.rules import for_input
 from analyzer.rules import SCHEMA, SHIPPED, RulesError, load_rules, shipped_rules_path
 from analyzer.rules.keys import cross_checks
 
@@ -56,6 +57,19 @@ def test_the_compile_steps_read_the_shipped_values() -> None:
     python = compile_python(load_rules("python"))
     assert python.level_numbers == ((0, "verbose"), (10, "debug"), (20, "info"), (30, "warn"), (40, "error"))
     assert python.warning_functions == ("warnings.warn", "warnings.warn_explicit")
+
+
+def test_the_inputs_own_modules_take_their_names_off_the_external_list() -> None:
+    """A listed name is dropped only when its module itself is one of the input's; a package of
+    the input does not take its submodules' names (docs/reference.md, "Rules")."""
+    python = compile_python(load_rules("python"))
+    assert for_input(python, ["app.main", "email.utils"]) is python
+    own = for_input(python, ["xml.etree.ElementTree", "tarfile", "xml"])
+    dropped = set(python.external) - set(own.external)
+    assert dropped == {n for n in python.external if n.startswith("tarfile.")} | {"xml.etree.ElementTree.ParseError"}
+    assert len(dropped) == 18 and "xml.etree.cElementTree.ParseError" in own.external
+    # the input's names now: settled with its classes, still names a callee may end in
+    assert own.own_external == dropped and own.last_names == python.last_names
 
 
 def test_a_file_of_one_key_keeps_every_other_shipped_value(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from analyzer.python.extract import extract_file
 from analyzer.python.filefacts import PYTHON_ANCHOR_LIMIT, FileFacts, FileTask, Vocabulary
 from analyzer.python.hierarchy import settle
 from analyzer.python.modules import module_map, module_names, vendored
-from analyzer.python.rules import compile_rules
+from analyzer.python.rules import compile_rules, for_input
 from analyzer.python.vocabulary import input_vocabulary
 from analyzer.python.workers import (
     WORKER_MEMORY,
@@ -36,10 +36,10 @@ from analyzer.rules import Rules
 
 
 def scan_python(path: Path, rules: Rules, executor: Inline) -> FrontendScan:
-    compiled = compile_rules(rules)
     bundle = load_python_input(path)
     names = [unit.name for unit in bundle.units]
     modules = module_names(names)
+    compiled = for_input(compile_rules(rules), (module.name for module in modules.values()))
     tasks = [FileTask(unit, modules[unit.name].name, modules[unit.name].package) for unit in bundle.units]
     vocabulary = input_vocabulary(compiled, (unit.source for unit in bundle.units))
     files = extract_all(path, tasks, vocabulary, executor)

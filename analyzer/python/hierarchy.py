@@ -79,11 +79,12 @@ class PackageNames:
 
     def root(self, name: str) -> tuple[str, str] | None:
         """(root constructor, the base as written that leads to it) of an error class, or for
-        a builtin/external exception (itself, itself); None when not an exception."""
+        a builtin/external exception (itself, itself); None when not an exception. A class of
+        the input is read from its record even where the external list names it."""
         name = self.canonical(name)
         if name.startswith("builtins.") and name[9:] in self.builtins:
             return name[9:], name[9:]
-        if name in self.external:
+        if name in self.external and name not in self.classes:
             return name, name
         if name in self._roots:
             return self._roots[name]

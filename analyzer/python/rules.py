@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from analyzer.rules import Rules
@@ -11,10 +13,14 @@ from analyzer.rules import Rules
 class PythonRules:
     #: builtin exception class names
     builtins: tuple[str, ...]
-    #: dotted names of exception classes outside the input and builtins
+    #: dotted names of exception classes outside the input and builtins (`for_input`: none of a
+    #: module the input defines)
     external: tuple[str, ...]
-    #: the last names of `builtins` and `external`, which a call or `raise` of one ends in
-    #: (computed once: every unit's filters read them)
+    #: the listed names `for_input` took off `external`: names of the input, settled as its
+    #: classes are (across modules), never as the standard library's
+    own_external: frozenset[str]
+    #: the last names of `builtins` and of the list as written (`external` and `own_external`),
+    #: which a call or `raise` of one ends in (computed once: every unit's filters read them)
     last_names: frozenset[str]
     #: logging function / logger method name -> level
     logging_methods: dict[str, str]
@@ -36,6 +42,7 @@ def compile_rules(rules: Rules) -> PythonRules:
     return PythonRules(
         builtins=builtins,
         external=external,
+        own_external=frozenset(),
         last_names=frozenset(builtins) | frozenset(n.rsplit(".", 1)[-1] for n in external),
         logging_methods=dict(rules.text_table("logging", "methods")),
         level_method=rules.text("logging", "levelMethod"),
@@ -46,3 +53,14 @@ def compile_rules(rules: Rules) -> PythonRules:
         warning_functions=rules.names("warnings", "functions"),
         warning_level=rules.text("warnings", "level"),
     )
+
+
+def for_input(rules: PythonRules, modules: Iterable[str]) -> PythonRules:
+    """`rules` with the external names whose module is one of the input's `modules` moved to
+    `own_external`: the input's own definitions of that module win (docs/reference.md, "Rules")."""
+    own = frozenset(modules)
+    taken = frozenset(name for name in rules.external if name.rpartition(".")[0] in own)
+    if not taken:
+        return rules
+    return dataclasses.replace(rules, external=tuple(n for n in rules.external if n not in taken),
+                               own_external=rules.own_external | taken)

@@ -35,6 +35,7 @@ class SiteBuilder:
         self.rules = vocabulary.rules
         self.builtins = frozenset(self.rules.builtins)
         self.external = frozenset(self.rules.external)
+        self.own_external = self.rules.own_external
         self.class_names = vocabulary.class_names
         self.exception_names = vocabulary.exception_names
         self.spans = spans
@@ -97,14 +98,16 @@ class SiteBuilder:
         return root if root in ("logging", "warnings") and "." in written else None
 
     def error_class(self, qualified: list[str]) -> tuple[str, tuple[str, ...] | None] | None:
-        """(constructor, pending) when a callee may be an error class."""
+        """(constructor, pending) when a callee may be an error class: a class of the input, or a
+        listed name of a module the input defines, is settled across modules."""
         deferred = None
         for name in qualified:
             if name.startswith("builtins.") and name[9:] in self.builtins:
                 return name[9:], None
             if name in self.external:
                 return name, None
-            if deferred is None and not name.startswith("builtins.") and name.rsplit(".", 1)[-1] in self.class_names:
+            if deferred is None and not name.startswith("builtins.") and \
+                    (name.rsplit(".", 1)[-1] in self.class_names or name in self.own_external):
                 deferred = name
         return (deferred, ("class", deferred)) if deferred is not None else None
 
