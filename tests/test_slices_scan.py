@@ -271,6 +271,33 @@ def test_an_es5_class_of_the_sliced_lists_level_reads_the_unit_whole(tmp_path: P
     assert outputs == whole
     assert b'"name":"K"' in whole["error-classes.jsonl"]
     assert "the whole tree: error classes: an ES5 class extending Error" in trace
+    assert " read" not in trace.split("the whole tree")[0]  # known from the bytes: no slice read first
+
+
+@pytest.mark.parametrize(("unit", "base"), [
+    (b"function K(m){Error.call(this)};var z=1;K.prototype=Object.create(Error.prototype);", "Error"),
+    (b"var z=1;\nK . prototype = Object . create ( TypeError . prototype );", "TypeError"),
+    # in a function, a string, a comment, a call's argument; a base that is no class root
+    (b"function f(){K.prototype=Object.create(Error.prototype)};var z=1;", None),
+    (b"var s='K.prototype=Object.create(Error.prototype)';/* K.prototype=Object.create(Error.prototype) */", None),
+    (b"g(K.prototype=Object.create(Error.prototype));var z=1;", None),
+    (b"var z=1;K.prototype=Object.create(Base.prototype);", None),
+    (b"var z=1;K.prototype=Object.recreate(Error.prototype);x=Object.create(Error.prototype);", None),
+])
+def test_an_es5_error_class_of_a_programs_level_is_seen_in_the_bytes(unit: bytes, base: str | None) -> None:
+    """The byte check before any slice (`sliced._es5_error_class_of_program`): an ES5 class of
+    the program's level linked to a class root, outside every bracket, string and comment; the
+    unit among other statements, so that the plan cuts it."""
+    from analyzer.javascript.slice_supersets import scanned_then_supersets
+
+    padding = b"".join(b"var a%d=%d;" % (i, i) for i in range(40))
+    source = padding + unit + b";" + padding
+    rules = compile_rules(load_rules("javascript"))
+    scanned, _ = scanned_then_supersets(source, rules.level_key, rules.options_argument)
+    plan = slices.plan_of(source, 2, scanned)
+    assert isinstance(plan, slices.Plan), plan
+    seen = sliced._es5_error_class_of_program(plan, scanned, frozenset(rules.class_roots))
+    assert seen == (None if base is None else (base, source.rindex(b"create")))
 
 
 def test_a_slice_lacking_an_error_class_name_is_read_again(tmp_path: Path) -> None:

@@ -108,9 +108,9 @@ def scanned_then_supersets(source: bytes, level_key: str, options_argument: int
     opener = PROGRAM if head is None else head.end() - 1
     names, throwers, functions, ends, end = _declarations(source, masked, opener + 1, len(source))
     if end < 0:  # the names stop there too, as they would on L alone
-        scanned = Scanned(*_depths(source, masked, hidden[1]), None)
+        scanned = Scanned(*_depths(source, masked, hidden[1]), None, masked)
     else:
-        scanned = Scanned({opener: ends} if ends else {}, {} if head is None else {opener: end}, None)
+        scanned = Scanned({opener: ends} if ends else {}, {} if head is None else {opener: end}, None, masked)
     return scanned, partial(_supersets, source, masked, names, throwers, functions, level_key, options_argument)
 
 

@@ -5,6 +5,7 @@ unit's stages run on its whole tree. The cut count is the executor's (`slices_fo
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,6 +62,7 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, facts_tree, slice_facts, unit_site_facts
 from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
+from analyzer.javascript.slice_scanner import Scanned
 from analyzer.javascript.slice_supersets import Supersets, scanned_then_supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
@@ -140,7 +142,10 @@ def sliced_halves(
     plan = slices.plan_of(source, cuts, scanned)
     if isinstance(plan, str):
         return f"no plan: {plan}"
+    linked = _es5_error_class_of_program(plan, scanned, frozenset(rules.class_roots))
     del scanned
+    if linked is not None:
+        return f"error classes: an ES5 class extending {linked[0]} at {linked[1]} reads L's statements"
     try:
         return _halves(name, source, plan, later, rules, forced, map_slices or _in_order)
     except (BoundExceeded, MemoryError) as bound:  # a bound's first error is the whole tree's
@@ -327,6 +332,36 @@ def _halves(
     except ValueError as why:
         raise _Unsliceable(f"sources through calls: {why}") from None
     return SlicedHalves(module_map, merged, site_facts, nodes, listed, made, handling, called)
+
+
+#: an ES5 class's link to its base, `X.prototype = Object.create(Base.prototype)` (`compiled`), read
+#: around each `create` the bytes hold: the call from there, what must stand before it
+_CREATE = re.compile(rb"create\s*\(\s*([\w$]+)\s*\.\s*prototype\b")
+_ASSIGNED_PROTOTYPE = re.compile(rb"[\w$]\s*\.\s*prototype\s*=\s*Object\s*\.\s*$")
+
+
+def _es5_error_class_of_program(plan: slices.Plan, scanned: Scanned, roots: frozenset[str]) -> tuple[str, int] | None:
+    """(base, offset) of an ES5 class of a program L's own level (in none of its brackets) linked
+    to a class root by `Object.create`, read in the blanked bytes (no string, comment, regex or
+    template text): the merge would read the unit whole after every slice
+    (`class_rows.unit_classes`), so it is read whole before any. None when none is seen (the
+    slices still check: `_halves`), and for a Bun wrapper's L (its level is not the bytes')."""
+    masked = scanned.masked
+    if plan.braces is not None or masked is None:
+        return None
+    depth, counted = 0, 0  # the bracket depth at `counted`, counted from the start as asked
+    at = masked.find(b"create")
+    while at >= 0:
+        link = _CREATE.match(masked, at)
+        if link is not None and link.group(1).decode() in roots and \
+                _ASSIGNED_PROTOTYPE.search(masked, max(0, at - 200), at):
+            depth += sum(masked.count(b, counted, at) for b in b"([{")
+            depth -= sum(masked.count(b, counted, at) for b in b")]}")
+            counted = at
+            if depth == 0:
+                return link.group(1).decode(), at
+        at = masked.find(b"create", at + 6)
+    return None
 
 
 #: how many times the slices lacking a name the error classes need are read again, at most
