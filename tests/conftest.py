@@ -93,6 +93,14 @@ def records(out: Path, kind: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """`files` (relative path -> text) written below `root`; `root`."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
 def tree_bytes(directory: Path) -> dict[str, bytes]:
     """Every file below `directory`, by relative path."""
     return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}

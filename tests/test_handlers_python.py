@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT, SUMMARY, records, run, scan, tree_bytes
+from conftest import FIXTURES, ROOT, SUMMARY, records, run, scan, tree_bytes, write_tree
 
 TREE = FIXTURES / "python-handlers"
 HANDLERS = "handlers.jsonl"
@@ -357,9 +357,7 @@ def test_a_directory_without_init_inside_a_package_is_its_subpackage(tmp_path: P
     `raise` of its `try` and the new error is `pkg.compilers.C.errors.CompileError`; a vendor
     directory is put on `sys.path` instead (`pkg/_vendor/six.py` stays `six`)."""
     tree = tmp_path / "namespace"
-    for name, text in _NAMESPACE_TREE.items():
-        (tree / name).parent.mkdir(parents=True, exist_ok=True)
-        (tree / name).write_text(text, encoding="utf-8")
+    write_tree(tree, _NAMESPACE_TREE)
     out = tmp_path / "scan"
     scan(tree, out)
     modules = {m["unit"]: m["name"] for m in map(json.loads, (out / "modules.jsonl").read_text().splitlines())}

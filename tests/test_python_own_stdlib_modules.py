@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import records, scan
+from conftest import records, scan, write_tree
 
 _TREE = {
     # the input's own configparser: a backport of the module, smaller than the standard library's
@@ -61,9 +61,7 @@ def parse(data):
 @pytest.fixture(scope="module")
 def scanned(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tree = tmp_path_factory.mktemp("own-stdlib-modules") / "input"
-    for name, text in _TREE.items():
-        (tree / name).parent.mkdir(parents=True, exist_ok=True)
-        (tree / name).write_text(text, encoding="utf-8")
+    write_tree(tree, _TREE)
     out = tree.parent / "scan"
     scan(tree, out)
     return out

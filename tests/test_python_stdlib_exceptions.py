@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, records, scan
+from conftest import ROOT, records, scan, write_tree
 
 HANDLERS = "handlers.jsonl"
 RULES = ROOT / "rules" / "python.toml"
@@ -83,9 +83,7 @@ def unknown(blob):
 @pytest.fixture(scope="module")
 def scanned(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tree = tmp_path_factory.mktemp("stdlib-exceptions") / "input"
-    for name, text in _TREE.items():
-        (tree / name).parent.mkdir(parents=True, exist_ok=True)
-        (tree / name).write_text(text, encoding="utf-8")
+    write_tree(tree, _TREE)
     out = tree.parent / "scan"
     scan(tree / "archives", out)
     return out
