@@ -13,7 +13,7 @@ import os
 import posixpath
 import re
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, pairwise
 from pathlib import Path
@@ -39,6 +39,10 @@ _NODE_MODULES = re.compile(r"(?<![^/])node_modules/((?:@[^/]+/)?[^/@.][^/]*)/")
 MAX_SOURCES = 1_000_000
 #: an index map section's offset line or column
 _MAX_POSITION = 1 << 31
+
+
+#: a generated line: its segments' columns, sorted, and their original (source, line, column) or None
+Line = tuple[list[int], list[tuple[int, int, int] | None]]
 
 
 class SourceMapError(Exception):
@@ -87,7 +91,7 @@ class SourceMap:
     """A decoded (flattened) source map: for each generated line, the segments' columns and
     original positions, sorted by generated column."""
 
-    def __init__(self, sources: list[str], lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]],
+    def __init__(self, sources: list[str], lines: _Lines | dict[int, Line],
                  written: list[str] | None = None, contents: list[str | None] | None = None):
         #: normalized source paths, by index
         self.sources = sources
@@ -118,7 +122,7 @@ class SourceMap:
         sources: list[str] = []
         written: list[str] = []
         contents: list[str | None] = []
-        lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]] = {}
+        lines: dict[int, Line] = {}
         for number, section in enumerate(sections):
             if not isinstance(section, dict) or not isinstance(section.get("map"), dict):
                 raise SourceMapError(f"index map section {number} without an inline 'map'")
@@ -197,7 +201,7 @@ def _section_offset(offset: object, number: int) -> tuple[int, int]:
 
 def _decode(
     document: dict[str, object],
-) -> tuple[list[str], dict[int, tuple[list[int], list[tuple[int, int, int] | None]]], list[str]]:
+) -> tuple[list[str], _Lines, list[str]]:
     version = document.get("version")
     if version != 3:
         raise SourceMapError(f"version {str(version)[:40]!r}, only version 3 is read")
@@ -214,27 +218,64 @@ def _decode(
     written = [with_root(s if s is not None else "", root) for s in raw_sources]
     sources = [normalize_source(s if s is not None else "", root) for s in raw_sources]
     memo = _Segments()
-    lines: dict[int, tuple[list[int], list[tuple[int, int, int] | None]]] = {}
+    starts: dict[int, tuple[int, int, int]] = {}
+    segments: dict[int, list[tuple[int, ...]]] = {}
     source = original_line = original_column = 0
     for number, text in enumerate(mappings.split(";")):
         if not text:
             continue
         decoded = [memo[segment] for segment in text.split(",") if segment]
-        columns = list(accumulate(d[0] for d in decoded))
-        sources_run = list(accumulate((d[1] for d in decoded), initial=source))
-        lines_run = list(accumulate((d[2] for d in decoded), initial=original_line))
-        columns_run = list(accumulate((d[3] for d in decoded), initial=original_column))
-        source, original_line, original_column = sources_run[-1], lines_run[-1], columns_run[-1]
-        origins = [
-            (src, line, column) if d[5] else None
-            for d, src, line, column in zip(decoded, sources_run[1:], lines_run[1:], columns_run[1:])
-        ]
-        if any(b < a for a, b in pairwise(columns)):  # unsorted line: sort it (rare)
-            order = sorted(range(len(columns)), key=columns.__getitem__)
-            columns = [columns[i] for i in order]
-            origins = [origins[i] for i in order]
-        lines[number] = (columns, origins)
-    return sources, lines, written
+        if not decoded:
+            continue
+        # every segment is decoded (and checked) here; a line's columns and origins are made when asked
+        starts[number] = (source, original_line, original_column)
+        segments[number] = decoded
+        _, sources_delta, lines_delta, columns_delta, _, _ = zip(*decoded, strict=True)
+        source += sum(sources_delta)
+        original_line += sum(lines_delta)
+        original_column += sum(columns_delta)
+    return sources, _Lines(starts, segments), written
+
+
+class _Lines:
+    """A map's generated lines: each line's columns and original positions, sorted by column,
+    made from its decoded segments and the running sums at its start when first asked (a scan
+    asks for the lines of its callsites, a few of a map's hundred thousand)."""
+
+    def __init__(self, starts: dict[int, tuple[int, int, int]], segments: dict[int, list[tuple[int, ...]]]) -> None:
+        self._starts = starts
+        self._segments = segments
+        self._made: dict[int, Line] = {}
+
+    def get(self, line: int) -> Line | None:
+        made = self._made.get(line)
+        if made is None:
+            decoded = self._segments.get(line)
+            if decoded is None:
+                return None
+            made = self._made[line] = _line(decoded, *self._starts[line])
+        return made
+
+    def items(self) -> Iterator[tuple[int, Line]]:
+        for line in self._segments:
+            yield line, self.get(line)  # type: ignore[misc]
+
+
+def _line(decoded: list[tuple[int, ...]], source: int, original_line: int, original_column: int,
+          ) -> Line:
+    """One line's columns (running from 0) and origins (running from the sums at its start)."""
+    columns = list(accumulate(d[0] for d in decoded))
+    sources_run = accumulate((d[1] for d in decoded), initial=source)
+    lines_run = accumulate((d[2] for d in decoded), initial=original_line)
+    columns_run = accumulate((d[3] for d in decoded), initial=original_column)
+    next(sources_run), next(lines_run), next(columns_run)
+    origins = [(src, line, column) if d[5] else None
+               for d, src, line, column in zip(decoded, sources_run, lines_run, columns_run)]
+    if any(b < a for a, b in pairwise(columns)):  # unsorted line: sort it (rare)
+        order = sorted(range(len(columns)), key=columns.__getitem__)
+        columns = [columns[i] for i in order]
+        origins = [origins[i] for i in order]
+    return columns, origins
 
 
 def _contents(document: dict[str, object], count: int) -> list[str | None]:

@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, records, scan
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import sourcemap_4488b67 as eager
 
 from analyzer.model import Origin
-from analyzer.sourcemap import SourceMap, SourceMapError, normalize_source, package_of
+from analyzer.sourcemap import SourceMap, SourceMapError, _decode, normalize_source, package_of
 
 #: every demo bundle, and where its map is found
 BUNDLES = {
@@ -121,6 +124,37 @@ def test_vlq_segments_decode_with_signs_continuations_and_running_sums() -> None
     assert source_map.origin(1, 0) == Origin("b.js", 2, 12)
     assert source_map.origin(1, 27) == Origin("b.js", 2, 27)  # 2B = 27, e = 15
     assert source_map.origin(2, 0) is None
+
+
+MAPS = sorted(p for p in FIXTURES.rglob("*.map") if "node_modules" not in p.parts)
+
+
+def assert_lines_as_eager(document: dict[str, object]) -> None:
+    """Every line made when asked (`sourcemap._decode`) is the eager decoder's, and no other line."""
+    sources, lines, written = _decode(document)
+    their_sources, their_lines, their_written = eager._decode(document)
+    assert (sources, written) == (their_sources, their_written)
+    assert {line: made for line, made in lines.items() if made != ([], [])} == \
+        {line: made for line, made in their_lines.items() if made != ([], [])}
+    for line in range(max(their_lines, default=0) + 2):  # an empty line is none: it maps nothing either way
+        theirs = their_lines.get(line)
+        assert lines.get(line) == (None if theirs == ([], []) else theirs)
+
+
+@pytest.mark.parametrize("path", MAPS, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_every_fixture_maps_lines_are_the_eager_decoders(path: Path) -> None:
+    assert_lines_as_eager(json.loads(path.read_bytes()))
+
+
+#: segments with 1, 4 and 5 fields, negative deltas, continuations; empty lines and empty segments
+SEGMENTS = ["A", "C", "D", "AAAA", "SAASA", "gBACE", "ACAA", "2BAAe", "DADD", "gCAAgC", "AgBAA", "E"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([*SEGMENTS, ""]), max_size=8), max_size=12))
+def test_made_up_mappings_decode_as_the_eager_decoder(lines: list[list[str]]) -> None:
+    mappings = ";".join(",".join(line) for line in lines)
+    assert_lines_as_eager({"version": 3, "sources": ["a.js", "b.js", "c.js"], "mappings": mappings})
 
 
 def test_index_maps_shift_each_section() -> None:
