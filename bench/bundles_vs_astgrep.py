@@ -1,10 +1,12 @@
 """`erratlas scan` against ast-grep on bundles of other bundlers and sizes than the two the scan's
 figures are quoted on (docs/performance.md, "Other bundles"): wall time, CPU time and peak memory.
 
-usage: python bench/bundles_vs_astgrep.py [--runs N] [PACKAGE@VERSION ...]
+usage: python bench/bundles_vs_astgrep.py [--runs N] [PACKAGE@VERSION[:PATH] ...]
 
 Each bundle is a pin of tests/support/bundles.toml, fetched and verified by
-tests/support/npm_cache.py (default: `BUNDLES`). Per bundle, interleaved and in rounds:
+tests/support/npm_cache.py (default: `BUNDLES`): its main file, or with `:PATH` another file of
+the package (`@tensorflow/tfjs@4.22.0:package/dist/tf.js`, which ships its map beside it).
+Per bundle, interleaved and in rounds:
 `erratlas scan FILE --out DIR`, the same with `--jobs 1`, and ast-grep's
 `run -p 'Error($$$A)' -l js --json=stream` on the same file, all measured as
 bench/scan_vs_astgrep.py measures (`run_child`: user + system CPU of every process, the largest
@@ -44,6 +46,8 @@ BUNDLES = (
     "plotly.js-dist-min@4.1.2",
     "wrangler@4.86.0",
     "@google/gemini-cli@0.61.0",
+    "typescript@5.8.3",
+    "@tensorflow/tfjs@4.22.0:package/dist/tf.js",
 )
 
 
@@ -134,18 +138,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--erratlas", help="command to use instead of the erratlas next to this Python")
     parser.add_argument("--ast-grep", help="command to use instead of the ast-grep next to this Python")
-    parser.add_argument("pins", nargs="*", default=list(BUNDLES), help="PACKAGE@VERSION pins of bundles.toml")
+    parser.add_argument("pins", nargs="*", default=list(BUNDLES), help="PACKAGE@VERSION[:PATH] pins of bundles.toml")
     args = parser.parse_args(argv)
     # fetched (and unpacked) in a child: a command's peak RSS counts this process's at the fork
-    subprocess.run([sys.executable, "-m", "tests.support.npm_cache", *args.pins], cwd=REPOSITORY, check=True,
+    specs = [pin.partition(":")[0] for pin in args.pins]
+    subprocess.run([sys.executable, "-m", "tests.support.npm_cache", *specs], cwd=REPOSITORY, check=True,
                    stdout=subprocess.DEVNULL)
     bundles = []
     for pin in args.pins:
-        package, _, version = pin.rpartition("@")
+        spec, _, inside = pin.partition(":")
+        package, _, version = spec.rpartition("@")
         try:
-            bundles.append(Bundle(pin, npm_cache.main_file(package, version)))
+            path = npm_cache.main_file(package, version) if not inside else \
+                npm_cache.fetch(package, version).parent / inside
         except npm_cache.CacheError as error:
             raise SystemExit(str(error)) from None
+        if not path.is_file():
+            raise SystemExit(f"{pin}: no such file in the package")
+        bundles.append(Bundle(pin, path))
     erratlas, ast_grep = find_command("erratlas", args.erratlas), find_command("ast-grep", args.ast_grep)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="erratlas-bundles-") as temporary:
