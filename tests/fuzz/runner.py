@@ -58,27 +58,10 @@ def run(argv: list[str], cwd: Path, timeout: float = 180.0, mode: str = "fork") 
     """Run `erratlas argv...` in `cwd` (see the module docstring)."""
     if mode == "exec":
         return _run_fresh(argv, cwd, timeout)
+    from support.in_child import forked  # here: run as a script (`exec` mode), this file has no `support`
+
     _warm()
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            os.close(read)
-            report = _case_process(argv, cwd, timeout, mode)
-            data = orjson.dumps(report)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(write, view):]
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write)
-    chunks = []
-    with os.fdopen(read, "rb") as pipe:
-        chunks.append(pipe.read())
-    _, status = os.waitpid(pid, 0)
-    raw = b"".join(chunks)
+    raw, status = forked(lambda: orjson.dumps(_case_process(argv, cwd, timeout, mode)))
     if not raw or status != 0:
         raise RuntimeError(f"the case process failed (status {status:#x})")
     report = orjson.loads(raw)
