@@ -218,8 +218,8 @@ def _decode(
     written = [with_root(s if s is not None else "", root) for s in raw_sources]
     sources = [normalize_source(s if s is not None else "", root) for s in raw_sources]
     memo = _Segments()
-    starts: dict[int, tuple[int, int, int]] = {}
-    segments: dict[int, list[tuple[int, ...]]] = {}
+    #: line -> the running sums at its start, its decoded segments
+    pending: dict[int, tuple[tuple[int, int, int], list[tuple[int, ...]]]] = {}
     source = original_line = original_column = 0
     for number, text in enumerate(mappings.split(";")):
         if not text:
@@ -228,13 +228,12 @@ def _decode(
         if not decoded:
             continue
         # every segment is decoded (and checked) here; a line's columns and origins are made when asked
-        starts[number] = (source, original_line, original_column)
-        segments[number] = decoded
+        pending[number] = ((source, original_line, original_column), decoded)
         _, sources_delta, lines_delta, columns_delta, _, _ = zip(*decoded, strict=True)
         source += sum(sources_delta)
         original_line += sum(lines_delta)
         original_column += sum(columns_delta)
-    return sources, _Lines(starts, segments), written
+    return sources, _Lines(pending), written
 
 
 class _Lines:
@@ -242,22 +241,21 @@ class _Lines:
     made from its decoded segments and the running sums at its start when first asked (a scan
     asks for the lines of its callsites, a few of a map's hundred thousand)."""
 
-    def __init__(self, starts: dict[int, tuple[int, int, int]], segments: dict[int, list[tuple[int, ...]]]) -> None:
-        self._starts = starts
-        self._segments = segments
+    def __init__(self, pending: dict[int, tuple[tuple[int, int, int], list[tuple[int, ...]]]]) -> None:
+        self._pending = pending
         self._made: dict[int, Line] = {}
 
     def get(self, line: int) -> Line | None:
         made = self._made.get(line)
         if made is None:
-            decoded = self._segments.get(line)
-            if decoded is None:
+            found = self._pending.get(line)
+            if found is None:
                 return None
-            made = self._made[line] = _line(decoded, *self._starts[line])
+            made = self._made[line] = _line(found[1], *found[0])
         return made
 
     def items(self) -> Iterator[tuple[int, Line]]:
-        for line in self._segments:
+        for line in self._pending:
             yield line, self.get(line)  # type: ignore[misc]
 
 
