@@ -5,6 +5,7 @@ counted and said in the trace, never in the outputs."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -383,3 +384,103 @@ def test_the_handlers_past_the_work_bound_read_the_unit_whole(monkeypatch: pytes
     assert isinstance(found, str) and found.startswith("a bound exceeded: u.js: callsites nest too deep")
     with pytest.raises(BoundExceeded, match="callsites nest too deep"):
         scan(scan_input(input_of(tmp_path, name)))
+
+
+def _wrapped(*names: str) -> bytes:
+    """The demo bundles, each wrapped whole in a function, one after another (a module's
+    `import` declaration first: it is legal only at the top level)."""
+    imports, bodies = [], []
+    for name in names:
+        text = (FIXTURES / "demo" / name).read_bytes()
+        if text.startswith(b"import"):
+            statement, text = text.split(b";", 1)
+            imports.append(statement + b";\n")
+        bodies.append(b"(function(){\n" + text + b"\n})();\n")
+    return b"".join(imports + bodies)
+
+
+#: wrappers larger than half of L each: three, so that the plan may cut between them
+WRAPPED = ("demo.cjs.min.js", "demo.min.js", "demo.terser.min.js", "demo.cjs.min.js")
+
+
+def test_bundles_wrapped_one_after_another_are_read_in_slices(tmp_path: Path) -> None:
+    """Each wrapper is one statement of L, larger than a slice: the plan cuts between them and
+    the scan's outputs are the whole tree's."""
+    bundle = tmp_path / "wrapped.js"
+    bundle.write_bytes(_wrapped(*WRAPPED))
+    whole, _ = scanned(bundle, tmp_path / "whole")
+    outputs, trace = scanned(bundle, tmp_path / "sliced", "--slices", 4)
+    assert outputs == whole
+    assert "merged from slices" in trace and "the whole tree" not in trace
+    assert b'"evidence":["__commonJS-shaped helper B"]' in whole["modules.jsonl"]
+
+
+def test_the_helpers_of_a_large_wrapper_are_read_in_its_body(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A run of L's statements holding a helper's core, larger than `_NESTED_HELPERS_MIN_BYTES`
+    (a bundle wrapped whole), has the helpers read in the run of the wrapper's body around the
+    core, not by parsing the wrapper: the same helpers, so the same scan."""
+    monkeypatch.setattr(sliced, "_NESTED_HELPERS_MIN_BYTES", 0)
+    nested: list[object] = []
+    read = sliced._nested_helpers
+    monkeypatch.setattr(sliced, "_nested_helpers", lambda *args: nested.append(read(*args)) or nested[-1])
+    bundle = tmp_path / "wrapped.js"
+    bundle.write_bytes(_wrapped(*WRAPPED))
+    sliced.FALLBACKS.clear()
+    found = _sliced_scan(bundle, 4)
+    assert not sliced.FALLBACKS
+    assert len(nested) == len(WRAPPED) and all(helpers for helpers in nested)
+    whole = scan(scan_input(bundle))
+    assert found.modules is not None and whole.modules is not None
+    assert found.modules.rows == whole.modules.rows and len(found.modules.rows) > 4
+    assert dataclasses.replace(found, modules=None) == dataclasses.replace(whole, modules=None)
+
+
+_HELPER = b"var B=(a,b)=>()=>(b||a((b={exports:{}}).exports,b),b.exports);"
+
+
+@pytest.mark.parametrize(("body", "nested"), [
+    # the helper a statement of the wrapper's body: read in the run of the body around it
+    (_HELPER + b"var m=B((e,t)=>{t.exports=1});m();", True),
+    # in a block of a statement of the body: the run holds the block, the helpers' list
+    (b"var z=1;if(x){" + _HELPER + b"var m=B((e,t)=>{t.exports=1});m()}", True),
+    # in a block the body is only: no statement end in the body, and the wrapper is read
+    (b"if(x){" + _HELPER + b"var m=B((e,t)=>{t.exports=1});m()}", False),
+    # a class field: the climb meets the run's root undecided, and the wrapper is read
+    (b"class K{h=(a,b)=>()=>(b||a((b={exports:{}}).exports,b),b.exports)};var z=1;", False),
+    # the core in a template's `${}`, which the byte scanner takes for a block: the head says no
+    (b"var s=`${(()=>{var q=1;return (0,(b={exports:{}}).exports,b),b.exports})()}`;var z=1;", False),
+])
+def test_the_helpers_read_in_a_wrappers_body_are_the_whole_trees(body: bytes, nested: bool) -> None:
+    """`sliced._helpers_first` on wrappers larger than `_NESTED_HELPERS_MIN_BYTES` (here 0): the
+    body's run around each core when that is exact (`_nested_helpers`), else the wrapper; the
+    helpers are the whole tree's either way."""
+    from analyzer.javascript.modules import esbuild
+    from analyzer.javascript.modules.finder import Where
+    from analyzer.javascript.modules.patterns import Literals
+    from analyzer.javascript.modules.statements import StatementLists
+    from analyzer.javascript.slice_scanner import statement_ends
+    from analyzer.javascript.syntax import new_parser
+
+    wrapper = b"(function(){" + body + b"})();\n"
+    source = wrapper + b"var y=2;\n" + wrapper
+    scanned = statement_ends(source)
+    plan = slices.plan_of(source, 2, scanned)
+    assert isinstance(plan, slices.Plan) and scanned.masked is not None
+    literals = Literals(source)
+    cores = esbuild.core_offsets(literals)
+    parser = new_parser()
+    run = slices.statement_at(plan, cores[0])
+    assert run is not None
+    found = sliced._nested_helpers(parser, source, literals, scanned.masked, run[0], cores)
+    assert (found is not None) == nested
+    parser.included_ranges = []
+    root = parser.parse(source).root_node
+    whole = esbuild.find_helpers(Where(root, source, literals, StatementLists(root, root)))
+    saved = sliced._NESTED_HELPERS_MIN_BYTES
+    try:
+        sliced._NESTED_HELPERS_MIN_BYTES = 0
+        first = esbuild.unit_helpers(sliced._helpers_first(parser, source, literals, plan, cores, scanned.masked))
+    finally:
+        sliced._NESTED_HELPERS_MIN_BYTES = saved
+    assert first == whole
+    assert bool(whole) == (b"class" not in body and b"`" not in body)

@@ -62,6 +62,7 @@ _DECLARING_FIELDS: dict[str, str | None] = {
 def references_of(
     raw: list[RawItem], names: frozenset[bytes], source: bytes, root: Node, tops: set[int], declared: set[int],
     around: tuple[int, int] | None = None, shadowed: set[tuple[int, bytes]] | None = None,
+    edges: tuple[set[bytes], set[bytes]] | None = None,
 ) -> tuple[list[tuple[bytes, ...]], int]:
     """For each item, the top-level names (`names`) it references, each once; and how many (item, name)
     pairs needed a scope walk because a declaration of a local of that name is counted with
@@ -69,12 +70,17 @@ def references_of(
     `declared`: the offsets of the names the items declare (top-level declarations, known
     without a look). `around`: the range the items lie in when they are some of a unit's
     (the code outside every item there is counted with them; default: the whole source).
-    `shadowed`: gets the (item, name) pairs of those walks."""
+    `shadowed`: gets the (item, name) pairs of those walks. `edges`: gets the names of the locals
+    declared in `around` before the first item, and the names found in the last item (a slice's
+    merge counts the walks its neighbours would have made across the cut)."""
     words = _Words(spaced(source), names, declared, trusted=not root.has_error)  # white space past ASCII: no name
     found = _read(words, raw, around or (0, len(source)))
     words.suspects.sort()
     nodes: dict[int, Node | None] = {}
-    top_declarations, inner = _declarations(raw, words.suspects, root, tops, nodes)  # besides `declared`
+    top_declarations, inner = _declarations(raw, words.suspects, root, tops, nodes,  # besides `declared`
+                                            None if edges is None else edges[0])
+    if edges is not None and found:
+        edges[1].update(found[-1])
     referenced: list[tuple[bytes, ...]] = []
     walked = 0
     for position, (_, _, node, _) in enumerate(raw):
@@ -218,10 +224,11 @@ def _function_before(source: bytes, start: int) -> bool:
 
 def _declarations(
     raw: list[RawItem], suspects: list[tuple[int, bytes]], root: Node, tops: set[int], nodes: dict[int, Node | None],
+    leading: set[bytes] | None = None,
 ) -> tuple[set[int], dict[tuple[int, bytes], list[Binding]]]:
     """(offsets of names declared at the top level, bindings of locals by (item, name)) among the
     `suspects` (sorted); the occurrences looked up are kept in `nodes` (None: no node spans
-    exactly the name)."""
+    exactly the name). `leading`: gets the names of the locals declared before the first item."""
     starts = [item[0] for item in raw]
     paths = Paths(root)
     top_declarations: set[int] = set()
@@ -246,6 +253,8 @@ def _declarations(
         position = bisect.bisect_right(starts, start) - 1
         if position >= 0:
             inner[(position, name)].append(binding)
+        elif leading is not None:
+            leading.add(name)
     return top_declarations, inner
 
 

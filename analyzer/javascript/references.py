@@ -112,22 +112,27 @@ def listing(
     )
 
 
-def chunk_references(listing: Listing, chunk: int, source: bytes,
-                     root: Node) -> tuple[list[tuple[bytes, ...]], int, set[tuple[int, bytes]]]:
-    """The names each item of the chunk references, its scope walks (`references_of`) and the
-    (item position, name) pairs they were for."""
+def chunk_references(listing: Listing, chunk: int, source: bytes, root: Node) -> Chunk:
+    """The names each item of the chunk references, its scope walks (`references_of`), the
+    (item position, name) pairs they were for, and its edges: the names of the locals declared
+    before the tree's first item (the first chunk), and the names found in its last item (the
+    last chunk)."""
     first, last = listing.chunks[chunk]
     # the last chunk reads to the span's end, not the source's: a slice reads only its bytes
     following = listing.raw[last][0] if last < len(listing.raw) else listing.span[1]
     shadowed: set[tuple[int, bytes]] = set()
+    leading: set[bytes] = set()
+    found: set[bytes] = set()
     referenced, walked = references_of(listing.raw[first:last], listing.names, source, root, listing.tops,
                                        listing.declared,
                                        (listing.span[0] if first == 0 else listing.raw[first][0], following),
-                                       shadowed)
-    return referenced, walked, {(first + position, name) for position, name in shadowed}
+                                       shadowed, (leading, found))
+    return (referenced, walked, {(first + position, name) for position, name in shadowed},
+            (frozenset(leading), frozenset(found) if last == len(listing.raw) else frozenset()))
 
 
-Chunk = tuple[list[tuple[bytes, ...]], int, set[tuple[int, bytes]]]
+#: a chunk's references, walks, walked pairs and edges (`chunk_references`)
+Chunk = tuple[list[tuple[bytes, ...]], int, set[tuple[int, bytes]], tuple[frozenset[bytes], frozenset[bytes]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,12 +153,15 @@ class SliceReferences:
     digests: dict[tuple[int, str], bytes]
     #: the module map's helpers and the runtime helpers among the tree's items
     helpers: frozenset[str]
+    #: the names of the locals declared before the first item, where the whole tree counts them
+    #: with the previous slice's last item; and the names found in the last item
+    edges: tuple[frozenset[bytes], frozenset[bytes]] = (frozenset(), frozenset())
 
 
 def slice_references(listing: Listing, chunks: list[Chunk], digests: dict[tuple[int, str], bytes]) -> SliceReferences:
     """The tree's items with their references, from every chunk's (in order), and the digests
     made of its bindings (`binding_digests`)."""
-    referenced = [names for chunk, _, _ in chunks for names in chunk]
+    referenced = [names for chunk, _, _, _ in chunks for names in chunk]
     # a slice looks for the unit's names: only those it declares or found are decoded
     known = listing.names if listing.names is listing.declares else listing.declares.union(*referenced)
     text_of = {name: _text(name) for name in known}
@@ -163,8 +171,10 @@ def slice_references(listing: Listing, chunks: list[Chunk], digests: dict[tuple[
              tuple(sorted(map(text_of.__getitem__, names_in))) if (names_in := referenced[position]) else ())
         for position, (start, end, _, names) in enumerate(listing.raw)
     ]
+    edges = (chunks[0][3][0], chunks[-1][3][1]) if chunks else (frozenset(), frozenset())
     return SliceReferences(items, listing.declares, listing.names,
-                           frozenset(pair for _, _, pairs in chunks for pair in pairs), digests, listing.helpers)
+                           frozenset(pair for _, _, pairs, _ in chunks for pair in pairs), digests, listing.helpers,
+                           edges)
 
 
 def unsearched(
@@ -208,8 +218,14 @@ def unit_references(slices: Sequence[SliceReferences], roots: Collection[int] | 
     items: list[Item] = []
     shadowed: set[tuple[int, bytes]] = set()
     digests: dict[tuple[int, str], bytes] = {}
+    last: tuple[int, frozenset[bytes]] | None = None  # the last item so far: its position, the names found in it
     for part in slices:
         base = len(items)
+        leading, found = part.edges
+        if last is not None and leading:  # locals declared after it, before this tree's first item
+            shadowed.update((last[0], name) for name in leading & last[1] if name in declared)
+        if part.items:
+            last = (base + len(part.items) - 1, found)
         # looked for, declared by no item: not top-level names
         extra = _apart(part.searched, declared, apart)
         if extra:

@@ -219,14 +219,31 @@ def _unmatched_brackets(masked: bytearray) -> bytes:
         brackets = fewer
 
 
-def _depths(source: bytes, masked: bytearray, interpolations: set[int]) -> tuple[dict[int, list[int]], dict[int, int]]:
-    """`Scanned.ends` and `closers` from the blanked unit, whose brackets all match. A `${}` is
-    kept as its `$`'s offset, inverted: no closer is kept for it."""
+#: a list nested in a run of L (`nested_lists`): its opener, its closer, its statement ends
+NestedList = tuple[int, int, tuple[int, ...]]
+
+
+def nested_lists(source: bytes, masked: bytearray, start: int, stop: int) -> list[NestedList]:
+    """The statement lists in `[start, stop)` (a run of L's whole statements, a wrapper function
+    say) whose ends `statement_ends` would keep if the run were the program: its lists at depth 1
+    and 2, as a wrapper's body is; by opener. From the unit's blanked bytes (`Scanned.masked`),
+    a template's `${` taken for a `{`: the caller checks what the list is."""
+    ends, closers = _depths(source, masked, set(), start, stop)
+    return [(opener, closers[opener], tuple(found)) for opener, found in sorted(ends.items())
+            if opener != PROGRAM and opener in closers]
+
+
+def _depths(source: bytes, masked: bytearray, interpolations: set[int], start: int = 0, stop: int | None = None,
+            ) -> tuple[dict[int, list[int]], dict[int, int]]:
+    """`Scanned.ends` and `closers` from the blanked unit, whose brackets all match (or of its
+    bytes `[start, stop)`, whole groups). A `${}` is kept as its `$`'s offset, inverted: no closer
+    is kept for it."""
     stack: list[int] = []
     ends: dict[int, list[int]] = {}
     closers: dict[int, int] = {}
-    pos, steps, deepest, continues = 0, _DEPTH_STEPS, _DEPTH_STEPS[-1], _CONTINUES.match
-    while (found := (steps[len(stack)] if len(stack) < 4 else deepest)(masked, pos)) is not None:
+    pos, steps, deepest, continues = start, _DEPTH_STEPS, _DEPTH_STEPS[-1], _CONTINUES.match
+    stop = len(masked) if stop is None else stop
+    while (found := (steps[len(stack)] if len(stack) < 4 else deepest)(masked, pos, stop)) is not None:
         pos = found.end()
         group = found.lastindex
         if group == 1:

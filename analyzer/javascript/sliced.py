@@ -62,7 +62,7 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, facts_tree, slice_facts, unit_site_facts
 from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
-from analyzer.javascript.slice_scanner import Scanned
+from analyzer.javascript.slice_scanner import Scanned, nested_lists
 from analyzer.javascript.slice_supersets import Supersets, scanned_then_supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
@@ -143,11 +143,12 @@ def sliced_halves(
     if isinstance(plan, str):
         return f"no plan: {plan}"
     linked = _es5_error_class_of_program(plan, scanned, frozenset(rules.class_roots))
+    masked = scanned.masked  # the supersets' pass keeps it until they are made
     del scanned
     if linked is not None:
         return f"error classes: an ES5 class extending {linked[0]} at {linked[1]} reads L's statements"
     try:
-        return _halves(name, source, plan, later, rules, forced, map_slices or _in_order)
+        return _halves(name, source, plan, later, masked, rules, forced, map_slices or _in_order)
     except (BoundExceeded, MemoryError) as bound:  # a bound's first error is the whole tree's
         return f"a bound exceeded: {bound}"
     except _Unsliceable as why:
@@ -172,8 +173,8 @@ class _Unitwide:
 
 
 def _halves(
-    name: str, source: bytes, plan: slices.Plan, later: Callable[[], Supersets | None], rules: JavaScriptRules,
-    forced: str | None,
+    name: str, source: bytes, plan: slices.Plan, later: Callable[[], Supersets | None], masked: bytearray | None,
+    rules: JavaScriptRules, forced: str | None,
     map_slices: SliceMap,
 ) -> SlicedHalves:
     parser = new_parser()
@@ -192,7 +193,7 @@ def _halves(
         if any(not plan.ranges[0][0] <= offset < plan.ranges[-1][1] for offset in cores):
             raise _Unsliceable("a module helper outside L: its core is in the head tree's bytes")
         # the helpers first (stage 3b): the statements holding a core are read before any wrapper
-        helpers = esbuild.unit_helpers(_helpers_first(parser, source, literals, plan, cores))
+        helpers = esbuild.unit_helpers(_helpers_first(parser, source, literals, plan, cores, masked))
         names = webpack.table_names(literals)
         if found is None:  # the sources' rows need both byte supersets
             raise _Unsliceable("no byte supersets: the scanner is unsure")
@@ -453,10 +454,11 @@ def _logger_candidates(found: Supersets | None, rules: JavaScriptRules) -> froze
 
 
 def _helpers_first(
-    parser: Parser, source: bytes, literals: Literals, plan: slices.Plan, cores: list[int],
+    parser: Parser, source: bytes, literals: Literals, plan: slices.Plan, cores: list[int], masked: bytearray | None,
 ) -> list[list[Helper]]:
-    """The helpers of each run of statements around a core, parsed alone (a few hundred bytes);
-    or, when the plan does not know L's statement ends, of each slice holding a core."""
+    """The helpers of each run of statements around a core, parsed alone (a few hundred bytes):
+    of L, or of the wrapper's body holding it when L's run is one large statement; or, when the
+    plan does not know L's statement ends, of each slice holding a core."""
     runs = {slices.statement_at(plan, offset) for offset in cores}
     if None in runs:
         holding = sorted({next(i for i, (a, b) in enumerate(plan.ranges) if a <= offset < b) for offset in cores})
@@ -465,12 +467,59 @@ def _helpers_first(
     found = []
     for run in sorted(run for run in runs if run is not None):
         bytes_range, span = run
+        if masked is not None and bytes_range[1] - bytes_range[0] > _NESTED_HELPERS_MIN_BYTES:
+            nested = _nested_helpers(parser, source, literals, masked, bytes_range, cores)
+            if nested is not None:
+                found.extend(nested)
+                continue
         tree = slices.parse_range(parser, source, bytes_range)
         checked = slices.check_range(f"the statements at {span[0]}", span, tree)
         if checked is not None:
             raise _Unsliceable(f"the check failed: {checked}")
         root = tree.root_node
         found.append(esbuild.find_helpers(Where(root, source, literals, StatementLists(root, root), span=bytes_range)))
+    return found
+
+
+#: a run of L's statements larger than this, holding a helper's core, has the run of its
+#: nested list around the core read instead (a bundle wrapped whole in a function)
+_NESTED_HELPERS_MIN_BYTES = 256 << 10
+
+
+def _nested_helpers(
+    parser: Parser, source: bytes, literals: Literals, masked: bytearray, bytes_range: tuple[int, int],
+    cores: list[int],
+) -> list[list[Helper]] | None:
+    """The helpers of a large run of L, from the runs of statements around its cores in the
+    nested lists holding them, each parsed alone; None when that cannot be exact: a core in no
+    nested list, a list that is not a function body or a block (its head, the run with the list
+    emptied, says which), a run that does not parse clean, or a core's climb that would go on
+    above the list."""
+    lists, runs = nested_lists(source, masked, *bytes_range), set()
+    for offset in (offset for offset in cores if bytes_range[0] <= offset < bytes_range[1]):
+        nested = slices.nested_statement_at(source, lists, offset)
+        if nested is None:
+            return None
+        runs.add(nested)
+    found = []
+    for (opener, end), inside in sorted(runs):
+        parser.included_ranges = [slices.parse_range_of(source, bytes_range[0], opener + 1),
+                                  slices.parse_range_of(source, end - 1, bytes_range[1])]
+        head = parser.parse(source).root_node
+        brace = head.descendant_for_byte_range(opener, opener + 1)
+        block = brace.parent if brace is not None else None
+        if head.has_error or block is None or block.type != "statement_block" or \
+                (block.start_byte, block.end_byte) != (opener, end):
+            return None
+        tree = slices.parse_range(parser, source, inside)
+        if slices.check_range(f"the statements at {inside[0]}", inside, tree) is not None:
+            return None
+        root = tree.root_node
+        helpers = esbuild.nested_helpers(Where(root, source, literals, StatementLists(root, root), span=inside),
+                                         (opener, end))
+        if helpers is None:
+            return None
+        found.append(helpers)
     return found
 
 

@@ -17,7 +17,7 @@ from typing import Literal
 from tree_sitter import Parser, Point, Range, Tree
 
 from analyzer.javascript.modules.statements import main_container
-from analyzer.javascript.slice_scanner import PROGRAM, Scanned, statement_ends
+from analyzer.javascript.slice_scanner import PROGRAM, NestedList, Scanned, statement_ends
 
 _SPACE = re.compile(rb"\s*+")
 _NEWLINE = re.compile(rb"\n")
@@ -34,11 +34,6 @@ _HEAD_ALLOWANCE = 4096
 _MAX_OUTSIDE_SHARE = 0.1
 #: a gap between two statement ends over this share of L is about one statement holding most of it
 _MAX_STATEMENT_SHARE = 0.5
-#: a statement of more bytes (a whole bundle wrapped in a function, several such one after
-#: another) is read whole by the work that reads a statement alone (the module helpers first,
-#: the sink's names, the statements read again): more than the slices save (docs/performance.md,
-#: "Growth with the input's size")
-_MAX_STATEMENT_BYTES = 4 << 20
 #: the sizes of the slices nearest the middle of L, against the others': two readers from both
 #: ends meet there, and the one done first idles at most the other's last, small slice
 #: (docs/slices.md, step 10); the middle one or two first, then their neighbours
@@ -95,8 +90,6 @@ def plan_of(source: bytes, count: int, scanned: Scanned | None = None) -> Plan |
     widest = max(b - a for a, b in itertools.pairwise(edges))
     if not cuts or widest > (last - first) * _MAX_STATEMENT_SHARE:
         return f"one stretch holds most of L: {widest} of its {last - first} bytes hold no statement end"
-    if widest > _MAX_STATEMENT_BYTES:
-        return f"a stretch of L is larger than a slice: {widest} bytes hold no statement end"
     ends = [end for end, _ in cuts]
     chosen = _balanced(ends, first, last, shares(count))
     if len(chosen) < count - 1:  # small middle slices on one statement end: by bytes alone
@@ -174,7 +167,8 @@ def _newlines(source: bytes) -> array[int]:
 _last_newlines: tuple[bytes, array[int]] | None = None
 
 
-def _range(source: bytes, start: int, end: int) -> Range:
+def parse_range_of(source: bytes, start: int, end: int) -> Range:
+    """[start, end) as an included range of the parser, with its points."""
     return Range(point(source, start), point(source, end), start, end)
 
 
@@ -184,7 +178,7 @@ def parse_head(parser: Parser, source: bytes, plan: Plan) -> Tree | None:
     if plan.braces is None:
         return None
     opener, closer = plan.braces
-    parser.included_ranges = [_range(source, 0, opener + 1), _range(source, closer, len(source))]
+    parser.included_ranges = [parse_range_of(source, 0, opener + 1), parse_range_of(source, closer, len(source))]
     return parser.parse(source)
 
 
@@ -196,7 +190,7 @@ def parse_slice(parser: Parser, source: bytes, plan: Plan, index: int) -> Tree:
 
 def parse_range(parser: Parser, source: bytes, bytes_range: tuple[int, int]) -> Tree:
     """A run of L's whole statements (a slice's range, or a `statement_at`'s)."""
-    parser.included_ranges = [_range(source, *bytes_range)]
+    parser.included_ranges = [parse_range_of(source, *bytes_range)]
     return parser.parse(source)
 
 
@@ -212,6 +206,25 @@ def statement_at(plan: Plan, offset: int) -> tuple[tuple[int, int], tuple[int, i
     at_end = at == len(plan.ends)
     stop, last = (plan.ranges[-1][1], plan.spans[-1][1]) if at_end else (plan.ends[at][1], plan.ends[at][0])
     return (start, stop), (first, last)
+
+
+def nested_statement_at(
+    source: bytes, lists: Sequence[NestedList], offset: int,
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The innermost of `lists` (`slice_scanner.nested_lists`, by opener) holding `offset`, as
+    its braces, and the run of its statements between the ends around `offset`, as a range to
+    parse alone (its first statement's start, its last one's end); None when none holds it."""
+    at = bisect.bisect_right(lists, offset, key=lambda entry: entry[0])
+    for opener, closer, ends in reversed(lists[:at]):
+        if not opener < offset < closer:
+            continue
+        index = bisect.bisect_right(ends, offset)
+        start = _after_space(source, ends[index - 1] if index else opener + 1)
+        stop = ends[index] if index < len(ends) else closer
+        while stop > start and source[stop - 1] in _WHITE:
+            stop -= 1
+        return (opener, closer + 1), (start, stop)
+    return None
 
 
 def node_count(head: Tree | None, slices: Sequence[Tree]) -> int:

@@ -9,6 +9,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from tree_sitter import Node
 
@@ -79,7 +80,7 @@ def find_helpers(where: Where) -> list[Helper]:
             if not where.holds(match.start()):
                 continue
             helper = _helper_at(root, match, role, strict)
-            if helper is not None:
+            if helper:
                 name, container = helper
                 bounds = None if container.id == main.id else (container.start_byte, container.end_byte)
                 found.append(Helper(name, role, bounds, (core, rank)))
@@ -133,9 +134,33 @@ def _container_in(where: Where, container: tuple[int, int] | None) -> Node | Non
     return node if node is not None and node.start_byte == start and node.end_byte == end else None
 
 
-def _helper_at(root: Node, match: re.Match[bytes], role: str, strict: bool = True) -> tuple[str, Node] | None:
+def nested_helpers(where: Where, bounds: tuple[int, int]) -> list[Helper] | None:
+    """`find_helpers` on a run of statements of a nested list (a wrapper function's body) parsed
+    alone: its root stands for that list, whose bounds are `bounds`. None when a core's climb
+    meets the root undecided: the whole tree's would go on above the list."""
+    root = where.root
+    found: list[Helper] = []
+    for core, (search, role, strict) in enumerate(_HELPER_CORES):
+        for rank, match in enumerate(where.literals.matches(search)):
+            if not where.holds(match.start()):
+                continue
+            helper = _helper_at(root, match, role, strict)
+            if helper is False:
+                return None
+            if helper:
+                name, container = helper
+                inside = bounds if container.id == root.id else (container.start_byte, container.end_byte)
+                found.append(Helper(name, role, inside, (core, rank)))
+    return found
+
+
+def _helper_at(
+    root: Node, match: re.Match[bytes], role: str, strict: bool = True,
+) -> tuple[str, Node] | Literal[False] | None:
     """The declaration `NAME = (a, b, ...) => ...` (or `function NAME(a, b)`, or `req.cw =
-    ...`) around a core match, when (`strict`) the core's names are the helper's parameters."""
+    ...`) around a core match, when (`strict`) the core's names are the helper's parameters:
+    (name, the list its statement is in); else None, or False when the climb met the root
+    before a declaration or its bound (a whole tree's root: nothing above it either)."""
     node = root.descendant_for_byte_range(match.start(), match.start())
     if node is None:
         return None
@@ -155,6 +180,8 @@ def _helper_at(root: Node, match: re.Match[bytes], role: str, strict: bool = Tru
         elif ancestor.type == "assignment_expression" and same(ancestor.child_by_field_name("right"), outer):
             name_node = ancestor.child_by_field_name("left")
             break
+    else:
+        return False
     if outer is None or name_node is None or name_node.type not in ("identifier", "member_expression"):
         return None
     params = parameters(outer)
