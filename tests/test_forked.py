@@ -6,6 +6,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -129,6 +130,25 @@ def test_both_ends_share_the_tasks_the_child_from_the_back() -> None:
     by_child = [index for index, child in made if child]
     assert by_child and len(by_child) < 20
     assert by_child == list(range(20 - len(by_child), 20))  # a run from the back, none from the front
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 5])
+def test_where_the_ends_meet_each_task_is_done_once(count: int, tmp_path: Path) -> None:
+    """Both ends finish their first tasks together and want the one between them: one takes it
+    (`_Claims`), the other waits or stops; each task runs once over both processes."""
+    log = os.open(tmp_path / "runs", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        def work(index: int, need: Callable[[], int]) -> int:
+            os.write(log, b"%d\n" % index)  # one append a run, from either process
+            time.sleep(0.1 if index in (0, count - 1) else 0.01)
+            return index * need()
+        for _ in range(5):
+            (tmp_path / "runs").write_bytes(b"")
+            assert from_both_ends(work, count, _one) == list(range(count))
+            assert sorted(map(int, (tmp_path / "runs").read_bytes().split())) == list(range(count))
+    finally:
+        os.close(log)
+    assert not _children()
 
 
 @pytest.mark.parametrize("fail", [0, 5, 9])

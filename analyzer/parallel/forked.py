@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import mmap
+import multiprocessing
 import os
 import pickle
 import signal
@@ -288,11 +290,13 @@ def from_both_ends(
     values are the same as this process alone would make. A task raising `fatal`, in the child as
     here, raises it here: the map ends."""
     handoff = _Handoff()
+    claims = _Claims(count)
 
     def body(send: Callable[[Any], None]) -> None:
         handoff.receiving()
         for index in reversed(range(count)):
-            send(("start", index))
+            if not claims.back(index):  # this process has it, and all before it
+                return
             try:
                 value = work(index, handoff.receive)
             except Exception as exc:
@@ -308,7 +312,6 @@ def from_both_ends(
         handoff.close()
         raise
     done: dict[int, T] = {}
-    started = count  # the lowest task the child has started
     front = 0  # the next task this process needs
     theirs = 0
     try:
@@ -321,9 +324,7 @@ def from_both_ends(
 
         while front < count:
             for frame in child.poll():
-                if frame[0] == "start":
-                    started = min(started, frame[1])
-                elif frame[0] == "done":
+                if frame[0] == "done":
                     done[frame[1]] = frame[2]
                     theirs += 1
                 elif frame[0] == "error":
@@ -333,7 +334,7 @@ def from_both_ends(
                     raise fatal(frame[2])
             if front in done:
                 front += 1
-            elif front < started or not child._open:
+            elif not child._open or claims.front(front):
                 done[front] = work(front, need)
                 front += 1
             elif not child.next_frame():  # the child has this task: wait for it; if it ended, do it
@@ -343,6 +344,38 @@ def from_both_ends(
         child.cancel()
     mark(f"both ends: {theirs} of {count} tasks from the child")
     return [done[index] for index in range(count)]
+
+
+class _Claims:
+    """Which tasks each end of `from_both_ends` took, in memory both processes share: this process
+    takes them from the front, the child from the back, and neither takes one the other took (a
+    task read twice where they meet would cost a whole slice)."""
+
+    def __init__(self, count: int) -> None:
+        self._shared = mmap.mmap(-1, _CLAIMS.size)  # anonymous and shared: the child sees its writes
+        _CLAIMS.pack_into(self._shared, 0, 0, count)  # the front's next task, the child's last one
+        self._lock = multiprocessing.get_context("fork").Lock()
+
+    def front(self, index: int) -> bool:
+        """In this process: takes task `index` unless the child took it."""
+        with self._lock:
+            _, back = _CLAIMS.unpack_from(self._shared, 0)
+            if index >= back:
+                return False
+            _CLAIMS.pack_into(self._shared, 0, index + 1, back)
+            return True
+
+    def back(self, index: int) -> bool:
+        """In the child: takes task `index` unless this process took it."""
+        with self._lock:
+            front, _ = _CLAIMS.unpack_from(self._shared, 0)
+            if index < front:
+                return False
+            _CLAIMS.pack_into(self._shared, 0, front, index)
+            return True
+
+
+_CLAIMS = struct.Struct("<qq")
 
 
 class _Handoff:
