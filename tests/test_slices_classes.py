@@ -204,3 +204,20 @@ def test_an_es5_class_reading_the_sliced_list_is_refused() -> None:
     for plan in plans(source):
         with pytest.raises(Unsettled, match="reads L's statements"):
             sliced_classes("k.js", source, plan)
+
+
+def test_a_heritage_ladders_level_that_adds_no_bytes_of_the_name_is_passed_over() -> None:
+    """A wrapped bundle's function and its statement differ by `(`, `)();`: resolving the name
+    again over the statement could find nothing the function did not (`class_rows._further`)."""
+    from analyzer.javascript.class_rows import _further
+
+    source = b"(function(){var A=1;class K extends A{}})();var A=2;"
+    function = (1, source.index(b"})") + 1)
+    statement = (0, source.index(b";var A=2") + 1)
+    program = (0, len(source))
+    inner = (source.index(b"class"), source.index(b"})"))
+    ladder = [inner, function, statement, program]
+    assert _further(source, "A", ladder, 0) == 1  # `var A=1` lies in the function
+    assert _further(source, "A", ladder, 1) == 3  # the statement adds `(` and `)();`: passed over
+    assert _further(source, "A", ladder[:3], 1) is None
+    assert _further(source, "B", ladder, 0) is None

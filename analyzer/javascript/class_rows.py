@@ -281,11 +281,26 @@ def _bind_heritages(
             reference = found[ladders[index][level]].get(named[index][2].start_byte)
             if reference is None:
                 continue
-            if reference.binding is None and level + 1 < len(ladders[index]):
-                later.append((index, level + 1))
+            name = named[index][0]
+            further = None if reference.binding is not None else _further(source, name, ladders[index], level)
+            if further is not None:
+                later.append((index, further))
             else:
                 references[reference.node.start_byte] = reference
         pending = later
+
+
+def _further(source: bytes, name: str, ladder: list[tuple[int, int]], level: int) -> int | None:
+    """The next level of `ladder` whose range holds `name`'s bytes outside the range of `level`:
+    only a declaration there could bind it, so a level with none answers as `level` did (a
+    wrapped bundle's function and its statement differ by a few brackets); None past the last."""
+    start, end = ladder[level]
+    needle = name.encode()
+    for further in range(level + 1, len(ladder)):
+        low, high = ladder[further]
+        if source.find(needle, low, start) >= 0 or source.find(needle, end, high) >= 0:
+            return further
+    return None
 
 
 class Unsettled(Exception):
