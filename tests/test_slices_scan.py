@@ -443,6 +443,9 @@ _HELPER = b"var B=(a,b)=>()=>(b||a((b={exports:{}}).exports,b),b.exports);"
     (_HELPER + b"var m=B((e,t)=>{t.exports=1});m();", True),
     # in a block of a statement of the body: the run holds the block, the helpers' list
     (b"var z=1;if(x){" + _HELPER + b"var m=B((e,t)=>{t.exports=1});m()}", True),
+    # a UMD factory's body in the wrapper's: read a list deeper, in the run of the body's statement
+    (b"var z=1;!function(e,t){t()}(this,function(){var q=1;" + _HELPER + b"var m=B((e,t)=>{t.exports=1});m()});",
+     True),
     # in a block the body is only: no statement end in the body, and the wrapper is read
     (b"if(x){" + _HELPER + b"var m=B((e,t)=>{t.exports=1});m()}", False),
     # a class field: the climb meets the run's root undecided, and the wrapper is read
@@ -450,7 +453,9 @@ _HELPER = b"var B=(a,b)=>()=>(b||a((b={exports:{}}).exports,b),b.exports);"
     # the core in a template's `${}`, which the byte scanner takes for a block: the head says no
     (b"var s=`${(()=>{var q=1;return (0,(b={exports:{}}).exports,b),b.exports})()}`;var z=1;", False),
 ])
-def test_the_helpers_read_in_a_wrappers_body_are_the_whole_trees(body: bytes, nested: bool) -> None:
+def test_the_helpers_read_in_a_wrappers_body_are_the_whole_trees(
+    body: bytes, nested: bool, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """`sliced._helpers_first` on wrappers larger than `_NESTED_HELPERS_MIN_BYTES` (here 0): the
     body's run around each core when that is exact (`_nested_helpers`), else the wrapper; the
     helpers are the whole tree's either way."""
@@ -469,6 +474,7 @@ def test_the_helpers_read_in_a_wrappers_body_are_the_whole_trees(body: bytes, ne
     literals = Literals(source)
     cores = esbuild.core_offsets(literals)
     parser = new_parser()
+    monkeypatch.setattr(sliced, "_NESTED_HELPERS_MIN_BYTES", 0)
     run = slices.statement_at(plan, cores[0])
     assert run is not None
     found = sliced._nested_helpers(parser, source, literals, scanned.masked, run[0], cores)
@@ -476,11 +482,27 @@ def test_the_helpers_read_in_a_wrappers_body_are_the_whole_trees(body: bytes, ne
     parser.included_ranges = []
     root = parser.parse(source).root_node
     whole = esbuild.find_helpers(Where(root, source, literals, StatementLists(root, root)))
-    saved = sliced._NESTED_HELPERS_MIN_BYTES
-    try:
-        sliced._NESTED_HELPERS_MIN_BYTES = 0
-        first = esbuild.unit_helpers(sliced._helpers_first(parser, source, literals, plan, cores, scanned.masked))
-    finally:
-        sliced._NESTED_HELPERS_MIN_BYTES = saved
+    first = esbuild.unit_helpers(sliced._helpers_first(parser, source, literals, plan, cores, scanned.masked))
     assert first == whole
     assert bool(whole) == (b"class" not in body and b"`" not in body)
+
+
+@pytest.mark.parametrize(("declared_at_l", "whole"), [(False, False), (True, True)])
+def test_an_inherits_call_looks_among_ls_statements_only_for_a_name_l_may_declare(
+    tmp_path: Path, declared_at_l: bool, whole: bool,
+) -> None:
+    """`JO(P, Error)` in a function: whether `JO` is an inherits helper is looked for in the
+    lists around the call up to L's, which no slice holds all of. When L's bytes declare no
+    `JO` (the names' byte superset), L holds no such declaration and the slices go on; else
+    the unit is read whole (`compiled._read`). The outputs are the whole tree's either way."""
+    helper = b"function JO(a,b){a.prototype=Object.create(b.prototype)};" if declared_at_l else b""
+    filler = b"".join(b"var v%d=%d;" % (i, i) for i in range(30))
+    unit = (filler + b"function f(){function P(m){this.m=m};JO(P,Error);return new P(1)};" + filler + helper
+            + b"function g(){try{f()}catch(e){throw new Error('g',{cause:e})}};" + filler)
+    bundle = tmp_path / "inherits.js"
+    bundle.write_bytes(unit)
+    expected, _ = scanned(bundle, tmp_path / "whole")
+    outputs, trace = scanned(bundle, tmp_path / "sliced", "--slices", 3)
+    assert outputs == expected
+    assert ("the whole tree: error classes: an ES5 class extending Error" in trace) == whole
+    assert ("merged from slices" in trace) != whole

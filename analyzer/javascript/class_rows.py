@@ -118,7 +118,7 @@ def heritage_words(source: bytes) -> frozenset[str]:
 def slice_classes(
     unit: str, part: UnitTree, heritages: list[tuple[str, Node]], resolution: Resolution, scopes: TopScopes,
     within: tuple[int, int], roots: frozenset[str], words: frozenset[str] = frozenset(),
-    more: frozenset[str] = frozenset(),
+    more: frozenset[str] = frozenset(), list_names: frozenset[bytes] | None = None,
 ) -> SliceClasses:
     """The rows of one slice tree: `heritages` and `resolution` its own (`site_rows.tree_sites`,
     the resolution holding the class `roots`), `within` its range, `words` the names whose
@@ -161,7 +161,7 @@ def slice_classes(
             bound = scopes.bound(reference)
             start = reference.node.start_byte
             try:
-                es5 = compiled_class(reference.node, root)
+                es5 = compiled_class(reference.node, root, list_names)
             except ReadsTheList:
                 bases[start] = BaseRow(reference.name, start, bound, None, ())
                 continue

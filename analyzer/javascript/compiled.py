@@ -48,13 +48,15 @@ class CompiledClass:
     constructor: Node
 
 
-def compiled_class(base: Node, top: Node | None = None) -> CompiledClass | None:
+def compiled_class(base: Node, top: Node | None = None, list_names: frozenset[bytes] | None = None
+                   ) -> CompiledClass | None:
     """The ES5 class whose base is the reference `base` (an identifier), else None. `top`: a
-    slice tree's root, standing for L: reading its statements raises `ReadsTheList`."""
+    slice tree's root, standing for L: reading its statements raises `ReadsTheList`, unless
+    `list_names` (the names L may declare, by its bytes) lacks the name looked for there."""
     at = _unwrapped_base(base)
     holder = at.parent
     if holder is None or holder.type != "arguments":
-        return _prototype_class(base, top)
+        return _prototype_class(base, top, list_names)
     call = holder.parent
     if call is None or call.type != "call_expression":
         return None
@@ -64,7 +66,7 @@ def compiled_class(base: Node, top: Node | None = None) -> CompiledClass | None:
         if found is not None:
             return found
     if len(arguments) == 2 and same(arguments[1], at):
-        return _inherits_class(call, arguments[0], top)
+        return _inherits_class(call, arguments[0], top, list_names)
     return None
 
 
@@ -105,7 +107,8 @@ def _iife_class(call: Node) -> CompiledClass | None:
     return None
 
 
-def _inherits_class(call: Node, subclass: Node, top: Node | None) -> CompiledClass | None:
+def _inherits_class(call: Node, subclass: Node, top: Node | None, list_names: frozenset[bytes] | None
+                    ) -> CompiledClass | None:
     """`h(C, base)`: in a class IIFE, or with `h` an inherits helper."""
     block = _statement_list(call)
     if block is None or subclass.type != "identifier":
@@ -115,13 +118,13 @@ def _inherits_class(call: Node, subclass: Node, top: Node | None) -> CompiledCla
         found = _class_in_iife(block, subclass, iife)
         if found is not None:
             return found
-    constructor = _declared_function(text(subclass), _read(block, top))
-    if constructor is None or not _is_inherits_helper(call.child_by_field_name("function"), block, top):
+    constructor = _declared_function(text(subclass), _read(block, top, text(subclass), list_names))
+    if constructor is None or not _is_inherits_helper(call.child_by_field_name("function"), block, top, list_names):
         return None
     return CompiledClass(constructor, constructor)
 
 
-def _prototype_class(base: Node, top: Node | None) -> CompiledClass | None:
+def _prototype_class(base: Node, top: Node | None, list_names: frozenset[bytes] | None) -> CompiledClass | None:
     """`C.prototype = Object.create(base.prototype)`, `Object.setPrototypeOf(C.prototype, base.prototype)`."""
     member = base.parent
     if member is None or member.type != "member_expression" or not _is_prototype(member, base):
@@ -148,7 +151,7 @@ def _prototype_class(base: Node, top: Node | None) -> CompiledClass | None:
     found = _class_in_iife(block, subclass, iife) if iife is not None else None
     if found is not None:
         return found
-    constructor = _declared_function(text(subclass), _read(block, top))
+    constructor = _declared_function(text(subclass), _read(block, top, text(subclass), list_names))
     return CompiledClass(constructor, constructor) if constructor is not None else None
 
 
@@ -236,15 +239,21 @@ def _statement_list(node: Node) -> Node | None:
     return None
 
 
-def _read(block: Node, top: Node | None) -> Node:
-    """`block`, whose statements are about to be read, unless it is the slice root `top`."""
+def _read(block: Node, top: Node | None, name: str, list_names: frozenset[bytes] | None) -> Node | None:
+    """`block`, whose statements are about to be read for `name`'s declaration, unless it is the
+    slice root `top`: then None when L declares no such name (`list_names`, a superset: none of
+    L's statements would hold one), else `ReadsTheList`."""
     if top is not None and same(block, top):
+        if list_names is not None and name.encode() not in list_names:
+            return None
         raise ReadsTheList
     return block
 
 
-def _declared_function(name: str, block: Node) -> Node | None:
+def _declared_function(name: str, block: Node | None) -> Node | None:
     """The function `name` is declared as in `block`: `function C() {}` or `var C = function () {}`."""
+    if block is None:
+        return None
     for statement in block.named_children[:_MAX_STATEMENTS]:
         value = _declared(name, statement)
         if value is not None and value.type in _FUNCTIONS:
@@ -269,7 +278,8 @@ def _declared(name: str, statement: Node) -> Node | None:
     return None
 
 
-def _is_inherits_helper(callee: Node | None, block: Node, top: Node | None) -> bool:
+def _is_inherits_helper(callee: Node | None, block: Node, top: Node | None, list_names: frozenset[bytes] | None
+                        ) -> bool:
     """`util.inherits`, `x.__extends`, or a name whose declaration in an enclosing statement list
     writes a prototype (Babel's `_inherits`, TypeScript's `__extends`) or requires `inherits`."""
     if callee is None:
@@ -285,8 +295,9 @@ def _is_inherits_helper(callee: Node | None, block: Node, top: Node | None) -> b
     for _ in range(_MAX_LISTS):
         if current is None:
             return False
-        if current.type in _LISTS:
-            for statement in _read(current, top).named_children[:_MAX_STATEMENTS]:
+        read = _read(current, top, name, list_names) if current.type in _LISTS else None
+        if read is not None:
+            for statement in read.named_children[:_MAX_STATEMENTS]:
                 declared = _declared(name, statement)
                 if declared is not None:
                     body = declared.text or b""

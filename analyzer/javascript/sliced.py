@@ -62,7 +62,7 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, facts_tree, slice_facts, unit_site_facts
 from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
-from analyzer.javascript.slice_scanner import Scanned, nested_lists
+from analyzer.javascript.slice_scanner import NestedList, Scanned, nested_lists
 from analyzer.javascript.slice_supersets import Supersets, scanned_then_supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
@@ -225,15 +225,17 @@ def _halves(
     words, roots = heritage_words(source), frozenset(rules.class_roots)
 
     def classes_of(index: int, part: UnitTree, heritages: list[tuple[str, Node]], resolution: Resolution,
-                   more: frozenset[str]) -> SliceClasses:
+                   more: frozenset[str], declared: frozenset[bytes]) -> SliceClasses:
+        # an ES5 class's constructor or inherits helper is looked for among L's statements only
+        # when L may declare its name (`declared`, the byte superset): else no slice holds it
         return slice_classes(name, part, heritages, resolution, TopScopes(part.root, chain, list_type),
-                             plan.ranges[index], roots, words, more)
+                             plan.ranges[index], roots, words, more, declared)
 
     def classes_again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists) -> SliceClasses:
         within = plan.ranges[index]
         resolution = Resolution(tree, source, set(rules.class_roots), within)
         return classes_of(index, UnitTree(tree, source, head=chain, list_type=list_type),
-                          heritage_names(tree, source, within), resolution, more)
+                          heritage_names(tree, source, within), resolution, more, prepared[0].found.names)
 
     def halves_of(
         index: int, tree: Tree, lists: StatementLists, unit: _Unitwide,
@@ -253,7 +255,7 @@ def _halves(
         items, reference_part = slice_part(
             tree, source, plan.ranges[index], speculated_modules(modules, source, helpers), declared,
             lambda raw: root_candidates(raw, offsets), part.normalizer)
-        class_part = classes_of(index, part, rows.heritages, rows.resolution, frozenset())
+        class_part = classes_of(index, part, rows.heritages, rows.resolution, frozenset(), declared)
         # an ES5 class of L's level extending a builtin error: the merge would read the unit whole
         # (`class_rows.unit_classes`), so it is read whole now, not after every slice
         doomed = next((base for base in class_part.bases if base.node is None and base.bound is None
@@ -492,35 +494,68 @@ def _nested_helpers(
 ) -> list[list[Helper]] | None:
     """The helpers of a large run of L, from the runs of statements around its cores in the
     nested lists holding them, each parsed alone; None when that cannot be exact: a core in no
-    nested list, a list that is not a function body or a block (its head, the run with the list
-    emptied, says which), a run that does not parse clean, or a core's climb that would go on
-    above the list."""
-    lists, runs = nested_lists(source, masked, *bytes_range), set()
+    nested list, a list that is not a function body or a block (its head, the run around it
+    with the list emptied, says which), a run that does not parse clean, or a core's climb that
+    would go on above the list."""
+    runs: dict[tuple[tuple[int, int], tuple[int, int]], None] = {}
+    heads: dict[tuple[tuple[int, int], tuple[int, int]], bool] = {}
+    lists: dict[tuple[int, int], list[NestedList]] = {}
     for offset in (offset for offset in cores if bytes_range[0] <= offset < bytes_range[1]):
-        nested = slices.nested_statement_at(source, lists, offset)
+        nested = _nested_run(parser, source, masked, bytes_range, offset, heads, lists)
         if nested is None:
             return None
-        runs.add(nested)
+        runs[nested] = None
     found = []
-    for (opener, end), inside in sorted(runs):
-        parser.included_ranges = [slices.parse_range_of(source, bytes_range[0], opener + 1),
-                                  slices.parse_range_of(source, end - 1, bytes_range[1])]
-        head = parser.parse(source).root_node
-        brace = head.descendant_for_byte_range(opener, opener + 1)
-        block = brace.parent if brace is not None else None
-        if head.has_error or block is None or block.type != "statement_block" or \
-                (block.start_byte, block.end_byte) != (opener, end):
-            return None
+    for braces, inside in sorted(runs):
         tree = slices.parse_range(parser, source, inside)
         if slices.check_range(f"the statements at {inside[0]}", inside, tree) is not None:
             return None
         root = tree.root_node
-        helpers = esbuild.nested_helpers(Where(root, source, literals, StatementLists(root, root), span=inside),
-                                         (opener, end))
+        helpers = esbuild.nested_helpers(Where(root, source, literals, StatementLists(root, root), span=inside), braces)
         if helpers is None:
             return None
         found.append(helpers)
     return found
+
+
+def _nested_run(
+    parser: Parser, source: bytes, masked: bytearray, run: tuple[int, int], offset: int,
+    heads: dict[tuple[tuple[int, int], tuple[int, int]], bool], lists: dict[tuple[int, int], list[NestedList]],
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The braces of the innermost block holding `offset` that the byte scanner reaches from
+    `run` down (a list at most two deep in each run, then again in its run while that is larger
+    than `_NESTED_HELPERS_MIN_BYTES`), and the run of its statements around `offset`; each
+    list's head checked. `heads` and `lists` keep what is found by run for the other cores.
+    None when no list of `run` holds it."""
+    found = None
+    while run[1] - run[0] > _NESTED_HELPERS_MIN_BYTES:
+        if run not in lists:
+            lists[run] = nested_lists(source, masked, *run)
+        nested = slices.nested_statement_at(source, lists[run], offset)
+        if nested is None:
+            break
+        braces, inside = nested
+        key = (run, braces)
+        if key not in heads:
+            heads[key] = _a_block(parser, source, run, braces)
+        if not heads[key]:
+            break
+        found, run = nested, inside
+    return found
+
+
+def _a_block(parser: Parser, source: bytes, run: tuple[int, int], braces: tuple[int, int]) -> bool:
+    """Whether the list at `braces` in `run` (a run of whole statements) is a block: the run
+    parsed with the list emptied has no error and a `statement_block` there (not a class body,
+    a `switch`, or a template's `${`, which the byte scanner takes for one)."""
+    opener, end = braces
+    parser.included_ranges = [slices.parse_range_of(source, run[0], opener + 1),
+                              slices.parse_range_of(source, end - 1, run[1])]
+    head = parser.parse(source).root_node
+    brace = head.descendant_for_byte_range(opener, opener + 1)
+    block = brace.parent if brace is not None else None
+    return not head.has_error and block is not None and block.type == "statement_block" and \
+        (block.start_byte, block.end_byte) == braces
 
 
 def _on_slice(
