@@ -477,7 +477,8 @@ def test_the_helpers_read_in_a_wrappers_body_are_the_whole_trees(
     monkeypatch.setattr(sliced, "_NESTED_HELPERS_MIN_BYTES", 0)
     run = slices.statement_at(plan, cores[0])
     assert run is not None
-    found = sliced._nested_helpers(parser, source, literals, scanned.masked, run[0], cores)
+    runs = sliced._nested_runs(parser, source, scanned.masked, run[0], cores)
+    found = None if runs is None else sliced._nested_helpers(parser, source, literals, runs)
     assert (found is not None) == nested
     parser.included_ranges = []
     root = parser.parse(source).root_node
@@ -506,3 +507,18 @@ def test_an_inherits_call_looks_among_ls_statements_only_for_a_name_l_may_declar
     assert outputs == expected
     assert ("the whole tree: error classes: an ES5 class extending Error" in trace) == whole
     assert ("merged from slices" in trace) != whole
+
+
+def test_helpers_whose_statements_are_most_of_l_leave_the_unit_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """Each wrapper's helpers lie in no run smaller than the wrapper: the helpers first would
+    parse most of L, and the slices again, so the unit is read whole (`sliced._Budget`)."""
+    monkeypatch.setattr(sliced, "_HELPER_BYTES", 0)
+    bundle = tmp_path / "wrapped.js"
+    bundle.write_bytes(_wrapped(*WRAPPED))
+    sliced.FALLBACKS.clear()
+    found = _sliced_scan(bundle, 4)
+    (reason,) = sliced.FALLBACKS
+    assert reason.startswith("the module helpers' statements are 74138 bytes, over ")  # the first wrapper
+    assert found.callsites == scan(scan_input(bundle)).callsites
