@@ -48,6 +48,7 @@ from analyzer.javascript.modules.finder import Where
 from analyzer.javascript.modules.patterns import Literals
 from analyzer.javascript.modules.statements import StatementLists, main_container
 from analyzer.javascript.normalize import Normalizer
+from analyzer.javascript.reference_merge import slice_references, unit_references
 from analyzer.javascript.reference_slices import (
     lacking,
     root_candidates,
@@ -56,14 +57,7 @@ from analyzer.javascript.reference_slices import (
     unit_listing,
     unsliceable,
 )
-from analyzer.javascript.references import (
-    Listing,
-    binding_digests,
-    chunk_references,
-    listing,
-    slice_references,
-    unit_references,
-)
+from analyzer.javascript.references import Listing, binding_digests, chunk_references, listing
 from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.site_rows import merge_sites, tree_sites
 from analyzer.javascript.slice_supersets import supersets

@@ -120,7 +120,7 @@ def test_webpack_5s_module_table_is_one_statement_holding_most_bytes() -> None:
 
 def test_releases_wrapped_one_after_another_are_cut_between_them() -> None:
     """Each statement a whole bundle in a function, larger than a slice: the cuts fall between
-    them, one or more a slice (a wrapper's helpers are read in its body: `sliced._nested_helpers`)."""
+    them, one or more a slice (a wrapper's helpers are read in its body: `slice_helpers.helpers_first`)."""
     body = b";".join(b"var v%d=f(%d)" % (i, i) for i in range(210_000))
     wrapped = b"(function(){" + body + b"})();\n"
     assert len(wrapped) > 4 << 20

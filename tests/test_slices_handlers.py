@@ -33,7 +33,8 @@ from analyzer.javascript.handlers.sources import (
 )
 from analyzer.javascript.modules import find_modules
 from analyzer.javascript.modules.statements import main_container
-from analyzer.javascript.references import chunk_references, listing, slice_references, unit_references
+from analyzer.javascript.reference_merge import slice_references, unit_references
+from analyzer.javascript.references import chunk_references, listing
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.sink import SinkChoice, unit_sink

@@ -23,17 +23,8 @@ from tree_sitter import Tree
 from analyzer.javascript import occurrences, sliced, slices
 from analyzer.javascript.extract import _find_sites, _root_candidates, _Tasks
 from analyzer.javascript.modules import ModuleMap, find_modules
-from analyzer.javascript.references import (
-    SliceReferences,
-    UnitReferences,
-    _top_list,
-    binding_digests,
-    chunk_references,
-    listing,
-    slice_references,
-    unit_references,
-    unsearched,
-)
+from analyzer.javascript.reference_merge import SliceReferences, slice_references, unit_references, unsearched
+from analyzer.javascript.references import UnitReferences, _top_list, binding_digests, chunk_references, listing
 from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.sliced import SlicedHalves
 from analyzer.javascript.syntax import new_parser

@@ -20,7 +20,7 @@ from test_slices_handlers import SINK as SINK_HANDLERS
 from test_slices_references import BUN_HEAD
 from test_slices_references import SYNTHETIC as REFERENCE_UNITS
 
-from analyzer.javascript import sliced, slices
+from analyzer.javascript import slice_helpers, sliced, slices
 from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.sliced import SlicedHalves, sliced_halves
 from analyzer.limits import BoundExceeded, WorkBudget
@@ -253,8 +253,8 @@ def test_a_slice_lacking_a_logger_candidate_is_read_again(monkeypatch: pytest.Mo
     monkeypatch.setattr(sliced, "_logger_candidates", lambda found, rules: frozenset())
     sliced.FALLBACKS.clear()
     again: list[int] = []
-    read = sliced._on_slice
-    monkeypatch.setattr(sliced, "_on_slice", lambda *args: again.append(args[3]) or read(*args))
+    read = sliced.on_slice
+    monkeypatch.setattr(sliced, "on_slice", lambda *args: again.append(args[3]) or read(*args))
     bundle = input_of(tmp_path, "facts.js")
     found = _sliced_scan(bundle, 7)
     assert not sliced.FALLBACKS
@@ -419,10 +419,10 @@ def test_the_helpers_of_a_large_wrapper_are_read_in_its_body(monkeypatch: pytest
     """A run of L's statements holding a helper's core, larger than `_NESTED_HELPERS_MIN_BYTES`
     (a bundle wrapped whole), has the helpers read in the run of the wrapper's body around the
     core, not by parsing the wrapper: the same helpers, so the same scan."""
-    monkeypatch.setattr(sliced, "_NESTED_HELPERS_MIN_BYTES", 0)
+    monkeypatch.setattr(slice_helpers, "_NESTED_HELPERS_MIN_BYTES", 0)
     nested: list[object] = []
-    read = sliced._nested_helpers
-    monkeypatch.setattr(sliced, "_nested_helpers", lambda *args: nested.append(read(*args)) or nested[-1])
+    read = slice_helpers._nested_helpers
+    monkeypatch.setattr(slice_helpers, "_nested_helpers", lambda *args: nested.append(read(*args)) or nested[-1])
     bundle = tmp_path / "wrapped.js"
     bundle.write_bytes(_wrapped(*WRAPPED))
     sliced.FALLBACKS.clear()
@@ -456,7 +456,7 @@ _HELPER = b"var B=(a,b)=>()=>(b||a((b={exports:{}}).exports,b),b.exports);"
 def test_the_helpers_read_in_a_wrappers_body_are_the_whole_trees(
     body: bytes, nested: bool, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`sliced._helpers_first` on wrappers larger than `_NESTED_HELPERS_MIN_BYTES` (here 0): the
+    """`slice_helpers.helpers_first` on wrappers larger than `_NESTED_HELPERS_MIN_BYTES` (here 0): the
     body's run around each core when that is exact (`_nested_helpers`), else the wrapper; the
     helpers are the whole tree's either way."""
     from analyzer.javascript.modules import esbuild
@@ -474,16 +474,16 @@ def test_the_helpers_read_in_a_wrappers_body_are_the_whole_trees(
     literals = Literals(source)
     cores = esbuild.core_offsets(literals)
     parser = new_parser()
-    monkeypatch.setattr(sliced, "_NESTED_HELPERS_MIN_BYTES", 0)
+    monkeypatch.setattr(slice_helpers, "_NESTED_HELPERS_MIN_BYTES", 0)
     run = slices.statement_at(plan, cores[0])
     assert run is not None
-    runs = sliced._nested_runs(parser, source, scanned.masked, run[0], cores)
-    found = None if runs is None else sliced._nested_helpers(parser, source, literals, runs)
+    runs = slice_helpers._nested_runs(parser, source, scanned.masked, run[0], cores)
+    found = None if runs is None else slice_helpers._nested_helpers(parser, source, literals, runs)
     assert (found is not None) == nested
     parser.included_ranges = []
     root = parser.parse(source).root_node
     whole = esbuild.find_helpers(Where(root, source, literals, StatementLists(root, root)))
-    first = esbuild.unit_helpers(sliced._helpers_first(parser, source, literals, plan, cores, scanned.masked))
+    first = esbuild.unit_helpers(slice_helpers.helpers_first(parser, source, literals, plan, cores, scanned.masked))
     assert first == whole
     assert bool(whole) == (b"class" not in body and b"`" not in body)
 
@@ -513,8 +513,8 @@ def test_helpers_whose_statements_are_most_of_l_leave_the_unit_whole(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
     """Each wrapper's helpers lie in no run smaller than the wrapper: the helpers first would
-    parse most of L, and the slices again, so the unit is read whole (`sliced._Budget`)."""
-    monkeypatch.setattr(sliced, "_HELPER_BYTES", 0)
+    parse most of L, and the slices again, so the unit is read whole (`slice_helpers._Budget`)."""
+    monkeypatch.setattr(slice_helpers, "_HELPER_BYTES", 0)
     bundle = tmp_path / "wrapped.js"
     bundle.write_bytes(_wrapped(*WRAPPED))
     sliced.FALLBACKS.clear()

@@ -26,17 +26,9 @@ from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import error_classes
 from analyzer.javascript.handlers import called_sources, find_handlers
 from analyzer.javascript.modules import ModuleMap, find_modules, unit_evidence
+from analyzer.javascript.reference_merge import slice_references, unit_references
 from analyzer.javascript.reference_slices import root_candidates
-from analyzer.javascript.references import (
-    Chunk,
-    Listing,
-    UnitReferences,
-    binding_digests,
-    chunk_references,
-    listing,
-    slice_references,
-    unit_references,
-)
+from analyzer.javascript.references import Chunk, Listing, UnitReferences, binding_digests, chunk_references, listing
 from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_facts import RecoveredShape, _columns, _site

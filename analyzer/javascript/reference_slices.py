@@ -17,19 +17,16 @@ from analyzer.javascript.modules.loose import without_duplicates
 from analyzer.javascript.modules.spans import ModuleSpan
 from analyzer.javascript.normalize import Normalizer
 from analyzer.javascript.occurrences import RawItem
+from analyzer.javascript.reference_merge import SliceReferences, slice_references, unit_references, unsearched
 from analyzer.javascript.references import (
     SKIPPED,
     Listing,
-    SliceReferences,
     UnitReferences,
     binding_digests,
     chunk_references,
     directive,
     listing,
     modules_inside,
-    slice_references,
-    unit_references,
-    unsearched,
     wrapper_body,
 )
 

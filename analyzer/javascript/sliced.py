@@ -44,7 +44,7 @@ from analyzer.javascript.modules import (
     unit_modules,
     webpack,
 )
-from analyzer.javascript.modules.finder import Helper, Where
+from analyzer.javascript.modules.finder import Helper
 from analyzer.javascript.modules.patterns import Literals
 from analyzer.javascript.modules.statements import StatementLists, main_container
 from analyzer.javascript.normalize import Normalizer
@@ -62,7 +62,8 @@ from analyzer.javascript.resolve import Resolution
 from analyzer.javascript.rules import JavaScriptRules
 from analyzer.javascript.site_facts import SliceFacts, UnitSiteFacts, facts_tree, slice_facts, unit_site_facts
 from analyzer.javascript.site_rows import SliceSites, TreeSites, UnitSites, merge_sites, tree_sites
-from analyzer.javascript.slice_scanner import NestedList, Scanned, nested_lists
+from analyzer.javascript.slice_helpers import Unsliceable, helpers_first, on_slice
+from analyzer.javascript.slice_scanner import Scanned
 from analyzer.javascript.slice_supersets import Supersets, scanned_then_supersets
 from analyzer.javascript.syntax import ancestors, new_parser
 from analyzer.javascript.top_bindings import TopBindings, TopScopes, head_bindings
@@ -151,12 +152,8 @@ def sliced_halves(
         return _halves(name, source, plan, later, masked, rules, forced, map_slices or _in_order)
     except (BoundExceeded, MemoryError) as bound:  # a bound's first error is the whole tree's
         return f"a bound exceeded: {bound}"
-    except _Unsliceable as why:
+    except Unsliceable as why:
         return str(why)
-
-
-class _Unsliceable(Exception):
-    """A slice, or the unit, the halves cannot read exactly."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +178,7 @@ def _halves(
     head = slices.parse_head(parser, source, plan)
     checked = slices.check_head(plan, head)
     if checked is not None:
-        raise _Unsliceable(f"the check failed: {checked}")
+        raise Unsliceable(f"the check failed: {checked}")
     chain = () if head is None else tuple(ancestors(main_container(head.root_node), head.root_node))
     nodes = head.root_node.descendant_count if head is not None else 1
     literals = Literals(source)
@@ -191,12 +188,12 @@ def _halves(
         found = later()
         cores = esbuild.core_offsets(literals)
         if any(not plan.ranges[0][0] <= offset < plan.ranges[-1][1] for offset in cores):
-            raise _Unsliceable("a module helper outside L: its core is in the head tree's bytes")
+            raise Unsliceable("a module helper outside L: its core is in the head tree's bytes")
         # the helpers first (stage 3b): the statements holding a core are read before any wrapper
-        helpers = esbuild.unit_helpers(_helpers_first(parser, source, literals, plan, cores, masked))
+        helpers = esbuild.unit_helpers(helpers_first(parser, source, literals, plan, cores, masked))
         names = webpack.table_names(literals)
         if found is None:  # the sources' rows need both byte supersets
-            raise _Unsliceable("no byte supersets: the scanner is unsure")
+            raise Unsliceable("no byte supersets: the scanner is unsure")
         prepared.append(_Unitwide(found, helpers, names))
         return prepared[0]
 
@@ -212,7 +209,7 @@ def _halves(
         found = slice_handlers(name, part, (), plan.ranges[index], potential_sites(site_part, rules),
                                (index > 0, index < len(plan.ranges) - 1), TopScopes(part.root, chain, list_type))
         if found.inexact is not None:
-            raise _Unsliceable(found.inexact)
+            raise Unsliceable(found.inexact)
         return found
 
     def again(more: frozenset[str], index: int, tree: Tree, lists: StatementLists
@@ -261,7 +258,7 @@ def _halves(
         doomed = next((base for base in class_part.bases if base.node is None and base.bound is None
                        and base.name in roots), None)
         if doomed is not None:
-            raise _Unsliceable(f"error classes: an ES5 class extending {doomed.name} at {doomed.start} "
+            raise Unsliceable(f"error classes: an ES5 class extending {doomed.name} at {doomed.start} "
                                "reads L's statements")
         handler_part = handlers_of(index, part, site_part)
         # the calls of its protected blocks and its functions' bodies, with names from the bytes
@@ -274,7 +271,7 @@ def _halves(
     def read(index: int, need: Callable[[], _Unitwide]) -> tuple[_SliceParts, int]:
         # parsed and checked before the unit-wide values are needed: a worker's first slice is
         # parsed while the scan makes them
-        made = _on_slice(parser, source, plan, index, lambda i, tree, lists: halves_of(i, tree, lists, need()))
+        made = on_slice(parser, source, plan, index, lambda i, tree, lists: halves_of(i, tree, lists, need()))
         mark(f"slices: {name}: slice {index + 1} of {len(plan.ranges)} read")
         return made
 
@@ -286,7 +283,7 @@ def _halves(
     handlers: list[TreeHandlers] = []
     sources: list[SourceRows] = []
     for (module_part, site_part, fact_part, reference_part, class_part, handler_part, source_part), count in \
-            map_slices(read, len(plan.ranges), prepare, _Unsliceable):
+            map_slices(read, len(plan.ranges), prepare, Unsliceable):
         modules.append(module_part)
         sites.append(site_part)
         facts.append(fact_part)
@@ -301,13 +298,13 @@ def _halves(
     missing = logger_detection.missing_names([part.logger for part in sites], rules, forced)
     for index, lacked in enumerate(missing):
         if lacked:
-            sites[index], facts[index], handlers[index] = _on_slice(
+            sites[index], facts[index], handlers[index] = on_slice(
                 parser, source, plan, index, partial(again, wanted | frozenset(lacked)))[0]
             mark(f"slices: {name}: slice {index + 1} read again for the logger candidates {sorted(lacked)}")
     merged = merge_sites(sites, head_bindings(chain, list_type), source, rules, forced)
     site_facts = unit_site_facts(facts, merged)
     if isinstance(site_facts, str):
-        raise _Unsliceable(site_facts)
+        raise Unsliceable(site_facts)
     WorkBudget(name, nodes).spend(site_facts.spent())  # past the bound: the whole tree says so
     initial = frozenset(rules.constructors) | frozenset(rules.class_roots) | frozenset(
         logger_detection.unit_names([part.logger for part in sites], rules, forced))
@@ -324,7 +321,7 @@ def _halves(
         handling = unit_handling(name, source, plan.ranges, handlers, merged.sites,
                                  head_bindings(chain, list_type), reread, site_facts.digested, spans)
     except ValueError as why:
-        raise _Unsliceable(f"handlers: {why}") from None
+        raise Unsliceable(f"handlers: {why}") from None
     # the classes', the sites' and the handlers' visits, as the whole tree spends them
     WorkBudget(name, nodes).spend(made.visits + site_facts.spent(spans) + handling.visits)
     module_map = unit_modules(modules, source, helpers)
@@ -333,7 +330,7 @@ def _halves(
     try:
         called = unit_sources(sources, listed.rows, listed.references.shadowed, escaping, throwers, hot)
     except ValueError as why:
-        raise _Unsliceable(f"sources through calls: {why}") from None
+        raise Unsliceable(f"sources through calls: {why}") from None
     return SlicedHalves(module_map, merged, site_facts, nodes, listed, made, handling, called)
 
 
@@ -381,14 +378,14 @@ def _error_classes(
         try:
             made = unit_classes(parts, head, source, plan.ranges, rules, initial)
         except Unsettled as why:
-            raise _Unsliceable(f"error classes: {why}") from None
+            raise Unsliceable(f"error classes: {why}") from None
         if isinstance(made, UnitClasses):
             return made
         for index, lacked in sorted(made.items()):
-            parts[index] = _on_slice(parser, source, plan, index,
+            parts[index] = on_slice(parser, source, plan, index,
                                      partial(again, parts[index].resolved | frozenset(lacked)))[0]
             mark(f"slices: {name}: slice {index + 1} read again for the error classes' names {sorted(lacked)}")
-    raise _Unsliceable(f"error classes: names still lacking after {_CLASS_ROUNDS} reads")
+    raise Unsliceable(f"error classes: names still lacking after {_CLASS_ROUNDS} reads")
 
 
 def _potential_roots(part: SliceSites) -> list[int]:
@@ -411,7 +408,7 @@ def _unit_listing(
     and so are their sources' rows (`sources`, replaced), which read the names it shadows."""
     reason = unsliceable(parts, modules)
     if reason is not None:
-        raise _Unsliceable(reason)
+        raise Unsliceable(reason)
     offsets = [start for start, _, _ in sites.sites]
     if sites.choice.binding is not None:
         offsets.append(sites.choice.binding.offset)
@@ -428,9 +425,9 @@ def _unit_listing(
             return part, slice_sources(source, items.raw, part.references.shadowed, {}, blocks, callees=found.hot,
                                        throwers=found.throwers, cold=found.cold)
 
-        read, sources[index] = _on_slice(parser, source, plan, index, again)[0]
+        read, sources[index] = on_slice(parser, source, plan, index, again)[0]
         if read.rows != parts[index].rows:
-            raise _Unsliceable(f"the check failed: slice {index}'s items differ when it is read again")
+            raise Unsliceable(f"the check failed: slice {index}'s items differ when it is read again")
         parts[index] = read
         mark(f"slices: {name}: slice {index + 1} read again for the reference graph "
              f"({len(names)} names, {len(mine)} roots)")
@@ -453,167 +450,3 @@ def _logger_candidates(found: Supersets | None, rules: JavaScriptRules) -> froze
         return frozenset()
     return frozenset(callee for callee, count in found.level_option_calls.items()
                      if count >= rules.min_level_option_calls)
-
-
-def _helpers_first(
-    parser: Parser, source: bytes, literals: Literals, plan: slices.Plan, cores: list[int], masked: bytearray | None,
-) -> list[list[Helper]]:
-    """The helpers of each run of statements around a core, parsed alone (a few hundred bytes):
-    of L, or of the wrapper's body holding it when L's run is one large statement; or, when the
-    plan does not know L's statement ends, of each slice holding a core. Raises `_Unsliceable`
-    when those runs are more than `_HELPER_SHARE` of L and `_HELPER_BYTES`: the slices would
-    parse them again."""
-    runs = {slices.statement_at(plan, offset) for offset in cores}
-    if None in runs:
-        holding = sorted({next(i for i, (a, b) in enumerate(plan.ranges) if a <= offset < b) for offset in cores})
-        return [_on_slice(parser, source, plan, index, lambda i, tree, lists: esbuild.find_helpers(
-            Where(tree.root_node, source, literals, lists, span=plan.ranges[i])))[0] for index in holding]
-    budget = _Budget(max((plan.ranges[-1][1] - plan.ranges[0][0]) * _HELPER_SHARE, _HELPER_BYTES))
-    # the runs to parse, known before any is parsed: of L, or of a nested list (`_nested_runs`)
-    planned: list[tuple[tuple[int, int], tuple[int, int], _NestedRuns | None]] = []
-    for bytes_range, span in sorted(run for run in runs if run is not None):
-        nested = None
-        if masked is not None and bytes_range[1] - bytes_range[0] > _NESTED_HELPERS_MIN_BYTES:
-            nested = _nested_runs(parser, source, masked, bytes_range, cores)
-        budget.spend(sum(inside[1] - inside[0] for _, inside in nested) if nested is not None else
-                     bytes_range[1] - bytes_range[0])
-        planned.append((bytes_range, span, nested))
-    found = []
-    for bytes_range, span, nested in planned:
-        if nested is not None:
-            helpers = _nested_helpers(parser, source, literals, nested)
-            if helpers is not None:
-                found.extend(helpers)
-                continue
-            budget.spend(bytes_range[1] - bytes_range[0])  # a climb went above a nested list
-        tree = slices.parse_range(parser, source, bytes_range)
-        checked = slices.check_range(f"the statements at {span[0]}", span, tree)
-        if checked is not None:
-            raise _Unsliceable(f"the check failed: {checked}")
-        root = tree.root_node
-        found.append(esbuild.find_helpers(Where(root, source, literals, StatementLists(root, root), span=bytes_range)))
-    return found
-
-
-#: nested lists' braces and the runs of their statements to parse (`_nested_runs`)
-_NestedRuns = dict[tuple[tuple[int, int], tuple[int, int]], None]
-
-
-class _Budget:
-    """The bytes of L the helpers' runs may parse (`_helpers_first`)."""
-
-    def __init__(self, limit: float) -> None:
-        self.limit, self.spent = limit, 0
-
-    def spend(self, size: int) -> None:
-        self.spent += size
-        if self.spent > self.limit:
-            raise _Unsliceable(f"the module helpers' statements are {self.spent} bytes, over "
-                               f"{self.limit:.0f}: the slices would read them again")
-
-
-#: the share of L the statements holding the module helpers' cores may be (a wrapper holding
-#: a bundle whose helpers lie in no smaller run: browserify's prelude, an `__esm` module's body)
-_HELPER_SHARE = 0.2
-#: and the bytes they may be in any unit (a parse of a tenth of a second)
-_HELPER_BYTES = 1 << 20
-#: a run of L's statements larger than this, holding a helper's core, has the run of its
-#: nested list around the core read instead (a bundle wrapped whole in a function)
-_NESTED_HELPERS_MIN_BYTES = 256 << 10
-#: a nested list is read so only when the rest of its run, parsed to check it is a block, is
-#: at most this: else parsing the run itself costs no more
-_NESTED_HEAD_MAX_BYTES = 256 << 10
-
-
-def _nested_runs(
-    parser: Parser, source: bytes, masked: bytearray, bytes_range: tuple[int, int], cores: list[int],
-) -> _NestedRuns | None:
-    """For the cores in a large run of L, the nested lists holding them (their braces) and the
-    runs of their statements around them (`_nested_run`); None when a core is in no such list,
-    or in one that is no block (its head, the run around it with the list emptied, says which)."""
-    runs: _NestedRuns = {}
-    heads: dict[tuple[tuple[int, int], tuple[int, int]], bool] = {}
-    lists: dict[tuple[int, int], list[NestedList]] = {}
-    for offset in (offset for offset in cores if bytes_range[0] <= offset < bytes_range[1]):
-        nested = _nested_run(parser, source, masked, bytes_range, offset, heads, lists)
-        if nested is None:
-            return None
-        runs[nested] = None
-    return runs
-
-
-def _nested_helpers(
-    parser: Parser, source: bytes, literals: Literals, runs: _NestedRuns,
-) -> list[list[Helper]] | None:
-    """The helpers of a large run of L, from the runs of its nested lists around its cores
-    (`_nested_runs`), each parsed alone; None when that cannot be exact: a run that does not
-    parse clean, or a core's climb that would go on above its list."""
-    found = []
-    for braces, inside in sorted(runs):
-        tree = slices.parse_range(parser, source, inside)
-        if slices.check_range(f"the statements at {inside[0]}", inside, tree) is not None:
-            return None
-        root = tree.root_node
-        helpers = esbuild.nested_helpers(Where(root, source, literals, StatementLists(root, root), span=inside), braces)
-        if helpers is None:
-            return None
-        found.append(helpers)
-    return found
-
-
-def _nested_run(
-    parser: Parser, source: bytes, masked: bytearray, run: tuple[int, int], offset: int,
-    heads: dict[tuple[tuple[int, int], tuple[int, int]], bool], lists: dict[tuple[int, int], list[NestedList]],
-) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """The braces of the innermost block holding `offset` that the byte scanner reaches from
-    `run` down (a list at most two deep in each run, then again in its run while that is larger
-    than `_NESTED_HELPERS_MIN_BYTES`; a list whose head, the run less the list, is at most
-    `_NESTED_HEAD_MAX_BYTES`), and the run of its statements around `offset`; each list's head
-    checked. `heads` and `lists` keep what is found by run for the other cores. None when no
-    list of `run` holds it."""
-    found = None
-    while run[1] - run[0] > _NESTED_HELPERS_MIN_BYTES:
-        if run not in lists:
-            lists[run] = nested_lists(source, masked, *run)
-        nested = slices.nested_statement_at(source, lists[run], offset)
-        if nested is None:
-            break
-        braces, inside = nested
-        if (run[1] - run[0]) - (braces[1] - braces[0]) > _NESTED_HEAD_MAX_BYTES:
-            break  # its head would be most of the run: the run is read
-        key = (run, braces)
-        if key not in heads:
-            heads[key] = _a_block(parser, source, run, braces)
-        if not heads[key]:
-            break
-        found, run = nested, inside
-    return found
-
-
-def _a_block(parser: Parser, source: bytes, run: tuple[int, int], braces: tuple[int, int]) -> bool:
-    """Whether the list at `braces` in `run` (a run of whole statements) is a block: the run
-    parsed with the list emptied has no error and a `statement_block` there (not a class body,
-    a `switch`, or a template's `${`, which the byte scanner takes for one)."""
-    opener, end = braces
-    parser.included_ranges = [slices.parse_range_of(source, run[0], opener + 1),
-                              slices.parse_range_of(source, end - 1, run[1])]
-    head = parser.parse(source).root_node
-    brace = head.descendant_for_byte_range(opener, opener + 1)
-    block = brace.parent if brace is not None else None
-    return not head.has_error and block is not None and block.type == "statement_block" and \
-        (block.start_byte, block.end_byte) == braces
-
-
-def _on_slice(
-    parser: Parser, source: bytes, plan: slices.Plan, index: int, half: Callable[[int, Tree, StatementLists], T],
-) -> tuple[T, int]:
-    """`half` run on slice `index`, parsed and checked, and the slice root's node count. The
-    tree is freed when this returns: `half`'s value holds no node."""
-    tree = slices.parse_slice(parser, source, plan, index)
-    checked = slices.check_slice(plan, index, tree)
-    if checked is not None:
-        raise _Unsliceable(f"the check failed: {checked}")
-    root = tree.root_node
-    return half(index, tree, StatementLists(root, root)), root.descendant_count
-
-
