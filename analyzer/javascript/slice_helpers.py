@@ -82,7 +82,7 @@ _NestedRuns = dict[tuple[tuple[int, int], tuple[int, int]], None]
 
 
 class _Budget:
-    """The bytes of L the helpers' runs may parse (`_helpers_first`)."""
+    """The bytes of L the helpers' runs may parse (`helpers_first`)."""
 
     def __init__(self, limit: float) -> None:
         self.limit, self.spent = limit, 0
