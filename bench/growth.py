@@ -13,19 +13,19 @@ legal only at the top level), then the wrapped bodies; a `#!` line is dropped. E
 built once and cached under ~/.cache/erratlas/growth/ (`$ERRATLAS_CACHE`), named by the sha256
 of its recipe and checked against the sha256 of its bytes on reuse.
 
-Per input, interleaved and in rounds (every size once per round, smallest first):
-`erratlas scan INPUT --out DIR`, the same with `--jobs 1`, and
-`ast-grep run -p 'Error($$$A)' -l js --json=stream INPUT`, and tree-sitter's parse of the input
-alone, in a fresh process of the measured erratlas's Python (the floor). CPU time is user + system of the
-command and every process it waited for (`os.wait4`: erratlas's isolated child and workers
+Per input, interleaved and in rounds (every size once per round, smallest first): `erratlas scan
+INPUT --out DIR`, the same with `--jobs 1`, and `ast-grep run -p 'Error($$$A)' -l js
+--json=stream INPUT`, and tree-sitter's parse of the input alone, in a fresh process of the
+measured erratlas's Python (the floor). Wall time is the command's; CPU time is user + system of
+the command and every process it waited for (`os.wait4`: erratlas's isolated child and workers
 included); peak RSS is the largest single process's (`ru_maxrss`); the peak PSS sum over the
 whole process tree is sampled every 50 ms. Prints a markdown table: medians with the range of
 every run in brackets, the per-MB figures and each one's ratio to the smallest input's; CPU also
 split into user time per MB and system time, with the minor page faults and the system time a
 fault (median system time over median faults): on a VM a fault's cost can grow with the heap
 (docs/performance.md, "Growth with the input's size"), the work the tool does cannot. A scan
-refused by a bound (exit 2, one line) is reported with that line. `--plot PATH` writes an SVG
-of CPU s/MB and MiB/MB against the size.
+refused by a bound (exit 2, one line) is reported with that line. `--plot PATH` writes an SVG of
+CPU s/MB and MiB/MB against the size.
 """
 
 from __future__ import annotations
@@ -276,17 +276,19 @@ def per_mb(series: Series, size: int, mb: dict[int, float], field: str, scale: f
 
 def table(all_series: list[Series], mb: dict[int, float]) -> list[str]:
     lines = [
-        "| MB | tool | callsites / matches | CPU s | CPU s/MB | x smallest | user s/MB | x smallest | sys s "
-        "| minor faults | µs a fault | peak RSS MiB | MiB/MB | x smallest | peak PSS sum MiB |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| MB | tool | callsites / matches | wall s | wall s/MB | x smallest | CPU s | CPU s/MB | x smallest "
+        "| user s/MB | x smallest | sys s | minor faults | µs a fault | peak RSS MiB | MiB/MB | x smallest "
+        "| peak PSS sum MiB |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for size in mb:
         for series in all_series:
             if size in series.refused and size not in series.runs:
                 lines.append(f"| {mb[size]:.1f} | {series.label} | refused: {series.refused[size]} "
-                             f"| | | | | | | | | | | |")
+                             f"| | | | | | | | | | | | | | |")
                 continue
             base = min(series.runs)
+            wall, base_wall = per_mb(series, size, mb, "wall"), per_mb(series, base, mb, "wall")
             cpu, base_cpu = per_mb(series, size, mb, "cpu"), per_mb(series, base, mb, "cpu")
             rss, base_rss = per_mb(series, size, mb, "maxrss", 2**20), per_mb(series, base, mb, "maxrss", 2**20)
             user, base_user = per_mb(series, size, mb, "user"), per_mb(series, base, mb, "user")
@@ -294,7 +296,8 @@ def table(all_series: list[Series], mb: dict[int, float]) -> list[str]:
             found = f"{series.found[size]:,}" if size in series.found else "-"
             per_fault = series.median(size, "system") / faults * 1e6 if faults else 0.0
             lines.append(
-                f"| {mb[size]:.1f} | {series.label} | {found} | {series.spread(size, 'cpu')} "
+                f"| {mb[size]:.1f} | {series.label} | {found} | {series.spread(size, 'wall')} "
+                f"| {wall:.3f} | {wall / base_wall:.2f}x | {series.spread(size, 'cpu')} "
                 f"| {cpu:.3f} | {cpu / base_cpu:.2f}x | {user:.3f} | {user / base_user:.2f}x "
                 f"| {series.spread(size, 'system')} | {faults:,.0f} | {per_fault:.1f} "
                 f"| {series.spread(size, 'maxrss', 2**20, 0)} | {rss:.1f} "

@@ -73,18 +73,7 @@ def core_offsets(literals: Literals) -> list[int]:
 def find_helpers(where: Where) -> list[Helper]:
     """The helpers whose core match `where`'s tree reads, in the unit's order; the unit's are
     every tree's, merged by `unit_helpers` (docs/slices.md, stage 3b: found before any wrapper)."""
-    root, main = where.root, where.lists.main
-    found: list[Helper] = []
-    for core, (search, role, strict) in enumerate(_HELPER_CORES):
-        for rank, match in enumerate(where.literals.matches(search)):
-            if not where.holds(match.start()):
-                continue
-            helper = _helper_at(root, match, role, strict)
-            if helper:
-                name, container = helper
-                bounds = None if container.id == main.id else (container.start_byte, container.end_byte)
-                found.append(Helper(name, role, bounds, (core, rank)))
-    return found
+    return _helpers(where, where.lists.main.id, None, nested=False) or []
 
 
 def unit_helpers(parts: Sequence[Sequence[Helper]]) -> list[Helper]:
@@ -138,18 +127,23 @@ def nested_helpers(where: Where, bounds: tuple[int, int]) -> list[Helper] | None
     """`find_helpers` on a run of statements of a nested list (a wrapper function's body) parsed
     alone: its root stands for that list, whose bounds are `bounds`. None when a core's climb
     meets the root undecided: the whole tree's would go on above the list."""
-    root = where.root
+    return _helpers(where, where.root.id, bounds, nested=True)
+
+
+def _helpers(where: Where, main: int, bounds: tuple[int, int] | None, nested: bool) -> list[Helper] | None:
+    """The helpers of `where`'s cores; those declared in the list whose node id is `main` get
+    `bounds` as their container. `nested`: None when a climb meets the root undecided."""
     found: list[Helper] = []
     for core, (search, role, strict) in enumerate(_HELPER_CORES):
         for rank, match in enumerate(where.literals.matches(search)):
             if not where.holds(match.start()):
                 continue
-            helper = _helper_at(root, match, role, strict)
-            if helper is False:
+            helper = _helper_at(where.root, match, role, strict)
+            if helper is False and nested:
                 return None
             if helper:
                 name, container = helper
-                inside = bounds if container.id == root.id else (container.start_byte, container.end_byte)
+                inside = bounds if container.id == main else (container.start_byte, container.end_byte)
                 found.append(Helper(name, role, inside, (core, rank)))
     return found
 
