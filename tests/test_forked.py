@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.parallel import forked
 from analyzer.parallel.forked import LOST, ChildLost, Side, from_both_ends
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
@@ -148,6 +149,24 @@ def test_where_the_ends_meet_each_task_is_done_once(count: int, tmp_path: Path) 
             assert sorted(map(int, (tmp_path / "runs").read_bytes().split())) == list(range(count))
     finally:
         os.close(log)
+    assert not _children()
+
+
+def test_a_claims_lock_left_held_by_a_lost_child_costs_time_never_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child killed while it holds the claims' lock never releases it: each claim here waits
+    `_CLAIM_WAIT`, then takes its task."""
+    monkeypatch.setattr(forked, "_CLAIM_WAIT", 0.2)
+    parent = os.getpid()
+
+    def work(index: int, need: Callable[[], int]) -> int:
+        if os.getpid() != parent:
+            claims._lock.acquire()  # held, then lost with the child
+            os._exit(3)
+        return index * need()
+
+    claims = forked._Claims(0)
+    monkeypatch.setattr(forked, "_Claims", lambda count: claims.__init__(count) or claims)
+    assert from_both_ends(work, 6, _one) == list(range(6))
     assert not _children()
 
 
