@@ -26,6 +26,7 @@ from analyzer.javascript.classes import (
 from analyzer.javascript.compiled import ReadsTheList, compiled_class, compiled_fields
 from analyzer.javascript.resolve import Reference, Resolution
 from analyzer.javascript.rules import JavaScriptRules
+from analyzer.javascript.sink_levels import LARGE_STATEMENT, LevelBindings, Undecided
 from analyzer.javascript.syntax import VAR_SCOPE_TYPES, spaced, starts_word
 from analyzer.javascript.top_bindings import Bound, TopBindings, TopScopes, merged, top_bindings
 from analyzer.javascript.top_declared import declared_start, top_declared
@@ -271,6 +272,7 @@ def _bind_heritages(
     of its ladder that binds it (exact there: a binding inside a range is found with the range's
     occurrences only), the last range's answer else; the names of `resolved` are there already."""
     pending = [(index, 0) for index, (name, _, _) in enumerate(named) if name not in resolved and ladders[index]]
+    pending = _by_levels(tree, source, named, ladders, references, pending)
     while pending:
         groups: dict[tuple[int, int], set[str]] = {}
         for index, level in pending:
@@ -288,6 +290,32 @@ def _bind_heritages(
             else:
                 references[reference.node.start_byte] = reference
         pending = later
+
+
+def _by_levels(
+    tree: Tree, source: bytes, named: list[tuple[str, Node, Node]], ladders: list[list[tuple[int, int]]],
+    references: dict[int, Reference], pending: list[tuple[int, int]],
+) -> list[tuple[int, int]]:
+    """Binds in `references` the heritages whose statement of L is large (a release wrapped in a
+    function) and whose binding lies below their outermost function's level
+    (`sink_levels.LevelBindings`: no search of the statement's bytes, the binding the statement's
+    resolution gives); the others are left pending for their ladder."""
+    large = [(index, level) for index, level in pending
+             if ladders[index][-1][1] - ladders[index][-1][0] >= LARGE_STATEMENT]
+    if not large or tree.root_node.has_error:
+        return pending
+    levels = LevelBindings(tree, frozenset(named[index][0].encode() for index, _ in large),
+                           lambda name, within: Resolution(tree, source, {name.decode("utf-8", "replace")}, within))
+    decided = set()
+    for index, _ in large:
+        name, _, identifier = named[index]
+        try:
+            binding = levels.below_outermost(name.encode(), identifier)
+        except Undecided:
+            continue
+        references[identifier.start_byte] = Reference(name, identifier, binding)
+        decided.add(index)
+    return [(index, level) for index, level in pending if index not in decided]
 
 
 def _further(source: bytes, name: str, ladder: list[tuple[int, int]], level: int) -> int | None:

@@ -120,6 +120,7 @@ _SPECULATED = 3
 def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]], span: tuple[int, int],
                 scopes: TopScopes | None) -> SinkRows:
     """`slice_sink` of a slice."""
+    from analyzer.javascript.sink_levels import LARGE_STATEMENT, LevelBindings, Undecided
     from analyzer.javascript.top_bindings import TopBindings, merged, top_bindings
 
     by_name = Counter(node.text or b"" for node, itself in candidates if itself)
@@ -144,7 +145,7 @@ def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool
     root = tree.root_node
     statements = root.children
     firsts = [statement.start_byte for statement in statements]
-    held: dict[bytes, dict[int, None]] = {}
+    held: dict[bytes, dict[int, list[Node]]] = {}
     for node, _ in candidates:
         name = node.text or b""
         if name in common or name in wide:
@@ -152,11 +153,19 @@ def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool
         if name not in held and len(name) == 1 and _byte_past(source, name, _MAX_OCCURRENCES + 2, *span):
             common.add(name)  # a byte: counted over the range at once, where it is most often common
             continue
-        held.setdefault(name, {})[bisect.bisect_right(firsts, node.start_byte) - 1] = None
+        held.setdefault(name, {}).setdefault(bisect.bisect_right(firsts, node.start_byte) - 1, []).append(node)
+    levels = None if root.has_error else LevelBindings(tree, frozenset(held), lambda name, within: _within(
+        tree, source, name, within))
     for name, places in held.items():
         counted = 0
         for at in sorted(places):
             statement = statements[at]
+            if levels is not None and statement.end_byte - statement.start_byte >= LARGE_STATEMENT:
+                try:  # its calls' bindings without a search of its bytes
+                    bound.update(levels.bindings(name, places[at]))
+                    continue
+                except Undecided:
+                    pass
             within = (statement.start_byte, statement.end_byte)
             starts = _at_most(source, name, _MAX_OCCURRENCES + 2 - counted, *within)
             if starts is None:
@@ -181,6 +190,15 @@ def _byte_past(source: bytes, byte: bytes, limit: int, start: int, end: int) -> 
         if stop == end:
             return False
         at, size = stop, max(size * 2, (stop - start) * (limit + 1) * 5 // (4 * max(counted, 1)))
+
+
+def _within(tree: Tree, source: bytes, name: bytes, within: tuple[int, int]) -> Resolution | None:
+    """`name` resolved in `within`; None when its bytes occur there too often to be."""
+    starts = _at_most(source, name, _MAX_OCCURRENCES + 2, *within)
+    if starts is None:
+        return None
+    given = starts if name and not _overlaps(name) else None
+    return Resolution(tree, source, {name.decode("utf-8", "replace")}, within=within, starts=given)
 
 
 def _resolve(tree: Tree, source: bytes, name: bytes, within: tuple[int, int] | None, starts: list[int],

@@ -26,6 +26,24 @@ def top_declared(
     among L's statements and the statements they hold, never inside a function or a class. A
     declared name is met with the names' bytes where the walk finds it: only the few it holds
     are decoded, sorted and resolved."""
+    found = level_declared(root, names)
+    top = TopBindings()
+    targets: dict[tuple[str, int], int | None] = {}
+    for node, name in sorted(found, key=lambda pair: pair[0].start_byte):
+        binding = declaration(name, node, root)
+        scope = scopes.scope_of(binding) if binding is not None else None
+        if binding is None or scope is None:
+            continue
+        (top.function if scope == "function" else top.block).setdefault(name, scopes.row(binding))
+        targets[binding.key] = declared_start(binding)
+    return top, targets
+
+
+def level_declared(root: Node, names: frozenset[str]) -> list[tuple[Node, str]]:
+    """The identifiers of `names` in a declaring place of `root`'s own level: its statements and
+    the statements they hold (a `var` there is the level's), never inside a function or a class;
+    unordered. `root`: L, or a function's body. What each declares, and where, is `declaration`'s
+    answer (a `let` in a block the walk enters is that block's)."""
     wanted = {name.encode(): name for name in names}
     found: list[tuple[Node, str]] = []
 
@@ -38,6 +56,7 @@ def top_declared(
         if name is not None:
             found.append((identifier, name))
 
+    root_id = root.id
     stack = [root]
     while stack:
         node = stack.pop()
@@ -53,7 +72,7 @@ def top_declared(
                 if target is None:
                     continue
                 if target.type != "identifier":
-                    for identifier in _identifiers(target):
+                    for identifier in identifiers_in(target):
                         meet(identifier, identifier.text)
                 elif (data := target.text) in wanted or not data or not data.isascii():
                     meet(target, data)
@@ -61,27 +80,18 @@ def top_declared(
         if kind == "for_in_statement":
             left = node.child_by_field_name("left")
             if left is not None:
-                for identifier in _identifiers(left):
+                for identifier in identifiers_in(left):
                     meet(identifier, identifier.text)
         elif kind == "import_statement":
-            for identifier in _identifiers(node):
+            for identifier in identifiers_in(node):
                 meet(identifier, identifier.text)
             continue
-        if kind in _HOLDING or node.id == scopes.root_id:
+        if kind in _HOLDING or node.id == root_id:
             stack.extend(reversed(node.named_children))
-    top = TopBindings()
-    targets: dict[tuple[str, int], int | None] = {}
-    for node, name in sorted(found, key=lambda pair: pair[0].start_byte):
-        binding = declaration(name, node, root)
-        scope = scopes.scope_of(binding) if binding is not None else None
-        if binding is None or scope is None:
-            continue
-        (top.function if scope == "function" else top.block).setdefault(name, scopes.row(binding))
-        targets[binding.key] = declared_start(binding)
-    return top, targets
+    return found
 
 
-def _identifiers(node: Node) -> list[Node]:
+def identifiers_in(node: Node) -> list[Node]:
     """The identifiers in a pattern (or an import clause), in source order."""
     out = []
     stack = [node]
