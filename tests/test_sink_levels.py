@@ -127,11 +127,33 @@ def test_a_name_too_common_in_the_statement_of_the_functions_list_is_undecided()
 
 @pytest.mark.parametrize("name", ["demo.min.js", "demo.cjs.min.js", "demo.terser.min.js", "demo.bun.min.js"])
 def test_real_bundles_wrapped_whole_are_bound_by_levels_as_by_the_search(name: str) -> None:
-    source = b"(function(){\n" + (FIXTURES / "demo" / name).read_bytes().split(b"\n//# sourceMappingURL")[0] + b"\n})();\n"
+    bundle = (FIXTURES / "demo" / name).read_bytes().split(b"\n//# sourceMappingURL")[0]
+    source = b"(function(){\n" + bundle + b"\n})();\n"
     names: list[bytes] = []
     decided, undecided = _decided(source, names)
     # undecided: `e` and `t`, whose bytes occur past the count (4,098) in their function's statement
     assert decided > 100 and undecided < decided / 10 and {len(name) for name in names} <= {1}
+    tree = parse(source)
+    (statement,) = tree.root_node.named_children
+    heritages = _heritages(tree.root_node)
+    levels = LevelBindings(tree, frozenset(h.text for h in heritages), lambda name, within: Resolution(
+        tree, source, {name.decode()}, within))
+    for heritage in heritages:
+        found = levels.with_global(source, heritage.text, heritage)
+        key = found.key if found is not None else None
+        assert key == _statement_key(tree, source, statement, heritage), heritage.text
+    assert heritages
+
+
+def _heritages(root: Node) -> list[Node]:
+    """The identifiers a class extends (`class A extends B`), in source order."""
+    out, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "class_heritage" and node.named_children and node.named_children[0].type == "identifier":
+            out.append(node.named_children[0])
+        stack.extend(reversed(node.named_children))
+    return out
 
 
 def test_a_sliced_scan_binds_its_large_statements_by_levels(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -161,7 +183,8 @@ def test_a_sliced_scan_binds_its_large_statements_by_levels(monkeypatch: pytest.
 
 
 #: heritages in a wrapper: bound in the class's function, at the wrapper's level (first
-#: declaration kept), in L's scope (undecided: the caller needs L's binding) and global
+#: declaration kept), in L's scope in another statement or global (None: the merge re-binds
+#: it), and in L's scope in the wrapper's own statement (undecided: the caller needs L's binding)
 HERITAGES = """
 class Outer extends Error {}
 (function (P) {
@@ -178,29 +201,24 @@ class Outer extends Error {}
   class F extends Missing {}
   function G() { class H extends G {} }
 })();
+var Same = class {}, Wrapped = (function () { class Z extends Same {} })();
 """
 
 
 def test_every_heritage_the_levels_decide_is_bound_as_the_statements_search_binds_it() -> None:
     source = HERITAGES.encode()
     tree = parse(source)
-    heritages = []
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.type == "class_heritage" and node.named_children and node.named_children[0].type == "identifier":
-            heritages.append(node.named_children[0])
-        stack.extend(node.named_children)
+    heritages = _heritages(tree.root_node)
     levels = LevelBindings(tree, frozenset(h.text for h in heritages), lambda name, within: Resolution(
         tree, source, {name.decode()}, within))
     decided = {}
     for heritage in heritages:
         statement = next(s for s in tree.root_node.named_children if s.start_byte <= heritage.start_byte < s.end_byte)
         try:
-            found = levels.below_outermost(heritage.text, heritage)
+            found = levels.with_global(source, heritage.text, heritage)
         except Undecided:
             continue
-        decided[heritage.text] = found.key
-        assert found.key == _statement_key(tree, source, statement, heritage), heritage.text
-    assert set(decided) == {b"Local", b"Base", b"A", b"Twice", b"B", b"P", b"G"}
-    assert decided[b"Twice"] == ("Twice", source.index(b"Twice = 1"))
+        decided[heritage.text] = found.key if found is not None else None
+        assert decided[heritage.text] == _statement_key(tree, source, statement, heritage), heritage.text
+    assert set(decided) == {b"Local", b"Base", b"A", b"Twice", b"B", b"P", b"G", b"Missing", b"Outer", b"Error"}
+    assert decided[b"Twice"] == ("Twice", source.index(b"Twice = 1")) and decided[b"Missing"] is None

@@ -297,7 +297,7 @@ def _by_levels(
     references: dict[int, Reference], pending: list[tuple[int, int]],
 ) -> list[tuple[int, int]]:
     """Binds in `references` the heritages whose statement of L is large (a release wrapped in a
-    function) and whose binding lies below their outermost function's level
+    function) whose binding lies at or below their outermost function's level, or is the global
     (`sink_levels.LevelBindings`: no search of the statement's bytes, the binding the statement's
     resolution gives); the others are left pending for their ladder."""
     large = [(index, level) for index, level in pending
@@ -310,7 +310,7 @@ def _by_levels(
     for index, _ in large:
         name, _, identifier = named[index]
         try:
-            binding = levels.below_outermost(name.encode(), identifier)
+            binding = levels.with_global(source, name.encode(), identifier)
         except Undecided:
             continue
         references[identifier.start_byte] = Reference(name, identifier, binding)

@@ -56,12 +56,18 @@ class LevelBindings:
                 out[node.id] = found
         return out
 
-    def below_outermost(self, name: bytes, node: Node) -> Binding:
-        """The binding of the reference `node` in a scope inside its outermost function or at
-        that function's level; Undecided for any other (a caller that needs L's binding of it)."""
+    def with_global(self, source: bytes, name: bytes, node: Node) -> Binding | None:
+        """`node`'s binding for a caller that needs L's binding too: None for the global, when
+        the name is bound above F and its bytes are nowhere in F's statement of L outside F
+        (only a declaration of L's level there could bind it); Undecided when they are."""
         found = self._binding(name, node)
         if found is None:
-            raise Undecided
+            chain = ancestors(node, self.root)
+            function = next(n for n in reversed(chain[:-1]) if n.kind_id in _FUNCTION_SYMBOLS)
+            statement = chain[-2]
+            if source.find(name, statement.start_byte, function.start_byte) >= 0 or \
+                    source.find(name, function.end_byte, statement.end_byte) >= 0:
+                raise Undecided
         return found
 
     def _binding(self, name: bytes, node: Node) -> Binding | None:
