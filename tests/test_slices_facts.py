@@ -7,9 +7,11 @@ cut of the synthetic units, or the unit falls back when a merged site is at modu
 from __future__ import annotations
 
 import hashlib
+import os
+from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, run, tree_bytes
 from test_slices_bindings import BUN as BINDINGS_BUN
 from test_slices_bindings import PROGRAM as BINDINGS_PROGRAM
 from test_slices_bindings import hand_plan, parsed, plans
@@ -181,3 +183,28 @@ def test_a_flow_with_too_many_fates_reads_the_unit_whole() -> None:
     for plan in [hand_plan(source, [1]), hand_plan(source, [2])]:
         merged, _ = sliced_facts("many.js", source, plan)
         assert isinstance(merged, str) and merged.startswith(f"a flow that hangs on more than {MAX_FATES} fates")
+
+
+#: Bun's wrapper holding a logger candidate with a default level (`o = {level: ...}`) called at
+#: L's level: its speculated site's function is the wrapper, a head node, whose names (L emptied)
+#: must not stand for the names of the nodes inside it (found by a fuzz of the sliced read)
+WRAPPED_CANDIDATE = (
+    BUN_HEAD + "function f(a){ if (!a) throw new Error('f failed: ' + a); return a; };"
+    "function N(m, o = {level: 'debug'}) { V.push(m); };"
+    "try { done(); } catch (e) { N(e); };"
+    + "".join(f"var q{at} = [{','.join('0123456789' * 45)}];" + (
+        "function k(b){ try { b(); } catch (e) { console.error(e); } };" if at == 1 else "") for at in range(1, 6))
+    + "})"
+)
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_a_head_nodes_names_leave_the_names_inside_it_alone(tmp_path: Path, count: int) -> None:
+    bundle = tmp_path / "wrapped.js"
+    bundle.write_text(WRAPPED_CANDIDATE)
+    whole, sliced = tmp_path / "whole", tmp_path / "sliced"
+    for out, extra in ((whole, ()), (sliced, ("--slices", count))):
+        done = run("scan", bundle, "--out", out, "--jobs", 1, *extra, env={**os.environ, "ERRATLAS_TRACE": "1"})
+        assert done.returncode == 0, done.stderr
+    assert "merged from slices" in done.stderr and "the whole tree" not in done.stderr
+    assert tree_bytes(sliced) == tree_bytes(whole)

@@ -111,8 +111,12 @@ class Normalizer:
     """Alpha-normalized digests of anchors (nodes or windows) of one tree, cached by node id:
     one per tree (`unit_tree.UnitTree`), since a freed tree's ids are reused by the next."""
 
-    def __init__(self, source: bytes, budget: WorkBudget | None = None, names: KnownNames | None = None) -> None:
+    def __init__(self, source: bytes, budget: WorkBudget | None = None, names: KnownNames | None = None,
+                 own: tuple[int, int] | None = None) -> None:
         self.source = source
+        #: the bytes this tree parsed, when it is a slice's: a node of its head tree reaching past
+        #: them (Bun's wrapper around L) lacks L's names, and its names are never kept
+        self.own = own
         #: node visits left for this tree's callsites (the work bound), None: unbounded
         self.budget = budget
         self._cache: dict[object, bytes] = {}
@@ -218,7 +222,8 @@ class Normalizer:
             starts, stops = list(map(_START, captured)), list(map(_END, captured))
         else:
             starts, stops = self._around(node, known, first, last)
-        known.keep(first, last, start, end, starts, stops)
+        if self.own is None or (self.own[0] <= start and end <= self.own[1]):
+            known.keep(first, last, start, end, starts, stops)
         return starts, stops
 
     def _around(self, node: Node, known: KnownNames, first: int, last: int) -> Names:

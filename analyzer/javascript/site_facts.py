@@ -219,8 +219,8 @@ class _Visits(Normalizer):
     length, the nodes digested whole, cached or not) instead of spending it: the merge counts
     the visits of the sites it keeps, each node once, as the whole tree's one normalizer does."""
 
-    def __init__(self, source: bytes) -> None:
-        super().__init__(source)
+    def __init__(self, source: bytes, own: tuple[int, int] | None = None) -> None:
+        super().__init__(source, own=own)
         self.chain = 0
         self.digested: list[Digested] = []
         #: False once the facts are made: the slice's other halves digest on it, unnoted
@@ -263,7 +263,7 @@ def facts_tree(tree: Tree, source: bytes, head: tuple[Node, ...], list_type: str
     the slice's other halves read the tree through it after the facts (its digests, names,
     sibling runs and scope entries made once: docs/slices.md, stage 7)."""
     part = UnitTree(tree, source, None, head, list_type)
-    part.normalizer = _Visits(source)
+    part.normalizer = _Visits(source, part.normalizer.own)
     return part
 
 

@@ -39,7 +39,8 @@ class UnitTree:
         self.root = tree.root_node
         self.head = tuple(head)
         self.list_type = list_type
-        self.normalizer = Normalizer(source, budget, names)
+        self.normalizer = Normalizer(source, budget, names,
+                                     (self.root.start_byte, self.root.end_byte) if self.head else None)
         #: each scope node's (name, kind) by node id (`scopes.scope_of`'s `known`)
         self.scopes: dict[int, tuple[str, str] | None] = {}
 
