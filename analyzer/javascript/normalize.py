@@ -114,19 +114,17 @@ class Normalizer:
     def __init__(self, source: bytes, budget: WorkBudget | None = None, names: KnownNames | None = None,
                  own: tuple[int, int] | None = None) -> None:
         self.source = source
-        #: the bytes this tree parsed, when it is a slice's: a node of its head tree reaching past
-        #: them (Bun's wrapper around L) lacks L's names, and its names are never kept
+        #: a slice's bytes: a head node past them (Bun's wrapper, L emptied) lacks L's names: never kept
         self.own = own
         #: node visits left for this tree's callsites (the work bound), None: unbounded
         self.budget = budget
         self._cache: dict[object, bytes] = {}
         #: the run of siblings each window is cut from (`anchor_of`)
         self.siblings = Siblings()
-        #: the names of every node captured so far (callsites', handlers' and bindings' anchors):
-        #: keyed by offset, so that the trees of one unit may share them (`names`)
+        #: the names of every node captured so far (callsites', handlers', bindings' anchors), by
+        #: offset: the trees of one unit may share them (`names`)
         self._known = KnownNames() if names is None else names
-        #: (start, end, type) of the nodes whose digest's visits were counted on another tree of
-        #: the unit (a sliced unit's callsites' facts, docs/slices.md, stage 10c): not spent again
+        #: (start, end, type) of nodes whose digest's visits another tree counted (docs/slices.md, 10c)
         self.paid: frozenset[tuple[int, int, str]] = frozenset()
 
     def digest(self, node: Anchor) -> bytes:
@@ -222,7 +220,7 @@ class Normalizer:
             starts, stops = list(map(_START, captured)), list(map(_END, captured))
         else:
             starts, stops = self._around(node, known, first, last)
-        if self.own is None or (self.own[0] <= start and end <= self.own[1]):
+        if self.own is None or self.own[0] <= start <= end <= self.own[1]:
             known.keep(first, last, start, end, starts, stops)
         return starts, stops
 
