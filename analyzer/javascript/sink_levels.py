@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tree_sitter import Node, Tree
 
 from analyzer.javascript.resolve import Binding, Resolution, declaration
-from analyzer.javascript.syntax import BLOCK_SCOPE_TYPES, FUNCTION_TYPES, VAR_SCOPE_TYPES, ancestors, symbols_of
+from analyzer.javascript.syntax import BLOCK_SCOPE_TYPES, FUNCTION_TYPES, VAR_SCOPE_TYPES, ancestors, same, symbols_of
 from analyzer.javascript.top_declared import identifiers_in, level_declared
 
 #: a statement of L this large has its candidates' names bound here, not by a search of its bytes
@@ -51,7 +51,7 @@ class LevelBindings:
         (none for a call bound in L's scope or the global); Undecided when any is not told."""
         out: dict[int, Binding] = {}
         for node in nodes:
-            found = self._binding(name, node)
+            found, _, _ = self._binding(name, node)
             if found is not None:
                 out[node.id] = found
         return out
@@ -60,17 +60,14 @@ class LevelBindings:
         """`node`'s binding for a caller that needs L's binding too: None for the global, when
         the name is bound above F and its bytes are nowhere in F's statement of L outside F
         (only a declaration of L's level there could bind it); Undecided when they are."""
-        found = self._binding(name, node)
-        if found is None:
-            chain = ancestors(node, self.root)
-            function = next(n for n in reversed(chain[:-1]) if n.kind_id in _FUNCTION_SYMBOLS)
-            statement = chain[-2]
-            if source.find(name, statement.start_byte, function.start_byte) >= 0 or \
-                    source.find(name, function.end_byte, statement.end_byte) >= 0:
-                raise Undecided
+        found, function, statement = self._binding(name, node)
+        if found is None and (source.find(name, statement.start_byte, function.start_byte) >= 0
+                              or source.find(name, function.end_byte, statement.end_byte) >= 0):
+            raise Undecided
         return found
 
-    def _binding(self, name: bytes, node: Node) -> Binding | None:
+    def _binding(self, name: bytes, node: Node) -> tuple[Binding | None, Node, Node]:
+        """The call's binding below L (None: L's or the global), F, and F's statement of L."""
         chain = ancestors(node, self.root)  # innermost first, the root last
         outermost = None
         for at in range(len(chain) - 2, -1, -1):
@@ -80,7 +77,7 @@ class LevelBindings:
         if outermost is None or outermost < 2:
             raise Undecided
         function, body, statement = chain[outermost], chain[outermost - 1], chain[outermost - 2]
-        if body.type != "statement_block" or not _same(function.child_by_field_name("body"), body):
+        if body.type != "statement_block" or not same(function.child_by_field_name("body"), body):
             raise Undecided  # the call is in F's parameters
         if any(above.kind_id in _SCOPE_SYMBOLS for above in chain[outermost + 1:-1]):
             raise Undecided
@@ -88,12 +85,12 @@ class LevelBindings:
         if node.id not in inner:
             raise Undecided  # never: a callee is an occurrence of its name wherever it is searched
         found = inner[node.id]
-        if found is not None and statement.start_byte <= found.scope.start_byte \
-                and found.scope.end_byte <= statement.end_byte:
-            return found
-        level = self._level(function, body)
-        text = name.decode("utf-8", "replace")
-        return level.get((text, body.id)) or level.get((text, function.id))
+        scope = found.scope if found is not None else None
+        if scope is None or not statement.start_byte <= scope.start_byte <= scope.end_byte <= statement.end_byte:
+            level = self._level(function, body)
+            text = name.decode("utf-8", "replace")
+            found = level.get((text, body.id)) or level.get((text, function.id))
+        return found, function, chain[-2]
 
     def _inner_bindings(self, name: bytes, statement: Node) -> dict[int, Binding | None]:
         key = (name, statement.id)
@@ -124,6 +121,3 @@ class LevelBindings:
                 level.setdefault((name, binding.scope.id), binding)
         return level
 
-
-def _same(a: Node | None, b: Node) -> bool:
-    return a is not None and a.id == b.id
