@@ -60,7 +60,7 @@ def test_the_query_and_the_walk_of_statements_keep_what_a_walk_of_every_node_kee
         body._walk_every_node(statements, expression, every)
         consumed: set[int] = set()
         body._walk_consumed(statements, expression, consumed)
-        assert [n.id for n in body._kept_in(block)] == [n.id for n in every.nodes]
+        assert [n.id for n in body._kept_in(block, statements)[0]] == [n.id for n in every.nodes]
         assert consumed == every.consumed
 
 
@@ -119,7 +119,7 @@ def test_an_empty_body_gets_what_the_walk_and_the_split_of_its_statements_give(s
         assert (walked.nodes, walked.aliases, walked.made, walked.derived, walked.consumed) == \
             (fast.walked.nodes, fast.walked.aliases, fast.walked.made, fast.walked.derived, fast.walked.consumed)
         general = tuple(BranchFacts(test, fast._dispositions(parts, values))
-                        for test, parts, values in split(fast.statements, fast.walked.aliases))
+                        for test, parts, values in split(fast.statements, fast._is_caught))
         assert fast.branches() == general
 
 

@@ -13,6 +13,7 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
+from analyzer.javascript.handlers.bindings import Bindings, Key, pattern_names, shadowing_regions
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     first_named,
@@ -61,9 +62,14 @@ _EXPRESSIONS = frozenset({
     "pair_pattern", "rest_pattern", "shorthand_property_identifier_pattern", "meta_property", "comment"})
 _EXPRESSION_SYMBOLS = symbols_of(_EXPRESSIONS)
 _KEPT = Query(LANGUAGE, f"[{' '.join(f'({t})' for t in sorted(_COLLECTED))}] @kept "
-                        f"[{' '.join(f'({t})' for t in sorted(BOUNDARIES))}] @boundary")
+                        f"[{' '.join(f'({t})' for t in sorted(BOUNDARIES))}] @boundary "
+                        "[(lexical_declaration) (for_in_statement)] @scoping")
 _KEPT_CURSOR = QueryCursor(_KEPT)
-_NOT_CONSUMED = repeat(False)
+#: where a node's value goes, as the walks read it: nowhere that passes it on, discarded or
+#: returned (a call there is given what it is given for good), or thrown (a sequence's last member
+#: is thrown, the others discarded)
+_KEPT_VALUE, _CONSUMED, _THROWN = 0, 1, 2
+_NOT_CONSUMED = repeat(_KEPT_VALUE)
 _START = attrgetter("start_byte")
 
 
@@ -110,15 +116,15 @@ class _Walked:
     """What the walk of a handler's body keeps, in source order."""
 
     nodes: list[Node] = field(default_factory=list)
-    #: names bound to the caught value (`const t = e`), the parameter included
-    aliases: set[bytes] = field(default_factory=set)
-    #: names bound to a new error in the body: name -> the construction
-    made: dict[bytes, Node] = field(default_factory=dict)
-    #: names bound to a value read from the caught one (`const m = e.message`, `let j = f(e)`)
-    derived: set[bytes] = field(default_factory=set)
-    #: of those, names bound to an object literal holding the caught value as a field (`const o =
-    #: {cause: e}`), name -> the literal: an error given one as its options may keep the cause
-    keeping: dict[bytes, Node] = field(default_factory=dict)
+    #: bindings of the caught value (`const t = e`), the parameter included
+    aliases: set[Key] = field(default_factory=set)
+    #: bindings of a new error in the body: binding -> the construction
+    made: dict[Key, Node] = field(default_factory=dict)
+    #: bindings of a value read from the caught one (`const m = e.message`, `let j = f(e)`)
+    derived: set[Key] = field(default_factory=set)
+    #: of those, bindings of an object literal holding the caught value as a field (`const o =
+    #: {cause: e}`), binding -> the literal: an error given one as its options may keep the cause
+    keeping: dict[Key, Node] = field(default_factory=dict)
     #: calls whose value is discarded or returned (`cb(e);`, `return cb(e)`, `x && cb(e)`), by node id
     consumed: set[int] = field(default_factory=set)
 
@@ -143,12 +149,15 @@ class Body:
             elif body is not None:
                 self.expression = body
         self.param = param
+        #: which binding each name of the body is (set by the walk: where names are declared again)
+        self.bindings = Bindings(node, self._root, [])
         # an empty body keeps nothing: neither its query nor its walk is run
         empty = not self.statements and self.expression is None
-        self.walked = _Walked(aliases={param.encode()} if param is not None else set()) if empty \
+        self.walked = _Walked(aliases={(param.encode(), -1)} if param is not None else set()) if empty \
             else self._walk(param.encode() if param is not None else None)
         #: `_mentions` by node id: a call's arguments are asked of by its sink candidacy and its disposition
         self._mentioned: dict[int, bool] = {}
+        self._reading: tuple[set[bytes], Callable[[Node], bool] | None] | None = None
         #: (start, end) of the callees that are the bundle's error sink (`report`)
         self.sink: frozenset[tuple[int, int]] = frozenset()
         self._retry: bool | None = None
@@ -167,6 +176,13 @@ class Body:
         thrown = first_named(statements[0])
         thrown = without_parentheses(thrown) if thrown is not None else None
         return thrown is not None and thrown.type == "identifier" and text(thrown) == param
+
+    def key(self, name: Node) -> Key:
+        """The binding an identifier of the body names (`bindings.Bindings.key`)."""
+        return self.bindings.key(name)
+
+    def refers(self, wanted: set[Key]) -> Callable[[Node], bool] | None:
+        return self.bindings.refers(wanted)
 
     def sink_candidates(self) -> list[tuple[Node, bool]]:
         """The names called, as a statement or returned, with the caught value or something read
@@ -191,38 +207,52 @@ class Body:
         return out
 
     def _walk(self, param: bytes | None) -> _Walked:
-        walked = _Walked(aliases={param} if param is not None else set())
+        walked = _Walked(aliases={(param, -1)} if param is not None else set())
         if self._root is not None and self._root.has_error:
             _walk_every_node(self.statements, self.expression, walked)
+            self.bindings = Bindings(self.handler.node, self._root, [(self._root.start_byte, self._root.end_byte)])
         elif self._root is not None:
-            walked.nodes = _kept_in(self._root)  # a block is neither kept nor a boundary: its statements'
+            # a block is neither kept nor a boundary: its statements'
+            walked.nodes, regions = _kept_in(self._root, self.statements)
+            self.bindings = Bindings(self.handler.node, self._root, regions)
             _walk_consumed(self.statements, self.expression, walked.consumed)
         for node in walked.nodes:  # aliases and local errors, in source order
             if node.type != "variable_declarator":
                 continue
             name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-            if name is None or value is None or name.type != "identifier":
+            if name is None or value is None:
                 continue
             value = without_parentheses(value)
-            declared = name.text or b""
-            if value.type == "identifier" and value.text in walked.aliases:
+            if name.type != "identifier":  # `const {status: s, body} = read(e)`: each name read from it
+                if self._reads(value, walked.aliases | walked.derived):
+                    walked.derived.update(map(self.key, pattern_names(name)))
+                continue
+            declared = self.key(name)
+            if value.type == "identifier" and self.key(value) in walked.aliases:
                 walked.aliases.add(declared)
             elif self._made(value):
                 walked.made[declared] = value
-            elif mentions(value, walked.aliases | walked.derived):
+            elif self._reads(value, walked.aliases | walked.derived):
                 walked.derived.add(declared)
-                if keeps_as_field(value, walked.aliases):
+                if keeps_as_field(value, {key[0] for key in walked.aliases}, refers=self.refers(walked.aliases)):
                     walked.keeping[declared] = value
         return walked
 
+    def _reads(self, node: Node, wanted: set[Key]) -> bool:
+        """Whether one of the bindings `wanted` is read in `node` (`shapes.mentions`)."""
+        return mentions(node, {key[0] for key in wanted}, self.refers(wanted))
+
     def _is_caught(self, node: Node) -> bool:
-        return node.type == "identifier" and node.text in self.walked.aliases
+        return node.type == "identifier" and self.key(node) in self.walked.aliases
 
     def _mentions(self, node: Node) -> bool:
         """Whether the caught value, or a name bound to what was read from it, is read in `node`."""
         known = self._mentioned.get(node.id)
         if known is None:
-            known = self._mentioned[node.id] = mentions(node, self.walked.aliases | self.walked.derived)
+            if self._reading is None:  # the walk's bindings, asked of once it is done
+                wanted = self.walked.aliases | self.walked.derived
+                self._reading = ({key[0] for key in wanted}, self.refers(wanted))
+            known = self._mentioned[node.id] = mentions(node, *self._reading)
         return known
 
     def _made(self, value: Node) -> bool:
@@ -277,19 +307,22 @@ class Body:
         return protected is not None and _leaves_loop(protected) and not _walks_items(holder)
 
 
-def _kept_in(root: Node) -> list[Node]:
+def _kept_in(root: Node, statements: list[Node]) -> tuple[list[Node], list[tuple[int, int]]]:
     """The nodes of `_COLLECTED` types in `root` (error-free) outside the boundaries in it, in
-    source order, an ancestor before the nodes it holds: one compiled query."""
+    source order, an ancestor before the nodes it holds: one compiled query. And where a name may
+    be declared below the level of `statements` (`root`'s), as byte ranges apart and in order: the
+    boundaries (nested functions, classes and catch clauses), the `let`/`const` declarations not
+    among them, and the names of `for (let|const x of ...)` loops."""
     captured = _KEPT_CURSOR.captures(root)
     kept = captured.get("kept", [])
     boundaries = captured.get("boundary", [])
+    apart = shadowing_regions(boundaries, captured.get("scoping", []), statements)
     kept.sort(key=_span)  # no two of them share a span in an error-free tree
     if not kept or not boundaries:
-        return kept
-    boundaries.sort(key=_span)
+        return kept, apart
     starts: list[int] = []
     ends: list[int] = []
-    for boundary in boundaries:  # the outermost ones, apart and in order
+    for boundary in sorted(boundaries, key=_span):  # the outermost boundaries
         if not ends or boundary.start_byte >= ends[-1]:
             starts.append(boundary.start_byte)
             ends.append(boundary.end_byte)
@@ -298,20 +331,20 @@ def _kept_in(root: Node) -> list[Node]:
         at = bisect.bisect_right(starts, found.start_byte) - 1
         if at < 0 or found.end_byte > ends[at]:
             out.append(found)
-    return out
+    return out, apart
 
 
 def _walk_consumed(statements: list[Node], expression: Node | None, consumed_calls: set[int]) -> None:
     """Adds to `consumed_calls` the calls whose value is discarded or returned, in an error-free
     body: only statements and the expressions that pass such a position on are walked."""
-    stack = [(n, False) for n in statements] + ([(expression, True)] if expression else [])
+    stack = [(n, _KEPT_VALUE) for n in statements] + ([(expression, _CONSUMED)] if expression else [])
     pop, extend = stack.pop, stack.extend
     while stack:
         node, consumed = pop()
         symbol = node.kind_id  # an int: no string made for each node
         if symbol in _BOUNDARY_SYMBOLS:
             continue
-        if consumed and symbol in _CALL_SYMBOLS:
+        if consumed == _CONSUMED and symbol in _CALL_SYMBOLS:
             consumed_calls.add(node.id)
         if symbol in _EXPRESSION_SYMBOLS and (not consumed or symbol not in _PASSING_SYMBOLS):
             continue  # nothing below is discarded or returned
@@ -323,7 +356,7 @@ def _walk_every_node(statements: list[Node], expression: Node | None, walked: _W
     (where an ERROR node may hold statements anywhere)."""
     kept, consumed_calls = walked.nodes, walked.consumed
     # (node, whether its value is discarded or returned: a call there consumes what it is given)
-    stack = [(n, False) for n in statements] + ([(expression, True)] if expression else [])
+    stack = [(n, _KEPT_VALUE) for n in statements] + ([(expression, _CONSUMED)] if expression else [])
     pop, extend = stack.pop, stack.extend
     while stack:
         node, consumed = pop()
@@ -332,48 +365,51 @@ def _walk_every_node(statements: list[Node], expression: Node | None, walked: _W
             continue
         if symbol in _COLLECTED_SYMBOLS:
             kept.append(node)
-            if consumed and symbol in _CALL_SYMBOLS:
+            if consumed == _CONSUMED and symbol in _CALL_SYMBOLS:
                 consumed_calls.add(node.id)
         _push_children(node, symbol, consumed, extend)
     kept.sort(key=_START)  # stable: an ancestor before the nodes it holds that start with it
 
 
-def _push_children(node: Node, symbol: int, consumed: bool,
-                   extend: Callable[[Iterable[tuple[Node, bool]]], None]) -> None:
-    """Hands the walk `node`'s children, each with whether its value is discarded or returned."""
+def _push_children(node: Node, symbol: int, consumed: int,
+                   extend: Callable[[Iterable[tuple[Node, int]]], None]) -> None:
+    """Hands the walk `node`'s children, each with where its value goes (`_CONSUMED`, ...)."""
     if symbol not in _PASSING_SYMBOLS:  # most nodes: what they hold is neither discarded nor returned
         extend(zip(node.named_children, _NOT_CONSUMED))
         return
     kind = node.type
     children = node.named_children
-    voided = kind == "unary_expression" and operator_of(node) == "void"
-    if kind in _PASS_POSITION or voided:
+    if kind == "sequence_expression" and consumed == _THROWN:
+        # `throw (report(e), e)`, `throw c ? e : (log(x), new Error(m))`: all but the last are discarded
+        extend([(m, _CONSUMED) for m in children[:-1]] + [(m, _THROWN) for m in children[-1:]])
+    elif kind == "unary_expression" and operator_of(node) == "void":
+        extend((child, _CONSUMED) for child in children)
+    elif kind in _PASS_POSITION:
         extend((child, consumed) for child in children)
     elif kind in _STATEMENT_OF_VALUE:
-        extend((child, True) for child in children)
-    elif kind == "throw_statement" and children and children[0].type == "sequence_expression":
-        members = children[0].named_children  # `throw (report(e), e)`: all but the last are discarded
-        extend([(m, True) for m in members[:-1]] + [(m, False) for m in members[-1:]])
+        extend((child, _CONSUMED) for child in children)
+    elif kind == "throw_statement":
+        extend((child, _THROWN) for child in children)
     elif kind == "if_statement":
         extend(_condition_sequence(node))
     elif kind == "binary_expression" and len(children) == 2 and operator_of(node) in _SHORT_CIRCUIT:
-        extend(((children[0], False), (children[1], consumed)))
+        extend(((children[0], _KEPT_VALUE), (children[1], consumed)))
     elif kind == "ternary_expression" and len(children) == 3:
-        extend(((children[0], False), (children[1], consumed), (children[2], consumed)))
+        extend(((children[0], _KEPT_VALUE), (children[1], consumed), (children[2], consumed)))
     else:
         extend(zip(children, _NOT_CONSUMED))
 
 
-def _condition_sequence(statement: Node) -> list[tuple[Node, bool]]:
+def _condition_sequence(statement: Node) -> list[tuple[Node, int]]:
     """An `if`'s children for the walk: in `if (cb(e), t)`, how minifiers write `cb(e); if (t)`,
     the members before the last are discarded; all else is not."""
     condition = statement.child_by_field_name("condition")
     inner = without_parentheses(condition) if condition is not None else None
     if condition is None or inner is None or inner.type != "sequence_expression":
-        return [(child, False) for child in statement.named_children]
+        return [(child, _KEPT_VALUE) for child in statement.named_children]
     members = inner.named_children
-    rest = [(child, False) for child in statement.named_children if not same(child, condition)]
-    return rest + [(m, True) for m in members[:-1]] + [(m, False) for m in members[-1:]]
+    rest = [(child, _KEPT_VALUE) for child in statement.named_children if not same(child, condition)]
+    return rest + [(m, _CONSUMED) for m in members[:-1]] + [(m, _KEPT_VALUE) for m in members[-1:]]
 
 
 def _leaves_loop(block: Node) -> bool:

@@ -3,6 +3,8 @@ chains, `switch`, thrown or returned `?:` chains), and what each test reads of t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from analyzer.handler_model import BranchTest
@@ -18,11 +20,13 @@ _NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": 
                                   "truthy": "falsy"}
 _STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
 
+#: whether an identifier is the caught value (`Body._is_caught`: by its binding, not its name alone)
+Caught = Callable[[Node], bool]
 #: a branch before its dispositions: (test, statements, whether they leave, `?:` arms thrown or returned)
 _Split = tuple[BranchTest | None, list[Node], bool, list[Node]]
 
 
-def split(statements: list[Node], aliases: set[bytes],
+def split(statements: list[Node], caught: Caught,
           ) -> list[tuple[BranchTest | None, list[Node], list[tuple[Node, str]]]]:
     """The body's statements per branch: the first top-level `if` chain, `switch`, or thrown or
     returned `?:` chain (how minifiers write `if (t) throw a; throw b`) that tests the caught
@@ -30,11 +34,11 @@ def split(statements: list[Node], aliases: set[bytes],
     branches that fall through to them. A `?:` branch's arm is thrown or returned (`values`)."""
     for at, statement in enumerate(statements):
         if statement.type == "if_statement":
-            chain = _if_chain(statement, aliases)
+            chain = _if_chain(statement, caught)
         elif statement.type == "switch_statement":
-            chain = _switch(statement, aliases)
+            chain = _switch(statement, caught)
         elif statement.type in ("throw_statement", "return_statement"):
-            chain = _conditional_chain(statement, aliases)
+            chain = _conditional_chain(statement, caught)
         else:
             continue
         if chain is None:
@@ -45,7 +49,7 @@ def split(statements: list[Node], aliases: set[bytes],
     return [(None, statements, [])]
 
 
-def _conditional_chain(statement: Node, aliases: set[bytes]) -> list[_Split] | None:
+def _conditional_chain(statement: Node, caught: Caught) -> list[_Split] | None:
     """`throw t1 ? a : t2 ? b : c` (or `return`): one branch per arm."""
     value = first_named(statement)
     out: list[_Split] = []
@@ -54,7 +58,7 @@ def _conditional_chain(statement: Node, aliases: set[bytes]) -> list[_Split] | N
         if value.type != "ternary_expression":
             break
         condition = value.child_by_field_name("condition")
-        test = test_of(condition, aliases) if condition is not None else None
+        test = test_of(condition, caught) if condition is not None else None
         consequence = value.child_by_field_name("consequence")
         alternative = value.child_by_field_name("alternative")
         if test is None or consequence is None or alternative is None:
@@ -67,12 +71,12 @@ def _conditional_chain(statement: Node, aliases: set[bytes]) -> list[_Split] | N
     return out
 
 
-def _if_chain(statement: Node, aliases: set[bytes]) -> list[_Split] | None:
+def _if_chain(statement: Node, caught: Caught) -> list[_Split] | None:
     out: list[_Split] = []
     node: Node | None = statement
     while node is not None:
         condition = node.child_by_field_name("condition")
-        test = test_of(condition, aliases) if condition is not None else None
+        test = test_of(condition, caught) if condition is not None else None
         if test is None:
             if not out:
                 return None
@@ -93,9 +97,9 @@ def _if_chain(statement: Node, aliases: set[bytes]) -> list[_Split] | None:
     return out
 
 
-def _switch(statement: Node, aliases: set[bytes]) -> list[_Split] | None:
+def _switch(statement: Node, caught: Caught) -> list[_Split] | None:
     value, body = statement.child_by_field_name("value"), statement.child_by_field_name("body")
-    path = field_of(without_parentheses(value), aliases) if value is not None else None
+    path = field_of(without_parentheses(value), caught) if value is not None else None
     if path is None or body is None:
         return None
     cases = named(body)
@@ -119,11 +123,11 @@ def _switch(statement: Node, aliases: set[bytes]) -> list[_Split] | None:
     return out
 
 
-def test_of(condition: Node, aliases: set[bytes]) -> BranchTest | None:
+def test_of(condition: Node, caught: Caught) -> BranchTest | None:
     node = without_parentheses(condition)
     argument = node.child_by_field_name("argument") if node.type == "unary_expression" else None
     if argument is not None and operator_of(node) == "!":
-        inner = test_of(argument, aliases)
+        inner = test_of(argument, caught)
         negated = _NEGATED.get(inner.op) if inner is not None else None
         if inner is None or negated is None:
             if inner is not None and inner.op == "falsy":
@@ -131,33 +135,33 @@ def test_of(condition: Node, aliases: set[bytes]) -> BranchTest | None:
             return None
         return BranchTest(inner.field, negated, inner.value)
     if node.type == "binary_expression":
-        return _comparison(node, aliases)
+        return _comparison(node, caught)
     if node.type == "call_expression":
-        return _string_test(node, aliases)
-    path = field_of(node, aliases)
+        return _string_test(node, caught)
+    path = field_of(node, caught)
     return BranchTest(path[1], "truthy", None) if path is not None else None
 
 
-def _comparison(node: Node, aliases: set[bytes]) -> BranchTest | None:
+def _comparison(node: Node, caught: Caught) -> BranchTest | None:
     operator = node.child_by_field_name("operator")
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if operator is None or left is None or right is None:
         return None
     left, right = without_parentheses(left), without_parentheses(right)
     if operator.type == "instanceof":
-        path = field_of(left, aliases)
+        path = field_of(left, caught)
         return BranchTest(path[1], "instanceof", short(right)) if path is not None else None
     op = _COMPARISONS.get(operator.type)
     if op is None:
         return None
-    path, (ok, value) = field_of(left, aliases), literal_value(right)
+    path, (ok, value) = field_of(left, caught), literal_value(right)
     if path is None:
-        path, (ok, value) = field_of(right, aliases), literal_value(left)
+        path, (ok, value) = field_of(right, caught), literal_value(left)
         op = _FLIPPED.get(op, op)
     return BranchTest(path[1], op, value) if path is not None and ok else None
 
 
-def _string_test(call: Node, aliases: set[bytes]) -> BranchTest | None:
+def _string_test(call: Node, caught: Caught) -> BranchTest | None:
     callee = call.child_by_field_name("function")
     arguments = named(call.child_by_field_name("arguments"))
     if callee is None or callee.type != "member_expression" or len(arguments) != 1:
@@ -165,14 +169,14 @@ def _string_test(call: Node, aliases: set[bytes]) -> BranchTest | None:
     method = callee.child_by_field_name("property")
     op = _STRING_TESTS.get(text(method)) if method is not None else None
     target = callee.child_by_field_name("object")
-    path = field_of(without_parentheses(target), aliases) if target is not None else None
+    path = field_of(without_parentheses(target), caught) if target is not None else None
     ok, value = literal_value(without_parentheses(arguments[0]))
     if op is None or path is None or not ok or not isinstance(value, str):
         return None
     return BranchTest(path[1], op, value)
 
 
-def field_of(node: Node, aliases: set[bytes]) -> tuple[bool, str | None] | None:
+def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:
     """(True, the property path) when `node` is the caught value (path None) or a chain of
     property reads from it (`e.response.status`), else None."""
     parts: list[str] = []
@@ -189,7 +193,7 @@ def field_of(node: Node, aliases: set[bytes]) -> tuple[bool, str | None] | None:
             if not ok or not isinstance(key, str):
                 return None
             parts.append(key)
-        elif node.type == "identifier" and node.text in aliases:
+        elif node.type == "identifier" and caught(node):
             return True, ".".join(reversed(parts)) if parts else None
         else:
             return None

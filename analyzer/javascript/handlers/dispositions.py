@@ -10,7 +10,7 @@ from typing import get_args
 from tree_sitter import Node
 
 from analyzer.facts import BranchFacts, DispositionFacts
-from analyzer.javascript.handlers.body import Body
+from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split
 from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.shapes import (
@@ -57,7 +57,7 @@ class HandlerBody(Body):
         if not self.statements:  # what `_dispositions` makes of an empty body
             return (_branch(None, (_RETRY if self._in_retry_loop() else _SWALLOW,)),)
         return tuple(_branch(test, self._dispositions(parts, values))
-                     for test, parts, values in split(self.statements, self.walked.aliases))
+                     for test, parts, values in split(self.statements, self._is_caught))
 
     def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
         """What the branch made of `parts` does; `values`: expressions it throws or returns
@@ -117,8 +117,12 @@ class HandlerBody(Body):
         if value is None:
             return [_disposition("wrap", "lost", (), None)]
         value = without_parentheses(value)
+        while value.type == "sequence_expression":  # `throw c ? e : (log(x), new Error(m))`
+            value = without_parentheses(last_named(value) or value)
         if value.type == "ternary_expression":
             return self._arms(value, self._thrown)
+        if _either(value):  # `throw t || e` throws one operand or the other, as `?:` does
+            return self._operands(value, self._thrown)
         if self._is_caught(value):
             return [_disposition("rethrow", None, (), None)]
         if is_object_assign(value):
@@ -133,10 +137,15 @@ class HandlerBody(Body):
         consequence, alternative = value.child_by_field_name("consequence"), value.child_by_field_name("alternative")
         return classify(consequence) + classify(alternative)
 
+    @staticmethod
+    def _operands(value: Node, classify: Callable[[Node | None], list[DispositionFacts]]) -> list[DispositionFacts]:
+        """Both operands of a thrown or returned `||`, `&&` or `??`."""
+        return classify(value.child_by_field_name("left")) + classify(value.child_by_field_name("right"))
+
     def _wrap(self, value: Node) -> DispositionFacts:
         """A new error thrown, returned or rejected; its cause from what it is given."""
-        local = value.text or b""
-        made = self.walked.made.get(local) if value.type == "identifier" else None
+        local = self.key(value) if value.type == "identifier" else None
+        made = self.walked.made.get(local) if local is not None else None
         construction = made if made is not None else value
         assigned: list[Node] = []  # `Object.assign(new X(m), {cause: e})`: the fields given to it
         if is_object_assign(construction):
@@ -145,7 +154,7 @@ class HandlerBody(Body):
         cause = self._cause(construction)
         for fields in assigned:
             cause = _best(cause, self._cause_given(fields))
-        if made is not None:
+        if made is not None and local is not None:
             cause = _best(cause, self._cause_assigned(local))
         entry = self.known.get((construction.start_byte, construction.end_byte))
         sites = (entry[1],) if entry is not None and entry[0] == "error" else ()
@@ -175,10 +184,12 @@ class HandlerBody(Body):
     def _object_keeps(self, argument: Node, key: bytes | None = None) -> bool:
         """An object literal with the caught value as a field's value (`{cause: e}`, `{e}`; the
         field `key` when given), or a local bound to one (`const o = {cause: e}; new Error(m, o)`)."""
+        aliases = self.walked.aliases
+        names, refers = {alias[0] for alias in aliases}, self.refers(aliases)
         if argument.type == "identifier":
-            literal = self.walked.keeping.get(argument.text or b"")
-            return literal is not None and keeps_as_field(literal, self.walked.aliases, key)
-        return keeps_as_field(argument, self.walked.aliases, key)
+            literal = self.walked.keeping.get(self.key(argument))
+            return literal is not None and keeps_as_field(literal, names, key, refers)
+        return keeps_as_field(argument, names, key, refers)
 
     def _builtin_error(self, construction: Node) -> bool:
         """A built-in error class whose first argument is the message (`Error`, `TypeError`, ...):
@@ -193,7 +204,7 @@ class HandlerBody(Body):
         entry = self.known.get((construction.start_byte, construction.end_byte))
         return (entry is not None and entry[0] == "error") or name not in _INVENTORIED
 
-    def _cause_assigned(self, name: bytes) -> CauseKept:
+    def _cause_assigned(self, name: Key) -> CauseKept:
         """What `n.field = ...` assignments in the body carry of the caught value into the local error n."""
         out: CauseKept = "lost"
         for node in self.walked.nodes:
@@ -202,7 +213,7 @@ class HandlerBody(Body):
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             is_field = left is not None and left.type == "member_expression"
             target = left.child_by_field_name("object") if is_field and left is not None else None
-            if target is None or right is None or target.text != name:
+            if target is None or right is None or target.type != "identifier" or self.key(target) != name:
                 continue
             right = without_parentheses(right)
             out = _best(out, "kept" if self._is_caught(right) else "partial" if self._mentions(right) else "lost")
@@ -214,6 +225,8 @@ class HandlerBody(Body):
         value = without_parentheses(value)
         if value.type == "ternary_expression":
             return self._arms(value, self._returned)
+        if _either(value):
+            return self._operands(value, self._returned)
         while value.type in ("await_expression", "sequence_expression"):
             inner = last_named(value)
             if inner is None:
@@ -221,7 +234,7 @@ class HandlerBody(Body):
             value = without_parentheses(inner)
         if self._is_caught(value):
             return [_disposition("return-error", None, (), None)]
-        if self._made(value) or (value.type == "identifier" and value.text in self.walked.made):
+        if self._made(value) or (value.type == "identifier" and self.key(value) in self.walked.made):
             return [self._wrap(value)]
         if value.type == "call_expression" and self._called(value):
             return []  # the call is a disposition of its own, counted where the walk meets it
@@ -263,7 +276,7 @@ class HandlerBody(Body):
     def _rejected(self, value: Node | None, callee: str) -> list[DispositionFacts]:
         if value is None or self._is_caught(value):
             return [_disposition("reject", None, (), callee)]
-        if self._made(value) or (value.type == "identifier" and value.text in self.walked.made):
+        if self._made(value) or (value.type == "identifier" and self.key(value) in self.walked.made):
             return [self._wrap(value)]
         return [_disposition("reject", None, (), callee)]
 
@@ -271,9 +284,17 @@ class HandlerBody(Body):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is None or right is None or not self._is_caught(without_parentheses(right)):
             return []
-        if left.type == "identifier" and left.text in self.walked.aliases:
+        if left.type == "identifier" and self.key(left) in self.walked.aliases:
             return []
         return [_disposition("store", None, (), None)]
+
+
+def _either(value: Node) -> bool:
+    """`a || b`, `a && b` or `a ?? b`: its value is one operand or the other."""
+    if value.type != "binary_expression":
+        return False
+    operator = value.child_by_field_name("operator")
+    return operator is not None and operator.type in ("||", "&&", "??")
 
 
 def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:

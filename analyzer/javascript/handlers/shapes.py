@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, symbols_of, text, without_parentheses
@@ -12,7 +14,8 @@ BOUNDARIES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "catch_clause
 TEXT_LIMIT = 200
 #: nodes of an argument searched for the caught value (a message, an object, a small callback)
 MENTION_NODES = 4096
-_IDENTIFIER_SYMBOLS = symbols_of(frozenset({"identifier"}))
+#: what reads a name: `e`, and `{e}` (a shorthand property passes the value on)
+_IDENTIFIER_SYMBOLS = symbols_of(frozenset({"identifier", "shorthand_property_identifier"}))
 _CATCH_SYMBOLS = symbols_of(frozenset({"catch_clause"}))
 _COMMENT_SYMBOLS = symbols_of(frozenset({"comment"}))
 
@@ -33,10 +36,12 @@ def thrown_value(throw: Node) -> Node | None:
     return None
 
 
-def keeps_as_field(literal: Node, names: set[bytes], key: bytes | None = None) -> bool:
+def keeps_as_field(literal: Node, names: set[bytes], key: bytes | None = None,
+                   refers: Callable[[Node], bool] | None = None) -> bool:
     """An object literal with one of `names` as the value of a field (the field `key` when given)
     that a later field of the same static key does not override (`{cause: e}`, `{e}`; not `{cause:
-    e, cause: null}`)."""
+    e, cause: null}`); `refers`, when given, tells whether a value of one of those names is the
+    binding meant (a handler's body may declare the name again)."""
     if literal.type != "object":
         return False
     members = named(literal)
@@ -46,7 +51,7 @@ def keeps_as_field(literal: Node, names: set[bytes], key: bytes | None = None) -
         value = member.child_by_field_name("value") if member.type == "pair" else member
         if value is not None and member.type in ("pair", "shorthand_property_identifier") \
                 and value.text in names and (written is None or written not in later) \
-                and (key is None or written == key):
+                and (key is None or written == key) and (refers is None or refers(value)):
             return True
         if written is not None:
             later.add(written)
@@ -76,10 +81,12 @@ def operator_of(node: Node) -> str | None:
     return operator.type if operator is not None else None
 
 
-def mentions(node: Node, names: set[bytes]) -> bool:
+def mentions(node: Node, names: set[bytes], refers: Callable[[Node], bool] | None = None) -> bool:
     """Whether one of `names` is read in `node` (`queueMicrotask(() => cb(e))` passes it on),
     within its first MENTION_NODES nodes and outside nested catch clauses (their own handlers):
-    nested handlers would otherwise each walk all the ones inside them."""
+    nested handlers would otherwise each walk all the ones inside them. `refers`, when given,
+    tells whether an identifier of one of those names is the binding meant (`(e) => f(e)`
+    declares its own `e`)."""
     if not names:
         return False
     stack = [node]
@@ -90,7 +97,7 @@ def mentions(node: Node, names: set[bytes]) -> bool:
         current = pop()
         symbol = current.kind_id  # an int: no string made for each node
         if symbol in _IDENTIFIER_SYMBOLS:
-            if current.text in names:
+            if current.text in names and (refers is None or refers(current)):
                 return True
         elif symbol not in _CATCH_SYMBOLS:
             extend(current.named_children)

@@ -1,0 +1,128 @@
+"""Which binding a name in a handler's body is (docs/reference.md, "Which name is the caught
+value"): a name declared again below the handler's own level (a nested function's parameter, a
+block's `let`, a loop's `const`) is that scope's there. Asked only where the body's query met
+such a place; elsewhere a name is the handler's own binding, as its text says."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from tree_sitter import Node
+
+from analyzer.javascript.resolve import Paths, declaration
+
+#: a binding of a handler's body: its name, and the start of the scope below the handler's own
+#: level that declares it (-1: the handler's own level, or outside the handler)
+Key = tuple[bytes, int]
+#: what may declare a name (`resolve.declaration` decides)
+DECLARABLE = frozenset({"identifier", "shorthand_property_identifier_pattern"})
+#: a name as a word of the source: not a property (`.e`), a private name (`#e`) or an escape's tail
+_WORDS: dict[bytes, re.Pattern[bytes]] = {}
+
+
+def _word(name: bytes) -> re.Pattern[bytes]:
+    pattern = _WORDS.get(name)
+    if pattern is None:
+        pattern = _WORDS[name] = re.compile(rb"(?<![\w$\x80-\xff\\.#])" + re.escape(name) + rb"(?![\w$\x80-\xff\\])")
+    return pattern
+
+
+class Bindings:
+    """The bindings of one handler's body. `regions`: where a name may be declared below its own
+    level, as byte ranges apart and in order (`shadowing_regions`); none, and every name is the
+    handler's own binding."""
+
+    def __init__(self, handler: Node, body: Node | None, regions: list[tuple[int, int]]) -> None:
+        self.handler, self.regions = handler, regions
+        #: the handler's own scopes: its clause or function, and its body's block
+        self._own = {handler.id} | ({body.id} if body is not None else set())
+        #: per name, the scopes below the handler's own level that declare it, as byte ranges
+        self._scopes: dict[bytes, list[tuple[int, int]]] = {}
+        self._text: bytes | None = None  # the handler's bytes, read once a name is looked for
+
+    def key(self, name: Node) -> Key:
+        """The binding an identifier of the body names: the innermost scope below the handler's
+        own level that declares its name and holds it, else the handler's own level."""
+        written = name.text or b""
+        if not self.regions:
+            return written, -1
+        ranges = self._scopes.get(written)
+        if ranges is None:
+            ranges = self._scopes[written] = self._nested_scopes(written)
+        at, inner, size = name.start_byte, -1, -1
+        for start, end in ranges:
+            if start <= at < end and (size < 0 or end - start < size):
+                inner, size = start, end - start
+        return written, inner
+
+    def refers(self, wanted: set[Key]) -> Callable[[Node], bool] | None:
+        """What tells whether an identifier whose name is one of `wanted`'s is one of those
+        bindings; None when the name alone tells (no name is declared again in the body)."""
+        if not self.regions:
+            return None
+        return lambda name: self.key(name) in wanted
+
+    def _nested_scopes(self, name: bytes) -> list[tuple[int, int]]:
+        """The scopes of the declarations of `name` in the regions: each word `name` there looked
+        up in order, and each declaring one's scope taken from `resolve.declaration`."""
+        node = self.handler
+        paths, out, begin = Paths(node), [], node.start_byte
+        written = name.decode("utf-8", "surrogateescape")
+        if self._text is None:
+            self._text = node.text or b""
+        text, search = self._text, _word(name).finditer
+        for found in (match for start, end in self.regions for match in search(text, start - begin, end - begin)):
+            start, end = begin + found.start(), begin + found.end()
+            at = paths.find(start, end)
+            if at is None or at.start_byte != start or at.end_byte != end or at.type not in DECLARABLE:
+                continue
+            binding = declaration(written, at, node, paths.here())
+            if binding is not None and binding.scope.id not in self._own:
+                out.append((binding.scope.start_byte, binding.scope.end_byte))
+        return out
+
+
+def shadowing_regions(boundaries: Iterable[Node], scoping: Iterable[Node], statements: list[Node]
+                      ) -> list[tuple[int, int]]:
+    """Where a name may be declared below the level of `statements`, as byte ranges apart and in
+    order: the `boundaries` (nested functions, classes and catch clauses), the `let`/`const`
+    declarations of `scoping` not among the statements, and its `for (let|const x of ...)` loops'
+    names."""
+    own = {statement.id for statement in statements}
+    regions = [(node.start_byte, node.end_byte) for node in boundaries]
+    for node in scoping:
+        if node.type == "lexical_declaration":
+            if node.id not in own:
+                regions.append((node.start_byte, node.end_byte))
+        elif (named := _lexical_loop(node)) is not None:
+            regions.append((named.start_byte, named.end_byte))
+    regions.sort(key=lambda region: (region[0], -region[1]))
+    apart: list[tuple[int, int]] = []
+    for start, end in regions:  # the outermost ones
+        if not apart or start >= apart[-1][1]:
+            apart.append((start, end))
+    return apart
+
+
+def _lexical_loop(loop: Node) -> Node | None:
+    """The name (or pattern) a `for (let|const x of|in ...)` declares for the loop, else None."""
+    kind = loop.child_by_field_name("kind")
+    return loop.child_by_field_name("left") if kind is not None and kind.type in ("let", "const") else None
+
+
+def pattern_names(pattern: Node) -> list[Node]:
+    """The names a destructuring pattern declares (not its keys, nor its defaults' values)."""
+    out, stack = [], [pattern]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in DECLARABLE:
+            out.append(node)
+        elif kind == "pair_pattern":
+            stack.extend(v for v in [node.child_by_field_name("value")] if v is not None)
+        elif kind in ("assignment_pattern", "object_assignment_pattern"):
+            stack.extend(v for v in [node.child_by_field_name("left")] if v is not None)
+        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
+            stack.extend(c for c in node.named_children if c.type != "comment")
+    return out

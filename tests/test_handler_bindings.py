@@ -1,0 +1,91 @@
+"""Which binding a name in a handler's body is (docs/reference.md, "Handler records"): the caught
+value only where no nested scope declares its name again, as terser writes `catch(r){...const
+r=...}`; a thrown `?:` arm's sequence, `||` and `??`; names destructured from what was read of
+the caught value. Driven through `erratlas scan` on fixtures/flow/src/bindings.js and its esbuild
+and terser builds: the same dispositions each way (the builds keep the shapes)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, run, scan
+
+FLOW = FIXTURES / "flow"
+READS = {"source": FLOW / "src" / "bindings.js", "esbuild": FLOW / "built" / "bindings.min.js",
+         "terser": FLOW / "built" / "bindings.terser.min.js"}
+
+#: each exported function of bindings.js in order, with its catch clause's branches: each
+#: disposition as kind, kind/cause for a wrap, and `+callee` where the callee is checked
+CASES = [
+    ("innerConstIsANewError", [["wrap/lost+Error"], ["rethrow"]]),
+    ("innerNameIsNotTheCause", [["wrap/lost+Error"], ["rethrow"]]),
+    ("loopVariableIsItsOwn", [["rethrow"]]),
+    ("arrowParameterIsItsOwn", [["swallow"]]),
+    ("functionParameterIsItsOwn", [["swallow"]]),
+    ("closureCapturesTheCaughtValue", [["callback"]]),
+    ("blocksBindTheirOwn", [["return-value", "return-error"]]),
+    ("sequenceInAThrownArm", [["rethrow"], ["wrap/lost+Error"]]),
+    ("callInAThrownArm", [["wrap/lost+Error", "callback"]]),
+    ("eitherOperandIsThrown", [["rethrow", "wrap/lost"]]),
+    ("nullishOperandIsThrown", [["rethrow", "wrap/lost"]]),
+    ("destructuredFieldsAreRead", [["return-value", "callback"]]),
+]
+#: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value
+BUILT_AS = {("terser", "destructuredFieldsAreRead"): [["return-value", "callback", "store"]]}
+
+
+def _dispositions(branches: list[dict[str, object]], checked: list[list[str]]) -> list[list[str]]:
+    out = []
+    for branch, wanted in zip(branches, checked + [[]] * len(branches)):
+        written = []
+        for disposition, want in zip(branch["dispositions"], wanted + [""] * 99):  # type: ignore[index]
+            kind = disposition["kind"] + (f"/{disposition['cause']}" if disposition["cause"] else "")
+            written.append(kind + (f"+{disposition['callee']}" if "+" in want else ""))
+        out.append(written)
+    return out
+
+
+@pytest.fixture(scope="module")
+def catches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, object]]]:
+    """Each read's catch clauses, in source order (one per case)."""
+    out = {}
+    for read, path in READS.items():
+        scanned = tmp_path_factory.mktemp(read) / "scan"
+        scan(path, scanned, "--jobs", 1)
+        handlers = [json.loads(line) for line in (scanned / "handlers.jsonl").read_text().splitlines()]
+        out[read] = sorted((h for h in handlers if h["form"] == "catch"), key=lambda h: h["offset"])
+    return out
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+@pytest.mark.parametrize(("at", "case"), list(enumerate(name for name, _ in CASES)), ids=[n for n, _ in CASES])
+def test_each_name_is_the_binding_its_scope_says(catches: dict[str, list[dict[str, object]]], read: str,
+                                                 at: int, case: str) -> None:
+    assert len(catches[read]) == len(CASES)
+    expected = BUILT_AS.get((read, case), CASES[at][1])
+    assert _dispositions(catches[read][at]["branches"], expected) == expected  # type: ignore[arg-type]
+
+
+def test_terser_reuses_the_catch_parameter_s_name_inside_the_handler() -> None:
+    """The build these cases stand for: its inner names are the parameter's own."""
+    built = READS["terser"].read_text()
+    for shape in ("catch(r){if(\"EACCES\"===r.code){const r=", "catch(r){for(const r of e)",
+                  ".catch(r=>t(\"retry\",r))", "catch(r){n(function(r){throw r})}"):
+        assert shape in built, shape
+
+
+def test_a_read_in_slices_tells_each_binding_as_the_whole_tree(tmp_path: Path) -> None:
+    """The bindings are found in each handler's own subtree: the esbuild build, its top-level
+    functions made statements that a cut may follow, read in three slices says the same."""
+    program = tmp_path / "bindings.js"
+    program.write_text(READS["esbuild"].read_text().replace("}function ", "};function "))
+    whole, sliced = tmp_path / "whole", tmp_path / "sliced"
+    scan(program, whole, "--jobs", 1)
+    result = run("scan", program, "--out", sliced, "--jobs", 1, "--slices", 3,
+                 env={**os.environ, "ERRATLAS_TRACE": "1"})
+    assert result.returncode == 0, result.stderr
+    assert "slice 3 of 3 read" in result.stderr
+    assert (whole / "handlers.jsonl").read_bytes() == (sliced / "handlers.jsonl").read_bytes()
