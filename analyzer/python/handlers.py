@@ -24,6 +24,7 @@ from analyzer.python.collected import Candidate
 from analyzer.python.fallthrough import Fallthrough
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
 from analyzer.python.scopes import scope_of
+from analyzer.python.shadows import NESTED_SCOPES, binds, outer_parts
 from analyzer.python.sites import SiteBuilder
 from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES, dotted
 
@@ -342,6 +343,8 @@ class _Body:
             node.func.attr.value == "with_traceback" and self._is_caught(node.func.value)
 
     def _mentions(self, node: cst.CSTNode) -> bool:
+        """Whether the caught value is read in `node`: its name, outside the nested scopes that
+        bind that name again (`lambda e: log(e)` reads its own `e`)."""
         if self.param is None:
             return False
         stack, visited = [node], 0
@@ -350,7 +353,10 @@ class _Body:
             visited += 1
             if isinstance(current, cst.Name) and current.value == self.param:
                 return True
-            stack.extend(current.children)
+            if isinstance(current, NESTED_SCOPES) and binds(current, self.param):
+                stack.extend(outer_parts(current))
+            else:
+                stack.extend(current.children)
         return False
 
 
