@@ -44,6 +44,12 @@ erratlas's, less those set aside, that ESLint has; of all of them; and of all of
 withdrawn ones, `raw`), then every difference with its original file:line and a reason class.
 `--tree SRC --bundle B` compares one prebuilt bundle (its map beside it) with the sources under
 SRC (the tests' fixture).
+
+Then the two bundles of each package (and the first `--bundle` with each other one) against each
+other: each original catch clause both place, and those whose dispositions, over all branches,
+differ. The same code read twice, with no oracle needed: a difference is erratlas misreading one
+minifier's shape (terser reuses the catch parameter's name inside the handler; esbuild folds `if`
+chains into `?:`, `||` and sequences), as ESLint's three rules might never show.
 """
 
 from __future__ import annotations
@@ -406,10 +412,29 @@ class Result:
     #: the catch handlers' `sourceBody` values (`absent`: no map placed it), counted
     source_bodies: dict[str, int] = field(default_factory=dict)
     reasons: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    #: each placed clause's dispositions, over all its branches: (kind, cause) once each
+    readings: dict[str, tuple[tuple[str, str | None], ...]] = field(default_factory=dict)
 
     @property
     def matched(self) -> int:
         return len(self.eslint & self.erratlas)
+
+
+@dataclass
+class Agreement:
+    """Two bundles of the same sources read clause by clause: each original catch clause both
+    place, and those whose dispositions (over all branches: a minifier may fold an `if` chain into
+    a `?:`) differ. The same code read twice: a difference is a misreading of one shape."""
+
+    label: str
+    both: int
+    differ: list[tuple[str, tuple[tuple[str, str | None], ...], tuple[tuple[str, str | None], ...]]]
+
+
+def agreement(label: str, first: Result, second: Result) -> Agreement:
+    common = sorted(set(first.readings) & set(second.readings))
+    return Agreement(label, len(common), [(where, first.readings[where], second.readings[where])
+                                          for where in common if first.readings[where] != second.readings[where]])
 
 
 def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
@@ -437,6 +462,8 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
                 result.unplaced.append(f"{handler['id']} -> {where}")
             continue
         placed[clause.where] = handler
+        result.readings[clause.where] = tuple(sorted({(d["kind"], d["cause"]) for b in handler["branches"]
+                                                      for d in b["dispositions"]}, key=str))
         found, withdrawn = erratlas_rules(handler, data, fates)
         result.erratlas.update((rule, clause.where) for rule in found)
         result.withdrawn.update((rule, clause.where) for rule in withdrawn)
@@ -590,7 +617,7 @@ def _shares(row: list[int]) -> str:
                        _share(matched, erratlas + withdrawn)])
 
 
-def report(results: list[Result]) -> str:
+def report(results: list[Result], agreements: list[Agreement] = ()) -> str:  # type: ignore[assignment]
     lines = ["| package x bundler | catch handlers | missed | unplaced | ESLint | dropped | other files | erratlas "
              "| withdrawn | set aside | matched | ESLint set aside | recall | precision | precision, all "
              "| precision, raw |",
@@ -630,11 +657,24 @@ def report(results: list[Result]) -> str:
             lines.append(f"  dropped by the bundler: {item}")
         for offset in r.missed:
             lines.append(f"  missed: the bundle's catch clause at offset {offset} has no handler record")
+    if agreements:
+        lines += ["", "The bundles' readings of the same clause (dispositions over all branches):", "",
+                  "| sources | clauses both place | readings differ |", "|---|---:|---:|"]
+        lines += [f"| {a.label} | {a.both} | {len(a.differ)} |" for a in agreements]
+        for a in agreements:
+            for where, first, second in a.differ:
+                lines.append(f"  {a.label} {where}: {_written(first)} / {_written(second)}")
     return "\n".join(lines)
 
 
-def as_json(results: list[Result]) -> dict[str, Any]:
-    return {r.label: {"handlers": r.handlers, "eslint": sorted(map(list, r.eslint)),
+def _written(reading: tuple[tuple[str, str | None], ...]) -> str:
+    return "[" + ", ".join(kind + (f"/{cause}" if cause else "") for kind, cause in reading) + "]"
+
+
+def as_json(results: list[Result], agreements: list[Agreement] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+    agree = {a.label: {"both": a.both, "differ": [[where, _written(x), _written(y)] for where, x, y in a.differ]}
+             for a in agreements}
+    return {"bundlersAgree": agree} | {r.label: {"handlers": r.handlers, "eslint": sorted(map(list, r.eslint)),
                       "erratlas": sorted(map(list, r.erratlas)), "aside": sorted(map(list, r.aside)),
                       "asideEslint": sorted(map(list, r.aside_eslint)),
                       "withdrawn": sorted(map(list, r.withdrawn)), "sourceBody": dict(sorted(r.source_bodies.items())),
@@ -657,7 +697,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
     args = parser.parse_args()
     extra = [_package(spec) for spec in args.npm]
-    results = []
+    results: list[Result] = []
+    agreements: list[Agreement] = []
     with tempfile.TemporaryDirectory(prefix="eslint-handlers-") as temporary:
         work = Path(temporary)
         if args.tree is not None:
@@ -669,6 +710,7 @@ def main() -> None:
             messages = run_eslint(args.tree, args.format, work / "eslint")
             for at, built in enumerate(args.bundle):
                 results.append(compare(built.name, args.tree, built, args.format, work / f"scan-{at}", messages))
+            agreements += [agreement(f"{results[0].label} / {r.label}", results[0], r) for r in results[1:]]
         else:
             wanted = args.packages.split(",") if args.packages else []
             unknown = set(wanted) - {p.name for p in PACKAGES}
@@ -677,14 +719,18 @@ def main() -> None:
             for package in [p for p in PACKAGES if p.name in wanted] + extra:
                 tree = fetch(package)
                 messages = run_eslint(tree, package.format, work / package.name / "eslint")
+                read = []
                 for bundler in args.bundlers.split(","):
                     place = work / package.name
                     built = bundle(tree, package, bundler, place)
-                    results.append(compare(f"{package.name}@{package.version} {bundler}", tree, built,
-                                           package.format, place / f"{bundler}-scan", messages))
-    print(report(results))
+                    read.append(compare(f"{package.name}@{package.version} {bundler}", tree, built,
+                                        package.format, place / f"{bundler}-scan", messages))
+                results += read
+                if len(read) > 1:
+                    agreements.append(agreement(f"{package.name}@{package.version}", read[0], read[1]))
+    print(report(results, agreements))
     if args.json is not None:
-        args.json.write_text(json.dumps(as_json(results), indent=1) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps(as_json(results, agreements), indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
