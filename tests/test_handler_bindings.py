@@ -1,8 +1,9 @@
 """Which binding a name in a handler's body is (docs/reference.md, "Handler records"): the caught
 value only where no nested scope declares its name again, as terser writes `catch(r){...const
 r=...}`; a thrown `?:` arm's sequence, `||` and `??`; names destructured from what was read of
-the caught value. Driven through `erratlas scan` on fixtures/flow/src/bindings.js and its esbuild
-and terser builds: the same dispositions each way (the builds keep the shapes)."""
+the caught value; a promise executor's `reject` in parentheses. Driven through `erratlas scan`
+on fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each
+way (the builds keep the shapes)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ CASES = [
     ("eitherOperandIsThrown", [["rethrow", "wrap/lost"]]),
     ("nullishOperandIsThrown", [["rethrow", "wrap/lost"]]),
     ("destructuredFieldsAreRead", [["return-value", "callback"]]),
+    ("rejectsFromAnExecutor", [["reject"]]),
 ]
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value
 BUILT_AS = {("terser", "destructuredFieldsAreRead"): [["return-value", "callback", "store"]]}

@@ -17,13 +17,13 @@ from analyzer.javascript.handlers.bindings import Bindings, Key, pattern_names, 
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     first_named,
+    is_promise_reject,
     keeps_as_field,
     mentions,
     named,
     operator_of,
-    parameter_names,
 )
-from analyzer.javascript.syntax import FUNCTION_TYPES, LANGUAGE, same, symbols_of, text, without_parentheses
+from analyzer.javascript.syntax import LANGUAGE, same, symbols_of, text, without_parentheses
 from analyzer.model import HandlerForm, Scope
 
 #: loops a `retry` may be made of: a `for...of`/`for...in` walks items, it does not retry
@@ -263,24 +263,8 @@ class Body:
         return entry is not None and entry[0] == "error"
 
     def _is_reject(self, callee: Node) -> bool:
-        """Whether the name is the second parameter of the nearest enclosing function declaring it,
-        and that function is the executor of `new Promise(...)`."""
-        if callee.type != "identifier":
-            return False
-        chain = self.handler.chain
-        for at, node in enumerate(chain):
-            if node.type not in FUNCTION_TYPES:
-                continue
-            names = parameter_names(node)
-            if callee.text not in names:
-                continue
-            if names.index(callee.text) != 1 or at + 2 >= len(chain):
-                return False
-            holder, made = chain[at + 1], chain[at + 2]
-            constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
-            return (holder.type == "arguments" and same(first_named(holder), node) and constructor is not None
-                    and constructor.text == b"Promise")
-        return False
+        """Whether the name is the reject parameter of the `new Promise(...)` executor the handler is in."""
+        return callee.type == "identifier" and is_promise_reject(callee.text or b"", self.handler.chain)
 
     def _in_retry_loop(self) -> bool:
         """A catch clause whose try statement is the body of a `while`, `do` or `for(;;)` loop, or

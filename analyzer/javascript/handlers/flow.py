@@ -15,9 +15,9 @@ from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     first_named,
     is_object_assign,
+    is_promise_reject,
     last_named,
     named,
-    parameter_names,
 )
 from analyzer.javascript.syntax import FUNCTION_TYPES, same, without_parentheses
 from analyzer.model import Fate
@@ -230,32 +230,13 @@ def _call_fate(call: Node, above: Sequence[Node], diagnostics: frozenset[int]) -
     written = callee.text or b""
     if written.startswith(b"console."):
         return "logged"
-    if written == b"Promise.reject" or (callee.type == "identifier" and _is_reject(written, above)):
+    if written == b"Promise.reject" or (callee.type == "identifier" and is_promise_reject(written, above)):
         return "rejected"
     if callee.type == "member_expression":
         prop = callee.child_by_field_name("property")
         if prop is not None and prop.text in _STORING:
             return "stored"
     return "passed"
-
-
-def _is_reject(name: bytes, above: Sequence[Node]) -> bool:
-    """Whether `name` is the second parameter of the nearest enclosing function declaring it,
-    and that function is the executor of `new Promise(...)` (`above` reaches the functions of
-    the head chain, Bun's wrapper among them)."""
-    for at, node in enumerate(above):
-        if node.type not in FUNCTION_TYPES:
-            continue
-        names = parameter_names(node)
-        if name not in names:
-            continue
-        if names.index(name) != 1 or at + 2 >= len(above):
-            return False
-        holder, made = above[at + 1], above[at + 2]
-        constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
-        return (holder.type == "arguments" and same(first_named(holder), node) and constructor is not None
-                and constructor.text == b"Promise")
-    return False
 
 
 def _constructor_fields(site: Node, constructor: str) -> list[str]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tree_sitter import Node
 
-from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, symbols_of, text, without_parentheses
+from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, same, symbols_of, text, without_parentheses
 
 #: nodes a handler's walk does not enter: their own scopes and handlers
 BOUNDARIES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "catch_clause"}
@@ -130,3 +130,26 @@ def parameter_names(function: Node) -> list[bytes]:
         return [single.text or b""]
     parameters = function.child_by_field_name("parameters")
     return [p.text or b"" if p.type == "identifier" else b"" for p in named(parameters)]
+
+
+def is_promise_reject(name: bytes, chain: Sequence[Node]) -> bool:
+    """Whether `name` is the second parameter of the nearest function of `chain` (ancestors,
+    innermost first) that declares it, and that function is the executor of `new Promise(...)`
+    (terser writes `new Promise(((resolve, reject) => ...))`)."""
+    for at, node in enumerate(chain):
+        if node.type not in FUNCTION_TYPES:
+            continue
+        names = parameter_names(node)
+        if name not in names:
+            continue
+        above = at + 1
+        while above < len(chain) and chain[above].type == "parenthesized_expression":
+            above += 1
+        if names.index(name) != 1 or above + 1 >= len(chain):
+            return False
+        holder, made = chain[above], chain[above + 1]
+        first = first_named(holder)
+        constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
+        return (holder.type == "arguments" and first is not None and same(without_parentheses(first), node)
+                and constructor is not None and constructor.text == b"Promise")
+    return False
