@@ -1,7 +1,8 @@
 """Which binding a name in a handler's body is (docs/reference.md, "Handler records"): the caught
 value only where no nested scope declares its name again, as terser writes `catch(r){...const
 r=...}`; a thrown `?:` arm's sequence, `||` and `??`; names destructured from what was read of
-the caught value; a promise executor's `reject` in parentheses. Driven through `erratlas scan`
+the caught value; a promise executor's `reject` in parentheses or deep below it; a negated string
+test; what follows a `throw`. Driven through `erratlas scan`
 on fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each
 way (the builds keep the shapes)."""
 
@@ -34,6 +35,9 @@ CASES = [
     ("nullishOperandIsThrown", [["rethrow", "wrap/lost"]]),
     ("destructuredFieldsAreRead", [["return-value", "callback"]]),
     ("rejectsFromAnExecutor", [["reject"]]),
+    ("rejectsFromDeepInsideAnExecutor", [["reject"]]),
+    ("rethrowsUnlessGone", [["rethrow"], ["swallow"]]),
+    ("deadCodeAfterAThrow", [["rethrow"]]),
 ]
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value
 BUILT_AS = {("terser", "destructuredFieldsAreRead"): [["return-value", "callback", "store"]]}
@@ -69,6 +73,13 @@ def test_each_name_is_the_binding_its_scope_says(catches: dict[str, list[dict[st
     assert len(catches[read]) == len(CASES)
     expected = BUILT_AS.get((read, case), CASES[at][1])
     assert _dispositions(catches[read][at]["branches"], expected) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_a_negated_string_test_splits(catches: dict[str, list[dict[str, object]]], read: str) -> None:
+    at = [name for name, _ in CASES].index("rethrowsUnlessGone")
+    tests = [branch["test"] for branch in catches[read][at]["branches"]]  # type: ignore[union-attr]
+    assert tests == [{"field": "message", "op": "!includes", "value": "gone"}, None]
 
 
 def test_terser_reuses_the_catch_parameter_s_name_inside_the_handler() -> None:

@@ -169,6 +169,8 @@ def test_text(test: BranchTest) -> str:
         return f"!{subject}"
     if test.op in ("includes", "startsWith", "endsWith"):
         return f"{subject}.{test.op}({value})"
+    if test.op in ("!includes", "!startsWith", "!endsWith"):
+        return f"!{subject}.{test.op[1:]}({value})"
     if test.op == "!instanceof":
         return f"!({subject} instanceof {value})"
     return f"{subject} {test.op} {value}"

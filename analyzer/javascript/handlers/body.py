@@ -94,6 +94,9 @@ class Found:
     #: the digest of its fp1h anchor and the anchor's start
     anchor: bytes = b""
     anchor_start: int = 0
+    #: the functions above `chain`, each with its next ancestors: where a `reject` parameter may
+    #: be declared further up (a callback nested in the executor, 16 levels down)
+    beyond: tuple[tuple[Node, ...], ...] = ()
 
 
 def param_name(handler: Found) -> str | None:
@@ -264,7 +267,8 @@ class Body:
 
     def _is_reject(self, callee: Node) -> bool:
         """Whether the name is the reject parameter of the `new Promise(...)` executor the handler is in."""
-        return callee.type == "identifier" and is_promise_reject(callee.text or b"", self.handler.chain)
+        return callee.type == "identifier" and is_promise_reject(callee.text or b"", self.handler.chain,
+                                                                 self.handler.beyond)
 
     def _in_retry_loop(self) -> bool:
         """A catch clause whose try statement is the body of a `while`, `do` or `for(;;)` loop, or

@@ -17,7 +17,9 @@ _COMPARISONS: dict[str, TestOp] = {"===": "===", "!==": "!==", "==": "==", "!=":
                                    ">": ">", ">=": ">="}
 _FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": "==", "instanceof": "!instanceof",
-                                  "truthy": "falsy"}
+                                  "truthy": "falsy", "includes": "!includes", "startsWith": "!startsWith",
+                                  "endsWith": "!endsWith", "!includes": "includes", "!startsWith": "startsWith",
+                                  "!endsWith": "endsWith"}
 _STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
 
 #: whether an identifier is the caught value (`Body._is_caught`: by its binding, not its name alone)

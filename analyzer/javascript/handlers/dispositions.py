@@ -32,6 +32,8 @@ _MESSAGE_FIRST = frozenset({b"Error", b"TypeError", b"RangeError", b"SyntaxError
                             b"URIError"})
 #: those the default rules' constructors make callsites of (the inventory resolves them)
 _INVENTORIED = frozenset({b"Error", b"TypeError", b"RangeError"})
+#: statements after which none in the same list runs
+_LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
 _THROW, _RETURN, _BREAK, _CALL, _ASSIGNMENT = (symbols_of(frozenset({kind})) for kind in (
     "throw_statement", "return_statement", "break_statement", "call_expression", "assignment_expression"))
 #: the records a branch makes, by `model.made` (its fields in order, a third of a frozen `__init__`'s cost)
@@ -57,7 +59,7 @@ class HandlerBody(Body):
         if not self.statements:  # what `_dispositions` makes of an empty body
             return (_branch(None, (_RETRY if self._in_retry_loop() else _SWALLOW,)),)
         return tuple(_branch(test, self._dispositions(parts, values))
-                     for test, parts, values in split(self.statements, self._is_caught))
+                     for test, parts, values in split(_reached(self.statements), self._is_caught))
 
     def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
         """What the branch made of `parts` does; `values`: expressions it throws or returns
@@ -287,6 +289,15 @@ class HandlerBody(Body):
         if left.type == "identifier" and self.key(left) in self.walked.aliases:
             return []
         return [_disposition("store", None, (), None)]
+
+
+def _reached(statements: list[Node]) -> list[Node]:
+    """The statements up to the first `throw`, `return`, `break` or `continue` among them: those
+    after it never run (esbuild keeps `throw e; return reject(e)`); the list itself when none is."""
+    for at, statement in enumerate(statements[:-1]):
+        if statement.type in _LEAVING:
+            return statements[:at + 1]
+    return statements
 
 
 def _either(value: Node) -> bool:

@@ -17,6 +17,7 @@ from analyzer.facts import BranchFacts, HandlerFacts, SinkEvidence
 from analyzer.identity import IdentityInput
 from analyzer.javascript.handlers.body import Found, param_name
 from analyzer.javascript.handlers.dispositions import HandlerBody
+from analyzer.javascript.handlers.shapes import functions_beyond
 from analyzer.javascript.normalize import ANCHOR_LIMIT, Anchor, Normalizer, Siblings, Window, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
 from analyzer.javascript.sink import CalleeRow, SinkChoice, SinkRows, slice_sink, unit_sink
@@ -224,7 +225,8 @@ def handlers_on(unit: str, part: UnitTree, left_out: list[int], cut: tuple[bool,
                 why = _over_cut(anchor, root, siblings, cut, list_type)
                 if why is not None:
                     inexact.append(f"a module-level handler at {node.start_byte}: {why}")
-            yield _FOUND(form, node, chain[:_KEPT_DEPTH], scope, in_error, normalizer.digest(anchor), anchor.start_byte)
+            yield _FOUND(form, node, chain[:_KEPT_DEPTH], scope, in_error, normalizer.digest(anchor), anchor.start_byte,
+                         functions_beyond(chain, _KEPT_DEPTH))
     left_out.append(descent.left_out)
 
 

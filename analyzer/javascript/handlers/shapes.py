@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from tree_sitter import Node
 
@@ -132,24 +132,47 @@ def parameter_names(function: Node) -> list[bytes]:
     return [p.text or b"" if p.type == "identifier" else b"" for p in named(parameters)]
 
 
-def is_promise_reject(name: bytes, chain: Sequence[Node]) -> bool:
+#: functions above a handler's kept ancestors kept for `reject` (`functions_beyond`), each with
+#: the ancestors an executor's call reads: parentheses, the arguments, the `new Promise`
+_FUNCTIONS_BEYOND = 64
+_EXECUTOR_DEPTH = 8
+_FUNCTION_SYMBOLS = symbols_of(FUNCTION_TYPES)
+
+
+def functions_beyond(chain: Sequence[Node], kept: int) -> tuple[tuple[Node, ...], ...]:
+    """The functions of `chain` (ancestors, innermost first) whose ancestors an executor's call
+    reads go past its first `kept`, each with those ancestors (`is_promise_reject`'s `beyond`)."""
+    out = []
+    for at in range(max(0, kept - _EXECUTOR_DEPTH), len(chain)):
+        if chain[at].kind_id in _FUNCTION_SYMBOLS:
+            out.append(tuple(chain[at:at + _EXECUTOR_DEPTH]))
+            if len(out) == _FUNCTIONS_BEYOND:
+                break
+    return tuple(out)
+
+
+def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Sequence[Node]] = ()) -> bool:
     """Whether `name` is the second parameter of the nearest function of `chain` (ancestors,
     innermost first) that declares it, and that function is the executor of `new Promise(...)`
-    (terser writes `new Promise(((resolve, reject) => ...))`)."""
-    for at, node in enumerate(chain):
-        if node.type not in FUNCTION_TYPES:
-            continue
-        names = parameter_names(node)
-        if name not in names:
-            continue
-        above = at + 1
-        while above < len(chain) and chain[above].type == "parenthesized_expression":
-            above += 1
-        if names.index(name) != 1 or above + 1 >= len(chain):
-            return False
-        holder, made = chain[above], chain[above + 1]
-        first = first_named(holder)
-        constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
-        return (holder.type == "arguments" and first is not None and same(without_parentheses(first), node)
-                and constructor is not None and constructor.text == b"Promise")
+    (terser writes `new Promise(((resolve, reject) => ...))`). `beyond`: the functions further
+    up, each with its next ancestors, when `chain` stops short of the root."""
+    for part in (chain, *beyond):
+        for at, node in enumerate(part):
+            if node.type not in FUNCTION_TYPES:
+                continue
+            names = parameter_names(node)
+            if name not in names:
+                continue
+            if names.index(name) != 1:
+                return False
+            above = at + 1
+            while above < len(part) and part[above].type == "parenthesized_expression":
+                above += 1
+            if above + 1 >= len(part):
+                break  # its ancestors go on past `part`: `beyond` holds it with them
+            holder, made = part[above], part[above + 1]
+            first = first_named(holder)
+            constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
+            return (holder.type == "arguments" and first is not None and same(without_parentheses(first), node)
+                    and constructor is not None and constructor.text == b"Promise")
     return False
