@@ -5,8 +5,7 @@ such a place; elsewhere a name is the handler's own binding, as its text says.""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from tree_sitter import Node
 
@@ -17,15 +16,21 @@ from analyzer.javascript.resolve import Paths, declaration
 Key = tuple[bytes, int]
 #: what may declare a name (`resolve.declaration` decides)
 DECLARABLE = frozenset({"identifier", "shorthand_property_identifier_pattern"})
-#: a name as a word of the source: not a property (`.e`), a private name (`#e`) or an escape's tail
-_WORDS: dict[bytes, re.Pattern[bytes]] = {}
+#: bytes a name is made of, and those that may not come right before one as a word (a property
+#: `.e`, a private name `#e`, an escape's tail) or right after it
+_PART = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$\\" + bytes(range(0x80, 0x100)))
+_NOT_BEFORE = _PART | frozenset(b".#")
 
 
-def _word(name: bytes) -> re.Pattern[bytes]:
-    pattern = _WORDS.get(name)
-    if pattern is None:
-        pattern = _WORDS[name] = re.compile(rb"(?<![\w$\x80-\xff\\.#])" + re.escape(name) + rb"(?![\w$\x80-\xff\\])")
-    return pattern
+def _words(text: bytes, name: bytes, start: int, end: int) -> Iterator[int]:
+    """The offsets in text[start:end] where `name` stands as a word."""
+    size = len(name)
+    at = text.find(name, start, end)
+    while at >= 0:
+        after = at + size
+        if (at == 0 or text[at - 1] not in _NOT_BEFORE) and (after >= len(text) or text[after] not in _PART):
+            yield at
+        at = text.find(name, at + 1, end)
 
 
 class Bindings:
@@ -71,9 +76,9 @@ class Bindings:
         written = name.decode("utf-8", "surrogateescape")
         if self._text is None:
             self._text = node.text or b""
-        text, search = self._text, _word(name).finditer
-        for found in (match for start, end in self.regions for match in search(text, start - begin, end - begin)):
-            start, end = begin + found.start(), begin + found.end()
+        text, size = self._text, len(name)
+        for found in (at for start, end in self.regions for at in _words(text, name, start - begin, end - begin)):
+            start, end = begin + found, begin + found + size
             at = paths.find(start, end)
             if at is None or at.start_byte != start or at.end_byte != end or at.type not in DECLARABLE:
                 continue

@@ -137,18 +137,36 @@ def parameter_names(function: Node) -> list[bytes]:
 _FUNCTIONS_BEYOND = 64
 _EXECUTOR_DEPTH = 8
 _FUNCTION_SYMBOLS = symbols_of(FUNCTION_TYPES)
+_PARENTHESES_SYMBOLS = symbols_of(frozenset({"parenthesized_expression"}))
+_ARGUMENTS_SYMBOLS = symbols_of(frozenset({"arguments"}))
+_NEW_SYMBOLS = symbols_of(frozenset({"new_expression"}))
 
 
 def functions_beyond(chain: Sequence[Node], kept: int) -> tuple[tuple[Node, ...], ...]:
     """The functions of `chain` (ancestors, innermost first) whose ancestors an executor's call
-    reads go past its first `kept`, each with those ancestors (`is_promise_reject`'s `beyond`)."""
+    reads go past its first `kept`, each with those ancestors (`is_promise_reject`'s `beyond`);
+    none when no `new Promise` executor is among them (then none can make a `reject`)."""
     out = []
+    executor = False
     for at in range(max(0, kept - _EXECUTOR_DEPTH), len(chain)):
         if chain[at].kind_id in _FUNCTION_SYMBOLS:
-            out.append(tuple(chain[at:at + _EXECUTOR_DEPTH]))
+            part = tuple(chain[at:at + _EXECUTOR_DEPTH])
+            out.append(part)
+            executor = executor or _executor(part)
             if len(out) == _FUNCTIONS_BEYOND:
                 break
-    return tuple(out)
+    return tuple(out) if executor else ()
+
+
+def _executor(part: Sequence[Node]) -> bool:
+    """Whether `part[0]`, a function, is the first argument of `new Promise(...)` (`part`: it and
+    its ancestors)."""
+    above = 1
+    while above < len(part) and part[above].kind_id in _PARENTHESES_SYMBOLS:
+        above += 1
+    return above + 1 < len(part) and part[above].kind_id in _ARGUMENTS_SYMBOLS \
+        and part[above + 1].kind_id in _NEW_SYMBOLS and (part[above + 1].child_by_field_name("constructor")
+                                                         or part[0]).text == b"Promise"
 
 
 def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Sequence[Node]] = ()) -> bool:
