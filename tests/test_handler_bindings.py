@@ -2,7 +2,8 @@
 value only where no nested scope declares its name again, as terser writes `catch(r){...const
 r=...}`; a thrown `?:` arm's sequence, `||` and `??`; names destructured from what was read of
 the caught value; a promise executor's `reject` in parentheses or deep below it; a negated string
-test; what follows a `throw`. Driven through `erratlas scan`
+test; what follows a `throw`; a local assigned the caught value, the parameter assigned again; a
+promise handler's bare `return`. Driven through `erratlas scan`
 on fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each
 way (the builds keep the shapes)."""
 
@@ -38,9 +39,23 @@ CASES = [
     ("rejectsFromDeepInsideAnExecutor", [["reject"]]),
     ("rethrowsUnlessGone", [["rethrow"], ["swallow"]]),
     ("deadCodeAfterAThrow", [["rethrow"]]),
+    ("localHoldsTheCaughtValueOrANewOne", [["wrap/partial+Error"], ["wrap/partial+Error"]]),
+    ("localAssignedOnlyTheCaughtValue", [["wrap/kept+Error"]]),
+    ("parameterAssignedAgain", [["wrap/partial"]]),
+    ("parameterAssignedAgainInABranch", [["rethrow"], ["rethrow"]]),
+    ("bareReturnResolvesAsTheEndDoes", [["callback", "swallow"]]),
+    ("bareReturnInATestedBranch", [["swallow"], ["rethrow"]]),
+    ("voidReturnAfterACallback", [["callback"]]),
+    ("promiseParameterAssignedAgain", [["wrap/partial"]]),
+    ("bareReturnLeavesACatchClause", [["return-value", "callback"]]),
 ]
-#: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value
-BUILT_AS = {("terser", "destructuredFieldsAreRead"): [["return-value", "callback", "store"]]}
+#: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
+#: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where
+#: the source tests `===`
+BUILT_AS = {("terser", "destructuredFieldsAreRead"): [["return-value", "callback", "store"]],
+            **{(read, "localHoldsTheCaughtValueOrANewOne"): [["wrap/partial+Error"]] for read in ("esbuild", "terser")},
+            **{(read, "parameterAssignedAgainInABranch"): [["rethrow"]] for read in ("esbuild", "terser")},
+            **{(read, "bareReturnInATestedBranch"): [["rethrow"], ["swallow"]] for read in ("esbuild", "terser")}}
 
 
 def _dispositions(branches: list[dict[str, object]], checked: list[list[str]]) -> list[list[str]]:
@@ -56,13 +71,17 @@ def _dispositions(branches: list[dict[str, object]], checked: list[list[str]]) -
 
 @pytest.fixture(scope="module")
 def catches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, object]]]:
-    """Each read's catch clauses, in source order (one per case)."""
+    """Each read's catch clauses, and its promise handlers given a function outside them, in
+    source order (one per case)."""
     out = {}
     for read, path in READS.items():
         scanned = tmp_path_factory.mktemp(read) / "scan"
         scan(path, scanned, "--jobs", 1)
         handlers = [json.loads(line) for line in (scanned / "handlers.jsonl").read_text().splitlines()]
-        out[read] = sorted((h for h in handlers if h["form"] == "catch"), key=lambda h: h["offset"])
+        clauses = [h for h in handlers if h["form"] == "catch"]
+        promised = [h for h in handlers if h["form"] != "catch" and h["param"] is not None
+                    and not any(c["offset"] <= h["offset"] < c["endOffset"] for c in clauses)]
+        out[read] = sorted(clauses + promised, key=lambda h: h["offset"])  # type: ignore[arg-type,return-value]
     return out
 
 
@@ -85,8 +104,8 @@ def test_a_negated_string_test_splits(catches: dict[str, list[dict[str, object]]
 def test_terser_reuses_the_catch_parameter_s_name_inside_the_handler() -> None:
     """The build these cases stand for: its inner names are the parameter's own."""
     built = READS["terser"].read_text()
-    for shape in ("catch(r){if(\"EACCES\"===r.code){const r=", "catch(r){for(const r of e)",
-                  ".catch(r=>t(\"retry\",r))", "catch(r){n(function(r){throw r})}"):
+    for shape in ("catch(r){if(\"EACCES\"===r.code){const r=", "catch(r){for(const r of n)",
+                  ".catch(r=>t(\"retry\",r))", "catch(r){e(function(r){throw r})}"):
         assert shape in built, shape
 
 

@@ -13,7 +13,9 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
+from analyzer.javascript.handlers.assigned import Held, Versions, merged, straight_line
 from analyzer.javascript.handlers.bindings import Bindings, Key, pattern_names, shadowing_regions
+from analyzer.javascript.handlers.retry import in_retry_loop
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     first_named,
@@ -26,13 +28,6 @@ from analyzer.javascript.handlers.shapes import (
 from analyzer.javascript.syntax import LANGUAGE, same, symbols_of, text, without_parentheses
 from analyzer.model import HandlerForm, Scope
 
-#: loops a `retry` may be made of: a `for...of`/`for...in` walks items, it does not retry
-_RETRY_LOOPS = frozenset({"while_statement", "do_statement", "for_statement"})
-#: statements an unlabelled `break` inside them leaves instead of the enclosing loop
-_BREAK_TARGETS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement",
-                            "switch_statement"})
-#: the properties of a loop condition that steps through items
-_STEPPING = frozenset({b"length", b"pop", b"shift", b"next"})
 #: what a branch's walk keeps
 _COLLECTED = frozenset({"throw_statement", "return_statement", "call_expression", "assignment_expression",
                         "variable_declarator", "break_statement"})
@@ -130,6 +125,8 @@ class _Walked:
     keeping: dict[Key, Node] = field(default_factory=dict)
     #: calls whose value is discarded or returned (`cb(e);`, `return cb(e)`, `x && cb(e)`), by node id
     consumed: set[int] = field(default_factory=set)
+    #: the parameter's own binding and the locals the body declares: state that ends with the handler
+    owned: set[Key] = field(default_factory=set)
 
 
 class Body:
@@ -154,6 +151,8 @@ class Body:
         self.param = param
         #: which binding each name of the body is (set by the walk: where names are declared again)
         self.bindings = Bindings(node, self._root, [])
+        #: the parameter's values after each assignment of it (found by the walk)
+        self._versions = Versions(param.encode() if param is not None else None)
         # an empty body keeps nothing: neither its query nor its walk is run
         empty = not self.statements and self.expression is None
         self.walked = _Walked(aliases={(param.encode(), -1)} if param is not None else set()) if empty \
@@ -181,11 +180,15 @@ class Body:
         return thrown is not None and thrown.type == "identifier" and text(thrown) == param
 
     def key(self, name: Node) -> Key:
-        """The binding an identifier of the body names (`bindings.Bindings.key`)."""
-        return self.bindings.key(name)
+        """The binding an identifier of the body names (`bindings.Bindings.key`), the parameter
+        past an assignment of it being the value assigned (`assigned.Versions`)."""
+        return self._versions.key(self.bindings.key(name), name.start_byte)
 
     def refers(self, wanted: set[Key]) -> Callable[[Node], bool] | None:
-        return self.bindings.refers(wanted)
+        """What tells whether an identifier is one of the bindings `wanted`; None when its name tells."""
+        if not self._versions.ends:
+            return self.bindings.refers(wanted)
+        return lambda name: self.key(name) in wanted
 
     def sink_candidates(self) -> list[tuple[Node, bool]]:
         """The names called, as a statement or returned, with the caught value or something read
@@ -219,27 +222,72 @@ class Body:
             walked.nodes, regions = _kept_in(self._root, self.statements)
             self.bindings = Bindings(self.handler.node, self._root, regions)
             _walk_consumed(self.statements, self.expression, walked.consumed)
+        # the parameter's own binding and the body's locals: an assignment to one is no `store`
+        walked.owned = {self.bindings.key(n) for d in walked.nodes if d.type == "variable_declarator"
+                        for n in _declared_names(d)} | ({self._versions.own} if self._versions.own else set())
+        held: dict[Key, set[Held]] = {}  # per local, what its declaration and assignments give it
         for node in walked.nodes:  # aliases and local errors, in source order
-            if node.type != "variable_declarator":
-                continue
-            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-            if name is None or value is None:
-                continue
-            value = without_parentheses(value)
-            if name.type != "identifier":  # `const {status: s, body} = read(e)`: each name read from it
-                if self._reads(value, walked.aliases | walked.derived):
-                    walked.derived.update(map(self.key, pattern_names(name)))
-                continue
-            declared = self.key(name)
-            if value.type == "identifier" and self.key(value) in walked.aliases:
-                walked.aliases.add(declared)
-            elif self._made(value):
-                walked.made[declared] = value
-            elif self._reads(value, walked.aliases | walked.derived):
-                walked.derived.add(declared)
-                if keeps_as_field(value, {key[0] for key in walked.aliases}, refers=self.refers(walked.aliases)):
-                    walked.keeping[declared] = value
+            if node.type == "variable_declarator":
+                self._declared(node, walked, held)
+            elif node.type == "assignment_expression":
+                self._reassigned(node, walked, held)
         return walked
+
+    def _declared(self, node: Node, walked: _Walked, held: dict[Key, set[Held]]) -> None:
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if name is None or value is None:
+            return
+        value = without_parentheses(value)
+        if name.type != "identifier":  # `const {status: s, body} = read(e)`: each name read from it
+            if self._reads(value, walked.aliases | walked.derived):
+                walked.derived.update(map(self.key, pattern_names(name)))
+            return
+        declared = self.key(name)
+        held[declared] = {self._record(declared, self._held(value, walked), value, walked)}
+        if held[declared] == {"caught"}:  # followed as the parameter is
+            self._versions.followed.add(declared)
+
+    def _reassigned(self, node: Node, walked: _Walked, held: dict[Key, set[Held]]) -> None:
+        """`name = value`: the parameter, or a local declared as the caught value, holds the value
+        from there on when the assignment always runs; another local of the body holds each value
+        assigned to it (`assigned.merged`)."""
+        name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if name is None or value is None or name.type != "identifier":
+            return
+        value = without_parentheses(value)
+        bound, now = self.bindings.key(name), self._held(value, walked)
+        if bound in self._versions.followed:
+            if straight_line(node, self._root):  # else it is still the caught value on some path
+                self._record(self._versions.assigned(bound, node), now, value, walked)
+        elif bound in walked.owned:
+            values = held.setdefault(bound, set())
+            values.add(now)
+            for kept in (walked.aliases, walked.derived):
+                kept.discard(bound)
+            walked.made.pop(bound, None)
+            walked.keeping.pop(bound, None)
+            self._record(bound, merged(values), value, walked)
+
+    def _held(self, value: Node, walked: _Walked) -> Held:
+        """What a value given to a name is (`assigned.Held`)."""
+        if value.type == "identifier" and self.key(value) in walked.aliases:
+            return "caught"
+        reads = self._reads(value, walked.aliases | walked.derived)
+        if self._made(value):
+            return "made-reading" if reads else "made"
+        return "read" if reads else "other"
+
+    def _record(self, name: Key, held: Held, value: Node, walked: _Walked) -> Held:
+        """Keeps what `name` holds in the walk's bindings."""
+        if held == "caught":
+            walked.aliases.add(name)
+        elif held in ("made", "made-reading"):
+            walked.made[name] = value
+        elif held == "read":
+            walked.derived.add(name)
+            if keeps_as_field(value, {key[0] for key in walked.aliases}, refers=self.refers(walked.aliases)):
+                walked.keeping[name] = value
+        return held
 
     def _reads(self, node: Node, wanted: set[Key]) -> bool:
         """Whether one of the bindings `wanted` is read in `node` (`shapes.mentions`)."""
@@ -277,22 +325,15 @@ class Body:
         whose protected block never leaves it walks items (`for (...; i < n; i++) try { f(a[i]) }
         catch {}`): each failure skips an item, it does not retry it. Asked once a handler."""
         if self._retry is None:
-            self._retry = self._retry_loop()
+            self._retry = self.handler.form == "catch" and in_retry_loop(self.handler.chain)
         return self._retry
 
-    def _retry_loop(self) -> bool:
-        if self.handler.form != "catch":
-            return False
-        chain = self.handler.chain
-        if len(chain) < 2:
-            return False
-        statement, holder = chain[0], chain[1]
-        if holder.type == "statement_block" and len(chain) > 2:
-            statement, holder = holder, chain[2]
-        if holder.type not in _RETRY_LOOPS or not same(holder.child_by_field_name("body"), statement):
-            return False
-        protected = chain[0].child_by_field_name("body")
-        return protected is not None and _leaves_loop(protected) and not _walks_items(holder)
+def _declared_names(declarator: Node) -> list[Node]:
+    """The names a declarator declares: its identifier, or its pattern's names."""
+    name = declarator.child_by_field_name("name")
+    if name is None:
+        return []
+    return [name] if name.type == "identifier" else pattern_names(name)
 
 
 def _kept_in(root: Node, statements: list[Node]) -> tuple[list[Node], list[tuple[int, int]]]:
@@ -398,54 +439,3 @@ def _condition_sequence(statement: Node) -> list[tuple[Node, int]]:
     members = inner.named_children
     rest = [(child, _KEPT_VALUE) for child in statement.named_children if not same(child, condition)]
     return rest + [(m, _CONSUMED) for m in members[:-1]] + [(m, _KEPT_VALUE) for m in members[-1:]]
-
-
-def _leaves_loop(block: Node) -> bool:
-    """Whether a `return`, or a `break` not inside a nested loop or switch, is in the block
-    (nested functions left out)."""
-    stack = [(block, False)]
-    while stack:
-        node, nested = stack.pop()
-        kind = node.type
-        if kind == "return_statement" or (kind == "break_statement" and not nested):
-            return True
-        if kind in BOUNDARIES and kind != "catch_clause":
-            continue
-        inner = nested or kind in _BREAK_TARGETS
-        stack.extend((child, inner) for child in node.named_children)
-    return False
-
-
-def _walks_items(loop: Node) -> bool:
-    """Whether a loop steps through items rather than attempts: its condition assigns or reads a
-    `.length` or calls `.pop()`/`.shift()`/`.next()` (`while (x = stack.pop())`), or a `for`
-    loop's variable indexes something in its body (`a[i]`)."""
-    condition = loop.child_by_field_name("condition")
-    stack = [condition] if condition is not None else []
-    while stack:
-        node = stack.pop()
-        if node.type in ("assignment_expression", "augmented_assignment_expression"):
-            return True
-        if node.type == "member_expression" and (node.child_by_field_name("property") or node).text in _STEPPING:
-            return True
-        stack.extend(node.named_children)
-    if loop.type != "for_statement":
-        return False
-    names: set[bytes] = set()
-    for part in named(loop.child_by_field_name("initializer")):  # `let i = 0, n = 3` or `i = 0`
-        for member in [part, *named(part)]:
-            name = member.child_by_field_name("name" if member.type == "variable_declarator" else "left")
-            if member.type in ("variable_declarator", "assignment_expression") and name is not None:
-                names.add(name.text or b"")
-    body = loop.child_by_field_name("body")
-    stack = [body] if body is not None else []
-    while stack:
-        node = stack.pop()
-        if node.type == "subscript_expression":
-            index = node.child_by_field_name("index")
-            if index is not None and mentions(index, names):
-                return True
-        stack.extend(node.named_children)
-    return False
-
-

@@ -19,6 +19,7 @@ from analyzer.javascript.handlers.shapes import (
     keeps_as_field,
     last_named,
     named,
+    operator_of,
     short,
     thrown_value,
 )
@@ -66,6 +67,7 @@ class HandlerBody(Body):
         (`throw_statement`, `return_statement`) besides its own throw and return statements."""
         found: list[DispositionFacts] = []
         deciding: list[Node] = []  # the nodes that are a disposition, in source order
+        ending: list[Node] = []  # returns that end a promise handler as reaching its end does
         leaves = False
         for node in self._inside(parts):
             symbol = node.kind_id  # an int: no string made for each node
@@ -76,7 +78,10 @@ class HandlerBody(Body):
             elif symbol in _RETURN:
                 leaves = True
                 deciding.append(node)
-                found.extend(self._returned(first_named(node)))
+                value = first_named(node)
+                if self._resolves_undefined(value):
+                    ending.append(node)
+                found.extend(self._returned(value))
             elif symbol in _BREAK:
                 leaves = True
                 deciding.append(node)
@@ -97,7 +102,7 @@ class HandlerBody(Body):
             leaves = any(d.kind == "exit" for d in found)
         if not leaves and self._in_retry_loop():
             found.append(_RETRY)
-        elif found and not values and Fallthrough(deciding).silent_path(parts) and not self._in_retry_loop():
+        elif found and not values and Fallthrough(deciding, ending).silent_path(parts) and not self._in_retry_loop():
             found.append(_SWALLOW)  # a path that meets none of them
         return _merged(found) or (_SWALLOW,)
 
@@ -221,7 +226,18 @@ class HandlerBody(Body):
             out = _best(out, "kept" if self._is_caught(right) else "partial" if self._mentions(right) else "lost")
         return out
 
+    def _resolves_undefined(self, value: Node | None) -> bool:
+        """A promise handler function's `return`, `return undefined` or `return void x`: its
+        promise resolves with undefined, as when the function's end is reached."""
+        if self.handler.form == "catch" or self._root is None:
+            return False
+        value = without_parentheses(value) if value is not None else None
+        return value is None or value.type == "undefined" or (
+            value.type == "unary_expression" and operator_of(value) == "void")
+
     def _returned(self, value: Node | None) -> list[DispositionFacts]:
+        if self._resolves_undefined(value):
+            return []  # what reaching the end does: nothing, or a swallow on a silent path
         if value is None:
             return [_disposition("return-value", None, (), None)]
         value = without_parentheses(value)
@@ -286,8 +302,9 @@ class HandlerBody(Body):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is None or right is None or not self._is_caught(without_parentheses(right)):
             return []
-        if left.type == "identifier" and self.key(left) in self.walked.aliases:
-            return []
+        if left.type == "identifier" and (self.key(left) in self.walked.aliases
+                                          or self.bindings.key(left) in self.walked.owned):
+            return []  # a name of the handler's own (`let s; s = e`), not state outliving it
         return [_disposition("store", None, (), None)]
 
 

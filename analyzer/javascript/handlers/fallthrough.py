@@ -1,11 +1,13 @@
 """Whether a branch's end is certainly reachable on a path that meets none of its dispositions
-(docs/reference.md, "Dispositions": the `swallow` of a branch that also does something else).
+(docs/reference.md, "Dispositions": the `swallow` of a branch that also does something else),
+a promise handler's `return;` being such an end.
 Only what is plainly conditional can fail to decide: `if`, the right of `&&`, `||`, `??`, the
 arms of `?:`; any other construct holding a disposition is taken to decide."""
 
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 
 from tree_sitter import Node
 
@@ -22,45 +24,65 @@ _WRAPPING = frozenset({"parenthesized_expression", "await_expression", "unary_ex
 _DEPTH = 64
 
 
-class Fallthrough:
-    """Decides over the statements of one branch, given the nodes that are dispositions."""
+#: what a statement does with the paths through it: one may pass it with no disposition met,
+#: every one meets a disposition or leaves, or one certainly ends the handler as its end does
+_PASSES, _DECIDES, _ENDS = 0, 1, 2
 
-    def __init__(self, deciding: list[Node]) -> None:
+
+class Fallthrough:
+    """Decides over the statements of one branch, given the nodes that are dispositions and the
+    returns that end it as reaching its end does (a promise handler's `return;`)."""
+
+    def __init__(self, deciding: list[Node], ending: Sequence[Node] = ()) -> None:
         #: the disposition nodes, by start (source order)
         self._ids = {n.id for n in deciding}
         self._starts = [n.start_byte for n in deciding]
+        self._ending = {n.id for n in ending}
 
     def silent_path(self, statements: list[Node]) -> bool:
         """Whether the end of `statements` is certainly reached on a path that meets no disposition."""
-        return not any(self._statement(s, 0) for s in statements)
+        return self._sequence(statements, 0) != _DECIDES
+
+    def _sequence(self, statements: list[Node], depth: int) -> int:
+        for statement in statements:
+            met = self._statement(statement, depth)
+            if met != _PASSES:
+                return met
+        return _PASSES
 
     def _holds(self, node: Node) -> bool:
         """Whether a disposition node lies in `node` (itself included)."""
         at = bisect.bisect_left(self._starts, node.start_byte)
         return at < len(self._starts) and self._starts[at] < node.end_byte  # nodes nest or are apart
 
-    def _statement(self, node: Node, depth: int) -> bool:
+    def _statement(self, node: Node, depth: int) -> int:
         kind = node.type
+        if node.id in self._ending:  # `return void cb(e)` meets the call first
+            value = named(node)
+            return _DECIDES if value and self._expression(value[0], depth + 1) else _ENDS
         if kind in _LEAVING:
-            return True
+            return _DECIDES
         if kind in _SILENT:
-            return False
+            return _PASSES
         if depth > _DEPTH:
-            return self._holds(node)
+            return _DECIDES if self._holds(node) else _PASSES
         if kind == "statement_block":
-            return any(self._statement(s, depth + 1) for s in named(node))
+            return self._sequence(named(node), depth + 1)
         if kind == "expression_statement":
             inner = named(node)
-            return any(self._expression(e, depth + 1) for e in inner)
+            return _DECIDES if any(self._expression(e, depth + 1) for e in inner) else _PASSES
         if kind == "if_statement":
             condition = node.child_by_field_name("condition")
             if condition is not None and self._expression(condition, depth + 1):
-                return True
+                return _DECIDES
             consequence, alternative = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
             arm = named(alternative)[:1] if alternative is not None else []
-            return (consequence is not None and bool(arm) and self._statement(consequence, depth + 1)
-                    and self._statement(arm[0], depth + 1))
-        return self._holds(node)  # a loop, `switch`, `try`, label, declaration: unclear, decides if it holds one
+            arms = [self._statement(a, depth + 1) for a in [consequence, *arm] if a is not None]
+            if _ENDS in arms:
+                return _ENDS
+            return _DECIDES if len(arms) == 2 and arms == [_DECIDES, _DECIDES] else _PASSES
+        # a loop, `switch`, `try`, label, declaration: unclear, decides if it holds one
+        return _DECIDES if self._holds(node) else _PASSES
 
     def _expression(self, node: Node, depth: int) -> bool:
         if node.id in self._ids:

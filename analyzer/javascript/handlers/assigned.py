@@ -1,0 +1,83 @@
+"""Names a handler's body assigns (docs/reference.md, "Which name is the caught value"): its
+parameter (or a local declared as the caught value) assigned again holds, from that assignment on,
+what was assigned; another local of the body holds what is assigned to it, the caught value on one
+path and another value on another being a value read from it."""
+
+from __future__ import annotations
+
+import bisect
+from typing import Literal
+
+from tree_sitter import Node
+
+from analyzer.javascript.handlers.shapes import operator_of
+from analyzer.javascript.syntax import same
+
+#: a binding of a handler's body (`bindings.Key`)
+Key = tuple[bytes, int]
+#: what a value assigned to a name is: the caught value, a new error (and whether it reads the
+#: caught value), a value read from it, or none of these
+Held = Literal["caught", "made", "made-reading", "read", "other"]
+#: ancestors below which an expression runs whenever they do (an `if`'s and a `?:`'s condition only)
+_ALWAYS = frozenset({
+    "expression_statement", "throw_statement", "return_statement", "parenthesized_expression",
+    "sequence_expression", "arguments", "call_expression", "new_expression", "assignment_expression",
+    "await_expression", "member_expression", "subscript_expression", "object", "pair", "array", "spread_element",
+    "template_string", "template_substitution", "variable_declarator", "lexical_declaration", "variable_declaration",
+    "unary_expression", "binary_expression", "ternary_expression", "if_statement"})
+_SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
+
+
+class Versions:
+    """The values of the names followed through assignments (the parameter, and a local declared
+    as the caught value) after each one that always runs: a name at or past an assignment's end is
+    the value of the last one, keyed `(name, -2 - its end)`."""
+
+    def __init__(self, param: bytes | None) -> None:
+        #: the parameter's own binding, at the handler's level
+        self.own: Key | None = (param, -1) if param is not None else None
+        self.followed: set[Key] = {self.own} if self.own is not None else set()
+        #: per name followed, the ends of its assignments, in source order
+        self.ends: dict[Key, list[int]] = {}
+
+    def key(self, bound: Key, at: int) -> Key:
+        """The binding `bound` at offset `at`: a later value past an assignment of it."""
+        ends = self.ends.get(bound)
+        if not ends or at < ends[0]:
+            return bound
+        return bound[0], -2 - ends[bisect.bisect_right(ends, at) - 1]
+
+    def assigned(self, bound: Key, assignment: Node) -> Key:
+        """The key of the value an assignment gives a name (assignments come in source order)."""
+        self.ends.setdefault(bound, []).append(assignment.end_byte)
+        return bound[0], -2 - assignment.end_byte
+
+
+def straight_line(node: Node, root: Node | None) -> bool:
+    """Whether `node` runs whenever the statement of `root` holding it does: no ancestor between
+    them is an `if`'s or a `?:`'s arm, the right of `&&`, `||` or `??`, a loop, `switch` or `try`."""
+    child, parent = node, node.parent
+    while parent is not None and not same(parent, root):
+        kind = parent.type
+        if kind not in _ALWAYS:
+            return False
+        if kind in ("if_statement", "ternary_expression") and not same(parent.child_by_field_name("condition"), child):
+            return False
+        if kind == "binary_expression" and operator_of(parent) in _SHORT_CIRCUIT \
+                and not same(parent.child_by_field_name("left"), child):
+            return False
+        if kind == "call_expression" and parent.child_by_field_name("optional_chain") is not None:
+            return False
+        child, parent = parent, parent.parent
+    return parent is not None
+
+
+def merged(values: set[Held]) -> Held:
+    """What a name holds that may hold each of `values`: the caught value only when all are; a
+    value read from it when one is it or reads it (a new error made from it on another path keeps
+    only what was read: `partial`)."""
+    if len(values) == 1:
+        return next(iter(values))
+    if values & {"caught", "read", "made-reading"}:
+        return "read"
+    return "other"

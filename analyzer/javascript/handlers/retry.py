@@ -1,0 +1,81 @@
+"""Whether a catch clause's `try` is retried by the loop around it (docs/reference.md, the
+`retry` disposition): the loop runs again only after a failure, and does not step through items."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from analyzer.javascript.handlers.shapes import BOUNDARIES, mentions, named
+from analyzer.javascript.syntax import same
+
+#: loops a `retry` may be made of: a `for...of`/`for...in` walks items, it does not retry
+_RETRY_LOOPS = frozenset({"while_statement", "do_statement", "for_statement"})
+#: statements an unlabelled `break` inside them leaves instead of the enclosing loop
+_BREAK_TARGETS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement",
+                            "switch_statement"})
+#: the properties of a loop condition that steps through items
+_STEPPING = frozenset({b"length", b"pop", b"shift", b"next"})
+
+
+def in_retry_loop(chain: list[Node]) -> bool:
+    """A catch clause (ancestors `chain`, innermost first) whose try statement is the body of a
+    `while`, `do` or `for(;;)` loop, or a statement of it, and whose protected block leaves the
+    loop when it succeeds (`_leaves_loop`), in a loop that does not walk items (`_walks_items`)."""
+    if len(chain) < 2:
+        return False
+    statement, holder = chain[0], chain[1]
+    if holder.type == "statement_block" and len(chain) > 2:
+        statement, holder = holder, chain[2]
+    if holder.type not in _RETRY_LOOPS or not same(holder.child_by_field_name("body"), statement):
+        return False
+    protected = chain[0].child_by_field_name("body")
+    return protected is not None and _leaves_loop(protected) and not _walks_items(holder)
+
+
+def _leaves_loop(block: Node) -> bool:
+    """Whether a `return`, or a `break` not inside a nested loop or switch, is in the block
+    (nested functions left out)."""
+    stack = [(block, False)]
+    while stack:
+        node, nested = stack.pop()
+        kind = node.type
+        if kind == "return_statement" or (kind == "break_statement" and not nested):
+            return True
+        if kind in BOUNDARIES and kind != "catch_clause":
+            continue
+        inner = nested or kind in _BREAK_TARGETS
+        stack.extend((child, inner) for child in node.named_children)
+    return False
+
+
+def _walks_items(loop: Node) -> bool:
+    """Whether a loop steps through items rather than attempts: its condition assigns or reads a
+    `.length` or calls `.pop()`/`.shift()`/`.next()` (`while (x = stack.pop())`), or a `for`
+    loop's variable indexes something in its body (`a[i]`)."""
+    condition = loop.child_by_field_name("condition")
+    stack = [condition] if condition is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type in ("assignment_expression", "augmented_assignment_expression"):
+            return True
+        if node.type == "member_expression" and (node.child_by_field_name("property") or node).text in _STEPPING:
+            return True
+        stack.extend(node.named_children)
+    if loop.type != "for_statement":
+        return False
+    names: set[bytes] = set()
+    for part in named(loop.child_by_field_name("initializer")):  # `let i = 0, n = 3` or `i = 0`
+        for member in [part, *named(part)]:
+            name = member.child_by_field_name("name" if member.type == "variable_declarator" else "left")
+            if member.type in ("variable_declarator", "assignment_expression") and name is not None:
+                names.add(name.text or b"")
+    body = loop.child_by_field_name("body")
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type == "subscript_expression":
+            index = node.child_by_field_name("index")
+            if index is not None and mentions(index, names):
+                return True
+        stack.extend(node.named_children)
+    return False
