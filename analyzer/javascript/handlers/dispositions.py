@@ -121,21 +121,28 @@ class HandlerBody(Body):
         return out
 
     def _thrown(self, value: Node | None) -> list[DispositionFacts]:
+        return self._sent(value, None)
+
+    def _sent(self, value: Node | None, rejecting: str | None) -> list[DispositionFacts]:
+        """A value thrown (`rejecting` None) or rejected through the callee `rejecting`: the
+        caught value itself is a `rethrow` or a `reject`, anything else a `wrap`."""
         if value is None:
             return [_disposition("wrap", "lost", (), None)]
         value = without_parentheses(value)
         while value.type == "sequence_expression":  # `throw c ? e : (log(x), new Error(m))`
             value = without_parentheses(last_named(value) or value)
         if value.type == "ternary_expression":
-            return self._arms(value, self._thrown)
+            return self._arms(value, lambda arm: self._sent(arm, rejecting))
         if _either(value):  # `throw t || e` throws one operand or the other, as `?:` does
-            return self._operands(value, self._thrown)
+            return self._operands(value, lambda operand: self._sent(operand, rejecting))
+        itself = _disposition("rethrow", None, (), None) if rejecting is None else \
+            _disposition("reject", None, (), rejecting)
         if self._is_caught(value):
-            return [_disposition("rethrow", None, (), None)]
+            return [itself]
         if is_object_assign(value):
             target = first_named(value.child_by_field_name("arguments"))
             if target is not None and self._is_caught(without_parentheses(target)):
-                return [_disposition("rethrow", None, (), None)]
+                return [itself]
         return [self._wrap(value)]
 
     @staticmethod
@@ -180,7 +187,8 @@ class HandlerBody(Body):
             options = without_parentheses(arguments[1]) if len(arguments) > 1 else None
             if options is not None and self._object_keeps(options, b"cause"):
                 return "kept"
-        elif any(self._is_caught(a) or self._object_keeps(a) for a in map(without_parentheses, arguments)):
+        elif any(self._is_caught(a) or self._object_keeps(a) or self._array_keeps(a)
+                 for a in map(without_parentheses, arguments)):
             return "kept"
         return "partial" if any(self._mentions(a) for a in arguments) else "lost"
 
@@ -197,6 +205,11 @@ class HandlerBody(Body):
             literal = self.walked.keeping.get(self.key(argument))
             return literal is not None and keeps_as_field(literal, names, key, refers)
         return keeps_as_field(argument, names, key, refers)
+
+    def _array_keeps(self, argument: Node) -> bool:
+        """An array literal with the caught value as an element (`reject([e])`, `new AggregateError([e], m)`)."""
+        return argument.type == "array" and any(self._is_caught(without_parentheses(element))
+                                                 for element in named(argument))
 
     def _builtin_error(self, construction: Node) -> bool:
         """A built-in error class whose first argument is the message (`Error`, `TypeError`, ...):
@@ -280,7 +293,7 @@ class HandlerBody(Body):
             if method is not None and method.text == b"push" and first is not None and self._is_caught(first):
                 return [_disposition("store", None, (), None)]
         elif callee.type == "identifier" and first is not None and (
-                self._is_caught(first) or self._made(first)) and self._is_reject(callee):
+                self._made(first) or self._mentions(first)) and self._is_reject(callee):
             return self._rejected(first, text(callee))
         written = callee.text or b""
         if written in _READERS or (callee.type == "member_expression" and written.startswith(b"Object.")):
@@ -292,11 +305,9 @@ class HandlerBody(Body):
         return []
 
     def _rejected(self, value: Node | None, callee: str) -> list[DispositionFacts]:
-        if value is None or self._is_caught(value):
-            return [_disposition("reject", None, (), callee)]
-        if self._made(value) or (value.type == "identifier" and self.key(value) in self.walked.made):
-            return [self._wrap(value)]
-        return [_disposition("reject", None, (), callee)]
+        """`Promise.reject(v)` or the executor's `reject(v)`: a `reject` of the caught value, a
+        `wrap` of anything else (docs/reference.md, "Dispositions")."""
+        return self._sent(value, callee)
 
     def _assigned(self, node: Node) -> list[DispositionFacts]:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
