@@ -1,11 +1,15 @@
 """A promise rejected with the caught value is a `reject`; rejected with anything else, through
-the executor's `reject` or `Promise.reject`, a `wrap`, read as a throw of it is (docs/reference.md,
-"Dispositions"). Driven through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and
-terser builds: the same dispositions each way."""
+the executor's `reject` or `Promise.reject`, a `wrap`, read as a throw of it is; the caught value
+assigned to state as one operand of `||` or `??`, an arm of `?:` or by `||=` is a `store` on one
+path and a `swallow` on the other; a local bound to a call and returned is the call returned, and
+a new error made from the caught value passes it on (docs/reference.md, "Dispositions"). Driven
+through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
+same dispositions each way."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import FIXTURES, scan
@@ -14,9 +18,9 @@ FLOW = FIXTURES / "flow"
 READS = {"source": FLOW / "src" / "rejects.js", "esbuild": FLOW / "built" / "rejects.min.js",
          "terser": FLOW / "built" / "rejects.terser.min.js"}
 
-#: each exported function of rejects.js in order, with its catch clause's dispositions (one
-#: branch): kind, kind/cause for a wrap, and `+callee` where the callee is checked
-CASES = [
+#: each exported function of rejects.js in order, with its catch clause's dispositions (of its one
+#: branch, or of each): kind, kind/cause for a wrap, and `+callee` where the callee is checked
+CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("rejectsWhatACallMakes", ["wrap/kept+makeError"]),
     ("rejectsTheMessage", ["wrap/partial+"]),
     ("rejectsTheCaughtValue", ["reject"]),
@@ -25,9 +29,34 @@ CASES = [
     ("promiseRejectOfTheMessage", ["wrap/partial+"]),
     ("promiseRejectOfTheCaughtValue", ["reject+Promise.reject"]),
     ("promiseRejectOfANewError", ["wrap/partial+Error"]),
+    ("storesEitherOperand", ["store", "swallow"]),
+    ("storesTheNullishOperand", ["store", "swallow"]),
+    ("storesByLogicalAssignment", ["store", "swallow"]),
+    ("storesOneArm", ["store", "swallow"]),
+    ("storesTheCaughtValue", ["store"]),
+    ("returnsWhatACallMadeThroughALocal", [["callback+formatted"], ["rethrow"]]),
+    ("passesANewErrorThroughALocal", ["callback+reporter.emit"]),
+    ("returnsALocalAfterABranch", ["return-value"]),
 ]
-#: the minified builds name the functions and the executor's parameter otherwise
-NAMES = {"esbuild": {"makeError": "a"}, "terser": {"makeError": "r"}}
+#: `makeError` as each build names it: the function of two parameters whose body makes an Error
+_MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")
+
+
+#: `formatted` and the reporter parameter of `passesANewErrorThroughALocal` as each build names them
+_FORMATTED = re.compile(r"function (\w+)\(\w+,\w+,\w+\)\{return\{self:")
+_REPORTER = re.compile(r"(\w+)\.emit\(\"error\"")
+
+
+def _names(read: str) -> dict[str, str]:
+    if read == "source":
+        return {}
+    built = READS[read].read_text()
+    names = {}
+    for name, pattern in (("makeError", _MAKE_ERROR), ("formatted", _FORMATTED), ("reporter", _REPORTER)):
+        found = pattern.search(built)
+        assert found is not None, name
+        names[name] = found.group(1)
+    return names
 
 
 def _written(branch: dict[str, object], wanted: list[str]) -> list[str]:
@@ -62,11 +91,12 @@ def test_a_rejection_is_read_as_a_throw_of_its_value(catches: dict[str, list[dic
                                                       at: int, case: str) -> None:
     assert len(catches[read]) == len(CASES)
     branches = catches[read][at]["branches"]
-    assert len(branches) == 1  # type: ignore[arg-type]
-    expected = CASES[at][1]
-    for source_name, built_name in NAMES.get(read, {}).items():
-        expected = [want.replace(f"+{source_name}", f"+{built_name}") for want in expected]
-    assert _written(branches[0], expected) == expected  # type: ignore[index]
+    wanted = CASES[at][1]
+    expected = [list(b) for b in wanted] if isinstance(wanted[0], list) else [list(wanted)]  # type: ignore[arg-type]
+    for source_name, built_name in _names(read).items():
+        expected = [[want.replace(f"+{source_name}", f"+{built_name}") for want in b] for b in expected]
+    assert len(branches) == len(expected)  # type: ignore[arg-type]
+    assert [_written(branch, want) for branch, want in zip(branches, expected)] == expected  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("read", sorted(READS))

@@ -30,7 +30,7 @@ from analyzer.model import HandlerForm, Scope
 
 #: what a branch's walk keeps
 _COLLECTED = frozenset({"throw_statement", "return_statement", "call_expression", "assignment_expression",
-                        "variable_declarator", "break_statement"})
+                        "augmented_assignment_expression", "variable_declarator", "break_statement"})
 #: expressions whose operands are where the expression is (`(a, cb(e))`, `await cb(e)`)
 _PASS_POSITION = frozenset({"parenthesized_expression", "sequence_expression", "await_expression"})
 #: statements whose expression's value is discarded or returned
@@ -127,6 +127,8 @@ class _Walked:
     consumed: set[int] = field(default_factory=set)
     #: the parameter's own binding and the locals the body declares: state that ends with the handler
     owned: set[Key] = field(default_factory=set)
+    #: locals declared once as a call's value and never assigned: binding -> the call
+    calls: dict[Key, Node] = field(default_factory=dict)
 
 
 class Body:
@@ -231,7 +233,21 @@ class Body:
                 self._declared(node, walked, held)
             elif node.type == "assignment_expression":
                 self._reassigned(node, walked, held)
+        if walked.calls:
+            self._returned_calls(walked)
         return walked
+
+    def _returned_calls(self, walked: _Walked) -> None:
+        """`const r = f(e); return r`, as minifiers keep or fold it: a return of a local declared
+        by a statement before it in the same list returns the call's value (`return f(e)`)."""
+        for node in walked.nodes:
+            value = first_named(node) if node.type == "return_statement" else None
+            value = without_parentheses(value) if value is not None else None
+            call = walked.calls.get(self.key(value)) if value is not None and value.type == "identifier" else None
+            declaration = call.parent.parent if call is not None and call.parent is not None else None
+            if call is not None and declaration is not None and same(declaration.parent, node.parent) \
+                    and declaration.end_byte <= node.start_byte:
+                walked.consumed.add(call.id)
 
     def _declared(self, node: Node, walked: _Walked, held: dict[Key, set[Held]]) -> None:
         name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
@@ -243,6 +259,10 @@ class Body:
                 walked.derived.update(map(self.key, pattern_names(name)))
             return
         declared = self.key(name)
+        if declared in held:  # declared again (`var`): no one value
+            walked.calls.pop(declared, None)
+        elif value.type == "call_expression" and not self._made(value):
+            walked.calls[declared] = value
         held[declared] = {self._record(declared, self._held(value, walked), value, walked)}
         if held[declared] == {"caught"}:  # followed as the parameter is
             self._versions.followed.add(declared)
@@ -266,6 +286,7 @@ class Body:
                 kept.discard(bound)
             walked.made.pop(bound, None)
             walked.keeping.pop(bound, None)
+            walked.calls.pop(bound, None)
             self._record(bound, merged(values), value, walked)
 
     def _held(self, value: Node, walked: _Walked) -> Held:
@@ -283,6 +304,8 @@ class Body:
             walked.aliases.add(name)
         elif held in ("made", "made-reading"):
             walked.made[name] = value
+            if held == "made-reading":  # given to a call, it passes on what it was made of
+                walked.derived.add(name)
         elif held == "read":
             walked.derived.add(name)
             if keeps_as_field(value, {key[0] for key in walked.aliases}, refers=self.refers(walked.aliases)):

@@ -35,11 +35,15 @@ _MESSAGE_FIRST = frozenset({b"Error", b"TypeError", b"RangeError", b"SyntaxError
 _INVENTORIED = frozenset({b"Error", b"TypeError", b"RangeError"})
 #: statements after which none in the same list runs
 _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
-_THROW, _RETURN, _BREAK, _CALL, _ASSIGNMENT = (symbols_of(frozenset({kind})) for kind in (
-    "throw_statement", "return_statement", "break_statement", "call_expression", "assignment_expression"))
+_THROW, _RETURN, _BREAK, _CALL = (symbols_of(frozenset({kind})) for kind in (
+    "throw_statement", "return_statement", "break_statement", "call_expression"))
+_ASSIGNMENT = symbols_of(frozenset({"assignment_expression", "augmented_assignment_expression"}))
+#: `x ||= e`, `x ??= e`, `x &&= e`: the value is assigned on one path only
+_LOGICAL_ASSIGNMENT = frozenset({"||=", "??=", "&&="})
 #: the records a branch makes, by `model.made` (its fields in order, a third of a frozen `__init__`'s cost)
 _branch, _disposition = made(BranchFacts), made(DispositionFacts)
 _RETRY = DispositionFacts("retry", None, (), None)
+_STORE = DispositionFacts("store", None, (), None)
 _SWALLOW = DispositionFacts("swallow", None, (), None)
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
 _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
@@ -91,10 +95,11 @@ class HandlerBody(Body):
                     found.extend(made)
                     deciding.append(node)
             elif symbol in _ASSIGNMENT:
-                made = self._assigned(node)
-                if made:
-                    found.extend(made)
-                    deciding.append(node)
+                stored = self._assigned(node)
+                if stored is not None:
+                    found.append(_STORE)
+                    if stored:  # else a path assigns something else: the caught value may be dropped
+                        deciding.append(node)
         for value, statement in values:
             leaves = True
             found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
@@ -187,8 +192,8 @@ class HandlerBody(Body):
             options = without_parentheses(arguments[1]) if len(arguments) > 1 else None
             if options is not None and self._object_keeps(options, b"cause"):
                 return "kept"
-        elif any(self._is_caught(a) or self._object_keeps(a) or self._array_keeps(a)
-                 for a in map(without_parentheses, arguments)):
+        elif any(self._is_caught(a) or self._object_keeps(a) for a in map(without_parentheses, arguments)) \
+                or self._array_keeps(construction):
             return "kept"
         return "partial" if any(self._mentions(a) for a in arguments) else "lost"
 
@@ -207,7 +212,8 @@ class HandlerBody(Body):
         return keeps_as_field(argument, names, key, refers)
 
     def _array_keeps(self, argument: Node) -> bool:
-        """An array literal with the caught value as an element (`reject([e])`, `new AggregateError([e], m)`)."""
+        """An array literal with the caught value as an element, itself rejected or thrown
+        (`reject([e])`); given to a call or a constructor, it is read as any argument is."""
         return argument.type == "array" and any(self._is_caught(without_parentheses(element))
                                                  for element in named(argument))
 
@@ -267,6 +273,8 @@ class HandlerBody(Body):
             return [_disposition("return-error", None, (), None)]
         if self._made(value) or (value.type == "identifier" and self.key(value) in self.walked.made):
             return [self._wrap(value)]
+        if value.type == "identifier":  # `const r = f(e); return r` returns the call's value
+            value = self.walked.calls.get(self.key(value), value)
         if value.type == "call_expression" and self._called(value):
             return []  # the call is a disposition of its own, counted where the walk meets it
         return [_disposition("return-value", None, (), None)]
@@ -309,14 +317,36 @@ class HandlerBody(Body):
         `wrap` of anything else (docs/reference.md, "Dispositions")."""
         return self._sent(value, callee)
 
-    def _assigned(self, node: Node) -> list[DispositionFacts]:
+    def _assigned(self, node: Node) -> bool | None:
+        """Whether an assignment stores the caught value in state outliving the handler: on every
+        path (True), on one only (False: `x = x || e`, `x = c ? e : null`, `x ||= e`), or not (None)."""
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is None or right is None or not self._is_caught(without_parentheses(right)):
-            return []
-        if left.type == "identifier" and (self.key(left) in self.walked.aliases
-                                          or self.bindings.key(left) in self.walked.owned):
-            return []  # a name of the handler's own (`let s; s = e`), not state outliving it
-        return [_disposition("store", None, (), None)]
+        if left is None or right is None:
+            return None
+        stored = self._stored(without_parentheses(right))
+        if stored is None or (left.type == "identifier" and (self.key(left) in self.walked.aliases
+                                                            or self.bindings.key(left) in self.walked.owned)):
+            return None  # a name of the handler's own (`let s; s = e`), not state outliving it
+        if node.type == "augmented_assignment_expression":
+            return False if operator_of(node) in _LOGICAL_ASSIGNMENT else None
+        return stored
+
+    def _stored(self, value: Node) -> bool | None:
+        """Whether a value assigned is the caught value: always (True), on one path of a `?:` or
+        of the right of `||`, `??` or `&&` (False), or never (None). `e || x` and `e ?? x` are the
+        caught value (an error is truthy); `e && x` is `x`."""
+        if self._is_caught(value):
+            return True
+        if value.type == "ternary_expression":
+            arms = [value.child_by_field_name("consequence"), value.child_by_field_name("alternative")]
+            return False if any(a is not None and self._stored(without_parentheses(a)) is not None for a in arms) \
+                else None
+        if _either(value):
+            left, right = value.child_by_field_name("left"), value.child_by_field_name("right")
+            if left is not None and operator_of(value) != "&&" and self._stored(without_parentheses(left)):
+                return True
+            return False if right is not None and self._stored(without_parentheses(right)) is not None else None
+        return None
 
 
 def _reached(statements: list[Node]) -> list[Node]:
