@@ -44,6 +44,9 @@ _BOUNDARY_SYMBOLS = symbols_of(BOUNDARIES)
 _COLLECTED_SYMBOLS = symbols_of(_COLLECTED)
 _CALL_SYMBOLS = symbols_of(frozenset({"call_expression"}))
 _EMPTY_SYMBOLS = symbols_of(frozenset({"empty_statement"}))
+_DECLARATOR_SYMBOLS = symbols_of(frozenset({"variable_declarator"}))
+#: what gives a name a value: a declarator or a plain assignment
+_NAMING_SYMBOLS = _DECLARATOR_SYMBOLS | symbols_of(frozenset({"assignment_expression"}))
 #: expressions and their parts: below one, outside nested functions and classes, an error-free tree
 #: holds no statement, so nothing below one not itself discarded or returned is
 _EXPRESSIONS = frozenset({
@@ -225,13 +228,15 @@ class Body:
             self.bindings = Bindings(self.handler.node, self._root, regions)
             _walk_consumed(self.statements, self.expression, walked.consumed)
         # the parameter's own binding and the body's locals: an assignment to one is no `store`
-        walked.owned = {self.bindings.key(n) for d in walked.nodes if d.type == "variable_declarator"
+        # the body's declarators and assignments, told by symbol (no type string made per node)
+        naming = [n for n in walked.nodes if n.kind_id in _NAMING_SYMBOLS]
+        walked.owned = {self.bindings.key(n) for d in naming if d.kind_id in _DECLARATOR_SYMBOLS
                         for n in _declared_names(d)} | ({self._versions.own} if self._versions.own else set())
         held: dict[Key, set[Held]] = {}  # per local, what its declaration and assignments give it
-        for node in walked.nodes:  # aliases and local errors, in source order
-            if node.type == "variable_declarator":
+        for node in naming:  # aliases and local errors, in source order
+            if node.kind_id in _DECLARATOR_SYMBOLS:
                 self._declared(node, walked, held)
-            elif node.type == "assignment_expression":
+            else:
                 self._reassigned(node, walked, held)
         if walked.calls:
             self._returned_calls(walked)

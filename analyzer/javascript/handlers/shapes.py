@@ -109,13 +109,26 @@ def named(node: Node | None) -> list[Node]:
 
 
 def first_named(node: Node | None) -> Node | None:
-    children = named(node)
-    return children[0] if children else None
+    """The first named child that is no comment, found without listing the children (a
+    statement list of the whole bundle may be asked)."""
+    if node is None:
+        return None
+    for at in range(node.named_child_count):
+        child = node.named_child(at)
+        if child is not None and child.kind_id not in _COMMENT_SYMBOLS:
+            return child
+    return None
 
 
 def last_named(node: Node | None) -> Node | None:
-    children = named(node)
-    return children[-1] if children else None
+    """The last named child that is no comment (`first_named` from the end)."""
+    if node is None:
+        return None
+    for at in range(node.named_child_count - 1, -1, -1):
+        child = node.named_child(at)
+        if child is not None and child.kind_id not in _COMMENT_SYMBOLS:
+            return child
+    return None
 
 
 def short(node: Node) -> str:
@@ -189,8 +202,9 @@ def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Seque
             if above + 1 >= len(part):
                 break  # its ancestors go on past `part`: `beyond` holds it with them
             holder, made = part[above], part[above + 1]
-            first = first_named(holder)
             constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
-            return (holder.type == "arguments" and first is not None and same(without_parentheses(first), node)
-                    and constructor is not None and constructor.text == b"Promise")
+            if holder.type != "arguments" or constructor is None or constructor.text != b"Promise":
+                return False
+            first = first_named(holder)
+            return first is not None and same(without_parentheses(first), node)
     return False
