@@ -179,19 +179,22 @@ def test_a_tree_nested_a_thousand_directories_deep_is_scanned(tmp_path: Path) ->
     """It ended in an internal error (RecursionError) walking the tree."""
     tree = tmp_path / "tree"
     deepest = str(tree)
-    os.mkdir(deepest)
-    for _ in range(1000):  # pathlib's mkdir(parents=True) recurses too deep for this
-        deepest += "/d"
+    try:
         os.mkdir(deepest)
-    Path(deepest, "m.py").write_text("raise ValueError('deep')\n")
-    (tree / "top.py").write_text("raise KeyError('top')\n")
-    out = tmp_path / "scan"
-    scan(tree, out)
-    units = {str(r["unit"]) for r in records(out, "error")}
-    assert units == {"top.py", "d/" * 1000 + "m.py"}
-    assert all(len(p.name) <= 200 for p in (out / "readable").iterdir())
-    # pytest removes old temporary directories recursively: a RecursionError at its exit
-    subprocess.run(["rm", "-rf", str(tree)], check=True)
+        for _ in range(1000):  # pathlib's mkdir(parents=True) recurses too deep for this
+            deepest += "/d"
+            os.mkdir(deepest)
+        Path(deepest, "m.py").write_text("raise ValueError('deep')\n")
+        (tree / "top.py").write_text("raise KeyError('top')\n")
+        out = tmp_path / "scan"
+        scan(tree, out)
+        units = {str(r["unit"]) for r in records(out, "error")}
+        assert units == {"top.py", "d/" * 1000 + "m.py"}
+        assert all(len(p.name) <= 200 for p in (out / "readable").iterdir())
+    finally:
+        # pytest removes old temporary directories recursively: left, the tree is a RecursionError at
+        # the exit of a later run, whether this test passed or not
+        subprocess.run(["rm", "-rf", str(tree)], check=True)
 
 
 def test_file_names_that_are_not_utf8_are_kept_losslessly(tmp_path: Path) -> None:
