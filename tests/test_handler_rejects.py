@@ -37,6 +37,8 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("returnsWhatACallMadeThroughALocal", [["callback+formatted"], ["rethrow"]]),
     ("passesANewErrorThroughALocal", ["callback+reporter.emit"]),
     ("returnsALocalAfterABranch", ["return-value"]),
+    # the two wraps are one disposition, which keeps the constructor however the minifier orders them
+    ("throwsARewrittenValueOrANewError", ["wrap/partial+Error"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

@@ -436,12 +436,13 @@ def _literal(node: cst.BaseExpression) -> object:
 
 
 def merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
-    """One disposition per (kind, cause, suppressed), their callsites together, in the vocabulary's
-    order (a suppressed cause after the same cause not suppressed)."""
+    """One disposition per (kind, cause, suppressed), their callsites together, the first callee
+    written, in the vocabulary's order (a suppressed cause after the same cause not suppressed)."""
     merged: dict[tuple[str, str | None, bool], DispositionFacts] = {}
     for item in found:
         key = (item.kind, item.cause, item.suppressed)
         known = merged.get(key)
         merged[key] = item if known is None else DispositionFacts(
-            item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))), known.callee, item.suppressed)
+            item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))),
+            known.callee if known.callee is not None else item.callee, item.suppressed)
     return tuple(sorted(merged.values(), key=lambda d: (_ORDER[d.kind], _CAUSES[d.cause], d.suppressed)))

@@ -367,7 +367,9 @@ def _either(value: Node) -> bool:
 
 
 def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
-    """One disposition per (kind, cause), their callsites together, in the vocabulary's order."""
+    """One disposition per (kind, cause), their callsites together, the first callee written (a
+    `throw t` of a local and a `throw new Error(...)` merge: how a minifier orders them must not
+    lose the constructor), in the vocabulary's order."""
     if len(found) == 1:
         return (found[0],)
     merged: dict[tuple[str, str | None], DispositionFacts] = {}
@@ -378,7 +380,7 @@ def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
             merged[key] = item
         else:
             merged[key] = _disposition(item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))),
-                                           known.callee)
+                                           known.callee if known.callee is not None else item.callee)
     return tuple(sorted(merged.values(), key=lambda d: (_ORDER[d.kind], _CAUSES[d.cause])))
 
 
