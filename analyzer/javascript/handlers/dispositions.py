@@ -299,7 +299,7 @@ class HandlerBody(Body):
             if callee.text == b"Promise.reject":
                 return self._rejected(first, "Promise.reject")
             if method is not None and method.text == b"push" and first is not None and self._is_caught(first):
-                return [_disposition("store", None, (), None)]
+                return [_STORE]
         elif callee.type == "identifier" and first is not None and (
                 self._made(first) or self._mentions(first)) and self._is_reject(callee):
             return self._rejected(first, text(callee))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from analyzer.javascript.handlers.shapes import named, operator_of
+from analyzer.javascript.handlers.shapes import first_named, named, operator_of
 
 #: statements that leave: whatever they hold, no path runs past them
 _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
@@ -58,8 +58,8 @@ class Fallthrough:
     def _statement(self, node: Node, depth: int) -> int:
         kind = node.type
         if node.id in self._ending:  # `return void cb(e)` meets the call first
-            value = named(node)
-            return _DECIDES if value and self._expression(value[0], depth + 1) else _ENDS
+            value = first_named(node)
+            return _DECIDES if value is not None and self._expression(value, depth + 1) else _ENDS
         if kind in _LEAVING:
             return _DECIDES
         if kind in _SILENT:
@@ -80,7 +80,7 @@ class Fallthrough:
             arms = [self._statement(a, depth + 1) for a in [consequence, *arm] if a is not None]
             if _ENDS in arms:
                 return _ENDS
-            return _DECIDES if len(arms) == 2 and arms == [_DECIDES, _DECIDES] else _PASSES
+            return _DECIDES if arms == [_DECIDES, _DECIDES] else _PASSES
         # a loop, `switch`, `try`, label, declaration: unclear, decides if it holds one
         return _DECIDES if self._holds(node) else _PASSES
 
