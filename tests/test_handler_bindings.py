@@ -3,7 +3,8 @@ value only where no nested scope declares its name again, as terser writes `catc
 r=...}`; a thrown `?:` arm's sequence, `||` and `??`; names destructured from what was read of
 the caught value; a promise executor's `reject` in parentheses or deep below it; a negated string
 test; what follows a `throw`; a local assigned the caught value, the parameter assigned again; a
-promise handler's bare `return`. Driven through `erratlas scan`
+name thrown, returned or rejected that holds the caught value on one path and another value on
+another; a promise handler's bare `return`, in a `switch` case or a loop too. Driven through `erratlas scan`
 on fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each
 way (the builds keep the shapes)."""
 
@@ -42,19 +43,27 @@ CASES = [
     ("localHoldsTheCaughtValueOrANewOne", [["wrap/partial+Error"], ["wrap/partial+Error"]]),
     ("localAssignedOnlyTheCaughtValue", [["wrap/kept+Error"]]),
     ("parameterAssignedAgain", [["wrap/partial"]]),
-    ("parameterAssignedAgainInABranch", [["rethrow"], ["rethrow"]]),
+    ("parameterAssignedAgainInABranch", [["wrap/partial+Error"], ["rethrow"]]),
     ("bareReturnResolvesAsTheEndDoes", [["callback", "swallow"]]),
     ("bareReturnInATestedBranch", [["swallow"], ["rethrow"]]),
     ("voidReturnAfterACallback", [["callback"]]),
     ("promiseParameterAssignedAgain", [["wrap/partial"]]),
     ("bareReturnLeavesACatchClause", [["return-value", "callback"]]),
+    ("localThrownIsTheCaughtValueOrANewOne", [["rethrow", "wrap/lost+Error"]]),
+    ("rejectsTheMessageOfAnError", [["wrap/partial"], ["reject"]]),
+    ("returnsTheCaughtValueOrAFallback", [["return-value", "return-error"]]),
+    ("bareReturnInASwitchCase", [["callback", "swallow"]]),
+    ("bareReturnInALoop", [["callback", "swallow"]]),
+    ("returnAfterACallbackInASwitch", [["callback"]]),
 ]
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
 #: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where
 #: the source tests `===`
 BUILT_AS = {("terser", "destructuredFieldsAreRead"): [["return-value", "callback", "store"]],
             **{(read, "localHoldsTheCaughtValueOrANewOne"): [["wrap/partial+Error"]] for read in ("esbuild", "terser")},
-            **{(read, "parameterAssignedAgainInABranch"): [["rethrow"]] for read in ("esbuild", "terser")},
+            **{(read, "parameterAssignedAgainInABranch"): [["rethrow", "wrap/partial+Error"]]
+               for read in ("esbuild", "terser")},
+            **{(read, "rejectsTheMessageOfAnError"): [["wrap/partial", "reject"]] for read in ("esbuild", "terser")},
             **{(read, "bareReturnInATestedBranch"): [["rethrow"], ["swallow"]] for read in ("esbuild", "terser")}}
 
 

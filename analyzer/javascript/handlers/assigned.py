@@ -1,11 +1,13 @@
 """Names a handler's body assigns (docs/reference.md, "Which name is the caught value"): its
 parameter (or a local declared as the caught value) assigned again holds, from that assignment on,
 what was assigned; another local of the body holds what is assigned to it, the caught value on one
-path and another value on another being a value read from it."""
+path and another value on another being a value read from it; thrown, returned or rejected, such a
+name is each value it may hold there (`held_at`)."""
 
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from typing import Literal
 
 from tree_sitter import Node
@@ -24,7 +26,7 @@ _ALWAYS = frozenset({
     "sequence_expression", "arguments", "call_expression", "new_expression", "assignment_expression",
     "await_expression", "member_expression", "subscript_expression", "object", "pair", "array", "spread_element",
     "template_string", "template_substitution", "variable_declarator", "lexical_declaration", "variable_declaration",
-    "unary_expression", "binary_expression", "ternary_expression", "if_statement"})
+    "unary_expression", "binary_expression", "ternary_expression", "if_statement", "statement_block"})
 _SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
 
 
@@ -81,3 +83,30 @@ def merged(values: set[Held]) -> Held:
     if values & {"caught", "read", "made-reading"}:
         return "read"
     return "other"
+
+
+def held_at(entries: list[tuple[Node, Node]], at: int, since: int, parts: Sequence[Node],
+            followed: bool) -> list[Node | None] | None:
+    """What a name read at `at` in a branch made of `parts` may hold (docs/reference.md, "Which
+    name is the caught value"), given its `entries` (declarator or assignment, value) in source
+    order: the values of those between `since` and `at` on the branch's paths, back to one that
+    always runs there, and None, the caught value a `followed` name starts as, when none does.
+    None when none of them is on the branch's paths."""
+    out: list[Node | None] = []
+    for node, value in reversed(entries):
+        part = _holding(parts, node) if since < node.end_byte <= at else None
+        if part is None:  # after the name, before what it holds, or on another branch's path
+            continue
+        out.append(value)
+        if straight_line(node, part.parent):
+            break
+    else:
+        if followed:
+            out.append(None)
+    return out if out and out != [None] else None
+
+
+def _holding(parts: Sequence[Node], node: Node) -> Node | None:
+    """The node of `parts` (in source order, apart) that holds `node`."""
+    at = bisect.bisect_right([part.start_byte for part in parts], node.start_byte) - 1
+    return parts[at] if at >= 0 and node.end_byte <= parts[at].end_byte else None

@@ -6,14 +6,14 @@ loop)."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
-from analyzer.javascript.handlers.assigned import Held, Versions, merged, straight_line
+from analyzer.javascript.handlers.assigned import Held, Versions, held_at, merged, straight_line
 from analyzer.javascript.handlers.bindings import Bindings, Key, pattern_names, shadowing_regions
 from analyzer.javascript.handlers.retry import in_retry_loop
 from analyzer.javascript.handlers.shapes import (
@@ -132,6 +132,11 @@ class _Walked:
     owned: set[Key] = field(default_factory=set)
     #: locals declared once as a call's value and never assigned: binding -> the call
     calls: dict[Key, Node] = field(default_factory=dict)
+    #: a followed name's assignments that may not run, and each local's declaration and assignments:
+    #: binding -> (declarator or assignment, value), in source order (`Body.held_values`)
+    assigned: dict[Key, list[tuple[Node, Node]]] = field(default_factory=dict)
+    #: the locals given the caught value and something else
+    mixed: set[Key] = field(default_factory=set)
 
 
 class Body:
@@ -264,6 +269,7 @@ class Body:
                 walked.derived.update(map(self.key, pattern_names(name)))
             return
         declared = self.key(name)
+        walked.assigned.setdefault(declared, []).append((node, value))
         if declared in held:  # declared again (`var`): no one value
             walked.calls.pop(declared, None)
         elif value.type == "call_expression" and not self._made(value):
@@ -282,17 +288,33 @@ class Body:
         value = without_parentheses(value)
         bound, now = self.bindings.key(name), self._held(value, walked)
         if bound in self._versions.followed:
-            if straight_line(node, self._root):  # else it is still the caught value on some path
+            if straight_line(node, self._root):
                 self._record(self._versions.assigned(bound, node), now, value, walked)
+            else:  # still the caught value on some path
+                walked.assigned.setdefault(bound, []).append((node, value))
         elif bound in walked.owned:
             values = held.setdefault(bound, set())
             values.add(now)
+            walked.assigned.setdefault(bound, []).append((node, value))
+            if "caught" in values and len(values) > 1:
+                walked.mixed.add(bound)
             for kept in (walked.aliases, walked.derived):
                 kept.discard(bound)
             walked.made.pop(bound, None)
             walked.keeping.pop(bound, None)
             walked.calls.pop(bound, None)
             self._record(bound, merged(values), value, walked)
+
+    def held_values(self, name: Node, parts: Sequence[Node]) -> list[Node | None] | None:
+        """The values an identifier may hold where a branch made of `parts` reads it, when it is
+        the caught value on one path and another value on another (`assigned.held_at`)."""
+        walked, bound = self.walked, self.bindings.key(name)
+        followed = bound in self._versions.followed
+        if not (followed and bound in walked.assigned) and bound not in walked.mixed:
+            return None
+        version = self.key(name)[1]
+        since = -2 - version if version <= -2 else -1  # past the assignment that always runs
+        return held_at(walked.assigned[bound], name.start_byte, since, parts, followed)
 
     def _held(self, value: Node, walked: _Walked) -> Held:
         """What a value given to a name is (`assigned.Held`)."""

@@ -4,7 +4,7 @@ what the new error keeps, log, report, reject, callback, retry, exit, store, swa
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import get_args
 
 from tree_sitter import Node
@@ -44,6 +44,7 @@ _LOGICAL_ASSIGNMENT = frozenset({"||=", "??=", "&&="})
 _branch, _disposition = made(BranchFacts), made(DispositionFacts)
 _RETRY = DispositionFacts("retry", None, (), None)
 _STORE = DispositionFacts("store", None, (), None)
+_RETURN_ERROR = DispositionFacts("return-error", None, (), None)
 _SWALLOW = DispositionFacts("swallow", None, (), None)
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
 _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
@@ -51,6 +52,9 @@ _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(Ca
 
 class HandlerBody(Body):
     """One handler's body: its branches and their dispositions."""
+
+    #: the statements of the branch being read
+    _parts: Sequence[Node] = ()
 
     def branches(self) -> tuple[BranchFacts, ...]:
         node = self.handler.node
@@ -69,6 +73,7 @@ class HandlerBody(Body):
     def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
         """What the branch made of `parts` does; `values`: expressions it throws or returns
         (`throw_statement`, `return_statement`) besides its own throw and return statements."""
+        self._parts = parts  # where a name read in the branch may have been assigned (`held_values`)
         found: list[DispositionFacts] = []
         deciding: list[Node] = []  # the nodes that are a disposition, in source order
         ending: list[Node] = []  # returns that end a promise handler as reaching its end does
@@ -142,6 +147,9 @@ class HandlerBody(Body):
             return self._operands(value, lambda operand: self._sent(operand, rejecting))
         itself = _disposition("rethrow", None, (), None) if rejecting is None else \
             _disposition("reject", None, (), rejecting)
+        held = self.held_values(value, self._parts) if value.type == "identifier" else None
+        if held is not None:  # the caught value on one path, another value on another: each read
+            return [d for one in held for d in ([itself] if one is None else self._sent(one, rejecting))]
         if self._is_caught(value):
             return [itself]
         if is_object_assign(value):
@@ -269,8 +277,11 @@ class HandlerBody(Body):
             if inner is None:
                 break
             value = without_parentheses(inner)
+        held = self.held_values(value, self._parts) if value.type == "identifier" else None
+        if held is not None:
+            return [d for one in held for d in ([_RETURN_ERROR] if one is None else self._returned(one))]
         if self._is_caught(value):
-            return [_disposition("return-error", None, (), None)]
+            return [_RETURN_ERROR]
         if self._made(value) or (value.type == "identifier" and self.key(value) in self.walked.made):
             return [self._wrap(value)]
         if value.type == "identifier":  # `const r = f(e); return r` returns the call's value

@@ -20,6 +20,12 @@ _SILENT = frozenset({"empty_statement", "comment", "debugger_statement"})
 _SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
 #: expressions that are their operand where it stands (`(cb(e))`, `await cb(e)`, `void cb(e)`)
 _WRAPPING = frozenset({"parenthesized_expression", "await_expression", "unary_expression"})
+#: constructs whose statements a path may enter (`Fallthrough._enters_to_end`), and the heads a
+#: path meets before a loop's body
+_ENTERED = frozenset({"switch_statement", "for_statement", "for_in_statement", "while_statement", "do_statement",
+                      "labeled_statement"})
+_HEADS = {"for_statement": ("initializer", "condition"), "for_in_statement": ("left", "right"),
+          "while_statement": ("condition",)}
 #: nesting past which a construct is unclear (and so decides): the walk stays bounded
 _DEPTH = 64
 
@@ -81,8 +87,29 @@ class Fallthrough:
             if _ENDS in arms:
                 return _ENDS
             return _DECIDES if arms == [_DECIDES, _DECIDES] else _PASSES
+        if self._ending and kind in _ENTERED and self._enters_to_end(node, depth):
+            return _ENDS
         # a loop, `switch`, `try`, label, declaration: unclear, decides if it holds one
         return _DECIDES if self._holds(node) else _PASSES
+
+    def _enters_to_end(self, node: Node, depth: int) -> bool:
+        """Whether a loop's body, a `switch` case (and the cases it falls into) or a label's
+        statement, entered as an `if`'s arm is, certainly reaches an ending `return` on a path
+        that meets no disposition; the heads evaluated before it (a loop's, the `switch` value and
+        every case test) holding none."""
+        if node.type == "switch_statement":
+            body = node.child_by_field_name("body")
+            cases = named(body) if body is not None else []
+            heads = [node.child_by_field_name("value"), *(case.child_by_field_name("value") for case in cases)]
+            if any(head is not None and self._holds(head) for head in heads):
+                return False
+            statements = [(at, s) for at, case in enumerate(cases) for s in case.children_by_field_name("body")]
+            return any(self._sequence([s for at, s in statements if at >= first], depth + 1) == _ENDS
+                       for first in range(len(cases)))
+        inner = node.child_by_field_name("body")
+        heads = [node.child_by_field_name(name) for name in _HEADS.get(node.type, ())]
+        return inner is not None and not any(head is not None and self._holds(head) for head in heads) \
+            and self._statement(inner, depth + 1) == _ENDS
 
     def _expression(self, node: Node, depth: int) -> bool:
         if node.id in self._ids:
