@@ -307,3 +307,31 @@ def test_hoisted_form_of_other_code_does_not_match() -> None:
     # members of a local object are no import's: they are not dropped
     local = IMPORTING.replace(b'import { util } from "@tensorflow/tfjs-core";\n', b"const util = makeUtil();\n")
     assert not bundle_keys(HOISTED) & {f.key for f in index_sources([("index.js", local)]).functions}
+
+
+# ---- a minifier's dropped `console` calls and a bundler's `require`s (docs/corpus.md) --------------
+
+REQUIRED_IN_CONSOLE = b"""
+const cli = {};
+cli.dumpParseResults = () => {
+  console.log(require("jsdoc/util/dumper").dump(props.docs));
+  return cli;
+};
+cli.load = () => {
+  const dumper = require("jsdoc/util/dumper");
+  console.log("loaded: " + dumper.name);
+  return dumper.dump(cli, { depth: 3, keys: "all", format: "pretty-json", header: "parse results" });
+};
+"""
+
+
+def test_a_require_inside_a_dropped_console_call_is_taken_away_once() -> None:
+    """Both rewrites together drop the `console` call and, with it, the `require` it holds: the
+    package's index is made (a token taken away twice made a negative count), and each variant
+    matches what the bundle writes."""
+    indexed = {f.key for f in index_sources([("cli.js", REQUIRED_IN_CONSOLE)]).functions}
+    # terser's drop_console and a bundler's module reference, both: the call is gone whole
+    dropped = (b'const c={};c.load=()=>{const d=n(12);'
+               b'return d.dump(c,{depth:3,keys:"all",format:"pretty-json",header:"parse results"})};')
+    assert bundle_keys(dropped) & indexed
+    assert not bundle_keys(dropped.replace(b'keys:"all"', b'keys:"own"')) & indexed
