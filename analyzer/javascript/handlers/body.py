@@ -36,6 +36,9 @@ _PASS_POSITION = frozenset({"parenthesized_expression", "sequence_expression", "
 #: statements whose expression's value is discarded or returned
 _STATEMENT_OF_VALUE = frozenset({"expression_statement", "return_statement"})
 _SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
+#: built-in classes, by name, whose instances are no errors: `return new Promise(...)` returns a value
+_NOT_ERRORS = frozenset({b"Promise", b"Date", b"Map", b"Set", b"WeakMap", b"WeakSet", b"Array", b"Object", b"RegExp",
+                         b"URL", b"URLSearchParams", b"ArrayBuffer", b"Uint8Array", b"Proxy"})
 #: the nodes whose children the walk may find discarded or returned (all others' are not)
 _PASSING = _PASS_POSITION | _STATEMENT_OF_VALUE | {"unary_expression", "throw_statement", "binary_expression",
                                                    "ternary_expression", "if_statement"}
@@ -281,7 +284,7 @@ class Body:
     def _reassigned(self, node: Node, walked: _Walked, held: dict[Key, set[Held]]) -> None:
         """`name = value`: the parameter, or a local declared as the caught value, holds the value
         from there on when the assignment always runs; another local of the body holds each value
-        assigned to it (`assigned.merged`)."""
+        assigned to it (`assigned.merged`); a name the body does not declare, a new error from there on."""
         name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
         if name is None or value is None or name.type != "identifier":
             return
@@ -304,6 +307,11 @@ class Body:
             walked.keeping.pop(bound, None)
             walked.calls.pop(bound, None)
             self._record(bound, merged(values), value, walked)
+        elif bound in self._versions.ends or (now in ("made", "made-reading") and straight_line(node, self._root)):
+            # a name the body does not declare holds a new error from an assignment that always runs on
+            key = self._versions.assigned(bound, node)
+            if straight_line(node, self._root):
+                self._record(key, now, value, walked)
 
     def held_values(self, name: Node, parts: Sequence[Node]) -> list[Node | None] | None:
         """The values an identifier may hold where a branch made of `parts` reads it, when it is
@@ -357,9 +365,10 @@ class Body:
         return known
 
     def _made(self, value: Node) -> bool:
-        """A new error: `new X(...)`, or an error callsite of the inventory."""
+        """A new error: `new X(...)` (but a built-in class of no error, `new Promise(...)`), or an
+        error callsite of the inventory."""
         if value.type == "new_expression":
-            return True
+            return getattr(value.child_by_field_name("constructor"), "text", None) not in _NOT_ERRORS
         entry = self.known.get((value.start_byte, value.end_byte))
         return entry is not None and entry[0] == "error"
 
