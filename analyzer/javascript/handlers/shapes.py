@@ -185,7 +185,8 @@ def _executor(part: Sequence[Node]) -> bool:
 def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Sequence[Node]] = ()) -> bool:
     """Whether `name` is the second parameter of the nearest function of `chain` (ancestors,
     innermost first) that declares it, and that function is the executor of `new Promise(...)`
-    (terser writes `new Promise(((resolve, reject) => ...))`). `beyond`: the functions further
+    (terser writes `new Promise(((resolve, reject) => ...))`) or of a class held as a property
+    named Promise (`new this.Promise(...)`). `beyond`: the functions further
     up, each with its next ancestors, when `chain` stops short of the root."""
     for part in (chain, *beyond):
         for at, node in enumerate(part):
@@ -203,6 +204,8 @@ def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Seque
                 break  # its ancestors go on past `part`: `beyond` holds it with them
             holder, made = part[above], part[above + 1]
             constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
+            if constructor is not None and constructor.type == "member_expression":  # `new this.Promise(...)`
+                constructor = constructor.child_by_field_name("property")
             if holder.type != "arguments" or constructor is None or constructor.text != b"Promise":
                 return False
             first = first_named(holder)
