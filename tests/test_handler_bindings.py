@@ -2,7 +2,7 @@
 value only where no nested scope declares its name again, as terser writes `catch(r){...const
 r=...}`; a thrown `?:` arm's sequence, `||` and `??`; names destructured from what was read of
 the caught value; a promise executor's `reject` in parentheses or deep below it, and of `new
-this.Promise(...)`; a negated string
+this.Promise(...)`, and `this.Promise.reject(e)`; a negated string
 test; what follows a `throw`; a local assigned the caught value, the parameter assigned again; a
 name thrown, returned or rejected that holds the caught value on one path and another value on
 another; a promise handler's bare `return`, in a `switch` case or a loop too. Driven through `erratlas scan`
@@ -57,6 +57,7 @@ CASES = [
     ("bareReturnInALoop", [["callback", "swallow"]]),
     ("returnAfterACallbackInASwitch", [["callback"]]),
     ("rejectsFromAPromiseClassOfThis", [["reject", "swallow"]]),
+    ("rejectsThroughAPromiseClassOfThis", [["reject+this.Promise.reject"]]),
 ]
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
 #: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where

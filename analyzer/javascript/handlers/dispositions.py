@@ -16,6 +16,7 @@ from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.shapes import (
     first_named,
     is_object_assign,
+    is_promise_reject_call,
     keeps_as_field,
     last_named,
     named,
@@ -307,8 +308,8 @@ class HandlerBody(Body):
             owner, method = callee.child_by_field_name("object"), callee.child_by_field_name("property")
             if owner is not None and owner.text == b"console" and method is not None:
                 return [_disposition("log", None, (), short(callee))]
-            if callee.text == b"Promise.reject":
-                return self._rejected(first, "Promise.reject")
+            if is_promise_reject_call(callee.text or b""):
+                return self._rejected(first, short(callee))
             if method is not None and method.text == b"push" and first is not None and self._is_caught(first):
                 return [_STORE]
         elif callee.type == "identifier" and first is not None and (

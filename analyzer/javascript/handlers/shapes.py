@@ -182,6 +182,11 @@ def _executor(part: Sequence[Node]) -> bool:
                                                          or part[0]).text == b"Promise"
 
 
+def is_promise_reject_call(written: bytes) -> bool:
+    """`Promise.reject`, or the `reject` of a promise class held as a property (`this.Promise.reject`)."""
+    return written == b"Promise.reject" or written.endswith(b".Promise.reject")
+
+
 def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Sequence[Node]] = ()) -> bool:
     """Whether `name` is the second parameter of the nearest function of `chain` (ancestors,
     innermost first) that declares it, and that function is the executor of `new Promise(...)`
