@@ -3,7 +3,8 @@ the executor's `reject` or `Promise.reject`, a `wrap`, read as a throw of it is;
 assigned to state as one operand of `||` or `??`, an arm of `?:` or by `||=` is a `store` on one
 path and a `swallow` on the other; a local bound to a call and returned is the call returned, and
 a new error made from the caught value passes it on; a name the handler does not declare, assigned
-a new error, holds it; `new Promise(...)` and `new Date(...)` make no error (docs/reference.md,
+a new error, holds it; `new Promise(...)` and `new Date(...)` make no error; what a method of the
+caught value gives is read from it (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -46,6 +47,8 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     # a built-in class that makes no error: the value returned is a value, not a new error
     ("returnsANewPromise", ["return-value"]),
     ("returnsANewDate", ["return-value"]),
+    # what a method of the caught value gives is read from it, as `error.inner` is
+    ("throwsWhatAMethodOfItGives", ["wrap/partial"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

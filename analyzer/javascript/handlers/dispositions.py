@@ -192,7 +192,8 @@ class HandlerBody(Body):
 
     def _cause(self, construction: Node) -> CauseKept:
         """`kept` when the caught value is an argument or a field of an object argument
-        (`{cause: e}`), `partial` when it occurs otherwise (`e.message`, `${e}`), else `lost`."""
+        (`{cause: e}`), `partial` when it occurs otherwise (`e.message`, `${e}`, a method of it
+        called: `e.unwrap()`), else `lost`."""
         if construction.type in ("new_expression", "call_expression"):
             arguments = named(construction.child_by_field_name("arguments"))
         else:
@@ -204,7 +205,9 @@ class HandlerBody(Body):
         elif any(self._is_caught(a) or self._object_keeps(a) for a in map(without_parentheses, arguments)) \
                 or self._array_keeps(construction):
             return "kept"
-        return "partial" if any(self._mentions(a) for a in arguments) else "lost"
+        callee = construction.child_by_field_name("function") if construction.type == "call_expression" else None
+        read = [*arguments, callee] if callee is not None else arguments  # `e.getActualError()` is read from it
+        return "partial" if any(self._mentions(a) for a in read) else "lost"
 
     def _cause_given(self, fields: Node) -> CauseKept:
         """What an object of fields given to the new error carries of the caught value."""
