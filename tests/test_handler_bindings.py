@@ -1,13 +1,14 @@
 """Which binding a name in a handler's body is (docs/reference.md, "Handler records"): the caught
 value only where no nested scope declares its name again, as terser writes `catch(r){...const
 r=...}`; a thrown `?:` arm's sequence, `||` and `??`; names destructured from what was read of
-the caught value; a promise executor's `reject` in parentheses or deep below it, and of `new
-this.Promise(...)`, and `this.Promise.reject(e)`; a negated string test; a switch on a negative
-number; what follows a `throw`; a local assigned the caught value, the parameter assigned again; a
-name thrown, returned or rejected that holds the caught value on one path and another value on
-another; a promise handler's bare `return`, in a `switch` case or a loop too. Driven through `erratlas scan`
-on fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each
-way (the builds keep the shapes)."""
+the caught value, or from it in the parameter (`catch ({message})`); a promise executor's
+`reject` in parentheses or deep below it, and of `new this.Promise(...)`, and
+`this.Promise.reject(e)`; a negated string test; a switch on a negative number; what follows a
+`throw`; a local assigned the caught value, the parameter assigned again; a name thrown, returned
+or rejected that holds the caught value on one path and another value on another; a promise
+handler's bare `return`, in a `switch` case or a loop too. Driven through `erratlas scan` on
+fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
+(the builds keep the shapes)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ CASES = [
     ("rejectsFromAPromiseClassOfThis", [["reject", "swallow"]]),
     ("rejectsThroughAPromiseClassOfThis", [["reject+this.Promise.reject"]]),
     ("switchesOnANegativeErrno", [["return-value"], ["wrap/kept+Error"], ["rethrow"]]),
+    ("destructuredParameterIsRead", [["wrap/partial+Error"]]),
 ]
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
 #: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where

@@ -19,6 +19,7 @@ from analyzer.javascript.handlers.retry import in_retry_loop
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     first_named,
+    handler_parameter,
     is_promise_reject,
     keeps_as_field,
     mentions,
@@ -101,17 +102,7 @@ class Found:
 
 
 def param_name(handler: Found) -> str | None:
-    node = handler.node
-    if handler.form == "catch":
-        parameter = node.child_by_field_name("parameter")
-    elif node.type in ("function_expression", "arrow_function"):
-        parameter = node.child_by_field_name("parameter")  # `e => ...`
-        if parameter is None:
-            parameters = node.child_by_field_name("parameters")
-            first = [p for p in parameters.named_children if p.type != "comment"][:1] if parameters else []
-            parameter = first[0] if first else None
-    else:
-        return None
+    parameter = handler_parameter(handler.node, handler.form)
     return text(parameter) if parameter is not None and parameter.type == "identifier" else None
 
 
@@ -240,6 +231,10 @@ class Body:
         naming = [n for n in walked.nodes if n.kind_id in _NAMING_SYMBOLS]
         walked.owned = {self.bindings.key(n) for d in naming if d.kind_id in _DECLARATOR_SYMBOLS
                         for n in _declared_names(d)} | ({self._versions.own} if self._versions.own else set())
+        parameter = handler_parameter(self.handler.node, self.handler.form)
+        if parameter is not None and parameter.type != "identifier":  # `catch ({message})`: each read from it
+            walked.derived.update(map(self.bindings.key, pattern_names(parameter)))
+            walked.owned.update(map(self.bindings.key, pattern_names(parameter)))
         held: dict[Key, set[Held]] = {}  # per local, what its declaration and assignments give it
         for node in naming:  # aliases and local errors, in source order
             if node.kind_id in _DECLARATOR_SYMBOLS:

@@ -136,6 +136,20 @@ def short(node: Node) -> str:
     return written if len(written) <= TEXT_LIMIT else written[:TEXT_LIMIT] + "…"
 
 
+def handler_parameter(node: Node, form: str) -> Node | None:
+    """The parameter of a catch clause, or the first of a handler function (`e => ...`)."""
+    if form == "catch":
+        return node.child_by_field_name("parameter")
+    if node.type not in ("function_expression", "arrow_function"):
+        return None
+    parameter = node.child_by_field_name("parameter")  # `e => ...`
+    if parameter is None:
+        parameters = node.child_by_field_name("parameters")
+        first = [p for p in parameters.named_children if p.type != "comment"][:1] if parameters else []
+        parameter = first[0] if first else None
+    return parameter
+
+
 def parameter_names(function: Node) -> list[bytes]:
     """A function's parameter names by position; b"" for a destructured or defaulted one."""
     single = function.child_by_field_name("parameter")
