@@ -4,7 +4,8 @@ assigned to state as one operand of `||` or `??`, an arm of `?:` or by `||=` is 
 path and a `swallow` on the other; a local bound to a call and returned is the call returned, and
 a new error made from the caught value passes it on; a name the handler does not declare, assigned
 a new error, holds it; `new Promise(...)` and `new Date(...)` make no error; what a method of the
-caught value gives is read from it (docs/reference.md,
+caught value gives is read from it; the caught value assigned to a field of a new error of the
+handler is its cause, no store (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -49,6 +50,8 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("returnsANewDate", ["return-value"]),
     # what a method of the caught value gives is read from it, as `error.inner` is
     ("throwsWhatAMethodOfItGives", ["wrap/partial"]),
+    # `wrapped.cause = error` is the new error's cause, state that ends with the throw: no store
+    ("keepsTheCauseOnALocalError", ["wrap/kept+Error"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

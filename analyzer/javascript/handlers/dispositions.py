@@ -339,9 +339,12 @@ class HandlerBody(Body):
         if left is None or right is None:
             return None
         stored = self._stored(without_parentheses(right))
+        owner = left.child_by_field_name("object") if left.type == "member_expression" else None
         if stored is None or (left.type == "identifier" and (self.key(left) in self.walked.aliases
                                                             or self.bindings.key(left) in self.walked.owned)):
             return None  # a name of the handler's own (`let s; s = e`), not state outliving it
+        if owner is not None and owner.type == "identifier" and self.key(owner) in self.walked.made:
+            return None  # `n.cause = e` of a new error of the handler: its cause (`_cause_assigned`)
         if node.type == "augmented_assignment_expression":
             return False if operator_of(node) in _LOGICAL_ASSIGNMENT else None
         return stored
