@@ -5,7 +5,7 @@ path and a `swallow` on the other; a local bound to a call and returned is the c
 a new error made from the caught value passes it on; a name the handler does not declare, assigned
 a new error, holds it; `new Promise(...)` and `new Date(...)` make no error; what a method of the
 caught value gives is read from it; the caught value assigned to a field of a new error of the
-handler is its cause, no store (docs/reference.md,
+handler is its cause, no store; `.catch(console.error)` is a `log` (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -125,6 +125,14 @@ def test_a_wrap_rejected_links_its_new_error(catches: dict[str, list[dict[str, o
 @pytest.mark.parametrize("read", sorted(READS))
 def test_an_array_holding_the_caught_value_keeps_it(handlers: dict[str, list[dict[str, object]]], read: str) -> None:
     """`.catch(error => reject([error]))`: the rejection carries the error whole."""
-    (handler,) = [h for h in handlers[read] if h["form"] == "promise-catch"]
+    (handler,) = [h for h in handlers[read] if h["form"] == "promise-catch" and h["param"] is not None]
     (branch,) = handler["branches"]  # type: ignore[misc]
     assert [(d["kind"], d["cause"]) for d in branch["dispositions"]] == [("wrap", "kept")]
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_a_console_method_given_by_name_logs(handlers: dict[str, list[dict[str, object]]], read: str) -> None:
+    """`.catch(console.error)` calls console.error with the caught value, as `e => console.error(e)` does."""
+    (handler,) = [h for h in handlers[read] if h["form"] == "promise-catch" and h["param"] is None]
+    (branch,) = handler["branches"]  # type: ignore[misc]
+    assert [(d["kind"], d["callee"]) for d in branch["dispositions"]] == [("log", "console.error")]

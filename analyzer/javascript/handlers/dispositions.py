@@ -61,8 +61,9 @@ class HandlerBody(Body):
         node = self.handler.node
         if node.type in ("identifier", "member_expression"):  # `.catch(f)`: f is called with it
             callee = short(node)
-            kind: Disposition = "reject" if self._is_reject(node) else (
-                "report" if (node.start_byte, node.end_byte) in self.sink else "callback")
+            owner = node.child_by_field_name("object")  # `.catch(console.error)` logs it
+            kind: Disposition = "reject" if self._is_reject(node) else "log" if owner is not None and \
+                owner.text == b"console" else "report" if (node.start_byte, node.end_byte) in self.sink else "callback"
             return (_branch(None, (_disposition(kind, None, (), callee),)),)
         if self.expression is not None:
             return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
