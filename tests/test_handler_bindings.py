@@ -1,12 +1,14 @@
 """Which binding a name in a handler's body is (docs/reference.md, "Handler records"): the caught
 value only where no nested scope declares its name again, as terser writes `catch(r){...const
 r=...}`; a thrown `?:` arm's sequence, `||` and `??`; names destructured from what was read of
-the caught value; a promise executor's `reject` in parentheses or deep below it; a negated string
-test; what follows a `throw`; a local assigned the caught value, the parameter assigned again; a
-name thrown, returned or rejected that holds the caught value on one path and another value on
-another; a promise handler's bare `return`, in a `switch` case or a loop too. Driven through `erratlas scan`
-on fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each
-way (the builds keep the shapes)."""
+the caught value, or from it in the parameter (`catch ({message})`); a promise executor's
+`reject` in parentheses or deep below it, and of `new this.Promise(...)`, and
+`this.Promise.reject(e)`; a negated string test; a switch on a negative number; what follows a
+`throw`; a local assigned the caught value, the parameter assigned again; a name thrown, returned
+or rejected that holds the caught value on one path and another value on another; a promise
+handler's bare `return`, in a `switch` case or a loop too. Driven through `erratlas scan` on
+fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
+(the builds keep the shapes)."""
 
 from __future__ import annotations
 
@@ -55,6 +57,10 @@ CASES = [
     ("bareReturnInASwitchCase", [["callback", "swallow"]]),
     ("bareReturnInALoop", [["callback", "swallow"]]),
     ("returnAfterACallbackInASwitch", [["callback"]]),
+    ("rejectsFromAPromiseClassOfThis", [["reject", "swallow"]]),
+    ("rejectsThroughAPromiseClassOfThis", [["reject+this.Promise.reject"]]),
+    ("switchesOnANegativeErrno", [["return-value"], ["wrap/kept+Error"], ["rethrow"]]),
+    ("destructuredParameterIsRead", [["wrap/partial+Error"]]),
 ]
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
 #: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where
@@ -108,6 +114,13 @@ def test_a_negated_string_test_splits(catches: dict[str, list[dict[str, object]]
     at = [name for name, _ in CASES].index("rethrowsUnlessGone")
     tests = [branch["test"] for branch in catches[read][at]["branches"]]  # type: ignore[union-attr]
     assert tests == [{"field": "message", "op": "!includes", "value": "gone"}, None]
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_a_negative_number_is_a_literal(catches: dict[str, list[dict[str, object]]], read: str) -> None:
+    at = [name for name, _ in CASES].index("switchesOnANegativeErrno")
+    tests = [branch["test"] for branch in catches[read][at]["branches"]]  # type: ignore[union-attr]
+    assert tests == [{"field": "errno", "op": "===", "value": -2}, {"field": "errno", "op": "===", "value": -13}, None]
 
 
 def test_terser_reuses_the_catch_parameter_s_name_inside_the_handler() -> None:

@@ -2,7 +2,11 @@
 the executor's `reject` or `Promise.reject`, a `wrap`, read as a throw of it is; the caught value
 assigned to state as one operand of `||` or `??`, an arm of `?:` or by `||=` is a `store` on one
 path and a `swallow` on the other; a local bound to a call and returned is the call returned, and
-a new error made from the caught value passes it on (docs/reference.md, "Dispositions"). Driven
+a new error made from the caught value passes it on; a name the handler does not declare, assigned
+a new error, holds it; `new Promise(...)` and `new Date(...)` make no error; what a method of the
+caught value gives is read from it; the caught value assigned to a field of a new error of the
+handler is its cause, no store; `.catch(console.error)` is a `log` (docs/reference.md,
+"Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
 
@@ -39,6 +43,15 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("returnsALocalAfterABranch", ["return-value"]),
     # the two wraps are one disposition, which keeps the constructor however the minifier orders them
     ("throwsARewrittenValueOrANewError", ["wrap/partial+Error"]),
+    # a name of the enclosing function assigned a new error made from the caught value, then thrown
+    ("throwsAnOuterNameMadeFromIt", ["wrap/partial+Error"]),
+    # a built-in class that makes no error: the value returned is a value, not a new error
+    ("returnsANewPromise", ["return-value"]),
+    ("returnsANewDate", ["return-value"]),
+    # what a method of the caught value gives is read from it, as `error.inner` is
+    ("throwsWhatAMethodOfItGives", ["wrap/partial"]),
+    # `wrapped.cause = error` is the new error's cause, state that ends with the throw: no store
+    ("keepsTheCauseOnALocalError", ["wrap/kept+Error"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")
@@ -112,6 +125,14 @@ def test_a_wrap_rejected_links_its_new_error(catches: dict[str, list[dict[str, o
 @pytest.mark.parametrize("read", sorted(READS))
 def test_an_array_holding_the_caught_value_keeps_it(handlers: dict[str, list[dict[str, object]]], read: str) -> None:
     """`.catch(error => reject([error]))`: the rejection carries the error whole."""
-    (handler,) = [h for h in handlers[read] if h["form"] == "promise-catch"]
+    (handler,) = [h for h in handlers[read] if h["form"] == "promise-catch" and h["param"] is not None]
     (branch,) = handler["branches"]  # type: ignore[misc]
     assert [(d["kind"], d["cause"]) for d in branch["dispositions"]] == [("wrap", "kept")]
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_a_console_method_given_by_name_logs(handlers: dict[str, list[dict[str, object]]], read: str) -> None:
+    """`.catch(console.error)` calls console.error with the caught value, as `e => console.error(e)` does."""
+    (handler,) = [h for h in handlers[read] if h["form"] == "promise-catch" and h["param"] is None]
+    (branch,) = handler["branches"]  # type: ignore[misc]
+    assert [(d["kind"], d["callee"]) for d in branch["dispositions"]] == [("log", "console.error")]

@@ -19,6 +19,7 @@ from analyzer.javascript.handlers.retry import in_retry_loop
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     first_named,
+    handler_parameter,
     is_promise_reject,
     keeps_as_field,
     mentions,
@@ -36,6 +37,9 @@ _PASS_POSITION = frozenset({"parenthesized_expression", "sequence_expression", "
 #: statements whose expression's value is discarded or returned
 _STATEMENT_OF_VALUE = frozenset({"expression_statement", "return_statement"})
 _SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
+#: built-in classes, by name, whose instances are no errors: `return new Promise(...)` returns a value
+_NOT_ERRORS = frozenset({b"Promise", b"Date", b"Map", b"Set", b"WeakMap", b"WeakSet", b"Array", b"Object", b"RegExp",
+                         b"URL", b"URLSearchParams", b"ArrayBuffer", b"Uint8Array", b"Proxy"})
 #: the nodes whose children the walk may find discarded or returned (all others' are not)
 _PASSING = _PASS_POSITION | _STATEMENT_OF_VALUE | {"unary_expression", "throw_statement", "binary_expression",
                                                    "ternary_expression", "if_statement"}
@@ -98,17 +102,7 @@ class Found:
 
 
 def param_name(handler: Found) -> str | None:
-    node = handler.node
-    if handler.form == "catch":
-        parameter = node.child_by_field_name("parameter")
-    elif node.type in ("function_expression", "arrow_function"):
-        parameter = node.child_by_field_name("parameter")  # `e => ...`
-        if parameter is None:
-            parameters = node.child_by_field_name("parameters")
-            first = [p for p in parameters.named_children if p.type != "comment"][:1] if parameters else []
-            parameter = first[0] if first else None
-    else:
-        return None
+    parameter = handler_parameter(handler.node, handler.form)
     return text(parameter) if parameter is not None and parameter.type == "identifier" else None
 
 
@@ -237,6 +231,10 @@ class Body:
         naming = [n for n in walked.nodes if n.kind_id in _NAMING_SYMBOLS]
         walked.owned = {self.bindings.key(n) for d in naming if d.kind_id in _DECLARATOR_SYMBOLS
                         for n in _declared_names(d)} | ({self._versions.own} if self._versions.own else set())
+        parameter = handler_parameter(self.handler.node, self.handler.form)
+        if parameter is not None and parameter.type != "identifier":  # `catch ({message})`: each read from it
+            walked.derived.update(map(self.bindings.key, pattern_names(parameter)))
+            walked.owned.update(map(self.bindings.key, pattern_names(parameter)))
         held: dict[Key, set[Held]] = {}  # per local, what its declaration and assignments give it
         for node in naming:  # aliases and local errors, in source order
             if node.kind_id in _DECLARATOR_SYMBOLS:
@@ -281,7 +279,7 @@ class Body:
     def _reassigned(self, node: Node, walked: _Walked, held: dict[Key, set[Held]]) -> None:
         """`name = value`: the parameter, or a local declared as the caught value, holds the value
         from there on when the assignment always runs; another local of the body holds each value
-        assigned to it (`assigned.merged`)."""
+        assigned to it (`assigned.merged`); a name the body does not declare, a new error from there on."""
         name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
         if name is None or value is None or name.type != "identifier":
             return
@@ -304,6 +302,11 @@ class Body:
             walked.keeping.pop(bound, None)
             walked.calls.pop(bound, None)
             self._record(bound, merged(values), value, walked)
+        elif bound in self._versions.ends or (now in ("made", "made-reading") and straight_line(node, self._root)):
+            # a name the body does not declare holds a new error from an assignment that always runs on
+            key = self._versions.assigned(bound, node)
+            if straight_line(node, self._root):
+                self._record(key, now, value, walked)
 
     def held_values(self, name: Node, parts: Sequence[Node]) -> list[Node | None] | None:
         """The values an identifier may hold where a branch made of `parts` reads it, when it is
@@ -357,9 +360,10 @@ class Body:
         return known
 
     def _made(self, value: Node) -> bool:
-        """A new error: `new X(...)`, or an error callsite of the inventory."""
+        """A new error: `new X(...)` (but a built-in class of no error, `new Promise(...)`), or an
+        error callsite of the inventory."""
         if value.type == "new_expression":
-            return True
+            return getattr(value.child_by_field_name("constructor"), "text", None) not in _NOT_ERRORS
         entry = self.known.get((value.start_byte, value.end_byte))
         return entry is not None and entry[0] == "error"
 

@@ -16,6 +16,7 @@ from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.shapes import (
     first_named,
     is_object_assign,
+    is_promise_reject_call,
     keeps_as_field,
     last_named,
     named,
@@ -60,8 +61,9 @@ class HandlerBody(Body):
         node = self.handler.node
         if node.type in ("identifier", "member_expression"):  # `.catch(f)`: f is called with it
             callee = short(node)
-            kind: Disposition = "reject" if self._is_reject(node) else (
-                "report" if (node.start_byte, node.end_byte) in self.sink else "callback")
+            owner = node.child_by_field_name("object")  # `.catch(console.error)` logs it
+            kind: Disposition = "reject" if self._is_reject(node) else "log" if owner is not None and \
+                owner.text == b"console" else "report" if (node.start_byte, node.end_byte) in self.sink else "callback"
             return (_branch(None, (_disposition(kind, None, (), callee),)),)
         if self.expression is not None:
             return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
@@ -191,7 +193,8 @@ class HandlerBody(Body):
 
     def _cause(self, construction: Node) -> CauseKept:
         """`kept` when the caught value is an argument or a field of an object argument
-        (`{cause: e}`), `partial` when it occurs otherwise (`e.message`, `${e}`), else `lost`."""
+        (`{cause: e}`), `partial` when it occurs otherwise (`e.message`, `${e}`, a method of it
+        called: `e.unwrap()`), else `lost`."""
         if construction.type in ("new_expression", "call_expression"):
             arguments = named(construction.child_by_field_name("arguments"))
         else:
@@ -203,7 +206,9 @@ class HandlerBody(Body):
         elif any(self._is_caught(a) or self._object_keeps(a) for a in map(without_parentheses, arguments)) \
                 or self._array_keeps(construction):
             return "kept"
-        return "partial" if any(self._mentions(a) for a in arguments) else "lost"
+        callee = construction.child_by_field_name("function") if construction.type == "call_expression" else None
+        read = [*arguments, callee] if callee is not None else arguments  # `e.getActualError()` is read from it
+        return "partial" if any(self._mentions(a) for a in read) else "lost"
 
     def _cause_given(self, fields: Node) -> CauseKept:
         """What an object of fields given to the new error carries of the caught value."""
@@ -307,8 +312,8 @@ class HandlerBody(Body):
             owner, method = callee.child_by_field_name("object"), callee.child_by_field_name("property")
             if owner is not None and owner.text == b"console" and method is not None:
                 return [_disposition("log", None, (), short(callee))]
-            if callee.text == b"Promise.reject":
-                return self._rejected(first, "Promise.reject")
+            if is_promise_reject_call(callee.text or b""):
+                return self._rejected(first, short(callee))
             if method is not None and method.text == b"push" and first is not None and self._is_caught(first):
                 return [_STORE]
         elif callee.type == "identifier" and first is not None and (
@@ -335,9 +340,12 @@ class HandlerBody(Body):
         if left is None or right is None:
             return None
         stored = self._stored(without_parentheses(right))
+        owner = left.child_by_field_name("object") if left.type == "member_expression" else None
         if stored is None or (left.type == "identifier" and (self.key(left) in self.walked.aliases
                                                             or self.bindings.key(left) in self.walked.owned)):
             return None  # a name of the handler's own (`let s; s = e`), not state outliving it
+        if owner is not None and owner.type == "identifier" and self.key(owner) in self.walked.made:
+            return None  # `n.cause = e` of a new error of the handler: its cause (`_cause_assigned`)
         if node.type == "augmented_assignment_expression":
             return False if operator_of(node) in _LOGICAL_ASSIGNMENT else None
         return stored

@@ -16,6 +16,7 @@ from analyzer.javascript.handlers.shapes import (
     first_named,
     is_object_assign,
     is_promise_reject,
+    is_promise_reject_call,
     last_named,
     named,
 )
@@ -230,7 +231,7 @@ def _call_fate(call: Node, above: Sequence[Node], diagnostics: frozenset[int]) -
     written = callee.text or b""
     if written.startswith(b"console."):
         return "logged"
-    if written == b"Promise.reject" or (callee.type == "identifier" and is_promise_reject(written, above)):
+    if is_promise_reject_call(written) or (callee.type == "identifier" and is_promise_reject(written, above)):
         return "rejected"
     if callee.type == "member_expression":
         prop = callee.child_by_field_name("property")

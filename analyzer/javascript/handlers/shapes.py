@@ -136,6 +136,20 @@ def short(node: Node) -> str:
     return written if len(written) <= TEXT_LIMIT else written[:TEXT_LIMIT] + "…"
 
 
+def handler_parameter(node: Node, form: str) -> Node | None:
+    """The parameter of a catch clause, or the first of a handler function (`e => ...`)."""
+    if form == "catch":
+        return node.child_by_field_name("parameter")
+    if node.type not in ("function_expression", "arrow_function"):
+        return None
+    parameter = node.child_by_field_name("parameter")  # `e => ...`
+    if parameter is None:
+        parameters = node.child_by_field_name("parameters")
+        first = [p for p in parameters.named_children if p.type != "comment"][:1] if parameters else []
+        parameter = first[0] if first else None
+    return parameter
+
+
 def parameter_names(function: Node) -> list[bytes]:
     """A function's parameter names by position; b"" for a destructured or defaulted one."""
     single = function.child_by_field_name("parameter")
@@ -182,10 +196,16 @@ def _executor(part: Sequence[Node]) -> bool:
                                                          or part[0]).text == b"Promise"
 
 
+def is_promise_reject_call(written: bytes) -> bool:
+    """`Promise.reject`, or the `reject` of a promise class held as a property (`this.Promise.reject`)."""
+    return written == b"Promise.reject" or written.endswith(b".Promise.reject")
+
+
 def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Sequence[Node]] = ()) -> bool:
     """Whether `name` is the second parameter of the nearest function of `chain` (ancestors,
     innermost first) that declares it, and that function is the executor of `new Promise(...)`
-    (terser writes `new Promise(((resolve, reject) => ...))`). `beyond`: the functions further
+    (terser writes `new Promise(((resolve, reject) => ...))`) or of a class held as a property
+    named Promise (`new this.Promise(...)`). `beyond`: the functions further
     up, each with its next ancestors, when `chain` stops short of the root."""
     for part in (chain, *beyond):
         for at, node in enumerate(part):
@@ -203,6 +223,8 @@ def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Seque
                 break  # its ancestors go on past `part`: `beyond` holds it with them
             holder, made = part[above], part[above + 1]
             constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
+            if constructor is not None and constructor.type == "member_expression":  # `new this.Promise(...)`
+                constructor = constructor.child_by_field_name("property")
             if holder.type != "arguments" or constructor is None or constructor.text != b"Promise":
                 return False
             first = first_named(holder)
