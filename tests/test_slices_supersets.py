@@ -173,7 +173,7 @@ SNIPPETS = [b"var a=1,b=f(x,y),c;", b"let{d,e:[g,h=i]}=j,[k,,l]=m;", b"const n=`
             b"function U(){h('throw')}", b"function V(){return J(1)}", b"const X=a=>K(a),", b"Y=1\n",
             b"if(n)o();else p();", b"do q();while(r);", b"/*;}*/s();", b"// ;}\nt();", b"g('};');", b'h("\\";}");',
             b"i(`;}${j({k:1})};`);", b"y++/2;", b"z=[1,2];", b"({a:1});", b"let A2=`x`;", b";", b"a=b/c/d;",
-            b"f(/;}/g);", b"G2=`${H(`${I;J}`)}`;", b"K2=(L)/M/N;", b"var\u0061=1;", b"var $=1,_=2,\xc3\xa9=3;",
+            b"f(/;}/g);", b"G2=`${H(`${I;J}`)}`;", b"K2=(L)/M/N;", b"var\\u0061=1;", b"var $=1,_=2,\xc3\xa9=3;",
             b"function T(){" + b"[" * 40 + b"1" + b"]" * 40 + b";throw 3}", b"class{};", b"var", b"function",
             b"'it\"s';", b"`it's`;", b"#x;", b"a.var=1;", b"let\nb=2;", b"{var c=3}", b"(", b")", b"}", b"'"]
 
