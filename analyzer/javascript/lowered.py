@@ -147,8 +147,8 @@ class Lowered:
                 value = string_value(node, source)
                 requires.append((node.start_byte, -token_hash(value, cache), -1, -weight_of(value)))
         # a `require` inside a dropped `console` call is gone with it: taken away once
-        calls = [(call.start_byte, call.end_byte) for call in self._console]
-        outside = [r for r in requires if not _within(calls, r[0])]
+        starts, ends = [call.start_byte for call in self._console], [call.end_byte for call in self._console]
+        outside = [r for r in requires if not _within(starts, ends, r[0])]
         for rewrite, drops, made in ((CONSOLE, consoles, bool(consoles)), (REQUIRES, requires, bool(requires)),
                                      (REWRITES[2], consoles + outside, bool(consoles and outside))):
             if made:  # a variant only where it changes something of its own
@@ -213,10 +213,10 @@ class Lowered:
         return FunctionSignature(start, end, mix(total & ((1 << 64) - 1), count), count, weight, line, type_)
 
 
-def _within(spans: list[tuple[int, int]], at: int) -> bool:
-    """Whether `at` lies in one of `spans` (sorted by start, apart)."""
-    index = bisect.bisect_right([start for start, _ in spans], at) - 1
-    return index >= 0 and at < spans[index][1]
+def _within(starts: list[int], ends: list[int], at: int) -> bool:
+    """Whether `at` lies in one of the spans [starts[i], ends[i]) (sorted, apart)."""
+    index = bisect.bisect_right(starts, at) - 1
+    return index >= 0 and at < ends[index]
 
 
 def _outermost(calls: list[Node]) -> list[Node]:

@@ -233,8 +233,9 @@ class Body:
                         for n in _declared_names(d)} | ({self._versions.own} if self._versions.own else set())
         parameter = handler_parameter(self.handler.node, self.handler.form)
         if parameter is not None and parameter.type != "identifier":  # `catch ({message})`: each read from it
-            walked.derived.update(map(self.bindings.key, pattern_names(parameter)))
-            walked.owned.update(map(self.bindings.key, pattern_names(parameter)))
+            destructured = [self.bindings.key(n) for n in pattern_names(parameter)]
+            walked.derived.update(destructured)
+            walked.owned.update(destructured)
         held: dict[Key, set[Held]] = {}  # per local, what its declaration and assignments give it
         for node in naming:  # aliases and local errors, in source order
             if node.kind_id in _DECLARATOR_SYMBOLS:
@@ -302,11 +303,12 @@ class Body:
             walked.keeping.pop(bound, None)
             walked.calls.pop(bound, None)
             self._record(bound, merged(values), value, walked)
-        elif bound in self._versions.ends or (now in ("made", "made-reading") and straight_line(node, self._root)):
-            # a name the body does not declare holds a new error from an assignment that always runs on
-            key = self._versions.assigned(bound, node)
-            if straight_line(node, self._root):
-                self._record(key, now, value, walked)
+        else:  # a name the body does not declare holds a new error from an assignment that always runs on
+            always = straight_line(node, self._root)
+            if bound in self._versions.ends or (always and now in ("made", "made-reading")):
+                key = self._versions.assigned(bound, node)
+                if always:
+                    self._record(key, now, value, walked)
 
     def held_values(self, name: Node, parts: Sequence[Node]) -> list[Node | None] | None:
         """The values an identifier may hold where a branch made of `parts` reads it, when it is

@@ -61,9 +61,14 @@ class HandlerBody(Body):
         node = self.handler.node
         if node.type in ("identifier", "member_expression"):  # `.catch(f)`: f is called with it
             callee = short(node)
-            owner = node.child_by_field_name("object")  # `.catch(console.error)` logs it
-            kind: Disposition = "reject" if self._is_reject(node) else "log" if owner is not None and \
-                owner.text == b"console" else "report" if (node.start_byte, node.end_byte) in self.sink else "callback"
+            owner = node.child_by_field_name("object")
+            kind: Disposition = "callback"
+            if self._is_reject(node):
+                kind = "reject"
+            elif owner is not None and owner.text == b"console":  # `.catch(console.error)` logs it
+                kind = "log"
+            elif (node.start_byte, node.end_byte) in self.sink:
+                kind = "report"
             return (_branch(None, (_disposition(kind, None, (), callee),)),)
         if self.expression is not None:
             return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
