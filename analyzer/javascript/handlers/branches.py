@@ -22,8 +22,9 @@ _NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": 
                                   "!endsWith": "endsWith"}
 _STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
 
-#: whether an identifier is the caught value (`Body._is_caught`: by its binding, not its name alone)
-Caught = Callable[[Node], bool]
+#: whether an identifier is the caught value (`Body._is_caught`: by its binding, not its name alone);
+#: where a split asks, a local holding a field of it gives that field's path (`fields.held_fields`)
+Caught = Callable[[Node], bool | str]
 #: a branch before its dispositions: (test, statements, whether they leave, `?:` arms thrown or returned)
 _Split = tuple[BranchTest | None, list[Node], bool, list[Node]]
 
@@ -180,7 +181,8 @@ def _string_test(call: Node, caught: Caught) -> BranchTest | None:
 
 def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:
     """(True, the property path) when `node` is the caught value (path None) or a chain of
-    property reads from it (`e.response.status`), else None."""
+    property reads from it (`e.response.status`), or from a local holding a field of it
+    (`r.status`, `r` holding `e.response`), else None."""
     parts: list[str] = []
     while True:
         node = without_parentheses(node)
@@ -195,7 +197,9 @@ def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:
             if not ok or not isinstance(key, str):
                 return None
             parts.append(key)
-        elif node.type == "identifier" and caught(node):
+        elif node.type == "identifier" and (held := caught(node)):
+            if held is not True:  # a local holding the field path `held`
+                parts.append(held)
             return True, ".".join(reversed(parts)) if parts else None
         else:
             return None

@@ -13,8 +13,10 @@ from analyzer.facts import BranchFacts, DispositionFacts
 from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split
 from analyzer.javascript.handlers.fallthrough import Fallthrough
+from analyzer.javascript.handlers.fields import Fields, held_fields
 from analyzer.javascript.handlers.shapes import (
     first_named,
+    handler_parameter,
     is_object_assign,
     is_promise_reject_call,
     keeps_as_field,
@@ -56,6 +58,8 @@ class HandlerBody(Body):
 
     #: the statements of the branch being read
     _parts: Sequence[Node] = ()
+    #: the locals holding a field of the caught value (`fields.held_fields`), found once a split asks
+    _fields: Fields | None = None
 
     def branches(self) -> tuple[BranchFacts, ...]:
         node = self.handler.node
@@ -75,7 +79,21 @@ class HandlerBody(Body):
         if not self.statements:  # what `_dispositions` makes of an empty body
             return (_branch(None, (_RETRY if self._in_retry_loop() else _SWALLOW,)),)
         return tuple(_branch(test, self._dispositions(parts, values))
-                     for test, parts, values in split(_reached(self.statements), self._is_caught))
+                     for test, parts, values in split(_reached(self.statements), self._tested))
+
+    def _tested(self, node: Node) -> bool | str:
+        """What a test reads in an identifier: the caught value (True), the field path a local
+        declared before it holds (`const {code} = e`), else nothing (False)."""
+        if node.type != "identifier":
+            return False
+        if self._is_caught(node):
+            return True
+        if self._fields is None:
+            self._fields = held_fields(self.handler.node, self.statements,
+                                       handler_parameter(self.handler.node, self.handler.form), self._is_caught,
+                                       self.key)
+        held = self._fields.get(self.key(node)) if self._fields else None
+        return held[0] if held is not None and held[1] <= node.start_byte else False
 
     def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
         """What the branch made of `parts` does; `values`: expressions it throws or returns
