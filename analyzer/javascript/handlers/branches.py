@@ -36,20 +36,45 @@ def split(statements: list[Node], caught: Caught,
     value splits them; statements before it belong to every branch, statements after it to the
     branches that fall through to them. A `?:` branch's arm is thrown or returned (`values`)."""
     for at, statement in enumerate(statements):
-        if statement.type == "if_statement":
-            chain = _if_chain(statement, caught)
-        elif statement.type == "switch_statement":
-            chain = _switch(statement, caught)
-        elif statement.type in ("throw_statement", "return_statement"):
-            chain = _conditional_chain(statement, caught)
-        else:
-            continue
+        chain = _chain(statement, caught)
         if chain is None:
             continue
-        before, after = statements[:at], statements[at + 1:]
-        return [(test, before + body + (after if not ended else []), [(n, statement.type) for n in arms])
-                for test, body, ended, arms in chain]
+        # (test, statements, whether they leave, arms as (value, throw or return)) of each branch
+        branches = [(test, body, ended, [(n, statement.type) for n in arms]) for test, body, ended, arms in chain]
+        end = at + 1
+        while end < len(statements) and _falls_through_alone(branches):
+            following = statements[end]
+            more = _chain(following, caught)
+            if more is None:
+                break
+            # `if (t1) return a; if (t2) return b; ...`, how minifiers write an `else if` chain
+            # whose branches leave: only the last branch reaches the next test
+            branches[-1:] = [(test, body, ended, [(n, following.type) for n in arms])
+                             for test, body, ended, arms in more]
+            end += 1
+        before, after = statements[:at], statements[end:]
+        return [(test, before + body + (after if not ended else []), values)
+                for test, body, ended, values in branches]
     return [(None, statements, [])]
+
+
+def _chain(statement: Node, caught: Caught) -> list[_Split] | None:
+    """The branches a statement splits into when it tests the caught value, else None."""
+    if statement.type == "if_statement":
+        return _if_chain(statement, caught)
+    if statement.type == "switch_statement":
+        return _switch(statement, caught)
+    if statement.type in ("throw_statement", "return_statement"):
+        return _conditional_chain(statement, caught)
+    return None
+
+
+def _falls_through_alone(branches: list[tuple[BranchTest | None, list[Node], bool, list[tuple[Node, str]]]]
+                         ) -> bool:
+    """Whether every branch leaves but the last, a test's missing `else`: what follows the
+    statement runs only there."""
+    *tested, (test, body, ended, _) = branches
+    return test is None and not body and not ended and all(leaves for _, _, leaves, _ in tested)
 
 
 def _conditional_chain(statement: Node, caught: Caught) -> list[_Split] | None:

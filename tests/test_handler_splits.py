@@ -1,0 +1,76 @@
+"""How a handler's body splits on its tests (docs/reference.md, "Branches"). A test of a local
+that holds a field of the caught value splits as a test of the field does: `const {code} = e`,
+`const {code: c} = e` switched on, `var code = e.code`, a nested pattern under an object
+default, a local holding an object of it, a destructured parameter of a catch clause or a
+promise handler; a local that may hold something else does not: one assigned again, in the body
+or in a closure, or given a default of its own. Tests in a row whose branches leave are one
+chain, as an `else if` chain is once minified (`if (a) return x; if (b) throw y; ...`), a thrown
+`?:` chain after them too; a test whose branch falls through, or a statement between, ends it.
+Driven through `erratlas scan` on fixtures/flow/src/splits.js and its esbuild and terser builds
+(esbuild writes the `switch` as an `if`; both fold `const response = e.response` into the test)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import FIXTURES, scan
+
+FLOW = FIXTURES / "flow"
+READS = {"source": FLOW / "src" / "splits.js", "esbuild": FLOW / "built" / "splits.min.js",
+         "terser": FLOW / "built" / "splits.terser.min.js"}
+
+#: each exported function in order: its branches as (field, op, value) or None, and dispositions
+CASES = [
+    ("destructuredConstIsTested", [(("code", "===", "ENOENT"), ["return-value"]), (None, ["rethrow"])]),
+    ("renamedFieldIsSwitchedOn", [(("code", "===", "EACCES"), ["log", "return-value"]), (None, ["rethrow"])]),
+    ("varHoldsAField", [(("code", "===", "ENOENT"), ["return-value"]), (None, ["rethrow"])]),
+    ("nestedPatternWithADefaultObject", [(("response.status", ">=", 500), ["wrap/kept"]), (None, ["return-value"])]),
+    ("localHoldsAnObjectOfIt", [(("response.status", "===", 404), ["return-value"]), (None, ["rethrow"])]),
+    ("destructuredParameterIsTested", [(("code", "===", "ENOENT"), ["return-value"]), (None, ["wrap/lost"])]),
+    ("promiseParameterDestructuredIsTested", [(("status", "===", 404), ["return-value"]), (None, ["wrap/lost"])]),
+    ("reassignedLocalDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("ownDefaultDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("writtenInAClosureDoesNotSplit", [(None, ["rethrow", "return-value", "callback"])]),
+    ("elseIfChainOfLeavingBranches", [(("code", "===", "ENOENT"), ["return-value"]),
+                                      (("code", "===", "EACCES"), ["wrap/kept"]),
+                                      (("code", "===", "EISDIR"), ["return-value", "callback"]), (None, ["rethrow"])]),
+    ("testsInARowThatLeave", [((None, "instanceof", "TypeError"), ["return-value"]),
+                              ((None, "instanceof", "RangeError"), ["rethrow"]), (None, ["wrap/lost"])]),
+    ("aTestThenAThrownChain", [(("code", "===", "EPERM"), ["return-value"]), (("code", "===", "EBUSY"), ["wrap/lost"]),
+                               (None, ["rethrow"])]),
+    ("aTestThatFallsThroughEndsTheChain", [(("code", "===", "ENOENT"), ["rethrow", "return-value", "callback"]),
+                                           (None, ["rethrow", "return-value"])]),
+    ("aStatementBetweenEndsTheChain", [(("code", "===", "ENOENT"), ["return-value"]),
+                                       (None, ["rethrow", "return-value", "callback"])]),
+]
+#: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
+#: === "EACCES")`, a condition that is no test
+BUILT_AS = {(read, "aTestThatFallsThroughEndsTheChain"): [(None, ["rethrow", "return-value", "callback"])]
+            for read in ("esbuild", "terser")}
+
+
+@pytest.fixture(scope="module")
+def handlers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, object]]]:
+    out = {}
+    for read, path in READS.items():
+        scanned = tmp_path_factory.mktemp(read) / "scan"
+        scan(path, scanned, "--jobs", 1)
+        records = [json.loads(line) for line in (scanned / "handlers.jsonl").read_text().splitlines()]
+        out[read] = sorted(records, key=lambda h: h["offset"])
+    return out
+
+
+def _read(branch: dict[str, object]) -> tuple[object, list[str]]:
+    test = branch["test"]
+    kinds = [d["kind"] + (f"/{d['cause']}" if d["cause"] else "") for d in branch["dispositions"]]  # type: ignore[attr-defined]
+    return (None if test is None else (test["field"], test["op"], test["value"])), kinds  # type: ignore[index]
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+@pytest.mark.parametrize(("at", "case"), list(enumerate(name for name, _ in CASES)), ids=[n for n, _ in CASES])
+def test_each_handler_splits_as_its_tests_say(handlers: dict[str, list[dict[str, object]]], read: str,
+                                              at: int, case: str) -> None:
+    assert len(handlers[read]) == len(CASES)
+    got = [_read(branch) for branch in handlers[read][at]["branches"]]  # type: ignore[union-attr]
+    assert got == BUILT_AS.get((read, case), CASES[at][1])
