@@ -5,7 +5,9 @@ default, a local holding an object of it, a destructured parameter of a catch cl
 promise handler; a local that may hold something else does not: one assigned again, in the body
 or in a closure, or given a default of its own. Tests in a row whose branches leave are one
 chain, as an `else if` chain is once minified (`if (a) return x; if (b) throw y; ...`), a thrown
-`?:` chain after them too; a test whose branch falls through, or a statement between, ends it.
+`?:` chain after them too, with the statements between in the next test's branches; a test whose
+branch falls through ends it. What runs before a test in its condition (`if (f(e), t)`, how
+minifiers write `f(e); if (t)`) runs in each of its branches.
 Driven through `erratlas scan` on fixtures/flow/src/splits.js and its esbuild and terser builds
 (esbuild writes the `switch` as an `if`; both fold `const response = e.response` into the test)."""
 
@@ -41,12 +43,18 @@ CASES = [
                                (None, ["rethrow"])]),
     ("aTestThatFallsThroughEndsTheChain", [(("code", "===", "ENOENT"), ["rethrow", "return-value", "callback"]),
                                            (None, ["rethrow", "return-value"])]),
-    ("aStatementBetweenEndsTheChain", [(("code", "===", "ENOENT"), ["return-value"]),
-                                       (None, ["rethrow", "return-value", "callback"])]),
+    ("aStatementBetweenJoinsTheNextTest", [(("code", "===", "ENOENT"), ["return-value"]),
+                                          (("code", "===", "EACCES"), ["return-value", "callback"]),
+                                          (None, ["rethrow", "callback"])]),
+    ("aCallBeforeTheTest", [(("code", "===", "ENOENT"), ["return-value", "callback"]),
+                            (None, ["rethrow", "callback"])]),
+    ("aConditionalCallBeforeTheTest", [(("code", "===", "ENOENT"), ["return-value", "callback"]),
+                                       (None, ["rethrow", "callback"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
-#: === "EACCES")`, a condition that is no test
-BUILT_AS = {(read, "aTestThatFallsThroughEndsTheChain"): [(None, ["rethrow", "return-value", "callback"])]
+#: === "EACCES")`, the first test run before the second in each of its branches
+BUILT_AS = {(read, "aTestThatFallsThroughEndsTheChain"): [(("code", "===", "EACCES"), ["return-value", "callback"]),
+                                                          (None, ["rethrow", "callback"])]
             for read in ("esbuild", "terser")}
 
 

@@ -36,44 +36,50 @@ def split(statements: list[Node], caught: Caught,
     value splits them; statements before it belong to every branch, statements after it to the
     branches that fall through to them. A `?:` branch's arm is thrown or returned (`values`)."""
     for at, statement in enumerate(statements):
-        chain = _chain(statement, caught)
-        if chain is None:
+        found = _chain(statement, caught)
+        if found is None:
             continue
+        chain, prefix = found
         # (test, statements, whether they leave, arms as (value, throw or return)) of each branch
-        branches = [(test, body, ended, [(n, statement.type) for n in arms]) for test, body, ended, arms in chain]
-        end = at + 1
-        while end < len(statements) and _falls_through_alone(branches):
-            following = statements[end]
-            more = _chain(following, caught)
-            if more is None:
+        branches = [(test, prefix + body, ended, [(n, statement.type) for n in arms])
+                    for test, body, ended, arms in chain]
+        end, open_end = at + 1, _falls_through_alone(chain)
+        while open_end:
+            # `if (t1) return a; f(e); if (t2) return b; ...`, how minifiers write an `else if`
+            # chain whose branches leave: only the last branch reaches what follows, up to the next test
+            following, between = end, []
+            while following < len(statements) and (found := _chain(statements[following], caught)) is None \
+                    and statements[following].type not in _LEAVING:
+                between.append(statements[following])
+                following += 1
+            if following == len(statements) or found is None:
                 break
-            # `if (t1) return a; if (t2) return b; ...`, how minifiers write an `else if` chain
-            # whose branches leave: only the last branch reaches the next test
-            branches[-1:] = [(test, body, ended, [(n, following.type) for n in arms])
+            more, prefix = found
+            kind = statements[following].type
+            branches[-1:] = [(test, between + prefix + body, ended, [(n, kind) for n in arms])
                              for test, body, ended, arms in more]
-            end += 1
+            end, open_end = following + 1, _falls_through_alone(more)
         before, after = statements[:at], statements[end:]
         return [(test, before + body + (after if not ended else []), values)
                 for test, body, ended, values in branches]
     return [(None, statements, [])]
 
 
-def _chain(statement: Node, caught: Caught) -> list[_Split] | None:
-    """The branches a statement splits into when it tests the caught value, else None."""
+def _chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]] | None:
+    """The branches a statement splits into when it tests the caught value, and the expressions
+    run before its test in every branch (`if (f(e), t)`, how minifiers write `f(e); if (t)`);
+    else None."""
     if statement.type == "if_statement":
         return _if_chain(statement, caught)
-    if statement.type == "switch_statement":
-        return _switch(statement, caught)
-    if statement.type in ("throw_statement", "return_statement"):
-        return _conditional_chain(statement, caught)
-    return None
+    chain = _switch(statement, caught) if statement.type == "switch_statement" else \
+        _conditional_chain(statement, caught) if statement.type in ("throw_statement", "return_statement") else None
+    return (chain, []) if chain is not None else None
 
 
-def _falls_through_alone(branches: list[tuple[BranchTest | None, list[Node], bool, list[tuple[Node, str]]]]
-                         ) -> bool:
+def _falls_through_alone(chain: list[_Split]) -> bool:
     """Whether every branch leaves but the last, a test's missing `else`: what follows the
     statement runs only there."""
-    *tested, (test, body, ended, _) = branches
+    *tested, (test, body, ended, _) = chain
     return test is None and not body and not ended and all(leaves for _, _, leaves, _ in tested)
 
 
@@ -99,17 +105,21 @@ def _conditional_chain(statement: Node, caught: Caught) -> list[_Split] | None:
     return out
 
 
-def _if_chain(statement: Node, caught: Caught) -> list[_Split] | None:
+def _if_chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]] | None:
     out: list[_Split] = []
+    prefix: list[Node] = []
     node: Node | None = statement
     while node is not None:
         condition = node.child_by_field_name("condition")
+        condition = without_parentheses(condition) if condition is not None else None
+        if condition is not None and condition.type == "sequence_expression" and node is statement:
+            *prefix, condition = [member for member in condition.named_children if member.type != "comment"]
         test = test_of(condition, caught) if condition is not None else None
         if test is None:
             if not out:
                 return None
             out.append((None, [node], _ends([node]), []))  # an `else if` on something else: the rest
-            return out
+            return out, prefix
         consequence = node.child_by_field_name("consequence")
         body = [consequence] if consequence is not None else []
         out.append((test, body, _ends(body), []))
@@ -117,12 +127,12 @@ def _if_chain(statement: Node, caught: Caught) -> list[_Split] | None:
         inner = named(alternative)[:1] if alternative is not None else []
         if not inner:
             out.append((None, [], False, []))
-            return out
+            return out, prefix
         if inner[0].type != "if_statement":
             out.append((None, inner, _ends(inner), []))
-            return out
+            return out, prefix
         node = inner[0]
-    return out
+    return out, prefix
 
 
 def _switch(statement: Node, caught: Caught) -> list[_Split] | None:

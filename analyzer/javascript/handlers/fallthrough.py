@@ -77,6 +77,8 @@ class Fallthrough:
         if kind == "expression_statement":
             inner = named(node)
             return _DECIDES if any(self._expression(e, depth + 1) for e in inner) else _PASSES
+        if kind.endswith("expression"):  # run as a statement: `f(e)` of `if (f(e), t)` (`branches.split`)
+            return _DECIDES if self._expression(node, depth + 1) else _PASSES
         if kind == "if_statement":
             condition = node.child_by_field_name("condition")
             if condition is not None and self._expression(condition, depth + 1):
