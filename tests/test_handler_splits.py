@@ -7,7 +7,8 @@ or in a closure, or given a default of its own. Tests in a row whose branches le
 chain, as an `else if` chain is once minified (`if (a) return x; if (b) throw y; ...`), a thrown
 `?:` chain after them too, with the statements between in the next test's branches; a test whose
 branch falls through ends it. What runs before a test in its condition (`if (f(e), t)`, how
-minifiers write `f(e); if (t)`) runs in each of its branches.
+minifiers write `f(e); if (t)`), or before a thrown `?:` chain (`throw f(e), t ? a : e`), runs
+in each of its branches.
 Driven through `erratlas scan` on fixtures/flow/src/splits.js and its esbuild and terser builds
 (esbuild writes the `switch` as an `if`; both fold `const response = e.response` into the test)."""
 
@@ -50,6 +51,8 @@ CASES = [
                             (None, ["rethrow", "callback"])]),
     ("aConditionalCallBeforeTheTest", [(("code", "===", "ENOENT"), ["return-value", "callback"]),
                                        (None, ["rethrow", "callback"])]),
+    ("aCallBeforeAThrownChain", [(("code", "===", "EBUSY"), ["wrap/kept", "callback"]),
+                                 (None, ["rethrow", "callback"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

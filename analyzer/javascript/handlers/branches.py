@@ -71,8 +71,9 @@ def _chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]] |
     else None."""
     if statement.type == "if_statement":
         return _if_chain(statement, caught)
-    chain = _switch(statement, caught) if statement.type == "switch_statement" else \
-        _conditional_chain(statement, caught) if statement.type in ("throw_statement", "return_statement") else None
+    if statement.type in ("throw_statement", "return_statement"):
+        return _conditional_chain(statement, caught)
+    chain = _switch(statement, caught) if statement.type == "switch_statement" else None
     return (chain, []) if chain is not None else None
 
 
@@ -83,9 +84,13 @@ def _falls_through_alone(chain: list[_Split]) -> bool:
     return test is None and not body and not ended and all(leaves for _, _, leaves, _ in tested)
 
 
-def _conditional_chain(statement: Node, caught: Caught) -> list[_Split] | None:
-    """`throw t1 ? a : t2 ? b : c` (or `return`): one branch per arm."""
+def _conditional_chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]] | None:
+    """`throw t1 ? a : t2 ? b : c` (or `return`): one branch per arm; `throw f(e), t ? a : b`
+    runs `f(e)` in each."""
     value = first_named(statement)
+    prefix: list[Node] = []
+    if value is not None and value.type == "sequence_expression":
+        *prefix, value = [member for member in value.named_children if member.type != "comment"]
     out: list[_Split] = []
     while value is not None:
         value = without_parentheses(value)
@@ -102,7 +107,7 @@ def _conditional_chain(statement: Node, caught: Caught) -> list[_Split] | None:
     if not out or value is None:
         return None
     out.append((None, [value], True, [value]))
-    return out
+    return out, prefix
 
 
 def _if_chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]] | None:
