@@ -8,9 +8,10 @@ chain, as an `else if` chain is once minified (`if (a) return x; if (b) throw y;
 `?:` chain after them too, with the statements between in the next test's branches; a test whose
 branch falls through ends it. What runs before a test in its condition (`if (f(e), t)`, how
 minifiers write `f(e); if (t)`), or before a thrown `?:` chain (`throw f(e), t ? a : e`), runs
-in each of its branches.
-Driven through `erratlas scan` on fixtures/flow/src/splits.js and its esbuild and terser builds
-(esbuild writes the `switch` as an `if`; both fold `const response = e.response` into the test)."""
+in each of its branches. An arrow's `?:` body splits as a returned one (`e => e.code === "ENOENT"
+? null : Promise.reject(e)`). Driven through `erratlas scan` on fixtures/flow/src/splits.js and
+its esbuild and terser builds (esbuild writes the `switch` as an `if`; both fold `const response
+= e.response` into the test)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,9 @@ CASES = [
                                        (None, ["rethrow", "callback"])]),
     ("aCallBeforeAThrownChain", [(("code", "===", "EBUSY"), ["wrap/kept", "callback"]),
                                  (None, ["rethrow", "callback"])]),
+    ("anArrowBodyThatTests", [(("code", "===", "ENOENT"), ["return-value"]), (None, ["reject"])]),
+    ("anArrowBodyThatLogsThenTests", [(("status", "===", 404), ["return-value", "callback"]),
+                                      (None, ["wrap/kept", "callback"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

@@ -84,10 +84,23 @@ def _falls_through_alone(chain: list[_Split]) -> bool:
     return test is None and not body and not ended and all(leaves for _, _, leaves, _ in tested)
 
 
-def _conditional_chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]] | None:
+def split_expression(expression: Node, caught: Caught,
+                     ) -> list[tuple[BranchTest | None, list[Node], list[tuple[Node, str]]]] | None:
+    """An arrow's expression body, returned, per branch when it is a `?:` chain that tests the
+    caught value (`e => e.code === "ENOENT" ? null : Promise.reject(e)`), else None."""
+    found = _conditional_chain(expression, caught, itself=True)
+    if found is None:
+        return None
+    chain, prefix = found
+    return [(test, prefix + body, [(n, "return_statement") for n in arms]) for test, body, _, arms in chain]
+
+
+def _conditional_chain(statement: Node, caught: Caught, itself: bool = False,
+                       ) -> tuple[list[_Split], list[Node]] | None:
     """`throw t1 ? a : t2 ? b : c` (or `return`): one branch per arm; `throw f(e), t ? a : b`
-    runs `f(e)` in each."""
-    value = first_named(statement)
+    runs `f(e)` in each. `itself`: `statement` is the value, an arrow's expression body."""
+    value = statement if itself else first_named(statement)
+    value = without_parentheses(value) if value is not None else None
     prefix: list[Node] = []
     if value is not None and value.type == "sequence_expression":
         *prefix, value = [member for member in value.named_children if member.type != "comment"]

@@ -11,7 +11,7 @@ from tree_sitter import Node
 
 from analyzer.facts import BranchFacts, DispositionFacts
 from analyzer.javascript.handlers.body import Body, Key
-from analyzer.javascript.handlers.branches import split
+from analyzer.javascript.handlers.branches import split, split_expression
 from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.fields import Fields, held_fields
 from analyzer.javascript.handlers.shapes import (
@@ -75,6 +75,9 @@ class HandlerBody(Body):
                 kind = "report"
             return (_branch(None, (_disposition(kind, None, (), callee),)),)
         if self.expression is not None:
+            arms = split_expression(self.expression, self._tested)
+            if arms is not None:
+                return tuple(_branch(test, self._dispositions(parts, values)) for test, parts, values in arms)
             return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
         if not self.statements:  # what `_dispositions` makes of an empty body
             return (_branch(None, (_RETRY if self._in_retry_loop() else _SWALLOW,)),)
