@@ -121,6 +121,8 @@ class _Body:
         #: id of each `raise` of the body -> what it throws (`analyzer.python.raised`)
         self.thrown: dict[int, cst.BaseExpression] = {}
         self.built: set[int] = set()
+        #: the calls in another call's arguments (they make its value), of the branch read
+        self.arguments: set[int] = set()
         #: the calls of `callback` dispositions, in order (the error sink's are `report`s)
         self.sink_calls: list[SinkCall] = []
         self._branch = 0
@@ -221,6 +223,7 @@ class _Body:
         found: list[DispositionFacts] = []
         deciding: set[int] = set()  # the ids of the nodes that are a disposition
         leaves = False
+        self.arguments = set()
         for node in _walk(parts):
             if isinstance(node, _LEAVING):
                 leaves = True
@@ -278,6 +281,7 @@ class _Body:
         return [DispositionFacts("return-value", None, (), None)]
 
     def _called(self, call: cst.Call) -> list[DispositionFacts]:
+        self.arguments.update(id(inner) for a in call.args for inner in _calls_in(a.value))
         if id(call) in self.built:
             return []
         known = self.reader.known.get(id(call))
@@ -293,7 +297,7 @@ class _Body:
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in _REJECTING and call.args and \
                 self._is_caught(call.args[0].value):
             return [*logged, DispositionFacts("reject", None, (), dotted(call.func))]
-        if _READERS.intersection(qualified) or makes_message(call.func) or \
+        if _READERS.intersection(qualified) or makes_message(call.func) or id(call) in self.arguments or \
                 not any(self._mentions(a.value) for a in call.args):
             return logged
         written = dotted(call.func)
@@ -397,6 +401,17 @@ def _walk(parts: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:
             continue
         children = [c for c in node.children if not isinstance(c, HANDLER_TYPES)]
         stack.extend(reversed(children))
+
+
+def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
+    """The outermost calls in `node` (not in a nested function, lambda or class)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Call):
+            yield current
+        elif not isinstance(current, SCOPE_TYPES):
+            stack.extend(current.children)
 
 
 def _ends(statements: list[cst.CSTNode]) -> bool:
