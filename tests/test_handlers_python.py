@@ -141,6 +141,8 @@ def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
     ("raises_a_formatted_message", [("wrap", "partial", "HandledError")]),
     # a call in another call's arguments makes its value: `describe(exc)` is no callback
     ("raises_a_described_message", [("wrap", "partial", "HandledError")]),
+    # a field set on the caught error itself changes it in place: no store (sphinx's intersphinx)
+    ("annotates_before_raising", [("rethrow", None, None)]),
 ])
 def test_calls_that_build_or_format_are_no_callbacks(by_case: dict[str, list[dict[str, Any]]], case: str,
                                                     told: list[tuple[str, str | None, str | None]]) -> None:

@@ -314,7 +314,7 @@ class _Body:
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
         declared = self.candidate.frames[-1].overwrites if self.candidate.frames else {}
         for target in targets:
-            if isinstance(target, (cst.Attribute, cst.Subscript)) or (
+            if (isinstance(target, (cst.Attribute, cst.Subscript)) and not self._is_caught(_base(target))) or (
                     isinstance(target, cst.Name) and target.value in declared):
                 return [DispositionFacts("store", None, (), None)]
         return []
@@ -412,6 +412,15 @@ def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
             yield current
         elif not isinstance(current, SCOPE_TYPES):
             stack.extend(current.children)
+
+
+def _base(target: cst.Attribute | cst.Subscript) -> cst.BaseExpression:
+    """What a field is set on: `e` of `e.args[0]` (`e.args = (...)` changes the caught error in
+    place, it stores it nowhere)."""
+    node: cst.BaseExpression = target
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return node
 
 
 def _ends(statements: list[cst.CSTNode]) -> bool:
