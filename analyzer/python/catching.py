@@ -108,9 +108,15 @@ def _settled(pending: PendingHandler, names: PackageNames, sites: set[tuple[str,
 def _linked(dispositions: tuple[DispositionFacts, ...], sites: set[tuple[str, int]]) -> tuple[DispositionFacts, ...]:
     """What the worker left pending on a callsite's settling: a `log` stays when one of its calls
     settled as a diagnostic callsite; a returned construction (`return-value` with a callsite) is
-    a `wrap` when it settled as an error callsite, else a plain `return-value`."""
+    a `wrap` when it settled as an error callsite, else a plain `return-value`; a call given the
+    caught value that is a candidate callsite (`callback` with its offset) is a `callback` unless
+    it settled as a callsite (a construction or a diagnostic)."""
     found: list[DispositionFacts] = []
     for item in dispositions:
+        if item.kind == "callback" and item.sites:
+            if not any((kind, s) in sites for kind in ("error", "diagnostic") for s in item.sites):
+                found.append(dataclasses.replace(item, sites=()))
+            continue
         if item.kind == "log":
             linked = tuple(s for s in item.sites if ("diagnostic", s) in sites)
             if linked:

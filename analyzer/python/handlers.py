@@ -23,6 +23,8 @@ from analyzer.python.calls import call_target
 from analyzer.python.collected import Candidate
 from analyzer.python.fallthrough import Fallthrough
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
+from analyzer.python.raised import constructions, makes_message
+from analyzer.python.raised import statements_of as _statements
 from analyzer.python.scopes import scope_of
 from analyzer.python.shadows import NESTED_SCOPES, binds, outer_parts
 from analyzer.python.sites import SiteBuilder
@@ -34,6 +36,7 @@ _EXITS = frozenset({"sys.exit", "os._exit", "builtins.exit", "builtins.quit"})
 _READERS = frozenset({
     "builtins.str", "builtins.repr", "builtins.format", "builtins.isinstance", "builtins.type", "builtins.getattr",
     "builtins.hasattr", "builtins.len", "builtins.id", "builtins.print", "builtins.bool", "builtins.int",
+    "typing.cast",
 })
 #: `future.set_exception(e)` (asyncio, concurrent.futures): whoever awaits the future gets it
 _REJECTING = frozenset({"set_exception"})
@@ -56,17 +59,6 @@ _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(Ca
 #: nodes of an expression searched for the caught value
 _MENTION_NODES = 4096
 _NOT_CAUGHT = object()
-
-
-def _statements(suite: cst.BaseSuite) -> list[cst.CSTNode]:
-    """A block's statements, the small statements of its simple lines one by one."""
-    out: list[cst.CSTNode] = []
-    for item in suite.body:
-        if isinstance(item, cst.SimpleStatementLine):
-            out.extend(item.body)
-        else:
-            out.append(item)
-    return out
 
 
 class HandlerReader:
@@ -126,8 +118,11 @@ class _Body:
         self.reader, self.builder = reader, reader.builder
         self.candidate, self.param = candidate, param
         self.handler: cst.ExceptHandler | cst.ExceptStarHandler = candidate.node  # type: ignore[assignment]
-        #: locals the body binds to a new error: name -> the construction
-        self.made: dict[str, cst.Call] = {}
+        #: id of each `raise` of the body -> what it throws (`analyzer.python.raised`)
+        self.thrown: dict[int, cst.BaseExpression] = {}
+        self.built: set[int] = set()
+        #: the calls in another call's arguments (they make its value), of the branch read
+        self.arguments: set[int] = set()
         #: the calls of `callback` dispositions, in order (the error sink's are `report`s)
         self.sink_calls: list[SinkCall] = []
         self._branch = 0
@@ -136,10 +131,7 @@ class _Body:
 
     def branches(self) -> tuple[BranchFacts, ...]:
         statements = _statements(self.handler.body)
-        for statement in statements:
-            if isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call) and \
-                    len(statement.targets) == 1 and isinstance(statement.targets[0].target, cst.Name):
-                self.made[statement.targets[0].target.value] = statement.value
+        self.thrown, self.built = constructions(self.handler.body, self._is_caught)  # a `wrap`, no `callback`
         out = []
         for at, (test, parts) in enumerate(self._split(statements)):
             self._branch = at
@@ -231,6 +223,7 @@ class _Body:
         found: list[DispositionFacts] = []
         deciding: set[int] = set()  # the ids of the nodes that are a disposition
         leaves = False
+        self.arguments = set()
         for node in _walk(parts):
             if isinstance(node, _LEAVING):
                 leaves = True
@@ -262,9 +255,7 @@ class _Body:
         exc = node.exc
         if exc is None or self._is_caught(exc) or self._is_traceback_of_caught(exc):
             return DispositionFacts("rethrow", None, (), None)
-        construction: cst.BaseExpression = exc
-        if isinstance(exc, cst.Name) and exc.value in self.made:
-            construction = self.made[exc.value]
+        construction = self.thrown.get(id(node), exc)
         if node.cause is None:
             return self._wrap(construction, "partial" if self._mentions(construction) else "lost")
         if self._is_caught(node.cause.item):
@@ -290,25 +281,31 @@ class _Body:
         return [DispositionFacts("return-value", None, (), None)]
 
     def _called(self, call: cst.Call) -> list[DispositionFacts]:
+        self.arguments.update(id(inner) for a in call.args for inner in _calls_in(a.value))
+        if id(call) in self.built:
+            return []
         known = self.reader.known.get(id(call))
-        if known is not None:
-            return [DispositionFacts("log", None, (known[1],), None)] if known[0] == "diagnostic" else []
+        # a candidate callsite: a `callback` until it settles as one (`analyzer.python.catching`)
+        pending = () if known is None else (known[1],)
+        logged = [DispositionFacts("log", None, pending, None)] if known and known[0] == "diagnostic" else []
         qualified = self.builder.qualified(call.func, self.candidate.where)
         if _EXITS.intersection(qualified):
-            return [DispositionFacts("exit", None, (), dotted(call.func))]
+            return [*logged, DispositionFacts("exit", None, (), dotted(call.func))]
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in _KEEPERS and call.args and \
                 self._is_caught(call.args[0].value):
-            return [DispositionFacts("store", None, (), None)]
+            return [*logged, DispositionFacts("store", None, (), None)]
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in _REJECTING and call.args and \
                 self._is_caught(call.args[0].value):
-            return [DispositionFacts("reject", None, (), dotted(call.func))]
-        if _READERS.intersection(qualified) or not any(self._mentions(a.value) for a in call.args):
-            return []
+            return [*logged, DispositionFacts("reject", None, (), dotted(call.func))]
+        if _READERS.intersection(qualified) or makes_message(call.func) or id(call) in self.arguments or \
+                not any(self._mentions(a.value) for a in call.args):
+            return logged
         written = dotted(call.func)
-        target = call_target(self.builder, call.func, self.candidate.where)
-        itself = any(self._is_caught(a.value) for a in call.args)
-        self.sink_calls.append(SinkCall(self._branch, target, itself, written))
-        return [DispositionFacts("callback", None, (), written)]
+        if not pending:  # the sink is a function of the input, never a candidate callsite
+            target = call_target(self.builder, call.func, self.candidate.where)
+            itself = any(self._is_caught(a.value) for a in call.args)
+            self.sink_calls.append(SinkCall(self._branch, target, itself, written))
+        return [*logged, DispositionFacts("callback", None, pending, written)]
 
     def _assigned(self, node: cst.Assign | cst.AugAssign | cst.AnnAssign) -> list[DispositionFacts]:
         value = node.value
@@ -317,7 +314,7 @@ class _Body:
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
         declared = self.candidate.frames[-1].overwrites if self.candidate.frames else {}
         for target in targets:
-            if isinstance(target, (cst.Attribute, cst.Subscript)) or (
+            if (isinstance(target, (cst.Attribute, cst.Subscript)) and not self._is_caught(_base(target))) or (
                     isinstance(target, cst.Name) and target.value in declared):
                 return [DispositionFacts("store", None, (), None)]
         return []
@@ -406,6 +403,26 @@ def _walk(parts: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(children))
 
 
+def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
+    """The outermost calls in `node` (not in a nested function, lambda or class)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Call):
+            yield current
+        elif not isinstance(current, SCOPE_TYPES):
+            stack.extend(current.children)
+
+
+def _base(target: cst.Attribute | cst.Subscript) -> cst.BaseExpression:
+    """What a field is set on: `e` of `e.args[0]` (`e.args = (...)` changes the caught error in
+    place, it stores it nowhere)."""
+    node: cst.BaseExpression = target
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return node
+
+
 def _ends(statements: list[cst.CSTNode]) -> bool:
     return bool(statements) and isinstance(statements[-1], _ENDING)
 
@@ -437,10 +454,11 @@ def _literal(node: cst.BaseExpression) -> object:
 
 def merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
     """One disposition per (kind, cause, suppressed), their callsites together, the first callee
-    written, in the vocabulary's order (a suppressed cause after the same cause not suppressed)."""
-    merged: dict[tuple[str, str | None, bool], DispositionFacts] = {}
+    written, in the vocabulary's order (a suppressed cause after the same cause not suppressed);
+    a `callback` on a candidate callsite stays apart until the callsite settles."""
+    merged: dict[tuple[str, str | None, bool, tuple[int, ...]], DispositionFacts] = {}
     for item in found:
-        key = (item.kind, item.cause, item.suppressed)
+        key = (item.kind, item.cause, item.suppressed, item.sites if item.kind == "callback" else ())
         known = merged.get(key)
         merged[key] = item if known is None else DispositionFacts(
             item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))),

@@ -1,0 +1,85 @@
+"""What each `raise` of a handler's body throws, and which calls only make a message
+(docs/reference.md, "Handler records", Python: `wrap` and `callback`).
+
+The construction a `raise` throws is its `wrap`, never a `callback` too, whether or not its class
+resolves: `raise X(e)`, `err = X(e); raise err` (the assignment earlier in the raise's block or
+in a block around it), `raise X(e).with_traceback(tb)` (read as `raise X(e)`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import libcst as cst
+
+from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES
+
+_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def constructions(body: cst.BaseSuite, is_caught: Callable[[cst.BaseExpression], bool]
+                  ) -> tuple[dict[int, cst.BaseExpression], set[int]]:
+    """`raise` node id -> what it throws when that is not the caught value: the call a raised
+    name was last bound to (`e = X(...); raise e`) or the expression raised, a
+    `.with_traceback(tb)` of it taken off; and the ids of the calls that build what is thrown
+    (`with_traceback` too). `is_caught(node)` tells the caught value's name."""
+    out: dict[int, cst.BaseExpression] = {}
+    built: set[int] = set()
+
+    def block(statements: list[cst.CSTNode], outer: dict[str, cst.Call]) -> None:
+        bound = dict(outer)
+        for statement in statements:
+            if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and \
+                    isinstance(statement.targets[0].target, cst.Name):
+                name = statement.targets[0].target.value
+                if isinstance(statement.value, cst.Call):
+                    bound[name] = statement.value
+                else:
+                    bound.pop(name, None)
+            elif isinstance(statement, cst.Raise) and statement.exc is not None:
+                exc = statement.exc
+                if isinstance(exc, cst.Name) and exc.value in bound:
+                    exc = bound[exc.value]
+                while isinstance(exc, cst.Call) and isinstance(exc.func, cst.Attribute) and \
+                        exc.func.attr.value == "with_traceback" and not is_caught(exc.func.value):
+                    built.add(id(exc))
+                    exc = exc.func.value
+                out[id(statement)] = exc
+                built.add(id(exc))
+            else:
+                for suite in _suites(statement):
+                    block(statements_of(suite), bound)
+
+    block(statements_of(body), {})
+    return out, built
+
+
+def makes_message(func: cst.BaseExpression) -> bool:
+    """A `format` method (`"{}: {}".format(p, e)`, `TEMPLATE.format(e)`) or any method of a
+    string literal (`", ".join(e.args)`): it makes text from the caught value, as `str(e)` does."""
+    return isinstance(func, cst.Attribute) and (func.attr.value == "format" or isinstance(func.value, _STRINGS))
+
+
+def statements_of(suite: cst.BaseSuite) -> list[cst.CSTNode]:
+    """A block's statements, the small statements of its simple lines one by one."""
+    out: list[cst.CSTNode] = []
+    for item in suite.body:
+        if isinstance(item, cst.SimpleStatementLine):
+            out.extend(item.body)
+        else:
+            out.append(item)
+    return out
+
+
+def _suites(node: cst.CSTNode) -> Iterator[cst.BaseSuite]:
+    """The blocks of a compound statement (an `if`'s, a loop's, a `with`'s, a `try`'s but its
+    handlers'), not those of nested functions and classes."""
+    if isinstance(node, (*SCOPE_TYPES, cst.BaseSmallStatement)):
+        return
+    stack = list(node.children)
+    while stack:
+        child = stack.pop()
+        if isinstance(child, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+            yield child
+        elif not isinstance(child, (*SCOPE_TYPES, *HANDLER_TYPES, cst.BaseExpression)):
+            stack.extend(child.children)
