@@ -214,6 +214,20 @@ def test_branches_on_tests_of_the_caught_value(by_case: dict[str, list[dict[str,
     assert [b["test"] for b in code["branches"]] == [{"field": "code", "op": "==", "value": 404}, None]
 
 
+def test_tests_in_a_row_whose_branches_leave_are_one_chain(by_case: dict[str, list[dict[str, Any]]]) -> None:
+    """`if a: return` then `if b: raise`, an `elif` chain written as tests in a row, the statement
+    between in the next test's branches; a test whose branch falls through ends the chain."""
+    row = _one(by_case, "tests_in_a_row")
+    assert [b["test"] for b in row["branches"]] == [
+        {"field": "errno", "op": "==", "value": "errno.ENOENT"},
+        {"field": "errno", "op": "==", "value": "errno.EACCES"},
+        None,
+    ]
+    assert _kinds(row) == [[("return-value", None)], [("wrap", "kept")], [("rethrow", None)]]
+    through = _one(by_case, "tests_in_a_row_after_one_that_falls_through")
+    assert [b["test"] for b in through["branches"]] == [{"field": "errno", "op": "==", "value": "errno.ENOENT"}, None]
+
+
 def test_summary_counts_and_jobs_give_the_same_bytes(scanned: Path, tmp_path: Path) -> None:
     summary = json.loads((scanned / SUMMARY).read_text())
     lines = (scanned / HANDLERS).read_text().splitlines()

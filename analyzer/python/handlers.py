@@ -141,14 +141,28 @@ class _Body:
     def _split(self, statements: list[cst.CSTNode]) -> list[tuple[BranchTest | None, list[cst.CSTNode]]]:
         """The statements of each branch: the first top-level `if` chain that tests the caught
         value splits them; statements before it belong to every branch, those after it to the
-        branches that do not end in `raise`, `return`, `break` or `continue`."""
+        branches that do not end in `raise`, `return`, `break` or `continue`. Tests in a row whose
+        branches leave are one chain (`if a: return x` then `if b: raise y`, an `elif` chain):
+        the statements between two belong to the next one's branches."""
         for at, statement in enumerate(statements):
-            if not isinstance(statement, cst.If):
-                continue
-            chain = self._chain(statement)
+            chain = self._chain(statement) if isinstance(statement, cst.If) else None
             if chain is None:
                 continue
-            before, after = statements[:at], statements[at + 1:]
+            end, open_end = at + 1, _falls_through_alone(chain)
+            while open_end:
+                following, between, more = end, [], None
+                while following < len(statements):
+                    candidate = statements[following]
+                    more = self._chain(candidate) if isinstance(candidate, cst.If) else None
+                    if more is not None or isinstance(candidate, _ENDING):
+                        break
+                    between.append(candidate)
+                    following += 1
+                if more is None:
+                    break
+                chain[-1:] = [(test, between + body) for test, body in more]
+                end, open_end = following + 1, _falls_through_alone(more)
+            before, after = statements[:at], statements[end:]
             return [(test, before + body + ([] if _ends(body) else after)) for test, body in chain]
         return [(None, statements)]
 
@@ -425,6 +439,12 @@ def _base(target: cst.Attribute | cst.Subscript) -> cst.BaseExpression:
 
 def _ends(statements: list[cst.CSTNode]) -> bool:
     return bool(statements) and isinstance(statements[-1], _ENDING)
+
+
+def _falls_through_alone(chain: list[tuple[BranchTest | None, list[cst.CSTNode]]]) -> bool:
+    """Whether every branch of an `if` chain leaves but the last, a missing `else`."""
+    *tested, (test, body) = chain
+    return test is None and not body and all(_ends(statements) for _, statements in tested)
 
 
 def _literal(node: cst.BaseExpression) -> object:
