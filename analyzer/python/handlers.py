@@ -25,8 +25,8 @@ from analyzer.python.fallthrough import Fallthrough
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
 from analyzer.python.raised import constructions, makes_message
 from analyzer.python.raised import statements_of as _statements
+from analyzer.python.reading import Reading
 from analyzer.python.scopes import scope_of
-from analyzer.python.shadows import NESTED_SCOPES, binds, outer_parts
 from analyzer.python.sites import SiteBuilder
 from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES, dotted
 
@@ -56,8 +56,6 @@ _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 _SPACE = re.compile(r"\s+")
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
 _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
-#: nodes of an expression searched for the caught value
-_MENTION_NODES = 4096
 _NOT_CAUGHT = object()
 
 
@@ -126,12 +124,15 @@ class _Body:
         #: the calls of `callback` dispositions, in order (the error sink's are `report`s)
         self.sink_calls: list[SinkCall] = []
         self._branch = 0
+        #: the caught value's name and the names the body binds to what it reads of it
+        self.reading = Reading(param)
 
     # --- branches ---------------------------------------------------------------------------
 
     def branches(self) -> tuple[BranchFacts, ...]:
         statements = _statements(self.handler.body)
         self.thrown, self.built = constructions(self.handler.body, self._is_caught)  # a `wrap`, no `callback`
+        self.reading.derive(_walk(statements))
         out = []
         for at, (test, parts) in enumerate(self._split(statements)):
             self._branch = at
@@ -354,21 +355,7 @@ class _Body:
             node.func.attr.value == "with_traceback" and self._is_caught(node.func.value)
 
     def _mentions(self, node: cst.CSTNode) -> bool:
-        """Whether the caught value is read in `node`: its name, outside the nested scopes that
-        bind that name again (`lambda e: log(e)` reads its own `e`)."""
-        if self.param is None:
-            return False
-        stack, visited = [node], 0
-        while stack and visited < _MENTION_NODES:
-            current = stack.pop()
-            visited += 1
-            if isinstance(current, cst.Name) and current.value == self.param:
-                return True
-            if isinstance(current, NESTED_SCOPES) and binds(current, self.param):
-                stack.extend(outer_parts(current))
-            else:
-                stack.extend(current.children)
-        return False
+        return self.reading.mentions(node)
 
 
 def _raises_alone(handler: cst.ExceptHandler | cst.ExceptStarHandler, param: str | None) -> bool:
