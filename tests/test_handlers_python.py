@@ -219,6 +219,18 @@ def test_branches_on_tests_of_the_caught_value(by_case: dict[str, list[dict[str,
     assert [b["test"] for b in code["branches"]] == [{"field": "code", "op": "==", "value": 404}, None]
 
 
+@pytest.mark.parametrize(("case", "tests"), [
+    ("tests_a_local_holding_a_field", [{"field": "errno", "op": "==", "value": "errno.ENOENT"}, None]),
+    ("tests_a_field_read_by_getattr", [{"field": "code", "op": "==", "value": 404}, None]),
+    ("a_local_bound_again_does_not_split", [None]),
+])
+def test_a_local_holding_a_field_and_getattr_are_tests_of_the_field(by_case: dict[str, list[dict[str, Any]]],
+                                                                     case: str, tests: list[object]) -> None:
+    """`code = exc.errno` then `if code == errno.ENOENT`, and `getattr(exc, "code", None) == 404`,
+    test the field; a local bound again (`if not code: code = errno.EIO`) may hold another value."""
+    assert [b["test"] for b in _one(by_case, case)["branches"]] == tests
+
+
 def test_tests_in_a_row_whose_branches_leave_are_one_chain(by_case: dict[str, list[dict[str, Any]]]) -> None:
     """`if a: return` then `if b: raise`, an `elif` chain written as tests in a row, the statement
     between in the next test's branches; a test whose branch falls through ends the chain."""

@@ -25,7 +25,7 @@ from analyzer.python.fallthrough import Fallthrough
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
 from analyzer.python.raised import constructions, makes_message
 from analyzer.python.raised import statements_of as _statements
-from analyzer.python.reading import Reading
+from analyzer.python.reading import Reading, getattr_field, held_fields
 from analyzer.python.scopes import scope_of
 from analyzer.python.sites import SiteBuilder
 from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES, dotted
@@ -126,6 +126,10 @@ class _Body:
         self._branch = 0
         #: the caught value's name and the names the body binds to what it reads of it
         self.reading = Reading(param)
+        #: the locals holding a field of it (`reading.held_fields`), and the index of the
+        #: top-level statement a split tests: a local is its field after its own statement only
+        self.fields: dict[str, tuple[str, int]] = {}
+        self._testing = 0
 
     # --- branches ---------------------------------------------------------------------------
 
@@ -133,6 +137,8 @@ class _Body:
         statements = _statements(self.handler.body)
         self.thrown, self.built = constructions(self.handler.body, self._is_caught)  # a `wrap`, no `callback`
         self.reading.derive(_walk(statements))
+        frames = self.candidate.frames
+        self.fields = held_fields(statements, self._field, self.handler.body, frames[-1].overwrites if frames else ())
         out = []
         for at, (test, parts) in enumerate(self._split(statements)):
             self._branch = at
@@ -146,6 +152,7 @@ class _Body:
         branches leave are one chain (`if a: return x` then `if b: raise y`, an `elif` chain):
         the statements between two belong to the next one's branches."""
         for at, statement in enumerate(statements):
+            self._testing = at
             chain = self._chain(statement) if isinstance(statement, cst.If) else None
             if chain is None:
                 continue
@@ -154,6 +161,7 @@ class _Body:
                 following, between, more = end, [], None
                 while following < len(statements):
                     candidate = statements[following]
+                    self._testing = following
                     more = self._chain(candidate) if isinstance(candidate, cst.If) else None
                     if more is not None or isinstance(candidate, _ENDING):
                         break
@@ -226,9 +234,14 @@ class _Body:
                     isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer):
                 parts.append(f"[{node.slice[0].slice.value.value}]")
                 node = node.value
+            elif (name := getattr_field(node, self._is_getattr)) is not None:  # `getattr(e, "code", None)`
+                parts.append(f".{name}")
+                node = node.args[0].value  # type: ignore[attr-defined]
             else:
                 break
-        if not self._is_caught(node):
+        if isinstance(node, cst.Name) and node.value in self.fields and self.fields[node.value][1] < self._testing:
+            parts.append(f".{self.fields[node.value][0]}")  # a local holding a field of it
+        elif not self._is_caught(node):
             return _NOT_CAUGHT
         return "".join(reversed(parts)).lstrip(".") or None
 
@@ -345,6 +358,9 @@ class _Body:
                 return True
             child = parent
         return False
+
+    def _is_getattr(self, callee: cst.BaseExpression) -> bool:
+        return "builtins.getattr" in self.builder.qualified(callee, self.candidate.where)
 
     def _is_caught(self, node: cst.BaseExpression) -> bool:
         return self.param is not None and isinstance(node, cst.Name) and node.value == self.param

@@ -1,10 +1,12 @@
-"""What a Python handler's body reads of the caught value: its name, and the names the body
-binds to a value that reads it (`message = str(e)`), as JavaScript's `const m = e.message`
-(docs/reference.md, "Dispositions")."""
+"""What a Python handler's body reads of the caught value: its name, the names the body binds to
+a value that reads it (`message = str(e)`), as JavaScript's `const m = e.message`, and the
+locals that hold a field of it for its tests (`code = e.errno`; docs/reference.md, "Branches")."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
 
 import libcst as cst
 
@@ -12,6 +14,8 @@ from analyzer.python.shadows import NESTED_SCOPES, ScopeNode, binds, outer_parts
 
 #: nodes visited at most to tell whether an expression reads the caught value
 MENTION_NODES = 4096
+#: a field name as `getattr` is given it: a plain string of one identifier
+_FIELD = re.compile(r"(['\"])[A-Za-z_][A-Za-z0-9_]*\1")
 
 
 class Reading:
@@ -77,3 +81,63 @@ def _names(target: cst.CSTNode) -> list[str]:
     if isinstance(target, cst.StarredElement):
         return _names(target.value)
     return []
+
+
+def held_fields(statements: list[cst.CSTNode], field_of: Callable[[cst.BaseExpression], object],
+                body: cst.CSTNode, declared: Iterable[str]) -> dict[str, tuple[str, int]]:
+    """The locals the clause's top-level `statements` bind once to a field path of the caught
+    value (`code = e.errno`, `status = getattr(e, "status", None)`): name -> (the path, the
+    index of its statement). `field_of` gives a value's path (a str when it is one); a name bound
+    anywhere else in the clause's `body` (nested scopes too), or `global`/`nonlocal` (`declared`),
+    may hold something else and is left out."""
+    found: dict[str, tuple[str, int]] = {}
+    for at, statement in enumerate(statements):
+        if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and \
+                isinstance(statement.targets[0].target, cst.Name):
+            path = field_of(statement.value)
+            if isinstance(path, str):
+                found.setdefault(statement.targets[0].target.value, (path, at))
+    if not found:
+        return {}
+    bound = Counter(name for node in _nodes(body) for target in _targets(node) for name in _names(target))
+    return {name: held for name, held in found.items() if bound[name] == 1 and name not in set(declared)}
+
+
+def _nodes(root: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
+
+
+def _targets(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """What a node binds: assignment and loop targets, `with ... as`, `:=`, `except ... as`,
+    imports, `def`, `class` and `del` (each a name or a pattern of names)."""
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.CompFor)):
+        return [node.target]
+    if isinstance(node, (cst.AsName,)):
+        return [node.name]
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        return [node.name]
+    if isinstance(node, cst.Del):
+        return [node.target]
+    if isinstance(node, cst.ImportAlias) and node.asname is None:
+        return [cst.Name(node.evaluated_name.split(".")[0])]
+    return []
+
+
+def getattr_field(node: cst.BaseExpression, is_getattr: Callable[[cst.BaseExpression], bool]) -> str | None:
+    """The field `getattr(x, "name")` or `getattr(x, "name", None)` reads (an absent field is
+    None), else None; `is_getattr` tells whether a callee is the builtin. Another default would
+    stand for the field where it is absent."""
+    if not isinstance(node, cst.Call) or len(node.args) not in (2, 3) or any(a.keyword or a.star for a in node.args):
+        return None
+    if len(node.args) == 3 and not (isinstance(node.args[2].value, cst.Name) and node.args[2].value.value == "None"):
+        return None
+    name = node.args[1].value
+    if not isinstance(name, cst.SimpleString) or not _FIELD.fullmatch(name.value) or not is_getattr(node.func):
+        return None
+    return name.value[1:-1]
