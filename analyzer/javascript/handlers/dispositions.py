@@ -188,7 +188,7 @@ class HandlerBody(Body):
         cause = self._cause(construction)
         for fields in assigned:
             cause = _best(cause, self._cause_given(fields))
-        if made is not None and local is not None:
+        if local is not None:  # its fields assigned in the body: `n.cause = e`, `outer.message = e.message`
             cause = _best(cause, self._cause_assigned(local))
         entry = self.known.get((construction.start_byte, construction.end_byte))
         sites = (entry[1],) if entry is not None and entry[0] == "error" else ()
@@ -249,7 +249,8 @@ class HandlerBody(Body):
         return (entry is not None and entry[0] == "error") or name not in _INVENTORIED
 
     def _cause_assigned(self, name: Key) -> CauseKept:
-        """What `n.field = ...` assignments in the body carry of the caught value into the local error n."""
+        """What `n.field = ...` assignments in the body carry of the caught value into the error n
+        thrown or rejected (a local new error, or one from outside the handler)."""
         out: CauseKept = "lost"
         for node in self.walked.nodes:
             if node.type != "assignment_expression":
