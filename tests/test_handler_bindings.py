@@ -6,7 +6,8 @@ the caught value, or from it in the parameter (`catch ({message})`); a promise e
 `this.Promise.reject(e)`; a negated string test; a switch on a negative number; what follows a
 `throw`; a local assigned the caught value, the parameter assigned again; a name thrown, returned
 or rejected that holds the caught value on one path and another value on another; a promise
-handler's bare `return`, in a `switch` case or a loop too. Driven through `erratlas scan` on
+handler's bare `return`, in a `switch` case or a loop too; a test of a name destructured from the
+caught value, as a test of that field. Driven through `erratlas scan` on
 fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
 (the builds keep the shapes)."""
 
@@ -61,7 +62,18 @@ CASES = [
     ("rejectsThroughAPromiseClassOfThis", [["reject+this.Promise.reject"]]),
     ("switchesOnANegativeErrno", [["return-value"], ["wrap/kept+Error"], ["rethrow"]]),
     ("destructuredParameterIsRead", [["wrap/partial+Error"]]),
+    ("testsADestructuredCode", [["return-value"], ["rethrow"]]),
+    ("switchesOnANestedDestructuredField", [["return-value"], ["rethrow"]]),
+    ("testsADestructuredParameter", [["return-value"], ["wrap/partial+Error"]]),
+    ("aDefaultIsNotTheField", [["rethrow", "return-value"]]),
+    ("aDestructuredNameAssignedAgainIsNotTheField", [["rethrow", "return-value"]]),
 ]
+#: the tests of the cases whose branches test a name destructured from the caught value
+DESTRUCTURED_TESTS = {
+    "testsADestructuredCode": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
+    "switchesOnANestedDestructuredField": [{"field": "response.status", "op": "===", "value": 404}, None],
+    "testsADestructuredParameter": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
+}
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
 #: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where
 #: the source tests `===`
@@ -121,6 +133,15 @@ def test_a_negative_number_is_a_literal(catches: dict[str, list[dict[str, object
     at = [name for name, _ in CASES].index("switchesOnANegativeErrno")
     tests = [branch["test"] for branch in catches[read][at]["branches"]]  # type: ignore[union-attr]
     assert tests == [{"field": "errno", "op": "===", "value": -2}, {"field": "errno", "op": "===", "value": -13}, None]
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+@pytest.mark.parametrize("case", sorted(DESTRUCTURED_TESTS))
+def test_a_destructured_name_is_tested_as_its_field(catches: dict[str, list[dict[str, object]]], read: str,
+                                                    case: str) -> None:
+    at = [name for name, _ in CASES].index(case)
+    tests = [branch["test"] for branch in catches[read][at]["branches"]]  # type: ignore[union-attr]
+    assert tests == DESTRUCTURED_TESTS[case]
 
 
 def test_terser_reuses_the_catch_parameter_s_name_inside_the_handler() -> None:

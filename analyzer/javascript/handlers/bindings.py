@@ -131,3 +131,42 @@ def pattern_names(pattern: Node) -> list[Node]:
         elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
             stack.extend(c for c in node.named_children if c.type != "comment")
     return out
+
+
+def declared_names(declarator: Node) -> list[Node]:
+    """The names a declarator declares: its identifier, or its pattern's names."""
+    name = declarator.child_by_field_name("name")
+    if name is None:
+        return []
+    return [name] if name.type == "identifier" else pattern_names(name)
+
+
+def pattern_paths(pattern: Node) -> list[tuple[Node, str]]:
+    """The names an object pattern declares, each with the property path it reads (`{code,
+    response: {status: s}}`: `code`, and `response.status` for s). A name under a default, a
+    rest, an array or a computed key is left out: its value need not be that field's."""
+    out, stack = [], [(pattern, "")]
+    while stack:
+        node, path = stack.pop()
+        for child in node.named_children if node.type == "object_pattern" else []:
+            if child.type == "shorthand_property_identifier_pattern":
+                out.append((child, f"{path}{child.text.decode()}" if child.text else ""))
+                continue
+            key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
+            field = _key_text(key) if child.type == "pair_pattern" and key is not None else None
+            if field is None or value is None:
+                continue
+            if value.type == "identifier":
+                out.append((value, path + field))
+            elif value.type == "object_pattern":
+                stack.append((value, f"{path}{field}."))
+    return [(name, path) for name, path in out if path]
+
+
+def _key_text(key: Node) -> str | None:
+    """A pattern key as the field it names: `code`, `"code"` (one fragment, no escape); else None."""
+    if key.type == "property_identifier":
+        return key.text.decode() if key.text else None
+    parts = key.named_children if key.type == "string" else []
+    return parts[0].text.decode() if len(parts) == 1 and parts[0].type == "string_fragment" and parts[0].text \
+        else None

@@ -14,8 +14,14 @@ from operator import attrgetter
 from tree_sitter import Node, Query, QueryCursor
 
 from analyzer.javascript.handlers.assigned import Held, Versions, held_at, merged, straight_line
-from analyzer.javascript.handlers.bindings import Bindings, Key, pattern_names, shadowing_regions
-from analyzer.javascript.handlers.retry import in_retry_loop
+from analyzer.javascript.handlers.bindings import (
+    Bindings,
+    Key,
+    declared_names,
+    pattern_names,
+    pattern_paths,
+    shadowing_regions,
+)
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     first_named,
@@ -131,6 +137,8 @@ class _Walked:
     assigned: dict[Key, list[tuple[Node, Node]]] = field(default_factory=dict)
     #: the locals given the caught value and something else
     mixed: set[Key] = field(default_factory=set)
+    #: names destructured from the caught value, never assigned: binding -> the property path
+    fields: dict[Key, str] = field(default_factory=dict)
 
 
 class Body:
@@ -166,7 +174,6 @@ class Body:
         self._reading: tuple[set[bytes], Callable[[Node], bool] | None] | None = None
         #: (start, end) of the callees that are the bundle's error sink (`report`)
         self.sink: frozenset[tuple[int, int]] = frozenset()
-        self._retry: bool | None = None
 
     def lone_rethrow(self) -> bool:
         """Whether the body is one statement, `throw` of the caught value's own name
@@ -230,12 +237,13 @@ class Body:
         # the body's declarators and assignments, told by symbol (no type string made per node)
         naming = [n for n in walked.nodes if n.kind_id in _NAMING_SYMBOLS]
         walked.owned = {self.bindings.key(n) for d in naming if d.kind_id in _DECLARATOR_SYMBOLS
-                        for n in _declared_names(d)} | ({self._versions.own} if self._versions.own else set())
+                        for n in declared_names(d)} | ({self._versions.own} if self._versions.own else set())
         parameter = handler_parameter(self.handler.node, self.handler.form)
         if parameter is not None and parameter.type != "identifier":  # `catch ({message})`: each read from it
             destructured = [self.bindings.key(n) for n in pattern_names(parameter)]
             walked.derived.update(destructured)
             walked.owned.update(destructured)
+            walked.fields.update((self.bindings.key(n), path) for n, path in pattern_paths(parameter))
         held: dict[Key, set[Held]] = {}  # per local, what its declaration and assignments give it
         for node in naming:  # aliases and local errors, in source order
             if node.kind_id in _DECLARATOR_SYMBOLS:
@@ -266,8 +274,12 @@ class Body:
         if name.type != "identifier":  # `const {status: s, body} = read(e)`: each name read from it
             if self._reads(value, walked.aliases | walked.derived):
                 walked.derived.update(map(self.key, pattern_names(name)))
+            statement = node.parent.parent if node.parent is not None else None  # `const {code} = e` at the top
+            if value.type == "identifier" and self.key(value) in walked.aliases and same(statement, self._root):
+                walked.fields.update((self.key(n), path) for n, path in pattern_paths(name))
             return
         declared = self.key(name)
+        walked.fields.pop(declared, None)
         walked.assigned.setdefault(declared, []).append((node, value))
         if declared in held:  # declared again (`var`): no one value
             walked.calls.pop(declared, None)
@@ -286,6 +298,7 @@ class Body:
             return
         value = without_parentheses(value)
         bound, now = self.bindings.key(name), self._held(value, walked)
+        walked.fields.pop(bound, None)
         if bound in self._versions.followed:
             if straight_line(node, self._root):
                 self._record(self._versions.assigned(bound, node), now, value, walked)
@@ -373,23 +386,6 @@ class Body:
         """Whether the name is the reject parameter of the `new Promise(...)` executor the handler is in."""
         return callee.type == "identifier" and is_promise_reject(callee.text or b"", self.handler.chain,
                                                                  self.handler.beyond)
-
-    def _in_retry_loop(self) -> bool:
-        """A catch clause whose try statement is the body of a `while`, `do` or `for(;;)` loop, or
-        a statement of it, and whose protected block leaves the loop when it succeeds (a
-        `return`, or a `break` of that loop): the loop runs again only after a failure. A loop
-        whose protected block never leaves it walks items (`for (...; i < n; i++) try { f(a[i]) }
-        catch {}`): each failure skips an item, it does not retry it. Asked once a handler."""
-        if self._retry is None:
-            self._retry = self.handler.form == "catch" and in_retry_loop(self.handler.chain)
-        return self._retry
-
-def _declared_names(declarator: Node) -> list[Node]:
-    """The names a declarator declares: its identifier, or its pattern's names."""
-    name = declarator.child_by_field_name("name")
-    if name is None:
-        return []
-    return [name] if name.type == "identifier" else pattern_names(name)
 
 
 def _kept_in(root: Node, statements: list[Node]) -> tuple[list[Node], list[tuple[int, int]]]:

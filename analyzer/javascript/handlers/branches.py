@@ -22,8 +22,10 @@ _NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": 
                                   "!endsWith": "endsWith"}
 _STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
 
-#: whether an identifier is the caught value (`Body._is_caught`: by its binding, not its name alone)
-Caught = Callable[[Node], bool]
+#: the property path an identifier stands for: "" for the caught value itself (`Body._is_caught`: by
+#: its binding, not its name alone), `code` for a name destructured from it (`const {code} = e`),
+#: None for any other name
+Caught = Callable[[Node], str | None]
 #: a branch before its dispositions: (test, statements, whether they leave, `?:` arms thrown or returned)
 _Split = tuple[BranchTest | None, list[Node], bool, list[Node]]
 
@@ -180,7 +182,8 @@ def _string_test(call: Node, caught: Caught) -> BranchTest | None:
 
 def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:
     """(True, the property path) when `node` is the caught value (path None) or a chain of
-    property reads from it (`e.response.status`), else None."""
+    property reads from it (`e.response.status`, or `status` destructured from `e.response`),
+    else None."""
     parts: list[str] = []
     while True:
         node = without_parentheses(node)
@@ -195,8 +198,9 @@ def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:
             if not ok or not isinstance(key, str):
                 return None
             parts.append(key)
-        elif node.type == "identifier" and caught(node):
-            return True, ".".join(reversed(parts)) if parts else None
+        elif node.type == "identifier" and (base := caught(node)) is not None:
+            path = ".".join([base] * bool(base) + parts[::-1])
+            return True, path or None
         else:
             return None
         inner = node.child_by_field_name("object")

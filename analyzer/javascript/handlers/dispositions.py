@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import get_args
 
 from tree_sitter import Node
@@ -13,6 +14,7 @@ from analyzer.facts import BranchFacts, DispositionFacts
 from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split
 from analyzer.javascript.handlers.fallthrough import Fallthrough
+from analyzer.javascript.handlers.retry import in_retry_loop
 from analyzer.javascript.handlers.shapes import (
     first_named,
     is_object_assign,
@@ -73,9 +75,24 @@ class HandlerBody(Body):
         if self.expression is not None:
             return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
         if not self.statements:  # what `_dispositions` makes of an empty body
-            return (_branch(None, (_RETRY if self._in_retry_loop() else _SWALLOW,)),)
+            return (_branch(None, (_RETRY if self._in_retry_loop else _SWALLOW,)),)
         return tuple(_branch(test, self._dispositions(parts, values))
-                     for test, parts, values in split(_reached(self.statements), self._is_caught))
+                     for test, parts, values in split(_reached(self.statements), self._field_path))
+
+    @cached_property
+    def _in_retry_loop(self) -> bool:
+        """A catch clause whose try statement is the body of a `while`, `do` or `for(;;)` loop, or
+        a statement of it, and whose protected block leaves the loop when it succeeds (a
+        `return`, or a `break` of that loop): the loop runs again only after a failure. A loop
+        whose protected block never leaves it walks items (`for (...; i < n; i++) try { f(a[i]) }
+        catch {}`): each failure skips an item, it does not retry it."""
+        return self.handler.form == "catch" and in_retry_loop(self.handler.chain)
+
+    def _field_path(self, name: Node) -> str | None:
+        """What a branch test reads in `name` (`branches.Caught`)."""
+        if self._is_caught(name):
+            return ""
+        return self.walked.fields.get(self.key(name)) if self.walked.fields else None
 
     def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
         """What the branch made of `parts` does; `values`: expressions it throws or returns
@@ -117,9 +134,9 @@ class HandlerBody(Body):
             found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
         if not leaves:
             leaves = any(d.kind == "exit" for d in found)
-        if not leaves and self._in_retry_loop():
+        if not leaves and self._in_retry_loop:
             found.append(_RETRY)
-        elif found and not values and Fallthrough(deciding, ending).silent_path(parts) and not self._in_retry_loop():
+        elif found and not values and Fallthrough(deciding, ending).silent_path(parts) and not self._in_retry_loop:
             found.append(_SWALLOW)  # a path that meets none of them
         return _merged(found) or (_SWALLOW,)
 
