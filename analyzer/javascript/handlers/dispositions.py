@@ -296,15 +296,15 @@ class HandlerBody(Body):
         if value is None:
             return [_disposition("return-value", None, (), None)]
         value = without_parentheses(value)
-        if value.type == "ternary_expression":
-            return self._arms(value, self._returned)
-        if _either(value):
-            return self._operands(value, self._returned)
-        while value.type in ("await_expression", "sequence_expression"):
+        while value.type in ("await_expression", "sequence_expression"):  # `return e = f(e), c ? a : b`
             inner = last_named(value)
             if inner is None:
                 break
             value = without_parentheses(inner)
+        if value.type == "ternary_expression":
+            return self._arms(value, self._returned)
+        if _either(value):
+            return self._operands(value, self._returned)
         held = self.held_values(value, self._parts) if value.type == "identifier" else None
         if held is not None:
             return [d for one in held for d in ([_RETURN_ERROR] if one is None else self._returned(one))]
