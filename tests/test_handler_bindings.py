@@ -7,7 +7,8 @@ the caught value, or from it in the parameter (`catch ({message})`); a promise e
 `throw`; a local assigned the caught value, the parameter assigned again; a name thrown, returned
 or rejected that holds the caught value on one path and another value on another; a promise
 handler's bare `return`, in a `switch` case or a loop too; a test of a name destructured from the
-caught value, as a test of that field. Driven through `erratlas scan` on
+caught value, as a test of that field; a local declared as a `?:` one of whose arms is the caught
+value, thrown, as each arm. Driven through `erratlas scan` on
 fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
 (the builds keep the shapes)."""
 
@@ -67,6 +68,8 @@ CASES = [
     ("testsADestructuredParameter", [["return-value"], ["wrap/partial+Error"]]),
     ("aDefaultIsNotTheField", [["rethrow", "return-value"]]),
     ("aDestructuredNameAssignedAgainIsNotTheField", [["rethrow", "return-value"]]),
+    # nats' `const perr = code === "ECONNREFUSED" ? errorForCode(c, err) : err; ...; throw perr`
+    ("localDeclaredAsEitherArm", [["rethrow", "wrap/kept+Error"]]),
 ]
 #: the tests of the cases whose branches test a name destructured from the caught value
 DESTRUCTURED_TESTS = {

@@ -13,7 +13,7 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
-from analyzer.javascript.handlers.assigned import Held, Versions, held_at, merged, straight_line
+from analyzer.javascript.handlers.assigned import Held, Versions, either_value, held_at, merged, straight_line
 from analyzer.javascript.handlers.bindings import (
     Bindings,
     Key,
@@ -286,6 +286,9 @@ class Body:
         elif value.type == "call_expression" and not self._made(value):
             walked.calls[declared] = value
         held[declared] = {self._record(declared, self._held(value, walked), value, walked)}
+        if held[declared] == {"read"} and any(v.type == "identifier" and self.key(v) in walked.aliases
+                                              for v in either_value(value)):
+            walked.mixed.add(declared)  # `const t = c ? new X(m, e) : e`: thrown, each value it may be
         if held[declared] == {"caught"}:  # followed as the parameter is
             self._versions.followed.add(declared)
 
