@@ -8,7 +8,7 @@ the caught value, or from it in the parameter (`catch ({message})`); a promise e
 or rejected that holds the caught value on one path and another value on another; a promise
 handler's bare `return`, in a `switch` case or a loop too; a test of a name destructured from the
 caught value, as a test of that field; a local declared as a `?:` one of whose arms is the caught
-value, thrown, as each arm. Driven through `erratlas scan` on
+value, thrown, as each arm; an arrow's expression body, split as a `return` of it. Driven through `erratlas scan` on
 fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
 (the builds keep the shapes)."""
 
@@ -70,12 +70,16 @@ CASES = [
     ("aDestructuredNameAssignedAgainIsNotTheField", [["rethrow", "return-value"]]),
     # nats' `const perr = code === "ECONNREFUSED" ? errorForCode(c, err) : err; ...; throw perr`
     ("localDeclaredAsEitherArm", [["rethrow", "wrap/kept+Error"]]),
+    # an arrow's expression body is split as a `return` of it
+    ("arrowBodySplitsOnItsTest", [["return-value"], ["reject"]]),
 ]
-#: the tests of the cases whose branches test a name destructured from the caught value
-DESTRUCTURED_TESTS = {
+#: the tests of the cases whose branches test a name destructured from the caught value, or split an
+#: arrow's expression body
+FIELD_TESTS = {
     "testsADestructuredCode": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
     "switchesOnANestedDestructuredField": [{"field": "response.status", "op": "===", "value": 404}, None],
     "testsADestructuredParameter": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
+    "arrowBodySplitsOnItsTest": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
 }
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
 #: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where
@@ -139,12 +143,12 @@ def test_a_negative_number_is_a_literal(catches: dict[str, list[dict[str, object
 
 
 @pytest.mark.parametrize("read", sorted(READS))
-@pytest.mark.parametrize("case", sorted(DESTRUCTURED_TESTS))
-def test_a_destructured_name_is_tested_as_its_field(catches: dict[str, list[dict[str, object]]], read: str,
-                                                    case: str) -> None:
+@pytest.mark.parametrize("case", sorted(FIELD_TESTS))
+def test_a_branch_tests_the_field_it_reads(catches: dict[str, list[dict[str, object]]], read: str,
+                                          case: str) -> None:
     at = [name for name, _ in CASES].index(case)
     tests = [branch["test"] for branch in catches[read][at]["branches"]]  # type: ignore[union-attr]
-    assert tests == DESTRUCTURED_TESTS[case]
+    assert tests == FIELD_TESTS[case]
 
 
 def test_terser_reuses_the_catch_parameter_s_name_inside_the_handler() -> None:

@@ -42,7 +42,7 @@ def split(statements: list[Node], caught: Caught,
         elif statement.type == "switch_statement":
             chain = _switch(statement, caught)
         elif statement.type in ("throw_statement", "return_statement"):
-            chain = _conditional_chain(statement, caught)
+            chain = _conditional_chain(first_named(statement), caught)
         else:
             continue
         if chain is None:
@@ -53,9 +53,17 @@ def split(statements: list[Node], caught: Caught,
     return [(None, statements, [])]
 
 
-def _conditional_chain(statement: Node, caught: Caught) -> list[_Split] | None:
+def split_returned(value: Node, caught: Caught) -> list[tuple[BranchTest | None, list[Node], list[tuple[Node, str]]]]:
+    """An arrow's expression body per branch, as `return value` is split: one per arm of a `?:`
+    chain that tests the caught value (`e => e.code === "A" ? null : Promise.reject(e)`)."""
+    chain = _conditional_chain(value, caught)
+    if chain is None:
+        return [(None, [value], [(value, "return_statement")])]
+    return [(test, body, [(n, "return_statement") for n in arms]) for test, body, _, arms in chain]
+
+
+def _conditional_chain(value: Node | None, caught: Caught) -> list[_Split] | None:
     """`throw t1 ? a : t2 ? b : c` (or `return`): one branch per arm."""
-    value = first_named(statement)
     out: list[_Split] = []
     while value is not None:
         value = without_parentheses(value)

@@ -12,7 +12,7 @@ from tree_sitter import Node
 
 from analyzer.facts import BranchFacts, DispositionFacts
 from analyzer.javascript.handlers.body import Body, Key
-from analyzer.javascript.handlers.branches import split
+from analyzer.javascript.handlers.branches import split, split_returned
 from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.retry import in_retry_loop
 from analyzer.javascript.handlers.shapes import (
@@ -72,8 +72,9 @@ class HandlerBody(Body):
             elif (node.start_byte, node.end_byte) in self.sink:
                 kind = "report"
             return (_branch(None, (_disposition(kind, None, (), callee),)),)
-        if self.expression is not None:
-            return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
+        if self.expression is not None:  # an arrow's expression body, split as a `return` of it is
+            return tuple(_branch(test, self._dispositions(parts, values))
+                         for test, parts, values in split_returned(self.expression, self._field_path))
         if not self.statements:  # what `_dispositions` makes of an empty body
             return (_branch(None, (_RETRY if self._in_retry_loop else _SWALLOW,)),)
         return tuple(_branch(test, self._dispositions(parts, values))
