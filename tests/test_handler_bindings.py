@@ -8,7 +8,8 @@ the caught value, or from it in the parameter (`catch ({message})`); a promise e
 or rejected that holds the caught value on one path and another value on another; a promise
 handler's bare `return`, in a `switch` case or a loop too; a test of a name destructured from the
 caught value, as a test of that field; a local declared as a `?:` one of whose arms is the caught
-value, thrown, as each arm; an arrow's expression body, split as a `return` of it. Driven through `erratlas scan` on
+value, thrown, as each arm; an arrow's expression body, split as a `return` of it; an `if (cb(e),
+t)` split on `t`, the call on every branch. Driven through `erratlas scan` on
 fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
 (the builds keep the shapes)."""
 
@@ -72,14 +73,17 @@ CASES = [
     ("localDeclaredAsEitherArm", [["rethrow", "wrap/kept+Error"]]),
     # an arrow's expression body is split as a `return` of it
     ("arrowBodySplitsOnItsTest", [["return-value"], ["reject"]]),
+    # the builds write `if (track(...), e.code === "ENOENT")`: the call runs on every branch
+    ("testAfterACallInTheCondition", [["return-value", "callback"], ["rethrow", "callback"]]),
 ]
-#: the tests of the cases whose branches test a name destructured from the caught value, or split an
-#: arrow's expression body
+#: the tests of the cases whose branches test a name destructured from the caught value, split an
+#: arrow's expression body, or split on the last member of an `if`'s `(a, b)` condition
 FIELD_TESTS = {
     "testsADestructuredCode": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
     "switchesOnANestedDestructuredField": [{"field": "response.status", "op": "===", "value": 404}, None],
     "testsADestructuredParameter": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
     "arrowBodySplitsOnItsTest": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
+    "testAfterACallInTheCondition": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
 }
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
 #: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where

@@ -37,8 +37,10 @@ def split(statements: list[Node], caught: Caught,
     value splits them; statements before it belong to every branch, statements after it to the
     branches that fall through to them. A `?:` branch's arm is thrown or returned (`values`)."""
     for at, statement in enumerate(statements):
+        prefix: list[Node] = []
         if statement.type == "if_statement":
-            chain = _if_chain(statement, caught)
+            prefix, head = _condition_prefix(statement)
+            chain = _if_chain(statement, caught, head)
         elif statement.type == "switch_statement":
             chain = _switch(statement, caught)
         elif statement.type in ("throw_statement", "return_statement"):
@@ -47,7 +49,7 @@ def split(statements: list[Node], caught: Caught,
             continue
         if chain is None:
             continue
-        before, after = statements[:at], statements[at + 1:]
+        before, after = statements[:at] + prefix, statements[at + 1:]
         return [(test, before + body + (after if not ended else []), [(n, statement.type) for n in arms])
                 for test, body, ended, arms in chain]
     return [(None, statements, [])]
@@ -83,11 +85,23 @@ def _conditional_chain(value: Node | None, caught: Caught) -> list[_Split] | Non
     return out
 
 
-def _if_chain(statement: Node, caught: Caught) -> list[_Split] | None:
+def _condition_prefix(statement: Node) -> tuple[list[Node], Node | None]:
+    """`if (cb(e), t)`, how minifiers write `cb(e); if (t)`: the members before the last, which run
+    on every branch, and the last, the test; none and the condition for any other `if`."""
+    condition = statement.child_by_field_name("condition")
+    inner = without_parentheses(condition) if condition is not None else None
+    if inner is None or inner.type != "sequence_expression":
+        return [], condition
+    members = named(inner)
+    return members[:-1], members[-1] if members else None
+
+
+def _if_chain(statement: Node, caught: Caught, head: Node | None) -> list[_Split] | None:
+    """An `if` / `else if` chain per branch; `head`: the first `if`'s test (`_condition_prefix`)."""
     out: list[_Split] = []
     node: Node | None = statement
     while node is not None:
-        condition = node.child_by_field_name("condition")
+        condition = head if same(node, statement) else node.child_by_field_name("condition")
         test = test_of(condition, caught) if condition is not None else None
         if test is None:
             if not out:
