@@ -6,7 +6,10 @@ the caught value, or from it in the parameter (`catch ({message})`); a promise e
 `this.Promise.reject(e)`; a negated string test; a switch on a negative number; what follows a
 `throw`; a local assigned the caught value, the parameter assigned again; a name thrown, returned
 or rejected that holds the caught value on one path and another value on another; a promise
-handler's bare `return`, in a `switch` case or a loop too. Driven through `erratlas scan` on
+handler's bare `return`, in a `switch` case or a loop too; a test of a name destructured from the
+caught value, as a test of that field; a local declared as a `?:` one of whose arms is the caught
+value, thrown, as each arm; an arrow's expression body, split as a `return` of it; an `if (cb(e),
+t)` split on `t`, the call on every branch. Driven through `erratlas scan` on
 fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
 (the builds keep the shapes)."""
 
@@ -61,7 +64,27 @@ CASES = [
     ("rejectsThroughAPromiseClassOfThis", [["reject+this.Promise.reject"]]),
     ("switchesOnANegativeErrno", [["return-value"], ["wrap/kept+Error"], ["rethrow"]]),
     ("destructuredParameterIsRead", [["wrap/partial+Error"]]),
+    ("testsADestructuredCode", [["return-value"], ["rethrow"]]),
+    ("switchesOnANestedDestructuredField", [["return-value"], ["rethrow"]]),
+    ("testsADestructuredParameter", [["return-value"], ["wrap/partial+Error"]]),
+    ("aDefaultIsNotTheField", [["rethrow", "return-value"]]),
+    ("aDestructuredNameAssignedAgainIsNotTheField", [["rethrow", "return-value"]]),
+    # nats' `const perr = code === "ECONNREFUSED" ? errorForCode(c, err) : err; ...; throw perr`
+    ("localDeclaredAsEitherArm", [["rethrow", "wrap/kept+Error"]]),
+    # an arrow's expression body is split as a `return` of it
+    ("arrowBodySplitsOnItsTest", [["return-value"], ["reject"]]),
+    # the builds write `if (track(...), e.code === "ENOENT")`: the call runs on every branch
+    ("testAfterACallInTheCondition", [["return-value", "callback"], ["rethrow", "callback"]]),
 ]
+#: the tests of the cases whose branches test a name destructured from the caught value, split an
+#: arrow's expression body, or split on the last member of an `if`'s `(a, b)` condition
+FIELD_TESTS = {
+    "testsADestructuredCode": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
+    "switchesOnANestedDestructuredField": [{"field": "response.status", "op": "===", "value": 404}, None],
+    "testsADestructuredParameter": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
+    "arrowBodySplitsOnItsTest": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
+    "testAfterACallInTheCondition": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
+}
 #: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
 #: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where
 #: the source tests `===`
@@ -121,6 +144,15 @@ def test_a_negative_number_is_a_literal(catches: dict[str, list[dict[str, object
     at = [name for name, _ in CASES].index("switchesOnANegativeErrno")
     tests = [branch["test"] for branch in catches[read][at]["branches"]]  # type: ignore[union-attr]
     assert tests == [{"field": "errno", "op": "===", "value": -2}, {"field": "errno", "op": "===", "value": -13}, None]
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+@pytest.mark.parametrize("case", sorted(FIELD_TESTS))
+def test_a_branch_tests_the_field_it_reads(catches: dict[str, list[dict[str, object]]], read: str,
+                                          case: str) -> None:
+    at = [name for name, _ in CASES].index(case)
+    tests = [branch["test"] for branch in catches[read][at]["branches"]]  # type: ignore[union-attr]
+    assert tests == FIELD_TESTS[case]
 
 
 def test_terser_reuses_the_catch_parameter_s_name_inside_the_handler() -> None:

@@ -5,7 +5,10 @@ path and a `swallow` on the other; a local bound to a call and returned is the c
 a new error made from the caught value passes it on; a name the handler does not declare, assigned
 a new error, holds it; `new Promise(...)` and `new Date(...)` make no error; what a method of the
 caught value gives is read from it; the caught value assigned to a field of a new error of the
-handler is its cause, no store; `.catch(console.error)` is a `log` (docs/reference.md,
+handler is its cause, no store; `.catch(console.error)` is a `log`; the executor of `new (P ||
+(P = Promise))(...)` (TypeScript's `__awaiter`) rejects; an error from outside the handler
+given the caught value's message keeps part of it; a `?:` returned as a sequence's last member
+returns either arm (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -52,6 +55,12 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("throwsWhatAMethodOfItGives", ["wrap/partial"]),
     # `wrapped.cause = error` is the new error's cause, state that ends with the throw: no store
     ("keepsTheCauseOnALocalError", ["wrap/kept+Error"]),
+    # TypeScript's `__awaiter` makes its promise with `new (P || (P = Promise))(...)`
+    ("rejectsFromTypeScriptsAwaiter", ["reject"]),
+    # an error from outside the handler, given the caught value's message, then thrown (jest-circus)
+    ("throwsAnOuterErrorGivenItsMessage", ["wrap/partial"]),
+    # esbuild returns the sequence `error = error || "unknown", c ? new Error(m) : new Error(error.message)`
+    ("returnsANewErrorAfterAnAssignment", ["wrap/partial", "wrap/lost"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

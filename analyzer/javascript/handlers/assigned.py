@@ -13,7 +13,7 @@ from typing import Literal
 from tree_sitter import Node
 
 from analyzer.javascript.handlers.shapes import operator_of
-from analyzer.javascript.syntax import same
+from analyzer.javascript.syntax import same, without_parentheses
 
 #: a binding of a handler's body (`bindings.Key`)
 Key = tuple[bytes, int]
@@ -110,3 +110,26 @@ def _holding(parts: Sequence[Node], node: Node) -> Node | None:
     """The node of `parts` (in source order, apart) that holds `node`."""
     at = bisect.bisect_right([part.start_byte for part in parts], node.start_byte) - 1
     return parts[at] if at >= 0 and node.end_byte <= parts[at].end_byte else None
+
+
+def either_value(value: Node) -> list[Node]:
+    """The values a `?:`, `||`, `&&` or `??` may give (through nested ones and a sequence's last
+    member), each as written; none for any other value."""
+    top = without_parentheses(value)
+    if top.type not in ("ternary_expression", "sequence_expression") and not (
+            top.type == "binary_expression" and operator_of(top) in _SHORT_CIRCUIT):
+        return []
+    out, stack = [], [top]
+    while stack:
+        node = without_parentheses(stack.pop())
+        if node.type == "sequence_expression" and node.named_child_count:
+            stack.append(node.named_children[-1])
+        elif node.type == "ternary_expression":
+            stack.extend(n for n in (node.child_by_field_name("alternative"), node.child_by_field_name("consequence"))
+                         if n is not None)
+        elif node.type == "binary_expression" and operator_of(node) in _SHORT_CIRCUIT:
+            stack.extend(n for n in (node.child_by_field_name("right"), node.child_by_field_name("left"))
+                         if n is not None)
+        else:
+            out.append(node)
+    return out

@@ -131,3 +131,11 @@ def pattern_names(pattern: Node) -> list[Node]:
         elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
             stack.extend(c for c in node.named_children if c.type != "comment")
     return out
+
+
+def declared_names(declarator: Node) -> list[Node]:
+    """The names a declarator declares: its identifier, or its pattern's names."""
+    name = declarator.child_by_field_name("name")
+    if name is None:
+        return []
+    return [name] if name.type == "identifier" else pattern_names(name)

@@ -13,9 +13,14 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
-from analyzer.javascript.handlers.assigned import Held, Versions, held_at, merged, straight_line
-from analyzer.javascript.handlers.bindings import Bindings, Key, pattern_names, shadowing_regions
-from analyzer.javascript.handlers.retry import in_retry_loop
+from analyzer.javascript.handlers.assigned import Held, Versions, either_value, held_at, merged, straight_line
+from analyzer.javascript.handlers.bindings import (
+    Bindings,
+    Key,
+    declared_names,
+    pattern_names,
+    shadowing_regions,
+)
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     first_named,
@@ -166,7 +171,6 @@ class Body:
         self._reading: tuple[set[bytes], Callable[[Node], bool] | None] | None = None
         #: (start, end) of the callees that are the bundle's error sink (`report`)
         self.sink: frozenset[tuple[int, int]] = frozenset()
-        self._retry: bool | None = None
 
     def lone_rethrow(self) -> bool:
         """Whether the body is one statement, `throw` of the caught value's own name
@@ -230,7 +234,7 @@ class Body:
         # the body's declarators and assignments, told by symbol (no type string made per node)
         naming = [n for n in walked.nodes if n.kind_id in _NAMING_SYMBOLS]
         walked.owned = {self.bindings.key(n) for d in naming if d.kind_id in _DECLARATOR_SYMBOLS
-                        for n in _declared_names(d)} | ({self._versions.own} if self._versions.own else set())
+                        for n in declared_names(d)} | ({self._versions.own} if self._versions.own else set())
         parameter = handler_parameter(self.handler.node, self.handler.form)
         if parameter is not None and parameter.type != "identifier":  # `catch ({message})`: each read from it
             destructured = [self.bindings.key(n) for n in pattern_names(parameter)]
@@ -274,6 +278,9 @@ class Body:
         elif value.type == "call_expression" and not self._made(value):
             walked.calls[declared] = value
         held[declared] = {self._record(declared, self._held(value, walked), value, walked)}
+        if held[declared] == {"read"} and any(v.type == "identifier" and self.key(v) in walked.aliases
+                                              for v in either_value(value)):
+            walked.mixed.add(declared)  # `const t = c ? new X(m, e) : e`: thrown, each value it may be
         if held[declared] == {"caught"}:  # followed as the parameter is
             self._versions.followed.add(declared)
 
@@ -373,23 +380,6 @@ class Body:
         """Whether the name is the reject parameter of the `new Promise(...)` executor the handler is in."""
         return callee.type == "identifier" and is_promise_reject(callee.text or b"", self.handler.chain,
                                                                  self.handler.beyond)
-
-    def _in_retry_loop(self) -> bool:
-        """A catch clause whose try statement is the body of a `while`, `do` or `for(;;)` loop, or
-        a statement of it, and whose protected block leaves the loop when it succeeds (a
-        `return`, or a `break` of that loop): the loop runs again only after a failure. A loop
-        whose protected block never leaves it walks items (`for (...; i < n; i++) try { f(a[i]) }
-        catch {}`): each failure skips an item, it does not retry it. Asked once a handler."""
-        if self._retry is None:
-            self._retry = self.handler.form == "catch" and in_retry_loop(self.handler.chain)
-        return self._retry
-
-def _declared_names(declarator: Node) -> list[Node]:
-    """The names a declarator declares: its identifier, or its pattern's names."""
-    name = declarator.child_by_field_name("name")
-    if name is None:
-        return []
-    return [name] if name.type == "identifier" else pattern_names(name)
 
 
 def _kept_in(root: Node, statements: list[Node]) -> tuple[list[Node], list[tuple[int, int]]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import get_args
 
 from tree_sitter import Node
@@ -14,6 +15,7 @@ from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split, split_expression
 from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.fields import Fields, held_fields
+from analyzer.javascript.handlers.retry import in_retry_loop
 from analyzer.javascript.handlers.shapes import (
     first_named,
     handler_parameter,
@@ -80,7 +82,7 @@ class HandlerBody(Body):
                 return tuple(_branch(test, self._dispositions(parts, values)) for test, parts, values in arms)
             return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
         if not self.statements:  # what `_dispositions` makes of an empty body
-            return (_branch(None, (_RETRY if self._in_retry_loop() else _SWALLOW,)),)
+            return (_branch(None, (_RETRY if self._in_retry_loop else _SWALLOW,)),)
         return tuple(_branch(test, self._dispositions(parts, values))
                      for test, parts, values in split(_reached(self.statements), self._tested))
 
@@ -97,6 +99,15 @@ class HandlerBody(Body):
                                        self.key)
         held = self._fields.get(self.key(node)) if self._fields else None
         return held[0] if held is not None and held[1] <= node.start_byte else False
+
+    @cached_property
+    def _in_retry_loop(self) -> bool:
+        """A catch clause whose try statement is the body of a `while`, `do` or `for(;;)` loop, or
+        a statement of it, and whose protected block leaves the loop when it succeeds (a
+        `return`, or a `break` of that loop): the loop runs again only after a failure. A loop
+        whose protected block never leaves it walks items (`for (...; i < n; i++) try { f(a[i]) }
+        catch {}`): each failure skips an item, it does not retry it."""
+        return self.handler.form == "catch" and in_retry_loop(self.handler.chain)
 
     def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
         """What the branch made of `parts` does; `values`: expressions it throws or returns
@@ -138,9 +149,9 @@ class HandlerBody(Body):
             found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
         if not leaves:
             leaves = any(d.kind == "exit" for d in found)
-        if not leaves and self._in_retry_loop():
+        if not leaves and self._in_retry_loop:
             found.append(_RETRY)
-        elif found and not values and Fallthrough(deciding, ending).silent_path(parts) and not self._in_retry_loop():
+        elif found and not values and Fallthrough(deciding, ending).silent_path(parts) and not self._in_retry_loop:
             found.append(_SWALLOW)  # a path that meets none of them
         return _merged(found) or (_SWALLOW,)
 
@@ -209,7 +220,7 @@ class HandlerBody(Body):
         cause = self._cause(construction)
         for fields in assigned:
             cause = _best(cause, self._cause_given(fields))
-        if made is not None and local is not None:
+        if local is not None:  # its fields assigned in the body: `n.cause = e`, `outer.message = e.message`
             cause = _best(cause, self._cause_assigned(local))
         entry = self.known.get((construction.start_byte, construction.end_byte))
         sites = (entry[1],) if entry is not None and entry[0] == "error" else ()
@@ -270,7 +281,8 @@ class HandlerBody(Body):
         return (entry is not None and entry[0] == "error") or name not in _INVENTORIED
 
     def _cause_assigned(self, name: Key) -> CauseKept:
-        """What `n.field = ...` assignments in the body carry of the caught value into the local error n."""
+        """What `n.field = ...` assignments in the body carry of the caught value into the error n
+        thrown or rejected (a local new error, or one from outside the handler)."""
         out: CauseKept = "lost"
         for node in self.walked.nodes:
             if node.type != "assignment_expression":
@@ -299,15 +311,15 @@ class HandlerBody(Body):
         if value is None:
             return [_disposition("return-value", None, (), None)]
         value = without_parentheses(value)
-        if value.type == "ternary_expression":
-            return self._arms(value, self._returned)
-        if _either(value):
-            return self._operands(value, self._returned)
-        while value.type in ("await_expression", "sequence_expression"):
+        while value.type in ("await_expression", "sequence_expression"):  # `return e = f(e), c ? a : b`
             inner = last_named(value)
             if inner is None:
                 break
             value = without_parentheses(inner)
+        if value.type == "ternary_expression":
+            return self._arms(value, self._returned)
+        if _either(value):
+            return self._operands(value, self._returned)
         held = self.held_values(value, self._parts) if value.type == "identifier" else None
         if held is not None:
             return [d for one in held for d in ([_RETURN_ERROR] if one is None else self._returned(one))]

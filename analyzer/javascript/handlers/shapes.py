@@ -192,8 +192,27 @@ def _executor(part: Sequence[Node]) -> bool:
     while above < len(part) and part[above].kind_id in _PARENTHESES_SYMBOLS:
         above += 1
     return above + 1 < len(part) and part[above].kind_id in _ARGUMENTS_SYMBOLS \
-        and part[above + 1].kind_id in _NEW_SYMBOLS and (part[above + 1].child_by_field_name("constructor")
-                                                         or part[0]).text == b"Promise"
+        and part[above + 1].kind_id in _NEW_SYMBOLS \
+        and makes_promise(part[above + 1].child_by_field_name("constructor"))
+
+
+def makes_promise(constructor: Node | None) -> bool:
+    """Whether `new C(...)` makes a promise: `Promise`, a class held as a property named Promise
+    (`new this.Promise(...)`), or TypeScript's `__awaiter` choice `new (P || (P = Promise))(...)`."""
+    if constructor is None:
+        return False
+    if constructor.kind_id in _PARENTHESES_SYMBOLS:
+        either = without_parentheses(constructor)
+        left, right = either.child_by_field_name("left"), either.child_by_field_name("right")
+        if left is None or right is None or operator_of(either) != "||" or left.type != "identifier":
+            return False
+        right = without_parentheses(right)
+        target = right.child_by_field_name("left") if right.type == "assignment_expression" else None
+        value = right.child_by_field_name("right")
+        return target is not None and target.text == left.text and value is not None and value.text == b"Promise"
+    if constructor.type == "member_expression":
+        constructor = constructor.child_by_field_name("property")
+    return constructor is not None and constructor.text == b"Promise"
 
 
 def is_promise_reject_call(written: bytes) -> bool:
@@ -204,9 +223,9 @@ def is_promise_reject_call(written: bytes) -> bool:
 def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Sequence[Node]] = ()) -> bool:
     """Whether `name` is the second parameter of the nearest function of `chain` (ancestors,
     innermost first) that declares it, and that function is the executor of `new Promise(...)`
-    (terser writes `new Promise(((resolve, reject) => ...))`) or of a class held as a property
-    named Promise (`new this.Promise(...)`). `beyond`: the functions further
-    up, each with its next ancestors, when `chain` stops short of the root."""
+    (terser writes `new Promise(((resolve, reject) => ...))`) or of another promise class
+    (`makes_promise`). `beyond`: the functions further up, each with its next ancestors, when
+    `chain` stops short of the root."""
     for part in (chain, *beyond):
         for at, node in enumerate(part):
             if node.type not in FUNCTION_TYPES:
@@ -223,9 +242,7 @@ def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Seque
                 break  # its ancestors go on past `part`: `beyond` holds it with them
             holder, made = part[above], part[above + 1]
             constructor = made.child_by_field_name("constructor") if made.type == "new_expression" else None
-            if constructor is not None and constructor.type == "member_expression":  # `new this.Promise(...)`
-                constructor = constructor.child_by_field_name("property")
-            if holder.type != "arguments" or constructor is None or constructor.text != b"Promise":
+            if holder.type != "arguments" or not makes_promise(constructor):
                 return False
             first = first_named(holder)
             return first is not None and same(without_parentheses(first), node)
