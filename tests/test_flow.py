@@ -22,12 +22,12 @@ def _handlers(out: Path) -> list[dict[str, Any]]:
 @pytest.fixture(scope="module", params=["source", "minified"])
 def fates(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The scan of fates.js as written (its logger named) and of its minified build (whose logger
-    is `u`): the same flow from both."""
+    is `s`): the same flow from both."""
     out = tmp_path_factory.mktemp("fates") / "scan"
     if request.param == "source":
         scan(SOURCE, out, "--logger", "logDebug")
     else:
-        scan(BUILT, out, "--logger", "u")
+        scan(BUILT, out, "--logger", "s")
     return out
 
 
@@ -57,6 +57,8 @@ def errors(fates: Path) -> dict[str, str]:
     ("returned local", "returned", True),  # minified: return e.code = "E", e
     ("rejected by Promise.reject", "rejected", True),
     ("rejected in executor", "rejected", True),  # new Promise((resolve, reject) => reject(Error()))
+    ("rejected in a promise class of this", "rejected", True),  # new this.Promise(...)
+    ("rejected in an awaiter", "rejected", True),  # TypeScript's new (P || (P = Promise))(...)
     ("passed", "passed", False),
     ("stored", "stored", False),
     ("stored pushed", "stored", False),
@@ -72,6 +74,14 @@ def errors(fates: Path) -> dict[str, str]:
 def test_each_fate_and_whether_it_leaves_its_function(flows: dict[str, Any], message: str, fate: str | None,
                                                       escapes: bool | None) -> None:
     assert (flows[message]["fate"], flows[message]["escapes"]) == (fate, escapes)
+
+
+def test_the_reject_of_any_promise_class_s_executor_is_a_reject(fates: Path) -> None:
+    """The consumer's role agrees with the fate: `new Promise`, `new this.Promise` and TypeScript's
+    `new (P || (P = Promise))` executors' second parameter rejects."""
+    roles = {_message(r): r["consumer"]["role"] for r in records(fates, "error")}
+    messages = ("rejected in executor", "rejected in a promise class of this", "rejected in an awaiter")
+    assert [roles[m] for m in messages] == ["reject"] * 3
 
 
 @pytest.mark.parametrize(("message", "fields"), [

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
+from analyzer.javascript.handlers.shapes import makes_promise
 from analyzer.javascript.syntax import FUNCTION_TYPES, field_of, named_index, same, text
 from analyzer.model import Consumer, ConsumerRole
 
@@ -169,12 +170,12 @@ def _declares_locally(function: Node, name: str) -> bool:
 
 
 def _is_promise_executor(function: Node, above: list[Node]) -> bool:
-    """`above`: the function's parent and grandparent."""
+    """The function is the executor of `new Promise(...)`, `new this.Promise(...)` or TypeScript's
+    `new (P || (P = Promise))(...)` (`shapes.makes_promise`); `above`: its parent and grandparent."""
     holder = above[0] if above else None
     if holder is None or holder.type != "arguments" or named_index(holder, function) != 0:
         return False
     new = above[1] if len(above) > 1 else None
     if new is None or new.type != "new_expression":
         return False
-    constructor = new.child_by_field_name("constructor")
-    return constructor is not None and text(constructor) == "Promise"
+    return makes_promise(new.child_by_field_name("constructor"))
