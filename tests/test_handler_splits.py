@@ -9,9 +9,10 @@ chain, as an `else if` chain is once minified (`if (a) return x; if (b) throw y;
 branch falls through ends it. What runs before a test in its condition (`if (f(e), t)`, how
 minifiers write `f(e); if (t)`), or before a thrown `?:` chain (`throw f(e), t ? a : e`), runs
 in each of its branches. An arrow's `?:` body splits as a returned one (`e => e.code === "ENOENT"
-? null : Promise.reject(e)`). Driven through `erratlas scan` on fixtures/flow/src/splits.js and
-its esbuild and terser builds (esbuild writes the `switch` as an `if`; both fold `const response
-= e.response` into the test)."""
+? null : Promise.reject(e)`). A guard that the value it reads is there, `e && e.code === "ENOENT"`,
+is no part of the test; another condition before `&&` is. Driven through `erratlas scan` on
+fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
+`if`; both fold `const response = e.response` into the test)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ CASES = [
     ("anArrowBodyThatTests", [(("code", "===", "ENOENT"), ["return-value"]), (None, ["reject"])]),
     ("anArrowBodyThatLogsThenTests", [(("status", "===", 404), ["return-value", "callback"]),
                                       (None, ["wrap/kept", "callback"])]),
+    ("aGuardOfTheValueItReads", [(("code", "===", "ENOENT"), ["return-value"]), (None, ["rethrow"])]),
+    ("aGuardOfAnotherValueDoesNotSplit", [(None, ["rethrow", "return-value"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

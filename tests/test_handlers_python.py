@@ -223,11 +223,13 @@ def test_branches_on_tests_of_the_caught_value(by_case: dict[str, list[dict[str,
     ("tests_a_local_holding_a_field", [{"field": "errno", "op": "==", "value": "errno.ENOENT"}, None]),
     ("tests_a_field_read_by_getattr", [{"field": "code", "op": "==", "value": 404}, None]),
     ("a_local_bound_again_does_not_split", [None]),
+    ("tests_the_class_of_a_field", [{"field": "__cause__", "op": "instanceof", "value": "TimeoutError"}, None]),
 ])
 def test_a_local_holding_a_field_and_getattr_are_tests_of_the_field(by_case: dict[str, list[dict[str, Any]]],
                                                                      case: str, tests: list[object]) -> None:
-    """`code = exc.errno` then `if code == errno.ENOENT`, and `getattr(exc, "code", None) == 404`,
-    test the field; a local bound again (`if not code: code = errno.EIO`) may hold another value."""
+    """`code = exc.errno` then `if code == errno.ENOENT`, `getattr(exc, "code", None) == 404` and
+    `isinstance(exc.__cause__, X)` test the field; a local bound again (`if not code: code =
+    errno.EIO`) may hold another value."""
     assert [b["test"] for b in _one(by_case, case)["branches"]] == tests
 
 

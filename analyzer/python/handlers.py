@@ -201,8 +201,9 @@ class _Body:
                 not any(a.keyword or a.star for a in test.args):
             target, cls = test.args[0].value, test.args[1].value
             written = dotted(cls) if isinstance(cls, (cst.Name, cst.Attribute)) else None
-            if written is not None and self._field(target) is None and self._is_caught(target):
-                return BranchTest(None, "instanceof", written)
+            field = self._field(target)  # the caught value (None) or a field of it (`e.__cause__`)
+            if written is not None and field is not _NOT_CAUGHT:
+                return BranchTest(field, "instanceof", written)  # type: ignore[arg-type]
             return None
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             comparison = test.comparisons[0]

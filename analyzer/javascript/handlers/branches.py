@@ -191,11 +191,24 @@ def test_of(condition: Node, caught: Caught) -> BranchTest | None:
             return None
         return BranchTest(inner.field, negated, inner.value)
     if node.type == "binary_expression":
-        return _comparison(node, caught)
+        return _guarded(node, caught) if operator_of(node) == "&&" else _comparison(node, caught)
     if node.type == "call_expression":
         return _string_test(node, caught)
     path = field_of(node, caught)
     return BranchTest(path[1], "truthy", None) if path is not None else None
+
+
+def _guarded(node: Node, caught: Caught) -> BranchTest | None:
+    """`e && e.code === "ENOENT"`, `e.response && e.response.status === 404`: the right's test when
+    the left only asks that the value it reads from be there (the caught value, or a prefix of the
+    right's field path, tested for truthiness); any other `&&` does not split."""
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    guard = field_of(without_parentheses(left), caught) if left is not None else None
+    test = test_of(right, caught) if right is not None and guard is not None else None
+    if test is None or guard is None:
+        return None
+    prefix = guard[1]
+    return test if prefix is None or (test.field is not None and test.field.startswith(prefix + ".")) else None
 
 
 def _comparison(node: Node, caught: Caught) -> BranchTest | None:
