@@ -99,8 +99,9 @@ def held_fields(statements: list[cst.CSTNode], field_of: Callable[[cst.BaseExpre
                 found.setdefault(statement.targets[0].target.value, (path, at))
     if not found:
         return {}
-    bound = Counter(name for node in _nodes(body) for target in _targets(node) for name in _names(target))
-    return {name: held for name, held in found.items() if bound[name] == 1 and name not in set(declared)}
+    bound = Counter(name for node in _nodes(body) for name in _bound(node))
+    outer = set(declared)
+    return {name: held for name, held in found.items() if bound[name] == 1 and name not in outer}
 
 
 def _nodes(root: cst.CSTNode) -> Iterable[cst.CSTNode]:
@@ -111,21 +112,17 @@ def _nodes(root: cst.CSTNode) -> Iterable[cst.CSTNode]:
         stack.extend(node.children)
 
 
-def _targets(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """What a node binds: assignment and loop targets, `with ... as`, `:=`, `except ... as`,
-    imports, `def`, `class` and `del` (each a name or a pattern of names)."""
+def _bound(node: cst.CSTNode) -> list[str]:
+    """The names a node binds: assignment and loop targets, `with ... as`, `:=`, `except ... as`,
+    imports, `def`, `class` and `del`."""
     if isinstance(node, cst.Assign):
-        return [t.target for t in node.targets]
-    if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.CompFor)):
-        return [node.target]
-    if isinstance(node, (cst.AsName,)):
-        return [node.name]
-    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-        return [node.name]
-    if isinstance(node, cst.Del):
-        return [node.target]
+        return [name for t in node.targets for name in _names(t.target)]
+    if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.CompFor, cst.Del)):
+        return _names(node.target)
+    if isinstance(node, (cst.AsName, cst.FunctionDef, cst.ClassDef)):
+        return _names(node.name)
     if isinstance(node, cst.ImportAlias) and node.asname is None:
-        return [cst.Name(node.evaluated_name.split(".")[0])]
+        return [node.evaluated_name.split(".")[0]]
     return []
 
 
