@@ -22,7 +22,9 @@ from analyzer.facts import HandlerFacts, SiteFacts
 from analyzer.javascript import slices
 from analyzer.javascript.extract import _columns, _find_sites, _root_candidates, _Tasks
 from analyzer.javascript.handlers import slices as handling
+from analyzer.javascript.handlers.dispositions import HandlerBody
 from analyzer.javascript.handlers.find import TreeHandlers, tree_handlers, unit_handlers
+from analyzer.javascript.handlers.sink_calls import SinkCalls
 from analyzer.javascript.handlers.slices import Potential, handler_visits, settle, slice_handlers
 from analyzer.javascript.handlers.sources import (
     SourceRows,
@@ -200,7 +202,7 @@ def _sliced(source: bytes, plan: slices.Plan, head: Tree | None, trees: list[Tre
                                            for chunk in range(len(items.chunks))], {})
         escaping = escaping_of(f for f in facts if start <= f.offset < end)
         rows.append(slice_sources(source, items.raw, summary.shadowed, escaping, handlers.blocks,
-                                  callees=made.hot, throwers=made.throwers, cold=made.cold))
+                                  callees=made.hot, throwers=made.throwers, cold=made.cold, guarded=made.guarded))
         handlers.blocks.clear()  # its nodes die with the tree
         found.append(handlers)
         summaries.append(summary)
@@ -321,8 +323,8 @@ def test_a_slice_tree_holding_the_digests_already_notes_the_same_visits(name: st
         assert repr(again) == repr(first)
 
 
-def _through_rows(callees: frozenset[bytes], throwers: frozenset[bytes], cold: dict[int, int] | None = None
-                  ) -> tuple[list, list, list]:
+def _through_rows(callees: frozenset[bytes], throwers: frozenset[bytes], cold: dict[int, int] | None = None,
+                  guarded: frozenset[bytes] | None = None) -> tuple[list, list, list]:
     """through.js's sources' rows, 3 slices, given these supersets; its raw items and facts."""
     source = _source("through.js")
     plan, head = statement_plan(source, 3)
@@ -337,7 +339,7 @@ def _through_rows(callees: frozenset[bytes], throwers: frozenset[bytes], cold: d
         items = listing(tree, source, modules, span=(start, end))
         escaping = escaping_of(f for f in facts if start <= f.offset < end)
         rows.append(slice_sources(source, items.raw, frozenset(), escaping, handlers.blocks,
-                                  callees=callees, throwers=throwers, cold=cold))
+                                  callees=callees, throwers=throwers, cold=cold, guarded=guarded))
         raw.extend(items.raw)
     return rows, raw, facts
 
@@ -370,6 +372,59 @@ def test_a_cold_function_the_merge_asks_for_is_caught() -> None:
     rows, raw, facts = _through_rows(throwers | {b"mid"}, throwers, {named: len(source)})
     with pytest.raises(ValueError, match=f"no slice's row for the body of the function at {named - len(b'function ')}"):
         unit_sources(rows, raw, frozenset(), escaping_of(facts), throwers, throwers | {b"mid"})
+
+
+def test_only_the_functions_a_protected_block_names_get_a_body_row() -> None:
+    """Given the words of the protected blocks (`Supersets.guarded`), a slice makes the body's
+    row of those functions only, and the merge finds the same sources; a block naming a word
+    outside them fails in its slice (the driver then reads the unit whole)."""
+    source = _source("through.js")
+    throwers = frozenset({b"deep", b"slow"})
+    hot = throwers | {b"mid"}
+    made = supersets(source, None, RULES.level_key, RULES.options_argument)
+    assert made is not None and made.guarded is not None
+    assert {b"mid", b"slow", b"deep", b"await"} <= made.guarded and b"top" not in made.guarded
+    every, raw, facts = _through_rows(hot, throwers)
+    rows, _, _ = _through_rows(hot, throwers, guarded=made.guarded)
+    bodies = [start for part in rows for start in part.bodies]
+    assert len(bodies) < len([start for part in every for start in part.bodies])
+    assert sorted(bodies) == sorted(source.index(head) for head in (b"function mid", b"async function slow",
+                                                                      b"function deep"))
+    assert unit_sources(rows, raw, frozenset(), escaping_of(facts), throwers, hot) == \
+        unit_sources(every, raw, frozenset(), escaping_of(facts), throwers, hot)
+    with pytest.raises(ValueError, match=r"the protected block at \d+ names words outside the superset: \[b'mid'\]"):
+        _through_rows(hot, throwers, guarded=made.guarded - {b"mid"})
+
+
+FLOW_BUILDS = sorted((FIXTURES / "flow" / "built").glob("*.js"))
+
+
+def test_the_branches_under_each_sink_are_those_of_the_body_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A waiting body's branches under a sink are made from what it noted with none (`SinkCalls`):
+    on every handler of the sink, logger, demo and flow fixtures, cut in 3 slices, they are the
+    branches of the body read again under that sink."""
+    under_sink = HandlerBody.under_sink
+    noted: list[bool] = []
+
+    def checked(body: HandlerBody, calls: SinkCalls, tests: list, sink: frozenset[tuple[int, int]]) -> tuple:
+        made = under_sink(body, calls, tests, sink)
+        noted.append(calls.under(sink) is not None)
+        recording, body.recording, body.sink = body.recording, None, sink
+        assert made == body.branches(), f"the handler at {body.handler.node.start_byte}"
+        body.recording, body.sink = recording, frozenset()
+        return made
+
+    monkeypatch.setattr(HandlerBody, "under_sink", checked)
+    sources = [_source(name) for name in ("sink.js", "logger.js", "logger.bun.js", *DEMOS)]
+    for source in sources + [path.read_bytes() for path in FLOW_BUILDS]:
+        plan, head = statement_plan(source, 3)
+        _, _, _, sites, _ = _whole(source)
+        chain = () if head is None else ancestors(main_container(head.root_node), head.root_node)
+        list_type = "statement_block" if plan.kind == "bun-cjs-body" else "program"
+        for (start, end), tree in zip(plan.ranges, slice_trees(source, plan, head), strict=True):
+            mine = [(_same_node(tree.root_node, node), kind) for node, kind in sites if start <= node.start_byte < end]
+            slice_handlers("unit.js", UnitTree(tree, source, None, chain, list_type), mine, (start, end))
+    assert noted.count(True) >= 3 and noted.count(False) >= 1, noted
 
 
 def test_the_bodies_waiting_for_the_sink_are_made_under_each_choice() -> None:

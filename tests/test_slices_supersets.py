@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from support import npm_cache
 from support import supersets_a26b21f as recorded
 from support.throwers import may_be_hot, may_throw
+from tree_sitter import Query, QueryCursor
 
 from analyzer.bundle.load import load_bundle
 from analyzer.javascript import logger, slice_supersets, slices
@@ -28,7 +29,7 @@ from analyzer.javascript.modules.statements import main_container
 from analyzer.javascript.references import _top_list, listing
 from analyzer.javascript.rules import compile_rules
 from analyzer.javascript.slice_scanner import PROGRAM, statement_ends
-from analyzer.javascript.syntax import new_parser
+from analyzer.javascript.syntax import LANGUAGE, new_parser
 from analyzer.rules import load_rules
 
 RULES = compile_rules(load_rules("javascript"))
@@ -37,9 +38,14 @@ SOURCES = sorted(p for p in FIXTURES.rglob("*")
 FIELDS = ("names", "level_option_calls", "throwers", "hot", "cold")
 
 
-def exact_and_bytes(source: bytes) -> tuple[frozenset[bytes], Counter[str], set[bytes], set[bytes],
+#: the protected blocks of every try statement, with a handler or not
+_TRY_BLOCKS = QueryCursor(Query(LANGUAGE, "(try_statement body: (statement_block) @block)"))
+
+
+def exact_and_bytes(source: bytes) -> tuple[frozenset[bytes], Counter[str], set[bytes], set[bytes], set[bytes],
                                             slice_supersets.Supersets] | None:
-    """The whole tree's names, level-option calls, possible throwers and hot functions, and the
+    """The whole tree's names, level-option calls, possible throwers, hot functions and words of
+    its protected blocks, and the
     byte supersets (from the scanner's blanked bytes, equal to the supersets' own blanking's);
     None when the tree's top-level list is not one a plan slices (an IIFE's body) or the scanner
     is unsure."""
@@ -56,14 +62,17 @@ def exact_and_bytes(source: bytes) -> tuple[frozenset[bytes], Counter[str], set[
     items = listing(tree, source, find_modules(tree, source))
     calls = Counter(option.callee for option in logger.level_options(tree, source, RULES))
     throwing = may_throw(tree.root_node, items.raw)
-    return items.names, calls, throwing, may_be_hot(items.raw, throwing), made
+    guarded = {word for block in _TRY_BLOCKS.captures(tree.root_node).get("block", ())
+               for word in source[block.start_byte:block.end_byte].translate(slice_supersets._SPACES).split()}
+    return items.names, calls, throwing, may_be_hot(items.raw, throwing), guarded, made
 
 
 def assert_supersets(source: bytes) -> slice_supersets.Supersets | None:
     found = exact_and_bytes(source)
     if found is None:
         return None
-    names, calls, throwers, hot, made = found
+    names, calls, throwers, hot, guarded, made = found
+    assert made.guarded is not None and guarded <= made.guarded, sorted(guarded - (made.guarded or set()))[:10]
     assert names <= made.names, sorted(names - made.names)[:10]
     assert throwers <= made.throwers, sorted(throwers - made.throwers)[:10]
     assert hot <= made.hot, sorted(hot - made.hot)[:10]
@@ -183,3 +192,22 @@ SNIPPETS = [b"var a=1,b=f(x,y),c;", b"let{d,e:[g,h=i]}=j,[k,,l]=m;", b"const n=`
 def test_made_up_units_give_the_recorded_plan_and_supersets(parts: list[bytes], wrapped: bool) -> None:
     body = b"".join(parts)
     assert_as_recorded(BUN % body if wrapped else body)
+
+
+#: try statements: with and without a handler, nested, in a template's substitution, a block
+#: nested deeper than the regex jumps, braces in a comment and a string, a word ending in `try`
+TRIES = [b"try{a()}catch(e){}", b"try{b(c)}finally{}", b"function W(){try{X2(`${Y2()}`)}catch{}}",
+         b"try{" + b"{" * 40 + b"d()" + b"}" * 40 + b"}catch(e){}", b"var retry={};", b"entry:{}",
+         b"try {/*}*/e('}')} catch(f){}", b"x=()=>{try{try{g()}catch{}h()}catch{}};",
+         b"k=`${(()=>{try{l()}catch{}})()}`;", b"function J(a){if(a)throw a}", b"var F=1\n",
+         b"class C{m(){try{n()}catch{}}}"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TRIES), max_size=12), st.booleans())
+def test_the_guarded_words_hold_every_protected_block_s_words(parts: list[bytes], wrapped: bool) -> None:
+    body = b"".join(parts)
+    made = assert_supersets(BUN % body if wrapped else body)
+    assert made is None or made.guarded is not None
+    if made is not None and b"try{a()}" not in body and b"try{b(c)}" not in body and b"try {" not in body:
+        assert b"a" not in made.guarded and b"retry" not in made.guarded

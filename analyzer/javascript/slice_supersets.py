@@ -62,6 +62,9 @@ _NAMED_DECLARATOR = re.compile(_GAP + rb"(" + _NAME + rb")" + _INITIALIZER_BYTES
 # no bracket, but may hold a `,`)
 _ARGUMENT = re.compile(rb"(?:[^,(){}\[\]\"'`]++|" + _HARMLESS + rb"|" + _SKIPPED + rb")*+")
 _BRACKET = re.compile(rb"[^(){}\[\]]*+(?:([(\[{])|[)\]}])")
+#: the `try` keyword with its block's opener (a longer word ending in `try` is told by the byte before)
+_TRY = re.compile(rb"try" + _GAP + rb"\{")
+_GROUP = re.compile(_SKIPPED)
 #: every byte that cannot be part of a name made a space, so that `split` yields the words
 _SPACES = bytes(b if b in _IDENTIFIER else 0x20 for b in range(256))
 
@@ -84,6 +87,9 @@ class Supersets:
     #: the name's offset -> the end of the bytes, of L's functions whose bytes from their name on
     #: name no thrower and whose name is not hot: their bodies call no thrower (`slice_sources`)
     cold: dict[int, int] = field(default_factory=dict)
+    #: the words of every `try` block's bytes: the names a protected block's call may name, the
+    #: only functions whose bodies the merge may ask of a slice (None: any)
+    guarded: frozenset[bytes] | None = None
 
 
 def scanned_supersets(source: bytes, level_key: str, options_argument: int) -> tuple[Scanned, Supersets | None]:
@@ -134,7 +140,23 @@ def _supersets(source: bytes, masked: bytearray, names: set[bytes], throwers: se
                functions: list[tuple[list[bytes], int, int]], level_key: str, options_argument: int) -> Supersets:
     hot, cold = _hot(source, throwers, functions)
     return Supersets(frozenset(names), _level_option_calls(source, masked, level_key, options_argument),
-                     frozenset(throwers), hot, cold)
+                     frozenset(throwers), hot, cold, _guarded(source, masked))
+
+
+def _guarded(source: bytes, masked: bytearray) -> frozenset[bytes]:
+    """The words of the unit's bytes (not blanked) inside each outermost `try` block, the block's
+    braces matched on the blanked bytes: a regex jumps most blocks whole, a block nested deeper
+    bracket by bracket."""
+    spans: list[bytes] = []
+    last = -1
+    for found in _TRY.finditer(masked):
+        at = found.end() - 1
+        if at < last or (found.start() and masked[found.start() - 1] in _IDENTIFIER):
+            continue  # inside the block before, or a longer word (`retry{`)
+        group = _GROUP.match(masked, at)
+        last = group.end() if group is not None else _past_group(masked, at)
+        spans.append(source[at:last])
+    return frozenset(b" ".join(spans).translate(_SPACES).split())
 
 
 def _hot(source: bytes, throwers: set[bytes], functions: list[tuple[list[bytes], int, int]]

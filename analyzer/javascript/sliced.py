@@ -262,8 +262,12 @@ def _halves(
                                "reads L's statements")
         handler_part = handlers_of(index, part, site_part)
         # the calls of its protected blocks and its functions' bodies, with names from the bytes
-        source_part = slice_sources(source, items.raw, reference_part.references.shadowed, {}, handler_part.blocks,
-                                    callees=found.hot, throwers=found.throwers, cold=found.cold)
+        try:
+            source_part = slice_sources(source, items.raw, reference_part.references.shadowed, {},
+                                        handler_part.blocks, callees=found.hot, throwers=found.throwers,
+                                        cold=found.cold, guarded=found.guarded)
+        except ValueError as why:
+            raise Unsliceable(f"sources through calls: {why}") from None
         handler_part.blocks.clear()  # nodes: they die with the tree
         del items
         return modules, site_part, fact_part, reference_part, class_part, handler_part, source_part
@@ -422,8 +426,12 @@ def _unit_listing(
             items, part = slice_part(tree, source, plan.ranges[index], modules_within(modules, plan.ranges[index]),
                                      looked, lambda raw: mine, Normalizer(source))
             blocks = protected_blocks(tree.root_node, clauses)
-            return part, slice_sources(source, items.raw, part.references.shadowed, {}, blocks, callees=found.hot,
-                                       throwers=found.throwers, cold=found.cold)
+            try:
+                return part, slice_sources(source, items.raw, part.references.shadowed, {}, blocks,
+                                           callees=found.hot, throwers=found.throwers, cold=found.cold,
+                                           guarded=found.guarded)
+            except ValueError as why:
+                raise Unsliceable(f"sources through calls: {why}") from None
 
         read, sources[index] = on_slice(parser, source, plan, index, again)[0]
         if read.rows != parts[index].rows:

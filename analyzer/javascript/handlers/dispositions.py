@@ -10,7 +10,7 @@ from typing import get_args
 
 from tree_sitter import Node
 
-from analyzer.facts import BranchFacts, DispositionFacts
+from analyzer.facts import BranchFacts, BranchTest, DispositionFacts
 from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split, split_expression
 from analyzer.javascript.handlers.fallthrough import Fallthrough
@@ -28,6 +28,7 @@ from analyzer.javascript.handlers.shapes import (
     short,
     thrown_value,
 )
+from analyzer.javascript.handlers.sink_calls import SinkCalls
 from analyzer.javascript.syntax import symbols_of, text, without_parentheses
 from analyzer.model import CauseKept, Disposition, made
 
@@ -62,10 +63,16 @@ class HandlerBody(Body):
     _parts: Sequence[Node] = ()
     #: the locals holding a field of the caught value (`fields.held_fields`), found once a split asks
     _fields: Fields | None = None
+    #: where `branches`, with no sink, notes what the calls that may be the sink made (`SinkCalls`)
+    recording: SinkCalls | None = None
 
     def branches(self) -> tuple[BranchFacts, ...]:
         node = self.handler.node
+        if self.recording is not None:
+            self.recording.lists = []
         if node.type in ("identifier", "member_expression"):  # `.catch(f)`: f is called with it
+            if self.recording is not None:
+                self.recording.lists = None  # no list: made again under each sink
             callee = short(node)
             owner = node.child_by_field_name("object")
             kind: Disposition = "callback"
@@ -82,9 +89,23 @@ class HandlerBody(Body):
                 return tuple(_branch(test, self._dispositions(parts, values)) for test, parts, values in arms)
             return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
         if not self.statements:  # what `_dispositions` makes of an empty body
+            if self.recording is not None:
+                self.recording.lists = None
             return (_branch(None, (_RETRY if self._in_retry_loop else _SWALLOW,)),)
         return tuple(_branch(test, self._dispositions(parts, values))
                      for test, parts, values in split(_reached(self.statements), self._tested))
+
+    def under_sink(self, calls: SinkCalls, tests: Sequence[BranchTest | None], sink: frozenset[tuple[int, int]]
+                   ) -> tuple[BranchFacts, ...]:
+        """The branches under `sink`, from what `calls` noted when they were made with none, else read again."""
+        lists = calls.under(sink)
+        if lists is not None:
+            return tuple(_branch(test, _merged(found) or (_SWALLOW,)) for test, found in zip(tests, lists, strict=True))
+        self.sink = sink
+        try:
+            return self.branches()
+        finally:
+            self.sink = frozenset()
 
     def _tested(self, node: Node) -> bool | str:
         """What a test reads in an identifier: the caught value (True), the field path a local
@@ -138,6 +159,9 @@ class HandlerBody(Body):
                 if made:
                     found.extend(made)
                     deciding.append(node)
+                    if self.recording is not None and self.recording.last is not None \
+                            and self.recording.last[1] is made:
+                        self.recording.flip(self.recording.last[0], len(found) - 1)
             elif symbol in _ASSIGNMENT:
                 stored = self._assigned(node)
                 if stored is not None:
@@ -153,6 +177,8 @@ class HandlerBody(Body):
             found.append(_RETRY)
         elif found and not values and Fallthrough(deciding, ending).silent_path(parts) and not self._in_retry_loop:
             found.append(_SWALLOW)  # a path that meets none of them
+        if self.recording is not None and self.recording.lists is not None:
+            self.recording.lists.append(found)
         return _merged(found) or (_SWALLOW,)
 
     def _inside(self, parts: list[Node]) -> list[Node]:
@@ -360,10 +386,16 @@ class HandlerBody(Body):
         written = callee.text or b""
         if written in _READERS or (callee.type == "member_expression" and written.startswith(b"Object.")):
             return []
-        if (callee.start_byte, callee.end_byte) in self.sink:
+        span = (callee.start_byte, callee.end_byte)
+        if span in self.sink:
             return [_disposition("report", None, (), short(callee))]
         if any(self._mentions(a) for a in arguments):
-            return [_disposition("callback", None, (), short(callee))]
+            made = [_disposition("callback", None, (), short(callee))]
+            if self.recording is not None:
+                self.recording.last = (span, made)
+            return made
+        if self.recording is not None:
+            self.recording.unsafe.add(span)  # a `report` under a sink where nothing is now
         return []
 
     def _rejected(self, value: Node | None, callee: str) -> list[DispositionFacts]:

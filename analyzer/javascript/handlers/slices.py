@@ -15,7 +15,7 @@ from tree_sitter import Node, Parser
 from analyzer.facts import BranchFacts, HandlerFacts
 from analyzer.javascript import slices
 from analyzer.javascript.handlers.body import param_name
-from analyzer.javascript.handlers.dispositions import HandlerBody
+from analyzer.javascript.handlers.dispositions import HandlerBody, SinkCalls
 from analyzer.javascript.handlers.find import (
     Handler,
     TreeHandlers,
@@ -190,11 +190,13 @@ def _with_variants(body: HandlerBody, rows: Sequence[CalleeRow], resolved: froze
         if name in resolved and (key is None or key in local):
             groups.setdefault(key if key is not None else name, set()).add((start, end))
     body.sink = frozenset()
-    variants: dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]] = {frozenset(): body.branches()}
+    body.recording = SinkCalls()
+    made = body.branches()
+    calls, body.recording = body.recording, None  # not while it is read again under a sink
+    tests = [branch.test for branch in made]
+    variants: dict[frozenset[tuple[int, int]], tuple[BranchFacts, ...]] = {frozenset(): made}
     for group in groups.values():
-        body.sink = frozenset(group)
-        variants[body.sink] = body.branches()
-    body.sink = frozenset()
+        variants[frozenset(group)] = body.under_sink(calls, tests, frozenset(group))
     return variants
 
 

@@ -86,7 +86,7 @@ def escaping_of(sites: Iterable[SiteFacts]) -> dict[int, list[int]]:
 def slice_sources(
     source: bytes, raw: Sequence[RawItem], shadowed: frozenset[tuple[int, bytes]], escaping: Mapping[int, list[int]],
     blocks: Sequence[Node], callees: frozenset[bytes] | None = None, throwers: frozenset[bytes] | None = None,
-    cold: Mapping[int, int] | None = None,
+    cold: Mapping[int, int] | None = None, guarded: frozenset[bytes] | None = None,
 ) -> SourceRows:
     """The per-tree half: `raw`, `shadowed`, `escaping`, `blocks` are the tree's own. With no
     `callees` the tree is the whole unit and only what the unit's graph reads is read; a slice is
@@ -94,7 +94,10 @@ def slice_sources(
     `Supersets.hot`), and `throwers`, a superset of the names whose functions throw
     (`slice_supersets`), and `cold`, the functions whose bytes from their name's offset to the
     given end name no thrower: an item of one name within those bytes gets no row (its body calls
-    no thrower; the merge reads the unit whole if it asks for it)."""
+    no thrower; the merge reads the unit whole if it asks for it), and `guarded`, a superset of
+    the words of every protected block: only a function of one of those names gets its body's
+    row (the merge asks for the body of a function a block calls). Raises ValueError when a block
+    of the tree names a word outside `guarded`."""
     source = spaced(source)  # white space past ASCII is no part of a name
     graph = _TreeGraph(raw, shadowed, escaping, _Items.of(raw), source, throwers)
     calls: list[tuple[bytes, int, int, bool]] = []
@@ -103,6 +106,9 @@ def slice_sources(
         return SourceRows(graph.functions, graph.bodies, (), graph.answers())
     for block in _outermost(blocks):
         words = source[block.start_byte:block.end_byte].translate(_SPACES).split()
+        if guarded is not None and not guarded.issuperset(words):
+            raise ValueError(f"the protected block at {block.start_byte} names words outside the superset: "
+                             f"{sorted(set(words) - guarded)[:5]}")
         # the names of the functions something escapes: most blocks call none
         names = {n for n in graph.items.once.keys() & words if graph.is_hot(n)} if callees is None \
             else callees.intersection(words)
@@ -118,7 +124,7 @@ def slice_sources(
             if cold is not None and cold.get(item[3][0][0], -1) >= item[1]:
                 continue
             function = graph.function(name)
-            if function is not None:
+            if function is not None and (guarded is None or name in guarded):
                 graph.body(function)
     return SourceRows(graph.functions, graph.bodies, tuple(calls), graph.answers() if exact else None)
 
