@@ -10,7 +10,9 @@ branch falls through ends it. What runs before a test in its condition (`if (f(e
 minifiers write `f(e); if (t)`), or before a thrown `?:` chain (`throw f(e), t ? a : e`), runs
 in each of its branches. An arrow's `?:` body splits as a returned one (`e => e.code === "ENOENT"
 ? null : Promise.reject(e)`). A guard that the value it reads is there, `e && e.code === "ENOENT"`,
-is no part of the test; another condition before `&&` is. Driven through `erratlas scan` on
+is no part of the test; another condition before `&&` is. A call given the caught value, or a
+field of it, alone is a `predicate` test (`isNotFound(e)`, `!RETRYABLE.has(e.code)`); one given
+more does not split. Driven through `erratlas scan` on
 fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
 `if`; both fold `const response = e.response` into the test)."""
 
@@ -60,6 +62,12 @@ CASES = [
                                       (None, ["wrap/kept", "callback"])]),
     ("aGuardOfTheValueItReads", [(("code", "===", "ENOENT"), ["return-value"]), (None, ["rethrow"])]),
     ("aGuardOfAnotherValueDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("aPredicateOfTheValue", [((None, "predicate", "isNotFound"), ["return-value"]), (None, ["rethrow"])]),
+    ("aNegatedPredicateOfAField", [(("code", "!predicate", "RETRYABLE.has"), ["rethrow"]), (None, ["return-value"])]),
+    ("aPredicateGivenMoreDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("aCallBeforeTestsInARow", [(("code", "===", "ENOENT"), ["return-value", "callback"]),
+                                ((None, "predicate", "isBusy"), ["wrap/kept", "callback"]),
+                                (None, ["rethrow", "callback"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

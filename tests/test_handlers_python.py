@@ -224,12 +224,17 @@ def test_branches_on_tests_of_the_caught_value(by_case: dict[str, list[dict[str,
     ("tests_a_field_read_by_getattr", [{"field": "code", "op": "==", "value": 404}, None]),
     ("a_local_bound_again_does_not_split", [None]),
     ("tests_the_class_of_a_field", [{"field": "__cause__", "op": "instanceof", "value": "TimeoutError"}, None]),
+    ("tests_a_predicate_of_the_value", [{"field": None, "op": "predicate", "value": "is_not_found"}, None]),
+    ("tests_a_negated_predicate_of_a_field",
+     [{"field": "errno", "op": "!predicate", "value": "RETRYABLE.__contains__"}, None]),
+    ("a_predicate_given_more_does_not_split", [None]),
 ])
 def test_a_local_holding_a_field_and_getattr_are_tests_of_the_field(by_case: dict[str, list[dict[str, Any]]],
                                                                      case: str, tests: list[object]) -> None:
     """`code = exc.errno` then `if code == errno.ENOENT`, `getattr(exc, "code", None) == 404` and
     `isinstance(exc.__cause__, X)` test the field; a local bound again (`if not code: code =
-    errno.EIO`) may hold another value."""
+    errno.EIO`) may hold another value. A call given the caught value or a field of it alone is a
+    `predicate` test, one given more does not split."""
     assert [b["test"] for b in _one(by_case, case)["branches"]] == tests
 
 

@@ -51,7 +51,7 @@ _COMPARISONS: dict[type, TestOp] = {
 _FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATED: dict[TestOp, TestOp] = {"==": "!=", "!=": "==", "===": "!==", "!==": "===", "instanceof": "!instanceof",
                                   "!instanceof": "instanceof", "truthy": "falsy", "falsy": "truthy", "<": ">=",
-                                  "<=": ">", ">": "<=", ">=": "<"}
+                                  "<=": ">", ">": "<=", ">=": "<", "predicate": "!predicate", "!predicate": "predicate"}
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 _SPACE = re.compile(r"\s+")
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
@@ -221,6 +221,10 @@ class _Body:
         field = self._field(test)
         if field is not _NOT_CAUGHT and field is not None:
             return BranchTest(field, "truthy", None)  # type: ignore[arg-type]
+        if isinstance(test, cst.Call) and isinstance(test.func, (cst.Name, cst.Attribute)) and len(test.args) == 1 \
+                and not test.args[0].keyword and not test.args[0].star:  # `is_not_found(e)`, as JavaScript's
+            field = self._field(test.args[0].value)
+            return BranchTest(field, "predicate", dotted(test.func)) if field is not _NOT_CAUGHT else None  # type: ignore[arg-type]
         return None
 
     def _field(self, node: cst.BaseExpression) -> object:

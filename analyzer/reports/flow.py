@@ -173,6 +173,8 @@ def test_text(test: BranchTest) -> str:
         return f"!{subject}.{test.op[1:]}({value})"
     if test.op == "!instanceof":
         return f"!({subject} instanceof {value})"
+    if test.op in ("predicate", "!predicate"):
+        return f"{'!' if test.op[0] == '!' else ''}{test.value}({subject})"
     return f"{subject} {test.op} {value}"
 
 

@@ -19,7 +19,7 @@ _FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": "==", "instanceof": "!instanceof",
                                   "truthy": "falsy", "includes": "!includes", "startsWith": "!startsWith",
                                   "endsWith": "!endsWith", "!includes": "includes", "!startsWith": "startsWith",
-                                  "!endsWith": "endsWith"}
+                                  "!endsWith": "endsWith", "predicate": "!predicate", "!predicate": "predicate"}
 _STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
 
 #: whether an identifier is the caught value (`Body._is_caught`: by its binding, not its name alone);
@@ -56,7 +56,8 @@ def split(statements: list[Node], caught: Caught,
                 break
             more, prefix = found
             kind = statements[following].type
-            branches[-1:] = [(test, between + prefix + body, ended, [(n, kind) for n in arms])
+            carried = branches[-1][1]  # what runs before: the chain's first condition's own (`if (f(e), t)`)
+            branches[-1:] = [(test, carried + between + prefix + body, ended, [(n, kind) for n in arms])
                              for test, body, ended, arms in more]
             end, open_end = following + 1, _falls_through_alone(more)
         before, after = statements[:at], statements[end:]
@@ -193,7 +194,7 @@ def test_of(condition: Node, caught: Caught) -> BranchTest | None:
     if node.type == "binary_expression":
         return _guarded(node, caught) if operator_of(node) == "&&" else _comparison(node, caught)
     if node.type == "call_expression":
-        return _string_test(node, caught)
+        return _string_test(node, caught) or _predicate(node, caught)
     path = field_of(node, caught)
     return BranchTest(path[1], "truthy", None) if path is not None else None
 
@@ -243,6 +244,18 @@ def _string_test(call: Node, caught: Caught) -> BranchTest | None:
     if op is None or path is None or not ok or not isinstance(value, str):
         return None
     return BranchTest(path[1], op, value)
+
+
+def _predicate(call: Node, caught: Caught) -> BranchTest | None:
+    """`isNotFound(e)`, `or(e)`, `codes.has(e.code)`: a call given the caught value, or a field of
+    it, as its one argument decides; `value` is the callee as written. A call given more (which
+    the test would not show), or of a computed callee, does not split."""
+    callee = call.child_by_field_name("function")
+    arguments = named(call.child_by_field_name("arguments"))
+    if callee is None or callee.type not in ("identifier", "member_expression") or len(arguments) != 1:
+        return None
+    path = field_of(arguments[0], caught)
+    return BranchTest(path[1], "predicate", short(callee)) if path is not None else None
 
 
 def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:
