@@ -314,8 +314,7 @@ class HandlerBody(Body):
             if node.type != "assignment_expression":
                 continue
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            is_field = left is not None and left.type == "member_expression"
-            target = left.child_by_field_name("object") if is_field and left is not None else None
+            target = _owner(left) if left is not None else None
             if target is None or right is None or target.type != "identifier" or self.key(target) != name:
                 continue
             right = without_parentheses(right)
@@ -410,7 +409,7 @@ class HandlerBody(Body):
         if left is None or right is None:
             return None
         stored = self._stored(without_parentheses(right))
-        owner = left.child_by_field_name("object") if left.type == "member_expression" else None
+        owner = _owner(left)
         if stored is None or (left.type == "identifier" and (self.key(left) in self.walked.aliases
                                                             or self.bindings.key(left) in self.walked.owned)):
             return None  # a name of the handler's own (`let s; s = e`), not state outliving it
@@ -445,6 +444,19 @@ def _reached(statements: list[Node]) -> list[Node]:
         if statement.type in _LEAVING:
             return statements[:at + 1]
     return statements
+
+
+def _owner(left: Node) -> Node | None:
+    """The object whose field, at any depth, an assignment's left side is: `n` of `n.cause`,
+    `n.errors[k]` (mongoose's `validationError.errors[err.path] = err`) and `n["x"]`; `None` for a
+    name."""
+    owner = None
+    while left.type in ("member_expression", "subscript_expression"):
+        inner = left.child_by_field_name("object")
+        if inner is None:
+            return None
+        owner = left = without_parentheses(inner)
+    return owner
 
 
 def _either(value: Node) -> bool:
