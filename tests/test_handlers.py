@@ -99,6 +99,18 @@ def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
     assert _kinds(_one(fallthrough, case)) == [kinds]
 
 
+@pytest.mark.parametrize(("case", "branches"), [
+    # while (true) { try { r = read() } catch (err) { if (t) { await more(); continue } throw err }
+    # use(r); return done(r) }: the statements after the try leave the loop when the read succeeds
+    ("retriesAfterMoreData", [["retry"], ["rethrow"]]),
+    # while (true) { try { item = read() } catch (err) { continue } if (!item) break; done(item) }
+    ("skipsAnUnreadableItem", [["swallow"]]),
+])
+def test_a_loop_left_by_the_statements_after_its_try_retries_it(
+        fallthrough: dict[str, Any], case: str, branches: list[list[str]]) -> None:
+    assert _kinds(_one(fallthrough, case)) == branches
+
+
 @pytest.mark.parametrize(("case", "cause", "constructor"), [
     ("wrapsKeepingCause", "kept", "Error"),  # new Error(m, {cause: err})
     ("wrapsPartially", "partial", "Error"),  # only err.message is carried

@@ -20,7 +20,8 @@ _STEPPING = frozenset({b"length", b"pop", b"shift", b"next"})
 def in_retry_loop(chain: list[Node]) -> bool:
     """A catch clause (ancestors `chain`, innermost first) whose try statement is the body of a
     `while`, `do` or `for(;;)` loop, or a statement of it, and whose protected block leaves the
-    loop when it succeeds (`_leaves_loop`), in a loop that does not walk items (`_walks_items`)."""
+    loop when it succeeds (`_leaves_loop`, or a statement after the try: `_left_after`), in a loop
+    that does not walk items (`_walks_items`)."""
     if len(chain) < 2:
         return False
     statement, holder = chain[0], chain[1]
@@ -29,7 +30,21 @@ def in_retry_loop(chain: list[Node]) -> bool:
     if holder.type not in _RETRY_LOOPS or not same(holder.child_by_field_name("body"), statement):
         return False
     protected = chain[0].child_by_field_name("body")
-    return protected is not None and _leaves_loop(protected) and not _walks_items(holder)
+    return protected is not None and (_leaves_loop(protected) or _left_after(chain[0], statement)) \
+        and not _walks_items(holder)
+
+
+def _left_after(attempt: Node, body: Node) -> bool:
+    """Whether a statement of the loop's body after the try statement `attempt`, at its top
+    level, is a `return` or a `break`: once the protected block succeeds the loop is left
+    (tedious's parsers: `while (true) { try { r = read() } catch (e) { ...; continue } use(r);
+    return done(r) }`). One in an `if` is not: the loop may go on to another item."""
+    after = False
+    for child in body.named_children:
+        if after and child.type in ("return_statement", "break_statement"):
+            return True
+        after = after or same(child, attempt)
+    return False
 
 
 def _leaves_loop(block: Node) -> bool:
