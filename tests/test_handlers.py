@@ -105,8 +105,12 @@ def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
     ("retriesAfterMoreData", [["retry"], ["rethrow"]]),
     # while (true) { try { item = read() } catch (err) { continue } if (!item) break; done(item) }
     ("skipsAnUnreadableItem", [["swallow"]]),
+    # if (++i > limit) throw err; if (err.message.startsWith("MOVED")) { ...; continue } throw err:
+    # the MOVED branch rethrows past the limit, else tries again
+    ("retriesOrRethrows", [["rethrow", "retry"], ["rethrow"]]),
+    ("retriesUpToALimit", [["rethrow", "retry"]]),  # if (++attempts > limit) throw err
 ])
-def test_a_loop_left_by_the_statements_after_its_try_retries_it(
+def test_a_loop_left_by_the_statements_after_its_try_retries_it_and_a_branch_that_may_leave_too(
         fallthrough: dict[str, Any], case: str, branches: list[list[str]]) -> None:
     assert _kinds(_one(fallthrough, case)) == branches
 

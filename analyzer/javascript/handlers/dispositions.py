@@ -15,7 +15,7 @@ from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split, split_expression
 from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.fields import Fields, held_fields
-from analyzer.javascript.handlers.retry import in_retry_loop
+from analyzer.javascript.handlers.retry import in_retry_loop, next_attempts
 from analyzer.javascript.handlers.shapes import (
     first_named,
     handler_parameter,
@@ -175,6 +175,9 @@ class HandlerBody(Body):
             leaves = any(d.kind == "exit" for d in found)
         if not leaves and self._in_retry_loop:
             found.append(_RETRY)
+        elif found and not values and self._in_retry_loop \
+                and Fallthrough(deciding, [*ending, *next_attempts(parts)]).silent_path(parts):
+            found.append(_RETRY)  # a path meets none of them and goes on to the next attempt
         elif found and not values and Fallthrough(deciding, ending).silent_path(parts) and not self._in_retry_loop:
             found.append(_SWALLOW)  # a path that meets none of them
         if self.recording is not None and self.recording.lists is not None:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tree_sitter import Node
 
 from analyzer.javascript.handlers.shapes import BOUNDARIES, mentions, named
@@ -32,6 +34,22 @@ def in_retry_loop(chain: list[Node]) -> bool:
     protected = chain[0].child_by_field_name("body")
     return protected is not None and (_leaves_loop(protected) or _left_after(chain[0], statement)) \
         and not _walks_items(holder)
+
+
+def next_attempts(parts: Sequence[Node]) -> list[Node]:
+    """The unlabelled `continue` statements among a branch's statements `parts` that go on to the
+    loop's next attempt: not those of a loop nested in them, nor of a nested function or class
+    (a labelled one may name another loop: left out)."""
+    out: list[Node] = []
+    stack = list(parts)
+    while stack:
+        node = stack.pop()
+        if node.type == "continue_statement":
+            if not node.named_children:
+                out.append(node)
+        elif node.type not in BOUNDARIES and node.type not in _BREAK_TARGETS - {"switch_statement"}:
+            stack.extend(node.named_children)
+    return out
 
 
 def _left_after(attempt: Node, body: Node) -> bool:
