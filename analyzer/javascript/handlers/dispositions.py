@@ -15,7 +15,7 @@ from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split, split_expression
 from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.fields import Fields, held_fields
-from analyzer.javascript.handlers.retry import in_retry_loop, next_attempts
+from analyzer.javascript.handlers.retry import in_retry_loop, loop_exits
 from analyzer.javascript.handlers.shapes import (
     first_named,
     handler_parameter,
@@ -173,12 +173,17 @@ class HandlerBody(Body):
             found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
         if not leaves:
             leaves = any(d.kind == "exit" for d in found)
+        # a catch clause's `break` of the loop around its try drops the caught value, as reaching
+        # the end does; a `continue` too, but in a retry loop: then both go on to the next attempt
+        breaks, continues = loop_exits(parts) if self.handler.form == "catch" and leaves else ([], [])
         if not leaves and self._in_retry_loop:
             found.append(_RETRY)
-        elif found and not values and self._in_retry_loop \
-                and Fallthrough(deciding, [*ending, *next_attempts(parts)]).silent_path(parts):
-            found.append(_RETRY)  # a path meets none of them and goes on to the next attempt
-        elif found and not values and Fallthrough(deciding, ending).silent_path(parts) and not self._in_retry_loop:
+        elif found and not values and self._in_retry_loop:
+            if Fallthrough([], continues).silent_path(parts):
+                found.append(_RETRY)  # a path goes on to the next attempt (having met them or not)
+            if breaks and Fallthrough(deciding, breaks).ends(parts):
+                found.append(_SWALLOW)  # a path meets none of them and leaves the loop
+        elif found and not values and Fallthrough(deciding, [*ending, *breaks, *continues]).silent_path(parts):
             found.append(_SWALLOW)  # a path that meets none of them
         if self.recording is not None and self.recording.lists is not None:
             self.recording.lists.append(found)

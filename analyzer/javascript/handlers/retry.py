@@ -15,6 +15,7 @@ _RETRY_LOOPS = frozenset({"while_statement", "do_statement", "for_statement"})
 #: statements an unlabelled `break` inside them leaves instead of the enclosing loop
 _BREAK_TARGETS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement",
                             "switch_statement"})
+_LOOPS = _BREAK_TARGETS - {"switch_statement"}
 #: the properties of a loop condition that steps through items
 _STEPPING = frozenset({b"length", b"pop", b"shift", b"next"})
 
@@ -36,20 +37,24 @@ def in_retry_loop(chain: list[Node]) -> bool:
         and not _walks_items(holder)
 
 
-def next_attempts(parts: Sequence[Node]) -> list[Node]:
-    """The unlabelled `continue` statements among a branch's statements `parts` that go on to the
-    loop's next attempt: not those of a loop nested in them, nor of a nested function or class
-    (a labelled one may name another loop: left out)."""
-    out: list[Node] = []
-    stack = list(parts)
+def loop_exits(parts: Sequence[Node]) -> tuple[list[Node], list[Node]]:
+    """The unlabelled `break` and `continue` statements among a catch clause's branch statements
+    `parts` that leave the loop around its try, or go on to its next attempt: not those of a loop
+    (or, for a `break`, a `switch`) nested in them, nor of a nested function or class (a labelled
+    one may name a statement of the body: left out)."""
+    breaks: list[Node] = []
+    continues: list[Node] = []
+    stack = [(part, False) for part in parts]
     while stack:
-        node = stack.pop()
-        if node.type == "continue_statement":
-            if not node.named_children:
-                out.append(node)
-        elif node.type not in BOUNDARIES and node.type not in _BREAK_TARGETS - {"switch_statement"}:
-            stack.extend(node.named_children)
-    return out
+        node, in_switch = stack.pop()
+        kind = node.type
+        if kind in ("break_statement", "continue_statement"):
+            if not node.named_children and not (in_switch and kind == "break_statement"):
+                (breaks if kind == "break_statement" else continues).append(node)
+        elif kind not in BOUNDARIES and kind not in _LOOPS:
+            inner = in_switch or kind == "switch_statement"
+            stack.extend((child, inner) for child in node.named_children)
+    return breaks, continues
 
 
 def _left_after(attempt: Node, body: Node) -> bool:
