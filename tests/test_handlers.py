@@ -95,6 +95,7 @@ def fallthrough(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict
     ("callsBackInACondition", ["callback"]),  # if ((done(err), ready)) later(): done(err) is a statement
     # if (e.name === "A" || e.name === "B") break; throw e: the break leaves the loop, the error dropped
     ("stopsOnAPartialMessage", ["rethrow", "swallow"]),
+    ("skipsOnAFlag", ["callback", "swallow"]),  # if (skip) continue; done(err): the continue drops it
 ])
 def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
         fallthrough: dict[str, Any], case: str, kinds: list[str]) -> None:

@@ -175,7 +175,7 @@ class HandlerBody(Body):
             leaves = any(d.kind == "exit" for d in found)
         # a catch clause's `break` of the loop around its try drops the caught value, as reaching
         # the end does; a `continue` too, but in a retry loop: then both go on to the next attempt
-        breaks, continues = loop_exits(parts) if self.handler.form == "catch" and leaves else ([], [])
+        breaks, continues = loop_exits(parts, self.handler.node) if self.handler.form == "catch" else ([], [])
         if not leaves and self._in_retry_loop:
             found.append(_RETRY)
         elif found and not values and self._in_retry_loop:

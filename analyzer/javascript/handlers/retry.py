@@ -37,11 +37,14 @@ def in_retry_loop(chain: list[Node]) -> bool:
         and not _walks_items(holder)
 
 
-def loop_exits(parts: Sequence[Node]) -> tuple[list[Node], list[Node]]:
+def loop_exits(parts: Sequence[Node], clause: Node) -> tuple[list[Node], list[Node]]:
     """The unlabelled `break` and `continue` statements among a catch clause's branch statements
     `parts` that leave the loop around its try, or go on to its next attempt: not those of a loop
     (or, for a `break`, a `switch`) nested in them, nor of a nested function or class (a labelled
-    one may name a statement of the body: left out)."""
+    one may name a statement of the body: left out). None unless the clause's bytes hold one."""
+    text = clause.text or b""
+    if b"break" not in text and b"continue" not in text:
+        return [], []
     breaks: list[Node] = []
     continues: list[Node] = []
     stack = [(part, False) for part in parts]
