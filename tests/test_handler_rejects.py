@@ -5,7 +5,8 @@ path and a `swallow` on the other; a local bound to a call and returned is the c
 a new error made from the caught value passes it on; a name the handler does not declare, assigned
 a new error, holds it; `new Promise(...)` and `new Date(...)` make no error; what a method of the
 caught value gives is read from it; the caught value assigned to a field of a new error of the
-handler is its cause, no store; `.catch(console.error)` is a `log`; the executor of `new (P ||
+handler, at any depth (`n.errors[e.path] = e`), is its cause, no store; `.catch(console.error)`
+is a `log`; the executor of `new (P ||
 (P = Promise))(...)` (TypeScript's `__awaiter`) rejects; an error from outside the handler
 given the caught value's message keeps part of it; a `?:` returned as a sequence's last member
 returns either arm (docs/reference.md,
@@ -61,6 +62,9 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("throwsAnOuterErrorGivenItsMessage", ["wrap/partial"]),
     # esbuild returns the sequence `error = error || "unknown", c ? new Error(m) : new Error(error.message)`
     ("returnsANewErrorAfterAnAssignment", ["wrap/partial", "wrap/lost"]),
+    # `invalid.errors[error.path] = error; throw invalid` (mongoose's): kept, at any depth of its
+    # fields, and no store
+    ("keepsItInAFieldOfALocalError", ["wrap/kept+AggregateError"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

@@ -8,7 +8,8 @@ chain, as an `else if` chain is once minified (`if (a) return x; if (b) throw y;
 `?:` chain after them too, with the statements between in the next test's branches; a test whose
 branch falls through ends it. What runs before a test in its condition (`if (f(e), t)`, how
 minifiers write `f(e); if (t)`), or before a thrown `?:` chain (`throw f(e), t ? a : e`), runs
-in each of its branches. An arrow's `?:` body splits as a returned one (`e => e.code === "ENOENT"
+in each of its branches. An expression statement's `?:` chain splits as an `if`/`else` of its arms
+(how both minifiers write one of expressions). An arrow's `?:` body splits as a returned one (`e => e.code === "ENOENT"
 ? null : Promise.reject(e)`). A guard that the value it reads is there, `e && e.code === "ENOENT"`,
 is no part of the test; another condition before `&&` is. A call given the caught value, or a
 field of it, alone is a `predicate` test (`isNotFound(e)`, `!RETRYABLE.has(e.code)`); one given
@@ -68,6 +69,8 @@ CASES = [
     ("aCallBeforeTestsInARow", [(("code", "===", "ENOENT"), ["return-value", "callback"]),
                                 ((None, "predicate", "isBusy"), ["wrap/kept", "callback"]),
                                 (None, ["rethrow", "callback"])]),
+    # minified `t instanceof TypeError ? s.result = t.args[0] : s.error = t`: an expression statement
+    ("anIfElseOfExpressionsThatTests", [((None, "instanceof", "TypeError"), ["swallow"]), (None, ["store"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

@@ -93,10 +93,33 @@ def fallthrough(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict
     ("returnsTheCallback", ["callback"]),  # return done(err)
     ("logsInALoop", ["callback"]),  # a loop is unclear: it decides
     ("callsBackInACondition", ["callback"]),  # if ((done(err), ready)) later(): done(err) is a statement
+    # if (e.name === "A" || e.name === "B") break; throw e: the break leaves the loop, the error dropped
+    ("stopsOnAPartialMessage", ["rethrow", "swallow"]),
+    ("skipsOnAFlag", ["callback", "swallow"]),  # if (skip) continue; done(err): the continue drops it
 ])
 def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
         fallthrough: dict[str, Any], case: str, kinds: list[str]) -> None:
     assert _kinds(_one(fallthrough, case)) == [kinds]
+
+
+@pytest.mark.parametrize(("case", "branches"), [
+    # while (true) { try { r = read() } catch (err) { if (t) { await more(); continue } throw err }
+    # use(r); return done(r) }: the statements after the try leave the loop when the read succeeds
+    ("retriesAfterMoreData", [["retry"], ["rethrow"]]),
+    # while (true) { try { item = read() } catch (err) { continue } if (!item) break; done(item) }
+    ("skipsAnUnreadableItem", [["swallow"]]),
+    # if (++i > limit) throw err; if (err.message.startsWith("MOVED")) { ...; continue } throw err:
+    # the MOVED branch rethrows past the limit, else tries again
+    ("retriesOrRethrows", [["rethrow", "retry"], ["rethrow"]]),
+    ("retriesUpToALimit", [["rethrow", "retry"]]),  # if (++attempts > limit) throw err
+    # log.warn(err); if (state.stopped) break: tries again, or leaves the loop once it has logged
+    ("retriesUnlessStopped", [["callback", "retry"]]),
+    # if (state.stopped) break; log.warn(err): leaves the loop dropping the error, or logs and tries again
+    ("retriesUntilStopped", [["callback", "retry", "swallow"]]),
+])
+def test_a_loop_left_by_the_statements_after_its_try_retries_it_and_a_branch_that_may_leave_too(
+        fallthrough: dict[str, Any], case: str, branches: list[list[str]]) -> None:
+    assert _kinds(_one(fallthrough, case)) == branches
 
 
 @pytest.mark.parametrize(("case", "cause", "constructor"), [

@@ -69,11 +69,15 @@ def split(statements: list[Node], caught: Caught,
 def _chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]] | None:
     """The branches a statement splits into when it tests the caught value, and the expressions
     run before its test in every branch (`if (f(e), t)`, how minifiers write `f(e); if (t)`);
-    else None."""
+    else None. An expression statement's `?:` chain splits as an `if` chain of its arms does,
+    its arms run, not thrown or returned."""
     if statement.type == "if_statement":
         return _if_chain(statement, caught)
     if statement.type in ("throw_statement", "return_statement"):
         return _conditional_chain(statement, caught)
+    if statement.type == "expression_statement":  # `t ? f(e) : g(e)`, how minifiers write an `if`/`else` of two
+        found = _conditional_chain(statement, caught)
+        return None if found is None else ([(test, body, False, []) for test, body, _, _ in found[0]], found[1])
     chain = _switch(statement, caught) if statement.type == "switch_statement" else None
     return (chain, []) if chain is not None else None
 

@@ -15,7 +15,7 @@ from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split, split_expression
 from analyzer.javascript.handlers.fallthrough import Fallthrough
 from analyzer.javascript.handlers.fields import Fields, held_fields
-from analyzer.javascript.handlers.retry import in_retry_loop
+from analyzer.javascript.handlers.retry import in_retry_loop, loop_exits
 from analyzer.javascript.handlers.shapes import (
     first_named,
     handler_parameter,
@@ -173,9 +173,17 @@ class HandlerBody(Body):
             found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
         if not leaves:
             leaves = any(d.kind == "exit" for d in found)
+        # a catch clause's `break` of the loop around its try drops the caught value, as reaching
+        # the end does; a `continue` too, but in a retry loop: then both go on to the next attempt
+        breaks, continues = loop_exits(parts, self.handler.node) if self.handler.form == "catch" else ([], [])
         if not leaves and self._in_retry_loop:
             found.append(_RETRY)
-        elif found and not values and Fallthrough(deciding, ending).silent_path(parts) and not self._in_retry_loop:
+        elif found and not values and self._in_retry_loop:
+            if Fallthrough([], continues).silent_path(parts):
+                found.append(_RETRY)  # a path goes on to the next attempt (having met them or not)
+            if breaks and Fallthrough(deciding, breaks).ends(parts):
+                found.append(_SWALLOW)  # a path meets none of them and leaves the loop
+        elif found and not values and Fallthrough(deciding, [*ending, *breaks, *continues]).silent_path(parts):
             found.append(_SWALLOW)  # a path that meets none of them
         if self.recording is not None and self.recording.lists is not None:
             self.recording.lists.append(found)
@@ -314,8 +322,7 @@ class HandlerBody(Body):
             if node.type != "assignment_expression":
                 continue
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            is_field = left is not None and left.type == "member_expression"
-            target = left.child_by_field_name("object") if is_field and left is not None else None
+            target = _owner(left) if left is not None else None
             if target is None or right is None or target.type != "identifier" or self.key(target) != name:
                 continue
             right = without_parentheses(right)
@@ -410,7 +417,7 @@ class HandlerBody(Body):
         if left is None or right is None:
             return None
         stored = self._stored(without_parentheses(right))
-        owner = left.child_by_field_name("object") if left.type == "member_expression" else None
+        owner = _owner(left)
         if stored is None or (left.type == "identifier" and (self.key(left) in self.walked.aliases
                                                             or self.bindings.key(left) in self.walked.owned)):
             return None  # a name of the handler's own (`let s; s = e`), not state outliving it
@@ -445,6 +452,19 @@ def _reached(statements: list[Node]) -> list[Node]:
         if statement.type in _LEAVING:
             return statements[:at + 1]
     return statements
+
+
+def _owner(left: Node) -> Node | None:
+    """The object whose field, at any depth, an assignment's left side is: `n` of `n.cause`,
+    `n.errors[k]` (mongoose's `validationError.errors[err.path] = err`) and `n["x"]`; `None` for a
+    name."""
+    owner = None
+    while left.type in ("member_expression", "subscript_expression"):
+        inner = left.child_by_field_name("object")
+        if inner is None:
+            return None
+        owner = left = without_parentheses(inner)
+    return owner
 
 
 def _either(value: Node) -> bool:

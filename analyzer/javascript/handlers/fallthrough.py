@@ -49,6 +49,11 @@ class Fallthrough:
         """Whether the end of `statements` is certainly reached on a path that meets no disposition."""
         return self._sequence(statements, 0) != _DECIDES
 
+    def ends(self, statements: list[Node]) -> bool:
+        """Whether one of the ending statements is certainly reached on a path that meets no
+        disposition (a `break` leaving the loop around a retried try)."""
+        return self._sequence(statements, 0) == _ENDS
+
     def _sequence(self, statements: list[Node], depth: int) -> int:
         for statement in statements:
             met = self._statement(statement, depth)

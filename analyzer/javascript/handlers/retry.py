@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tree_sitter import Node
 
 from analyzer.javascript.handlers.shapes import BOUNDARIES, mentions, named
@@ -13,6 +15,7 @@ _RETRY_LOOPS = frozenset({"while_statement", "do_statement", "for_statement"})
 #: statements an unlabelled `break` inside them leaves instead of the enclosing loop
 _BREAK_TARGETS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement",
                             "switch_statement"})
+_LOOPS = _BREAK_TARGETS - {"switch_statement"}
 #: the properties of a loop condition that steps through items
 _STEPPING = frozenset({b"length", b"pop", b"shift", b"next"})
 
@@ -20,7 +23,8 @@ _STEPPING = frozenset({b"length", b"pop", b"shift", b"next"})
 def in_retry_loop(chain: list[Node]) -> bool:
     """A catch clause (ancestors `chain`, innermost first) whose try statement is the body of a
     `while`, `do` or `for(;;)` loop, or a statement of it, and whose protected block leaves the
-    loop when it succeeds (`_leaves_loop`), in a loop that does not walk items (`_walks_items`)."""
+    loop when it succeeds (`_leaves_loop`, or a statement after the try: `_left_after`), in a loop
+    that does not walk items (`_walks_items`)."""
     if len(chain) < 2:
         return False
     statement, holder = chain[0], chain[1]
@@ -29,7 +33,44 @@ def in_retry_loop(chain: list[Node]) -> bool:
     if holder.type not in _RETRY_LOOPS or not same(holder.child_by_field_name("body"), statement):
         return False
     protected = chain[0].child_by_field_name("body")
-    return protected is not None and _leaves_loop(protected) and not _walks_items(holder)
+    return protected is not None and (_leaves_loop(protected) or _left_after(chain[0], statement)) \
+        and not _walks_items(holder)
+
+
+def loop_exits(parts: Sequence[Node], clause: Node) -> tuple[list[Node], list[Node]]:
+    """The unlabelled `break` and `continue` statements among a catch clause's branch statements
+    `parts` that leave the loop around its try, or go on to its next attempt: not those of a loop
+    (or, for a `break`, a `switch`) nested in them, nor of a nested function or class (a labelled
+    one may name a statement of the body: left out). None unless the clause's bytes hold one."""
+    text = clause.text or b""
+    if b"break" not in text and b"continue" not in text:
+        return [], []
+    breaks: list[Node] = []
+    continues: list[Node] = []
+    stack = [(part, False) for part in parts]
+    while stack:
+        node, in_switch = stack.pop()
+        kind = node.type
+        if kind in ("break_statement", "continue_statement"):
+            if not node.named_children and not (in_switch and kind == "break_statement"):
+                (breaks if kind == "break_statement" else continues).append(node)
+        elif kind not in BOUNDARIES and kind not in _LOOPS:
+            inner = in_switch or kind == "switch_statement"
+            stack.extend((child, inner) for child in node.named_children)
+    return breaks, continues
+
+
+def _left_after(attempt: Node, body: Node) -> bool:
+    """Whether a statement of the loop's body after the try statement `attempt`, at its top
+    level, is a `return` or a `break`: once the protected block succeeds the loop is left
+    (tedious's parsers: `while (true) { try { r = read() } catch (e) { ...; continue } use(r);
+    return done(r) }`). One in an `if` is not: the loop may go on to another item."""
+    after = False
+    for child in body.named_children:
+        if after and child.type in ("return_statement", "break_statement"):
+            return True
+        after = after or same(child, attempt)
+    return False
 
 
 def _leaves_loop(block: Node) -> bool:
