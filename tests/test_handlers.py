@@ -111,6 +111,11 @@ def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
     # if (++i > limit) throw err; if (err.message.startsWith("MOVED")) { ...; continue } throw err:
     # the MOVED branch rethrows past the limit, else tries again
     ("retriesOrRethrows", [["rethrow", "retry"], ["rethrow"]]),
+    # while (!c) { n++; try { c = await connect() } catch (err) { if (err.code === "ELOCKED") {
+    # if (n < 5) { await sleep(); continue } throw new Error(...) } throw err } }: success sets c
+    ("retriesUntilConnected", [["wrap", "retry"], ["rethrow"]]),
+    # while (!done) { try { step() } catch (err) { continue } done = next() }: set outside the try
+    ("stepsUntilDone", [["swallow"]]),
     ("retriesUpToALimit", [["rethrow", "retry"]]),  # if (++attempts > limit) throw err
     # log.warn(err); if (state.stopped) break: tries again, or leaves the loop once it has logged
     ("retriesUnlessStopped", [["callback", "retry"]]),

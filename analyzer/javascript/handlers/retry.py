@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from analyzer.javascript.handlers.shapes import BOUNDARIES, mentions, named
-from analyzer.javascript.syntax import same
+from analyzer.javascript.handlers.shapes import BOUNDARIES, first_named, mentions, named, operator_of
+from analyzer.javascript.syntax import same, without_parentheses
 
 #: loops a `retry` may be made of: a `for...of`/`for...in` walks items, it does not retry
 _RETRY_LOOPS = frozenset({"while_statement", "do_statement", "for_statement"})
@@ -33,8 +33,34 @@ def in_retry_loop(chain: list[Node]) -> bool:
     if holder.type not in _RETRY_LOOPS or not same(holder.child_by_field_name("body"), statement):
         return False
     protected = chain[0].child_by_field_name("body")
-    return protected is not None and (_leaves_loop(protected) or _left_after(chain[0], statement)) \
-        and not _walks_items(holder)
+    return protected is not None and (_leaves_loop(protected) or _left_after(chain[0], statement)
+                                      or _sets_the_condition(holder, protected)) and not _walks_items(holder)
+
+
+def _sets_the_condition(loop: Node, block: Node) -> bool:
+    """Whether the loop runs while a name is unset (`while (!r)`, `do ... while (!r)`) and a
+    top-level statement of the protected block assigns it (`r = await connect()`): success ends
+    the loop."""
+    if loop.type not in ("while_statement", "do_statement"):
+        return False
+    condition = loop.child_by_field_name("condition")
+    condition = without_parentheses(condition) if condition is not None else None
+    operand = condition.child_by_field_name("argument") if condition is not None \
+        and condition.type == "unary_expression" and operator_of(condition) == "!" else None
+    operand = without_parentheses(operand) if operand is not None else None
+    if operand is None or operand.type != "identifier":
+        return False
+    for statement in named(block):
+        expression = first_named(statement) if statement.type == "expression_statement" else None
+        expression = without_parentheses(expression) if expression is not None else None
+        parts = named(expression) if expression is not None and expression.type == "sequence_expression" \
+            else [expression]
+        for part in parts:
+            left = part.child_by_field_name("left") if part is not None and part.type == "assignment_expression" \
+                else None
+            if left is not None and left.type == "identifier" and left.text == operand.text:
+                return True
+    return False
 
 
 def loop_exits(parts: Sequence[Node], clause: Node) -> tuple[list[Node], list[Node]]:
