@@ -71,6 +71,11 @@ CASES = [
                                 (None, ["rethrow", "callback"])]),
     # minified `t instanceof TypeError ? s.result = t.args[0] : s.error = t`: an expression statement
     ("anIfElseOfExpressionsThatTests", [((None, "instanceof", "TypeError"), ["swallow"]), (None, ["store"])]),
+    ("aTestOfEitherValue", [(("code", "===", "ENOENT"), ["return-value"]),
+                            (("code", "===", "ENOTDIR"), ["return-value"]), (None, ["rethrow"])]),
+    ("eitherClassOrAnotherTest", [((None, "instanceof", "TypeError"), ["return-value"]),
+                                  ((None, "predicate", "isBusy"), ["return-value"]), (None, ["reject"])]),
+    ("anOperandThatIsNoTestDoesNotSplit", [(None, ["rethrow", "return-value"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

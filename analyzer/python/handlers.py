@@ -179,19 +179,27 @@ class _Body:
         out: list[tuple[BranchTest | None, list[cst.CSTNode]]] = []
         node: cst.If = statement
         while True:
-            test = self._test(node.test)
-            if test is None:
+            tests = self._tests(node.test)
+            if tests is None:
                 if not out:
                     return None
                 out.append((None, [node]))  # an `elif` on something else: the rest
                 return out
-            out.append((test, _statements(node.body)))
+            out.extend((test, _statements(node.body)) for test in tests)
             orelse = node.orelse
             if isinstance(orelse, cst.If):
                 node = orelse
                 continue
             out.append((None, _statements(orelse.body) if orelse is not None else []))
             return out
+
+    def _tests(self, test: cst.BaseExpression) -> list[BranchTest] | None:
+        """Its one test, or one per operand of an `or` whose every operand is one (as JavaScript's `||`)."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+            left, right = self._tests(test.left), self._test(test.right)
+            return None if left is None or right is None else [*left, right]
+        one = self._test(test)
+        return [one] if one is not None else None
 
     def _test(self, test: cst.BaseExpression) -> BranchTest | None:
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
@@ -437,8 +445,7 @@ def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
 
 
 def _base(target: cst.Attribute | cst.Subscript) -> cst.BaseExpression:
-    """What a field is set on: `e` of `e.args[0]` (`e.args = (...)` changes the caught error in
-    place, it stores it nowhere)."""
+    """What a field is set on: `e` of `e.args[0]` (`e.args = (...)` changes the error, stores it nowhere)."""
     node: cst.BaseExpression = target
     while isinstance(node, (cst.Attribute, cst.Subscript)):
         node = node.value
@@ -456,8 +463,7 @@ def _falls_through_alone(chain: list[tuple[BranchTest | None, list[cst.CSTNode]]
 
 
 def _literal(node: cst.BaseExpression) -> object:
-    """A literal compared with: a string without escapes, a number, True/False/None, or a
-    constant named in capitals (`errno.ENOENT`, as written); else `_NOT_CAUGHT`."""
+    """A literal: a string without escapes, a number, True/False/None, a `CAPITALS` constant; else `_NOT_CAUGHT`."""
     if isinstance(node, cst.SimpleString):
         prefix = node.prefix.lower()
         if "\\" in node.value or prefix not in ("", "u", "r"):

@@ -115,12 +115,12 @@ def _conditional_chain(statement: Node, caught: Caught, itself: bool = False,
         if value.type != "ternary_expression":
             break
         condition = value.child_by_field_name("condition")
-        test = test_of(condition, caught) if condition is not None else None
+        tests = tests_of(condition, caught) if condition is not None else None
         consequence = value.child_by_field_name("consequence")
         alternative = value.child_by_field_name("alternative")
-        if test is None or consequence is None or alternative is None:
+        if tests is None or consequence is None or alternative is None:
             break
-        out.append((test, [consequence], True, [without_parentheses(consequence)]))
+        out.extend((test, [consequence], True, [without_parentheses(consequence)]) for test in tests)
         value = alternative
     if not out or value is None:
         return None
@@ -137,15 +137,15 @@ def _if_chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]
         condition = without_parentheses(condition) if condition is not None else None
         if condition is not None and condition.type == "sequence_expression" and node is statement:
             *prefix, condition = [member for member in condition.named_children if member.type != "comment"]
-        test = test_of(condition, caught) if condition is not None else None
-        if test is None:
+        tests = tests_of(condition, caught) if condition is not None else None
+        if tests is None:
             if not out:
                 return None
             out.append((None, [node], _ends([node]), []))  # an `else if` on something else: the rest
             return out, prefix
         consequence = node.child_by_field_name("consequence")
         body = [consequence] if consequence is not None else []
-        out.append((test, body, _ends(body), []))
+        out.extend((test, body, _ends(body), []) for test in tests)
         alternative = node.child_by_field_name("alternative")
         inner = named(alternative)[:1] if alternative is not None else []
         if not inner:
@@ -182,6 +182,28 @@ def _switch(statement: Node, caught: Caught) -> list[_Split] | None:
     if not has_default:
         out.append((None, [], False, []))
     return out
+
+
+def tests_of(condition: Node, caught: Caught) -> list[BranchTest] | None:
+    """The tests a condition makes: its one test, or one per operand of a `||` chain whose every
+    operand is a test (`e.code === "A" || e.code === "B"`: a branch for each, with the same
+    statements, as a `switch`'s case that falls into the next); else None."""
+    test = test_of(condition, caught)
+    if test is not None:
+        return [test]
+    node = without_parentheses(condition)
+    operands: list[Node] = []
+    while node.type == "binary_expression" and operator_of(node) == "||":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return None
+        operands.append(right)
+        node = without_parentheses(left)
+    if not operands:
+        return None
+    operands.append(node)
+    tests = [test_of(operand, caught) for operand in reversed(operands)]
+    return None if None in tests else tests  # type: ignore[return-value]
 
 
 def test_of(condition: Node, caught: Caught) -> BranchTest | None:
