@@ -202,8 +202,13 @@ def tests_of(condition: Node, caught: Caught) -> list[BranchTest] | None:
     if not operands:
         return None
     operands.append(node)
-    tests = [test_of(operand, caught) for operand in reversed(operands)]
-    return None if None in tests else tests  # type: ignore[return-value]
+    tests = []
+    for operand in reversed(operands):
+        test = test_of(operand, caught)
+        if test is None:
+            return None
+        tests.append(test)
+    return tests
 
 
 def test_of(condition: Node, caught: Caught) -> BranchTest | None:

@@ -69,10 +69,8 @@ class HandlerBody(Body):
     def branches(self) -> tuple[BranchFacts, ...]:
         node = self.handler.node
         if self.recording is not None:
-            self.recording.lists = []
+            self.recording.lists = []  # one per branch `_dispositions` reads: none for `.catch(f)` or an empty body
         if node.type in ("identifier", "member_expression"):  # `.catch(f)`: f is called with it
-            if self.recording is not None:
-                self.recording.lists = None  # no list: made again under each sink
             callee = short(node)
             owner = node.child_by_field_name("object")
             kind: Disposition = "callback"
@@ -89,8 +87,6 @@ class HandlerBody(Body):
                 return tuple(_branch(test, self._dispositions(parts, values)) for test, parts, values in arms)
             return (_branch(None, self._dispositions([self.expression], [(self.expression, "return")])),)
         if not self.statements:  # what `_dispositions` makes of an empty body
-            if self.recording is not None:
-                self.recording.lists = None
             return (_branch(None, (_RETRY if self._in_retry_loop else _SWALLOW,)),)
         return tuple(_branch(test, self._dispositions(parts, values))
                      for test, parts, values in split(_reached(self.statements), self._tested))
@@ -99,7 +95,7 @@ class HandlerBody(Body):
                    ) -> tuple[BranchFacts, ...]:
         """The branches under `sink`, from what `calls` noted when they were made with none, else read again."""
         lists = calls.under(sink)
-        if lists is not None:
+        if lists is not None and len(lists) == len(tests):  # else a branch read no list: read them again
             return tuple(_branch(test, _merged(found) or (_SWALLOW,)) for test, found in zip(tests, lists, strict=True))
         self.sink = sink
         try:
@@ -129,6 +125,12 @@ class HandlerBody(Body):
         whose protected block never leaves it walks items (`for (...; i < n; i++) try { f(a[i]) }
         catch {}`): each failure skips an item, it does not retry it."""
         return self.handler.form == "catch" and in_retry_loop(self.handler.chain)
+
+    @cached_property
+    def _may_exit_loop(self) -> bool:
+        """A catch clause whose bytes hold `break` or `continue` (else no walk looks for them)."""
+        text = (self.handler.node.text or b"") if self.handler.form == "catch" else b""
+        return b"break" in text or b"continue" in text
 
     def _dispositions(self, parts: list[Node], values: list[tuple[Node, str]]) -> tuple[DispositionFacts, ...]:
         """What the branch made of `parts` does; `values`: expressions it throws or returns
@@ -175,7 +177,7 @@ class HandlerBody(Body):
             leaves = any(d.kind == "exit" for d in found)
         # a catch clause's `break` of the loop around its try drops the caught value, as reaching
         # the end does; a `continue` too, but in a retry loop: then both go on to the next attempt
-        breaks, continues = loop_exits(parts, self.handler.node) if self.handler.form == "catch" else ([], [])
+        breaks, continues = loop_exits(parts) if self._may_exit_loop else ([], [])
         if not leaves and self._in_retry_loop:
             found.append(_RETRY)
         elif found and not values and self._in_retry_loop:
@@ -185,7 +187,7 @@ class HandlerBody(Body):
                 found.append(_SWALLOW)  # a path meets none of them and leaves the loop
         elif found and not values and Fallthrough(deciding, [*ending, *breaks, *continues]).silent_path(parts):
             found.append(_SWALLOW)  # a path that meets none of them
-        if self.recording is not None and self.recording.lists is not None:
+        if self.recording is not None:
             self.recording.lists.append(found)
         return _merged(found) or (_SWALLOW,)
 

@@ -41,36 +41,32 @@ def _sets_the_condition(loop: Node, block: Node) -> bool:
     """Whether the loop runs while a name is unset (`while (!r)`, `do ... while (!r)`) and a
     top-level statement of the protected block assigns it (`r = await connect()`): success ends
     the loop."""
-    if loop.type not in ("while_statement", "do_statement"):
-        return False
-    condition = loop.child_by_field_name("condition")
+    condition = loop.child_by_field_name("condition") if loop.type in ("while_statement", "do_statement") else None
     condition = without_parentheses(condition) if condition is not None else None
-    operand = condition.child_by_field_name("argument") if condition is not None \
-        and condition.type == "unary_expression" and operator_of(condition) == "!" else None
-    operand = without_parentheses(operand) if operand is not None else None
-    if operand is None or operand.type != "identifier":
+    if condition is None or condition.type != "unary_expression" or operator_of(condition) != "!":
         return False
-    for statement in named(block):
-        expression = first_named(statement) if statement.type == "expression_statement" else None
-        expression = without_parentheses(expression) if expression is not None else None
-        parts = named(expression) if expression is not None and expression.type == "sequence_expression" \
-            else [expression]
-        for part in parts:
-            left = part.child_by_field_name("left") if part is not None and part.type == "assignment_expression" \
-                else None
-            if left is not None and left.type == "identifier" and left.text == operand.text:
-                return True
-    return False
+    operand = condition.child_by_field_name("argument")
+    name = without_parentheses(operand) if operand is not None else None
+    return name is not None and name.type == "identifier" and any(
+        _assigned_names(statement) & {name.text} for statement in named(block))
 
 
-def loop_exits(parts: Sequence[Node], clause: Node) -> tuple[list[Node], list[Node]]:
+def _assigned_names(statement: Node) -> set[bytes | None]:
+    """The names an expression statement assigns at its top level (`r = f()`, `n++, r = f()`)."""
+    expression = first_named(statement) if statement.type == "expression_statement" else None
+    expression = without_parentheses(expression) if expression is not None else None
+    if expression is None:
+        return set()
+    parts = named(expression) if expression.type == "sequence_expression" else [expression]
+    lefts = [part.child_by_field_name("left") for part in parts if part.type == "assignment_expression"]
+    return {left.text for left in lefts if left is not None and left.type == "identifier"}
+
+
+def loop_exits(parts: Sequence[Node]) -> tuple[list[Node], list[Node]]:
     """The unlabelled `break` and `continue` statements among a catch clause's branch statements
     `parts` that leave the loop around its try, or go on to its next attempt: not those of a loop
     (or, for a `break`, a `switch`) nested in them, nor of a nested function or class (a labelled
-    one may name a statement of the body: left out). None unless the clause's bytes hold one."""
-    text = clause.text or b""
-    if b"break" not in text and b"continue" not in text:
-        return [], []
+    one may name a statement of the body: left out)."""
     breaks: list[Node] = []
     continues: list[Node] = []
     stack = [(part, False) for part in parts]

@@ -16,8 +16,8 @@ class SinkCalls:
     and nowhere else). A call that made nothing would make a `report`, which changes what
     follows (`unsafe`: the body is read again)."""
 
-    #: per branch, its list (None: `.catch(f)`, which reads the sink itself, or an empty body)
-    lists: list[list[DispositionFacts]] | None = None
+    #: per branch, its list (none for `.catch(f)`, which reads the sink itself, or an empty body)
+    lists: list[list[DispositionFacts]] = field(default_factory=list)
     #: the callee's span -> its (branch, index) in the lists
     flips: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)
     unsafe: set[tuple[int, int]] = field(default_factory=set)
@@ -25,12 +25,11 @@ class SinkCalls:
     last: tuple[tuple[int, int], list[DispositionFacts]] | None = None
 
     def flip(self, span: tuple[int, int], at: int) -> None:
-        assert self.lists is not None
         self.flips.setdefault(span, []).append((len(self.lists), at))
 
     def under(self, sink: frozenset[tuple[int, int]]) -> list[list[DispositionFacts]] | None:
         """Each branch's list under `sink`; None when the body must be read again."""
-        if self.lists is None or not self.unsafe.isdisjoint(sink):
+        if not self.unsafe.isdisjoint(sink):
             return None
         lists = self.lists
         for span in sink & self.flips.keys():
