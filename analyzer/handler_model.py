@@ -37,6 +37,16 @@ class HandlerSource:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadTest:
+    """The test a helper makes of the value it is given, read from its body, stated on the caught
+    value itself (`e.code === "ENOENT"` for `isNotFound(e)`)."""
+
+    field: str | None
+    op: TestOp
+    value: str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
 class BranchTest:
     """What a branch of a handler tests of the caught value."""
 
@@ -45,6 +55,11 @@ class BranchTest:
     op: TestOp
     #: the literal compared with (a string, number, boolean or null), the class for `instanceof`
     value: str | int | float | bool | None
+    #: the helper whose result is compared, as written (`vt(e) === "EISDIR"`: `vt`, given `field`)
+    through: str | None = None
+    #: what the helper called (`through`, or a predicate's callee) tests, read from the body of the
+    #: function it resolves to by scope (docs/reference.md, "What a helper tests"); None unread
+    reads: ReadTest | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -215,4 +216,27 @@ def pip_scan(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     out = tmp_path_factory.mktemp("pip") / "scan"
     scan(python_trees.pip_tree(), out, "--jobs", "2")
+    return out
+
+
+def plain_tests(branches: Any) -> list[dict[str, Any] | None]:
+    """Each branch's test as `{field, op, value}`, checked to be made through no helper."""
+    out = []
+    for branch in branches:
+        test = branch["test"]
+        if test is not None:
+            assert test["through"] is None and test["reads"] is None, test
+            test = {key: test[key] for key in ("field", "op", "value")}
+        out.append(test)
+    return out
+
+
+def handlers_of_reads(factory: pytest.TempPathFactory, reads: dict[str, Path]) -> dict[str, list[dict[str, Any]]]:
+    """Each read's (a source and its builds) handler records, scanned with `--jobs 1`, in source order."""
+    out = {}
+    for read, path in reads.items():
+        scanned = factory.mktemp(read) / "scan"
+        scan(path, scanned, "--jobs", 1)
+        found = [json.loads(line) for line in (scanned / "handlers.jsonl").read_text().splitlines()]
+        out[read] = sorted(found, key=lambda h: h["offset"])
     return out

@@ -16,11 +16,10 @@ same dispositions each way."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
-from conftest import FIXTURES, scan
+from conftest import FIXTURES, handlers_of_reads
 
 FLOW = FIXTURES / "flow"
 READS = {"source": FLOW / "src" / "rejects.js", "esbuild": FLOW / "built" / "rejects.min.js",
@@ -97,14 +96,7 @@ def _written(branch: dict[str, object], wanted: list[str]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def handlers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, object]]]:
-    """Each read's handlers, in source order."""
-    out = {}
-    for read, path in READS.items():
-        scanned = tmp_path_factory.mktemp(read) / "scan"
-        scan(path, scanned, "--jobs", 1)
-        found = [json.loads(line) for line in (scanned / "handlers.jsonl").read_text().splitlines()]
-        out[read] = sorted(found, key=lambda h: h["offset"])  # type: ignore[arg-type, return-value]
-    return out
+    return handlers_of_reads(tmp_path_factory, READS)
 
 
 @pytest.fixture(scope="module")

@@ -19,10 +19,8 @@ fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes th
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import FIXTURES, scan
+from conftest import FIXTURES, handlers_of_reads
 
 FLOW = FIXTURES / "flow"
 READS = {"source": FLOW / "src" / "splits.js", "esbuild": FLOW / "built" / "splits.min.js",
@@ -86,13 +84,7 @@ BUILT_AS = {(read, "aTestThatFallsThroughEndsTheChain"): [(("code", "===", "EACC
 
 @pytest.fixture(scope="module")
 def handlers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, object]]]:
-    out = {}
-    for read, path in READS.items():
-        scanned = tmp_path_factory.mktemp(read) / "scan"
-        scan(path, scanned, "--jobs", 1)
-        records = [json.loads(line) for line in (scanned / "handlers.jsonl").read_text().splitlines()]
-        out[read] = sorted(records, key=lambda h: h["offset"])
-    return out
+    return handlers_of_reads(tmp_path_factory, READS)
 
 
 def _read(branch: dict[str, object]) -> tuple[object, list[str]]:

@@ -149,4 +149,4 @@ def test_names_declared_once_are_those_a_count_of_every_declaration_gives() -> N
            (7, 8, root, ((7, b"f"), (7, b"f"))), (8, 9, root, ((8, b"f"),))]
     counts = Counter(name for item in raw for _, name in item[3])
     oracle = {item[3][0][1]: at for at, item in enumerate(raw) if len(item[3]) == 1 and counts[item[3][0][1]] == 1}
-    assert sources._declared_once(raw) == oracle == {b"a": 0, b"e": 6}
+    assert sources.declared_once(raw) == oracle == {b"a": 0, b"e": 6}

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, SUMMARY, records, scan
+from conftest import FIXTURES, SUMMARY, plain_tests, records, scan
 from support.schemas import validate_file
 
 SOURCE = FIXTURES / "flow" / "src" / "flow.js"
@@ -83,7 +83,6 @@ def fallthrough(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict
 
 
 @pytest.mark.parametrize(("case", "kinds"), [
-    ("rethrowsUnlessItExists", ["rethrow", "swallow"]),  # if (codeOf(err) !== "EEXIST") throw err
     ("throwsOnBothArms", ["rethrow", "wrap"]),  # if (strict) throw err; else throw new Error(...)
     ("callsBackIfReady", ["callback", "swallow"]),  # ready && done(err)
     ("logsWhenVerbose", ["log", "swallow"]),  # if (verbose) console.error(err)
@@ -98,6 +97,14 @@ def fallthrough(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict
 def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
         fallthrough: dict[str, Any], case: str, kinds: list[str]) -> None:
     assert _kinds(_one(fallthrough, case)) == [kinds]
+
+
+def test_a_test_through_a_helper_splits_and_its_untested_branch_swallows(fallthrough: dict[str, Any]) -> None:
+    # if (codeOf(err) !== "EEXIST") throw err: the rest of the body runs nothing
+    handler = _one(fallthrough, "rethrowsUnlessItExists")
+    assert _kinds(handler) == [["rethrow"], ["swallow"]]
+    assert handler["branches"][0]["test"] == {"field": None, "op": "!==", "value": "EEXIST", "through": "codeOf",
+                                              "reads": None}
 
 
 def test_a_break_of_the_loop_drops_the_caught_value_on_each_test_that_leads_to_it(fallthrough: dict[str, Any]) -> None:
@@ -208,7 +215,7 @@ def test_a_callback_and_a_reject_name_what_they_call(by_case: dict[str, Any]) ->
 def test_each_test_of_the_caught_value_is_a_branch_and_the_rest_is_the_untested_branch(
         by_case: dict[str, Any], case: str, tests: list[Any], kinds: list[list[str]]) -> None:
     handler = _one(by_case, case)
-    assert [b["test"] for b in handler["branches"]] == tests
+    assert plain_tests(handler["branches"]) == tests
     assert _kinds(handler) == kinds
 
 

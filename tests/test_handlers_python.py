@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT, SUMMARY, records, run, scan, tree_bytes, write_tree
+from conftest import FIXTURES, ROOT, SUMMARY, plain_tests, records, run, scan, tree_bytes, write_tree
 
 TREE = FIXTURES / "python-handlers"
 HANDLERS = "handlers.jsonl"
@@ -209,14 +209,14 @@ def test_links_the_new_error_and_the_diagnostic(by_case: dict[str, list[dict[str
 
 def test_branches_on_tests_of_the_caught_value(by_case: dict[str, list[dict[str, Any]]]) -> None:
     errno_case = _one(by_case, "tests_errno")
-    assert [b["test"] for b in errno_case["branches"]] == [
+    assert plain_tests(errno_case["branches"]) == [
         {"field": "errno", "op": "==", "value": "errno.ENOENT"},
         {"field": None, "op": "instanceof", "value": "PermissionError"},
         None,
     ]
     assert _kinds(errno_case) == [[("return-value", None)], [("rethrow", None), ("log", None)], [("rethrow", None)]]
     code = _one(by_case, "tests_code")
-    assert [b["test"] for b in code["branches"]] == [{"field": "code", "op": "==", "value": 404}, None]
+    assert plain_tests(code["branches"]) == [{"field": "code", "op": "==", "value": 404}, None]
 
 
 @pytest.mark.parametrize(("case", "tests"), [
@@ -237,21 +237,21 @@ def test_a_local_holding_a_field_and_getattr_are_tests_of_the_field(by_case: dic
     `isinstance(exc.__cause__, X)` test the field; a local bound again (`if not code: code =
     errno.EIO`) may hold another value. A call given the caught value or a field of it alone is a
     `predicate` test, one given more does not split."""
-    assert [b["test"] for b in _one(by_case, case)["branches"]] == tests
+    assert plain_tests(_one(by_case, case)["branches"]) == tests
 
 
 def test_tests_in_a_row_whose_branches_leave_are_one_chain(by_case: dict[str, list[dict[str, Any]]]) -> None:
     """`if a: return` then `if b: raise`, an `elif` chain written as tests in a row, the statement
     between in the next test's branches; a test whose branch falls through ends the chain."""
     row = _one(by_case, "tests_in_a_row")
-    assert [b["test"] for b in row["branches"]] == [
+    assert plain_tests(row["branches"]) == [
         {"field": "errno", "op": "==", "value": "errno.ENOENT"},
         {"field": "errno", "op": "==", "value": "errno.EACCES"},
         None,
     ]
     assert _kinds(row) == [[("return-value", None)], [("wrap", "kept")], [("rethrow", None)]]
     through = _one(by_case, "tests_in_a_row_after_one_that_falls_through")
-    assert [b["test"] for b in through["branches"]] == [{"field": "errno", "op": "==", "value": "errno.ENOENT"}, None]
+    assert plain_tests(through["branches"]) == [{"field": "errno", "op": "==", "value": "errno.ENOENT"}, None]
 
 
 def test_summary_counts_and_jobs_give_the_same_bytes(scanned: Path, tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from analyzer.handler_model import (
     HandlerOwnerRow,
     MappedJavaScriptHandler,
     PythonDisposition,
+    ReadTest,
 )
 from analyzer.model import Callsite, Disposition, HandlerFinding, SourceBody
 from analyzer.reports.index import PAGE_LIMIT, cell
@@ -160,8 +161,23 @@ _TESTS_HEADER = ["test", "handlers", "P / D / U", "then", "where"]
 
 
 def test_text(test: BranchTest) -> str:
-    """A test as code reads it: `e.code === "ENOENT"`, `e instanceof X`, `!e.code`."""
-    subject = "e" if test.field is None else f"e.{test.field}"
+    """A test as code reads it: `e.code === "ENOENT"`, `e instanceof X`, `!e.code`; through a
+    helper whose body was read, what it reads and then the call (`e.code === "ENOENT" via or(e)`)."""
+    if test.reads is None:
+        return _test_text(test)
+    # `via vt(e)` for `vt(e) === "EISDIR"`: the comparison is the read test's own
+    via = f"{test.through}({_subject(test)})" if test.through is not None else _test_text(test)
+    return f"{_test_text(test.reads)} via {via}"
+
+
+def _subject(test: BranchTest | ReadTest) -> str:
+    return "e" if test.field is None else f"e.{test.field}"
+
+
+def _test_text(test: BranchTest | ReadTest) -> str:
+    subject = _subject(test)
+    if isinstance(test, BranchTest) and test.through is not None:
+        subject = f"{test.through}({subject})"
     value = test.value if test.op in ("instanceof", "!instanceof") else orjson.dumps(test.value).decode()
     if test.op == "truthy":
         return subject

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from analyzer.javascript.handlers.sources import _declared_once, _function_of
+from analyzer.javascript.handlers.sources import _function_of, declared_once
 from analyzer.javascript.occurrences import RawItem
 from analyzer.javascript.syntax import FUNCTION_TYPES
 
@@ -24,7 +24,7 @@ def may_throw(tree_root: Node, raw: list[RawItem]) -> set[bytes]:
                 starts.add(above.start_byte)
         stack.extend(node.named_children)
     out = set()
-    for name, position in _declared_once(raw).items():
+    for name, position in declared_once(raw).items():
         function = _function_of(raw[position][2])
         if function is not None and function.start_byte in starts:
             out.add(name)
@@ -35,7 +35,7 @@ def may_be_hot(raw: list[RawItem], throwing: set[bytes]) -> set[bytes]:
     """`throwing` and the top-level functions `_Graph` would take with a call of one of them
     anywhere in their code: `_Graph.is_hot`'s names are a subset."""
     out = set(throwing)
-    for name, position in _declared_once(raw).items():
+    for name, position in declared_once(raw).items():
         function = _function_of(raw[position][2])
         stack = [function] if function is not None else []
         while stack:

@@ -16,10 +16,11 @@ _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", 
 _COMPARISONS: dict[str, TestOp] = {"===": "===", "!==": "!==", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
                                    ">": ">", ">=": ">="}
 _FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
-_NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": "==", "instanceof": "!instanceof",
+NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": "==", "instanceof": "!instanceof",
                                   "truthy": "falsy", "includes": "!includes", "startsWith": "!startsWith",
                                   "endsWith": "!endsWith", "!includes": "includes", "!startsWith": "startsWith",
                                   "!endsWith": "endsWith", "predicate": "!predicate", "!predicate": "predicate"}
+_PREDICATES = frozenset({"predicate", "!predicate"})
 _STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
 
 #: whether an identifier is the caught value (`Body._is_caught`: by its binding, not its name alone);
@@ -160,7 +161,11 @@ def _if_chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]
 
 def _switch(statement: Node, caught: Caught) -> list[_Split] | None:
     value, body = statement.child_by_field_name("value"), statement.child_by_field_name("body")
-    path = field_of(without_parentheses(value), caught) if value is not None else None
+    subject = without_parentheses(value) if value is not None else None
+    path = field_of(subject, caught) if subject is not None else None
+    through = None
+    if path is None and subject is not None and (helper := _helper_call(subject, caught)) is not None:
+        through, path = helper[0], (True, helper[1])  # `switch (code(e))`
     if path is None or body is None:
         return None
     cases = named(body)
@@ -172,7 +177,7 @@ def _switch(statement: Node, caught: Caught) -> list[_Split] | None:
             ok, constant = literal_value(without_parentheses(literal)) if literal is not None else (False, None)
             if not ok:
                 return None
-            test: BranchTest | None = BranchTest(path[1], "===", constant)
+            test: BranchTest | None = BranchTest(path[1], "===", constant, through)
         elif case.type == "switch_default":
             has_default, test = True, None
         else:
@@ -216,12 +221,12 @@ def test_of(condition: Node, caught: Caught) -> BranchTest | None:
     argument = node.child_by_field_name("argument") if node.type == "unary_expression" else None
     if argument is not None and operator_of(node) == "!":
         inner = test_of(argument, caught)
-        negated = _NEGATED.get(inner.op) if inner is not None else None
+        negated = NEGATED.get(inner.op) if inner is not None else None
         if inner is None or negated is None:
             if inner is not None and inner.op == "falsy":
                 return BranchTest(inner.field, "truthy", None)
             return None
-        return BranchTest(inner.field, negated, inner.value)
+        return BranchTest(inner.field, negated, inner.value, inner.through)
     if node.type == "binary_expression":
         return _guarded(node, caught) if operator_of(node) == "&&" else _comparison(node, caught)
     if node.type == "call_expression":
@@ -239,8 +244,11 @@ def _guarded(node: Node, caught: Caught) -> BranchTest | None:
     test = test_of(right, caught) if right is not None and guard is not None else None
     if test is None or guard is None:
         return None
-    prefix = guard[1]
-    return test if prefix is None or (test.field is not None and test.field.startswith(prefix + ".")) else None
+    prefix, field = guard[1], test.field
+    if prefix is None or (field is not None and field.startswith(prefix + ".")):
+        return test
+    # `e.response && isRetryable(e.response)`: a helper given the field the guard asks for
+    return test if field == prefix and (test.through is not None or test.op in _PREDICATES) else None
 
 
 def _comparison(node: Node, caught: Caught) -> BranchTest | None:
@@ -259,7 +267,33 @@ def _comparison(node: Node, caught: Caught) -> BranchTest | None:
     if path is None:
         path, (ok, value) = field_of(right, caught), literal_value(left)
         op = _FLIPPED.get(op, op)
-    return BranchTest(path[1], op, value) if path is not None and ok else None
+    if path is not None:
+        return BranchTest(path[1], op, value) if ok else None
+    return _through(left, right, op, caught)
+
+
+def _through(left: Node, right: Node, op: TestOp, caught: Caught) -> BranchTest | None:
+    """`code(e) === "ENOENT"`: what a call given the caught value (or a field of it) as its one
+    argument returns, compared with a literal; `through` is the callee as written."""
+    for called, other, as_written in ((left, right, op), (right, left, _FLIPPED.get(op, op))):
+        ok, value = literal_value(other)
+        helper = _helper_call(called, caught) if ok else None
+        if helper is not None:
+            return BranchTest(helper[1], as_written, value, helper[0])
+    return None
+
+
+def _helper_call(node: Node, caught: Caught) -> tuple[str, str | None] | None:
+    """(callee as written, the argument's field path) of a call given the caught value or a field
+    of it as its one argument, the callee a name or a property read (no computed callee)."""
+    if node.type != "call_expression":
+        return None
+    callee = node.child_by_field_name("function")
+    arguments = named(node.child_by_field_name("arguments"))
+    if callee is None or callee.type not in ("identifier", "member_expression") or len(arguments) != 1:
+        return None
+    path = field_of(arguments[0], caught)
+    return (short(callee), path[1]) if path is not None else None
 
 
 def _string_test(call: Node, caught: Caught) -> BranchTest | None:
@@ -281,12 +315,8 @@ def _predicate(call: Node, caught: Caught) -> BranchTest | None:
     """`isNotFound(e)`, `or(e)`, `codes.has(e.code)`: a call given the caught value, or a field of
     it, as its one argument decides; `value` is the callee as written. A call given more (which
     the test would not show), or of a computed callee, does not split."""
-    callee = call.child_by_field_name("function")
-    arguments = named(call.child_by_field_name("arguments"))
-    if callee is None or callee.type not in ("identifier", "member_expression") or len(arguments) != 1:
-        return None
-    path = field_of(arguments[0], caught)
-    return BranchTest(path[1], "predicate", short(callee)) if path is not None else None
+    helper = _helper_call(call, caught)
+    return BranchTest(helper[1], "predicate", helper[0]) if helper is not None else None
 
 
 def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:

@@ -246,14 +246,14 @@ def _awaited(call: Node) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class _Items:
-    """A listing's item starts and its names declared once (`_declared_once`)."""
+    """A listing's item starts and its names declared once (`declared_once`)."""
 
     starts: list[int]
     once: dict[bytes, int]
 
     @staticmethod
     def of(raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes], ...]]]) -> _Items:
-        return _Items([item[0] for item in raw], _declared_once(raw))
+        return _Items([item[0] for item in raw], declared_once(raw))
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,7 +402,7 @@ class _TreeGraph(_Graph):
         return found
 
 
-def _declared_once(raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes], ...]]]) -> dict[bytes, int]:
+def declared_once(raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes], ...]]]) -> dict[bytes, int]:
     """The names declared once in the listing, by an item that declares nothing else -> the
     item's position; one pass (-1 marks a name declared more than once or beside others)."""
     seen: dict[bytes, int] = {}

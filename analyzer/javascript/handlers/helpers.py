@@ -1,0 +1,325 @@
+"""What a helper tests (docs/reference.md, "What a helper tests"): a branch's test made through a
+call, `isNotFound(e)` or `code(e) === "ENOENT"`, stated on the caught value itself when the
+callee resolves by scope to a top-level function whose body is one of the read forms. Read after
+the merge from the unit's items and bytes, with no tree of the unit: a helper's bytes are parsed
+alone, so a unit read whole and one read in slices read the same."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from tree_sitter import Node, Parser
+
+from analyzer.facts import HandlerFacts
+from analyzer.handler_model import BranchTest, ReadTest
+from analyzer.javascript.handlers.branches import NEGATED, field_of, literal_value, test_of
+from analyzer.javascript.handlers.shapes import named, operator_of
+from analyzer.javascript.handlers.sources import declared_once
+from analyzer.javascript.syntax import new_parser, text, without_parentheses
+
+#: helpers read through helpers (`or(e)` returns `vt(e) === "ENOENT"`, `vt` reads `code`)
+MAX_DEPTH = 3
+#: a helper's item longer than this is not read
+MAX_BYTES = 2048
+_PREDICATES = frozenset({"predicate", "!predicate"})
+#: the comparisons an accessor's result can be read through: its `undefined` when a guard fails
+#: equals no string or number, so `===` and `!==` say the same of the field
+_STRICT = frozenset({"===", "!=="})
+_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
+_NOTHING = frozenset({"undefined"})
+
+Row = tuple[int, int, object, tuple[tuple[int, bytes], ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Accessor:
+    """A helper that returns a field of its parameter (or undefined when its guards fail)."""
+
+    field: str
+    #: the type a guard asks the field to have (`typeof e.code === "string"`), None: no such guard
+    typeof: str | None
+
+
+def with_reads(handlers: list[HandlerFacts], source: bytes, raw: Sequence[Row],
+               shadowed: frozenset[tuple[int, bytes]]) -> list[HandlerFacts]:
+    """The handlers, each test through a helper given what the helper tests (`BranchTest.reads`)."""
+    helpers: _Helpers | None = None
+    out = []
+    for handler in handlers:
+        branches = list(handler.branches)
+        for at, branch in enumerate(branches):
+            test = branch.test
+            if test is None or (test.through is None and test.op not in _PREDICATES):
+                continue
+            helpers = helpers or _Helpers(source, raw, shadowed)
+            reads = helpers.read(test, handler.offset, 0)
+            if reads is not None:
+                branches[at] = replace(branch, test=replace(test, reads=reads))
+        out.append(replace(handler, branches=tuple(branches)) if branches != list(handler.branches) else handler)
+    return out
+
+
+class _Helpers:
+    """The unit's top-level functions a test calls, each read once."""
+
+    def __init__(self, source: bytes, raw: Sequence[Row], shadowed: frozenset[tuple[int, bytes]]) -> None:
+        self.source, self.raw, self.shadowed = source, raw, shadowed
+        self.starts = [item[0] for item in raw]
+        self.once = declared_once(raw)
+        self._read: dict[int, ReadTest | _Accessor | None] = {}
+        self._parser: Parser | None = None
+
+    def read(self, test: BranchTest, at: int, depth: int) -> ReadTest | None:
+        """What `test`, made at `at`, tests through its helper, on the value the test gives it."""
+        callee = test.through if test.through is not None else test.value
+        if not isinstance(callee, str) or depth >= MAX_DEPTH:
+            return None
+        position = self._resolve(callee, at)
+        found = self._summary(position, depth) if position is not None else None
+        if test.through is not None:
+            value = test.value
+            if not isinstance(found, _Accessor) or test.op not in _STRICT or isinstance(value, bool) \
+                    or not isinstance(value, (str, int, float)):
+                return None
+            if found.typeof is not None and found.typeof != ("string" if isinstance(value, str) else "number"):
+                return None
+            return ReadTest(_joined(test.field, found.field), test.op, value)
+        if isinstance(found, _Accessor):  # `if (code(e))`: the field is truthy, when no guard asks its type
+            found = ReadTest(found.field, "truthy", None) if found.typeof is None else None
+        if found is None:
+            return None
+        op = found.op if test.op == "predicate" else NEGATED.get(found.op, "truthy" if found.op == "falsy" else None)
+        return ReadTest(_joined(test.field, found.field), op, found.value) if op is not None else None
+
+    def _resolve(self, callee: str, at: int) -> int | None:
+        """The item position of the top-level function `callee` names at `at`: declared once, by an
+        item declaring nothing else, and no local of its name in the item `at` lies in."""
+        name = callee.encode()
+        if not name or not _NAME.issuperset(name) or name[0] in b"0123456789":
+            return None
+        position = self.once.get(name)
+        here = bisect.bisect_right(self.starts, at) - 1
+        if position is None or here < 0 or at >= self.raw[here][1] or (here, name) in self.shadowed:
+            return None
+        return position
+
+    def _summary(self, position: int, depth: int) -> ReadTest | _Accessor | None:
+        if position in self._read:
+            return self._read[position]
+        self._read[position] = None  # a helper that calls itself reads nothing
+        found = None
+        function = self._function(position)
+        if function is not None:
+            param, statements, expression = function
+            found = _body_reads(statements, expression, param,
+                                lambda test: self.read(test, self.raw[position][0], depth + 1))
+        self._read[position] = found
+        return found
+
+    def _function(self, position: int) -> tuple[bytes, list[Node], Node | None] | None:
+        """(parameter, body statements, an arrow's expression body) of a plain function of one named
+        parameter, the item parsed alone: `function f(e) {...}`, or `const f = function (e) {...}` /
+        `(e) => ...`. Its body holds no function (whose parameter could hide this one's)."""
+        start, end = self.raw[position][0], self.raw[position][1]
+        data = self.source[start:end]
+        if end - start > MAX_BYTES or not (data.startswith(b"function") or self._const(start)):
+            return None
+        self._parser = self._parser or new_parser()
+        root = self._parser.parse(data).root_node
+        if root.has_error or root.named_child_count != 1:
+            return None
+        node = root.named_children[0]
+        if node.type == "expression_statement":  # a declarator, `f=(e)=>...`
+            node = named(node)[0] if node.named_child_count == 1 else node
+            if node.type != "assignment_expression" or (value := node.child_by_field_name("right")) is None:
+                return None
+            node = without_parentheses(value)
+        if node.type not in ("function_declaration", "function_expression", "arrow_function"):
+            return None
+        first, param, body = node.child(0), _one_parameter(node), node.child_by_field_name("body")
+        if param is None or body is None or (first is not None and first.type == "async") or b"*" in _head(node):
+            return None
+        inner = body.text or b""
+        if b"function" in inner or b"=>" in inner:
+            return None
+        if body.type == "statement_block":
+            return param, named(body), None
+        return param, [], body
+
+    def _const(self, start: int) -> bool:
+        """Whether the declarator at `start` is the first of a `const` declaration."""
+        at = start
+        while at > 0 and self.source[at - 1] in b" \t\r\n":
+            at -= 1
+        return self.source[max(0, at - 5):at] == b"const" and (at < 6 or self.source[at - 6] not in _NAME)
+
+
+def _head(function: Node) -> bytes:
+    """A function's bytes before its parameters (`function*` says a generator)."""
+    parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    return (function.text or b"")[:parameters.start_byte - function.start_byte] if parameters is not None else b""
+
+
+def _one_parameter(function: Node) -> bytes | None:
+    single = function.child_by_field_name("parameter")  # `e => ...`
+    if single is not None:
+        return single.text if single.type == "identifier" else None
+    parameters = named(function.child_by_field_name("parameters"))
+    return parameters[0].text if len(parameters) == 1 and parameters[0].type == "identifier" else None
+
+
+def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
+                through: Callable[[BranchTest], ReadTest | None]) -> ReadTest | _Accessor | None:
+    """What a helper's body (its statements, or an arrow's `expression`) says of its parameter:
+    `return <a test of it>` (a `ReadTest`; a test through another helper read through it), or a
+    field of it returned alone or when guards that the field's having a value implies hold (`if
+    (e && typeof e === "object" && "code" in e) return e.code; return`, `return e ? e.code : void
+    0`): an `_Accessor`."""
+    statements = [s for s in statements if s.type != "empty_statement"]
+    value: Node | None = expression
+    if expression is not None:
+        pass
+    elif len(statements) == 1 and statements[0].type == "return_statement":
+        value = _returned(statements[0])
+    elif statements and len(statements) <= 2 and statements[0].type == "if_statement" \
+            and (len(statements) == 1 or _returns_nothing(statements[1])):  # minifiers drop the `return;`
+        condition = statements[0].child_by_field_name("condition")
+        then = statements[0].child_by_field_name("consequence")
+        if statements[0].child_by_field_name("alternative") is not None or condition is None or then is None:
+            return None
+        consequence = named(then) if then.type == "statement_block" else [then]
+        if len(consequence) != 1 or consequence[0].type != "return_statement":
+            return None
+        returned = _returned(consequence[0])
+        return _accessor(returned, condition, param) if returned is not None else None
+    else:
+        return None
+    if value is None:
+        return None
+    value = without_parentheses(value)
+    if value.type == "ternary_expression":
+        condition, chosen, other = (value.child_by_field_name(f) for f in ("condition", "consequence", "alternative"))
+        if condition is None or chosen is None or other is None or not _nothing(other):
+            return None
+        return _accessor(chosen, condition, param)
+    accessor = _accessor(value, None, param)
+    if accessor is not None:
+        return accessor
+    test = test_of(value, _caught(param))
+    if test is None:
+        return None
+    if test.through is not None or test.op in _PREDICATES:
+        return through(test)
+    return ReadTest(test.field, test.op, test.value)
+
+
+def _caught(param: bytes) -> Callable[[Node], bool]:
+    """The parameter as the caught value (no function inside the body can hide it)."""
+    return lambda node: node.text == param
+
+
+def _returned(statement: Node) -> Node | None:
+    values = named(statement)
+    return values[0] if len(values) == 1 else None
+
+
+def _returns_nothing(statement: Node) -> bool:
+    if statement.type != "return_statement":
+        return False
+    values = named(statement)
+    return not values or _nothing(values[0])
+
+
+def _nothing(node: Node) -> bool:
+    """`undefined`, `void 0`: what a failed guard returns."""
+    node = without_parentheses(node)
+    if node.type == "undefined" or (node.type == "identifier" and text(node) in _NOTHING):
+        return True
+    argument = node.child_by_field_name("argument") if node.type == "unary_expression" else None
+    return argument is not None and operator_of(node) == "void" and literal_value(argument)[0]
+
+
+def _accessor(value: Node, guard: Node | None, param: bytes) -> _Accessor | None:
+    """The field `value` reads of the parameter, when every guard atom is one its having a
+    value implies: the parameter or a field on the way there truthy or not null, `typeof e ===
+    "object"`, `"code" in e`, `typeof e.code === "string"` (the type kept)."""
+    path = field_of(value, _caught(param))
+    if path is None or path[1] is None:
+        return None
+    field = path[1]
+    typeof: str | None = None
+    atoms = _conjuncts(guard) if guard is not None else []
+    for atom in atoms:
+        kind = _guard_atom(atom, param, field)
+        if kind is None:
+            return None
+        if kind != "":
+            typeof = kind
+    return _Accessor(field, typeof)
+
+
+def _conjuncts(node: Node) -> list[Node]:
+    node = without_parentheses(node)
+    if node.type == "binary_expression" and operator_of(node) == "&&":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and right is not None:
+            return _conjuncts(left) + _conjuncts(right)
+    return [node]
+
+
+def _guard_atom(atom: Node, param: bytes, field: str) -> str | None:
+    """"" for a guard the field's having a value implies, the type name for `typeof <field> ===
+    "<type>"`, None for any other."""
+    caught = _caught(param)
+
+    def on_the_way(node: Node) -> bool:  # the parameter, or a field the path goes through
+        path = field_of(node, caught)
+        return path is not None and (path[1] is None or field.startswith(path[1] + "."))
+
+    if on_the_way(atom):
+        return ""
+    if atom.type != "binary_expression":
+        return None
+    operator = operator_of(atom)
+    left, right = atom.child_by_field_name("left"), atom.child_by_field_name("right")
+    if left is None or right is None:
+        return None
+    left, right = without_parentheses(left), without_parentheses(right)
+    if operator == "in":
+        ok, key = literal_value(left)
+        inside = field_of(right, caught)
+        if not ok or not isinstance(key, str) or inside is None:
+            return None
+        reached = key if inside[1] is None else f"{inside[1]}.{key}"
+        return "" if field == reached or field.startswith(reached + ".") else None
+    if operator in ("!=", "!=="):
+        for subject, other in ((left, right), (right, left)):
+            path = field_of(subject, caught)
+            if (on_the_way(subject) or (path is not None and path[1] == field)) \
+                    and (_nothing(other) or literal_value(other) == (True, None)):
+                return ""
+        return None
+    if operator in ("===", "=="):  # `typeof` gives a string: both say the same
+        for subject, other in ((left, right), (right, left)):
+            ok, kind = literal_value(other)
+            argument = subject.child_by_field_name("argument") if subject.type == "unary_expression" else None
+            if not ok or argument is None or operator_of(subject) != "typeof":
+                continue
+            path = field_of(without_parentheses(argument), caught)
+            if path is not None and kind == "object" and (path[1] is None or field.startswith(path[1] + ".")):
+                return ""
+            if path is not None and path[1] == field and kind in ("string", "number"):
+                return str(kind)
+        return None
+    return None
+
+
+def _joined(given: str | None, read: str | None) -> str | None:
+    """The field a helper given `given` (None: the caught value) reads as `read`, on the caught value."""
+    if given is None or read is None:
+        return read if given is None else given
+    return f"{given}.{read}"
+
+

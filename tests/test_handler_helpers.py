@@ -1,0 +1,87 @@
+"""What a helper tests (docs/reference.md, "What a helper tests"): a branch's test made through a
+call of a top-level function of one parameter (`isNotFound(e)`, `errorCode(e) === "EISDIR"`,
+`switch (errorCode(e))`) is read from the function's body and stated on the caught value
+(`reads`): a test of its parameter, or a field of it returned under guards that the field's
+having a value implies, through helpers of helpers. Not read: a helper that tests two values, a
+loose comparison of an accessor, a literal of a type its guard excludes, a name the handler's
+function declares. Driven through `erratlas scan` on fixtures/flow/src/helpers.js and its
+esbuild and terser builds, which rename every helper and drop the accessor's `return
+undefined`."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FIXTURES, handlers_of_reads, scan
+
+FLOW = FIXTURES / "flow"
+READS = {"source": FLOW / "src" / "helpers.js", "esbuild": FLOW / "built" / "helpers.min.js",
+         "terser": FLOW / "built" / "helpers.terser.min.js"}
+_NOT_FOUND = ("code", "===", "ENOENT")
+
+#: each exported function in order: each branch's (field, op, value or the helper's name as written
+#: in the source, through a helper, reads) or None, and its dispositions
+CASES = [
+    ("aPredicateThroughAnAccessor", [((None, "predicate", "isNotFound", False, _NOT_FOUND), ["return-value"]),
+                                     (None, ["rethrow"])]),
+    ("aNegatedPredicate", [((None, "!predicate", "isNotFound", False, ("code", "!==", "ENOENT")), ["rethrow"]),
+                           (None, ["return-value"])]),
+    ("anAccessorCompared", [((None, "===", "EISDIR", True, ("code", "===", "EISDIR")), ["return-value"]),
+                            (None, ["rethrow"])]),
+    ("aSwitchOnAnAccessor", [((None, "===", "EACCES", True, ("code", "===", "EACCES")), ["return-value"]),
+                             ((None, "===", "EPERM", True, ("code", "===", "EPERM")), ["return-value"]),
+                             (None, ["rethrow"])]),
+    ("anArrowPredicate", [((None, "predicate", "isTimeout", False, ("name", "===", "TimeoutError")),
+                           ["return-value"]), (None, ["rethrow"])]),
+    ("anAccessorOfAGuardedField", [(("response", "===", 404, True, ("response.status", "===", 404)),
+                                    ["return-value"]), (None, ["rethrow"])]),
+    ("aHelperOfTwoValuesIsNotRead", [((None, "predicate", "isMissingOrDenied", False, None), ["return-value"]),
+                                     (None, ["rethrow"])]),
+    ("aLooseComparisonIsNotRead", [((None, "==", "ENOENT", True, None), ["return-value"]), (None, ["rethrow"])]),
+    ("aTypeTheGuardExcludesIsNotRead", [((None, "===", "-2", True, None), ["return-value"]), (None, ["rethrow"])]),
+    ("aTypeTheGuardAsksIsRead", [((None, "===", -2, True, ("errno", "===", -2)), ["return-value"]),
+                                 (None, ["rethrow"])]),
+    ("aLocalOfTheHelpersNameIsNotRead", [((None, "===", "ENOENT", True, None), ["return-value"]),
+                                         (None, ["rethrow"])]),
+    ("again", [(None, ["return-value"])]),
+]
+
+
+@pytest.fixture(scope="module")
+def handlers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, object]]]:
+    return handlers_of_reads(tmp_path_factory, READS)
+
+
+def _read(branch: dict[str, object], read: str, expected: object) -> tuple[object, list[str]]:
+    test = branch["test"]
+    kinds = [d["kind"] for d in branch["dispositions"]]  # type: ignore[attr-defined]
+    if test is None:
+        return None, kinds
+    assert isinstance(test, dict)
+    value = test["value"]
+    if read != "source" and "predicate" in test["op"]:  # the builds rename the helper: the source's name
+        assert isinstance(expected, tuple) and isinstance(value, str) and len(value) <= 2
+        value = expected[2]
+    reads = test["reads"]
+    return (test["field"], test["op"], value, test["through"] is not None,
+            None if reads is None else (reads["field"], reads["op"], reads["value"])), kinds
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+@pytest.mark.parametrize(("at", "case"), list(enumerate(name for name, _ in CASES)), ids=[n for n, _ in CASES])
+def test_each_test_through_a_helper_reads_what_its_body_tests(
+        handlers: dict[str, list[dict[str, object]]], read: str, at: int, case: str) -> None:
+    assert len(handlers[read]) == len(CASES)
+    expected = CASES[at][1]
+    got = [_read(branch, read, want[0]) for branch, want in
+           zip(handlers[read][at]["branches"], expected, strict=False)]  # type: ignore[call-overload]
+    assert got == expected
+
+
+def test_the_flow_page_states_what_a_helper_reads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    scanned = tmp_path / "scan"
+    scan(READS["source"], scanned, "--jobs", 1)
+    page = (scanned / "index" / "flow-tests-01.md").read_text()  # the field -> decision table
+    assert 'e.code === "ENOENT" via isNotFound(e)' in page
+    assert 'e.code === "EISDIR" via errorCode(e) |' in page
+    assert 'errorCode(e) == "ENOENT" |' in page  # not read: as written
+    assert "isMissingOrDenied(e)" in page and "via isMissingOrDenied" not in page
