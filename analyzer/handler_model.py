@@ -36,6 +36,10 @@ class HandlerSource:
     hops: int = 0
 
 
+#: what a test compares with: a literal, a class as written, or for `in` the literals in order
+TestValue = str | int | float | bool | tuple[str | int | float | bool | None, ...] | None
+
+
 @dataclass(frozen=True, slots=True)
 class ReadTest:
     """The test a helper makes of the value it is given, read from its body, stated on the caught
@@ -43,7 +47,7 @@ class ReadTest:
 
     field: str | None
     op: TestOp
-    value: str | int | float | bool | None
+    value: TestValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +57,9 @@ class BranchTest:
     #: the property path tested (`code`, `response.status`), None for the value itself
     field: str | None
     op: TestOp
-    #: the literal compared with (a string, number, boolean or null), the class for `instanceof`
-    value: str | int | float | bool | None
+    #: the literal compared with (a string, number, boolean or null), the class for `instanceof`,
+    #: the literals for `in` (`["ENOENT", "EACCES"].includes(e.code)`)
+    value: TestValue
     #: the helper whose result is compared, as written (`vt(e) === "EISDIR"`: `vt`, given `field`)
     through: str | None = None
     #: what the helper called (`through`, or a predicate's callee) tests, read from the body of the

@@ -1,12 +1,13 @@
 """What a helper tests (docs/reference.md, "What a helper tests"): a branch's test made through a
 call of a top-level function of one parameter (`isNotFound(e)`, `errorCode(e) === "EISDIR"`,
 `switch (errorCode(e))`) is read from the function's body and stated on the caught value
-(`reads`): a test of its parameter, or a field of it returned under guards that the field's
-having a value implies, through helpers of helpers. Not read: a helper that tests two values, a
-loose comparison of an accessor, a literal of a type its guard excludes, a name the handler's
-function declares. Driven through `erratlas scan` on fixtures/flow/src/helpers.js and its
-esbuild and terser builds, which rename every helper and drop the accessor's `return
-undefined`."""
+(`reads`): a test of its parameter (after guards the test implies; `||` of one value's literals
+as `in`; of a local holding a field or an accessor's result), or a field of it returned under
+guards that the field's having a value implies, through helpers of helpers. `[...].includes(e.code)`
+is `in`. Not read: a helper of a `Set`, a loose comparison of an accessor, a literal of a type its
+guard excludes, a name the handler's function declares. Driven through `erratlas scan` on
+fixtures/flow/src/helpers.js and its esbuild and terser builds, which rename every helper and
+drop the accessor's `return undefined`."""
 
 from __future__ import annotations
 
@@ -34,14 +35,22 @@ CASES = [
                            ["return-value"]), (None, ["rethrow"])]),
     ("anAccessorOfAGuardedField", [(("response", "===", 404, True, ("response.status", "===", 404)),
                                     ["return-value"]), (None, ["rethrow"])]),
-    ("aHelperOfTwoValuesIsNotRead", [((None, "predicate", "isMissingOrDenied", False, None), ["return-value"]),
-                                     (None, ["rethrow"])]),
+    ("aHelperOfASetIsNotRead", [((None, "predicate", "isMissingOrDenied", False, None), ["return-value"]),
+                                (None, ["rethrow"])]),
     ("aLooseComparisonIsNotRead", [((None, "==", "ENOENT", True, None), ["return-value"]), (None, ["rethrow"])]),
     ("aTypeTheGuardExcludesIsNotRead", [((None, "===", "-2", True, None), ["return-value"]), (None, ["rethrow"])]),
     ("aTypeTheGuardAsksIsRead", [((None, "===", -2, True, ("errno", "===", -2)), ["return-value"]),
                                  (None, ["rethrow"])]),
     ("aLocalOfTheHelpersNameIsNotRead", [((None, "===", "ENOENT", True, None), ["return-value"]),
                                          (None, ["rethrow"])]),
+    ("aHelperOfALocalOfTheAccessor", [((None, "predicate", "isGone", False, ("code", "in", ["ENOENT", "ENOTDIR"])),
+                                       ["return-value"]), (None, ["rethrow"])]),
+    ("aHelperOfALocalOfTheField", [((None, "!predicate", "isRetryable", False, ("status", "!in", [429, 503])),
+                                    ["rethrow"]), (None, ["return-value"])]),
+    ("aGuardedTestOfTheField", [((None, "predicate", "isTooLarge", False, ("code", "===", "ERR_TOO_LARGE")),
+                                 ["return-value"]), (None, ["rethrow"])]),
+    ("anArrayOfLiteralsIncludesTheField", [(("code", "in", ["ENOENT", "ENOTDIR"], False, None), ["return-value"]),
+                                           (None, ["rethrow"])]),
     ("again", [(None, ["return-value"])]),
 ]
 

@@ -230,6 +230,7 @@ def test_branches_on_tests_of_the_caught_value(by_case: dict[str, list[dict[str,
     ("a_predicate_given_more_does_not_split", [None]),
     ("tests_either_value", [{"field": "errno", "op": "==", "value": "errno.ENOENT"},
                             {"field": "errno", "op": "==", "value": "errno.ENOTDIR"}, None]),
+    ("tests_membership", [{"field": "errno", "op": "!in", "value": ["errno.ENOENT", "errno.ENOTDIR"]}, None]),
 ])
 def test_a_local_holding_a_field_and_getattr_are_tests_of_the_field(by_case: dict[str, list[dict[str, Any]]],
                                                                      case: str, tests: list[object]) -> None:

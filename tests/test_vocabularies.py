@@ -29,6 +29,8 @@ ENUMERATIONS = [
     ("handler-1.json", ("properties", "sources", "items", "properties", "via", "enum"), model.SourceVia),
     ("handler-1.json", ("properties", "branches", "items", "properties", "test", "anyOf", 0, "properties", "op",
                         "enum"), model.TestOp),
+    ("handler-1.json", ("properties", "branches", "items", "properties", "test", "anyOf", 0, "properties", "reads",
+                        "anyOf", 0, "properties", "op", "enum"), model.TestOp),
     ("handler-1.json", ("properties", "branches", "items", "properties", "dispositions", "items", "properties",
                         "kind", "enum"), model.Disposition),
     ("handler-1.json", ("properties", "branches", "items", "properties", "dispositions", "items", "properties",

@@ -23,6 +23,7 @@ from analyzer.python.calls import call_target
 from analyzer.python.collected import Candidate
 from analyzer.python.fallthrough import Fallthrough
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
+from analyzer.python.literals import NOT_LITERAL, literal
 from analyzer.python.raised import constructions, makes_message
 from analyzer.python.raised import statements_of as _statements
 from analyzer.python.reading import Reading, getattr_field, held_fields
@@ -51,12 +52,12 @@ _COMPARISONS: dict[type, TestOp] = {
 _FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATED: dict[TestOp, TestOp] = {"==": "!=", "!=": "==", "===": "!==", "!==": "===", "instanceof": "!instanceof",
                                   "!instanceof": "instanceof", "truthy": "falsy", "falsy": "truthy", "<": ">=",
-                                  "<=": ">", ">": "<=", ">=": "<", "predicate": "!predicate", "!predicate": "predicate"}
-_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+                                  "<=": ">", ">": "<=", ">=": "<", "predicate": "!predicate", "!predicate": "predicate",
+                                  "in": "!in", "!in": "in"}
 _SPACE = re.compile(r"\s+")
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
 _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
-_NOT_CAUGHT = object()
+_NOT_CAUGHT = NOT_LITERAL  # no field of the caught value, no literal
 
 
 class HandlerReader:
@@ -215,14 +216,16 @@ class _Body:
             return None
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             comparison = test.comparisons[0]
+            if isinstance(comparison.operator, (cst.In, cst.NotIn)):  # `e.errno in (ENOENT, EACCES)`
+                return self._in(test.left, comparison)
             op = _COMPARISONS.get(type(comparison.operator))
             if op is None:
                 return None
             left, right = test.left, comparison.comparator
-            field, value = self._field(left), _literal(right)
+            field, value = self._field(left), literal(right)
             if field is not _NOT_CAUGHT and value is not _NOT_CAUGHT:
                 return BranchTest(field, op, value)  # type: ignore[arg-type]
-            field, value = self._field(right), _literal(left)
+            field, value = self._field(right), literal(left)
             if field is not _NOT_CAUGHT and value is not _NOT_CAUGHT:
                 return BranchTest(field, _FLIPPED.get(op, op), value)  # type: ignore[arg-type]
             return None
@@ -234,6 +237,17 @@ class _Body:
             field = self._field(test.args[0].value)
             return BranchTest(field, "predicate", dotted(test.func)) if field is not _NOT_CAUGHT else None  # type: ignore[arg-type]
         return None
+
+    def _in(self, left: cst.BaseExpression, comparison: cst.ComparisonTarget) -> BranchTest | None:
+        """`field in (A, B)` / `not in`: a tuple, list or set of two or more literals."""
+        field, values = self._field(left), comparison.comparator
+        if field is _NOT_CAUGHT or not isinstance(values, (cst.Tuple, cst.List, cst.Set)) or len(values.elements) < 2:
+            return None
+        found = [literal(e.value) if isinstance(e, cst.Element) else _NOT_CAUGHT for e in values.elements]
+        if any(value is _NOT_CAUGHT for value in found):
+            return None
+        return BranchTest(field, "in" if isinstance(comparison.operator, cst.In) else "!in",  # type: ignore[arg-type]
+                          tuple(found))  # type: ignore[arg-type]
 
     def _field(self, node: cst.BaseExpression) -> object:
         """The path read from the caught value (`errno`, `response.status`, `args[0]`), None for
@@ -460,30 +474,6 @@ def _falls_through_alone(chain: list[tuple[BranchTest | None, list[cst.CSTNode]]
     """Whether every branch of an `if` chain leaves but the last, a missing `else`."""
     *tested, (test, body) = chain
     return test is None and not body and all(_ends(statements) for _, statements in tested)
-
-
-def _literal(node: cst.BaseExpression) -> object:
-    """A literal: a string without escapes, a number, True/False/None, a `CAPITALS` constant; else `_NOT_CAUGHT`."""
-    if isinstance(node, cst.SimpleString):
-        prefix = node.prefix.lower()
-        if "\\" in node.value or prefix not in ("", "u", "r"):
-            return _NOT_CAUGHT
-        return node.raw_value
-    if isinstance(node, cst.Integer):
-        try:
-            return int(node.value.replace("_", ""), 0)
-        except ValueError:
-            return _NOT_CAUGHT
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and \
-            isinstance(node.expression, cst.Integer):
-        value = _literal(node.expression)
-        return -value if isinstance(value, int) else _NOT_CAUGHT
-    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
-        return {"True": True, "False": False, "None": None}[node.value]
-    written = dotted(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
-    if written is not None and _CONSTANT.fullmatch(written.rsplit(".", 1)[-1]):
-        return written
-    return _NOT_CAUGHT
 
 
 def merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:

@@ -189,6 +189,8 @@ def _test_text(test: BranchTest | ReadTest) -> str:
         return f"!{subject}.{test.op[1:]}({value})"
     if test.op == "!instanceof":
         return f"!({subject} instanceof {value})"
+    if test.op in ("in", "!in"):
+        return f"{subject} {'in' if test.op == 'in' else 'not in'} {value}"
     if test.op in ("predicate", "!predicate"):
         return f"{'!' if test.op[0] == '!' else ''}{test.value}({subject})"
     return f"{subject} {test.op} {value}"

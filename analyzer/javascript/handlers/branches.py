@@ -19,7 +19,8 @@ _FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": "==", "instanceof": "!instanceof",
                                   "truthy": "falsy", "includes": "!includes", "startsWith": "!startsWith",
                                   "endsWith": "!endsWith", "!includes": "includes", "!startsWith": "startsWith",
-                                  "!endsWith": "endsWith", "predicate": "!predicate", "!predicate": "predicate"}
+                                  "!endsWith": "endsWith", "predicate": "!predicate", "!predicate": "predicate",
+                                  "in": "!in", "!in": "in"}
 _PREDICATES = frozenset({"predicate", "!predicate"})
 _STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
 
@@ -164,7 +165,7 @@ def _switch(statement: Node, caught: Caught) -> list[_Split] | None:
     subject = without_parentheses(value) if value is not None else None
     path = field_of(subject, caught) if subject is not None else None
     through = None
-    if path is None and subject is not None and (helper := _helper_call(subject, caught)) is not None:
+    if path is None and subject is not None and (helper := helper_call(subject, caught)) is not None:
         through, path = helper[0], (True, helper[1])  # `switch (code(e))`
     if path is None or body is None:
         return None
@@ -230,7 +231,7 @@ def test_of(condition: Node, caught: Caught) -> BranchTest | None:
     if node.type == "binary_expression":
         return _guarded(node, caught) if operator_of(node) == "&&" else _comparison(node, caught)
     if node.type == "call_expression":
-        return _string_test(node, caught) or _predicate(node, caught)
+        return _string_test(node, caught) or _in_list(node, caught) or _predicate(node, caught)
     path = field_of(node, caught)
     return BranchTest(path[1], "truthy", None) if path is not None else None
 
@@ -277,13 +278,13 @@ def _through(left: Node, right: Node, op: TestOp, caught: Caught) -> BranchTest 
     argument returns, compared with a literal; `through` is the callee as written."""
     for called, other, as_written in ((left, right, op), (right, left, _FLIPPED.get(op, op))):
         ok, value = literal_value(other)
-        helper = _helper_call(called, caught) if ok else None
+        helper = helper_call(called, caught) if ok else None
         if helper is not None:
             return BranchTest(helper[1], as_written, value, helper[0])
     return None
 
 
-def _helper_call(node: Node, caught: Caught) -> tuple[str, str | None] | None:
+def helper_call(node: Node, caught: Caught) -> tuple[str, str | None] | None:
     """(callee as written, the argument's field path) of a call given the caught value or a field
     of it as its one argument, the callee a name or a property read (no computed callee)."""
     if node.type != "call_expression":
@@ -294,6 +295,32 @@ def _helper_call(node: Node, caught: Caught) -> tuple[str, str | None] | None:
         return None
     path = field_of(arguments[0], caught)
     return (short(callee), path[1]) if path is not None else None
+
+
+def _in_list(call: Node, caught: Caught) -> BranchTest | None:
+    """`["ENOENT", "EACCES"].includes(e.code)`: `in`, the array's literals (two or more, all literals)."""
+    callee = call.child_by_field_name("function")
+    arguments = named(call.child_by_field_name("arguments"))
+    if callee is None or callee.type != "member_expression" or len(arguments) != 1:
+        return None
+    method, array = callee.child_by_field_name("property"), callee.child_by_field_name("object")
+    array = without_parentheses(array) if array is not None else None
+    if method is None or text(method) != "includes" or array is None or array.type != "array":
+        return None
+    values = literals(named(array))
+    path = field_of(arguments[0], caught) if values is not None else None
+    return BranchTest(path[1], "in", values) if path is not None else None
+
+
+def literals(nodes: list[Node]) -> tuple[str | int | float | bool | None, ...] | None:
+    """The values of two or more literals (`literal_value`), in order; None when any is not one."""
+    out = []
+    for node in nodes:
+        ok, value = literal_value(without_parentheses(node))
+        if not ok:
+            return None
+        out.append(value)
+    return tuple(out) if len(out) >= 2 else None
 
 
 def _string_test(call: Node, caught: Caught) -> BranchTest | None:
@@ -315,7 +342,7 @@ def _predicate(call: Node, caught: Caught) -> BranchTest | None:
     """`isNotFound(e)`, `or(e)`, `codes.has(e.code)`: a call given the caught value, or a field of
     it, as its one argument decides; `value` is the callee as written. A call given more (which
     the test would not show), or of a computed callee, does not split."""
-    helper = _helper_call(call, caught)
+    helper = helper_call(call, caught)
     return BranchTest(helper[1], "predicate", helper[0]) if helper is not None else None
 
 

@@ -14,7 +14,7 @@ from tree_sitter import Node, Parser
 
 from analyzer.facts import HandlerFacts
 from analyzer.handler_model import BranchTest, ReadTest
-from analyzer.javascript.handlers.branches import NEGATED, field_of, literal_value, test_of
+from analyzer.javascript.handlers.branches import NEGATED, field_of, helper_call, literal_value, tests_of
 from analyzer.javascript.handlers.shapes import named, operator_of
 from analyzer.javascript.handlers.sources import declared_once
 from analyzer.javascript.syntax import new_parser, text, without_parentheses
@@ -25,10 +25,11 @@ MAX_DEPTH = 3
 MAX_BYTES = 2048
 _PREDICATES = frozenset({"predicate", "!predicate"})
 #: the comparisons an accessor's result can be read through: its `undefined` when a guard fails
-#: equals no string or number, so `===` and `!==` say the same of the field
-_STRICT = frozenset({"===", "!=="})
+#: equals no string or number, so `===`, `!==`, `in` and `!in` of them say the same of the field
+_STRICT = frozenset({"===", "!==", "in", "!in"})
 _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _NOTHING = frozenset({"undefined"})
+_WRITES = frozenset({"assignment_expression", "augmented_assignment_expression", "update_expression"})
 
 Row = tuple[int, int, object, tuple[tuple[int, bytes], ...]]
 
@@ -79,13 +80,11 @@ class _Helpers:
         position = self._resolve(callee, at)
         found = self._summary(position, depth) if position is not None else None
         if test.through is not None:
-            value = test.value
-            if not isinstance(found, _Accessor) or test.op not in _STRICT or isinstance(value, bool) \
-                    or not isinstance(value, (str, int, float)):
+            kind = _type_of(test.value)
+            if not isinstance(found, _Accessor) or test.op not in _STRICT or kind is None \
+                    or (found.typeof is not None and found.typeof != kind):
                 return None
-            if found.typeof is not None and found.typeof != ("string" if isinstance(value, str) else "number"):
-                return None
-            return ReadTest(_joined(test.field, found.field), test.op, value)
+            return ReadTest(_joined(test.field, found.field), test.op, test.value)
         if isinstance(found, _Accessor):  # `if (code(e))`: the field is truthy, when no guard asks its type
             found = ReadTest(found.field, "truthy", None) if found.typeof is None else None
         if found is None:
@@ -179,6 +178,10 @@ def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
     0`): an `_Accessor`."""
     statements = [s for s in statements if s.type != "empty_statement"]
     value: Node | None = expression
+    local = _local(statements[0]) if len(statements) == 2 and statements[1].type == "return_statement" else None
+    if local is not None:  # `let t = vt(e); return t === "ENOENT" || t === "ENOTDIR"`
+        returned = _returned(statements[1])
+        return _local_test(returned, local, param, through) if returned is not None else None
     if expression is not None:
         pass
     elif len(statements) == 1 and statements[0].type == "return_statement":
@@ -207,12 +210,104 @@ def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
     accessor = _accessor(value, None, param)
     if accessor is not None:
         return accessor
-    test = test_of(value, _caught(param))
+    test = _test(value, param, _caught(param))
     if test is None:
         return None
     if test.through is not None or test.op in _PREDICATES:
         return through(test)
     return ReadTest(test.field, test.op, test.value)
+
+
+def _local(statement: Node) -> tuple[bytes, Node] | None:
+    """(name, value) of a declaration of one local (`let t = vt(e)`)."""
+    if statement.type not in ("lexical_declaration", "variable_declaration"):
+        return None
+    declarators = named(statement)
+    if len(declarators) != 1 or declarators[0].type != "variable_declarator":
+        return None
+    name, value = declarators[0].child_by_field_name("name"), declarators[0].child_by_field_name("value")
+    if name is None or name.type != "identifier" or value is None or not name.text:
+        return None
+    return name.text, without_parentheses(value)
+
+
+def _local_test(returned: Node, local: tuple[bytes, Node], param: bytes,
+                through: Callable[[BranchTest], ReadTest | None]) -> ReadTest | None:
+    """The test returned of a local holding a field of the parameter (`let t = e.code`) or what a
+    helper gives for it (`let t = vt(e)`), written nowhere else."""
+    name, held = local
+    if name == param or _writes(returned):
+        return None
+    caught = _caught(param)
+    path = field_of(held, caught)
+    if path is not None:  # the local is that field
+        field: str | bool = path[1] or True
+        test = _test(returned, param, lambda node: field if node.text == name else node.text == param)
+        if test is None or test.through is not None or test.op in _PREDICATES:
+            return through(test) if test is not None else None
+        return ReadTest(test.field, test.op, test.value)
+    helper = helper_call(held, caught)
+    test = _test(returned, name, _caught(name)) if helper is not None else None
+    if helper is None or test is None or test.field is not None or test.through is not None \
+            or test.op in _PREDICATES:
+        return None
+    return through(BranchTest(helper[1], test.op, test.value, helper[0]))
+
+
+def _test(value: Node, param: bytes, caught: Callable[[Node], bool | str]) -> BranchTest | None:
+    """The one test `value` makes: a test form of a handler's (`branches.test_of`), a `||` of `===`
+    tests of one value with literals read as `in`, after guards that the test implies (`e != null
+    && typeof e === "object" && "code" in e && e.code === "E"`)."""
+    *guards, last = _conjuncts(value)
+    tests = tests_of(last, caught)
+    if tests is None:
+        return None
+    test = tests[0] if len(tests) == 1 else _in(tests)
+    if test is None or not guards:
+        return test
+    if test.through is not None or not _implies_a_value(test):
+        return None
+    for atom in guards:
+        kind = _guard_atom(atom, param, test.field or "")
+        if kind is None or (kind and kind != _type_of(test.value)):
+            return None
+    return test
+
+
+def _in(tests: list[BranchTest]) -> BranchTest | None:
+    """`t === "A" || t === "B"`: `in`, when every test is `===` of the same value with a literal."""
+    first = tests[0]
+    if any(t.op != "===" or t.field != first.field or t.through != first.through or isinstance(t.value, tuple)
+           for t in tests):
+        return None
+    return BranchTest(first.field, "in", tuple(t.value for t in tests), first.through)  # type: ignore[misc]
+
+
+def _implies_a_value(test: BranchTest) -> bool:
+    """Whether the test holding says the field it reads is there (so a guard of it adds nothing)."""
+    values = test.value if isinstance(test.value, tuple) else (test.value,)
+    if test.op in ("===", "==", "in"):
+        return None not in values
+    return test.op in ("truthy", "instanceof")
+
+
+def _type_of(value: object) -> str | None:
+    """The `typeof` of a test's literal(s), when they share one."""
+    values = value if isinstance(value, tuple) else (value,)
+    kinds = {"string" if isinstance(v, str) else "number" if isinstance(v, (int, float)) and not isinstance(v, bool)
+             else None for v in values}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _writes(node: Node) -> bool:
+    """Whether an expression assigns anything (it is small: a helper's return)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in _WRITES:
+            return True
+        stack.extend(current.children)
+    return False
 
 
 def _caught(param: bytes) -> Callable[[Node], bool]:
