@@ -343,7 +343,15 @@ def _predicate(call: Node, caught: Caught) -> BranchTest | None:
     it, as its one argument decides; `value` is the callee as written. A call given more (which
     the test would not show), or of a computed callee, does not split."""
     helper = helper_call(call, caught)
-    return BranchTest(helper[1], "predicate", helper[0]) if helper is not None else None
+    if helper is not None:
+        return BranchTest(helper[1], "predicate", helper[0])
+    # `isRetryable(code(e))`: a predicate of what a helper returns, `through` that helper
+    callee = call.child_by_field_name("function")
+    arguments = named(call.child_by_field_name("arguments"))
+    if callee is None or callee.type not in ("identifier", "member_expression") or len(arguments) != 1:
+        return None
+    inner = helper_call(without_parentheses(arguments[0]), caught)
+    return BranchTest(inner[1], "predicate", short(callee), inner[0]) if inner is not None else None
 
 
 def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:

@@ -7,6 +7,7 @@ alone, so a unit read whole and one read in slices read the same."""
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -14,7 +15,7 @@ from tree_sitter import Node, Parser
 
 from analyzer.facts import HandlerFacts
 from analyzer.handler_model import BranchTest, ReadTest
-from analyzer.javascript.handlers.branches import NEGATED, field_of, helper_call, literal_value, tests_of
+from analyzer.javascript.handlers.branches import NEGATED, field_of, helper_call, literal_value, literals, tests_of
 from analyzer.javascript.handlers.shapes import named, operator_of
 from analyzer.javascript.handlers.sources import declared_once
 from analyzer.javascript.syntax import new_parser, text, without_parentheses
@@ -29,6 +30,12 @@ _PREDICATES = frozenset({"predicate", "!predicate"})
 _STRICT = frozenset({"===", "!==", "in", "!in"})
 _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _NOTHING = frozenset({"undefined"})
+#: after a constant's name: a read of a method (`.has(`), an assignment (`=`, not `==` or `=>`)
+_MEMBER_READ = re.compile(rb"\s*\.\s*(has|includes)\s*\(")
+_ASSIGNED = re.compile(rb"\s*=(?![=>])\s*")
+#: a list of simple literals, `[...]` or `new Set([...])`, read again by the parser
+_LITERAL = rb"(?:\"[^\"\\\n]*\"|'[^'\\\n]*'|-?\d+(?:\.\d+)?)"
+_LIST = re.compile(rb"(new\s+Set\s*\(\s*)?(\[\s*" + _LITERAL + rb"(?:\s*,\s*" + _LITERAL + rb")*\s*,?\s*\])(\s*\))?")
 _WRITES = frozenset({"assignment_expression", "augmented_assignment_expression", "update_expression"})
 
 Row = tuple[int, int, object, tuple[tuple[int, bytes], ...]]
@@ -70,27 +77,78 @@ class _Helpers:
         self.starts = [item[0] for item in raw]
         self.once = declared_once(raw)
         self._read: dict[int, ReadTest | _Accessor | None] = {}
+        self._constants: dict[int, tuple[str | int | float | bool | None, ...] | None] = {}
         self._parser: Parser | None = None
 
     def read(self, test: BranchTest, at: int, depth: int) -> ReadTest | None:
         """What `test`, made at `at`, tests through its helper, on the value the test gives it."""
-        callee = test.through if test.through is not None else test.value
-        if not isinstance(callee, str) or depth >= MAX_DEPTH:
+        if depth >= MAX_DEPTH:
             return None
-        position = self._resolve(callee, at)
-        found = self._summary(position, depth) if position is not None else None
-        if test.through is not None:
+        if test.op not in _PREDICATES:  # `vt(e) === "EISDIR"`
+            accessor = self._called(test.through, at, depth)
             kind = _type_of(test.value)
-            if not isinstance(found, _Accessor) or test.op not in _STRICT or kind is None \
-                    or (found.typeof is not None and found.typeof != kind):
+            if not isinstance(accessor, _Accessor) or test.op not in _STRICT or kind is None \
+                    or (accessor.typeof is not None and accessor.typeof != kind):
                 return None
-            return ReadTest(_joined(test.field, found.field), test.op, test.value)
+            return ReadTest(_joined(test.field, accessor.field), test.op, test.value)
+        found = self._called(test.value, at, depth)
         if isinstance(found, _Accessor):  # `if (code(e))`: the field is truthy, when no guard asks its type
             found = ReadTest(found.field, "truthy", None) if found.typeof is None else None
+        if found is not None and test.through is not None:  # `isRetryable(vt(e))`: of the accessor's field
+            accessor = self._called(test.through, at, depth)
+            kind = _type_of(found.value)
+            if not isinstance(accessor, _Accessor) or found.field is not None or found.op not in ("===", "in") \
+                    or kind is None or (accessor.typeof is not None and accessor.typeof != kind):
+                return None
+            found = ReadTest(accessor.field, found.op, found.value)
         if found is None:
             return None
         op = found.op if test.op == "predicate" else NEGATED.get(found.op, "truthy" if found.op == "falsy" else None)
         return ReadTest(_joined(test.field, found.field), op, found.value) if op is not None else None
+
+    def _called(self, callee: object, at: int, depth: int) -> ReadTest | _Accessor | None:
+        """What a callee written at `at` says of its one argument: a helper's summary, or for
+        `CODES.has` / `CODES.includes` membership in the literals a constant holds."""
+        if not isinstance(callee, str):
+            return None
+        base, _, method = callee.rpartition(".")
+        if base and method in ("has", "includes"):
+            position = self._resolve(base, at)
+            values = self._members(position, b"has" if method == "has" else b"includes") \
+                if position is not None else None
+            return ReadTest(None, "in", values) if values is not None else None
+        position = self._resolve(callee, at)
+        return self._summary(position, depth) if position is not None else None
+
+    def _members(self, position: int, method: bytes) -> tuple[str | int | float | bool | None, ...] | None:
+        """The literals of a constant `Set` (read by `has`) or array (by `includes`): the binding
+        made once, `new Set([...])` or `[...]` of literals, and every other occurrence of its name's
+        word in the unit's bytes a read of that method (strings and comments included: any other
+        occurrence, another binding of the name too, leaves it unread)."""
+        if position in self._constants:
+            return self._constants[position]
+        source, declared = self.source, self.raw[position][3][0]
+        name, found, made = declared[1], None, 0
+        at = source.find(name)
+        while at >= 0:
+            end = at + len(name)
+            before = source[at - 1] if at else 0x20
+            if before in _NAME or before in b"#\\" or (end < len(source) and source[end] in _NAME) \
+                    or (before == 0x2E and source[at - 3:at] != b"..."):  # another word, or a property
+                pass
+            elif (read := _MEMBER_READ.match(source, end)) is not None and read.group(1) == method:
+                pass
+            elif (assigned := _ASSIGNED.match(source, end)) is not None and source[at - 3:at] != b"...":
+                found, made = _literals_at(source, assigned.end(), method == b"has"), made + 1
+                if found is None:
+                    break
+            elif at != declared[0]:
+                made = 2  # any other use: unread
+                break
+            at = source.find(name, end)
+        out = found if made == 1 else None
+        self._constants[position] = out
+        return out
 
     def _resolve(self, callee: str, at: int) -> int | None:
         """The item position of the top-level function `callee` names at `at`: declared once, by an
@@ -210,12 +268,13 @@ def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
     accessor = _accessor(value, None, param)
     if accessor is not None:
         return accessor
-    test = _test(value, param, _caught(param))
-    if test is None:
+    found = _test(value, _caught(param))
+    if found is None:
         return None
-    if test.through is not None or test.op in _PREDICATES:
-        return through(test)
-    return ReadTest(test.field, test.op, test.value)
+    test, guards = found
+    read = through(test) if test.through is not None or test.op in _PREDICATES \
+        else ReadTest(test.field, test.op, test.value)
+    return _guarded(read, guards, param) if read is not None else None
 
 
 def _local(statement: Node) -> tuple[bytes, Node] | None:
@@ -242,36 +301,41 @@ def _local_test(returned: Node, local: tuple[bytes, Node], param: bytes,
     path = field_of(held, caught)
     if path is not None:  # the local is that field
         field: str | bool = path[1] or True
-        test = _test(returned, param, lambda node: field if node.text == name else node.text == param)
-        if test is None or test.through is not None or test.op in _PREDICATES:
-            return through(test) if test is not None else None
-        return ReadTest(test.field, test.op, test.value)
+        found = _test(returned, lambda node: field if node.text == name else node.text == param)
+        if found is None or found[1]:
+            return None
+        held_test = found[0]
+        if held_test.through is not None or held_test.op in _PREDICATES:
+            return through(held_test)
+        return ReadTest(held_test.field, held_test.op, held_test.value)
     helper = helper_call(held, caught)
-    test = _test(returned, name, _caught(name)) if helper is not None else None
+    found = _test(returned, _caught(name)) if helper is not None else None
+    test = found[0] if found is not None and not found[1] else None
     if helper is None or test is None or test.field is not None or test.through is not None \
             or test.op in _PREDICATES:
         return None
     return through(BranchTest(helper[1], test.op, test.value, helper[0]))
 
 
-def _test(value: Node, param: bytes, caught: Callable[[Node], bool | str]) -> BranchTest | None:
-    """The one test `value` makes: a test form of a handler's (`branches.test_of`), a `||` of `===`
-    tests of one value with literals read as `in`, after guards that the test implies (`e != null
-    && typeof e === "object" && "code" in e && e.code === "E"`)."""
+def _test(value: Node, caught: Callable[[Node], bool | str]) -> tuple[BranchTest, list[Node]] | None:
+    """The one test `value` makes, a test form of a handler's (`branches.test_of`) or a `||` of
+    `===` tests of one value with literals read as `in`, and the guards before it (`e != null &&
+    typeof e === "object" && "code" in e && e.code === "E"`: `_guarded` checks them)."""
     *guards, last = _conjuncts(value)
     tests = tests_of(last, caught)
-    if tests is None:
-        return None
-    test = tests[0] if len(tests) == 1 else _in(tests)
-    if test is None or not guards:
-        return test
-    if test.through is not None or not _implies_a_value(test):
+    test = (tests[0] if len(tests) == 1 else _in(tests)) if tests is not None else None
+    return (test, guards) if test is not None else None
+
+
+def _guarded(read: ReadTest, guards: list[Node], param: bytes) -> ReadTest | None:
+    """`read` when every guard is one that its holding implies, else None."""
+    if guards and not _implies_a_value(read):
         return None
     for atom in guards:
-        kind = _guard_atom(atom, param, test.field or "")
-        if kind is None or (kind and kind != _type_of(test.value)):
+        kind = _guard_atom(atom, param, read.field or "")
+        if kind is None or (kind and kind != _type_of(read.value)):
             return None
-    return test
+    return read
 
 
 def _in(tests: list[BranchTest]) -> BranchTest | None:
@@ -283,7 +347,7 @@ def _in(tests: list[BranchTest]) -> BranchTest | None:
     return BranchTest(first.field, "in", tuple(t.value for t in tests), first.through)  # type: ignore[misc]
 
 
-def _implies_a_value(test: BranchTest) -> bool:
+def _implies_a_value(test: BranchTest | ReadTest) -> bool:
     """Whether the test holding says the field it reads is there (so a guard of it adds nothing)."""
     values = test.value if isinstance(test.value, tuple) else (test.value,)
     if test.op in ("===", "==", "in"):
@@ -297,6 +361,17 @@ def _type_of(value: object) -> str | None:
     kinds = {"string" if isinstance(v, str) else "number" if isinstance(v, (int, float)) and not isinstance(v, bool)
              else None for v in values}
     return kinds.pop() if len(kinds) == 1 else None
+
+
+def _literals_at(source: bytes, at: int, as_set: bool) -> tuple[str | int | float | bool | None, ...] | None:
+    """The literals of `new Set([...])` (`as_set`) or `[...]` written at `at`; None for anything else."""
+    made = _LIST.match(source, at)
+    if made is None or bool(made.group(1)) != as_set or bool(made.group(3)) != as_set:
+        return None
+    root = new_parser().parse(made.group(2)).root_node
+    statement = root.named_children[0] if root.named_child_count == 1 and not root.has_error else None
+    array = named(statement)[0] if statement is not None and statement.named_child_count == 1 else None
+    return literals(named(array)) if array is not None and array.type == "array" else None
 
 
 def _writes(node: Node) -> bool:
