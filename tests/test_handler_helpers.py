@@ -12,6 +12,8 @@ drop the accessor's `return undefined`."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import FIXTURES, handlers_of_reads, scan
 
@@ -102,3 +104,33 @@ def test_the_flow_page_states_what_a_helper_reads(tmp_path) -> None:  # type: ig
     assert 'e.code === "EISDIR" via errorCode(e) |' in page
     assert 'errorCode(e) == "ENOENT" |' in page  # not read: as written
     assert "wasSeen(e) |" in page and "via wasSeen" not in page
+
+
+_OPPOSITE = {"===": "!==", "!==": "===", "in": "!in", "!in": "in", "truthy": "falsy", "falsy": "truthy",
+             "instanceof": "!instanceof", "!instanceof": "instanceof"}
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_a_real_bundles_helpers_read_alike_wherever_they_are_called(release_scan) -> None:  # type: ignore[no-untyped-def]
+    """Claude Code 2.1.100's cli.js: its accessor `c1` (`if(q&&typeof q==="object"&&"code"in
+    q&&typeof q.code==="string")return q.code`) compared reads as `code` compared alike, and each
+    predicate helper reads one test wherever it is called, its negation under `!`: `a1` (`return
+    c1(q)==="ENOENT"`) and `U3` (`let K=c1(q);return K==="ENOENT"||...`) among them."""
+    out = release_scan("@anthropic-ai/claude-code", "2.1.100")
+    tests = [b["test"] for line in (out / "handlers.jsonl").read_text().splitlines()
+             for b in json.loads(line)["branches"] if b["test"] is not None]
+    read = [t for t in tests if t["reads"] is not None]
+    assert len(read) >= 170
+    for test in read:
+        if test["through"] is not None and "predicate" not in test["op"]:  # an accessor compared
+            assert (test["reads"]["op"], test["reads"]["value"]) == (test["op"], test["value"])
+    by_helper: dict[str, set[tuple[str, str, str]]] = {}
+    for test in read:
+        if "predicate" in test["op"]:
+            reads = test["reads"]
+            op = reads["op"] if test["op"] == "predicate" else _OPPOSITE[reads["op"]]
+            by_helper.setdefault(test["value"], set()).add((reads["field"], op, json.dumps(reads["value"])))
+    assert all(len(found) == 1 for found in by_helper.values()), by_helper
+    assert by_helper["a1"] == {("code", "===", '"ENOENT"')}
+    assert by_helper["U3"] == {("code", "in", '["ENOENT", "EACCES", "EPERM", "ENOTDIR", "ELOOP"]')}
