@@ -104,6 +104,8 @@ def test_the_flow_page_states_what_a_helper_reads(tmp_path) -> None:  # type: ig
     assert 'e.code === "EISDIR" via errorCode(e) |' in page
     assert 'errorCode(e) == "ENOENT" |' in page  # not read: as written
     assert "wasSeen(e) |" in page and "via wasSeen" not in page
+    # one row a test read, however its branches wrote it
+    assert '| e.code in \\["ENOENT","ENOTDIR"\\] (as written ×1, via isGone(e) ×1) | 2 |' in page
 
 
 _OPPOSITE = {"===": "!==", "!==": "===", "in": "!in", "!in": "in", "truthy": "falsy", "falsy": "truthy",

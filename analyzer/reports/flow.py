@@ -154,7 +154,8 @@ def _paged(title: str, intro: list[str], header: list[str], rows: list[str], ste
 
 # ---- field -> decision ---------------------------------------------------------------------------
 
-_TESTS_INTRO = ["Each test a handler's branch makes of the caught value `e` (docs/reference.md, \"Handler records\"), "
+_TESTS_INTRO = ["Each test a handler's branch makes of the caught value `e` (docs/reference.md, \"Handler records\"; a "
+                "test read through a helper under the test it reads, with the calls it was read through), "
                 "how many handlers make it (Product / Dependency / Unresolved), what the branches under it do "
                 "(a branch counts once per disposition it has), and the handlers, in bundle order."]
 _TESTS_HEADER = ["test", "handlers", "P / D / U", "then", "where"]
@@ -165,9 +166,15 @@ def test_text(test: BranchTest) -> str:
     helper whose body was read, what it reads and then the call (`e.code === "ENOENT" via or(e)`)."""
     if test.reads is None:
         return _test_text(test)
-    # `via vt(e)` for `vt(e) === "EISDIR"`: the comparison is the read test's own
-    via = f"{test.through}({_subject(test)})" if test.through is not None else _test_text(test)
-    return f"{_test_text(test.reads)} via {via}"
+    return f"{_test_text(test.reads)} via {_via(test)}"
+
+
+def _via(test: BranchTest) -> str:
+    """The call a read test was read through: `or(e)`, `!or(e)`, `vt(e)` for `vt(e) === "EISDIR"`
+    (the comparison is the read test's own)."""
+    if test.through is not None and test.op not in ("predicate", "!predicate"):
+        return f"{test.through}({_subject(test)})"
+    return _test_text(test)
 
 
 def _subject(test: BranchTest | ReadTest) -> str:
@@ -196,18 +203,38 @@ def _test_text(test: BranchTest | ReadTest) -> str:
     return f"{subject} {test.op} {value}"
 
 
-def _tests_of(handlers: list[Handler]) -> dict[str, list[tuple[Handler, list[Disposition]]]]:
-    """Test text -> (handler, the dispositions of its branch under that test), in bundle order."""
-    found: dict[str, list[tuple[Handler, list[Disposition]]]] = defaultdict(list)
+_Uses = dict[str, list[tuple[Handler, list[Disposition]]]]
+
+
+def _tests_of(handlers: list[Handler]) -> tuple[_Uses, dict[str, Counter[str]]]:
+    """Test text -> (handler, the dispositions of its branch under that test), in bundle order; a
+    test read through a helper under the test it reads. And per text, how its branches wrote it
+    (the helper's call, `""` for the test itself)."""
+    found: _Uses = defaultdict(list)
+    written: dict[str, Counter[str]] = defaultdict(Counter)
     for handler in handlers:
         for branch in handler.branches:
-            if branch.test is not None:
-                found[test_text(branch.test)].append((handler, [d.kind for d in branch.dispositions]))
-    return found
+            test = branch.test
+            if test is not None:
+                text = _test_text(test.reads) if test.reads is not None else _test_text(test)
+                found[text].append((handler, [d.kind for d in branch.dispositions]))
+                written[text][_via(test) if test.reads is not None else ""] += 1
+    return found, written
+
+
+def _tested_text(text: str, written: Counter[str]) -> str:
+    """A row's test: alone, `... via or(e)` when one helper wrote every branch of it, else each way
+    with its branches (`e.code === "ENOENT" (via or(e) ×136, via vt(e) ×46, as written ×23)`)."""
+    if set(written) == {""}:
+        return text
+    if len(written) == 1:
+        return f"{text} via {next(iter(written))}"
+    ways = sorted(written.items(), key=lambda kv: (-kv[1], kv[0]))
+    return f"{text} ({', '.join(f'via {way} ×{n}' if way else f'as written ×{n}' for way, n in ways)})"
 
 
 def _test_rows(handlers: list[Handler], owner: dict[str, str], at: dict[str, str]) -> list[str]:
-    tests = _tests_of(handlers)
+    tests, written = _tests_of(handlers)
     rows = []
     for text, uses in sorted(tests.items(), key=lambda kv: (-len({h.id for h, _ in kv[1]}), kv[0])):
         distinct = list({h.id: h for h, _ in uses}.values())
@@ -216,7 +243,7 @@ def _test_rows(handlers: list[Handler], owner: dict[str, str], at: dict[str, str
         done = ", ".join(f"{kind} ×{then[kind]}" for kind in get_args(Disposition) if then[kind])
         links = ", ".join(_to_anchor(h, at[h.id]) for h in distinct[:_LINKED])
         more = f", … {len(distinct) - _LINKED} more" if len(distinct) > _LINKED else ""
-        rows.append(f"| {cell(text, 120)} | {len(distinct)} | "
+        rows.append(f"| {cell(_tested_text(text, written[text]), 160)} | {len(distinct)} | "
                     f"{' / '.join(str(owners.get(o, 0)) for o in OWNERS)} | {done} | {links}{more} |")
     return rows
 
