@@ -76,7 +76,8 @@ class _Helpers:
         self.source, self.raw, self.shadowed = source, raw, shadowed
         self.starts = [item[0] for item in raw]
         self.once = declared_once(raw)
-        self._read: dict[int, ReadTest | _Accessor | None] = {}
+        self._read: dict[tuple[int, int], ReadTest | _Accessor | None] = {}
+        self._functions: dict[int, tuple[bytes, list[Node], Node | None] | None] = {}
         self._constants: dict[int, tuple[str | int | float | bool | None, ...] | None] = {}
         self._parser: Parser | None = None
 
@@ -163,16 +164,20 @@ class _Helpers:
         return position
 
     def _summary(self, position: int, depth: int) -> ReadTest | _Accessor | None:
-        if position in self._read:
-            return self._read[position]
-        self._read[position] = None  # a helper that calls itself reads nothing
-        found = None
-        function = self._function(position)
+        """What the helper at `position` says of its parameter, its own helpers read `depth` + 1
+        deep (so a helper met deep first reads the same at the top later)."""
+        key = (position, depth)
+        if key in self._read:
+            return self._read[key]
+        self._read[key] = None  # a helper that calls itself reads nothing (`MAX_DEPTH` ends it)
+        if position not in self._functions:
+            self._functions[position] = self._function(position)
+        function, found = self._functions[position], None
         if function is not None:
             param, statements, expression = function
             found = _body_reads(statements, expression, param,
                                 lambda test: self.read(test, self.raw[position][0], depth + 1))
-        self._read[position] = found
+        self._read[key] = found
         return found
 
     def _function(self, position: int) -> tuple[bytes, list[Node], Node | None] | None:
