@@ -262,6 +262,17 @@ class Body:
                     and declaration.end_byte <= node.start_byte:
                 walked.consumed.add(call.id)
 
+    def call_held(self, name: Node) -> Node | None:
+        """The call that a local declared once as its value, never assigned, holds where `name` reads it
+        (after the declaration, in the statement list holding it): `const n = toError(e); throw n` throws
+        what `throw toError(e)`, how minifiers fold a local used once, does."""
+        call = self.walked.calls.get(self.key(name))
+        declaration = call.parent.parent if call is not None and call.parent is not None else None
+        scope = declaration.parent if declaration is not None else None
+        if declaration is None or scope is None or not declaration.end_byte <= name.start_byte < scope.end_byte:
+            return None
+        return call
+
     def _declared(self, node: Node, walked: _Walked, held: dict[Key, set[Held]]) -> None:
         name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
         if name is None or value is None:
