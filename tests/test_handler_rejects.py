@@ -7,7 +7,8 @@ a new error, holds it; `new Promise(...)` and `new Date(...)` make no error; wha
 caught value gives is read from it; the caught value assigned to a field of a new error of the
 handler, at any depth (`n.errors[e.path] = e`), is its cause, no store; `.catch(console.error)`
 is a `log`; a local holding what a call made of the caught value, thrown, is that call thrown;
-`global.process.exit(1)` is an `exit`; the executor of `new (P ||
+`global.process.exit(1)` is an `exit`; the caught value as a field of an object literal, or an
+element of an array, assigned to state is a `store`; the executor of `new (P ||
 (P = Promise))(...)` (TypeScript's `__awaiter`) rejects; an error from outside the handler
 given the caught value's message keeps part of it; a `?:` returned as a sequence's last member
 returns either arm (docs/reference.md,
@@ -73,6 +74,11 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     # `global.process.exit(1)` and `globalThis.process.exit(2)` end the process: no swallow
     ("exitsThroughTheGlobalProcess", ["log", "exit"]),
     ("exitsThroughGlobalThis", ["log", "exit"]),
+    # `results[at] = {status: "rejected", reason: error}`, `state.failures = [...state.failures, error]`:
+    # kept in state as a field or an element; `state.last = {message: error.message}` keeps only its text
+    ("storesItInAnObject", ["store"]),
+    ("storesItInAnArray", ["store"]),
+    ("storesOnlyItsMessage", ["swallow"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")
