@@ -78,6 +78,7 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     # kept in state as a field or an element; `state.last = {message: error.message}` keeps only its text
     ("storesItInAnObject", ["store"]),
     ("storesItInAnArray", ["store"]),
+    ("storesItInAnObjectPushed", ["store"]),  # failures.push({text, error}), as failures.push(error)
     ("storesOnlyItsMessage", ["swallow"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error

@@ -388,7 +388,7 @@ class HandlerBody(Body):
                 return [_disposition("log", None, (), short(callee))]
             if is_promise_reject_call(callee.text or b""):
                 return self._rejected(first, short(callee))
-            if method is not None and method.text == b"push" and first is not None and self._is_caught(first):
+            if method is not None and method.text == b"push" and first is not None and self._stored(first):
                 return [_STORE]
         elif callee.type == "identifier" and first is not None and (
                 self._made(first) or self._mentions(first)) and self._is_reject(callee):
