@@ -20,6 +20,7 @@ from analyzer.javascript.handlers.bindings import (
     declared_names,
     pattern_names,
     shadowing_regions,
+    temporaries,
 )
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
@@ -235,6 +236,7 @@ class Body:
         naming = [n for n in walked.nodes if n.kind_id in _NAMING_SYMBOLS]
         walked.owned = {self.bindings.key(n) for d in naming if d.kind_id in _DECLARATOR_SYMBOLS
                         for n in declared_names(d)} | ({self._versions.own} if self._versions.own else set())
+        walked.owned |= temporaries(self.handler.node, self.handler.chain, naming, self.bindings.key)
         parameter = handler_parameter(self.handler.node, self.handler.form)
         if parameter is not None and parameter.type != "identifier":  # `catch ({message})`: each read from it
             destructured = [self.bindings.key(n) for n in pattern_names(parameter)]
