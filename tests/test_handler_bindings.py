@@ -90,8 +90,8 @@ FIELD_TESTS = {
     "arrowBodySplitsOnItsTest": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
     "testAfterACallInTheCondition": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
 }
-#: what a build made of a case differently: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where
-#: the source tests `===`
+#: what a build made of a case differently: the builds test `!(e instanceof Error)` in a `?:` or `||`,
+#: which does not split, and `!==` where the source tests `===`
 BUILT_AS = {**{(read, "localHoldsTheCaughtValueOrANewOne"): [["wrap/partial+Error"]] for read in ("esbuild", "terser")},
             **{(read, "parameterAssignedAgainInABranch"): [["rethrow", "wrap/partial+Error"]]
                for read in ("esbuild", "terser")},
