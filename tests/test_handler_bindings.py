@@ -75,6 +75,11 @@ CASES = [
     ("arrowBodySplitsOnItsTest", [["return-value"], ["reject"]]),
     # the builds write `if (track(...), e.code === "ENOENT")`: the call runs on every branch
     ("testAfterACallInTheCondition", [["return-value", "callback"], ["rethrow", "callback"]]),
+    # terser's temporary of an inlined test, `(o = e, o.status === "X")` with `var o` of the function that
+    # the handler alone writes and reads (firebase-tools' enable): no store, and `o` is the caught value
+    ("inlinedTestThroughATemporary", [["wrap/kept+Error"], ["rethrow"]]),
+    # the same name read after the handler keeps the caught value: a store (and `o.status` no test of it)
+    ("temporaryReadAfterTheHandler", [["wrap/kept+Error", "store"]]),
 ]
 #: the tests of the cases whose branches test a name destructured from the caught value, split an
 #: arrow's expression body, or split on the last member of an `if`'s `(a, b)` condition
@@ -85,11 +90,9 @@ FIELD_TESTS = {
     "arrowBodySplitsOnItsTest": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
     "testAfterACallInTheCondition": [{"field": "code", "op": "===", "value": "ENOENT"}, None],
 }
-#: what a build made of a case differently: terser's `{kind:(e=r).code}` stores the caught value;
-#: the builds test `!(e instanceof Error)` in a `?:` or `||`, which does not split, and `!==` where
-#: the source tests `===`
-BUILT_AS = {("terser", "destructuredFieldsAreRead"): [["return-value", "callback", "store"]],
-            **{(read, "localHoldsTheCaughtValueOrANewOne"): [["wrap/partial+Error"]] for read in ("esbuild", "terser")},
+#: what a build made of a case differently: the builds test `!(e instanceof Error)` in a `?:` or `||`,
+#: which does not split, and `!==` where the source tests `===`
+BUILT_AS = {**{(read, "localHoldsTheCaughtValueOrANewOne"): [["wrap/partial+Error"]] for read in ("esbuild", "terser")},
             **{(read, "parameterAssignedAgainInABranch"): [["rethrow", "wrap/partial+Error"]]
                for read in ("esbuild", "terser")},
             **{(read, "rejectsTheMessageOfAnError"): [["wrap/partial", "reject"]] for read in ("esbuild", "terser")},

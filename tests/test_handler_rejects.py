@@ -6,7 +6,9 @@ a new error made from the caught value passes it on; a name the handler does not
 a new error, holds it; `new Promise(...)` and `new Date(...)` make no error; what a method of the
 caught value gives is read from it; the caught value assigned to a field of a new error of the
 handler, at any depth (`n.errors[e.path] = e`), is its cause, no store; `.catch(console.error)`
-is a `log`; the executor of `new (P ||
+is a `log`; a local holding what a call made of the caught value, thrown, is that call thrown;
+`global.process.exit(1)` is an `exit`; the caught value as a field of an object literal, or an
+element of an array, assigned to state is a `store`; the executor of `new (P ||
 (P = Promise))(...)` (TypeScript's `__awaiter`) rejects; an error from outside the handler
 given the caught value's message keeps part of it; a `?:` returned as a sequence's last member
 returns either arm (docs/reference.md,
@@ -64,6 +66,19 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     # `invalid.errors[error.path] = error; throw invalid` (mongoose's): kept, at any depth of its
     # fields, and no store
     ("keepsItInAFieldOfALocalError", ["wrap/kept+AggregateError"]),
+    # `const error = toError(caught); throw error` throws what the call made, as `throw toError(caught)`
+    # (how both minifiers fold a local used once) does: the caught value is the call's argument
+    ("throwsWhatACallMadeThroughALocal", ["wrap/kept+toError"]),
+    ("throwsWhatACallMadeThroughALocalUsedTwice", ["wrap/kept+toError"]),
+    # `global.process.exit(1)` and `globalThis.process.exit(2)` end the process: no swallow
+    ("exitsThroughTheGlobalProcess", ["log", "exit"]),
+    ("exitsThroughGlobalThis", ["log", "exit"]),
+    # `results[at] = {status: "rejected", reason: error}`, `state.failures = [...state.failures, error]`:
+    # kept in state as a field or an element; `state.last = {message: error.message}` keeps only its text
+    ("storesItInAnObject", ["store"]),
+    ("storesItInAnArray", ["store"]),
+    ("storesItInAnObjectPushed", ["store"]),  # failures.push({text, error}), as failures.push(error)
+    ("storesOnlyItsMessage", ["swallow"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")
@@ -72,6 +87,7 @@ _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")
 #: `formatted` and the reporter parameter of `passesANewErrorThroughALocal` as each build names them
 _FORMATTED = re.compile(r"function (\w+)\(\w+,\w+,\w+\)\{return\{self:")
 _REPORTER = re.compile(r"(\w+)\.emit\(\"error\"")
+_TO_ERROR = re.compile(r"function (\w+)\(\w+\)\{return \w+ instanceof Error\?")
 
 
 def _names(read: str) -> dict[str, str]:
@@ -79,7 +95,8 @@ def _names(read: str) -> dict[str, str]:
         return {}
     built = READS[read].read_text()
     names = {}
-    for name, pattern in (("makeError", _MAKE_ERROR), ("formatted", _FORMATTED), ("reporter", _REPORTER)):
+    for name, pattern in (("makeError", _MAKE_ERROR), ("formatted", _FORMATTED), ("reporter", _REPORTER),
+                          ("toError", _TO_ERROR)):
         found = pattern.search(built)
         assert found is not None, name
         names[name] = found.group(1)

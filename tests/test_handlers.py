@@ -127,6 +127,11 @@ def test_a_break_of_the_loop_drops_the_caught_value_on_each_test_that_leads_to_i
     ("retriesUntilConnected", [["wrap", "retry"], ["rethrow"]]),
     # while (!done) { try { step() } catch (err) { continue } done = next() }: set outside the try
     ("stepsUntilDone", [["swallow"]]),
+    # for (; !done; ) { ...; try { await create(); done = true } catch (err) { if (err.status === 400)
+    # { if (n >= 5) throw err; await sleep(1000) } else throw err } }: `while (!done)` as minifiers write it
+    ("retriesUntilDoneAsMinified", [["rethrow", "retry"], ["rethrow"]]),
+    # for (let i = 0; !found; i++) { try { found = read(items[i]) } catch (err) { console.warn(err) } }
+    ("stepsWhileUnsetWithACounter", [["log"]]),
     ("retriesUpToALimit", [["rethrow", "retry"]]),  # if (++attempts > limit) throw err
     # log.warn(err); if (state.stopped) break: tries again, or leaves the loop once it has logged
     ("retriesUnlessStopped", [["callback", "retry"]]),

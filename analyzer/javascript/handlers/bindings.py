@@ -5,7 +5,7 @@ such a place; elsewhere a name is the handler's own binding, as its text says.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from tree_sitter import Node
 
@@ -139,3 +139,41 @@ def declared_names(declarator: Node) -> list[Node]:
     if name is None:
         return []
     return [name] if name.type == "identifier" else pattern_names(name)
+
+
+
+_FUNCTIONS = frozenset({"function_declaration", "function_expression", "arrow_function", "method_definition",
+                        "generator_function_declaration", "generator_function"})
+#: how many statements from the end of the function a temporary's `var` is looked for (terser puts it last)
+_TAIL = 8
+
+
+def temporaries(handler: Node, chain: Sequence[Node], assignments: Iterable[Node],
+                key: Callable[[Node], Key]) -> set[Key]:
+    """The names `assignments` give a value that are terser's temporaries of an inlined function
+    (`catch (n) { if (o = n, "X" === o.status) ... } var o`, its `isX(err)` inlined): declared by a
+    `var` without value among the last statements of the function holding the handler (`chain`,
+    innermost first), and written nowhere else in that function but in the handler. State that ends
+    with the handler, as a local of its body: assigning the caught value to one is no `store`."""
+    lefts = {left.text: left for node in assignments if (left := node.child_by_field_name("left")) is not None
+             and left.type == "identifier"}
+    function = next((node for node in chain if node.type in _FUNCTIONS), None) if lefts else None
+    body = function.child_by_field_name("body") if function is not None else None
+    if function is None or body is None or body.type != "statement_block":
+        return set()
+    declared: dict[bytes | None, int] = {}
+    cursor, seen = body.walk(), 0
+    stepped = cursor.goto_last_child()
+    while stepped and seen < _TAIL:  # backwards from the end, a few statements (not every one of a bundle's)
+        statement = cursor.node
+        if statement is not None and statement.type == "variable_declaration":
+            declared.update((name.text, name.start_byte) for declarator in statement.named_children
+                            if declarator.child_by_field_name("value") is None
+                            and (name := declarator.child_by_field_name("name")) is not None)
+        seen += statement is not None and statement.is_named
+        stepped = cursor.goto_previous_sibling()
+    wanted = {written: left for written, left in lefts.items() if written in declared}
+    text, start = (function.text or b"") if wanted else b"", function.start_byte
+    return {key(left) for written, left in wanted.items()
+            if all(handler.start_byte <= start + at < handler.end_byte or start + at == declared[written]
+                   for at in _words(text, written or b"", 0, len(text)))}

@@ -20,6 +20,7 @@ from analyzer.javascript.handlers.bindings import (
     declared_names,
     pattern_names,
     shadowing_regions,
+    temporaries,
 )
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
@@ -235,6 +236,7 @@ class Body:
         naming = [n for n in walked.nodes if n.kind_id in _NAMING_SYMBOLS]
         walked.owned = {self.bindings.key(n) for d in naming if d.kind_id in _DECLARATOR_SYMBOLS
                         for n in declared_names(d)} | ({self._versions.own} if self._versions.own else set())
+        walked.owned |= temporaries(self.handler.node, self.handler.chain, naming, self.bindings.key)
         parameter = handler_parameter(self.handler.node, self.handler.form)
         if parameter is not None and parameter.type != "identifier":  # `catch ({message})`: each read from it
             destructured = [self.bindings.key(n) for n in pattern_names(parameter)]
@@ -261,6 +263,17 @@ class Body:
             if call is not None and declaration is not None and same(declaration.parent, node.parent) \
                     and declaration.end_byte <= node.start_byte:
                 walked.consumed.add(call.id)
+
+    def call_held(self, name: Node) -> Node | None:
+        """The call that a local declared once as its value, never assigned, holds where `name` reads it
+        (after the declaration, in the statement list holding it): `const n = toError(e); throw n` throws
+        what `throw toError(e)`, how minifiers fold a local used once, does."""
+        call = self.walked.calls.get(self.key(name))
+        declaration = call.parent.parent if call is not None and call.parent is not None else None
+        scope = declaration.parent if declaration is not None else None
+        if declaration is None or scope is None or not declaration.end_byte <= name.start_byte < scope.end_byte:
+            return None
+        return call
 
     def _declared(self, node: Node, walked: _Walked, held: dict[Key, set[Held]]) -> None:
         name, value = node.child_by_field_name("name"), node.child_by_field_name("value")

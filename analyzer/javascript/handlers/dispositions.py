@@ -39,6 +39,7 @@ _MESSAGE_FIRST = frozenset({b"Error", b"TypeError", b"RangeError", b"SyntaxError
                             b"URIError"})
 #: those the default rules' constructors make callsites of (the inventory resolves them)
 _INVENTORIED = frozenset({b"Error", b"TypeError", b"RangeError"})
+_EXITS = frozenset({b"process.exit", b"global.process.exit", b"globalThis.process.exit"})  # end the process
 #: statements after which none in the same list runs
 _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
 _THROW, _RETURN, _BREAK, _CALL = (symbols_of(frozenset({kind})) for kind in (
@@ -247,7 +248,7 @@ class HandlerBody(Body):
     def _wrap(self, value: Node) -> DispositionFacts:
         """A new error thrown, returned or rejected; its cause from what it is given."""
         local = self.key(value) if value.type == "identifier" else None
-        made = self.walked.made.get(local) if local is not None else None
+        made = self.walked.made.get(local) or self.call_held(value) if local is not None else None
         construction = made if made is not None else value
         assigned: list[Node] = []  # `Object.assign(new X(m), {cause: e})`: the fields given to it
         if is_object_assign(construction):
@@ -375,7 +376,7 @@ class HandlerBody(Body):
         callee = call.child_by_field_name("function")
         if callee is None:
             return []
-        if callee.text == b"process.exit":
+        if callee.text in _EXITS:
             return [_disposition("exit", None, (), None)]
         if call.id not in self.walked.consumed:  # a call computing a value (`String(e)` in a message)
             return []
@@ -387,7 +388,7 @@ class HandlerBody(Body):
                 return [_disposition("log", None, (), short(callee))]
             if is_promise_reject_call(callee.text or b""):
                 return self._rejected(first, short(callee))
-            if method is not None and method.text == b"push" and first is not None and self._is_caught(first):
+            if method is not None and method.text == b"push" and first is not None and self._stored(first):
                 return [_STORE]
         elif callee.type == "identifier" and first is not None and (
                 self._made(first) or self._mentions(first)) and self._is_reject(callee):
@@ -430,10 +431,10 @@ class HandlerBody(Body):
         return stored
 
     def _stored(self, value: Node) -> bool | None:
-        """Whether a value assigned is the caught value: always (True), on one path of a `?:` or
-        of the right of `||`, `??` or `&&` (False), or never (None). `e || x` and `e ?? x` are the
-        caught value (an error is truthy); `e && x` is `x`."""
-        if self._is_caught(value):
+        """Whether a value assigned is the caught value, or a literal holding it (`{reason: e}`, `[e]`): always
+        (True), on one path of a `?:` or of the right of `||`, `??` or `&&` (False), or never (None). `e || x`
+        and `e ?? x` are the caught value (an error is truthy); `e && x` is `x`."""
+        if self._is_caught(value) or (value.type == "object" and self._object_keeps(value)) or self._array_keeps(value):
             return True
         if value.type == "ternary_expression":
             arms = [value.child_by_field_name("consequence"), value.child_by_field_name("alternative")]

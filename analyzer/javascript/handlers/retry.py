@@ -38,10 +38,11 @@ def in_retry_loop(chain: list[Node]) -> bool:
 
 
 def _sets_the_condition(loop: Node, block: Node) -> bool:
-    """Whether the loop runs while a name is unset (`while (!r)`, `do ... while (!r)`) and a
-    top-level statement of the protected block assigns it (`r = await connect()`): success ends
-    the loop."""
-    condition = loop.child_by_field_name("condition") if loop.type in ("while_statement", "do_statement") else None
+    """Whether the loop runs while a name is unset (`while (!r)`, `do ... while (!r)`, and `for (; !r; )`,
+    how esbuild and terser write that `while`; a `for` with an increment steps instead) and a top-level
+    statement of the protected block assigns it (`r = await connect()`): success ends the loop."""
+    stepping = loop.type == "for_statement" and loop.child_by_field_name("increment") is not None
+    condition = None if stepping else loop.child_by_field_name("condition")
     condition = without_parentheses(condition) if condition is not None else None
     if condition is None or condition.type != "unary_expression" or operator_of(condition) != "!":
         return False
