@@ -74,6 +74,8 @@ CASES = [
     ("eitherClassOrAnotherTest", [((None, "instanceof", "TypeError"), ["return-value"]),
                                   ((None, "predicate", "isBusy"), ["return-value"]), (None, ["reject"])]),
     ("anOperandThatIsNoTestDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("aPredicateOfAnImportCalledIndirectly", [((None, "predicate", "errors.isBusy"), ["return-value"]),
+                                              (None, ["rethrow"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

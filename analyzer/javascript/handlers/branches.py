@@ -289,12 +289,19 @@ def helper_call(node: Node, caught: Caught) -> tuple[str, str | None] | None:
     of it as its one argument, the callee a name or a property read (no computed callee)."""
     if node.type != "call_expression":
         return None
-    callee = node.child_by_field_name("function")
+    callee = indirect(node.child_by_field_name("function"))
     arguments = named(node.child_by_field_name("arguments"))
     if callee is None or callee.type not in ("identifier", "member_expression") or len(arguments) != 1:
         return None
     path = field_of(arguments[0], caught)
     return (short(callee), path[1]) if path is not None else None
+
+
+def indirect(callee: Node | None) -> Node | None:
+    """`f` of `(0, f)`, how TypeScript's CommonJS output calls an import (`(0, errors_1.isBusy)(e)`)."""
+    inner = first_named(callee) if callee is not None and callee.type == "parenthesized_expression" else None
+    parts = named(inner) if inner is not None and inner.type == "sequence_expression" else []
+    return parts[1] if len(parts) == 2 and parts[0].type == "number" else callee
 
 
 def _in_list(call: Node, caught: Caught) -> BranchTest | None:
@@ -346,7 +353,7 @@ def _predicate(call: Node, caught: Caught) -> BranchTest | None:
     if helper is not None:
         return BranchTest(helper[1], "predicate", helper[0])
     # `isRetryable(code(e))`: a predicate of what a helper returns, `through` that helper
-    callee = call.child_by_field_name("function")
+    callee = indirect(call.child_by_field_name("function"))
     arguments = named(call.child_by_field_name("arguments"))
     if callee is None or callee.type not in ("identifier", "member_expression") or len(arguments) != 1:
         return None
