@@ -60,6 +60,8 @@ CASES = [
                                         ["rethrow"]), (None, ["return-value"])]),
     ("aConstantSetHasTheField", [(("code", "predicate", "KNOWN.has", False, ("code", "in", ["ENOENT", "EEXIST"])),
                                   ["return-value"]), (None, ["rethrow"])]),
+    ("aHelperOfASetOrAValue", [((None, "predicate", "isUnusable", True, ("code", "in", ["EACCES", "EPERM", "EISDIR"])),
+                                ["return-value"]), (None, ["rethrow"])]),
     ("again", [(None, ["return-value", "callback"])]),  # SEEN.add(e.code): wasSeen's set is written
     ("andAgain", [(None, ["return-value"])]),
 ]

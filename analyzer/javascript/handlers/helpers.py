@@ -7,7 +7,6 @@ alone, so a unit read whole and one read in slices read the same."""
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -15,7 +14,8 @@ from tree_sitter import Node, Parser
 
 from analyzer.facts import HandlerFacts
 from analyzer.handler_model import BranchTest, ReadTest
-from analyzer.javascript.handlers.branches import NEGATED, field_of, helper_call, literal_value, literals, tests_of
+from analyzer.javascript.handlers.branches import NEGATED, field_of, helper_call, literal_value, tests_of
+from analyzer.javascript.handlers.constants import constant_members
 from analyzer.javascript.handlers.shapes import named, operator_of
 from analyzer.javascript.handlers.sources import declared_once
 from analyzer.javascript.syntax import new_parser, text, without_parentheses
@@ -30,12 +30,6 @@ _PREDICATES = frozenset({"predicate", "!predicate"})
 _STRICT = frozenset({"===", "!==", "in", "!in"})
 _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _NOTHING = frozenset({"undefined"})
-#: after a constant's name: a read of a method (`.has(`), an assignment (`=`, not `==` or `=>`)
-_MEMBER_READ = re.compile(rb"\s*\.\s*(has|includes)\s*\(")
-_ASSIGNED = re.compile(rb"\s*=(?![=>])\s*")
-#: a list of simple literals, `[...]` or `new Set([...])`, read again by the parser
-_LITERAL = rb"(?:\"[^\"\\\n]*\"|'[^'\\\n]*'|-?\d+(?:\.\d+)?)"
-_LIST = re.compile(rb"(new\s+Set\s*\(\s*)?(\[\s*" + _LITERAL + rb"(?:\s*,\s*" + _LITERAL + rb")*\s*,?\s*\])(\s*\))?")
 _WRITES = frozenset({"assignment_expression", "augmented_assignment_expression", "update_expression"})
 
 Row = tuple[int, int, object, tuple[tuple[int, bytes], ...]]
@@ -122,34 +116,10 @@ class _Helpers:
         return self._summary(position, depth) if position is not None else None
 
     def _members(self, position: int, method: bytes) -> tuple[str | int | float | bool | None, ...] | None:
-        """The literals of a constant `Set` (read by `has`) or array (by `includes`): the binding
-        made once, `new Set([...])` or `[...]` of literals, and every other occurrence of its name's
-        word in the unit's bytes a read of that method (strings and comments included: any other
-        occurrence, another binding of the name too, leaves it unread)."""
-        if position in self._constants:
-            return self._constants[position]
-        source, declared = self.source, self.raw[position][3][0]
-        name, found, made = declared[1], None, 0
-        at = source.find(name)
-        while at >= 0:
-            end = at + len(name)
-            before = source[at - 1] if at else 0x20
-            if before in _NAME or before in b"#\\" or (end < len(source) and source[end] in _NAME) \
-                    or (before == 0x2E and source[at - 3:at] != b"..."):  # another word, or a property
-                pass
-            elif (read := _MEMBER_READ.match(source, end)) is not None and read.group(1) == method:
-                pass
-            elif (assigned := _ASSIGNED.match(source, end)) is not None and source[at - 3:at] != b"...":
-                found, made = _literals_at(source, assigned.end(), method == b"has"), made + 1
-                if found is None:
-                    break
-            elif at != declared[0]:
-                made = 2  # any other use: unread
-                break
-            at = source.find(name, end)
-        out = found if made == 1 else None
-        self._constants[position] = out
-        return out
+        if position not in self._constants:
+            declared = self.raw[position][3][0]
+            self._constants[position] = constant_members(self.source, declared[1], declared[0], method)
+        return self._constants[position]
 
     def _resolve(self, callee: str, at: int) -> int | None:
         """The item position of the top-level function `callee` names at `at`: declared once, by an
@@ -276,10 +246,24 @@ def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
     found = _test(value, _caught(param))
     if found is None:
         return None
-    test, guards = found
-    read = through(test) if test.through is not None or test.op in _PREDICATES \
-        else ReadTest(test.field, test.op, test.value)
-    return _guarded(read, guards, param) if read is not None else None
+    read = _read_tests(found[0], through)
+    return _guarded(read, found[1], param) if read is not None else None
+
+
+def _read_tests(tests: list[BranchTest], through: Callable[[BranchTest], ReadTest | None]) -> ReadTest | None:
+    """What a `||` of tests reads: one test, `in` the literals of `===` and `in` tests of one field
+    (`e === "EISDIR" || CODES.has(e)`, a helper's read), else None."""
+    reads = [through(t) if t.through is not None or t.op in _PREDICATES else ReadTest(t.field, t.op, t.value)
+             for t in tests]
+    if len(reads) == 1 or any(r is None for r in reads):
+        return reads[0] if len(reads) == 1 else None
+    values: list[str | int | float | bool | None] = []
+    for read in reads:
+        assert read is not None
+        if read.op not in ("===", "in") or read.field != reads[0].field:  # type: ignore[union-attr]
+            return None
+        values += read.value if isinstance(read.value, tuple) else [read.value]
+    return ReadTest(reads[0].field, "in", tuple(dict.fromkeys(values)))  # type: ignore[union-attr]
 
 
 def _local(statement: Node) -> tuple[bytes, Node] | None:
@@ -307,29 +291,26 @@ def _local_test(returned: Node, local: tuple[bytes, Node], param: bytes,
     if path is not None:  # the local is that field
         field: str | bool = path[1] or True
         found = _test(returned, lambda node: field if node.text == name else node.text == param)
-        if found is None or found[1]:
-            return None
-        held_test = found[0]
-        if held_test.through is not None or held_test.op in _PREDICATES:
-            return through(held_test)
-        return ReadTest(held_test.field, held_test.op, held_test.value)
+        return _read_tests(found[0], through) if found is not None and not found[1] else None
     helper = helper_call(held, caught)
     found = _test(returned, _caught(name)) if helper is not None else None
-    test = found[0] if found is not None and not found[1] else None
-    if helper is None or test is None or test.field is not None or test.through is not None \
-            or test.op in _PREDICATES:
+    if helper is None or found is None or found[1] \
+            or any(t.field is not None or t.through is not None for t in found[0]):
         return None
-    return through(BranchTest(helper[1], test.op, test.value, helper[0]))
+    # each test of the local is one of what the helper returns: through it
+    return _read_tests([replace(t, field=helper[1], through=helper[0]) for t in found[0]], through)
 
 
-def _test(value: Node, caught: Callable[[Node], bool | str]) -> tuple[BranchTest, list[Node]] | None:
-    """The one test `value` makes, a test form of a handler's (`branches.test_of`) or a `||` of
-    `===` tests of one value with literals read as `in`, and the guards before it (`e != null &&
-    typeof e === "object" && "code" in e && e.code === "E"`: `_guarded` checks them)."""
+def _test(value: Node, caught: Callable[[Node], bool | str]) -> tuple[list[BranchTest], list[Node]] | None:
+    """The tests `value` makes, a test form of a handler's (`branches.test_of`) or a `||` of them
+    (`===` tests of one value with literals made one `in`), and the guards before them (`e != null
+    && typeof e === "object" && "code" in e && e.code === "E"`: `_guarded` checks them)."""
     *guards, last = _conjuncts(value)
     tests = tests_of(last, caught)
-    test = (tests[0] if len(tests) == 1 else _in(tests)) if tests is not None else None
-    return (test, guards) if test is not None else None
+    if tests is None:
+        return None
+    combined = _in(tests) if len(tests) > 1 else None
+    return ([combined] if combined is not None else tests), guards
 
 
 def _guarded(read: ReadTest, guards: list[Node], param: bytes) -> ReadTest | None:
@@ -366,17 +347,6 @@ def _type_of(value: object) -> str | None:
     kinds = {"string" if isinstance(v, str) else "number" if isinstance(v, (int, float)) and not isinstance(v, bool)
              else None for v in values}
     return kinds.pop() if len(kinds) == 1 else None
-
-
-def _literals_at(source: bytes, at: int, as_set: bool) -> tuple[str | int | float | bool | None, ...] | None:
-    """The literals of `new Set([...])` (`as_set`) or `[...]` written at `at`; None for anything else."""
-    made = _LIST.match(source, at)
-    if made is None or bool(made.group(1)) != as_set or bool(made.group(3)) != as_set:
-        return None
-    root = new_parser().parse(made.group(2)).root_node
-    statement = root.named_children[0] if root.named_child_count == 1 and not root.has_error else None
-    array = named(statement)[0] if statement is not None and statement.named_child_count == 1 else None
-    return literals(named(array)) if array is not None and array.type == "array" else None
 
 
 def _writes(node: Node) -> bool:
