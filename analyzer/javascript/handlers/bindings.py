@@ -141,7 +141,6 @@ def declared_names(declarator: Node) -> list[Node]:
     return [name] if name.type == "identifier" else pattern_names(name)
 
 
-
 _FUNCTIONS = frozenset({"function_declaration", "function_expression", "arrow_function", "method_definition",
                         "generator_function_declaration", "generator_function"})
 #: how many statements from the end of the function a temporary's `var` is looked for (terser puts it last)
