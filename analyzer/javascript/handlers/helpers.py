@@ -263,7 +263,9 @@ def _read_tests(tests: list[BranchTest], through: Callable[[BranchTest], ReadTes
         if read.op not in ("===", "in") or read.field != reads[0].field:  # type: ignore[union-attr]
             return None
         values += read.value if isinstance(read.value, tuple) else [read.value]
-    return ReadTest(reads[0].field, "in", tuple(dict.fromkeys(values)))  # type: ignore[union-attr]
+    distinct = tuple(dict.fromkeys(values))
+    return ReadTest(reads[0].field, "in" if len(distinct) > 1 else "===",  # type: ignore[union-attr]
+                    distinct if len(distinct) > 1 else distinct[0])
 
 
 def _local(statement: Node) -> tuple[bytes, Node] | None:
@@ -330,7 +332,10 @@ def _in(tests: list[BranchTest]) -> BranchTest | None:
     if any(t.op != "===" or t.field != first.field or t.through != first.through or isinstance(t.value, tuple)
            for t in tests):
         return None
-    return BranchTest(first.field, "in", tuple(t.value for t in tests), first.through)  # type: ignore[misc]
+    values = tuple(dict.fromkeys(t.value for t in tests if not isinstance(t.value, tuple)))
+    if len(values) < 2:
+        return replace(first, op="===")
+    return BranchTest(first.field, "in", values, first.through)
 
 
 def _implies_a_value(test: BranchTest | ReadTest) -> bool:
