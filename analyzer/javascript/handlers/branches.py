@@ -287,14 +287,20 @@ def _through(left: Node, right: Node, op: TestOp, caught: Caught) -> BranchTest 
 def helper_call(node: Node, caught: Caught) -> tuple[str, str | None] | None:
     """(callee as written, the argument's field path) of a call given the caught value or a field
     of it as its one argument, the callee a name or a property read (no computed callee)."""
+    parts = _one_argument_call(node)
+    path = field_of(parts[1], caught) if parts is not None else None
+    return (short(parts[0]), path[1]) if parts is not None and path is not None else None
+
+
+def _one_argument_call(node: Node) -> tuple[Node, Node] | None:
+    """(callee, argument) of a call of a name or a property read (`(0, f)` read as `f`) given one argument."""
     if node.type != "call_expression":
         return None
     callee = indirect(node.child_by_field_name("function"))
     arguments = named(node.child_by_field_name("arguments"))
     if callee is None or callee.type not in ("identifier", "member_expression") or len(arguments) != 1:
         return None
-    path = field_of(arguments[0], caught)
-    return (short(callee), path[1]) if path is not None else None
+    return callee, arguments[0]
 
 
 def indirect(callee: Node | None) -> Node | None:
@@ -353,12 +359,9 @@ def _predicate(call: Node, caught: Caught) -> BranchTest | None:
     if helper is not None:
         return BranchTest(helper[1], "predicate", helper[0])
     # `isRetryable(code(e))`: a predicate of what a helper returns, `through` that helper
-    callee = indirect(call.child_by_field_name("function"))
-    arguments = named(call.child_by_field_name("arguments"))
-    if callee is None or callee.type not in ("identifier", "member_expression") or len(arguments) != 1:
-        return None
-    inner = helper_call(without_parentheses(arguments[0]), caught)
-    return BranchTest(inner[1], "predicate", short(callee), inner[0]) if inner is not None else None
+    parts = _one_argument_call(call)
+    inner = helper_call(without_parentheses(parts[1]), caught) if parts is not None else None
+    return BranchTest(inner[1], "predicate", short(parts[0]), inner[0]) if parts is not None and inner else None
 
 
 def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:

@@ -9,7 +9,8 @@ from analyzer.javascript.handlers.branches import literals
 from analyzer.javascript.handlers.shapes import named
 from analyzer.javascript.syntax import new_parser
 
-_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
+#: the bytes of an ASCII name
+NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 #: after a constant's name: a read of a method (`.has(`), an assignment (`=`, not `==` or `=>`)
 _MEMBER_READ = re.compile(rb"\s*\.\s*(has|includes)\s*\(")
 _ASSIGNED = re.compile(rb"\s*=(?![=>])\s*")
@@ -30,7 +31,7 @@ def constant_members(source: bytes, name: bytes, declared: int,
     while at >= 0:
         end = at + len(name)
         before = source[at - 1] if at else 0x20
-        if before in _NAME or before in b"#\\" or (end < len(source) and source[end] in _NAME) \
+        if before in NAME or before in b"#\\" or (end < len(source) and source[end] in NAME) \
                 or (before == 0x2E and source[at - 3:at] != b"..."):  # another word, or a property
             pass
         elif (read := _MEMBER_READ.match(source, end)) is not None and read.group(1) == method:

@@ -15,6 +15,7 @@ from tree_sitter import Node, Parser
 from analyzer.facts import HandlerFacts
 from analyzer.handler_model import BranchTest, ReadTest
 from analyzer.javascript.handlers.branches import NEGATED, field_of, helper_call, literal_value, tests_of
+from analyzer.javascript.handlers.constants import NAME as _NAME
 from analyzer.javascript.handlers.constants import constant_members
 from analyzer.javascript.handlers.shapes import named, operator_of
 from analyzer.javascript.handlers.sources import declared_once
@@ -28,7 +29,6 @@ _PREDICATES = frozenset({"predicate", "!predicate"})
 #: the comparisons an accessor's result can be read through: its `undefined` when a guard fails
 #: equals no string or number, so `===`, `!==`, `in` and `!in` of them say the same of the field
 _STRICT = frozenset({"===", "!==", "in", "!in"})
-_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _NOTHING = frozenset({"undefined"})
 _WRITES = frozenset({"assignment_expression", "augmented_assignment_expression", "update_expression"})
 
@@ -50,7 +50,7 @@ def with_reads(handlers: list[HandlerFacts], source: bytes, raw: Sequence[Row],
     helpers: _Helpers | None = None
     out = []
     for handler in handlers:
-        branches = list(handler.branches)
+        branches, changed = list(handler.branches), False
         for at, branch in enumerate(branches):
             test = branch.test
             if test is None or (test.through is None and test.op not in _PREDICATES):
@@ -58,8 +58,8 @@ def with_reads(handlers: list[HandlerFacts], source: bytes, raw: Sequence[Row],
             helpers = helpers or _Helpers(source, raw, shadowed)
             reads = helpers.read(test, handler.offset, 0)
             if reads is not None:
-                branches[at] = replace(branch, test=replace(test, reads=reads))
-        out.append(replace(handler, branches=tuple(branches)) if branches != list(handler.branches) else handler)
+                branches[at], changed = replace(branch, test=replace(test, reads=reads)), True
+        out.append(replace(handler, branches=tuple(branches)) if changed else handler)
     return out
 
 
@@ -215,11 +215,9 @@ def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
     if local is not None:  # `let t = vt(e); return t === "ENOENT" || t === "ENOTDIR"`
         returned = _returned(statements[1])
         return _local_test(returned, local, param, through) if returned is not None else None
-    if expression is not None:
-        pass
-    elif len(statements) == 1 and statements[0].type == "return_statement":
+    if expression is None and len(statements) == 1 and statements[0].type == "return_statement":
         value = _returned(statements[0])
-    elif statements and len(statements) <= 2 and statements[0].type == "if_statement" \
+    elif expression is None and statements and len(statements) <= 2 and statements[0].type == "if_statement" \
             and (len(statements) == 1 or _returns_nothing(statements[1])):  # minifiers drop the `return;`
         condition = statements[0].child_by_field_name("condition")
         then = statements[0].child_by_field_name("consequence")
@@ -230,7 +228,7 @@ def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
             return None
         returned = _returned(consequence[0])
         return _accessor(returned, condition, param) if returned is not None else None
-    else:
+    elif expression is None:  # any other body
         return None
     if value is None:
         return None
