@@ -37,7 +37,8 @@ CauseKept = Literal["kept", "partial", "lost"]
 #: how a branch tests the caught value (`e.code === "X"`, `e instanceof X`, `e.message.includes("x")`)
 TestOp = Literal[
     "===", "!==", "==", "!=", "<", "<=", ">", ">=", "instanceof", "!instanceof", "truthy", "falsy", "includes",
-    "startsWith", "endsWith", "!includes", "!startsWith", "!endsWith", "predicate", "!predicate", "in", "!in"]
+    "startsWith", "endsWith", "!includes", "!startsWith", "!endsWith", "predicate", "!predicate", "in", "!in",
+    "typeof", "!typeof"]
 #: what the reports flag in a handler (docs/reference.md, "Flow rules"): a `swallow` branch, a
 #: `wrap` whose new error loses the caught one, a handler that only rethrows what it caught
 HandlerFinding = Literal["swallowed-error", "wrap-loses-cause", "useless-catch"]

@@ -64,6 +64,10 @@ CASES = [
                                 ["return-value"]), (None, ["rethrow"])]),
     ("again", [(None, ["return-value", "callback"])]),  # SEEN.add(e.code): wasSeen's set is written
     ("andAgain", [(None, ["return-value"])]),
+    ("aHelperOfAFieldsType", [((None, "!predicate", "hasErrno", False, ("errno", "!typeof", "number")), ["rethrow"]),
+                              (None, ["return-value"])]),
+    ("aHelperOfAFieldsTypeAgain", [((None, "predicate", "hasErrno", False, ("errno", "typeof", "number")),
+                                   ["return-value"]), (None, ["rethrow"])]),
 ]
 
 
@@ -111,7 +115,7 @@ def test_the_flow_page_states_what_a_helper_reads(tmp_path) -> None:  # type: ig
 
 
 _OPPOSITE = {"===": "!==", "!==": "===", "in": "!in", "!in": "in", "truthy": "falsy", "falsy": "truthy",
-             "instanceof": "!instanceof", "!instanceof": "instanceof"}
+             "instanceof": "!instanceof", "!instanceof": "instanceof", "typeof": "!typeof", "!typeof": "typeof"}
 
 
 @pytest.mark.network

@@ -11,7 +11,9 @@ minifiers write `f(e); if (t)`), or before a thrown `?:` chain (`throw f(e), t ?
 in each of its branches. An expression statement's `?:` chain splits as an `if`/`else` of its arms
 (how both minifiers write one of expressions). An arrow's `?:` body splits as a returned one (`e => e.code === "ENOENT"
 ? null : Promise.reject(e)`). A guard that the value it reads is there, `e && e.code === "ENOENT"`,
-is no part of the test; another condition before `&&` is. A call given the caught value, or a
+is no part of the test, nor are guards the test's holding implies (`e != null && typeof e === "object"
+&& "code" in e && e.code === "ENOENT"`, how TypeScript narrows an unknown); another condition before
+`&&` is. `typeof e.code === "string"` is a `typeof` test, `!=` / `!==` a `!typeof` one. A call given the caught value, or a
 field of it, alone is a `predicate` test (`isNotFound(e)`, `!RETRYABLE.has(e.code)`); one given
 more does not split. Driven through `erratlas scan` on
 fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
@@ -76,6 +78,14 @@ CASES = [
     ("anOperandThatIsNoTestDoesNotSplit", [(None, ["rethrow", "return-value"])]),
     ("aPredicateOfAnImportCalledIndirectly", [((None, "predicate", "errors.isBusy"), ["return-value"]),
                                               (None, ["rethrow"])]),
+    ("aTypeOfAField", [(("code", "typeof", "string"), ["return-value"]), (None, ["rethrow"])]),
+    ("aTypeNotOfTheValue", [((None, "!typeof", "object"), ["rethrow"]), (None, ["return-value"])]),
+    ("guardsTheTestImplies", [(("code", "===", "ENOENT"), ["return-value"]), (None, ["rethrow"])]),
+    ("guardsOfAFieldsType", [(("status", "typeof", "number"), ["return-value"]), (None, ["rethrow"])]),
+    ("guardsOfEachValueOnTheWay", [(("response.status", "===", 404), ["return-value"]), (None, ["rethrow"])]),
+    ("aGuardOfAnotherTypeDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("aGuardBeforeANegatedTestDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("aTypeComparedWithANumberDoesNotSplit", [(None, ["rethrow", "return-value"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

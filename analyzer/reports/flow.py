@@ -200,6 +200,8 @@ def _test_text(test: BranchTest | ReadTest) -> str:
         return f"{subject} {'in' if test.op == 'in' else 'not in'} {value}"
     if test.op in ("predicate", "!predicate"):
         return f"{'!' if test.op[0] == '!' else ''}{test.value}({subject})"
+    if test.op in ("typeof", "!typeof"):
+        return f"typeof {subject} {'===' if test.op == 'typeof' else '!=='} {value}"
     return f"{subject} {test.op} {value}"
 
 

@@ -3,11 +3,10 @@ chains, `switch`, thrown or returned `?:` chains), and what each test reads of t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from tree_sitter import Node
 
 from analyzer.handler_model import BranchTest
+from analyzer.javascript.handlers.guards import Caught, conjuncts, field_of, implied, literal_value
 from analyzer.javascript.handlers.shapes import first_named, named, operator_of, short
 from analyzer.javascript.syntax import same, text, without_parentheses
 from analyzer.model import TestOp
@@ -20,13 +19,10 @@ NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": "
                                   "truthy": "falsy", "includes": "!includes", "startsWith": "!startsWith",
                                   "endsWith": "!endsWith", "!includes": "includes", "!startsWith": "startsWith",
                                   "!endsWith": "endsWith", "predicate": "!predicate", "!predicate": "predicate",
-                                  "in": "!in", "!in": "in"}
+                                  "in": "!in", "!in": "in", "typeof": "!typeof", "!typeof": "typeof"}
 _PREDICATES = frozenset({"predicate", "!predicate"})
 _STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
 
-#: whether an identifier is the caught value (`Body._is_caught`: by its binding, not its name alone);
-#: where a split asks, a local holding a field of it gives that field's path (`fields.held_fields`)
-Caught = Callable[[Node], bool | str]
 #: a branch before its dispositions: (test, statements, whether they leave, `?:` arms thrown or returned)
 _Split = tuple[BranchTest | None, list[Node], bool, list[Node]]
 
@@ -237,19 +233,28 @@ def test_of(condition: Node, caught: Caught) -> BranchTest | None:
 
 
 def _guarded(node: Node, caught: Caught) -> BranchTest | None:
-    """`e && e.code === "ENOENT"`, `e.response && e.response.status === 404`: the right's test when
-    the left only asks that the value it reads from be there (the caught value, or a prefix of the
-    right's field path, tested for truthiness); any other `&&` does not split."""
-    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    guard = field_of(without_parentheses(left), caught) if left is not None else None
-    test = test_of(right, caught) if right is not None and guard is not None else None
-    if test is None or guard is None:
+    """The last conjunct's test when every conjunct before it only asks that what it reads be there:
+    the caught value or a prefix of the test's field path tested for truthiness (`e && e.code ===
+    "ENOENT"`, `e.response && e.response.status === 404`), or a guard the test's holding implies
+    (`e != null && typeof e === "object" && "code" in e && e.code === "E"`); any other `&&` does not split."""
+    *guards, last = conjuncts(node)
+    test = test_of(last, caught)
+    if test is None:
         return None
-    prefix, field = guard[1], test.field
+    truthy = [guard for guard in guards if not _there(guard, test, caught)]
+    return test if not truthy or (test.through is None and implied(test, truthy, caught)) else None
+
+
+def _there(guard: Node, test: BranchTest, caught: Caught) -> bool:
+    """Whether a truthiness guard asks that the value the test reads from be there."""
+    path = field_of(without_parentheses(guard), caught)
+    if path is None:
+        return False
+    prefix, field = path[1], test.field
     if prefix is None or (field is not None and field.startswith(prefix + ".")):
-        return test
+        return True
     # `e.response && isRetryable(e.response)`: a helper given the field the guard asks for
-    return test if field == prefix and (test.through is not None or test.op in _PREDICATES) else None
+    return field == prefix and (test.through is not None or test.op in _PREDICATES)
 
 
 def _comparison(node: Node, caught: Caught) -> BranchTest | None:
@@ -264,6 +269,9 @@ def _comparison(node: Node, caught: Caught) -> BranchTest | None:
     op = _COMPARISONS.get(operator.type)
     if op is None:
         return None
+    typeof = _typeof_test(left, right, op, caught)
+    if typeof is not None:
+        return typeof
     path, (ok, value) = field_of(left, caught), literal_value(right)
     if path is None:
         path, (ok, value) = field_of(right, caught), literal_value(left)
@@ -271,6 +279,23 @@ def _comparison(node: Node, caught: Caught) -> BranchTest | None:
     if path is not None:
         return BranchTest(path[1], op, value) if ok else None
     return _through(left, right, op, caught)
+
+
+def _typeof_test(left: Node, right: Node, op: TestOp, caught: Caught) -> BranchTest | None:
+    """`typeof e.code === "string"`, the string on either side (`==` says the same of two strings):
+    `typeof`, `!typeof` for `!==` and `!=`, `value` the string as written."""
+    if op not in ("===", "==", "!==", "!="):
+        return None
+    for subject, other in ((left, right), (right, left)):
+        argument = subject.child_by_field_name("argument") if subject.type == "unary_expression" else None
+        if argument is None or operator_of(subject) != "typeof":
+            continue
+        ok, kind = literal_value(other)
+        path = field_of(without_parentheses(argument), caught)
+        if not ok or not isinstance(kind, str) or path is None:
+            return None
+        return BranchTest(path[1], "typeof" if op in ("===", "==") else "!typeof", kind)
+    return None
 
 
 def _through(left: Node, right: Node, op: TestOp, caught: Caught) -> BranchTest | None:
@@ -364,36 +389,6 @@ def _predicate(call: Node, caught: Caught) -> BranchTest | None:
     return BranchTest(inner[1], "predicate", short(parts[0]), inner[0]) if parts is not None and inner else None
 
 
-def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:
-    """(True, the property path) when `node` is the caught value (path None) or a chain of
-    property reads from it (`e.response.status`), or from a local holding a field of it
-    (`r.status`, `r` holding `e.response`), else None."""
-    parts: list[str] = []
-    while True:
-        node = without_parentheses(node)
-        if node.type == "member_expression":
-            name = node.child_by_field_name("property")
-            if name is None or name.type != "property_identifier":
-                return None
-            parts.append(text(name))
-        elif node.type == "subscript_expression":
-            index = node.child_by_field_name("index")
-            ok, key = literal_value(without_parentheses(index)) if index is not None else (False, None)
-            if not ok or not isinstance(key, str):
-                return None
-            parts.append(key)
-        elif node.type == "identifier" and (held := caught(node)):
-            if held is not True:  # a local holding the field path `held`
-                parts.append(held)
-            return True, ".".join(reversed(parts)) if parts else None
-        else:
-            return None
-        inner = node.child_by_field_name("object")
-        if inner is None:
-            return None
-        node = inner
-
-
 def _case_statements(cases: list[Node]) -> tuple[list[Node], bool]:
     """A switch case's statements, through the cases it falls into, without the `break` that ends
     them; True when they leave (return, throw, continue) rather than reach what follows the switch."""
@@ -417,30 +412,3 @@ def _ends(statements: list[Node]) -> bool:
         return _ends(named(last))
     return last.type in _LEAVING
 
-
-def literal_value(node: Node) -> tuple[bool, str | int | float | bool | None]:
-    """(True, the value) of a string without escapes, a number (`-2` too), true, false or null."""
-    kind = node.type
-    raw = node.text or b""
-    argument = node.child_by_field_name("argument") if kind == "unary_expression" else None
-    if argument is not None and argument.type == "number" and operator_of(node) == "-":  # `case -2:`
-        ok, value = literal_value(argument)
-        return (True, -value) if ok and isinstance(value, (int, float)) else (False, None)
-    if kind == "string" and b"\\" not in raw:
-        return True, raw[1:-1].decode("utf-8", "replace")
-    if kind == "template_string" and node.named_child_count <= 1 and b"${" not in raw and b"\\" not in raw:
-        return True, raw[1:-1].decode("utf-8", "replace")
-    if kind == "number":
-        value = raw.decode("ascii", "replace")
-        try:
-            return True, int(value, 0)
-        except ValueError:
-            try:
-                return True, float(value)
-            except ValueError:
-                return False, None
-    if kind in ("true", "false"):
-        return True, kind == "true"
-    if kind == "null":
-        return True, None
-    return False, None

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from tree_sitter import Node, Query, QueryCursor
 
 from analyzer.javascript.handlers.bindings import DECLARABLE, Key, pattern_names
-from analyzer.javascript.handlers.branches import Caught, field_of, literal_value
+from analyzer.javascript.handlers.guards import Caught, field_of, literal_value
 from analyzer.javascript.syntax import LANGUAGE, text, without_parentheses
 
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})

@@ -14,12 +14,20 @@ from tree_sitter import Node, Parser
 
 from analyzer.facts import HandlerFacts
 from analyzer.handler_model import BranchTest, ReadTest
-from analyzer.javascript.handlers.branches import NEGATED, field_of, helper_call, literal_value, tests_of
+from analyzer.javascript.handlers.branches import NEGATED, helper_call, tests_of
 from analyzer.javascript.handlers.constants import NAME as _NAME
 from analyzer.javascript.handlers.constants import constant_members
-from analyzer.javascript.handlers.shapes import named, operator_of
+from analyzer.javascript.handlers.guards import (
+    conjuncts,
+    field_of,
+    guard_atom,
+    implied,
+    nothing,
+    type_of,
+)
+from analyzer.javascript.handlers.shapes import named
 from analyzer.javascript.handlers.sources import declared_once
-from analyzer.javascript.syntax import new_parser, text, without_parentheses
+from analyzer.javascript.syntax import new_parser, without_parentheses
 
 #: helpers read through helpers (`or(e)` returns `vt(e) === "ENOENT"`, `vt` reads `code`)
 MAX_DEPTH = 3
@@ -29,7 +37,6 @@ _PREDICATES = frozenset({"predicate", "!predicate"})
 #: the comparisons an accessor's result can be read through: its `undefined` when a guard fails
 #: equals no string or number, so `===`, `!==`, `in` and `!in` of them say the same of the field
 _STRICT = frozenset({"===", "!==", "in", "!in"})
-_NOTHING = frozenset({"undefined"})
 _WRITES = frozenset({"assignment_expression", "augmented_assignment_expression", "update_expression"})
 
 Row = tuple[int, int, object, tuple[tuple[int, bytes], ...]]
@@ -81,7 +88,7 @@ class _Helpers:
             return None
         if test.op not in _PREDICATES:  # `vt(e) === "EISDIR"`
             accessor = self._called(test.through, at, depth)
-            kind = _type_of(test.value)
+            kind = type_of(test.value)
             if not isinstance(accessor, _Accessor) or test.op not in _STRICT or kind is None \
                     or (accessor.typeof is not None and accessor.typeof != kind):
                 return None
@@ -91,7 +98,7 @@ class _Helpers:
             found = ReadTest(found.field, "truthy", None) if found.typeof is None else None
         if found is not None and test.through is not None:  # `isRetryable(vt(e))`: of the accessor's field
             accessor = self._called(test.through, at, depth)
-            kind = _type_of(found.value)
+            kind = type_of(found.value)
             if not isinstance(accessor, _Accessor) or found.field is not None or found.op not in ("===", "in") \
                     or kind is None or (accessor.typeof is not None and accessor.typeof != kind):
                 return None
@@ -218,7 +225,7 @@ def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
     if expression is None and len(statements) == 1 and statements[0].type == "return_statement":
         value = _returned(statements[0])
     elif expression is None and statements and len(statements) <= 2 and statements[0].type == "if_statement" \
-            and (len(statements) == 1 or _returns_nothing(statements[1])):  # minifiers drop the `return;`
+            and (len(statements) == 1 or _returnsnothing(statements[1])):  # minifiers drop the `return;`
         condition = statements[0].child_by_field_name("condition")
         then = statements[0].child_by_field_name("consequence")
         if statements[0].child_by_field_name("alternative") is not None or condition is None or then is None:
@@ -235,7 +242,7 @@ def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
     value = without_parentheses(value)
     if value.type == "ternary_expression":
         condition, chosen, other = (value.child_by_field_name(f) for f in ("condition", "consequence", "alternative"))
-        if condition is None or chosen is None or other is None or not _nothing(other):
+        if condition is None or chosen is None or other is None or not nothing(other):
             return None
         return _accessor(chosen, condition, param)
     accessor = _accessor(value, None, param)
@@ -305,7 +312,7 @@ def _test(value: Node, caught: Callable[[Node], bool | str]) -> tuple[list[Branc
     """The tests `value` makes, a test form of a handler's (`branches.test_of`) or a `||` of them
     (`===` tests of one value with literals made one `in`), and the guards before them (`e != null
     && typeof e === "object" && "code" in e && e.code === "E"`: `_guarded` checks them)."""
-    *guards, last = _conjuncts(value)
+    *guards, last = conjuncts(value)
     tests = tests_of(last, caught)
     if tests is None:
         return None
@@ -315,13 +322,7 @@ def _test(value: Node, caught: Callable[[Node], bool | str]) -> tuple[list[Branc
 
 def _guarded(read: ReadTest, guards: list[Node], param: bytes) -> ReadTest | None:
     """`read` when every guard is one that its holding implies, else None."""
-    if guards and not _implies_a_value(read):
-        return None
-    for atom in guards:
-        kind = _guard_atom(atom, param, read.field or "")
-        if kind is None or (kind and kind != _type_of(read.value)):
-            return None
-    return read
+    return read if implied(read, guards, _caught(param)) else None
 
 
 def _in(tests: list[BranchTest]) -> BranchTest | None:
@@ -334,22 +335,6 @@ def _in(tests: list[BranchTest]) -> BranchTest | None:
     if len(values) < 2:
         return replace(first, op="===")
     return BranchTest(first.field, "in", values, first.through)
-
-
-def _implies_a_value(test: BranchTest | ReadTest) -> bool:
-    """Whether the test holding says the field it reads is there (so a guard of it adds nothing)."""
-    values = test.value if isinstance(test.value, tuple) else (test.value,)
-    if test.op in ("===", "==", "in"):
-        return None not in values
-    return test.op in ("truthy", "instanceof")
-
-
-def _type_of(value: object) -> str | None:
-    """The `typeof` of a test's literal(s), when they share one."""
-    values = value if isinstance(value, tuple) else (value,)
-    kinds = {"string" if isinstance(v, str) else "number" if isinstance(v, (int, float)) and not isinstance(v, bool)
-             else None for v in values}
-    return kinds.pop() if len(kinds) == 1 else None
 
 
 def _writes(node: Node) -> bool:
@@ -373,20 +358,11 @@ def _returned(statement: Node) -> Node | None:
     return values[0] if len(values) == 1 else None
 
 
-def _returns_nothing(statement: Node) -> bool:
+def _returnsnothing(statement: Node) -> bool:
     if statement.type != "return_statement":
         return False
     values = named(statement)
-    return not values or _nothing(values[0])
-
-
-def _nothing(node: Node) -> bool:
-    """`undefined`, `void 0`: what a failed guard returns."""
-    node = without_parentheses(node)
-    if node.type == "undefined" or (node.type == "identifier" and text(node) in _NOTHING):
-        return True
-    argument = node.child_by_field_name("argument") if node.type == "unary_expression" else None
-    return argument is not None and operator_of(node) == "void" and literal_value(argument)[0]
+    return not values or nothing(values[0])
 
 
 def _accessor(value: Node, guard: Node | None, param: bytes) -> _Accessor | None:
@@ -398,70 +374,14 @@ def _accessor(value: Node, guard: Node | None, param: bytes) -> _Accessor | None
         return None
     field = path[1]
     typeof: str | None = None
-    atoms = _conjuncts(guard) if guard is not None else []
+    atoms = conjuncts(guard) if guard is not None else []
     for atom in atoms:
-        kind = _guard_atom(atom, param, field)
+        kind = guard_atom(atom, _caught(param), field)
         if kind is None:
             return None
         if kind != "":
             typeof = kind
     return _Accessor(field, typeof)
-
-
-def _conjuncts(node: Node) -> list[Node]:
-    node = without_parentheses(node)
-    if node.type == "binary_expression" and operator_of(node) == "&&":
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is not None and right is not None:
-            return _conjuncts(left) + _conjuncts(right)
-    return [node]
-
-
-def _guard_atom(atom: Node, param: bytes, field: str) -> str | None:
-    """"" for a guard the field's having a value implies, the type name for `typeof <field> ===
-    "<type>"`, None for any other."""
-    caught = _caught(param)
-
-    def on_the_way(node: Node) -> bool:  # the parameter, or a field the path goes through
-        path = field_of(node, caught)
-        return path is not None and (path[1] is None or field.startswith(path[1] + "."))
-
-    if on_the_way(atom):
-        return ""
-    if atom.type != "binary_expression":
-        return None
-    operator = operator_of(atom)
-    left, right = atom.child_by_field_name("left"), atom.child_by_field_name("right")
-    if left is None or right is None:
-        return None
-    left, right = without_parentheses(left), without_parentheses(right)
-    if operator == "in":
-        ok, key = literal_value(left)
-        inside = field_of(right, caught)
-        if not ok or not isinstance(key, str) or inside is None:
-            return None
-        reached = key if inside[1] is None else f"{inside[1]}.{key}"
-        return "" if field == reached or field.startswith(reached + ".") else None
-    if operator in ("!=", "!=="):
-        for subject, other in ((left, right), (right, left)):
-            path = field_of(subject, caught)
-            if (on_the_way(subject) or (path is not None and path[1] == field)) \
-                    and (_nothing(other) or literal_value(other) == (True, None)):
-                return ""
-        return None
-    if operator in ("===", "=="):  # `typeof` gives a string: both say the same
-        for subject, other in ((left, right), (right, left)):
-            ok, kind = literal_value(other)
-            argument = subject.child_by_field_name("argument") if subject.type == "unary_expression" else None
-            if not ok or argument is None or operator_of(subject) != "typeof":
-                continue
-            path = field_of(without_parentheses(argument), caught)
-            if path is not None and kind == "object" and (path[1] is None or field.startswith(path[1] + ".")):
-                return ""
-            if path is not None and path[1] == field and kind in ("string", "number"):
-                return str(kind)
-        return None
-    return None
 
 
 def _joined(given: str | None, read: str | None) -> str | None:
