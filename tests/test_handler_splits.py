@@ -13,9 +13,10 @@ in each of its branches. An expression statement's `?:` chain splits as an `if`/
 ? null : Promise.reject(e)`). A guard that the value it reads is there, `e && e.code === "ENOENT"`,
 is no part of the test, nor are guards the test's holding implies (`e != null && typeof e === "object"
 && "code" in e && e.code === "ENOENT"`, how TypeScript narrows an unknown); another condition before
-`&&` is. `typeof e.code === "string"` is a `typeof` test, `!=` / `!==` a `!typeof` one. A call given the caught value, or a
-field of it, alone is a `predicate` test (`isNotFound(e)`, `!RETRYABLE.has(e.code)`); one given
-more does not split. Driven through `erratlas scan` on
+`&&` is. `typeof e.code === "string"` is a `typeof` test, `!=` / `!==` a `!typeof` one, and so is
+`e.code !== undefined` (`"undefined"`; `!= undefined` is `!= null`, as minifiers write it). A
+call given the caught value, or a field of it, alone is a `predicate` test (`isNotFound(e)`,
+`!RETRYABLE.has(e.code)`); one given more does not split. Driven through `erratlas scan` on
 fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
 `if`; both fold `const response = e.response` into the test)."""
 
@@ -86,6 +87,8 @@ CASES = [
     ("aGuardOfAnotherTypeDoesNotSplit", [(None, ["rethrow", "return-value"])]),
     ("aGuardBeforeANegatedTestDoesNotSplit", [(None, ["rethrow", "return-value"])]),
     ("aTypeComparedWithANumberDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("aFieldStrictlyUndefined", [(("code", "!typeof", "undefined"), ["rethrow"]), (None, ["return-value"])]),
+    ("aFieldLooselyUndefined", [(("code", "!=", None), ["rethrow"]), (None, ["return-value"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

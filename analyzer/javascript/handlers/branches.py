@@ -6,7 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from analyzer.handler_model import BranchTest
-from analyzer.javascript.handlers.guards import Caught, conjuncts, field_of, implied, literal_value
+from analyzer.javascript.handlers.guards import Caught, conjuncts, field_of, implied, literal_value, nothing
 from analyzer.javascript.handlers.shapes import first_named, named, operator_of, short
 from analyzer.javascript.syntax import same, text, without_parentheses
 from analyzer.model import TestOp
@@ -283,10 +283,17 @@ def _comparison(node: Node, caught: Caught) -> BranchTest | None:
 
 def _typeof_test(left: Node, right: Node, op: TestOp, caught: Caught) -> BranchTest | None:
     """`typeof e.code === "string"`, the string on either side (`==` says the same of two strings):
-    `typeof`, `!typeof` for `!==` and `!=`, `value` the string as written."""
+    `typeof`, `!typeof` for `!==` and `!=`, `value` the string as written. `e.code === void 0` (or
+    `undefined`) says what `typeof e.code === "undefined"` does, `e.code == undefined` what `e.code ==
+    null` does (how minifiers write it)."""
     if op not in ("===", "==", "!==", "!="):
         return None
     for subject, other in ((left, right), (right, left)):
+        path = field_of(subject, caught) if nothing(other) else None
+        if path is not None and op in ("==", "!="):
+            return BranchTest(path[1], op, None)
+        if path is not None:
+            return BranchTest(path[1], "typeof" if op == "===" else "!typeof", "undefined")
         argument = subject.child_by_field_name("argument") if subject.type == "unary_expression" else None
         if argument is None or operator_of(subject) != "typeof":
             continue

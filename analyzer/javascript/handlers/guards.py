@@ -110,6 +110,7 @@ def nothing(node: Node) -> bool:
     argument = node.child_by_field_name("argument") if node.type == "unary_expression" else None
     return argument is not None and operator_of(node) == "void" and literal_value(argument)[0]
 
+
 def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:
     """(True, the property path) when `node` is the caught value (path None) or a chain of
     property reads from it (`e.response.status`), or from a local holding a field of it
