@@ -79,6 +79,9 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("storesItInAnArray", ["store"]),
     ("storesItInAnObjectPushed", ["store"]),  # failures.push({text, error}), as failures.push(error)
     ("storesOnlyItsMessage", ["swallow"]),
+    # `throw await explained(error, response)` (imapflow's): what the awaited call makes is thrown,
+    # as `throw explained(error, response)` throws it: the caught value is its argument
+    ("throwsWhatAnAwaitedCallMakes", ["wrap/kept+explained"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")
@@ -88,6 +91,7 @@ _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")
 _FORMATTED = re.compile(r"function (\w+)\(\w+,\w+,\w+\)\{return\{self:")
 _REPORTER = re.compile(r"(\w+)\.emit\(\"error\"")
 _TO_ERROR = re.compile(r"function (\w+)\(\w+\)\{return \w+ instanceof Error\?")
+_EXPLAINED = re.compile(r"async function (\w+)\(\w+,\w+\)\{return Object\.assign\(")
 
 
 def _names(read: str) -> dict[str, str]:
@@ -96,7 +100,7 @@ def _names(read: str) -> dict[str, str]:
     built = READS[read].read_text()
     names = {}
     for name, pattern in (("makeError", _MAKE_ERROR), ("formatted", _FORMATTED), ("reporter", _REPORTER),
-                          ("toError", _TO_ERROR)):
+                          ("toError", _TO_ERROR), ("explained", _EXPLAINED)):
         found = pattern.search(built)
         assert found is not None, name
         names[name] = found.group(1)

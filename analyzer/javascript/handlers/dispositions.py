@@ -215,7 +215,7 @@ class HandlerBody(Body):
         if value is None:
             return [_disposition("wrap", "lost", (), None)]
         value = without_parentheses(value)
-        while value.type == "sequence_expression":  # `throw c ? e : (log(x), new Error(m))`
+        while value.type in ("sequence_expression", "await_expression"):  # `(log(x), e)`, `await f(e)`
             value = without_parentheses(last_named(value) or value)
         if value.type == "ternary_expression":
             return self._arms(value, lambda arm: self._sent(arm, rejecting))
