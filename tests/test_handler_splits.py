@@ -89,6 +89,12 @@ CASES = [
     ("aTypeComparedWithANumberDoesNotSplit", [(None, ["rethrow", "return-value"])]),
     ("aFieldStrictlyUndefined", [(("code", "!typeof", "undefined"), ["rethrow"]), (None, ["return-value"])]),
     ("aFieldLooselyUndefined", [(("code", "!=", None), ["rethrow"]), (None, ["return-value"])]),
+    # `if (attempt < attempts) continue; throw isBusy(e) ? new TypeError(m, {cause: e}) : new Error(...)`
+    # (esbuild's): the path through the `continue` runs in every branch of the chain after it
+    ("aContinueBeforeAThrownChain", [((None, "predicate", "isBusy"), ["wrap/kept", "swallow"]),
+                                     (None, ["wrap/kept", "swallow"])]),
+    ("aRetryBeforeAThrownChain", [((None, "predicate", "isBusy"), ["wrap/kept", "retry"]),
+                                  (None, ["wrap/kept", "retry"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

@@ -174,19 +174,19 @@ class HandlerBody(Body):
         for value, statement in values:
             leaves = True
             found.extend(self._thrown(value) if statement == "throw_statement" else self._returned(value))
-        if not leaves:
-            leaves = any(d.kind == "exit" for d in found)
+        leaves = leaves or any(d.kind == "exit" for d in found)
         # a catch clause's `break` of the loop around its try drops the caught value, as reaching
         # the end does; a `continue` too, but in a retry loop: then both go on to the next attempt
         breaks, continues = loop_exits(parts) if self._may_exit_loop else ([], [])
+        arms = [value for value, _ in values]  # what a split's branch throws or returns decides there
         if not leaves and self._in_retry_loop:
             found.append(_RETRY)
-        elif found and not values and self._in_retry_loop:
-            if Fallthrough([], continues).silent_path(parts):
+        elif found and self._in_retry_loop:
+            if Fallthrough(arms, continues).silent_path(parts):
                 found.append(_RETRY)  # a path goes on to the next attempt (having met them or not)
-            if breaks and Fallthrough(deciding, breaks).ends(parts):
+            if breaks and Fallthrough([*deciding, *arms], breaks).ends(parts):
                 found.append(_SWALLOW)  # a path meets none of them and leaves the loop
-        elif found and not values and Fallthrough(deciding, [*ending, *breaks, *continues]).silent_path(parts):
+        elif found and Fallthrough([*deciding, *arms], [*ending, *breaks, *continues]).silent_path(parts):
             found.append(_SWALLOW)  # a path that meets none of them
         if self.recording is not None:
             self.recording.lists.append(found)

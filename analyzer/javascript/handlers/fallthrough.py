@@ -42,7 +42,7 @@ class Fallthrough:
     def __init__(self, deciding: list[Node], ending: Sequence[Node] = ()) -> None:
         #: the disposition nodes, by start (source order)
         self._ids = {n.id for n in deciding}
-        self._starts = [n.start_byte for n in deciding]
+        self._starts = sorted(n.start_byte for n in deciding)
         self._ending = {n.id for n in ending}
 
     def silent_path(self, statements: list[Node]) -> bool:
