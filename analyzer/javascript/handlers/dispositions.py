@@ -431,10 +431,10 @@ class HandlerBody(Body):
         return stored
 
     def _stored(self, value: Node) -> bool | None:
-        """Whether a value assigned is the caught value, or a literal holding it (`{reason: e}`, `[e]`): always
-        (True), on one path of a `?:` or of the right of `||`, `??` or `&&` (False), or never (None). `e || x`
-        and `e ?? x` are the caught value (an error is truthy); `e && x` is `x`."""
-        if self._is_caught(value) or (value.type == "object" and self._object_keeps(value)) or self._array_keeps(value):
+        """Whether a value assigned is the caught value, or holds it (`{reason: e}`, `[e]`, `new X(m, {cause: e})`):
+        always (True), on one path of `?:` or the right of `||`, `??`, `&&` (False), or never (None); `e || x` is it."""
+        if (self._is_caught(value) or (value.type == "object" and self._object_keeps(value)) or self._array_keeps(value)
+                or (value.type == "new_expression" and self._made(value) and self._cause(value) == "kept")):
             return True
         if value.type == "ternary_expression":
             arms = [value.child_by_field_name("consequence"), value.child_by_field_name("alternative")]
