@@ -82,6 +82,8 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     # `throw await explained(error, response)` (imapflow's): what the awaited call makes is thrown,
     # as `throw explained(error, response)` throws it: the caught value is its argument
     ("throwsWhatAnAwaitedCallMakes", ["wrap/kept+explained"]),
+    # `new Response(...)`, `new Request(...)`, `new Headers(...)`: built-in classes of no error
+    ("returnsANewResponse", ["return-value"]),
     # `failure = new Error(m, {cause: error})` outside the handler keeps the caught value in state
     ("storesANewErrorThatKeepsIt", ["store"]),
 ]

@@ -24,6 +24,7 @@ from analyzer.javascript.handlers.bindings import (
 )
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
+    NOT_ERRORS,
     first_named,
     handler_parameter,
     is_promise_reject,
@@ -43,9 +44,6 @@ _PASS_POSITION = frozenset({"parenthesized_expression", "sequence_expression", "
 #: statements whose expression's value is discarded or returned
 _STATEMENT_OF_VALUE = frozenset({"expression_statement", "return_statement"})
 _SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
-#: built-in classes, by name, whose instances are no errors: `return new Promise(...)` returns a value
-_NOT_ERRORS = frozenset({b"Promise", b"Date", b"Map", b"Set", b"WeakMap", b"WeakSet", b"Array", b"Object", b"RegExp",
-                         b"URL", b"URLSearchParams", b"ArrayBuffer", b"Uint8Array", b"Proxy"})
 #: the nodes whose children the walk may find discarded or returned (all others' are not)
 _PASSING = _PASS_POSITION | _STATEMENT_OF_VALUE | {"unary_expression", "throw_statement", "binary_expression",
                                                    "ternary_expression", "if_statement"}
@@ -385,7 +383,7 @@ class Body:
         """A new error: `new X(...)` (but a built-in class of no error, `new Promise(...)`), or an
         error callsite of the inventory."""
         if value.type == "new_expression":
-            return getattr(value.child_by_field_name("constructor"), "text", None) not in _NOT_ERRORS
+            return getattr(value.child_by_field_name("constructor"), "text", None) not in NOT_ERRORS
         entry = self.known.get((value.start_byte, value.end_byte))
         return entry is not None and entry[0] == "error"
 

@@ -12,6 +12,11 @@ from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, same, symbol
 BOUNDARIES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "catch_clause"}
 #: the longest callee or class text a record keeps
 TEXT_LIMIT = 200
+#: built-in classes, by name, whose instances are no errors: `return new Promise(...)` returns a value,
+#: as `return new Response("Bad Request", {status: 400})` does
+NOT_ERRORS = frozenset({b"Promise", b"Date", b"Map", b"Set", b"WeakMap", b"WeakSet", b"Array", b"Object", b"RegExp",
+                        b"URL", b"URLSearchParams", b"ArrayBuffer", b"Uint8Array", b"Proxy", b"Response", b"Request",
+                        b"Headers"})
 #: nodes of an argument searched for the caught value (a message, an object, a small callback)
 MENTION_NODES = 4096
 #: what reads a name: `e`, and `{e}` (a shorthand property passes the value on)
