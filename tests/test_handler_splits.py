@@ -95,6 +95,10 @@ CASES = [
                                      (None, ["wrap/kept", "swallow"])]),
     ("aRetryBeforeAThrownChain", [((None, "predicate", "isBusy"), ["wrap/kept", "retry"]),
                                   (None, ["wrap/kept", "retry"])]),
+    # a promise handler's `return paused ? void 0 : load(path)` (esbuild's `if (paused) return; return
+    # load(path)`) resolves undefined on one path, as reaching its end does
+    ("aBareReturnBeforeAnotherValue", [((None, "predicate", "isBusy"), ["return-value", "swallow"]),
+                                       (None, ["callback"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

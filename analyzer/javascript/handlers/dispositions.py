@@ -13,7 +13,7 @@ from tree_sitter import Node
 from analyzer.facts import BranchFacts, BranchTest, DispositionFacts
 from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split, split_expression
-from analyzer.javascript.handlers.fallthrough import Fallthrough
+from analyzer.javascript.handlers.fallthrough import Fallthrough, undefined_arm
 from analyzer.javascript.handlers.fields import Fields, held_fields
 from analyzer.javascript.handlers.retry import in_retry_loop, loop_exits
 from analyzer.javascript.handlers.shapes import (
@@ -151,7 +151,7 @@ class HandlerBody(Body):
                 leaves = True
                 deciding.append(node)
                 value = first_named(node)
-                if self._resolves_undefined(value):
+                if self._resolves_undefined(value, arms=True):
                     ending.append(node)
                 found.extend(self._returned(value))
             elif symbol in _BREAK:
@@ -332,14 +332,14 @@ class HandlerBody(Body):
             out = _best(out, "kept" if self._is_caught(right) else "partial" if self._mentions(right) else "lost")
         return out
 
-    def _resolves_undefined(self, value: Node | None) -> bool:
-        """A promise handler function's `return`, `return undefined` or `return void x`: its
-        promise resolves with undefined, as when the function's end is reached."""
+    def _resolves_undefined(self, value: Node | None, arms: bool = False) -> bool:
+        """A promise handler function's `return`, `return undefined` or `return void x` (`arms`: or `c ? void 0 : x`):
+        its promise resolves with undefined (there), as when the function's end is reached."""
         if self.handler.form == "catch" or self._root is None:
             return False
         value = without_parentheses(value) if value is not None else None
         return value is None or value.type == "undefined" or (
-            value.type == "unary_expression" and operator_of(value) == "void")
+            value.type == "unary_expression" and operator_of(value) == "void") or (arms and undefined_arm(value))
 
     def _returned(self, value: Node | None) -> list[DispositionFacts]:
         if self._resolves_undefined(value):

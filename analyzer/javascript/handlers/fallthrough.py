@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from tree_sitter import Node
 
 from analyzer.javascript.handlers.shapes import first_named, named, operator_of
+from analyzer.javascript.syntax import without_parentheses
 
 #: statements that leave: whatever they hold, no path runs past them
 _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
@@ -140,3 +141,21 @@ class Fallthrough:
             return (consequence is not None and alternative is not None and self._expression(consequence, depth + 1)
                     and self._expression(alternative, depth + 1))
         return self._holds(node)
+
+
+def undefined_arm(value: Node, depth: int = 0) -> bool:
+    """Whether a `?:` returned has an arm, at any depth (or a sequence's last member), that is
+    `undefined` or `void x`: esbuild writes a promise handler's `if (c) return; return f()` as
+    `return c ? void 0 : f()`, whose first arm ends it as reaching its end does."""
+    value = without_parentheses(value)
+    if value.type == "sequence_expression" and depth < _DEPTH:
+        members = named(value)
+        return bool(members) and undefined_arm(members[-1], depth + 1)
+    if value.type != "ternary_expression" or depth >= _DEPTH:
+        return False
+    for arm in (value.child_by_field_name("consequence"), value.child_by_field_name("alternative")):
+        inner = without_parentheses(arm) if arm is not None else None
+        if inner is not None and (inner.type == "undefined" or undefined_arm(inner, depth + 1) or (
+                inner.type == "unary_expression" and operator_of(inner) == "void")):
+            return True
+    return False
