@@ -22,8 +22,11 @@ fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes th
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
-from conftest import FIXTURES, handlers_of_reads
+from conftest import FIXTURES, handlers_of_reads, scan
 
 FLOW = FIXTURES / "flow"
 READS = {"source": FLOW / "src" / "splits.js", "esbuild": FLOW / "built" / "splits.min.js",
@@ -125,3 +128,14 @@ def test_each_handler_splits_as_its_tests_say(handlers: dict[str, list[dict[str,
     assert len(handlers[read]) == len(CASES)
     got = [_read(branch) for branch in handlers[read][at]["branches"]]  # type: ignore[union-attr]
     assert got == BUILT_AS.get((read, case), CASES[at][1])
+
+
+def test_a_chain_of_thirty_thousand_guards_is_read_without_recursion(tmp_path: Path) -> None:
+    """The conjuncts of a test are listed iteratively: a minified `&&` chain may be thousands long."""
+    guards = "&&".join(["e!=null", 'typeof e==="object"'] + ['"code"in e'] * 30_000)
+    bundle = tmp_path / "chain.js"
+    bundle.write_text(f'function f(){{try{{g()}}catch(e){{if({guards}&&e.code==="X")return 1;throw e}}}}\n')
+    scan(bundle, tmp_path / "out")
+    (handler,) = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    assert [(b["test"]["field"], b["test"]["op"], b["test"]["value"]) if b["test"] else None
+            for b in handler["branches"]] == [("code", "===", "X"), None]  # type: ignore[index,union-attr]

@@ -241,8 +241,8 @@ def _guarded(node: Node, caught: Caught) -> BranchTest | None:
     test = test_of(last, caught)
     if test is None:
         return None
-    truthy = [guard for guard in guards if not _there(guard, test, caught)]
-    return test if not truthy or (test.through is None and implied(test, truthy, caught)) else None
+    others = [guard for guard in guards if not _there(guard, test, caught)]
+    return test if not others or (test.through is None and implied(test, others, caught)) else None
 
 
 def _there(guard: Node, test: BranchTest, caught: Caught) -> bool:

@@ -34,12 +34,19 @@ def implied(test: BranchTest | ReadTest, guards: Sequence[Node], caught: Caught)
 
 
 def conjuncts(node: Node) -> list[Node]:
-    node = without_parentheses(node)
-    if node.type == "binary_expression" and operator_of(node) == "&&":
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is not None and right is not None:
-            return conjuncts(left) + conjuncts(right)
-    return [node]
+    """The operands of an `&&` chain, in order (iteratively: a minified chain may be thousands long)."""
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        current = without_parentheses(stack.pop())
+        left = current.child_by_field_name("left") if current.type == "binary_expression" else None
+        right = current.child_by_field_name("right") if left is not None else None
+        if left is not None and right is not None and operator_of(current) == "&&":
+            stack += (right, left)
+        else:
+            out.append(current)
+    return out
+
 
 def guard_atom(atom: Node, caught: Caught, field: str) -> str | None:
     """"" for a guard the field's having a value implies, the type name for `typeof <field> ===
