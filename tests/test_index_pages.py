@@ -14,7 +14,7 @@ import pytest
 from conftest import FIXTURES, records, run, scan
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from test_owners import table_widths_of
+from test_owners import table_widths, table_widths_of
 
 INDEX = "error-diagnostic-owner-index.md"
 EXECUTABLE = "@anthropic-ai/claude-code-linux-x64"
@@ -118,20 +118,28 @@ def test_demo_index_pages_and_links(tmp_path: Path, demo_bundle: Path) -> None:
 
 
 @pytest.mark.parametrize("bundle", ["hostile/hostile.js", "hostile/hostile.min.js"])
-def test_owned_hostile_index_pages_and_links(tmp_path: Path, bundle: str) -> None:
+def test_owned_hostile_index_pages_tables_and_links(tmp_path: Path, bundle: str) -> None:
+    """Hostile messages, and reviewed names holding `|`, a backtick, HTML and a line break: every
+    page's tables keep their width, no HTML gets through, every link lands (one scan, allows and
+    projection for both: the table and HTML checks were a test of their own in tests/test_owners.py)."""
     out = tmp_path / "out"
     scan(FIXTURES / bundle, out)
     allowlist = tmp_path / "a.toml"
-    for index, record in enumerate((records(out, "error") + records(out, "diagnostic"))[:8]):
+    for index, record in enumerate((records(out, "error") + records(out, "diagnostic"))[:12]):
         owner = (
             ("--owner", "Product") if index % 2 else ("--owner", "Dependency", "--package", f"@scope/pkg-{index % 3}")
         )
         assert run("allow", out, record["id"], "-a", allowlist, *owner, "--reason", "r", "--reviewer", "t",
-                   "--name", f"f|`<b>{index}", "--on", "2026-11-29").returncode == 0
+                   "--name", f"f|`<b>{index}\n", "--on", "2026-11-29").returncode == 0
     assert run("project", out, "-a", allowlist).returncode == 0
     check_index(out)
-    pages = [p.name for p in pages_of(out)]
-    assert "dependency-01.md" in pages and "product-01.md" in pages
+    pages = pages_of(out)
+    assert "dependency-01.md" in [p.name for p in pages] and "product-01.md" in [p.name for p in pages]
+    markdown = "\n".join(page.read_text(encoding="utf-8") for page in pages)
+    tables = [table for page in pages for table in table_widths(page.read_text(encoding="utf-8"))]
+    assert len(tables) >= 4
+    assert sum(len(rows) for _, rows in tables) >= 10  # every width checked in check_index
+    assert "<b>" not in markdown and "<script" not in markdown.lower()
 
 
 @pytest.mark.network
