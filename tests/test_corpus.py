@@ -40,6 +40,21 @@ def corpus_add(home: Path, registry_url: str, *specs: object) -> tuple[int, str]
 
 
 @pytest.fixture(scope="module")
+def populated(registry: LocalRegistry, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home whose corpus holds alpha, beta and gamma as published before 2025 (npm's cache of
+    them beside it), added once for the tests that start from it: each takes a copy (`from_populated`)."""
+    home = tmp_path_factory.mktemp("populated")
+    code, err = corpus_add(home, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")
+    assert code == 0, err
+    return home
+
+
+def from_populated(populated: Path, home: Path) -> None:
+    """`home` made a copy of the populated home (its corpus and npm cache)."""
+    shutil.copytree(populated, home, symlinks=True, dirs_exist_ok=True)
+
+
+@pytest.fixture(scope="module")
 def scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str | None]]:
     """The fixture bundle scanned alone (its map withheld) with --signatures, and the truth:
     callsite id -> package from the map (None for product code)."""
@@ -66,9 +81,8 @@ def corpus_rows(rows: list[dict[str, object]]) -> dict[str, dict[str, object]]:
     return {row["exampleIds"][0]: row for row in rows if str(row["id"]).startswith("c:")}  # type: ignore[index]
 
 
-def test_a_plain_name_gets_the_version_that_matches_best(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
-    code, err = corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")
-    assert code == 0, err
+def test_a_plain_name_gets_the_version_that_matches_best(populated: Path, scanned, tmp_path: Path) -> None:
+    from_populated(populated, tmp_path)
     listing = run("corpus", "list", "--corpus", tmp_path / "corpus")
     assert f"{ALPHA}\t1.0.0 1.1.0\tregistry\tname" in listing.stdout.splitlines()
     out, truth = scanned
@@ -104,11 +118,10 @@ def test_a_later_add_keeps_the_earlier_versions(registry: LocalRegistry, tmp_pat
 
 
 def test_a_function_two_packages_ship_gets_no_exact_suggestion(
-    registry: LocalRegistry, scanned, tmp_path: Path
+    registry: LocalRegistry, populated: Path, scanned, tmp_path: Path
 ) -> None:
     """gamma vendors beta's readConfig; alpha's validateRange is also bundled in beta (copies)."""
-    code, err = corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")
-    assert code == 0, err
+    from_populated(populated, tmp_path)
     out, truth = scanned
     rows = corpus_rows(suggest_rows(out, tmp_path / "corpus", tmp_path / "s.jsonl"))
     vendored = [r for r in rows.values() if set(r["candidates"]) == {BETA, GAMMA}]  # type: ignore[arg-type]
@@ -182,8 +195,8 @@ def test_a_lockfile_pins_versions_and_integrity(registry: LocalRegistry, tmp_pat
     assert code == 2 and "integrity" in err
 
 
-def test_a_populated_cache_works_offline(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
-    assert corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")[0] == 0
+def test_a_populated_cache_works_offline(populated: Path, scanned, tmp_path: Path) -> None:
+    from_populated(populated, tmp_path)
     out, _ = scanned
     online = suggest_rows(out, tmp_path / "corpus", tmp_path / "online.jsonl")
     code, err = corpus_add(tmp_path, UNREACHABLE, ALPHA, BETA, GAMMA)  # plain names: the cached versions, said so
@@ -197,10 +210,10 @@ def test_a_populated_cache_works_offline(registry: LocalRegistry, scanned, tmp_p
 
 
 def test_a_version_listed_but_not_indexed_names_the_add_that_mends_it(
-        registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+        populated: Path, scanned, tmp_path: Path) -> None:
     """A manifest version whose index is gone (a run killed while indexing, a file removed):
     `suggest` refuses it in one line naming the exact `corpus add`, which mends it offline."""
-    assert corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")[0] == 0
+    from_populated(populated, tmp_path)
     out, _ = scanned
     before = suggest_rows(out, tmp_path / "corpus", tmp_path / "before.jsonl")
     (tmp_path / "corpus" / "index" / ALPHA / "1.0.0.json").unlink()
@@ -212,8 +225,8 @@ def test_a_version_listed_but_not_indexed_names_the_add_that_mends_it(
     assert suggest_rows(out, tmp_path / "corpus", tmp_path / "after.jsonl") == before
 
 
-def test_suggest_with_bundle_parses_again_and_checks_it(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
-    assert corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")[0] == 0
+def test_suggest_with_bundle_parses_again_and_checks_it(populated: Path, scanned, tmp_path: Path) -> None:
+    from_populated(populated, tmp_path)
     out, _ = scanned
     plain, bare = tmp_path / "plain", out.parent / "bare" / BUNDLE.name
     scan(bare, plain)
@@ -226,8 +239,8 @@ def test_suggest_with_bundle_parses_again_and_checks_it(registry: LocalRegistry,
     assert other.returncode == 2 and "not the scanned bundle" in other.stderr
 
 
-def test_accept_by_package_owns_exactly_the_exact_suggestions(registry: LocalRegistry, scanned, tmp_path: Path) -> None:
-    assert corpus_add(tmp_path, registry.url, ALPHA, BETA, GAMMA, "--before", "2025-01-01")[0] == 0
+def test_accept_by_package_owns_exactly_the_exact_suggestions(populated: Path, scanned, tmp_path: Path) -> None:
+    from_populated(populated, tmp_path)
     out, truth = scanned
     work = tmp_path / "scan"
     shutil.copytree(out, work)

@@ -86,6 +86,15 @@ def every_version(registry: LocalRegistry, scanned, tmp_path_factory: pytest.Tem
     return rows
 
 
+@pytest.fixture(scope="module")
+def newest_only(registry: LocalRegistry, scanned, tmp_path_factory: pytest.TempPathFactory  # type: ignore[no-untyped-def]
+                ) -> dict[str, dict[str, object]]:
+    """The suggestions of a corpus of the newest version of each name (`--candidates 1`), shared
+    by the tests that need nothing else (read only)."""
+    rows, _ = suggestions(registry, scanned, tmp_path_factory.mktemp("newest-only"), "--candidates", "1")
+    return rows
+
+
 def exact(rows: dict[str, dict[str, object]]) -> dict[str, object]:
     return {i: r["package"] for i, r in rows.items() if r["confidence"] == "exact"}
 
@@ -105,12 +114,12 @@ def test_the_fixture_bundles_every_class(scanned) -> None:
 
 
 def test_code_that_moved_to_a_sibling_is_never_claimed_for_the_package_that_absorbed_it(
-        registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+        newest_only, scanned) -> None:
     """Names alone, newest only: retry 1.0.0's functions are in no retry version of the corpus, only
     in core 2.0.0's submodules/fixture-retry/; a hit there names retry as well, so core is never
     claimed for them (recall lost, precision kept)."""
     _, truth = scanned
-    rows, _ = suggestions(registry, scanned, tmp_path, "--candidates", "1")
+    rows = newest_only
     assert not wrong(rows, truth)
     assert of(truth, RETRY) and not of(truth, RETRY) & set(exact(rows))
     assert of(truth, CORE) <= set(exact(rows))  # core's own code, the same in both versions
@@ -128,13 +137,12 @@ def test_the_bundles_window_found_from_its_package_picks_the_versions_it_was_bui
     assert of(truth, RETRY) <= set(exact(rows))
 
 
-def test_a_package_file_that_bundles_another_names_the_inner_package(
-        registry: LocalRegistry, scanned, tmp_path: Path) -> None:
+def test_a_package_file_that_bundles_another_names_the_inner_package(newest_only, scanned) -> None:
     """kit's index.js carries paint 1.0.0; the corpus holds only paint 2.0.0, rewritten. kit's own
     source map places those functions in paint: a match there names paint and kit, and is never
     claimed for kit alone (nor for paint alone: a bundle may hold kit's copy)."""
     _, truth = scanned
-    rows, _ = suggestions(registry, scanned, tmp_path, "--candidates", "1")
+    rows = newest_only
     assert not wrong(rows, truth)
     named = [rows[i] for i in of(truth, PAINT) if i in rows]
     assert named and all(r["package"] is None and {PAINT, KIT} <= set(r["candidates"]) for r in named)  # type: ignore[arg-type]

@@ -55,6 +55,14 @@ def suggestions(registry: LocalRegistry, out: Path, home: Path, *specs: str) -> 
     return [json.loads(line) for line in (home / "s.jsonl").read_text().splitlines()]
 
 
+@pytest.fixture(scope="module")
+def first_versions(registry, scanned, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    """The suggestions of a corpus of archive 1.0.0 and toml 1.0.0, shared by the two tests that
+    read it (read only)."""
+    return suggestions(registry, scanned[0], tmp_path_factory.mktemp("first-versions"), f"{ARCHIVE}@1.0.0",
+                       f"{TOML}@1.0.0")
+
+
 def exact(rows: list[dict[str, object]]) -> dict[str, object]:
     return {i: row["package"] for row in rows if str(row["id"]).startswith("c:") and row["confidence"] == "exact"
             for i in row["exampleIds"]}  # type: ignore[attr-defined]
@@ -69,11 +77,11 @@ def test_the_fixture_is_a_commonjs_chunk_of_one_module_per_file(scanned) -> None
     assert {ARCHIVE, TOML, None} <= set(truth.values())
 
 
-def test_a_webpack_module_lends_its_package_its_small_functions_callsites(registry, scanned, tmp_path) -> None:
+def test_a_webpack_module_lends_its_package_its_small_functions_callsites(first_versions, scanned) -> None:
     """archive 1.0.0's modules: `closeSync` and `writeSync` throw in functions too small to be
     distinctive; their modules' other functions name archive alone: archive's (Matching 3)."""
-    out, truth, texts = scanned
-    claimed = exact(suggestions(registry, out, tmp_path, f"{ARCHIVE}@1.0.0", f"{TOML}@1.0.0"))
+    _, truth, texts = scanned
+    claimed = exact(first_versions)
     small = {i for i, t in texts.items() if t.startswith(SMALL)}
     assert len(small) == 2 and {claimed.get(i) for i in small} == {ARCHIVE}
     assert all(truth[i] == p for i, p in claimed.items())
@@ -93,12 +101,12 @@ def test_an_island_of_moved_code_lends_its_module_to_nobody(registry, scanned, t
     assert ZIP not in claimed.values()
 
 
-def test_a_webpack_es_module_contains_nothing(registry, scanned, tmp_path) -> None:
+def test_a_webpack_es_module_contains_nothing(first_versions, scanned) -> None:
     """webpack concatenated the app's main.js with toml's files into one ES module: toml's functions
     there name toml alone, but the module is several files' code; the app's callsites in it stay
     unclaimed, and toml's own are claimed by their functions only."""
-    out, truth, _ = scanned
-    rows = suggestions(registry, out, tmp_path, f"{ARCHIVE}@1.0.0", f"{TOML}@1.0.0")
+    _, truth, _ = scanned
+    rows = first_versions
     claimed = exact(rows)
     product = {i for i, p in truth.items() if p is None}
     assert len(product) >= 2 and not product & set(claimed)

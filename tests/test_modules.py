@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, scan
+from conftest import FIXTURES, SUMMARY, scan
 from test_sourcemap import BUNDLES, all_records, oracle_origins
 
 FORMS = {
@@ -88,10 +88,11 @@ def test_wrapped_modules_are_found_without_the_map(bundle: str, tmp_path: Path) 
     assert sources and all(len(s) == 1 for s in sources.values()), sources
 
 
-def test_modules_jsonl_lists_spans_kinds_fingerprints_and_counts(tmp_path: Path) -> None:
-    summary = scan(FIXTURES / "demo" / "demo.min.js", tmp_path / "out")
-    rows = all_records(tmp_path / "out")
-    listed = modules(tmp_path / "out")
+def test_modules_jsonl_lists_spans_kinds_fingerprints_and_counts(demo_scanned_once: Path) -> None:
+    out = demo_scanned_once  # the session's scan of the demo (read only)
+    summary = json.loads((out / SUMMARY).read_text())
+    rows = all_records(out)
+    listed = modules(out)
     by_id = {m["id"]: m for m in listed}
     assert len(by_id) == len(listed) == summary["modules"]["count"]
     for module in listed:

@@ -130,9 +130,8 @@ def test_allow_roots_the_binding_declared_where_a_callsite_is(product: Path, tmp
     assert refused.returncode == 2
 
 
-def test_suggest_proposes_roots_the_map_never_contradicts(tmp_path: Path) -> None:
-    out = tmp_path / "demo"
-    scan(FIXTURES / "demo" / "demo.min.js", out)
+def test_suggest_proposes_roots_the_map_never_contradicts(tmp_path: Path, demo_scan_copy: Path) -> None:
+    out = demo_scan_copy  # the session's scan of the demo, copied: suggest writes into it
     result = run("suggest", out)
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in (out / "suggestions.jsonl").read_text().splitlines()]

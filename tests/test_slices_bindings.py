@@ -184,8 +184,28 @@ def test_the_synthetic_units_hold_the_cross_slice_cases() -> None:
     assert program[b'Error("the let below'] == ("Error", PROGRAM.index(b"Error=class"))  # the first of one scope
 
 
-@pytest.mark.parametrize(("name", "source"), CASES, ids=IDS)
-@pytest.mark.parametrize("forced", [None, "T", "log", "require", "N", "Error"])
+FORCED = [None, "T", "log", "require", "N", "Error"]
+
+
+def _forced_cases() -> list[object]:
+    """Every logger choice on the synthetic units and the shadowing fixtures; on the six demo
+    builds (most of the test's time) the detected logger and one forced name each, in turn (every
+    name on one build at least), the other four forced names of each build are `long`."""
+    cases: list[object] = []
+    demos = 0
+    for name, source in CASES:
+        if name.startswith("demo."):
+            kept = {None, FORCED[1 + demos % (len(FORCED) - 1)]}
+            demos += 1
+        else:
+            kept = set(FORCED)
+        for forced in FORCED:
+            marks = () if forced in kept else (pytest.mark.long,)
+            cases.append(pytest.param(name, source, forced, id=f"{forced}-{name}", marks=marks))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "source", "forced"), _forced_cases())
 def test_the_logger_sites_and_shadowed_counts_merged_are_the_whole_trees(
     name: str, source: bytes, forced: str | None,
 ) -> None:

@@ -2,7 +2,7 @@
 shapes bundles hold, read whole and in 2, 3 and 4 + seed % 9 slices, write the same files and exit
 the same. Seed 232 is the Bun-wrapped program that found a head node's names standing for the
 nodes inside it (`normalize.Normalizer.own`); the others are early seeds read in slices (2 and 8
-in Bun's wrapper)."""
+in Bun's wrapper). CI reads 232, 0, 2 and 8 (both layouts); seeds 1, 4 and 5 are `long`."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _read(source: Path, out: Path, count: int) -> tuple[int, dict[str, bytes], s
     return done.returncode, tree_bytes(out) if out.exists() else {}, done.stderr
 
 
-@pytest.mark.parametrize("seed", [232, 0, 1, 2, 4, 5, 8])
+@pytest.mark.parametrize("seed", [232, 0, 2, 8, *(pytest.param(seed, marks=pytest.mark.long) for seed in (1, 4, 5))])
 def test_a_random_program_read_in_slices_is_read_as_whole(tmp_path: Path, seed: int) -> None:
     source = tmp_path / "case.js"
     source.write_text(FUZZ.program(seed), encoding="utf-8")

@@ -53,9 +53,8 @@ def test_suggest_names_the_package_of_dependency_callsites(bundle: str, tmp_path
     assert wrong == []
 
 
-def test_suggestions_carry_evidence_and_a_confidence_word(tmp_path: Path) -> None:
-    scan(FIXTURES / "demo" / "demo.min.js", tmp_path / "out")
-    suggestions = suggest(tmp_path / "out")
+def test_suggestions_carry_evidence_and_a_confidence_word(demo_scan_copy: Path) -> None:
+    suggestions = suggest(demo_scan_copy)  # the session's scan of the demo, copied: suggest writes into it
     for s in suggestions:
         assert s["schema"] == "erratlas.suggestion/1"
         assert s["confidence"] in ("exact", "likely", "possible", "ambiguous") and s["evidence"] and s["reason"]
@@ -74,9 +73,8 @@ def test_suggestions_carry_evidence_and_a_confidence_word(tmp_path: Path) -> Non
                if "src/demo-app/" in json.dumps(s["evidence"]))
 
 
-def test_nothing_is_owned_until_accepted(tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    scan(FIXTURES / "demo" / "demo.min.js", out)
+def test_nothing_is_owned_until_accepted(tmp_path: Path, demo_scan_copy: Path) -> None:
+    out = demo_scan_copy  # the session's scan of the demo, copied: suggest writes into it
     suggest(out)
     assert json.loads((out / SUMMARY).read_text())["coverage"]["overall"]["owned"] == 0
     assert run("gate", out).returncode == 0  # suggestions.jsonl is listed: the directory still verifies
@@ -135,11 +133,10 @@ def test_suggest_on_a_bundle_without_a_map_uses_what_the_bundle_keeps(tmp_path: 
     assert not any(s["confidence"] == "exact" for s in suggestions)
 
 
-def test_accept_reads_ambiguous_suggestions_and_never_takes_them(tmp_path: Path) -> None:
+def test_accept_reads_ambiguous_suggestions_and_never_takes_them(tmp_path: Path, demo_scan_copy: Path) -> None:
     """Code in several copies with different owners is suggested naming every candidate and no
     owner; `accept` reads such a file and takes the rest (a real 2.1.88 scan has thousands)."""
-    out = tmp_path / "out"
-    scan(FIXTURES / "demo" / "demo.min.js", out)
+    out = demo_scan_copy  # the session's scan of the demo, copied
     rows = suggest(out)
     taken = next(s for s in rows if s["confidence"] == "exact" and s["level"] == "callsite")
     ambiguous = {**taken, "id": "s-ambiguous", "owner": None, "package": None, "confidence": "ambiguous",
@@ -158,12 +155,12 @@ def test_accept_reads_ambiguous_suggestions_and_never_takes_them(tmp_path: Path)
     assert refused.returncode == 2 and "suggestion key 'owner'" in refused.stderr
 
 
-def test_accept_unowned_takes_only_suggestions_whose_every_callsite_is_unresolved(tmp_path: Path) -> None:
+def test_accept_unowned_takes_only_suggestions_whose_every_callsite_is_unresolved(
+        tmp_path: Path, demo_scan_copy: Path) -> None:
     """`--unowned` never re-owns an owned callsite: a suggestion that would also own one (a group
     of copies the truth gives two owners, a function one of whose callsites is owned) is left
     out, even when its other callsites are Unresolved."""
-    out = tmp_path / "out"
-    scan(FIXTURES / "demo" / "demo.min.js", out)
+    out = demo_scan_copy  # the session's scan of the demo, copied
     rows = suggest(out)
     function = next(s for s in rows if s["level"] == "function" and s["callsites"] >= 2)
     owned = next(s for s in rows if s["level"] == "callsite" and s["exampleIds"] == function["exampleIds"][:1])
