@@ -225,7 +225,7 @@ def _body_reads(statements: list[Node], expression: Node | None, param: bytes,
     if expression is None and len(statements) == 1 and statements[0].type == "return_statement":
         value = _returned(statements[0])
     elif expression is None and statements and len(statements) <= 2 and statements[0].type == "if_statement" \
-            and (len(statements) == 1 or _returnsnothing(statements[1])):  # minifiers drop the `return;`
+            and (len(statements) == 1 or _returns_nothing(statements[1])):  # minifiers drop the `return;`
         condition = statements[0].child_by_field_name("condition")
         then = statements[0].child_by_field_name("consequence")
         if statements[0].child_by_field_name("alternative") is not None or condition is None or then is None:
@@ -333,7 +333,7 @@ def _in(tests: list[BranchTest]) -> BranchTest | None:
         return None
     values = tuple(dict.fromkeys(t.value for t in tests if not isinstance(t.value, tuple)))
     if len(values) < 2:
-        return replace(first, op="===")
+        return first
     return BranchTest(first.field, "in", values, first.through)
 
 
@@ -358,7 +358,7 @@ def _returned(statement: Node) -> Node | None:
     return values[0] if len(values) == 1 else None
 
 
-def _returnsnothing(statement: Node) -> bool:
+def _returns_nothing(statement: Node) -> bool:
     if statement.type != "return_statement":
         return False
     values = named(statement)
