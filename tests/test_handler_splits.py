@@ -182,3 +182,48 @@ def test_a_conjunction_loads_and_a_test_written_before_also_loads_without_one(
                     del test["also"]
         (older,) = records_of(json.dumps(handler).encode() + b"\n", "h.jsonl", record, HANDLER_SCHEMA, "a handler")
         assert [b.test.also if b.test else None for b in older.branches] == [(), (), None]
+
+
+@pytest.mark.parametrize(("condition", "body", "test"), [
+    ("!" * 30_000 + "e.code", "return 1", ("code", "truthy", None)),  # an even count of `!`
+    ("!" * 29_999 + "e.code", "return 1", ("code", "falsy", None)),
+    ('e.code==="X"', "{" * 30_000 + "return 1" + "}" * 30_000, ("code", "===", "X")),  # blocks in blocks
+])
+def test_thirty_thousand_negations_or_blocks_are_read_without_recursion(tmp_path: Path, condition: str, body: str,
+                                                                        test: tuple[object, ...]) -> None:
+    bundle = tmp_path / "deep.js"
+    bundle.write_text(f"function f(){{try{{g()}}catch(e){{if({condition}){body};throw e}}}}\n")
+    scan(bundle, tmp_path / "out")
+    (handler,) = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    assert [(b["test"]["field"], b["test"]["op"], b["test"]["value"]) if b["test"] else None
+            for b in handler["branches"]] == [test, None]  # type: ignore[index,union-attr]
+
+
+@pytest.mark.parametrize(("statement", "kinds"), [
+    ("throw " + "".join(f"a[{i}]?e:" for i in range(30_000)) + "e", [("rethrow", None)]),
+    ("throw " + "||".join(f"a[{i}]" for i in range(30_000)) + "||e", [("rethrow", None), ("wrap", "lost")]),
+    ("return " + "".join(f"a[{i}]?1:" for i in range(30_000)) + "e", [("return-value", None), ("return-error", None)]),
+    ("s=" + "".join(f"a[{i}]?1:" for i in range(30_000)) + "e", [("store", None), ("swallow", None)]),
+])
+def test_thirty_thousand_arms_or_operands_are_read_without_recursion(tmp_path: Path, statement: str,
+                                                                     kinds: list[tuple[str, str | None]]) -> None:
+    """Each value a thrown, returned or assigned `?:` or `||` chain can have is read iteratively."""
+    bundle = tmp_path / "chain.js"
+    bundle.write_text(f"var s;function f(a){{try{{g()}}catch(e){{{statement}}}}}\n")
+    scan(bundle, tmp_path / "out")
+    (handler,) = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    assert [[(d["kind"], d["cause"]) for d in b["dispositions"]] for b in handler["branches"]] == [kinds]  # type: ignore[union-attr,index]
+
+
+def test_an_else_if_chain_of_ten_thousand_tests_is_read_branch_by_branch(tmp_path: Path) -> None:
+    """Each branch of a long chain reads the nodes of its own statements, found by bisection."""
+    chain = "else ".join(f'if(e.code==="C{i}")return {i};' for i in range(10_000))
+    bundle = tmp_path / "chain.js"
+    bundle.write_text(f"function f(){{try{{g()}}catch(e){{{chain}throw e}}}}\n")
+    scan(bundle, tmp_path / "out")
+    (handler,) = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    branches = handler["branches"]  # type: ignore[index]
+    assert len(branches) == 10_001 and branches[-1]["test"] is None  # type: ignore[index]
+    assert [b["test"]["value"] for b in branches[:-1]] == [f"C{i}" for i in range(10_000)]  # type: ignore[index]
+    assert {d["kind"] for b in branches[:-1] for d in b["dispositions"]} == {"return-value"}  # type: ignore[index]
+    assert [d["kind"] for d in branches[-1]["dispositions"]] == ["rethrow"]  # type: ignore[index]

@@ -15,7 +15,7 @@ from typing import get_args
 
 import libcst as cst
 
-from analyzer.branch_tests import negated, product, unguarded
+from analyzer.branch_tests import MOST, negated, product, unguarded
 from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts
 from analyzer.handler_model import BranchTest
 from analyzer.identity import IdentityInput
@@ -218,7 +218,7 @@ class _Body:
             return None
         if kind is cst.Or:
             return [t for tests in options for t in tests]  # type: ignore[union-attr]
-        made = product(options)  # type: ignore[arg-type]
+        made = product(options) if len(options) <= MOST else None  # type: ignore[arg-type]
         return None if made is None else [unguarded(t) for t in made]
 
     def _test(self, test: cst.BaseExpression) -> BranchTest | None:

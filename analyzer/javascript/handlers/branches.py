@@ -252,16 +252,20 @@ def _negate(op: TestOp) -> TestOp | None:
 
 
 def test_of(condition: Node, caught: Caught) -> BranchTest | None:
+    """The one test a condition makes, `!`s read iteratively (a minified `!!!...e` may be thousands long)."""
     node = without_parentheses(condition)
-    argument = node.child_by_field_name("argument") if node.type == "unary_expression" else None
-    if argument is not None and operator_of(node) == "!":
-        inner = test_of(argument, caught)
-        negated = NEGATED.get(inner.op) if inner is not None else None
-        if inner is None or negated is None:
-            if inner is not None and inner.op == "falsy":
-                return BranchTest(inner.field, "truthy", None)
-            return None
-        return BranchTest(inner.field, negated, inner.value, inner.through)
+    negations = 0
+    while node.type == "unary_expression" and operator_of(node) == "!" \
+            and (argument := node.child_by_field_name("argument")) is not None:
+        negations, node = negations + 1, without_parentheses(argument)
+    test = _one_test(node, caught)
+    if test is None or negations % 2 == 0:
+        return test
+    op = _negate(test.op)
+    return BranchTest(test.field, op, test.value, test.through) if op is not None else None
+
+
+def _one_test(node: Node, caught: Caught) -> BranchTest | None:
     if node.type == "binary_expression":
         return _guarded(node, caught) if operator_of(node) == "&&" else _comparison(node, caught)
     if node.type == "call_expression":
@@ -451,11 +455,9 @@ def _case_statements(cases: list[Node]) -> tuple[list[Node], bool]:
 
 
 def _ends(statements: list[Node]) -> bool:
-    """Whether control never runs past the statements (their last one leaves)."""
-    if not statements:
-        return False
-    last = statements[-1]
-    if last.type == "statement_block":
-        return _ends(named(last))
-    return last.type in _LEAVING
+    """Whether control never runs past the statements (their last one leaves), blocks in blocks read
+    iteratively."""
+    while statements and statements[-1].type == "statement_block":
+        statements = named(statements[-1])
+    return bool(statements) and statements[-1].type in _LEAVING
 
