@@ -22,13 +22,14 @@ def all_of(tests: Sequence[BranchTest]) -> BranchTest:
 
 def product(options: Sequence[Sequence[BranchTest]]) -> list[BranchTest] | None:
     """The tests of a conjunction whose operands open `options`: one per choice of a test from each
-    (`a && (b || c)` is `a && b` or `a && c`); None past `MOST`."""
+    (`a && (b || c)` is `a && b` or `a && c`); None past `MOST` of them or of tests in one."""
     chosen: list[list[BranchTest]] = [[]]
     for tests in options:
         chosen = [[*made, test] for made in chosen for test in tests]
         if len(chosen) > MOST:
             return None
-    return [all_of(made) for made in chosen]
+    made = [all_of(tests) for tests in chosen]
+    return None if any(len(test.also) >= MOST for test in made) else made
 
 
 def negated(alternatives: Sequence[BranchTest], negate: Callable[[TestOp], TestOp | None]) -> list[BranchTest] | None:

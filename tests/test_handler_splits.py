@@ -204,6 +204,9 @@ def test_thirty_thousand_negations_or_blocks_are_read_without_recursion(tmp_path
     ("throw " + "||".join(f"a[{i}]" for i in range(30_000)) + "||e", [("rethrow", None), ("wrap", "lost")]),
     ("return " + "".join(f"a[{i}]?1:" for i in range(30_000)) + "e", [("return-value", None), ("return-error", None)]),
     ("s=" + "".join(f"a[{i}]?1:" for i in range(30_000)) + "e", [("store", None), ("swallow", None)]),
+    # a local given another's value, 30,000 times over: what each may hold, read in turn
+    ("let t0=e;" + "".join(f"let t{i}=t{i - 1};" for i in range(1, 30_000)) + "throw t29999",
+     [("rethrow", None)]),
 ])
 def test_thirty_thousand_arms_or_operands_are_read_without_recursion(tmp_path: Path, statement: str,
                                                                      kinds: list[tuple[str, str | None]]) -> None:

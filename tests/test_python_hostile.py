@@ -72,6 +72,19 @@ def test_a_file_nested_beyond_the_bound_is_counted_not_parsed(tmp_path: Path) ->
     assert unit["parseError"] == "not parsed: more than 200 brackets open at once (ERRATLAS_PYTHON_MAX_NESTING)"
 
 
+def test_an_elif_chain_too_deep_for_the_visitors_is_counted_not_parsed(tmp_path: Path) -> None:
+    """30,000 `elif`s parse, and libcst's walk recurses past its bound: the file is counted as not
+    parsed (a KeyError of the span recorder used to hide the RecursionError: an internal error)."""
+    lone = tmp_path / "elifs.py"
+    lone.write_text("def f(e):\n    if e == 0:\n        return 0\n"
+                    + "".join(f"    elif e == {i}:\n        return {i}\n" for i in range(1, 30_000)))
+    out = tmp_path / "scan"
+    code, stderr, _ = scan_child(lone, out)
+    assert code == 0, stderr
+    (unit,) = json.loads((out / SUMMARY).read_text())["loggers"]
+    assert unit["parseError"] == "too deeply nested for the libcst visitors"
+
+
 SHAPES = {
     "parentheses": lambda n: "x = " + "(" * n + "1" + ")" * n,
     "lists": lambda n: "x = " + "[" * n + "1" + "]" * n,

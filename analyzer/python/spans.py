@@ -112,7 +112,9 @@ class _Syntactic:
     def __enter__(self) -> None:
         self.start = self.state.position
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is not None:  # the walk failed inside (a RecursionError): say nothing over it
+            return
         spans = self.state.spans
         start = spans[id(self.start_node)][0] if self.start_node is not None else self.start
         end = spans[id(self.end_node)][1] if self.end_node is not None else self.state.position

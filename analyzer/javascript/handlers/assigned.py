@@ -86,15 +86,16 @@ def merged(values: set[Held]) -> Held:
 
 
 def held_at(entries: list[tuple[Node, Node]], at: int, since: int, parts: Sequence[Node],
-            followed: bool) -> list[Node | None] | None:
+            followed: bool, starts: Sequence[int] | None = None) -> list[Node | None] | None:
     """What a name read at `at` in a branch made of `parts` may hold (docs/reference.md, "Which
     name is the caught value"), given its `entries` (declarator or assignment, value) in source
     order: the values of those between `since` and `at` on the branch's paths, back to one that
     always runs there, and None, the caught value a `followed` name starts as, when none does.
-    None when none of them is on the branch's paths."""
+    None when none of them is on the branch's paths. `starts`: the parts' starts, when known."""
+    starts = [part.start_byte for part in parts] if starts is None else starts
     out: list[Node | None] = []
     for node, value in reversed(entries):
-        part = _holding(parts, node) if since < node.end_byte <= at else None
+        part = _holding(parts, starts, node) if since < node.end_byte <= at else None
         if part is None:  # after the name, before what it holds, or on another branch's path
             continue
         out.append(value)
@@ -106,9 +107,9 @@ def held_at(entries: list[tuple[Node, Node]], at: int, since: int, parts: Sequen
     return out if out and out != [None] else None
 
 
-def _holding(parts: Sequence[Node], node: Node) -> Node | None:
-    """The node of `parts` (in source order, apart) that holds `node`."""
-    at = bisect.bisect_right([part.start_byte for part in parts], node.start_byte) - 1
+def _holding(parts: Sequence[Node], starts: Sequence[int], node: Node) -> Node | None:
+    """The node of `parts` (in source order, apart; their starts `starts`) that holds `node`."""
+    at = bisect.bisect_right(starts, node.start_byte) - 1
     return parts[at] if at >= 0 and node.end_byte <= parts[at].end_byte else None
 
 

@@ -91,9 +91,8 @@ class Found:
     form: HandlerForm
     #: the catch clause, or the handler argument of `.catch`/`.then`
     node: Node
-    #: its ancestors, innermost first: at most `find._ANCHOR_DEPTH` while it is found, then the
-    #: `find._KEPT_DEPTH` nearest (what retry and reject read), so that 100,000 nested handlers do not
-    #: hold 100,000 chains
+    #: its ancestors, innermost first: `find._ANCHOR_DEPTH` at most while found, then the `find._KEPT_DEPTH` nearest
+    #: (what retry and reject read): 100,000 nested handlers hold no 100,000 chains
     chain: list[Node]
     scope: Scope
     in_error_region: bool
@@ -140,6 +139,8 @@ class _Walked:
 class Body:
     """One handler's body as its walk finds it: the statements, the names bound to the caught value
     and to new errors, and the calls whose value is discarded or returned."""
+
+    _part_starts: tuple[Sequence[Node] | None, list[int]] = (None, [])  # a branch's parts, their starts
 
     def __init__(self, handler: Found, known: dict[tuple[int, int], tuple[str, int]], param: str | None) -> None:
         """`known`: the tree's callsites by (start, end), as (kind, offset); `param`: the handler's
@@ -335,9 +336,10 @@ class Body:
         followed = bound in self._versions.followed
         if not (followed and bound in walked.assigned) and bound not in walked.mixed:
             return None
-        version = self.key(name)[1]
-        since = -2 - version if version <= -2 else -1  # past the assignment that always runs
-        return held_at(walked.assigned[bound], name.start_byte, since, parts, followed)
+        since = -2 - version if (version := self.key(name)[1]) <= -2 else -1  # past the assignment that always runs
+        if self._part_starts[0] is not parts:  # a branch's reads ask of the same parts: their starts once
+            self._part_starts = (parts, [part.start_byte for part in parts])
+        return held_at(walked.assigned[bound], name.start_byte, since, parts, followed, self._part_starts[1])
 
     def _held(self, value: Node, walked: _Walked) -> Held:
         """What a value given to a name is (`assigned.Held`)."""
@@ -491,7 +493,7 @@ def _condition_sequence(statement: Node) -> list[tuple[Node, int]]:
     the members before the last are discarded; all else is not."""
     condition = statement.child_by_field_name("condition")
     inner = without_parentheses(condition) if condition is not None else None
-    if condition is None or inner is None or inner.type != "sequence_expression":
+    if inner is None or inner.type != "sequence_expression":
         return [(child, _KEPT_VALUE) for child in statement.named_children]
     members = inner.named_children
     rest = [(child, _KEPT_VALUE) for child in statement.named_children if not same(child, condition)]

@@ -212,17 +212,15 @@ class HandlerBody(Body):
     def _sent(self, value: Node | None, rejecting: str | None) -> list[DispositionFacts]:
         """A value thrown (`rejecting` None) or rejected through the callee `rejecting`: the
         caught value itself is a `rethrow` or a `reject`, anything else a `wrap`; each value of a
-        `?:` or of `throw t || e` on its own."""
-        return each_value(value, lambda one: self._sent_one(one, rejecting), _given)
-
-    def _sent_one(self, value: Node | None, rejecting: str | None) -> list[DispositionFacts]:
-        if value is None:
-            return [_disposition("wrap", "lost", (), None)]
+        `?:` or of `throw t || e`, and each a local may hold there, on its own."""
         itself = _disposition("rethrow", None, (), None) if rejecting is None else \
             _disposition("reject", None, (), rejecting)
-        held = self.held_values(value, self._parts) if value.type == "identifier" else None
-        if held is not None:  # the caught value on one path, another value on another: each read
-            return [d for one in held for d in ([itself] if one is None else self._sent(one, rejecting))]
+        return each_value(value, lambda one: self._sent_one(one, itself), _given,
+                          held=lambda one: self._held_there(one, itself))
+
+    def _sent_one(self, value: Node | None, itself: DispositionFacts) -> list[DispositionFacts]:
+        if value is None:
+            return [_disposition("wrap", "lost", (), None)]
         if self._is_caught(value):
             return [itself]
         if is_object_assign(value):
@@ -230,6 +228,11 @@ class HandlerBody(Body):
             if target is not None and self._is_caught(without_parentheses(target)):
                 return [itself]
         return [self._wrap(value)]
+
+    def _held_there(self, value: Node, itself: DispositionFacts) -> list[Node | tuple[DispositionFacts, ...]] | None:
+        """The values a local may hold where the branch reads it, the caught value as `itself`."""
+        held = self.held_values(value, self._parts) if value.type == "identifier" else None
+        return None if held is None else [(itself,) if one is None else one for one in held]
 
     def _wrap(self, value: Node) -> DispositionFacts:
         """A new error thrown, returned or rejected; its cause from what it is given."""
@@ -328,15 +331,12 @@ class HandlerBody(Body):
             value.type == "unary_expression" and operator_of(value) == "void") or (arms and undefined_arm(value))
 
     def _returned(self, value: Node | None) -> list[DispositionFacts]:
-        return each_value(value, self._returned_one, _given,
-                          lambda one: [] if self._resolves_undefined(one) else None)
+        return each_value(value, self._returned_one, _given, lambda one: [] if self._resolves_undefined(one) else None,
+                          lambda one: self._held_there(one, _RETURN_ERROR))
 
     def _returned_one(self, value: Node | None) -> list[DispositionFacts]:
         if value is None:
             return [_disposition("return-value", None, (), None)]
-        held = self.held_values(value, self._parts) if value.type == "identifier" else None
-        if held is not None:
-            return [d for one in held for d in ([_RETURN_ERROR] if one is None else self._returned(one))]
         if self._is_caught(value):
             return [_RETURN_ERROR]
         if self._made(value) or (value.type == "identifier" and self.key(value) in self.walked.made):

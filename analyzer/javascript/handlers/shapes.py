@@ -266,15 +266,21 @@ def either(value: Node) -> bool:
 
 
 def each_value(value: Node | None, leaf: Callable[[Node | None], list[_T]], strip: Callable[[Node], Node],
-               early: Callable[[Node | None], list[_T] | None] | None = None) -> list[_T]:
+               early: Callable[[Node | None], list[_T] | None] | None = None,
+               held: Callable[[Node], list[Node | tuple[_T, ...]] | None] | None = None) -> list[_T]:
     """What `leaf` says of each value an expression can have, in source order: a `?:`'s arms and an
     `||`, `&&` or `??`'s operands spread iteratively (a minified chain may be thousands long).
     `strip` takes a node to the value it gives (its parentheses, a sequence's last member); `early`
-    answers for a node before it is stripped, when it can (None: it cannot)."""
+    answers for a node before it is stripped, when it can (None: it cannot); `held` gives what a
+    name may hold there, each a value to read in turn or what is said of it (a local assigned
+    from another: each assignment lies before the read, so the chain ends)."""
     out: list[_T] = []
-    stack = [value]
+    stack: list[Node | tuple[_T, ...] | None] = [value]
     while stack:
         node = stack.pop()
+        if isinstance(node, tuple):
+            out += node
+            continue
         found = early(node) if early is not None else None
         if found is not None:
             out += found
@@ -284,6 +290,8 @@ def each_value(value: Node | None, leaf: Callable[[Node | None], list[_T]], stri
             stack += [node.child_by_field_name("alternative"), node.child_by_field_name("consequence")]
         elif either(node):
             stack += [node.child_by_field_name("right"), node.child_by_field_name("left")]
+        elif held is not None and (values := held(node)) is not None:
+            stack += reversed(values)
         else:
             out += leaf(node)
     return out
