@@ -102,6 +102,8 @@ CASES = [
     # load(path)`) resolves undefined on one path, as reaching its end does
     ("aBareReturnBeforeAnotherValue", [((None, "predicate", "isBusy"), ["return-value", "swallow"]),
                                        (None, ["callback"])]),
+    # `const {value, done} = await iterator.next()` before the try: a failure moves on, no retry
+    ("aLoopThatTakesTheNextItem", [(None, ["log"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches
