@@ -86,6 +86,9 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("returnsANewResponse", ["return-value"]),
     # `failure = new Error(m, {cause: error})` outside the handler keeps the caught value in state
     ("storesANewErrorThatKeepsIt", ["store"]),
+    # the executor's `reject(-70402)`, `reject("unparsable")`: rejected without it, as `throw -70402` is
+    ("rejectsAStatusCode", ["wrap/lost", "log"]),
+    ("rejectsAText", ["wrap/lost"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

@@ -25,9 +25,9 @@ from analyzer.javascript.handlers.bindings import (
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     NOT_ERRORS,
+    RejectNames,
     first_named,
     handler_parameter,
-    is_promise_reject,
     keeps_as_field,
     mentions,
     named,
@@ -146,6 +146,7 @@ class Body:
         `param_name`."""
         self.handler = handler
         self.known = known
+        self._rejects = RejectNames(handler.chain, handler.beyond)
         node = handler.node
         self.statements: list[Node] = []
         self.expression: Node | None = None  # an arrow's expression body
@@ -389,8 +390,7 @@ class Body:
 
     def _is_reject(self, callee: Node) -> bool:
         """Whether the name is the reject parameter of the `new Promise(...)` executor the handler is in."""
-        return callee.type == "identifier" and is_promise_reject(callee.text or b"", self.handler.chain,
-                                                                 self.handler.beyond)
+        return self._rejects(callee)
 
 
 def _kept_in(root: Node, statements: list[Node]) -> tuple[list[Node], list[tuple[int, int]]]:

@@ -252,3 +252,22 @@ def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Seque
             first = first_named(holder)
             return first is not None and same(without_parentheses(first), node)
     return False
+
+
+class RejectNames:
+    """`is_promise_reject` asked once per name: a handler's calls are all in its own scope (nested
+    functions are not read), so a name is the executor's `reject` at every call or at none."""
+
+    def __init__(self, chain: Sequence[Node], beyond: Iterable[Sequence[Node]]) -> None:
+        self._chain = chain
+        self._beyond = beyond
+        self._known: dict[bytes, bool] = {}
+
+    def __call__(self, callee: Node) -> bool:
+        if callee.type != "identifier":
+            return False
+        name = callee.text or b""
+        known = self._known.get(name)
+        if known is None:
+            known = self._known[name] = is_promise_reject(name, self._chain, self._beyond)
+        return known
