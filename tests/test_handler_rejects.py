@@ -89,6 +89,8 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     # the executor's `reject(-70402)`, `reject("unparsable")`: rejected without it, as `throw -70402` is
     ("rejectsAStatusCode", ["wrap/lost", "log"]),
     ("rejectsAText", ["wrap/lost"]),
+    # `new stream.PassThrough()`: a built-in class of no error, as a module's member
+    ("returnsANewStream", ["return-value", "callback"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

@@ -24,11 +24,11 @@ from analyzer.javascript.handlers.bindings import (
 )
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
-    NOT_ERRORS,
     RejectNames,
     first_named,
     handler_parameter,
     keeps_as_field,
+    makes_no_error,
     mentions,
     named,
     operator_of,
@@ -384,7 +384,7 @@ class Body:
         """A new error: `new X(...)` (but a built-in class of no error, `new Promise(...)`), or an
         error callsite of the inventory."""
         if value.type == "new_expression":
-            return getattr(value.child_by_field_name("constructor"), "text", None) not in NOT_ERRORS
+            return not makes_no_error(value.child_by_field_name("constructor"))
         entry = self.known.get((value.start_byte, value.end_byte))
         return entry is not None and entry[0] == "error"
 
