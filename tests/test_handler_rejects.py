@@ -11,7 +11,8 @@ is a `log`; a local holding what a call made of the caught value, thrown, is tha
 element of an array, assigned to state is a `store`; the executor of `new (P ||
 (P = Promise))(...)` (TypeScript's `__awaiter`) rejects; an error from outside the handler
 given the caught value's message keeps part of it; a `?:` returned as a sequence's last member
-returns either arm (docs/reference.md,
+returns either arm; the executor's `reject` given a status code or a text rejects without the
+caught value; a new Node stream, `new stream.PassThrough()`, is no new error (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""

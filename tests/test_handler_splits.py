@@ -16,7 +16,8 @@ is no part of the test, nor are guards the test's holding implies (`e != null &&
 `&&` is. `typeof e.code === "string"` is a `typeof` test, `!=` / `!==` a `!typeof` one, and so is
 `e.code !== undefined` (`"undefined"`; `!= undefined` is `!= null`, as minifiers write it). A
 call given the caught value, or a field of it, alone is a `predicate` test (`isNotFound(e)`,
-`!RETRYABLE.has(e.code)`); one given more does not split. Driven through `erratlas scan` on
+`!RETRYABLE.has(e.code)`); one given more does not split. A loop that takes its next item
+before the `try` (`await it.next()`) walks items: no `retry`. Driven through `erratlas scan` on
 fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
 `if`; both fold `const response = e.response` into the test)."""
 
