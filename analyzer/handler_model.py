@@ -65,6 +65,9 @@ class BranchTest:
     #: what the helper called (`through`, or a predicate's callee) tests, read from the body of the
     #: function it resolves to by scope (docs/reference.md, "What a helper tests"); None unread
     reads: ReadTest | None = None
+    #: the further tests that hold too on the branch, in source order (`e instanceof X && e.code ===
+    #: "E"`: this test is `instanceof`, `also` holds the `===`); each with no `also` of its own
+    also: tuple[BranchTest, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,7 +226,8 @@ def plain_tests(branches: Any) -> list[dict[str, Any] | None]:
         test = branch["test"]
         if test is not None:
             assert test["through"] is None and test["reads"] is None, test
-            test = {key: test[key] for key in ("field", "op", "value")}
+            also = [{key: t[key] for key in ("field", "op", "value")} for t in test["also"]]
+            test = {key: test[key] for key in ("field", "op", "value")} | ({"also": also} if also else {})
         out.append(test)
     return out
 

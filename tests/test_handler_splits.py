@@ -12,12 +12,13 @@ in each of its branches. An expression statement's `?:` chain splits as an `if`/
 (how both minifiers write one of expressions). An arrow's `?:` body splits as a returned one (`e => e.code === "ENOENT"
 ? null : Promise.reject(e)`). A guard that the value it reads is there, `e && e.code === "ENOENT"`,
 is no part of the test, nor are guards the test's holding implies (`e != null && typeof e === "object"
-&& "code" in e && e.code === "ENOENT"`, how TypeScript narrows an unknown); another condition before
-`&&` is. `typeof e.code === "string"` is a `typeof` test, `!=` / `!==` a `!typeof` one, and so is
-`e.code !== undefined` (`"undefined"`; `!= undefined` is `!= null`, as minifiers write it). A
-call given the caught value, or a field of it, alone is a `predicate` test (`isNotFound(e)`,
-`!RETRYABLE.has(e.code)`); one given more does not split. A loop that takes its next item
-before the `try` (`await it.next()`) walks items: no `retry`. Driven through `erratlas scan` on
+&& "code" in e && e.code === "ENOENT"`, how TypeScript narrows an unknown). Tests joined by `&&` are one
+test and its `also` (`e instanceof X && e.code === "E"`), `&&` distributed over `||` and `!` over both; a
+conjunct that tests something else does not split. `typeof e.code === "string"` is a `typeof` test, `!=` /
+`!==` a `!typeof` one, and so is `e.code !== undefined` (`"undefined"`; `!= undefined` is `!= null`, as
+minifiers write it). A call given the caught value, or a field of it, alone is a `predicate` test (`isNotFound(e)`,
+`!RETRYABLE.has(e.code)`); one given more does not split. A loop that takes its next item before the `try`
+(`await it.next()`) walks items: no `retry`. Driven through `erratlas scan` on
 fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
 `if`; both fold `const response = e.response` into the test)."""
 
@@ -88,7 +89,8 @@ CASES = [
     ("guardsTheTestImplies", [(("code", "===", "ENOENT"), ["return-value"]), (None, ["rethrow"])]),
     ("guardsOfAFieldsType", [(("status", "typeof", "number"), ["return-value"]), (None, ["rethrow"])]),
     ("guardsOfEachValueOnTheWay", [(("response.status", "===", 404), ["return-value"]), (None, ["rethrow"])]),
-    ("aGuardOfAnotherTypeDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("aGuardOfAnotherTypeIsATestOfItsOwn", [((("code", "typeof", "number"), ("code", "===", "ENOENT")),
+                                             ["return-value"]), (None, ["rethrow"])]),
     ("aGuardBeforeANegatedTestDoesNotSplit", [(None, ["rethrow", "return-value"])]),
     ("aTypeComparedWithANumberDoesNotSplit", [(None, ["rethrow", "return-value"])]),
     ("aFieldStrictlyUndefined", [(("code", "!typeof", "undefined"), ["rethrow"]), (None, ["return-value"])]),
@@ -103,6 +105,22 @@ CASES = [
     # load(path)`) resolves undefined on one path, as reaching its end does
     ("aBareReturnBeforeAnotherValue", [((None, "predicate", "isBusy"), ["return-value", "swallow"]),
                                        (None, ["callback"])]),
+    # a conjunction: its tests in order, the first the test, the rest its `also`
+    ("aClassAndAFieldTogether", [(((None, "instanceof", "TypeError"), ("code", "===", "ERR_INVALID_ARG")),
+                                  ["return-value"]), (None, ["rethrow"])]),
+    ("aClassAndEitherName", [(((None, "instanceof", "Error"), ("name", "===", "AbortError")), ["return-value"]),
+                             (((None, "instanceof", "Error"), ("name", "===", "TimeoutError")), ["return-value"]),
+                             (None, ["rethrow"])]),
+    ("notAClassAndAField", [((None, "!instanceof", "TypeError"), ["rethrow"]),
+                            (("code", "!==", "ERR_INVALID_ARG"), ["rethrow"]), (None, ["return-value"])]),
+    ("neitherOfTwoCodes", [((("code", "!==", "ENOENT"), ("code", "!==", "ENOTDIR")), ["rethrow"]),
+                           (None, ["return-value"])]),
+    ("aGuardAndTwoFields", [((("code", "===", "EPIPE"), ("syscall", "===", "write")), ["return-value"]),
+                            (None, ["rethrow"])]),
+    ("aConjunctOfAnotherValueDoesNotSplit", [(None, ["rethrow", "return-value"])]),
+    ("aGuardOfTheStringItSearches", [(("message", "includes", "gone"), ["return-value"]), (None, ["rethrow"])]),
+    ("anObjectTypeAndNotNull", [((("detail", "typeof", "object"), ("detail", "!==", None)), ["return-value"]),
+                                (None, ["rethrow"])]),
     # `const {value, done} = await iterator.next()` before the try: a failure moves on, no retry
     ("aLoopThatTakesTheNextItem", [(None, ["log"])]),
 ]
@@ -121,7 +139,10 @@ def handlers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[st
 def _read(branch: dict[str, object]) -> tuple[object, list[str]]:
     test = branch["test"]
     kinds = [d["kind"] + (f"/{d['cause']}" if d["cause"] else "") for d in branch["dispositions"]]  # type: ignore[attr-defined]
-    return (None if test is None else (test["field"], test["op"], test["value"])), kinds  # type: ignore[index]
+    if test is None:
+        return None, kinds
+    tests = [(t["field"], t["op"], t["value"]) for t in [test, *test["also"]]]  # type: ignore[index,list-item]
+    return (tests[0] if len(tests) == 1 else tuple(tests)), kinds
 
 
 @pytest.mark.parametrize("read", sorted(READS))
@@ -142,3 +163,70 @@ def test_a_chain_of_thirty_thousand_guards_is_read_without_recursion(tmp_path: P
     (handler,) = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
     assert [(b["test"]["field"], b["test"]["op"], b["test"]["value"]) if b["test"] else None
             for b in handler["branches"]] == [("code", "===", "X"), None]  # type: ignore[index,union-attr]
+
+
+def test_a_conjunction_loads_and_a_test_written_before_also_loads_without_one(
+        handlers: dict[str, list[dict[str, object]]]) -> None:
+    """A test holding its `also` loads as the records it was written from; one without the key (a scan
+    directory written before it) loads with none."""
+    from analyzer.handler_model import JavaScriptHandler, MappedJavaScriptHandler
+    from analyzer.model import HANDLER_SCHEMA
+    from analyzer.scandir.load import records_of
+
+    at = [name for name, _ in CASES].index("aClassAndEitherName")
+    for read in sorted(READS):
+        handler = json.loads(json.dumps(handlers[read][at]))  # the module's records stay as read
+        record = MappedJavaScriptHandler if "sourceBody" in handler else JavaScriptHandler
+        (loaded,) = records_of(json.dumps(handler).encode() + b"\n", "h.jsonl", record, HANDLER_SCHEMA, "a handler")
+        assert [(t.field, t.op, t.value) for t in loaded.branches[1].test.also] == [("name", "===", "TimeoutError")]
+        for branch in handler["branches"]:  # type: ignore[union-attr]
+            for test in [branch["test"], *(branch["test"] or {}).get("also", [])]:  # type: ignore[index]
+                if test is not None:
+                    del test["also"]
+        (older,) = records_of(json.dumps(handler).encode() + b"\n", "h.jsonl", record, HANDLER_SCHEMA, "a handler")
+        assert [b.test.also if b.test else None for b in older.branches] == [(), (), None]
+
+
+@pytest.mark.parametrize(("condition", "body", "test"), [
+    ("!" * 30_000 + "e.code", "return 1", ("code", "truthy", None)),  # an even count of `!`
+    ("!" * 29_999 + "e.code", "return 1", ("code", "falsy", None)),
+    ('e.code==="X"', "{" * 30_000 + "return 1" + "}" * 30_000, ("code", "===", "X")),  # blocks in blocks
+])
+def test_thirty_thousand_negations_or_blocks_are_read_without_recursion(tmp_path: Path, condition: str, body: str,
+                                                                        test: tuple[object, ...]) -> None:
+    bundle = tmp_path / "deep.js"
+    bundle.write_text(f"function f(){{try{{g()}}catch(e){{if({condition}){body};throw e}}}}\n")
+    scan(bundle, tmp_path / "out")
+    (handler,) = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    assert [(b["test"]["field"], b["test"]["op"], b["test"]["value"]) if b["test"] else None
+            for b in handler["branches"]] == [test, None]  # type: ignore[index,union-attr]
+
+
+@pytest.mark.parametrize(("statement", "kinds"), [
+    ("throw " + "".join(f"a[{i}]?e:" for i in range(30_000)) + "e", [("rethrow", None)]),
+    ("throw " + "||".join(f"a[{i}]" for i in range(30_000)) + "||e", [("rethrow", None), ("wrap", "lost")]),
+    ("return " + "".join(f"a[{i}]?1:" for i in range(30_000)) + "e", [("return-value", None), ("return-error", None)]),
+    ("s=" + "".join(f"a[{i}]?1:" for i in range(30_000)) + "e", [("store", None), ("swallow", None)]),
+])
+def test_thirty_thousand_arms_or_operands_are_read_without_recursion(tmp_path: Path, statement: str,
+                                                                     kinds: list[tuple[str, str | None]]) -> None:
+    """Each value a thrown, returned or assigned `?:` or `||` chain can have is read iteratively."""
+    bundle = tmp_path / "chain.js"
+    bundle.write_text(f"var s;function f(a){{try{{g()}}catch(e){{{statement}}}}}\n")
+    scan(bundle, tmp_path / "out")
+    (handler,) = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    assert [[(d["kind"], d["cause"]) for d in b["dispositions"]] for b in handler["branches"]] == [kinds]  # type: ignore[union-attr,index]
+
+
+def test_an_else_if_chain_of_ten_thousand_tests_is_read_branch_by_branch(tmp_path: Path) -> None:
+    """Each branch of a long chain reads the nodes of its own statements, found by bisection."""
+    chain = "else ".join(f'if(e.code==="C{i}")return {i};' for i in range(10_000))
+    bundle = tmp_path / "chain.js"
+    bundle.write_text(f"function f(){{try{{g()}}catch(e){{{chain}throw e}}}}\n")
+    scan(bundle, tmp_path / "out")
+    (handler,) = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    branches = handler["branches"]  # type: ignore[index]
+    assert len(branches) == 10_001 and branches[-1]["test"] is None  # type: ignore[index]
+    assert [b["test"]["value"] for b in branches[:-1]] == [f"C{i}" for i in range(10_000)]  # type: ignore[index]
+    assert {d["kind"] for b in branches[:-1] for d in b["dispositions"]} == {"return-value"}  # type: ignore[index]
+    assert [d["kind"] for d in branches[-1]["dispositions"]] == ["rethrow"]  # type: ignore[index]

@@ -231,6 +231,14 @@ def test_branches_on_tests_of_the_caught_value(by_case: dict[str, list[dict[str,
     ("tests_either_value", [{"field": "errno", "op": "==", "value": "errno.ENOENT"},
                             {"field": "errno", "op": "==", "value": "errno.ENOTDIR"}, None]),
     ("tests_membership", [{"field": "errno", "op": "!in", "value": ["errno.ENOENT", "errno.ENOTDIR"]}, None]),
+    # an `and` of tests: one test and its `also`; `not` over an `or`; a guard of what another reads left out
+    ("tests_a_class_and_a_field", [{"field": None, "op": "instanceof", "value": "OSError",
+                                    "also": [{"field": "errno", "op": "==", "value": "errno.ENOENT"}]}, None]),
+    ("tests_neither_value", [{"field": "errno", "op": "!=", "value": "errno.ENOENT",
+                              "also": [{"field": "errno", "op": "!=", "value": "errno.ENOTDIR"}]}, None]),
+    ("tests_a_field_behind_its_guard", [{"field": "response.status", "op": "==", "value": 404,
+                                         "also": [{"field": "retryable", "op": "truthy", "value": None}]}, None]),
+    ("a_conjunct_of_another_value_does_not_split", [None]),
 ])
 def test_a_local_holding_a_field_and_getattr_are_tests_of_the_field(by_case: dict[str, list[dict[str, Any]]],
                                                                      case: str, tests: list[object]) -> None:

@@ -15,6 +15,7 @@ from typing import get_args
 
 import libcst as cst
 
+from analyzer.branch_tests import MOST, negated, product, unguarded
 from analyzer.facts import BranchFacts, DispositionFacts, HandlerFacts
 from analyzer.handler_model import BranchTest
 from analyzer.identity import IdentityInput
@@ -24,7 +25,7 @@ from analyzer.python.collected import Candidate
 from analyzer.python.fallthrough import Fallthrough
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
 from analyzer.python.literals import NOT_LITERAL, literal
-from analyzer.python.raised import constructions, makes_message
+from analyzer.python.raised import constructions, later_clauses_raise_alone, makes_message, param_of, raises_alone
 from analyzer.python.raised import statements_of as _statements
 from analyzer.python.reading import Reading, getattr_field, held_fields
 from analyzer.python.scopes import scope_of
@@ -55,6 +56,7 @@ _NEGATED: dict[TestOp, TestOp] = {"==": "!=", "!=": "==", "===": "!==", "!==": "
                                   "<=": ">", ">": "<=", ">=": "<", "predicate": "!predicate", "!predicate": "predicate",
                                   "in": "!in", "!in": "in"}
 _SPACE = re.compile(r"\s+")
+
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
 _CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
 _NOT_CAUGHT = NOT_LITERAL  # no field of the caught value, no literal
@@ -75,7 +77,7 @@ class HandlerReader:
         offset = builder.map.byte(start)
         line, column = builder.map.line_column(start)
         form: PythonHandlerForm = "except*" if isinstance(node, cst.ExceptStarHandler) else "except"
-        param = _param_of(node)
+        param = param_of(node)
         anchor = builder.anchor(node, candidate.path)
         unit = builder.task.unit.name
         body = _Body(self, candidate, param)
@@ -83,7 +85,7 @@ class HandlerReader:
             offset=offset, end_offset=builder.map.byte(end), line=line, column=column, form=form, param=param,
             scope=scope_of(builder.task.module, candidate.frames, builder.offset),
             branches=body.branches(), in_error_region=False,
-            lone_rethrow=_raises_alone(node, param) and _later_clauses_raise_alone(node, candidate.path),
+            lone_rethrow=raises_alone(node, param) and later_clauses_raise_alone(node, candidate.path),
             identity=IdentityInput(kind="handler", role=form, comparison_key="", consumer_role="",
                                    anchor=builder.digest(anchor), anchor_slot=(unit, builder.offset(anchor)),
                                    order=(unit, offset)),
@@ -194,13 +196,30 @@ class _Body:
             out.append((None, _statements(orelse.body) if orelse is not None else []))
             return out
 
-    def _tests(self, test: cst.BaseExpression) -> list[BranchTest] | None:
-        """Its one test, or one per operand of an `or` whose every operand is one (as JavaScript's `||`)."""
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
-            left, right = self._tests(test.left), self._test(test.right)
-            return None if left is None or right is None else [*left, right]
+    def _tests(self, test: cst.BaseExpression, depth: int = 0) -> list[BranchTest] | None:
+        """Its one test; one per operand of an `or` whose every operand is one (as JavaScript's `||`);
+        an `and` of tests one test and its `also`, a truthiness guard of what another reads left out
+        (`e.response and e.response.status == 404`); `and` distributed over `or`, `not` over both."""
         one = self._test(test)
-        return [one] if one is not None else None
+        if one is not None or depth >= 8:
+            return [one] if one is not None else None
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self._tests(test.expression, depth + 1)
+            return negated(inner, _NEGATED.get) if inner is not None else None
+        if not isinstance(test, cst.BooleanOperation):
+            return None
+        operands, kind = [], type(test.operator)
+        node: cst.BaseExpression = test
+        while isinstance(node, cst.BooleanOperation) and isinstance(node.operator, kind):  # a chain, iteratively
+            operands.append(node.right)
+            node = node.left
+        options = [self._tests(operand, depth + 1) for operand in [node, *reversed(operands)]]
+        if any(tests is None for tests in options):
+            return None
+        if kind is cst.Or:
+            return [t for tests in options for t in tests]  # type: ignore[union-attr]
+        made = product(options) if len(options) <= MOST else None  # type: ignore[arg-type]
+        return None if made is None else [unguarded(t) for t in made]
 
     def _test(self, test: cst.BaseExpression) -> BranchTest | None:
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
@@ -399,39 +418,6 @@ class _Body:
 
     def _mentions(self, node: cst.CSTNode) -> bool:
         return self.reading.mentions(node)
-
-
-def _raises_alone(handler: cst.ExceptHandler | cst.ExceptStarHandler, param: str | None) -> bool:
-    """Whether the clause's body is one `raise` or `raise <param>` statement without `from`,
-    `pass` and strings (docstrings) aside (docs/reference.md, "Handler records": `loneRethrow`)."""
-    statements = [s for s in _statements(handler.body) if not _inert(s)]
-    if len(statements) != 1 or not isinstance(statements[0], cst.Raise) or statements[0].cause is not None:
-        return False
-    exc = statements[0].exc
-    return exc is None or (param is not None and isinstance(exc, cst.Name) and exc.value == param)
-
-
-def _later_clauses_raise_alone(handler: cst.ExceptHandler | cst.ExceptStarHandler,
-                               path: tuple[cst.CSTNode, ...]) -> bool:
-    """Whether every later clause of the handler's `try` raises alone too: a lone `raise` before
-    `except Exception: log(e)` keeps its errors from that clause, it is not useless."""
-    clauses: list[cst.ExceptHandler | cst.ExceptStarHandler] = []
-    for parent in reversed(path):
-        if isinstance(parent, (cst.Try, cst.TryStar)):
-            clauses.extend(parent.handlers)
-            break
-    at = next((i for i, clause in enumerate(clauses) if clause is handler), len(clauses))
-    return all(_raises_alone(clause, _param_of(clause)) for clause in clauses[at + 1:])
-
-
-def _param_of(handler: cst.ExceptHandler | cst.ExceptStarHandler) -> str | None:
-    name = handler.name
-    return name.name.value if name is not None and isinstance(name.name, cst.Name) else None
-
-
-def _inert(statement: cst.CSTNode) -> bool:
-    return isinstance(statement, cst.Pass) or (
-        isinstance(statement, cst.Expr) and isinstance(statement.value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
 def _walk(parts: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:

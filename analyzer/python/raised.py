@@ -1,5 +1,5 @@
-"""What each `raise` of a handler's body throws, and which calls only make a message
-(docs/reference.md, "Handler records", Python: `wrap` and `callback`).
+"""What each `raise` of a handler's body throws, which calls only make a message, and whether a
+clause only raises again (docs/reference.md, "Handler records", Python: `wrap`, `callback`, `loneRethrow`).
 
 The construction a `raise` throws is its `wrap`, never a `callback` too, whether or not its class
 resolves: `raise X(e)`, `err = X(e); raise err` (the assignment earlier in the raise's block or
@@ -83,3 +83,36 @@ def _suites(node: cst.CSTNode) -> Iterator[cst.BaseSuite]:
             yield child
         elif not isinstance(child, (*SCOPE_TYPES, *HANDLER_TYPES, cst.BaseExpression)):
             stack.extend(child.children)
+
+
+def raises_alone(handler: cst.ExceptHandler | cst.ExceptStarHandler, param: str | None) -> bool:
+    """Whether the clause's body is one `raise` or `raise <param>` statement without `from`,
+    `pass` and strings (docstrings) aside (docs/reference.md, "Handler records": `loneRethrow`)."""
+    statements = [s for s in statements_of(handler.body) if not _inert(s)]
+    if len(statements) != 1 or not isinstance(statements[0], cst.Raise) or statements[0].cause is not None:
+        return False
+    exc = statements[0].exc
+    return exc is None or (param is not None and isinstance(exc, cst.Name) and exc.value == param)
+
+
+def later_clauses_raise_alone(handler: cst.ExceptHandler | cst.ExceptStarHandler,
+                               path: tuple[cst.CSTNode, ...]) -> bool:
+    """Whether every later clause of the handler's `try` raises alone too: a lone `raise` before
+    `except Exception: log(e)` keeps its errors from that clause, it is not useless."""
+    clauses: list[cst.ExceptHandler | cst.ExceptStarHandler] = []
+    for parent in reversed(path):
+        if isinstance(parent, (cst.Try, cst.TryStar)):
+            clauses.extend(parent.handlers)
+            break
+    at = next((i for i, clause in enumerate(clauses) if clause is handler), len(clauses))
+    return all(raises_alone(clause, param_of(clause)) for clause in clauses[at + 1:])
+
+
+def param_of(handler: cst.ExceptHandler | cst.ExceptStarHandler) -> str | None:
+    name = handler.name
+    return name.name.value if name is not None and isinstance(name.name, cst.Name) else None
+
+
+def _inert(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.Pass) or (
+        isinstance(statement, cst.Expr) and isinstance(statement.value, (cst.SimpleString, cst.ConcatenatedString)))

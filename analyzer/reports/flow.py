@@ -155,7 +155,8 @@ def _paged(title: str, intro: list[str], header: list[str], rows: list[str], ste
 # ---- field -> decision ---------------------------------------------------------------------------
 
 _TESTS_INTRO = ["Each test a handler's branch makes of the caught value `e` (docs/reference.md, \"Handler records\"; a "
-                "test read through a helper under the test it reads, with the calls it was read through), "
+                "test read through a helper under the test it reads, with the calls it was read through; each "
+                "test of a conjunction on its own row), "
                 "how many handlers make it (Product / Dependency / Unresolved), what the branches under it do "
                 "(a branch counts once per disposition it has), and the handlers, in bundle order."]
 _TESTS_HEADER = ["test", "handlers", "P / D / U", "then", "where"]
@@ -163,7 +164,17 @@ _TESTS_HEADER = ["test", "handlers", "P / D / U", "then", "where"]
 
 def test_text(test: BranchTest) -> str:
     """A test as code reads it: `e.code === "ENOENT"`, `e instanceof X`, `!e.code`; through a
-    helper whose body was read, what it reads and then the call (`e.code === "ENOENT" via or(e)`)."""
+    helper whose body was read, what it reads and then the call (`e.code === "ENOENT" via or(e)`);
+    a conjunction joined by `&&`."""
+    return " && ".join(_one_text(t) for t in atoms(test))
+
+
+def atoms(test: BranchTest) -> tuple[BranchTest, ...]:
+    """The test and each of its `also`, in order."""
+    return (test, *test.also) if test.also else (test,)
+
+
+def _one_text(test: BranchTest) -> str:
     if test.reads is None:
         return _test_text(test)
     return f"{_test_text(test.reads)} via {_via(test)}"
@@ -216,8 +227,7 @@ def _tests_of(handlers: list[Handler]) -> tuple[_Uses, dict[str, Counter[str]]]:
     written: dict[str, Counter[str]] = defaultdict(Counter)
     for handler in handlers:
         for branch in handler.branches:
-            test = branch.test
-            if test is not None:
+            for test in atoms(branch.test) if branch.test is not None else ():  # each of a conjunction's on its row
                 text = _test_text(test.reads) if test.reads is not None else _test_text(test)
                 found[text].append((handler, [d.kind for d in branch.dispositions]))
                 written[text][_via(test) if test.reads is not None else ""] += 1
@@ -364,10 +374,10 @@ def _chart(handlers: list[Handler], owner: dict[str, str], errors: dict[str, Cal
             for kind in done:
                 edges[(f"{whose} - {constructor}", kind)] += 1
         for branch in handler.branches:
-            test = branch.test
-            if test is not None and test.op == "instanceof" and test.field is None:
-                for disposition in branch.dispositions:
-                    edges[(f"{whose} - instanceof {test.value}", disposition.kind)] += 1
+            for test in atoms(branch.test) if branch.test is not None else ():
+                if test.op == "instanceof" and test.field is None:
+                    for disposition in branch.dispositions:
+                        edges[(f"{whose} - instanceof {test.value}", disposition.kind)] += 1
     lines = ["## From what is caught to what is done", ""]
     if not edges:
         return [*lines, "No handler catches an inventoried error directly or tests the caught value's class."]

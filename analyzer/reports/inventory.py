@@ -64,7 +64,8 @@ def _plain(record: type) -> Callable[[Any], Any]:
         if nested is None:
             parts.append(f"{field.name!r}: r.{field.name}")
             continue
-        scope[f"t{number}"], scope[f"p{number}"] = nested, _plain(nested)
+        # a record holding its own kind (`BranchTest.also`) calls the function made here, filled in below
+        scope[f"t{number}"], scope[f"p{number}"] = nested, (None if nested is record else _plain(nested))
         lines.append(f"    v{number} = r.{field.name}")
         if many:
             lines.append(f"    if type(v{number}) is tuple: "
@@ -74,6 +75,9 @@ def _plain(record: type) -> Callable[[Any], Any]:
         parts.append(f"{field.name!r}: v{number}")
     source = "def plain(r):\n" + "".join(line + "\n" for line in lines) + "    return {" + ", ".join(parts) + "}\n"
     exec(source, scope)  # made from the field names and hints alone
+    for name, value in list(scope.items()):
+        if name.startswith("p") and value is None:
+            scope[name] = scope["plain"]
     return cast(Callable[[Any], Any], scope["plain"])
 
 

@@ -107,8 +107,8 @@ def _convert(hint: Any) -> Callable[[Any], Any]:
                               else _wrong(value, f"one of {sorted(allowed)}"))
     if origin is dict or hint is Any:
         return lambda value: _kind(value, dict) if origin is dict else value
-    if dataclasses.is_dataclass(hint):
-        return _builder(hint)  # type: ignore[arg-type]
+    if dataclasses.is_dataclass(hint):  # looked up when used: a record may hold its own kind (`BranchTest.also`)
+        return lambda value: _builder(hint)(value)  # type: ignore[arg-type]
     if typing.is_typeddict(hint):
         return _typed_dict(hint)
     wanted, name = _PLAIN[hint], hint.__name__

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from analyzer.branch_tests import MOST, negated, product
 from analyzer.handler_model import BranchTest
 from analyzer.javascript.handlers.guards import Caught, conjuncts, field_of, implied, literal_value, nothing
 from analyzer.javascript.handlers.shapes import first_named, named, operator_of, short
@@ -186,14 +187,25 @@ def _switch(statement: Node, caught: Caught) -> list[_Split] | None:
     return out
 
 
-def tests_of(condition: Node, caught: Caught) -> list[BranchTest] | None:
-    """The tests a condition makes: its one test, or one per operand of a `||` chain whose every
-    operand is a test (`e.code === "A" || e.code === "B"`: a branch for each, with the same
-    statements, as a `switch`'s case that falls into the next); else None."""
+def tests_of(condition: Node, caught: Caught, depth: int = 0) -> list[BranchTest] | None:
+    """The tests a condition makes, one per branch it opens: its one test; one per operand of a `||`
+    chain whose every operand is a test (`e.code === "A" || e.code === "B"`: a branch for each, with
+    the same statements, as a `switch`'s case that falls into the next); a conjunction of tests
+    (`e instanceof X && e.code === "E"`: one test whose `also` holds the rest), `&&` distributed over
+    `||` and `!` over both (`!(e instanceof X && e.code === "E")` is `!instanceof` or `!==`); else
+    None, as for any operand that tests something else."""
     test = test_of(condition, caught)
     if test is not None:
         return [test]
     node = without_parentheses(condition)
+    if depth >= _DEPTH:
+        return None
+    argument = node.child_by_field_name("argument") if node.type == "unary_expression" else None
+    if argument is not None and operator_of(node) == "!":
+        inner = tests_of(argument, caught, depth + 1)
+        return negated(inner, _negate) if inner is not None else None
+    if node.type == "binary_expression" and operator_of(node) == "&&":
+        return _conjunction(node, caught, depth)
     operands: list[Node] = []
     while node.type == "binary_expression" and operator_of(node) == "||":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -204,26 +216,56 @@ def tests_of(condition: Node, caught: Caught) -> list[BranchTest] | None:
     if not operands:
         return None
     operands.append(node)
-    tests = []
+    tests: list[BranchTest] = []
     for operand in reversed(operands):
-        test = test_of(operand, caught)
-        if test is None:
+        found = tests_of(operand, caught, depth + 1)
+        if found is None:
             return None
-        tests.append(test)
+        tests += found
     return tests
 
 
+#: how deep conditions nest in a split (`a && (b || (c && ...))`)
+_DEPTH = 8
+
+
+def _conjunction(node: Node, caught: Caught, depth: int) -> list[BranchTest] | None:
+    """An `&&` chain whose every operand is a test or a guard of another operand's tests (`e &&
+    e.code === "A" && e.fatal` tests `code` and `fatal`): one test per choice of each operand's
+    tests, the rest in its `also`."""
+    parts = conjuncts(node)
+    if len(parts) > MOST:
+        return None
+    options = [tests_of(part, caught, depth + 1) for part in parts]
+    dropped: set[int] = set()
+    for at, part in enumerate(parts):
+        if any(other != at and other not in dropped and tests is not None
+               and all(_there(part, t, caught) or (t.through is None and implied(t, [part], caught)) for t in tests)
+               for other, tests in enumerate(options)):
+            dropped.add(at)
+    kept = [tests for at, tests in enumerate(options) if at not in dropped]
+    return None if any(tests is None for tests in kept) else product(kept)  # type: ignore[arg-type]
+
+
+def _negate(op: TestOp) -> TestOp | None:
+    return NEGATED.get(op, "truthy" if op == "falsy" else None)
+
+
 def test_of(condition: Node, caught: Caught) -> BranchTest | None:
+    """The one test a condition makes, `!`s read iteratively (a minified `!!!...e` may be thousands long)."""
     node = without_parentheses(condition)
-    argument = node.child_by_field_name("argument") if node.type == "unary_expression" else None
-    if argument is not None and operator_of(node) == "!":
-        inner = test_of(argument, caught)
-        negated = NEGATED.get(inner.op) if inner is not None else None
-        if inner is None or negated is None:
-            if inner is not None and inner.op == "falsy":
-                return BranchTest(inner.field, "truthy", None)
-            return None
-        return BranchTest(inner.field, negated, inner.value, inner.through)
+    negations = 0
+    while node.type == "unary_expression" and operator_of(node) == "!" \
+            and (argument := node.child_by_field_name("argument")) is not None:
+        negations, node = negations + 1, without_parentheses(argument)
+    test = _one_test(node, caught)
+    if test is None or negations % 2 == 0:
+        return test
+    op = _negate(test.op)
+    return BranchTest(test.field, op, test.value, test.through) if op is not None else None
+
+
+def _one_test(node: Node, caught: Caught) -> BranchTest | None:
     if node.type == "binary_expression":
         return _guarded(node, caught) if operator_of(node) == "&&" else _comparison(node, caught)
     if node.type == "call_expression":
@@ -253,8 +295,10 @@ def _there(guard: Node, test: BranchTest, caught: Caught) -> bool:
     prefix, field = path[1], test.field
     if prefix is None or (field is not None and field.startswith(prefix + ".")):
         return True
-    # `e.response && isRetryable(e.response)`: a helper given the field the guard asks for
-    return field == prefix and (test.through is not None or test.op in _PREDICATES)
+    # `e.response && isRetryable(e.response)`: a helper given the field the guard asks for; `e.message &&
+    # e.message.includes("x")`: a string that holds a non-empty one is no empty string
+    return field == prefix and (test.through is not None or test.op in _PREDICATES
+                                or (test.op in _STRING_TESTS.values() and bool(test.value)))
 
 
 def _comparison(node: Node, caught: Caught) -> BranchTest | None:
@@ -411,11 +455,9 @@ def _case_statements(cases: list[Node]) -> tuple[list[Node], bool]:
 
 
 def _ends(statements: list[Node]) -> bool:
-    """Whether control never runs past the statements (their last one leaves)."""
-    if not statements:
-        return False
-    last = statements[-1]
-    if last.type == "statement_block":
-        return _ends(named(last))
-    return last.type in _LEAVING
+    """Whether control never runs past the statements (their last one leaves), blocks in blocks read
+    iteratively."""
+    while statements and statements[-1].type == "statement_block":
+        statements = named(statements[-1])
+    return bool(statements) and statements[-1].type in _LEAVING
 

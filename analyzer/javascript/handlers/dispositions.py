@@ -3,8 +3,7 @@ what the new error keeps, log, report, reject, callback, retry, exit, store, swa
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cached_property
 from typing import get_args
 
@@ -17,6 +16,8 @@ from analyzer.javascript.handlers.fallthrough import Fallthrough, undefined_arm
 from analyzer.javascript.handlers.fields import Fields, held_fields
 from analyzer.javascript.handlers.retry import in_retry_loop, loop_exits
 from analyzer.javascript.handlers.shapes import (
+    each_value,
+    either,
     first_named,
     handler_parameter,
     is_object_assign,
@@ -24,6 +25,7 @@ from analyzer.javascript.handlers.shapes import (
     keeps_as_field,
     last_named,
     named,
+    nodes_inside,
     operator_of,
     short,
     thrown_value,
@@ -66,6 +68,8 @@ class HandlerBody(Body):
     _fields: Fields | None = None
     #: where `branches`, with no sink, notes what the calls that may be the sink made (`SinkCalls`)
     recording: SinkCalls | None = None
+    #: the walk's nodes and their starts, for `_inside`
+    _starts: tuple[list[Node] | None, list[int]] = (None, [])
 
     def branches(self) -> tuple[BranchFacts, ...]:
         node = self.handler.node
@@ -195,32 +199,25 @@ class HandlerBody(Body):
     def _inside(self, parts: list[Node]) -> list[Node]:
         """The nodes the walk kept that lie in `parts` (all of them when `parts` are the body's
         statements, which hold every node the walk keeps)."""
+        nodes = self.walked.nodes
         if parts is self.statements or parts == self.statements:
-            return self.walked.nodes
-        ranges = [(n.start_byte, n.end_byte) for n in parts]
-        starts = [r[0] for r in ranges]
-        out = []
-        for node in self.walked.nodes:
-            at = bisect.bisect_right(starts, node.start_byte) - 1
-            if at >= 0 and node.end_byte <= ranges[at][1]:
-                out.append(node)
-        return out
+            return nodes
+        if self._starts[0] is not nodes:
+            self._starts = (nodes, [n.start_byte for n in nodes])
+        return nodes_inside(nodes, self._starts[1], parts)
 
     def _thrown(self, value: Node | None) -> list[DispositionFacts]:
         return self._sent(value, None)
 
     def _sent(self, value: Node | None, rejecting: str | None) -> list[DispositionFacts]:
         """A value thrown (`rejecting` None) or rejected through the callee `rejecting`: the
-        caught value itself is a `rethrow` or a `reject`, anything else a `wrap`."""
+        caught value itself is a `rethrow` or a `reject`, anything else a `wrap`; each value of a
+        `?:` or of `throw t || e` on its own."""
+        return each_value(value, lambda one: self._sent_one(one, rejecting), _given)
+
+    def _sent_one(self, value: Node | None, rejecting: str | None) -> list[DispositionFacts]:
         if value is None:
             return [_disposition("wrap", "lost", (), None)]
-        value = without_parentheses(value)
-        while value.type in ("sequence_expression", "await_expression"):  # `(log(x), e)`, `await f(e)`
-            value = without_parentheses(last_named(value) or value)
-        if value.type == "ternary_expression":
-            return self._arms(value, lambda arm: self._sent(arm, rejecting))
-        if _either(value):  # `throw t || e` throws one operand or the other, as `?:` does
-            return self._operands(value, lambda operand: self._sent(operand, rejecting))
         itself = _disposition("rethrow", None, (), None) if rejecting is None else \
             _disposition("reject", None, (), rejecting)
         held = self.held_values(value, self._parts) if value.type == "identifier" else None
@@ -233,17 +230,6 @@ class HandlerBody(Body):
             if target is not None and self._is_caught(without_parentheses(target)):
                 return [itself]
         return [self._wrap(value)]
-
-    @staticmethod
-    def _arms(value: Node, classify: Callable[[Node | None], list[DispositionFacts]]) -> list[DispositionFacts]:
-        """Both arms of a thrown or returned `?:`."""
-        consequence, alternative = value.child_by_field_name("consequence"), value.child_by_field_name("alternative")
-        return classify(consequence) + classify(alternative)
-
-    @staticmethod
-    def _operands(value: Node, classify: Callable[[Node | None], list[DispositionFacts]]) -> list[DispositionFacts]:
-        """Both operands of a thrown or returned `||`, `&&` or `??`."""
-        return classify(value.child_by_field_name("left")) + classify(value.child_by_field_name("right"))
 
     def _wrap(self, value: Node) -> DispositionFacts:
         """A new error thrown, returned or rejected; its cause from what it is given."""
@@ -342,20 +328,12 @@ class HandlerBody(Body):
             value.type == "unary_expression" and operator_of(value) == "void") or (arms and undefined_arm(value))
 
     def _returned(self, value: Node | None) -> list[DispositionFacts]:
-        if self._resolves_undefined(value):
-            return []  # what reaching the end does: nothing, or a swallow on a silent path
+        return each_value(value, self._returned_one, _given,
+                          lambda one: [] if self._resolves_undefined(one) else None)
+
+    def _returned_one(self, value: Node | None) -> list[DispositionFacts]:
         if value is None:
             return [_disposition("return-value", None, (), None)]
-        value = without_parentheses(value)
-        while value.type in ("await_expression", "sequence_expression"):  # `return e = f(e), c ? a : b`
-            inner = last_named(value)
-            if inner is None:
-                break
-            value = without_parentheses(inner)
-        if value.type == "ternary_expression":
-            return self._arms(value, self._returned)
-        if _either(value):
-            return self._operands(value, self._returned)
         held = self.held_values(value, self._parts) if value.type == "identifier" else None
         if held is not None:
             return [d for one in held for d in ([_RETURN_ERROR] if one is None else self._returned(one))]
@@ -431,20 +409,34 @@ class HandlerBody(Body):
 
     def _stored(self, value: Node) -> bool | None:
         """Whether a value assigned is the caught value, or holds it (`{reason: e}`, `[e]`, `new X(m, {cause: e})`):
-        always (True), on one path of `?:` or the right of `||`, `??`, `&&` (False), or never (None); `e || x` is it."""
-        if (self._is_caught(value) or (value.type == "object" and self._object_keeps(value)) or self._array_keeps(value)
-                or (value.type == "new_expression" and self._made(value) and self._cause(value) == "kept")):
-            return True
-        if value.type == "ternary_expression":
-            arms = [value.child_by_field_name("consequence"), value.child_by_field_name("alternative")]
-            return False if any(a is not None and self._stored(without_parentheses(a)) is not None for a in arms) \
-                else None
-        if _either(value):
-            left, right = value.child_by_field_name("left"), value.child_by_field_name("right")
-            if left is not None and operator_of(value) != "&&" and self._stored(without_parentheses(left)):
-                return True
-            return False if right is not None and self._stored(without_parentheses(right)) is not None else None
-        return None
+        always (True), on one path of `?:` or the right of `||`, `??`, `&&` (False), or never (None); `e || x` is it.
+        Read iteratively, each node after its arms or operands (a minified chain may be thousands long)."""
+        found: dict[int, bool | None] = {}
+        stack: list[tuple[Node, list[Node | None] | None]] = [(value, None)]
+        while stack:
+            node, parts = stack.pop()
+            if parts is None:  # first met: kept itself, or read after what it may give
+                kind = "ternary_expression" if node.type == "ternary_expression" else "either" if either(node) else ""
+                fields = ("consequence", "alternative") if kind == "ternary_expression" else ("left", "right")
+                if self._keeps(node) or not kind:
+                    found[node.id] = True if self._keeps(node) else None
+                    continue
+                parts = [without_parentheses(p) if (p := node.child_by_field_name(f)) is not None else None
+                         for f in fields]
+                stack += [(node, parts), *((p, None) for p in parts if p is not None)]
+                continue
+            results = [found[p.id] if p is not None else None for p in parts]
+            if node.type == "ternary_expression":
+                found[node.id] = False if any(r is not None for r in results) else None
+            else:
+                found[node.id] = True if results[0] and operator_of(node) != "&&" else \
+                    False if results[1] is not None else None
+        return found[value.id]
+
+    def _keeps(self, value: Node) -> bool:
+        return bool(self._is_caught(value) or (value.type == "object" and self._object_keeps(value))
+                    or self._array_keeps(value)
+                    or (value.type == "new_expression" and self._made(value) and self._cause(value) == "kept"))
 
 
 def _reached(statements: list[Node]) -> list[Node]:
@@ -469,12 +461,13 @@ def _owner(left: Node) -> Node | None:
     return owner
 
 
-def _either(value: Node) -> bool:
-    """`a || b`, `a && b` or `a ?? b`: its value is one operand or the other."""
-    if value.type != "binary_expression":
-        return False
-    operator = value.child_by_field_name("operator")
-    return operator is not None and operator.type in ("||", "&&", "??")
+def _given(value: Node) -> Node:
+    """What a thrown or returned value gives: `(log(x), e)` is `e`, `await f(e)` is `f(e)`, `return e = f(e), c ?
+    a : b` the `?:`."""
+    value = without_parentheses(value)
+    while value.type in ("sequence_expression", "await_expression") and (inner := last_named(value)) is not None:
+        value = without_parentheses(inner)
+    return value
 
 
 def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:

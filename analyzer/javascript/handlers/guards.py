@@ -98,8 +98,8 @@ def implies_a_value(test: BranchTest | ReadTest) -> bool:
     values = test.value if isinstance(test.value, tuple) else (test.value,)
     if test.op in ("===", "==", "in"):
         return None not in values
-    if test.op == "typeof":
-        return test.value != "undefined"
+    if test.op == "typeof":  # `typeof null` is "object"
+        return test.value not in ("undefined", "object")
     return test.op in ("truthy", "instanceof")
 
 def type_of(value: object) -> str | None:

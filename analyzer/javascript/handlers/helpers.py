@@ -60,12 +60,12 @@ def with_reads(handlers: list[HandlerFacts], source: bytes, raw: Sequence[Row],
         branches, changed = list(handler.branches), False
         for at, branch in enumerate(branches):
             test = branch.test
-            if test is None or (test.through is None and test.op not in _PREDICATES):
+            if test is None or not any(t.through is not None or t.op in _PREDICATES for t in (test, *test.also)):
                 continue
             helpers = helpers or _Helpers(source, raw, shadowed)
-            reads = helpers.read(test, handler.offset, 0)
-            if reads is not None:
-                branches[at], changed = replace(branch, test=replace(test, reads=reads)), True
+            read = helpers.read_all(test, handler.offset)
+            if read != test:
+                branches[at], changed = replace(branch, test=read), True
         out.append(replace(handler, branches=tuple(branches)) if changed else handler)
     return out
 
@@ -81,6 +81,15 @@ class _Helpers:
         self._functions: dict[int, tuple[bytes, list[Node], Node | None] | None] = {}
         self._constants: dict[int, tuple[str | int | float | bool | None, ...] | None] = {}
         self._parser: Parser | None = None
+
+    def read_all(self, test: BranchTest, at: int) -> BranchTest:
+        """`test` and each test of its `also`, those through a helper given what it reads."""
+        def read(one: BranchTest) -> BranchTest:
+            if one.through is None and one.op not in _PREDICATES:
+                return one
+            reads = self.read(one, at, 0)
+            return replace(one, reads=reads) if reads is not None else one
+        return replace(read(test), also=tuple(read(t) for t in test.also))
 
     def read(self, test: BranchTest, at: int, depth: int) -> ReadTest | None:
         """What `test`, made at `at`, tests through its helper, on the value the test gives it."""
@@ -314,7 +323,7 @@ def _test(value: Node, caught: Callable[[Node], bool | str]) -> tuple[list[Branc
     && typeof e === "object" && "code" in e && e.code === "E"`: `_guarded` checks them)."""
     *guards, last = conjuncts(value)
     tests = tests_of(last, caught)
-    if tests is None:
+    if tests is None or any(t.also for t in tests):  # a conjunction is no one test to state on the value
         return None
     combined = _in(tests) if len(tests) > 1 else None
     return ([combined] if combined is not None else tests), guards

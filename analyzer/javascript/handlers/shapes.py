@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 from tree_sitter import Node
 
 from analyzer.javascript.syntax import CLASS_TYPES, FUNCTION_TYPES, same, symbols_of, text, without_parentheses
 
+_T = TypeVar("_T")
 #: nodes a handler's walk does not enter: their own scopes and handlers
 BOUNDARIES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "catch_clause"}
 #: the longest callee or class text a record keeps
@@ -279,3 +282,54 @@ class RejectNames:
         if known is None:
             known = self._known[name] = is_promise_reject(name, self._chain, self._beyond)
         return known
+
+
+def either(value: Node) -> bool:
+    """`a || b`, `a && b` or `a ?? b`: its value is one operand or the other."""
+    if value.type != "binary_expression":
+        return False
+    operator = value.child_by_field_name("operator")
+    return operator is not None and operator.type in ("||", "&&", "??")
+
+
+def each_value(value: Node | None, leaf: Callable[[Node | None], list[_T]], strip: Callable[[Node], Node],
+               early: Callable[[Node | None], list[_T] | None] | None = None) -> list[_T]:
+    """What `leaf` says of each value an expression can have, in source order: a `?:`'s arms and an
+    `||`, `&&` or `??`'s operands spread iteratively (a minified chain may be thousands long).
+    `strip` takes a node to the value it gives (its parentheses, a sequence's last member); `early`
+    answers for a node before it is stripped, when it can (None: it cannot)."""
+    out: list[_T] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        found = early(node) if early is not None else None
+        if found is not None:
+            out += found
+        elif node is None:
+            out += leaf(None)
+        elif (node := strip(node)).type == "ternary_expression":
+            stack += [node.child_by_field_name("alternative"), node.child_by_field_name("consequence")]
+        elif either(node):
+            stack += [node.child_by_field_name("right"), node.child_by_field_name("left")]
+        else:
+            out += leaf(node)
+    return out
+
+
+def nodes_inside(nodes: list[Node], starts: list[int], parts: Sequence[Node]) -> list[Node]:
+    """The nodes (sorted by start, their starts `starts`) that lie in `parts`, in order: each in the
+    last part that starts at or before it, when that part holds it. Parts in order and apart are
+    read by bisection (a branch of a long `else if` chain holds few of the body's nodes)."""
+    ranges = [(n.start_byte, n.end_byte) for n in parts]
+    firsts = [r[0] for r in ranges]
+    if all(ranges[at][1] <= firsts[at + 1] for at in range(len(ranges) - 1)):
+        found = sorted({at for start, end in ranges
+                        for at in range(bisect.bisect_left(starts, start), bisect.bisect_right(starts, end))
+                        if nodes[at].end_byte <= end})
+        return [nodes[at] for at in found]
+    out = []
+    for node in nodes:
+        at = bisect.bisect_right(firsts, node.start_byte) - 1
+        if at >= 0 and node.end_byte <= ranges[at][1]:
+            out.append(node)
+    return out
