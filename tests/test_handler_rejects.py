@@ -11,7 +11,8 @@ is a `log`; a local holding what a call made of the caught value, thrown, is tha
 element of an array, assigned to state is a `store`; the executor of `new (P ||
 (P = Promise))(...)` (TypeScript's `__awaiter`) rejects; an error from outside the handler
 given the caught value's message keeps part of it; a `?:` returned as a sequence's last member
-returns either arm (docs/reference.md,
+returns either arm; the executor's `reject` given a status code or a text rejects without the
+caught value; a new Node stream, `new stream.PassThrough()`, is no new error (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -86,6 +87,11 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("returnsANewResponse", ["return-value"]),
     # `failure = new Error(m, {cause: error})` outside the handler keeps the caught value in state
     ("storesANewErrorThatKeepsIt", ["store"]),
+    # the executor's `reject(-70402)`, `reject("unparsable")`: rejected without it, as `throw -70402` is
+    ("rejectsAStatusCode", ["wrap/lost", "log"]),
+    ("rejectsAText", ["wrap/lost"]),
+    # `new stream.PassThrough()`: a built-in class of no error, as a module's member
+    ("returnsANewStream", ["return-value", "callback"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

@@ -17,7 +17,8 @@ test and its `also` (`e instanceof X && e.code === "E"`), `&&` distributed over 
 conjunct that tests something else does not split. `typeof e.code === "string"` is a `typeof` test, `!=` /
 `!==` a `!typeof` one, and so is `e.code !== undefined` (`"undefined"`; `!= undefined` is `!= null`, as
 minifiers write it). A call given the caught value, or a field of it, alone is a `predicate` test (`isNotFound(e)`,
-`!RETRYABLE.has(e.code)`); one given more does not split. Driven through `erratlas scan` on
+`!RETRYABLE.has(e.code)`); one given more does not split. A loop that takes its next item before the `try`
+(`await it.next()`) walks items: no `retry`. Driven through `erratlas scan` on
 fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
 `if`; both fold `const response = e.response` into the test)."""
 
@@ -120,6 +121,8 @@ CASES = [
     ("aGuardOfTheStringItSearches", [(("message", "includes", "gone"), ["return-value"]), (None, ["rethrow"])]),
     ("anObjectTypeAndNotNull", [((("detail", "typeof", "object"), ("detail", "!==", None)), ["return-value"]),
                                 (None, ["rethrow"])]),
+    # `const {value, done} = await iterator.next()` before the try: a failure moves on, no retry
+    ("aLoopThatTakesTheNextItem", [(None, ["log"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

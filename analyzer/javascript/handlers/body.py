@@ -24,11 +24,11 @@ from analyzer.javascript.handlers.bindings import (
 )
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
-    NOT_ERRORS,
+    RejectNames,
     first_named,
     handler_parameter,
-    is_promise_reject,
     keeps_as_field,
+    makes_no_error,
     mentions,
     named,
     operator_of,
@@ -147,6 +147,7 @@ class Body:
         `param_name`."""
         self.handler = handler
         self.known = known
+        self._rejects = RejectNames(handler.chain, handler.beyond)
         node = handler.node
         self.statements: list[Node] = []
         self.expression: Node | None = None  # an arrow's expression body
@@ -385,14 +386,13 @@ class Body:
         """A new error: `new X(...)` (but a built-in class of no error, `new Promise(...)`), or an
         error callsite of the inventory."""
         if value.type == "new_expression":
-            return getattr(value.child_by_field_name("constructor"), "text", None) not in NOT_ERRORS
+            return not makes_no_error(value.child_by_field_name("constructor"))
         entry = self.known.get((value.start_byte, value.end_byte))
         return entry is not None and entry[0] == "error"
 
     def _is_reject(self, callee: Node) -> bool:
         """Whether the name is the reject parameter of the `new Promise(...)` executor the handler is in."""
-        return callee.type == "identifier" and is_promise_reject(callee.text or b"", self.handler.chain,
-                                                                 self.handler.beyond)
+        return self._rejects(callee)
 
 
 def _kept_in(root: Node, statements: list[Node]) -> tuple[list[Node], list[tuple[int, int]]]:

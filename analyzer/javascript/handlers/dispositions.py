@@ -368,8 +368,7 @@ class HandlerBody(Body):
                 return self._rejected(first, short(callee))
             if method is not None and method.text == b"push" and first is not None and self._stored(first):
                 return [_STORE]
-        elif callee.type == "identifier" and first is not None and (
-                self._made(first) or self._mentions(first)) and self._is_reject(callee):
+        elif self._is_reject(callee):  # rejecting with anything but the caught value is a `wrap`
             return self._rejected(first, text(callee))
         written = callee.text or b""
         if written in _READERS or (callee.type == "member_expression" and written.startswith(b"Object.")):

@@ -24,7 +24,7 @@ def in_retry_loop(chain: list[Node]) -> bool:
     """A catch clause (ancestors `chain`, innermost first) whose try statement is the body of a
     `while`, `do` or `for(;;)` loop, or a statement of it, and whose protected block leaves the
     loop when it succeeds (`_leaves_loop`, or a statement after the try: `_left_after`), in a loop
-    that does not walk items (`_walks_items`)."""
+    that does not walk items (`_walks_items`, `_takes_an_item`)."""
     if len(chain) < 2:
         return False
     statement, holder = chain[0], chain[1]
@@ -34,7 +34,8 @@ def in_retry_loop(chain: list[Node]) -> bool:
         return False
     protected = chain[0].child_by_field_name("body")
     return protected is not None and (_leaves_loop(protected) or _left_after(chain[0], statement)
-                                      or _sets_the_condition(holder, protected)) and not _walks_items(holder)
+                                      or _sets_the_condition(holder, protected)) \
+        and not _walks_items(holder) and (same(statement, chain[0]) or not _takes_an_item(chain[0], statement))
 
 
 def _sets_the_condition(loop: Node, block: Node) -> bool:
@@ -109,6 +110,28 @@ def _leaves_loop(block: Node) -> bool:
             continue
         inner = nested or kind in _BREAK_TARGETS
         stack.extend((child, inner) for child in node.named_children)
+    return False
+
+
+def _takes_an_item(attempt: Node, body: Node) -> bool:
+    """Whether a statement of the loop's body before the try statement `attempt`, at its top level,
+    calls `.next()`, `.pop()` or `.shift()` (`const {value, done} = await it.next()`, mercurius's
+    filtered subscription): each turn of the loop takes another item, so a failure moves on."""
+    for child in body.named_children:
+        if same(child, attempt):
+            return False
+        stack = [child]
+        while stack:
+            node = stack.pop()
+            if node.type in BOUNDARIES:
+                continue
+            if node.type == "call_expression":
+                callee = node.child_by_field_name("function")
+                name = callee.child_by_field_name("property") if callee is not None and \
+                    callee.type == "member_expression" else None
+                if name is not None and name.text in _STEPPING - {b"length"}:
+                    return True
+            stack.extend(node.named_children)
     return False
 
 

@@ -16,16 +16,24 @@ BOUNDARIES = FUNCTION_TYPES | CLASS_TYPES | {"class_static_block", "catch_clause
 #: the longest callee or class text a record keeps
 TEXT_LIMIT = 200
 #: built-in classes, by name, whose instances are no errors: `return new Promise(...)` returns a value,
-#: as `return new Response("Bad Request", {status: 400})` does
+#: as `return new Response("Bad Request", {status: 400})` and `new stream.PassThrough()` do
 NOT_ERRORS = frozenset({b"Promise", b"Date", b"Map", b"Set", b"WeakMap", b"WeakSet", b"Array", b"Object", b"RegExp",
                         b"URL", b"URLSearchParams", b"ArrayBuffer", b"Uint8Array", b"Proxy", b"Response", b"Request",
-                        b"Headers"})
+                        b"Headers", b"PassThrough", b"Readable", b"Writable", b"Duplex", b"Transform"})
 #: nodes of an argument searched for the caught value (a message, an object, a small callback)
 MENTION_NODES = 4096
 #: what reads a name: `e`, and `{e}` (a shorthand property passes the value on)
 _IDENTIFIER_SYMBOLS = symbols_of(frozenset({"identifier", "shorthand_property_identifier"}))
 _CATCH_SYMBOLS = symbols_of(frozenset({"catch_clause"}))
 _COMMENT_SYMBOLS = symbols_of(frozenset({"comment"}))
+
+
+def makes_no_error(constructor: Node | None) -> bool:
+    """A built-in class of no error (`NOT_ERRORS`), by its name or as a module's member
+    (`new stream.PassThrough()`, @google-cloud/spanner's; `new this.Promise(...)`)."""
+    name = constructor.child_by_field_name("property") if constructor is not None \
+        and constructor.type == "member_expression" else constructor
+    return name is not None and name.text in NOT_ERRORS
 
 
 def is_object_assign(call: Node) -> bool:
@@ -255,6 +263,25 @@ def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Seque
             first = first_named(holder)
             return first is not None and same(without_parentheses(first), node)
     return False
+
+
+class RejectNames:
+    """`is_promise_reject` asked once per name: a handler's calls are all in its own scope (nested
+    functions are not read), so a name is the executor's `reject` at every call or at none."""
+
+    def __init__(self, chain: Sequence[Node], beyond: Iterable[Sequence[Node]]) -> None:
+        self._chain = chain
+        self._beyond = beyond
+        self._known: dict[bytes, bool] = {}
+
+    def __call__(self, callee: Node) -> bool:
+        if callee.type != "identifier":
+            return False
+        name = callee.text or b""
+        known = self._known.get(name)
+        if known is None:
+            known = self._known[name] = is_promise_reject(name, self._chain, self._beyond)
+        return known
 
 
 def either(value: Node) -> bool:
