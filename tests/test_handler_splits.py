@@ -123,6 +123,7 @@ CASES = [
                                 (None, ["rethrow"])]),
     # `const {value, done} = await iterator.next()` before the try: a failure moves on, no retry
     ("aLoopThatTakesTheNextItem", [(None, ["log"])]),
+    ("aLoopThatMakesItsAttemptsEachTurn", [(None, ["log", "retry"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

@@ -114,22 +114,30 @@ def _leaves_loop(block: Node) -> bool:
 
 
 def _takes_an_item(attempt: Node, body: Node) -> bool:
-    """Whether a statement of the loop's body before the try statement `attempt`, at its top level,
-    calls `.next()`, `.pop()` or `.shift()` (`const {value, done} = await it.next()`, mercurius's
-    filtered subscription): each turn of the loop takes another item, so a failure moves on."""
+    """Whether a statement of the loop's body before the try statement `attempt` (not inside a loop of
+    its own) calls `.next()`, `.pop()` or `.shift()` of something the turn did not make (`const {value,
+    done} = await it.next()`, mercurius's filtered subscription): each turn of the loop takes another
+    item, so a failure moves on. An iterator made in the turn (`let r = attempts(); r.next()`) is new
+    each time: the loop may retry."""
+    made: set[bytes] = set()  # the names the turn declares before the try
     for child in body.named_children:
         if same(child, attempt):
             return False
+        if child.type in ("lexical_declaration", "variable_declaration"):
+            made.update(n.text for d in named(child) if (n := d.child_by_field_name("name")) is not None and n.text)
         stack = [child]
         while stack:
             node = stack.pop()
-            if node.type in BOUNDARIES:
+            if node.type in BOUNDARIES or node.type in _LOOPS:
                 continue
-            if node.type == "call_expression":
-                callee = node.child_by_field_name("function")
-                name = callee.child_by_field_name("property") if callee is not None and \
-                    callee.type == "member_expression" else None
-                if name is not None and name.text in _STEPPING - {b"length"}:
+            callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+            name = callee.child_by_field_name("property") if callee is not None and \
+                callee.type == "member_expression" else None
+            if name is not None and name.text in _STEPPING - {b"length"}:
+                owner = callee.child_by_field_name("object") if callee is not None else None
+                while owner is not None and owner.type == "member_expression":
+                    owner = owner.child_by_field_name("object")
+                if owner is None or owner.type != "identifier" or owner.text not in made:
                     return True
             stack.extend(node.named_children)
     return False
