@@ -14,6 +14,8 @@ from analyzer.python.tokens import Line, Tokens
 MAX_BRACKETS = 200
 MAX_INDENTATION = 100
 MAX_EXPRESSION = 1000
+#: `elif`s of one `if`: libcst nests each in the one before (30,000 took 0.9 GB and passed its walk's recursion)
+MAX_ELIFS = 5000
 
 #: operators by precedence class, lowest first: a chain of one class nests one level per
 #: operator (left or right); an operator of a lower class ends the chains of the higher ones,
@@ -52,16 +54,26 @@ def too_deep(tokens: Tokens, lines: list[Line]) -> TooDeep | None:
     of n tokens opens at most n brackets and nests at most 2n levels: only longer lines than
     the limits allow are read token by token."""
     max_brackets, max_indentation, max_expression = limits()
+    max_elifs = max_brackets if os.environ.get("ERRATLAS_PYTHON_MAX_NESTING", "").isdigit() else MAX_ELIFS
     shortest = min(max_brackets, max_expression // 2)
     indents = [0]
+    elifs = [0]  # per open indentation level, the `elif`s in a row of its current `if`
     for line in lines:
         column = line.indent if line.indent >= 0 else indents[-1]
         while len(indents) > 1 and indents[-1] > column:
             indents.pop()
+            elifs.pop()
         if column > indents[-1]:
             indents.append(column)
+            elifs.append(0)
         if len(indents) - 1 > max_indentation:
             return TooDeep(tokens.starts[line.first], f"more than {max_indentation} levels of indentation")
+        if tokens.values[line.first] == "elif" and tokens.kinds[line.first] == "name":
+            elifs[-1] += 1
+            if elifs[-1] > max_elifs:
+                return TooDeep(tokens.starts[line.first], f"more than {max_elifs} elif branches in one if statement")
+        elif tokens.values[line.first] != "else":
+            elifs[-1] = 0
         if line.last - line.first > shortest:
             deep = _too_deep_line(tokens, line.first, line.last, max_brackets, max_expression)
             if deep is not None:

@@ -191,7 +191,33 @@ _WIDE = (
     ("switch cases", lambda n: b"switch(a){" + b"case 1:throw new Error(1);" * n + b"}"),
     ("template holes", lambda n: b"x=`" + b"${new Error(1)}" * n + b"`;"),
     ("sequential", lambda n: b'new Error("x");' * n),
+    # a handler's body, wide or deep: its tests, branches and dispositions are read iteratively
+    ("caught: negations", lambda n: _caught(b"if(" + b"!" * n + b"e.code)return 1;throw e")),
+    ("caught: blocks", lambda n: _caught(b"if(e.code)" + b"{" * n + b"throw e" + b"}" * n)),
+    ("caught: thrown ?: chain", lambda n: _caught(b"throw " + b"".join(b"a[%d]?e:" % i for i in range(n)) + b"e")),
+    ("caught: thrown || chain", lambda n: _caught(b"throw " + b"a||" * n + b"e")),
+    ("caught: returned ?: chain", lambda n: _caught(b"return " + b"a?1:" * n + b"e")),
+    ("caught: stored ?: chain", lambda n: _caught(b"s=" + b"a?1:" * n + b"e")),
+    ("caught: aliases", lambda n: _caught(b"let t0=e;" + b"".join(b"let t%d=t%d;" % (i + 1, i) for i in range(n))
+                                          + b"throw t%d" % n)),
+    ("caught: else if chain", lambda n: _caught(b"else ".join(b'if(e.code==="C%d")return %d;' % (i, i)
+                                                             for i in range(n)) + b"throw e")),
+    ("caught: tests in a row", lambda n: _caught(b"".join(b'if(e.code==="C%d")throw new Error("x",{cause:e});' % i
+                                                          for i in range(n)) + b"return 1")),
+    ("caught: || of tests", lambda n: _caught(b"if(" + b"||".join(b'e.code==="C%d"' % i for i in range(n))
+                                              + b")return 1;throw e")),
+    ("caught: && of tests", lambda n: _caught(b"if(" + b"&&".join(b"e.c%d" % i for i in range(n))
+                                              + b")return 1;throw e")),
+    ("caught: ! of an ||", lambda n: _caught(b"if(!(" + b"||".join(b'e.code==="C%d"' % i for i in range(n))
+                                             + b"))throw e;return 1")),
+    ("caught: nested && and ||", lambda n: _caught(b"if(" + b"e.a&&(e.b||(" * n + b"e.code" + b"))" * n
+                                                   + b")return 1;throw e")),
+    ("promise handlers chained", lambda n: b"g()" + b".catch(e=>{throw e})" * n + b";"),
 )
+
+
+def _caught(body: bytes) -> bytes:
+    return b"var s;function f(a){try{g()}catch(e){" + body + b"}}"
 
 
 def js_shapes(rng: random.Random) -> tuple[dict[str, bytes], str]:
@@ -396,6 +422,22 @@ def rules(rng: random.Random) -> tuple[dict[str, bytes], str]:
 # ---- Python -------------------------------------------------------------------------------
 
 
+_IN = b"        "  # a statement of the except clause's body
+_PYTHON_HANDLERS = (
+    ("elif chain", lambda n: _IN + b"if e.errno == 0:\n            return 0\n"
+     + b"".join(_IN + b"elif e.errno == %d:\n            return %d\n" % (i, i) for i in range(1, n)) + _IN + b"raise"),
+    ("ifs in a row", lambda n: b"".join(_IN + b"if e.errno == %d:\n            raise X() from e\n" % i
+                                        for i in range(n)) + _IN + b"return 1"),
+    ("aliases", lambda n: _IN + b"t0 = e\n" + b"".join(_IN + b"t%d = t%d\n" % (i + 1, i) for i in range(n))
+     + _IN + b"raise t%d" % n),
+    ("an or of tests", lambda n: _IN + b"if " + b" or ".join(b"e.errno == %d" % i for i in range(n))
+     + b":\n            raise"),
+    ("an and of tests", lambda n: _IN + b"if " + b" and ".join(b"e.a%d" % i for i in range(n))
+     + b":\n            raise"),
+    ("statements", lambda n: (_IN + b"log(e)\n") * n + _IN + b"raise"),
+)
+
+
 def python_tree() -> dict[str, bytes]:
     root = FIXTURES / "python" / "shadowing" / "app"
     return {f"app/{p.name}": p.read_bytes() for p in sorted(root.glob("*.py"))}
@@ -410,6 +452,11 @@ def python(rng: random.Random) -> tuple[dict[str, bytes], str]:
         depth = rng.choice((50, 500, 500, 500, 500, 1300))
         files[name] += b"\nx = " + b"(" * depth + b"1" + b")" * depth + b"\n"
         return files, f"{name}: parentheses {depth} deep"
+    if rng.random() < 0.1:  # an except clause's body wide or deep: its branches and dispositions
+        width = rng.choice((10, 1000, 5000, 30000))
+        shape, body = rng.choice(_PYTHON_HANDLERS)
+        files[name] += b"\ndef fuzzed(a):\n    try:\n        g()\n    except OSError as e:\n" + body(width) + b"\n"
+        return files, f"{name}: {shape} x{width}"
     files[name], note = mutate(rng, files[name])
     if rng.random() < 0.1:
         files[b"app/caf\xe9.py".decode("utf-8", "surrogateescape")] = b"raise ValueError('x')\n"
