@@ -28,7 +28,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, handlers_of_reads, scan
+from conftest import FIXTURES, handlers_of_reads, run, scan
 
 FLOW = FIXTURES / "flow"
 READS = {"source": FLOW / "src" / "splits.js", "esbuild": FLOW / "built" / "splits.min.js",
@@ -234,3 +234,19 @@ def test_an_else_if_chain_of_ten_thousand_tests_is_read_branch_by_branch(tmp_pat
     assert [b["test"]["value"] for b in branches[:-1]] == [f"C{i}" for i in range(10_000)]  # type: ignore[index]
     assert {d["kind"] for b in branches[:-1] for d in b["dispositions"]} == {"return-value"}  # type: ignore[index]
     assert [d["kind"] for d in branches[-1]["dispositions"]] == ["rethrow"]  # type: ignore[index]
+
+
+def test_a_conjunction_is_written_whole_by_explain_and_each_test_on_its_row(tmp_path: Path) -> None:
+    """`explain` writes a conjunction joined by `&&`; the field -> decision table counts each of its tests."""
+    scanned = tmp_path / "scan"
+    scan(READS["terser"], scanned)
+    handlers = sorted((json.loads(line) for line in (scanned / "handlers.jsonl").read_text().splitlines()),
+                      key=lambda h: h["offset"])
+    handler = handlers[[name for name, _ in CASES].index("aClassAndAFieldTogether")]
+    told = run("explain", scanned, handler["id"])
+    assert told.returncode == 0, told.stderr
+    assert 'test e instanceof TypeError && e.code === "ERR_INVALID_ARG":' in told.stdout
+    rows = [line for page in sorted((scanned / "index").glob("flow-tests-*.md"))
+            for line in page.read_text(encoding="utf-8").splitlines()]
+    for test in ("e instanceof TypeError", 'e.code === "ERR\\_INVALID\\_ARG"'):  # as markdown escapes it
+        assert any(line.startswith(f"| {test} |") for line in rows), test
