@@ -416,10 +416,11 @@ class HandlerBody(Body):
         while stack:
             node, parts = stack.pop()
             if parts is None:  # first met: kept itself, or read after what it may give
-                kind = "ternary_expression" if node.type == "ternary_expression" else "either" if either(node) else ""
-                fields = ("consequence", "alternative") if kind == "ternary_expression" else ("left", "right")
-                if self._keeps(node) or not kind:
-                    found[node.id] = True if self._keeps(node) else None
+                keeps = self._keeps(node)
+                fields = ("consequence", "alternative") if node.type == "ternary_expression" else \
+                    ("left", "right") if either(node) else ()
+                if keeps or not fields:
+                    found[node.id] = True if keeps else None
                     continue
                 parts = [without_parentheses(p) if (p := node.child_by_field_name(f)) is not None else None
                          for f in fields]
