@@ -202,9 +202,13 @@ class HandlerBody(Body):
         nodes = self.walked.nodes
         if parts is self.statements or parts == self.statements:
             return nodes
-        if self._starts[0] is not nodes:
-            self._starts = (nodes, [n.start_byte for n in nodes])
-        return nodes_inside(nodes, self._starts[1], parts)
+        return nodes_inside(nodes, self._node_starts, parts)
+
+    def _node_starts(self) -> list[int]:
+        """The starts of the walk's nodes, made once (`nodes_inside` bisects them)."""
+        if self._starts[0] is not self.walked.nodes:
+            self._starts = (self.walked.nodes, [n.start_byte for n in self.walked.nodes])
+        return self._starts[1]
 
     def _thrown(self, value: Node | None) -> list[DispositionFacts]:
         return self._sent(value, None)

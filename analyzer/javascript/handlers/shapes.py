@@ -236,17 +236,18 @@ def is_promise_reject_call(written: bytes) -> bool:
     return written == b"Promise.reject" or written.endswith(b".Promise.reject")
 
 
-def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Sequence[Node]] = ()) -> bool:
+def is_promise_reject(name: bytes, chain: Sequence[Node], beyond: Iterable[Sequence[Node]] = (),
+                      names_of: Callable[[Node], list[bytes]] = parameter_names) -> bool:
     """Whether `name` is the second parameter of the nearest function of `chain` (ancestors,
     innermost first) that declares it, and that function is the executor of `new Promise(...)`
     (terser writes `new Promise(((resolve, reject) => ...))`) or of another promise class
     (`makes_promise`). `beyond`: the functions further up, each with its next ancestors, when
-    `chain` stops short of the root."""
+    `chain` stops short of the root. `names_of`: a function's parameter names."""
     for part in (chain, *beyond):
         for at, node in enumerate(part):
             if node.type not in FUNCTION_TYPES:
                 continue
-            names = parameter_names(node)
+            names = names_of(node)
             if name not in names:
                 continue
             if names.index(name) != 1:
@@ -273,6 +274,13 @@ class RejectNames:
         self._chain = chain
         self._beyond = beyond
         self._known: dict[bytes, bool] = {}
+        self._parameters: dict[int, list[bytes]] = {}  # each function's, read once for every name asked
+
+    def _names_of(self, function: Node) -> list[bytes]:
+        names = self._parameters.get(function.id)
+        if names is None:
+            names = self._parameters[function.id] = parameter_names(function)
+        return names
 
     def __call__(self, callee: Node) -> bool:
         if callee.type != "identifier":
@@ -280,7 +288,7 @@ class RejectNames:
         name = callee.text or b""
         known = self._known.get(name)
         if known is None:
-            known = self._known[name] = is_promise_reject(name, self._chain, self._beyond)
+            known = self._known[name] = is_promise_reject(name, self._chain, self._beyond, self._names_of)
         return known
 
 
@@ -324,13 +332,18 @@ def each_value(value: Node | None, leaf: Callable[[Node | None], list[_T]], stri
     return out
 
 
-def nodes_inside(nodes: list[Node], starts: list[int], parts: Sequence[Node]) -> list[Node]:
-    """The nodes (sorted by start, their starts `starts`) that lie in `parts`, in order: each in the
-    last part that starts at or before it, when that part holds it. Parts in order and apart are
-    read by bisection (a branch of a long `else if` chain holds few of the body's nodes)."""
+#: nodes a branch's walk reads one by one: fewer than bisection pays for
+_FEW = 64
+
+
+def nodes_inside(nodes: list[Node], starts_of: Callable[[], list[int]], parts: Sequence[Node]) -> list[Node]:
+    """The nodes (sorted by start; `starts_of` gives their starts) that lie in `parts`, in order: each
+    in the last part that starts at or before it, when that part holds it. Parts in order and apart
+    are read by bisection (a branch of a long `else if` chain holds few of the body's nodes)."""
     ranges = [(n.start_byte, n.end_byte) for n in parts]
     firsts = [r[0] for r in ranges]
-    if all(ranges[at][1] <= firsts[at + 1] for at in range(len(ranges) - 1)):
+    if len(nodes) > _FEW and all(ranges[at][1] <= firsts[at + 1] for at in range(len(ranges) - 1)):
+        starts = starts_of()
         found = sorted({at for start, end in ranges
                         for at in range(bisect.bisect_left(starts, start), bisect.bisect_right(starts, end))
                         if nodes[at].end_byte <= end})
