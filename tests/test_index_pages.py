@@ -86,7 +86,9 @@ def check_index(out: Path) -> int:
 
 _HANDLER_ROW = re.compile(r'^\| <a id="(h-[a-z0-9-]+)"></a>.*?\| '
                           r"\[([^\]]+)\]\(\.\./([^)#]+)#L([0-9]+)\) @([0-9]+) \| `([^`]+)` \|", re.M)
-_HANDLER_LINK = re.compile(r"\[([^\]]+)\]\((flow-handlers-[0-9]{2}\.md)#(h-[a-z0-9-]+)\)")
+#: a link's label holds no bracket: as CommonMark reads it, an unclosed `[` before it (a test's list of
+#: literals cut at a cell's width, `e.name in ["A","B"…`) is text
+_HANDLER_LINK = re.compile(r"\[([^\[\]]+)\]\((flow-handlers-[0-9]{2}\.md)#(h-[a-z0-9-]+)\)")
 
 
 def _check_handler_anchors(out: Path) -> int:
