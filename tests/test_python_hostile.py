@@ -76,7 +76,7 @@ def test_a_file_nested_beyond_the_bound_is_counted_not_parsed(tmp_path: Path) ->
     (None, "not parsed: more than 5000 elif branches in one if statement (ERRATLAS_PYTHON_MAX_NESTING)"),
     # the bound lifted: they parse (0.9 GB), and libcst's walk recurses past its bound (a KeyError of the
     # span recorder used to hide the RecursionError: an internal error)
-    ("10000000", "too deeply nested for the libcst visitors"),
+    pytest.param("10000000", "too deeply nested for the libcst visitors", marks=pytest.mark.long),  # 8 s
 ])
 def test_an_elif_chain_too_long_for_libcst_is_counted_not_parsed(tmp_path: Path, bound: str | None, said: str) -> None:
     lone = tmp_path / "elifs.py"
