@@ -13,10 +13,15 @@ from analyzer.model import TestOp
 MOST = 16
 
 
+def each(test: BranchTest) -> tuple[BranchTest, ...]:
+    """A conjunction's tests, each without an `also` of its own."""
+    return (replace(test, also=()), *test.also)
+
+
 def all_of(tests: Sequence[BranchTest]) -> BranchTest:
     """One test holding `tests` (each flattened into itself and its `also`): the first, with the
     rest, in order and without repeats, as its `also`."""
-    flat = list(dict.fromkeys(t for test in tests for t in (replace(test, also=()), *test.also)))
+    flat = list(dict.fromkeys(t for test in tests for t in each(test)))
     return replace(flat[0], also=tuple(flat[1:]))
 
 
@@ -38,7 +43,7 @@ def negated(alternatives: Sequence[BranchTest], negate: Callable[[TestOp], TestO
     options = []
     for alternative in alternatives:
         negations = []
-        for test in (replace(alternative, also=()), *alternative.also):
+        for test in each(alternative):
             op = negate(test.op)
             if op is None:
                 return None
@@ -50,7 +55,7 @@ def negated(alternatives: Sequence[BranchTest], negate: Callable[[TestOp], TestO
 def unguarded(test: BranchTest) -> BranchTest:
     """A conjunction without its truthiness tests of the value, or of a field, that another of its
     tests reads from (`e.response and e.response.status == 404` tests `response.status`)."""
-    tests = (replace(test, also=()), *test.also)
+    tests = each(test)
     fields = [t.field for t in tests]
     kept = [t for t in tests if not (t.op == "truthy" and any(
         f is not None and f != t.field and (t.field is None or f.startswith((t.field + ".", t.field + "[")))

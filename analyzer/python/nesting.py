@@ -42,19 +42,19 @@ class TooDeep:
     message: str
 
 
-def limits() -> tuple[int, int, int]:
+def limits() -> tuple[int, int, int, int]:
+    """(brackets, indentation, expression depth, `elif`s), each N when `ERRATLAS_PYTHON_MAX_NESTING=N`."""
     configured = os.environ.get("ERRATLAS_PYTHON_MAX_NESTING", "")
     if configured.isdigit() and int(configured) > 0:
-        return int(configured), int(configured), int(configured)
-    return MAX_BRACKETS, MAX_INDENTATION, MAX_EXPRESSION
+        return int(configured), int(configured), int(configured), int(configured)
+    return MAX_BRACKETS, MAX_INDENTATION, MAX_EXPRESSION, MAX_ELIFS
 
 
 def too_deep(tokens: Tokens, lines: list[Line]) -> TooDeep | None:
     """The first place where `tokens` (in logical `lines`) pass a limit, or None. A logical line
     of n tokens opens at most n brackets and nests at most 2n levels: only longer lines than
     the limits allow are read token by token."""
-    max_brackets, max_indentation, max_expression = limits()
-    max_elifs = max_brackets if os.environ.get("ERRATLAS_PYTHON_MAX_NESTING", "").isdigit() else MAX_ELIFS
+    max_brackets, max_indentation, max_expression, max_elifs = limits()
     shortest = min(max_brackets, max_expression // 2)
     indents = [0]
     elifs = [0]  # per open indentation level, the `elif`s in a row of its current `if`

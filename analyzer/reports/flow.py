@@ -171,7 +171,7 @@ def test_text(test: BranchTest) -> str:
 
 def atoms(test: BranchTest) -> tuple[BranchTest, ...]:
     """The test and each of its `also`, in order."""
-    return (test, *test.also) if test.also else (test,)
+    return (test, *test.also)
 
 
 def _one_text(test: BranchTest) -> str:

@@ -64,20 +64,19 @@ def _plain(record: type) -> Callable[[Any], Any]:
         if nested is None:
             parts.append(f"{field.name!r}: r.{field.name}")
             continue
-        # a record holding its own kind (`BranchTest.also`) calls the function made here, filled in below
-        scope[f"t{number}"], scope[f"p{number}"] = nested, (None if nested is record else _plain(nested))
+        scope[f"t{number}"] = nested
+        made = "plain"  # a record holding its own kind (`BranchTest.also`) calls the function made here
+        if nested is not record:
+            made, scope[f"p{number}"] = f"p{number}", _plain(nested)
         lines.append(f"    v{number} = r.{field.name}")
         if many:
             lines.append(f"    if type(v{number}) is tuple: "
-                         f"v{number} = [p{number}(x) if type(x) is t{number} else x for x in v{number}]")
+                         f"v{number} = [{made}(x) if type(x) is t{number} else x for x in v{number}]")
         else:
-            lines.append(f"    if type(v{number}) is t{number}: v{number} = p{number}(v{number})")
+            lines.append(f"    if type(v{number}) is t{number}: v{number} = {made}(v{number})")
         parts.append(f"{field.name!r}: v{number}")
     source = "def plain(r):\n" + "".join(line + "\n" for line in lines) + "    return {" + ", ".join(parts) + "}\n"
     exec(source, scope)  # made from the field names and hints alone
-    for name, value in list(scope.items()):
-        if name.startswith("p") and value is None:
-            scope[name] = scope["plain"]
     return cast(Callable[[Any], Any], scope["plain"])
 
 
