@@ -68,6 +68,10 @@ class BranchTest:
     #: the further tests that hold too on the branch, in source order (`e instanceof X && e.code ===
     #: "E"`: this test is `instanceof`, `also` holds the `===`); each with no `also` of its own
     also: tuple[BranchTest, ...] = ()
+    #: what the field is compared with when it is a name's member, not a literal, as written
+    #: (`e.code === yc.MethodNotFound`: `yc.MethodNotFound`); `value` is then the literal it resolves
+    #: to exactly (docs/reference.md, "A named constant"), else None
+    compared: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

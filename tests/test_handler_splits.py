@@ -168,8 +168,8 @@ def test_a_chain_of_thirty_thousand_guards_is_read_without_recursion(tmp_path: P
 
 def test_a_conjunction_loads_and_a_test_written_before_also_loads_without_one(
         handlers: dict[str, list[dict[str, object]]]) -> None:
-    """A test holding its `also` loads as the records it was written from; one without the key (a scan
-    directory written before it) loads with none."""
+    """A test holding its `also` loads as the records it was written from; one without the keys `also`
+    and `compared` (a scan directory written before them) loads with none."""
     from analyzer.handler_model import JavaScriptHandler, MappedJavaScriptHandler
     from analyzer.model import HANDLER_SCHEMA
     from analyzer.scandir.load import records_of
@@ -183,7 +183,7 @@ def test_a_conjunction_loads_and_a_test_written_before_also_loads_without_one(
         for branch in handler["branches"]:  # type: ignore[union-attr]
             for test in [branch["test"], *(branch["test"] or {}).get("also", [])]:  # type: ignore[index]
                 if test is not None:
-                    del test["also"]
+                    del test["also"], test["compared"]
         (older,) = records_of(json.dumps(handler).encode() + b"\n", "h.jsonl", record, HANDLER_SCHEMA, "a handler")
         assert [b.test.also if b.test else None for b in older.branches] == [(), (), None]
 

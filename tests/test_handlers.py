@@ -104,7 +104,7 @@ def test_a_test_through_a_helper_splits_and_its_untested_branch_swallows(fallthr
     handler = _one(fallthrough, "rethrowsUnlessItExists")
     assert _kinds(handler) == [["rethrow"], ["swallow"]]
     assert handler["branches"][0]["test"] == {"field": None, "op": "!==", "value": "EEXIST", "through": "codeOf",
-                                              "reads": None, "also": []}
+                                              "reads": None, "also": [], "compared": None}
 
 
 def test_a_break_of_the_loop_drops_the_caught_value_on_each_test_that_leads_to_it(fallthrough: dict[str, Any]) -> None:

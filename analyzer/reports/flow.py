@@ -197,6 +197,8 @@ def _test_text(test: BranchTest | ReadTest) -> str:
     if isinstance(test, BranchTest) and test.through is not None:
         subject = f"{test.through}({subject})"
     value = test.value if test.op in ("instanceof", "!instanceof") else orjson.dumps(test.value).decode()
+    if isinstance(test, BranchTest) and test.compared is not None:  # a named constant, and what it holds
+        value = test.compared if test.value is None else f"{test.compared} ({value})"
     if test.op == "truthy":
         return subject
     if test.op == "falsy":

@@ -3,6 +3,8 @@ chains, `switch`, thrown or returned `?:` chains), and what each test reads of t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from analyzer.branch_tests import MOST, negated, product
@@ -22,6 +24,10 @@ NEGATED: dict[TestOp, TestOp] = {"===": "!==", "!==": "===", "==": "!=", "!=": "
                                   "!endsWith": "endsWith", "predicate": "!predicate", "!predicate": "predicate",
                                   "in": "!in", "!in": "in", "typeof": "!typeof", "!typeof": "typeof"}
 _PREDICATES = frozenset({"predicate", "!predicate"})
+#: the comparisons a named constant is read in (`e.code === yc.MethodNotFound`)
+_EQUALITIES = frozenset({"===", "!==", "==", "!="})
+#: the most members read on the way to a named constant
+_MOST_PARTS = 4
 _STRING_TESTS: dict[str, TestOp] = {"includes": "includes", "startsWith": "startsWith", "endsWith": "endsWith"}
 
 #: a branch before its dispositions: (test, statements, whether they leave, `?:` arms thrown or returned)
@@ -262,7 +268,7 @@ def test_of(condition: Node, caught: Caught) -> BranchTest | None:
     if test is None or negations % 2 == 0:
         return test
     op = _negate(test.op)
-    return BranchTest(test.field, op, test.value, test.through) if op is not None else None
+    return replace(test, op=op) if op is not None else None
 
 
 def _one_test(node: Node, caught: Caught) -> BranchTest | None:
@@ -316,13 +322,31 @@ def _comparison(node: Node, caught: Caught) -> BranchTest | None:
     typeof = _typeof_test(left, right, op, caught)
     if typeof is not None:
         return typeof
-    path, (ok, value) = field_of(left, caught), literal_value(right)
+    path, (ok, value), other = field_of(left, caught), literal_value(right), right
     if path is None:
-        path, (ok, value) = field_of(right, caught), literal_value(left)
+        path, (ok, value), other = field_of(right, caught), literal_value(left), left
         op = _FLIPPED.get(op, op)
     if path is not None:
-        return BranchTest(path[1], op, value) if ok else None
+        if ok:
+            return BranchTest(path[1], op, value)
+        compared = named_constant(other, caught) if op in _EQUALITIES else None
+        return BranchTest(path[1], op, None, compared=compared) if compared is not None else None
     return _through(left, right, op, caught)
+
+
+def named_constant(node: Node, caught: Caught) -> str | None:
+    """A name's member as written (`yc.MethodNotFound`, `errors.codes.EPIPE`): what a test compares a
+    field with when the build kept a named constant; not a read of the caught value, `this`'s or a call's."""
+    whole, parts = node, 0
+    while node.type == "member_expression" and parts < _MOST_PARTS:
+        name, inner = node.child_by_field_name("property"), node.child_by_field_name("object")
+        if name is None or name.type != "property_identifier" or inner is None or node.child(1) is None \
+                or node.child(1).type != ".":
+            return None
+        node, parts = inner, parts + 1
+    if not parts or node.type != "identifier" or caught(node):
+        return None
+    return text(whole)
 
 
 def _typeof_test(left: Node, right: Node, op: TestOp, caught: Caught) -> BranchTest | None:

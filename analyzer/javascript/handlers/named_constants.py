@@ -1,0 +1,216 @@
+"""A named constant's value (docs/reference.md, "A named constant"): what `X.P` in a test
+(`e.code === yc.MethodNotFound`) holds, when the top-level name `X` is given its members once,
+by an object literal of literals or a TypeScript enum, and every other occurrence of it is a read
+of a member. Read after the merge from the unit's items and bytes, as what a helper tests is: a
+unit read whole and one read in slices read the same."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from analyzer.facts import HandlerFacts
+from analyzer.handler_model import BranchTest
+from analyzer.javascript.handlers.constants import NAME
+from analyzer.javascript.references import UnitReferences, name_text
+
+Value = str | int | float
+_Members = dict[bytes, Value | None]  # None: a member given twice
+
+_ID = rb"[A-Za-z_$][\w$]*"
+_STRING = rb"\"[^\"\\\n]*\"|'[^'\\\n]*'"
+_NUMBER = rb"-?(?:0|[1-9]\d*)(?:\.\d+)?"
+_LITERAL = _STRING + rb"|" + _NUMBER
+#: `X = {A: "a", "B": 1}`, or frozen: an object of literals, each key a name or a plain string
+_OBJECT = re.compile(rb"\s*(?:Object\s*\.\s*freeze\s*\(\s*)?\{((?:\s*(?:" + _ID + rb"|" + _STRING + rb")\s*:\s*(?:"
+                     + _LITERAL + rb")\s*,)*(?:\s*(?:" + _ID + rb"|" + _STRING + rb")\s*:\s*(?:" + _LITERAL
+                     + rb"))?\s*,?\s*)\}")
+_KEY_VALUE = re.compile(rb"\s*(" + _ID + rb"|" + _STRING + rb")\s*:\s*(" + _LITERAL + rb")\s*,?")
+#: `X = function (e) { return e.A = "a", e[e.B = 1] = "B", e }({})`: an enum made by a function
+_ENUM_CALL = re.compile(rb"\s*function\s*\(\s*(" + _ID + rb")\s*\)\s*\{\s*return\s+([^{}]*?)\s*,\s*\1\s*\}"
+                        rb"\s*\(\s*\{\s*\}\s*\)")
+#: `(function (e) { ... })(X || (X = {}))` and `((e) => { ... })(X ||= {})`: after the name
+_ENUM_ARGUMENT = re.compile(rb"\s*(?:\|\|\s*\(\s*(" + _ID + rb")\s*=\s*\{\s*\}\s*\)|\|\|=\s*\{\s*\})\s*\)")
+#: before the function's body: `function (e) {` or `(e) => {`, `e => {`
+_ENUM_HEAD = re.compile(rb"(?:function\s*\(\s*(" + _ID + rb")\s*\)|\(\s*(" + _ID + rb")\s*\)\s*=>|(" + _ID
+                        + rb")\s*=>)\s*\{\s*$")
+#: after a member read: a write of it (`=`, `+=`, `++`, ...) or a call (`X.f(...)`, which may change X)
+_WRITTEN = re.compile(rb"\s*(?:(?:\*\*|<<|>>>?|&&|\|\||\?\?|[-+*/%&|^])?=(?![=>])|\+\+|--|\(|`)")
+_READ = re.compile(rb"\s*\??\.\s*(" + _ID + rb")")
+_ASSIGNED = re.compile(rb"\s*=(?![=>])")
+#: a read of the whole: `Object.values(X)`, which lists its members and changes none
+_LISTED = re.compile(rb"Object\s*\.\s*(?:values|keys|entries)\s*\(\s*$")
+_CLOSED = re.compile(rb"\s*\)")
+#: how far before its argument an enum's function may start
+_ENUM_BYTES = 64 << 10
+
+
+Row = tuple[int, int, object, tuple[tuple[int, bytes], ...]]
+
+
+def with_constants(handlers: list[HandlerFacts], source: bytes, raw: Sequence[Row],
+                   references: UnitReferences) -> list[HandlerFacts]:
+    """The handlers, each test against a named constant `X.P` given the literal it holds."""
+    wanted = {t.compared.partition(".")[0].encode() for h in handlers for b in h.branches if b.test is not None
+              for t in (b.test, *b.test.also) if t.compared is not None and t.compared.count(".") == 1}
+    if not wanted:
+        return handlers
+    constants = _Constants(source, raw, references, wanted)
+    out = []
+    for handler in handlers:
+        branches, changed = list(handler.branches), False
+        for at, branch in enumerate(branches):
+            test = branch.test
+            if test is None or not any(t.compared is not None for t in (test, *test.also)):
+                continue
+            resolved = replace(constants.resolved(test, handler.offset),
+                               also=tuple(constants.resolved(t, handler.offset) for t in test.also))
+            if resolved != test:
+                branches[at], changed = replace(branch, test=resolved), True
+        out.append(replace(handler, branches=tuple(branches)) if changed else handler)
+    return out
+
+
+class _Constants:
+    """The members of the unit's named constants, each name read once."""
+
+    def __init__(self, source: bytes, raw: Sequence[Row], references: UnitReferences, wanted: set[bytes]) -> None:
+        self.source, self.raw, self.shadowed = source, raw, references.shadowed
+        self.starts = [item[0] for item in raw]
+        self.declared: dict[bytes, list[tuple[int, int]]] = {name: [] for name in wanted}
+        for position, item in enumerate(raw):
+            for offset, name in item[3]:
+                if name in self.declared:
+                    self.declared[name].append((position, offset))
+        texts = {name_text(name): name for name in wanted}
+        self.readers: dict[bytes, list[int]] = {name: [] for name in wanted}
+        for at, listed in enumerate(references.items):
+            if not texts.keys().isdisjoint(listed.references):
+                for text in texts.keys() & set(listed.references):
+                    self.readers[texts[text]].append(at)
+        self.items = len(references.items)
+        self._members: dict[bytes, _Members | None] = {}
+
+    def resolved(self, test: BranchTest, at: int) -> BranchTest:
+        if test.compared is None or test.compared.count(".") != 1:
+            return test
+        name, _, member = (part.encode() for part in test.compared.partition("."))
+        here = bisect.bisect_right(self.starts, at) - 1
+        if here < 0 or at >= self.raw[here][1] or (here, name) in self.shadowed:
+            return test  # `X` may be a local here
+        if name not in self._members:
+            self._members[name] = self._read(name)
+        value = (self._members[name] or {}).get(member)
+        return replace(test, value=value) if value is not None else test
+
+    def _read(self, name: bytes) -> _Members | None:
+        """The members `name` is given, when one definition gives them and every other occurrence,
+        in the items that declare or reference it, is its declaration or a read of a member."""
+        declared = self.declared.get(name, [])
+        if len(declared) != 1 or len(self.raw) != self.items:
+            return None
+        positions = sorted({declared[0][0], *self.readers.get(name, ())})
+        if any((position, name) in self.shadowed for position in positions):
+            return None
+        found: _Members | None = None
+        skip = -1
+        for position in positions:
+            start, end = self.raw[position][0], self.raw[position][1]
+            at = self.source.find(name, start, end)
+            while at >= 0:
+                stop = at + len(name)
+                if at == skip or not _a_word(self.source, at, stop):
+                    pass
+                elif (read := _READ.match(self.source, stop)) is not None and not self._written(at, read.end()):
+                    pass
+                elif at == declared[0][1] and _ASSIGNED.match(self.source, stop) is None:
+                    pass  # `var X` / `let X,`
+                elif _CLOSED.match(self.source, stop) is not None \
+                        and _LISTED.search(self.source, max(start, at - 32), at) is not None:
+                    pass
+                else:
+                    members, skip = self._definition(name, at, stop, start)
+                    if members is None or found is not None:
+                        return None
+                    found = members
+                at = self.source.find(name, stop, end)
+        return found
+
+    def _written(self, at: int, after: int) -> bool:
+        """Whether a member read at `at` (ending at `after`) writes it, calls it, or is deleted."""
+        before = self.source[max(0, at - 8):at].rstrip()
+        return _WRITTEN.match(self.source, after) is not None or before.endswith((b"++", b"--", b"delete"))
+
+    def _definition(self, name: bytes, at: int, stop: int, floor: int) -> tuple[_Members | None, int]:
+        """The members a definition at `at` gives, and the offset of the name's second occurrence
+        it holds (`X || (X = {})`), else -1."""
+        source = self.source
+        if (assigned := _ASSIGNED.match(source, stop)) is not None:
+            value = assigned.end()
+            made = _OBJECT.match(source, value, value + _ENUM_BYTES)
+            if made is not None:
+                return _object_members(made.group(1)), -1
+            enum = _ENUM_CALL.match(source, value, value + _ENUM_BYTES)
+            return (_enum_members(enum.group(2), enum.group(1)) if enum is not None else None), -1
+        argument = _ENUM_ARGUMENT.match(source, stop)
+        if argument is None or (argument.group(1) is not None and argument.group(1) != name) \
+                or not source[max(floor, at - 16):at].rstrip().endswith(b")("):
+            return None, -1
+        inner = source.find(name, stop, argument.end()) if argument.group(1) is not None else -1
+        close = source.rfind(b"}", floor, at)
+        opening = source.rfind(b"{", max(floor, close - _ENUM_BYTES), close)
+        head = _ENUM_HEAD.search(source, max(floor, opening - 64), opening + 1) if opening >= 0 else None
+        if head is None or not source[max(floor, head.start() - 2):head.start()].rstrip().endswith(b"("):
+            return None, inner
+        parameter = head.group(1) or head.group(2) or head.group(3)
+        return _enum_members(source[opening + 1:close], parameter), inner
+
+
+def _a_word(source: bytes, at: int, stop: int) -> bool:
+    """Whether the name at `at` is a word of its own: not part of another, a property (`a.X`), a
+    private name (`#X`), or spread (`...X` is an occurrence)."""
+    before = source[at - 1] if at else 0x20
+    if before in NAME or before == 0x23 or (stop < len(source) and source[stop] in NAME):
+        return False
+    return not (before == 0x2E and source[at - 3:at] != b"...")
+
+
+_ENUM_MEMBER = rb"(?:\.(" + _ID + rb")|\[\s*\"(" + _ID + rb")\"\s*\])"
+
+
+def _enum_members(body: bytes, parameter: bytes) -> _Members | None:
+    """The members an enum's function gives its parameter `p`: `p[p.A = 1] = "A"` (a number, named
+    back) and `p.A = "a"`, as TypeScript and esbuild write them, separated by `,` or `;`; None
+    when the body holds anything else."""
+    p = re.escape(parameter)
+    member = re.compile(rb"\s*(?:" + p + rb"\[\s*" + p + _ENUM_MEMBER + rb"\s*=\s*(" + _NUMBER + rb")\s*\]\s*=\s*\"("
+                        + _ID + rb")\"|" + p + _ENUM_MEMBER + rb"\s*=\s*(" + _LITERAL + rb"))\s*[,;]?")
+    members: _Members = {}
+    at, end = 0, len(body.rstrip())
+    while at < end:
+        made = member.match(body, at)
+        if made is None or made.end() == at:
+            return None
+        key, value = (made.group(1) or made.group(2), made.group(3)) if made.group(3) is not None \
+            else (made.group(5) or made.group(6), made.group(7))
+        if made.group(3) is not None and made.group(4) != key:
+            return None  # named back as another member
+        _add(members, key, value)
+        at = made.end()
+    return members or None
+
+
+def _object_members(body: bytes) -> _Members | None:
+    members: _Members = {}
+    for made in _KEY_VALUE.finditer(body):
+        key = made.group(1)
+        _add(members, key[1:-1] if key[:1] in b"\"'" else key, made.group(2))
+    return members or None
+
+
+def _add(members: _Members, key: bytes, written: bytes) -> None:
+    value: Value = written[1:-1].decode("utf-8", "replace") if written[:1] in b"\"'" \
+        else float(written) if b"." in written else int(written)
+    members[key] = None if key in members else value

@@ -1,0 +1,117 @@
+"""A test against a named constant (docs/reference.md, "A named constant"): `e.code ===
+yc.MethodNotFound` splits, `compared` the member as written, `value` the literal it holds when
+the name is given its members once (a TypeScript enum as TypeScript, esbuild and Bun write it,
+an object literal of literals) and every other occurrence of it reads a member, else null. The
+shapes are copied from real bundles (claude-code 2.1.235's MCP SDK, MSAL). The unit read in
+slices gives the same outputs as read whole."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run, scan, tree_bytes
+
+#: the definitions each case's handler reads, in one unit
+DEFINITIONS = (
+    "var yc,Gu,Ibe,Sjn,Fz,Mut,Two,Far,Arg,Sh;"
+    # Bun's and esbuild's enum: a function given `X||(X={})`
+    '(function(e){e[e.ConnectionClosed=-32000]="ConnectionClosed",e[e.MethodNotFound=-32601]="MethodNotFound"})'
+    "(yc||(yc={}));"
+    # TypeScript's string members and a numeric one, the function's value assigned
+    'Gu=function(e){return e.NotConnected="NOT_CONNECTED",e[e.Busy=7]="Busy",e}({});'
+    'Ibe=function(e){return e["InvalidGrant"]="invalid_grant",e}({});'
+    'Sjn={INVALID_GRANT_ERROR:"invalid_grant","CLIENT_MISMATCH":"client_mismatch"};'
+    'Fz=Object.freeze({EPIPE:"EPIPE"});'
+    'Mut={A:"a"};Mut.A="b";'  # written after: unresolved
+    '((e)=>{e.X="x"})(Two||={});((e)=>{e.Y="y"})(Two||={});'  # given members twice: unresolved
+    'Far={A:"a"};keep(Far);'  # passed on, which may change it: unresolved
+    'Arg={A:"a"};const all=new Set(Object.values(Arg));'  # listed: still read only
+    'Sh={A:"a"};'  # a local of its name below: that function's own
+)
+
+#: (condition, the first branch's tests as (field, op, value, compared)); each case a function of its own
+CASES = [
+    ("e.code===yc.MethodNotFound", [("code", "===", -32601, "yc.MethodNotFound")]),
+    ("yc.ConnectionClosed!==e.code", [("code", "!==", -32000, "yc.ConnectionClosed")]),
+    ("e instanceof Error&&e.code===Gu.NotConnected",
+     [(None, "instanceof", "Error", None), ("code", "===", "NOT_CONNECTED", "Gu.NotConnected")]),
+    ("e.status==Gu.Busy", [("status", "==", 7, "Gu.Busy")]),
+    ("e.code===Ibe.InvalidGrant", [("code", "===", "invalid_grant", "Ibe.InvalidGrant")]),
+    ("e.errorCode===Sjn.CLIENT_MISMATCH", [("errorCode", "===", "client_mismatch", "Sjn.CLIENT_MISMATCH")]),
+    ("e.code===Fz.EPIPE", [("code", "===", "EPIPE", "Fz.EPIPE")]),
+    ("e.code===Arg.A", [("code", "===", "a", "Arg.A")]),
+    ("!(e.code===yc.MethodNotFound)", [("code", "!==", -32601, "yc.MethodNotFound")]),
+    # unresolved: the test still splits, its value unknown
+    ("e.code===Mut.A", [("code", "===", None, "Mut.A")]),
+    ("e.code===Two.X", [("code", "===", None, "Two.X")]),
+    ("e.code===Far.A", [("code", "===", None, "Far.A")]),
+    ("e.code===yc.Missing", [("code", "===", None, "yc.Missing")]),
+    ("e.message===Sjn.Deep.NO_PROJECT", [("message", "===", None, "Sjn.Deep.NO_PROJECT")]),
+    ("e.code===t.code", [("code", "===", None, "t.code")]),  # a parameter's field
+    ("e.code===Sh.A", [("code", "===", "a", "Sh.A")]),
+]
+#: a local of the name: where the scope walk says it may be the local, unresolved; elsewhere the
+#: top-level constant still is
+SHADOWED = "function shadowed(Sh){try{g(Sh.A)}catch(e){if(e.code===Sh.A)return 1;throw e}}"
+#: not a constant: no split
+NOT_CONSTANTS = ["e.code===e.other", "e.code===this.code", "e.code===f().code", "e.code===yc?.MethodNotFound"]
+
+
+def _bundle() -> str:
+    cases = [f"function c{at}(t){{try{{g()}}catch(e){{if({condition})return {at};throw e}}}}"
+             for at, (condition, _) in enumerate(CASES)]
+    others = [f"function n{at}(t){{try{{g()}}catch(e){{if({condition})return 1;throw e}}}}"
+              for at, condition in enumerate(NOT_CONSTANTS)]
+    return DEFINITIONS + "\n" + "\n".join([*cases, SHADOWED, *others]) + "\n"
+
+
+@pytest.fixture(scope="module")
+def handlers(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, object]]:
+    where = tmp_path_factory.mktemp("constants")
+    bundle = where / "constants.js"
+    bundle.write_text(_bundle())
+    scan(bundle, where / "out")
+    return [json.loads(line) for line in (where / "out" / "handlers.jsonl").read_text().splitlines()]
+
+
+def _tests(branch: dict[str, object]) -> list[tuple[object, ...]] | None:
+    test = branch["test"]
+    if test is None:
+        return None
+    return [(t["field"], t["op"], t["value"], t["compared"]) for t in [test, *test["also"]]]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("at", "case"), list(enumerate(CASES)), ids=[c for c, _ in CASES])
+def test_a_test_against_a_named_constant_splits_with_its_value(handlers: list[dict[str, object]], at: int,
+                                                               case: tuple[str, list[tuple[object, ...]]]) -> None:
+    branches = handlers[at]["branches"]
+    assert [_tests(b) for b in branches] == [case[1], None]  # type: ignore[union-attr]
+
+
+def test_a_parameter_of_the_constants_name_is_not_the_constant(handlers: list[dict[str, object]]) -> None:
+    branches = handlers[len(CASES)]["branches"]
+    assert [_tests(b) for b in branches] == [[("code", "===", None, "Sh.A")], None]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("at", range(len(NOT_CONSTANTS)), ids=NOT_CONSTANTS)
+def test_what_is_no_named_constant_does_not_split(handlers: list[dict[str, object]], at: int) -> None:
+    branches = handlers[len(CASES) + 1 + at]["branches"]
+    assert [_tests(b) for b in branches] == [None]  # type: ignore[union-attr]
+
+
+def test_the_unit_read_in_slices_resolves_alike_and_the_pages_show_both(tmp_path: Path) -> None:
+    bundle = tmp_path / "constants.js"
+    bundle.write_text(_bundle())
+    whole = run("scan", bundle, "--out", tmp_path / "whole", "--jobs", 1)
+    cut = run("scan", bundle, "--out", tmp_path / "cut", "--jobs", 1, "--slices", 4)
+    assert whole.returncode == cut.returncode == 0, cut.stderr
+    assert tree_bytes(tmp_path / "cut") == tree_bytes(tmp_path / "whole")
+    tests = "".join(p.read_text() for p in sorted((tmp_path / "whole" / "index").glob("flow-tests-*.md")))
+    assert "| e.code === yc.MethodNotFound (-32601) |" in tests
+    assert "| e.code === Mut.A |" in tests
+    first = json.loads((tmp_path / "whole" / "handlers.jsonl").read_text().splitlines()[0])
+    explained = run("explain", tmp_path / "whole", first["id"])
+    assert explained.returncode == 0, explained.stderr
+    assert "e.code === yc.MethodNotFound (-32601)" in explained.stdout
