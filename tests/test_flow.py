@@ -70,6 +70,11 @@ def errors(fates: Path) -> dict[str, str]:
     ("caught local", "thrown", False),
     ("from the catch body", "thrown", True),  # a catch body is not its own try's block
     ("read by a sibling declarator", None, None),  # const e = Error(), box = {e}: not followed
+    ("passed in an object", "passed", False),  # done({code, error: Error()}): the object's fate
+    ("returned in an object", "returned", True),
+    ("stored in an object", "stored", False),
+    ("logged in an object", "logged", False),
+    ("thrown in an object", None, None),  # throw {error: Error()}: the object is thrown, not followed
 ])
 def test_each_fate_and_whether_it_leaves_its_function(flows: dict[str, Any], message: str, fate: str | None,
                                                       escapes: bool | None) -> None:

@@ -49,6 +49,10 @@ def flow_of(site: Node, chain: Sequence[Node], diagnostics: frozenset[int], cons
         return FlowFacts(None, None, None, tuple(sorted(fields)))
     parent = chain[at]
     kind = parent.type
+    if kind == "pair" and same(parent.child_by_field_name("value"), child) and at + 1 < len(chain) \
+            and chain[at + 1].type == "object":
+        fate = _held_fate(chain, at + 1, diagnostics)
+        return FlowFacts(fate, None, None if fate is None else fate in _LEAVING, tuple(sorted(fields)))
     if kind == "throw_statement":
         fate, handler = "thrown", _catcher(chain, at, child)
     elif kind == "return_statement" or (kind == "arrow_function" and same(parent.child_by_field_name("body"), child)):
@@ -64,6 +68,24 @@ def flow_of(site: Node, chain: Sequence[Node], diagnostics: frozenset[int], cons
         fate = _call_fate(chain[at + 1], chain[at + 2:], diagnostics)
     escapes = None if fate is None else fate in _LEAVING and handler is None
     return FlowFacts(fate, handler, escapes, tuple(sorted(fields)))
+
+
+def _held_fate(chain: Sequence[Node], at: int, diagnostics: frozenset[int]) -> Fate | None:
+    """The fate of an error held by the object literal `chain[at]` (`emit({kind, error: new
+    Error(m)})`): the object's, when it is given to a call, returned or stored."""
+    at, child = _climb(chain[at], chain, at + 1, set())
+    if at >= len(chain):
+        return None
+    parent = chain[at]
+    kind = parent.type
+    if kind == "return_statement" or (kind == "arrow_function" and same(parent.child_by_field_name("body"), child)):
+        return "returned"
+    if kind == "assignment_expression" and same(parent.child_by_field_name("right"), child):
+        left = parent.child_by_field_name("left")
+        return "stored" if left is not None and left.type in ("member_expression", "subscript_expression") else None
+    if kind == "arguments" and at + 1 < len(chain) and not is_object_assign(chain[at + 1]):
+        return _call_fate(chain[at + 1], chain[at + 2:], diagnostics)
+    return None
 
 
 def _climb(node: Node, chain: Sequence[Node], at: int, fields: set[str]) -> tuple[int, Node]:
