@@ -55,6 +55,9 @@ CASES = [
 #: a local of the name: where the scope walk says it may be the local, unresolved; elsewhere the
 #: top-level constant still is
 SHADOWED = "function shadowed(Sh){try{g(Sh.A)}catch(e){if(e.code===Sh.A)return 1;throw e}}"
+#: a `switch` on the field whose cases are named constants and literals
+SWITCH = ("function sw(t){try{g()}catch(e){switch(e.code){case yc.MethodNotFound:return 1;case \"E\":return 2;"
+          "case grpc.status.NOT_FOUND:return 3;default:throw e}}}")
 #: not a constant: no split
 NOT_CONSTANTS = ["e.code===e.other", "e.code===this.code", "e.code===f().code", "e.code===yc?.MethodNotFound"]
 
@@ -64,7 +67,7 @@ def _bundle() -> str:
              for at, (condition, _) in enumerate(CASES)]
     others = [f"function n{at}(t){{try{{g()}}catch(e){{if({condition})return 1;throw e}}}}"
               for at, condition in enumerate(NOT_CONSTANTS)]
-    return DEFINITIONS + "\n" + "\n".join([*cases, SHADOWED, *others]) + "\n"
+    return DEFINITIONS + "\n" + "\n".join([*cases, SHADOWED, *others, SWITCH]) + "\n"
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +102,13 @@ def test_a_parameter_of_the_constants_name_is_not_the_constant(handlers: list[di
 def test_what_is_no_named_constant_does_not_split(handlers: list[dict[str, object]], at: int) -> None:
     branches = handlers[len(CASES) + 1 + at]["branches"]
     assert [_tests(b) for b in branches] == [None]  # type: ignore[union-attr]
+
+
+def test_a_switch_case_may_be_a_named_constant(handlers: list[dict[str, object]]) -> None:
+    branches = handlers[-1]["branches"]
+    assert [_tests(b) for b in branches] == [  # type: ignore[union-attr]
+        [("code", "===", -32601, "yc.MethodNotFound")], [("code", "===", "E", None)],
+        [("code", "===", None, "grpc.status.NOT_FOUND")], None]
 
 
 def test_the_unit_read_in_slices_resolves_alike_and_the_pages_show_both(tmp_path: Path) -> None:

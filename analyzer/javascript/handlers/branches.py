@@ -178,10 +178,12 @@ def _switch(statement: Node, caught: Caught) -> list[_Split] | None:
     for at, case in enumerate(cases):
         if case.type == "switch_case":
             literal = case.child_by_field_name("value")
-            ok, constant = literal_value(without_parentheses(literal)) if literal is not None else (False, None)
-            if not ok:
+            label = without_parentheses(literal) if literal is not None else None
+            ok, constant = literal_value(label) if label is not None else (False, None)
+            compared = named_constant(label, caught) if label is not None and not ok else None
+            if not ok and compared is None:
                 return None
-            test: BranchTest | None = BranchTest(path[1], "===", constant, through)
+            test: BranchTest | None = BranchTest(path[1], "===", constant, through, compared=compared)
         elif case.type == "switch_default":
             has_default, test = True, None
         else:
