@@ -13,7 +13,7 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
-from analyzer.javascript.handlers.assigned import Held, Versions, either_value, held_at, merged, straight_line
+from analyzer.javascript.handlers.assigned import Held, Versions, either_value, held_at, merged, straight_line, valued
 from analyzer.javascript.handlers.bindings import (
     Bindings,
     Key,
@@ -367,7 +367,7 @@ class Body:
 
     def _reads(self, node: Node, wanted: set[Key]) -> bool:
         """Whether one of the bindings `wanted` is read in `node` (`shapes.mentions`)."""
-        return mentions(node, {key[0] for key in wanted}, self.refers(wanted))
+        return any(mentions(part, {key[0] for key in wanted}, self.refers(wanted)) for part in valued(node))
 
     def _is_caught(self, node: Node) -> bool:
         return node.type == "identifier" and self.key(node) in self.walked.aliases
@@ -379,7 +379,7 @@ class Body:
             if self._reading is None:  # the walk's bindings, asked of once it is done
                 wanted = self.walked.aliases | self.walked.derived
                 self._reading = ({key[0] for key in wanted}, self.refers(wanted))
-            known = self._mentioned[node.id] = mentions(node, *self._reading)
+            known = self._mentioned[node.id] = any(mentions(part, *self._reading) for part in valued(node))
         return known
 
     def _made(self, value: Node) -> bool:
