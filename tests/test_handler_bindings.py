@@ -10,7 +10,7 @@ handler's bare `return`, in a `switch` case or a loop too; a test of a name dest
 caught value, as a test of that field; a local declared as a `?:` one of whose arms is the caught
 value, thrown, as each arm; an arrow's expression body, split as a `return` of it; an `if (cb(e),
 t)` split on `t`, the call on every branch; a `?:` whose test alone reads the caught value, which
-holds neither it nor anything read from it. Driven through `erratlas scan` on
+holds neither it nor anything read from it; a local built up with `+=` from it. Driven through `erratlas scan` on
 fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
 (the builds keep the shapes)."""
 
@@ -86,6 +86,9 @@ CASES = [
     ("messageChosenByATest", [["return-value"], ["return-value"]]),
     ("messageChosenInTheCall", [["swallow"]]),
     ("messageChosenWithAnArmReadingIt", [["callback"]]),
+    # zwave-js' Driver: `message += e.message`, as `message = message + e.message`, reads it
+    ("messageBuiltUpFromIt", [["wrap/partial+Error"]]),
+    ("messageBuiltUpAndLogged", [["callback"]]),
 ]
 #: the tests of the cases whose branches test a name destructured from the caught value, split an
 #: arrow's expression body, or split on the last member of an `if`'s `(a, b)` condition

@@ -53,8 +53,8 @@ _COLLECTED_SYMBOLS = symbols_of(_COLLECTED)
 _CALL_SYMBOLS = symbols_of(frozenset({"call_expression"}))
 _EMPTY_SYMBOLS = symbols_of(frozenset({"empty_statement"}))
 _DECLARATOR_SYMBOLS = symbols_of(frozenset({"variable_declarator"}))
-#: what gives a name a value: a declarator or a plain assignment
-_NAMING_SYMBOLS = _DECLARATOR_SYMBOLS | symbols_of(frozenset({"assignment_expression"}))
+#: what gives a name a value: a declarator, a plain assignment or `m += e.message` (`m = m + e.message`)
+_NAMING = symbols_of(frozenset({"variable_declarator", "assignment_expression", "augmented_assignment_expression"}))
 #: expressions and their parts: below one, outside nested functions and classes, an error-free tree
 #: holds no statement, so nothing below one not itself discarded or returned is
 _EXPRESSIONS = frozenset({
@@ -233,7 +233,7 @@ class Body:
             _walk_consumed(self.statements, self.expression, walked.consumed)
         # the parameter's own binding and the body's locals: an assignment to one is no `store`
         # the body's declarators and assignments, told by symbol (no type string made per node)
-        naming = [n for n in walked.nodes if n.kind_id in _NAMING_SYMBOLS]
+        naming = [n for n in walked.nodes if n.kind_id in _NAMING]
         walked.owned = {self.bindings.key(n) for d in naming if d.kind_id in _DECLARATOR_SYMBOLS
                         for n in declared_names(d)} | ({self._versions.own} if self._versions.own else set())
         walked.owned |= temporaries(self.handler.node, self.handler.chain, naming, self.bindings.key)
@@ -298,13 +298,13 @@ class Body:
             self._versions.followed.add(declared)
 
     def _reassigned(self, node: Node, walked: _Walked, held: dict[Key, set[Held]]) -> None:
-        """`name = value`: the parameter, or a local declared as the caught value, holds the value
-        from there on when the assignment always runs; another local of the body holds each value
-        assigned to it (`assigned.merged`); a name the body does not declare, a new error from there on."""
+        """`name = value` (`m += e.message`: `m + e.message`; not `||=`): the parameter, or a local declared as the
+        caught value, holds the value from there on when the assignment always runs; another local of the body holds
+        each value assigned to it (`assigned.merged`); a name the body does not declare, a new error from there on."""
         name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if name is None or value is None or name.type != "identifier":
+        if name is None or value is None or name.type != "identifier" or operator_of(node) in ("||=", "&&=", "??="):
             return
-        value = without_parentheses(value)
+        value = without_parentheses(value if node.type == "assignment_expression" else node)
         bound, now = self.bindings.key(name), self._held(value, walked)
         if bound in self._versions.followed:
             if straight_line(node, self._root):
