@@ -10,7 +10,8 @@ handler's bare `return`, in a `switch` case or a loop too; a test of a name dest
 caught value, as a test of that field; a local declared as a `?:` one of whose arms is the caught
 value, thrown, as each arm; an arrow's expression body, split as a `return` of it; an `if (cb(e),
 t)` split on `t`, the call on every branch; a `?:` whose test alone reads the caught value, which
-holds neither it nor anything read from it; a local built up with `+=` from it. Driven through `erratlas scan` on
+holds neither it nor anything read from it; a local built up with `+=` from it; a local given a
+local that is the caught value on one path, thrown. Driven through `erratlas scan` on
 fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
 (the builds keep the shapes)."""
 
@@ -89,6 +90,9 @@ CASES = [
     # zwave-js' Driver: `message += e.message`, as `message = message + e.message`, reads it
     ("messageBuiltUpFromIt", [["wrap/partial+Error"]]),
     ("messageBuiltUpAndLogged", [["callback"]]),
+    # arangojs' connection: `error = cause` (terser: `c = x instanceof N ? o : ...`), `cause` the caught value or
+    # a new error: thrown, the caught value on one path (a rethrow), new errors on the others
+    ("localGivenALocalThatIsEither", [["rethrow", "wrap/partial"]]),
 ]
 #: the tests of the cases whose branches test a name destructured from the caught value, split an
 #: arrow's expression body, or split on the last member of an `if`'s `(a, b)` condition

@@ -174,10 +174,9 @@ class Body:
         self.sink: frozenset[tuple[int, int]] = frozenset()
 
     def lone_rethrow(self) -> bool:
-        """Whether the body is one statement, `throw` of the caught value's own name
-        (`catch (e) { throw e }`, `e => { throw e }`; comments and empty statements aside): nothing
-        else runs, ESLint's no-useless-catch. `throw (cleanup(), e)`, how minifiers write
-        `cleanup(); throw e`, runs other code."""
+        """Whether the body is one statement, `throw` of the caught value's own name (`catch (e) { throw e }`,
+        `e => { throw e }`; comments and empty statements aside): nothing else runs, ESLint's no-useless-catch.
+        `throw (cleanup(), e)`, how minifiers write `cleanup(); throw e`, runs other code."""
         body, param = self._root, self.param
         if param is None or body is None or body.type != "statement_block":
             return False
@@ -291,9 +290,9 @@ class Body:
         elif value.type == "call_expression" and not self._made(value):
             walked.calls[declared] = value
         held[declared] = {self._record(declared, self._held(value, walked), value, walked)}
-        if held[declared] == {"read"} and any(v.type == "identifier" and self.key(v) in walked.aliases
-                                              for v in either_value(value)):
-            walked.mixed.add(declared)  # `const t = c ? new X(m, e) : e`: thrown, each value it may be
+        if held[declared] == {"read"} and any(v.type == "identifier" and self.key(v) in walked.aliases | walked.mixed
+                                              for v in either_value(value) or [value]):
+            walked.mixed.add(declared)  # `const t = c ? new X(m, e) : e`, `const u = t`: thrown, each value it may be
         if held[declared] == {"caught"}:  # followed as the parameter is
             self._versions.followed.add(declared)
 
@@ -315,8 +314,9 @@ class Body:
             values = held.setdefault(bound, set())
             values.add(now)
             walked.assigned.setdefault(bound, []).append((node, value))
-            if "caught" in values and len(values) > 1:
-                walked.mixed.add(bound)
+            if ("caught" in values and len(values) > 1) or any(v.type == "identifier" and self.key(v) in walked.aliases
+                                                               | walked.mixed for v in either_value(value) or [value]):
+                walked.mixed.add(bound)  # given the caught value and another, or a local that is (`error = cause`)
             for kept in (walked.aliases, walked.derived):
                 kept.discard(bound)
             walked.made.pop(bound, None)
