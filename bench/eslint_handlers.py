@@ -185,11 +185,13 @@ def _tool(name: str) -> str:
 def bundle(source: Path, package: Package, bundler: str, out: Path) -> Path:
     """The minified bundle of `entry` (its dependencies left out: only the package's own code
     is compared), its map beside it. esbuild's and terser's outputs sit at the same depth, so
-    the chained map's relative paths hold."""
+    the chained map's relative paths hold. An extensionless `require("./act")` resolves as Node
+    resolves it, to `act.js`: esbuild's own order takes `act.ts` first, which a package that ships
+    its TypeScript beside the compiled files (seneca) holds, and ESLint reads the JavaScript."""
     out.mkdir(parents=True, exist_ok=True)
     fmt = package.format
     common = [str(source / package.entry), "--bundle", "--platform=node", "--packages=external", f"--format={fmt}",
-              "--log-level=error", *package.esbuild]
+              "--resolve-extensions=.js,.cjs,.mjs,.json", "--log-level=error", *package.esbuild]
     target = out / bundler / "bundle.min.js"
     target.parent.mkdir(exist_ok=True)
     if bundler == "esbuild":

@@ -9,7 +9,9 @@ or rejected that holds the caught value on one path and another value on another
 handler's bare `return`, in a `switch` case or a loop too; a test of a name destructured from the
 caught value, as a test of that field; a local declared as a `?:` one of whose arms is the caught
 value, thrown, as each arm; an arrow's expression body, split as a `return` of it; an `if (cb(e),
-t)` split on `t`, the call on every branch. Driven through `erratlas scan` on
+t)` split on `t`, the call on every branch; a `?:` whose test alone reads the caught value, which
+holds neither it nor anything read from it; a local built up with `+=` from it; a local given a
+local that is the caught value on one path, thrown. Driven through `erratlas scan` on
 fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
 (the builds keep the shapes)."""
 
@@ -80,6 +82,17 @@ CASES = [
     ("inlinedTestThroughATemporary", [["wrap/kept+Error"], ["rethrow"]]),
     # the same name read after the handler keeps the caught value: a store (and `o.status` no test of it)
     ("temporaryReadAfterTheHandler", [["wrap/kept+Error", "store"]]),
+    # zwave-js' Driver: a message chosen by a test of the caught value, `?:` in the builds, holds
+    # nothing of it (the source's `if` splits on the test; the builds' `?:` does not)
+    ("messageChosenByATest", [["return-value"], ["return-value"]]),
+    ("messageChosenInTheCall", [["swallow"]]),
+    ("messageChosenWithAnArmReadingIt", [["callback"]]),
+    # zwave-js' Driver: `message += e.message`, as `message = message + e.message`, reads it
+    ("messageBuiltUpFromIt", [["wrap/partial+Error"]]),
+    ("messageBuiltUpAndLogged", [["callback"]]),
+    # arangojs' connection: `error = cause` (terser: `c = x instanceof N ? o : ...`), `cause` the caught value or
+    # a new error: thrown, the caught value on one path (a rethrow), new errors on the others
+    ("localGivenALocalThatIsEither", [["rethrow", "wrap/partial"]]),
 ]
 #: the tests of the cases whose branches test a name destructured from the caught value, split an
 #: arrow's expression body, or split on the last member of an `if`'s `(a, b)` condition
@@ -96,7 +109,8 @@ BUILT_AS = {**{(read, "localHoldsTheCaughtValueOrANewOne"): [["wrap/partial+Erro
             **{(read, "parameterAssignedAgainInABranch"): [["rethrow", "wrap/partial+Error"]]
                for read in ("esbuild", "terser")},
             **{(read, "rejectsTheMessageOfAnError"): [["wrap/partial", "reject"]] for read in ("esbuild", "terser")},
-            **{(read, "bareReturnInATestedBranch"): [["rethrow"], ["swallow"]] for read in ("esbuild", "terser")}}
+            **{(read, "bareReturnInATestedBranch"): [["rethrow"], ["swallow"]] for read in ("esbuild", "terser")},
+            **{(read, "messageChosenByATest"): [["return-value"]] for read in ("esbuild", "terser")}}
 
 
 def _dispositions(branches: list[dict[str, object]], checked: list[list[str]]) -> list[list[str]]:

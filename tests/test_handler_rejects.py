@@ -12,7 +12,8 @@ element of an array, assigned to state is a `store`; the executor of `new (P ||
 (P = Promise))(...)` (TypeScript's `__awaiter`) rejects; an error from outside the handler
 given the caught value's message keeps part of it; a `?:` returned as a sequence's last member
 returns either arm; the executor's `reject` given a status code or a text rejects without the
-caught value; a new Node stream, `new stream.PassThrough()`, is no new error (docs/reference.md,
+caught value; a new Node stream, `new stream.PassThrough()`, is no new error; the cause assigned to an error a
+call made, then thrown, is no store (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -92,6 +93,10 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("rejectsAText", ["wrap/lost"]),
     # `new stream.PassThrough()`: a built-in class of no error, as a module's member
     ("returnsANewStream", ["return-value", "callback"]),
+    # `const n = errors.getErr(code); n.cause = e; throw n` (oracledb's): the cause of the error a call
+    # made, no store; an object a call gave, not thrown, keeps it in state (`state.failure = e`)
+    ("keepsTheCauseOnAnErrorACallMade", ["wrap/kept"]),
+    ("storesInAnObjectACallGave", ["store"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

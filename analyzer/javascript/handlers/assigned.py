@@ -113,6 +113,21 @@ def _holding(parts: Sequence[Node], starts: Sequence[int], node: Node) -> Node |
     return parts[at] if at >= 0 and node.end_byte <= parts[at].end_byte else None
 
 
+def valued(value: Node) -> list[Node]:
+    """The parts of a value that it may be: a `?:`'s arms, through nested ones and parentheses, and
+    not its test (`m = /x/.test(e.message) ? "a" : "b"` holds neither the caught value nor anything
+    read from it, as `if (/x/.test(e.message)) m = "a"; else m = "b"` does not); else the value."""
+    out, stack = [], [value]
+    while stack:
+        node = without_parentheses(stack.pop())
+        if node.type == "ternary_expression":
+            stack.extend(n for n in (node.child_by_field_name("alternative"), node.child_by_field_name("consequence"))
+                         if n is not None)
+        else:
+            out.append(node)
+    return out
+
+
 def either_value(value: Node) -> list[Node]:
     """The values a `?:`, `||`, `&&` or `??` may give (through nested ones and a sequence's last
     member), each as written; none for any other value."""

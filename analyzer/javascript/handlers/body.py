@@ -13,7 +13,7 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
-from analyzer.javascript.handlers.assigned import Held, Versions, either_value, held_at, merged, straight_line
+from analyzer.javascript.handlers.assigned import Held, Versions, either_value, held_at, merged, straight_line, valued
 from analyzer.javascript.handlers.bindings import (
     Bindings,
     Key,
@@ -53,8 +53,8 @@ _COLLECTED_SYMBOLS = symbols_of(_COLLECTED)
 _CALL_SYMBOLS = symbols_of(frozenset({"call_expression"}))
 _EMPTY_SYMBOLS = symbols_of(frozenset({"empty_statement"}))
 _DECLARATOR_SYMBOLS = symbols_of(frozenset({"variable_declarator"}))
-#: what gives a name a value: a declarator or a plain assignment
-_NAMING_SYMBOLS = _DECLARATOR_SYMBOLS | symbols_of(frozenset({"assignment_expression"}))
+#: what gives a name a value: a declarator, a plain assignment or `m += e.message` (`m = m + e.message`)
+_NAMING = symbols_of(frozenset({"variable_declarator", "assignment_expression", "augmented_assignment_expression"}))
 #: expressions and their parts: below one, outside nested functions and classes, an error-free tree
 #: holds no statement, so nothing below one not itself discarded or returned is
 _EXPRESSIONS = frozenset({
@@ -174,10 +174,9 @@ class Body:
         self.sink: frozenset[tuple[int, int]] = frozenset()
 
     def lone_rethrow(self) -> bool:
-        """Whether the body is one statement, `throw` of the caught value's own name
-        (`catch (e) { throw e }`, `e => { throw e }`; comments and empty statements aside): nothing
-        else runs, ESLint's no-useless-catch. `throw (cleanup(), e)`, how minifiers write
-        `cleanup(); throw e`, runs other code."""
+        """Whether the body is one statement, `throw` of the caught value's own name (`catch (e) { throw e }`,
+        `e => { throw e }`; comments and empty statements aside): nothing else runs, ESLint's no-useless-catch.
+        `throw (cleanup(), e)`, how minifiers write `cleanup(); throw e`, runs other code."""
         body, param = self._root, self.param
         if param is None or body is None or body.type != "statement_block":
             return False
@@ -233,7 +232,7 @@ class Body:
             _walk_consumed(self.statements, self.expression, walked.consumed)
         # the parameter's own binding and the body's locals: an assignment to one is no `store`
         # the body's declarators and assignments, told by symbol (no type string made per node)
-        naming = [n for n in walked.nodes if n.kind_id in _NAMING_SYMBOLS]
+        naming = [n for n in walked.nodes if n.kind_id in _NAMING]
         walked.owned = {self.bindings.key(n) for d in naming if d.kind_id in _DECLARATOR_SYMBOLS
                         for n in declared_names(d)} | ({self._versions.own} if self._versions.own else set())
         walked.owned |= temporaries(self.handler.node, self.handler.chain, naming, self.bindings.key)
@@ -291,20 +290,20 @@ class Body:
         elif value.type == "call_expression" and not self._made(value):
             walked.calls[declared] = value
         held[declared] = {self._record(declared, self._held(value, walked), value, walked)}
-        if held[declared] == {"read"} and any(v.type == "identifier" and self.key(v) in walked.aliases
-                                              for v in either_value(value)):
-            walked.mixed.add(declared)  # `const t = c ? new X(m, e) : e`: thrown, each value it may be
+        if held[declared] == {"read"} and any(v.type == "identifier" and self.key(v) in walked.aliases | walked.mixed
+                                              for v in either_value(value) or [value]):
+            walked.mixed.add(declared)  # `const t = c ? new X(m, e) : e`, `const u = t`: thrown, each value it may be
         if held[declared] == {"caught"}:  # followed as the parameter is
             self._versions.followed.add(declared)
 
     def _reassigned(self, node: Node, walked: _Walked, held: dict[Key, set[Held]]) -> None:
-        """`name = value`: the parameter, or a local declared as the caught value, holds the value
-        from there on when the assignment always runs; another local of the body holds each value
-        assigned to it (`assigned.merged`); a name the body does not declare, a new error from there on."""
+        """`name = value` (`m += e.message`: `m + e.message`; not `||=`): the parameter, or a local declared as the
+        caught value, holds the value from there on when the assignment always runs; another local of the body holds
+        each value assigned to it (`assigned.merged`); a name the body does not declare, a new error from there on."""
         name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if name is None or value is None or name.type != "identifier":
+        if name is None or value is None or name.type != "identifier" or operator_of(node) in ("||=", "&&=", "??="):
             return
-        value = without_parentheses(value)
+        value = without_parentheses(value if node.type == "assignment_expression" else node)
         bound, now = self.bindings.key(name), self._held(value, walked)
         if bound in self._versions.followed:
             if straight_line(node, self._root):
@@ -315,8 +314,9 @@ class Body:
             values = held.setdefault(bound, set())
             values.add(now)
             walked.assigned.setdefault(bound, []).append((node, value))
-            if "caught" in values and len(values) > 1:
-                walked.mixed.add(bound)
+            if ("caught" in values and len(values) > 1) or any(v.type == "identifier" and self.key(v) in walked.aliases
+                                                               | walked.mixed for v in either_value(value) or [value]):
+                walked.mixed.add(bound)  # given the caught value and another, or a local that is (`error = cause`)
             for kept in (walked.aliases, walked.derived):
                 kept.discard(bound)
             walked.made.pop(bound, None)
@@ -367,7 +367,7 @@ class Body:
 
     def _reads(self, node: Node, wanted: set[Key]) -> bool:
         """Whether one of the bindings `wanted` is read in `node` (`shapes.mentions`)."""
-        return mentions(node, {key[0] for key in wanted}, self.refers(wanted))
+        return any(mentions(part, {key[0] for key in wanted}, self.refers(wanted)) for part in valued(node))
 
     def _is_caught(self, node: Node) -> bool:
         return node.type == "identifier" and self.key(node) in self.walked.aliases
@@ -379,7 +379,7 @@ class Body:
             if self._reading is None:  # the walk's bindings, asked of once it is done
                 wanted = self.walked.aliases | self.walked.derived
                 self._reading = ({key[0] for key in wanted}, self.refers(wanted))
-            known = self._mentioned[node.id] = mentions(node, *self._reading)
+            known = self._mentioned[node.id] = any(mentions(part, *self._reading) for part in valued(node))
         return known
 
     def _made(self, value: Node) -> bool:

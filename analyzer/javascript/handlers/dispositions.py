@@ -29,6 +29,7 @@ from analyzer.javascript.handlers.shapes import (
     operator_of,
     short,
     thrown_value,
+    throws_name,
 )
 from analyzer.javascript.handlers.sink_calls import SinkCalls
 from analyzer.javascript.syntax import symbols_of, text, without_parentheses
@@ -405,8 +406,9 @@ class HandlerBody(Body):
         if stored is None or (left.type == "identifier" and (self.key(left) in self.walked.aliases
                                                             or self.bindings.key(left) in self.walked.owned)):
             return None  # a name of the handler's own (`let s; s = e`), not state outliving it
-        if owner is not None and owner.type == "identifier" and self.key(owner) in self.walked.made:
-            return None  # `n.cause = e` of a new error of the handler: its cause (`_cause_assigned`)
+        if owner is not None and owner.type == "identifier" and (self.key(owner) in self.walked.made or (self.call_held(
+                owner) is not None and throws_name(self.walked.nodes, self.key(owner), self.key))):
+            return None  # `n.cause = e` of a new error of the handler (or a call's, thrown): its cause
         if node.type == "augmented_assignment_expression":
             return False if operator_of(node) in _LOGICAL_ASSIGNMENT else None
         return stored

@@ -52,6 +52,12 @@ def thrown_value(throw: Node) -> Node | None:
     return None
 
 
+def throws_name(nodes: Iterable[Node], name: object, key: Callable[[Node], object]) -> bool:
+    """Whether one of `nodes` is a `throw` of the binding `name` (`key` tells an identifier's)."""
+    return any(node.type == "throw_statement" and (value := thrown_value(node)) is not None
+               and value.type == "identifier" and key(value) == name for node in nodes)
+
+
 def keeps_as_field(literal: Node, names: set[bytes], key: bytes | None = None,
                    refers: Callable[[Node], bool] | None = None) -> bool:
     """An object literal with one of `names` as the value of a field (the field `key` when given)
