@@ -25,6 +25,7 @@ from analyzer.isolated import report
 from analyzer.javascript import logger as logger_detection
 from analyzer.javascript.classes import error_classes
 from analyzer.javascript.handlers import called_sources, find_handlers
+from analyzer.javascript.handlers.empty_callees import with_empty_callees
 from analyzer.javascript.handlers.helpers import with_reads
 from analyzer.javascript.handlers.named_constants import with_constants
 from analyzer.javascript.modules import ModuleMap, find_modules, unit_evidence
@@ -123,6 +124,7 @@ def _whole_tree(
     mark("extract: sources through calls found")
     handlers = with_constants(with_reads(handlers, source, items.raw, references.shadowed), source, items.raw,
                               references)
+    handlers = with_empty_callees(handlers, source, items.raw, references)
     mark("extract: what helpers test read")
     return _unit_facts(unit, place, modules, [(kind, node.start_byte) for node, kind in sites], choice, shadowed,
                        class_facts, regions, facts, left_out, references, UnitHandlers(handlers, caught, sink,
@@ -145,6 +147,7 @@ def _from_halves(unit: Unit, place: UnitPlace, label: str, halves: SlicedHalves)
     handlers = with_reads(made.records(unit.name, lambda offsets: _columns(source, offsets)), source,
                           halves.references.rows, halves.references.references.shadowed)
     handlers = with_constants(handlers, source, halves.references.rows, halves.references.references)
+    handlers = with_empty_callees(handlers, source, halves.references.rows, halves.references.references)
     mark(f"extract: {len(sites)} callsites, {len(handlers)} handlers merged from slices")
     return _unit_facts(unit, place, halves.modules, sites, halves.sites.choice, halves.sites.shadowed,
                        halves.classes.facts, [], facts, left_out, halves.references.references,

@@ -284,6 +284,13 @@ def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel
                 calls.setdefault(key, []).append((start, end))
                 kinds[key] = kind
     bindings = sorted(calls.items(), key=lambda item: (-len(item[1]), item[0]))
+    # `.catch(noop)`: a function that does nothing is no sink, however often it is given the error (a
+    # function declaration or a `const`: what a `var` or `let` holds may change)
+    empty = [key for key, _ in bindings if kinds[key] in ("function", "const")
+             and empty_function_at(source, key[1], key[0].encode())]
+    if empty:
+        bindings = [(key, ids) for key, ids in bindings if key not in empty]
+    left_out = tuple(f"{name} (declared at {offset}) left out: its body is empty" for name, offset in empty)
     described = [SinkCandidate(key[0], key[1], len(ids)) for key, ids in bindings]
     runner_ups = tuple(described[1:1 + _RUNNER_UPS])
     unresolved = tuple((n.decode("utf-8", "replace"), by_name[n]) for n in skipped)
@@ -293,16 +300,29 @@ def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel
         why = (f"no binding is called with a caught value at least {MIN_CALLS} times, more than any other "
                f"and than any name too common to resolve" if bindings else "no resolved binding is called with a "
                "caught value")
-        return SinkChoice(frozenset(), SinkEvidence(unit, None, None, 0, (why,), tuple(described[:_RUNNER_UPS]),
-                                                    unresolved))
+        return SinkChoice(frozenset(), SinkEvidence(unit, None, None, 0, (why, *left_out),
+                                                    tuple(described[:_RUNNER_UPS]), unresolved))
     (chosen, offset), ids = bindings[0]
     reports = [(row[1], row[2]) for row, key in keyed if not row[3] and key == (chosen, offset)]
     reasons = [f"called with a caught value in {len(ids)} handler calls"]
     if len(bindings) > 1:
         reasons.append(f"the runner-up, {bindings[1][0][0]}, in {len(bindings[1][1])}")
+    reasons += left_out
     declaration = (offset, source.count(b"\n", 0, offset) + 1, kinds[(chosen, offset)])
     evidence = SinkEvidence(unit, chosen, declaration, len(ids), tuple(reasons), runner_ups, unresolved)
     return SinkChoice(frozenset(ids + reports), evidence)
+
+
+#: after a declared name, a function that does nothing: `noop() {}` (after `function`), `noop = () => {}`,
+#: `noop = function () {}`, its parameters plain names
+_PARAMETERS = rb"\(\s*(?:[\w$]+\s*(?:,\s*[\w$]+\s*)*,?)?\s*\)"
+_EMPTY_AFTER_NAME = re.compile(rb"\s*(?:" + _PARAMETERS + rb"|=\s*(?:async\s+)?(?:function\s*\*?\s*[\w$]*\s*"
+                               + _PARAMETERS + rb"|(?:" + _PARAMETERS + rb"|[\w$]+)\s*=>))\s*\{\s*\}")
+
+
+def empty_function_at(source: bytes, offset: int, name: bytes) -> bool:
+    """Whether the declaration of `name` at `offset` is of a function whose body is empty."""
+    return source.startswith(name, offset) and _EMPTY_AFTER_NAME.match(source, offset + len(name)) is not None
 
 
 def _at_most(source: bytes, name: bytes, limit: int, start: int = 0, end: int | None = None) -> list[int] | None:

@@ -121,7 +121,7 @@ class _Constants:
             at = self.source.find(name, start, end)
             while at >= 0:
                 stop = at + len(name)
-                if at == skip or not _a_word(self.source, at, stop):
+                if at == skip or not a_word(self.source, at, stop):
                     pass
                 elif (read := _READ.match(self.source, stop)) is not None and not self._written(at, read.end()):
                     pass
@@ -168,7 +168,7 @@ class _Constants:
         return _enum_members(source[opening + 1:close], parameter), inner
 
 
-def _a_word(source: bytes, at: int, stop: int) -> bool:
+def a_word(source: bytes, at: int, stop: int) -> bool:
     """Whether the name at `at` is a word of its own: not part of another, a property (`a.X`), a
     private name (`#X`), or spread (`...X` is an occurrence)."""
     before = source[at - 1] if at else 0x20
