@@ -40,10 +40,10 @@ def verified_outputs(
     return files, summary, records, [by_id[r.id] for r in records]
 
 
-def baseline_of(path: Path | None) -> Counter[str] | None:
+def baseline_of(path: Path | None, scan: Summary) -> Counter[str] | None:
     from analyzer.scandir.read import load_baseline
 
-    return None if path is None else Counter(load_baseline(path).unresolvedFingerprints)
+    return None if path is None else Counter(load_baseline(path, scan).unresolvedFingerprints)
 
 
 def original_sources(files: dict[str, bytes], summary: Summary, bundle: Path | None,
@@ -155,14 +155,13 @@ def sarif(
     sources = original_sources(files, summary, bundle, directory)
     handlers = None
     if flow:
-        from analyzer.scandir.load import load_handler_projection, load_handlers
+        from analyzer.scandir.load import load_owned_handlers
 
-        found, owners = load_handlers(files), load_handler_projection(files)
-        if found is None or owners is None:
+        handlers = load_owned_handlers(files)
+        if handlers is None:
             raise InputError("--flow", f"{directory} has no handlers.jsonl (its frontend does not look for "
                                        "handlers)")
-        handlers = (found, owners)
-    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline)), out, [],
+    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline, summary)), out, [],
                         sources, handlers)
     err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
 

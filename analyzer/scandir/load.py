@@ -418,6 +418,22 @@ def load_handler_projection(files: dict[str, bytes]) -> list[HandlerOwnerRow] | 
                       "a handler projection row")
 
 
+def load_owned_handlers(files: dict[str, bytes]) -> tuple[list[Handler], list[HandlerOwnerRow]] | None:
+    """The handlers and their projection rows, one row per handler in its order (a row missing,
+    added or moved is refused, naming the line); None when the scan has either file not."""
+    found, owners = load_handlers(files), load_handler_projection(files)
+    if found is None or owners is None:
+        return None
+    for number in range(1, max(len(found), len(owners)) + 1):
+        handler = found[number - 1].id if number <= len(found) else None
+        row = owners[number - 1].id if number <= len(owners) else None
+        if handler != row:
+            said = f"the row of {row}" if row is not None else "no row"
+            raise InputError(f"{HANDLER_PROJECTION_FILE}:{number}",
+                             f"{said} where {HANDLERS_FILE} has {handler or 'no more handlers'}")
+    return found, owners
+
+
 def load_references(files: dict[str, bytes]) -> list[ReferenceItem]:
     """The reference graph's items (none when the scan wrote no graph)."""
     return records_of(files.get(REFERENCES_FILE, b""), REFERENCES_FILE, ReferenceItem, REFERENCE_ITEM_SCHEMA,

@@ -1,0 +1,50 @@
+"""A scan directory damaged behind erratlas's back, its summary's sha256 updated so that only the
+readers see the damage: every verb refuses it with exit status 2 and one line naming the file,
+never an internal error (docs/reference.md, "Reading within bounds", "The gate")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import SUMMARY, run, scan, write_tree
+from test_gate_verifies import refused, rehash
+
+HANDLERS = "handlers.jsonl"
+HANDLER_PROJECTION = "handler-owner-projection.jsonl"
+
+
+def _edit_lines(path: Path, how: str) -> None:
+    lines = path.read_bytes().splitlines(keepends=True)
+    edited = {"doubled": lines[:1] + lines, "dropped": lines[1:], "emptied": []}[how]
+    path.write_bytes(b"".join(edited))
+
+
+@pytest.mark.parametrize("how", ["doubled", "dropped", "emptied"])
+def test_sarif_flow_refuses_a_handler_projection_out_of_step_with_the_handlers(demo_scan_copy: Path,
+                                                                               how: str) -> None:
+    _edit_lines(demo_scan_copy / HANDLER_PROJECTION, how)
+    rehash(demo_scan_copy, HANDLER_PROJECTION)
+    refused(run("sarif", demo_scan_copy, "--flow"), HANDLER_PROJECTION)
+
+
+@pytest.mark.parametrize("how", ["doubled", "dropped", "emptied"])
+@pytest.mark.parametrize("verb", ["gate", "project"])
+def test_handler_records_the_summary_does_not_count_are_refused(demo_scan_copy: Path, how: str,
+                                                                verb: str) -> None:
+    _edit_lines(demo_scan_copy / HANDLERS, how)
+    rehash(demo_scan_copy, HANDLERS)
+    refused(run(verb, demo_scan_copy), HANDLERS, "handlers block")
+
+
+def test_a_baseline_of_a_scan_in_another_language_is_refused(demo_scanned_once: Path, tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "py", {"pkg/a.py": "def f():\n    raise ValueError('x')\n"})
+    scan(tree, tmp_path / "pyscan")
+    baseline = tmp_path / "pyscan" / SUMMARY
+    for verb in (["gate", demo_scanned_once, "--baseline", baseline],
+                 ["gate", demo_scanned_once, "--baseline", baseline, "--format", "sarif"],
+                 ["sarif", demo_scanned_once, "--baseline", baseline],
+                 ["gate", tmp_path / "pyscan", "--baseline", demo_scanned_once / SUMMARY]):
+        result = run(*verb)
+        refused(result, "not comparable")
+        assert str(verb[3]) in result.stderr
