@@ -48,3 +48,22 @@ def test_a_baseline_of_a_scan_in_another_language_is_refused(demo_scanned_once: 
         result = run(*verb)
         refused(result, "not comparable")
         assert str(verb[3]) in result.stderr
+
+
+def test_sarif_out_refuses_to_replace_anything_but_a_regular_file(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """`sarif --out` writes as `suggest --out` does: a FIFO, a symlink or a directory there is
+    refused and left as it was (it was replaced by a regular file: `--out /dev/full` as root
+    replaced the device)."""
+    import os
+    import stat
+
+    fifo, link, target = tmp_path / "fifo", tmp_path / "link.sarif", tmp_path / "target.sarif"
+    os.mkfifo(fifo)
+    link.symlink_to(target)
+    for out, kind in ((fifo, "FIFO"), (link, "symlink"), (tmp_path, "directory")):
+        refused(run("sarif", demo_scanned_once, "--out", out), str(out), kind)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and link.is_symlink() and not target.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link.sarif"]
+    written = tmp_path / "new" / "findings.sarif"
+    assert run("sarif", demo_scanned_once, "--out", written).returncode == 0
+    assert written.is_file()

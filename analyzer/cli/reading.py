@@ -105,13 +105,10 @@ def write_sarif(directory: Path, summary: Summary, records: list[Callsite], rows
     data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
     if out is None:
         sys.stdout.buffer.write(data)
-    else:
-        staging = out.with_name(f".{out.name}.tmp")
-        try:
-            staging.write_bytes(data)
-            staging.replace(out)
-        except OSError as exc:
-            raise InputError(out, f"cannot write: {exc.strerror}") from None
+    else:  # a device, a FIFO or a symlink at `out` is refused, never replaced (/dev/full was)
+        from analyzer.scandir.write import write_file
+
+        write_file(out, data)
     return len(log["runs"][0]["results"])
 
 
@@ -151,6 +148,10 @@ def sarif(
         raise InputError("--results", f"unknown selection '{results}' ({', '.join(SELECTIONS)})")
     if results == "new" and baseline is None:
         raise InputError("--results", "'new' needs --baseline SUMMARY")
+    if out is not None:  # refused before the work, as it is when written (one line, no notice first)
+        from analyzer.scandir.write import replaceable_file
+
+        replaceable_file(out)
     files, summary, records, rows = verified_outputs(directory)
     sources = original_sources(files, summary, bundle, directory)
     handlers = None
