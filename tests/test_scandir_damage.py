@@ -4,6 +4,7 @@ never an internal error (docs/reference.md, "Reading within bounds", "The gate")
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,17 @@ def test_sarif_out_refuses_to_replace_anything_but_a_regular_file(demo_scanned_o
     written = tmp_path / "new" / "findings.sarif"
     assert run("sarif", demo_scanned_once, "--out", written).returncode == 0
     assert written.is_file()
+
+
+@pytest.mark.parametrize("match", [{}, {"callsite": []}, {"callsite": {}}, {"callsite": 1}])
+def test_explain_refuses_a_suggestion_whose_match_is_not_one_fingerprint(demo_scan_copy: Path, match: object) -> None:
+    """explain reads the scan's suggestions.jsonl: a `match` of no entry, or of a list, was an
+    internal error (unpacking, an unhashable value); the loader checks a record's dict values."""
+    assert run("suggest", demo_scan_copy).returncode == 0
+    path = demo_scan_copy / "suggestions.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    first = json.loads(lines[0])
+    first["match"] = match
+    path.write_bytes(json.dumps(first).encode() + b"\n" + b"".join(lines[1:]))
+    rehash(demo_scan_copy, "suggestions.jsonl")
+    refused(run("explain", demo_scan_copy, first["exampleIds"][0]), "suggestions.jsonl:1")

@@ -105,8 +105,11 @@ def _convert(hint: Any) -> Callable[[Any], Any]:
         allowed = frozenset(typing.get_args(hint))
         return lambda value: (value if not isinstance(value, (dict, list)) and value in allowed
                               else _wrong(value, f"one of {sorted(allowed)}"))
-    if origin is dict or hint is Any:
-        return lambda value: _kind(value, dict) if origin is dict else value
+    if origin is dict:  # each value too (a suggestion's `match` holding a list was an internal error)
+        item = _convert(typing.get_args(hint)[1] if typing.get_args(hint) else Any)
+        return lambda value: {key: item(v) for key, v in _kind(value, dict).items()}
+    if hint is Any:
+        return lambda value: value
     if dataclasses.is_dataclass(hint):  # looked up when used: a record may hold its own kind (`BranchTest.also`)
         return lambda value: _builder(hint)(value)  # type: ignore[arg-type]
     if typing.is_typeddict(hint):
@@ -270,7 +273,9 @@ class _Compiled:
         if hint is Any:
             return []
         if origin is dict:
-            return [f"{pad}if type({var}) is not dict: return _MISS"]
+            checker = f"_dict_{len(self.names)}"
+            self.names[checker] = _or_miss(_convert(hint))
+            return [f"{pad}{var} = {checker}({var})", f"{pad}if {var} is _MISS: return _MISS"]
         if typing.is_typeddict(hint):
             checker = f"_typed_{len(self.names)}"
             self.names[checker] = _or_miss(_typed_dict(hint))
