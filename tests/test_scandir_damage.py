@@ -82,3 +82,19 @@ def test_explain_refuses_a_suggestion_whose_match_is_not_one_fingerprint(demo_sc
     path.write_bytes(json.dumps(first).encode() + b"\n" + b"".join(lines[1:]))
     rehash(demo_scan_copy, "suggestions.jsonl")
     refused(run("explain", demo_scan_copy, first["exampleIds"][0]), "suggestions.jsonl:1")
+
+
+@pytest.mark.parametrize(("field", "value", "verb"), [("fingerprint", "x", "sarif"), ("fingerprint", "fp1:", "explain"),
+                                                       ("constructor", None, "project"), ("constructor", None, "gate")])
+def test_a_callsite_without_a_fingerprint_or_constructor_is_refused(demo_scan_copy: Path, field: str, value: object,
+                                                                    verb: str) -> None:
+    """sarif takes a fingerprint's hex digits (an IndexError on "x"), project sorts the
+    constructors (a TypeError on null): the loader refuses such a record, naming its line."""
+    path = demo_scan_copy / "error-message-callsites.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    first = json.loads(lines[0])
+    first[field] = value
+    path.write_bytes(json.dumps(first).encode() + b"\n" + b"".join(lines[1:]))
+    rehash(demo_scan_copy, path.name)
+    args = [first["id"]] if verb == "explain" else []
+    refused(run(verb, demo_scan_copy, *args), f"{path.name}:1", field)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from analyzer.diff_model import DiffDocument
     from analyzer.facts import BundledModule
 
+_CALLSITE_FINGERPRINT = re.compile(r"fp1:[0-9a-f]{32}")
 _PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
 
 
@@ -380,6 +382,12 @@ def load_callsites(files: dict[str, bytes]) -> list[Callsite]:
         other = next((r for r in records if r.kind != kind), None)
         if other is not None:
             raise InputError(name, f"holds {other.id}, a callsite of kind {other.kind!r}")
+        for number, r in enumerate(records, start=1):  # what the verbs take apart and sort by
+            named = r.constructor if kind == "error" else r.level
+            if not _CALLSITE_FINGERPRINT.fullmatch(r.fingerprint) or not isinstance(named, str):
+                field = "constructor" if kind == "error" else "level"
+                raise InputError(f"{name}:{number}", "not the shape erratlas writes: " + (
+                    f"fingerprint {r.fingerprint!r}" if isinstance(named, str) else f"{field} null"))
         found += records
     return found
 
