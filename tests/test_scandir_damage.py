@@ -98,3 +98,16 @@ def test_a_callsite_without_a_fingerprint_or_constructor_is_refused(demo_scan_co
     rehash(demo_scan_copy, path.name)
     args = [first["id"]] if verb == "explain" else []
     refused(run(verb, demo_scan_copy, *args), f"{path.name}:1", field)
+
+
+def test_a_handler_without_its_fingerprint_is_refused(demo_scan_copy: Path) -> None:
+    """sarif --flow takes a flagged handler's fp1h hex digits: "x" was an IndexError."""
+    path = demo_scan_copy / HANDLERS
+    lines = path.read_bytes().splitlines(keepends=True)
+    number, swallowing = next((n, json.loads(line)) for n, line in enumerate(lines, start=1)
+                              if b'"swallow"' in line)
+    swallowing["fingerprint"] = "x"
+    lines[number - 1] = json.dumps(swallowing).encode() + b"\n"
+    path.write_bytes(b"".join(lines))
+    rehash(demo_scan_copy, HANDLERS)
+    refused(run("sarif", demo_scan_copy, "--flow"), f"{HANDLERS}:{number}", "fingerprint")

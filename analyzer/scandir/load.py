@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from analyzer.diff_model import DiffDocument
     from analyzer.facts import BundledModule
 
-_CALLSITE_FINGERPRINT = re.compile(r"fp1:[0-9a-f]{32}")
+_CALLSITE_FINGERPRINT, _HANDLER_FINGERPRINT = re.compile(r"fp1:[0-9a-f]{32}"), re.compile(r"fp1h:[0-9a-f]{32}")
 _PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
 
 
@@ -419,6 +419,9 @@ def load_handlers(files: dict[str, bytes]) -> list[Handler] | None:
             else JavaScriptHandler if "loneRethrow" in row else Handler
         made = _fast(record)(row)
         out.append(made if made is not _MISS else record_of(record, row, f"{HANDLERS_FILE}:{number}"))
+        if not _HANDLER_FINGERPRINT.fullmatch(out[-1].fingerprint):  # sarif takes its hex digits
+            raise InputError(f"{HANDLERS_FILE}:{number}", f"not the shape erratlas writes: fingerprint "
+                                                          f"{out[-1].fingerprint!r}")
     return out
 
 
