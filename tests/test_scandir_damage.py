@@ -111,3 +111,15 @@ def test_a_handler_without_its_fingerprint_is_refused(demo_scan_copy: Path) -> N
     path.write_bytes(b"".join(lines))
     rehash(demo_scan_copy, HANDLERS)
     refused(run("sarif", demo_scan_copy, "--flow"), f"{HANDLERS}:{number}", "fingerprint")
+
+
+def test_a_module_span_that_is_not_start_and_end_is_refused(demo_scan_copy: Path) -> None:
+    """suggest takes each span of modules.jsonl apart: `[]` was an internal error (unpacking)."""
+    path = demo_scan_copy / "modules.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    first = json.loads(lines[0])
+    first["spans"][0] = []
+    path.write_bytes(json.dumps(first).encode() + b"\n" + b"".join(lines[1:]))
+    rehash(demo_scan_copy, path.name)
+    refused(run("suggest", demo_scan_copy, "--out", demo_scan_copy.parent / "s.jsonl"), "modules.jsonl:1", "spans")
+    assert not (demo_scan_copy.parent / "s.jsonl").exists()

@@ -477,7 +477,11 @@ def load_modules(files: dict[str, bytes]) -> list[BundledModule]:
     """The bundler modules of every unit, as modules.jsonl holds them."""
     from analyzer.facts import BundledModule  # the frontends' facts: the gate, which reads no module, never loads them
 
-    return records_of(files.get(MODULES_FILE, b""), MODULES_FILE, BundledModule, MODULE_SCHEMA, "a module row")
+    rows = records_of(files.get(MODULES_FILE, b""), MODULES_FILE, BundledModule, MODULE_SCHEMA, "a module row")
+    bad = next((n for n, row in enumerate(rows, start=1) if any(len(span) != 2 for span in row.spans)), None)
+    if bad is not None:  # `suggest` takes each apart (an internal error)
+        raise InputError(f"{MODULES_FILE}:{bad}", "not the shape erratlas writes: spans: a span not [start, end]")
+    return rows
 
 
 def load_diff(raw: bytes, where: str) -> DiffDocument:
