@@ -123,3 +123,18 @@ def test_a_module_span_that_is_not_start_and_end_is_refused(demo_scan_copy: Path
     rehash(demo_scan_copy, path.name)
     refused(run("suggest", demo_scan_copy, "--out", demo_scan_copy.parent / "s.jsonl"), "modules.jsonl:1", "spans")
     assert not (demo_scan_copy.parent / "s.jsonl").exists()
+
+
+@pytest.mark.parametrize("packages", [{"x": 1}, [1], [{"name": "a"}], [{"name": "a", "requested": "name",
+                                                                          "source": "registry", "versions": [1]}]])
+def test_a_corpus_manifest_with_a_malformed_package_row_is_refused(demo_scanned_once: Path, tmp_path: Path,
+                                                                    packages: object) -> None:
+    """explain and suggest --corpus read corpus.json: a package row of another shape was an
+    internal error (TypeError: string indices must be integers)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "corpus.json").write_text(json.dumps({"schema": "erratlas.corpus/1", "packages": packages}))
+    for verb in (["explain", demo_scanned_once, "e:demo.min.js@466"],
+                 ["suggest", demo_scanned_once, "--out", tmp_path / "s.jsonl"]):
+        refused(run(*verb, "--corpus", corpus), "corpus.json", "not a corpus manifest")
+    assert not (tmp_path / "s.jsonl").exists()
