@@ -5,6 +5,7 @@ makes it again to check every byte); the one module that knows both stages.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from analyzer.reports.summary import counts, finish
 from analyzer.scandir.files import (
     CALLSITE_FILES,
     HANDLER_PROJECTION_FILE,
+    HANDLERS_FILE,
     INDEX_FILE,
     PROJECTION_FILE,
     SUMMARY_FILE,
@@ -37,6 +39,7 @@ from analyzer.scandir.summary import scan_part
 from analyzer.summary_model import (
     AmbiguousEntry,
     DriftedEntry,
+    HandlerTally,
     OwnerPart,
     RecordedAllowlist,
     ScanPart,
@@ -60,7 +63,10 @@ def owner_files(files: Mapping[str, bytes], allowlists: list[Allowlist], scan: S
     with every file but the summary once they are made (a scan writes them while the summary waits
     for the inventory's digests)."""
     records = in_bundle_order(load_callsites(dict(files))) if records is None else records
-    handlers = load_handlers(dict(files)) if handlers is None else handlers
+    if handlers is None:  # read back: they must be the handlers the scan counted
+        handlers = load_handlers(dict(files))
+        if handlers is not None and scan.handlers is not None:
+            _agree(handlers, scan.handlers)
     # the reference graph serves `references` entries only: without one it is not read
     uses_graph = any(entry.level == "references" for allowlist in allowlists for entry in allowlist.entries)
     graph = None
@@ -102,6 +108,18 @@ def owner_files(files: Mapping[str, bytes], allowlists: list[Allowlist], scan: S
     if held is not None:
         held.append(locals())  # every local: the records, the graph, the projection, the rows
     return out
+
+
+def _agree(handlers: list[Handler], scanned: HandlerTally) -> None:
+    """Refuse handler records that are not the ones the summary's `handlers` block counts (a
+    line dropped, doubled or changed): the owners' counts must sum to that block's."""
+    kinds = Counter(d.kind for handler in handlers for branch in handler.branches for d in branch.dispositions)
+    counted = {kind: number for kind, number in scanned.byDisposition.items() if number}
+    if len(handlers) != scanned.count or kinds != counted:
+        said = f"{len(handlers)} handlers" if len(handlers) != scanned.count else \
+            f"branches by disposition {dict(sorted(kinds.items()))}"
+        raise InputError(HANDLERS_FILE, f"holds {said}, the summary's handlers block counts "
+                                        f"{scanned.count if len(handlers) != scanned.count else counted}")
 
 
 def _noted(entry: Entry) -> tuple[str, str, str, str, str | None, str | None, str | None]:

@@ -91,6 +91,22 @@ def test_an_invalid_value_is_reported_at_its_line_in_every_form(demo_scan: Path,
     assert "entry 2, key 'package'" in result.stderr
 
 
+@pytest.mark.parametrize("copies", ["99999999999999999999999", "9223372036854775808", "1"])
+def test_copies_past_what_a_summary_writes_are_refused(demo_scan: Path, tmp_path: Path, copies: str) -> None:
+    """`copies = 10**23` was read, then the summary could not be written: an internal error of scan
+    and project (orjson: Integer exceeds 64-bit range); it is a bad value, at its line."""
+    allowlist = tmp_path / "copies.toml"
+    allowlist.write_text('[[entry]]\nmatch = { callsite = "fp1:' + "0" * 32 + '" }\ncopies = ' + copies +
+                         '\nowner = "Product"\nreason = "r"\nreviewedBy = "t"\nreviewedOn = "2026-01-01"\n')
+    out = tmp_path / "scan"
+    shutil.copytree(demo_scan, out)
+    for result in (run("project", out, "-a", allowlist),
+                   run("scan", FIXTURES / "demo" / "demo.min.js", "--out", tmp_path / "new", "-a", allowlist)):
+        assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert f"{allowlist}:3: entry 1, key 'copies'" in result.stderr
+    assert not (tmp_path / "new").exists()
+
+
 def test_prune_writes_one_canonical_file_from_every_form(demo_scan: Path, tmp_path: Path) -> None:
     written = set()
     for form in FORMS:

@@ -160,3 +160,25 @@ def test_usage_error_exits_2_without_traceback(tmp_path: Path) -> None:
         assert "Traceback" not in result.stderr
         (line,) = result.stderr.strip().splitlines()  # one line, as for any other bad input
         assert line.startswith("erratlas: error: "), line
+
+
+@pytest.mark.parametrize("value", ["Prod\nuct", "Prod\ruct", "Prod\u2028uct", "Prod\x0cuct"])
+def test_a_line_break_in_a_quoted_value_keeps_the_error_one_line(tmp_path: Path, value: str) -> None:
+    """An allowlist's or a rules file's value, or a file name, quoted in an error is written with
+    its line breaks escaped: `owner = "Prod\\nuct"` made the error two lines."""
+    escaped = value.encode("unicode_escape").decode()
+    in_toml = "".join(c if c.isalpha() else f"\\u{ord(c):04x}" for c in value)
+    allowlist = tmp_path / "a.toml"
+    allowlist.write_text('[[entry]]\nmatch = { callsite = "fp1:' + "0" * 32 + '" }\nowner = "'
+                         + in_toml + '"\nreason = "r"\nreviewedBy = "t"\nreviewedOn = "2026-01-01"\n')
+    rules = tmp_path / "rules.toml"
+    rules.write_text('[errors]\nconstructors = ["Err' + in_toml + 'or"]\n')
+    missing = tmp_path / f"no{value}where.js"
+    demo = FIXTURES / "demo" / "demo.min.js"
+    for result, path in ((run("scan", demo, "--out", tmp_path / "o", "-a", allowlist), allowlist),
+                         (run("fmt", "--check", allowlist), allowlist),
+                         (run("scan", demo, "--out", tmp_path / "o", "--rules", rules), rules),
+                         (run("scan", missing, "--out", tmp_path / "o"), tmp_path)):
+        assert_one_line_error(result, path)
+        assert escaped in result.stderr
+    assert not (tmp_path / "o").exists()

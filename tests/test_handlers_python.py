@@ -405,6 +405,44 @@ def test_a_lone_rethrow_is_a_body_of_the_raise_alone(tmp_path: Path) -> None:
     assert summary["handlerOwners"]["findings"]["uselessCatch"]["Unresolved"] == sorted(
         h["fingerprint"] for h in useless)
 
+_REBOUND = """def rebound(g):
+    try:
+        g()
+    except OSError as e:
+        e = RuntimeError("replaced")
+        raise e
+
+
+def rebound_with_traceback(g, tb):
+    try:
+        g()
+    except OSError as e:
+        e = e.with_traceback(tb)
+        raise e
+
+
+def raised_as_caught(g):
+    try:
+        g()
+    except OSError as e:
+        raise e
+"""
+
+
+def test_the_caught_name_bound_to_a_new_error_raises_that_error(tmp_path: Path) -> None:
+    """`except E as e: e = X(...); raise e` throws X, not what was caught: a `wrap`, as in
+    JavaScript (`catch (e) { e = new Error(...); throw e }`), not a `rethrow`."""
+    tree = write_tree(tmp_path / "rebound", {"rebound.py": _REBOUND})
+    out = tmp_path / "scan"
+    scan(tree, out)
+    handlers = [json.loads(line) for line in (out / HANDLERS).read_text(encoding="utf-8").splitlines()]
+    told = {h["scope"]["function"].rsplit(".", 1)[-1]: _kinds(h) for h in handlers}
+    assert told == {"rebound": [[("wrap", "lost")]], "rebound_with_traceback": [[("rethrow", None)]],
+                    "raised_as_caught": [[("rethrow", None)]]}
+    (error,) = records(out, "error")
+    assert handlers[0]["branches"][0]["dispositions"][0]["callsites"] == [error["id"]]
+
+
 _NAMESPACE_TREE = {
     "pkg/__init__.py": "",
     "pkg/errors.py": "class ExecError(Exception):\n    pass\n",

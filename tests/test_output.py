@@ -69,6 +69,22 @@ def test_scan_is_independent_of_where_it_runs(tmp_path: Path, demo_bundle: Path,
     assert tree_bytes(demo_scanned_once) == tree_bytes(tmp_path / "b")  # the session's scan, from the checkout
 
 
+@pytest.mark.parametrize("tree", ["jstree/pkg", "python/shadowing/app"])
+def test_a_directory_given_as_dot_is_named_as_by_its_name(tmp_path: Path, tree: str) -> None:
+    """`erratlas scan .` inside a tree writes the bytes `erratlas scan ../TREE` writes: the
+    summary, the index and the scan's line named the bundle '' (`Path('.').name`)."""
+    root = FIXTURES / tree
+    by_name = run("scan", root.name, "--out", tmp_path / "by-name", cwd=root.parent)
+    assert by_name.returncode == 0, by_name.stderr
+    assert f"erratlas: {root.name}: " in by_name.stderr
+    for number, spelled in enumerate((".", "./", "../" + root.name)):
+        out = tmp_path / f"spelled-{number}"
+        dotted = run("scan", spelled, "--out", out, cwd=root)
+        assert dotted.returncode == 0, dotted.stderr
+        assert f"erratlas: {root.name}: " in dotted.stderr, (spelled, dotted.stderr)
+        assert tree_bytes(out) == tree_bytes(tmp_path / "by-name"), spelled
+
+
 def test_summary_hashes_every_output_and_input(demo_bundle: Path, demo_scanned_once: Path) -> None:
     summary = json.loads((demo_scanned_once / SUMMARY).read_text())  # the session's scan of the demo
     outputs = summary["outputs"]

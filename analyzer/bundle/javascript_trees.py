@@ -16,7 +16,15 @@ from pathlib import Path
 
 from analyzer.bundle.load import javascript_unit, stat_input
 from analyzer.bundle.python_inputs import tree_digest
-from analyzer.bundle.trees import Member, archive_members, directory_files, portable_name, read_file, strip_top
+from analyzer.bundle.trees import (
+    Member,
+    archive_members,
+    directory_files,
+    directory_name,
+    portable_name,
+    read_file,
+    strip_top,
+)
 from analyzer.errors import InputError
 from analyzer.limits import MAX_JAVASCRIPT_BYTES, BoundExceeded
 from analyzer.model import Unit
@@ -55,7 +63,7 @@ def load_javascript_tree(path: Path) -> JavaScriptTree:
         files = [(portable_name(relative), data)
                  for relative, data in directory_files(path, javascript_source, "JavaScript source")]
         units = _units(path, files, "directory")
-        return JavaScriptTree(portable_name(path.name), tree_digest(units), sum(len(u.source) for u in units), units)
+        return JavaScriptTree(directory_name(path), tree_digest(units), sum(len(u.source) for u in units), units)
     if not stat.S_ISREG(info.st_mode):
         raise InputError(path, "not a regular file or directory")
     read = archive_members(path, lambda name: javascript_source(name) or posixpath.basename(name) == MANIFEST)

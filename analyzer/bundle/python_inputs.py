@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.bundle.load import stat_input
-from analyzer.bundle.trees import Member, archive_members, directory_files, portable_name, read_file, strip_top
+from analyzer.bundle.trees import (
+    Member,
+    archive_members,
+    directory_files,
+    directory_name,
+    portable_name,
+    read_file,
+    strip_top,
+)
 from analyzer.errors import InputError
 from analyzer.model import Unit
 
@@ -94,7 +102,7 @@ def _directory_input(root: Path) -> PythonInput:
     if not units:
         raise InputError(root, "directory holds no Python source files (.py)")
     units.sort(key=lambda u: u.name)
-    return PythonInput(portable_name(root.name), tree_digest(units), total, units, manifests)
+    return PythonInput(directory_name(root), tree_digest(units), total, units, manifests)
 
 
 def tree_digest(units: list[Unit]) -> str:

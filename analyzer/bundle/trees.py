@@ -121,6 +121,12 @@ def walk(root: Path, wanted: Wanted, what: str) -> Iterator[str]:
         pending.extend(reversed(subdirectories))
 
 
+def directory_name(path: Path) -> str:
+    """A scanned directory's name as the summary, the index and SARIF show it, given as `.`,
+    `./` or `..` too (whose `Path.name` is empty or `..`): the last part of its absolute path."""
+    return portable_name(Path(os.path.abspath(path)).name)
+
+
 def portable_name(name: str) -> str:
     """A path as text, losslessly and encodable as UTF-8: a byte that was not UTF-8 (a
     surrogate from `surrogateescape`) is written `\\xNN`, any other surrogate `\\uNNNN`, a

@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from analyzer.cli.outcome import Outcome, err, exit_now, github_escape, on_signals, reading_a_scan
+from analyzer.cli.outcome import Outcome, err, exit_now, github_escape, on_signals, one_line, reading_a_scan
 from analyzer.errors import ExitCode
 
 app = typer.Typer(
@@ -25,7 +25,7 @@ __all__ = ["ALLOWLISTS", "app", "cores", "err", "fail", "github_escape", "main",
 
 
 def fail(message: str, code: ExitCode) -> None:
-    err.print(f"erratlas: error: {message}", markup=False)
+    err.print(f"erratlas: error: {one_line(message)}", markup=False)
     raise typer.Exit(int(code))
 
 

@@ -209,19 +209,18 @@ def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) ->
     checks += sorted(thresholds.min_kind_coverage.items())
     below = any(getattr(coverage, kind).value < minimum for kind, minimum in checks
                 if kind in ("overall", "error", "diagnostic"))
-    baseline = baseline_of(thresholds.baseline)
+    baseline = baseline_of(thresholds.baseline, read)
     new = baseline is not None and bool(Counter(read.unresolvedFingerprints) - baseline)
     results = "unresolved" if below else "new" if new else "none"
     flow = None
     handlers: frozenset[tuple[str, HandlerFinding]] | None = None
     if thresholds.max_new_swallowed is not None or thresholds.max_new_lost_cause is not None:
         from analyzer.owners.gate import failing_handlers
-        from analyzer.scandir.load import load_handler_projection, load_handlers
+        from analyzer.scandir.load import load_owned_handlers
 
-        found, owners = load_handlers(files), load_handler_projection(files)
-        if found is not None and owners is not None:  # else `failures` said so, exit 2
-            flow = (found, owners)
-            handlers = failing_handlers(found, owners, thresholds)
+        flow = load_owned_handlers(files)
+        if flow is not None:  # else `failures` said so, exit 2
+            handlers = failing_handlers(*flow, thresholds)
     write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True, handlers=handlers),
                 None, failed, sources, flow)
     status = "failed" if failed else "passed"

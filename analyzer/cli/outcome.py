@@ -60,6 +60,15 @@ def on_signals() -> None:
         signal.signal(signum, _terminate)
 
 
+#: what `str.splitlines` ends a line at: a value quoted in a message (an allowlist's `owner = "a\nb"`)
+#: is written escaped, so that an error stays the one line a caller reads (docs/reference.md)
+_LINE_BREAKS = {ord(c): c.encode("unicode_escape").decode() for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def one_line(text: str) -> str:
+    return text.translate(_LINE_BREAKS)
+
+
 class Outcome:
     """A verb's exit status: `with Outcome() as outcome:` around it, `outcome.code` after; an
     exception is one line on stderr and its status (a usage error is the app's to say). Our own
@@ -90,20 +99,21 @@ class Outcome:
                 print(exc.code, file=sys.stderr)
             return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if isinstance(exc, InputError):
-            err.print(f"erratlas: error: {exc}", markup=False)
+            err.print(f"erratlas: error: {one_line(str(exc))}", markup=False)
             return int(ExitCode.BAD_INPUT)
         if isinstance(exc, InvariantError):
-            err.print(f"erratlas: internal error: invariant broken: {exc}", markup=False)
+            err.print(f"erratlas: internal error: invariant broken: {one_line(str(exc))}", markup=False)
             return int(ExitCode.INTERNAL)
         if isinstance(exc, ChildFailure):  # an internal error inside an isolated scan
             if os.environ.get("ERRATLAS_DEBUG"):
                 print(exc.trace, file=sys.stderr, end="")
-            err.print(f"erratlas: internal error: {exc} (ERRATLAS_DEBUG=1 for a traceback)", markup=False)
+            err.print(f"erratlas: internal error: {one_line(str(exc))} (ERRATLAS_DEBUG=1 for a traceback)",
+                      markup=False)
             return int(ExitCode.INTERNAL)
         if os.environ.get("ERRATLAS_DEBUG"):  # our own bug: its traceback
             return None
-        err.print(f"erratlas: internal error: {type(exc).__name__}: {exc} (ERRATLAS_DEBUG=1 for a traceback)",
-                  markup=False)
+        err.print(f"erratlas: internal error: {type(exc).__name__}: {one_line(str(exc))} "
+                  "(ERRATLAS_DEBUG=1 for a traceback)", markup=False)
         return int(ExitCode.INTERNAL)
 
 

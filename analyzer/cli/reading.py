@@ -40,10 +40,10 @@ def verified_outputs(
     return files, summary, records, [by_id[r.id] for r in records]
 
 
-def baseline_of(path: Path | None) -> Counter[str] | None:
+def baseline_of(path: Path | None, scan: Summary) -> Counter[str] | None:
     from analyzer.scandir.read import load_baseline
 
-    return None if path is None else Counter(load_baseline(path).unresolvedFingerprints)
+    return None if path is None else Counter(load_baseline(path, scan).unresolvedFingerprints)
 
 
 def original_sources(files: dict[str, bytes], summary: Summary, bundle: Path | None,
@@ -105,13 +105,10 @@ def write_sarif(directory: Path, summary: Summary, records: list[Callsite], rows
     data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
     if out is None:
         sys.stdout.buffer.write(data)
-    else:
-        staging = out.with_name(f".{out.name}.tmp")
-        try:
-            staging.write_bytes(data)
-            staging.replace(out)
-        except OSError as exc:
-            raise InputError(out, f"cannot write: {exc.strerror}") from None
+    else:  # a device, a FIFO or a symlink at `out` is refused, never replaced (/dev/full was)
+        from analyzer.scandir.write import write_file
+
+        write_file(out, data)
     return len(log["runs"][0]["results"])
 
 
@@ -151,18 +148,21 @@ def sarif(
         raise InputError("--results", f"unknown selection '{results}' ({', '.join(SELECTIONS)})")
     if results == "new" and baseline is None:
         raise InputError("--results", "'new' needs --baseline SUMMARY")
+    if out is not None:  # refused before the work, as it is when written (one line, no notice first)
+        from analyzer.scandir.write import replaceable_file
+
+        replaceable_file(out)
     files, summary, records, rows = verified_outputs(directory)
     sources = original_sources(files, summary, bundle, directory)
     handlers = None
     if flow:
-        from analyzer.scandir.load import load_handler_projection, load_handlers
+        from analyzer.scandir.load import load_owned_handlers
 
-        found, owners = load_handlers(files), load_handler_projection(files)
-        if found is None or owners is None:
+        handlers = load_owned_handlers(files)
+        if handlers is None:
             raise InputError("--flow", f"{directory} has no handlers.jsonl (its frontend does not look for "
                                        "handlers)")
-        handlers = (found, owners)
-    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline)), out, [],
+    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline, summary)), out, [],
                         sources, handlers)
     err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
 

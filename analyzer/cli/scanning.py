@@ -142,7 +142,7 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
                 with progress.phase(f"writing the summary beside {out}"):
                     write_staged(target, staging, {SUMMARY_FILE: made[SUMMARY_FILE]})
                     mark("output: staged")
-                return _scanned(bundle, result, out, made)
+                return _scanned(result, out, made)
 
             # a JavaScript scan runs where a parser crash or the memory bound cannot take this
             # process down (analyzer/isolated.py); nothing is swapped in unless it ends well
@@ -220,11 +220,11 @@ class _Later(Mapping[str, V]):
         return len(self._items())
 
 
-def _scanned(bundle: Path, result: ScanResult, out: Path, files: dict[str, bytes]) -> str:
+def _scanned(result: ScanResult, out: Path, files: dict[str, bytes]) -> str:
     """The line a scan ends with."""
     errors = sum(1 for r in result.callsites if r.kind == "error")
     diagnostics = len(result.callsites) - errors
     loggers = ", ".join(dict.fromkeys(u.logger.name for u in result.units if u.logger.name is not None))
     found = f"logger: {loggers}" if loggers else "no diagnostic logger found"
-    return (f"erratlas: {bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
+    return (f"erratlas: {result.bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
             f"({found}), {len(result.classes)} error classes; {owners_line(files)} -> {out}")

@@ -193,12 +193,18 @@ def validated_entry(body: Any, fail: Callable[[str | None, str], InputError], or
     )
 
 
+#: more copies than any scan can hold (250,000 callsites a unit), and a number the summary's JSON
+#: writes: 10**23 was an internal error when the summary was written
+_MAX_COPIES = 2**31 - 1
+
+
 def _copies(body: dict[str, Any], level: str, fail: Callable[[str | None, str], InputError]) \
         -> tuple[int | None, tuple[str, str] | None]:
     """The entry's `copies` and `neighbours` (docs/owners.md, Copies), validated."""
     copies = body.get("copies")
-    if copies is not None and (isinstance(copies, bool) or not isinstance(copies, int) or copies < 2):
-        raise fail("copies", "must be a whole number of identical copies, 2 or more")
+    if copies is not None and (isinstance(copies, bool) or not isinstance(copies, int)
+                               or not 2 <= copies <= _MAX_COPIES):
+        raise fail("copies", f"must be a whole number of identical copies, 2 or more (at most {_MAX_COPIES})")
     if copies is not None and level not in ("callsite", "function"):
         raise fail("copies", "only callsite and function entries can name a group of copies")
     neighbours = body.get("neighbours")

@@ -122,7 +122,7 @@ def failures(summary: Summary, thresholds: Thresholds) -> list[str]:
         if c.value < minimum:
             out.append(f"coverage {kind}: {c.value:.6f} ({c.owned} of {c.total} owned) < {minimum}")
     if thresholds.baseline is not None:
-        baseline = load_baseline(thresholds.baseline)
+        baseline = load_baseline(thresholds.baseline, summary)
         dropped = _dropped(summary, baseline, thresholds)
         if dropped is not None:
             out.append(dropped)

@@ -327,9 +327,11 @@ class _Body:
 
     def _raised(self, node: cst.Raise) -> DispositionFacts:
         exc = node.exc
-        if exc is None or self._is_caught(exc) or self._is_traceback_of_caught(exc):
+        if exc is None:
             return DispositionFacts("rethrow", None, (), None)
-        construction = self.thrown.get(id(node), exc)
+        construction = self.thrown.get(id(node), exc)  # `e = X(...); raise e`: X, even when `e` was caught
+        if (construction is exc and self._is_caught(exc)) or self._is_traceback_of_caught(construction):
+            return DispositionFacts("rethrow", None, (), None)
         if node.cause is None:
             return self._wrap(construction, "partial" if self._mentions(construction) else "lost")
         if self._is_caught(node.cause.item):

@@ -195,7 +195,12 @@ def _suggestions(files: dict[str, bytes]) -> list[Suggestion] | None:
     data = files.get(SUGGESTIONS_FILE)
     if data is None:
         return None
-    return records_of(data, SUGGESTIONS_FILE, Suggestion, SUGGESTION_SCHEMA, "an erratlas suggestion")
+    rows = records_of(data, SUGGESTIONS_FILE, Suggestion, SUGGESTION_SCHEMA, "an erratlas suggestion")
+    for number, row in enumerate(rows, start=1):
+        if len(row.match) != 1:  # a suggestion names one level and its fingerprint
+            raise InputError(f"{SUGGESTIONS_FILE}:{number}", f"not the shape erratlas writes: match holds "
+                                                             f"{len(row.match)} entries, not 1")
+    return rows
 
 
 def _touching(record: Callsite, suggestions: list[Suggestion]) -> list[Suggestion]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from analyzer.diff_model import DiffDocument
     from analyzer.facts import BundledModule
 
+_CALLSITE_FINGERPRINT, _HANDLER_FINGERPRINT = re.compile(r"fp1:[0-9a-f]{32}"), re.compile(r"fp1h:[0-9a-f]{32}")
 _PLAIN: dict[Any, type | tuple[type, ...]] = {str: str, int: int, bool: bool, float: (int, float)}
 
 
@@ -105,8 +107,11 @@ def _convert(hint: Any) -> Callable[[Any], Any]:
         allowed = frozenset(typing.get_args(hint))
         return lambda value: (value if not isinstance(value, (dict, list)) and value in allowed
                               else _wrong(value, f"one of {sorted(allowed)}"))
-    if origin is dict or hint is Any:
-        return lambda value: _kind(value, dict) if origin is dict else value
+    if origin is dict:  # each value too (a suggestion's `match` holding a list was an internal error)
+        item = _convert(typing.get_args(hint)[1] if typing.get_args(hint) else Any)
+        return lambda value: {key: item(v) for key, v in _kind(value, dict).items()}
+    if hint is Any:
+        return lambda value: value
     if dataclasses.is_dataclass(hint):  # looked up when used: a record may hold its own kind (`BranchTest.also`)
         return lambda value: _builder(hint)(value)  # type: ignore[arg-type]
     if typing.is_typeddict(hint):
@@ -270,7 +275,9 @@ class _Compiled:
         if hint is Any:
             return []
         if origin is dict:
-            return [f"{pad}if type({var}) is not dict: return _MISS"]
+            checker = f"_dict_{len(self.names)}"
+            self.names[checker] = _or_miss(_convert(hint))
+            return [f"{pad}{var} = {checker}({var})", f"{pad}if {var} is _MISS: return _MISS"]
         if typing.is_typeddict(hint):
             checker = f"_typed_{len(self.names)}"
             self.names[checker] = _or_miss(_typed_dict(hint))
@@ -375,6 +382,12 @@ def load_callsites(files: dict[str, bytes]) -> list[Callsite]:
         other = next((r for r in records if r.kind != kind), None)
         if other is not None:
             raise InputError(name, f"holds {other.id}, a callsite of kind {other.kind!r}")
+        for number, r in enumerate(records, start=1):  # what the verbs take apart and sort by
+            named = r.constructor if kind == "error" else r.level
+            if not _CALLSITE_FINGERPRINT.fullmatch(r.fingerprint) or not isinstance(named, str):
+                field = "constructor" if kind == "error" else "level"
+                raise InputError(f"{name}:{number}", "not the shape erratlas writes: " + (
+                    f"fingerprint {r.fingerprint!r}" if isinstance(named, str) else f"{field} null"))
         found += records
     return found
 
@@ -406,6 +419,9 @@ def load_handlers(files: dict[str, bytes]) -> list[Handler] | None:
             else JavaScriptHandler if "loneRethrow" in row else Handler
         made = _fast(record)(row)
         out.append(made if made is not _MISS else record_of(record, row, f"{HANDLERS_FILE}:{number}"))
+        if not _HANDLER_FINGERPRINT.fullmatch(out[-1].fingerprint):  # sarif takes its hex digits
+            raise InputError(f"{HANDLERS_FILE}:{number}", f"not the shape erratlas writes: fingerprint "
+                                                          f"{out[-1].fingerprint!r}")
     return out
 
 
@@ -416,6 +432,22 @@ def load_handler_projection(files: dict[str, bytes]) -> list[HandlerOwnerRow] | 
         return None
     return records_of(data, HANDLER_PROJECTION_FILE, HandlerOwnerRow, HANDLER_PROJECTION_SCHEMA,
                       "a handler projection row")
+
+
+def load_owned_handlers(files: dict[str, bytes]) -> tuple[list[Handler], list[HandlerOwnerRow]] | None:
+    """The handlers and their projection rows, one row per handler in its order (a row missing,
+    added or moved is refused, naming the line); None when the scan has either file not."""
+    found, owners = load_handlers(files), load_handler_projection(files)
+    if found is None or owners is None:
+        return None
+    for number in range(1, max(len(found), len(owners)) + 1):
+        handler = found[number - 1].id if number <= len(found) else None
+        row = owners[number - 1].id if number <= len(owners) else None
+        if handler != row:
+            said = f"the row of {row}" if row is not None else "no row"
+            raise InputError(f"{HANDLER_PROJECTION_FILE}:{number}",
+                             f"{said} where {HANDLERS_FILE} has {handler or 'no more handlers'}")
+    return found, owners
 
 
 def load_references(files: dict[str, bytes]) -> list[ReferenceItem]:
@@ -445,7 +477,11 @@ def load_modules(files: dict[str, bytes]) -> list[BundledModule]:
     """The bundler modules of every unit, as modules.jsonl holds them."""
     from analyzer.facts import BundledModule  # the frontends' facts: the gate, which reads no module, never loads them
 
-    return records_of(files.get(MODULES_FILE, b""), MODULES_FILE, BundledModule, MODULE_SCHEMA, "a module row")
+    rows = records_of(files.get(MODULES_FILE, b""), MODULES_FILE, BundledModule, MODULE_SCHEMA, "a module row")
+    bad = next((n for n, row in enumerate(rows, start=1) if any(len(span) != 2 for span in row.spans)), None)
+    if bad is not None:  # `suggest` takes each apart (an internal error)
+        raise InputError(f"{MODULES_FILE}:{bad}", "not the shape erratlas writes: spans: a span not [start, end]")
+    return rows
 
 
 def load_diff(raw: bytes, where: str) -> DiffDocument:

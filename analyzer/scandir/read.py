@@ -50,10 +50,13 @@ def parse_summary(raw: bytes, where: object) -> dict[str, object]:
     return summary
 
 
-def load_baseline(path: Path) -> Baseline:
-    """A baseline summary, made with this installation's fingerprint algorithm and parsers."""
+def load_baseline(path: Path, scan: Summary | None = None) -> Baseline:
+    """A baseline summary, made with this installation's fingerprint algorithm and parsers, and
+    with the scan's when given (a baseline of a scan in another language compares nothing)."""
     document = parse_summary(read_regular(path, "summary", MAX_DOCUMENT_BYTES), path)
     check_same(document, path)
+    if scan is not None:
+        check_same(document, path, scan.document, "this scan")
     return baseline_of(document, path)
 
 

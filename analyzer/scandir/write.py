@@ -151,15 +151,7 @@ def write_file(target: Path, data: bytes) -> None:
     import shutil
 
     target = Path(os.path.abspath(target))
-    mode = None
-    try:
-        info = os.lstat(target)
-    except FileNotFoundError:
-        pass
-    else:
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(target, f"is {file_kind(info.st_mode)}; erratlas writes only regular files, refusing")
-        mode = stat.S_IMODE(info.st_mode)
+    mode = replaceable_file(target)
     staging = staging_beside(target)
     try:
         inner = staging / "file"
@@ -171,6 +163,18 @@ def write_file(target: Path, data: bytes) -> None:
         raise InputError(target, f"cannot write: {exc.strerror}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def replaceable_file(target: Path) -> int | None:
+    """The mode of the regular file at `target`, None when there is none; anything else there (a
+    symlink, a directory, a device, a FIFO) is refused: a verb checks its --out before its work."""
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(target, f"is {file_kind(info.st_mode)}; erratlas writes only regular files, refusing")
+    return stat.S_IMODE(info.st_mode)
 
 
 def _write_new(path: Path, data: bytes, mode: int | None = None) -> None:

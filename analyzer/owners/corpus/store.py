@@ -67,6 +67,17 @@ class PackageEntry:
                 "choices": self.choices}
 
 
+def _entry(row: object) -> PackageEntry | None:
+    """A manifest's package row as written (`PackageEntry.to_json`), else None."""
+    texts = lambda value: isinstance(value, list) and all(isinstance(v, str) for v in value)  # noqa: E731
+    if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("name", "requested", "source")):
+        return None
+    choices = row.get("choices") or {}
+    if not texts(row.get("versions")) or not isinstance(choices, dict) or not all(map(texts, choices.values())):
+        return None
+    return PackageEntry(row["name"], row["requested"], row["source"], list(row["versions"]), dict(choices))
+
+
 class Corpus:
     """`indexer`: what indexes a package's files (the JavaScript frontend's `index_sources`), for
     the verbs that add to the corpus or match against it; reading needs none."""
@@ -85,9 +96,12 @@ class Corpus:
                 raise InputError(manifest, f"not a corpus manifest ({exc})") from None
             if not isinstance(document, dict) or document.get("schema") != CORPUS_SCHEMA:
                 raise InputError(manifest, f"not a corpus manifest (schema {CORPUS_SCHEMA})")
-            for row in document.get("packages", []):
-                self.packages[row["name"]] = PackageEntry(row["name"], row["requested"], row["source"],
-                                                          list(row["versions"]), dict(row.get("choices") or {}))
+            packages = document.get("packages", [])
+            for number, row in enumerate(packages if isinstance(packages, list) else [None], start=1):
+                entry = _entry(row)
+                if entry is None:  # a hand-edited manifest: never an internal error
+                    raise InputError(manifest, f"not a corpus manifest: packages[{number}] is not a package entry")
+                self.packages[entry.name] = entry
             windows = document.get("windows")
             if isinstance(windows, dict):
                 self.windows = {str(k): dict(v) for k, v in windows.items() if isinstance(v, dict)}
