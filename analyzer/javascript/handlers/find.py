@@ -17,6 +17,7 @@ from analyzer.facts import BranchFacts, HandlerFacts, SinkEvidence
 from analyzer.identity import IdentityInput
 from analyzer.javascript.handlers.body import Found, param_name
 from analyzer.javascript.handlers.dispositions import HandlerBody
+from analyzer.javascript.handlers.places import places
 from analyzer.javascript.handlers.shapes import functions_beyond
 from analyzer.javascript.normalize import ANCHOR_LIMIT, Anchor, Normalizer, Siblings, Window, anchor_of
 from analyzer.javascript.scopes import function_kind, function_name, is_bun_cjs_wrapper
@@ -27,7 +28,6 @@ from analyzer.javascript.syntax import (
     LANGUAGE,
     same,
     spaced,
-    starts_word,
     symbols_of,
     without_parentheses,
 )
@@ -36,9 +36,6 @@ from analyzer.model import HandlerForm, Scope, made
 if TYPE_CHECKING:  # unit_tree imports the module finders, which import this package
     from analyzer.javascript.unit_tree import UnitTree
 
-#: the words a handler is found by: the `catch` keyword, the `.catch(` and `.then(` of a call
-_WORDS = (b"catch", b"then")
-_SPACE = b" \t\r\n\f\v"
 #: named children above which a node's children are indexed by start (a program of 10,000 statements)
 _WIDE = 64
 #: children above which the descent indexes a node's children by start instead of letting the cursor
@@ -215,7 +212,7 @@ def handlers_on(unit: str, part: UnitTree, left_out: list[int], cut: tuple[bool,
     descent = Descent(part.root, normalizer.spend, part.head)
     siblings = _WideSiblings()
     root, list_type = part.root, part.list_type
-    for start, method in _places(spaced(normalizer.source), root.start_byte, root.end_byte):
+    for start, method in places(spaced(normalizer.source), root.start_byte, root.end_byte):
         path = descent.to(start)
         found = _catch_clause(unit, descent, path) if method is None else _promise_handler(unit, descent, path, method)
         if found is not None:
@@ -253,31 +250,6 @@ def _over_cut(anchor: Anchor, root: Node, siblings: Siblings, cut: tuple[bool, b
     return None
 
 
-def _places(source: bytes, start: int = 0, end: int | None = None) -> list[tuple[int, bytes | None]]:
-    """Where a handler may be in the root's bytes `source[start:end]`, in source order: (offset
-    of a `catch` keyword followed by `(` or `{`, None), or (offset of the `.`/`?.` before
-    `catch(` or `then(`, the method). Byte searches: a regex over 13 MB costs ten times more."""
-    out: list[tuple[int, bytes | None]] = []
-    end = len(source) if end is None else end
-    for word in _WORDS:
-        at = source.find(word, start, end)
-        while at >= 0:
-            after = at + len(word)
-            while after < len(source) and source[after] in _SPACE:
-                after += 1
-            follows = source[after:after + 1]
-            before = at - 1
-            while before >= 0 and source[before] in _SPACE:
-                before -= 1
-            if before >= 0 and source[before] == 0x2E and follows == b"(":  # `.`
-                out.append((before - 1 if before > 0 and source[before - 1] == 0x3F else before, word))
-            elif word == b"catch" and follows in (b"(", b"{") and starts_word(source, at):
-                out.append((at, None))
-            at = source.find(word, after, end)
-    out.sort()
-    return out
-
-
 #: a handler as the descent finds it: form, node, ancestors (innermost first), scope, in an error region
 _Place = tuple[HandlerForm, Node, list[Node], Scope, bool]
 
@@ -295,18 +267,23 @@ def _catch_clause(unit: str, descent: Descent, path: list[Node]) -> _Place | Non
 
 def _promise_handler(unit: str, descent: Descent, path: list[Node], method: bytes) -> _Place | None:
     at = len(path) - 1
-    while at > 0 and path[at].type != "member_expression":
+    while at > 0 and path[at].type not in ("member_expression", "subscript_expression"):
         at -= 1
     member, call = path[at], path[at - 1] if at > 0 else None
     if call is None or call.type != "call_expression" or not same(call.child_by_field_name("function"), member):
         return None
-    name = member.child_by_field_name("property")
+    if member.type == "member_expression":
+        name = member.child_by_field_name("property")
+        named_so = name is not None and name.text == method
+    else:  # `p["catch"](f)`, as Babel writes a reserved word's member for old engines
+        name = member.child_by_field_name("index")
+        named_so = name is not None and name.type == "string" and (name.text or b"")[1:-1] == method
     arguments = call.child_by_field_name("arguments")
-    if name is None or name.text != method or arguments is None or arguments.type != "arguments":
+    if not named_so or arguments is None or arguments.type != "arguments":
         return None
     given = [a for a in arguments.named_children if a.type != "comment"]
     wanted = 1 if method == b"catch" else 2
-    if len(given) != wanted:
+    if len(given) != wanted or any(a.type == "spread_element" for a in given):  # `then(...a, f)`: f's place unknown
         return None
     node = without_parentheses(given[-1])
     if node.type not in ("function_expression", "arrow_function", "identifier", "member_expression") \
