@@ -107,6 +107,16 @@ def tree_bytes(directory: Path) -> dict[str, bytes]:
     return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
+def scanned_whole_and_in_slices(bundle: Path, where: Path, slices: int) -> Path:
+    """`bundle` scanned with `--jobs 1` whole and in `slices` slices into `where`, both exit 0 with the
+    same bytes; the whole scan's directory."""
+    whole = run("scan", bundle, "--out", where / "whole", "--jobs", 1)
+    cut = run("scan", bundle, "--out", where / "cut", "--jobs", 1, "--slices", slices)
+    assert whole.returncode == cut.returncode == 0, cut.stderr
+    assert tree_bytes(where / "cut") == tree_bytes(where / "whole")
+    return where / "whole"
+
+
 def processes_naming(path: Path) -> list[int]:
     """Live processes whose command line names `path` (a scan and the workers it forked)."""
     found = []

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run, scan, tree_bytes
+from conftest import run, scan, scanned_whole_and_in_slices
 
 #: the definitions each case's handler reads, in one unit
 DEFINITIONS = (
@@ -114,10 +114,7 @@ def test_a_switch_case_may_be_a_named_constant(handlers: list[dict[str, object]]
 def test_the_unit_read_in_slices_resolves_alike_and_the_pages_show_both(tmp_path: Path) -> None:
     bundle = tmp_path / "constants.js"
     bundle.write_text(_bundle())
-    whole = run("scan", bundle, "--out", tmp_path / "whole", "--jobs", 1)
-    cut = run("scan", bundle, "--out", tmp_path / "cut", "--jobs", 1, "--slices", 4)
-    assert whole.returncode == cut.returncode == 0, cut.stderr
-    assert tree_bytes(tmp_path / "cut") == tree_bytes(tmp_path / "whole")
+    scanned_whole_and_in_slices(bundle, tmp_path, 4)
     tests = "".join(p.read_text() for p in sorted((tmp_path / "whole" / "index").glob("flow-tests-*.md")))
     assert "| e.code === yc.MethodNotFound (-32601) |" in tests
     assert "| e.code === Mut.A |" in tests

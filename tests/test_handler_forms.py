@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run, tree_bytes
+from conftest import scanned_whole_and_in_slices
 
 BUNDLE = "\n".join([
     "function a(q){q.catch?.(e=>{log(e)})}",
@@ -39,11 +39,7 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, obj
     where = tmp_path_factory.mktemp("forms")
     bundle = where / "forms.js"
     bundle.write_text(BUNDLE)
-    whole = run("scan", bundle, "--out", where / "whole", "--jobs", 1)
-    cut = run("scan", bundle, "--out", where / "cut", "--jobs", 1, "--slices", 3)
-    assert whole.returncode == cut.returncode == 0, cut.stderr
-    assert tree_bytes(where / "cut") == tree_bytes(where / "whole")
-    lines = (where / "whole" / "handlers.jsonl").read_text().splitlines()
+    lines = (scanned_whole_and_in_slices(bundle, where, 3) / "handlers.jsonl").read_text().splitlines()
     return {h["scope"]["function"]: h for h in map(json.loads, lines)}
 
 

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run, scan, tree_bytes
+from conftest import scan, scanned_whole_and_in_slices
 
 BUNDLE = "\n".join([
     "function noop(){}",
@@ -73,7 +73,4 @@ def test_a_function_that_does_nothing_is_never_the_sink(scanned: Path) -> None:
 def test_the_unit_read_in_slices_reads_alike(tmp_path: Path) -> None:
     bundle = tmp_path / "noops.js"
     bundle.write_text(BUNDLE)
-    whole = run("scan", bundle, "--out", tmp_path / "whole", "--jobs", 1)
-    cut = run("scan", bundle, "--out", tmp_path / "cut", "--jobs", 1, "--slices", 4)
-    assert whole.returncode == cut.returncode == 0, cut.stderr
-    assert tree_bytes(tmp_path / "cut") == tree_bytes(tmp_path / "whole")
+    scanned_whole_and_in_slices(bundle, tmp_path, 4)
