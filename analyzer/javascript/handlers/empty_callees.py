@@ -21,6 +21,8 @@ _PASSED = frozenset({"callback", "report"})
 _NAME = re.compile(rb"[A-Za-z_$][\w$]*")
 #: after a name: a write of it (`=`, `+=`, `++`, ...), which may give it another function
 _WRITE = re.compile(rb"\s*(?:(?:\*\*|<<|>>>?|&&|\|\||\?\?|[-+*/%&|^])?=(?![=>])|\+\+|--)")
+#: before a name: `++noop`, `--noop`
+_STEPS = (b"++", b"--")
 _SWALLOW = DispositionFacts("swallow", None, (), None)
 
 
@@ -32,47 +34,52 @@ def with_empty_callees(handlers: list[HandlerFacts], source: bytes, raw: Sequenc
              and _NAME.fullmatch((h.branches[0].dispositions[0].callee or "").encode())]
     if not named:
         return handlers
-    empty = _EmptyFunctions(source, raw, references)
+    empty = _EmptyFunctions(source, raw, references, {h.branches[0].dispositions[0].callee or "" for h in named})
     swallowing = {id(h) for h in named if empty.at(h.branches[0].dispositions[0].callee or "", h.offset)}
     return [replace(h, branches=(replace(h.branches[0], dispositions=(_SWALLOW,)),)) if id(h) in swallowing else h
             for h in handlers]
 
 
 class _EmptyFunctions:
-    """The unit's top-level functions whose bodies are empty and whose names nothing writes, each read once."""
+    """The unit's top-level functions whose bodies are empty and whose names nothing writes, among
+    the names `wanted`: declared once, then every item that may write one read in one pass."""
 
-    def __init__(self, source: bytes, raw: Sequence[Row], references: UnitReferences) -> None:
-        self.source, self.raw, self.references = source, raw, references
+    def __init__(self, source: bytes, raw: Sequence[Row], references: UnitReferences, wanted: set[str]) -> None:
+        self.source, self.raw, self.shadowed = source, raw, references.shadowed
         self.starts = [item[0] for item in raw]
-        self.once = declared_once(raw)
-        self._read: dict[bytes, bool] = {}
+        once = declared_once(raw)
+        candidates = {name.encode(): once[name.encode()] for name in wanted if name.encode() in once}
+        # an empty function by its declaration's bytes: only those are read further
+        self.empty = {name: position for name, position in candidates.items()
+                      if empty_function_at(source, raw[position][3][0][0], name)}
+        if self.empty and len(raw) == len(references.items):
+            texts = {name_text(name): name for name in self.empty}
+            readers: dict[bytes, list[int]] = {name: [position] for name, position in self.empty.items()}
+            for at, item in enumerate(references.items):
+                if not texts.keys().isdisjoint(item.references):
+                    for text in texts.keys() & set(item.references):
+                        readers[texts[text]].append(at)
+            self.empty = {name: position for name, position in self.empty.items()
+                          if not self._written(name, raw[position][3][0][0], readers[name])}
+        else:
+            self.empty = {}
 
     def at(self, callee: str, at: int) -> bool:
         """Whether `callee`, written at `at`, names such a function there (not a local of its name)."""
         name = callee.encode()
-        position = self.once.get(name)
         here = bisect.bisect_right(self.starts, at) - 1
-        if position is None or here < 0 or at >= self.raw[here][1] or (here, name) in self.references.shadowed:
-            return False
-        if name not in self._read:
-            self._read[name] = self._empty(name, position)
-        return self._read[name]
+        return name in self.empty and here >= 0 and at < self.raw[here][1] and (here, name) not in self.shadowed
 
-    def _empty(self, name: bytes, position: int) -> bool:
-        declared = self.raw[position][3]
-        if not empty_function_at(self.source, declared[0][0], name) or len(self.raw) != len(self.references.items):
-            return False
-        text = name_text(name)
-        for at, item in enumerate(self.references.items):  # every item that may write it
-            if text not in item.references and at != position:
-                continue
-            begin, stop = self.raw[at][0], self.raw[at][1]
-            found = self.source.find(name, begin, stop)
+    def _written(self, name: bytes, declared: int, positions: list[int]) -> bool:
+        """Whether an occurrence of `name` in the items at `positions`, but its declaration, writes it."""
+        source = self.source
+        for position in sorted(set(positions)):
+            begin, stop = self.raw[position][0], self.raw[position][1]
+            found = source.find(name, begin, stop)
             while found >= 0:
                 after = found + len(name)
-                if a_word(self.source, found, after) and found != declared[0][0] and (
-                        _WRITE.match(self.source, after) is not None
-                        or self.source[max(begin, found - 2):found] in (b"++", b"--")):
-                    return False
-                found = self.source.find(name, after, stop)
-        return True
+                written = _WRITE.match(source, after) is not None or source[max(begin, found - 2):found] in _STEPS
+                if written and found != declared and a_word(source, found, after):
+                    return True
+                found = source.find(name, after, stop)
+        return False
