@@ -182,3 +182,20 @@ def test_a_line_break_in_a_quoted_value_keeps_the_error_one_line(tmp_path: Path,
         assert_one_line_error(result, path)
         assert escaped in result.stderr
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("value", ["a\nb", "a\u2028b"])
+def test_a_name_given_on_the_command_line_is_one_line(tmp_path: Path, value: str) -> None:
+    """`--logger` and a diff's labels are written into outputs and messages as names: one that would
+    break a line is refused, exit 2, before any work."""
+    demo = FIXTURES / "demo" / "demo.min.js"
+    scanned = run("scan", demo, "--out", tmp_path / "o", "--logger", value)
+    assert scanned.returncode == 2 and not (tmp_path / "o").exists()
+    (line,) = scanned.stderr.strip().splitlines()
+    assert line.startswith("erratlas: error: ") and "--logger" in line and "must be one line" in line
+    assert run("scan", demo, "--out", tmp_path / "o").returncode == 0
+    for option in ("--old-label", "--new-label"):
+        diffed = run("diff", tmp_path / "o", tmp_path / "o", "--out", tmp_path / "d", option, value)
+        assert diffed.returncode == 2 and not (tmp_path / "d").exists()
+        (line,) = diffed.stderr.strip().splitlines()
+        assert option in line and "must be one line" in line

@@ -69,6 +69,16 @@ def one_line(text: str) -> str:
     return text.translate(_LINE_BREAKS)
 
 
+def one_line_value(value: str | None) -> str | None:
+    """An option's value that is written into outputs and messages as a name (`--logger`, a
+    diff's labels): refused when it would break a line (a usage error, exit 2)."""
+    if value is not None and value.translate(_LINE_BREAKS) != value:
+        import typer
+
+        raise typer.BadParameter(f'must be one line, not "{one_line(value)}"')
+    return value
+
+
 class Outcome:
     """A verb's exit status: `with Outcome() as outcome:` around it, `outcome.code` after; an
     exception is one line on stderr and its status (a usage error is the app's to say). Our own

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from analyzer.cli.app import cores, err, reading_a_scan
+from analyzer.cli.outcome import one_line_value
 
 
 def diff_command(
@@ -17,9 +18,11 @@ def diff_command(
         "erratlas-diff"
     ),
     old_label: Annotated[
-        str | None, typer.Option("--old-label", help="Name of the earlier release (e.g. 2.1.98).")
+        str | None, typer.Option("--old-label", help="Name of the earlier release (e.g. 2.1.98).",
+                                 callback=one_line_value)
     ] = None,
-    new_label: Annotated[str | None, typer.Option("--new-label", help="Name of the later release.")] = None,
+    new_label: Annotated[str | None, typer.Option("--new-label", help="Name of the later release.",
+                                                  callback=one_line_value)] = None,
 ) -> None:
     """Pair the callsites of two releases; propose carrying reviewed owners to moved and changed ones."""
     import hashlib

@@ -13,6 +13,7 @@ import typer
 
 from analyzer import progress
 from analyzer.cli.app import ALLOWLISTS, cores, err
+from analyzer.cli.outcome import one_line_value
 from analyzer.cli.owning import owners_line
 from analyzer.cli.terminal import terminal_progress
 from analyzer.errors import ExitCode, InputError
@@ -39,7 +40,8 @@ def scan(
         Path | None,
         typer.Option("--rules", help="Rules file (default rules/javascript.toml, rules/python.toml for Python)."),
     ] = None,
-    logger: Annotated[str | None, typer.Option("--logger", help="The logger's name; skips detection.")] = None,
+    logger: Annotated[str | None, typer.Option("--logger", help="The logger's name; skips detection.",
+                                               callback=one_line_value)] = None,
     jobs: Annotated[
         int | None,
         typer.Option(
