@@ -288,8 +288,7 @@ def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel
     # function declaration or a `const`: what a `var` or `let` holds may change)
     empty = [key for key, _ in bindings if kinds[key] in ("function", "const")
              and empty_function_at(source, key[1], key[0].encode())]
-    if empty:
-        bindings = [(key, ids) for key, ids in bindings if key not in empty]
+    bindings = [(key, ids) for key, ids in bindings if key not in empty]
     left_out = tuple(f"{name} (declared at {offset}) left out: its body is empty" for name, offset in empty)
     described = [SinkCandidate(key[0], key[1], len(ids)) for key, ids in bindings]
     runner_ups = tuple(described[1:1 + _RUNNER_UPS])

@@ -5,22 +5,19 @@ helper tests is: a unit read whole and one read in slices read the same."""
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from analyzer.facts import DispositionFacts, HandlerFacts
-from analyzer.javascript.handlers.named_constants import Row, a_word
-from analyzer.javascript.handlers.sources import declared_once
-from analyzer.javascript.references import UnitReferences, name_text
+from analyzer.javascript.handlers.named_constants import WRITE, Row, a_word, readers_of
+from analyzer.javascript.handlers.sources import declared_once, top_level_at
+from analyzer.javascript.references import UnitReferences
 from analyzer.javascript.sink import empty_function_at
 
 _NAMED = frozenset({"promise-catch", "promise-then"})
 _PASSED = frozenset({"callback", "report"})
 _NAME = re.compile(rb"[A-Za-z_$][\w$]*")
-#: after a name: a write of it (`=`, `+=`, `++`, ...), which may give it another function
-_WRITE = re.compile(rb"\s*(?:(?:\*\*|<<|>>>?|&&|\|\||\?\?|[-+*/%&|^])?=(?![=>])|\+\+|--)")
 #: before a name: `++noop`, `--noop`
 _STEPS = (b"++", b"--")
 _SWALLOW = DispositionFacts("swallow", None, (), None)
@@ -53,22 +50,16 @@ class _EmptyFunctions:
         self.empty = {name: position for name, position in candidates.items()
                       if empty_function_at(source, raw[position][3][0][0], name)}
         if self.empty and len(raw) == len(references.items):
-            texts = {name_text(name): name for name in self.empty}
-            readers: dict[bytes, list[int]] = {name: [position] for name, position in self.empty.items()}
-            for at, item in enumerate(references.items):
-                if not texts.keys().isdisjoint(item.references):
-                    for text in texts.keys() & set(item.references):
-                        readers[texts[text]].append(at)
+            readers = readers_of(references, self.empty)
             self.empty = {name: position for name, position in self.empty.items()
-                          if not self._written(name, raw[position][3][0][0], readers[name])}
+                          if not self._written(name, raw[position][3][0][0], [position, *readers[name]])}
         else:
             self.empty = {}
 
     def at(self, callee: str, at: int) -> bool:
         """Whether `callee`, written at `at`, names such a function there (not a local of its name)."""
         name = callee.encode()
-        here = bisect.bisect_right(self.starts, at) - 1
-        return name in self.empty and here >= 0 and at < self.raw[here][1] and (here, name) not in self.shadowed
+        return name in self.empty and top_level_at(self.starts, self.raw, self.shadowed, name, at)
 
     def _written(self, name: bytes, declared: int, positions: list[int]) -> bool:
         """Whether an occurrence of `name` in the items at `positions`, but its declaration, writes it."""
@@ -78,7 +69,7 @@ class _EmptyFunctions:
             found = source.find(name, begin, stop)
             while found >= 0:
                 after = found + len(name)
-                written = _WRITE.match(source, after) is not None or source[max(begin, found - 2):found] in _STEPS
+                written = WRITE.match(source, after) is not None or source[max(begin, found - 2):found] in _STEPS
                 if written and found != declared and a_word(source, found, after):
                     return True
                 found = source.find(name, after, stop)

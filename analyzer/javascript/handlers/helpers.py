@@ -6,7 +6,6 @@ alone, so a unit read whole and one read in slices read the same."""
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -26,7 +25,7 @@ from analyzer.javascript.handlers.guards import (
     type_of,
 )
 from analyzer.javascript.handlers.shapes import named
-from analyzer.javascript.handlers.sources import declared_once
+from analyzer.javascript.handlers.sources import declared_once, top_level_at
 from analyzer.javascript.syntax import new_parser, without_parentheses
 
 #: helpers read through helpers (`or(e)` returns `vt(e) === "ENOENT"`, `vt` reads `code`)
@@ -144,10 +143,8 @@ class _Helpers:
         if not name or not _NAME.issuperset(name) or name[0] in b"0123456789":
             return None
         position = self.once.get(name)
-        here = bisect.bisect_right(self.starts, at) - 1
-        if position is None or here < 0 or at >= self.raw[here][1] or (here, name) in self.shadowed:
-            return None
-        return position
+        return position if position is not None and top_level_at(self.starts, self.raw, self.shadowed, name, at) \
+            else None
 
     def _summary(self, position: int, depth: int) -> ReadTest | _Accessor | None:
         """What the helper at `position` says of its parameter, its own helpers read `depth` + 1

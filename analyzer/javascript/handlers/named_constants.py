@@ -6,14 +6,14 @@ unit read whole and one read in slices read the same."""
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from analyzer.facts import HandlerFacts
 from analyzer.handler_model import BranchTest
 from analyzer.javascript.handlers.constants import NAME
+from analyzer.javascript.handlers.sources import top_level_at
 from analyzer.javascript.references import UnitReferences, name_text
 
 Value = str | int | float
@@ -37,7 +37,10 @@ _ENUM_ARGUMENT = re.compile(rb"\s*(?:\|\|\s*\(\s*(" + _ID + rb")\s*=\s*\{\s*\}\s
 _ENUM_HEAD = re.compile(rb"(?:function\s*\(\s*(" + _ID + rb")\s*\)|\(\s*(" + _ID + rb")\s*\)\s*=>|(" + _ID
                         + rb")\s*=>)\s*\{\s*$")
 #: after a member read: a write of it (`=`, `+=`, `++`, ...) or a call (`X.f(...)`, which may change X)
-_WRITTEN = re.compile(rb"\s*(?:(?:\*\*|<<|>>>?|&&|\|\||\?\?|[-+*/%&|^])?=(?![=>])|\+\+|--|\(|`)")
+_ASSIGNMENT = rb"(?:\*\*|<<|>>>?|&&|\|\||\?\?|[-+*/%&|^])?=(?![=>])|\+\+|--"
+#: after a name: a write of it (`=`, `+=`, `++`, ...)
+WRITE = re.compile(rb"\s*(?:" + _ASSIGNMENT + rb")")
+_WRITTEN = re.compile(rb"\s*(?:" + _ASSIGNMENT + rb"|\(|`)")
 _READ = re.compile(rb"\s*\??\.\s*(" + _ID + rb")")
 _ASSIGNED = re.compile(rb"\s*=(?![=>])")
 #: a read of the whole: `Object.values(X)`, which lists its members and changes none
@@ -84,12 +87,7 @@ class _Constants:
             for offset, name in item[3]:
                 if name in self.declared:
                     self.declared[name].append((position, offset))
-        texts = {name_text(name): name for name in wanted}
-        self.readers: dict[bytes, list[int]] = {name: [] for name in wanted}
-        for at, listed in enumerate(references.items):
-            if not texts.keys().isdisjoint(listed.references):
-                for text in texts.keys() & set(listed.references):
-                    self.readers[texts[text]].append(at)
+        self.readers = readers_of(references, wanted)
         self.items = len(references.items)
         self._members: dict[bytes, _Members | None] = {}
 
@@ -97,8 +95,7 @@ class _Constants:
         if test.compared is None or test.compared.count(".") != 1:
             return test
         name, _, member = (part.encode() for part in test.compared.partition("."))
-        here = bisect.bisect_right(self.starts, at) - 1
-        if here < 0 or at >= self.raw[here][1] or (here, name) in self.shadowed:
+        if not top_level_at(self.starts, self.raw, self.shadowed, name, at):
             return test  # `X` may be a local here
         if name not in self._members:
             self._members[name] = self._read(name)
@@ -166,6 +163,17 @@ class _Constants:
             return None, inner
         parameter = head.group(1) or head.group(2) or head.group(3)
         return _enum_members(source[opening + 1:close], parameter), inner
+
+
+def readers_of(references: UnitReferences, names: Iterable[bytes]) -> dict[bytes, list[int]]:
+    """By name, the positions of the items that reference it, in one pass over the items."""
+    texts = {name_text(name): name for name in names}
+    out: dict[bytes, list[int]] = {name: [] for name in texts.values()}
+    for at, item in enumerate(references.items):
+        if not texts.keys().isdisjoint(item.references):
+            for text in texts.keys() & set(item.references):
+                out[texts[text]].append(at)
+    return out
 
 
 def a_word(source: bytes, at: int, stop: int) -> bool:

@@ -416,6 +416,14 @@ def declared_once(raw: Sequence[tuple[int, int, object, tuple[tuple[int, bytes],
     return {name: position for name, position in seen.items() if position >= 0}
 
 
+def top_level_at(starts: Sequence[int], raw: Sequence[tuple[int, int, object, object]],
+                 shadowed: frozenset[tuple[int, bytes]], name: bytes, at: int) -> bool:
+    """Whether `name`, written at `at` (`starts`: the items' starts), is the top-level binding there:
+    `at` lies in an item, and no local of that name in the item may be meant (`shadowed`)."""
+    here = bisect.bisect_right(starts, at) - 1
+    return here >= 0 and at < raw[here][1] and (here, name) not in shadowed
+
+
 def _function_of(node: Node) -> Node | None:
     """The function an item is: a function declaration, or a `const` declarator's function value."""
     if node.type == "function_declaration":
