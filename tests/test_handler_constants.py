@@ -29,6 +29,11 @@ DEFINITIONS = (
     'Far={A:"a"};keep(Far);'  # passed on, which may change it: unresolved
     'Arg={A:"a"};const all=new Set(Object.values(Arg));'  # listed: still read only
     'Sh={A:"a"};'  # a local of its name below: that function's own
+    # names of one literal: a `const`; a `var` given once, where declared or later; written again,
+    # looped over, destructured into, given between commas: unresolved
+    'const NF="ENOENT";var BZ="EBUSY",LT,CH="a",LP="b",DS="c",PS="d",PR="e",SENT=Error("s");'
+    "function init(){LT=42}function touch(){CH=\"z\"}function walk(a){for(LP of a);}function pick(a){[DS]=a}"
+    "function pass(){h(PS,1);h(1,PR,1)}for(var FV of[1]);FV=\"f\";"
 )
 
 #: (condition, the first branch's tests as (field, op, value, compared)); each case a function of its own
@@ -51,15 +56,28 @@ CASES = [
     ("e.message===Sjn.Deep.NO_PROJECT", [("message", "===", None, "Sjn.Deep.NO_PROJECT")]),
     ("e.code===t.code", [("code", "===", None, "t.code")]),  # a parameter's field
     ("e.code===Sh.A", [("code", "===", "a", "Sh.A")]),
+    ("e.code===NF", [("code", "===", "ENOENT", "NF")]),
+    ("BZ===e.code", [("code", "===", "EBUSY", "BZ")]),
+    ("e.code===LT", [("code", "===", 42, "LT")]),
+    ("e.code===CH", [("code", "===", None, "CH")]),
+    ("e.code===LP", [("code", "===", None, "LP")]),
+    ("e.code===DS", [("code", "===", None, "DS")]),
+    ("e.code===PS", [("code", "===", "d", "PS")]),
+    ("e.code===PR", [("code", "===", None, "PR")]),
+    ("e.code===FV", [("code", "===", None, "FV")]),
+    ("e===SENT", [(None, "===", None, "SENT")]),  # a sentinel error: the caught value is it
+    ("e.code===t", [("code", "===", None, "t")]),  # a parameter
 ]
 #: a local of the name: where the scope walk says it may be the local, unresolved; elsewhere the
 #: top-level constant still is
 SHADOWED = "function shadowed(Sh){try{g(Sh.A)}catch(e){if(e.code===Sh.A)return 1;throw e}}"
+SHADOWED_NAME = "function shadowedName(NF){try{g(NF)}catch(e){if(e.code===NF)return 1;throw e}}"
 #: a `switch` on the field whose cases are named constants and literals
 SWITCH = ("function sw(t){try{g()}catch(e){switch(e.code){case yc.MethodNotFound:return 1;case \"E\":return 2;"
           "case grpc.status.NOT_FOUND:return 3;default:throw e}}}")
 #: not a constant: no split
-NOT_CONSTANTS = ["e.code===e.other", "e.code===this.code", "e.code===f().code", "e.code===yc?.MethodNotFound"]
+NOT_CONSTANTS = ["e.code===e.other", "e.code===this.code", "e.code===f().code", "e.code===yc?.MethodNotFound",
+                 "e.code===e"]
 
 
 def _bundle() -> str:
@@ -67,7 +85,7 @@ def _bundle() -> str:
              for at, (condition, _) in enumerate(CASES)]
     others = [f"function n{at}(t){{try{{g()}}catch(e){{if({condition})return 1;throw e}}}}"
               for at, condition in enumerate(NOT_CONSTANTS)]
-    return DEFINITIONS + "\n" + "\n".join([*cases, SHADOWED, *others, SWITCH]) + "\n"
+    return DEFINITIONS + "\n" + "\n".join([*cases, SHADOWED, SHADOWED_NAME, *others, SWITCH]) + "\n"
 
 
 @pytest.fixture(scope="module")
@@ -96,11 +114,13 @@ def test_a_test_against_a_named_constant_splits_with_its_value(handlers: list[di
 def test_a_parameter_of_the_constants_name_is_not_the_constant(handlers: list[dict[str, object]]) -> None:
     branches = handlers[len(CASES)]["branches"]
     assert [_tests(b) for b in branches] == [[("code", "===", None, "Sh.A")], None]  # type: ignore[union-attr]
+    branches = handlers[len(CASES) + 1]["branches"]
+    assert [_tests(b) for b in branches] == [[("code", "===", None, "NF")], None]  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("at", range(len(NOT_CONSTANTS)), ids=NOT_CONSTANTS)
 def test_what_is_no_named_constant_does_not_split(handlers: list[dict[str, object]], at: int) -> None:
-    branches = handlers[len(CASES) + 1 + at]["branches"]
+    branches = handlers[len(CASES) + 2 + at]["branches"]
     assert [_tests(b) for b in branches] == [None]  # type: ignore[union-attr]
 
 
@@ -118,6 +138,7 @@ def test_the_unit_read_in_slices_resolves_alike_and_the_pages_show_both(tmp_path
     tests = "".join(p.read_text() for p in sorted((tmp_path / "whole" / "index").glob("flow-tests-*.md")))
     assert "| e.code === yc.MethodNotFound (-32601) |" in tests
     assert "| e.code === Mut.A |" in tests
+    assert "| e.code === NF (\"ENOENT\") |" in tests
     first = json.loads((tmp_path / "whole" / "handlers.jsonl").read_text().splitlines()[0])
     explained = run("explain", tmp_path / "whole", first["id"])
     assert explained.returncode == 0, explained.stderr

@@ -336,6 +336,10 @@ def _comparison(node: Node, caught: Caught) -> BranchTest | None:
     return _through(left, right, op, caught)
 
 
+#: names that read no constant of the program's
+_NOT_CONSTANTS = frozenset({"undefined", "NaN", "Infinity", "arguments"})
+
+
 def named_constant(node: Node, caught: Caught) -> str | None:
     """A name's member as written (`yc.MethodNotFound`, `errors.codes.EPIPE`): what a test compares a
     field with when the build kept a named constant; not a read of the caught value, `this`'s or a call's."""
@@ -346,7 +350,7 @@ def named_constant(node: Node, caught: Caught) -> str | None:
                 or node.child(1).type != ".":
             return None
         node, parts = inner, parts + 1
-    if not parts or node.type != "identifier" or caught(node):
+    if node.type != "identifier" or caught(node) or (not parts and text(node) in _NOT_CONSTANTS):
         return None
     return text(whole)
 

@@ -46,6 +46,20 @@ _ASSIGNED = re.compile(rb"\s*=(?![=>])")
 #: a read of the whole: `Object.values(X)`, which lists its members and changes none
 _LISTED = re.compile(rb"Object\s*\.\s*(?:values|keys|entries)\s*\(\s*$")
 _CLOSED = re.compile(rb"\s*\)")
+#: an item that declares constants: `const a = 1, b = 2`
+_CONST = re.compile(rb"const(?![\w$])")
+#: what may follow a name that is only read: a closing parenthesis or statement end, `?:`, a member,
+#: an operator (`=` only as `==`, `===`), but not `,`, `]` or `}`, which a pattern that writes it may hold
+_PLAIN_READ = re.compile(rb"\s*(?:[);?:.&|<>+\-*/%^]|[=!]==?|$)")
+#: what may come right before a name that is only read, whatever follows it (`f(X, 1)`, `() => X,`
+#: `a = X,`), unlike `[`, `{`, `,`, `:` or `...`, which a pattern that writes it may hold
+_READ_AFTER = frozenset(bytes([b]) for b in b"(=?&|!+-*/%<>^~")
+#: after a name that may be written whatever comes before it: `(X) = 1`, `for (X of a)`, `for (X in o)`
+_TARGET = re.compile(rb"\s*\)\s*=(?![=>])|\s+(?:of|in)(?![\w$])")
+#: after a name declared without a value: `var X,`, `let X;`
+_BARE = re.compile(rb"\s*(?:[,;]|$)")
+#: a literal a name is given, ending its expression
+_GIVEN = re.compile(rb"\s*=\s*(" + _LITERAL + rb")\s*(?:[,;)}\n]|$)")
 #: how far before its argument an enum's function may start
 _ENUM_BYTES = 64 << 10
 
@@ -57,7 +71,7 @@ def with_constants(handlers: list[HandlerFacts], source: bytes, raw: Sequence[Ro
                    references: UnitReferences) -> list[HandlerFacts]:
     """The handlers, each test against a named constant `X.P` given the literal it holds."""
     wanted = {t.compared.partition(".")[0].encode() for h in handlers for b in h.branches if b.test is not None
-              for t in (b.test, *b.test.also) if t.compared is not None and t.compared.count(".") == 1}
+              for t in (b.test, *b.test.also) if t.compared is not None and t.compared.count(".") <= 1}
     if not wanted:
         return handlers
     constants = _Constants(source, raw, references, wanted)
@@ -90,17 +104,61 @@ class _Constants:
         self.readers = readers_of(references, wanted)
         self.items = len(references.items)
         self._members: dict[bytes, _Members | None] = {}
+        self._values: dict[bytes, Value | None] = {}
 
     def resolved(self, test: BranchTest, at: int) -> BranchTest:
-        if test.compared is None or test.compared.count(".") != 1:
+        if test.compared is None or test.compared.count(".") > 1:
             return test
         name, _, member = (part.encode() for part in test.compared.partition("."))
         if not top_level_at(self.starts, self.raw, self.shadowed, name, at):
             return test  # `X` may be a local here
-        if name not in self._members:
-            self._members[name] = self._read(name)
-        value = (self._members[name] or {}).get(member)
+        if not member:
+            if name not in self._values:
+                self._values[name] = self._value(name)
+            value = self._values[name]
+        else:
+            if name not in self._members:
+                self._members[name] = self._read(name)
+            value = (self._members[name] or {}).get(member)
         return replace(test, value=value) if value is not None else test
+
+    def _value(self, name: bytes) -> Value | None:
+        """The literal a top-level name holds: given once (`const X = "a"`, or `var X` then `X = "a"`
+        once), and, unless a `const` declares it, every other occurrence of it, in the items that
+        declare or reference it, a read that no pattern or operator may write through."""
+        declared = self.declared.get(name, [])
+        if len(declared) != 1 or len(self.raw) != self.items:
+            return None
+        position, offset = declared[0]
+        source = self.source
+        stop = offset + len(name)
+        if _ASSIGNED.match(source, stop) is not None and _CONST.match(source, self.raw[position][0]) is not None:
+            return _literal_at(source, stop)  # a `const` is never written again
+        positions = sorted({position, *self.readers.get(name, ())})
+        if any((at, name) in self.shadowed for at in positions):
+            return None
+        found: Value | None = None
+        for at_item in positions:
+            start, end = self.raw[at_item][0], self.raw[at_item][1]
+            at = source.find(name, start, end)
+            while at >= 0:
+                after = at + len(name)
+                if not a_word(source, at, after):
+                    pass
+                elif at == offset and _ASSIGNED.match(source, after) is None:
+                    if _BARE.match(source, after) is None:
+                        return None  # `var [X] = a`, `for (var X of a)`
+                elif _ASSIGNED.match(source, after) is not None:
+                    value = _literal_at(source, after)
+                    if value is None or found is not None:
+                        return None
+                    found = value
+                elif self._written(at, after) or _TARGET.match(source, after) is not None or (
+                        _PLAIN_READ.match(source, after) is None
+                        and source[max(start, at - 8):at].rstrip()[-1:] not in _READ_AFTER):
+                    return None  # `X++`, `[X] = a`, `{a: X} = o`, `for (X of a)`: written, or may be
+                at = source.find(name, after, end)
+        return found
 
     def _read(self, name: bytes) -> _Members | None:
         """The members `name` is given, when one definition gives them and every other occurrence,
@@ -222,3 +280,13 @@ def _add(members: _Members, key: bytes, written: bytes) -> None:
     value: Value = written[1:-1].decode("utf-8", "replace") if written[:1] in b"\"'" \
         else float(written) if b"." in written else int(written)
     members[key] = None if key in members else value
+
+
+def _literal_at(source: bytes, stop: int) -> Value | None:
+    """The literal given right after a name ending at `stop` (`X = "a"`), when it is the whole value."""
+    given = _GIVEN.match(source, stop)
+    if given is None:
+        return None
+    written = given.group(1)
+    return written[1:-1].decode("utf-8", "replace") if written[:1] in b"\"'" \
+        else float(written) if b"." in written else int(written)
