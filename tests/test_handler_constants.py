@@ -1,9 +1,11 @@
 """A test against a named constant (docs/reference.md, "A named constant"): `e.code ===
-yc.MethodNotFound` splits, `compared` the member as written, `value` the literal it holds when
-the name is given its members once (a TypeScript enum as TypeScript, esbuild and Bun write it,
-an object literal of literals) and every other occurrence of it reads a member, else null. The
-shapes are copied from real bundles (claude-code 2.1.235's MCP SDK, MSAL). The unit read in
-slices gives the same outputs as read whole."""
+yc.MethodNotFound` and `e.code === NOT_FOUND` split, `compared` the name or member as written,
+`value` the literal it holds when the name is given its members once (a TypeScript enum as
+TypeScript, esbuild and Bun write it, an object literal of literals or of tables, a namespace's
+getters) and every other occurrence of it reads a member, or, for a name alone, when a `const` or
+one assignment gives it a literal and nothing may write it again; else null. The shapes are copied
+from real bundles (claude-code 2.1.235's MCP SDK, MSAL). The unit read in slices gives the same
+outputs as read whole."""
 
 from __future__ import annotations
 
@@ -29,11 +31,17 @@ DEFINITIONS = (
     'Far={A:"a"};keep(Far);'  # passed on, which may change it: unresolved
     'Arg={A:"a"};const all=new Set(Object.values(Arg));'  # listed: still read only
     'Sh={A:"a"};'  # a local of its name below: that function's own
-    # names of one literal: a `const`; a `var` given once, where declared or later; written again,
-    # looped over, destructured into, given between commas: unresolved
-    'const NF="ENOENT";var BZ="EBUSY",LT,CH="a",LP="b",DS="c",PS="d",PR="e",SENT=Error("s");'
+    # names of one literal: a `const`; a `var` given once, where declared or later, read in calls,
+    # tables and keys; written again, looped over, destructured into: unresolved
+    'const NF="ENOENT";var BZ="EBUSY",LT,CH="a",LP="b",DS="c",PS="d",PR="e",PK="k",PO="o",PF="f",SENT=Error("s");'
     "function init(){LT=42}function touch(){CH=\"z\"}function walk(a){for(LP of a);}function pick(a){[DS]=a}"
     "function pass(){h(PS,1);h(1,PR,1)}for(var FV of[1]);FV=\"f\";"
+    "var PT={[PK]:\"m\",t:{code:PK,d:PT[PK]}};function po(o){({k:PO}=o)}function pf(m){for([k,PF]of m);}"
+    # tables of tables (MSAL's error codes): read through; one handed on, or one of whose members is
+    # written, unresolved
+    'var Tb,Th,Tw,Tt={a:{code:"x"}};Tb={noServer:{code:"no_server",desc:"No server"},"other":{code:"o"}};'
+    'Th={a:{code:"x"},b:{code:"y"}};keep(Th.a);Tw={a:{code:"x"}};Tw.a.code="z";'
+    "function m(){return Tb.noServer.desc+Tb.other.code.length}"
 )
 
 #: (condition, the first branch's tests as (field, op, value, compared)); each case a function of its own
@@ -63,10 +71,19 @@ CASES = [
     ("e.code===LP", [("code", "===", None, "LP")]),
     ("e.code===DS", [("code", "===", None, "DS")]),
     ("e.code===PS", [("code", "===", "d", "PS")]),
-    ("e.code===PR", [("code", "===", None, "PR")]),
+    ("e.code===PR", [("code", "===", "e", "PR")]),
+    ("e.code===PK", [("code", "===", "k", "PK")]),
+    ("e.code===PO", [("code", "===", None, "PO")]),
+    ("e.code===PF", [("code", "===", None, "PF")]),
     ("e.code===FV", [("code", "===", None, "FV")]),
     ("e===SENT", [(None, "===", None, "SENT")]),  # a sentinel error: the caught value is it
     ("e.code===t", [("code", "===", None, "t")]),  # a parameter
+    ("e.errorCode===Tb.noServer.code", [("errorCode", "===", "no_server", "Tb.noServer.code")]),
+    ("e.errorCode!==Tb.other.code", [("errorCode", "!==", "o", "Tb.other.code")]),
+    ("e.code===Tt.a", [("code", "===", None, "Tt.a")]),  # a table, not a literal
+    ("e.code===Th.a.code", [("code", "===", None, "Th.a.code")]),
+    ("e.code===Th.b.code", [("code", "===", "y", "Th.b.code")]),
+    ("e.code===Tw.a.code", [("code", "===", None, "Tw.a.code")]),
 ]
 #: a local of the name: where the scope walk says it may be the local, unresolved; elsewhere the
 #: top-level constant still is
@@ -143,3 +160,40 @@ def test_the_unit_read_in_slices_resolves_alike_and_the_pages_show_both(tmp_path
     explained = run("explain", tmp_path / "whole", first["id"])
     assert explained.returncode == 0, explained.stderr
     assert "e.code === yc.MethodNotFound (-32601)" in explained.stdout
+
+
+#: esbuild's and Bun's namespace objects: `var X = {}; __export(X, {A: () => a})`, a getter per member
+NAMESPACES = (
+    "var __defProp=Object.defineProperty;"
+    "var _t=(e,t)=>{for(var r in t)__defProp(e,r,{get:t[r],enumerable:!0,configurable:!0})};"
+    'var mgt="auth_time_not_found",trr="token_refresh_required",cst="c",LL={Error:0,Info:1};'
+    "var IM={};_t(IM,{authTimeNotFound:()=>mgt,tokenRefreshRequired:()=>trr});"
+    "var Cke={};_t(Cke,{ClientAuthErrorCodes:()=>IM,LogLevel:()=>LL});"
+    "var HN={};_t(HN,{a:()=>mgt});keep(HN);"  # handed on whole
+    "var IN={};_t(IN,{x:()=>mgt});var HO={};_t(HO,{inner:()=>IN});keep(HO.inner);"  # re-exported, handed on
+    "var IW={};_t(IW,{a:()=>mgt});IW.a=\"z\";"  # written through its setter
+    "var NH={};other(NH,{a:()=>mgt});"  # not an export helper
+    "var CW={};_t(CW,{a:()=>cst});cst=\"d\";"  # its getter's name given twice
+    "function use(){return Cke.LogLevel.Error+Cke.ClientAuthErrorCodes.authTimeNotFound+IN.x}\n"
+)
+NAMESPACE_CASES = [
+    ("e.errorCode===IM.tokenRefreshRequired", "token_refresh_required"),
+    ("e.errorCode===Cke.ClientAuthErrorCodes.authTimeNotFound", "auth_time_not_found"),
+    ("e.level===Cke.LogLevel.Info", 1),
+    ("e.errorCode===HN.a", None),
+    ("e.errorCode===IN.x", None),
+    ("e.errorCode===IW.a", None),
+    ("e.errorCode===NH.a", None),
+    ("e.errorCode===CW.a", None),
+]
+
+
+def test_a_namespace_objects_getters_give_its_constants(tmp_path: Path) -> None:
+    cases = [f"function n{at}(t){{try{{g()}}catch(e){{if({condition})return {at};throw e}}}}"
+             for at, (condition, _) in enumerate(NAMESPACE_CASES)]
+    bundle = tmp_path / "namespaces.js"
+    bundle.write_text(NAMESPACES + "\n".join(cases) + "\n")
+    scanned_whole_and_in_slices(bundle, tmp_path, 4)
+    records = [json.loads(line) for line in (tmp_path / "whole" / "handlers.jsonl").read_text().splitlines()]
+    found = [(r["branches"][0]["test"]["compared"], r["branches"][0]["test"]["value"]) for r in records]
+    assert found == [(condition.partition("===")[2], value) for condition, value in NAMESPACE_CASES]

@@ -123,7 +123,7 @@ def _whole_tree(
     called = called_sources(source, items.raw, references.shadowed, facts, blocks)
     mark("extract: sources through calls found")
     handlers = with_constants(with_reads(handlers, source, items.raw, references.shadowed), source, items.raw,
-                              references)
+                              references, modules.helpers)
     handlers = with_empty_callees(handlers, source, items.raw, references)
     mark("extract: what helpers test read")
     return _unit_facts(unit, place, modules, [(kind, node.start_byte) for node, kind in sites], choice, shadowed,
@@ -146,7 +146,8 @@ def _from_halves(unit: Unit, place: UnitPlace, label: str, halves: SlicedHalves)
     budget.spend(made.visits)  # the handlers', after the sites' as on the whole tree
     handlers = with_reads(made.records(unit.name, lambda offsets: _columns(source, offsets)), source,
                           halves.references.rows, halves.references.references.shadowed)
-    handlers = with_constants(handlers, source, halves.references.rows, halves.references.references)
+    handlers = with_constants(handlers, source, halves.references.rows, halves.references.references,
+                              halves.modules.helpers)
     handlers = with_empty_callees(handlers, source, halves.references.rows, halves.references.references)
     mark(f"extract: {len(sites)} callsites, {len(handlers)} handlers merged from slices")
     return _unit_facts(unit, place, halves.modules, sites, halves.sites.choice, halves.sites.shadowed,
