@@ -211,12 +211,11 @@ def _record(
 
 
 def _handlers(units: list[UnitFacts], places: dict[tuple[str, int], tuple[int, Readable]], modules: BundleModules,
-              callsites: list[Callsite]) -> list[Handler] | None:
+              callsites: list[Callsite]) -> list[Handler]:
     """Every handler's record, with the error callsites it catches directly and the ids and
-    levels of the callsites its branches link (only inventoried ones)."""
+    levels of the callsites its branches link (only inventoried ones). Both frontends look for
+    handlers: a Python scan none of whose units parse has none, and writes an empty handlers.jsonl."""
     found = [(u.unit.name, handlers) for u in units if (handlers := u.extra(HANDLERS)) is not None]
-    if not found:
-        return None
     located = [(name, h) for name, handlers in found for h in handlers.handlers]
     fingerprints, copies = handler_identities([h.identity for _, h in located])
     records = {(r.unit, r.offset, r.kind): r for r in callsites}

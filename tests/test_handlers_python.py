@@ -576,3 +576,20 @@ def test_the_error_sink_is_reported_and_set_exception_rejects(by_case: dict[str,
     (sink,) = json.loads((scanned / SUMMARY).read_text())["handlers"]["sinks"]
     assert sink["name"] == "called.helpers.report_failure" and sink["unit"] == "called/helpers.py"
     assert sink["calls"] == 3 and sink["declaration"]["kind"] == "function"
+
+
+def test_a_tree_none_of_whose_units_parse_writes_no_handler_and_says_so(tmp_path: Path) -> None:
+    """Python 2 code parses nowhere: the scan writes an empty handlers.jsonl, as for any Python scan
+    (explain and sarif --flow read it), and its line says how many units did not parse."""
+    tree = write_tree(tmp_path / "py2", {"pkg/__init__.py": "", "pkg/a.py": 'print "x"\nraise ValueError, "y"\n'})
+    out = tmp_path / "out"
+    result = run("scan", tree, "--out", out)
+    assert result.returncode == 0, result.stderr
+    assert "(1 of 2 units did not parse: the summary's loggers[].parseError)" in result.stdout + result.stderr
+    assert (out / "handlers.jsonl").read_bytes() == b""
+    summary = json.loads((out / SUMMARY).read_text())
+    assert summary["handlers"]["count"] == 0
+    flow = run("sarif", out, "--flow", "--out", tmp_path / "flow.sarif")
+    assert flow.returncode == 0, flow.stderr
+    parsed = run("scan", write_tree(tmp_path / "py3", {"a.py": "raise ValueError('y')\n"}), "--out", tmp_path / "o3")
+    assert "did not parse" not in parsed.stdout + parsed.stderr

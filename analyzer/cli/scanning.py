@@ -229,4 +229,15 @@ def _scanned(result: ScanResult, out: Path, files: dict[str, bytes]) -> str:
     loggers = ", ".join(dict.fromkeys(u.logger.name for u in result.units if u.logger.name is not None))
     found = f"logger: {loggers}" if loggers else "no diagnostic logger found"
     return (f"erratlas: {result.bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
-            f"({found}), {len(result.classes)} error classes; {owners_line(files)} -> {out}")
+            f"({found}), {len(result.classes)} error classes{_unparsed(result)}; {owners_line(files)} -> {out}")
+
+
+def _unparsed(result: ScanResult) -> str:
+    """How many Python units did not parse, when any did not: each is an error region whose callsites
+    and handlers are not read, which a scan that found nothing must not hide."""
+    from analyzer.facts import PACKAGE_MODULE
+
+    unparsed = sum(1 for u in result.units if (m := u.extra(PACKAGE_MODULE)) is not None and m.parse_error is not None)
+    if not unparsed:
+        return ""
+    return f" ({unparsed} of {len(result.units)} units did not parse: the summary's loggers[].parseError)"
