@@ -197,3 +197,22 @@ def test_a_namespace_objects_getters_give_its_constants(tmp_path: Path) -> None:
     records = [json.loads(line) for line in (tmp_path / "whole" / "handlers.jsonl").read_text().splitlines()]
     found = [(r["branches"][0]["test"]["compared"], r["branches"][0]["test"]["value"]) for r in records]
     assert found == [(condition.partition("===")[2], value) for condition, value in NAMESPACE_CASES]
+
+
+def test_hostile_namespaces_and_reads_are_bounded(tmp_path: Path) -> None:
+    """A chain of namespaces each re-exporting the last, a name read 20,000 times between commas and
+    a namespace of 30,000 getters: read within the unit's budgets (docs/reference.md, "A named
+    constant"), what is past them unknown, never a recursion or a quadratic walk."""
+    chain = [f"var N{at}={{}};_t(N{at},{{a:()=>N{at - 1}}});" for at in range(1, 400)]
+    bundle = tmp_path / "hostile.js"
+    bundle.write_text(
+        NAMESPACES + 'var v="x";var N0={};_t(N0,{a:()=>v});' + "".join(chain)
+        + "h(" + ",".join(["1,v"] * 20000) + ");"
+        + "var W={};_t(W,{" + ",".join(f"k{at}:()=>mgt" for at in range(30000)) + "});"
+        + "function f(t){try{g()}catch(e){if(e.code===N399.a.a)return 1;if(e.code===v)return 2;"
+        "if(e.code===W.k5)return 3;if(e.code===N1.a.a)return 4;throw e}}\n")
+    scan(bundle, tmp_path / "out")
+    handlers = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    tests = [(b["test"]["compared"], b["test"]["value"]) for b in handlers[-1]["branches"] if b["test"] is not None]
+    # past the depth and the bytes read for brackets: unknown; a namespace of many getters: read
+    assert tests == [("N399.a.a", None), ("v", None), ("W.k5", "auth_time_not_found"), ("N1.a.a", None)]

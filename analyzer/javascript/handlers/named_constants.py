@@ -141,12 +141,27 @@ class _Constants:
         self._all_declared: dict[bytes, list[tuple[int, int]]] | None = None
         #: the names the namespaces read so far give by their getters, whose readers are not known yet
         self._pending: set[bytes] = set()
+        #: the work left for hostile input: passes over the items for names met through getters, and
+        #: bytes read after names for the brackets around them; past it, what is left is unknown
+        self._passes, self._pattern_bytes = _MOST_PASSES, _MOST_PATTERN_BYTES
+        self._depth = 0
+
+    def _in_pattern(self, at: int, end: int) -> bool | None:
+        """`_in_pattern` within the unit's budget of bytes read so (None once it is spent)."""
+        if self._pattern_bytes <= 0:
+            return None
+        self._pattern_bytes -= min(end - at, _PATTERN_BYTES)
+        return _in_pattern(self.source, at, end)
 
     def _known(self, name: bytes) -> None:
         """The declarations and readers of a name met only through a namespace's getter (with those
         of every getter's name met so far: one pass over the items for them all)."""
         if name in self.declared:
             return
+        if self._passes <= 0:
+            self.declared[name] = []  # declared nowhere as far as the budget goes: unknown
+            return
+        self._passes -= 1
         if self._all_declared is None:
             self._all_declared = {}
             for position, item in enumerate(self.raw):
@@ -161,8 +176,11 @@ class _Constants:
     def members_of(self, name: bytes) -> _Members | None:
         if name not in self._members:
             self._members[name] = None  # while it is read: a namespace that holds itself is unknown
-            self._known(name)
-            self._members[name] = self._read(name)
+            if self._depth < _MOST_DEPTH:  # namespaces re-exported by namespaces, a few deep
+                self._depth += 1
+                self._known(name)
+                self._members[name] = self._read(name)
+                self._depth -= 1
         return self._members[name]
 
     def value_of(self, name: bytes) -> Value | None:
@@ -226,7 +244,7 @@ class _Constants:
                 elif self._written(at, after) or _TARGET.match(source, after) is not None or (
                         _PLAIN_READ.match(source, after) is None
                         and source[max(start, at - 8):at].rstrip()[-1:] not in _READ_AFTER
-                        and _in_pattern(source, after, end) is not False):
+                        and self._in_pattern(after, end) is not False):
                     return None  # `X++`, `[X] = a`, `{a: X} = o`, `for (X of a)`: written, or may be
                 at = source.find(name, after, end)
         return found
@@ -241,7 +259,7 @@ class _Constants:
         if any((position, name) in self.shadowed for position in positions):
             return None
         found: _Members | None = None
-        skip = -1
+        skip, reexports = -1, 0
         whole: set[bytes] = set()  # members read themselves (`f(X.P)`), not one of theirs
         for position in positions:
             start, end = self.raw[position][0], self.raw[position][1]
@@ -262,8 +280,8 @@ class _Constants:
                 elif _CLOSED.match(self.source, stop) is not None \
                         and _LISTED.search(self.source, max(start, at - 32), at) is not None:
                     pass
-                elif self._reexported(name, at, start):
-                    pass
+                elif reexports < _MOST_REEXPORTS and self._reexported(name, at, start):
+                    reexports += 1
                 else:
                     members, skip = self._definition(name, at, stop, start)
                     if members is None or found is not None:
@@ -426,6 +444,9 @@ def _literal_at(source: bytes, stop: int) -> Value | None:
 
 #: how far after a name `_in_pattern` looks for the brackets around it to close
 _PATTERN_BYTES = 4096
+#: a unit's budget for `_in_pattern` (bytes) and for names met through getters (passes over the items);
+#: how many namespaces may give a namespace by their getters, and how deep such namespaces are read
+_MOST_PATTERN_BYTES, _MOST_PASSES, _MOST_REEXPORTS, _MOST_DEPTH = 4 << 20, 64, 16, 8
 _OPENING, _CLOSING, _QUOTES = frozenset(b"([{"), frozenset(b")]}"), frozenset(b"\"'")
 
 
