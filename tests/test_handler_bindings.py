@@ -11,7 +11,9 @@ caught value, as a test of that field; a local declared as a `?:` one of whose a
 value, thrown, as each arm; an arrow's expression body, split as a `return` of it; an `if (cb(e),
 t)` split on `t`, the call on every branch; a `?:` whose test alone reads the caught value, which
 holds neither it nor anything read from it; a local built up with `+=` from it; a local given a
-local that is the caught value on one path, thrown. Driven through `erratlas scan` on
+local that is the caught value on one path, thrown; terser's `!function (e) {...}(e)` statement, its
+`new (load().URL)(...)`, and its temporary `var c` beside a block's own `const c`, assigned inside
+another local's declaration. Driven through `erratlas scan` on
 fixtures/flow/src/bindings.js and its esbuild and terser builds: the same dispositions each way
 (the builds keep the shapes)."""
 
@@ -93,6 +95,14 @@ CASES = [
     # arangojs' connection: `error = cause` (terser: `c = x instanceof N ? o : ...`), `cause` the caught value or
     # a new error: thrown, the caught value on one path (a rethrow), new errors on the others
     ("localGivenALocalThatIsEither", [["rethrow", "wrap/partial"]]),
+    # @expo/cli's xcrun as terser writes it: `!function (e) {...}(e)` as a statement gives the function the
+    # caught value (a `swallow` before: the negation's operand was not read as discarded)
+    ("negatedFunctionGivenIt", [["callback"]]),
+    # @expo/cli's coerceUrl as terser writes it: `new (load().URL)(...)` makes no error (a `wrap` before)
+    ("newOfAClassInParentheses", [["return-value"]]),
+    # @sveltejs/kit's dev server as terser writes it: `var c`, a temporary beside a block's own `const c`, is no
+    # store, and `(c = e)` inside the declaration of `error` makes it the caught value's (`fix(error)`)
+    ("temporaryBesideABlockConstant", [["log+console.error", "callback"]]),
 ]
 #: the tests of the cases whose branches test a name destructured from the caught value, split an
 #: arrow's expression body, or split on the last member of an `if`'s `(a, b)` condition

@@ -18,7 +18,8 @@ conjunct that tests something else does not split. `typeof e.code === "string"` 
 `!==` a `!typeof` one, and so is `e.code !== undefined` (`"undefined"`; `!= undefined` is `!= null`, as
 minifiers write it). A call given the caught value, or a field of it, alone is a `predicate` test (`isNotFound(e)`,
 `!RETRYABLE.has(e.code)`); one given more does not split. A loop that takes its next item before the `try`
-(`await it.next()`) walks items: no `retry`. Driven through `erratlas scan` on
+(`await it.next()`) walks items: no `retry`; a `for` variable that indexes only in the handler
+(what it frees on a failure) does not. Driven through `erratlas scan` on
 fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
 `if`; both fold `const response = e.response` into the test)."""
 
@@ -124,6 +125,8 @@ CASES = [
     # `const {value, done} = await iterator.next()` before the try: a failure moves on, no retry
     ("aLoopThatTakesTheNextItem", [(None, ["log"])]),
     ("aLoopThatMakesItsAttemptsEachTurn", [(None, ["log", "retry"])]),
+    # the loop's variable indexes only in the handler (what it frees): each turn tries the same write, a retry
+    ("aLoopWhoseHandlerPicksWhatToFree", [(None, ["rethrow", "retry"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

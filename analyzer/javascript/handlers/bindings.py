@@ -20,6 +20,8 @@ DECLARABLE = frozenset({"identifier", "shorthand_property_identifier_pattern"})
 #: `.e`, a private name `#e`, an escape's tail) or right after it
 _PART = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$\\" + bytes(range(0x80, 0x100)))
 _NOT_BEFORE = _PART | frozenset(b".#")
+#: what names a binding where a word stands
+_REFERENCES = DECLARABLE | {"shorthand_property_identifier"}
 
 
 def _words(text: bytes, name: bytes, start: int, end: int) -> Iterator[int]:
@@ -172,7 +174,28 @@ def temporaries(handler: Node, chain: Sequence[Node], assignments: Iterable[Node
         seen += statement is not None and statement.is_named
         stepped = cursor.goto_previous_sibling()
     wanted = {written: left for written, left in lefts.items() if written in declared}
-    text, start = (function.text or b"") if wanted else b"", function.start_byte
+    text = (function.text or b"") if wanted else b""
     return {key(left) for written, left in wanted.items()
-            if all(handler.start_byte <= start + at < handler.end_byte or start + at == declared[written]
-                   for at in _words(text, written or b"", 0, len(text)))}
+            if not _used_elsewhere(function, text, written or b"", handler, declared[written])}
+
+
+def _used_elsewhere(function: Node, text: bytes, written: bytes, handler: Node, declared: int) -> bool:
+    """Whether the function's own binding `written` (its `var` at `declared`) is named in it outside
+    `handler`: a word that is no name (`o.c`, a string's) is not, nor one a nested scope declares again
+    (`try { const c = url() } catch (e) { ... (c = e) ... } var c`, @sveltejs/kit's dev server)."""
+    start, size, name = function.start_byte, len(written), written.decode("utf-8", "surrogateescape")
+    paths, shadows, named = Paths(function), [], []
+    for at in _words(text, written, 0, len(text)):
+        begin = start + at
+        if handler.start_byte <= begin < handler.end_byte or begin == declared:
+            continue
+        node = paths.find(begin, begin + size)
+        if node is None or node.start_byte != begin or node.end_byte != begin + size \
+                or node.type not in _REFERENCES:
+            continue
+        binding = declaration(name, node, function, paths.here()) if node.type in DECLARABLE else None
+        if binding is not None and binding.scope.id != function.id:
+            shadows.append((binding.scope.start_byte, binding.scope.end_byte))
+        else:
+            named.append(begin)
+    return any(not any(low <= at < high for low, high in shadows) for at in named)

@@ -242,7 +242,7 @@ class Body:
             walked.derived.update(destructured)
             walked.owned.update(destructured)
         held: dict[Key, set[Held]] = {}  # per local, what its declaration and assignments give it
-        for node in naming:  # aliases and local errors, in source order
+        for node in sorted(naming, key=lambda n: (n.end_byte, -n.start_byte)):  # aliases, local errors: as each ends
             if node.kind_id in _DECLARATOR_SYMBOLS:
                 self._declared(node, walked, held)
             else:
@@ -465,12 +465,12 @@ def _push_children(node: Node, symbol: int, consumed: int,
     if symbol not in _PASSING_SYMBOLS:  # most nodes: what they hold is neither discarded nor returned
         extend(zip(node.named_children, _NOT_CONSUMED))
         return
-    kind = node.type
-    children = node.named_children
+    kind, children = node.type, node.named_children
     if kind == "sequence_expression" and consumed == _THROWN:
         # `throw (report(e), e)`, `throw c ? e : (log(x), new Error(m))`: all but the last are discarded
         extend([(m, _CONSUMED) for m in children[:-1]] + [(m, _THROWN) for m in children[-1:]])
-    elif kind == "unary_expression" and operator_of(node) == "void":
+    elif kind == "unary_expression" and ((op := operator_of(node)) == "void" or (op == "!" and consumed == _CONSUMED
+                                         and (node.parent or node).type == "expression_statement")):  # `!f(e);` too
         extend((child, _CONSUMED) for child in children)
     elif kind in _PASS_POSITION:
         extend((child, consumed) for child in children)

@@ -35,7 +35,8 @@ def in_retry_loop(chain: list[Node]) -> bool:
     protected = chain[0].child_by_field_name("body")
     return protected is not None and (_leaves_loop(protected) or _left_after(chain[0], statement)
                                       or _sets_the_condition(holder, protected)) \
-        and not _walks_items(holder) and (same(statement, chain[0]) or not _takes_an_item(chain[0], statement))
+        and not _walks_items(holder, chain[0].child_by_field_name("handler")) \
+        and (same(statement, chain[0]) or not _takes_an_item(chain[0], statement))
 
 
 def _sets_the_condition(loop: Node, block: Node) -> bool:
@@ -143,10 +144,13 @@ def _takes_an_item(attempt: Node, body: Node) -> bool:
     return False
 
 
-def _walks_items(loop: Node) -> bool:
+def _walks_items(loop: Node, handler: Node | None) -> bool:
     """Whether a loop steps through items rather than attempts: its condition assigns or reads a
     `.length` or calls `.pop()`/`.shift()`/`.next()` (`while (x = stack.pop())`), or a `for`
-    loop's variable indexes something in its body (`a[i]`)."""
+    loop's variable indexes something in its body (`a[i]`) but in the `handler` of the try: what
+    the handler does on a failure does not change what is tried (@azure/msal-browser's `for (let
+    i = 0; i <= maxRetries; i++) { try { storage.setItem(k, v); break } catch (e) { ...;
+    this.removeAccessToken(keys[i]) } }` tries the same write each turn)."""
     condition = loop.child_by_field_name("condition")
     stack = [condition] if condition is not None else []
     while stack:
@@ -168,6 +172,8 @@ def _walks_items(loop: Node) -> bool:
     stack = [body] if body is not None else []
     while stack:
         node = stack.pop()
+        if handler is not None and same(node, handler):
+            continue
         if node.type == "subscript_expression":
             index = node.child_by_field_name("index")
             if index is not None and mentions(index, names):

@@ -30,7 +30,9 @@ _COMMENT_SYMBOLS = symbols_of(frozenset({"comment"}))
 
 def makes_no_error(constructor: Node | None) -> bool:
     """A built-in class of no error (`NOT_ERRORS`), by its name or as a module's member
-    (`new stream.PassThrough()`, @google-cloud/spanner's; `new this.Promise(...)`)."""
+    (`new stream.PassThrough()`, @google-cloud/spanner's; `new this.Promise(...)`), in parentheses
+    too (terser's `new (r().URL)(...)` of esbuild's `new (r()).URL(...)`)."""
+    constructor = without_parentheses(constructor) if constructor is not None else None
     name = constructor.child_by_field_name("property") if constructor is not None \
         and constructor.type == "member_expression" else constructor
     return name is not None and name.text in NOT_ERRORS
