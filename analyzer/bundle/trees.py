@@ -7,6 +7,7 @@ text (`portable_name`)."""
 from __future__ import annotations
 
 import gzip
+import lzma
 import os
 import re
 import stat
@@ -201,12 +202,17 @@ def _zip_members(path: Path, wanted: Wanted) -> list[Member]:
             try:
                 with archive.open(info) as handle:
                     data = handle.read(info.file_size + 1)
-            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
+            except _UNREADABLE_MEMBER as exc:  # a corrupt deflate, bzip2 or lzma stream too
                 raise InputError(path, f"member {info.filename!r}: cannot read: {exc}") from None
             if len(data) != info.file_size:
                 raise InputError(path, f"member {info.filename!r}: size differs from its header; refusing the archive")
             members.append(Member(name, data))
     return members
+
+
+#: what reading a zip member raises on a member it cannot give back (zipfile lets the codecs' own errors out)
+_UNREADABLE_MEMBER = (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, zlib.error,
+                      lzma.LZMAError)
 
 
 def _check_size(path: Path, member: str, size: int, compressed: int) -> None:

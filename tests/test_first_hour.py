@@ -1,0 +1,43 @@
+"""What a new user meets in the first hour, and hostile inputs to every verb: each is a clear
+one-line refusal (exit status 2, naming the file and the problem, nothing written) or a scan,
+never an internal error (docs/reference.md, "Exit statuses")."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import run
+
+PYTHON_SOURCE = b'def f():\n    raise ValueError("x")\n' * 40
+JS_SOURCE = b'function f(){throw new Error("x")}\n' * 40
+
+
+def refused(result: object, *words: str) -> None:
+    stderr = result.stderr  # type: ignore[attr-defined]
+    assert result.returncode == 2, (result.returncode, stderr)  # type: ignore[attr-defined]
+    assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr, stderr
+    for word in words:
+        assert word in stderr, stderr
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+@pytest.mark.parametrize(("archive", "member", "source"), [
+    ("pkg-1.0-py3-none-any.whl", "pkg/__init__.py", PYTHON_SOURCE),
+    ("app.zip", "app/index.js", JS_SOURCE),
+])
+def test_a_zip_member_whose_compressed_stream_is_corrupt_is_refused(tmp_path: Path, method: int, archive: str,
+                                                                   member: str, source: bytes) -> None:
+    """zipfile lets the codec's own error out of a corrupt deflate stream (zlib.error) and an lzma
+    one (LZMAError): the scan ended in an internal error; refused naming the archive and member."""
+    path = tmp_path / archive
+    with zipfile.ZipFile(path, "w", method) as written:
+        written.writestr(member, source)
+    data = bytearray(path.read_bytes())
+    start = data.index(member.encode()) + len(member)
+    for at in range(start + 20, start + 40):
+        data[at] ^= 0xA5
+    path.write_bytes(bytes(data))
+    refused(run("scan", path, "--out", tmp_path / "out"), archive, member, "cannot read")
+    assert not (tmp_path / "out").exists()
