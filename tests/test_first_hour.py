@@ -41,3 +41,34 @@ def test_a_zip_member_whose_compressed_stream_is_corrupt_is_refused(tmp_path: Pa
     path.write_bytes(bytes(data))
     refused(run("scan", path, "--out", tmp_path / "out"), archive, member, "cannot read")
     assert not (tmp_path / "out").exists()
+
+
+def _npm_pack(path: Path) -> bytes:
+    """An `npm pack`-like .tgz at `path` (a tar padded to 10240 bytes, gzipped); its bytes."""
+    import gzip
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for name, data in (("package/package.json", b'{"name": "app"}'), ("package/cli.js", JS_SOURCE)):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    packed = gzip.compress(buffer.getvalue(), mtime=0)
+    path.write_bytes(packed)
+    return packed
+
+
+@pytest.mark.parametrize("damage", ["cut in the trailer", "cut in the padding", "CRC flipped", "garbage after"])
+def test_a_tgz_damaged_past_the_end_of_its_tar_is_refused(tmp_path: Path, damage: str) -> None:
+    """The tar's end came before the gzip trailer, and neither tarfile nor the header walk read
+    further: a download cut in its last bytes, or a CRC that fails, scanned as if whole."""
+    packed = _npm_pack(tmp_path / "app.tgz")
+    assert run("scan", tmp_path / "app.tgz", "--out", tmp_path / "whole").returncode == 0
+    damaged = {"cut in the trailer": packed[:-4], "cut in the padding": packed[:-12],
+               "CRC flipped": packed[:-8] + bytes([packed[-8] ^ 1]) + packed[-7:],
+               "garbage after": packed + b"garbage"}[damage]
+    (tmp_path / "app.tgz").write_bytes(damaged)
+    refused(run("scan", tmp_path / "app.tgz", "--out", tmp_path / "out"), "app.tgz", "not a readable .tar.gz")
+    assert not (tmp_path / "out").exists()

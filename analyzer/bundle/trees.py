@@ -284,6 +284,7 @@ def _check_tar_headers(path: Path, compressed: int) -> None:
         with gzip.open(path, "rb") as stream:
             while (header := stream.read(_BLOCK)) and len(header) == _BLOCK and _valid_header(header):
                 walk.header(stream, header)
+            walk.drain(stream)  # to the gzip trailer: its CRC and length are the archive's only check
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(path, f"not a readable .tar.gz archive ({exc})") from None
 
@@ -335,6 +336,12 @@ class _TarWalk:
         elif kind == b"g":
             self.global_size = next((s for s in (_pax_size(self.path, payload), self.global_size) if s is not None),
                                     None)
+
+    def drain(self, stream: gzip.GzipFile) -> None:
+        """Read the stream past the tar's end to its end, counted: gzip checks its trailer only there,
+        so a truncated or corrupted .tar.gz whose tar ends early is refused, not read as whole."""
+        while chunk := stream.read(1 << 20):
+            self.count_bytes(len(chunk))
 
     def count_bytes(self, size: int) -> None:
         self.total += size
