@@ -72,3 +72,30 @@ def test_a_tgz_damaged_past_the_end_of_its_tar_is_refused(tmp_path: Path, damage
     (tmp_path / "app.tgz").write_bytes(damaged)
     refused(run("scan", tmp_path / "app.tgz", "--out", tmp_path / "out"), "app.tgz", "not a readable .tar.gz")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("name", "source"), [("app/cli.js", JS_SOURCE), ("pkg/a.py", PYTHON_SOURCE)])
+def test_scanning_the_current_directory_twice_reads_the_same_sources(tmp_path: Path, name: str,
+                                                                     source: bytes) -> None:
+    """`cd pkg && erratlas scan .` writes erratlas-out inside the tree: the second run read its
+    readable/ renderings as sources and counted every callsite twice (three times on the third)."""
+    from conftest import tree_bytes
+
+    (tmp_path / name).parent.mkdir(parents=True)
+    (tmp_path / name).write_bytes(source)
+    first = run("scan", ".", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    kept = tree_bytes(tmp_path / "erratlas-out")
+    for _ in range(2):
+        again = run("scan", ".", cwd=tmp_path)
+        assert again.returncode == 0 and again.stderr == first.stderr, again.stderr
+        assert tree_bytes(tmp_path / "erratlas-out") == kept
+    moved = run("scan", ".", "--out", "reports/x", cwd=tmp_path)
+    assert moved.returncode == 0 and "40 error callsites" in moved.stderr, moved.stderr
+
+
+def test_a_scan_directory_given_as_the_bundle_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "cli.js").write_bytes(JS_SOURCE)
+    assert run("scan", tmp_path / "cli.js", "--out", tmp_path / "out").returncode == 0
+    refused(run("scan", tmp_path / "out", "--out", tmp_path / "again"), str(tmp_path / "out"), "scan directory")
+    assert not (tmp_path / "again").exists()

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from analyzer.bundle.load import stat_input
 from analyzer.errors import InputError
+from analyzer.scandir.files import SUMMARY_FILE
 
 #: archives read member by member (a wheel and a zipapp are zip archives)
 ARCHIVE_SUFFIXES = (".whl", ".pyz", ".zip", ".tar.gz", ".tgz")
@@ -97,7 +98,8 @@ def directory_files(root: Path, wanted: Wanted, what: str) -> Iterator[tuple[str
 
 def walk(root: Path, wanted: Wanted, what: str) -> Iterator[str]:
     """Regular files worth reading, as posix paths relative to root (file system names, undecodable
-    bytes as surrogates); links are not followed. Iterative: a tree may nest thousands deep."""
+    bytes as surrogates); links are not followed, and a scan directory below root is not read.
+    Iterative: a tree may nest thousands deep."""
     count = 0
     pending = [""]  # directories still to list, relative to root; the next one last
     while pending:
@@ -108,6 +110,10 @@ def walk(root: Path, wanted: Wanted, what: str) -> Iterator[str]:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError as exc:
             raise InputError(directory, f"cannot list: {exc.strerror}") from None
+        if any(e.name == SUMMARY_FILE and e.is_file(follow_symlinks=False) for e in entries):
+            if not relative:
+                raise InputError(root, "an erratlas scan directory, not a bundle: scan the bundle its summary names")
+            continue  # an earlier scan's output inside the tree (`scan .`'s erratlas-out) is none of its sources
         subdirectories = []
         for entry in entries:
             path = f"{relative}/{entry.name}" if relative else entry.name
