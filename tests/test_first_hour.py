@@ -99,3 +99,22 @@ def test_a_scan_directory_given_as_the_bundle_is_refused(tmp_path: Path) -> None
     assert run("scan", tmp_path / "cli.js", "--out", tmp_path / "out").returncode == 0
     refused(run("scan", tmp_path / "out", "--out", tmp_path / "again"), str(tmp_path / "out"), "scan directory")
     assert not (tmp_path / "again").exists()
+
+
+@pytest.mark.parametrize(("name", "where"), [("big.py", "alone"), ("big.py", "in a directory"),
+                                             ("big.js", "in a directory")])
+def test_a_source_file_past_the_member_bound_is_refused_before_it_is_read(tmp_path: Path, where: str,
+                                                                          name: str) -> None:
+    """A 3 GB `.py` was read whole and parsed for 80 s (6 GB resident) before a memory bound
+    ended it; a directory's files were read whole before the tree's total was checked (a `.js`
+    bundle given alone has its own bound, 512 MiB)."""
+    import os
+
+    path = tmp_path / "tree" / name if where == "in a directory" else tmp_path / name
+    path.parent.mkdir(exist_ok=True)
+    with open(path, "wb") as sparse:
+        sparse.truncate(3 * 2**30)
+    assert os.stat(path).st_blocks == 0  # a sparse file: nothing is held on the disk
+    refused(run("scan", path.parent if where == "in a directory" else path, "--out", tmp_path / "out", timeout=60),
+            str(path), "source file of 3221225472 bytes, more than the bound of 67108864")
+    assert not (tmp_path / "out").exists()

@@ -21,8 +21,8 @@ from analyzer.bundle.trees import (
     archive_members,
     directory_files,
     directory_name,
+    file_digest,
     portable_name,
-    read_file,
     strip_top,
 )
 from analyzer.errors import InputError
@@ -73,8 +73,7 @@ def load_javascript_tree(path: Path) -> JavaScriptTree:
     top = code[0].name.split("/", 1)[0] + "/" if members is not code else ""  # what strip_top took off
     manifests = {portable_name(posixpath.dirname(m.name[len(top):])): m.data for m in read
                  if posixpath.basename(m.name) == MANIFEST and m.name.startswith(top)}
-    data = read_file(path)
-    return JavaScriptTree(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), units, manifests)
+    return JavaScriptTree(portable_name(path.name), *file_digest(path), units, manifests)
 
 
 def _units(path: Path, files: list[tuple[str, bytes]], what: str) -> list[Unit]:

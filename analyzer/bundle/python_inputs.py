@@ -20,6 +20,7 @@ from analyzer.bundle.trees import (
     archive_members,
     directory_files,
     directory_name,
+    file_digest,
     portable_name,
     read_file,
     strip_top,
@@ -68,7 +69,7 @@ def load_python_input(path: Path) -> PythonInput:
         raise InputError(path, "not a regular file or directory")
     name = path.name.lower()
     if name.endswith(".py"):
-        data = read_file(path)
+        data = read_file(path, "Python source file")
         unit = python_unit(portable_name(path.name), data)
         return PythonInput(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), [unit], {})
     members = archive_members(path, _wanted)
@@ -117,5 +118,4 @@ def _archive_input(path: Path, members: list[Member]) -> PythonInput:
     if not units:
         raise InputError(path, "archive holds no Python source files (.py)")
     manifests = {portable_name(m.name): m.data for m in members if not python_source(m.name)}
-    data = read_file(path)
-    return PythonInput(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), units, manifests)
+    return PythonInput(portable_name(path.name), *file_digest(path), units, manifests)

@@ -7,6 +7,7 @@ text (`portable_name`)."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import lzma
 import os
 import re
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from analyzer.bundle.load import stat_input
 from analyzer.errors import InputError
+from analyzer.limits import read_regular_file
 from analyzer.scandir.files import SUMMARY_FILE
 
 #: archives read member by member (a wheel and a zipapp are zip archives)
@@ -55,13 +57,20 @@ class Member:
     data: bytes
 
 
-def read_file(path: Path) -> bytes:
+def read_file(path: Path, what: str) -> bytes:
+    """A source file of a tree, or one given alone: a regular file of at most MAX_MEMBER_BYTES,
+    refused before it is read when larger (a 3 GB `.py` was read whole, then parsed for minutes)."""
+    return read_regular_file(path, MAX_MEMBER_BYTES, what)
+
+
+def file_digest(path: Path) -> tuple[str, int]:
+    """An archive's sha256 and size, read in steps (the archive is never held whole)."""
     try:
-        return path.read_bytes()
-    except PermissionError:
-        raise InputError(path, "permission denied") from None
+        with open(path, "rb") as handle:
+            digest = hashlib.file_digest(handle, "sha256")
+            return digest.hexdigest(), handle.tell()
     except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror}") from None
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
 
 
 def is_archive(path: Path) -> bool:
@@ -89,7 +98,7 @@ def directory_files(root: Path, wanted: Wanted, what: str) -> Iterator[tuple[str
     `what` names them in a refusal ("Python source"). At most MAX_TOTAL_BYTES in all."""
     total = 0
     for relative in walk(root, wanted, what):
-        data = read_file(root / relative)
+        data = read_file(root / relative, f"{what} file")
         total += len(data)
         if total > MAX_TOTAL_BYTES:
             raise InputError(root, f"more than {MAX_TOTAL_BYTES} bytes of {what}")
