@@ -163,7 +163,8 @@ def _appended_region(buf: Buffer) -> _Region:
     size = len(buf)
     end = size - _U64.size
     if end < len(TRAILER) or _slice(buf, end - len(TRAILER), end) != TRAILER:
-        raise _Malformed("not a Bun executable: no Bun section and no module graph trailer")
+        raise _Malformed("not a Bun executable: no Bun section and no module graph trailer "
+                         f"({TRAILER.strip().decode()!r})")
     return _Region(start=None, end=end, where="graph appended to the file")
 
 
@@ -238,7 +239,9 @@ def decode_name(raw: bytes) -> str:
 
 def _elf_bun_section(buf: Buffer) -> tuple[int, int] | None:
     ident = _slice(buf, 0, 16)
-    if len(ident) < 16 or ident[4] != 2 or ident[5] != 1:
+    if len(ident) < 16:
+        raise _Malformed(f"truncated ELF header: the file ends at {len(buf)} bytes")
+    if ident[4] != 2 or ident[5] != 1:
         raise _Malformed("ELF file is not 64-bit little-endian, which Bun always builds")
     (table,) = _unpack(_U64, buf, 0x28, "ELF header")
     entry_size, count, names_index = _unpack(_U16x3, buf, 0x3A, "ELF header")
@@ -309,7 +312,7 @@ _CONTAINERS: tuple[tuple[bytes, str, Callable[[Buffer], tuple[int, int] | None]]
 
 def _unpack(layout: struct.Struct, buf: Buffer, offset: int, what: str) -> tuple[int, ...]:
     if offset < 0 or offset + layout.size > len(buf):
-        raise _Malformed(f"truncated {what} at offset {offset}")
+        raise _Malformed(f"truncated {what} at offset {offset}: the file ends at {len(buf)} bytes")
     return layout.unpack_from(buf, offset)
 
 

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import mmap
 import os
 import stat
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,10 +120,8 @@ def _executable_units(path: Path) -> tuple[list[Unit], list[Embedded]]:
         from analyzer.bundle import bun
     except ImportError:  # pragma: no cover - reader not present
         raise InputError(path, "native executable: reading Bun executables is not available") from None
-    if not _is_bun_executable(path, bun.is_bun_executable):
-        raise InputError(path, "native executable without a Bun module graph (no '---- Bun! ----' trailer)")
     units, listing = [], []
-    modules = bun.read_bun_executable(path)
+    modules = bun.read_bun_executable(path)  # its refusal says what is wrong: truncated, corrupt, not Bun's
     names = unique_names([module.path for module in modules])
     for module, name in zip(modules, names):
         scanned = module.has_source and module.loader in JAVASCRIPT_LOADERS
@@ -158,11 +154,3 @@ def unique_names(paths: list[str]) -> list[str]:
         out.append(name)
     return out
 
-
-def _is_bun_executable(path: Path, sniff: Callable[[memoryview], bool]) -> bool:
-    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-        view = memoryview(mapped)
-        try:
-            return sniff(view)
-        finally:
-            view.release()
