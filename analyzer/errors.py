@@ -38,3 +38,17 @@ class ChildFailure(Exception):
     def __init__(self, message: str, trace: str) -> None:
         super().__init__(message)
         self.trace = trace
+
+
+#: what a terminal acts on rather than shows: the C0 and C1 controls but the tab, DEL, the line
+#: separators and the marks that reorder a line's text (bidirectional embeddings, overrides, isolates)
+_ACTED_ON = (*range(0x09), *range(0x0A, 0x20), 0x7F, *range(0x80, 0xA0), 0x61C, 0x200E, 0x200F, 0x2028, 0x2029,
+             *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_ESCAPED = {c: chr(c).encode("unicode_escape").decode() for c in _ACTED_ON}
+
+
+def visible(text: str) -> str:
+    """`text` as one line a terminal shows as written: a bundle's message, name or code may hold an
+    escape sequence (a title, a cleared screen), a carriage return or a bidirectional override that
+    would hide or reorder what is shown; each such character is written escaped (`\\x1b`)."""
+    return text.translate(_ESCAPED)

@@ -136,3 +136,31 @@ def test_a_truncated_bun_executable_is_refused_as_truncated(tmp_path: Path, keep
     for verb in ("scan", "extract"):
         refused(run(verb, cut, "--out", tmp_path / "out"), str(cut), "truncated", f"ends at {cut.stat().st_size} bytes")
         assert not (tmp_path / "out").exists()
+
+
+#: what a terminal acts on instead of showing: an OSC title, a CSI clear, a C1 CSI, a carriage return
+#: that rewrites the line, a right-to-left override that reorders it
+HOSTILE_TEXT = "\x1b]0;pwned\x07\x1b[2J\u009b31m\rok\u202e"
+
+
+def test_explain_shows_a_hostile_message_escaped(tmp_path: Path) -> None:
+    """explain printed a bundle's message and code as they are: escape sequences in them set the
+    terminal's title, cleared it, or (a carriage return, a bidirectional override) hid the code."""
+    bundle = tmp_path / "app.js"
+    bundle.write_text(f"function f(){{throw new Error(`{HOSTILE_TEXT}`)}}\n", encoding="utf-8")
+    assert run("scan", bundle, "--out", tmp_path / "out").returncode == 0
+    told = run("explain", tmp_path / "out", "e:app.js@19")
+    assert told.returncode == 0, told.stderr
+    assert not [c for c in told.stdout if c != "\n" and (ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or c == "\u202e")]
+    assert "\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\rok\\u202e" in told.stdout
+    code = next(line for line in told.stdout.splitlines() if line.startswith(">"))
+    caret = told.stdout.splitlines()[told.stdout.splitlines().index(code) + 1]
+    assert code[caret.index("^"):].startswith("new Error(")  # the caret under the callsite still
+
+
+def test_an_error_line_shows_a_hostile_name_escaped(tmp_path: Path) -> None:
+    bundle = tmp_path / f"{HOSTILE_TEXT}.js"
+    bundle.write_bytes(b"")
+    result = run("scan", bundle, "--out", tmp_path / "out")
+    refused(result, "empty file", "\\x1b]0;pwned\\x07")
+    assert "\x1b" not in result.stderr and "\u202e" not in result.stderr

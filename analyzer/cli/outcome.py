@@ -13,7 +13,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
-from analyzer.errors import ChildFailure, ExitCode, InputError, InvariantError
+from analyzer.errors import ChildFailure, ExitCode, InputError, InvariantError, visible
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -66,7 +66,8 @@ _LINE_BREAKS = {ord(c): c.encode("unicode_escape").decode() for c in "\n\r\v\f\x
 
 
 def one_line(text: str) -> str:
-    return text.translate(_LINE_BREAKS)
+    """An error line as the terminal shows it: line breaks and every other control escaped."""
+    return visible(text)
 
 
 def one_line_value(value: str | None) -> str | None:

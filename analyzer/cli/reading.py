@@ -217,8 +217,9 @@ def explain(
 
 
 def _tell(out: Console, story: Story) -> None:
-    from analyzer.reports.explain import plain
+    from analyzer.reports.explain import plain, visible_story
 
+    story = visible_story(story)
     if not out.is_terminal:
         sys.stdout.write(plain(story))
         return

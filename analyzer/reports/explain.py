@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyzer.errors import InputError
+from analyzer.errors import InputError, visible
 from analyzer.handler_model import Handler
 from analyzer.model import Callsite, ProjectionRow, Suggestion
 from analyzer.reports.evidence import evidence_lines
@@ -125,7 +125,22 @@ def _callsite(record: Callsite) -> Section:
 
 
 def one_line(text: str) -> str:
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    return visible(text)
+
+
+def visible_story(story: Story) -> Story:
+    """The story with every text as a terminal shows it as written (`errors.visible`): the code
+    of a hostile bundle may hold escape sequences, carriage returns or bidirectional overrides."""
+    def line(code: CodeLine) -> CodeLine:
+        if code.at is None:
+            return CodeLine(code.number, visible(code.text), None)
+        before = visible(code.text[:code.at])
+        return CodeLine(code.number, before + visible(code.text[code.at:]), len(before))
+
+    return Story(visible(story.heading), [
+        Section(visible(s.title), [(visible(label), visible(value)) for label, value in s.facts],
+                [visible(n) for n in s.notes], [line(c) for c in s.code], [visible(c) for c in s.commands])
+        for s in story.sections])
 
 
 def code_section(files: dict[str, bytes], record: Callsite | Handler) -> Section:
