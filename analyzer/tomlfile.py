@@ -98,6 +98,9 @@ def parse_toml(raw: bytes, path: object, what: str) -> TomlFile:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(path, f"{what} is not valid UTF-8 (byte offset {exc.start})") from None
+    if text.startswith("\ufeff"):  # what some editors write first; TOML has no place for it
+        raise InputError(path, f"{what} starts with a byte order mark (U+FEFF), which TOML does not allow; "
+                               "save it as UTF-8 without one")
     tokens = _checked_tokens(text, path, what)
     try:
         data = tomllib.loads(text)

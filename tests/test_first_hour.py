@@ -164,3 +164,18 @@ def test_an_error_line_shows_a_hostile_name_escaped(tmp_path: Path) -> None:
     result = run("scan", bundle, "--out", tmp_path / "out")
     refused(result, "empty file", "\\x1b]0;pwned\\x07")
     assert "\x1b" not in result.stderr and "\u202e" not in result.stderr
+
+
+def test_an_allowlist_or_rules_file_with_a_byte_order_mark_is_refused_saying_so(demo_scan_copy: Path,
+                                                                                tmp_path: Path) -> None:
+    """What Notepad writes was 'invalid TOML: Invalid statement (at line 1, column 1)'."""
+    from conftest import ROOT
+
+    allowlist = tmp_path / "demo.toml"
+    allowlist.write_bytes(b"\xef\xbb\xbf" + (ROOT / "allowlists" / "demo.toml").read_bytes())
+    rules = tmp_path / "rules.toml"
+    rules.write_bytes(b"\xef\xbb\xbf[logger]\nname = \"S\"\n")
+    for verb in (["project", demo_scan_copy, "-a", allowlist], ["fmt", "--check", allowlist],
+                 ["scan", ROOT / "fixtures" / "demo" / "demo.min.js", "--rules", rules, "--out", tmp_path / "out"]):
+        refused(run(*verb), str(verb[-1] if verb[0] != "scan" else rules), "byte order mark")
+    assert not (tmp_path / "out").exists()
