@@ -179,3 +179,33 @@ def test_an_allowlist_or_rules_file_with_a_byte_order_mark_is_refused_saying_so(
                  ["scan", ROOT / "fixtures" / "demo" / "demo.min.js", "--rules", rules, "--out", tmp_path / "out"]):
         refused(run(*verb), str(verb[-1] if verb[0] != "scan" else rules), "byte order mark")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("verb", ["scan", "diff", "extract"])
+@pytest.mark.parametrize("out", [".", "..", ""])
+def test_an_out_directory_that_holds_the_working_directory_is_refused(demo_scanned_once: Path, tmp_path: Path,
+                                                                      verb: str, out: str) -> None:
+    """`mkdir out && cd out && erratlas scan ../app.js --out .` swapped the directory in and left the
+    shell in the deleted empty one ('ls' showed nothing); `--out ''` is the current directory too."""
+    from conftest import FIXTURES
+    from support.bunexe import Module, elf, graph
+
+    here = tmp_path / "work" / "out"
+    here.mkdir(parents=True)
+    executable = tmp_path / "claude"
+    executable.write_bytes(elf(graph([Module("/$bunfs/root/cli", JS_SOURCE)])))
+    given = {"scan": ["scan", FIXTURES / "demo" / "demo.min.js"],
+             "diff": ["diff", demo_scanned_once, demo_scanned_once], "extract": ["extract", executable]}[verb]
+    refused(run(*given, "--out", out, cwd=here), "is the current directory or holds it")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["claude", "out", "work"]
+
+
+def test_an_out_directory_of_yours_is_refused_for_what_it_is(tmp_path: Path) -> None:
+    """A home directory given as --out was refused naming some link deep inside it ('/bin: a symlink')."""
+    from conftest import FIXTURES
+
+    mine = tmp_path / "home"
+    (mine / "a" / "b").mkdir(parents=True)
+    (mine / "a" / "b" / "link").symlink_to("/")
+    refused(run("scan", FIXTURES / "demo" / "demo.min.js", "--out", mine), str(mine),
+            "not empty and holds no erratlas output")

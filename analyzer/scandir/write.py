@@ -322,6 +322,9 @@ def _check_once(target: Path, manifest: str, owned: Manifest) -> None:
         raise InputError(target, "output path is a symlink; refusing to replace it")
     if not stat.S_ISDIR(info.st_mode):
         raise InputError(target, "output path exists and is not a directory")
+    if _holds_working_directory(target):
+        raise InputError(target, "is the current directory or holds it: it would be replaced whole, leaving the "
+                                 "shell in a deleted directory; give a directory below it")
     try:
         fd = open_directory(target, "output directory", follow=False)
     except InputError as exc:
@@ -334,8 +337,20 @@ def _check_once(target: Path, manifest: str, owned: Manifest) -> None:
         os.close(fd)
 
 
+def _holds_working_directory(target: Path) -> bool:
+    try:
+        here = os.getcwd()
+    except OSError:  # the working directory was removed: nothing to leave
+        return False
+    held = os.path.realpath(target)
+    return here == held or here.startswith(held.rstrip("/") + "/")
+
+
 def _check_contents(fd: int, target: Path, manifest: str, owned: Manifest) -> None:
     refuse = f"refusing to replace {target}, nothing was deleted"
+    top = os.listdir(fd)  # before the whole walk: a home directory is refused for what it is, not for a link deep in it
+    if top and manifest not in top:
+        raise InputError(target, f"not empty and holds no erratlas output (no {manifest}); {refuse}")
     listing = list_directory(fd, target)
     if not listing.files and not listing.directories:
         return
