@@ -209,3 +209,14 @@ def test_an_out_directory_of_yours_is_refused_for_what_it_is(tmp_path: Path) -> 
     (mine / "a" / "b" / "link").symlink_to("/")
     refused(run("scan", FIXTURES / "demo" / "demo.min.js", "--out", mine), str(mine),
             "not empty and holds no erratlas output")
+
+
+@pytest.mark.parametrize("order", [("0.99", "0.1"), ("0.1", "0.99")])
+def test_a_coverage_kind_given_twice_with_different_thresholds_is_refused(demo_scanned_once: Path,
+                                                                          order: tuple[str, str]) -> None:
+    """The last one held: a CI job that appended `--min-coverage-kind error=0.1` to a stricter one
+    passed a gate the first would fail."""
+    given = [arg for threshold in order for arg in ("--min-coverage-kind", f"error={threshold}")]
+    refused(run("gate", demo_scanned_once, *given), "--min-coverage-kind", "'error' given twice")
+    same = run("gate", demo_scanned_once, "--min-coverage-kind", "error=0", "--min-coverage-kind", "error=0.0")
+    assert same.returncode == 0, same.stderr  # the demo's bare scan owns nothing

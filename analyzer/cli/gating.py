@@ -162,11 +162,13 @@ def gate_status(directory: Path, echo: Callable[[str], None], min_coverage: floa
     for item in min_kind or []:
         kind, _, value = item.partition("=")
         try:
-            kinds[kind] = coverage_threshold("--min-coverage-kind", float(value))
+            threshold = coverage_threshold("--min-coverage-kind", float(value))
         except ValueError:
             raise InputError("--min-coverage-kind", f"'{item}' is not KIND=NUMBER") from None
         if kind not in KINDS:
             raise InputError("--min-coverage-kind", f"unknown kind '{kind}' (error or diagnostic)")
+        if kinds.setdefault(kind, threshold) != threshold:  # which one held would be the order's accident
+            raise InputError("--min-coverage-kind", f"'{kind}' given twice, {kinds[kind]} and {threshold}")
     for option, given in (("--max-new-swallowed", max_new_swallowed), ("--max-new-lost-cause", max_new_lost_cause)):
         if given is not None and baseline is None:
             raise InputError(option, "needs --baseline SUMMARY (new handlers are counted against it)")
