@@ -220,3 +220,13 @@ def test_a_coverage_kind_given_twice_with_different_thresholds_is_refused(demo_s
     refused(run("gate", demo_scanned_once, *given), "--min-coverage-kind", "'error' given twice")
     same = run("gate", demo_scanned_once, "--min-coverage-kind", "error=0", "--min-coverage-kind", "error=0.0")
     assert same.returncode == 0, same.stderr  # the demo's bare scan owns nothing
+
+
+def test_corpus_list_of_a_directory_without_a_corpus_is_refused(tmp_path: Path) -> None:
+    """A mistyped --corpus (or none added yet) listed nothing and exited 0, as an empty corpus does;
+    suggest --corpus and explain --corpus already refused it."""
+    refused(run("corpus", "list", "--corpus", tmp_path / "typo"), str(tmp_path / "typo"), "not a corpus")
+    import os
+
+    empty = run("corpus", "list", env={**os.environ, "ERRATLAS_CACHE": str(tmp_path / "cache")})
+    refused(empty, str(tmp_path / "cache" / "corpus"), "not a corpus", "erratlas corpus add")

@@ -163,9 +163,13 @@ def corpus_names(
 @corpus_app.command("list")
 def corpus_list(corpus: Annotated[Path | None, _CORPUS] = None) -> None:
     """What the corpus holds: one line per package, its versions and how they were asked for."""
-    from analyzer.owners.corpus.store import Corpus, default_corpus
+    from analyzer.errors import InputError
+    from analyzer.owners.corpus.store import MANIFEST, Corpus, default_corpus
 
-    found = Corpus(corpus or default_corpus())
+    root = corpus or default_corpus()
+    if not (root / MANIFEST).is_file():  # a mistyped --corpus listed nothing and passed
+        raise InputError(root, "not a corpus (no corpus.json; fill it with `erratlas corpus add`)")
+    found = Corpus(root)
     for name in sorted(found.packages):
         entry = found.packages[name]
         typer.echo(f"{name}\t{' '.join(entry.versions)}\t{entry.source}\t{entry.requested}")
