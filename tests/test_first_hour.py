@@ -230,3 +230,24 @@ def test_corpus_list_of_a_directory_without_a_corpus_is_refused(tmp_path: Path) 
 
     empty = run("corpus", "list", env={**os.environ, "ERRATLAS_CACHE": str(tmp_path / "cache")})
     refused(empty, str(tmp_path / "cache" / "corpus"), "not a corpus", "erratlas corpus add")
+
+
+def test_the_gate_names_the_whole_project_command_for_a_changed_allowlist(tmp_path: Path) -> None:
+    """It said 'run `erratlas project` again'; run as written, that projects with no allowlist, every
+    owner is lost, and the gate (without --min-coverage) then passed at 0.00%."""
+    import shlex
+    import shutil
+
+    from conftest import FIXTURES, ROOT
+
+    for name in ("a.toml", "b c.toml"):
+        shutil.copy(ROOT / "allowlists" / "demo.toml", tmp_path / name)
+    scanned = run("scan", FIXTURES / "demo" / "demo.min.js", "--out", "my out", "-a", "a.toml", "-a", "b c.toml",
+                  cwd=tmp_path)
+    assert scanned.returncode == 0, scanned.stderr
+    with open(tmp_path / "b c.toml", "a", encoding="utf-8") as edited:
+        edited.write("# reviewed again\n")
+    command = "erratlas project 'my out' -a a.toml -a 'b c.toml'"
+    refused(run("gate", "my out", cwd=tmp_path), "b c.toml: allowlist changed since the scan", f"run `{command}`")
+    assert run(*shlex.split(command)[1:], cwd=tmp_path).returncode == 0  # quoted for a shell: the names hold spaces
+    assert run("gate", "my out", cwd=tmp_path).returncode == 0

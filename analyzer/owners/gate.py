@@ -13,6 +13,7 @@ import hashlib
 import math
 import os
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,8 +72,17 @@ def recorded_allowlists(recorded: tuple[RecordedAllowlist, ...], given: list[Pat
         if not path.exists():
             raise InputError(path, f"allowlist of this scan not found from {os.getcwd()} (run the gate where the scan "
                                    "ran, or give it with --allowlist)")
-        found.append(_read_again(path, item, where))
+        found.append(_read_again(path, item, where, _project_again(where, [i.path for i in recorded])))
     return found
+
+
+def _project_again(where: Path, allowlists: Sequence[object]) -> str:
+    """The command that projects the scan whose summary is `where` with `allowlists` again: a bare
+    `erratlas project DIR` projects with none, and every owner is lost."""
+    import shlex
+
+    given = "".join(f" -a {shlex.quote(str(path))}" for path in allowlists)
+    return f"erratlas project {shlex.quote(str(where.parent))}{given}"
 
 
 def _given_allowlists(recorded: tuple[RecordedAllowlist, ...], given: list[Path], where: Path) -> list[Allowlist]:
@@ -81,25 +91,25 @@ def _given_allowlists(recorded: tuple[RecordedAllowlist, ...], given: list[Path]
         digest = hashlib.sha256(read_regular(path, "allowlist", MAX_TOML_BYTES)).hexdigest()
         if digest not in {item.sha256 for item in recorded}:
             raise InputError(path, "not an allowlist of this scan (the summary records no allowlist with its sha256): "
-                                   "changed since the scan? run `erratlas project` with it")
+                                   f"changed since the scan? run `{_project_again(where, given)}`")
         by_digest[digest] = path
     found = []
     for item in recorded:
         if item.sha256 not in by_digest:
             raise InputError(where, f"the scan used allowlist {item.path} (sha256 {item.sha256[:16]}…), "
                                     "and no --allowlist given has that content")
-        found.append(_read_again(by_digest[item.sha256], item, where))
+        found.append(_read_again(by_digest[item.sha256], item, where, _project_again(where, given)))
     return found
 
 
-def _read_again(path: Path, item: RecordedAllowlist, where: Path) -> Allowlist:
+def _read_again(path: Path, item: RecordedAllowlist, where: Path, again: str) -> Allowlist:
     """The allowlist at `path`, checked by sha256 before it is parsed: the path comes from a
     summary we do not trust, and no byte of another file is ever echoed."""
     raw = read_regular(path, "allowlist", MAX_TOML_BYTES)
     digest = hashlib.sha256(raw).hexdigest()
     if digest != item.sha256:
         raise InputError(path, f"allowlist changed since the scan (sha256 {digest[:16]}… now, "
-                               f"{item.sha256[:16]}… in {where}): run `erratlas project` again")
+                               f"{item.sha256[:16]}… in {where}): run `{again}`")
     return read_allowlist(raw, path, item.path)
 
 
