@@ -251,3 +251,22 @@ def test_the_gate_names_the_whole_project_command_for_a_changed_allowlist(tmp_pa
     refused(run("gate", "my out", cwd=tmp_path), "b c.toml: allowlist changed since the scan", f"run `{command}`")
     assert run(*shlex.split(command)[1:], cwd=tmp_path).returncode == 0  # quoted for a shell: the names hold spaces
     assert run("gate", "my out", cwd=tmp_path).returncode == 0
+
+
+def test_prune_refuses_an_allowlist_the_scan_was_not_projected_with(demo_scan_copy: Path, tmp_path: Path) -> None:
+    """`prune erratlas-out -a allowlists/claude-code.toml` on a scan of the demo (a wrong directory, an
+    old release) removed all 4,325 reviewed entries: nothing in that scan matches them. An entry is
+    stale only in a scan projected with its allowlist, which shows it as stale first."""
+    import shutil
+
+    from conftest import ROOT
+
+    allowlist = tmp_path / "claude-code.toml"
+    shutil.copy(ROOT / "allowlists" / "claude-code.toml", allowlist)
+    kept = allowlist.read_bytes()
+    refused(run("prune", demo_scan_copy, "-a", allowlist), str(allowlist), "was not projected with this allowlist",
+            f"erratlas project {demo_scan_copy} -a {allowlist}")
+    assert allowlist.read_bytes() == kept
+    assert run("project", demo_scan_copy, "-a", allowlist).returncode == 0  # its 4,325 entries shown as stale
+    pruned = run("prune", demo_scan_copy, "-a", allowlist)
+    assert pruned.returncode == 0 and "removed" in pruned.stderr

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 from pathlib import Path
@@ -177,9 +178,13 @@ def test_suggest_out_refuses_to_replace_a_symlink(demo_scan: Path, tmp_path: Pat
 @pytest.mark.parametrize("verb", ["allow", "prune", "accept"])
 def test_allowlist_writes_do_not_follow_a_planted_symlink(demo_scan: Path, tmp_path: Path, verb: str) -> None:
     out = tmp_path / "scan"
-    os.symlink(demo_scan, out)  # read only: none of these verbs writes the scan directory
     allowlist = tmp_path / "a.toml"
     allowlist.write_bytes((SAFETY / "allowlist-headers.toml").read_bytes())
+    if verb == "prune":  # prune reads a scan projected with the allowlist (its stale entries are the scan's)
+        shutil.copytree(demo_scan, tmp_path / "projected")
+        assert run("project", tmp_path / "projected", "-a", allowlist).returncode == 0
+        demo_scan = tmp_path / "projected"
+    os.symlink(demo_scan, out)  # read only: none of these verbs writes the scan directory
     victim = tmp_path / "victim.txt"
     victim.write_text("do not overwrite")
     (tmp_path / ".a.toml.tmp").symlink_to(victim)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shlex
 from pathlib import Path
 
 from analyzer.errors import InputError
@@ -27,7 +28,10 @@ from analyzer.scandir.write import write_file
 
 
 def _scan(directory: Path) -> tuple[list[Callsite], ReferenceGraph, list[Handler] | None]:
-    files, _ = verified(directory)
+    return _scan_of(verified(directory)[0])
+
+
+def _scan_of(files: dict[str, bytes]) -> tuple[list[Callsite], ReferenceGraph, list[Handler] | None]:
     return in_bundle_order(load_callsites(files)), ReferenceGraph.load(files), load_handlers(files)
 
 
@@ -147,7 +151,8 @@ def _find(records: list[Callsite], target: str, directory: Path) -> Callsite:
 def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Entry]]]:
     """Drop the stale entries of each allowlist; every rewrite is rendered and read back before
     the first file is replaced."""
-    records, graph, handlers = _scan(directory)
+    files, summary = verified(directory)
+    records, graph, handlers = _scan_of(files)
     allowlists: list[Allowlist] = load_allowlists(paths)
     projection = project(records, allowlists, graph)
     found = projection.stale
@@ -157,6 +162,11 @@ def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Ent
     report, rewrites = [], []
     for path, allowlist in zip(paths, allowlists):
         removed = [e for e in allowlist.entries if e.origin in stale]
+        if removed and allowlist.sha256 not in {item.sha256 for item in summary.allowlists}:
+            again = f"erratlas project {shlex.quote(str(directory))} -a {shlex.quote(str(path))}"
+            raise InputError(path, f"{directory} was not projected with this allowlist: its {len(removed)} entries "
+                                   f"that match nothing there may be another bundle's, not stale; run `{again}`, "
+                                   "read the stale entries, then prune")
         if removed:
             rewrites.append((path, checked_rendering(path, [e for e in allowlist.entries if e.origin not in stale])))
         report.append((path, removed))
