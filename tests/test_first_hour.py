@@ -270,3 +270,34 @@ def test_prune_refuses_an_allowlist_the_scan_was_not_projected_with(demo_scan_co
     assert run("project", demo_scan_copy, "-a", allowlist).returncode == 0  # its 4,325 entries shown as stale
     pruned = run("prune", demo_scan_copy, "-a", allowlist)
     assert pruned.returncode == 0 and "removed" in pruned.stderr
+
+
+@pytest.mark.parametrize(("name", "what"), [("pkg-1.0.tar.bz2", "a bzip2-compressed file"),
+                                            ("pkg-1.0.tar.xz", "an xz-compressed file"),
+                                            ("pkg-1.0.tar", "a tar archive"), ("pkg-1.0.jar", "a zip archive"),
+                                            ("cli.js.gz", "a gzip-compressed file")])
+def test_an_archive_erratlas_does_not_read_is_refused_saying_what_it_is(tmp_path: Path, name: str,
+                                                                       what: str) -> None:
+    """An old sdist (.tar.bz2), a .tar.xz, a plain .tar or a gzipped bundle was 'binary data (NUL byte
+    at offset 14), expected JavaScript source', as if it were a broken bundle."""
+    import bz2
+    import gzip
+    import io
+    import lzma
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        info = tarfile.TarInfo("pkg-1.0/pkg/__init__.py")
+        info.size = len(PYTHON_SOURCE)
+        tar.addfile(info, io.BytesIO(PYTHON_SOURCE))
+    packed = {"pkg-1.0.tar.bz2": bz2.compress, "pkg-1.0.tar.xz": lzma.compress, "pkg-1.0.tar": bytes,
+              "cli.js.gz": lambda _: gzip.compress(JS_SOURCE)}.get(name)
+    path = tmp_path / name
+    if packed is None:
+        with zipfile.ZipFile(path, "w") as written:
+            written.writestr("pkg/__init__.py", PYTHON_SOURCE)
+    else:
+        path.write_bytes(packed(buffer.getvalue()))
+    refused(run("scan", path, "--out", tmp_path / "out"), name, f"{what} by its content", ".tar.gz, .tgz or .zip")
+    assert not (tmp_path / "out").exists()

@@ -8,7 +8,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.bundle.sniff import refuse_not_javascript
+from analyzer.bundle.sniff import refuse_archive, refuse_not_javascript
 from analyzer.errors import InputError
 from analyzer.limits import (
     MAX_EXECUTABLE_BYTES,
@@ -56,6 +56,7 @@ def load_bundle(path: Path) -> tuple[list[Unit], list[Embedded]]:
                                       f"{MAX_EXECUTABLE_BYTES} bytes")
         return _executable_units(path)  # read through a mapping: a 300 MB binary is never copied whole
     data = read_regular_file(path, MAX_JAVASCRIPT_BYTES, "JavaScript bundle file")
+    refuse_archive(path, data)
     unit = javascript_unit(path, file_name(path), data)
     refuse_not_javascript(path, unit.source)
     return [unit], []

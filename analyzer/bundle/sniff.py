@@ -5,6 +5,7 @@ that says what the file is and what to give instead (docs/reference.md, "Exit st
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import orjson
@@ -25,6 +26,30 @@ _OTHER_INTERPRETERS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish", "cs
                                  "lua", "awk", "make"})
 _PYTHON = ("python", "pypy")
 _BUNDLE = "a .js/.mjs/.cjs bundle or a Bun executable"
+
+
+#: archives and compressed files by their first bytes, none of which erratlas reads under its name; each
+#: signature holds a byte no JavaScript source may (a NUL, a byte that is not UTF-8) or, for bzip2, ten
+#: bytes no bundle begins with
+_CONTAINERS = (
+    (re.compile(rb"BZh[1-9](1AY&SY|\x17rE8P\x90)"), "a bzip2-compressed file"),
+    (re.compile(rb"\xfd7zXZ\x00"), "an xz-compressed file"),
+    (re.compile(rb"\x28\xb5\x2f\xfd"), "a zstd-compressed file"),
+    (re.compile(rb"7z\xbc\xaf\x27\x1c"), "a 7-Zip archive"),
+    (re.compile(rb"Rar!\x1a\x07"), "a RAR archive"),
+    (re.compile(rb"\x1f\x8b"), "a gzip-compressed file"),
+    (re.compile(rb"PK\x03\x04"), "a zip archive"),
+    (re.compile(rb".{257}ustar(\x00|  \x00)", re.DOTALL), "a tar archive"),
+)
+_READ_ARCHIVES = "a .tar.gz, .tgz or .zip (JavaScript or Python), a .whl or .pyz (Python), or the unpacked directory"
+
+
+def refuse_archive(path: Path, data: bytes) -> None:
+    """Raise InputError when `data`, read from `path` as a bundle, is an archive or a compressed
+    file: it was refused as 'binary data (NUL byte ...)', as if it were a broken bundle."""
+    for signature, what in _CONTAINERS:
+        if signature.match(data, 0, 512):
+            raise InputError(path, f"{what} by its content, not a JavaScript bundle; erratlas reads {_READ_ARCHIVES}")
 
 
 def refuse_not_javascript(path: Path, data: bytes) -> None:
