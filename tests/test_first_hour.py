@@ -301,3 +301,12 @@ def test_an_archive_erratlas_does_not_read_is_refused_saying_what_it_is(tmp_path
         path.write_bytes(packed(buffer.getvalue()))
     refused(run("scan", path, "--out", tmp_path / "out"), name, f"{what} by its content", ".tar.gz, .tgz or .zip")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_a_utf16_bundle_is_refused_as_utf16(tmp_path: Path, encoding: str) -> None:
+    """What PowerShell's `>` writes was 'binary data (NUL byte at offset 3), expected JavaScript source'."""
+    bundle = tmp_path / "app.js"
+    bundle.write_bytes(("\ufeff" if encoding.endswith("be") else "").encode(encoding)
+                       + JS_SOURCE.decode().encode(encoding))
+    refused(run("scan", bundle, "--out", tmp_path / "out"), "app.js", "UTF-16 text", "iconv")

@@ -56,7 +56,6 @@ def load_bundle(path: Path) -> tuple[list[Unit], list[Embedded]]:
                                       f"{MAX_EXECUTABLE_BYTES} bytes")
         return _executable_units(path)  # read through a mapping: a 300 MB binary is never copied whole
     data = read_regular_file(path, MAX_JAVASCRIPT_BYTES, "JavaScript bundle file")
-    refuse_archive(path, data)
     unit = javascript_unit(path, file_name(path), data)
     refuse_not_javascript(path, unit.source)
     return [unit], []
@@ -73,6 +72,7 @@ def file_name(path: Path) -> str:
 def javascript_unit(path: Path | str, name: str, data: bytes) -> Unit:
     if not data or data.isspace():  # what `not data.strip()` says, without a copy of the unit
         raise InputError(path, "empty file, expected a JavaScript bundle")
+    refuse_archive(path, data)  # what would be 'binary data' below, said as what it is
     nul = data.find(b"\x00")
     if nul >= 0:
         raise InputError(path, f"binary data (NUL byte at offset {nul}), expected JavaScript source")

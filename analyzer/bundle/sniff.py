@@ -44,12 +44,14 @@ _CONTAINERS = (
 _READ_ARCHIVES = "a .tar.gz, .tgz or .zip (JavaScript or Python), a .whl or .pyz (Python), or the unpacked directory"
 
 
-def refuse_archive(path: Path, data: bytes) -> None:
-    """Raise InputError when `data`, read from `path` as a bundle, is an archive or a compressed
-    file: it was refused as 'binary data (NUL byte ...)', as if it were a broken bundle."""
+def refuse_archive(path: Path | str, data: bytes) -> None:
+    """Raise InputError when `data`, read from `path` as a bundle, is an archive, a compressed file or
+    UTF-16 text: each was refused as 'binary data (NUL byte ...)', as if it were a broken bundle."""
     for signature, what in _CONTAINERS:
         if signature.match(data, 0, 512):
             raise InputError(path, f"{what} by its content, not a JavaScript bundle; erratlas reads {_READ_ARCHIVES}")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # what PowerShell's `>` writes
+        raise InputError(path, "UTF-16 text (its byte order mark), not UTF-8: convert it (iconv -f UTF-16 -t UTF-8)")
 
 
 def refuse_not_javascript(path: Path, data: bytes) -> None:
