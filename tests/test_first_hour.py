@@ -310,3 +310,17 @@ def test_a_utf16_bundle_is_refused_as_utf16(tmp_path: Path, encoding: str) -> No
     bundle.write_bytes(("\ufeff" if encoding.endswith("be") else "").encode(encoding)
                        + JS_SOURCE.decode().encode(encoding))
     refused(run("scan", bundle, "--out", tmp_path / "out"), "app.js", "UTF-16 text", "iconv")
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii"])
+def test_explain_on_a_stdout_that_cannot_encode_the_message_writes_it_escaped(tmp_path: Path, encoding: str) -> None:
+    """A Windows console or a redirect there (cp1252), or an ASCII locale: explain of a message holding
+    CJK, an arrow or an emoji was an internal error (UnicodeEncodeError), exit 3."""
+    import os
+
+    bundle = tmp_path / "app.js"
+    bundle.write_text('function f(){throw new Error("日本 → 💥")}\n', encoding="utf-8")
+    assert run("scan", bundle, "--out", tmp_path / "out").returncode == 0
+    told = run("explain", tmp_path / "out", "e:app.js@19", env={**os.environ, "PYTHONIOENCODING": encoding})
+    assert told.returncode == 0, told.stderr
+    assert "\\u65e5\\u672c \\u2192 \\U0001f4a5" in told.stdout

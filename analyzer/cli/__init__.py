@@ -7,6 +7,7 @@ app with every verb.
 
 from __future__ import annotations
 
+import io
 import sys
 from typing import Any
 
@@ -15,6 +16,9 @@ def main() -> None:
     """The console script: a plain gate command line runs without importing typer (a tenth of
     the gate of a small scan, docs/performance.md, "The gate"); any other, the app."""
     from analyzer.cli.gating import run_plain
+
+    if isinstance(sys.stdout, io.TextIOWrapper):  # a bundle's text on a stdout that cannot encode it (cp1252,
+        sys.stdout.reconfigure(errors="backslashreplace")  # ASCII) is written escaped, as stderr writes it
 
     run_plain(sys.argv[1:])  # exits when the command line is a plain gate
     from analyzer.cli.verbs import main as run
