@@ -324,3 +324,22 @@ def test_explain_on_a_stdout_that_cannot_encode_the_message_writes_it_escaped(tm
     told = run("explain", tmp_path / "out", "e:app.js@19", env={**os.environ, "PYTHONIOENCODING": encoding})
     assert told.returncode == 0, told.stderr
     assert "\\u65e5\\u672c \\u2192 \\U0001f4a5" in told.stdout
+
+
+def test_an_output_inside_a_scan_directory_is_refused(demo_scan_copy: Path, tmp_path: Path) -> None:
+    """`sarif DIR --out DIR/findings.sarif`, a diff, a scan or an allowlist written inside a scan
+    directory left a file its summary does not list: every later gate of it refused the directory."""
+    from conftest import FIXTURES, tree_bytes
+
+    first = "e:demo.min.js@466"
+    kept = tree_bytes(demo_scan_copy)
+    for verb in (["sarif", demo_scan_copy, "--out", demo_scan_copy / "findings.sarif"],
+                 ["suggest", demo_scan_copy, "--out", demo_scan_copy / "readable" / "s.jsonl"],
+                 ["diff", demo_scan_copy, demo_scan_copy, "--out", demo_scan_copy / "diff"],
+                 ["scan", FIXTURES / "demo" / "demo.min.js", "--out", demo_scan_copy / "again"],
+                 ["allow", demo_scan_copy, first, "-a", demo_scan_copy / "index" / "a.toml", "--owner", "Product",
+                  "--reason", "r", "--reviewer", "me"]):
+        refused(run(*verb), f"inside the scan directory {demo_scan_copy}")
+    assert tree_bytes(demo_scan_copy) == kept
+    assert run("gate", demo_scan_copy).returncode == 0
+    assert run("suggest", demo_scan_copy).returncode == 0  # its own suggestions.jsonl, listed in the summary

@@ -168,6 +168,7 @@ def write_file(target: Path, data: bytes) -> None:
 def replaceable_file(target: Path) -> int | None:
     """The mode of the regular file at `target`, None when there is none; anything else there (a
     symlink, a directory, a device, a FIFO) is refused: a verb checks its --out before its work."""
+    refuse_inside_a_scan(target)
     try:
         info = os.lstat(target)
     except FileNotFoundError:
@@ -304,6 +305,7 @@ class _Vanished(Exception):
 def check_replaceable(target: Path, manifest: str = SUMMARY_FILE, owned: Manifest = scan_outputs) -> None:
     """Refuse, naming the first thing that is not erratlas's, unless `target` is absent, empty,
     or holds exactly the files `manifest` lists with their recorded sha256."""
+    refuse_inside_a_scan(target)
     for _ in range(5):
         try:
             _check_once(target, manifest, owned)
@@ -335,6 +337,20 @@ def _check_once(target: Path, manifest: str, owned: Manifest) -> None:
         _check_contents(fd, target, manifest, owned)
     finally:
         os.close(fd)
+
+
+def refuse_inside_a_scan(target: Path) -> None:
+    """Refuse a target inside a scan directory (below a directory holding a summary): a file there
+    that the summary does not list makes every later `gate` of that directory refuse it."""
+    here = Path(os.path.abspath(target)).parent
+    for directory in (here, *here.parents):
+        try:
+            held = stat.S_ISREG(os.lstat(directory / SUMMARY_FILE).st_mode)
+        except OSError:
+            continue
+        if held:
+            raise InputError(target, f"inside the scan directory {directory}, whose summary would not list it "
+                                     "(the gate refuses such a directory); write it beside that directory")
 
 
 def _holds_working_directory(target: Path) -> bool:
