@@ -343,3 +343,14 @@ def test_an_output_inside_a_scan_directory_is_refused(demo_scan_copy: Path, tmp_
     assert tree_bytes(demo_scan_copy) == kept
     assert run("gate", demo_scan_copy).returncode == 0
     assert run("suggest", demo_scan_copy).returncode == 0  # its own suggestions.jsonl, listed in the summary
+
+
+def test_records_of_a_unit_whose_name_holds_a_line_break_match_their_schemas(tmp_path: Path) -> None:
+    """The ids' patterns (`^[ed]:.+@[0-9]+$`) did not match a unit name holding a line break, which
+    a file name or an archive member may: the records erratlas wrote failed its own shipped schemas
+    (`run` validates every JSON output of a verb that exits 0)."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    handler = b"function g(){try{f()}catch(e){throw new Error('w',{cause:e})}}\n"
+    (tree / "two\nlines.js").write_bytes(JS_SOURCE + handler)
+    assert run("scan", tree, "--out", tmp_path / "out").returncode == 0
