@@ -345,6 +345,19 @@ def test_an_output_inside_a_scan_directory_is_refused(demo_scan_copy: Path, tmp_
     assert run("suggest", demo_scan_copy).returncode == 0  # its own suggestions.jsonl, listed in the summary
 
 
+def test_the_scan_and_diff_lines_show_a_hostile_bundle_name_escaped(tmp_path: Path) -> None:
+    """Only error lines escaped a name: a bundle named with a line break or an escape sequence made
+    the scan's and diff's lines two lines, the second one anything the name said."""
+    bundle = tmp_path / "app\x1b[2J\ngate passed.js"
+    bundle.write_bytes(JS_SOURCE)
+    scanned = run("scan", bundle, "--out", tmp_path / "out")
+    assert scanned.returncode == 0, scanned.stderr
+    assert all(line.startswith("erratlas: ") for line in scanned.stderr.splitlines()), scanned.stderr
+    assert "app\\x1b[2J\\ngate passed.js: 40 error callsites" in scanned.stderr and "\x1b" not in scanned.stderr
+    diffed = run("diff", tmp_path / "out", tmp_path / "out", "--out", tmp_path / "diff")
+    assert diffed.returncode == 0 and len(diffed.stderr.splitlines()) == 1 and "\x1b" not in diffed.stderr
+
+
 def test_records_of_a_unit_whose_name_holds_a_line_break_match_their_schemas(tmp_path: Path) -> None:
     """The ids' patterns (`^[ed]:.+@[0-9]+$`) did not match a unit name holding a line break, which
     a file name or an archive member may: the records erratlas wrote failed its own shipped schemas

@@ -30,7 +30,9 @@ class _Stderr:
         return Console(stderr=True, highlight=False, soft_wrap=True)
 
     def print(self, *objects: Any, **options: Any) -> None:
-        self.console.print(*objects, **options)
+        """Each text as one line a terminal shows as written (`errors.visible`): a name in it (a
+        file's, an embedded module's) may hold a line break or an escape sequence."""
+        self.console.print(*(visible(o) if isinstance(o, str) else o for o in objects), **options)
 
     @property
     def is_terminal(self) -> bool:
