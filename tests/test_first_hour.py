@@ -367,3 +367,13 @@ def test_records_of_a_unit_whose_name_holds_a_line_break_match_their_schemas(tmp
     handler = b"function g(){try{f()}catch(e){throw new Error('w',{cause:e})}}\n"
     (tree / "two\nlines.js").write_bytes(JS_SOURCE + handler)
     assert run("scan", tree, "--out", tmp_path / "out").returncode == 0
+
+
+def test_suggest_with_nothing_to_suggest_says_so_in_a_whole_line(tmp_path: Path) -> None:
+    """A Python package without a map: '0 suggestions (exact 0, likely 0, possible 0, ambiguous 0; )'."""
+    (tmp_path / "a.py").write_bytes(PYTHON_SOURCE)
+    assert run("scan", tmp_path / "a.py", "--out", tmp_path / "out").returncode == 0
+    said = run("suggest", tmp_path / "out")
+    assert said.returncode == 0
+    assert said.stderr.strip().endswith("0 suggestions (exact 0, likely 0, possible 0, ambiguous 0) -> "
+                                        f"{tmp_path / 'out' / 'suggestions.jsonl'}"), said.stderr

@@ -86,9 +86,11 @@ def suggest(
         err.print(f"erratlas: warning: {warning}", markup=False)
     by = {c: sum(1 for r in rows if r.confidence == c) for c in ("exact", "likely", "possible", "ambiguous")}
     levels = {lv: sum(1 for r in rows if r.level == lv) for lv in ("callsite", "function", "module", "references")}
+    counted = ", ".join(f"{k} {v}" for k, v in levels.items() if v)
+    at = f"; {counted}" if counted else ""  # none at any level: no empty '; )'
     err.print(
         f"erratlas: {len(rows)} suggestions (exact {by['exact']}, likely {by['likely']}, possible {by['possible']}, "
-        f"ambiguous {by['ambiguous']}; " + ", ".join(f"{k} {v}" for k, v in levels.items() if v) + f") -> {out}",
+        f"ambiguous {by['ambiguous']}{at}) -> {out}",
         markup=False,
     )
 
