@@ -377,3 +377,16 @@ def test_suggest_with_nothing_to_suggest_says_so_in_a_whole_line(tmp_path: Path)
     assert said.returncode == 0
     assert said.stderr.strip().endswith("0 suggestions (exact 0, likely 0, possible 0, ambiguous 0) -> "
                                         f"{tmp_path / 'out' / 'suggestions.jsonl'}"), said.stderr
+
+
+def test_a_logger_option_the_rules_would_refuse_or_a_python_scan_ignores_is_refused(tmp_path: Path) -> None:
+    """`--logger 'a b'` was taken (0 diagnostics), where the rules' `[logger] name = "a b"` is refused;
+    a Python scan ignored --logger altogether, both without a word."""
+    from conftest import FIXTURES
+
+    (tmp_path / "a.py").write_bytes(PYTHON_SOURCE)
+    refused(run("scan", FIXTURES / "demo" / "demo.min.js", "--logger", "a b", "--out", tmp_path / "js"),
+            "--logger", "'a b' is not a JavaScript identifier")
+    refused(run("scan", tmp_path / "a.py", "--logger", "log", "--out", tmp_path / "py"), "--logger", "[logging]")
+    assert not (tmp_path / "js").exists() and not (tmp_path / "py").exists()
+    assert run("scan", FIXTURES / "demo" / "demo.min.js", "--logger", "$S", "--out", tmp_path / "js").returncode == 0

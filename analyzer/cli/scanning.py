@@ -117,6 +117,7 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
             if source.note is not None:
                 err.print(f"erratlas: {source.note}", markup=False)
             python = source.language == "python"
+            _check_logger(logger, python)
             if not python:
                 # a JavaScript scan makes few reference cycles and exits right after: the collector's
                 # passes over millions of live objects would cost a tenth of its time for nothing
@@ -159,6 +160,21 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
         if os.path.lexists(staging):
             shutil.rmtree(staging, ignore_errors=True)
     err.print(line, markup=False)
+
+
+def _check_logger(logger: str | None, python: bool) -> None:
+    """`--logger` names a JavaScript binding, as the rules' `[logger] name` does: a Python scan
+    ignored it, and a name no binding can have ('a b') was taken, both silently."""
+    from analyzer.rules.keys import JAVASCRIPT_NAME
+
+    if logger is None:
+        return
+    if python:
+        raise InputError("--logger", "names a JavaScript bundle's logger binding; a Python scan reads the logging "
+                                     "calls its rules' [logging] section names")
+    refused = JAVASCRIPT_NAME.refuses(logger)
+    if refused is not None:
+        raise InputError("--logger", refused)
 
 
 def _stage_inventory(result: ScanResult, target: Path, staging: Path) -> dict[str, str]:
