@@ -121,14 +121,15 @@ def test_a_source_file_past_the_member_bound_is_refused_before_it_is_read(tmp_pa
 
 
 
+@pytest.mark.parametrize("container", ["elf", "macho", "pe"])
 @pytest.mark.parametrize("keep", [10, 100, 0.5, 0.99])
-def test_a_truncated_bun_executable_is_refused_as_truncated(tmp_path: Path, keep: float) -> None:
+def test_a_truncated_bun_executable_is_refused_as_truncated(tmp_path: Path, keep: float, container: str) -> None:
     """A download cut short (the ELF section headers, at its end, gone) was 'native executable
     without a Bun module graph (no trailer)': the reader's own refusal, which names the cut, was
     replaced by a sniff's guess (2.1.235's executable cut 1,000 bytes short said so too)."""
-    from support.bunexe import Module, elf, graph
+    from support.bunexe import CONTAINERS, Module, graph
 
-    data = elf(graph([Module("/$bunfs/root/cli", JS_SOURCE)]))
+    data = CONTAINERS[container](graph([Module("/$bunfs/root/cli", JS_SOURCE)]))
     cut = tmp_path / "claude"
     cut.write_bytes(data[:int(len(data) * keep) if isinstance(keep, float) else keep])
     (tmp_path / "whole").write_bytes(data)

@@ -146,7 +146,8 @@ def _locate(buf: Buffer) -> _Region:
 def _section_region(buf: Buffer, section: tuple[int, int], where: str) -> _Region:
     offset, size = section
     if offset + size > len(buf):
-        raise _Malformed(f"{where} runs past the end of the file (truncated?)")
+        raise _Malformed(f"{where} runs past the end of the file, to byte {offset + size} (truncated? the file ends "
+                         f"at {len(buf)} bytes)")
     for header in (_U64, _U32):
         if size < header.size:
             continue
@@ -323,7 +324,7 @@ def _slice(buf: Buffer, start: int, end: int) -> bytes:
 def _fixed_name(buf: Buffer, at: int, width: int, what: str) -> bytes:
     raw = _slice(buf, at, at + width)
     if len(raw) < width:
-        raise _Malformed(f"truncated {what} at offset {at}")
+        raise _Malformed(f"truncated {what} at offset {at}: the file ends at {len(buf)} bytes")
     return raw.rstrip(b"\0")
 
 
