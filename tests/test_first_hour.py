@@ -391,3 +391,18 @@ def test_a_logger_option_the_rules_would_refuse_or_a_python_scan_ignores_is_refu
     refused(run("scan", tmp_path / "a.py", "--logger", "log", "--out", tmp_path / "py"), "--logger", "[logging]")
     assert not (tmp_path / "js").exists() and not (tmp_path / "py").exists()
     assert run("scan", FIXTURES / "demo" / "demo.min.js", "--logger", "$S", "--out", tmp_path / "js").returncode == 0
+
+
+def test_fmt_names_the_entries_the_canonical_form_leaves_out(tmp_path: Path) -> None:
+    """Two entries with one match and owner (reviewed twice, reasons 'a' and 'b'): fmt kept the
+    second and dropped the first's review without a word."""
+    entry = ('\n[[entry]]\nmatch = {{ callsite = "fp1:{}" }}\nowner = "Product"\nreason = "{}"\nreviewedBy = "t"\n'
+             "reviewedOn = 2026-01-01\n")
+    allowlist = tmp_path / "a.toml"
+    twice = entry.format("1" * 32, "a") + entry.format("1" * 32, "b")
+    allowlist.write_text('schema = "erratlas.allowlist/1"\n' + twice, encoding="utf-8")
+    written = run("fmt", allowlist)
+    assert written.returncode == 0
+    assert written.stderr.strip() == (f"erratlas: {allowlist}: rewritten in canonical form; 1 entries left out, each "
+                                      f"repeating a later one's match and owner: {allowlist}:3"), written.stderr
+    assert 'reason = "b"' in allowlist.read_text(encoding="utf-8")

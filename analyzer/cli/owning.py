@@ -119,7 +119,7 @@ def fmt(
 ) -> None:
     """Write allowlists in the canonical form `allow` and `accept` write (entries sorted, keys in a
     fixed order; comments are not kept), so that review diffs stay small."""
-    from analyzer.owners.allowlist import load_allowlist, render, write_allowlist
+    from analyzer.owners.allowlist import load_allowlist, overridden, render, write_allowlist
 
     off = []
     for path in allowlists:
@@ -131,7 +131,10 @@ def fmt(
             typer.echo(f"{path}: not in canonical form (erratlas fmt {path})")
         else:
             write_allowlist(path, entries)
-            err.print(f"erratlas: {path}: rewritten in canonical form", markup=False)
+            dropped = overridden(entries)  # the canonical form holds one entry per match and verdict
+            said = (f"; {len(dropped)} entries left out, each repeating a later one's match and owner: "
+                    + ", ".join(e.origin for e in dropped)) if dropped else ""
+            err.print(f"erratlas: {path}: rewritten in canonical form{said}", markup=False)
     raise typer.Exit(int(ExitCode.FINDINGS if check and off else ExitCode.OK))
 
 

@@ -266,6 +266,12 @@ def _unique(entries: list[Entry]) -> list[Entry]:
     return list({(*e.identity(), e.verdict(), e.expect): e for e in entries}.values())
 
 
+def overridden(entries: list[Entry]) -> list[Entry]:
+    """The entries the canonical form leaves out: each has the match and verdict of a later one."""
+    kept = {id(e) for e in _unique(entries)}
+    return [e for e in entries if id(e) not in kept]
+
+
 def render(entries: list[Entry]) -> bytes:
     ordered = sorted(_unique(entries), key=lambda e: (LEVELS.index(e.level), e.fingerprint, e.copies or 0,
                                                       e.neighbours or ("", ""), e.owner, e.package or ""))
