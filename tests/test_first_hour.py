@@ -406,3 +406,19 @@ def test_fmt_names_the_entries_the_canonical_form_leaves_out(tmp_path: Path) -> 
     assert written.stderr.strip() == (f"erratlas: {allowlist}: rewritten in canonical form; 1 entries left out, each "
                                       f"repeating a later one's match and owner: {allowlist}:3"), written.stderr
     assert 'reason = "b"' in allowlist.read_text(encoding="utf-8")
+
+
+def test_prune_names_the_repeated_entries_its_rewrite_leaves_out(demo_scan_copy: Path, tmp_path: Path) -> None:
+    """prune says it removes stale entries 'and nothing else'; its canonical rewrite also dropped an
+    entry repeating a later one's match and owner, unsaid."""
+    entry = ('\n[[entry]]\nmatch = {{ callsite = "fp1:{}" }}\nowner = "Product"\nreason = "{}"\nreviewedBy = "t"\n'
+             "reviewedOn = 2026-01-01\n")
+    first = "c9196f0a995b8b6a9c3141d89ad4ecd0"  # e:demo.min.js@466
+    allowlist = tmp_path / "a.toml"
+    allowlist.write_text('schema = "erratlas.allowlist/1"\n' + entry.format(first, "a") + entry.format("0" * 32, "gone")
+                         + entry.format(first, "b"), encoding="utf-8")
+    assert run("project", demo_scan_copy, "-a", allowlist).returncode == 0
+    pruned = run("prune", demo_scan_copy, "-a", allowlist)
+    assert pruned.returncode == 0, pruned.stderr
+    assert pruned.stderr.splitlines()[-1] == (f"erratlas: {allowlist}: 1 entries left out, each repeating a later "
+                                              f"one's match and owner: {allowlist}:3"), pruned.stderr

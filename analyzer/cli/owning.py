@@ -105,11 +105,14 @@ def prune(
     """Remove the entries that match nothing in the scan (stale), and nothing else."""
     from analyzer.owners.review import prune_stale
 
-    for path, removed in prune_stale(directory, allowlist):
+    for path, removed, repeated in prune_stale(directory, allowlist):
         err.print(f"erratlas: {path}: removed {len(removed)} stale entries", markup=False)
         for entry in removed:
             err.print(f"  - {entry.level} {entry.fingerprint} ({entry.owner} {entry.function or ''})".rstrip(),
                        markup=False)
+        if repeated:  # written in canonical form: one entry per match and verdict
+            err.print(f"erratlas: {path}: {len(repeated)} entries left out, each repeating a later one's match and "
+                      "owner: " + ", ".join(e.origin for e in repeated), markup=False)
 
 
 def fmt(

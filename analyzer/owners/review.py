@@ -16,6 +16,7 @@ from analyzer.owners.allowlist import (
     checked_rendering,
     load_allowlist,
     load_allowlists,
+    overridden,
     validated_entry,
     write_allowlist,
 )
@@ -148,9 +149,10 @@ def _find(records: list[Callsite], target: str, directory: Path) -> Callsite:
     raise InputError(directory, f"no callsite with id or fingerprint '{target}' in this scan")
 
 
-def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Entry]]]:
+def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Entry], list[Entry]]]:
     """Drop the stale entries of each allowlist; every rewrite is rendered and read back before
-    the first file is replaced."""
+    the first file is replaced. Each allowlist's stale entries, and the entries its canonical
+    form leaves out for repeating a later one's match and owner (`overridden`)."""
     files, summary = verified(directory)
     records, graph, handlers = _scan_of(files)
     allowlists: list[Allowlist] = load_allowlists(paths)
@@ -167,9 +169,10 @@ def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Ent
             raise InputError(path, f"{directory} was not projected with this allowlist: its {len(removed)} entries "
                                    f"that match nothing there may be another bundle's, not stale; run `{again}`, "
                                    "read the stale entries, then prune")
+        kept = [e for e in allowlist.entries if e.origin not in stale]
         if removed:
-            rewrites.append((path, checked_rendering(path, [e for e in allowlist.entries if e.origin not in stale])))
-        report.append((path, removed))
+            rewrites.append((path, checked_rendering(path, kept)))
+        report.append((path, removed, overridden(kept) if removed else []))
     for path, data in rewrites:
         write_file(path, data)
     return report
