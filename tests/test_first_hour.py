@@ -422,3 +422,18 @@ def test_prune_names_the_repeated_entries_its_rewrite_leaves_out(demo_scan_copy:
     assert pruned.returncode == 0, pruned.stderr
     assert pruned.stderr.splitlines()[-1] == (f"erratlas: {allowlist}: 1 entries left out, each repeating a later "
                                               f"one's match and owner: {allowlist}:3"), pruned.stderr
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_the_version_flag_prints_the_version(flag: str) -> None:
+    """'erratlas --version', what a new user types first, was 'No such option: --version', exit 2."""
+    from analyzer import __version__
+
+    result = run(flag)
+    assert result.returncode == 0 and result.stdout == f"{__version__}\n", result.stderr
+    assert run("version").stdout == result.stdout
+
+
+def test_h_is_help_as_help_is() -> None:
+    assert run("-h").stdout == run("--help").stdout != ""
+    assert run("scan", "-h").stdout == run("scan", "--help").stdout != ""

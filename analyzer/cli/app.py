@@ -19,7 +19,25 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(asked: bool) -> None:
+    if asked:
+        from analyzer import __version__
+
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", "-V", help="Print the version and exit (as `erratlas version`).",
+                                 is_eager=True, callback=_version),
+) -> None:
+    # what every command line may begin with; `erratlas --version` was 'No such option'
+    pass
 
 __all__ = ["ALLOWLISTS", "app", "cores", "err", "fail", "github_escape", "main", "reading_a_scan"]
 
