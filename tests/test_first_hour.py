@@ -437,3 +437,23 @@ def test_the_version_flag_prints_the_version(flag: str) -> None:
 def test_h_is_help_as_help_is() -> None:
     assert run("-h").stdout == run("--help").stdout != ""
     assert run("scan", "-h").stdout == run("scan", "--help").stdout != ""
+
+
+@pytest.mark.parametrize("why", ["a name too long", "a file where a directory belongs", "a loop of links"])
+def test_an_output_path_that_cannot_be_one_is_refused(demo_scanned_once: Path, tmp_path: Path, why: str) -> None:
+    """`--out` with a 300-character name, below a file (`--out app.js/out`) or through a loop of links
+    was an internal error (OSError from lstat, exit 3) in scan, sarif, allow, diff, extract and suggest."""
+    from conftest import FIXTURES
+
+    (tmp_path / "a.js").write_bytes(JS_SOURCE)
+    (tmp_path / "loop1").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop1")
+    where = {"a name too long": tmp_path / ("x" * 300), "a file where a directory belongs": tmp_path / "a.js" / "out",
+             "a loop of links": tmp_path / "loop1" / "out"}[why]
+    for verb in (["scan", FIXTURES / "demo" / "demo.min.js", "--out", where],
+                 ["sarif", demo_scanned_once, "--out", where],
+                 ["diff", demo_scanned_once, demo_scanned_once, "--out", where],
+                 ["suggest", demo_scanned_once, "--out", where],
+                 ["allow", demo_scanned_once, "e:demo.min.js@466", "-a", where, "--owner", "Product", "--reason", "r",
+                  "--reviewer", "me"]):
+        refused(run(*verb), str(where), "cannot be an output path")

@@ -107,6 +107,7 @@ def stage(target: Path, staging: Path, files: dict[str, bytes]) -> None:
 def open_staging(target: Path, staging: Path) -> None:
     """Make the empty directory `staging` (`staging_name(target)`), after removing the stale
     staging directories of dead writers beside `target`; `write_staged` fills it."""
+    _output_stat(target)  # a path that cannot be an output says why, not what mkdir met on the way
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         sweep_stale(target)
@@ -169,9 +170,8 @@ def replaceable_file(target: Path) -> int | None:
     """The mode of the regular file at `target`, None when there is none; anything else there (a
     symlink, a directory, a device, a FIFO) is refused: a verb checks its --out before its work."""
     refuse_inside_a_scan(target)
-    try:
-        info = os.lstat(target)
-    except FileNotFoundError:
+    info = _output_stat(target)
+    if info is None:
         return None
     if not stat.S_ISREG(info.st_mode):
         raise InputError(target, f"is {file_kind(info.st_mode)}; erratlas writes only regular files, refusing")
@@ -315,10 +315,20 @@ def check_replaceable(target: Path, manifest: str = SUMMARY_FILE, owned: Manifes
     raise InputError(target, "changes while erratlas checks it (another writer?); refusing to replace it")
 
 
-def _check_once(target: Path, manifest: str, owned: Manifest) -> None:
+def _output_stat(target: Path) -> os.stat_result | None:
+    """`lstat` of an output path, None when nothing is there; a path that cannot be one (a name too
+    long, a file where a parent directory belongs, a loop of links) is refused, naming why."""
     try:
-        info = os.lstat(target)
+        return os.lstat(target)
     except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise InputError(target, f"cannot be an output path: {exc.strerror}") from None
+
+
+def _check_once(target: Path, manifest: str, owned: Manifest) -> None:
+    info = _output_stat(target)
+    if info is None:
         return
     if stat.S_ISLNK(info.st_mode):
         raise InputError(target, "output path is a symlink; refusing to replace it")
