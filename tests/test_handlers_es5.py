@@ -49,7 +49,7 @@ def oracle(tmp_path_factory: pytest.TempPathFactory) -> list[list[tuple[Any, ...
 
 
 def test_the_oracle_reads_every_catch_clause_of_the_source(oracle: list[list[tuple[Any, ...]]]) -> None:
-    assert len(oracle) == 12
+    assert len(oracle) == 13
     kinds = {kind for handler in oracle for _, dispositions in handler for kind, _ in dispositions}
     assert kinds == {"rethrow", "log", "wrap", "return-value", "callback", "swallow", "store", "return-error", "retry"}
 
@@ -60,17 +60,20 @@ def test_each_es5_build_has_the_sources_handlers_branches_and_dispositions(
     bundle = BUILDS / name
     out = scanned_whole_and_in_slices(bundle, tmp_path, 3)
     compiled = _compiled(out, bundle)
-    assert [_read(h) for h in compiled] == oracle[:-1]
+    assert [_read(h) for h in compiled] == oracle[:-2]
     assert all(h["form"] == "catch" for h in compiled)
 
 
 @pytest.mark.parametrize("name", OUTPUTS)
-def test_a_try_in_a_loop_is_left_out(name: str, oracle: list[list[tuple[Any, ...]]], tmp_path: Path) -> None:
-    """The source's last handler retries (its try is in a loop): its compiled catch, which the
-    clause parsed alone could not read so, is not recorded."""
-    assert oracle[-1] == [(None, (("log", None), ("retry", None)))]
+def test_a_catch_reading_the_machines_temporaries_or_in_a_loop_is_left_out(
+        name: str, oracle: list[list[tuple[Any, ...]]], tmp_path: Path) -> None:
+    """The source's last two handlers: `report(e, await read())`, whose compiled call reads the
+    caught value from a temporary the machine saved before the await (`_t2(_t3, _context.v)`), and
+    a catch that retries (its try is in a loop): the clause parsed alone would not read them as the
+    source, so their compiled catches are not recorded."""
+    assert oracle[-2:] == [[(None, (("callback", None),))], [(None, (("log", None), ("retry", None)))]]
     scan(BUILDS / name, tmp_path, "--jobs", 1)
-    assert len(_compiled(tmp_path, BUILDS / name)) == len(oracle) - 1
+    assert len(_compiled(tmp_path, BUILDS / name)) == len(oracle) - 2
 
 
 def test_a_compiled_catch_is_at_its_case_keyword_and_spans_its_region(tmp_path: Path) -> None:

@@ -18,6 +18,18 @@ def sequence_members(sequence: Node) -> list[Node]:
     return [c for c in sequence.named_children if c.type != "comment"]
 
 
+def case_statements(case: Node) -> list[Node]:
+    value = case.child_by_field_name("value")
+    after = value.end_byte if value is not None else case.start_byte
+    return [c for c in case.named_children if c.start_byte >= after and c != value and c.type != "comment"]
+
+
+def bare(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
 class Edits:
     """A region's edits as they are found: applied in order, the renames first."""
 

@@ -8,7 +8,7 @@ import re
 
 from tree_sitter import Node
 
-from analyzer.javascript.handlers.compiled_edits import Edits, Unread, sequence_members
+from analyzer.javascript.handlers.compiled_edits import Edits, Unread, bare, case_statements, sequence_members
 from analyzer.javascript.handlers.compiled_regions import (
     _CATCH_TEMPORARY,
     _MAX_CASES,
@@ -33,22 +33,16 @@ def read_region(machine: Machine, entry: tuple[int | None, ...]) -> Region | Non
         return None
 
 
-def _statements(case: Node) -> list[Node]:
-    value = case.child_by_field_name("value")
-    after = value.end_byte if value is not None else case.start_byte
-    return [c for c in case.named_children if c.start_byte >= after and c != value and c.type != "comment"]
-
-
-def _bare(node: Node) -> Node:
-    while node.type == "parenthesized_expression" and node.named_child_count == 1:
-        node = node.named_children[0]
-    return node
-
-
 class _Reader(Edits):
     def __init__(self, machine: Machine, entry: tuple[int | None, ...]) -> None:
         super().__init__(machine)
         self.try_, self.catch, self.finally_, self.after = entry[:4]
+        #: the cases an await goes on at (where the context's `v` or `sent` is its value), and the
+        #: old runtime's temporary holding the caught value
+        self.awaited: set[int] = set()
+        self.temporary: bytes | None = None
+        #: the abrupt calls and TypeScript arrays a return gives its value by
+        self.returned_values: set[int] = set()
         self.closings: dict[int, int] = {}
         #: the cases that end in a jump out of the region
         self.leaving: set[int] = set()
@@ -96,7 +90,7 @@ class _Reader(Edits):
         if any(self.closings.get(i) for i in range(cases[-1] + 1, len(labels))):
             return None
         param, written = self._binding(machine.cases[first])
-        self._walk([machine.cases[i] for i in cases])
+        self._walk(cases)
         for at in cases[1:]:
             case = machine.cases[at]
             value = case.child_by_field_name("value")
@@ -132,7 +126,7 @@ class _Reader(Edits):
         """The location the try block's last case jumps to over the catch (`ctx.n = after; break`)."""
         if first == 0:
             return None
-        statements = _statements(self.machine.cases[first - 1])
+        statements = case_statements(self.machine.cases[first - 1])
         jump = self._goto(statements, len(statements) - (1 if self.kind == _TS else 2)) \
             if len(statements) >= 2 else None
         return jump[1] if jump is not None and jump[1] > (self.catch or 0) else None
@@ -140,7 +134,7 @@ class _Reader(Edits):
     def _case(self, at: int, end: int | None) -> bool:
         """Reads case `at`'s jumps; whether its last statement goes on to the next case (a jump
         there, or an await continuing there)."""
-        statements = _statements(self.machine.cases[at])
+        statements = case_statements(self.machine.cases[at])
         labels = self.machine.labels
         following = labels[at + 1] if at + 1 < len(labels) else None
         for k, statement in enumerate(statements):
@@ -163,13 +157,14 @@ class _Reader(Edits):
                 span, target = awaited
                 if k + span != len(statements) or target != following or target == end:
                     raise Unread
+                self.awaited.add(at + 1)
                 return True
             if statement.type == "if_statement":
                 self._if_goto(statement, following, end, at)
         return False
 
     def _leaves(self, at: int) -> bool:
-        statements = _statements(self.machine.cases[at])
+        statements = case_statements(self.machine.cases[at])
         return bool(statements) and statements[-1].type in ("throw_statement", "return_statement",
                                                             "break_statement")
 
@@ -180,7 +175,7 @@ class _Reader(Edits):
             if statement.type == "return_statement":
                 code = self._instruction(statement)
                 if code is not None and code[0] == 3 and code[1] is not None:
-                    number = _bare(code[1])
+                    number = bare(code[1])
                     if number.type == "number" and (number.text or b"").isdigit():
                         return 1, int(number.text or b"0")
             if statement.type == "expression_statement":  # `_a.label = N`: falls into case N
@@ -290,7 +285,7 @@ class _Reader(Edits):
             self._explain(node)
             if node.type == "return_statement":
                 self.unreturned.add(node.id)
-        condition = _bare(statement.child_by_field_name("condition") or statement)
+        condition = bare(statement.child_by_field_name("condition") or statement)
         if condition.type == "sequence_expression":
             condition = sequence_members(condition)[-1]
         operator = condition.children[0] if condition.type == "unary_expression" else \
@@ -307,7 +302,7 @@ class _Reader(Edits):
     def _binding(self, case: Node) -> tuple[str | None, str | None]:
         """The catch case's own idioms (`ctx.p = N`, the caught value's binding) blanked; the
         caught value's name in the clause and as written."""
-        statements = _statements(case)
+        statements = case_statements(case)
         if not statements:
             raise Unread
         stack = list(reversed(statements[:2]))
@@ -345,6 +340,7 @@ class _Reader(Edits):
                         or not self._is_member(left, prop.text or b""):
                     raise Unread
                 self._blank(parent)
+                self.temporary = prop.text
                 written = (left.text or b"").decode()
                 return written.replace(".", "$"), written
             if left.type != "identifier":
@@ -403,10 +399,11 @@ class _Reader(Edits):
             return
         self.edits.append((outer.start_byte, outer.end_byte, b" " * (assignment.start_byte - outer.start_byte) + name))
 
-    def _walk(self, cases: list[Node]) -> None:
+    def _walk(self, cases: list[int]) -> None:
         """Every use of the context in the region read as one of the idioms, else unread."""
-        for case in cases:
-            stack = list(case.named_children)
+        for at in cases:
+            awaited = at in self.awaited
+            stack = list(self.machine.cases[at].named_children)
             while stack:
                 node = stack.pop()
                 if node.type in FUNCTION_TYPES:
@@ -416,27 +413,47 @@ class _Reader(Edits):
                 if node.type in ("member_expression", "subscript_expression") and node.id not in self.explained:
                     owner = node.child_by_field_name("object")
                     if owner is not None and owner.type == "identifier" and owner.text == self.context:
-                        self._use(node)
+                        self._use(node, awaited)
                 stack.extend(node.named_children)
 
-    def _use(self, member: Node) -> None:
+    def _use(self, member: Node, awaited: bool) -> None:
         name = (member.child_by_field_name("property") or member).text or b""
-        if member.type == "member_expression" and self.kind == _OLD and _CATCH_TEMPORARY.fullmatch(name):
+        if member.type == "member_expression" and self.kind == _OLD and name == self.temporary:
             self.renames.append((member.start_byte, member.end_byte, (member.text or b"").replace(b".", b"$")))
             return
-        if member.type == "member_expression" and ((self.kind == _OLD and name == b"sent")
-                                                   or (self.kind == _NEW and name == b"v")):
-            return  # an await's value
         parent = member.parent
-        if self.kind == _TS and name == b"sent" and parent is not None and parent.type == "call_expression":
-            return
+        value = parent if self.kind == _TS and parent is not None and parent.type == "call_expression" else member
+        if awaited and member.type == "member_expression" and name == {_OLD: b"sent", _NEW: b"v", _TS: b"sent"}[
+                self.kind] and self._whole(value):
+            return  # an await's value, where no temporary of the machine is read with it
         raise Unread
+
+    def _whole(self, value: Node) -> bool:
+        """Whether an await's value is used whole: a statement, assigned to a name, returned, thrown;
+        in an operand or an argument it may be read with temporaries the machine saved before it
+        (`_t2(_t3, _context.v)` for `f(e, await g())`), which the clause would not read as the source."""
+        parent = value.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            value, parent = parent, parent.parent
+        if parent is None:
+            return False
+        if parent.type in ("expression_statement", "sequence_expression", "throw_statement", "return_statement"):
+            return True
+        if parent.type == "assignment_expression":
+            left = parent.child_by_field_name("left")
+            return parent.child_by_field_name("right") == value and left is not None and left.type == "identifier"
+        if parent.type == "arguments" or parent.type == "array":  # `ctx.a(2, v)`, `[2, v]`
+            above = parent.parent if parent.type == "arguments" else parent
+            return above is not None and above.id in self.returned_values
+        return False
 
     def _returned(self, statement: Node) -> None:
         """A return of the machine: `ctx.abrupt("return", v)`, `ctx.a(2, v)`, `[2, v]` is `return v`."""
         if statement.id in self.unreturned:
             return
         value = self._last_value(statement)
+        if value is not None:
+            self.returned_values.add(value.id)
         if self.kind == _TS:
             code = self._instruction(statement)
             if code is None or code[0] != 2:
