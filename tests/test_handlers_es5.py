@@ -49,7 +49,7 @@ def oracle(tmp_path_factory: pytest.TempPathFactory) -> list[list[tuple[Any, ...
 
 
 def test_the_oracle_reads_every_catch_clause_of_the_source(oracle: list[list[tuple[Any, ...]]]) -> None:
-    assert len(oracle) == 13
+    assert len(oracle) == 14
     kinds = {kind for handler in oracle for _, dispositions in handler for kind, _ in dispositions}
     assert kinds == {"rethrow", "log", "wrap", "return-value", "callback", "swallow", "store", "return-error", "retry"}
 

@@ -92,7 +92,8 @@ def compiled_catches(unit: str, part: UnitTree, normalizer: Normalizer, descent:
 
 def _clause(source: bytes, region: Region) -> Node | None:
     """The catch clause the region's rewritten bytes parse to, at the region's offsets."""
-    prefix = b"try{}catch" + (b"(" + region.param.encode() + b")" if region.param is not None else b"") + b"{"
+    prefix = b"try{}catch" + (b"(" + region.param.encode() + b")" if region.param is not None else b"") + b"{" \
+        + (b"var " + b",".join(region.locals) + b";" if region.locals else b"")
     start = region.start - len(prefix)
     if start < 0:
         return None

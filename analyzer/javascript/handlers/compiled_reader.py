@@ -9,6 +9,7 @@ import re
 from tree_sitter import Node
 
 from analyzer.javascript.handlers.compiled_edits import Edits, Unread, bare, case_statements, sequence_members
+from analyzer.javascript.handlers.compiled_locals import region_locals
 from analyzer.javascript.handlers.compiled_regions import (
     _CATCH_TEMPORARY,
     _MAX_CASES,
@@ -108,7 +109,8 @@ class _Reader(Edits):
         start, stop = head.start_byte, machine.cases[cases[-1]].end_byte
         if any(len(r) > e - s or s < start or e > stop for s, e, r in self.edits):
             return None
-        return Region(start, stop, param, written, self.renames + self.edits)
+        return Region(start, stop, param, written, self.renames + self.edits,
+                      region_locals(machine, start, stop, param))
 
     def _in_loop(self, first: int) -> bool:
         """Whether a jump from the catch case on goes back to the try's first case or before: the

@@ -34,6 +34,8 @@ class Machine:
     cases: list[Node]
     #: its try entries: (try, catch, finally, after) labels, None where absent
     entries: list[tuple[int | None, ...]]
+    #: the function whose body is the `switch`
+    function: Node
 
 
 @dataclass(slots=True)
@@ -44,6 +46,8 @@ class Region:
     param: str | None
     written: str | None
     edits: list[tuple[int, int, bytes]] = field(default_factory=list)
+    #: the names the region's clause declares (`compiled_locals`)
+    locals: list[bytes] = field(default_factory=list)
 
 
 def machines(root: Node, source: bytes) -> Iterator[Machine]:
@@ -68,7 +72,7 @@ def machines(root: Node, source: bytes) -> Iterator[Machine]:
         labels = [_label(c) for c in cases]
         if len({label for label in labels if label is not None}) != sum(1 for label in labels if label is not None):
             continue
-        yield Machine(kind, context, labels, cases, entries)
+        yield Machine(kind, context, labels, cases, entries, function)
 
 
 def _function_of(switch: Node, kind: str) -> Node | None:
