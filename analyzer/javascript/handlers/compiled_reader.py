@@ -409,6 +409,8 @@ class _Reader(Edits):
             while stack:
                 node = stack.pop()
                 if node.type in FUNCTION_TYPES:
+                    if self.temporary is not None and self.context + b"." + self.temporary in (node.text or b""):
+                        raise Unread  # a closure reads the caught temporary: not renamed there (a parameter may shadow)
                     continue
                 if node.type == "return_statement":
                     self._returned(node)
