@@ -22,8 +22,8 @@ OUTPUTS = ("babel.js", "babel.terser.min.js", "babel.esbuild.min.js",
 
 def _read(handler: dict[str, Any]) -> list[tuple[Any, ...]]:
     """A handler's branches as a build keeps them: each test and each disposition's kind and cause
-    (callees and parameters are renamed by the minifiers)."""
-    out = []
+    (callees and parameters are renamed by the minifiers), after the count of its direct sources."""
+    out: list[tuple[Any, ...]] = [("direct sources", sum(1 for s in handler["sources"] if s["via"] == "direct"))]
     for branch in handler["branches"]:
         test = branch["test"]
         tested = None if test is None else (test["field"], test["op"], json.dumps(test["value"]))
@@ -49,8 +49,9 @@ def oracle(tmp_path_factory: pytest.TempPathFactory) -> list[list[tuple[Any, ...
 
 
 def test_the_oracle_reads_every_catch_clause_of_the_source(oracle: list[list[tuple[Any, ...]]]) -> None:
-    assert len(oracle) == 14
-    kinds = {kind for handler in oracle for _, dispositions in handler for kind, _ in dispositions}
+    assert len(oracle) == 15
+    kinds = {kind for handler in oracle for _, dispositions in handler[1:] for kind, _ in dispositions}
+    assert sum(handler[0][1] for handler in oracle) == 1  # `throwsInside`'s "empty read"
     assert kinds == {"rethrow", "log", "wrap", "return-value", "callback", "swallow", "store", "return-error", "retry"}
 
 
@@ -71,7 +72,7 @@ def test_a_catch_reading_the_machines_temporaries_or_in_a_loop_is_left_out(
     caught value from a temporary the machine saved before the await (`_t2(_t3, _context.v)`), and
     a catch that retries (its try is in a loop): the clause parsed alone would not read them as the
     source, so their compiled catches are not recorded."""
-    assert oracle[-2:] == [[(None, (("callback", None),))], [(None, (("log", None), ("retry", None)))]]
+    assert [o[1:] for o in oracle[-2:]] == [[(None, (("callback", None),))], [(None, (("log", None), ("retry", None)))]]
     scan(BUILDS / name, tmp_path, "--jobs", 1)
     assert len(_compiled(tmp_path, BUILDS / name)) == len(oracle) - 2
 
@@ -81,7 +82,8 @@ def test_a_compiled_catch_is_at_its_case_keyword_and_spans_its_region(tmp_path: 
     scan(bundle, tmp_path, "--jobs", 1)
     text = bundle.read_bytes()
     first = _compiled(tmp_path, bundle)[0]
-    assert text[first["offset"]:first["endOffset"]] == b'case 2:throw n.p=2,e=n.v,console.error("read failed",e),e;'
+    region = text[first["offset"]:first["endOffset"]]
+    assert region.startswith(b"case 2:throw ") and region.endswith(b'.v,console.error("read failed",e),e;')
     assert first["param"] == "e" and first["id"] == f"h:babel.terser.min.js@{first['offset']}"
 
 
@@ -94,6 +96,19 @@ def test_the_caught_value_is_named_as_each_runtime_writes_it(tmp_path: Path) -> 
     assert params["typescript.js"][:3] == ["e_1", "e_2", "e_3"]
     # `catch (e) {}` binds nothing, and terser returns `e.sent()` where the source returned `e`
     assert params["typescript.terser.min.js"][4] is None and params["typescript.terser.min.js"][6] is None
+
+
+@pytest.mark.parametrize("name", OUTPUTS)
+def test_an_error_thrown_in_the_protected_cases_is_the_compiled_catchs_source(name: str, tmp_path: Path) -> None:
+    """`throwsInside`: `if (!r) throw new Error("empty read")` in the try, compiled into its cases:
+    the callsite's flow names the compiled catch, whose direct source it is."""
+    bundle = BUILDS / name
+    scan(bundle, tmp_path, "--jobs", 1)
+    sites = [json.loads(line) for line in (tmp_path / "error-message-callsites.jsonl").read_text().splitlines()]
+    site = next(s for s in sites if s["message"]["text"] == "empty read")
+    catcher = next(h for h in _compiled(tmp_path, bundle) if h["id"] == site["flow"]["handler"])
+    assert site["flow"]["escapes"] is False
+    assert [s["id"] for s in catcher["sources"]] == [site["id"]]
 
 
 def test_a_unit_without_a_state_machine_has_the_same_handlers(tmp_path: Path) -> None:
@@ -110,14 +125,14 @@ def test_the_older_regenerator_runtime_is_read_on_axios(tmp_path: Path) -> None:
     compiled = {h["param"]: h for h in _compiled(out, bundle)}
     assert sorted(compiled) == ["e.t0", "e.t1", "e.t2", "t.t0"]
     # for await's iterator: `catch (err) { didIteratorError = true; iteratorError = err }`
-    assert _read(compiled["e.t1"]) == [(None, (("store", None),))]
+    assert _read(compiled["e.t1"])[1:] == [(None, (("store", None),))]
     # `case 15:throw t.prev=15,t.t0=t.catch(0),u(t.t0),t.t0`
-    assert _read(compiled["t.t0"]) == [(None, (("rethrow", None), ("callback", None)))]
+    assert _read(compiled["t.t0"])[1:] == [(None, (("rethrow", None), ("callback", None)))]
     # Axios.request: `if (err instanceof Error) {...stack...} throw err`
-    assert _read(compiled["e.t0"]) == [((None, "instanceof", '"Error"'), (("rethrow", None),)),
-                                       (None, (("rethrow", None),))]
+    assert _read(compiled["e.t0"])[1:] == [((None, "instanceof", '"Error"'), (("rethrow", None),)),
+                                           (None, (("rethrow", None),))]
     # fetch: `if (err && err.name === "TypeError" && /fetch/i.test(err.message)) throw Object.assign(new
     # AxiosError(...), {cause: err.cause || err}); throw AxiosError.from(err, ...)`, as the negated jump reads it
-    fetch = _read(compiled["e.t2"])
+    fetch = _read(compiled["e.t2"])[1:]
     assert fetch[-1] == (None, (("wrap", "partial"),))
     assert {dispositions for _, dispositions in fetch[:-1]} == {(("wrap", "kept"),)}

@@ -14,7 +14,7 @@ from tree_sitter import Node, Parser, Point, Range
 
 from analyzer.javascript.handlers.body import Found
 from analyzer.javascript.handlers.compiled_reader import read_region
-from analyzer.javascript.handlers.compiled_regions import Region, machines
+from analyzer.javascript.handlers.compiled_regions import Region, is_machine_value, machine_at, machines
 from analyzer.javascript.normalize import Normalizer, Siblings, anchor_of
 from analyzer.javascript.syntax import LANGUAGE
 from analyzer.model import Scope
@@ -90,14 +90,54 @@ def compiled_catches(unit: str, part: UnitTree, normalizer: Normalizer, descent:
     return out
 
 
-def _clause(source: bytes, region: Region) -> Node | None:
-    """The catch clause the region's rewritten bytes parse to, at the region's offsets."""
+def compiled_catcher(case: Node) -> int | None:
+    """The offset of the compiled catch that catches what is thrown directly in `case` (a
+    `switch_case`): the innermost try entry of its machine whose protected cases, from the try
+    case to the catch case, hold it and whose catch region is read, else None."""
+    switch = case.parent.parent if case.parent is not None else None
+    value = switch.child_by_field_name("value") if switch is not None and switch.type == "switch_statement" else None
+    if switch is None or value is None or not is_machine_value(value):
+        return None
+    key = (switch.start_byte, switch.end_byte, hash(switch.text))
+    catchers = _CATCHERS.get(key)
+    if catchers is None:
+        if len(_CATCHERS) > 256:
+            _CATCHERS.clear()
+        catchers = _CATCHERS[key] = _catchers(switch)
+    label = case.child_by_field_name("value")
+    at = int(label.text or b"") if label is not None and label.type == "number" and (label.text or b"").isdigit() \
+        else None
+    inner = [c for c in catchers if at is not None and c[0] <= at < c[1]]
+    return max(inner)[2] if inner else None
+
+
+#: per machine's `switch` (start, end): its read catches as (try label, catch label, catch case offset)
+_CATCHERS: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
+
+
+def _catchers(switch: Node) -> list[tuple[int, int, int]]:
+    machine = machine_at(switch)
+    if machine is None:
+        return []
+    text, base = switch.text or b"", switch.start_byte
+    out = []
+    for entry in machine.entries:
+        region = read_region(machine, entry)
+        if region is not None and entry[0] is not None and entry[1] is not None \
+                and _clause(text, region, base) is not None:
+            out.append((entry[0], entry[1], region.start))
+    return out
+
+
+def _clause(source: bytes, region: Region, base: int = 0) -> Node | None:
+    """The catch clause the region's rewritten bytes parse to, at the region's offsets
+    (`source`: the bytes from `base` on)."""
     prefix = b"try{}catch" + (b"(" + region.param.encode() + b")" if region.param is not None else b"") + b"{" \
         + (b"var " + b",".join(region.locals) + b";" if region.locals else b"")
     start = region.start - len(prefix)
     if start < 0:
         return None
-    body = bytearray(source[region.start:region.end])
+    body = bytearray(source[region.start - base:region.end - base])
     for at, end, replacement in region.edits:
         body[at - region.start:end - region.start] = replacement.ljust(end - at)
     document = prefix + bytes(body) + b"}"

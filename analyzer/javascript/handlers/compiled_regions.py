@@ -17,6 +17,8 @@ from analyzer.javascript.syntax import FUNCTION_TYPES
 
 _HEAD = re.compile(rb"switch\s*\(\s*([\w$]+)\.(?:(prev)\s*=\s*([\w$]+)\.next|(p)\s*=\s*([\w$]+)\.n|(label))\s*\)")
 _TRYS = re.compile(rb"\.trys\.push\(")
+#: a machine's `switch` value, without its keyword
+_VALUE = re.compile(rb"\(\s*[\w$]+\.(?:prev\s*=\s*[\w$]+\.next|p\s*=\s*[\w$]+\.n|label)\s*\)")
 #: the properties of each runtime's context a catch region may use
 _OLD, _NEW, _TS = "old", "new", "ts"
 _STATE = {_OLD: b"prev", _NEW: b"p"}
@@ -57,22 +59,43 @@ def machines(root: Node, source: bytes) -> Iterator[Machine]:
         switch = node.parent if node is not None else None
         if switch is None or switch.type != "switch_statement" or switch.start_byte != match.start():
             continue
-        context = match.group(1)
-        kind = _OLD if match.group(2) else _NEW if match.group(4) else _TS
-        if kind != _TS and (match.group(3) or match.group(5)) != context:
-            continue
-        function = _function_of(switch, kind)
-        if function is None or _parameter(function) != context:
-            continue
-        entries = _babel_entries(function) if kind != _TS else _ts_entries(switch, context, source)
-        if not entries:
-            continue
-        body = switch.child_by_field_name("body")
-        cases = [c for c in body.named_children if c.type in ("switch_case", "switch_default")] if body else []
-        labels = [_label(c) for c in cases]
-        if len({label for label in labels if label is not None}) != sum(1 for label in labels if label is not None):
-            continue
-        yield Machine(kind, context, labels, cases, entries, function)
+        machine = _machine(switch, match, source, 0)
+        if machine is not None:
+            yield machine
+
+
+def is_machine_value(value: Node) -> bool:
+    """Whether a `switch`'s value is a state machine's (`(t.prev = t.next)`, `(_a.label)`)."""
+    return _VALUE.fullmatch(value.text or b"") is not None
+
+
+def machine_at(switch: Node) -> Machine | None:
+    """The state machine whose `switch` this is, read from its own bytes, else None."""
+    value = switch.child_by_field_name("value")
+    if value is None or not _VALUE.fullmatch(value.text or b""):
+        return None
+    text = switch.text or b""
+    match = _HEAD.match(text)
+    return _machine(switch, match, text, switch.start_byte) if match is not None else None
+
+
+def _machine(switch: Node, match: re.Match[bytes], text: bytes, base: int) -> Machine | None:
+    context = match.group(1)
+    kind = _OLD if match.group(2) else _NEW if match.group(4) else _TS
+    if kind != _TS and (match.group(3) or match.group(5)) != context:
+        return None
+    function = _function_of(switch, kind)
+    if function is None or _parameter(function) != context:
+        return None
+    entries = _babel_entries(function) if kind != _TS else _ts_entries(switch, context, text, base)
+    if not entries:
+        return None
+    body = switch.child_by_field_name("body")
+    cases = [c for c in body.named_children if c.type in ("switch_case", "switch_default")] if body else []
+    labels = [_label(c) for c in cases]
+    if len({label for label in labels if label is not None}) != sum(1 for label in labels if label is not None):
+        return None
+    return Machine(kind, context, labels, cases, entries, function)
 
 
 def _function_of(switch: Node, kind: str) -> Node | None:
@@ -114,10 +137,10 @@ def _babel_entries(function: Node) -> list[tuple[int | None, ...]]:
     return entries
 
 
-def _ts_entries(switch: Node, context: bytes, source: bytes) -> list[tuple[int | None, ...]]:
+def _ts_entries(switch: Node, context: bytes, text: bytes, base: int) -> list[tuple[int | None, ...]]:
     entries = []
-    for match in _TRYS.finditer(source, switch.start_byte, switch.end_byte):
-        node = switch.descendant_for_byte_range(match.start() + 1, match.start() + 2)
+    for match in _TRYS.finditer(text, switch.start_byte - base, switch.end_byte - base):
+        node = switch.descendant_for_byte_range(match.start() + base + 1, match.start() + base + 2)
         member = node.parent if node is not None else None  # `.trys`'s member, then `.push`'s
         push = member.parent if member is not None else None
         call = push.parent if push is not None else None
