@@ -49,9 +49,9 @@ def oracle(tmp_path_factory: pytest.TempPathFactory) -> list[list[tuple[Any, ...
 
 
 def test_the_oracle_reads_every_catch_clause_of_the_source(oracle: list[list[tuple[Any, ...]]]) -> None:
-    assert len(oracle) == 15
+    assert len(oracle) == 17
     kinds = {kind for handler in oracle for _, dispositions in handler[1:] for kind, _ in dispositions}
-    assert sum(handler[0][1] for handler in oracle) == 1  # `throwsInside`'s "empty read"
+    assert sum(handler[0][1] for handler in oracle) == 2  # "empty read" and "inner empty"
     assert kinds == {"rethrow", "log", "wrap", "return-value", "callback", "swallow", "store", "return-error", "retry"}
 
 
@@ -61,20 +61,32 @@ def test_each_es5_build_has_the_sources_handlers_branches_and_dispositions(
     bundle = BUILDS / name
     out = scanned_whole_and_in_slices(bundle, tmp_path, 3)
     compiled = _compiled(out, bundle)
-    assert [_read(h) for h in compiled] == oracle[:-2]
+    assert [_read(h) for h in compiled] == oracle[:-4] + oracle[-1:]
     assert all(h["form"] == "catch" for h in compiled)
 
 
 @pytest.mark.parametrize("name", OUTPUTS)
 def test_a_catch_reading_the_machines_temporaries_or_in_a_loop_is_left_out(
         name: str, oracle: list[list[tuple[Any, ...]]], tmp_path: Path) -> None:
-    """The source's last two handlers: `report(e, await read())`, whose compiled call reads the
+    """Two handlers of the source: `report(e, await read())`, whose compiled call reads the
     caught value from a temporary the machine saved before the await (`_t2(_t3, _context.v)`), and
     a catch that retries (its try is in a loop): the clause parsed alone would not read them as the
     source, so their compiled catches are not recorded."""
-    assert [o[1:] for o in oracle[-2:]] == [[(None, (("callback", None),))], [(None, (("log", None), ("retry", None)))]]
+    assert [o[1:] for o in oracle[-4:-2]] == [[(None, (("callback", None),))],
+                                              [(None, (("log", None), ("retry", None)))]]
     scan(BUILDS / name, tmp_path, "--jobs", 1)
-    assert len(_compiled(tmp_path, BUILDS / name)) == len(oracle) - 2
+    assert len(_compiled(tmp_path, BUILDS / name)) == len(oracle) - 3
+
+
+@pytest.mark.parametrize("name", OUTPUTS)
+def test_an_error_a_left_out_catch_catches_names_no_handler(name: str, tmp_path: Path) -> None:
+    """`innerLeftOut`: "inner empty" is thrown in an inner try whose compiled catch is left out
+    (it reads the machine's temporaries): its flow names no handler, not the outer catch."""
+    bundle = BUILDS / name
+    scan(bundle, tmp_path, "--jobs", 1)
+    sites = [json.loads(line) for line in (tmp_path / "error-message-callsites.jsonl").read_text().splitlines()]
+    site = next(s for s in sites if s["message"]["text"] == "inner empty")
+    assert site["flow"]["handler"] is None
 
 
 def test_a_compiled_catch_is_at_its_case_keyword_and_spans_its_region(tmp_path: Path) -> None:

@@ -108,10 +108,12 @@ def compiled_catcher(case: Node) -> int | None:
     at = int(label.text or b"") if label is not None and label.type == "number" and (label.text or b"").isdigit() \
         else None
     inner = [c for c in catchers if at is not None and c[0] <= at < c[1]]
-    return max(inner)[2] if inner else None
+    offset = max(inner)[2] if inner else -1
+    return offset if offset >= 0 else None  # None too when the innermost one's region is not read
 
 
-#: per machine's `switch` (start, end): its read catches as (try label, catch label, catch case offset)
+#: per machine's `switch` (start, end, digest): its catches as (try label, catch label, catch case
+#: offset, or -1 for one whose region is not read)
 _CATCHERS: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
 
 
@@ -122,10 +124,11 @@ def _catchers(switch: Node) -> list[tuple[int, int, int]]:
     text, base = switch.text or b"", switch.start_byte
     out = []
     for entry in machine.entries:
+        if entry[0] is None or entry[1] is None:
+            continue
         region = read_region(machine, entry)
-        if region is not None and entry[0] is not None and entry[1] is not None \
-                and _clause(text, region, base) is not None:
-            out.append((entry[0], entry[1], region.start))
+        read = region is not None and _clause(text, region, base) is not None
+        out.append((entry[0], entry[1], region.start if region is not None and read else -1))
     return out
 
 
