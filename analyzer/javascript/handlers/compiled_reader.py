@@ -82,11 +82,10 @@ class _Reader(Edits):
             elif (not linked and not self.closings.get(following)) or at in self.leaving:
                 break
             at = following
-        last_label = labels[cases[-1]]
+        upper = end - 1 if end is not None else labels[cases[-1]] or 0  # the region's last label, at most
         for other in machine.entries:
             if other != (self.try_, self.catch, self.finally_, self.after) and any(
-                    loc is not None and self.catch < loc <= (end if end is not None else last_label or 0)
-                    for loc in other):
+                    loc is not None and self.catch < loc <= upper for loc in other):
                 return None  # a try inside the region: read on its own, not as this body
         if any(self.closings.get(i) for i in range(cases[-1] + 1, len(labels))):
             return None
