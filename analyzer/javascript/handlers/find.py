@@ -7,6 +7,7 @@ clauses: every node of a unit is read for at most one handler."""
 from __future__ import annotations
 
 import bisect
+import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -16,6 +17,7 @@ from tree_sitter import Node
 from analyzer.facts import BranchFacts, HandlerFacts, SinkEvidence
 from analyzer.identity import IdentityInput
 from analyzer.javascript.handlers.body import Found, param_name
+from analyzer.javascript.handlers.compiled import compiled_catches, span_of, written_param
 from analyzer.javascript.handlers.dispositions import HandlerBody
 from analyzer.javascript.handlers.places import places
 from analyzer.javascript.handlers.shapes import functions_beyond
@@ -110,7 +112,7 @@ def tree_handlers(unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]]) 
     candidates: list[tuple[Node, bool]] = []
     left_out: list[int] = []
     blocks: list[Node] = []
-    for handler in handlers_on(unit, part, left_out):
+    for handler in with_compiled(handlers_on(unit, part, left_out), unit, part):
         if handler.form == "catch":
             block = protected_block(handler)
             if block is not None:
@@ -119,15 +121,15 @@ def tree_handlers(unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]]) 
         body = HandlerBody(handler, known, param)
         called = body.sink_candidates()
         rethrow = body.lone_rethrow()
-        node = handler.node
+        (start, end), param = span_of(handler), written_param(handler, param)
         if called:
             candidates.extend(called)
-            waiting.append((node.start_byte, node.end_byte, handler.form, param, handler.scope,
+            waiting.append((start, end, handler.form, param, handler.scope,
                             handler.in_error_region, handler.anchor, handler.anchor_start, rethrow, body, (), None))
         else:
             branches = body.branches()
             handler.chain.clear()  # its ancestors are no longer needed: let them go
-            waiting.append((node.start_byte, node.end_byte, handler.form, param, handler.scope,
+            waiting.append((start, end, handler.form, param, handler.scope,
                             handler.in_error_region, handler.anchor, handler.anchor_start, rethrow, None, branches,
                             None))
     sink = slice_sink(part.tree, source, candidates)
@@ -225,6 +227,15 @@ def handlers_on(unit: str, part: UnitTree, left_out: list[int], cut: tuple[bool,
             yield _FOUND(form, node, chain[:_KEPT_DEPTH], scope, in_error, normalizer.digest(anchor), anchor.start_byte,
                          functions_beyond(chain, _KEPT_DEPTH))
     left_out.append(descent.left_out)
+
+
+def with_compiled(found: Iterable[Found], unit: str, part: UnitTree, normalizer: Normalizer | None = None
+                  ) -> Iterable[Found]:
+    """`found`, a tree's handlers in source order, with its catch clauses compiled to state machines
+    among them (`compiled`)."""
+    normalizer = part.normalizer if normalizer is None else normalizer
+    compiled = compiled_catches(unit, part, normalizer, Descent(part.root, normalizer.spend, part.head))
+    return heapq.merge(found, compiled, key=lambda h: span_of(h)[0]) if compiled else found
 
 
 def _over_cut(anchor: Anchor, root: Node, siblings: Siblings, cut: tuple[bool, bool],

@@ -11,6 +11,7 @@ from typing import cast
 from tree_sitter import Node
 
 from analyzer.facts import FlowFacts
+from analyzer.javascript.handlers.compiled import compiled_catcher
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     first_named,
@@ -124,6 +125,8 @@ def _catcher(chain: Sequence[Node], at: int, child: Node) -> int | None:
             catcher = node.child_by_field_name("handler")
             if catcher is not None:
                 return catcher.start_byte
+        elif node.type == "switch_case" and (compiled := compiled_catcher(node)) is not None:  # a machine's try
+            return compiled
         elif node.type in BOUNDARIES and node.type != "catch_clause":
             return None
         child = node

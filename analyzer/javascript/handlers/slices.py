@@ -15,6 +15,7 @@ from tree_sitter import Node, Parser
 from analyzer.facts import BranchFacts, HandlerFacts
 from analyzer.javascript import slices
 from analyzer.javascript.handlers.body import param_name
+from analyzer.javascript.handlers.compiled import span_of, written_param
 from analyzer.javascript.handlers.dispositions import HandlerBody, SinkCalls
 from analyzer.javascript.handlers.find import (
     Handler,
@@ -23,6 +24,7 @@ from analyzer.javascript.handlers.find import (
     handlers_on,
     protected_block,
     unit_handlers,
+    with_compiled,
 )
 from analyzer.javascript.normalize import Anchor, Normalizer
 from analyzer.javascript.resolve import Resolution
@@ -107,17 +109,17 @@ def slice_handlers(
     left_out: list[int] = []
     blocks: list[Node] = []
     inexact: list[str] = []
-    for handler in handlers_on(unit, part, left_out, cut, inexact, noted):
+    for handler in with_compiled(handlers_on(unit, part, left_out, cut, inexact, noted), unit, part, noted):
         if handler.form == "catch":
             block = protected_block(handler)
             if block is not None:
                 blocks.append(block)
         param = param_name(handler)
-        node = handler.node
-        start, end = node.start_byte, node.end_byte
+        start, end = span_of(handler)
         choices = potential.choices(start, end) if potential is not None else [
             {span_: entry for span_, entry in given.items() if start <= span_[0] and span_[1] <= end}]
         body = HandlerBody(handler, choices[0], param)  # the choices differ in logger calls only: one walk
+        param = written_param(handler, param)
         rethrow = body.lone_rethrow()
         variants: Variants = {}
         waits = []

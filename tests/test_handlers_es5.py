@@ -1,0 +1,150 @@
+"""Catch clauses of async functions compiled to ES5 state machines (docs/reference.md, "Compiled
+catch clauses"): Babel's regenerator (preset-env for IE 11) and TypeScript's `__generator` (target
+ES5), as written and minified by terser and esbuild (fixtures/es5-async/, built by
+fixtures/tools/es5-async-build.mjs). The oracle is the source itself, scanned as written: each build
+has a handler for each of its catch clauses, with the same branches and dispositions; the older
+regenerator runtime is read on axios 1.7.9's shipped bundle."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES, scan, scanned_whole_and_in_slices
+
+BUILDS = FIXTURES / "es5-async"
+SOURCE = BUILDS / "handlers.js"
+OUTPUTS = ("babel.js", "babel.terser.min.js", "babel.esbuild.min.js",
+           "typescript.js", "typescript.terser.min.js", "typescript.esbuild.min.js")
+
+
+def _read(handler: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """A handler's branches as a build keeps them: each test and each disposition's kind and cause
+    (callees and parameters are renamed by the minifiers), after the count of its direct sources."""
+    out: list[tuple[Any, ...]] = [("direct sources", sum(1 for s in handler["sources"] if s["via"] == "direct"))]
+    for branch in handler["branches"]:
+        test = branch["test"]
+        tested = None if test is None else (test["field"], test["op"], json.dumps(test["value"]))
+        out.append((tested, tuple((d["kind"], d["cause"]) for d in branch["dispositions"])))
+    return out
+
+
+def _handlers(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (out / "handlers.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def _compiled(out: Path, bundle: Path) -> list[dict[str, Any]]:
+    """The handlers at a `case` keyword: the compiled catch clauses."""
+    text = bundle.read_bytes()
+    return [h for h in _handlers(out) if text[h["offset"]:h["offset"] + 4] == b"case"]
+
+
+@pytest.fixture(scope="module")
+def oracle(tmp_path_factory: pytest.TempPathFactory) -> list[list[tuple[Any, ...]]]:
+    out = tmp_path_factory.mktemp("source")
+    scan(SOURCE, out, "--jobs", 1)
+    return [_read(h) for h in _handlers(out)]
+
+
+def test_the_oracle_reads_every_catch_clause_of_the_source(oracle: list[list[tuple[Any, ...]]]) -> None:
+    assert len(oracle) == 19
+    kinds = {kind for handler in oracle for _, dispositions in handler[1:] for kind, _ in dispositions}
+    assert sum(handler[0][1] for handler in oracle) == 2  # "empty read" and "inner empty"
+    assert kinds == {"rethrow", "log", "wrap", "return-value", "callback", "swallow", "store", "return-error", "retry"}
+
+
+@pytest.mark.parametrize("name", OUTPUTS)
+def test_each_es5_build_has_the_sources_handlers_branches_and_dispositions(
+        name: str, oracle: list[list[tuple[Any, ...]]], tmp_path: Path) -> None:
+    bundle = BUILDS / name
+    out = scanned_whole_and_in_slices(bundle, tmp_path, 3)
+    compiled = _compiled(out, bundle)
+    assert [_read(h) for h in compiled] == oracle[:-4] + oracle[-1:]
+    assert all(h["form"] == "catch" for h in compiled)
+
+
+@pytest.mark.parametrize("name", OUTPUTS)
+def test_a_catch_reading_the_machines_temporaries_or_in_a_loop_is_left_out(
+        name: str, oracle: list[list[tuple[Any, ...]]], tmp_path: Path) -> None:
+    """Two handlers of the source: `report(e, await read())`, whose compiled call reads the
+    caught value from a temporary the machine saved before the await (`_t2(_t3, _context.v)`), and
+    a catch that retries (its try is in a loop): the clause parsed alone would not read them as the
+    source, so their compiled catches are not recorded."""
+    assert [o[1:] for o in oracle[-4:-2]] == [[(None, (("callback", None),))],
+                                              [(None, (("log", None), ("retry", None)))]]
+    scan(BUILDS / name, tmp_path, "--jobs", 1)
+    assert len(_compiled(tmp_path, BUILDS / name)) == len(oracle) - 3
+
+
+@pytest.mark.parametrize("name", OUTPUTS)
+def test_an_error_a_left_out_catch_catches_names_no_handler(name: str, tmp_path: Path) -> None:
+    """`innerLeftOut`: "inner empty" is thrown in an inner try whose compiled catch is left out
+    (it reads the machine's temporaries): its flow names no handler, not the outer catch."""
+    bundle = BUILDS / name
+    scan(bundle, tmp_path, "--jobs", 1)
+    sites = [json.loads(line) for line in (tmp_path / "error-message-callsites.jsonl").read_text().splitlines()]
+    site = next(s for s in sites if s["message"]["text"] == "inner empty")
+    assert site["flow"]["handler"] is None
+
+
+def test_a_compiled_catch_is_at_its_case_keyword_and_spans_its_region(tmp_path: Path) -> None:
+    bundle = BUILDS / "babel.terser.min.js"
+    scan(bundle, tmp_path, "--jobs", 1)
+    text = bundle.read_bytes()
+    first = _compiled(tmp_path, bundle)[0]
+    region = text[first["offset"]:first["endOffset"]]
+    assert region.startswith(b"case 2:throw ") and region.endswith(b'.v,console.error("read failed",e),e;')
+    assert first["param"] == "e" and first["id"] == f"h:babel.terser.min.js@{first['offset']}"
+
+
+def test_the_caught_value_is_named_as_each_runtime_writes_it(tmp_path: Path) -> None:
+    params = {}
+    for name in ("babel.js", "typescript.js", "typescript.terser.min.js"):
+        scan(BUILDS / name, tmp_path / name, "--jobs", 1)
+        params[name] = [h["param"] for h in _compiled(tmp_path / name, BUILDS / name)]
+    assert params["babel.js"][:3] == ["_t", "_t2", "_t3"]
+    assert params["typescript.js"][:3] == ["e_1", "e_2", "e_3"]
+    # `catch (e) {}` binds nothing, and terser returns `e.sent()` where the source returned `e`
+    assert params["typescript.terser.min.js"][4] is None and params["typescript.terser.min.js"][6] is None
+
+
+@pytest.mark.parametrize("name", OUTPUTS)
+def test_an_error_thrown_in_the_protected_cases_is_the_compiled_catchs_source(name: str, tmp_path: Path) -> None:
+    """`throwsInside`: `if (!r) throw new Error("empty read")` in the try, compiled into its cases:
+    the callsite's flow names the compiled catch, whose direct source it is."""
+    bundle = BUILDS / name
+    scan(bundle, tmp_path, "--jobs", 1)
+    sites = [json.loads(line) for line in (tmp_path / "error-message-callsites.jsonl").read_text().splitlines()]
+    site = next(s for s in sites if s["message"]["text"] == "empty read")
+    catcher = next(h for h in _compiled(tmp_path, bundle) if h["id"] == site["flow"]["handler"])
+    assert site["flow"]["escapes"] is False
+    assert [s["id"] for s in catcher["sources"]] == [site["id"]]
+
+
+def test_a_unit_without_a_state_machine_has_the_same_handlers(tmp_path: Path) -> None:
+    scan(SOURCE, tmp_path, "--jobs", 1)
+    assert not _compiled(tmp_path, SOURCE)
+
+
+@pytest.mark.network
+def test_the_older_regenerator_runtime_is_read_on_axios(tmp_path: Path) -> None:
+    from support import npm_cache
+
+    bundle = npm_cache.main_file("axios", "1.7.9")
+    out = scanned_whole_and_in_slices(bundle, tmp_path, 3)
+    compiled = {h["param"]: h for h in _compiled(out, bundle)}
+    assert sorted(compiled) == ["e.t0", "e.t1", "e.t2", "t.t0"]
+    # for await's iterator: `catch (err) { didIteratorError = true; iteratorError = err }`
+    assert _read(compiled["e.t1"])[1:] == [(None, (("store", None),))]
+    # `case 15:throw t.prev=15,t.t0=t.catch(0),u(t.t0),t.t0`
+    assert _read(compiled["t.t0"])[1:] == [(None, (("rethrow", None), ("callback", None)))]
+    # Axios.request: `if (err instanceof Error) {...stack...} throw err`
+    assert _read(compiled["e.t0"])[1:] == [((None, "instanceof", '"Error"'), (("rethrow", None),)),
+                                           (None, (("rethrow", None),))]
+    # fetch: `if (err && err.name === "TypeError" && /fetch/i.test(err.message)) throw Object.assign(new
+    # AxiosError(...), {cause: err.cause || err}); throw AxiosError.from(err, ...)`, as the negated jump reads it
+    fetch = _read(compiled["e.t2"])[1:]
+    assert fetch[-1] == (None, (("wrap", "partial"),))
+    assert {dispositions for _, dispositions in fetch[:-1]} == {(("wrap", "kept"),)}
