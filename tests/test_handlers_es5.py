@@ -15,7 +15,7 @@ import pytest
 from conftest import FIXTURES, scan, scanned_whole_and_in_slices
 
 BUILDS = FIXTURES / "es5-async"
-SOURCE = BUILDS / "handlers.js"
+SOURCE = FIXTURES / "src" / "es5-async" / "handlers.js"
 OUTPUTS = ("babel.js", "babel.terser.min.js", "babel.esbuild.min.js",
            "typescript.js", "typescript.terser.min.js", "typescript.esbuild.min.js")
 
