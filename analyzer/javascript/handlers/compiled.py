@@ -22,8 +22,10 @@ from analyzer.model import Scope
 if TYPE_CHECKING:
     from analyzer.javascript.unit_tree import UnitTree
 
-#: a unit without this text has no state machine (nothing else is done)
-HINT = re.compile(rb"switch\s*\(\s*[\w$]+\.(?:prev\s*=\s*[\w$]+\.next|p\s*=\s*[\w$]+\.n|label)\s*\)")
+#: a unit without this text has no state machine (nothing else is done): every runtime starts at
+#: case 0 (protobuf's `switch (t.label) { case 1:` is no machine)
+HINT = re.compile(rb"switch\s*\(\s*[\w$]+\.(?:prev\s*=\s*[\w$]+\.next|p\s*=\s*[\w$]+\.n|label)\s*\)"
+                  rb"\s*\{\s*case\s+0\s*:")
 _PARSER = Parser(LANGUAGE)
 
 
@@ -90,11 +92,12 @@ def compiled_catches(unit: str, part: UnitTree, normalizer: Normalizer, descent:
     return out
 
 
-def compiled_catcher(case: Node) -> int | None:
+def compiled_catcher(case: Node, switch: Node | None = None) -> int | None:
     """The offset of the compiled catch that catches what is thrown directly in `case` (a
     `switch_case`): the innermost try entry of its machine whose protected cases, from the try
     case to the catch case, hold it and whose catch region is read, else None."""
-    switch = case.parent.parent if case.parent is not None else None
+    if switch is None:  # `Node.parent` walks down from the root: the caller's ancestors first
+        switch = case.parent.parent if case.parent is not None else None
     value = switch.child_by_field_name("value") if switch is not None and switch.type == "switch_statement" else None
     if switch is None or value is None or not is_machine_value(value):
         return None

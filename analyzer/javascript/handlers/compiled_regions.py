@@ -15,7 +15,8 @@ from tree_sitter import Node
 
 from analyzer.javascript.syntax import FUNCTION_TYPES
 
-_HEAD = re.compile(rb"switch\s*\(\s*([\w$]+)\.(?:(prev)\s*=\s*([\w$]+)\.next|(p)\s*=\s*([\w$]+)\.n|(label))\s*\)")
+_HEAD = re.compile(rb"switch\s*\(\s*([\w$]+)\.(?:(prev)\s*=\s*([\w$]+)\.next|(p)\s*=\s*([\w$]+)\.n|(label))\s*\)"
+                   rb"\s*\{\s*case\s+0\s*:")
 _TRYS = re.compile(rb"\.trys\.push\(")
 #: a machine's `switch` value, without its keyword
 _VALUE = re.compile(rb"\(\s*[\w$]+\.(?:prev\s*=\s*[\w$]+\.next|p\s*=\s*[\w$]+\.n|label)\s*\)")

@@ -120,12 +120,14 @@ def _climb(node: Node, chain: Sequence[Node], at: int, fields: set[str]) -> tupl
 def _catcher(chain: Sequence[Node], at: int, child: Node) -> int | None:
     """The offset of the catch clause of the innermost `try` whose block holds `chain[at]`, in
     the same function (a `catch` body is not its own `try`'s block), else None."""
-    for node in chain[at:]:
+    for position in range(at, len(chain)):
+        node = chain[position]
         if node.type == "try_statement" and same(node.child_by_field_name("body"), child):
             catcher = node.child_by_field_name("handler")
             if catcher is not None:
                 return catcher.start_byte
-        elif node.type == "switch_case" and (compiled := compiled_catcher(node)) is not None:  # a machine's try
+        elif node.type == "switch_case" and (compiled := compiled_catcher(
+                node, chain[position + 2] if position + 2 < len(chain) else None)) is not None:  # a machine's try
             return compiled
         elif node.type in BOUNDARIES and node.type != "catch_clause":
             return None
