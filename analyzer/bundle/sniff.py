@@ -46,7 +46,7 @@ _READ_ARCHIVES = "a .tar.gz, .tgz or .zip (JavaScript or Python), a .whl or .pyz
 
 def refuse_archive(path: Path | str, data: bytes) -> None:
     """Raise InputError when `data`, read from `path` as a bundle, is an archive, a compressed file or
-    UTF-16 text: each was refused as 'binary data (NUL byte ...)', as if it were a broken bundle."""
+    UTF-16 text, naming what it is rather than 'binary data', as if it were a broken bundle."""
     for signature, what in _CONTAINERS:
         if signature.match(data, 0, 512):
             raise InputError(path, f"{what} by its content, not a JavaScript bundle; erratlas reads {_READ_ARCHIVES}")

@@ -59,7 +59,7 @@ class Member:
 
 def read_file(path: Path, what: str) -> bytes:
     """A source file of a tree, or one given alone: a regular file of at most MAX_MEMBER_BYTES,
-    refused before it is read when larger (a 3 GB `.py` was read whole, then parsed for minutes)."""
+    refused before it is read when larger (a 3 GB `.py` would be held whole, then parsed for minutes)."""
     return read_regular_file(path, MAX_MEMBER_BYTES, what)
 
 

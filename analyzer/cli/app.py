@@ -36,7 +36,7 @@ def _options(
     version: bool = typer.Option(False, "--version", "-V", help="Print the version and exit (as `erratlas version`).",
                                  is_eager=True, callback=_version),
 ) -> None:
-    # what every command line may begin with; `erratlas --version` was 'No such option'
+    # the options every command line may begin with (`erratlas --version`)
     pass
 
 __all__ = ["ALLOWLISTS", "app", "cores", "err", "fail", "github_escape", "main", "reading_a_scan"]

@@ -163,8 +163,8 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
 
 
 def _check_logger(logger: str | None, python: bool) -> None:
-    """`--logger` names a JavaScript binding, as the rules' `[logger] name` does: a Python scan
-    ignored it, and a name no binding can have ('a b') was taken, both silently."""
+    """`--logger` names a JavaScript binding, as the rules' `[logger] name` does: refused on a Python
+    scan, which has no such binding, and when no binding can have the name ('a b')."""
     from analyzer.rules.keys import JAVASCRIPT_NAME
 
     if logger is None:
