@@ -123,6 +123,22 @@ def test_an_error_thrown_in_the_protected_cases_is_the_compiled_catchs_source(na
     assert [s["id"] for s in catcher["sources"]] == [site["id"]]
 
 
+@pytest.mark.parametrize(("entries", "read"), [(256, True), (257, False)])
+def test_a_machine_of_more_try_statements_than_the_bound_is_not_read(entries: int, read: bool,
+                                                                      tmp_path: Path) -> None:
+    """A machine's try entries padded to the bound (`compiled_regions._MAX_ENTRIES`, each region
+    checked against the others) and past it: its catch is read, then not; a catch elsewhere is."""
+    built = (BUILDS / "babel.terser.min.js").read_bytes()
+    first = built.index(b"[[0,2]]")
+    padding = b"".join(b",[%d,%d]" % (90000 + 2 * k, 90001 + 2 * k) for k in range(entries - 1))
+    bundle = tmp_path / "padded.js"
+    bundle.write_bytes(built[:first] + b"[[0,2]" + padding + b"]" + built[first + 7:])
+    scan(BUILDS / "babel.terser.min.js", tmp_path / "as-built", "--jobs", 1)
+    scan(bundle, tmp_path / "padded", "--jobs", 1)
+    before = len(_compiled(tmp_path / "as-built", BUILDS / "babel.terser.min.js"))
+    assert len(_compiled(tmp_path / "padded", bundle)) == (before if read else before - 1) > 0
+
+
 def test_a_unit_without_a_state_machine_has_the_same_handlers(tmp_path: Path) -> None:
     scan(SOURCE, tmp_path, "--jobs", 1)
     assert not _compiled(tmp_path, SOURCE)

@@ -3,7 +3,8 @@ erratlas command to run there. Every case is made from (kind, seed, number) alon
 failure is reproduced by its number: `python -m fuzz --kind K --seed S --number N`.
 
 Kinds (the part of the issue that owns each in parentheses):
-- `js-mutant`: our JavaScript fixtures with bytes flipped, cut, spliced, deleted, stray
+- `js-mutant`: our JavaScript fixtures (the demo bundles, the hostile and shadowing ones, what the
+  handler readers were made on) with bytes flipped, cut, spliced, deleted, stray
   punctuation and tokens inserted (A);
 - `js-shapes`: generated nesting of blocks, functions, arrows, ifs, try/catch, calls,
   parentheses, arrays, classes, templates, with callsites inside, sometimes broken (A);
@@ -67,6 +68,12 @@ _SMALL_JS = ("hostile/hostile.min.js", "hostile/hostile.js", "shadowing/shadowin
              "shadowing/shadowing-esm.mjs")
 _LARGE_JS = ("demo/demo.min.js", "demo/demo.bun.min.js", "demo/demo.webpack.min.js", "demo/demo.browserify.min.js",
              "demo/demo.terser.min.js", "demo/demo.cjs.min.js")
+#: what the handler readers were made on: catches compiled to state machines, every disposition
+#: and split, named constants, as esbuild and terser write them
+_FLOW_JS = ("es5-async/babel.esbuild.min.js", "es5-async/babel.terser.min.js", "es5-async/typescript.esbuild.min.js",
+            "es5-async/typescript.terser.min.js", "flow/built/splits.min.js", "flow/built/splits.terser.min.js",
+            "flow/built/helpers.min.js", "flow/built/rejects.terser.min.js", "flow/built/bindings.min.js",
+            "flow/built/fates.min.js", "eslint/built/app.terser.min.js")
 _PUNCTUATION = b"{}()[];,:?=.'\"`/\\<>!*+-&|^%~@#$"
 _TOKENS = (b"function(", b"=>", b"{", b"}", b"`${", b"/*", b"*/", b"//", b'"', b"'", b"new Error(", b"Error(",
            b"TypeError(", b"class X extends Error{", b"T(", b',{level:"debug"}',
@@ -95,6 +102,10 @@ def small_js() -> list[tuple[str, bytes]]:
 
 def large_js() -> list[tuple[str, bytes]]:
     return _cached("large", lambda: _corpus(_LARGE_JS))  # type: ignore[return-value]
+
+
+def flow_js() -> list[tuple[str, bytes]]:
+    return _cached("flow", lambda: _corpus(_FLOW_JS))  # type: ignore[return-value]
 
 
 # ---- byte mutations -----------------------------------------------------------------------
@@ -162,7 +173,8 @@ _MUTATIONS = (_flip, _truncate, _splice, _delete, _punctuate, _tokens)
 
 
 def js_mutant(rng: random.Random) -> tuple[dict[str, bytes], str]:
-    name, data = rng.choice(large_js() if rng.random() < 0.25 else small_js())
+    pick = rng.random()
+    name, data = rng.choice(large_js() if pick < 0.25 else flow_js() if pick < 0.5 else small_js())
     mutated, note = mutate(rng, data)
     suffix = ".mjs" if name.endswith(".mjs") else ".js"
     return {f"bundle{suffix}": mutated}, f"{name}: {note}"
@@ -213,7 +225,34 @@ _WIDE = (
     ("caught: nested && and ||", lambda n: _caught(b"if(" + b"e.a&&(e.b||(" * n + b"e.code" + b"))" * n
                                                    + b")return 1;throw e")),
     ("promise handlers chained", lambda n: b"g()" + b".catch(e=>{throw e})" * n + b";"),
+    # catch clauses compiled to state machines (Babel's regenerator, TypeScript's __generator), wide
+    ("compiled: cases", lambda n: _machine(b"".join(b"case %d:t.next=%d;return g(%d);" % (2 * i + 1, 2 * i + 3, i)
+                                                    for i in range(n)), 2 * n + 1)),
+    ("compiled: catch tests", lambda n: _machine(b"".join(b'if(t.t0.code==="C%d")return t.abrupt("return",%d);' % (i, i)
+                                                          for i in range(n)), 1)),
+    ("compiled: trys", lambda n: b"function f(){return __generator(this,function(a){switch(a.label){"
+                                 + b"".join(b"case %d:a.trys.push([%d,%d,,%d]);return[4,g()];" % (i, i, i + 1, i + 2)
+                                            for i in range(n)) + b"}})}"),
+    # named constants: a table read many times, namespaces re-exporting one another, names given once
+    ("constants: reads", lambda n: b'var X={A:"a",B:{code:"b"}};' + b"f(X.A),g(X.B.code);" * n
+                                   + _caught(b"if(e.code===X.A||e.code===X.B.code)return 1;throw e")),
+    ("constants: namespaces", lambda n: b"var _t=(e,t)=>{for(var r in t)Object.defineProperty(e,r,{get:t[r]})};"
+                                        b'var v="x";var N0={};_t(N0,{a:()=>v});'
+                                        + b"".join(b"var N%d={};_t(N%d,{a:()=>N%d});" % (i + 1, i + 1, i)
+                                                   for i in range(n))
+                                        + _caught(b"if(e.code===N%d.a)return 1;throw e" % n)),
+    ("constants: names given once", lambda n: b"".join(b'var K%d;function i%d(){K%d="k%d"}' % (i, i, i, i)
+                                                         for i in range(n))
+                                              + _caught(b"".join(b"if(e.code===K%d)return %d;" % (i, i)
+                                                                 for i in range(min(n, 50))) + b"throw e")),
 )
+
+
+def _machine(cases: bytes, catch_case: int) -> bytes:
+    """Babel's regenerator (the old runtime) with these cases before its catch case."""
+    return (b"function f(){return r().wrap(function(t){for(;;)switch(t.prev=t.next){case 0:t.prev=0;" + cases
+            + b"case %d:t.prev=%d;t.t0=t.catch(0);if(t.t0.code)throw t.t0;case 99999:case\"end\":return t.stop()}"
+            % (catch_case, catch_case) + b"},null,null,[[0,%d]])}" % catch_case)
 
 
 def _caught(body: bytes) -> bytes:

@@ -20,6 +20,7 @@ from analyzer.javascript.handlers.compiled_regions import (
     _TS,
     Machine,
     Region,
+    jumps_back,
 )
 from analyzer.javascript.syntax import FUNCTION_TYPES
 
@@ -50,9 +51,9 @@ class _Reader(Edits):
 
     def read(self) -> Region | None:
         machine, labels = self.machine, self.machine.labels
-        if self.catch is None or self.catch not in labels:
+        first = machine.positions.get(self.catch) if self.catch is not None else None
+        if self.catch is None or first is None:
             return None
-        first = labels.index(self.catch)
         if self._in_loop(first):
             return None
         end = self.finally_ if self.finally_ is not None else self.after
@@ -87,7 +88,7 @@ class _Reader(Edits):
             if other != (self.try_, self.catch, self.finally_, self.after) and any(
                     loc is not None and self.catch < loc <= upper for loc in other):
                 return None  # a try inside the region: read on its own, not as this body
-        if any(self.closings.get(i) for i in range(cases[-1] + 1, len(labels))):
+        if any(closing and cases[-1] < at < len(labels) for at, closing in self.closings.items()):
             return None
         param, written = self._binding(machine.cases[first])
         self._walk(cases)
@@ -115,13 +116,9 @@ class _Reader(Edits):
         """Whether a jump from the catch case on goes back to the try's first case or before: the
         try is in a loop (its catch may `retry`, which the clause parsed alone cannot say)."""
         case = self.machine.cases[first]
-        body = case.parent
-        if body is None or self.try_ is None:
+        if case.parent is None or self.try_ is None:
             return True
-        text = (body.text or b"")[case.start_byte - body.start_byte:]
-        jumps = re.compile(re.escape(self.context) + rb"\s*\.\s*(?:next|n|label)\s*=\s*(\d+)"
-                           + (rb"|\[\s*3\s*(?:/\*[^*]*\*/)?\s*,\s*(\d+)\s*\]" if self.kind == _TS else b""))
-        return any(int(m.group(1) or m.group(2)) <= self.try_ for m in jumps.finditer(text))
+        return jumps_back(self.machine, case, self.try_)
 
     def _jumped_over(self, first: int) -> int | None:
         """The location the try block's last case jumps to over the catch (`ctx.n = after; break`)."""
@@ -253,7 +250,9 @@ class _Reader(Edits):
     def _following_of(self, statement: Node) -> int:
         """The case an await continues at: TypeScript's next label."""
         case = statement.parent
-        at = self.machine.cases.index(case) if case is not None and case in self.machine.cases else -1
+        at = self.machine.starts.get(case.start_byte, -1) if case is not None else -1
+        if at >= 0 and self.machine.cases[at] != case:
+            at = -1
         if at < 0 or at + 1 >= len(self.machine.labels):
             raise Unread
         return self.machine.labels[at + 1] or -1

@@ -7,6 +7,7 @@ the block it stands for. Anything else the machine does in the region leaves it 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -27,6 +28,8 @@ _NEXT = {_OLD: b"next", _NEW: b"n", _TS: b"label"}
 _CATCH_TEMPORARY = re.compile(rb"t\d+")
 #: a region of more cases than this is not read
 _MAX_CASES = 64
+#: a machine of more try statements than this is not read (each region is checked against the others)
+_MAX_ENTRIES = 256
 
 
 @dataclass(slots=True)
@@ -39,6 +42,11 @@ class Machine:
     entries: list[tuple[int | None, ...]]
     #: the function whose body is the `switch`
     function: Node
+    #: each label's case position, and each case's position by its start
+    positions: dict[int, int] = field(default_factory=dict)
+    starts: dict[int, int] = field(default_factory=dict)
+    #: the jumps written in the cases (`jumps_back`): their offsets, and from each on the lowest target
+    jumps: tuple[list[int], list[int]] | None = None
 
 
 @dataclass(slots=True)
@@ -89,14 +97,37 @@ def _machine(switch: Node, match: re.Match[bytes], text: bytes, base: int) -> Ma
     if function is None or _parameter(function) != context:
         return None
     entries = _babel_entries(function) if kind != _TS else _ts_entries(switch, context, text, base)
-    if not entries:
+    if not entries or len(entries) > _MAX_ENTRIES:
         return None
     body = switch.child_by_field_name("body")
     cases = [c for c in body.named_children if c.type in ("switch_case", "switch_default")] if body else []
     labels = [_label(c) for c in cases]
     if len({label for label in labels if label is not None}) != sum(1 for label in labels if label is not None):
         return None
-    return Machine(kind, context, labels, cases, entries, function)
+    return Machine(kind, context, labels, cases, entries, function,
+                   {label: at for at, label in enumerate(labels) if label is not None},
+                   {case.start_byte: at for at, case in enumerate(cases)})
+
+
+def jumps_back(machine: Machine, case: Node, target: int) -> bool:
+    """Whether a jump written from `case` on (`ctx.next = N`, TypeScript's `[3, N]`) goes to
+    `target` or before. The cases' jumps are found once a machine: no jump straddles a case's
+    start, so those from a case on are the whole body's from its offset on."""
+    if machine.jumps is None:
+        body = case.parent
+        text, base = (body.text or b"", body.start_byte) if body is not None else (b"", 0)
+        jumps = re.compile(re.escape(machine.context) + rb"\s*\.\s*(?:next|n|label)\s*=\s*(\d+)"
+                           + (rb"|\[\s*3\s*(?:/\*[^*]*\*/)?\s*,\s*(\d+)\s*\]" if machine.kind == _TS else b""))
+        offsets, lowest = [], []
+        for found in jumps.finditer(text):
+            offsets.append(base + found.start())
+            lowest.append(int(found.group(1) or found.group(2)))
+        for at in range(len(lowest) - 2, -1, -1):
+            lowest[at] = min(lowest[at], lowest[at + 1])
+        machine.jumps = (offsets, lowest)
+    offsets, lowest = machine.jumps
+    at = bisect.bisect_left(offsets, case.start_byte)
+    return at < len(lowest) and lowest[at] <= target
 
 
 def _function_of(switch: Node, kind: str) -> Node | None:
