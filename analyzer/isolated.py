@@ -25,8 +25,9 @@ T = TypeVar("T")
 #: `send` of the isolated child, in that child only (its workers inherit the module, not the role)
 _channel: tuple[int, Callable[[Any], None]] | None = None
 
-#: a child that died by a signal with at least this share of the memory bound resident is
-#: taken to have run into the bound
+#: a child that died (by a signal, an exit without a result, or a failure that names a
+#: MemoryError) with at least this share of the memory bound resident is taken to have run into
+#: the bound: Python meets the bound wherever it allocates, in its own error handling too
 _NEAR_BOUND = 0.8
 
 
@@ -61,6 +62,8 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
         if kind == "invariant":
             raise InvariantError(frame[1])
         if kind == "internal":
+            if "MemoryError" in frame[2] and _near_bound(ended.peak_rss, notes):
+                raise InputError(notes.unit if notes.unit is not None else subject, f"exceeded {_bound_text(notes)}")
             raise ChildFailure(frame[1], frame[2])
         if kind == "out-of-memory":
             raise InputError(notes.unit if notes.unit is not None else subject, f"exceeded {_bound_text(notes)}")
@@ -110,18 +113,23 @@ class _Notes:
     javascript: int | None = None
 
 
+def _near_bound(peak_rss: int, notes: _Notes) -> bool:
+    return notes.memory is not None and peak_rss >= _NEAR_BOUND * notes.memory
+
+
 def _death(status: int, peak_rss: int, notes: _Notes, subject: Path) -> InputError:
     where = notes.unit if notes.unit is not None else subject
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else f"signal {number}"
-        bound = notes.memory
-        if bound is not None and peak_rss >= _NEAR_BOUND * bound:
+        if _near_bound(peak_rss, notes):
             return InputError(where, f"exceeded {_bound_text(notes)} (the scan ended by {name})")
         if number == signal.SIGKILL:
             return InputError(where, "the scan was killed (SIGKILL, by the system's out-of-memory killer?)")
         return InputError(where, f"the parser crashed on this input ({name}); nothing was written")
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
+    if _near_bound(peak_rss, notes):
+        return InputError(where, f"exceeded {_bound_text(notes)} (the scan ended with exit status {code})")
     return InputError(where, f"the scan ended without a result (exit status {code}); nothing was written")
 
 

@@ -155,6 +155,18 @@ def test_semicolons_past_the_memory_bound_are_refused_naming_the_bound(tmp_path:
     assert list((tmp_path / "out").iterdir()) == []
 
 
+@pytest.mark.parametrize("round_", range(3))
+def test_handler_records_past_the_memory_bound_are_refused_naming_the_bound(round_: int, tmp_path: Path) -> None:
+    """32,000 catch clauses in 1.2 MB: their records need more than the bound, which Python meets
+    wherever it allocates (its own error handling too, ending the child with exit status 1,
+    SIGABRT, or a failure naming a MemoryError): each way is the one line naming the bound."""
+    bundle = tmp_path / "handlers.js"
+    bundle.write_bytes(b"function S(e){}" + b"function f(){try{g()}catch(e){S(e)}}" * 32000 + b"\n")
+    result = run("scan", bundle, "--out", tmp_path / "out", "--jobs", 1)
+    one_line_refusal(result, str(bundle), "memory bound", f"{memory_bound(bundle.stat().st_size) // MiB} MiB")
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_ten_megabyte_string_costs_a_few_copies_of_itself(tmp_path: Path) -> None:
     """`throw new Error("<10 MB>")` took 1.2 GB (the renderer's string pattern kept a
     backtracking entry per character): now a few copies, and every output is right."""
