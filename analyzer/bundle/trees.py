@@ -44,6 +44,9 @@ MAX_EXTENSIONS = 8
 #: besides `.py`, the files read as evidence: pip-style vendoring manifests
 
 _SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules"})
+#: what makes a directory below the root a virtual environment, installed code and no source of the
+#: tree: `python -m venv` and virtualenv write it at the environment's root (PEP 405)
+VIRTUAL_ENVIRONMENT_MARK = "pyvenv.cfg"
 
 #: which files of a tree are read, by their posix path inside it
 Wanted = Callable[[str], bool]
@@ -105,9 +108,10 @@ def directory_files(root: Path, wanted: Wanted, what: str) -> Iterator[tuple[str
         yield relative, data
 
 
-def walk(root: Path, wanted: Wanted, what: str) -> Iterator[str]:
+def walk(root: Path, wanted: Wanted, what: str, environments: list[str] | None = None) -> Iterator[str]:
     """Regular files worth reading, as posix paths relative to root (file system names, undecodable
-    bytes as surrogates); links are not followed, and a scan directory below root is not read.
+    bytes as surrogates); links are not followed, and a scan directory or a virtual environment
+    below root is not read (the environments' paths appended to `environments`, when given).
     Iterative: a tree may nest thousands deep."""
     count = 0
     pending = [""]  # directories still to list, relative to root; the next one last
@@ -123,6 +127,10 @@ def walk(root: Path, wanted: Wanted, what: str) -> Iterator[str]:
             if not relative:
                 raise InputError(root, "an erratlas scan directory, not a bundle: scan the bundle its summary names")
             continue  # an earlier scan's output inside the tree (`scan .`'s erratlas-out) is none of its sources
+        if relative and any(e.name == VIRTUAL_ENVIRONMENT_MARK and e.is_file(follow_symlinks=False) for e in entries):
+            if environments is not None:
+                environments.append(relative)
+            continue
         subdirectories = []
         for entry in entries:
             path = f"{relative}/{entry.name}" if relative else entry.name
