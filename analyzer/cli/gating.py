@@ -225,7 +225,7 @@ def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) ->
             handlers = failing_handlers(*flow, thresholds)
     write_sarif(directory, summary, records, rows, Selection(results, baseline, failing=True, handlers=handlers),
                 None, failed, sources, flow)
-    status = "failed" if failed else "passed"
-    err.print(f"erratlas: gate {status}: coverage {coverage.overall.display}"
-              + "".join(f"\nFAIL {line}" for line in failed), markup=False)
+    for line in failed:  # each its own line, as the text format writes them, then the verdict
+        err.print(f"FAIL {line}", markup=False)
+    err.print(f"erratlas: gate {'failed' if failed else 'passed'}: coverage {coverage.overall.display}", markup=False)
     return int(ExitCode.FINDINGS if failed else ExitCode.OK)
