@@ -118,3 +118,36 @@ def test_a_usage_error_names_the_verb(tmp_path: Path, argv: list[str], verb: str
     (see `erratlas --help`)': the verb's help, not the app's, says what the option takes."""
     result = run(*argv, cwd=tmp_path)
     refused(result, f"erratlas: error: {verb}: ", f"(see `{verb} --help`)")
+
+
+def test_sarif_whose_output_cannot_be_written_says_one_line(demo_scan_copy: Path, tmp_path: Path) -> None:
+    """The note on where results point came first, then the refusal: two lines for one error."""
+    (tmp_path / "a file").write_text("mine\n")
+    refused(run("sarif", demo_scan_copy, "--out", tmp_path / "a file" / "x.sarif"), "cannot be an output path")
+
+
+def test_gate_in_sarif_format_says_each_failed_threshold_on_its_own_line(demo_scanned_once: Path) -> None:
+    """stderr read 'gate failed: coverage 0.00%\\nFAIL coverage overall: ...', one line with the
+    line breaks written as `\\n`."""
+    failing = run("gate", demo_scanned_once, "--format", "sarif", "--min-coverage", "0.5",
+                  "--min-coverage-kind", "error=0.6")
+    assert failing.returncode == 1, failing.stderr
+    assert failing.stderr.splitlines()[-3:] == ["FAIL coverage overall: 0.000000 (0 of 65 owned) < 0.5",
+                                                "FAIL coverage error: 0.000000 (0 of 43 owned) < 0.6",
+                                                "erratlas: gate failed: coverage 0.00%"], failing.stderr
+    assert "\\n" not in failing.stderr
+
+
+def test_suggest_warns_of_a_product_sources_directory_that_owns_nothing(tmp_path: Path) -> None:
+    """A typo (`../../shraed`), a directory a package is named for, or one no map names suggested
+    exactly what no statement does, without a word."""
+    from test_map_places import BUNDLE, suggested
+
+    out = tmp_path / "out"
+    assert run("scan", BUNDLE, "--out", out).returncode == 0
+    _, stated = suggested(out, "--product-sources", "../../shared")
+    assert "--product-sources" not in stated, stated
+    _, idle = suggested(out, "--product-sources", "../../shraed", "--product-sources", "../transport")
+    for directory in ("../../shraed", "../transport"):
+        assert (f"erratlas: warning: --product-sources {directory}: no source of the scan's maps lies there outside "
+                "the package and without a package named") in idle, idle
