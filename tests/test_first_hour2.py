@@ -151,3 +151,20 @@ def test_suggest_warns_of_a_product_sources_directory_that_owns_nothing(tmp_path
     for directory in ("../../shraed", "../transport"):
         assert (f"erratlas: warning: --product-sources {directory}: no source of the scan's maps lies there outside "
                 "the package and without a package named") in idle, idle
+
+
+def test_an_extraction_directory_given_as_the_bundle_is_refused(tmp_path: Path) -> None:
+    """`erratlas extract claude --out x && erratlas scan x` scanned the served .min.js assets (485
+    callsites of mermaid and chart.js in 2.1.235) and not the program: its entry point `root/cli`
+    has no .js name."""
+    from support.bunexe import Module, elf, graph
+
+    executable = tmp_path / "claude"
+    executable.write_bytes(elf(graph([Module("/$bunfs/root/cli", JS_SOURCE),
+                                      Module("/$bunfs/root/chart.min.js", JS_SOURCE)])))
+    assert run("extract", executable, "--out", tmp_path / "x").returncode == 0
+    refused(run("scan", tmp_path / "x", "--out", tmp_path / "out"),
+            f"{tmp_path / 'x'}: an erratlas extraction directory (its manifest.json), not a bundle: scan the "
+            f"executable it came from (claude), or one module of it on its own (its entry point: "
+            f"{tmp_path / 'x' / 'root' / 'cli'})")
+    assert run("scan", tmp_path / "x" / "root" / "cli", "--out", tmp_path / "out").returncode == 0
