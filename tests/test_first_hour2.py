@@ -168,3 +168,17 @@ def test_an_extraction_directory_given_as_the_bundle_is_refused(tmp_path: Path) 
             f"executable it came from (claude), or one module of it on its own (its entry point: "
             f"{tmp_path / 'x' / 'root' / 'cli'})")
     assert run("scan", tmp_path / "x" / "root" / "cli", "--out", tmp_path / "out").returncode == 0
+
+
+@pytest.mark.parametrize("given", [("--min-coverage", "0.9", "0"), ("--max-drop", "0.1", "1"),
+                                   ("--baseline", "old.json", "SUMMARY"), ("--format", "github", "text")])
+def test_a_gate_option_of_one_value_given_twice_differently_is_refused(demo_scanned_once: Path,
+                                                                       given: tuple[str, str, str]) -> None:
+    """The last one held, as it did for --min-coverage-kind: `--min-coverage 0.9 --min-coverage 0`
+    passed the demo's bare scan (0.00%), and a second --baseline hid a first that did not exist."""
+    option, first, last = given
+    last = str(demo_scanned_once / "error-diagnostic-owner-summary.json") if last == "SUMMARY" else last
+    refused(run("gate", demo_scanned_once, option, first, f"{option}={last}"), f"{option}: given twice",
+            repr(first), repr(last))
+    same = run("gate", demo_scanned_once, "--min-coverage", "0", "--min-coverage=0.0")
+    assert same.returncode == 0, same.stderr
