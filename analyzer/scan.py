@@ -70,16 +70,17 @@ class ScanInput:
     path: Path
     language: Language
     rules: Rules
-    #: for a tree that holds both languages: which one was chosen, why, and how to pick the other
-    note: str | None = None
+    #: the lines a scan says first: the virtual environments a directory's scan skipped; for a tree
+    #: that holds both languages, which one was chosen, why, and how to pick the other
+    notes: tuple[str, ...] = ()
 
 
 def scan_input(path: Path, rules: Path | None = None, language: Language | None = None) -> ScanInput:
     """The input's language (`bundle.languages.tree_language`: by name for a file, by what a
     directory or an archive holds, `language` when the user chose), and `rules`, else that
     language's default rules."""
-    chosen, note = tree_language(path, language)
-    return ScanInput(path, chosen, load_rules(chosen, rules), note)
+    chosen, notes = tree_language(path, language)
+    return ScanInput(path, chosen, load_rules(chosen, rules), notes)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def javascript_source(name: str) -> bool:
 def load_javascript_tree(path: Path) -> JavaScriptTree:
     info = stat_input(path)
     if stat.S_ISDIR(info.st_mode):
-        files = [(portable_name(relative), data)
+        files = [(portable_name(relative), data, path / relative)
                  for relative, data in directory_files(path, javascript_source, "JavaScript source")]
         units = _units(path, files, "directory")
         return JavaScriptTree(directory_name(path), tree_digest(units), sum(len(u.source) for u in units), units)
@@ -69,24 +70,39 @@ def load_javascript_tree(path: Path) -> JavaScriptTree:
     read = archive_members(path, lambda name: javascript_source(name) or posixpath.basename(name) == MANIFEST)
     code = [m for m in read if javascript_source(m.name)]
     members: list[Member] = strip_top(code)
-    units = _units(path, [(portable_name(m.name), m.data) for m in members], "archive")
     top = code[0].name.split("/", 1)[0] + "/" if members is not code else ""  # what strip_top took off
+    units = _units(path, [(portable_name(m.name), m.data, f"{path}: member {top + m.name!r}") for m in members],
+                   "archive")
     manifests = {portable_name(posixpath.dirname(m.name[len(top):])): m.data for m in read
                  if posixpath.basename(m.name) == MANIFEST and m.name.startswith(top)}
     return JavaScriptTree(portable_name(path.name), *file_digest(path), units, manifests)
 
 
-def _units(path: Path, files: list[tuple[str, bytes]], what: str) -> list[Unit]:
+def _units(path: Path, files: Sequence[tuple[str, bytes, Path | str]], what: str) -> list[Unit]:
+    """The units of a tree's JavaScript files: (unit name, bytes, where the file is, as a refusal names
+    it). One that is not JavaScript text refuses the whole tree: a scan without it would be an
+    inventory short of its callsites that nothing tells apart from a whole one (docs/reference.md)."""
     if not files:
         raise InputError(path, f"{what} holds no JavaScript (.js, .mjs, .cjs) or Python (.py) source files")
     units = []
-    for name, data in files:
+    for name, data, where in files:
         if len(data) > MAX_JAVASCRIPT_BYTES:
             raise BoundExceeded(path, f"{name}: {len(data)} bytes, more than the bound of {MAX_JAVASCRIPT_BYTES} "
                                       "bytes of a JavaScript file")
-        units.append(javascript_unit(f"{path}!{name}", name, data) if data and not data.isspace()
-                     else _empty(name, data))
+        if not data or data.isspace():
+            units.append(_empty(name, data))
+            continue
+        try:
+            units.append(javascript_unit(where, name, data))
+        except InputError as exc:
+            raise InputError(where, f"{exc.problem}; {_REFUSED[what].format(path=path)}") from None
     return sorted(units, key=lambda u: u.name)
+
+
+#: what a refusal of one file of a tree adds: the tree is read whole or not at all
+_REFUSED = {"directory": "the directory {path} is read whole or not at all: move the file out of it or make it "
+                         "UTF-8 text",
+            "archive": "refusing the archive"}
 
 
 def _empty(name: str, data: bytes) -> Unit:

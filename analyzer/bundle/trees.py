@@ -44,6 +44,11 @@ MAX_EXTENSIONS = 8
 #: besides `.py`, the files read as evidence: pip-style vendoring manifests
 
 _SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules"})
+#: what makes a directory below the root a virtual environment, installed code and no source of the
+#: tree: `python -m venv` and virtualenv write it at the environment's root (PEP 405)
+VIRTUAL_ENVIRONMENT_MARK = "pyvenv.cfg"
+#: what `erratlas extract` writes at the top of its directory (`analyzer.bundle.embedded`)
+_EXTRACTION_MANIFEST = "manifest.json"
 
 #: which files of a tree are read, by their posix path inside it
 Wanted = Callable[[str], bool]
@@ -105,9 +110,10 @@ def directory_files(root: Path, wanted: Wanted, what: str) -> Iterator[tuple[str
         yield relative, data
 
 
-def walk(root: Path, wanted: Wanted, what: str) -> Iterator[str]:
+def walk(root: Path, wanted: Wanted, what: str, environments: list[str] | None = None) -> Iterator[str]:
     """Regular files worth reading, as posix paths relative to root (file system names, undecodable
-    bytes as surrogates); links are not followed, and a scan directory below root is not read.
+    bytes as surrogates); links are not followed, and a scan directory or a virtual environment
+    below root is not read (the environments' paths appended to `environments`, when given).
     Iterative: a tree may nest thousands deep."""
     count = 0
     pending = [""]  # directories still to list, relative to root; the next one last
@@ -123,6 +129,12 @@ def walk(root: Path, wanted: Wanted, what: str) -> Iterator[str]:
             if not relative:
                 raise InputError(root, "an erratlas scan directory, not a bundle: scan the bundle its summary names")
             continue  # an earlier scan's output inside the tree (`scan .`'s erratlas-out) is none of its sources
+        if not relative and any(e.name == _EXTRACTION_MANIFEST and e.is_file(follow_symlinks=False) for e in entries):
+            _refuse_extraction(root)
+        if relative and any(e.name == VIRTUAL_ENVIRONMENT_MARK and e.is_file(follow_symlinks=False) for e in entries):
+            if environments is not None:
+                environments.append(relative)
+            continue
         subdirectories = []
         for entry in entries:
             path = f"{relative}/{entry.name}" if relative else entry.name
@@ -135,6 +147,29 @@ def walk(root: Path, wanted: Wanted, what: str) -> Iterator[str]:
                     raise InputError(root, f"more than {MAX_MEMBERS} {what} files")
                 yield path
         pending.extend(reversed(subdirectories))
+
+
+def _refuse_extraction(root: Path) -> None:
+    """An `erratlas extract` directory given as the bundle is refused: a directory's scan reads its
+    .js, .mjs and .cjs files, the assets the executable serves, and not its entry point (`root/cli`)."""
+    import orjson
+
+    from analyzer.bundle.embedded import MANIFEST_SCHEMA
+
+    try:
+        manifest = orjson.loads(read_regular_file(root / _EXTRACTION_MANIFEST, MAX_MEMBER_BYTES, "manifest"))
+    except (orjson.JSONDecodeError, InputError):
+        return  # a manifest.json of another kind: the tree's own
+    if not isinstance(manifest, dict) or manifest.get("schema") != MANIFEST_SCHEMA:
+        return
+    binary, modules = manifest.get("binary"), manifest.get("modules")
+    listed = modules if isinstance(modules, list) else []
+    entry = next((m.get("file") for m in listed if isinstance(m, dict) and m.get("path") == manifest.get("entryPoint")),
+                 None)
+    came = f" ({binary})" if isinstance(binary, str) else ""
+    alone = f", or one module of it on its own (its entry point: {root / entry})" if isinstance(entry, str) else ""
+    raise InputError(root, f"an erratlas extraction directory (its manifest.json), not a bundle: scan the "
+                           f"executable it came from{came}{alone}")
 
 
 def directory_name(path: Path) -> str:

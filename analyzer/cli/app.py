@@ -67,7 +67,7 @@ def main() -> None:
             print(exc.format_message(), file=sys.stderr)
             outcome.code = int(ExitCode.BAD_INPUT)
         except usage.ClickException as exc:  # a usage error: one line, exit 2
-            where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else "erratlas"
+            where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else _command_path(sys.argv[1:])
             message = " ".join(exc.format_message().split())
             err.print(f"erratlas: error: {where}: {message} (see `{where} --help`)", markup=False, soft_wrap=True)
             outcome.code = exc.exit_code
@@ -75,6 +75,23 @@ def main() -> None:
             err.print("erratlas: aborted", markup=False)
             outcome.code = 1
     exit_now(outcome.code)
+
+
+def _command_path(argv: list[str]) -> str:
+    """The verb a command line names (`erratlas corpus add`), for a usage error click raises
+    without its context: an option given last without its value (`erratlas scan app.js --out`)."""
+    from typer.main import get_command
+
+    command, path = get_command(app), ["erratlas"]
+    for token in argv:
+        if token.startswith("-"):  # the app's and a group's own options take no value
+            continue
+        commands = getattr(command, "commands", None)
+        if not commands or token not in commands:
+            break
+        command = commands[token]
+        path.append(token)
+    return " ".join(path)
 
 
 def _click_exceptions() -> Any:

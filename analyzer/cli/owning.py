@@ -8,13 +8,15 @@ from typing import Annotated
 import typer
 
 from analyzer.cli.app import ALLOWLISTS, err, reading_a_scan
-from analyzer.cli.gating import gate_status
+from analyzer.cli.gating import gate_status, refuse_repeated
 from analyzer.errors import ExitCode, InputError
 
 
 def project(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     allowlist: Annotated[list[Path] | None, ALLOWLISTS] = None,
+    no_allowlist: Annotated[bool, typer.Option("--no-allowlist", help="Project with no allowlist: every owner "
+                                               "the scan's allowlists gave is dropped.")] = False,
 ) -> None:
     """Re-project an existing scan with allowlists, without parsing the bundle again."""
     from analyzer.owners.allowlist import load_allowlists
@@ -25,12 +27,27 @@ def project(
     from analyzer.scandir.write import write_directory
 
     reading_a_scan()
+    if allowlist and no_allowlist:
+        raise InputError("--no-allowlist", "and --allowlist: project with the allowlists given, or with none")
     allowlists = load_allowlists(allowlist or [])
     files, base = verified(directory)
+    if not allowlist and not no_allowlist and base.allowlists:
+        raise InputError(directory, _keeps_owners(directory, [item.path for item in base.allowlists]))
     inventory = {name: data for name, data in files.items() if not is_derived(name)}
     inventory |= owner_files(inventory, allowlists, scan_part(base.document, directory / SUMMARY_FILE))
     write_directory(directory, inventory)
     _say_owners(inventory)
+
+
+def _keeps_owners(directory: Path, recorded: list[str]) -> str:
+    """Why a bare `project` of a scan with allowlists is refused: it would drop every owner they give."""
+    import shlex
+
+    again = "".join(f" -a {shlex.quote(path)}" for path in recorded)
+    them, their = ("them", "their") if len(recorded) > 1 else ("it", "its")
+    return (f"projected with {len(recorded)} allowlist{'s' if len(recorded) > 1 else ''}, and none given: "
+            f"`erratlas project {shlex.quote(str(directory))}{again}` projects {them} again, --no-allowlist drops "
+            f"{their} owners")
 
 
 def _say_owners(files: dict[str, bytes]) -> None:
@@ -200,5 +217,8 @@ def gate(
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
     the gate recomputes the owners from the inventory and the allowlists, and believes only
     what it recomputed."""
+    import sys
+
+    refuse_repeated(sys.argv[1:])  # a plain gate command line (`gating.run_plain`) gives each option once
     raise typer.Exit(gate_status(directory, typer.echo, min_coverage, min_kind, baseline, allowlist, allow_stale,
                                  max_drop, allow_empty, max_new_swallowed, max_new_lost_cause, output_format, bundle))

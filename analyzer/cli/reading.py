@@ -97,11 +97,6 @@ def write_sarif(directory: Path, summary: Summary, records: list[Callsite], rows
     from analyzer.reports.sarif import sarif_log
 
     log = sarif_log(records, rows, summary, directory, selection, notifications, sources, flow)
-    if sources is not None and sources.bases:
-        bases = " and ".join(sorted(sources.bases))
-        err.print(f"erratlas: results point at the maps' original sources relative to {bases} "
-                  "(run.originalUriBaseIds); --bundle PATH, the bundle file or directory scanned, makes them paths "
-                  "from here", markup=False)
     data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
     if out is None:
         sys.stdout.buffer.write(data)
@@ -109,6 +104,11 @@ def write_sarif(directory: Path, summary: Summary, records: list[Callsite], rows
         from analyzer.scandir.write import write_file
 
         write_file(out, data)
+    if sources is not None and sources.bases:  # said once written: a refused write is its one error line
+        bases = " and ".join(sorted(sources.bases))
+        err.print(f"erratlas: results point at the maps' original sources relative to {bases} "
+                  "(run.originalUriBaseIds); --bundle PATH, the bundle file or directory scanned, makes them paths "
+                  "from here", markup=False)
     return len(log["runs"][0]["results"])
 
 

@@ -114,8 +114,8 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
             with progress.phase("reading rules and allowlists"):
                 source = scan_input(bundle, rules, OPTION[language] if language is not None else None)
                 allowlists = load_allowlists(allowlist or [])
-            if source.note is not None:
-                err.print(f"erratlas: {source.note}", markup=False)
+            for note in source.notes:
+                err.print(f"erratlas: {note}", markup=False)
             python = source.language == "python"
             _check_logger(logger, python)
             if not python:

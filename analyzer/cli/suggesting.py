@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,6 +11,9 @@ from analyzer import progress
 from analyzer.cli.app import err
 from analyzer.cli.terminal import terminal_progress
 from analyzer.errors import InputError
+
+if TYPE_CHECKING:
+    from analyzer.owners.truth import MapTruth
 
 
 def extract(
@@ -82,7 +85,7 @@ def suggest(
                 out = directory / SUGGESTIONS_FILE
             else:
                 write_file(out, data)
-    for warning in truth.warnings():
+    for warning in [*truth.warnings(), *_idle_statements(truth)]:
         err.print(f"erratlas: warning: {warning}", markup=False)
     by = {c: sum(1 for r in rows if r.confidence == c) for c in ("exact", "likely", "possible", "ambiguous")}
     levels = {lv: sum(1 for r in rows if r.level == lv) for lv in ("callsite", "function", "module", "references")}
@@ -93,6 +96,18 @@ def suggest(
         f"ambiguous {by['ambiguous']}{at}) -> {out}",
         markup=False,
     )
+
+
+def _idle_statements(truth: MapTruth) -> list[str]:
+    """A `--product-sources` directory that owns no source of the scan's maps: a typo (`../scr`), or a
+    scan without a map, would otherwise suggest nothing without a word."""
+    placed = {stated for row in truth.rows
+              if (found := truth.of_source(row.unit, row.source)) is not None
+              and any(kind == "product-sources" for kind, _ in found.evidence)
+              and (stated := truth.stated(row.path)) is not None}
+    return [f"--product-sources {stated}: no source of the scan's maps lies there outside the package and without a "
+            "package named (map-sources.jsonl lists them): it changes no suggestion"
+            for stated in dict.fromkeys(truth.product_sources) if stated not in placed]
 
 
 def accept(
