@@ -65,7 +65,7 @@ def commands(directory: Path, bundle: Path) -> list[tuple[str, list[str], bool]]
         ("explain e:", ["explain", "{D}", first["id"]], False),
         ("explain fp1:", ["explain", "{D}", last["fingerprint"]], False),
         ("diff", ["diff", "{D}", "{D}", "--out", "{O}/diff"], False),
-        ("project", ["project", "{D}"], True),
+        ("project", ["project", "{D}", "--no-allowlist"], True),  # a bare project of a projected scan is refused
         ("suggest", ["suggest", "{D}"], True),
     ]
     handlers = directory / "handlers.jsonl"

@@ -78,7 +78,7 @@ def recorded_allowlists(recorded: tuple[RecordedAllowlist, ...], given: list[Pat
 
 def _project_again(where: Path, allowlists: Sequence[object]) -> str:
     """The command that projects the scan whose summary is `where` with `allowlists` again: a bare
-    `erratlas project DIR` projects with none, and every owner is lost."""
+    `erratlas project DIR` of it is refused, and `--no-allowlist` would drop every owner."""
     import shlex
 
     given = "".join(f" -a {shlex.quote(str(path))}" for path in allowlists)
