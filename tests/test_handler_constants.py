@@ -216,3 +216,19 @@ def test_hostile_namespaces_and_reads_are_bounded(tmp_path: Path) -> None:
     tests = [(b["test"]["compared"], b["test"]["value"]) for b in handlers[-1]["branches"] if b["test"] is not None]
     # past the depth and the bytes read for brackets: unknown; a namespace of many getters: read
     assert tests == [("N399.a.a", None), ("v", None), ("W.k5", "auth_time_not_found"), ("N1.a.a", None)]
+
+
+def test_names_tested_in_a_large_item_are_searched_within_the_budget(tmp_path: Path) -> None:
+    """16,000 names each given a literal and tested in one handler: each name's search reads that
+    whole handler, so the unit's budget of bytes searched is met; the names read before it hold their
+    literals, the rest are unknown, never guessed."""
+    count = 16000
+    bundle = tmp_path / "names.js"
+    bundle.write_text("".join(f'var K{at}="k{at}";' for at in range(count)) + "function f(){try{g()}catch(e){"
+                      + "".join(f"if(e.code===K{at})return {at};" for at in range(count)) + "throw e}}\n")
+    scan(bundle, tmp_path / "out", "--jobs", 1)
+    handler = json.loads((tmp_path / "out" / "handlers.jsonl").read_text().splitlines()[0])
+    values = [branch["test"]["value"] for branch in handler["branches"] if branch["test"] is not None]
+    read = [value for value in values if value is not None]
+    assert len(values) == count and 0 < len(read) < count // 10
+    assert read == [f"k{at}" for at in range(len(read))] and values[len(read):] == [None] * (count - len(read))
