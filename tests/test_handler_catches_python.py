@@ -1,7 +1,8 @@
 """Which class a Python `except` clause names (docs/reference.md, "Handler records", Python:
-`catches`) when the module binds a builtin exception's name: bound under a condition (`try`, `if`),
-the read finds the binding or the builtin, so the class stays unresolved; bound unconditionally,
-or to the builtin itself, it resolves. Driven through `erratlas scan` on a tree written here."""
+`catches`) when the module binds a builtin exception's name: bound under a condition (`try`, `if`)
+or by a function's `global`, the read finds the binding or the builtin, so the class stays
+unresolved; bound unconditionally, or to the builtin itself, it resolves. Driven through
+`erratlas scan` on a tree written here."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ except NameError:
 TimeoutError = OSError
 
 
+def install():
+    global EOFError
+    EOFError = ValueError
+
+
 def run(f):
     try:
         f()
@@ -55,6 +61,10 @@ def run(f):
     try:
         f()
     except TimeoutError:
+        pass
+    try:
+        f()
+    except EOFError:
         pass
 """
 _USER = """from pkg.compat import BrokenPipeError, WindowsError
@@ -88,6 +98,7 @@ def _resolved(catches: dict[tuple[str, int], list[dict[str, str | None]]], unit:
 def test_a_builtin_name_bound_under_a_condition_stays_unresolved(catches: dict) -> None:
     told = _resolved(catches, "compat.py")
     assert told["WindowsError"] is None and told["RecursionError"] is None and told["BrokenPipeError"] is None
+    assert told["EOFError"] is None  # bound by a function's `global`: only once it is called
 
 
 def test_a_builtin_name_bound_to_itself_or_unconditionally_resolves(catches: dict) -> None:

@@ -110,7 +110,8 @@ class Collector:
         node = self.stack[-1] if self.stack else None
         if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == name:
             return False
-        return any(isinstance(n, _CONDITIONS) for n in self.stack)
+        around = self.stack[:-1] if isinstance(node, cst.FunctionDef) else self.stack  # a `def` binds its own name
+        return any(isinstance(n, _CONDITIONS) for n in around)
 
     def _bind_target(self, target: cst.BaseExpression | None) -> None:
         pending: list[cst.BaseExpression | None] = [target]
