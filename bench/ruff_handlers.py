@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import builtins
 import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +42,8 @@ RULES = ("B904", "S110", "TRY203", "TRY301")
 _UNTYPED = frozenset({"Exception", "BaseException"})
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _TRIES = (ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+_BUILTIN_ERRORS = frozenset(name for name, value in vars(builtins).items()
+                            if isinstance(value, type) and issubclass(value, BaseException))
 
 Key = tuple[str, int, int]  # (unit, line, column): an `except` clause or a `raise` statement
 
@@ -180,6 +184,9 @@ def compare(target: Path, scan: Path, ruff_findings: list[dict[str, object]]) ->
                 sources[unit] = None
         return sources[unit]
 
+    classes = ErrorClasses([json.loads(line) for line in (scan / "error-classes.jsonl").read_text().splitlines()],
+                           lambda unit: source(unit) if unit.startswith(prefix) else None)
+
     comparisons = {rule: Comparison(rule) for rule in RULES}
     by_key = {}
     for record in handlers:
@@ -219,7 +226,8 @@ def compare(target: Path, scan: Path, ruff_findings: list[dict[str, object]]) ->
         for key in comparison.ruff ^ comparison.erratlas:
             tree = source(key[0])
             assert tree is not None  # every key was read from a parsed unit
-            comparison.explained[key] = _explain(comparison.rule, key, key in comparison.ruff, tree, by_key, callsites)
+            comparison.explained[key] = _explain(comparison.rule, key, key in comparison.ruff, tree, by_key,
+                                                   callsites, classes)
     return list(comparisons.values())
 
 
@@ -257,13 +265,18 @@ def _erratlas_findings(comparisons: dict[str, Comparison], key: Key, record: dic
 
 
 def _explain(rule: str, key: Key, ruff_only: bool, tree: Source, by_key: dict[Key, dict],
-             callsites: dict[str, dict]) -> str:
+             callsites: dict[str, dict], classes: ErrorClasses) -> str:
     if rule == "TRY301":
         raised = tree.raises.get((key[1], key[2]))
         if raised is None:
             return "unexplained"
-        if ruff_only and _decidable(key[0], raised, tree, by_key, callsites):
+        decidable = _decidable(key[0], raised, tree, by_key, callsites, classes) if ruff_only else "no"
+        if decidable == "yes":
             return "unexplained"  # erratlas had all it needs: a miss, not a definition
+        if decidable == "bases":
+            return "the class raised has a base erratlas does not read (a class of the input that is no " \
+                   "exception, a mixin, or one outside it), so an earlier clause is not ruled out: erratlas " \
+                   "does not guess"
         return _explain_raise(raised, tree, ruff_only)
     handler = _handler_at(tree, key[1], key[2])
     if handler is None:
@@ -280,30 +293,71 @@ def _explain(rule: str, key: Key, ruff_only: bool, tree: Source, by_key: dict[Ke
 
 
 def _decidable(unit: str, raised: ast.Raise, tree: Source, by_key: dict[Key, dict],
-               callsites: dict[str, dict]) -> bool:
-    """erratlas has what it needs to catch this raise in its `try`: the error raised is a callsite
-    of the inventory (`raise X(...)`) whose class a clause of the innermost `try` around it names
-    exactly, and the classes of every clause of that `try` resolve."""
+               callsites: dict[str, dict], classes: ErrorClasses) -> str:
+    """`yes` when erratlas has what it needs to catch this raise in its `try`: the error raised is
+    a callsite of the inventory (`raise X(...)`) whose class a clause of the innermost `try` around
+    it names exactly, the classes of every clause of that `try` resolve, and, when a clause comes
+    before the one naming it, every base of the class is read (else `bases`); `no` otherwise."""
     child: ast.AST = raised
     for parent in tree.up(raised):
         if isinstance(parent, _SCOPES):
-            return False
+            return "no"
         if isinstance(parent, _TRIES) and child in parent.body:
             break
         child = parent
     else:
-        return False
+        return "no"
     if hasattr(ast, "TryStar") and isinstance(parent, ast.TryStar):
-        return False
+        return "no"
     records = [by_key[_key(unit, h)] for h in parent.handlers if _key(unit, h) in by_key]
     if len(records) != len(parent.handlers):
-        return False
-    named = [c["resolved"] for r in records for c in (r["catches"] or [])]
-    if None in named or raised.exc is None:
-        return False
+        return "no"
+    named = [[c["resolved"] for c in (r["catches"] or [])] for r in records]
+    if any(None in clause for clause in named) or raised.exc is None:
+        return "no"
     made = [s["constructor"] for s in callsites.values()
             if s["unit"] == unit and _holds(raised.exc, s["line"], s["column"])]
-    return len(made) == 1 and made[0] in named
+    if len(made) != 1 or not any(made[0] in clause for clause in named):
+        return "no"
+    first = next(at for at, clause in enumerate(named) if made[0] in clause)
+    return "yes" if first == 0 or classes.bases_read(made[0]) else "bases"
+
+
+class ErrorClasses:
+    """The scan's error classes (error-classes.jsonl), read against their `class` statements."""
+
+    def __init__(self, records: list[dict], source: Callable[[str], Source | None]) -> None:
+        self.by_name = {r["name"]: r for r in records}
+        self.by_last: dict[str, list[str]] = {}
+        for name in sorted(self.by_name):
+            self.by_last.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+        self.source = source
+
+    def bases_read(self, name: str) -> bool:
+        """Every base of the class, up to the builtins, is a builtin exception or an error class
+        of the scan (by its last name, one such class): a mixin, or a class outside the input,
+        leaves erratlas's reading of its ancestry open, so it decides no clause naming another."""
+        pending, seen = [name], set()
+        while pending:
+            current = pending.pop()
+            if current in seen or current in _BUILTIN_ERRORS:
+                continue
+            seen.add(current)
+            record = self.by_name.get(current)
+            tree = self.source(record["unit"]) if record is not None else None
+            node = next((n for n in ast.walk(tree.tree) if isinstance(n, ast.ClassDef) and n.lineno == record["line"]),
+                        None) if tree is not None and record is not None else None
+            if node is None:
+                return False
+            for base in node.bases:
+                last = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", None)
+                if last in _BUILTIN_ERRORS:
+                    continue
+                found = self.by_last.get(str(last), [])
+                if len(found) != 1:
+                    return False
+                pending.append(found[0])
+        return True
 
 
 def _raises_in(handler: ast.ExceptHandler) -> list[tuple[ast.Raise, str | None]]:

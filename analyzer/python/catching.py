@@ -32,6 +32,7 @@ class PackageNames(Protocol):
     def constructor(self, name: str) -> str: ...
     def canonical(self, name: str) -> str: ...
     def root(self, name: str) -> tuple[str, str] | None: ...
+    def shadows_builtin(self, name: str) -> bool: ...
 _GROUPS = frozenset({"BaseExceptionGroup", "ExceptionGroup"})
 #: fates that leave the function when no handler of it catches them (as JavaScript's)
 _LEAVING = frozenset({"thrown", "returned", "rejected"})
@@ -98,7 +99,8 @@ def _settled(pending: PendingHandler, names: PackageNames, sites: set[tuple[str,
     if pending.catches is not None:
         catches = tuple(
             CaughtClass(c.written, c.resolved if c.pending is None else (
-                names.constructor(c.pending) if names.root(c.pending) is not None else None))
+                names.constructor(c.pending) if names.root(c.pending) is not None
+                and not names.shadows_builtin(c.pending) else None))
             for c in pending.catches
         )
     branches = tuple(BranchFacts(b.test, _linked(b.dispositions, sites)) for b in pending.facts.branches)

@@ -99,8 +99,19 @@ class Collector:
         scope = _assignment_target(self.scopes[-1] if self.scopes else None, name)
         if scope is None:
             self.found.module_bindings.setdefault(name, []).append((kind, target, self.module_count))
+            if name in self.error_names and self._conditional(name):
+                self.found.guarded.add(name)
         else:
             scope.bindings.setdefault(name, []).append((kind, target, scope.count))
+
+    def _conditional(self, name: str) -> bool:
+        """A module-level binding of `name` that may not run (under a compound statement), and that
+        is not `name = name` (which keeps the builtin)."""
+        node = self.stack[-1] if self.stack else None
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == name:
+            return False
+        around = self.stack[:-1] if isinstance(node, cst.FunctionDef) else self.stack  # a `def` binds its own name
+        return any(isinstance(n, _CONDITIONS) for n in around)
 
     def _bind_target(self, target: cst.BaseExpression | None) -> None:
         pending: list[cst.BaseExpression | None] = [target]
@@ -317,6 +328,9 @@ class Collector:
         if isinstance(name, cst.Name):
             self.found.type_parameters.add(name.value)
 
+
+#: statements whose body may not run (a function binds a module name by `global`)
+_CONDITIONS = (cst.If, cst.Try, cst.TryStar, cst.For, cst.While, cst.With, cst.Match, cst.FunctionDef)
 
 #: what libcst counts as an assignment when it leaves it (`_ASSIGNMENT_LIKE_NODES`)
 _ASSIGNMENT_LIKE = frozenset({

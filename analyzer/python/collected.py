@@ -137,6 +137,10 @@ class Collected:
     scopes: dict[int, Scope] = field(default_factory=dict)
     #: type parameters (PEP 695): their names need libcst's own scope analysis
     type_parameters: set[str] = field(default_factory=set)
+    #: module-level names that may be error classes, bound under a condition (`if`, `try`, a
+    #: loop, `with`, `match`, a function's `global`) by anything but `NAME = NAME`: where the
+    #: binding did not run, a read finds the builtin of that name, if any
+    guarded: set[str] = field(default_factory=set)
 
 
 def visible_parent(scope: Scope) -> Scope | None:

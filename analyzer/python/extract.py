@@ -129,7 +129,8 @@ def _extract(task: FileTask, module: cst.Module, stream: tokens.Tokens, vocabula
     names = Names(task.module, task.package)
     aliases = {f"{task.module}.{bound}": names.absolute_import(target) for bound, target in found.imports.items()}
     stars = [names.absolute_import(source) for source in found.star_imports]
-    facts = FileFacts(unit.name, task.module, [], [], aliases, stars, [], [], {}, [], None, module_digest)
+    facts = FileFacts(unit.name, task.module, [], [], aliases, stars, [], [], {}, [], None, module_digest,
+                      guarded=sorted(f"{task.module}.{n}" for n in found.guarded if n in vocabulary.rules.builtins))
     if not (found.candidates or found.classes or found.loggers or found.assignments or found.handlers
             or found.calls):
         return facts  # nothing to resolve

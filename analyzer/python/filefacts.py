@@ -141,6 +141,9 @@ class FileFacts:
     #: the functions calls may resolve to exactly, and the calls that may reach them
     functions: list[FunctionRecord] = field(default_factory=list)
     calls: list[CallRecord] = field(default_factory=list)
+    #: module-level names of builtin exceptions bound under a condition (`pkg.mod.WindowsError`,
+    #: `Collected.guarded`): a read may find the builtin or the binding
+    guarded: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

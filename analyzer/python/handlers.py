@@ -368,7 +368,7 @@ class _Body:
         if _EXITS.intersection(qualified):
             return [*logged, DispositionFacts("exit", None, (), dotted(call.func))]
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in _KEEPERS and call.args and \
-                self._is_caught(call.args[0].value):
+                self._holds_caught(call.args[0].value):
             return [*logged, DispositionFacts("store", None, (), None)]
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in _REJECTING and call.args and \
                 self._is_caught(call.args[0].value):
@@ -412,6 +412,15 @@ class _Body:
 
     def _is_caught(self, node: cst.BaseExpression) -> bool:
         return self.param is not None and isinstance(node, cst.Name) and node.value == self.param
+
+    def _holds_caught(self, node: cst.BaseExpression) -> bool:
+        """The caught value, or a tuple, list, set or dict literal holding it as an element or a
+        value (`errors.append((server, e))` keeps it as `errors.append(e)` does)."""
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+            return any(self._is_caught(e.value) for e in node.elements)
+        if isinstance(node, cst.Dict):
+            return any(isinstance(e, cst.DictElement) and self._is_caught(e.value) for e in node.elements)
+        return self._is_caught(node)
 
     def _is_traceback_of_caught(self, node: cst.BaseExpression) -> bool:
         """`e.with_traceback(tb)`: the caught value itself."""

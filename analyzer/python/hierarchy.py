@@ -32,7 +32,10 @@ class PackageNames:
         self.classes: dict[str, ClassRecord] = {}
         self.loggers: set[str] = set()
         self.attribute_loggers: set[tuple[str, str]] = set()
+        #: module-level names of builtin exceptions bound under a condition (`FileFacts.guarded`)
+        self.guarded: set[str] = set()
         for facts in files:
+            self.guarded.update(facts.guarded)
             for name, target in facts.aliases.items():
                 self.aliases.setdefault(name, target)
             self.stars[facts.module].extend(facts.star_imports)
@@ -54,6 +57,23 @@ class PackageNames:
                 return self._through_star(name, seen) or name
             name = rewritten
         return name
+
+    def shadows_builtin(self, name: str) -> bool:
+        """Whether `name` reaches its definition through a builtin's name bound under a
+        condition (`try: WindowsError` / `except NameError: WindowsError = Exception`): where
+        the binding did not run, the builtin is read, so which class it is stays open."""
+        seen: set[str] = set()
+        while name not in seen and len(seen) < _MAX_HOPS:
+            seen.add(name)
+            if name in self.guarded:
+                return True
+            if name in self.classes or name in self.loggers:
+                return False
+            rewritten = self._rewrite(name)
+            if rewritten is None:
+                return False
+            name = rewritten
+        return False
 
     def _rewrite(self, name: str) -> str | None:
         parts = name.split(".")
