@@ -127,6 +127,11 @@ CASES = [
     ("aLoopThatMakesItsAttemptsEachTurn", [(None, ["log", "retry"])]),
     # the loop's variable indexes only in the handler (what it frees): each turn tries the same write, a retry
     ("aLoopWhoseHandlerPicksWhatToFree", [(None, ["rethrow", "retry"])]),
+    # a `try` whose block leaves, an `if` whose two arms leave: the test's branch ends there
+    ("aTryThatLeavesEndsItsBranch", [((None, "instanceof", "TypeError"), ["return-value"]),
+                                     (None, ["callback", "swallow"])]),
+    ("anIfElseThatLeavesEndsItsBranch", [(("code", "===", "ENOENT"), ["rethrow", "return-value"]),
+                                         (None, ["callback"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches
