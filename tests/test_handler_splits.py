@@ -132,6 +132,7 @@ CASES = [
                                      (None, ["callback", "swallow"])]),
     ("anIfElseThatLeavesEndsItsBranch", [(("code", "===", "ENOENT"), ["rethrow", "return-value"]),
                                          (None, ["callback"])]),
+    ("aFieldComparedWithFalse", [(("retryable", "===", False), ["rethrow"]), (None, ["return-value"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches
