@@ -133,6 +133,9 @@ CASES = [
     ("anIfElseThatLeavesEndsItsBranch", [(("code", "===", "ENOENT"), ["rethrow", "return-value"]),
                                          (None, ["callback"])]),
     ("aFieldComparedWithFalse", [(("retryable", "===", False), ["rethrow"]), (None, ["return-value"])]),
+    ("aCaseEndingInATryThatLeaves", [(("code", "===", "ENOENT"), ["return-value"]),
+                                     (("code", "===", "EACCES"), ["return-value", "callback"]),
+                                     (None, ["rethrow", "return-value"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

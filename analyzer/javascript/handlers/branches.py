@@ -15,6 +15,8 @@ from analyzer.javascript.syntax import same, text, without_parentheses
 from analyzer.model import TestOp
 
 _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
+#: statements that leave a `switch` case for somewhere other than after the `switch`
+_CASE_LEAVING = _LEAVING - {"break_statement"}
 _COMPARISONS: dict[str, TestOp] = {"===": "===", "!==": "!==", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
                                    ">": ">", ">=": ">="}
 _FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -477,8 +479,10 @@ def _case_statements(cases: list[Node]) -> tuple[list[Node], bool]:
     for case in cases:
         body = [n for n in named(case) if not same(n, case.child_by_field_name("value"))]
         statements.extend(body)
-        if body and body[-1].type in _LEAVING:
-            if body[-1].type == "break_statement":
-                return statements[:-1], False
+        if body and body[-1].type == "break_statement":
+            return statements[:-1], False
+        # an `if` or `try` whose arms return, throw or continue leaves; one whose arm breaks out of the
+        # switch is not read so (the case is taken to fall through)
+        if body and ends(body, _CASE_LEAVING):
             return statements, True
     return statements, False

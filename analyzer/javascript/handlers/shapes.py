@@ -368,11 +368,12 @@ def nodes_inside(nodes: list[Node], starts_of: Callable[[], list[int]], parts: S
 _LEAVES = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
 
 
-def ends(statements: list[Node]) -> bool:
-    """Whether control never runs past the statements: their last one leaves, or is an `if` whose
-    two arms end, or a `try` whose block and `catch` end (google-gax's `try { await resume(); return }
-    catch (e2) { fail(e2); return }`); blocks in blocks read iteratively. A `finally` that leaves
-    is not read: such a `try` is taken to run past (what follows is read as reached)."""
+def ends(statements: list[Node], leaving: frozenset[str] = _LEAVES) -> bool:
+    """Whether control never runs past the statements: their last one leaves (is of a type of
+    `leaving`), or is an `if` whose two arms end, or a `try` whose block and `catch` end
+    (google-gax's `try { await resume(); return } catch (e2) { fail(e2); return }`); blocks in
+    blocks read iteratively. A `finally` that leaves is not read: such a `try` is taken to run past
+    (what follows is read as reached)."""
     pending = [statements]
     while pending:
         current = pending.pop()
@@ -381,7 +382,7 @@ def ends(statements: list[Node]) -> bool:
         if not current:
             return False
         last = current[-1]
-        if last.type in _LEAVES:
+        if last.type in leaving:
             continue
         if last.type == "if_statement":
             consequence, alternative = last.child_by_field_name("consequence"), last.child_by_field_name("alternative")
