@@ -22,8 +22,10 @@ pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
    before it (esbuild and terser map the keyword to one or the other).
 3. Site by site, with the mapping of docs/reference.md, "Checked against ESLint":
    - preserve-caught-error <-> a `wrap` whose cause is `lost` or `partial`, of a built-in error
-     class (`Error`, `TypeError`, ... as ESLint's rule reads them), whose new error is thrown
-     (its callsite's `flow.fate`; a wrap returned or rejected is withdrawn: the rule reads `throw`);
+     class (`Error`, `TypeError`, ... as ESLint's rule reads them: its callee, or the constructor
+     of one of its callsites, as a branch's wraps of one cause are one whose callee is the first
+     written), whose new error is thrown (its callsite's `flow.fate`; a wrap returned or rejected
+     is withdrawn: the rule reads `throw`);
    - no-useless-catch <-> one branch whose only disposition is `rethrow`, in a handler whose body
      is that one `throw e` (the record's `loneRethrow`: `throw (cleanup(), e)`, how minifiers
      write `cleanup(); throw e`, is not);
@@ -344,8 +346,9 @@ def run_eslint(root: Path, fmt: str, work: Path) -> list[dict[str, Any]]:
     return out
 
 
-def run_erratlas(bundle_path: Path, out: Path) -> tuple[list[dict[str, Any]], dict[str, str | None]]:
-    """The handler records of the bundle's scan, and each error callsite's `flow.fate` by id."""
+def run_erratlas(bundle_path: Path, out: Path) -> tuple[list[dict[str, Any]], Sites]:
+    """The handler records of the bundle's scan, and each error callsite's `flow.fate` and
+    `constructor` by id."""
     erratlas = shutil.which("erratlas") or str(Path(sys.executable).parent / "erratlas")
     result = subprocess.run([erratlas, "scan", str(bundle_path), "--out", str(out), "--jobs", "1"],
                             capture_output=True, text=True)
@@ -354,11 +357,15 @@ def run_erratlas(bundle_path: Path, out: Path) -> tuple[list[dict[str, Any]], di
     lines = (out / "handlers.jsonl").read_text(encoding="utf-8").splitlines()
     errors = [json.loads(line) for line in
               (out / "error-message-callsites.jsonl").read_text(encoding="utf-8").splitlines() if line]
-    fates = {e["id"]: (e["flow"] or {}).get("fate") for e in errors}
+    fates = {e["id"]: ((e["flow"] or {}).get("fate"), e.get("constructor")) for e in errors}
     return [json.loads(line) for line in lines if line], fates
 
 
-def erratlas_rules(handler: dict[str, Any], data: bytes, fates: dict[str, str | None]) -> tuple[set[str], set[str]]:
+#: each error callsite's `flow.fate` and `constructor`, by id
+Sites = dict[str, tuple[str | None, str | None]]
+
+
+def erratlas_rules(handler: dict[str, Any], data: bytes, fates: Sites) -> tuple[set[str], set[str]]:
     """The ESLint rules whose finding the handler's record stands for (the module's docstring),
     and those the records themselves withdraw: an empty body whose `sourceBody` says the original
     held comments or statements (no-empty), a new error whose callsite's `flow.fate` says it is not
@@ -376,10 +383,16 @@ def erratlas_rules(handler: dict[str, Any], data: bytes, fates: dict[str, str | 
         if handler.get("sourceBody") in ("comments", "code"):  # no-empty reads statements, and comments allow it
             return out, {"no-empty"}
         out.add("no-empty")
-    wraps = [d for b in branches for d in b["dispositions"]
-             if d["kind"] == "wrap" and d["cause"] in ("lost", "partial") and d["callee"] in BUILTIN_ERRORS]
+    # each wrap of a built-in class with the callsites of its new errors: all of them when its callee
+    # is one, else those whose constructor is one (a branch's `throw new X(m)` then `throw new Error(m)`
+    # are one wrap, callee `X`)
+    wraps = [d["callsites"] if d["callee"] in BUILTIN_ERRORS else
+             [c for c in d["callsites"] if fates.get(c, (None, None))[1] in BUILTIN_ERRORS] or None
+             for b in branches for d in b["dispositions"] if d["kind"] == "wrap" and d["cause"] in ("lost", "partial")]
+    wraps = [sites for sites in wraps if sites is not None]
     # a new error counts unless its callsite says it leaves otherwise than thrown (none linked: counted)
-    thrown = [d for d in wraps if not d["callsites"] or any(fates.get(c) in ("thrown", None) for c in d["callsites"])]
+    thrown = [sites for sites in wraps
+              if not sites or any(fates.get(c, (None, None))[0] in ("thrown", None) for c in sites)]
     if thrown:
         out.add("preserve-caught-error")
     return out, ({"preserve-caught-error"} if wraps and not thrown else set())

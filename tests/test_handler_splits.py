@@ -127,6 +127,15 @@ CASES = [
     ("aLoopThatMakesItsAttemptsEachTurn", [(None, ["log", "retry"])]),
     # the loop's variable indexes only in the handler (what it frees): each turn tries the same write, a retry
     ("aLoopWhoseHandlerPicksWhatToFree", [(None, ["rethrow", "retry"])]),
+    # a `try` whose block leaves, an `if` whose two arms leave: the test's branch ends there
+    ("aTryThatLeavesEndsItsBranch", [((None, "instanceof", "TypeError"), ["return-value"]),
+                                     (None, ["callback", "swallow"])]),
+    ("anIfElseThatLeavesEndsItsBranch", [(("code", "===", "ENOENT"), ["rethrow", "return-value"]),
+                                         (None, ["callback"])]),
+    ("aFieldComparedWithFalse", [(("retryable", "===", False), ["rethrow"]), (None, ["return-value"])]),
+    ("aCaseEndingInATryThatLeaves", [(("code", "===", "ENOENT"), ["return-value"]),
+                                     (("code", "===", "EACCES"), ["return-value", "callback"]),
+                                     (None, ["rethrow", "return-value"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches
@@ -253,3 +262,16 @@ def test_a_conjunction_is_written_whole_by_explain_and_each_test_on_its_row(tmp_
             for line in page.read_text(encoding="utf-8").splitlines()]
     for test in ("e instanceof TypeError", 'e.code === "ERR\\_INVALID\\_ARG"'):  # as markdown escapes it
         assert any(line.startswith(f"| {test} |") for line in rows), test
+
+
+def test_a_try_whose_block_and_catch_leave_ends_its_branch(tmp_path: Path) -> None:
+    """google-gax's resumed upload, as esbuild writes it: the `try` in the test's branch returns from its
+    block and from its own `catch` (a handler of its own, whose call passes nothing of the outer caught
+    value), so the report after the test runs in the other branch only."""
+    bundle = tmp_path / "resumed.js"
+    bundle.write_text("async function f(l){try{await g(l)}catch(a){if(a instanceof R)try{await h(l);return}"
+                      "catch(p){this.c||q(p);return}this.c||q(a)}}\n")
+    scan(bundle, tmp_path / "out")
+    outer, _ = [json.loads(line) for line in (tmp_path / "out" / "handlers.jsonl").read_text().splitlines()]
+    assert [_read(b) for b in outer["branches"]] == [((None, "instanceof", "R"), ["return-value"]),
+                                                    (None, ["callback", "swallow"])]

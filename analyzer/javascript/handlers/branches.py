@@ -10,11 +10,13 @@ from tree_sitter import Node
 from analyzer.branch_tests import MOST, negated, product
 from analyzer.handler_model import BranchTest
 from analyzer.javascript.handlers.guards import Caught, conjuncts, field_of, implied, literal_value, nothing
-from analyzer.javascript.handlers.shapes import first_named, named, operator_of, short
+from analyzer.javascript.handlers.shapes import ends, first_named, named, operator_of, short
 from analyzer.javascript.syntax import same, text, without_parentheses
 from analyzer.model import TestOp
 
 _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
+#: statements that leave a `switch` case for somewhere other than after the `switch`
+_CASE_LEAVING = _LEAVING - {"break_statement"}
 _COMPARISONS: dict[str, TestOp] = {"===": "===", "!==": "!==", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
                                    ">": ">", ">=": ">="}
 _FLIPPED: dict[TestOp, TestOp] = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -146,18 +148,18 @@ def _if_chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]
         if tests is None:
             if not out:
                 return None
-            out.append((None, [node], _ends([node]), []))  # an `else if` on something else: the rest
+            out.append((None, [node], ends([node]), []))  # an `else if` on something else: the rest
             return out, prefix
         consequence = node.child_by_field_name("consequence")
         body = [consequence] if consequence is not None else []
-        out.extend((test, body, _ends(body), []) for test in tests)
+        out.extend((test, body, ends(body), []) for test in tests)
         alternative = node.child_by_field_name("alternative")
         inner = named(alternative)[:1] if alternative is not None else []
         if not inner:
             out.append((None, [], False, []))
             return out, prefix
         if inner[0].type != "if_statement":
-            out.append((None, inner, _ends(inner), []))
+            out.append((None, inner, ends(inner), []))
             return out, prefix
         node = inner[0]
     return out, prefix
@@ -477,17 +479,10 @@ def _case_statements(cases: list[Node]) -> tuple[list[Node], bool]:
     for case in cases:
         body = [n for n in named(case) if not same(n, case.child_by_field_name("value"))]
         statements.extend(body)
-        if body and body[-1].type in _LEAVING:
-            if body[-1].type == "break_statement":
-                return statements[:-1], False
+        if body and body[-1].type == "break_statement":
+            return statements[:-1], False
+        # an `if` or `try` whose arms return, throw or continue leaves; one whose arm breaks out of the
+        # switch is not read so (the case is taken to fall through)
+        if body and ends(body, _CASE_LEAVING):
             return statements, True
     return statements, False
-
-
-def _ends(statements: list[Node]) -> bool:
-    """Whether control never runs past the statements (their last one leaves), blocks in blocks read
-    iteratively."""
-    while statements and statements[-1].type == "statement_block":
-        statements = named(statements[-1])
-    return bool(statements) and statements[-1].type in _LEAVING
-

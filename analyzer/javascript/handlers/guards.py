@@ -148,13 +148,16 @@ def field_of(node: Node, caught: Caught) -> tuple[bool, str | None] | None:
         node = inner
 
 def literal_value(node: Node) -> tuple[bool, str | int | float | bool | None]:
-    """(True, the value) of a string without escapes, a number (`-2` too), true, false or null."""
+    """(True, the value) of a string without escapes, a number (`-2` too), true, false (`!0` and `!1`
+    too, as minifiers write them) or null."""
     kind = node.type
     raw = node.text or b""
     argument = node.child_by_field_name("argument") if kind == "unary_expression" else None
-    if argument is not None and argument.type == "number" and operator_of(node) == "-":  # `case -2:`
+    if argument is not None and argument.type == "number" and operator_of(node) in ("-", "!"):  # `case -2:`
         ok, value = literal_value(argument)
-        return (True, -value) if ok and isinstance(value, (int, float)) else (False, None)
+        if not ok or not isinstance(value, (int, float)):
+            return False, None
+        return (True, -value) if operator_of(node) == "-" else (True, value == 0)
     if kind == "string" and b"\\" not in raw:
         return True, raw[1:-1].decode("utf-8", "replace")
     if kind == "template_string" and node.named_child_count <= 1 and b"${" not in raw and b"\\" not in raw:

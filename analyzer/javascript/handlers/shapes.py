@@ -362,3 +362,40 @@ def nodes_inside(nodes: list[Node], starts_of: Callable[[], list[int]], parts: S
         if at >= 0 and node.end_byte <= ranges[at][1]:
             out.append(node)
     return out
+
+
+#: statements after which control never runs on
+_LEAVES = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
+
+
+def ends(statements: list[Node], leaving: frozenset[str] = _LEAVES) -> bool:
+    """Whether control never runs past the statements: their last one leaves (is of a type of
+    `leaving`), or is an `if` whose two arms end, or a `try` whose block and `catch` end
+    (google-gax's `try { await resume(); return } catch (e2) { fail(e2); return }`); blocks in
+    blocks read iteratively. A `finally` that leaves is not read: such a `try` is taken to run past
+    (what follows is read as reached)."""
+    pending = [statements]
+    while pending:
+        current = pending.pop()
+        while current and current[-1].type == "statement_block":
+            current = named(current[-1])
+        if not current:
+            return False
+        last = current[-1]
+        if last.type in leaving:
+            continue
+        if last.type == "if_statement":
+            consequence, alternative = last.child_by_field_name("consequence"), last.child_by_field_name("alternative")
+            if consequence is None or alternative is None:
+                return False
+            pending += [[consequence], named(alternative)[:1]]
+            continue
+        if last.type != "try_statement":
+            return False
+        block, handler = last.child_by_field_name("body"), last.child_by_field_name("handler")
+        body = handler.child_by_field_name("body") if handler is not None else None
+        if block is None or (handler is not None and body is None):
+            return False
+        pending += [[block]] + ([[body]] if body is not None else [])
+    return True
+
