@@ -24,9 +24,14 @@ class Neighbours:
     every package its corpus hits name (none for a function of a package the corpus lacks)."""
 
     def __init__(self, functions: list[BundleFunction], alone: Callable[[str], str | None],
-                 holders: Callable[[str], frozenset[str]]) -> None:
+                 holders: Callable[[str], frozenset[str]],
+                 files: Callable[[str, str], frozenset[str]] = lambda key, package: frozenset()) -> None:
+        """`files(key, package)`: the files of the package's own versions that hold the signature
+        (decisively), any version and build: a function's file, for `astray`."""
         named = []
         self.holders = holders
+        self.files = files
+        self._files_of: dict[str, dict[str, list[BundleFunction]]] = {}
         #: every distinctive function in bundle order, with the one package it names alone (or None)
         self.every: list[tuple[BundleFunction, str | None]] = []
         for function in sorted(functions, key=lambda f: (f.unit, f.start, -f.end)):
@@ -68,6 +73,39 @@ class Neighbours:
         if left[1] != right[1] or min(self.run[self.before[i]], self.run[self.after[i]]) < self.run[i]:
             return None
         return left[0], right[0], left[1]
+
+    def astray(self, function: BundleFunction) -> tuple[BundleFunction, str, BundleFunction] | None:
+        """A function naming P alone, beside code naming another package Q alone, whose file's other
+        functions (naming P alone, from a file of P that holds it too) sit elsewhere in the bundle,
+        not beside it: a bundler lays each file's code out together, so it is a copy of P's function
+        in Q's code as much as P's own. (the function beside it naming Q, Q, the nearest function of
+        its file)."""
+        i = self._position(function)
+        if i is None:
+            return None
+        package = self.named[i][1]
+        mine = self.files(function.key, package)
+        beside = [self.named[j] for j in (i - 1, i + 1)
+                  if 0 <= j < len(self.named) and self.named[j][0].unit == function.unit]
+        other = next(((g, q) for g, q in beside if q != package), None)
+        if other is None or not mine or any(q == package and self.files(g.key, q) & mine for g, q in beside):
+            return None
+        mates = [g for file in mine for g in self._of_file(package).get(file, ())
+                 if g.unit == function.unit and g.key != function.key]
+        if not mates:
+            return None
+        return other[0], other[1], min(mates, key=lambda g: (abs(g.start - function.start), g.start))
+
+    def _of_file(self, package: str) -> dict[str, list[BundleFunction]]:
+        """The functions naming the package alone, by each of its files that holds them (once a package)."""
+        found = self._files_of.get(package)
+        if found is None:
+            found = self._files_of[package] = {}
+            for g, q in self.named:
+                if q == package:
+                    for file in self.files(g.key, q):
+                        found.setdefault(file, []).append(g)
+        return found
 
     def nearest(self, function: BundleFunction, packages: frozenset[str], step: int) -> BundleFunction | None:
         """The nearest distinctive function before (`step` -1) or after (1) this one, outside it and not
@@ -148,11 +186,18 @@ class Neighbours:
         if len(decision.packages) > 1:
             return self.settled(decision)
         found = self.surrounded_by(function) if function is not None else None
-        if found is None:
+        if found is not None:
+            left, right, other = found
+            detail = (f"{decision.detail} [the code before and after it in the bundle names {other} alone (offsets "
+                      f"{left.start} and {right.start}): {other}'s code that {decision.packages[0]} also holds]")
+            return replace(decision, packages=tuple(sorted({*decision.packages, other})), detail=detail)
+        stray = self.astray(function) if function is not None else None
+        if stray is None:
             return decision
-        left, right, other = found
-        detail = (f"{decision.detail} [the code before and after it in the bundle names {other} alone (offsets "
-                  f"{left.start} and {right.start}): {other}'s code that {decision.packages[0]} also holds]")
+        beside, other, mate = stray
+        detail = (f"{decision.detail} [it sits beside {other}'s code (offset {beside.start}), apart from the rest of "
+                  f"its file of {decision.packages[0]} (offset {mate.start}), past that package's other files: "
+                  f"a copy in {other}'s code as much as {decision.packages[0]}'s own]")
         return replace(decision, packages=tuple(sorted({*decision.packages, other})), detail=detail)
 
     def placed(self, decision: Decision, module_names: set[str | None]) -> Decision | None:
