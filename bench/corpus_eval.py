@@ -32,6 +32,7 @@ how many agree with the 2.1.88 truth.
 
     python bench/corpus_eval.py [--work DIR] [--runs 1] [--only 2.1.88,mermaid] [--settings names,auto,before]
     python bench/corpus_eval.py --only pdfmake,maplibre,tfjs,socket.io,exceljs,pyright --settings names
+    python bench/corpus_eval.py --only mathjs,peerjs,jspdf,pdf-lib,grapesjs,solana --settings names,auto
 """
 
 from __future__ import annotations
@@ -319,7 +320,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", type=Path, default=Path("/tmp/erratlas-corpus-eval"))
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--only", default="2.1.88,mermaid,pdfmake,maplibre,tfjs,socket.io,exceljs,pyright")
+    parser.add_argument("--only", default=",".join(TARGETS))
     parser.add_argument("--settings", default=",".join(SETTINGS))
     options = parser.parse_args()
     only, settings = options.only.split(","), options.settings.split(",")
