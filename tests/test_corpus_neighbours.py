@@ -37,16 +37,20 @@ def test_a_tie_is_never_settled_for_a_package_whose_only_holder_is_published_aft
 
 
 
-def _layout(stray_file: str) -> tuple[Neighbours, Decision]:
+def _layout(stray_file: str, twin: bool = False) -> tuple[Neighbours, Decision]:
     """P's `utils.js` (two functions), P's `sha.js` (two), then a function that P's corpus versions
     hold in `stray_file` alone, then Q's code: @solana/web3.js 1.98.4's `hexToBytes`, which
-    @noble/curves 1.7.0 copies from @noble/hashes (the corpus's curves versions import it instead)."""
+    @noble/curves 1.7.0 copies from @noble/hashes (the corpus's curves versions import it instead).
+    `twin`: `utils.js`'s functions there are two versions' forms of this very function (the file
+    is bundled twice)."""
     files = {"u1" * 8: "utils.js", "u2" * 8: "utils.js", "s1" * 8: "sha.js", "s2" * 8: "sha.js",
              "hx" * 8: stray_file, "q1" * 8: "q.js", "q2" * 8: "q.js"}
+    names = {key: "hexToBytes" if twin and key[0] in "uh" else key for key in files}
     rows = [_function(20 * i, key) for i, key in enumerate(files)]
     alone = {key: Q if key.startswith("q") else P for key in files}
     neighbours = Neighbours(rows, alone.get, lambda key: frozenset({alone[key]}),
-                            lambda key, package: frozenset({files[key]}) if alone[key] == package else frozenset())
+                            lambda key, package: frozenset({(files[key], names[key])}) if alone[key] == package
+                            else frozenset())
     hits = (Hit(P, (P, "1.7.1"), stray_file, "hexToBytes", 1, False),)
     return neighbours, Decision((P,), hits, "function", 0, "its innermost distinctive function equals",
                                 function=rows[4])
@@ -62,4 +66,11 @@ def test_a_function_beside_another_packages_code_with_its_own_file_beside_it_sta
     neighbours, decision = _layout("sha.js")  # the last of sha.js's functions: its file is right before it
     assert neighbours.checked(decision).packages == (P,)
     neighbours, decision = _layout("other.js")  # no other function of its file in the bundle: nothing to say
+    assert neighbours.checked(decision).packages == (P,)
+
+
+def test_a_function_whose_file_is_bundled_twice_stays_its_packages() -> None:
+    """Two versions of P's file in the bundle (browserify's exceljs holds safe-buffer 5.1 and 5.2,
+    each beside other packages' modules): another version's form of the function says nothing."""
+    neighbours, decision = _layout("utils.js", twin=True)
     assert neighbours.checked(decision).packages == (P,)

@@ -173,11 +173,12 @@ class CorpusIndex:
             found = self._file_groups[(number, file)] = [frozenset(k) for k in keys.values()]
         return found
 
-    def own_files(self, key: str, package: str) -> frozenset[str]:
-        """The files of `package`'s own versions whose hits of this signature decide (not a part
-        another package's name or map places there)."""
-        return frozenset(h.file for h in self.hits(key) if h.package == package == h.entry[0] and h.decides
-                         and not h.by_directory and PLACED not in h.file)
+    def own_files(self, key: str, package: str) -> frozenset[tuple[str, str]]:
+        """(file, function name) of `package`'s own versions' hits of this signature that decide
+        (not in a part another package's name or map places there)."""
+        return frozenset((h.file, h.function) for h in self.hits(key)
+                         if h.package == package == h.entry[0] and h.decides and not h.by_directory
+                         and PLACED not in h.file)
 
     def unknown(self, key: str) -> bool:
         """No corpus function has this signature and it is no compiler runtime code's: code of a

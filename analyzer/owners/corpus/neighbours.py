@@ -25,9 +25,10 @@ class Neighbours:
 
     def __init__(self, functions: list[BundleFunction], alone: Callable[[str], str | None],
                  holders: Callable[[str], frozenset[str]],
-                 files: Callable[[str, str], frozenset[str]] = lambda key, package: frozenset()) -> None:
-        """`files(key, package)`: the files of the package's own versions that hold the signature
-        (decisively), any version and build: a function's file, for `astray`."""
+                 files: Callable[[str, str], frozenset[tuple[str, str]]] = lambda key, package: frozenset()
+                 ) -> None:
+        """`files(key, package)`: (file, function name) of the package's own versions' functions with
+        the signature (decisively), any version and build: a function's file, for `astray`."""
         named = []
         self.holders = holders
         self.files = files
@@ -78,20 +79,23 @@ class Neighbours:
         """A function naming P alone, beside code naming another package Q alone, whose file's other
         functions (naming P alone, from a file of P that holds it too) sit elsewhere in the bundle,
         not beside it: a bundler lays each file's code out together, so it is a copy of P's function
-        in Q's code as much as P's own. (the function beside it naming Q, Q, the nearest function of
-        its file)."""
+        in Q's code as much as P's own. A function there that P's versions hold as this very function
+        (same file and name: another version's form) says the file is bundled twice, nothing else.
+        (the function beside it naming Q, Q, the nearest function of its file)."""
         i = self._position(function)
         if i is None:
             return None
         package = self.named[i][1]
         mine = self.files(function.key, package)
+        paths = {file for file, _ in mine}
         beside = [self.named[j] for j in (i - 1, i + 1)
                   if 0 <= j < len(self.named) and self.named[j][0].unit == function.unit]
         other = next(((g, q) for g, q in beside if q != package), None)
-        if other is None or not mine or any(q == package and self.files(g.key, q) & mine for g, q in beside):
+        if other is None or not mine or any(q == package and paths & {f for f, _ in self.files(g.key, q)}
+                                            for g, q in beside):
             return None
-        mates = [g for file in mine for g in self._of_file(package).get(file, ())
-                 if g.unit == function.unit and g.key != function.key]
+        mates = [g for file in sorted(paths) for g in self._of_file(package).get(file, ())
+                 if g.unit == function.unit and g.key != function.key and not self.files(g.key, package) & mine]
         if not mates:
             return None
         return other[0], other[1], min(mates, key=lambda g: (abs(g.start - function.start), g.start))
@@ -103,7 +107,7 @@ class Neighbours:
             found = self._files_of[package] = {}
             for g, q in self.named:
                 if q == package:
-                    for file in self.files(g.key, q):
+                    for file in {f for f, _ in self.files(g.key, q)}:
                         found.setdefault(file, []).append(g)
         return found
 
