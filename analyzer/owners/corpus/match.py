@@ -175,8 +175,10 @@ class CorpusIndex:
 
     def own_files(self, key: str, package: str) -> frozenset[tuple[str, str]]:
         """(file, function name) of `package`'s own versions' hits of this signature that decide
-        (not in a part another package's name or map places there)."""
-        return frozenset((h.file, h.function) for h in self.hits(key)
+        (not in a part another package's name or map places there). A file is its name without
+        directories and suffixes: one source's builds (`lib/esm/index.mjs`, `lib/umd/index.js`)
+        are one file."""
+        return frozenset((h.file.rsplit("/", 1)[-1].split(".", 1)[0], h.function) for h in self.hits(key)
                          if h.package == package == h.entry[0] and h.decides and not h.by_directory
                          and PLACED not in h.file)
 

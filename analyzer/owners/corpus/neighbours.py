@@ -32,7 +32,7 @@ class Neighbours:
         named = []
         self.holders = holders
         self.files = files
-        self._files_of: dict[str, dict[str, list[BundleFunction]]] = {}
+        self._files_of: dict[str, dict[str, list[int]]] = {}
         #: every distinctive function in bundle order, with the one package it names alone (or None)
         self.every: list[tuple[BundleFunction, str | None]] = []
         for function in sorted(functions, key=lambda f: (f.unit, f.start, -f.end)):
@@ -78,9 +78,10 @@ class Neighbours:
     def astray(self, function: BundleFunction) -> tuple[BundleFunction, str, BundleFunction] | None:
         """A function naming P alone, beside code naming another package Q alone, whose file's other
         functions (naming P alone, from a file of P that holds it too) sit elsewhere in the bundle,
-        not beside it: a bundler lays each file's code out together, so it is a copy of P's function
-        in Q's code as much as P's own. A function there that P's versions hold as this very function
-        (same file and name: another version's form) says the file is bundled twice, nothing else.
+        not beside it but past code of P's other files: a bundler lays each file's code out together,
+        so it is a copy of P's function in Q's code as much as P's own. A function there that P's
+        versions hold as this very function (same file and name: another version's form) says the
+        file is bundled twice, nothing else.
         (the function beside it naming Q, Q, the nearest function of its file)."""
         i = self._position(function)
         if i is None:
@@ -94,21 +95,38 @@ class Neighbours:
         if other is None or not mine or any(q == package and paths & {f for f, _ in self.files(g.key, q)}
                                             for g, q in beside):
             return None
-        mates = [g for file in sorted(paths) for g in self._of_file(package).get(file, ())
-                 if g.unit == function.unit and g.key != function.key and not self.files(g.key, package) & mine]
-        if not mates:
-            return None
-        return other[0], other[1], min(mates, key=lambda g: (abs(g.start - function.start), g.start))
+        mates = sorted(j for file in paths for j in self._of_file(package).get(file, ())
+                       if self.named[j][0].unit == function.unit and self.named[j][0].key != function.key
+                       and self._mate(self.files(self.named[j][0].key, package), mine, paths))
+        before, after = [j for j in mates if j < i], [j for j in mates if j > i]
+        for j, span in ((before[-1], range(before[-1] + 1, i)) if before else (None, range(0)),
+                        (after[0], range(i + 1, after[0])) if after else (None, range(0))):
+            # the nearest function of its file on that side, past code of P's other files
+            if j is not None and any(self._elsewhere(self.named[k], package, paths) for k in span):
+                return other[0], other[1], self.named[j][0]
+        return None
 
-    def _of_file(self, package: str) -> dict[str, list[BundleFunction]]:
-        """The functions naming the package alone, by each of its files that holds them (once a package)."""
+    @staticmethod
+    def _mate(theirs: frozenset[tuple[str, str]], mine: frozenset[tuple[str, str]], paths: set[str]) -> bool:
+        """Whether a function is of the same file only (a file that also holds P's other files' code,
+        a build rolling them up, says nothing) and not another version's form of this very one."""
+        return not theirs & mine and {f for f, _ in theirs} <= paths
+
+    def _elsewhere(self, named: tuple[BundleFunction, str | None], package: str, paths: set[str]) -> bool:
+        """Whether a function names the package alone from files of it other than `paths`."""
+        theirs = self.files(named[0].key, package) if named[1] == package else frozenset()
+        return bool(theirs) and not paths & {f for f, _ in theirs}
+
+    def _of_file(self, package: str) -> dict[str, list[int]]:
+        """The positions of the functions naming the package alone, by each of its files that holds
+        them (once a package)."""
         found = self._files_of.get(package)
         if found is None:
             found = self._files_of[package] = {}
-            for g, q in self.named:
+            for j, (g, q) in enumerate(self.named):
                 if q == package:
                     for file in {f for f, _ in self.files(g.key, q)}:
-                        found.setdefault(file, []).append(g)
+                        found.setdefault(file, []).append(j)
         return found
 
     def nearest(self, function: BundleFunction, packages: frozenset[str], step: int) -> BundleFunction | None:
