@@ -32,6 +32,7 @@ how many agree with the 2.1.88 truth.
 
     python bench/corpus_eval.py [--work DIR] [--runs 1] [--only 2.1.88,mermaid] [--settings names,auto,before]
     python bench/corpus_eval.py --only pdfmake,maplibre,tfjs,socket.io,exceljs,pyright --settings names
+    python bench/corpus_eval.py --only mathjs,peerjs,jspdf,pdf-lib,grapesjs,solana --settings names,auto
 """
 
 from __future__ import annotations
@@ -69,6 +70,12 @@ TARGETS = {
     "socket.io": ("socket.io-client", "4.8.4"),  # dist/socket.io.min.js, rollup + Babel ES5, sibling sources
     "exceljs": ("exceljs", "4.4.0"),  # dist/exceljs.min.js, browserify + Babel ES5
     "pyright": ("pyright", "1.1.414"),  # dist/vendor.js, a webpack 5 chunk of a node CLI
+    "mathjs": ("mathjs", "15.2.0"),  # lib/browser/math.js, webpack 5 production over Babel ES5
+    "peerjs": ("peerjs", "1.5.5"),  # dist/peerjs.min.js, parcel 2 (a map without names)
+    "jspdf": ("jspdf", "4.2.1"),  # dist/jspdf.umd.min.js, rollup + Babel ES5 + terser
+    "pdf-lib": ("pdf-lib", "1.17.1"),  # dist/pdf-lib.min.js, rollup + terser over tsc's ES5
+    "grapesjs": ("grapesjs", "0.23.6"),  # dist/grapes.min.js, webpack 5 production over TypeScript
+    "solana": ("@solana/web3.js", "1.98.4"),  # lib/index.iife.min.js, rollup + terser keeping names
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
 SIBLINGS = ("socket.io",)
@@ -313,7 +320,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", type=Path, default=Path("/tmp/erratlas-corpus-eval"))
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--only", default="2.1.88,mermaid,pdfmake,maplibre,tfjs,socket.io,exceljs,pyright")
+    parser.add_argument("--only", default=",".join(TARGETS))
     parser.add_argument("--settings", default=",".join(SETTINGS))
     options = parser.parse_args()
     only, settings = options.only.split(","), options.settings.split(",")

@@ -327,3 +327,20 @@ def test_a_scan_directory_given_to_for_is_known_by_its_summarys_bundle_hash(tmp_
     assert target.sha256s == (summary["inputs"]["bundle"]["sha256"],) and target.scan == demo
     with pytest.raises(InputError, match="not a scan directory"):
         target_of(tmp_path)
+
+
+def test_a_bundle_is_known_by_the_nearest_package_json_that_names_a_package(tmp_path: Path) -> None:
+    """`corpus add --for BUNDLE`: a package.json without a name only sets its folder's module type
+    (`{"type": "commonjs"}` beside mathjs's `lib/browser/math.js`); the package is the one above. A
+    package.json with a name but no version stops the look: nothing is named."""
+    from analyzer.owners.corpus.window import target_of
+
+    package = tmp_path / "package"
+    (package / "lib" / "browser").mkdir(parents=True)
+    (package / "package.json").write_text('{"name": "some-lib", "version": "1.2.3"}')
+    (package / "lib" / "browser" / "package.json").write_text('{"type": "commonjs"}')
+    bundle = package / "lib" / "browser" / "lib.js"
+    bundle.write_text("module.exports = 1;\n")
+    assert target_of(bundle).package == ("some-lib", "1.2.3", str((package / "package.json").resolve()))
+    (package / "lib" / "package.json").write_text('{"name": "private-app"}')
+    assert target_of(bundle).package is None

@@ -173,6 +173,15 @@ class CorpusIndex:
             found = self._file_groups[(number, file)] = [frozenset(k) for k in keys.values()]
         return found
 
+    def own_files(self, key: str, package: str) -> frozenset[tuple[str, str]]:
+        """(file, function name) of `package`'s own versions' hits of this signature that decide
+        (not in a part another package's name or map places there). A file is its name without
+        directories and suffixes: one source's builds (`lib/esm/index.mjs`, `lib/umd/index.js`)
+        are one file."""
+        return frozenset((h.file.rsplit("/", 1)[-1].split(".", 1)[0], h.function) for h in self.hits(key)
+                         if h.package == package == h.entry[0] and h.decides and not h.by_directory
+                         and PLACED not in h.file)
+
     def unknown(self, key: str) -> bool:
         """No corpus function has this signature and it is no compiler runtime code's: code of a
         package (or a version) the corpus lacks."""
@@ -222,7 +231,7 @@ def corpus_suggestions(
                                                    lambda keys: index.room(keys, package, row.id, homes))
         return doubts[(row.id, package)]
 
-    islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1])
+    islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1], index.own_files)
     alone_in: dict[str, set[str]] = {}
 
     def twins(key: str, module_id: str) -> set[str]:

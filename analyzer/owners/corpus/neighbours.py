@@ -24,9 +24,15 @@ class Neighbours:
     every package its corpus hits name (none for a function of a package the corpus lacks)."""
 
     def __init__(self, functions: list[BundleFunction], alone: Callable[[str], str | None],
-                 holders: Callable[[str], frozenset[str]]) -> None:
+                 holders: Callable[[str], frozenset[str]],
+                 files: Callable[[str, str], frozenset[tuple[str, str]]] = lambda key, package: frozenset()
+                 ) -> None:
+        """`files(key, package)`: (file, function name) of the package's own versions' functions with
+        the signature (decisively), any version and build: a function's file, for `astray`."""
         named = []
         self.holders = holders
+        self.files = files
+        self._files_of: dict[str, dict[str, list[int]]] = {}
         #: every distinctive function in bundle order, with the one package it names alone (or None)
         self.every: list[tuple[BundleFunction, str | None]] = []
         for function in sorted(functions, key=lambda f: (f.unit, f.start, -f.end)):
@@ -68,6 +74,60 @@ class Neighbours:
         if left[1] != right[1] or min(self.run[self.before[i]], self.run[self.after[i]]) < self.run[i]:
             return None
         return left[0], right[0], left[1]
+
+    def astray(self, function: BundleFunction) -> tuple[BundleFunction, str, BundleFunction] | None:
+        """A function naming P alone, beside code naming another package Q alone, whose file's other
+        functions (naming P alone, from a file of P that holds it too) sit elsewhere in the bundle,
+        not beside it but past code of P's other files: a bundler lays each file's code out together,
+        so it is a copy of P's function in Q's code as much as P's own. A function there that P's
+        versions hold as this very function (same file and name: another version's form) says the
+        file is bundled twice, nothing else.
+        (the function beside it naming Q, Q, the nearest function of its file)."""
+        i = self._position(function)
+        if i is None:
+            return None
+        package = self.named[i][1]
+        mine = self.files(function.key, package)
+        paths = {file for file, _ in mine}
+        beside = [self.named[j] for j in (i - 1, i + 1)
+                  if 0 <= j < len(self.named) and self.named[j][0].unit == function.unit]
+        other = next(((g, q) for g, q in beside if q != package), None)
+        if other is None or not mine or any(q == package and paths & {f for f, _ in self.files(g.key, q)}
+                                            for g, q in beside):
+            return None
+        mates = sorted(j for file in paths for j in self._of_file(package).get(file, ())
+                       if self.named[j][0].unit == function.unit and self.named[j][0].key != function.key
+                       and self._mate(self.files(self.named[j][0].key, package), mine, paths))
+        before, after = [j for j in mates if j < i], [j for j in mates if j > i]
+        for j, span in ((before[-1], range(before[-1] + 1, i)) if before else (None, range(0)),
+                        (after[0], range(i + 1, after[0])) if after else (None, range(0))):
+            # the nearest function of its file on that side, past code of P's other files
+            if j is not None and any(self._elsewhere(self.named[k], package, paths) for k in span):
+                return other[0], other[1], self.named[j][0]
+        return None
+
+    @staticmethod
+    def _mate(theirs: frozenset[tuple[str, str]], mine: frozenset[tuple[str, str]], paths: set[str]) -> bool:
+        """Whether a function is of the same file only (a file that also holds P's other files' code,
+        a build rolling them up, says nothing) and not another version's form of this very one."""
+        return not theirs & mine and {f for f, _ in theirs} <= paths
+
+    def _elsewhere(self, named: tuple[BundleFunction, str | None], package: str, paths: set[str]) -> bool:
+        """Whether a function names the package alone from files of it other than `paths`."""
+        theirs = self.files(named[0].key, package) if named[1] == package else frozenset()
+        return bool(theirs) and not paths & {f for f, _ in theirs}
+
+    def _of_file(self, package: str) -> dict[str, list[int]]:
+        """The positions of the functions naming the package alone, by each of its files that holds
+        them (once a package)."""
+        found = self._files_of.get(package)
+        if found is None:
+            found = self._files_of[package] = {}
+            for j, (g, q) in enumerate(self.named):
+                if q == package:
+                    for file in {f for f, _ in self.files(g.key, q)}:
+                        found.setdefault(file, []).append(j)
+        return found
 
     def nearest(self, function: BundleFunction, packages: frozenset[str], step: int) -> BundleFunction | None:
         """The nearest distinctive function before (`step` -1) or after (1) this one, outside it and not
@@ -148,11 +208,18 @@ class Neighbours:
         if len(decision.packages) > 1:
             return self.settled(decision)
         found = self.surrounded_by(function) if function is not None else None
-        if found is None:
+        if found is not None:
+            left, right, other = found
+            detail = (f"{decision.detail} [the code before and after it in the bundle names {other} alone (offsets "
+                      f"{left.start} and {right.start}): {other}'s code that {decision.packages[0]} also holds]")
+            return replace(decision, packages=tuple(sorted({*decision.packages, other})), detail=detail)
+        stray = self.astray(function) if function is not None else None
+        if stray is None:
             return decision
-        left, right, other = found
-        detail = (f"{decision.detail} [the code before and after it in the bundle names {other} alone (offsets "
-                  f"{left.start} and {right.start}): {other}'s code that {decision.packages[0]} also holds]")
+        beside, other, mate = stray
+        detail = (f"{decision.detail} [it sits beside {other}'s code (offset {beside.start}), apart from the rest of "
+                  f"its file of {decision.packages[0]} (offset {mate.start}), past that package's other files: "
+                  f"a copy in {other}'s code as much as {decision.packages[0]}'s own]")
         return replace(decision, packages=tuple(sorted({*decision.packages, other})), detail=detail)
 
     def placed(self, decision: Decision, module_names: set[str | None]) -> Decision | None:

@@ -112,20 +112,30 @@ def _tarball_package(path: Path) -> tuple[str, str, str] | None:
 
 
 def _nearest_package(bundle: Path) -> tuple[str, str, str] | None:
+    """The package of the nearest package.json above the bundle that has a `name`: one without
+    (`{"type": "commonjs"}` in mathjs's `lib/browser/`) only sets the module type of its folder."""
     for directory in bundle.resolve().parents:
         manifest = directory / "package.json"
         if manifest.is_file():
             if manifest.stat().st_size > MAX_MANIFEST_BYTES:
                 return None
-            return _manifest(manifest.read_bytes(), str(manifest))
+            data = manifest.read_bytes()
+            document = _document(data)
+            if isinstance(document, dict) and "name" not in document:
+                continue
+            return _manifest(data, str(manifest))
     return None
 
 
-def _manifest(data: bytes, where: str) -> tuple[str, str, str] | None:
+def _document(data: bytes) -> object:
     try:
-        document = orjson.loads(data)
+        return orjson.loads(data)
     except orjson.JSONDecodeError:
         return None
+
+
+def _manifest(data: bytes, where: str) -> tuple[str, str, str] | None:
+    document = _document(data)
     if not isinstance(document, dict):
         return None
     name, version = document.get("name"), document.get("version")
