@@ -94,6 +94,17 @@ def records(out: Path, kind: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
+def dispositions_by_function(out: Path) -> dict[str, list[list[str]]]:
+    """Each handler of a scan's `handlers.jsonl` by its function's last name: its branches'
+    disposition kinds."""
+    found = {}
+    for line in (out / "handlers.jsonl").read_text(encoding="utf-8").splitlines():
+        handler = json.loads(line)
+        found[handler["scope"]["function"].rsplit(".", 1)[-1]] = \
+            [[d["kind"] for d in branch["dispositions"]] for branch in handler["branches"]]
+    return found
+
+
 def write_tree(root: Path, files: dict[str, str]) -> Path:
     """`files` (relative path -> text) written below `root`; `root`."""
     for name, text in files.items():

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SUMMARY, run
@@ -38,11 +39,7 @@ def test_a_rolldown_bundle_is_owned_exactly_with_its_map_withheld(
                                       capture_output=True, text=True, check=True).stdout)
     added = run("corpus", "add", *names, "--corpus", tmp_path / "corpus", "--before", times[VERSION])
     assert added.returncode == 0, added.stderr
-    result = run("suggest", bare, "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
-    assert result.returncode == 0, result.stderr
-    rows = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
-    exact = {i: r["package"] for r in rows if r["confidence"] == "exact" for i in r["exampleIds"]
-             if r["id"].startswith("c:")}
+    _, exact = _suggested(bare, tmp_path)
     wrong = {i: (claimed, truth[i]) for i, claimed in exact.items() if truth[i] != claimed}
     assert not wrong, wrong  # measured: 66 of 66 right
     assert len(exact) >= 60, len(exact)
@@ -64,13 +61,19 @@ def test_a_copy_beside_another_packages_code_is_not_claimed_for_the_package_it_c
     bare = bare_release_scan(package, version)
     added = run("corpus", "add", *names, "--corpus", tmp_path / "corpus", "--for", main)
     assert added.returncode == 0, added.stderr
-    result = run("suggest", bare, "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
-    assert result.returncode == 0, result.stderr
-    rows = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
-    exact = {i: r["package"] for r in rows if r["confidence"] == "exact" for i in r["exampleIds"]
-             if r["id"].startswith("c:")}
+    rows, exact = _suggested(bare, tmp_path)
     wrong = {i: (claimed, truth[i]) for i, claimed in exact.items() if truth[i] != claimed}
     assert not wrong, wrong  # measured 2026-12-06: 144 of 144 right
     assert len(exact) >= 130, len(exact)
     strays = [r for r in rows if "apart from the rest of its file of @noble/hashes" in json.dumps(r["evidence"])]
     assert len(strays) == 3 and all(r["candidates"] == ["@noble/curves", "@noble/hashes"] for r in strays)
+
+
+def _suggested(bare: Path, tmp_path: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """`suggest --corpus` on a map-less scan: its rows, and the callsites its exact claims name."""
+    result = run("suggest", bare, "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
+    exact = {i: r["package"] for r in rows if r["confidence"] == "exact" for i in r["exampleIds"]
+             if r["id"].startswith("c:")}
+    return rows, exact

@@ -6,10 +6,8 @@ Driven through `erratlas scan` on a tree written here."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import scan, write_tree
+from conftest import dispositions_by_function, scan, write_tree
 
 CASES = {
     "lambda_parameter": ("later(lambda e: log(e))", [["swallow"]]),
@@ -37,12 +35,7 @@ def by_case(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[list[str
     tree = write_tree(root / "tree", {"cases.py": _source()})
     out = root / "scan"
     scan(tree, out, "--jobs", 1)
-    found = {}
-    for line in (out / "handlers.jsonl").read_text().splitlines():
-        handler = json.loads(line)
-        found[handler["scope"]["function"].rsplit(".", 1)[-1]] = \
-            [[d["kind"] for d in branch["dispositions"]] for branch in handler["branches"]]
-    return found
+    return dispositions_by_function(out)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
