@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
+import tempfile
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,17 +43,34 @@ def report(kind: str, value: object) -> None:
 def isolated(work: Callable[[], T], subject: Path) -> T:
     """`work()` run in a forked child (`analyzer.parallel.executor.Forked` asks). Exceptions
     travel back: InputError as InputError, InvariantError as InvariantError, anything else as
-    ChildFailure; a child that dies becomes an InputError naming the unit it was on.
+    ChildFailure; a child that dies becomes an InputError naming the unit it was on. What the
+    child's interpreter wrote to its descriptor 2 (a fatal error) is shown after, unless the child
+    ran into the memory bound: then its allocations failing anywhere is the one line's to tell.
 
     Ctrl-C (SIGINT to the process group) ends the child, and then this raises KeyboardInterrupt;
     this process holds SIGINT while it waits, so that the child alone decides: once `work` blocks
     SIGINT (the scan writing its files), the child finishes, and SIGINT stays held here (the
     caller swaps the files in and exits, which drops it)."""
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    ended = run_to_end(lambda send: _child(work, send, held), keep_stderr=True)  # it shows the progress
-    if os.WIFSIGNALED(ended.status) and os.WTERMSIG(ended.status) == signal.SIGINT:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        raise KeyboardInterrupt
+    with tempfile.TemporaryFile() as fatal:
+        # the child keeps stderr: it shows the progress
+        ended = run_to_end(lambda send: _child(work, send, held, fatal.fileno()), keep_stderr=True)
+        if os.WIFSIGNALED(ended.status) and os.WTERMSIG(ended.status) == signal.SIGINT:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            raise KeyboardInterrupt
+        past_the_bound = False
+        try:
+            return _outcome(ended, subject)
+        except _PastTheBound:
+            past_the_bound = True  # the interpreter's last words there are its own allocations failing
+            raise
+        finally:
+            if not past_the_bound:
+                _replay(fatal)
+
+
+def _outcome(ended: Any, subject: Path) -> Any:
+    """The child's result, or the exception that tells how it ended."""
     notes = _Notes()
     for frame in ended.frames:
         kind = frame[0]
@@ -63,10 +82,10 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
             raise InvariantError(frame[1])
         if kind == "internal":
             if "MemoryError" in frame[2] and _near_bound(ended.peak_rss, notes):
-                raise InputError(notes.unit if notes.unit is not None else subject, f"exceeded {_bound_text(notes)}")
+                raise _PastTheBound(notes.unit if notes.unit is not None else subject, f"exceeded {_bound_text(notes)}")
             raise ChildFailure(frame[1], frame[2])
         if kind == "out-of-memory":
-            raise InputError(notes.unit if notes.unit is not None else subject, f"exceeded {_bound_text(notes)}")
+            raise _PastTheBound(notes.unit if notes.unit is not None else subject, f"exceeded {_bound_text(notes)}")
         if kind == "unit":
             notes.unit = str(frame[1])
         elif kind in ("memory", "javascript"):
@@ -74,9 +93,42 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
     raise _death(ended.status, ended.peak_rss, notes, subject)
 
 
-def _child(work: Callable[[], Any], send: Callable[[Any], None], mask: set[int | signal.Signals]) -> None:
+class _PastTheBound(InputError):
+    """The child ran into the memory bound."""
+
+
+def _replay(fatal: Any) -> None:
+    """Show what the child's interpreter wrote to its file descriptor 2 (a fatal error, a fault
+    handler's dump)."""
+    fatal.seek(0)
+    text = fatal.read()
+    if text:
+        sys.stderr.flush()
+        os.write(2, text)
+
+
+def _keep_fatal_errors(fatal: int) -> None:
+    """The child's file descriptor 2 goes to `fatal`, its Python `sys.stderr` (the progress, the
+    trace) stays the terminal: the interpreter's fatal errors (written to 2 by C) are the
+    parent's to show or drop, as the one line it prints tells of them."""
+    try:
+        stream = sys.stderr.fileno() == 2
+    except (AttributeError, ValueError, OSError):
+        stream = False  # a stream that is not the descriptor (a test's capture): only the descriptor moves
+    if stream:
+        sys.stderr.flush()
+        terminal = os.dup(2)
+        # the child's stderr until it exits, line-buffered as Python's own
+        sys.stderr = open(terminal, "w", buffering=1, encoding=sys.stderr.encoding, errors=sys.stderr.errors)  # noqa: SIM115
+    os.dup2(fatal, 2)
+
+
+def _child(
+    work: Callable[[], Any], send: Callable[[Any], None], mask: set[int | signal.Signals], fatal: int
+) -> None:
     global _channel
     _channel = (os.getpid(), send)
+    _keep_fatal_errors(fatal)
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # the parent's mask before it held SIGINT
     progress.adopt()  # the parent only waits: the child shows the scan's phases
     limits.isolate(_on_limit)
@@ -123,13 +175,13 @@ def _death(status: int, peak_rss: int, notes: _Notes, subject: Path) -> InputErr
         number = os.WTERMSIG(status)
         name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else f"signal {number}"
         if _near_bound(peak_rss, notes):
-            return InputError(where, f"exceeded {_bound_text(notes)} (the scan ended by {name})")
+            return _PastTheBound(where, f"exceeded {_bound_text(notes)} (the scan ended by {name})")
         if number == signal.SIGKILL:
             return InputError(where, "the scan was killed (SIGKILL, by the system's out-of-memory killer?)")
         return InputError(where, f"the parser crashed on this input ({name}); nothing was written")
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
     if _near_bound(peak_rss, notes):
-        return InputError(where, f"exceeded {_bound_text(notes)} (the scan ended with exit status {code})")
+        return _PastTheBound(where, f"exceeded {_bound_text(notes)} (the scan ended with exit status {code})")
     return InputError(where, f"the scan ended without a result (exit status {code}); nothing was written")
 
 

@@ -15,6 +15,7 @@ import os
 import pickle
 import signal
 import struct
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -200,11 +201,22 @@ def _tie_to_parent(parent: int, keep_stderr: bool) -> None:
     handling."""
     die_with_parent(parent)
     devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1) if keep_stderr or os.environ.get("ERRATLAS_TRACE") else (0, 1, 2):  # tracing keeps stderr
+    dropped = [0, 1] if keep_stderr or os.environ.get("ERRATLAS_TRACE") else [0, 1, 2, *_stderr_stream()]
+    for fd in dropped:  # tracing keeps stderr
         os.dup2(devnull, fd)
     os.close(devnull)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_DFL)
+
+
+def _stderr_stream() -> list[int]:
+    """The descriptor of Python's `sys.stderr` when it is not 2 (the isolated child's, see
+    `analyzer.isolated`)."""
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, ValueError, OSError):
+        return []
+    return [fd] if fd > 2 else []
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,60 @@
+"""The isolated child's descriptor 2: the interpreter's fatal lines (written there by C) are shown
+after the child ends, unless it ran into the memory bound, where the one line tells it all; what
+Python writes to `sys.stderr` (the progress, the trace) reaches the terminal as it is written, and
+a worker that drops stderr drops it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+PRELUDE = """
+import os, sys
+from pathlib import Path
+from analyzer import isolated
+from analyzer.errors import InputError
+from analyzer.parallel.forked import run_to_end
+
+def fatal_after(bound):
+    def work():
+        if bound:
+            isolated.report("memory", bound)
+        sys.stderr.write("python says\\n")
+        os.write(2, b"Fatal Python error: made up\\nCurrent thread (most recent call first):\\n")
+        os.abort()
+    return work
+
+def worker_then_child():
+    run_to_end(lambda send: print("worker", file=sys.stderr))
+    print("child", file=sys.stderr)
+    return 7
+
+try:
+    print(isolated.isolated(WORK, Path("bundle.js")))
+except InputError as exc:
+    print(f"error: {exc}")
+"""
+
+
+def run_isolated(work: str) -> subprocess.CompletedProcess[str]:
+    code = textwrap.dedent(PRELUDE).replace("WORK", work)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_fatal_lines_past_the_memory_bound_are_dropped() -> None:
+    ended = run_isolated("fatal_after(1)")  # a bound of one byte: any child is past it
+    assert ended.stdout.startswith("error: bundle.js: exceeded the memory bound"), ended.stdout
+    assert ended.stderr == "python says\n"
+
+
+def test_fatal_lines_of_any_other_death_are_shown_after_the_one_line_is_made() -> None:
+    ended = run_isolated("fatal_after(None)")
+    assert ended.stdout == "error: bundle.js: the parser crashed on this input (SIGABRT); nothing was written\n"
+    assert ended.stderr == "python says\nFatal Python error: made up\nCurrent thread (most recent call first):\n"
+
+
+def test_a_worker_that_drops_stderr_drops_what_python_writes_there() -> None:
+    ended = run_isolated("worker_then_child")
+    assert ended.stdout == "7\n", ended.stdout + ended.stderr
+    assert ended.stderr == "child\n"
