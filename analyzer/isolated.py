@@ -52,7 +52,7 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
     SIGINT (the scan writing its files), the child finishes, and SIGINT stays held here (the
     caller swaps the files in and exits, which drops it)."""
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    with tempfile.TemporaryFile() as fatal:
+    with tempfile.TemporaryFile(prefix="erratlas-fatal-") as fatal:
         # the child keeps stderr: it shows the progress
         ended = run_to_end(lambda send: _child(work, send, held, fatal.fileno()), keep_stderr=True)
         if os.WIFSIGNALED(ended.status) and os.WTERMSIG(ended.status) == signal.SIGINT:
