@@ -108,6 +108,8 @@ def _converted(value: str, kind: str) -> object | None:
             return number if number >= 0 else None
     except ValueError:
         return None
+    if kind == "path" and not value:
+        return None  # the app refuses an empty path (`analyzer.cli.given`)
     if kind == "path":  # an existing path must be readable (click's Path)
         return Path(value) if not os.path.exists(value) or os.access(value, os.R_OK) else None
     return value

@@ -1,6 +1,8 @@
-"""Options of one value are given once: click keeps the last of two, so `--out a --out b` wrote
-`b` alone and `--min-coverage 0.9 --min-coverage 0` passed a gate the first would fail. Every
-verb's command is an `OnceCommand`; the same value given twice is one value and is taken."""
+"""What a command line gives, checked before click reads it. An option of one value is given once:
+click keeps the last of two, so `--out a --out b` wrote `b` alone and `--min-coverage 0.9
+--min-coverage 0` passed a gate the first would fail (the same value twice is one value, and is
+taken). A path is never empty: `Path("")` is the current directory, so `erratlas scan "$BUNDLE"`
+with the variable unset scanned the directory the shell was in."""
 
 from __future__ import annotations
 
@@ -13,14 +15,31 @@ from typer.core import TyperCommand
 from analyzer.errors import InputError
 
 
-class OnceCommand(TyperCommand):
-    """A typer command that refuses an option of one value given twice with different values
-    (exit 2, one line naming the option and both values), before click keeps the last."""
+class CheckedCommand(TyperCommand):
+    """A typer command that refuses, before click reads its command line, an option of one value
+    given twice with different values and an empty path (exit 2, one line naming the option)."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing:  # shell completion reads a command line being typed
             refuse_repeated(self.params, args)
+            refuse_empty_paths(self, ctx, args)
         return super().parse_args(ctx, args)
+
+
+def refuse_empty_paths(command: Any, ctx: Any, args: list[str]) -> None:
+    """Refuse a path argument or option given as the empty string, as click's own parser places it."""
+    if "" not in args:
+        return
+    try:
+        given, _, _ = command.make_parser(ctx).parse_args(args=list(args))
+    except Exception:  # noqa: BLE001 - a command line click refuses: click says what, next
+        return
+    for param in command.params:
+        values = given.get(param.name)
+        values = values if isinstance(values, (list, tuple)) else [values]
+        if "Path" in type(param.type).__name__ and "" in values:
+            name = max(param.opts, key=len) if param.param_type_name == "option" else str(param.name).upper()
+            raise InputError(name, "an empty path (an unset variable?); `.` is the current directory")
 
 
 def refuse_repeated(params: list[Any], args: list[str]) -> None:
