@@ -32,7 +32,7 @@ def refuse_empty_paths(command: Any, ctx: Any, args: list[str]) -> None:
         return
     try:
         given, _, _ = command.make_parser(ctx).parse_args(args=list(args))
-    except Exception:  # noqa: BLE001 - a command line click refuses: click says what, next
+    except Exception:  # a command line click refuses: click says what, next
         return
     for param in command.params:
         values = given.get(param.name)
