@@ -146,6 +146,8 @@ def corpus_names(
     from analyzer.owners.suggest import load_scan
     from analyzer.scandir.read import verified
 
+    if as_json and names_only:  # which form is written would be the code's choice, not yours
+        raise InputError("--names-only", "and --json: one form of output, choose one")
     files, summary = verified(directory)
     if "libcst" in summary.fingerprint.grammar:
         raise InputError(directory, "a scan of Python sources: corpus names reads JavaScript bundles")
