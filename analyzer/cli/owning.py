@@ -101,8 +101,10 @@ def allow(
     """Write a reviewed entry for a callsite (or its function/module) into an allowlist."""
     from analyzer.owners.review import add_entry
 
-    if function_scope and module_scope:
-        raise InputError("--function", "and --module: an entry covers one scope, choose one")
+    scopes = [name for name, given in (("--function", function_scope), ("--module", module_scope),
+                                       ("--references", references_scope)) if given]
+    if len(scopes) > 1:
+        raise InputError(scopes[0], f"and {scopes[1]}: an entry covers one scope, choose one")
     extra = {"catchOwner": catch_owner, "retryOwner": retry_owner, "toolResultOwner": tool_result_owner,
              "userSurfaceOwner": user_surface_owner}
     entry = add_entry(
