@@ -84,6 +84,22 @@ def test_an_archive_that_is_one_environment_is_scanned_whole(tmp_path: Path) -> 
     assert "120 error callsites" in result.stderr, result.stderr
 
 
+def test_the_macos_metadata_of_a_zip_is_skipped_and_said(tmp_path: Path) -> None:
+    """A zip made by macOS's Archive Utility holds `__MACOSX/app/._index.js`, the AppleDouble file of
+    app/index.js: binary, so the whole archive was refused as holding a JavaScript file that is
+    not text."""
+    apple_double = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        \x00\x02"
+    path = _archive(tmp_path / "app.zip", {"app/index.js": JS_SOURCE, "__MACOSX/app/._index.js": apple_double})
+    result = run("scan", path, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == (f"erratlas: {path}: skipped __MACOSX/: macOS metadata (an AppleDouble `._NAME` file for "
+                        "each file compressed), not code"), lines
+    assert len(lines) == 2 and "app.zip: 40 error callsites" in lines[1], lines
+    units = json.loads((tmp_path / "out" / SUMMARY).read_bytes())["inputs"]["units"]
+    assert [unit["name"] for unit in units] == ["index.js"]  # below the archive's one top directory, app/
+
+
 def test_links_and_special_files_of_a_directory_are_said_as_not_read(tmp_path: Path) -> None:
     """A symlinked lib/linked.js, a loop of links named like sources and a FIFO named pipe.js were
     left out without a word: the scan's line counted the one regular file as the whole tree."""

@@ -68,9 +68,9 @@ def tree_language(path: Path, chosen: Language | None) -> tuple[Language, tuple[
 
 
 def _notes(path: Path, unread: list[Unread], language: Language) -> tuple[str, ...]:
-    """What the scan of `language` leaves unread, said: its environments, the links to directories,
-    and the links and special files named as its source files."""
-    said = [u for u in unread if u.why.endswith("environment") or u.why == "directory link"
+    """What the scan of `language` leaves unread, said: its environments, macOS metadata, the links
+    to directories, and the links and special files named as its source files."""
+    said = [u for u in unread if u.why in ("directory link", "resource forks") or u.why.endswith("environment")
             or _source_of(u.path) == language]
     return unread_lines(str(path), said)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.bundle.load import stat_input
-from analyzer.bundle.unread import Unread, Why, archive_environments, directory_environment, inside
+from analyzer.bundle.unread import Unread, Why, archive_environments, archive_forks, directory_environment, inside
 from analyzer.errors import InputError
 from analyzer.limits import read_regular_file
 from analyzer.scandir.files import SUMMARY_FILE
@@ -85,7 +85,7 @@ def is_archive(path: Path) -> bool:
 def archive_members(path: Path, wanted: Wanted, unread: list[Unread] | None = None) -> list[Member]:
     """The wanted members of the archive at `path`, every member checked against the bounds; in a
     tree archive (not a wheel or a zipapp), none inside an environment of installed packages below
-    its top (`unread.archive_environments`: appended to `unread`, when given)."""
+    its top or in macOS's `__MACOSX/` (`bundle.unread`: appended to `unread`, when given)."""
     names: list[str] = []  # every regular file's, read or not: where the environments are
     if path.name.lower().endswith((".tar.gz", ".tgz")):
         members = _tar_members(path, wanted, names)
@@ -93,10 +93,10 @@ def archive_members(path: Path, wanted: Wanted, unread: list[Unread] | None = No
         members = _zip_members(path, wanted, names)
     if path.name.lower().endswith(_READ_WHOLE):
         return members
-    environments = archive_environments(names)
+    skipped = archive_environments(names) + archive_forks(names)
     if unread is not None:
-        unread.extend(Unread(portable_name(e.path), e.why) for e in environments)
-    return [m for m in members if not inside(m.name, environments)] if environments else members
+        unread.extend(Unread(portable_name(e.path), e.why) for e in skipped)
+    return [m for m in members if not inside(m.name, skipped)] if skipped else members
 
 
 def strip_top(members: list[Member]) -> list[Member]:

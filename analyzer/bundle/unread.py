@@ -15,9 +15,12 @@ VIRTUAL_ENVIRONMENT_MARK = "pyvenv.cfg"
 #: a directory holding this file is a conda environment (what conda itself tests a prefix by)
 CONDA_ENVIRONMENT_MARK = "conda-meta/history"
 
-Why = Literal["virtual environment", "conda environment", "link", "directory link", "special"]
+Why = Literal["virtual environment", "conda environment", "link", "directory link", "special", "resource forks"]
 _MARKS: dict[Why, str] = {"virtual environment": VIRTUAL_ENVIRONMENT_MARK,
                           "conda environment": CONDA_ENVIRONMENT_MARK}
+#: the top directory of a zip that macOS's Archive Utility fills with the AppleDouble `._NAME` file of each
+#: file it compresses (resource forks, extended attributes): metadata, never code
+RESOURCE_FORKS = "__MACOSX"
 #: how many paths a line names of one kind
 _NAMED = 5
 
@@ -63,18 +66,29 @@ def archive_environments(names: list[str]) -> list[Unread]:
     return [Unread(directory, found[directory]) for directory in outermost]
 
 
+def archive_forks(names: list[str]) -> list[Unread]:
+    """An archive's `__MACOSX/` top directory, when every file in it is an AppleDouble `._NAME`."""
+    held = [name for name in names if name.startswith(RESOURCE_FORKS + "/")]
+    if held and all(name.rsplit("/", 1)[-1].startswith("._") for name in held):
+        return [Unread(RESOURCE_FORKS, "resource forks")]
+    return []
+
+
 def inside(name: str, environments: list[Unread]) -> bool:
     return any(name.startswith(environment.path + "/") for environment in environments)
 
 
 def unread_lines(where: str, unread: list[Unread]) -> tuple[str, ...]:
-    """The lines a scan says of what it left unread: environments in one, links and special
-    files in another."""
+    """The lines a scan says of what it left unread: environments in one, macOS metadata in
+    another, links and special files in a third."""
     environments = [u for u in unread if u.why in _MARKS]
-    others = [u for u in unread if u.why not in _MARKS]
+    others = [u for u in unread if u.why in _OTHERS]
     lines = []
     if environments:
         lines.append(f"{where}: skipped {environments_said(environments)}")
+    if any(u.why == "resource forks" for u in unread):
+        lines.append(f"{where}: skipped {RESOURCE_FORKS}/: macOS metadata (an AppleDouble `._NAME` file for each file "
+                     "compressed), not code")
     if others:
         lines.append(f"{where}: not read: {others_said(others)}")
     return tuple(lines)
