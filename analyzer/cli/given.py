@@ -59,10 +59,10 @@ def given_values(params: list[Any], args: list[str]) -> Iterator[tuple[str, str,
     a command line: `--name value`, `--name=value`, `-n value`, `-nvalue`, flags clustered before
     a short option (`-xn value`), nothing past `--`. Ends at help (the help is shown, whatever
     else is given) and at anything click would refuse (click says what)."""
-    valued: dict[str, Any] = {}
+    valued: dict[str, Any] = {}  # a repeatable option's value is read past, not yielded
     flags: set[str] = set()
     for param in params:
-        if getattr(param, "param_type_name", None) != "option" or param.multiple:
+        if getattr(param, "param_type_name", None) != "option":
             continue
         for spelling in (*param.opts, *param.secondary_opts):
             if param.is_flag or param.count:
@@ -80,7 +80,8 @@ def given_values(params: list[Any], args: list[str]) -> Iterator[tuple[str, str,
                 value = written if equals else next(rest, None)
                 if value is None:
                     return
-                yield spelling, value, valued[spelling]
+                if not valued[spelling].multiple:
+                    yield spelling, value, valued[spelling]
             continue
         if not token.startswith("-") or token == "-":
             continue  # an argument
@@ -90,7 +91,8 @@ def given_values(params: list[Any], args: list[str]) -> Iterator[tuple[str, str,
                 value = token[at + 1:] or next(rest, None)
                 if value is None:
                     return
-                yield spelling, value, valued[spelling]
+                if not valued[spelling].multiple:
+                    yield spelling, value, valued[spelling]
                 break
             if spelling not in flags:
                 break
