@@ -100,6 +100,8 @@ def _version_header(info: str) -> str | None:
             return None if follows[:1] in (" ", "\t") else line[header.end():].lstrip(" \t")
     return None
 
+_SHOWN = {"javascript": "JavaScript", "python": "Python"}
+
 
 def check_same(summary: Mapping[str, object], where: object, other: Mapping[str, object] | None = None,
                other_where: object = None) -> None:
@@ -113,6 +115,10 @@ def check_same(summary: Mapping[str, object], where: object, other: Mapping[str,
     else:
         theirs = _recorded(other, other_where)
         against = str(other_where)
+    ours, others = _language(mine["grammar"], where), _language(theirs["grammar"], other_where)
+    if ours != others:  # no rescan makes a Python scan's fingerprints compare with a JavaScript one's
+        raise InputError(where, f"a scan of {_SHOWN[ours]}, and {against} one of {_SHOWN[others]}: their "
+                                "fingerprints never compare; give scans of one language")
     for key in ("version", "grammar"):
         if mine[key] != theirs[key]:
             raise InputError(where, f"fingerprints are not comparable: {key} {_show(mine[key])} here, "

@@ -187,7 +187,7 @@ def test_an_allowlist_or_rules_file_with_a_byte_order_mark_is_refused_saying_so(
 def test_an_out_directory_that_holds_the_working_directory_is_refused(demo_scanned_once: Path, tmp_path: Path,
                                                                       verb: str, out: str) -> None:
     """`mkdir out && cd out && erratlas scan ../app.js --out .` swapped the directory in and left the
-    shell in the deleted empty one ('ls' showed nothing); `--out ''` is the current directory too."""
+    shell in the deleted empty one ('ls' showed nothing); `--out ''` is refused as an empty path."""
     from conftest import FIXTURES
     from support.bunexe import Module, elf, graph
 
@@ -197,7 +197,8 @@ def test_an_out_directory_that_holds_the_working_directory_is_refused(demo_scann
     executable.write_bytes(elf(graph([Module("/$bunfs/root/cli", JS_SOURCE)])))
     given = {"scan": ["scan", FIXTURES / "demo" / "demo.min.js"],
              "diff": ["diff", demo_scanned_once, demo_scanned_once], "extract": ["extract", executable]}[verb]
-    refused(run(*given, "--out", out, cwd=here), "is the current directory or holds it")
+    refused(run(*given, "--out", out, cwd=here), "is the current directory or holds it" if out else
+            "--out: an empty path")
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["claude", "out", "work"]
 
 

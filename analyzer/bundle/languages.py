@@ -14,7 +14,8 @@ from pathlib import Path
 
 from analyzer.bundle.javascript_trees import javascript_source
 from analyzer.bundle.python_inputs import is_python_name, python_source
-from analyzer.bundle.trees import VIRTUAL_ENVIRONMENT_MARK, archive_members, portable_name, strip_top, walk
+from analyzer.bundle.trees import archive_members, strip_top, walk
+from analyzer.bundle.unread import Unread, environments_said, others_said, unread_lines
 from analyzer.errors import InputError
 from analyzer.model import Language
 
@@ -31,8 +32,9 @@ _TREE_ARCHIVES = (".zip", ".tar.gz", ".tgz")
 
 
 def tree_language(path: Path, chosen: Language | None) -> tuple[Language, tuple[str, ...]]:
-    """The input's language, and the lines a scan of it says first: for a directory, the virtual
-    environments it skipped; for a tree holding both languages, which one it scans and why."""
+    """The input's language, and the lines a scan of it says first: for a tree, the environments
+    of installed packages it skipped, and a directory's links and special files it did not read
+    (`bundle.unread`); for a tree holding both languages, which one it scans and why."""
     if not is_tree(path):
         own: Language = "python" if is_python_name(path) else "javascript"
         if chosen is not None and chosen != own:
@@ -40,42 +42,37 @@ def tree_language(path: Path, chosen: Language | None) -> tuple[Language, tuple[
                                    "of a directory or an archive")
         return own, ()
     what = "directory" if os.path.isdir(path) else "archive"
-    environments: list[str] = []
-    names = _source_names(path, what, environments)
-    skipped = _skipped(environments)
+    unread: list[Unread] = []
+    names = _source_names(path, what, unread)
+    environments = [u for u in unread if u.why.endswith("environment")]
     counts = {language: sum(1 for n in names if _source_of(n) == language) for language in SHOWN}
     if not any(counts.values()):
-        besides = f" but in what it skips, {skipped}" if skipped else ""
+        others = [u for u in unread if u.why == "directory link" or (u not in environments and _source_of(u.path))]
+        besides = (f" but in what it skips, {environments_said(environments)}" if environments else "") + (
+            f"; not read: {others_said(others)}" if others else "")
         raise InputError(path, f"{what} holds no JavaScript (.js, .mjs, .cjs) or Python (.py) source files{besides}")
-    notes = (f"{path}: skipped {skipped}",) if skipped else ()
     if chosen is not None:
         if not counts[chosen]:
             other = _other(chosen)
             raise InputError(path, f"{what} holds no {SHOWN[chosen][0]} source files ({SHOWN[chosen][1]}); it holds "
                                    f"{counts[other]} {SHOWN[other][0]} files (--language {_OPTION_OF[other]})")
-        return chosen, notes
+        return chosen, _notes(path, unread, chosen)
     if not counts["javascript"] or not counts["python"]:
-        return ("python" if counts["python"] else "javascript"), notes
+        language: Language = "python" if counts["python"] else "javascript"
+        return language, _notes(path, unread, language)
     language, why = _both(names, counts)
     other = _other(language)
-    return language, (*notes, f"{path}: holds {counts['python']} Python and {counts['javascript']} JavaScript source "
-                              f"files; scanning the {SHOWN[language][0]} ({why}); --language {_OPTION_OF[other]} "
-                              f"scans the {SHOWN[other][0]}")
+    chose = (f"{path}: holds {counts['python']} Python and {counts['javascript']} JavaScript source files; scanning "
+             f"the {SHOWN[language][0]} ({why}); --language {_OPTION_OF[other]} scans the {SHOWN[other][0]}")
+    return language, (*_notes(path, unread, language), chose)
 
 
-#: how many skipped directories the line names
-_NAMED = 5
-
-
-def _skipped(environments: list[str]) -> str | None:
-    """The virtual environments a directory's scan skipped, said in a line."""
-    if not environments:
-        return None
-    shown = sorted(portable_name(e) + "/" for e in environments)
-    more = f" and {len(shown) - _NAMED} more" if len(shown) > _NAMED else ""
-    return (f"{', '.join(shown[:_NAMED])}{more}: virtual environment{'s' if len(shown) > 1 else ''} (holding "
-            f"{VIRTUAL_ENVIRONMENT_MARK}), installed packages and not this tree's source; scan one on its own to "
-            "read it")
+def _notes(path: Path, unread: list[Unread], language: Language) -> tuple[str, ...]:
+    """What the scan of `language` leaves unread, said: its environments, macOS metadata, the links
+    to directories, and the links and special files named as its source files."""
+    said = [u for u in unread if u.why in ("directory link", "resource forks") or u.why.endswith("environment")
+            or _source_of(u.path) == language]
+    return unread_lines(str(path), said)
 
 
 def _both(names: list[str], counts: dict[Language, int]) -> tuple[Language, str]:
@@ -88,13 +85,12 @@ def _both(names: list[str], counts: dict[Language, int]) -> tuple[Language, str]
     return "python", "more of its files are Python" if counts["python"] > counts["javascript"] else "as many of each"
 
 
-def _source_names(path: Path, what: str, environments: list[str]) -> list[str]:
+def _source_names(path: Path, what: str, unread: list[Unread]) -> list[str]:
     """The source files and root manifests of a tree, as posix paths inside it (an archive's
-    below its single top-level directory); a directory's virtual environments, skipped, appended
-    to `environments`."""
+    below its single top-level directory); what it leaves unread appended to `unread`."""
     if what == "directory":
-        return list(walk(path, _counted, "source", environments))
-    return [member.name for member in strip_top(archive_members(path, _counted))]
+        return list(walk(path, _counted, "source", unread))
+    return [member.name for member in strip_top(archive_members(path, _counted, unread))]
 
 
 def _counted(name: str) -> bool:

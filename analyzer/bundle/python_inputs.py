@@ -70,6 +70,8 @@ def load_python_input(path: Path) -> PythonInput:
     name = path.name.lower()
     if name.endswith(".py"):
         data = read_file(path, "Python source file")
+        if not data or data.isspace():  # as a JavaScript bundle: a file given alone is the whole input
+            raise InputError(path, "empty file, expected Python source")
         unit = python_unit(portable_name(path.name), data)
         return PythonInput(portable_name(path.name), hashlib.sha256(data).hexdigest(), len(data), [unit], {})
     members = archive_members(path, _wanted)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.bundle.load import stat_input
+from analyzer.bundle.unread import Unread, Why, archive_environments, archive_forks, directory_environment, inside
 from analyzer.errors import InputError
 from analyzer.limits import read_regular_file
 from analyzer.scandir.files import SUMMARY_FILE
@@ -44,9 +45,8 @@ MAX_EXTENSIONS = 8
 #: besides `.py`, the files read as evidence: pip-style vendoring manifests
 
 _SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules"})
-#: what makes a directory below the root a virtual environment, installed code and no source of the
-#: tree: `python -m venv` and virtualenv write it at the environment's root (PEP 405)
-VIRTUAL_ENVIRONMENT_MARK = "pyvenv.cfg"
+#: archives whose environments are read with the rest: a built artifact (a wheel, a zipapp) runs what it holds
+_READ_WHOLE = (".whl", ".pyz")
 #: what `erratlas extract` writes at the top of its directory (`analyzer.bundle.embedded`)
 _EXTRACTION_MANIFEST = "manifest.json"
 
@@ -82,11 +82,21 @@ def is_archive(path: Path) -> bool:
     return path.name.lower().endswith(ARCHIVE_SUFFIXES)
 
 
-def archive_members(path: Path, wanted: Wanted) -> list[Member]:
-    """The wanted members of the archive at `path`, every member checked against the bounds."""
+def archive_members(path: Path, wanted: Wanted, unread: list[Unread] | None = None) -> list[Member]:
+    """The wanted members of the archive at `path`, every member checked against the bounds; in a
+    tree archive (not a wheel or a zipapp), none inside an environment of installed packages below
+    its top or in macOS's `__MACOSX/` (`bundle.unread`: appended to `unread`, when given)."""
+    names: list[str] = []  # every regular file's, read or not: where the environments are
     if path.name.lower().endswith((".tar.gz", ".tgz")):
-        return _tar_members(path, wanted)
-    return _zip_members(path, wanted)
+        members = _tar_members(path, wanted, names)
+    else:
+        members = _zip_members(path, wanted, names)
+    if path.name.lower().endswith(_READ_WHOLE):
+        return members
+    skipped = archive_environments(names) + archive_forks(names)
+    if unread is not None:
+        unread.extend(Unread(portable_name(e.path), e.why) for e in skipped)
+    return [m for m in members if not inside(m.name, skipped)] if skipped else members
 
 
 def strip_top(members: list[Member]) -> list[Member]:
@@ -110,10 +120,11 @@ def directory_files(root: Path, wanted: Wanted, what: str) -> Iterator[tuple[str
         yield relative, data
 
 
-def walk(root: Path, wanted: Wanted, what: str, environments: list[str] | None = None) -> Iterator[str]:
+def walk(root: Path, wanted: Wanted, what: str, unread: list[Unread] | None = None) -> Iterator[str]:
     """Regular files worth reading, as posix paths relative to root (file system names, undecodable
-    bytes as surrogates); links are not followed, and a scan directory or a virtual environment
-    below root is not read (the environments' paths appended to `environments`, when given).
+    bytes as surrogates); links are not followed, and a scan directory or an environment of
+    installed packages below root is not read. `unread`, when given, gets each environment, each
+    link that is wanted or leads to a directory, and each wanted file that is not a regular file.
     Iterative: a tree may nest thousands deep."""
     count = 0
     pending = [""]  # directories still to list, relative to root; the next one last
@@ -131,22 +142,42 @@ def walk(root: Path, wanted: Wanted, what: str, environments: list[str] | None =
             continue  # an earlier scan's output inside the tree (`scan .`'s erratlas-out) is none of its sources
         if not relative and any(e.name == _EXTRACTION_MANIFEST and e.is_file(follow_symlinks=False) for e in entries):
             _refuse_extraction(root)
-        if relative and any(e.name == VIRTUAL_ENVIRONMENT_MARK and e.is_file(follow_symlinks=False) for e in entries):
-            if environments is not None:
-                environments.append(relative)
+        environment = directory_environment(directory, entries) if relative else None
+        if environment is not None:
+            if unread is not None:
+                unread.append(Unread(portable_name(relative), environment))
             continue
         subdirectories = []
         for entry in entries:
             path = f"{relative}/{entry.name}" if relative else entry.name
+            hidden = entry.name in _SKIPPED_DIRECTORIES or entry.name.startswith(".")
             if entry.is_dir(follow_symlinks=False):
-                if entry.name not in _SKIPPED_DIRECTORIES and not entry.name.startswith("."):
+                if not hidden:
                     subdirectories.append(path)
-            elif wanted(path) and entry.is_file(follow_symlinks=False):  # never a link out of the tree
-                count += 1
-                if count > MAX_MEMBERS:
-                    raise InputError(root, f"more than {MAX_MEMBERS} {what} files")
-                yield path
+            elif entry.is_file(follow_symlinks=False):  # never a link out of the tree
+                if wanted(path):
+                    count += 1
+                    if count > MAX_MEMBERS:
+                        raise InputError(root, f"more than {MAX_MEMBERS} {what} files")
+                    yield path
+            elif unread is not None and not hidden:
+                _not_followed(entry, path, wanted, unread)
         pending.extend(reversed(subdirectories))
+
+
+def _not_followed(entry: os.DirEntry[str], path: str, wanted: Wanted, unread: list[Unread]) -> None:
+    """A link or a special file of a directory, which the walk does not read: said when it is wanted
+    or a link to a directory (a tree's code may lie behind one)."""
+    if entry.is_symlink():
+        try:
+            leads_to_directory = entry.is_dir()
+        except OSError:  # a loop of links leads nowhere
+            leads_to_directory = False
+        why: Why | None = "directory link" if leads_to_directory else "link" if wanted(path) else None
+    else:
+        why = "special" if wanted(path) else None
+    if why is not None:
+        unread.append(Unread(portable_name(path), why))
 
 
 def _refuse_extraction(root: Path) -> None:
@@ -215,7 +246,7 @@ def _safe_name(archive: Path, raw: str) -> str:
     return "/".join(parts)
 
 
-def _zip_members(path: Path, wanted: Wanted) -> list[Member]:
+def _zip_members(path: Path, wanted: Wanted, names: list[str]) -> list[Member]:
     try:
         archive = zipfile.ZipFile(path)
     except zipfile.BadZipFile:
@@ -238,6 +269,8 @@ def _zip_members(path: Path, wanted: Wanted) -> list[Member]:
             if name in seen and not info.is_dir():
                 raise InputError(path, f"member {info.filename!r}: stored twice; refusing the archive")
             seen.add(name)
+            if not info.is_dir():
+                names.append(name)
             _check_size(path, info.filename, info.file_size, info.compress_size)
             declared += info.file_size
             if declared > MAX_TOTAL_BYTES:
@@ -276,7 +309,7 @@ def _check_size(path: Path, member: str, size: int, compressed: int) -> None:
         )
 
 
-def _tar_members(path: Path, wanted: Wanted) -> list[Member]:
+def _tar_members(path: Path, wanted: Wanted, names: list[str]) -> list[Member]:
     compressed = stat_input(path).st_size
     _check_tar_headers(path, compressed)
     members: list[Member] = []
@@ -306,6 +339,8 @@ def _tar_members(path: Path, wanted: Wanted) -> list[Member]:
                     raise InputError(path, f"members total more than {MAX_TOTAL_BYTES} bytes; refusing the archive")
                 if declared > RATIO_FLOOR and declared > MAX_RATIO * max(compressed, 1):
                     raise InputError(path, f"compression ratio above {MAX_RATIO}:1 (gzip bomb?); refusing the archive")
+                if info.isfile():
+                    names.append(name)
                 if info.isfile() and wanted(name):
                     handle = archive.extractfile(info)
                     data = handle.read() if handle is not None else b""

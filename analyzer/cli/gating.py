@@ -98,33 +98,6 @@ def plain_gate(argv: list[str]) -> dict[str, object] | None:
     return None if place is None else {"directory": place, **given, **repeated}
 
 
-def refuse_repeated(argv: list[str]) -> None:
-    """A gate option of one value given twice with different values is refused, as a coverage kind
-    given twice is: click keeps the last, so a CI job that appends `--min-coverage 0` (or another
-    `--baseline`) to a stricter command line passed a gate the first would fail."""
-    if argv[:1] != ["gate"]:
-        return
-    seen: dict[str, tuple[str, object]] = {}
-    rest = iter(argv[1:])
-    for token in rest:
-        if token == "--":  # what follows is the directory
-            return
-        spelling, equals, written = token.partition("=")
-        if not token.startswith("-") or spelling not in OPTIONS:
-            continue
-        kind = OPTIONS[spelling][1]
-        if kind == "flag" or kind.startswith("many:"):
-            continue
-        value = written if equals else next(rest, None)
-        if value is None:
-            return
-        converted = _converted(value, kind)
-        first = seen.setdefault(OPTIONS[spelling][0], (value, converted))
-        if first[1] != converted or (converted is None and first[0] != value):
-            raise InputError(spelling, f"given twice, {first[0]!r} and {value!r}: which one held would be the "
-                                       "order's accident")
-
-
 def _converted(value: str, kind: str) -> object | None:
     """`value` as typer converts an option of `kind`; None where it would refuse it."""
     try:
@@ -135,6 +108,8 @@ def _converted(value: str, kind: str) -> object | None:
             return number if number >= 0 else None
     except ValueError:
         return None
+    if kind == "path" and not value:
+        return None  # the app refuses an empty path (`analyzer.cli.given`)
     if kind == "path":  # an existing path must be readable (click's Path)
         return Path(value) if not os.path.exists(value) or os.access(value, os.R_OK) else None
     return value

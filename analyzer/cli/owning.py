@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from analyzer.cli.app import ALLOWLISTS, err, reading_a_scan
-from analyzer.cli.gating import gate_status, refuse_repeated
+from analyzer.cli.gating import gate_status
 from analyzer.errors import ExitCode, InputError
 
 
@@ -101,8 +101,10 @@ def allow(
     """Write a reviewed entry for a callsite (or its function/module) into an allowlist."""
     from analyzer.owners.review import add_entry
 
-    if function_scope and module_scope:
-        raise InputError("--function", "and --module: an entry covers one scope, choose one")
+    scopes = [name for name, given in (("--function", function_scope), ("--module", module_scope),
+                                       ("--references", references_scope)) if given]
+    if len(scopes) > 1:
+        raise InputError(scopes[0], f"and {scopes[1]}: an entry covers one scope, choose one")
     extra = {"catchOwner": catch_owner, "retryOwner": retry_owner, "toolResultOwner": tool_result_owner,
              "userSurfaceOwner": user_surface_owner}
     entry = add_entry(
@@ -141,9 +143,9 @@ def fmt(
     fixed order; comments are not kept), so that review diffs stay small."""
     from analyzer.owners.allowlist import load_allowlist, overridden, render, write_allowlist
 
+    loaded = [(path, list(load_allowlist(path).entries)) for path in allowlists]  # one refused: none written
     off = []
-    for path in allowlists:
-        entries = list(load_allowlist(path).entries)
+    for path, entries in loaded:
         if render(entries) == path.read_bytes():
             continue
         off.append(path)
@@ -217,8 +219,5 @@ def gate(
     """Exit 0 when every threshold holds, 1 when one fails, 2 when the directory is unusable:
     the gate recomputes the owners from the inventory and the allowlists, and believes only
     what it recomputed."""
-    import sys
-
-    refuse_repeated(sys.argv[1:])  # a plain gate command line (`gating.run_plain`) gives each option once
     raise typer.Exit(gate_status(directory, typer.echo, min_coverage, min_kind, baseline, allowlist, allow_stale,
                                  max_drop, allow_empty, max_new_swallowed, max_new_lost_cause, output_format, bundle))

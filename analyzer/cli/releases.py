@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from analyzer.cli.app import cores, err, reading_a_scan
+from analyzer.cli.given import CheckedCommand
 from analyzer.cli.outcome import one_line_value
 
 
@@ -81,7 +82,7 @@ _CORPUS = typer.Option(
 )
 
 
-@corpus_app.command("add")
+@corpus_app.command("add", cls=CheckedCommand)
 def corpus_add(
     specs: Annotated[
         list[str],
@@ -130,7 +131,7 @@ def corpus_add(
     err.print(f"erratlas: {root}: {len(added)} package versions added", markup=False)
 
 
-@corpus_app.command("names")
+@corpus_app.command("names", cls=CheckedCommand)
 def corpus_names(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per name, with every kind of evidence.")]
@@ -145,6 +146,8 @@ def corpus_names(
     from analyzer.owners.suggest import load_scan
     from analyzer.scandir.read import verified
 
+    if as_json and names_only:  # which form is written would be the code's choice, not yours
+        raise InputError("--names-only", "and --json: one form of output, choose one")
     files, summary = verified(directory)
     if "libcst" in summary.fingerprint.grammar:
         raise InputError(directory, "a scan of Python sources: corpus names reads JavaScript bundles")
@@ -160,7 +163,7 @@ def corpus_names(
               "add them with `erratlas corpus add`)", markup=False)
 
 
-@corpus_app.command("list")
+@corpus_app.command("list", cls=CheckedCommand)
 def corpus_list(corpus: Annotated[Path | None, _CORPUS] = None) -> None:
     """What the corpus holds: one line per package, its versions and how they were asked for."""
     from analyzer.errors import InputError

@@ -111,6 +111,7 @@ def _idle_statements(truth: MapTruth) -> list[str]:
 
 
 def accept(
+    context: typer.Context,
     directory: Annotated[Path, typer.Argument(help="A scan directory holding suggestions.jsonl.")],
     allowlist: Annotated[Path, typer.Option("--allowlist", "-a", help="The allowlist to write (created if absent).")],
     reviewer: Annotated[str, typer.Option("--reviewer", help="Who reviewed the suggestions.")],
@@ -145,6 +146,11 @@ def accept(
     from analyzer.owners.suggest import chosen, load_suggestions, skipped, still_unowned
     from analyzer.scandir.files import SUGGESTIONS_FILE
 
+    choosing = [name for name in ("confidence", "package", "level", "unowned")
+                if getattr(context.get_parameter_source(name), "name", None) == "COMMANDLINE"]
+    if ids and choosing:  # with --id they chose nothing, and accepting what they exclude would go unsaid
+        raise InputError(f"--{choosing[0]}", "chooses suggestions without --id, and --id names them: give one or "
+                                             "the other")
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
     picked = chosen(rows, ids or [], confidence, package or [], level)
     if unowned and not ids:

@@ -8,6 +8,7 @@ import sys
 
 from analyzer.cli.app import app
 from analyzer.cli.app import main as _run
+from analyzer.cli.given import CheckedCommand
 from analyzer.cli.owning import allow, fmt, gate, project, prune
 from analyzer.cli.reading import explain, sarif, version
 from analyzer.cli.releases import corpus_app, diff_command
@@ -15,8 +16,8 @@ from analyzer.cli.scanning import scan
 from analyzer.cli.suggesting import accept, extract, suggest
 
 for _verb in (scan, project, allow, prune, fmt, gate, sarif, explain, version, extract, suggest, accept):
-    app.command()(_verb)
-app.command("diff")(diff_command)
+    app.command(cls=CheckedCommand)(_verb)
+app.command("diff", cls=CheckedCommand)(diff_command)
 app.add_typer(corpus_app, name="corpus")
 # `analyzer.cli.app` is the app with every verb (importing the module `analyzer.cli.app` set it to the module)
 sys.modules[__package__].__dict__["app"] = app

@@ -106,7 +106,8 @@ def parse_allowlist(document: TomlFile, name: str) -> Allowlist:
     data = document.data
     for key in data:
         if key not in ("schema", "entry"):
-            raise InputError(f"{name}:{document.line(key)}", f"key '{key}': unknown key")
+            alien = "" if "entry" in data else "; not an allowlist (one holds only `schema` and [[entry]] tables)"
+            raise InputError(f"{name}:{document.line(key)}", f"key '{key}': unknown key{alien}")
     if data.get("schema", SCHEMA) != SCHEMA:
         raise InputError(f"{name}:{document.line('schema')}", f"key 'schema': must be \"{SCHEMA}\"")
     raw_entries = data.get("entry", [])

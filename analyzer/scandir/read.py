@@ -46,13 +46,30 @@ def parse_summary(raw: bytes, where: object) -> dict[str, object]:
     except orjson.JSONDecodeError as exc:
         raise InputError(where, f"corrupt summary: {exc}") from None
     if not isinstance(summary, dict) or summary.get("schema") != SUMMARY_SCHEMA:
-        raise InputError(where, f"not an erratlas summary (schema {SUMMARY_SCHEMA})")
+        raise InputError(where, _other_summary(summary))
     return summary
+
+
+def _other_summary(document: object) -> str:
+    """Why a document is not a summary this erratlas reads: another schema version of one (an
+    erratlas of another release wrote it) is said as such."""
+    from analyzer import __version__
+
+    schema = document.get("schema") if isinstance(document, dict) else None
+    if not isinstance(schema, str) or not schema.startswith(SUMMARY_SCHEMA.rsplit("/", 1)[0] + "/"):
+        return f"not an erratlas summary (schema {SUMMARY_SCHEMA})"
+    tool = document.get("tool") if isinstance(document, dict) else None
+    version = tool.get("version") if isinstance(tool, dict) else None
+    by = f"erratlas {show(version)}" if isinstance(version, str) else "another erratlas"
+    return (f"a summary of schema {show(schema)}, written by {by}; this erratlas ({__version__}) reads "
+            f"{SUMMARY_SCHEMA}: scan again with it, or read the directory with the erratlas that wrote it")
 
 
 def load_baseline(path: Path, scan: Summary | None = None) -> Baseline:
     """A baseline summary, made with this installation's fingerprint algorithm and parsers, and
     with the scan's when given (a baseline of a scan in another language compares nothing)."""
+    if os.path.isdir(path) and os.path.isfile(path / SUMMARY_FILE):
+        raise InputError(path, f"a scan directory; a baseline is its summary: {path / SUMMARY_FILE}")
     document = parse_summary(read_regular(path, "summary", MAX_DOCUMENT_BYTES), path)
     check_same(document, path)
     if scan is not None:

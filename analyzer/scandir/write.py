@@ -55,12 +55,14 @@ def safe_name(name: object) -> bool:
 
 
 def scan_outputs(raw: bytes) -> dict[str, str] | None:
-    """The files a scan summary lists with their sha256 (the summary itself excluded)."""
+    """The files a scan summary lists with their sha256 (the summary itself excluded), of any
+    schema version: a scan replaces the output of an erratlas of another release too."""
     try:
         summary = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
-    if not isinstance(summary, dict) or summary.get("schema") != SUMMARY_SCHEMA:
+    schema = summary.get("schema") if isinstance(summary, dict) else None
+    if not isinstance(schema, str) or not schema.startswith(SUMMARY_SCHEMA.rsplit("/", 1)[0] + "/"):
         return None
     outputs = summary.get("outputs")
     if not isinstance(outputs, dict):
