@@ -540,10 +540,16 @@ def _compiled_catches(data: bytes) -> list[int]:
     """The 1-based lines of an original file's compiled catch cases: TypeScript's (the first `case N:`
     after a try entry whose catch label is N) and Babel's regenerator's."""
     lines = []
-    for entry in _TRY_ENTRY.finditer(data):
-        case = re.compile(rb"case " + entry.group(1) + rb":").search(data, entry.end())
+    root = Parser(_JS).parse(data).root_node if _TRY_ENTRY.search(data) else None
+    for entry in _TRY_ENTRY.finditer(data) if root is not None else ():
+        switch = root.descendant_for_byte_range(entry.start(), entry.start() + 1)
+        while switch is not None and switch.type != "switch_statement":  # the machine of the entry's own case
+            switch = switch.parent
+        body = switch.child_by_field_name("body") if switch is not None else None
+        case = next((c for c in body.named_children if c.type == "switch_case"
+                     and (c.child_by_field_name("value") or c).text == entry.group(1)), None) if body else None
         if case is not None:
-            lines.append(data.count(b"\n", 0, case.start()) + 1)
+            lines.append(case.start_point.row + 1)
     lines += [data.count(b"\n", 0, m.start()) + 1 for m in _REGENERATOR_CATCH.finditer(data)]
     return sorted(set(lines))
 
