@@ -40,6 +40,12 @@ pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
    bundle must have a handler record ("missed") and every handler must land on a clause of the
    sources ("unplaced"; one the map does not place counts when it makes a finding).
 
+A catch handler at a `case` keyword is a compiled catch (an ES5 state machine's: TypeScript's
+`__generator`, Babel's regenerator), whose original, being the compiled code itself, holds no catch
+clause for ESLint to read: they are counted apart (`compiled`), with the originals' compiled catch
+cases that none of them is on (`compiled, not read`: a region erratlas leaves out), and the two
+bundles' readings of each are compared as the clauses' are.
+
 Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those its
 records withdraw, those set aside as definitional, matched, ESLint's set aside as definitional,
 recall (share of ESLint's, less those set aside, that erratlas has) and precision (share of
