@@ -3,6 +3,7 @@
 usage: python bench/eslint_handlers.py [--packages ws,undici,...] [--bundlers esbuild,terser] [--json OUT]
        python bench/eslint_handlers.py --packages "" --npm NAME@VERSION=SHA256[:ENTRY]   (any other package)
        python bench/eslint_handlers.py --tree SRC --bundle BUNDLE.min.js [--json OUT]
+       any of them with --keep DIR: the bundles and their scans are kept in DIR, to read the records
 
 For each pinned npm package (MIT, shipping its original sources; `npm pack` into
 ~/.cache/erratlas/eslint/, sha256 checked; the `sourceMappingURL` comments of its files blanked,
@@ -38,6 +39,12 @@ pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
    not (the entry does not reach it). So that this hides no miss, every catch clause of the
    bundle must have a handler record ("missed") and every handler must land on a clause of the
    sources ("unplaced"; one the map does not place counts when it makes a finding).
+
+A catch handler at a `case` keyword is a compiled catch (an ES5 state machine's: TypeScript's
+`__generator`, Babel's regenerator), whose original, being the compiled code itself, holds no catch
+clause for ESLint to read: they are counted apart (`compiled`), with the originals' compiled catch
+cases that none of them is on (`compiled, not read`: a region erratlas leaves out), and the two
+bundles' readings of each are compared as the clauses' are.
 
 Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those its
 records withdraw, those set aside as definitional, matched, ESLint's set aside as definitional,
@@ -424,6 +431,10 @@ class Result:
     #: in `precision, raw`
     withdrawn: set[tuple[str, str]] = field(default_factory=set)
     handlers: int = 0
+    #: compiled catches read (a `case` of an ES5 state machine, no clause), each reading by its origin's
+    #: file:line; and the catch cases of the bundled originals that no compiled handler's origin is on
+    compiled: dict[str, tuple[tuple[str, str | None], ...]] = field(default_factory=dict)
+    compiled_left: list[str] = field(default_factory=list)
     #: the catch handlers' `sourceBody` values (`absent`: no map placed it), counted
     source_bodies: dict[str, int] = field(default_factory=dict)
     reasons: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
@@ -469,6 +480,14 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
         relative = _relative(bundle_path.resolve().parent / origin["source"], root) if origin is not None else None
         clause = originals.clause_at(relative, origin["line"], origin["column"], "origin") \
             if relative is not None and origin is not None else None
+        reading = tuple(sorted({(d["kind"], d["cause"]) for b in handler["branches"] for d in b["dispositions"]},
+                               key=str))
+        if data.startswith(b"case", handler["offset"]) and relative is not None and origin is not None:
+            # a compiled catch (its id is the catch case's `case`): the original is ES5 output, a state
+            # machine and no clause, which ESLint's rules do not read; the two bundles' readings are compared
+            result.compiled[f"{relative}:{origin['line']}"] = reading
+            result.readings[f"{relative}:{origin['line']} (compiled)"] = reading
+            continue
         if clause is None:
             if relative is not None and origin is not None:  # in the sources, on no catch clause
                 result.unplaced.append(f"{handler['id']} -> {relative}:{origin['line']}:{origin['column']}")
@@ -477,12 +496,17 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
                 result.unplaced.append(f"{handler['id']} -> {where}")
             continue
         placed[clause.where] = handler
-        result.readings[clause.where] = tuple(sorted({(d["kind"], d["cause"]) for b in handler["branches"]
-                                                      for d in b["dispositions"]}, key=str))
+        result.readings[clause.where] = reading
         found, withdrawn = erratlas_rules(handler, data, fates)
         result.erratlas.update((rule, clause.where) for rule in found)
         result.withdrawn.update((rule, clause.where) for rule in withdrawn)
     bundled = _bundled_files(bundle_path, root)
+    read = {(where.rsplit(":", 1)[0], int(where.rsplit(":", 1)[1])) for where in result.compiled}
+    for relative in sorted(bundled):
+        found = originals.of(relative)
+        for line in _compiled_catches(found[0]) if found is not None else ():
+            if not any((relative, at) in read for at in range(line, line + 3)):
+                result.compiled_left.append(f"{relative}:{line}")
     offsets = {h["offset"] for h in handlers if h["form"] == "catch"}
     tree = Parser(_JS).parse(data)
     result.missed = sorted(n.start_byte for n in QueryCursor(_CATCHES).captures(tree.root_node).get("catch", [])
@@ -508,6 +532,32 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
         if reason[0] == "definitional":
             (result.aside_eslint if key in result.eslint else result.aside).add(key)
     return result
+
+
+#: TypeScript's `__generator` try entry with a catch label (`_a.trys.push([1, 3, , 4])`), and a catch case of
+#: Babel's regenerator (`case 9: _context.prev = 9; _context.t0 = _context["catch"](1);`, and since 7.27
+#: `case 2: _context.p = 2; _t = _context.v;`)
+_TRY_ENTRY = re.compile(rb"\.trys\.push\(\[\s*\d+\s*,\s*(\d+)")
+_REGENERATOR_CATCH = re.compile(rb"case (\d+):\s*(\w+)\.(?:prev = \1;\s*\w+\.t\d+ = \2(?:\[\"catch\"\]|\.catch)\(\d+\)"
+                                rb"|p = \1;\s*\w+ = \2\.v\b)")
+
+
+def _compiled_catches(data: bytes) -> list[int]:
+    """The 1-based lines of an original file's compiled catch cases: TypeScript's (the first `case N:`
+    after a try entry whose catch label is N) and Babel's regenerator's."""
+    lines = []
+    root = Parser(_JS).parse(data).root_node if _TRY_ENTRY.search(data) else None
+    for entry in _TRY_ENTRY.finditer(data) if root is not None else ():
+        switch = root.descendant_for_byte_range(entry.start(), entry.start() + 1)
+        while switch is not None and switch.type != "switch_statement":  # the machine of the entry's own case
+            switch = switch.parent
+        body = switch.child_by_field_name("body") if switch is not None else None
+        case = next((c for c in body.named_children if c.type == "switch_case"
+                     and (c.child_by_field_name("value") or c).text == entry.group(1)), None) if body else None
+        if case is not None:
+            lines.append(case.start_point.row + 1)
+    lines += [data.count(b"\n", 0, m.start()) + 1 for m in _REGENERATOR_CATCH.finditer(data)]
+    return sorted(set(lines))
 
 
 def _bundled_files(bundle_path: Path, root: Path) -> set[str]:
@@ -634,13 +684,14 @@ def _shares(row: list[int]) -> str:
 
 def report(results: list[Result], agreements: list[Agreement] = ()) -> str:  # type: ignore[assignment]
     lines = ["| package x bundler | catch handlers | missed | unplaced | ESLint | dropped | other files | erratlas "
-             "| withdrawn | set aside | matched | ESLint set aside | recall | precision | precision, all "
-             "| precision, raw |",
-             "|---|" + "---:|" * 15]
-    totals = [0] * 11
+             "| withdrawn | set aside | matched | ESLint set aside | compiled | compiled, not read | recall "
+             "| precision | precision, all | precision, raw |",
+             "|---|" + "---:|" * 17]
+    totals = [0] * 13
     for r in results:
         row = [r.handlers, len(r.missed), len(r.unplaced), len(r.eslint), len(r.dropped), len(r.absent),
-               len(r.erratlas), len(r.withdrawn), len(r.aside), r.matched, len(r.aside_eslint)]
+               len(r.erratlas), len(r.withdrawn), len(r.aside), r.matched, len(r.aside_eslint), len(r.compiled),
+               len(r.compiled_left)]
         totals = [a + b for a, b in zip(totals, row, strict=True)]
         lines.append(f"| {r.label} | {' | '.join(map(str, row))} | {_shares(row)} |")
     if len(results) > 1:
@@ -649,7 +700,7 @@ def report(results: list[Result], agreements: list[Agreement] = ()) -> str:  # t
         row = [sum(1 for r in results for k in keys(r) if k[0] == rule)
                for keys in (lambda r: r.eslint, lambda r: r.erratlas, lambda r: r.withdrawn, lambda r: r.aside,
                             lambda r: r.eslint & r.erratlas, lambda r: r.aside_eslint)]
-        lines.append(f"| ({rule}) | | | | {row[0]} | | | {' | '.join(map(str, row[1:]))} "
+        lines.append(f"| ({rule}) | | | | {row[0]} | | | {' | '.join(map(str, row[1:]))} | | "
                      f"| {_shares([0, 0, 0, *row[:1], 0, 0, *row[1:]])} |")
     lines += ["", "missed: catch clauses of the bundle that handlers.jsonl lacks; unplaced: handlers whose origin",
               "is on no catch clause of the sources (both 0, or `dropped` could hide a miss); ESLint: its findings",
@@ -660,9 +711,13 @@ def report(results: list[Result], agreements: list[Agreement] = ()) -> str:  # t
               "`returned` or `rejected`; `precision, raw` counts them); set aside:",
               "erratlas's findings that the rule leaves out by definition ([definitional] below), not counted in",
               "precision (`precision, all` counts them); ESLint set aside: ESLint's findings that erratlas's",
-              "reading leaves out by definition ([definitional] below), not counted in recall. Differences:", ""]
+              "reading leaves out by definition ([definitional] below), not counted in recall; compiled: catch",
+              "handlers of ES5 state machines (`__generator`, regenerator), whose originals hold no catch clause",
+              "for ESLint to read (their two bundles' readings are compared below); compiled, not read: the",
+              "originals' compiled catch cases that no such handler is on (a shape erratlas leaves out).",
+              "Differences:", ""]
     for r in results:
-        if r.reasons or r.unplaced or r.missed or r.dropped:
+        if r.reasons or r.unplaced or r.missed or r.dropped or r.compiled_left:
             lines.append(f"{r.label}:")
         for (rule, where), (kind, reason) in sorted(r.reasons.items(), key=lambda kv: kv[0][1]):
             lines.append(f"  {where} {rule} [{kind}] {reason}")
@@ -672,6 +727,8 @@ def report(results: list[Result], agreements: list[Agreement] = ()) -> str:  # t
             lines.append(f"  dropped by the bundler: {item}")
         for offset in r.missed:
             lines.append(f"  missed: the bundle's catch clause at offset {offset} has no handler record")
+        for where in r.compiled_left:
+            lines.append(f"  compiled catch not read: {where}")
     if agreements:
         lines += ["", "The bundles' readings of the same clause (dispositions over all branches):", "",
                   "| sources | clauses both place | readings differ |", "|---|---:|---:|"]
@@ -694,7 +751,8 @@ def as_json(results: list[Result], agreements: list[Agreement] = ()) -> dict[str
                       "asideEslint": sorted(map(list, r.aside_eslint)),
                       "withdrawn": sorted(map(list, r.withdrawn)), "sourceBody": dict(sorted(r.source_bodies.items())),
                       "matched": r.matched, "absent": r.absent, "dropped": r.dropped, "unplaced": r.unplaced,
-                      "missed": r.missed,
+                      "missed": r.missed, "compiled": dict(sorted((k, _written(v)) for k, v in r.compiled.items())),
+                      "compiledLeft": r.compiled_left,
                       "differences": [[k[0], k[1], *v] for k, v in sorted(r.reasons.items())]} for r in results}
 
 
@@ -710,12 +768,16 @@ def main() -> None:
                         help="also an unpinned package: its tarball's sha256 (printed when it differs), and its "
                              "entry when package.json's `main` is not it (repeatable)")
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="work in DIR and keep it: each package's bundles and their scans, to read the records")
     args = parser.parse_args()
     extra = [_package(spec) for spec in args.npm]
     results: list[Result] = []
     agreements: list[Agreement] = []
+    if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
+        _die(f"{args.keep}: not empty (--keep)")
     with tempfile.TemporaryDirectory(prefix="eslint-handlers-") as temporary:
-        work = Path(temporary)
+        work = args.keep if args.keep is not None else Path(temporary)
         if args.tree is not None:
             if not args.tree.is_dir():
                 _die(f"{args.tree}: not a directory (--tree)")

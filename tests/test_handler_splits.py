@@ -19,7 +19,10 @@ conjunct that tests something else does not split. `typeof e.code === "string"` 
 minifiers write it). A call given the caught value, or a field of it, alone is a `predicate` test (`isNotFound(e)`,
 `!RETRYABLE.has(e.code)`); one given more does not split. A loop that takes its next item before the `try`
 (`await it.next()`) walks items: no `retry`; a `for` variable that indexes only in the handler
-(what it frees on a failure) does not. Driven through `erratlas scan` on
+(what it frees on a failure) does not; a loop that runs until a field of a result is set that the
+protected block sets (`while (!r.ok) { try { r = {ok: true, ...} } ...`) retries. A call before a `switch`
+in its value (`switch (f(e), v)`) runs on every path, and a `switch (f(e), e.code)` splits on the code.
+Driven through `erratlas scan` on
 fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
 `if`; both fold `const response = e.response` into the test)."""
 
@@ -136,6 +139,13 @@ CASES = [
     ("aCaseEndingInATryThatLeaves", [(("code", "===", "ENOENT"), ["return-value"]),
                                      (("code", "===", "EACCES"), ["return-value", "callback"]),
                                      (None, ["rethrow", "return-value"])]),
+    # esbuild's `switch (debugErr(e), await classify(e))`: the call runs on every path
+    ("aCallBeforeASwitch", [(None, ["rethrow", "return-value", "callback"])]),
+    # `while (!result.ok)`, and the protected block sets `result = {ok: true, ...}`: success ends the loop
+    ("aLoopUntilTheResultIsOk", [(None, ["rethrow", "callback", "retry"])]),
+    # both write `switch (report(e.message), e.code)`: it splits on the code, the call in each branch
+    ("aCallBeforeASwitchOnIt", [(("code", "===", "ENOENT"), ["return-value", "callback"]),
+                                (("code", "===", "EACCES"), ["rethrow", "callback"]), (None, ["callback"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

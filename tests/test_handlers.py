@@ -93,6 +93,9 @@ def fallthrough(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict
     ("logsInALoop", ["callback"]),  # a loop is unclear: it decides
     ("callsBackInACondition", ["callback"]),  # if ((done(err), ready)) later(): done(err) is a statement
     ("skipsOnAFlag", ["callback", "swallow"]),  # if (skip) continue; done(err): the continue drops it
+    ("logsIfThereIsALogger", ["callback", "swallow"]),  # logger?.error(m, err)
+    ("callsBackIfGiven", ["callback", "swallow"]),  # done?.(err)
+    ("callsPastAnOptionalObject", ["callback"]),  # (state?.log).warn(err)
 ])
 def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
         fallthrough: dict[str, Any], case: str, kinds: list[str]) -> None:

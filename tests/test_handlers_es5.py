@@ -49,7 +49,7 @@ def oracle(tmp_path_factory: pytest.TempPathFactory) -> list[list[tuple[Any, ...
 
 
 def test_the_oracle_reads_every_catch_clause_of_the_source(oracle: list[list[tuple[Any, ...]]]) -> None:
-    assert len(oracle) == 19
+    assert len(oracle) == 21
     kinds = {kind for handler in oracle for _, dispositions in handler[1:] for kind, _ in dispositions}
     assert sum(handler[0][1] for handler in oracle) == 2  # "empty read" and "inner empty"
     assert kinds == {"rethrow", "log", "wrap", "return-value", "callback", "swallow", "store", "return-error", "retry"}

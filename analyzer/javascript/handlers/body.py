@@ -46,7 +46,7 @@ _STATEMENT_OF_VALUE = frozenset({"expression_statement", "return_statement"})
 _SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
 #: the nodes whose children the walk may find discarded or returned (all others' are not)
 _PASSING = _PASS_POSITION | _STATEMENT_OF_VALUE | {"unary_expression", "throw_statement", "binary_expression",
-                                                   "ternary_expression", "if_statement"}
+                                                   "ternary_expression", "if_statement", "switch_statement"}
 _PASSING_SYMBOLS = symbols_of(_PASSING)
 _BOUNDARY_SYMBOLS = symbols_of(BOUNDARIES)
 _COLLECTED_SYMBOLS = symbols_of(_COLLECTED)
@@ -478,7 +478,7 @@ def _push_children(node: Node, symbol: int, consumed: int,
         extend((child, _CONSUMED) for child in children)
     elif kind == "throw_statement":
         extend((child, _THROWN) for child in children)
-    elif kind == "if_statement":
+    elif kind in ("if_statement", "switch_statement"):
         extend(_condition_sequence(node))
     elif kind == "binary_expression" and len(children) == 2 and operator_of(node) in _SHORT_CIRCUIT:
         extend(((children[0], _KEPT_VALUE), (children[1], consumed)))
@@ -489,9 +489,9 @@ def _push_children(node: Node, symbol: int, consumed: int,
 
 
 def _condition_sequence(statement: Node) -> list[tuple[Node, int]]:
-    """An `if`'s children for the walk: in `if (cb(e), t)`, how minifiers write `cb(e); if (t)`,
-    the members before the last are discarded; all else is not."""
-    condition = statement.child_by_field_name("condition")
+    """An `if`'s or a `switch`'s children for the walk: in `if (cb(e), t)` and `switch (cb(e), v)`, how
+    minifiers write `cb(e); if (t)`, the members before the last are discarded; all else is not."""
+    condition = statement.child_by_field_name("condition" if statement.type == "if_statement" else "value")
     inner = without_parentheses(condition) if condition is not None else None
     if inner is None or inner.type != "sequence_expression":
         return [(child, _KEPT_VALUE) for child in statement.named_children]

@@ -85,8 +85,7 @@ def _chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]] |
     if statement.type == "expression_statement":  # `t ? f(e) : g(e)`, how minifiers write an `if`/`else` of two
         found = _conditional_chain(statement, caught)
         return None if found is None else ([(test, body, False, []) for test, body, _, _ in found[0]], found[1])
-    chain = _switch(statement, caught) if statement.type == "switch_statement" else None
-    return (chain, []) if chain is not None else None
+    return _switch(statement, caught) if statement.type == "switch_statement" else None
 
 
 def _falls_through_alone(chain: list[_Split]) -> bool:
@@ -165,9 +164,12 @@ def _if_chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]
     return out, prefix
 
 
-def _switch(statement: Node, caught: Caught) -> list[_Split] | None:
+def _switch(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]] | None:
     value, body = statement.child_by_field_name("value"), statement.child_by_field_name("body")
     subject = without_parentheses(value) if value is not None else None
+    prefix: list[Node] = []
+    if subject is not None and subject.type == "sequence_expression":  # `switch (log(e), e.code)`
+        *prefix, subject = [member for member in subject.named_children if member.type != "comment"]
     path = field_of(subject, caught) if subject is not None else None
     through = None
     if path is None and subject is not None and (helper := helper_call(subject, caught)) is not None:
@@ -194,7 +196,7 @@ def _switch(statement: Node, caught: Caught) -> list[_Split] | None:
         out.append((test, statements, ended, []))
     if not has_default:
         out.append((None, [], False, []))
-    return out
+    return out, prefix
 
 
 def tests_of(condition: Node, caught: Caught, depth: int = 0) -> list[BranchTest] | None:

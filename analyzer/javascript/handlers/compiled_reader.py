@@ -144,7 +144,9 @@ class _Reader(Edits):
                 self._blank_goto(statements, k, span)
                 if target == following and target != end:
                     return True
-                if (end is not None and target == end) or (end is None and target > (labels[at] or 0)):
+                # TypeScript's jump past the finally (`[3, after]`) runs the finally first: the catch ends there too
+                through = self.kind == _TS and self.finally_ is not None and target == self.after
+                if (end is not None and target == end) or through or (end is None and target > (labels[at] or 0)):
                     if self.closings.get(at + 1):  # `if (c) goto L; a; goto end; L: b`: an if/else
                         raise Unread
                     self.leaving.add(at)

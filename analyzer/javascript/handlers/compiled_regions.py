@@ -120,6 +120,8 @@ def jumps_back(machine: Machine, case: Node, target: int) -> bool:
                            + (rb"|\[\s*3\s*(?:/\*[^*]*\*/)?\s*,\s*(\d+)\s*\]" if machine.kind == _TS else b""))
         offsets, lowest = [], []
         for found in jumps.finditer(text):
+            if body is not None and _in_function(body, base + found.start()):
+                continue  # a nested function's own machine (TypeScript's `[3, N]` names no context)
             offsets.append(base + found.start())
             lowest.append(int(found.group(1) or found.group(2)))
         for at in range(len(lowest) - 2, -1, -1):
@@ -128,6 +130,16 @@ def jumps_back(machine: Machine, case: Node, target: int) -> bool:
     offsets, lowest = machine.jumps
     at = bisect.bisect_left(offsets, case.start_byte)
     return at < len(lowest) and lowest[at] <= target
+
+
+def _in_function(body: Node, offset: int) -> bool:
+    """Whether the byte at `offset` is inside a function nested in `body`."""
+    node = body.descendant_for_byte_range(offset, offset + 1)
+    while node is not None and node != body:
+        if node.type in FUNCTION_TYPES:
+            return True
+        node = node.parent
+    return False
 
 
 def _function_of(switch: Node, kind: str) -> Node | None:

@@ -2,7 +2,8 @@
 (docs/reference.md, "Dispositions": the `swallow` of a branch that also does something else),
 a promise handler's `return;` being such an end.
 Only what is plainly conditional can fail to decide: `if`, the right of `&&`, `||`, `??`, the
-arms of `?:`; any other construct holding a disposition is taken to decide."""
+arms of `?:`, an optional call (`log?.error(e)`); any other construct holding a disposition is taken
+to decide."""
 
 from __future__ import annotations
 
@@ -120,8 +121,8 @@ class Fallthrough:
             and self._statement(inner, depth + 1) == _ENDS
 
     def _expression(self, node: Node, depth: int) -> bool:
-        if node.id in self._ids:
-            return True
+        if node.id in self._ids:  # `log?.error(e)` is `log == null ? undefined : log.error(e)`: it may not run
+            return not _optional_call(node)
         kind = node.type
         if depth > _DEPTH:
             return self._holds(node)
@@ -141,6 +142,23 @@ class Fallthrough:
             return (consequence is not None and alternative is not None and self._expression(consequence, depth + 1)
                     and self._expression(alternative, depth + 1))
         return self._holds(node)
+
+
+#: what an optional chain passes through to its start: `a?.b.c(e)`, `a?.b().c(e)` and `a?.[k](e)` skip it all
+_CHAINED = frozenset({"member_expression", "subscript_expression", "call_expression"})
+
+
+def _optional_call(node: Node) -> bool:
+    """Whether a call is made only when something is not nullish: `f?.(e)`, `log?.error(e)`,
+    `this.log?.child.error(e)` (a `?.` of its callee's chain, not inside parentheses)."""
+    current: Node | None = node
+    for _ in range(_DEPTH):
+        if current is None or current.type not in _CHAINED:
+            return False
+        if any(child.type == "optional_chain" for child in current.children):
+            return True
+        current = current.child_by_field_name("function" if current.type == "call_expression" else "object")
+    return False
 
 
 def undefined_arm(value: Node, depth: int = 0) -> bool:

@@ -42,7 +42,9 @@ def in_retry_loop(chain: list[Node]) -> bool:
 def _sets_the_condition(loop: Node, block: Node) -> bool:
     """Whether the loop runs while a name is unset (`while (!r)`, `do ... while (!r)`, and `for (; !r; )`,
     how esbuild and terser write that `while`; a `for` with an increment steps instead) and a top-level
-    statement of the protected block assigns it (`r = await connect()`): success ends the loop."""
+    statement of the protected block assigns it (`r = await connect()`), or while a field of a name is
+    unset (`while (!r.ok)`) and one assigns the name an object whose field is true (`r = {ok: true, value}`,
+    `{ok: !0, ...}`): success ends the loop."""
     stepping = loop.type == "for_statement" and loop.child_by_field_name("increment") is not None
     condition = None if stepping else loop.child_by_field_name("condition")
     condition = without_parentheses(condition) if condition is not None else None
@@ -50,8 +52,32 @@ def _sets_the_condition(loop: Node, block: Node) -> bool:
         return False
     operand = condition.child_by_field_name("argument")
     name = without_parentheses(operand) if operand is not None else None
+    if name is not None and name.type == "member_expression":
+        owner, field = name.child_by_field_name("object"), name.child_by_field_name("property")
+        return owner is not None and field is not None and owner.type == "identifier" \
+            and field.type == "property_identifier" \
+            and any(_sets_true(statement, owner.text, field.text) for statement in named(block))
     return name is not None and name.type == "identifier" and any(
         _assigned_names(statement) & {name.text} for statement in named(block))
+
+
+def _sets_true(statement: Node, name: bytes | None, key: bytes | None) -> bool:
+    """Whether an expression statement assigns `name` an object literal whose `key` is `true` or `!0`."""
+    expression = first_named(statement) if statement.type == "expression_statement" else None
+    expression = without_parentheses(expression) if expression is not None else None
+    parts = named(expression) if expression is not None and expression.type == "sequence_expression" \
+        else [expression] if expression is not None else []
+    for part in parts:
+        left, right = part.child_by_field_name("left"), part.child_by_field_name("right")
+        if part.type != "assignment_expression" or left is None or right is None or left.text != name:
+            continue
+        value = without_parentheses(right)
+        for pair in named(value) if value.type == "object" else []:
+            given = pair.child_by_field_name("value") if pair.type == "pair" else None
+            if (pair.child_by_field_name("key") or pair).text == key and given is not None \
+                    and given.text in (b"true", b"!0"):
+                return True
+    return False
 
 
 def _assigned_names(statement: Node) -> set[bytes | None]:
