@@ -264,27 +264,29 @@ def unit_handling(
     paid: Collection[tuple[int, int, str]] = frozenset(), classes: Collection[tuple[int, int]] = frozenset(),
 ) -> UnitHandling:
     """The merge of the slices' handlers (`ranges`: the slices'), the unit's merged `sites`
-    (start, end, kind) picking each handler's choice. The sink's names are re-bound to their
-    first declaration in L's scope (`head`: the head tree's part): a slice that did not resolve
-    one whose bytes it holds as a word is read again (`reread(index, names)`: its top-level
-    bindings of those names). Raises ValueError when a handler's sites are none of its choices.
-    The visits are counted as the whole tree's handlers spend them after the classes and the
-    sites' facts, whose digests they reuse: `paid`, the nodes the facts digested ((start, end,
-    type), `UnitSiteFacts.digested`), and `classes`, the (start, end) of the error classes."""
+    (start, end, kind) picking each handler's choice. The sink's names a slice left to L's scope
+    (a row without binding) are re-bound to their first declaration there (`head`: the head
+    tree's part): a slice that did not resolve one whose bytes it holds as a word is read again
+    (`reread(index, names)`: its top-level bindings of those names). Raises ValueError when a
+    handler's sites are none of its choices. The visits are counted as the whole tree's
+    handlers spend them after the classes and the sites' facts, whose digests they reuse:
+    `paid`, the nodes the facts digested ((start, end, type), `UnitSiteFacts.digested`), and
+    `classes`, the (start, end) of the error classes."""
     settled = settle(parts, sites)
-    counted: dict[bytes, bool] = {}  # the names' counts over the unit, made once
-    names = sink_names(source, [part.sink for part in settled], counted)
+    names = sink_names([part.sink for part in settled])
+    # only a name some slice left to L's scope is re-bound there
+    rebound = {row[0] for part in settled for row in part.sink.callees if row[4] is None} & set(names)
     tops = [head]
     for index, part in enumerate(settled):
         top = part.sink.top if part.sink.top is not None else TopBindings()
         start, end = ranges[index]
-        lacked = frozenset(name.decode("utf-8", "replace") for name in names if name not in part.sink.declared
+        lacked = frozenset(name.decode("utf-8", "replace") for name in rebound if name not in part.sink.declared
                            and next(_words(source, name, start, end), None) is not None)
         if lacked:
             top = merged([top, reread(index, lacked)])
             settled[index] = replace(part, sink=replace(part.sink, top=top))
         tops.append(top)
-    return UnitHandling(settled, unit_sink(unit, source, [part.sink for part in settled], merged(tops), counted),
+    return UnitHandling(settled, unit_sink(unit, source, [part.sink for part in settled], merged(tops)),
                         handler_visits(settled, paid, classes))
 
 
