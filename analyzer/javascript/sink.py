@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -91,7 +91,8 @@ class SinkRows:
 
 
 def slice_sink(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]],
-               span: tuple[int, int] | None = None, scopes: TopScopes | None = None) -> SinkRows:
+               span: tuple[int, int] | None = None, scopes: TopScopes | None = None,
+               given: Given | None = None) -> SinkRows:
     """The per-tree half. A whole tree resolves the 3 names most called with the caught value
     itself (their counts are the unit's). A slice (`span`: its range) resolves every name of
     its candidates (a superset of the names the merge resolves): the `_SPECULATED` most called
@@ -99,7 +100,8 @@ def slice_sink(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]
     declarations in L's scope; the others in each statement of L holding their calls (their
     bindings below L lie in it: one statement's bytes searched, not the slice's). A name whose
     bytes occur past `_MAX_OCCURRENCES` there is resolved by a climb from each of its calls
-    (`_climbed`), a slice's with its first declarations in L's scope."""
+    (`_climbed`), a slice's with its first declarations in L's scope; `given`: calls the slice's
+    sites bound already (a logger candidate's), not climbed from."""
     if span is None:
         by_name = Counter(node.text or b"" for node, itself in candidates if itself)
         ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
@@ -116,7 +118,7 @@ def slice_sink(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]
         climbed = _climbed(tree, candidates, common, bound, True)
         verdicts = {name: name not in resolved and name not in climbed for name, _ in ranked[:_NAMES]}
         return SinkRows(_rows(tree, candidates, bound), frozenset(resolved) | climbed, False, verdicts)
-    return _slice_rows(tree, source, candidates, span, scopes)
+    return _slice_rows(tree, source, candidates, span, scopes, given)
 
 
 #: the names a slice resolves over its range, the most called with the caught value itself first
@@ -124,7 +126,7 @@ _SPECULATED = 3
 
 
 def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]], span: tuple[int, int],
-                scopes: TopScopes | None) -> SinkRows:
+                scopes: TopScopes | None, given: Given | None) -> SinkRows:
     """`slice_sink` of a slice."""
     from analyzer.javascript.sink_levels import LARGE_STATEMENT, LevelBindings, Undecided
     from analyzer.javascript.top_bindings import TopBindings, merged, top_bindings
@@ -180,17 +182,43 @@ def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool
                 break
             counted += len(starts)
             _resolve(tree, source, name, within, starts, bound)
-    climbed = _climbed(tree, candidates, common, bound, False)
+    taken: set[int] = set()
+    climbed = _climbed(tree, candidates, common, bound, False, given, taken)
     # a climbed name with calls left to L's scope: its first declarations there, for the merge,
-    # from the statements of L holding it as a word (another slice's the merge reads again)
-    rebound = frozenset(node.text or b"" for node, _ in candidates if node.id not in bound) & climbed
+    # from the sites' rows when the sites bound all of them, else from the statements of L
+    # holding it as a word (another slice's the merge reads again)
+    left = [(node.text or b"", node.id in taken) for node, _ in candidates if node.id not in bound]
+    walked = frozenset(name for name, took in left if not took) & climbed
+    rebound = frozenset(name for name, _ in left) & climbed
     if rebound and top is not None and scopes is not None:
-        holding = sorted({at for name in rebound for at in _holding(source, name, firsts, statements, span)})
-        top = merged([top, top_declared(root, scopes, frozenset(n.decode("utf-8", "replace") for n in rebound),
-                                        [statements[at] for at in holding])[0]])
+        holding = sorted({at for name in walked for at in _holding(source, name, firsts, statements, span)})
+        found = top_declared(root, scopes, frozenset(n.decode("utf-8", "replace") for n in walked),
+                             [statements[at] for at in holding])[0] if walked else TopBindings()
+        top = merged([top, found, _only(given.top if given is not None else TopBindings(), rebound - walked)])
     resolved = frozenset(node.text or b"" for node, _ in candidates) - (common - climbed)
     return SinkRows(_rows(tree, candidates, bound, resolved), resolved, True,
                     dict.fromkeys(common - climbed, True), top, frozenset(wide) | rebound)
+
+
+class Given(Protocol):
+    """Calls a slice's sites bound already (`handlers.slices.Potential`): by (name, start of the
+    callee), its binding below L's scope or None (L's scope or the global), and the first
+    declarations in L's scope of those names the slice holds."""
+
+    @property
+    def bound(self) -> Mapping[tuple[str, int], tuple[str, int] | None]: ...
+
+    @property
+    def top(self) -> TopBindings: ...
+
+
+def _only(top: TopBindings, names: frozenset[bytes]) -> TopBindings:
+    """`top`'s rows of `names`."""
+    from analyzer.javascript.top_bindings import TopBindings
+
+    wanted = {name.decode("utf-8", "replace") for name in names}
+    return TopBindings({n: row for n, row in top.function.items() if n in wanted},
+                       {n: row for n, row in top.block.items() if n in wanted})
 
 
 def _holding(source: bytes, name: bytes, firsts: list[int], statements: list[Node],
@@ -210,18 +238,25 @@ def _holding(source: bytes, name: bytes, firsts: list[int], statements: list[Nod
 
 
 def _climbed(tree: Tree, candidates: Sequence[tuple[Node, bool]], names: set[bytes], bound: dict[int, Binding],
-             through_root: bool) -> frozenset[bytes]:
+             through_root: bool, given: Given | None = None, taken: set[int] | None = None) -> frozenset[bytes]:
     """`names`, too common to search, resolved from each candidate call of them up its scopes
     (`sink_levels.Climb`), its binding in `bound`; none when the tree has an error (a recovered
-    tree's scopes are not read so)."""
+    tree's scopes are not read so). A call `given` binds in L's scope or to the global is not
+    climbed from (its node id in `taken`)."""
     from analyzer.javascript.sink_levels import Climb
 
     if not names or tree.root_node.has_error:
         return frozenset()
     climb = Climb(tree, frozenset(names), through_root)
+    known = given.bound if given is not None else {}
     for node, _ in candidates:
         name = node.text or b""
         if name in names:
+            if known.get((name.decode("utf-8", "replace"), node.start_byte), ()) is None:
+                bound.pop(node.id, None)
+                if taken is not None:
+                    taken.add(node.id)
+                continue
             found = climb.binding(name, node)
             if found is not None:
                 bound[node.id] = found
