@@ -3,7 +3,8 @@ release wrapped in a function), told without a search of the statement's bytes (
 "A large statement's sink names"): in a scope inside T, the statement of F's body holding the
 call (F its outermost function), T's bytes searched; else at F's own level, walked once for every
 name; else, with no scope between F and L, in L's scope or the global. Any other shape is
-`Undecided`: the caller searches the statement."""
+`Undecided`: the caller searches the statement. `Climb` binds a call of a name too common to
+search at all, from its scopes' levels (docs/reference.md, "The error sink")."""
 
 from __future__ import annotations
 
