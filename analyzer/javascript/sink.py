@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -21,10 +21,11 @@ if TYPE_CHECKING:  # top_bindings imports the module finders, which import the h
 
 #: calls with a caught value a binding needs to be the sink
 MIN_CALLS = 3
-#: names resolved (or left unresolved, past `_MAX_OCCURRENCES`), the most called first
+#: names resolved, the most called first
 _NAMES = 3
-#: a name whose bytes occur more often than this is not resolved (each occurrence is a descent
-#: from the root: 4,096 cost about 0.15 s on a 13 MB bundle)
+#: a name whose bytes occur more often than this is resolved from its candidate calls up their
+#: scopes, not by a search of its occurrences (each is a descent from the root: 4,096 cost about
+#: 0.15 s on a 13 MB bundle)
 _MAX_OCCURRENCES = 4096
 _RUNNER_UPS = 3
 #: the commonest bytes of minified code (each about 3% or more of the executable's 27 MB): a name
@@ -80,7 +81,8 @@ class SinkRows:
     resolved: frozenset[bytes]
     #: a slice's: its references bound at its root or not at all are re-bound at the merge
     sliced: bool = False
-    #: names whose bytes a whole tree counted in the unit: whether they occur past `_MAX_OCCURRENCES`
+    #: whether a name the tree ranked (a whole tree: its 3) is left unresolved: too common to
+    #: search in a tree with an error, whose scopes no climb reads
     common: dict[bytes, bool] = field(default_factory=dict)
     #: a slice's first declarations in L's scope of the names `declared` (given its `TopScopes`)
     top: TopBindings | None = None
@@ -89,28 +91,34 @@ class SinkRows:
 
 
 def slice_sink(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]],
-               span: tuple[int, int] | None = None, scopes: TopScopes | None = None) -> SinkRows:
+               span: tuple[int, int] | None = None, scopes: TopScopes | None = None,
+               given: Given | None = None) -> SinkRows:
     """The per-tree half. A whole tree resolves the 3 names most called with the caught value
     itself (their counts are the unit's). A slice (`span`: its range) resolves every name of
-    its candidates but those too common to be the unit's (a superset of the names the merge
-    resolves, which it counts in the unit): the `_SPECULATED` most called with the caught value
-    itself over its range, and with `scopes` (L's in it) their first declarations in L's
-    scope; the others in each statement of L holding their calls (their bindings below L lie
-    in it: one statement's bytes searched, not the slice's)."""
+    its candidates (a superset of the names the merge resolves): the `_SPECULATED` most called
+    with the caught value itself over its range, and with `scopes` (L's in it) their first
+    declarations in L's scope; the others in each statement of L holding their calls (their
+    bindings below L lie in it: one statement's bytes searched, not the slice's). A name whose
+    bytes occur past `_MAX_OCCURRENCES` there is resolved by a climb from each of its calls
+    (`_climbed`), a slice's with its first declarations in L's scope; `given`: calls the slice's
+    sites bound already (a logger candidate's), not climbed from."""
     if span is None:
         by_name = Counter(node.text or b"" for node, itself in candidates if itself)
         ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
         bound: dict[int, Binding] = {}
         resolved = []
-        verdicts: dict[bytes, bool] = {}
+        common: set[bytes] = set()
         for name, _ in ranked[:_NAMES]:  # one name a pass: a literal is searched fast, an alternation is not
             starts = _at_most(source, name, _MAX_OCCURRENCES)
-            verdicts[name] = starts is None
-            if starts is not None:
-                resolved.append(name)
-                _resolve(tree, source, name, None, starts, bound)
-        return SinkRows(_rows(tree, candidates, bound), frozenset(resolved), False, verdicts)
-    return _slice_rows(tree, source, candidates, span, scopes)
+            if starts is None:
+                common.add(name)
+                continue
+            resolved.append(name)
+            _resolve(tree, source, name, None, starts, bound)
+        climbed = _climbed(tree, candidates, common, bound, True)
+        verdicts = {name: name not in resolved and name not in climbed for name, _ in ranked[:_NAMES]}
+        return SinkRows(_rows(tree, candidates, bound), frozenset(resolved) | climbed, False, verdicts)
+    return _slice_rows(tree, source, candidates, span, scopes, given)
 
 
 #: the names a slice resolves over its range, the most called with the caught value itself first
@@ -118,10 +126,11 @@ _SPECULATED = 3
 
 
 def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool]], span: tuple[int, int],
-                scopes: TopScopes | None) -> SinkRows:
+                scopes: TopScopes | None, given: Given | None) -> SinkRows:
     """`slice_sink` of a slice."""
     from analyzer.javascript.sink_levels import LARGE_STATEMENT, LevelBindings, Undecided
     from analyzer.javascript.top_bindings import TopBindings, merged, top_bindings
+    from analyzer.javascript.top_declared import top_declared
 
     by_name = Counter(node.text or b"" for node, itself in candidates if itself)
     bound: dict[int, Binding] = {}
@@ -173,8 +182,87 @@ def _slice_rows(tree: Tree, source: bytes, candidates: Sequence[tuple[Node, bool
                 break
             counted += len(starts)
             _resolve(tree, source, name, within, starts, bound)
-    resolved = frozenset(node.text or b"" for node, _ in candidates) - common
-    return SinkRows(_rows(tree, candidates, bound, resolved), resolved, True, {}, top, frozenset(wide))
+    taken: set[int] = set()
+    climbed = _climbed(tree, candidates, common, bound, False, given, taken)
+    # a climbed name with calls left to L's scope: its first declarations there, for the merge,
+    # from the sites' rows when the sites bound all of them, else from the statements of L
+    # holding it as a word (another slice's the merge reads again)
+    left = [(node.text or b"", node.id in taken) for node, _ in candidates if node.id not in bound]
+    walked = frozenset(name for name, took in left if not took) & climbed
+    rebound = frozenset(name for name, _ in left) & climbed
+    if rebound and top is not None and scopes is not None:
+        holding = sorted({at for name in walked for at in _holding(source, name, firsts, statements, span)})
+        found = top_declared(root, scopes, frozenset(n.decode("utf-8", "replace") for n in walked),
+                             [statements[at] for at in holding])[0] if walked else TopBindings()
+        top = merged([top, found, _only(given.top if given is not None else TopBindings(), rebound - walked)])
+    resolved = frozenset(node.text or b"" for node, _ in candidates) - (common - climbed)
+    return SinkRows(_rows(tree, candidates, bound, resolved), resolved, True,
+                    dict.fromkeys(common - climbed, True), top, frozenset(wide) | rebound)
+
+
+class Given(Protocol):
+    """Calls a slice's sites bound already (`handlers.slices.Potential`): by (name, start of the
+    callee), its binding below L's scope or None (L's scope or the global), and the first
+    declarations in L's scope of those names the slice holds."""
+
+    @property
+    def bound(self) -> Mapping[tuple[str, int], tuple[str, int] | None]: ...
+
+    @property
+    def top(self) -> TopBindings: ...
+
+
+def _only(top: TopBindings, names: frozenset[bytes]) -> TopBindings:
+    """`top`'s rows of `names`."""
+    from analyzer.javascript.top_bindings import TopBindings
+
+    wanted = {name.decode("utf-8", "replace") for name in names}
+    return TopBindings({n: row for n, row in top.function.items() if n in wanted},
+                       {n: row for n, row in top.block.items() if n in wanted})
+
+
+def _holding(source: bytes, name: bytes, firsts: list[int], statements: list[Node],
+             span: tuple[int, int]) -> Iterator[int]:
+    """The indices of the statements holding `name` as a whole word in `span` (a superset of
+    those holding it as an identifier: a byte past ASCII may be part of one): one search a
+    statement, from the end of the last one found."""
+    word = re.compile(re.escape(name) + rb"(?<![A-Za-z0-9_$]" + re.escape(name) + rb")(?![A-Za-z0-9_$])")
+    at, end = span
+    while (match := word.search(source, at, end)) is not None:
+        index = bisect.bisect_right(firsts, match.start()) - 1
+        if index < 0 or statements[index].end_byte <= match.start():
+            at = match.end()  # between statements (a comment): no statement holds it
+            continue
+        yield index
+        at = statements[index].end_byte
+
+
+def _climbed(tree: Tree, candidates: Sequence[tuple[Node, bool]], names: set[bytes], bound: dict[int, Binding],
+             through_root: bool, given: Given | None = None, taken: set[int] | None = None) -> frozenset[bytes]:
+    """`names`, too common to search, resolved from each candidate call of them up its scopes
+    (`sink_levels.Climb`), its binding in `bound`; none when the tree has an error (a recovered
+    tree's scopes are not read so). A call `given` binds in L's scope or to the global is not
+    climbed from (its node id in `taken`)."""
+    from analyzer.javascript.sink_levels import Climb
+
+    if not names or tree.root_node.has_error:
+        return frozenset()
+    climb = Climb(tree, frozenset(names), through_root)
+    known = given.bound if given is not None else {}
+    for node, _ in candidates:
+        name = node.text or b""
+        if name in names:
+            if known.get((name.decode("utf-8", "replace"), node.start_byte), ()) is None:
+                bound.pop(node.id, None)
+                if taken is not None:
+                    taken.add(node.id)
+                continue
+            found = climb.binding(name, node)
+            if found is not None:
+                bound[node.id] = found
+            else:
+                bound.pop(node.id, None)
+    return frozenset(names)
 
 
 def _byte_past(source: bytes, byte: bytes, limit: int, start: int, end: int) -> bool:
@@ -227,40 +315,31 @@ def _rows(tree: Tree, candidates: Sequence[tuple[Node, bool]], bound: dict[int, 
     return tuple(rows)
 
 
-def sink_names(source: bytes, parts: Sequence[SinkRows], counted: dict[bytes, bool] | None = None) -> list[bytes]:
+def sink_names(parts: Sequence[SinkRows]) -> list[bytes]:
     """The names `unit_sink` resolves: the `_NAMES` most called with the caught value itself,
-    but those too common to resolve. `counted` gets whether each was (for `unit_sink`'s)."""
-    return _ranked(source, parts, counted)[1]
+    but those a tree left unresolved."""
+    return _ranked(parts)[1]
 
 
-def _ranked(source: bytes, parts: Sequence[SinkRows], counted: dict[bytes, bool] | None = None
-            ) -> tuple[Counter[bytes], list[bytes], list[bytes]]:
-    """(calls with the caught value itself by name, the names resolved, those too common);
-    `counted`: whether names are too common, known already, and kept for the next call (their
-    bytes are searched in the whole unit)."""
+def _ranked(parts: Sequence[SinkRows]) -> tuple[Counter[bytes], list[bytes], list[bytes]]:
+    """(calls with the caught value itself by name, the names resolved, those left unresolved:
+    too common to search, in a tree with an error)."""
     by_name: Counter[bytes] = Counter()
     for part in parts:
         by_name.update(row[0] for row in part.callees if row[3])
     ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
     names: list[bytes] = []
     skipped: list[bytes] = []
-    counted = {} if counted is None else counted
-    for part in parts:
-        counted.update(part.common)
     for name, _ in ranked[:_NAMES]:
-        common = counted.get(name)
-        if common is None:
-            common = counted[name] = _at_most(source, name, _MAX_OCCURRENCES) is None
-        (skipped if common else names).append(name)
+        (skipped if any(part.common.get(name) for part in parts) else names).append(name)
     return by_name, names, skipped
 
 
-def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel | None = None,
-              counted: dict[bytes, bool] | None = None) -> SinkChoice:
+def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel | None = None) -> SinkChoice:
     """The merge, with no node: ranks the names and their bindings over every tree's rows as the
     whole tree's would be; `top` re-binds what a slice bound at its root or not at all (needed
-    when any part is a slice); `counted`: `sink_names`'s, on the same rows."""
-    by_name, names, skipped = _ranked(source, parts, counted)
+    when any part is a slice)."""
+    by_name, names, skipped = _ranked(parts)
     wanted = set(names)
     for part in parts:
         if not wanted <= part.resolved and any(row[0] in wanted - part.resolved for row in part.callees):

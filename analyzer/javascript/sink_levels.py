@@ -3,7 +3,8 @@ release wrapped in a function), told without a search of the statement's bytes (
 "A large statement's sink names"): in a scope inside T, the statement of F's body holding the
 call (F its outermost function), T's bytes searched; else at F's own level, walked once for every
 name; else, with no scope between F and L, in L's scope or the global. Any other shape is
-`Undecided`: the caller searches the statement."""
+`Undecided`: the caller searches the statement. `Climb` binds a call of a name too common to
+search at all, from its scopes' levels (docs/reference.md, "The error sink")."""
 
 from __future__ import annotations
 
@@ -11,8 +12,16 @@ from collections.abc import Callable
 
 from tree_sitter import Node, Tree
 
-from analyzer.javascript.resolve import Binding, Resolution, declaration
-from analyzer.javascript.syntax import BLOCK_SCOPE_TYPES, FUNCTION_TYPES, VAR_SCOPE_TYPES, ancestors, same, symbols_of
+from analyzer.javascript.resolve import Above, Binding, Resolution, declaration
+from analyzer.javascript.syntax import (
+    BLOCK_SCOPE_TYPES,
+    FUNCTION_TYPES,
+    IDENTIFIER_TYPES,
+    VAR_SCOPE_TYPES,
+    ancestors,
+    same,
+    symbols_of,
+)
 from analyzer.javascript.top_declared import identifiers_in, level_declared
 
 #: a statement of L this large has its candidates' names bound here, not by a search of its bytes
@@ -121,3 +130,112 @@ class LevelBindings:
                 level.setdefault((name, binding.scope.id), binding)
         return level
 
+
+
+_VAR_SCOPE_SYMBOLS = symbols_of(VAR_SCOPE_TYPES)
+#: nodes whose own binding no level walk finds: a catch clause's parameter, a class expression's name
+_OWN_SYMBOLS = symbols_of(frozenset({"catch_clause", "class"}))
+#: a function whose name is its own binding (a declaration's is the enclosing block's)
+_NAMED_SELF = frozenset({"function_expression", "generator_function"})
+
+
+class Climb:
+    """The bindings of calls of names too common to search (docs/reference.md, "The error sink"):
+    from each call up its ancestors to the innermost scope declaring its name. The declaring
+    identifiers of each var scope met (a function, a class's static block, the root) are found by
+    one walk of its level for every name asked (`level_declared`, with its parameters and own
+    name); those of the name looked for are resolved by `resolve.declaration` (their ancestors
+    climbed to that scope only) and the first of each scope kept, as a resolution keeps it. A
+    catch clause's parameter and a class expression's name are read where met. With
+    `through_root` False (a slice) the root's level is not walked: a call bound there or not at
+    all gives None, as the slice's other rows leave L's scope to the merge."""
+
+    def __init__(self, tree: Tree, names: frozenset[bytes], through_root: bool) -> None:
+        self.root = tree.root_node
+        self.names = frozenset(name.decode("utf-8", "replace") for name in names)
+        self.through_root = through_root
+        #: per node walked (a var scope, a catch clause or class, a statement of the root): the
+        #: node its identifiers' ancestors are climbed to, and its declaring identifiers by name
+        self._walked: dict[int, tuple[Node, dict[str, list[Node]]]] = {}
+        #: (name, node walked) whose declarations are in `_first`
+        self._resolved: set[tuple[str, int]] = set()
+        #: (name, scope id) -> the first declaration of that scope
+        self._first: dict[tuple[str, int], Binding] = {}
+
+    def binding(self, name: bytes, node: Node) -> Binding | None:
+        """The binding of `node`, a reference of `name` (None: the global, or for a slice L's scope)."""
+        if node.type not in IDENTIFIER_TYPES:
+            return None  # a resolution binds identifiers only
+        text = name.decode("utf-8", "replace")
+        chain = ancestors(node, self.root)  # innermost first, the root last
+        begin, last = 0, len(chain) - 1
+        for at, above in enumerate(chain[:last]):
+            symbol = above.kind_id
+            if symbol in _OWN_SYMBOLS:
+                self._resolve(text, above, self._own)
+            if symbol not in _VAR_SCOPE_SYMBOLS:
+                continue
+            self._resolve(text, above, self._level)  # every scope from `begin` to here lies in its level
+            found = self._innermost(text, chain[begin:at + 1])
+            if found is not None:
+                return found
+            begin = at + 1
+        root = chain[last]
+        if begin < last:  # the scopes below the root lie in the root's statement holding the call
+            self._resolve(text, chain[last - 1], self._statement, root.id)
+            found = self._innermost(text, chain[begin:last])
+            if found is not None:
+                return found
+        if not self.through_root:
+            return None
+        self._resolve(text, root, self._level)
+        return self._first.get((text, root.id))
+
+    def _innermost(self, name: str, scopes: list[Node]) -> Binding | None:
+        for scope in scopes:
+            found = self._first.get((name, scope.id))
+            if found is not None:
+                return found
+        return None
+
+    def _resolve(self, name: str, node: Node, walk: Callable[[Node], list[Node]], besides: int | None = None) -> None:
+        """The first declarations of `name` per scope among the identifiers `walk(node)` finds
+        (but of the scope `besides`: a statement's walk does not see all of its root's level)."""
+        if (name, node.id) in self._resolved:
+            return
+        self._resolved.add((name, node.id))
+        walked = self._walked.get(node.id)
+        if walked is None:
+            by_name: dict[str, list[Node]] = {}
+            for identifier in walk(node):
+                text = identifier.text.decode("utf-8", "replace") if identifier.text else ""
+                if text in self.names:
+                    by_name.setdefault(text, []).append(identifier)
+            # a statement of the root: its identifiers' ancestors are the root's
+            walked = self._walked[node.id] = (self.root if besides is not None else node, by_name)
+        top, by_name = walked
+        for identifier in sorted(by_name.get(name, ()), key=lambda found: found.start_byte):
+            binding = declaration(name, identifier, self.root, Above(identifier, top))
+            if binding is not None and binding.scope.id != besides:
+                self._first.setdefault((name, binding.scope.id), binding)
+
+    def _statement(self, statement: Node) -> list[Node]:
+        return [identifier for identifier, _ in level_declared(statement, self.names)]
+
+    @staticmethod
+    def _own(node: Node) -> list[Node]:
+        held = node.child_by_field_name("parameter" if node.type == "catch_clause" else "name")
+        return [] if held is None else identifiers_in(held)
+
+    def _level(self, scope: Node) -> list[Node]:
+        if scope.kind_id not in _FUNCTION_SYMBOLS:
+            return [identifier for identifier, _ in level_declared(scope, self.names)]
+        found = []
+        for field in ("parameters", "parameter", *(("name",) if scope.type in _NAMED_SELF else ())):
+            held = scope.child_by_field_name(field)
+            if held is not None:
+                found += identifiers_in(held)
+        body = scope.child_by_field_name("body")
+        if body is not None and body.type == "statement_block":
+            found += [identifier for identifier, _ in level_declared(body, self.names)]
+        return found

@@ -3,6 +3,8 @@ statements (docs/slices.md, stage 7): the error classes' rows re-bind a heritage
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tree_sitter import Node
 
 from analyzer.javascript.resolve import Binding, declaration
@@ -19,14 +21,16 @@ _DECLARING = frozenset({"function_declaration", "generator_function_declaration"
 
 
 def top_declared(
-    root: Node, scopes: TopScopes, names: frozenset[str],
+    root: Node, scopes: TopScopes, names: frozenset[str], statements: Sequence[Node] | None = None,
 ) -> tuple[TopBindings, dict[tuple[str, int], int | None]]:
     """The first declarations of L's level in the slice of `names` (as `top_bindings` would give
     them had the slice resolved the names), and what each declares (`declared_start`): found
-    among L's statements and the statements they hold, never inside a function or a class. A
-    declared name is met with the names' bytes where the walk finds it: only the few it holds
-    are decoded, sorted and resolved."""
-    found = level_declared(root, names)
+    among L's statements (or those of them given, which must hold every declaration of the
+    names) and the statements they hold, never inside a function or a class. A declared name
+    is met with the names' bytes where the walk finds it: only the few it holds are decoded,
+    sorted and resolved."""
+    found = level_declared(root, names) if statements is None else [
+        pair for statement in statements for pair in level_declared(statement, names)]
     top = TopBindings()
     targets: dict[tuple[str, int], int | None] = {}
     for node, name in sorted(found, key=lambda pair: pair[0].start_byte):

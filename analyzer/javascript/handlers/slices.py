@@ -48,13 +48,20 @@ class Potential:
     checks it); a call of a logger candidate is one only if its binding is chosen."""
 
     def __init__(self, rows: Iterable[tuple[str, int, int, bool, bool, tuple[str, int] | None]],
-                 constructors: Iterable[str], logger_names: Iterable[str], declared: Iterable[str]) -> None:
+                 constructors: Iterable[str], logger_names: Iterable[str], declared: Iterable[str],
+                 top: TopBindings | None = None) -> None:
         constructors, logger_names, declared = set(constructors), set(logger_names), set(declared)
         #: (start, end, kind, the logger binding that makes it a site or None), in start order
         self.rows: list[tuple[int, int, str, tuple[str, object] | None]] = []
-        for name, start, end, call, _, bound in rows:
+        #: a logger candidate's call by (name, start: its callee's) -> its binding below L or None,
+        #: and the sites' first declarations in L's scope: the sink's `Given`
+        self.bound: dict[tuple[str, int], tuple[str, int] | None] = {}
+        self.top = top if top is not None else TopBindings()
+        for name, start, end, call, recovered, bound in rows:
             if call and name in logger_names:
                 self.rows.append((start, end, "diagnostic", (name, bound)))
+                if not recovered:
+                    self.bound[(name, start)] = bound
             if name in constructors and bound is None and name not in declared:
                 self.rows.append((start, end, "error", None))
         self.rows.sort(key=lambda row: (row[0], row[2]))  # as the merged sites: an error after a log
@@ -142,7 +149,7 @@ def slice_handlers(
             handler.chain.clear()  # its ancestors are no longer needed: let them go
         handlers.append((start, end, handler.form, param, handler.scope, handler.in_error_region, handler.anchor,
                          handler.anchor_start, rethrow, None, (), variants))
-    sink = slice_sink(part.tree, source, candidates, span, scopes)
+    sink = slice_sink(part.tree, source, candidates, span, scopes, potential)
     # a binding below L has all its calls in the slice: one called with the caught value fewer
     # than MIN_CALLS times (over every choice) is never the sink, and makes no variant
     calls = Counter(row[4] for row in sink.callees if row[3] and row[4] is not None)
@@ -254,7 +261,7 @@ def potential_sites(rows: SliceSites, rules: JavaScriptRules) -> Potential:
     leaves global, unless it declares the name in L's scope, and a call of a name it resolved
     as a logger candidate."""
     declared = set(rows.top.function) | set(rows.top.block)
-    return Potential(rows.calls, rules.constructors, rows.logger.names, declared)
+    return Potential(rows.calls, rules.constructors, rows.logger.names, declared, rows.top)
 
 
 def unit_handling(
@@ -264,27 +271,29 @@ def unit_handling(
     paid: Collection[tuple[int, int, str]] = frozenset(), classes: Collection[tuple[int, int]] = frozenset(),
 ) -> UnitHandling:
     """The merge of the slices' handlers (`ranges`: the slices'), the unit's merged `sites`
-    (start, end, kind) picking each handler's choice. The sink's names are re-bound to their
-    first declaration in L's scope (`head`: the head tree's part): a slice that did not resolve
-    one whose bytes it holds as a word is read again (`reread(index, names)`: its top-level
-    bindings of those names). Raises ValueError when a handler's sites are none of its choices.
-    The visits are counted as the whole tree's handlers spend them after the classes and the
-    sites' facts, whose digests they reuse: `paid`, the nodes the facts digested ((start, end,
-    type), `UnitSiteFacts.digested`), and `classes`, the (start, end) of the error classes."""
+    (start, end, kind) picking each handler's choice. The sink's names a slice left to L's scope
+    (a row without binding) are re-bound to their first declaration there (`head`: the head
+    tree's part): a slice that did not resolve one whose bytes it holds as a word is read again
+    (`reread(index, names)`: its top-level bindings of those names). Raises ValueError when a
+    handler's sites are none of its choices. The visits are counted as the whole tree's
+    handlers spend them after the classes and the sites' facts, whose digests they reuse:
+    `paid`, the nodes the facts digested ((start, end, type), `UnitSiteFacts.digested`), and
+    `classes`, the (start, end) of the error classes."""
     settled = settle(parts, sites)
-    counted: dict[bytes, bool] = {}  # the names' counts over the unit, made once
-    names = sink_names(source, [part.sink for part in settled], counted)
+    names = sink_names([part.sink for part in settled])
+    # only a name some slice left to L's scope is re-bound there
+    rebound = {row[0] for part in settled for row in part.sink.callees if row[4] is None} & set(names)
     tops = [head]
     for index, part in enumerate(settled):
         top = part.sink.top if part.sink.top is not None else TopBindings()
         start, end = ranges[index]
-        lacked = frozenset(name.decode("utf-8", "replace") for name in names if name not in part.sink.declared
+        lacked = frozenset(name.decode("utf-8", "replace") for name in rebound if name not in part.sink.declared
                            and next(_words(source, name, start, end), None) is not None)
         if lacked:
             top = merged([top, reread(index, lacked)])
             settled[index] = replace(part, sink=replace(part.sink, top=top))
         tops.append(top)
-    return UnitHandling(settled, unit_sink(unit, source, [part.sink for part in settled], merged(tops), counted),
+    return UnitHandling(settled, unit_sink(unit, source, [part.sink for part in settled], merged(tops)),
                         handler_visits(settled, paid, classes))
 
 
