@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, SUMMARY, run, tree_bytes
+from conftest import FIXTURES, SUMMARY, run, scanned_whole_and_in_slices, tree_bytes
 from test_sink_levels import HERITAGES, UNDECIDED, WRAPPER
 from tree_sitter import Node
 
@@ -194,3 +194,34 @@ def test_a_slice_holding_the_names_bytes_past_the_bound_climbs(monkeypatch: pyte
     executor.slices = 2
     scan(scan_input(ONE_LETTER), executor=executor)
     assert False in climbs and True not in climbs
+
+
+def test_a_compiled_catchs_call_is_climbed_from_the_same_name_in_the_unit(tmp_path: Path) -> None:
+    """A compiled catch's clause is parsed alone at its region's offsets (msal 1.4.18's esbuild
+    bundle): its call of a name too common to search is bound where that name is in the unit's
+    tree, in its machine's functions, whole and in slices alike (a climb from the clause's own
+    node ended the scan with an internal error)."""
+    built = FIXTURES / "es5-async" / "typescript.esbuild.min.js"
+    result = run("scan", built, "--out", tmp_path / "plain", "--jobs", 1)
+    assert result.returncode == 0, result.stderr
+    source = built.read_bytes()
+    compiled = [  # a compiled catch's record is placed on its catch case
+        (handler, disposition["callee"]) for handler in map(json.loads, (tmp_path / "plain" / "handlers.jsonl").open())
+        if source.startswith(b"case", handler["offset"]) for branch in handler["branches"]
+        for disposition in branch["dispositions"]
+        if disposition["kind"] == "callback" and len(disposition["callee"] or "") == 1
+    ]
+    handler, name = compiled[0]
+    # a function whose own NAME is given the caught value twice and is written 5,000 times more
+    word = name.encode()
+    padding = b"function zz(%s){try{g()}catch(e){%s(e)}try{g()}catch(e){%s(e)}return[%s]}" % (
+        word, word, word, b",".join([word] * 5000))
+    bundle = tmp_path / "compiled.js"
+    bundle.write_bytes(source.rstrip(b"\n") + b"\n" + padding + b"\n")
+    whole = scanned_whole_and_in_slices(bundle, tmp_path, 2)
+    (choice,) = json.loads((whole / SUMMARY).read_text())["handlers"]["sinks"]
+    assert choice["unresolvedNames"] == []
+    outer = int(handler["scope"]["scopePath"][1].rsplit("@", 1)[1])
+    bound = [row for row in choice["runnerUps"]
+             if row["name"] == name and outer <= row["declarationOffset"] < handler["offset"]]
+    assert len(bound) == 1 and source[bound[0]["declarationOffset"]:].startswith(word), choice

@@ -249,6 +249,7 @@ def _climbed(tree: Tree, candidates: Sequence[tuple[Node, bool]], names: set[byt
         return frozenset()
     climb = Climb(tree, frozenset(names), through_root)
     known = given.bound if given is not None else {}
+    root = tree.root_node
     for node, _ in candidates:
         name = node.text or b""
         if name in names:
@@ -257,7 +258,13 @@ def _climbed(tree: Tree, candidates: Sequence[tuple[Node, bool]], names: set[byt
                 if taken is not None:
                     taken.add(node.id)
                 continue
-            found = climb.binding(name, node)
+            # a compiled catch's clause is parsed alone at the region's offsets: its names are
+            # climbed from the same name in this tree, where their scopes are
+            own = root.descendant_for_byte_range(node.start_byte, node.end_byte)
+            if own is None or own.type != node.type or own.text != name:
+                bound.pop(node.id, None)
+                continue
+            found = climb.binding(name, own)
             if found is not None:
                 bound[node.id] = found
             else:
