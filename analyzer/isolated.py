@@ -9,6 +9,7 @@ The child's own workers (`parallel/forked.py`) are tied to it: they die with it.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -31,6 +32,8 @@ _channel: tuple[int, Callable[[Any], None]] | None = None
 #: MemoryError) with at least this share of the memory bound resident is taken to have run into
 #: the bound: Python meets the bound wherever it allocates, in its own error handling too
 _NEAR_BOUND = 0.8
+#: what the interpreter (its fatal error) or tree-sitter (its allocator) says when an allocation fails
+_MEMORY_FAILED = re.compile(rb"MemoryError|failed to allocate|[Oo]ut of memory")
 
 
 def report(kind: str, value: object) -> None:
@@ -58,19 +61,23 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
         if os.WIFSIGNALED(ended.status) and os.WTERMSIG(ended.status) == signal.SIGINT:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
             raise KeyboardInterrupt
-        past_the_bound = False
-        try:
-            return _outcome(ended, subject)
-        except _PastTheBound:
-            past_the_bound = True  # the interpreter's last words there are its own allocations failing
-            raise
-        finally:
-            if not past_the_bound:
-                _replay(fatal)
+        fatal.seek(0)
+        said = fatal.read(1 << 20)  # a fatal error, a dump: never more
+    past_the_bound = False
+    try:
+        return _outcome(ended, subject, said)
+    except _PastTheBound:
+        past_the_bound = True  # the interpreter's last words there are its own allocations failing
+        raise
+    finally:
+        if said and not past_the_bound:
+            sys.stderr.flush()
+            os.write(2, said)
 
 
-def _outcome(ended: Any, subject: Path) -> Any:
-    """The child's result, or the exception that tells how it ended."""
+def _outcome(ended: Any, subject: Path, said: bytes) -> Any:
+    """The child's result, or the exception that tells how it ended (`said`: what its interpreter
+    wrote to its descriptor 2)."""
     notes = _Notes()
     for frame in ended.frames:
         kind = frame[0]
@@ -81,7 +88,7 @@ def _outcome(ended: Any, subject: Path) -> Any:
         if kind == "invariant":
             raise InvariantError(frame[1])
         if kind == "internal":
-            if "MemoryError" in frame[2] and _near_bound(ended.peak_rss, notes):
+            if _near_bound(ended.peak_rss, notes, "MemoryError" in frame[2]):
                 raise _PastTheBound(notes.unit if notes.unit is not None else subject, f"exceeded {_bound_text(notes)}")
             raise ChildFailure(frame[1], frame[2])
         if kind == "out-of-memory":
@@ -90,21 +97,11 @@ def _outcome(ended: Any, subject: Path) -> Any:
             notes.unit = str(frame[1])
         elif kind in ("memory", "javascript"):
             setattr(notes, kind, int(frame[1]))
-    raise _death(ended.status, ended.peak_rss, notes, subject)
+    raise _death(ended.status, ended.peak_rss, notes, subject, _MEMORY_FAILED.search(said) is not None)
 
 
 class _PastTheBound(InputError):
     """The child ran into the memory bound."""
-
-
-def _replay(fatal: Any) -> None:
-    """Show what the child's interpreter wrote to its file descriptor 2 (a fatal error, a fault
-    handler's dump)."""
-    fatal.seek(0)
-    text = fatal.read()
-    if text:
-        sys.stderr.flush()
-        os.write(2, text)
 
 
 def _keep_fatal_errors(fatal: int) -> None:
@@ -165,22 +162,25 @@ class _Notes:
     javascript: int | None = None
 
 
-def _near_bound(peak_rss: int, notes: _Notes) -> bool:
-    return notes.memory is not None and peak_rss >= _NEAR_BOUND * notes.memory
+def _near_bound(peak_rss: int, notes: _Notes, memory_failed: bool) -> bool:
+    """Whether a child under a memory bound ran into it: an allocation failed (`memory_failed`:
+    what it said names the failure; its resident set may be well under the bound, as a bound on
+    data counts what was asked for, touched or not), or it died with most of the bound resident."""
+    return notes.memory is not None and (memory_failed or peak_rss >= _NEAR_BOUND * notes.memory)
 
 
-def _death(status: int, peak_rss: int, notes: _Notes, subject: Path) -> InputError:
+def _death(status: int, peak_rss: int, notes: _Notes, subject: Path, memory_failed: bool) -> InputError:
     where = notes.unit if notes.unit is not None else subject
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else f"signal {number}"
-        if _near_bound(peak_rss, notes):
+        if _near_bound(peak_rss, notes, memory_failed):
             return _PastTheBound(where, f"exceeded {_bound_text(notes)} (the scan ended by {name})")
         if number == signal.SIGKILL:
             return InputError(where, "the scan was killed (SIGKILL, by the system's out-of-memory killer?)")
         return InputError(where, f"the parser crashed on this input ({name}); nothing was written")
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
-    if _near_bound(peak_rss, notes):
+    if _near_bound(peak_rss, notes, memory_failed):
         return _PastTheBound(where, f"exceeded {_bound_text(notes)} (the scan ended with exit status {code})")
     return InputError(where, f"the scan ended without a result (exit status {code}); nothing was written")
 

@@ -16,14 +16,21 @@ from analyzer import isolated
 from analyzer.errors import InputError
 from analyzer.parallel.forked import run_to_end
 
-def fatal_after(bound):
+def fatal_after(bound, said=b"Fatal Python error: made up\\nCurrent thread (most recent call first):\\n"):
     def work():
         if bound:
             isolated.report("memory", bound)
         sys.stderr.write("python says\\n")
-        os.write(2, b"Fatal Python error: made up\\nCurrent thread (most recent call first):\\n")
+        os.write(2, said)
         os.abort()
     return work
+
+def failing_on_memory():
+    isolated.report("memory", 1 << 40)
+    try:
+        raise MemoryError
+    except MemoryError:
+        raise RuntimeError("handling it failed too")
 
 def worker_then_child():
     run_to_end(lambda send: print("worker", file=sys.stderr))
@@ -46,6 +53,19 @@ def test_fatal_lines_past_the_memory_bound_are_dropped() -> None:
     ended = run_isolated("fatal_after(1)")  # a bound of one byte: any child is past it
     assert ended.stdout.startswith("error: bundle.js: exceeded the memory bound"), ended.stdout
     assert ended.stderr == "python says\n"
+
+
+def test_an_allocation_that_failed_far_below_the_bound_is_the_bound() -> None:
+    """A bound on data counts what was asked for, touched or not: the resident set at the end may
+    be far below it. What the child said (Python's fatal MemoryError, tree-sitter's allocator)
+    or the failure it sent names the allocation that failed."""
+    for said in (b"Fatal Python error: _PyErr_NormalizeException: Cannot recover from MemoryErrors\n",
+                 b"tree-sitter failed to allocate 1048576 bytes"):
+        ended = run_isolated(f"fatal_after(1 << 40, {said!r})")
+        assert ended.stdout.startswith("error: bundle.js: exceeded the memory bound"), ended.stdout
+        assert ended.stderr == "python says\n"
+    ended = run_isolated("failing_on_memory")
+    assert ended.stdout.startswith("error: bundle.js: exceeded the memory bound"), ended.stdout + ended.stderr
 
 
 def test_fatal_lines_of_any_other_death_are_shown_after_the_one_line_is_made() -> None:
