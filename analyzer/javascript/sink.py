@@ -28,6 +28,8 @@ _NAMES = 3
 #: 0.15 s on a 13 MB bundle)
 _MAX_OCCURRENCES = 4096
 _RUNNER_UPS = 3
+#: the kinds of binding a function's or a catch clause's parameter has (`resolve.Binding.kind`)
+_PARAMETER_KINDS = frozenset({"param", "catch"})
 #: the commonest bytes of minified code (each about 3% or more of the executable's 27 MB): a name
 #: is searched for by a regex scanning for its first byte unless it is one of them
 _COMMON = frozenset(b"etrnioasl")
@@ -374,8 +376,12 @@ def unit_sink(unit: str, source: bytes, parts: Sequence[SinkRows], top: TopLevel
     # function declaration or a `const`: what a `var` or `let` holds may change)
     empty = [key for key, _ in bindings if kinds[key] in ("function", "const")
              and empty_function_at(source, key[1], key[0].encode())]
-    bindings = [(key, ids) for key, ids in bindings if key not in empty]
-    left_out = tuple(f"{name} (declared at {offset}) left out: its body is empty" for name, offset in empty)
+    # a parameter is the callback its caller passed: giving it the error passes the error on
+    given = [(key, ids) for key, ids in bindings if kinds[key] in _PARAMETER_KINDS]
+    bindings = [(key, ids) for key, ids in bindings if key not in empty and kinds[key] not in _PARAMETER_KINDS]
+    left_out = tuple(f"{name} (declared at {offset}) left out: its body is empty" for name, offset in empty) + tuple(
+        f"{name} (a parameter, declared at {offset}) left out: its caller's callback, {len(ids)} calls"
+        for (name, offset), ids in given if len(ids) >= MIN_CALLS)
     described = [SinkCandidate(key[0], key[1], len(ids)) for key, ids in bindings]
     runner_ups = tuple(described[1:1 + _RUNNER_UPS])
     unresolved = tuple((n.decode("utf-8", "replace"), by_name[n]) for n in skipped)
