@@ -65,8 +65,10 @@ _NOT_CAUGHT = NOT_LITERAL  # no field of the caught value, no literal
 class HandlerReader:
     """One unit's handlers: `read` each `except` clause the collector found."""
 
-    def __init__(self, builder: SiteBuilder, known: dict[int, tuple[str, int]]) -> None:
+    def __init__(self, builder: SiteBuilder, known: dict[int, tuple[str, int]], guarded: frozenset[str]) -> None:
         self.builder = builder
+        #: builtin exceptions' names the module binds under a condition (`Collected.guarded`)
+        self.guarded = guarded
         #: id of a candidate callsite node -> (kind, offset): the callsites a branch may link
         self.known = known
 
@@ -101,7 +103,10 @@ class HandlerReader:
             start, end = self.builder.spans[id(item)]
             written = _SPACE.sub("", self.builder.text[start:end])
             found = None
-            if isinstance(item, (cst.Name, cst.Attribute)):
+            if isinstance(item, cst.Name) and item.value in self.guarded \
+                    and self.builder.resolver.sees_module(item, candidate.where):
+                pass  # an import under a condition: where it did not run, the builtin is read
+            elif isinstance(item, (cst.Name, cst.Attribute)):
                 found = self.builder.error_class(self.builder.qualified(item, candidate.where))
             if found is None:
                 out.append(PendingCatch(written, None, None))
