@@ -26,6 +26,32 @@ class Fallthrough:
     def silent_path(self, statements: list[cst.CSTNode]) -> bool:
         return not any(self._statement(s, 0) for s in statements)
 
+    def next_turn(self, statements: list[cst.CSTNode]) -> bool:
+        """Whether a path meets none of the deciding nodes and reaches the end or a `continue`
+        (of the loop around the `try`: a loop of the branch is taken to decide when it holds one)."""
+        return any(self._turns(statements, 0))
+
+    def _turns(self, statements: list[cst.CSTNode], depth: int) -> tuple[bool, bool]:
+        """(a path reaches a `continue` meeting no deciding node, a path reaches the end so)."""
+        around = False
+        for node in statements:
+            if isinstance(node, cst.Continue):
+                return True, False
+            if isinstance(node, cst.If) and depth <= _DEPTH and not self._expression(node.test, depth + 1):
+                arms = [self._turns(_flat(node.body), depth + 1)]
+                if isinstance(node.orelse, cst.If):
+                    arms.append(self._turns([node.orelse], depth + 1))
+                elif isinstance(node.orelse, cst.Else):
+                    arms.append(self._turns(_flat(node.orelse.body), depth + 1))
+                else:
+                    arms.append((False, True))
+                around = around or any(a for a, _ in arms)
+                if not any(through for _, through in arms):
+                    return around, False
+            elif self._statement(node, depth):
+                return around, False
+        return around, True
+
     def _holds(self, node: cst.CSTNode) -> bool:
         """Whether a disposition node lies in `node`, outside nested scopes and handlers."""
         stack = [node]
@@ -43,10 +69,7 @@ class Fallthrough:
             return self._statement(suite, depth)
         if isinstance(suite, cst.Else):
             suite = suite.body
-        out: list[cst.CSTNode] = []
-        for item in suite.body:
-            out.extend(item.body if isinstance(item, cst.SimpleStatementLine) else [item])
-        return any(self._statement(s, depth + 1) for s in out)
+        return any(self._statement(s, depth + 1) for s in _flat(suite))
 
     def _statement(self, node: cst.CSTNode, depth: int) -> bool:
         if isinstance(node, _LEAVING):
@@ -77,3 +100,11 @@ class Fallthrough:
             return self._expression(node.test, depth + 1) or (
                 self._expression(node.body, depth + 1) and self._expression(node.orelse, depth + 1))
         return self._holds(node)
+
+
+def _flat(suite: cst.BaseSuite) -> list[cst.CSTNode]:
+    """A suite's statements, the small statements of a line one by one."""
+    out: list[cst.CSTNode] = []
+    for item in suite.body:
+        out.extend(item.body if isinstance(item, cst.SimpleStatementLine) else [item])
+    return out

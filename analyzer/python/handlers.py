@@ -301,11 +301,11 @@ class _Body:
     def _dispositions(self, parts: list[cst.CSTNode]) -> tuple[DispositionFacts, ...]:
         found: list[DispositionFacts] = []
         deciding: set[int] = set()  # the ids of the nodes that are a disposition
-        leaves = False
+        leaving: set[int] = set()  # the ids of the nodes that leave the function or the loop
         self.arguments = set()
         for node in _walk(parts):
             if isinstance(node, _LEAVING):
-                leaves = True
+                leaving.add(id(node))
             if isinstance(node, _ENDING):
                 deciding.add(id(node))  # a construct holding one is taken to decide
             if isinstance(node, cst.Raise):
@@ -317,15 +317,15 @@ class _Body:
                 found.extend(made)
                 if made:
                     deciding.add(id(node))
+                if any(d.kind == "exit" for d in made):
+                    leaving.add(id(node))
             elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
                 made = self._assigned(node)
                 found.extend(made)
                 if made:
                     deciding.add(id(node))
-        if any(d.kind == "exit" for d in found):
-            leaves = True
-        if not leaves and self._in_loop():
-            found.append(DispositionFacts("retry", None, (), None))
+        if self._in_loop() and (not leaving or Fallthrough(leaving).next_turn(parts)):
+            found.append(DispositionFacts("retry", None, (), None))  # a path goes on to the next turn
         elif found and not self._in_loop() and Fallthrough(deciding).silent_path(parts):
             found.append(DispositionFacts("swallow", None, (), None))  # a path that meets none of them
         return merged(found) or (DispositionFacts("swallow", None, (), None),)
