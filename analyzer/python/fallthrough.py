@@ -12,6 +12,7 @@ import libcst as cst
 from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES
 
 _LEAVING = (cst.Raise, cst.Return, cst.Break, cst.Continue)
+_ENDS = (cst.Raise, cst.Return, cst.Break)
 _SILENT = (cst.Pass, cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)
 #: nesting past which a construct is unclear (and so decides): the walk stays bounded
 _DEPTH = 64
@@ -26,10 +27,10 @@ class Fallthrough:
     def silent_path(self, statements: list[cst.CSTNode]) -> bool:
         return not any(self._statement(s, 0) for s in statements)
 
-    def next_turn(self, statements: list[cst.CSTNode]) -> bool:
-        """Whether a path meets none of the deciding nodes and reaches the end or a `continue`
-        (of the loop around the `try`: a loop of the branch is taken to decide when it holds one)."""
-        return any(self._turns(statements, 0))
+    def turns(self, statements: list[cst.CSTNode]) -> tuple[bool, bool]:
+        """(a path meets none of the deciding nodes and reaches a `continue` of the loop around
+        the `try`, one reaches the end so); a loop of the branch decides when it holds one."""
+        return self._turns(statements, 0)
 
     def _turns(self, statements: list[cst.CSTNode], depth: int) -> tuple[bool, bool]:
         """(a path reaches a `continue` meeting no deciding node, a path reaches the end so)."""
@@ -108,3 +109,27 @@ def _flat(suite: cst.BaseSuite) -> list[cst.CSTNode]:
     for item in suite.body:
         out.extend(item.body if isinstance(item, cst.SimpleStatementLine) else [item])
     return out
+
+
+def in_loop_body(handler: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> bool:
+    """The handler's `try` is in the body of a `for` or `while` of the same function."""
+    child: cst.CSTNode = handler
+    for parent in reversed(path):
+        if isinstance(parent, SCOPE_TYPES):
+            return False
+        if isinstance(parent, (cst.For, cst.While)) and parent.body is child:
+            return True
+        child = parent
+    return False
+
+
+def left_after_try(path: tuple[cst.CSTNode, ...]) -> bool:
+    """A `break`, `return` or `raise` follows the handler's `try` (`path[-1]`) in the block
+    holding it: the end of the handler leaves the loop too."""
+    statement, block = (path[-1], path[-2]) if len(path) > 1 else (None, None)
+    body = getattr(block, "body", None)
+    if not isinstance(body, (list, tuple)):
+        return False
+    at = next((i for i, s in enumerate(body) if s is statement), None)
+    return at is not None and any(isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], _ENDS)
+                                  for s in body[at + 1:])

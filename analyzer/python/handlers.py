@@ -22,7 +22,7 @@ from analyzer.identity import IdentityInput
 from analyzer.model import CauseKept, Disposition, PythonHandlerForm, TestOp
 from analyzer.python.calls import call_target
 from analyzer.python.collected import Candidate
-from analyzer.python.fallthrough import Fallthrough
+from analyzer.python.fallthrough import Fallthrough, in_loop_body, left_after_try
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
 from analyzer.python.literals import NOT_LITERAL, literal
 from analyzer.python.raised import constructions, later_clauses_raise_alone, makes_message, param_of, raises_alone
@@ -324,9 +324,12 @@ class _Body:
                 found.extend(made)
                 if made:
                     deciding.add(id(node))
-        if self._in_loop() and (not leaving or Fallthrough(leaving).next_turn(parts)):
+        in_loop = in_loop_body(self.handler, self.candidate.path)
+        around, through = Fallthrough(leaving).turns(parts) if in_loop else (False, True)
+        ends_turn = in_loop and left_after_try(self.candidate.path)  # the handler's end leaves the loop too
+        if around or (in_loop and through and not ends_turn):
             found.append(DispositionFacts("retry", None, (), None))  # a path goes on to the next turn
-        elif found and not self._in_loop() and Fallthrough(deciding).silent_path(parts):
+        if found and (not in_loop or ends_turn) and Fallthrough(deciding).silent_path(parts):
             found.append(DispositionFacts("swallow", None, (), None))  # a path that meets none of them
         return merged(found) or (DispositionFacts("swallow", None, (), None),)
 
@@ -399,18 +402,6 @@ class _Body:
                     isinstance(target, cst.Name) and target.value in declared):
                 return [DispositionFacts("store", None, (), None)]
         return []
-
-    def _in_loop(self) -> bool:
-        """The handler's `try` is in the body of a `for` or `while` of the same function."""
-        path = self.candidate.path
-        child: cst.CSTNode = self.handler
-        for parent in reversed(path):
-            if isinstance(parent, SCOPE_TYPES):
-                return False
-            if isinstance(parent, (cst.For, cst.While)) and parent.body is child:
-                return True
-            child = parent
-        return False
 
     def _is_getattr(self, callee: cst.BaseExpression) -> bool:
         return "builtins.getattr" in self.builder.qualified(callee, self.candidate.where)
