@@ -21,22 +21,25 @@ _DEPTH = 64
 class Fallthrough:
     """Decides over the statements of one branch, given the ids of the nodes that are dispositions."""
 
-    def __init__(self, deciding: set[int]) -> None:
+    def __init__(self, deciding: set[int], turn: type[cst.CSTNode] = cst.Continue) -> None:
         self._ids = deciding
+        #: the statement that ends a path at the loop around the `try` (`turns`)
+        self._turn = turn
 
     def silent_path(self, statements: list[cst.CSTNode]) -> bool:
         return not any(self._statement(s, 0) for s in statements)
 
     def turns(self, statements: list[cst.CSTNode]) -> tuple[bool, bool]:
-        """(a path meets none of the deciding nodes and reaches a `continue` of the loop around
-        the `try`, one reaches the end so); a loop of the branch decides when it holds one."""
+        """(a path meets none of the deciding nodes and reaches a `continue` (or the `turn` given)
+        of the loop around the `try`, one reaches the end so); a loop of the branch decides when
+        it holds one."""
         return self._turns(statements, 0)
 
     def _turns(self, statements: list[cst.CSTNode], depth: int) -> tuple[bool, bool]:
-        """(a path reaches a `continue` meeting no deciding node, a path reaches the end so)."""
+        """(a path reaches the `turn` meeting no deciding node, a path reaches the end so)."""
         around = False
         for node in statements:
-            if isinstance(node, cst.Continue):
+            if isinstance(node, self._turn):
                 return True, False
             if isinstance(node, cst.If) and depth <= _DEPTH and not self._expression(node.test, depth + 1):
                 arms = [self._turns(_flat(node.body), depth + 1)]

@@ -302,10 +302,13 @@ class _Body:
         found: list[DispositionFacts] = []
         deciding: set[int] = set()  # the ids of the nodes that are a disposition
         leaving: set[int] = set()  # the ids of the nodes that leave the function or the loop
+        breaks: set[int] = set()
         self.arguments = set()
         for node in _walk(parts):
             if isinstance(node, _LEAVING):
                 leaving.add(id(node))
+            if isinstance(node, cst.Break):
+                breaks.add(id(node))
             if isinstance(node, _ENDING):
                 deciding.add(id(node))  # a construct holding one is taken to decide
             if isinstance(node, cst.Raise):
@@ -331,6 +334,8 @@ class _Body:
             found.append(DispositionFacts("retry", None, (), None))  # a path goes on to the next turn
         if found and (not in_loop or ends_turn) and Fallthrough(deciding).silent_path(parts):
             found.append(DispositionFacts("swallow", None, (), None))  # a path that meets none of them
+        elif found and in_loop and Fallthrough(deciding - breaks, cst.Break).turns(parts)[0]:
+            found.append(DispositionFacts("swallow", None, (), None))  # a `break` that meets none of them
         return merged(found) or (DispositionFacts("swallow", None, (), None),)
 
     def _raised(self, node: cst.Raise) -> DispositionFacts:
