@@ -77,11 +77,44 @@ def send(f):
         pass
 """
 
+_BACKPORT = """class BaseExceptionGroup(BaseException):
+    pass
+"""
+# the `exceptiongroup` backport's way: its own class imported only where the builtin is missing
+_GROUPS = """import sys
+
+if sys.version_info < (3, 11):
+    from pkg.backport import BaseExceptionGroup
+
+
+def run(f):
+    try:
+        f()
+    except BaseExceptionGroup:
+        pass
+
+
+def local(f):
+    from pkg.backport import BaseExceptionGroup
+
+    try:
+        f()
+    except BaseExceptionGroup:
+        pass
+"""
+# a type parameter: the module is read through libcst's scope analysis
+_TYPED = _GROUPS + """
+
+def first[T](items: list[T]) -> T:
+    return items[0]
+"""
+
 
 @pytest.fixture(scope="module")
 def catches(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], list[dict[str, str | None]]]:
     root = tmp_path_factory.mktemp("catches")
-    tree = write_tree(root / "tree", {"pkg/__init__.py": "", "pkg/compat.py": _COMPAT, "pkg/user.py": _USER})
+    tree = write_tree(root / "tree", {"pkg/__init__.py": "", "pkg/compat.py": _COMPAT, "pkg/user.py": _USER,
+                                       "pkg/backport.py": _BACKPORT, "pkg/groups.py": _GROUPS, "pkg/typed.py": _TYPED})
     out = root / "scan"
     scan(tree, out, "--jobs", 1)
     found = {}
@@ -108,3 +141,9 @@ def test_a_builtin_name_bound_to_itself_or_unconditionally_resolves(catches: dic
 
 def test_an_import_of_a_conditionally_bound_builtin_name_stays_unresolved(catches: dict) -> None:
     assert _resolved(catches, "user.py") == {"BrokenPipeError": None, "WindowsError": None, "KeyError": "KeyError"}
+
+
+@pytest.mark.parametrize("unit", ["groups.py", "typed.py"])
+def test_a_builtin_name_imported_under_a_condition_stays_unresolved(catches: dict, unit: str) -> None:
+    told = {line: items[0]["resolved"] for (name, line), items in catches.items() if name == unit}
+    assert told == {10: None, 19: "pkg.backport.BaseExceptionGroup"}  # a function's own import decides

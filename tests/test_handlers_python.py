@@ -127,6 +127,20 @@ def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
     assert _kinds(_one(by_case, case)) == kinds
 
 
+@pytest.mark.parametrize(("case", "kinds"), [
+    ("retries_unless_it_raises", [[("rethrow", None), ("wrap", "lost"), ("retry", None)]]),  # trio's accept loop
+    ("retries_through_a_continue", [[("rethrow", None), ("retry", None)]]),  # if not strict: continue / raise
+    ("leaves_on_every_path", [[("rethrow", None), ("exit", None)]]),  # raise / else: sys.exit(1)
+    ("leaves_the_loop_after_the_try", [[("wrap", "lost"), ("swallow", None)]]),  # tarfile's: a `break` after the try
+    ("retries_only_through_a_continue", [[("retry", None), ("swallow", None)]]),  # continue, or the `break`
+    ("retries_or_gives_up", [[("retry", None), ("swallow", None)]]),  # continue / break
+    ("logs_then_stops", [[("log", None), ("retry", None)]]),  # the `break` is met after the log
+])
+def test_a_branch_in_a_loop_retries_when_a_path_goes_on_to_the_next_turn(
+        by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:
+    assert _kinds(_one(by_case, case)) == kinds
+
+
 @pytest.mark.parametrize(("case", "told"), [
     # `push` is a candidate callsite (`push = pending.append`) that settles as none: a callback
     ("buffers_through_a_candidate_call", [("rethrow", None, None), ("callback", None, "self.queue.push")]),

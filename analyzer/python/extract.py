@@ -161,7 +161,7 @@ def _resolved(facts: FileFacts, site: SiteBuilder, collector: Collector) -> File
     ]
     handlers = []
     if found.handlers:
-        reader = HandlerReader(site, known)
+        reader = HandlerReader(site, known, frozenset(found.guarded) & site.builtins)
         handlers = [reader.read(candidate) for candidate in found.handlers]
     sites = sorted((s for s in built if s is not None), key=lambda s: (s.facts.offset, s.facts.kind))
     return dataclasses.replace(

@@ -12,6 +12,7 @@ import libcst as cst
 from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES
 
 _LEAVING = (cst.Raise, cst.Return, cst.Break, cst.Continue)
+_ENDS = (cst.Raise, cst.Return, cst.Break)
 _SILENT = (cst.Pass, cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)
 #: nesting past which a construct is unclear (and so decides): the walk stays bounded
 _DEPTH = 64
@@ -20,11 +21,40 @@ _DEPTH = 64
 class Fallthrough:
     """Decides over the statements of one branch, given the ids of the nodes that are dispositions."""
 
-    def __init__(self, deciding: set[int]) -> None:
+    def __init__(self, deciding: set[int], turn: type[cst.CSTNode] = cst.Continue) -> None:
         self._ids = deciding
+        #: the statement that ends a path at the loop around the `try` (`turns`)
+        self._turn = turn
 
     def silent_path(self, statements: list[cst.CSTNode]) -> bool:
         return not any(self._statement(s, 0) for s in statements)
+
+    def turns(self, statements: list[cst.CSTNode]) -> tuple[bool, bool]:
+        """(a path meets none of the deciding nodes and reaches a `continue` (or the `turn` given)
+        of the loop around the `try`, one reaches the end so); a loop of the branch decides when
+        it holds one."""
+        return self._turns(statements, 0)
+
+    def _turns(self, statements: list[cst.CSTNode], depth: int) -> tuple[bool, bool]:
+        """(a path reaches the `turn` meeting no deciding node, a path reaches the end so)."""
+        around = False
+        for node in statements:
+            if isinstance(node, self._turn):
+                return True, False
+            if isinstance(node, cst.If) and depth <= _DEPTH and not self._expression(node.test, depth + 1):
+                arms = [self._turns(_flat(node.body), depth + 1)]
+                if isinstance(node.orelse, cst.If):
+                    arms.append(self._turns([node.orelse], depth + 1))
+                elif isinstance(node.orelse, cst.Else):
+                    arms.append(self._turns(_flat(node.orelse.body), depth + 1))
+                else:
+                    arms.append((False, True))
+                around = around or any(a for a, _ in arms)
+                if not any(through for _, through in arms):
+                    return around, False
+            elif self._statement(node, depth):
+                return around, False
+        return around, True
 
     def _holds(self, node: cst.CSTNode) -> bool:
         """Whether a disposition node lies in `node`, outside nested scopes and handlers."""
@@ -43,10 +73,7 @@ class Fallthrough:
             return self._statement(suite, depth)
         if isinstance(suite, cst.Else):
             suite = suite.body
-        out: list[cst.CSTNode] = []
-        for item in suite.body:
-            out.extend(item.body if isinstance(item, cst.SimpleStatementLine) else [item])
-        return any(self._statement(s, depth + 1) for s in out)
+        return any(self._statement(s, depth + 1) for s in _flat(suite))
 
     def _statement(self, node: cst.CSTNode, depth: int) -> bool:
         if isinstance(node, _LEAVING):
@@ -77,3 +104,35 @@ class Fallthrough:
             return self._expression(node.test, depth + 1) or (
                 self._expression(node.body, depth + 1) and self._expression(node.orelse, depth + 1))
         return self._holds(node)
+
+
+def _flat(suite: cst.BaseSuite) -> list[cst.CSTNode]:
+    """A suite's statements, the small statements of a line one by one."""
+    out: list[cst.CSTNode] = []
+    for item in suite.body:
+        out.extend(item.body if isinstance(item, cst.SimpleStatementLine) else [item])
+    return out
+
+
+def in_loop_body(handler: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> bool:
+    """The handler's `try` is in the body of a `for` or `while` of the same function."""
+    child: cst.CSTNode = handler
+    for parent in reversed(path):
+        if isinstance(parent, SCOPE_TYPES):
+            return False
+        if isinstance(parent, (cst.For, cst.While)) and parent.body is child:
+            return True
+        child = parent
+    return False
+
+
+def left_after_try(path: tuple[cst.CSTNode, ...]) -> bool:
+    """A `break`, `return` or `raise` follows the handler's `try` (`path[-1]`) in the block
+    holding it: the end of the handler leaves the loop too."""
+    statement, block = (path[-1], path[-2]) if len(path) > 1 else (None, None)
+    body = getattr(block, "body", None)
+    if not isinstance(body, (list, tuple)):
+        return False
+    at = next((i for i, s in enumerate(body) if s is statement), None)
+    return at is not None and any(isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], _ENDS)
+                                  for s in body[at + 1:])

@@ -22,7 +22,7 @@ from analyzer.identity import IdentityInput
 from analyzer.model import CauseKept, Disposition, PythonHandlerForm, TestOp
 from analyzer.python.calls import call_target
 from analyzer.python.collected import Candidate
-from analyzer.python.fallthrough import Fallthrough
+from analyzer.python.fallthrough import Fallthrough, in_loop_body, left_after_try
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
 from analyzer.python.literals import NOT_LITERAL, literal
 from analyzer.python.raised import constructions, later_clauses_raise_alone, makes_message, param_of, raises_alone
@@ -65,8 +65,10 @@ _NOT_CAUGHT = NOT_LITERAL  # no field of the caught value, no literal
 class HandlerReader:
     """One unit's handlers: `read` each `except` clause the collector found."""
 
-    def __init__(self, builder: SiteBuilder, known: dict[int, tuple[str, int]]) -> None:
+    def __init__(self, builder: SiteBuilder, known: dict[int, tuple[str, int]], guarded: frozenset[str]) -> None:
         self.builder = builder
+        #: builtin exceptions' names the module binds under a condition (`Collected.guarded`)
+        self.guarded = guarded
         #: id of a candidate callsite node -> (kind, offset): the callsites a branch may link
         self.known = known
 
@@ -101,7 +103,10 @@ class HandlerReader:
             start, end = self.builder.spans[id(item)]
             written = _SPACE.sub("", self.builder.text[start:end])
             found = None
-            if isinstance(item, (cst.Name, cst.Attribute)):
+            if isinstance(item, cst.Name) and item.value in self.guarded \
+                    and self.builder.resolver.sees_module(item, candidate.where):
+                pass  # an import under a condition: where it did not run, the builtin is read
+            elif isinstance(item, (cst.Name, cst.Attribute)):
                 found = self.builder.error_class(self.builder.qualified(item, candidate.where))
             if found is None:
                 out.append(PendingCatch(written, None, None))
@@ -296,11 +301,14 @@ class _Body:
     def _dispositions(self, parts: list[cst.CSTNode]) -> tuple[DispositionFacts, ...]:
         found: list[DispositionFacts] = []
         deciding: set[int] = set()  # the ids of the nodes that are a disposition
-        leaves = False
+        leaving: set[int] = set()  # the ids of the nodes that leave the function or the loop
+        breaks: set[int] = set()
         self.arguments = set()
         for node in _walk(parts):
             if isinstance(node, _LEAVING):
-                leaves = True
+                leaving.add(id(node))
+            if isinstance(node, cst.Break):
+                breaks.add(id(node))
             if isinstance(node, _ENDING):
                 deciding.add(id(node))  # a construct holding one is taken to decide
             if isinstance(node, cst.Raise):
@@ -312,17 +320,22 @@ class _Body:
                 found.extend(made)
                 if made:
                     deciding.add(id(node))
+                if any(d.kind == "exit" for d in made):
+                    leaving.add(id(node))
             elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
                 made = self._assigned(node)
                 found.extend(made)
                 if made:
                     deciding.add(id(node))
-        if any(d.kind == "exit" for d in found):
-            leaves = True
-        if not leaves and self._in_loop():
-            found.append(DispositionFacts("retry", None, (), None))
-        elif found and not self._in_loop() and Fallthrough(deciding).silent_path(parts):
+        in_loop = in_loop_body(self.handler, self.candidate.path)
+        around, through = Fallthrough(leaving).turns(parts) if in_loop else (False, True)
+        ends_turn = in_loop and left_after_try(self.candidate.path)  # the handler's end leaves the loop too
+        if around or (in_loop and through and not ends_turn):
+            found.append(DispositionFacts("retry", None, (), None))  # a path goes on to the next turn
+        if found and (not in_loop or ends_turn) and Fallthrough(deciding).silent_path(parts):
             found.append(DispositionFacts("swallow", None, (), None))  # a path that meets none of them
+        elif found and in_loop and Fallthrough(deciding - breaks, cst.Break).turns(parts)[0]:
+            found.append(DispositionFacts("swallow", None, (), None))  # a `break` that meets none of them
         return merged(found) or (DispositionFacts("swallow", None, (), None),)
 
     def _raised(self, node: cst.Raise) -> DispositionFacts:
@@ -394,18 +407,6 @@ class _Body:
                     isinstance(target, cst.Name) and target.value in declared):
                 return [DispositionFacts("store", None, (), None)]
         return []
-
-    def _in_loop(self) -> bool:
-        """The handler's `try` is in the body of a `for` or `while` of the same function."""
-        path = self.candidate.path
-        child: cst.CSTNode = self.handler
-        for parent in reversed(path):
-            if isinstance(parent, SCOPE_TYPES):
-                return False
-            if isinstance(parent, (cst.For, cst.While)) and parent.body is child:
-                return True
-            child = parent
-        return False
 
     def _is_getattr(self, callee: cst.BaseExpression) -> bool:
         return "builtins.getattr" in self.builder.qualified(callee, self.candidate.where)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import libcst as cst
 from libcst.metadata import QualifiedName, QualifiedNameSource
+from libcst.metadata.scope_provider import GlobalScope
 from libcst.metadata.scope_provider import Scope as LibcstScope
 
 from analyzer.python.collected import Binding, Collected, Frame, Scope, Where, visible_parent
@@ -75,6 +76,13 @@ class ScopeNames:
                     out.append(("other", 0))
         return out
 
+    def sees_module(self, name: cst.Name, where: Where) -> bool:
+        """Whether the read may see a module-level binding of the name."""
+        scope = self.scopes.get(name)
+        if scope is None:
+            return False
+        return any(isinstance(r.scope, GlobalScope) for a in scope.accesses[name] for r in a.referents)
+
 
 class ModuleNames:
     """Resolution from the recorded bindings (see the module's docstring). As in libcst, a
@@ -105,6 +113,11 @@ class ModuleNames:
         if bound:
             return [("import", "") if kind == "import" else ("local", target) for kind, target, _ in bound]
         return [("other", 0)] if name.value in BUILTIN_NAMES else []
+
+    def sees_module(self, name: cst.Name, where: Where) -> bool:
+        """Whether the read sees the module-level bindings of the name."""
+        scope, bound = self._binding(name.value, where, flow=True)
+        return scope is None and bool(bound)
 
     def _binding(self, name: str, where: Where, flow: bool) -> tuple[Scope | None, list[Binding]]:
         """(the scope whose bindings of `name` the access at `where` sees, None for the module;
