@@ -45,14 +45,19 @@ class Edits:
         self.unreturned: set[int] = set()
         #: the context's members the shapes read (by node id)
         self.explained: set[int] = set()
+        #: the cases an await goes on at, by position: the awaited value and the return it is in
+        self.awaited: dict[int, tuple[Node, Node]] = {}
+        #: the awaited values named where the next case reads them (`compiled_awaits`): the span
+        #: blanked before each, where `name=` is written, and the name
+        self.aliases: list[tuple[int, int, bytes]] = []
 
-    def _is_member(self, node: Node | None, name: bytes) -> bool:
+    def is_member(self, node: Node | None, name: bytes) -> bool:
         if node is None or node.type != "member_expression":
             return False
         owner, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
         return owner is not None and owner.text == self.context and prop is not None and prop.text == name
 
-    def _explain(self, node: Node) -> None:
+    def explain(self, node: Node) -> None:
         stack = [node]
         while stack:
             current = stack.pop()
@@ -102,7 +107,7 @@ class Edits:
             self.blanked.setdefault(parent.id, (parent, []))[1].append(node)
         else:
             raise Unread
-        self._explain(node)
+        self.explain(node)
 
     def _resolve_sequences(self) -> None:
         for sequence, gone in self.blanked.values():

@@ -43,7 +43,9 @@ def region_locals(machine: Machine, start: int, end: int, param: str | None) -> 
         at = declared.get(name)
         if at is None:
             continue
-        occurrences = [m.start() + base for m in re.finditer(rb"(?<![\w$])" + re.escape(name) + rb"(?![\w$])", text)]
+        # a property (`ctx.n`) is not an occurrence; a spread (`...n`) is
+        occurrences = [m.start() + base for m in re.finditer(rb"(?:(?<=\.\.\.)|(?<![\w$.]))" + re.escape(name)
+                                                              + rb"(?![\w$])", text)]
         if all(o == at or start <= o < end for o in occurrences):
             out.append(name)
     return out

@@ -8,6 +8,7 @@ import re
 
 from tree_sitter import Node
 
+from analyzer.javascript.handlers.compiled_awaits import place_aliases, read_await
 from analyzer.javascript.handlers.compiled_edits import Edits, Unread, bare, case_statements, sequence_members
 from analyzer.javascript.handlers.compiled_locals import region_locals
 from analyzer.javascript.handlers.compiled_regions import (
@@ -39,9 +40,7 @@ class _Reader(Edits):
     def __init__(self, machine: Machine, entry: tuple[int | None, ...]) -> None:
         super().__init__(machine)
         self.try_, self.catch, self.finally_, self.after = entry[:4]
-        #: the cases an await goes on at (where the context's `v` or `sent` is its value), and the
-        #: old runtime's temporary holding the caught value
-        self.awaited: set[int] = set()
+        #: the old runtime's temporary holding the caught value
         self.temporary: bytes | None = None
         #: the abrupt calls and TypeScript arrays a return gives its value by
         self.returned_values: set[int] = set()
@@ -106,11 +105,12 @@ class _Reader(Edits):
             return None
         self.edits.append((head.start_byte, colon.end_byte, b""))
         self._resolve_sequences()
+        place_aliases(self)
         start, stop = head.start_byte, machine.cases[cases[-1]].end_byte
         if any(len(r) > e - s or s < start or e > stop for s, e, r in self.edits):
             return None
         return Region(start, stop, param, written, self.renames + self.edits,
-                      region_locals(machine, start, stop, param))
+                      region_locals(machine, start, stop, param) + [name for _, _, name in self.aliases])
 
     def _in_loop(self, first: int) -> bool:
         """Whether a jump from the catch case on goes back to the try's first case or before: the
@@ -154,10 +154,10 @@ class _Reader(Edits):
                 raise Unread
             awaited = self._await(statements, k)
             if awaited is not None:
-                span, target = awaited
+                span, target, value, returned = awaited
                 if k + span != len(statements) or target != following or target == end:
                     raise Unread
-                self.awaited.add(at + 1)
+                self.awaited[at + 1] = (value, returned)
                 return True
             if statement.type == "if_statement":
                 self._if_goto(statement, following, end, at)
@@ -197,7 +197,7 @@ class _Reader(Edits):
         if expression is None or expression.type != "assignment_expression":
             return None
         left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
-        if not self._is_member(left, _NEXT[self.kind]) or right is None or right.type != "number" \
+        if not self.is_member(left, _NEXT[self.kind]) or right is None or right.type != "number" \
                 or not (right.text or b"").isdigit():
             return None
         return int(right.text or b"0")
@@ -218,7 +218,8 @@ class _Reader(Edits):
         expression = statement.named_children[0]
         self._blank(sequence_members(expression)[-1] if expression.type == "sequence_expression" else expression)
 
-    def _await(self, statements: list[Node], k: int) -> tuple[int, int] | None:
+    def _await(self, statements: list[Node], k: int) -> tuple[int, int, Node, Node] | None:
+        """(statements it spans, target, the awaited value, the return holding it) of an await."""
         statement = statements[k]
         if self.kind == _TS:
             code = self._instruction(statement) if statement.type == "return_statement" else None
@@ -227,7 +228,7 @@ class _Reader(Edits):
             self._unreturn(statement)
             array = self._last_value(statement)
             self._unwrap_array(array, code[1])
-            return 1, self._following_of(statement)
+            return 1, self._following_of(statement), code[1], statement
         if statement.type == "return_statement":
             value = statement.named_children[0] if statement.named_child_count else None
             if value is None or value.type != "sequence_expression":
@@ -238,7 +239,7 @@ class _Reader(Edits):
                 return None
             self._unreturn(statement)
             self._blank(jump)
-            return 1, self._next_assignment(jump) or 0
+            return 1, self._next_assignment(jump) or 0, members[-1], statement
         if statement.type == "expression_statement" and k + 1 < len(statements) \
                 and statements[k + 1].type == "return_statement" and statements[k + 1].named_child_count:
             target = self._assigned_next(statement)
@@ -246,7 +247,7 @@ class _Reader(Edits):
                 return None
             self._blank(statement.named_children[0])
             self._unreturn(statements[k + 1])
-            return 2, target
+            return 2, target, self._last_value(statements[k + 1]) or statements[k + 1], statements[k + 1]
         return None
 
     def _following_of(self, statement: Node) -> int:
@@ -263,7 +264,7 @@ class _Reader(Edits):
         if node.type != "assignment_expression":
             return None
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if self._is_member(left, _NEXT[self.kind]) and right is not None and right.type == "number" \
+        if self.is_member(left, _NEXT[self.kind]) and right is not None and right.type == "number" \
                 and (right.text or b"").isdigit():
             return int(right.text or b"0")
         return None
@@ -284,7 +285,7 @@ class _Reader(Edits):
         if goto[1] != following or following == end:
             raise Unread
         for node in inner:
-            self._explain(node)
+            self.explain(node)
             if node.type == "return_statement":
                 self.unreturned.add(node.id)
         condition = bare(statement.child_by_field_name("condition") or statement)
@@ -314,7 +315,7 @@ class _Reader(Edits):
             if node.type in FUNCTION_TYPES:
                 continue
             if node.type == "assignment_expression" and self.kind != _TS and state is None \
-                    and self._is_member(node.child_by_field_name("left"), _STATE[self.kind]):
+                    and self.is_member(node.child_by_field_name("left"), _STATE[self.kind]):
                 right = node.child_by_field_name("right")
                 if right is None or right.text != str(self.catch).encode():
                     raise Unread
@@ -339,7 +340,7 @@ class _Reader(Edits):
             if self.kind == _OLD:
                 prop = left.child_by_field_name("property") if left.type == "member_expression" else None
                 if prop is None or not _CATCH_TEMPORARY.fullmatch(prop.text or b"") \
-                        or not self._is_member(left, prop.text or b""):
+                        or not self.is_member(left, prop.text or b""):
                     raise Unread
                 self._blank(parent)
                 self.temporary = prop.text
@@ -347,7 +348,7 @@ class _Reader(Edits):
                 return written.replace(".", "$"), written
             if left.type != "identifier":
                 raise Unread
-            self._explain(binding)
+            self.explain(binding)
             name = (left.text or b"").decode()
             self._as_value(parent, left.text or b"")
             return name, name
@@ -362,7 +363,7 @@ class _Reader(Edits):
             self._blank(binding)
             return None, None
         # the caught value used where it is read, unnamed (`return [2, e.sent()]`): named in place
-        self._explain(binding)
+        self.explain(binding)
         unnamed = re.sub(rb"[^\w$]", b"$", binding.text or b"")
         self.renames.append((binding.start_byte, binding.end_byte, unnamed))
         return unnamed.decode(), None
@@ -370,13 +371,13 @@ class _Reader(Edits):
     def _caught(self, node: Node) -> bool:
         """The read of the caught value: `ctx.catch(L)`, `ctx["catch"](L)`, `ctx.v`, `ctx.sent()`."""
         if self.kind == _NEW:
-            return self._is_member(node, b"v")
+            return self.is_member(node, b"v")
         if node.type != "call_expression":
             return False
         callee = node.child_by_field_name("function")
         if self.kind == _TS:
             arguments = node.child_by_field_name("arguments")
-            return self._is_member(callee, b"sent") and arguments is not None and arguments.named_child_count == 0
+            return self.is_member(callee, b"sent") and arguments is not None and arguments.named_child_count == 0
         if callee is None:
             return False
         if callee.type == "subscript_expression":
@@ -384,7 +385,7 @@ class _Reader(Edits):
             named = (callee.child_by_field_name("object") or callee).text == self.context and index is not None \
                 and index.text in (b'"catch"', b"'catch'")
         else:
-            named = self._is_member(callee, b"catch")
+            named = self.is_member(callee, b"catch")
         arguments = node.child_by_field_name("arguments")
         given = arguments.named_children if arguments is not None else []
         return named and len(given) == 1 and given[0].text == str(self.try_).encode()
@@ -405,6 +406,8 @@ class _Reader(Edits):
         """Every use of the context in the region read as one of the idioms, else unread."""
         for at in cases:
             awaited = at in self.awaited
+            if awaited:
+                read_await(self, at, cases)
             stack = list(self.machine.cases[at].named_children)
             while stack:
                 node = stack.pop()
@@ -474,9 +477,9 @@ class _Reader(Edits):
         given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
         kind = given[0].text if given else None
         wanted = b"abrupt" if self.kind == _OLD else b"a"
-        if not self._is_member(callee, wanted) or kind not in (b'"return"', b"'return'", b"2") or len(given) > 2:
+        if not self.is_member(callee, wanted) or kind not in (b'"return"', b"'return'", b"2") or len(given) > 2:
             raise Unread
-        self._explain(callee) if callee is not None else None
+        self.explain(callee) if callee is not None else None
         if len(given) == 2:
             self._unwrap_array(value, given[1])
         else:
@@ -490,4 +493,4 @@ class _Reader(Edits):
             self.edits.append((value.start_byte, value.end_byte, b""))
         else:
             self.edits.append((value.start_byte, value.end_byte, b"0"))
-        self._explain(value)
+        self.explain(value)

@@ -47,6 +47,8 @@ class Machine:
     starts: dict[int, int] = field(default_factory=dict)
     #: the jumps written in the cases (`jumps_back`): their offsets, and from each on the lowest target
     jumps: tuple[list[int], list[int]] | None = None
+    #: how many of those jumps go to each label
+    targeted: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -113,6 +115,18 @@ def jumps_back(machine: Machine, case: Node, target: int) -> bool:
     """Whether a jump written from `case` on (`ctx.next = N`, TypeScript's `[3, N]`) goes to
     `target` or before. The cases' jumps are found once a machine: no jump straddles a case's
     start, so those from a case on are the whole body's from its offset on."""
+    offsets, lowest = _jumps(machine, case)
+    at = bisect.bisect_left(offsets, case.start_byte)
+    return at < len(lowest) and lowest[at] <= target
+
+
+def jumps_to(machine: Machine, case: Node, target: int) -> int:
+    """How many jumps written in the machine's cases go to `target` (`jumps_back`'s index)."""
+    _jumps(machine, case)
+    return machine.targeted.get(target, 0)
+
+
+def _jumps(machine: Machine, case: Node) -> tuple[list[int], list[int]]:
     if machine.jumps is None:
         body = case.parent
         text, base = (body.text or b"", body.start_byte) if body is not None else (b"", 0)
@@ -124,12 +138,11 @@ def jumps_back(machine: Machine, case: Node, target: int) -> bool:
                 continue  # a nested function's own machine (TypeScript's `[3, N]` names no context)
             offsets.append(base + found.start())
             lowest.append(int(found.group(1) or found.group(2)))
+            machine.targeted[lowest[-1]] = machine.targeted.get(lowest[-1], 0) + 1
         for at in range(len(lowest) - 2, -1, -1):
             lowest[at] = min(lowest[at], lowest[at + 1])
         machine.jumps = (offsets, lowest)
-    offsets, lowest = machine.jumps
-    at = bisect.bisect_left(offsets, case.start_byte)
-    return at < len(lowest) and lowest[at] <= target
+    return machine.jumps
 
 
 def _in_function(body: Node, offset: int) -> bool:
