@@ -241,6 +241,8 @@ _WIDE = (
                                         + b"".join(b"var N%d={};_t(N%d,{a:()=>N%d});" % (i + 1, i + 1, i)
                                                    for i in range(n))
                                         + _caught(b"if(e.code===N%d.a)return 1;throw e" % n)),
+    # the error sink's name too common to search (climbed from each call), in a compiled catch too
+    ("sink: a name too common to search", lambda n: _common_sink(4097 + n)),
     ("constants: names given once", lambda n: b"".join(b'var K%d;function i%d(){K%d="k%d"}' % (i, i, i, i)
                                                          for i in range(n))
                                               + _caught(b"".join(b"if(e.code===K%d)return %d;" % (i, i)
@@ -253,6 +255,17 @@ def _machine(cases: bytes, catch_case: int) -> bytes:
     return (b"function f(){return r().wrap(function(t){for(;;)switch(t.prev=t.next){case 0:t.prev=0;" + cases
             + b"case %d:t.prev=%d;t.t0=t.catch(0);if(t.t0.code)throw t.t0;case 99999:case\"end\":return t.stop()}"
             % (catch_case, catch_case) + b"},null,null,[[0,%d]])}" % catch_case)
+
+
+def _common_sink(occurrences: int) -> bytes:
+    """`r`, the error sink, given the caught value in three functions, shadowed by a parameter given
+    it in a catch clause and in a compiled one (parsed alone: climbed from the unit's `r`), its
+    bytes past the search's bound."""
+    machine = (b"function m(r){return q().wrap(function(t){for(;;)switch(t.prev=t.next){case 0:t.prev=0;t.next=3;"
+               b'return g();case 3:t.prev=3;t.t0=t.catch(0);r(t.t0);case 99999:case"end":return t.stop()}},null,null,'
+               b"[[0,3]])}")
+    return (b"function r(e){s(e)}" + b"function f(a){try{g()}catch(e){r(e)}}" * 3
+            + b"function h(r){try{g()}catch(e){r(e)}}" + machine + b"x=[" + b"r," * occurrences + b"];")
 
 
 def _caught(body: bytes) -> bytes:
