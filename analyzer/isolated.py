@@ -32,8 +32,10 @@ _channel: tuple[int, Callable[[Any], None]] | None = None
 #: MemoryError) with at least this share of the memory bound resident is taken to have run into
 #: the bound: Python meets the bound wherever it allocates, in its own error handling too
 _NEAR_BOUND = 0.8
-#: what the interpreter (its fatal error) or tree-sitter (its allocator) says when an allocation fails
-_MEMORY_FAILED = re.compile(rb"MemoryError|failed to allocate|[Oo]ut of memory")
+#: what says an allocation failed: the interpreter (a MemoryError, fatal or not), tree-sitter's allocator,
+#: and a C function that failed to allocate and set no exception (its caller's SystemError)
+_MEMORY_FAILED = re.compile(r"MemoryError|failed to allocate|[Oo]ut of memory|"
+                            r"error return without exception set|NULL without setting an exception")
 
 
 def report(kind: str, value: object) -> None:
@@ -88,7 +90,7 @@ def _outcome(ended: Any, subject: Path, said: bytes) -> Any:
         if kind == "invariant":
             raise InvariantError(frame[1])
         if kind == "internal":
-            if _near_bound(ended.peak_rss, notes, "MemoryError" in frame[2]):
+            if notes.memory is not None and _MEMORY_FAILED.search(frame[2]):
                 raise _PastTheBound(notes.unit if notes.unit is not None else subject, f"exceeded {_bound_text(notes)}")
             raise ChildFailure(frame[1], frame[2])
         if kind == "out-of-memory":
@@ -97,7 +99,8 @@ def _outcome(ended: Any, subject: Path, said: bytes) -> Any:
             notes.unit = str(frame[1])
         elif kind in ("memory", "javascript"):
             setattr(notes, kind, int(frame[1]))
-    raise _death(ended.status, ended.peak_rss, notes, subject, _MEMORY_FAILED.search(said) is not None)
+    memory_failed = _MEMORY_FAILED.search(said.decode("utf-8", "replace")) is not None
+    raise _death(ended.status, ended.peak_rss, notes, subject, memory_failed)
 
 
 class _PastTheBound(InputError):

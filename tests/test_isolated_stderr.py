@@ -9,6 +9,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 PRELUDE = """
 import os, sys
 from pathlib import Path
@@ -31,6 +33,13 @@ def failing_on_memory():
         raise MemoryError
     except MemoryError:
         raise RuntimeError("handling it failed too")
+
+def failing_without_an_exception():
+    isolated.report("memory", 1 << 40)
+    raise SystemError("error return without exception set")
+
+def failing_so_unbounded():
+    raise SystemError("error return without exception set")
 
 def worker_then_child():
     run_to_end(lambda send: print("worker", file=sys.stderr))
@@ -64,8 +73,13 @@ def test_an_allocation_that_failed_far_below_the_bound_is_the_bound() -> None:
         ended = run_isolated(f"fatal_after(1 << 40, {said!r})")
         assert ended.stdout.startswith("error: bundle.js: exceeded the memory bound"), ended.stdout
         assert ended.stderr == "python says\n"
-    ended = run_isolated("failing_on_memory")
-    assert ended.stdout.startswith("error: bundle.js: exceeded the memory bound"), ended.stdout + ended.stderr
+    for failing in ("failing_on_memory", "failing_without_an_exception"):  # a C function's failed allocation
+        ended = run_isolated(failing)
+        assert ended.stdout.startswith("error: bundle.js: exceeded the memory bound"), ended.stdout + ended.stderr
+    with pytest.raises(subprocess.CalledProcessError) as failed:  # without a bound: an internal error
+        subprocess.run([sys.executable, "-c", textwrap.dedent(PRELUDE).replace("WORK", "failing_so_unbounded")],
+                       capture_output=True, text=True, timeout=60, check=True)
+    assert "ChildFailure: SystemError: error return without exception set" in failed.value.stderr
 
 
 def test_fatal_lines_of_any_other_death_are_shown_after_the_one_line_is_made() -> None:
