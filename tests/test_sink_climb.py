@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import FIXTURES, SUMMARY, run, scanned_whole_and_in_slices, tree_bytes
-from test_sink_levels import HERITAGES, UNDECIDED, WRAPPER
+from test_sink_levels import HERITAGES, UNDECIDED, WRAPPER, _calls
 from tree_sitter import Node
 
 from analyzer.javascript import sink
@@ -63,19 +63,6 @@ async function w() { try {} catch (e) { await r(e) } const { r: [, r] } = o; }
 """
 
 
-def _callees(root: Node) -> list[Node]:
-    """The identifiers called in `root`, in source order."""
-    out, stack = [], [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "call_expression":
-            callee = node.child_by_field_name("function")
-            if callee is not None and callee.type == "identifier":
-                out.append(callee)
-        stack.extend(reversed(node.children))
-    return out
-
-
 def _climbed_as_resolved(source: bytes) -> tuple[int, int]:
     """Every identifier called, climbed as a whole tree (its binding) and as a slice (None for
     the root's scope) against a resolution of every occurrence of its name: the calls checked,
@@ -83,7 +70,7 @@ def _climbed_as_resolved(source: bytes) -> tuple[int, int]:
     tree = parse(source)
     root = tree.root_node
     assert not root.has_error
-    callees = _callees(root)
+    callees = _calls(root)
     names = frozenset(callee.text for callee in callees)
     keys = set()
     whole, sliced = Climb(tree, names, True), Climb(tree, names, False)
