@@ -1,10 +1,8 @@
-"""Where a sink candidate's name is bound when the statement of L holding its call is large (a
-release wrapped in a function), told without a search of the statement's bytes (docs/slices.md,
-"A large statement's sink names"): in a scope inside T, the statement of F's body holding the
-call (F its outermost function), T's bytes searched; else at F's own level, walked once for every
-name; else, with no scope between F and L, in L's scope or the global. Any other shape is
-`Undecided`: the caller searches the statement. `Climb` binds a call of a name too common to
-search at all, from its scopes' levels (docs/reference.md, "The error sink")."""
+"""Where a sink candidate's name is bound without a search of its bytes: `LevelBindings` when the
+statement of L holding its call is large (docs/slices.md, "A large statement's sink names": in a
+scope inside T, T's bytes searched; at F's own level, walked once; with no scope between F and L,
+L's scope or the global; else `Undecided`), `Climb` for a name too common to search at all, from
+the call's scopes' levels (docs/reference.md, "The error sink")."""
 
 from __future__ import annotations
 
