@@ -254,23 +254,22 @@ def _climbed(tree: Tree, candidates: Sequence[tuple[Node, bool]], names: set[byt
     root = tree.root_node
     for node, _ in candidates:
         name = node.text or b""
-        if name in names:
-            if known.get((name.decode("utf-8", "replace"), node.start_byte), ()) is None:
-                bound.pop(node.id, None)
-                if taken is not None:
-                    taken.add(node.id)
-                continue
+        if name not in names:
+            continue
+        found = None
+        if known.get((name.decode("utf-8", "replace"), node.start_byte), ()) is None:
+            if taken is not None:
+                taken.add(node.id)
+        else:
             # a compiled catch's clause is parsed alone at the region's offsets: its names are
             # climbed from the same name in this tree, where their scopes are
             own = root.descendant_for_byte_range(node.start_byte, node.end_byte)
-            if own is None or own.type != node.type or own.text != name:
-                bound.pop(node.id, None)
-                continue
-            found = climb.binding(name, own)
-            if found is not None:
-                bound[node.id] = found
-            else:
-                bound.pop(node.id, None)
+            if own is not None and own.type == node.type and own.text == name:
+                found = climb.binding(name, own)
+        if found is None:
+            bound.pop(node.id, None)
+        else:
+            bound[node.id] = found
     return frozenset(names)
 
 
