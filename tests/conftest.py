@@ -26,6 +26,20 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     compileall.compile_dir(ROOT / "analyzer", quiet=1)
 
 
+#: session fixtures that scan a real release once; under pytest-xdist the tests that use them run
+#: in one worker, so each release is scanned once per session, not once per worker
+SHARED_SCANS = {"release_scan": "releases", "bare_release_scan": "releases", "reviewed_release_scan": "releases",
+                "pip_scan": "pip"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep the tests of each shared session scan on one xdist worker (`--dist loadgroup`)."""
+    for item in items:
+        groups = sorted({SHARED_SCANS[name] for name in getattr(item, "fixturenames", ()) if name in SHARED_SCANS})
+        if groups:
+            item.add_marker(pytest.mark.xdist_group(groups[0]))
+
+
 def erratlas_command() -> str:
     beside = Path(sys.executable).parent / "erratlas"
     found = str(beside) if beside.exists() else shutil.which("erratlas")
