@@ -141,6 +141,23 @@ def test_a_branch_in_a_loop_retries_when_a_path_goes_on_to_the_next_turn(
     assert _kinds(_one(by_case, case)) == kinds
 
 
+@pytest.mark.parametrize(("case", "kinds"), [
+    ("skips_an_item", [[("swallow", None)]]),  # for path in paths: ... except KeyError: continue
+    ("logs_and_goes_on_to_the_next_item", [[("log", None)]]),
+    ("skips_or_logs_an_item", [[("log", None), ("swallow", None)]]),  # if quiet: continue
+    ("counts_turns_success_does_not_end", [[("swallow", None)]]),  # for _ in range(3), no break or return
+    ("indexes_by_its_counter", [[("swallow", None)]]),  # for i in range(len(paths)): ... paths[i]
+    ("takes_the_next_job", [[("swallow", None)]]),  # while queue: job = queue.pop()
+    ("retries_inside_an_if", [[("retry", None)]]),  # while True: if ready(): try ... (tenacity's)
+])
+def test_a_loop_that_steps_through_items_goes_on_to_the_next_one_and_does_not_retry(
+        by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:
+    """A `for` over items, a counted `for` that success does not leave or that indexes by its
+    counter, and a `while` that takes an item each turn: a failure moves on, so a `continue` or
+    the branch's end that meets no disposition is a `swallow`."""
+    assert _kinds(_one(by_case, case)) == kinds
+
+
 @pytest.mark.parametrize(("case", "told"), [
     # `push` is a candidate callsite (`push = pending.append`) that settles as none: a callback
     ("buffers_through_a_candidate_call", [("rethrow", None, None), ("callback", None, "self.queue.push")]),

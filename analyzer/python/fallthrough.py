@@ -21,7 +21,8 @@ _DEPTH = 64
 class Fallthrough:
     """Decides over the statements of one branch, given the ids of the nodes that are dispositions."""
 
-    def __init__(self, deciding: set[int], turn: type[cst.CSTNode] = cst.Continue) -> None:
+    def __init__(self, deciding: set[int],
+                 turn: type[cst.CSTNode] | tuple[type[cst.CSTNode], ...] = cst.Continue) -> None:
         self._ids = deciding
         #: the statement that ends a path at the loop around the `try` (`turns`)
         self._turn = turn

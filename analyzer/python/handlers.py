@@ -28,6 +28,7 @@ from analyzer.python.literals import NOT_LITERAL, literal
 from analyzer.python.raised import constructions, later_clauses_raise_alone, makes_message, param_of, raises_alone
 from analyzer.python.raised import statements_of as _statements
 from analyzer.python.reading import Reading, getattr_field, held_fields
+from analyzer.python.retry import in_retry_loop
 from analyzer.python.scopes import scope_of
 from analyzer.python.sites import SiteBuilder
 from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES, dotted
@@ -303,12 +304,15 @@ class _Body:
         deciding: set[int] = set()  # the ids of the nodes that are a disposition
         leaving: set[int] = set()  # the ids of the nodes that leave the function or the loop
         breaks: set[int] = set()
+        exits: set[int] = set()  # the `break` and `continue` statements
         self.arguments = set()
         for node in _walk(parts):
             if isinstance(node, _LEAVING):
                 leaving.add(id(node))
             if isinstance(node, cst.Break):
                 breaks.add(id(node))
+            if isinstance(node, (cst.Break, cst.Continue)):
+                exits.add(id(node))
             if isinstance(node, _ENDING):
                 deciding.add(id(node))  # a construct holding one is taken to decide
             if isinstance(node, cst.Raise):
@@ -328,6 +332,12 @@ class _Body:
                 if made:
                     deciding.add(id(node))
         in_loop = in_loop_body(self.handler, self.candidate.path)
+        if in_loop and not in_retry_loop(self.candidate.path):
+            # a loop that goes on to the next item: a `continue` or a `break` drops the caught value
+            # as the branch's end does
+            if found and any(Fallthrough(deciding - exits, (cst.Break, cst.Continue)).turns(parts)):
+                found.append(DispositionFacts("swallow", None, (), None))
+            return merged(found) or (DispositionFacts("swallow", None, (), None),)
         around, through = Fallthrough(leaving).turns(parts) if in_loop else (False, True)
         ends_turn = in_loop and left_after_try(self.candidate.path)  # the handler's end leaves the loop too
         if around or (in_loop and through and not ends_turn):

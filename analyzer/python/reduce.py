@@ -77,28 +77,38 @@ def reduce(stream: Tokens, lines: list[Line], hits: Hits) -> Reduction | None:
     ):
         return None
     reduction = Reduction(stream, [])
-    trying = _in_try_blocks(stream, lines)
+    trying, looping = _in_try_blocks(stream, lines)
     in_try = hits.in_try()
     at = 0
     while at < len(lines):
-        at = _reduce_line(reduction, lines, at, in_try if trying[at] else hits, in_try)
+        at = _reduce_line(reduction, lines, at, in_try if trying[at] else hits, in_try, looping[at])
     return reduction if reduction.regions else None
 
 
-def _in_try_blocks(stream: Tokens, lines: list[Line]) -> list[bool]:
-    """For each logical line, whether it is in the block of a `try:`."""
+def _in_try_blocks(stream: Tokens, lines: list[Line]) -> tuple[list[bool], list[bool]]:
+    """For each logical line, whether it is in the block of a `try:`, and whether it is in the body
+    of a `for` or `while` that holds a `try` (whether the loop retries it reads that body's values)."""
     values = stream.values
     trying = [False] * len(lines)
+    looping = [False] * len(lines)
     for at, line in enumerate(lines):
-        if values[line.first] == "try" and values[line.last - 1] == ":":
-            for inside in range(at + 1, _body_end(lines, at)):
-                trying[inside] = True
-    return trying
+        head = values[line.first + 1] if values[line.first] == "async" and line.last - line.first > 1 \
+            else values[line.first]
+        if values[line.last - 1] != ":" or head not in ("try", "for", "while"):
+            continue
+        end = _body_end(lines, at)
+        if head != "try" and not any(values[lines[inside].first] == "try" for inside in range(at + 1, end)):
+            continue
+        for inside in range(at + 1, end):
+            (trying if head == "try" else looping)[inside] = True
+    return trying, looping
 
 
-def _reduce_line(reduction: Reduction, lines: list[Line], at: int, hits: Hits, in_try: Hits) -> int:
+def _reduce_line(reduction: Reduction, lines: list[Line], at: int, hits: Hits, in_try: Hits,
+                 looping: bool = False) -> int:
     """Reduce `lines[at]` (a whole body after a `def` line); the index of the next line to look at.
-    `hits` for the line, `in_try` for a body that holds a `try`."""
+    `hits` for the line, `in_try` for a body that holds a `try`; `looping`: the line is in the
+    body of a loop that holds a `try`, whose values are kept."""
     stream, line = reduction.stream, lines[at]
     values = stream.values
     head = values[line.first]
@@ -110,7 +120,8 @@ def _reduce_line(reduction: Reduction, lines: list[Line], at: int, hits: Hits, i
         return at + 1
     if head == "except" and values[line.last - 1] == ":":
         return _body_end(lines, at)  # a handler's body says what it does with what it catches
-    _reduce_value(reduction, line, hits)
+    if not looping:
+        _reduce_value(reduction, line, hits)
     return at + 1
 
 
