@@ -27,18 +27,22 @@ def in_retry_loop(path: tuple[cst.CSTNode, ...]) -> bool:
     if not isinstance(attempt, (cst.Try, cst.TryStar)):
         return False
     at = len(path) - 1  # the innermost loop of the same function whose body holds the `try`
-    while at >= 2 and not (isinstance(path[at - 2], _LOOPS) and path[at - 2].body is path[at - 1]):
+    while at >= 2 and not _is_body_of(path[at - 1], path[at - 2]):
         if isinstance(path[at - 1], SCOPE_TYPES):
             return False
         at -= 1
-    if at < 2 or not isinstance(path[at - 1], cst.IndentedBlock):
-        return False
     loop, block, statement = path[at - 2], path[at - 1], path[at]
+    if at < 2 or not isinstance(loop, _LOOPS) or not isinstance(block, cst.IndentedBlock):
+        return False
     if isinstance(loop, cst.For) and not (_counts(loop) and (
             _leaves_loop(attempt.body) or (attempt.orelse is not None and _leaves_loop(attempt.orelse.body))
             or _left_after(statement, block))):
         return False  # a `for` that counts runs its turns whether or not they fail, unless success leaves
     return not _walks_items(loop, attempt) and not _takes_an_item(statement, block)
+
+
+def _is_body_of(block: cst.CSTNode, node: cst.CSTNode) -> bool:
+    return isinstance(node, _LOOPS) and node.body is block
 
 
 def _counts(loop: cst.For) -> bool:
