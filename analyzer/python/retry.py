@@ -21,8 +21,8 @@ def in_retry_loop(path: tuple[cst.CSTNode, ...]) -> bool:
     function, a `while`, or a `for` over `range(...)` / `itertools.count(...)` that is left once
     the protected block succeeds (a `return` or `break` in it or in the `try`'s `else`, or one at
     the top level of the loop's body after the statement holding the `try`); and the loop does
-    not step through items. A `while` runs the same attempt again whatever ends it (`while True`,
-    `while should_loop`)."""
+    not step through items (`_walks_items`; for a `while`, `_takes_an_item`). A `while` runs the
+    same attempt again whatever ends it (`while True`, `while should_loop`)."""
     attempt = path[-1] if path else None
     if not isinstance(attempt, (cst.Try, cst.TryStar)):
         return False
@@ -38,7 +38,9 @@ def in_retry_loop(path: tuple[cst.CSTNode, ...]) -> bool:
             _leaves_loop(attempt.body) or (attempt.orelse is not None and _leaves_loop(attempt.orelse.body))
             or _left_after(statement, block))):
         return False  # a `for` that counts runs its turns whether or not they fail, unless success leaves
-    return not _walks_items(loop, attempt) and not _takes_an_item(statement, block)
+    # a counted `for` that success leaves makes attempts, whatever each turn takes first (tempfile's
+    # `for seq in range(TMP_MAX): name = next(names); try: ...`); a `while` that takes one walks items
+    return not _walks_items(loop, attempt) and (isinstance(loop, cst.For) or not _takes_an_item(statement, block))
 
 
 def _is_body_of(block: cst.CSTNode, node: cst.CSTNode) -> bool:
