@@ -149,6 +149,8 @@ def test_a_branch_in_a_loop_retries_when_a_path_goes_on_to_the_next_turn(
     ("indexes_by_its_counter", [[("swallow", None)]]),  # for i in range(len(paths)): ... paths[i]
     ("takes_the_next_job", [[("swallow", None)]]),  # while queue: job = queue.pop()
     ("retries_inside_an_if", [[("retry", None)]]),  # while True: if ready(): try ... (tenacity's)
+    ("reads_tokens_until_the_end", [[("swallow", None)]]),  # while value: token, value = get_token(value)
+    ("retries_until_done", [[("retry", None)]]),  # while going: ... going = False (urllib3's should_loop)
 ])
 def test_a_loop_that_steps_through_items_goes_on_to_the_next_one_and_does_not_retry(
         by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:

@@ -31,8 +31,10 @@ def in_retry_loop(path: tuple[cst.CSTNode, ...]) -> bool:
         if isinstance(path[at - 1], SCOPE_TYPES):
             return False
         at -= 1
+    if at < 2:
+        return False
     loop, block, statement = path[at - 2], path[at - 1], path[at]
-    if at < 2 or not isinstance(loop, _LOOPS) or not isinstance(block, cst.IndentedBlock):
+    if not isinstance(loop, _LOOPS) or not isinstance(block, cst.IndentedBlock):
         return False
     if isinstance(loop, cst.For) and not (_counts(loop) and (
             _leaves_loop(attempt.body) or (attempt.orelse is not None and _leaves_loop(attempt.orelse.body))
@@ -98,7 +100,7 @@ def _walks_items(loop: cst.For | cst.While, attempt: cst.Try | cst.TryStar) -> b
                     _dotted(node.func) == "len" or _last(node.func) in _STEPPING)):
                 return True
             stack.extend(node.children)
-        return False
+        return _consumes(loop, attempt)
     names = {n.value for n in _names(loop.target)}
     handlers = {id(h) for h in attempt.handlers}
     stack = [loop.body]
@@ -108,6 +110,29 @@ def _walks_items(loop: cst.For | cst.While, attempt: cst.Try | cst.TryStar) -> b
             continue
         if isinstance(node, cst.Subscript) and any(
                 n.value in names for element in node.slice for n in _names(element)):
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def _consumes(loop: cst.While, attempt: cst.Try | cst.TryStar) -> bool:
+    """A name the `while`'s condition reads is assigned in the loop's body (but in the `try`'s
+    handlers) from itself, or has an item taken from it: `while value: ... token, value =
+    get_token(value)`, `while tb is not None: ... tb = tb.tb_next`, `while parts: parts.pop()`."""
+    tested = {n.value for n in _names(loop.test)} - {"None", "True", "False"}
+    if not tested:
+        return False
+    handlers = {id(h) for h in attempt.handlers}
+    stack: list[cst.CSTNode] = [loop.body]
+    while stack:
+        node = stack.pop()
+        if id(node) in handlers or isinstance(node, SCOPE_TYPES):
+            continue
+        if isinstance(node, cst.Assign) and any(n.value in tested for t in node.targets for n in _names(t.target)) \
+                and _read(node.value) & tested:
+            return True
+        if isinstance(node, cst.Call) and _last(node.func) in _STEPPING and isinstance(node.func, cst.Attribute) \
+                and isinstance(node.func.value, cst.Name) and node.func.value.value in tested:
             return True
         stack.extend(node.children)
     return False
@@ -148,6 +173,21 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
         if isinstance(current, cst.Name):
             found.append(current)
         elif not isinstance(current, (cst.Attribute, *SCOPE_TYPES)):
+            stack.extend(current.children)
+    return found
+
+
+def _read(node: cst.CSTNode) -> set[str]:
+    """The names a value reads, the bases of its attributes included (`tb` of `tb.tb_next`)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            found.add(current.value)
+        elif isinstance(current, cst.Attribute):
+            stack.append(current.value)
+        elif not isinstance(current, SCOPE_TYPES):
             stack.extend(current.children)
     return found
 
