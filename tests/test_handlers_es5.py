@@ -176,6 +176,68 @@ def test_a_unit_without_a_state_machine_has_the_same_handlers(tmp_path: Path) ->
     assert not _compiled(tmp_path, SOURCE)
 
 
+#: Babel's older runtime with the caught value in a hoisted local (`err = _context["catch"](0)`), as
+#: @okta/okta-auth-js 8.0.1's `umd/default.js` ships it minified (`case 6:throw e.prev=6,ho(v=e.catch(1))...`),
+#: and a `catch {}` whose read is discarded (`case 3:throw e.prev=3,e.catch(2),new Error(m)`)
+OLDER_RUNTIME_LOCALS = """function load(read, report) { return _load.apply(this, arguments); }
+function _load() {
+  _load = _asyncToGenerator(regeneratorRuntime.mark(function _callee(read, report) {
+    var err;
+    return regeneratorRuntime.wrap(function _callee$(_context) {
+      while (1) switch (_context.prev = _context.next) {
+        case 0:
+          _context.prev = 0;
+          _context.next = 3;
+          return read();
+        case 3:
+          return _context.abrupt("return", _context.sent);
+        case 6:
+          _context.prev = 6;
+          err = _context["catch"](0);
+          report(err);
+          throw err;
+        case 10:
+        case "end":
+          return _context.stop();
+      }
+    }, _callee, null, [[0, 6]]);
+  }));
+  return _load.apply(this, arguments);
+}
+function start(open) { return _start.apply(this, arguments); }
+function _start() {
+  _start = _asyncToGenerator(regeneratorRuntime.mark(function _callee2(open) {
+    return regeneratorRuntime.wrap(function _callee2$(_context2) {
+      while (1) switch (_context2.prev = _context2.next) {
+        case 0:
+          _context2.prev = 0;
+          _context2.next = 3;
+          return open();
+        case 3:
+          return _context2.abrupt("return", _context2.sent);
+        case 5:
+          throw _context2.prev = 5, _context2["catch"](0), new Error("not supported");
+        case 8:
+        case "end":
+          return _context2.stop();
+      }
+    }, _callee2, null, [[0, 5]]);
+  }));
+  return _start.apply(this, arguments);
+}
+"""
+
+
+def test_the_older_runtime_with_the_caught_value_in_a_local_is_read(tmp_path: Path) -> None:
+    bundle = tmp_path / "older.js"
+    bundle.write_text(OLDER_RUNTIME_LOCALS, encoding="utf-8")
+    scan(bundle, tmp_path / "out", "--jobs", 1)
+    compiled = _compiled(tmp_path / "out", bundle)
+    assert [h["param"] for h in compiled] == ["err", None]
+    assert [_read(h)[1:] for h in compiled] == [[(None, (("rethrow", None), ("callback", None)))],
+                                                [(None, (("wrap", "lost"),))]]
+
+
 @pytest.mark.network
 def test_the_older_regenerator_runtime_is_read_on_axios(tmp_path: Path) -> None:
     from support import npm_cache
