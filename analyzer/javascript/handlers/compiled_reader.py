@@ -337,7 +337,7 @@ class _Reader(Edits):
             left = parent.child_by_field_name("left")
             if left is None:
                 raise Unread
-            if self.kind == _OLD and left.type != "identifier":  # `t.t0 = t.catch(0)`; a local, as `_t = t.catch(0)`, below
+            if self.kind == _OLD and left.type != "identifier":  # `t.t0 = t.catch(0)`; a local (`_t =`) below
                 prop = left.child_by_field_name("property") if left.type == "member_expression" else None
                 if prop is None or not _CATCH_TEMPORARY.fullmatch(prop.text or b"") \
                         or not self.is_member(left, prop.text or b""):
