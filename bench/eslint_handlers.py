@@ -43,7 +43,8 @@ pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
 A catch handler at a `case` keyword is a compiled catch (an ES5 state machine's: TypeScript's
 `__generator`, Babel's regenerator), whose original, being the compiled code itself, holds no catch
 clause for ESLint to read: they are counted apart (`compiled`), with the originals' compiled catch
-cases that none of them is on (`compiled, not read`: a region erratlas leaves out), and the two
+cases that none of them is on (`compiled, not read`: a region erratlas leaves out; each case named
+file:line, and :column where a line holds more than one, as a minified original does), and the two
 bundles' readings of each are compared as the clauses' are.
 
 Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those its
