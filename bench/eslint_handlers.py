@@ -43,7 +43,8 @@ pinned toolchain of fixtures/package-lock.json (`npm ci` in fixtures/ first):
 A catch handler at a `case` keyword is a compiled catch (an ES5 state machine's: TypeScript's
 `__generator`, Babel's regenerator), whose original, being the compiled code itself, holds no catch
 clause for ESLint to read: they are counted apart (`compiled`), with the originals' compiled catch
-cases that none of them is on (`compiled, not read`: a region erratlas leaves out), and the two
+cases that none of them is on (`compiled, not read`: a region erratlas leaves out; each case named
+file:line, and :column where a line holds more than one, as a minified original does), and the two
 bundles' readings of each are compared as the clauses' are.
 
 Prints a table per package x bundler: ESLint's findings (in the bundle), erratlas's, those its
@@ -64,6 +65,7 @@ chains into `?:`, `||` and sequences), as ESLint's three rules might never show.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -485,8 +487,9 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
         if data.startswith(b"case", handler["offset"]) and relative is not None and origin is not None:
             # a compiled catch (its id is the catch case's `case`): the original is ES5 output, a state
             # machine and no clause, which ESLint's rules do not read; the two bundles' readings are compared
-            result.compiled[f"{relative}:{origin['line']}"] = reading
-            result.readings[f"{relative}:{origin['line']} (compiled)"] = reading
+            where = _compiled_case(originals, relative, origin["line"], origin["column"])
+            result.compiled[where] = reading
+            result.readings[f"{where} (compiled)"] = reading
             continue
         if clause is None:
             if relative is not None and origin is not None:  # in the sources, on no catch clause
@@ -501,12 +504,12 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
         result.erratlas.update((rule, clause.where) for rule in found)
         result.withdrawn.update((rule, clause.where) for rule in withdrawn)
     bundled = _bundled_files(bundle_path, root)
-    read = {(where.rsplit(":", 1)[0], int(where.rsplit(":", 1)[1])) for where in result.compiled}
     for relative in sorted(bundled):
         found = originals.of(relative)
-        for line in _compiled_catches(found[0]) if found is not None else ():
-            if not any((relative, at) in read for at in range(line, line + 3)):
-                result.compiled_left.append(f"{relative}:{line}")
+        cases = _compiled_catches(found[0]) if found is not None else []
+        for case in cases:
+            if _case_name(relative, case, cases) not in result.compiled:
+                result.compiled_left.append(_case_name(relative, case, cases))
     offsets = {h["offset"] for h in handlers if h["form"] == "catch"}
     tree = Parser(_JS).parse(data)
     result.missed = sorted(n.start_byte for n in QueryCursor(_CATCHES).captures(tree.root_node).get("catch", [])
@@ -538,13 +541,35 @@ def compare(label: str, root: Path, bundle_path: Path, fmt: str, work: Path,
 #: Babel's regenerator (`case 9: _context.prev = 9; _context.t0 = _context["catch"](1);`, and since 7.27
 #: `case 2: _context.p = 2; _t = _context.v;`)
 _TRY_ENTRY = re.compile(rb"\.trys\.push\(\[\s*\d+\s*,\s*(\d+)")
-_REGENERATOR_CATCH = re.compile(rb"case (\d+):\s*(\w+)\.(?:prev = \1;\s*\w+\.t\d+ = \2(?:\[\"catch\"\]|\.catch)\(\d+\)"
-                                rb"|p = \1;\s*\w+ = \2\.v\b)")
+#: (`t.t0 = t.catch(1)`, or a local, `_t = _context["catch"](1)`; minified, `case 6:throw e.prev=6,f(v=e.catch(1))`,
+#: `case 2:if(n.p=2,"ENOENT"!==(a=n.v).code)`)
+_REGENERATOR_CATCH = re.compile(rb"case (\d+):\s*(?:(?:if\s*\(|throw\s+|return\s+)\s*)?([\w$]+)\."
+                                rb"(?:prev\s*=\s*\1\s*[;,][^;{}]{0,80}?\2(?:\[\"catch\"\]|\.catch)\(\d+\)"
+                                rb"|p\s*=\s*\1\s*[;,][^;{}]{0,80}?\2\.v\b)")
 
 
-def _compiled_catches(data: bytes) -> list[int]:
-    """The 1-based lines of an original file's compiled catch cases: TypeScript's (the first `case N:`
-    after a try entry whose catch label is N) and Babel's regenerator's."""
+def _compiled_case(originals: Originals, relative: str, line: int, column: int) -> str:
+    """The original compiled catch case a handler's origin falls on: the last one at or before it, within
+    3 lines (the maps place the `case` keyword on it or on the statement after); its line, else where it is."""
+    found = originals.of(relative)
+    cases = _compiled_catches(found[0]) if found is not None else []
+    before = [c for c in cases if c[0] <= line < c[0] + 3 and (c[0] < line or c[1] <= column or _alone(c, cases))]
+    return _case_name(relative, before[-1], cases) if before else f"{relative}:{line}"
+
+
+def _alone(case: tuple[int, int], cases: list[tuple[int, int]]) -> bool:
+    return sum(1 for c in cases if c[0] == case[0]) == 1
+
+
+def _case_name(relative: str, case: tuple[int, int], cases: list[tuple[int, int]]) -> str:
+    """`file:line`, and `:column` on a line of more than one case (a minified original)."""
+    return f"{relative}:{case[0]}" if _alone(case, cases) else f"{relative}:{case[0]}:{case[1]}"
+
+
+@functools.cache
+def _compiled_catches(data: bytes) -> list[tuple[int, int]]:
+    """The 1-based lines and columns of an original file's compiled catch cases: TypeScript's (the first
+    `case N:` after a try entry whose catch label is N) and Babel's regenerator's."""
     lines = []
     root = Parser(_JS).parse(data).root_node if _TRY_ENTRY.search(data) else None
     for entry in _TRY_ENTRY.finditer(data) if root is not None else ():
@@ -555,8 +580,9 @@ def _compiled_catches(data: bytes) -> list[int]:
         case = next((c for c in body.named_children if c.type == "switch_case"
                      and (c.child_by_field_name("value") or c).text == entry.group(1)), None) if body else None
         if case is not None:
-            lines.append(case.start_point.row + 1)
-    lines += [data.count(b"\n", 0, m.start()) + 1 for m in _REGENERATOR_CATCH.finditer(data)]
+            lines.append((case.start_point.row + 1, case.start_point.column + 1))
+    lines += [(data.count(b"\n", 0, m.start()) + 1, m.start() - data.rfind(b"\n", 0, m.start()))
+              for m in _REGENERATOR_CATCH.finditer(data)]
     return sorted(set(lines))
 
 

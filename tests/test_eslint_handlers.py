@@ -6,6 +6,7 @@ terser bundles, and the two agree site by site, with every difference explained
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -187,9 +188,30 @@ def test_compiled_catches_are_counted_apart_and_those_left_out_listed(tmp_path: 
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     compared = json.loads(out.read_text(encoding="utf-8"))["app.min.js"]
-    assert len(compared["compiled"]) == 20 and compared["unplaced"] == []
+    assert len(compared["compiled"]) == 21 and compared["unplaced"] == []
     text = (tmp_path / "src" / "handlers.js").read_text(encoding="utf-8").splitlines()
     functions = [next(line for line in reversed(text[:int(where.rsplit(":", 1)[1])]) if line.startswith("export "))
                  for where in compared["compiledLeft"]]
     assert [f.split("(")[0].split()[-1] for f in functions] == ["awaitedPassedOn", "temporaries", "retries",
                                                                          "innerLeftOut"]
+
+
+def test_compiled_catches_of_a_minified_original_are_told_apart_by_column(tmp_path: Path) -> None:
+    """An original that ships minified (Babel's runtime, one line: `case 2:throw n.p=2,t=n.v,...`, as
+    @okta/okta-auth-js's `umd/default.js`) holds its compiled catch cases on one line: each is named by
+    its line and column, counted once, and those no handler is on are listed."""
+    (tmp_path / "src").mkdir()
+    shutil.copy(FIXTURES / "es5-async" / "babel.terser.min.js", tmp_path / "src" / "handlers.js")
+    bundle = tmp_path / "built" / "app.min.js"
+    subprocess.run([str(FIXTURES / "node_modules" / ".bin" / "esbuild"), str(tmp_path / "src" / "handlers.js"),
+                    "--bundle", "--minify", "--sourcemap", "--format=esm", "--log-level=error", f"--outfile={bundle}"],
+                   check=True, timeout=60)
+    out = tmp_path / "compared.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "eslint_handlers.py"), "--tree",
+                             str(tmp_path / "src"), "--bundle", str(bundle), "--json", str(out)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    compared = json.loads(out.read_text(encoding="utf-8"))["app.min.js"]
+    assert len(compared["compiled"]) == 20 and compared["unplaced"] == []
+    assert len(compared["compiledLeft"]) == 5
+    assert all(re.fullmatch(r"handlers\.js:1:\d+", w) for w in [*compared["compiled"], *compared["compiledLeft"]])

@@ -13,7 +13,8 @@ element of an array, assigned to state is a `store`; the executor of `new (P ||
 given the caught value's message keeps part of it; a `?:` returned as a sequence's last member
 returns either arm; the executor's `reject` given a status code or a text rejects without the
 caught value; a new Node stream, `new stream.PassThrough()`, is no new error; the cause assigned to an error a
-call made, then thrown, is no store (docs/reference.md,
+call made, then thrown, is no store; the caught value kept in a collection by `unshift`, `add` or a
+Map's `set` is a `store`, as by `push` (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -97,6 +98,10 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     # made, no store; an object a call gave, not thrown, keeps it in state (`state.failure = e`)
     ("keepsTheCauseOnAnErrorACallMade", ["wrap/kept"]),
     ("storesInAnObjectACallGave", ["store"]),
+    # kept in a collection: `unshift`, a Set's `add`, a Map's `set` (its value), as `push`
+    ("storesItUnshifted", ["store"]),
+    ("storesItInASet", ["store"]),
+    ("storesItInAMap", ["store"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

@@ -58,7 +58,7 @@ def oracle(tmp_path_factory: pytest.TempPathFactory) -> list[list[tuple[Any, ...
 
 
 def test_the_oracle_reads_every_catch_clause_of_the_source(oracle: list[list[tuple[Any, ...]]]) -> None:
-    assert len(oracle) == 24
+    assert len(oracle) == 25
     kinds = {kind for handler in oracle for _, dispositions in handler[1:] for kind, _ in dispositions}
     assert sum(handler[0][1] for handler in oracle) == 2  # "empty read" and "inner empty"
     assert kinds == {"rethrow", "log", "wrap", "return-value", "callback", "swallow", "store", "return-error", "retry"}
@@ -127,8 +127,8 @@ def test_a_compiled_catch_is_at_its_case_keyword_and_spans_its_region(tmp_path: 
     text = bundle.read_bytes()
     first = _compiled(tmp_path, bundle)[0]
     region = text[first["offset"]:first["endOffset"]]
-    assert region.startswith(b"case 2:throw ") and region.endswith(b'.v,console.error("read failed",e),e;')
-    assert first["param"] == "e" and first["id"] == f"h:babel.terser.min.js@{first['offset']}"
+    assert region.startswith(b"case 2:throw ") and region.endswith(b'.v,console.error("read failed",t),t;')
+    assert first["param"] == "t" and first["id"] == f"h:babel.terser.min.js@{first['offset']}"
 
 
 def test_the_caught_value_is_named_as_each_runtime_writes_it(tmp_path: Path) -> None:
@@ -174,6 +174,68 @@ def test_a_machine_of_more_try_statements_than_the_bound_is_not_read(entries: in
 def test_a_unit_without_a_state_machine_has_the_same_handlers(tmp_path: Path) -> None:
     scan(SOURCE, tmp_path, "--jobs", 1)
     assert not _compiled(tmp_path, SOURCE)
+
+
+#: Babel's older runtime with the caught value in a hoisted local (`err = _context["catch"](0)`), as
+#: @okta/okta-auth-js 8.0.1's `umd/default.js` ships it minified (`case 6:throw e.prev=6,ho(v=e.catch(1))...`),
+#: and a `catch {}` whose read is discarded (`case 3:throw e.prev=3,e.catch(2),new Error(m)`)
+OLDER_RUNTIME_LOCALS = """function load(read, report) { return _load.apply(this, arguments); }
+function _load() {
+  _load = _asyncToGenerator(regeneratorRuntime.mark(function _callee(read, report) {
+    var err;
+    return regeneratorRuntime.wrap(function _callee$(_context) {
+      while (1) switch (_context.prev = _context.next) {
+        case 0:
+          _context.prev = 0;
+          _context.next = 3;
+          return read();
+        case 3:
+          return _context.abrupt("return", _context.sent);
+        case 6:
+          _context.prev = 6;
+          err = _context["catch"](0);
+          report(err);
+          throw err;
+        case 10:
+        case "end":
+          return _context.stop();
+      }
+    }, _callee, null, [[0, 6]]);
+  }));
+  return _load.apply(this, arguments);
+}
+function start(open) { return _start.apply(this, arguments); }
+function _start() {
+  _start = _asyncToGenerator(regeneratorRuntime.mark(function _callee2(open) {
+    return regeneratorRuntime.wrap(function _callee2$(_context2) {
+      while (1) switch (_context2.prev = _context2.next) {
+        case 0:
+          _context2.prev = 0;
+          _context2.next = 3;
+          return open();
+        case 3:
+          return _context2.abrupt("return", _context2.sent);
+        case 5:
+          throw _context2.prev = 5, _context2["catch"](0), new Error("not supported");
+        case 8:
+        case "end":
+          return _context2.stop();
+      }
+    }, _callee2, null, [[0, 5]]);
+  }));
+  return _start.apply(this, arguments);
+}
+"""
+
+
+def test_the_older_runtime_with_the_caught_value_in_a_local_is_read(tmp_path: Path) -> None:
+    bundle = tmp_path / "older.js"
+    bundle.write_text(OLDER_RUNTIME_LOCALS, encoding="utf-8")
+    scan(bundle, tmp_path / "out", "--jobs", 1)
+    compiled = _compiled(tmp_path / "out", bundle)
+    assert [h["param"] for h in compiled] == ["err", None]
+    assert [_read(h)[1:] for h in compiled] == [[(None, (("rethrow", None), ("callback", None)))],
+                                                [(None, (("wrap", "lost"),))]]
 
 
 @pytest.mark.network

@@ -39,6 +39,7 @@ def region_locals(machine: Machine, start: int, end: int, param: str | None) -> 
     text = outer.text or b""
     base = outer.start_byte
     out = []
+    bound: dict[tuple[int, bytes], bool] = {}
     for name in assigned:
         at = declared.get(name)
         if at is None:
@@ -46,9 +47,66 @@ def region_locals(machine: Machine, start: int, end: int, param: str | None) -> 
         # a property (`ctx.n`) is not an occurrence; a spread (`...n`) is
         occurrences = [m.start() + base for m in re.finditer(rb"(?:(?<=\.\.\.)|(?<![\w$.]))" + re.escape(name)
                                                               + rb"(?![\w$])", text)]
-        if all(o == at or start <= o < end for o in occurrences):
+        if all(o == at or start <= o < end or _rebound(outer, o, name, bound) for o in occurrences):
             out.append(name)
     return out
+
+
+def _rebound(outer: Node, offset: int, name: bytes, bound: dict[tuple[int, bytes], bool]) -> bool:
+    """Whether the occurrence of `name` at `offset` is another binding's: inside a function nested
+    in `outer` that declares the name again (terser reuses the hoisted names in nested functions,
+    `var r, i; ... new Promise(function (t, r) { var i = ... })`)."""
+    node = outer.descendant_for_byte_range(offset, offset + len(name))
+    while node is not None and node != outer:
+        if node.type in FUNCTION_TYPES:
+            key = (node.id, name)
+            if key not in bound:
+                bound[key] = name in _declared(node)
+            if bound[key]:
+                return True
+        node = node.parent
+    return False
+
+
+def _declared(function: Node) -> set[bytes]:
+    """The plain names a function declares: its own name, its parameters (a name, with a default
+    or rest), its `var`s at any depth outside nested functions, and its body's top-level `let`,
+    `const`, function and class declarations. A name bound otherwise (a pattern) is not read."""
+    names: set[bytes] = set()
+    own = function.child_by_field_name("name")
+    if own is not None and function.type in ("function_expression", "generator_function"):
+        names.add(own.text or b"")
+    parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    for parameter in (parameters.named_children if parameters is not None and parameters.type == "formal_parameters"
+                      else [parameters] if parameters is not None else []):
+        if parameter.type in ("assignment_pattern", "rest_pattern"):
+            parameter = parameter.child_by_field_name("left") or (parameter.named_children or [parameter])[0]
+        if parameter.type == "identifier":
+            names.add(parameter.text or b"")
+    body = function.child_by_field_name("body")
+    if body is None or body.type != "statement_block":
+        return names
+    for statement in body.named_children:
+        if statement.type in ("lexical_declaration", "function_declaration", "class_declaration",
+                              "generator_function_declaration"):
+            names.update(_names_of(statement))
+    stack = list(body.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in FUNCTION_TYPES:
+            continue
+        if node.type == "variable_declaration":
+            names.update(_names_of(node))
+        stack.extend(node.named_children)
+    return names
+
+
+def _names_of(declaration: Node) -> list[bytes]:
+    own = declaration.child_by_field_name("name")
+    if own is not None:
+        return [own.text or b""]
+    return [name.text or b"" for d in declaration.named_children if d.type == "variable_declarator"
+            and (name := d.child_by_field_name("name")) is not None and name.type == "identifier"]
 
 
 def _hoisting(function: Node) -> tuple[Node | None, dict[bytes, int]]:

@@ -337,7 +337,7 @@ class _Reader(Edits):
             left = parent.child_by_field_name("left")
             if left is None:
                 raise Unread
-            if self.kind == _OLD:
+            if self.kind == _OLD and left.type != "identifier":  # `t.t0 = t.catch(0)`; a local (`_t =`) below
                 prop = left.child_by_field_name("property") if left.type == "member_expression" else None
                 if prop is None or not _CATCH_TEMPORARY.fullmatch(prop.text or b"") \
                         or not self.is_member(left, prop.text or b""):
@@ -352,16 +352,16 @@ class _Reader(Edits):
             name = (left.text or b"").decode()
             self._as_value(parent, left.text or b"")
             return name, name
-        if self.kind == _OLD:
-            raise Unread
         outer = binding
         while outer.parent is not None and outer.parent.type == "parenthesized_expression":
             outer = outer.parent
         above = outer.parent
         if above is not None and (above.type == "expression_statement" or (
                 above.type == "sequence_expression" and sequence_members(above)[-1].id != outer.id)):
-            self._blank(binding)
+            self._blank(binding)  # `catch {}`: `t.prev = 3, t.catch(1)`
             return None, None
+        if self.kind == _OLD:
+            raise Unread
         # the caught value used where it is read, unnamed (`return [2, e.sent()]`): named in place
         self.explain(binding)
         unnamed = re.sub(rb"[^\w$]", b"$", binding.text or b"")

@@ -161,10 +161,18 @@ def _function_of(switch: Node, kind: str) -> Node | None:
         if above is None or above.type not in ("for_statement", "while_statement"):
             return None
         above = above.parent
-    if above is None or above.type != "statement_block" or above.named_child_count != 1:
+    if above is None or above.type != "statement_block" \
+            or any(s != switch and s != switch.parent and not _bare_var(s) for s in above.named_children):
         return None
     function = above.parent
     return function if function is not None and function.type == "function_expression" else None
+
+
+def _bare_var(statement: Node) -> bool:
+    """A `var` without values, which runs nothing: terser's temporaries of a function it inlines
+    into a case, declared after the machine's `switch` (`switch (t.label) {...} var v`)."""
+    return statement.type == "variable_declaration" and all(
+        d.type == "variable_declarator" and d.child_by_field_name("value") is None for d in statement.named_children)
 
 
 def _parameter(function: Node) -> bytes | None:

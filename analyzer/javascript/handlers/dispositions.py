@@ -23,6 +23,7 @@ from analyzer.javascript.handlers.shapes import (
     is_object_assign,
     is_promise_reject_call,
     keeps_as_field,
+    kept_argument,
     last_named,
     named,
     nodes_inside,
@@ -371,7 +372,7 @@ class HandlerBody(Body):
                 return [_disposition("log", None, (), short(callee))]
             if is_promise_reject_call(callee.text or b""):
                 return self._rejected(first, short(callee))
-            if method is not None and method.text == b"push" and first is not None and self._stored(first):
+            if (kept := kept_argument(method, arguments)) is not None and self._stored(kept):
                 return [_STORE]
         elif self._is_reject(callee):  # rejecting with anything but the caught value is a `wrap`
             return self._rejected(first, text(callee))

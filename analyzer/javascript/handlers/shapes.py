@@ -38,6 +38,17 @@ def makes_no_error(constructor: Node | None) -> bool:
     return name is not None and name.text in NOT_ERRORS
 
 
+#: methods that keep an argument in the collection they are called on, by its place: `list.push(e)`,
+#: `list.unshift(e)`, `set.add(e)`, `map.set(key, e)` (the error callsites' `stored` fate, flow.py's)
+_KEEPING = {b"push": 0, b"unshift": 0, b"add": 0, b"set": 1}
+
+
+def kept_argument(method: Node | None, arguments: list[Node]) -> Node | None:
+    """The argument a collection's method keeps (`push`, `unshift`, `add`; `set`'s value), else None."""
+    at = _KEEPING.get(method.text or b"") if method is not None else None
+    return without_parentheses(arguments[at]) if at is not None and at < len(arguments) else None
+
+
 def is_object_assign(call: Node) -> bool:
     callee = call.child_by_field_name("function") if call.type == "call_expression" else None
     return callee is not None and callee.type == "member_expression" and callee.text == b"Object.assign"
