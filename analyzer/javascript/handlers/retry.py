@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from tree_sitter import Node
@@ -98,7 +99,8 @@ def loop_exits(parts: Sequence[Node]) -> tuple[list[Node], list[Node]]:
     one may name a statement of the body: left out)."""
     breaks: list[Node] = []
     continues: list[Node] = []
-    stack = [(part, False) for part in parts]
+    words = _words_in(parts, (b"break", b"continue"))
+    stack = [(part, False) for part in parts if _holds(words, part)]
     while stack:
         node, in_switch = stack.pop()
         kind = node.type
@@ -107,8 +109,35 @@ def loop_exits(parts: Sequence[Node]) -> tuple[list[Node], list[Node]]:
                 (breaks if kind == "break_statement" else continues).append(node)
         elif kind not in BOUNDARIES and kind not in _LOOPS:
             inner = in_switch or kind == "switch_statement"
-            stack.extend((child, inner) for child in node.named_children)
+            stack.extend((child, inner) for child in node.named_children if _holds(words, child))
     return breaks, continues
+
+
+def _words_in(nodes: Sequence[Node], words: tuple[bytes, ...]) -> list[int] | None:
+    """The offsets where one of `words` occurs in the bytes of `nodes`, sorted: a statement
+    (`return`, `break`, `continue`) holds its keyword, so a node that holds none of them holds no
+    such statement and its walk is left out. None (every node walked) where a parse error may
+    have made a keyword MISSING."""
+    if any(node.has_error for node in nodes):
+        return None
+    out: list[int] = []
+    for node in nodes:
+        raw, base = node.text or b"", node.start_byte
+        for word in words:
+            at = raw.find(word)
+            while at >= 0:
+                out.append(base + at)
+                at = raw.find(word, at + 1)
+    out.sort()
+    return out
+
+
+def _holds(offsets: list[int] | None, node: Node) -> bool:
+    """Whether one of the sorted `offsets` lies in the node's bytes (None: any node may)."""
+    if offsets is None:
+        return True
+    at = bisect.bisect_left(offsets, node.start_byte)
+    return at < len(offsets) and offsets[at] < node.end_byte
 
 
 def _left_after(attempt: Node, body: Node) -> bool:
@@ -127,7 +156,8 @@ def _left_after(attempt: Node, body: Node) -> bool:
 def _leaves_loop(block: Node) -> bool:
     """Whether a `return`, or a `break` not inside a nested loop or switch, is in the block
     (nested functions left out)."""
-    stack = [(block, False)]
+    words = _words_in([block], (b"return", b"break"))
+    stack = [(block, False)] if words is None or words else []
     while stack:
         node, nested = stack.pop()
         kind = node.type
@@ -136,7 +166,7 @@ def _leaves_loop(block: Node) -> bool:
         if kind in BOUNDARIES and kind != "catch_clause":
             continue
         inner = nested or kind in _BREAK_TARGETS
-        stack.extend((child, inner) for child in node.named_children)
+        stack.extend((child, inner) for child in node.named_children if _holds(words, child))
     return False
 
 
