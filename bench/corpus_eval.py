@@ -33,6 +33,8 @@ how many agree with the 2.1.88 truth.
     python bench/corpus_eval.py [--work DIR] [--runs 1] [--only 2.1.88,mermaid] [--settings names,auto,before]
     python bench/corpus_eval.py --only pdfmake,maplibre,tfjs,socket.io,exceljs,pyright --settings names
     python bench/corpus_eval.py --only mathjs,peerjs,jspdf,pdf-lib,grapesjs,solana --settings names,auto
+    python bench/corpus_eval.py --only redoc,uppy,element-plus,quill,hls.js,ethers,pdfjs,ckeditor,plyr,web3,redoc-rc30 \
+        --settings names,auto,half
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -58,7 +60,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support import npm_cache
 from support.maps import Truth
 
-from analyzer.sourcemap import package_of
+from analyzer.sourcemap import normalize_source, package_of
 
 ERRATLAS = str(Path(sys.executable).parent / "erratlas")
 TARGETS = {
@@ -76,9 +78,25 @@ TARGETS = {
     "pdf-lib": ("pdf-lib", "1.17.1"),  # dist/pdf-lib.min.js, rollup + terser over tsc's ES5
     "grapesjs": ("grapesjs", "0.23.6"),  # dist/grapes.min.js, webpack 5 production over TypeScript
     "solana": ("@solana/web3.js", "1.98.4"),  # lib/index.iife.min.js, rollup + terser keeping names
+    "redoc": ("redoc", "2.5.4"),  # bundles/redoc.standalone.js, webpack 5 production
+    "uppy": ("uppy", "6.0.1"),  # dist/uppy.min.js, esbuild (its @uppy/* siblings are its own code here)
+    "element-plus": ("element-plus", "2.14.9"),  # dist/index.full.min.js, rolldown
+    "quill": ("quill", "1.3.7"),  # dist/quill.min.js, webpack 2/3 over Babel ES5
+    "hls.js": ("hls.js", "1.7.4"),  # dist/hls.min.js, rollup + Babel ES5 + terser
+    "ethers": ("ethers", "6.17.0"),  # dist/ethers.umd.js, rollup, not minified
+    "pdfjs": ("pdfjs-dist", "2.16.105"),  # build/pdf.js, webpack 5 over Babel, not minified
+    "ckeditor": ("@ckeditor/ckeditor5-build-classic", "44.3.0"),  # build/ckeditor.js, webpack 5, sibling sources
+    "plyr": ("plyr", "3.8.4"),  # dist/plyr.polyfilled.min.js, rollup + Babel ES5 + terser
+    "web3": ("web3", "4.16.0"),  # dist/web3.min.js, webpack 5, sibling sources
+    "redoc-rc30": ("redoc", "2.0.0-rc.30"),  # bundles/redoc.standalone.js, webpack 4 with Node polyfills
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
-SIBLINGS = ("socket.io",)
+SIBLINGS = ("socket.io", "ckeditor", "web3")
+#: bundles whose map writes its sources relative to webpack's context, the package's root (not the map's folder)
+CONTEXT_ROOT = ("ckeditor", "web3")
+#: the npm scope of a bundle's monorepo siblings that its package.json does not declare (`../ckeditor5-core/`)
+SIBLING_SCOPE = {"ckeditor": "@ckeditor"}
+
 SETTINGS = ("lockfile", "auto", "before", "names", "half")
 #: the seed of the `half` setting's choice of names
 HALF_SEED = 1
@@ -204,13 +222,20 @@ def prepare(label: str, package: str, version: str, work: Path) -> tuple[Path, P
         erratlas("scan", bare_dir / main.name, "--out", scan_dir, "--signatures")
     summary = json.loads((scan_dir / "error-diagnostic-owner-summary.json").read_text())
     assert all(m["status"] == "none" for m in summary["modules"]["sourceMaps"]), "the map was not withheld"
-    return truth_dir, scan_dir, Truth(main, map_path, siblings=label in SIBLINGS), main
+    truth = Truth(main, map_path, siblings=label in SIBLINGS)
+    if label in CONTEXT_ROOT:
+        truth.map_dir = PurePosixPath(".")
+    if label in SIBLING_SCOPE:
+        sources = [normalize_source(str(s or "")) for s in json.loads(map_path.read_bytes())["sources"]]
+        folders = {s.split("/")[1] for s in sources if s.startswith("../") and not package_of(s)}
+        truth.by_dir |= {f: f"{SIBLING_SCOPE[label]}/{f}" for f in folders if f not in truth.by_dir}
+    return truth_dir, scan_dir, truth, main
 
 
 def evaluate(label: str, package: str, version: str, work: Path, settings: list[str], runs: int) -> list[Row]:
     truth_dir, scan_dir, truth_reader, main = prepare(label, package, version, work)
     sources = json.loads(main.with_name(main.name + ".map").read_bytes())["sources"]
-    names = truth_reader.names([str(s or "") for s in sources])
+    names = truth_reader.names([normalize_source(str(s or "")) for s in sources])
     truth = {str(r["id"]): (truth_reader.package(str(r["origin"]["source"])) if r["origin"] else None)  # type: ignore[index]
              for r in records(truth_dir)}
     package_root = next(p for p in main.parents if (p / "package.json").is_file())
@@ -225,6 +250,9 @@ def evaluate(label: str, package: str, version: str, work: Path, settings: list[
             specs: list[object] = [lockfile]
         elif setting == "half":
             specs = sorted(random.Random(HALF_SEED).sample(sorted(names), len(names) // 2))
+            if not specs:
+                print(f"   {setting}: half of {len(names)} package names is none: n/a")
+                continue
         else:
             specs = list(names)
         extra: list[object] = {"auto": ["--for", main], "half": ["--for", main],

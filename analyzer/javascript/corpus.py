@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from tree_sitter import Node, Tree
 from analyzer.errors import InputError
 from analyzer.javascript.constants import literal_constants
 from analyzer.javascript.lowered import LOWERINGS, Lowered
-from analyzer.javascript.modules import find_modules
+from analyzer.javascript.modules import ModuleSpan, find_modules
 from analyzer.javascript.regenerator import Regenerator
 from analyzer.javascript.signatures import FunctionSignature, UnitTokens, distinctive_signatures
 from analyzer.javascript.syntax import parse
@@ -49,12 +49,16 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
         number = len(files)
         files.append(path)
         tree = parse(data)
-        if len(find_modules(tree, data).modules) >= 2:
+        modules = find_modules(tree, data).modules
+        if len(modules) >= 2:
             bundles.add(number)
         found = list(_file_functions(number, tree, data, cache, lowerings))
-        places, from_siblings = _inner_packages(path, data, maps.get(path), [offset for offset, _ in found], described)
+        places, from_siblings = _inner_packages(path, data, maps.get(path), [start for start, _, _ in found], described)
         sibling_places |= from_siblings
-        rows.extend((row, place) for (_, row), place in zip(found, places))
+        prelude = _prelude(modules)
+        rows.extend((row, f"{path}{PLACED}{BROWSERIFY_PRELUDE}"
+                     if place is None and row.name != "<module>" and prelude(start, end) else place)
+                    for (start, end, row), place in zip(found, places))
     # a part placed in a declared dependency is that dependency's code copied (a roll-up of it)
     sibling_places |= {place for _, place in rows if place is not None
                        and package_of(place.split(PLACED, 1)[1]) in described.dependencies}
@@ -162,6 +166,18 @@ def _twin_parts(rows: list[tuple[IndexedFunction, str | None]], parts: set[str])
     return {at: source for at, source in out.items() if len(packages[at]) == 1}
 
 
+#: the place of a browserify build's prelude: browserify's code, nobody's (`_prelude`)
+BROWSERIFY_PRELUDE = "<browserify prelude>"
+
+
+def _prelude(modules: list[ModuleSpan]) -> Callable[[int, int], bool]:
+    """Whether a function (start, end) of a file with a browserify module table lies outside every
+    module: the prelude (the `require` browserify writes before the table, `Cannot find module`),
+    which every browserify build carries, a single-module standalone build (`base64js.min.js`) too."""
+    spans = [(m.start, m.end) for m in modules if m.kind == "browserify"]
+    return lambda start, end: bool(spans) and all(end <= a or b <= start for a, b in spans)
+
+
 def _nobody(place: str) -> bool:
     """A place whose source names no package: code the package's bundle took from outside it."""
     return package_of(place.split(PLACED, 1)[1]) is None
@@ -200,10 +216,10 @@ def _inner_packages(path: str, data: bytes, raw_map: bytes | None, offsets: list
 
 
 def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int],
-                    lowerings: tuple[str, ...]) -> Iterator[tuple[int, IndexedFunction]]:
-    """(start offset, row): each distinctive function once (the module first: `distinctive_signatures`), and again
-    with the file's literal constants folded where that changes its signature
-    (analyzer/javascript/constants.py)."""
+                    lowerings: tuple[str, ...]) -> Iterator[tuple[int, int, IndexedFunction]]:
+    """(start offset, end offset, row): each distinctive function once (the module first:
+    `distinctive_signatures`), and again with the file's literal constants folded where that changes
+    its signature (analyzer/javascript/constants.py)."""
     tokens = UnitTokens(tree, data, cache)
     constants = literal_constants(tree, data, tokens.holes)
     folded = UnitTokens(tree, data, cache, constants) if constants else None
@@ -215,8 +231,8 @@ def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int],
         seen = {span.key}
         if signature is not None:
             seen.add(signature.key)
-            yield span.start, IndexedFunction(number, name, signature.line, signature.key, signature.tokens,
-                                              signature.weight)
+            yield span.start, span.end, IndexedFunction(number, name, signature.line, signature.key,
+                                                        signature.tokens, signature.weight)
         variants: list[FunctionSignature | None] = []
         if folded is not None:
             variants.append(folded.signature(span.start, span.end, span.line, span.kind))
@@ -227,8 +243,8 @@ def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int],
         for variant in variants:
             if variant is not None and variant.key not in seen and variant.distinctive:
                 seen.add(variant.key)
-                yield span.start, IndexedFunction(number, name, variant.line, variant.key, variant.tokens,
-                                                  variant.weight)
+                yield span.start, span.end, IndexedFunction(number, name, variant.line, variant.key,
+                                                            variant.tokens, variant.weight)
 
 
 def function_name(node: Node) -> str:

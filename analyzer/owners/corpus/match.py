@@ -245,17 +245,28 @@ def corpus_suggestions(
                 out |= alone_in[other]
         return out
 
+    # a module inside another (a package's prebuilt bundle taken whole) may be that package's copy
+    nested = {module_id for module_id, row in modules.items() if row.parent is not None}
+
+    def prebuilt_elsewhere(row: BundledModule, package: str) -> bool:
+        """A nested module some of whose functions another package's bundle files hold."""
+        return row.id in nested and any(h.weak and not h.late and h.package != package
+                                        for f in _within(row, trees[row.unit]) for h in index.hits(f.key))
+
     identified = {
         module_id: found
         for module_id, row in modules.items()
         if containing(row) and row.unit in trees
         and (found := _identify(row, trees[row.unit], index, doubt, islands, twins)) is not None
+        and not prebuilt_elsewhere(row, found.packages[0])
     }
     decided = []
     for record in records:
         decision = _function_decision(record, trees.get(record.unit), index)
         if decision is not None:
             decision = islands.checked(decision)
+            if record.module is not None and record.module.id in nested:
+                decision = _prebuilt(decision)
             home = modules.get(record.module.id) if record.module is not None else None
             if len(decision.packages) == 1 and home is not None and containing(home) \
                     and home.unit in trees:
@@ -280,6 +291,17 @@ def corpus_suggestions(
         return named_in[module_id]
 
     return named_copies(decided, chosen, neighbours(records), lambda r, d: islands.placed(d, module_names(r)))
+
+
+def _prebuilt(decision: Decision) -> Decision:
+    """A decision in a module nested in another: a package's prebuilt bundle taken whole (redoc
+    2.0.0-rc.30's webpack module holding openapi-sampler's browserify build of json-pointer), so
+    a package whose bundle files hold the function may be the one whose copy this is: a candidate."""
+    builds = {h.package for h in decision.hits if h.weak and not h.late} - set(decision.packages)
+    if len(decision.packages) != 1 or not builds:
+        return decision
+    detail = f"{decision.detail} (in a bundle nested in a module: bundle files of {', '.join(sorted(builds))} hold it)"
+    return replace(decision, packages=tuple(sorted({*decision.packages, *builds})), detail=detail)
 
 
 def _within(row: BundledModule, tree: FunctionTree) -> list[BundleFunction]:
