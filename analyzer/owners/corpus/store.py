@@ -139,8 +139,7 @@ class Corpus:
             if not isinstance(document, dict) or not isinstance(document.get("functions"), list):
                 raise InputError(path, "not a corpus index")
             if document.get("format") != INDEX_FORMAT:
-                raise InputError(path, f"index of another erratlas (format {document.get('format')}; run `corpus add` "
-                                       f"{name}@{version} again)")
+                raise InputError(path, self._stale(document.get("format")))
             return document
         except FileNotFoundError:
             raise InputError(
@@ -149,6 +148,20 @@ class Corpus:
             ) from None
         except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(path, f"not a corpus index ({exc})") from None
+
+    def _stale(self, found: object) -> str:
+        """What to say of an index of another format: how many of the corpus's are, and one command that
+        indexes again those whose tarball the corpus holds (the others came from a directory or a map)."""
+        versions = [(n, v) for n in sorted(self.packages) for v in self.packages[n].versions]
+        stale = [(n, v) for n, v in versions if not self.index_current(n, v)]
+        again = [f"{n}@{v}" for n, v in stale if self.cached_release(n, v) is not None]
+        said = f"index of another erratlas (format {found}, not {INDEX_FORMAT}): {len(stale)} of the corpus's " \
+               f"{len(versions)} indexes are"
+        if again:
+            said += f"; index them again: erratlas corpus add --corpus {self.root} {' '.join(again)}"
+        if len(again) < len(stale):
+            said += f"; add again the directories or maps the other {len(stale) - len(again)} came from"
+        return said
 
     def index_current(self, name: str, version: str) -> bool:
         try:
