@@ -51,7 +51,9 @@ def test_the_prelude_of_a_standalone_build_is_indexed_as_nobodys_code() -> None:
     assert {n for f, n in names if f.endswith(BROWSERIFY_PRELUDE)} >= {"load", "need"}
 
 
-def test_a_bundled_prelude_is_never_the_package_that_ships_a_standalone_build(tmp_path: Path) -> None:
+def scanned_with_the_encoders_corpus(tmp_path: Path) -> None:
+    """BUNDLE alone in `bare/`, scanned into `out/` with `--signatures`, and a corpus in `corpus/`
+    of the encoder package installed in `app/` (its source and its standalone build)."""
     installed = tmp_path / "app" / "node_modules" / PACKAGE
     (installed / "dist").mkdir(parents=True)
     (installed / "package.json").write_text(json.dumps({"name": PACKAGE, "version": "1.0.0", "main": "index.js"}))
@@ -62,10 +64,19 @@ def test_a_bundled_prelude_is_never_the_package_that_ships_a_standalone_build(tm
     scan(tmp_path / "bare" / "bundle.js", tmp_path / "out", "--signatures")
     added = run("corpus", "add", tmp_path / "app", "--corpus", tmp_path / "corpus")
     assert added.returncode == 0, added.stderr
+
+
+def suggested_texts(tmp_path: Path) -> dict[str, str]:
+    """`suggest --corpus` of `out/` against `corpus/` into `s.jsonl`; each error callsite's text by id."""
     suggested = run("suggest", tmp_path / "out", "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
     assert suggested.returncode == 0, suggested.stderr
-    texts = {str(r["id"]): str(r["message"].get("text") or r["message"].get("template") or "")  # type: ignore[attr-defined]
-             for r in records(tmp_path / "out", "error")}
+    return {str(r["id"]): str(r["message"].get("text") or r["message"].get("template") or "")  # type: ignore[attr-defined]
+            for r in records(tmp_path / "out", "error")}
+
+
+def test_a_bundled_prelude_is_never_the_package_that_ships_a_standalone_build(tmp_path: Path) -> None:
+    scanned_with_the_encoders_corpus(tmp_path)
+    texts = suggested_texts(tmp_path)
     assert any("Cannot find module" in text for text in texts.values()), texts
     named = {texts[s["exampleIds"][0]]: s["package"]
              for s in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines()) if s["id"].startswith("c:")}
@@ -112,10 +123,7 @@ def test_code_in_a_prebuilt_bundle_taken_whole_names_the_package_whose_build_hol
     scan(tmp_path / "bare" / "app.js", tmp_path / "out", "--signatures")
     added = run("corpus", "add", tmp_path / "app", "--corpus", tmp_path / "corpus")
     assert added.returncode == 0, added.stderr
-    suggested = run("suggest", tmp_path / "out", "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
-    assert suggested.returncode == 0, suggested.stderr
-    texts = {str(r["id"]): str(r["message"].get("text") or r["message"].get("template") or "")  # type: ignore[attr-defined]
-             for r in records(tmp_path / "out", "error")}
+    texts = suggested_texts(tmp_path)
     rows = {texts[s["exampleIds"][0]]: s for s in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines())
             if s["id"].startswith("c:")}
     pointer = rows["Invalid pointer: ${}"]

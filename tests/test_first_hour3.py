@@ -320,17 +320,9 @@ def test_allow_refuses_two_scopes_of_one_entry(demo_scanned_once: Path, tmp_path
 def test_a_corpus_indexed_by_another_erratlas_says_how_many_and_how_to_index_them_again(tmp_path: Path) -> None:
     """An index of another format is refused once, in one line that counts the corpus's stale
     indexes and says how to make them again (an upgraded erratlas meets every one of them)."""
-    from test_corpus_prelude import BUILD, BUNDLE, ENCODE, PACKAGE
+    from test_corpus_prelude import PACKAGE, scanned_with_the_encoders_corpus
 
-    installed = tmp_path / "app" / "node_modules" / PACKAGE
-    (installed / "dist").mkdir(parents=True)
-    (installed / "package.json").write_text(json.dumps({"name": PACKAGE, "version": "1.0.0", "main": "index.js"}))
-    (installed / "index.js").write_text(f"module.exports={ENCODE};\n")
-    (installed / "dist" / "encode.min.js").write_text(BUILD)
-    (tmp_path / "bare").mkdir()
-    (tmp_path / "bare" / "bundle.js").write_text(BUNDLE)
-    assert run("scan", tmp_path / "bare" / "bundle.js", "--out", tmp_path / "out", "--signatures").returncode == 0
-    assert run("corpus", "add", tmp_path / "app", "--corpus", tmp_path / "corpus").returncode == 0
+    scanned_with_the_encoders_corpus(tmp_path)
     index = tmp_path / "corpus" / "index" / PACKAGE / "1.0.0.json"
     document = json.loads(index.read_text())
     index.write_text(json.dumps({**document, "format": 1}))
