@@ -453,7 +453,9 @@ class HandlerBody(Body):
     def _keeps(self, value: Node) -> bool:
         return bool(self._is_caught(value) or (value.type == "object" and self._object_keeps(value))
                     or self._array_keeps(value)
-                    or (value.type == "new_expression" and self._made(value) and self._cause(value) == "kept"))
+                    or (value.type == "new_expression" and self._made(value) and self._cause(value) == "kept")
+                    or (value.type == "identifier" and self.key(value) in self.walked.made  # `n = new X(m, {cause: e})`
+                        and self._wrap(value).cause == "kept"))
 
 
 def _reached(statements: list[Node]) -> list[Node]:
