@@ -14,7 +14,8 @@ given the caught value's message keeps part of it; a `?:` returned as a sequence
 returns either arm; the executor's `reject` given a status code or a text rejects without the
 caught value; a new Node stream, `new stream.PassThrough()`, is no new error; the cause assigned to an error a
 call made, then thrown, is no store; the caught value kept in a collection by `unshift`, `add` or a
-Map's `set` is a `store`, as by `push` (docs/reference.md,
+Map's `set` is a `store`, as by `push`, and so is a local that is the caught value on one path and a
+new error keeping it on another, or a local bound to such a new error (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -102,6 +103,11 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("storesItUnshifted", ["store"]),
     ("storesItInASet", ["store"]),
     ("storesItInAMap", ["store"]),
+    # a local that is the caught value or a new error keeping it, pushed or assigned to state (liquidjs')
+    ("storesALocalThatIsEither", ["rethrow", "wrap/kept", "store"]),
+    ("storesALocalAssignedOnEachPath", ["store"]),
+    # a local bound to a new error that keeps it, pushed by an optional call (swagger-client's)
+    ("storesANewErrorThroughALocal", ["store", "swallow"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

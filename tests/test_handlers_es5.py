@@ -3,7 +3,8 @@ catch clauses"): Babel's regenerator (preset-env for IE 11) and TypeScript's `__
 ES5), as written and minified by terser and esbuild (fixtures/es5-async/, built by
 fixtures/tools/es5-async-build.mjs). The oracle is the source itself, scanned as written: each build
 has a handler for each of its catch clauses, with the same branches and dispositions; the older
-regenerator runtime is read on axios 1.7.9's shipped bundle."""
+regenerator runtime is read on axios 1.7.9's shipped bundle; the calls in compiled catches count for
+the error sink."""
 
 from __future__ import annotations
 
@@ -236,6 +237,43 @@ def test_the_older_runtime_with_the_caught_value_in_a_local_is_read(tmp_path: Pa
     assert [h["param"] for h in compiled] == ["err", None]
     assert [_read(h)[1:] for h in compiled] == [[(None, (("rethrow", None), ("callback", None)))],
                                                 [(None, (("wrap", "lost"),))]]
+
+
+#: TypeScript's `__generator` of three async functions whose catch gives the caught value to one
+#: function (@firebase/firestore 2.4.1's `ignoreIfPrimaryLeaseLoss(e_1)`, 3 of its 6 such calls)
+_REPORTED = """function {name}(read) {{
+    return __awaiter(this, void 0, void 0, function () {{
+        var e_1;
+        return __generator(this, function (_a) {{
+            switch (_a.label) {{
+                case 0:
+                    _a.trys.push([0, 2, , 3]);
+                    return [4 /*yield*/, read()];
+                case 1: return [2 /*return*/, _a.sent()];
+                case 2:
+                    e_1 = _a.sent();
+                    reportError(e_1);
+                    return [3 /*break*/, 3];
+                case 3: return [2 /*return*/];
+            }}
+        }});
+    }});
+}}
+"""
+
+
+def test_a_compiled_catchs_calls_count_for_the_error_sink(tmp_path: Path) -> None:
+    """A compiled catch's clause is parsed alone, at the region's offsets: the names it calls are
+    resolved in the unit's tree (by search, as a name too common to search is by climb), so that
+    `reportError(e_1)` in three compiled catches makes `reportError` the sink, whole and in slices."""
+    bundle = tmp_path / "reported.js"
+    bundle.write_text('function reportError(error) {\n    console.log("failed", error);\n}\n'
+                      + "".join(_REPORTED.format(name=name) for name in ("load", "save", "remove")), encoding="utf-8")
+    out = scanned_whole_and_in_slices(bundle, tmp_path, 3)
+    compiled = _compiled(out, bundle)
+    assert [_read(h)[1:] for h in compiled] == [[(None, (("report", None),))]] * 3
+    summary = json.loads((out / "error-diagnostic-owner-summary.json").read_text(encoding="utf-8"))
+    assert [(s["name"], s["calls"]) for s in summary["handlers"]["sinks"]] == [("reportError", 3)]
 
 
 @pytest.mark.network

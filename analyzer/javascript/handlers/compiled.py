@@ -54,6 +54,20 @@ def span_of(handler: Found) -> tuple[int, int]:
     return handler.node.start_byte, handler.node.end_byte
 
 
+def sink_calls_on(handler: Found, calls: list[tuple[Node, bool]], root: Node) -> list[tuple[Node, bool]]:
+    """A handler's sink candidates (`HandlerBody.sink_candidates`), a compiled catch's as the same
+    names of `root`'s tree: its clause is parsed alone at the region's offsets, and a name is
+    resolved where its scopes are, by search (node ids) as by climb. A name the region's edits
+    rewrote stays the clause's (left unresolved)."""
+    if not isinstance(handler, CompiledCatch):
+        return calls
+    out = []
+    for node, itself in calls:
+        own = root.descendant_for_byte_range(node.start_byte, node.end_byte)
+        out.append((own if own is not None and own.type == node.type and own.text == node.text else node, itself))
+    return out
+
+
 def written_param(handler: Found, param: str | None) -> str | None:
     """The record's `param`: a compiled catch's caught value as written (`t.t0`)."""
     return handler.written if isinstance(handler, CompiledCatch) else param

@@ -18,6 +18,7 @@ from analyzer.javascript.handlers.retry import in_retry_loop, loop_exits
 from analyzer.javascript.handlers.shapes import (
     each_value,
     either,
+    field_owner,
     first_named,
     handler_parameter,
     is_object_assign,
@@ -320,7 +321,7 @@ class HandlerBody(Body):
             if node.type != "assignment_expression":
                 continue
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            target = _owner(left) if left is not None else None
+            target = field_owner(left) if left is not None else None
             if target is None or right is None or target.type != "identifier" or self.key(target) != name:
                 continue
             right = without_parentheses(right)
@@ -403,7 +404,7 @@ class HandlerBody(Body):
         if left is None or right is None:
             return None
         stored = self._stored(without_parentheses(right))
-        owner = _owner(left)
+        owner = field_owner(left)
         if stored is None or (left.type == "identifier" and (self.key(left) in self.walked.aliases
                                                             or self.bindings.key(left) in self.walked.owned)):
             return None  # a name of the handler's own (`let s; s = e`), not state outliving it
@@ -422,12 +423,12 @@ class HandlerBody(Body):
         stack: list[tuple[Node, list[Node | None] | None]] = [(value, None)]
         while stack:
             node, parts = stack.pop()
-            if parts is None:  # first met: kept itself, or read after what it may give
-                keeps = self._keeps(node)
+            if parts is None:  # first met: kept itself (or a local's each value), or read after what it may give
+                keeps = True if self._keeps(node) else self._held_kept(node) if node.type == "identifier" else None
                 fields = ("consequence", "alternative") if node.type == "ternary_expression" else \
                     ("left", "right") if either(node) else ()
-                if keeps or not fields:
-                    found[node.id] = True if keeps else None
+                if keeps is not None or not fields:
+                    found[node.id] = keeps
                     continue
                 parts = [without_parentheses(p) if (p := node.child_by_field_name(f)) is not None else None
                          for f in fields]
@@ -441,10 +442,20 @@ class HandlerBody(Body):
                     False if results[1] is not None else None
         return found[value.id]
 
+    def _held_kept(self, name: Node) -> bool | None:
+        """A local that is the caught value on one path and another value on another, as `_stored` reads
+        it: each value it may hold here kept (True: `const f = c ? e : new X(e); list.push(f)`, liquidjs'),
+        some (False), none (None)."""
+        kept = each_value(name, lambda one: [one is not None and self._keeps(one)], _given, held=lambda one: None if (
+            values := self.held_values(one, self._parts)) is None else [(True,) if v is None else v for v in values])
+        return True if all(kept) else False if any(kept) else None
+
     def _keeps(self, value: Node) -> bool:
         return bool(self._is_caught(value) or (value.type == "object" and self._object_keeps(value))
                     or self._array_keeps(value)
-                    or (value.type == "new_expression" and self._made(value) and self._cause(value) == "kept"))
+                    or (value.type == "new_expression" and self._made(value) and self._cause(value) == "kept")
+                    or (value.type == "identifier" and self.key(value) in self.walked.made  # `n = new X(m, {cause: e})`
+                        and self._wrap(value).cause == "kept"))
 
 
 def _reached(statements: list[Node]) -> list[Node]:
@@ -454,19 +465,6 @@ def _reached(statements: list[Node]) -> list[Node]:
         if statement.type in _LEAVING:
             return statements[:at + 1]
     return statements
-
-
-def _owner(left: Node) -> Node | None:
-    """The object whose field, at any depth, an assignment's left side is: `n` of `n.cause`,
-    `n.errors[k]` (mongoose's `validationError.errors[err.path] = err`) and `n["x"]`; `None` for a
-    name."""
-    owner = None
-    while left.type in ("member_expression", "subscript_expression"):
-        inner = left.child_by_field_name("object")
-        if inner is None:
-            return None
-        owner = left = without_parentheses(inner)
-    return owner
 
 
 def _given(value: Node) -> Node:

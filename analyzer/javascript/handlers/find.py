@@ -17,7 +17,7 @@ from tree_sitter import Node
 from analyzer.facts import BranchFacts, HandlerFacts, SinkEvidence
 from analyzer.identity import IdentityInput
 from analyzer.javascript.handlers.body import Found, param_name
-from analyzer.javascript.handlers.compiled import compiled_catches, span_of, written_param
+from analyzer.javascript.handlers.compiled import compiled_catches, sink_calls_on, span_of, written_param
 from analyzer.javascript.handlers.dispositions import HandlerBody
 from analyzer.javascript.handlers.places import places
 from analyzer.javascript.handlers.shapes import functions_beyond
@@ -119,7 +119,7 @@ def tree_handlers(unit: str, part: UnitTree, sites: Sequence[tuple[Node, str]]) 
                 blocks.append(block)
         param = param_name(handler)
         body = HandlerBody(handler, known, param)
-        called = body.sink_candidates()
+        called = sink_calls_on(handler, body.sink_candidates(), part.root)
         rethrow = body.lone_rethrow()
         (start, end), param = span_of(handler), written_param(handler, param)
         if called:

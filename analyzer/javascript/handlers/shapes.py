@@ -410,3 +410,15 @@ def ends(statements: list[Node], leaving: frozenset[str] = _LEAVES) -> bool:
         pending += [[block]] + ([[body]] if body is not None else [])
     return True
 
+
+def field_owner(left: Node) -> Node | None:
+    """The object whose field, at any depth, an assignment's left side is: `n` of `n.cause`,
+    `n.errors[k]` (mongoose's `validationError.errors[err.path] = err`) and `n["x"]`; `None` for a
+    name."""
+    owner = None
+    while left.type in ("member_expression", "subscript_expression"):
+        inner = left.child_by_field_name("object")
+        if inner is None:
+            return None
+        owner = left = without_parentheses(inner)
+    return owner

@@ -15,7 +15,7 @@ from tree_sitter import Node, Parser
 from analyzer.facts import BranchFacts, HandlerFacts
 from analyzer.javascript import slices
 from analyzer.javascript.handlers.body import param_name
-from analyzer.javascript.handlers.compiled import span_of, written_param
+from analyzer.javascript.handlers.compiled import sink_calls_on, span_of, written_param
 from analyzer.javascript.handlers.dispositions import HandlerBody, SinkCalls
 from analyzer.javascript.handlers.find import (
     Handler,
@@ -132,7 +132,7 @@ def slice_handlers(
         waits = []
         for known in choices:
             body.known = known
-            called = body.sink_candidates()
+            called = sink_calls_on(handler, body.sink_candidates(), part.root)
             if called:
                 places = []
                 for callee, itself in called:
