@@ -89,6 +89,14 @@ TARGETS = {
     "plyr": ("plyr", "3.8.4"),  # dist/plyr.polyfilled.min.js, rollup + Babel ES5 + terser
     "web3": ("web3", "4.16.0"),  # dist/web3.min.js, webpack 5, sibling sources
     "redoc-rc30": ("redoc", "2.0.0-rc.30"),  # bundles/redoc.standalone.js, webpack 4 with Node polyfills
+    "ol": ("ol", "10.11.0"),  # dist/ol.js, rollup + terser
+    "pixi": ("pixi.js", "8.22.0"),  # dist/pixi.min.js, esbuild, minified
+    "auth0": ("@auth0/auth0-spa-js", "2.28.3"),  # dist/auth0-spa-js.production.js, rollup + terser
+    "algosdk": ("algosdk", "3.8.0"),  # dist/browser/algosdk.min.js, webpack 5 production
+    "tronweb": ("tronweb", "6.5.1"),  # dist/TronWeb.js, webpack 5 production over Babel
+    "xrpl": ("xrpl", "5.3.0"),  # build/xrpl-latest-min.js, webpack 5 production
+    "tsls": ("typescript-language-server", "5.3.0"),  # lib/cli.mjs, rollup, a node CLI, not minified
+    "miniflare": ("miniflare", "4.20260426.0"),  # dist/src/index.js, esbuild, a node library, not minified
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
 SIBLINGS = ("socket.io", "ckeditor", "web3")
