@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import posixpath
 import random
 import resource
 import shutil
@@ -99,11 +100,11 @@ TARGETS = {
     "miniflare": ("miniflare", "4.20260426.0"),  # dist/src/index.js, esbuild, a node library, not minified
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
-SIBLINGS = ("socket.io", "ckeditor", "web3")
+SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare")
 #: bundles whose map writes its sources relative to webpack's context, the package's root (not the map's folder)
 CONTEXT_ROOT = ("ckeditor", "web3")
 #: the npm scope of a bundle's monorepo siblings that its package.json does not declare (`../ckeditor5-core/`)
-SIBLING_SCOPE = {"ckeditor": "@ckeditor"}
+SIBLING_SCOPE = {"ckeditor": "@ckeditor", "miniflare": "@cloudflare"}
 
 SETTINGS = ("lockfile", "auto", "before", "names", "half")
 #: the seed of the `half` setting's choice of names
@@ -235,7 +236,8 @@ def prepare(label: str, package: str, version: str, work: Path) -> tuple[Path, P
         truth.map_dir = PurePosixPath(".")
     if label in SIBLING_SCOPE:
         sources = [normalize_source(str(s or "")) for s in json.loads(map_path.read_bytes())["sources"]]
-        folders = {s.split("/")[1] for s in sources if s.startswith("../") and not package_of(s)}
+        resolved = [posixpath.normpath(posixpath.join(str(truth.map_dir), s)) for s in sources if not package_of(s)]
+        folders = {r.lstrip("./").split("/")[0] for r in resolved if r.startswith("../") and r.count("/") > 1}
         truth.by_dir |= {f: f"{SIBLING_SCOPE[label]}/{f}" for f in folders if f not in truth.by_dir}
     return truth_dir, scan_dir, truth, main
 
