@@ -98,6 +98,8 @@ TARGETS = {
     "xrpl": ("xrpl", "5.3.0"),  # build/xrpl-latest-min.js, webpack 5 production
     "tsls": ("typescript-language-server", "5.3.0"),  # lib/cli.mjs, rollup, a node CLI, not minified
     "miniflare": ("miniflare", "4.20260426.0"),  # dist/src/index.js, esbuild, a node library, not minified
+    "markdown-it": ("markdown-it", "15.0.3"),  # dist/browser/markdown-it.umd.min.js, rolldown + oxc's minifier
+    "sockjs": ("sockjs-client", "1.6.1"),  # dist/sockjs.min.js, browserify + uglify, ES5
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
 SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare")
