@@ -100,6 +100,8 @@ TARGETS = {
     "miniflare": ("miniflare", "4.20260426.0"),  # dist/src/index.js, esbuild, a node library, not minified
     "markdown-it": ("markdown-it", "15.0.3"),  # dist/browser/markdown-it.umd.min.js, rolldown + oxc's minifier
     "sockjs": ("sockjs-client", "1.6.1"),  # dist/sockjs.min.js, browserify + uglify, ES5
+    "html-manager": ("@jupyter-widgets/html-manager", "1.0.15"),  # dist/embed.js, webpack 5 production, an app
+    "vega-embed": ("vega-embed", "7.3.0"),  # build/vega-embed.min.js, rollup + terser
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
 SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare")
