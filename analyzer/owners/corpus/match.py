@@ -85,11 +85,11 @@ class CorpusIndex:
                 self._rows.append(document["functions"])
         # a package's copy of a helper in another compiler version than the runtime's is helper code too
         helpers = compiler_runtime_names(corpus.index)
-        runtime = self.runtime = runtime | {row[3] for rows in self._rows for row in rows if row[1] in helpers}
+        runtime = self.runtime = runtime | {str(row[3]) for rows in self._rows for row in rows if row[1] in helpers}
         for number, rows in enumerate(self._rows):
             for position, row in enumerate(rows):
                 if row[3] not in runtime:
-                    self.by_key[row[3]].append((number, position))
+                    self.by_key[str(row[3])].append((number, position))
 
     def attend(self, keys: set[str]) -> None:
         """The roll-ups among the files holding the bundle's functions `keys` (rollups.py): a hit in
