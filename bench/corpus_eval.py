@@ -35,8 +35,9 @@ how many agree with the 2.1.88 truth.
     python bench/corpus_eval.py --only mathjs,peerjs,jspdf,pdf-lib,grapesjs,solana --settings names,auto
     python bench/corpus_eval.py --only redoc,uppy,element-plus,quill,hls.js,ethers,pdfjs,ckeditor,plyr,web3,redoc-rc30 \
         --settings names,auto,half
-    python bench/corpus_eval.py --only ol,pixi,auth0,algosdk,tronweb,xrpl,tsls,miniflare,markdown-it,sockjs,html-manager,\
-vega-embed --settings names,auto,half
+    python bench/corpus_eval.py --only ol,pixi,auth0,algosdk,tronweb,xrpl,tsls,miniflare,markdown-it,sockjs \
+        --settings names,auto,half
+    python bench/corpus_eval.py --only html-manager,vega-embed --settings names,auto,half
 """
 
 from __future__ import annotations
