@@ -101,7 +101,7 @@ TARGETS = {
     "xrpl": ("xrpl", "5.3.0"),  # build/xrpl-latest-min.js, webpack 5 production
     "tsls": ("typescript-language-server", "5.3.0"),  # lib/cli.mjs, rollup, a node CLI, not minified
     "miniflare": ("miniflare", "4.20260426.0"),  # dist/src/index.js, esbuild, a node library, not minified
-    "markdown-it": ("markdown-it", "15.0.3"),  # dist/browser/markdown-it.umd.min.js, rolldown + oxc's minifier
+    "markdown-it": ("markdown-it", "15.0.3"),  # dist/browser/markdown-it.umd.min.js, vite 8 (rolldown, oxc's minifier)
     "sockjs": ("sockjs-client", "1.6.1"),  # dist/sockjs.min.js, browserify + uglify, ES5
     "html-manager": ("@jupyter-widgets/html-manager", "1.0.15"),  # dist/embed.js, webpack 5, siblings by namespace
     "vega-embed": ("vega-embed", "7.3.0"),  # build/vega-embed.min.js, rollup + terser
