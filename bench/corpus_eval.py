@@ -35,6 +35,9 @@ how many agree with the 2.1.88 truth.
     python bench/corpus_eval.py --only mathjs,peerjs,jspdf,pdf-lib,grapesjs,solana --settings names,auto
     python bench/corpus_eval.py --only redoc,uppy,element-plus,quill,hls.js,ethers,pdfjs,ckeditor,plyr,web3,redoc-rc30 \
         --settings names,auto,half
+    python bench/corpus_eval.py --only ol,pixi,auth0,algosdk,tronweb,xrpl,tsls,miniflare,markdown-it,sockjs \
+        --settings names,auto,half
+    python bench/corpus_eval.py --only html-manager,vega-embed --settings names,auto,half
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import posixpath
 import random
 import resource
 import shutil
@@ -89,13 +93,52 @@ TARGETS = {
     "plyr": ("plyr", "3.8.4"),  # dist/plyr.polyfilled.min.js, rollup + Babel ES5 + terser
     "web3": ("web3", "4.16.0"),  # dist/web3.min.js, webpack 5, sibling sources
     "redoc-rc30": ("redoc", "2.0.0-rc.30"),  # bundles/redoc.standalone.js, webpack 4 with Node polyfills
+    "ol": ("ol", "10.11.0"),  # dist/ol.js, rollup + terser
+    "pixi": ("pixi.js", "8.22.0"),  # dist/pixi.min.js, esbuild, minified
+    "auth0": ("@auth0/auth0-spa-js", "2.28.3"),  # dist/auth0-spa-js.production.js, rollup + terser
+    "algosdk": ("algosdk", "3.8.0"),  # dist/browser/algosdk.min.js, webpack 5 production
+    "tronweb": ("tronweb", "6.5.1"),  # dist/TronWeb.js, webpack 5 production over Babel
+    "xrpl": ("xrpl", "5.3.0"),  # build/xrpl-latest-min.js, webpack 5 production
+    "tsls": ("typescript-language-server", "5.3.0"),  # lib/cli.mjs, rollup, a node CLI, not minified
+    "miniflare": ("miniflare", "4.20260426.0"),  # dist/src/index.js, esbuild, a node library, not minified
+    "markdown-it": ("markdown-it", "15.0.3"),  # dist/browser/markdown-it.umd.min.js, vite 8 (rolldown, oxc's minifier)
+    "sockjs": ("sockjs-client", "1.6.1"),  # dist/sockjs.min.js, browserify + uglify, ES5
+    "html-manager": ("@jupyter-widgets/html-manager", "1.0.15"),  # dist/embed.js, webpack 5, siblings by namespace
+    "vega-embed": ("vega-embed", "7.3.0"),  # build/vega-embed.min.js, rollup + terser
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
-SIBLINGS = ("socket.io", "ckeditor", "web3")
+SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare")
 #: bundles whose map writes its sources relative to webpack's context, the package's root (not the map's folder)
 CONTEXT_ROOT = ("ckeditor", "web3")
 #: the npm scope of a bundle's monorepo siblings that its package.json does not declare (`../ckeditor5-core/`)
-SIBLING_SCOPE = {"ckeditor": "@ckeditor"}
+SIBLING_SCOPE = {"ckeditor": "@ckeditor", "miniflare": "@cloudflare"}
+#: bundles whose map's webpack namespace is their scoped package name (`webpack://@jupyter-widgets/html-manager/
+#: ../base/lib/x.js`), of which a source as erratlas reads it keeps the last part: a source under that
+#: directory is the package's own, one under another directory a monorepo sibling's (`base/lib/x.js`)
+NAMESPACE_DIR = {"html-manager": "html-manager"}
+
+
+class BundleTruth(Truth):
+    """`Truth`, and a package installed under an npm alias (`"@jupyter-widgets/base7":
+    "npm:@jupyter-widgets/base@4.1.7"` in the bundle's package.json) is the package it names."""
+
+    def __init__(self, bundle: Path, map_path: Path, siblings: bool, namespace_dir: str | None) -> None:
+        super().__init__(bundle, map_path, siblings=siblings)
+        self.namespace_dir = namespace_dir
+        package_root = next((p for p in bundle.parents if (p / "package.json").is_file()), bundle.parent)
+        manifest = json.loads((package_root / "package.json").read_bytes())
+        declared = {**manifest.get("devDependencies", {}), **manifest.get("dependencies", {})}
+        self.aliases = {alias: spec[4:].rsplit("@", 1)[0] for alias, spec in declared.items()
+                        if isinstance(spec, str) and spec.startswith("npm:") and "@" in spec[5:]}
+
+    def package(self, source: str) -> str | None:
+        found = package_of(source)
+        if found is None and self.namespace_dir is not None:
+            head, slash, _ = source.partition("/")
+            found = self.by_dir.get(head, head) if slash and head not in (self.namespace_dir, "..") else None
+        elif found is None:
+            found = super().package(source)
+        return self.aliases.get(found, found) if found else None
 
 SETTINGS = ("lockfile", "auto", "before", "names", "half")
 #: the seed of the `half` setting's choice of names
@@ -222,12 +265,13 @@ def prepare(label: str, package: str, version: str, work: Path) -> tuple[Path, P
         erratlas("scan", bare_dir / main.name, "--out", scan_dir, "--signatures")
     summary = json.loads((scan_dir / "error-diagnostic-owner-summary.json").read_text())
     assert all(m["status"] == "none" for m in summary["modules"]["sourceMaps"]), "the map was not withheld"
-    truth = Truth(main, map_path, siblings=label in SIBLINGS)
+    truth = BundleTruth(main, map_path, label in SIBLINGS, NAMESPACE_DIR.get(label))
     if label in CONTEXT_ROOT:
         truth.map_dir = PurePosixPath(".")
     if label in SIBLING_SCOPE:
         sources = [normalize_source(str(s or "")) for s in json.loads(map_path.read_bytes())["sources"]]
-        folders = {s.split("/")[1] for s in sources if s.startswith("../") and not package_of(s)}
+        resolved = [posixpath.normpath(posixpath.join(str(truth.map_dir), s)) for s in sources if not package_of(s)]
+        folders = {r.lstrip("./").split("/")[0] for r in resolved if r.startswith("../") and r.count("/") > 1}
         truth.by_dir |= {f: f"{SIBLING_SCOPE[label]}/{f}" for f in folders if f not in truth.by_dir}
     return truth_dir, scan_dir, truth, main
 

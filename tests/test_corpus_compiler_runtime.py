@@ -9,10 +9,11 @@ for regenerator-runtime before this code was shipped as data (bench/corpus_eval.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
-from conftest import FIXTURES
+from conftest import FIXTURES, records, run, scan
 
 from analyzer.javascript.corpus import index_sources
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime, compiler_runtime_keys
@@ -48,3 +49,42 @@ def test_a_minified_copy_of_the_regenerator_runtime_matches_only_compiler_runtim
         functions = [f for f in index.functions if f.name != "<module>"]
         assert len(functions) >= 20, release
         assert all(f"{f.key:016x}" in runtime for f in functions), release
+
+
+#: Babel's `toPrimitive` helper as a later Babel inlines it (no `hint || "default"`, unlike the releases
+#: shipped as data), which axios 1.20.0's `dist/axios.js` holds
+HELPER = ("function _toPrimitive(t, r) { if (\"object\" != typeof t || !t) return t; var e = t[Symbol.toPrimitive];"
+          " if (void 0 !== e) { var i = e.call(t, r); if (\"object\" != typeof i) return i;"
+          " throw new TypeError(\"@@toPrimitive must return a primitive value.\"); }"
+          " return (\"string\" === r ? String : Number)(t); }\n")
+FETCH = ("function fetchJson(url, options) { if (typeof url !== \"string\") {"
+         " throw new TypeError(\"fetchJson: url must be a string, got \" + typeof url); }"
+         " var init = { method: \"GET\", headers: { accept: \"application/json\" }, credentials: options.credentials };"
+         " return fetch(url, init).then(function (response) { return response.json(); }); }\n")
+
+
+def test_a_packages_copy_of_a_compiler_helper_never_names_it(tmp_path: Path) -> None:
+    """tronweb 6.5.1 (webpack 5) holds Babel's `toPrimitive` from @babel/runtime, which axios's
+    `dist/axios.js` inlines in another Babel release's form than the runtime shipped as data: the
+    bundle's copy was claimed for axios. A package's function named like a compiler helper
+    (`_toPrimitive`) is a copy of that helper, whichever compiler release wrote it: it names nobody."""
+    installed = tmp_path / "app" / "node_modules" / "erratlas-fixture-fetcher"
+    (installed / "dist").mkdir(parents=True)
+    (installed / "package.json").write_text(json.dumps({"name": "erratlas-fixture-fetcher", "version": "1.0.0"}))
+    (installed / "dist" / "fetcher.js").write_text(f"{HELPER}{FETCH}module.exports = {{ fetchJson: fetchJson }};\n")
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / "bundle.js").write_text(
+        f"var helpers = (function () {{ {HELPER} return {{ toPrimitive: _toPrimitive }}; }})();\n"
+        f"var fetcher = (function () {{ {FETCH} return {{ fetchJson: fetchJson }}; }})();\n")
+    scan(tmp_path / "bare" / "bundle.js", tmp_path / "out", "--signatures")
+    added = run("corpus", "add", tmp_path / "app", "--corpus", tmp_path / "corpus")
+    assert added.returncode == 0, added.stderr
+    suggested = run("suggest", tmp_path / "out", "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
+    assert suggested.returncode == 0, suggested.stderr
+    texts = {str(r["id"]): str(r["message"].get("text") or r["message"].get("template") or "")  # type: ignore[attr-defined]
+             for r in records(tmp_path / "out", "error")}
+    named = {texts[s["exampleIds"][0]]: s["package"]
+             for s in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines()) if s["id"].startswith("c:")}
+    assert "@@toPrimitive must return a primitive value." in texts.values(), texts
+    assert named.get("@@toPrimitive must return a primitive value.") is None, named
+    assert named.get("fetchJson: url must be a string, got ${}") == "erratlas-fixture-fetcher", named

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import re
 from importlib.resources.abc import Traversable
 
 from analyzer.signatures import Indexer
@@ -24,3 +25,17 @@ def compiler_runtime_keys(index_sources: Indexer) -> frozenset[str]:
     (docs/corpus.md, "Compiler runtime code"): they name no package."""
     index = index_sources((f.name, f.read_bytes()) for f in compiler_runtime())
     return frozenset(f"{f.key:016x}" for f in index.functions if f.name != "<module>")
+
+
+#: a helper's name as compilers write it when they copy it into a file (`_toPrimitive`, `__awaiter`)
+_HELPER_NAME = re.compile(r"^_[A-Za-z0-9_$]+$")
+
+
+@functools.cache
+def compiler_runtime_names(index_sources: Indexer) -> frozenset[str]:
+    """The names compilers give the helpers they copy into a package's files (`_toPrimitive`,
+    `_defineProperty`, `__awaiter`): the runtime's distinctive functions' names that start with `_`.
+    A package's function of such a name is a copy of a helper, in whichever compiler version wrote
+    it (docs/corpus.md, "Compiler runtime code")."""
+    index = index_sources((f.name, f.read_bytes()) for f in compiler_runtime())
+    return frozenset(f.name for f in index.functions if _HELPER_NAME.match(f.name))

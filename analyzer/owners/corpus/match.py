@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from analyzer.facts import BundledModule
 from analyzer.model import WEBPACK_ES_MODULE, Callsite, Suggestion
-from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys
+from analyzer.owners.corpus.compiler_runtime import compiler_runtime_keys, compiler_runtime_names
 from analyzer.owners.corpus.decision import Decision, Hit
 from analyzer.owners.corpus.layout import DirectoryNames, FunctionTree
 from analyzer.owners.corpus.neighbours import Neighbours, copy_doubt
@@ -82,11 +82,14 @@ class CorpusIndex:
                             self._siblings[(number, i)] = frozenset({placed})
                     files.append((f, package, i in bundles, named))
                 self._files.append(files)
-                rows = document["functions"]
-                self._rows.append(rows)
-                for position, row in enumerate(rows):
-                    if row[3] not in runtime:
-                        self.by_key[row[3]].append((number, position))
+                self._rows.append(document["functions"])
+        # a package's copy of a helper in another compiler version than the runtime's is helper code too
+        helpers = compiler_runtime_names(corpus.index)
+        runtime = self.runtime = runtime | {str(row[3]) for rows in self._rows for row in rows if row[1] in helpers}
+        for number, rows in enumerate(self._rows):
+            for position, row in enumerate(rows):
+                if row[3] not in runtime:
+                    self.by_key[str(row[3])].append((number, position))
 
     def attend(self, keys: set[str]) -> None:
         """The roll-ups among the files holding the bundle's functions `keys` (rollups.py): a hit in
