@@ -33,7 +33,9 @@ _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _DIGIT = {char: value for value, char in enumerate(_BASE64)}
 _OPENING = re.compile(rb"(?://|/\*)[@#][ \t]*\Z")
 _URL = re.compile(rb"sourceMappingURL=[ \t]*([^\s'\"*]+)[ \t]*(?:\*/)?\s*\Z")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/]*/")
+#: a URL's scheme and authority; webpack's namespace is the package's name, scoped ones included
+#: (`webpack://@scope/name/./src/x.js`)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://(?:@[^/]+/(?!\.{1,2}/))?[^/]*/")
 _NODE_MODULES = re.compile(r"(?<![^/])node_modules/((?:@[^/]+/)?[^/@.][^/]*)/")
 #: entries of a map's `sources` (a real map names a few thousand files)
 MAX_SOURCES = 1_000_000

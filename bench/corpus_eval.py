@@ -107,24 +107,17 @@ TARGETS = {
     "vega-embed": ("vega-embed", "7.3.0"),  # build/vega-embed.min.js, rollup + terser
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
-SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare")
+SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare", "html-manager")
 #: bundles whose map writes its sources relative to webpack's context, the package's root (not the map's folder)
-CONTEXT_ROOT = ("ckeditor", "web3")
+CONTEXT_ROOT = ("ckeditor", "web3", "html-manager")
 #: the npm scope of a bundle's monorepo siblings that its package.json does not declare (`../ckeditor5-core/`)
 SIBLING_SCOPE = {"ckeditor": "@ckeditor", "miniflare": "@cloudflare"}
-#: bundles whose map's webpack namespace is their scoped package name (`webpack://@jupyter-widgets/html-manager/
-#: ../base/lib/x.js`), of which a source as erratlas reads it keeps the last part: a source under that
-#: directory is the package's own, one under another directory a monorepo sibling's (`base/lib/x.js`)
-NAMESPACE_DIR = {"html-manager": "html-manager"}
-
-
 class BundleTruth(Truth):
     """`Truth`, and a package installed under an npm alias (`"@jupyter-widgets/base7":
     "npm:@jupyter-widgets/base@4.1.7"` in the bundle's package.json) is the package it names."""
 
-    def __init__(self, bundle: Path, map_path: Path, siblings: bool, namespace_dir: str | None) -> None:
+    def __init__(self, bundle: Path, map_path: Path, siblings: bool) -> None:
         super().__init__(bundle, map_path, siblings=siblings)
-        self.namespace_dir = namespace_dir
         package_root = next((p for p in bundle.parents if (p / "package.json").is_file()), bundle.parent)
         manifest = json.loads((package_root / "package.json").read_bytes())
         declared = {**manifest.get("devDependencies", {}), **manifest.get("dependencies", {})}
@@ -132,12 +125,7 @@ class BundleTruth(Truth):
                         if isinstance(spec, str) and spec.startswith("npm:") and "@" in spec[5:]}
 
     def package(self, source: str) -> str | None:
-        found = package_of(source)
-        if found is None and self.namespace_dir is not None:
-            head, slash, _ = source.partition("/")
-            found = self.by_dir.get(head, head) if slash and head not in (self.namespace_dir, "..") else None
-        elif found is None:
-            found = super().package(source)
+        found = super().package(source)
         return self.aliases.get(found, found) if found else None
 
 SETTINGS = ("lockfile", "auto", "before", "names", "half")
@@ -265,7 +253,7 @@ def prepare(label: str, package: str, version: str, work: Path) -> tuple[Path, P
         erratlas("scan", bare_dir / main.name, "--out", scan_dir, "--signatures")
     summary = json.loads((scan_dir / "error-diagnostic-owner-summary.json").read_text())
     assert all(m["status"] == "none" for m in summary["modules"]["sourceMaps"]), "the map was not withheld"
-    truth = BundleTruth(main, map_path, label in SIBLINGS, NAMESPACE_DIR.get(label))
+    truth = BundleTruth(main, map_path, label in SIBLINGS)
     if label in CONTEXT_ROOT:
         truth.map_dir = PurePosixPath(".")
     if label in SIBLING_SCOPE:

@@ -281,3 +281,14 @@ def test_pixi_packages_are_never_the_product(tmp_path: Path) -> None:
     rows, _ = suggested(out)
     named = {r["package"] for r in rows if r["owner"] == "Dependency" and r["confidence"] == "likely"}
     assert "@pixi/core" in named and all(p.startswith("@pixi/") for p in named)
+
+
+def test_a_scoped_packages_webpack_namespace_names_its_root_and_its_siblings() -> None:
+    """`webpack://@scope/app/` is the scoped package's own namespace: its `./src` lies in the package
+    root, its `../codec` beside it, a dependency's folder by its unscoped name."""
+    own = PackageRoot("..", "@scope/app", "0" * 64, ("@scope/codec",))
+    written = ["webpack://@scope/app/./src/a.js", "webpack://@scope/app/../codec/lib/b.js"]
+    found = {p.source: (p.place, p.package, p.path) for p in place_sources(
+        ["src/a.js", "../codec/lib/b.js"], written, ROOT / "dist", ROOT / "dist", (ROOT, own), Tree({}))}
+    assert found["src/a.js"] == ("package", None, "src/a.js")
+    assert found["../codec/lib/b.js"][:2] == ("outside", "@scope/codec")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from support import sourcemap_4488b67 as eager
 
 from analyzer.model import Origin
-from analyzer.sourcemap import SourceMap, SourceMapError, _decode, normalize_source, package_of
+from analyzer.sourcemap import SourceMap, SourceMapError, _decode, normalize_source, package_of, url_parts
 
 #: every demo bundle, and where its map is found
 BUNDLES = {
@@ -190,3 +190,13 @@ def test_sources_are_normalized_but_never_made_absolute() -> None:
     assert normalize_source("./src/../src/x.js", "") == "src/x.js"
     assert normalize_source("x.js", "../lib/") == "../lib/x.js"
     assert posixpath.isabs(normalize_source("/abs/x.js"))  # an absolute source stays as the map wrote it
+
+
+def test_a_scoped_webpack_namespace_is_the_authority_of_its_sources() -> None:
+    """webpack's namespace is the package's name: a scoped one spans two segments, and a monorepo
+    sibling's source keeps its `../` (it lies outside the package)."""
+    assert normalize_source("webpack://@jupyter-widgets/html-manager/./lib/embed.js") == "lib/embed.js"
+    assert normalize_source("webpack://@jupyter-widgets/html-manager/../base/lib/x.js") == "../base/lib/x.js"
+    assert url_parts("webpack://@scope/name/./src/a.js") == ("webpack", "@scope/name", "./src/a.js")
+    assert normalize_source("webpack://@scope/./src/a.js") == "src/a.js"  # a namespace of one segment
+    assert normalize_source("https://example.com/@x/y.js") == "@x/y.js"  # another URL's path is kept
