@@ -25,7 +25,7 @@ CIPHERS, HASHES = "erratlas-fixture-ciphers", "erratlas-fixture-hashes"
 STREAMS = "erratlas-fixture-streams"
 #: codec 2.0.0, which rewrites every function, is its newest version
 TIMES = {f"{CODEC}@1.0.0": "2024-01-01T00:00:00.000Z", f"{BUFFERS}@1.0.0": "2024-01-02T00:00:00.000Z",
-         f"{CODEC}@2.0.0": "2024-06-01T00:00:00.000Z",
+         f"{CODEC}@2.0.0": "2024-06-01T00:00:00.000Z", f"{STREAMS}@0.9.0": "2023-12-01T00:00:00.000Z",
          **{f"{name}@1.0.0": "2024-01-03T00:00:00.000Z" for name in (BACKEND, KERNELS, SHIM, CIPHERS, HASHES, STREAMS)}}
 
 
@@ -107,6 +107,23 @@ def test_a_range_a_dependent_declares_brings_the_version_it_allows(newest, scann
     assert f"{CODEC}@1.0.0 added: the highest version declared by {BUFFERS}@1.0.0: ^1.0.0" in said
     assert of(truth, CODEC) <= {i for i, p in exact.items() if p == CODEC}
     assert all(truth.get(i) == p for i, p in exact.items())
+
+
+def test_a_version_a_range_brought_declares_nothing_on_a_later_add_either(registry: LocalRegistry,
+                                                                         tmp_path: Path) -> None:
+    """One round: codec 1.0.0, which buffers' range brings, asks for streams ^0.9.0, which the add
+    that brought it does not follow, nor the same add run again: the corpus is the same after both."""
+    add = ("corpus", "add", BUFFERS, CODEC, STREAMS, "--candidates", "1", "--corpus", tmp_path / "corpus", "-j", "1")
+    first = run(*add, env=npm_env(tmp_path, registry.url))
+    assert first.returncode == 0, first.stderr
+    assert f"{CODEC}@1.0.0 added: the highest version declared by {BUFFERS}@1.0.0: ^1.0.0" in first.stderr
+    manifest = (tmp_path / "corpus" / "corpus.json").read_bytes()
+    second = run(*add, env=npm_env(tmp_path, registry.url))
+    assert second.returncode == 0, second.stderr
+    assert "added: the highest version" not in second.stderr, second.stderr
+    assert (tmp_path / "corpus" / "corpus.json").read_bytes() == manifest
+    packages = {p["name"]: p["versions"] for p in json.loads(manifest)["packages"]}
+    assert packages[CODEC] == ["1.0.0", "2.0.0"] and packages[STREAMS] == ["1.0.0"]
 
 
 @pytest.mark.parametrize(("spec", "version", "allowed"), [

@@ -120,7 +120,11 @@ def _declared(corpus: Corpus, specs: list[str], before: str | None, choice: Cand
     plain = {s for s in specs if looks_like_name(s) and registry_spec(s).version is None}
     ranges: dict[str, dict[str, str]] = defaultdict(dict)  # name -> range -> the first version declaring it
     for name, entry in sorted(corpus.packages.items()):
+        # one round: a version a range brought declares none (nor on a later add: the same corpus either way)
+        brought = _by_ranges(entry.choices)
         for version in entry.versions:
+            if version in brought:
+                continue
             for wanted, spec in _dependencies(corpus, name, version):
                 if wanted in plain and wanted != name:
                     ranges[wanted].setdefault(spec, f"{name}@{version}")
@@ -141,7 +145,7 @@ def _declared(corpus: Corpus, specs: list[str], before: str | None, choice: Cand
                 best = max(fitting, key=semver_key)
                 if best not in have and (name, best) not in why:
                     requests.append(Request(name, best))
-                    why[(name, best)] = f"declared by {who}: {spec}"
+                    why[(name, best)] = f"{_DECLARED_BY}{who}: {spec}"
     if not requests:
         return []
     added = add_requests(corpus, requests, before, choice, jobs, warn)
@@ -150,6 +154,17 @@ def _declared(corpus: Corpus, specs: list[str], before: str | None, choice: Cand
         warn(f"erratlas: {name}@{version} added: the highest version {how}")
     corpus.save()
     return added
+
+
+#: the choice a version added for a declared range is recorded under (`_declared`)
+_DECLARED_BY = "declared by "
+
+
+def _by_ranges(choices: dict[str, list[str]]) -> set[str]:
+    """The versions only declared ranges brought: every choice that lists them is a range's."""
+    brought = {v for choice, versions in choices.items() if choice.startswith(_DECLARED_BY) for v in versions}
+    return brought - {v for choice, versions in choices.items() if not choice.startswith(_DECLARED_BY)
+                      for v in versions}
 
 
 def _dependencies(corpus: Corpus, name: str, version: str) -> list[tuple[str, str]]:
