@@ -190,9 +190,19 @@ def gate_status(directory: Path, echo: Callable[[str], None], min_coverage: floa
         echo(f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}")
     coverage = summary.coverage.overall
     status = "failed" if failed else "passed"
-    echo(f"::notice title=erratlas gate::{status}, coverage {coverage.display}" if output_format == "github"
-         else f"gate {status}: coverage {coverage.display} ({coverage.owned} of {coverage.total})")
+    unchecked = "" if failed else _unthresholded(thresholds)
+    echo(f"::notice title=erratlas gate::{status}, coverage {coverage.display}{unchecked}" if output_format == "github"
+         else f"gate {status}: coverage {coverage.display} ({coverage.owned} of {coverage.total}){unchecked}")
     return int(ExitCode.FINDINGS if failed else ExitCode.OK)
+
+
+def _unthresholded(thresholds: Thresholds) -> str:
+    """What a pass without a coverage threshold or a baseline checked: a gate that passes at 0%
+    coverage says that it never looked at coverage."""
+    if thresholds.min_coverage is not None or thresholds.min_kind_coverage or thresholds.baseline is not None:
+        return ""
+    checked = "the scan's integrity" + ("" if thresholds.allow_stale else " and its allowlists' entries")
+    return f"; no threshold given: only {checked} were checked (--min-coverage F or --baseline SUMMARY sets one)"
 
 
 def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) -> int:
@@ -229,5 +239,7 @@ def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) ->
                 None, failed, sources, flow)
     for line in failed:  # each its own line, as the text format writes them, then the verdict
         err.print(f"FAIL {line}", markup=False)
-    err.print(f"erratlas: gate {'failed' if failed else 'passed'}: coverage {coverage.overall.display}", markup=False)
+    unchecked = "" if failed else _unthresholded(thresholds)
+    err.print(f"erratlas: gate {'failed' if failed else 'passed'}: coverage {coverage.overall.display}{unchecked}",
+              markup=False)
     return int(ExitCode.FINDINGS if failed else ExitCode.OK)

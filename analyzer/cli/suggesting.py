@@ -56,7 +56,7 @@ def suggest(
     from analyzer.owners.references import ReferenceGraph
     from analyzer.owners.suggest import load_scan, render, suggestions
     from analyzer.owners.truth import MapTruth
-    from analyzer.scandir.files import SUGGESTIONS_FILE
+    from analyzer.scandir.files import SIGNATURES_FILE, SUGGESTIONS_FILE
     from analyzer.scandir.read import verified
     from analyzer.scandir.summary import with_output
     from analyzer.scandir.write import write_directory, write_file
@@ -87,6 +87,8 @@ def suggest(
                 write_file(out, data)
     for warning in [*truth.warnings(), *_idle_statements(truth)]:
         err.print(f"erratlas: warning: {warning}", markup=False)
+    if not rows and corpus is None and "libcst" not in summary.fingerprint.grammar:
+        err.print(_without_evidence(directory, SIGNATURES_FILE in files), markup=False)
     by = {c: sum(1 for r in rows if r.confidence == c) for c in ("exact", "likely", "possible", "ambiguous")}
     levels = {lv: sum(1 for r in rows if r.level == lv) for lv in ("callsite", "function", "module", "references")}
     counted = ", ".join(f"{k} {v}" for k, v in levels.items() if v)
@@ -96,6 +98,21 @@ def suggest(
         f"ambiguous {by['ambiguous']}{at}) -> {out}",
         markup=False,
     )
+
+
+def _without_evidence(directory: Path, signed: bool) -> str:
+    """What to do when a JavaScript scan holds no evidence of an owner (no source map, kept module
+    path or licence banner): match it against real package sources (docs/corpus.md)."""
+    import shlex
+
+    from analyzer.owners.corpus.store import default_corpus
+
+    scan = shlex.quote(str(directory))
+    first = "" if signed else f"`erratlas scan BUNDLE --out {scan} --signatures` and "
+    return (f"erratlas: {directory}: no source map, module path or licence banner here names an owner; a bundle "
+            f"without a map is matched against real package sources (docs/corpus.md): `erratlas corpus names "
+            f"{scan}` lists the packages it shows, `erratlas corpus add NAME... --for {scan}` fetches them, then "
+            f"{first}`erratlas suggest {scan} --corpus {shlex.quote(str(default_corpus()))}`")
 
 
 def _idle_statements(truth: MapTruth) -> list[str]:

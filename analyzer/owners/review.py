@@ -25,6 +25,7 @@ from analyzer.owners.projection import match_keys, project
 from analyzer.owners.references import ReferenceGraph
 from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers
 from analyzer.scandir.read import verified
+from analyzer.scandir.targets import ALLOWED, nothing_named
 from analyzer.scandir.write import write_file
 
 
@@ -146,7 +147,7 @@ def _find(records: list[Callsite], target: str, directory: Path) -> Callsite:
     for record in records:
         if record.module is not None and record.module.fingerprint == target:
             return record
-    raise InputError(directory, f"no callsite with id or fingerprint '{target}' in this scan")
+    raise InputError(directory, nothing_named("callsite", target, (r.id for r in records), ALLOWED))
 
 
 def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Entry], list[Entry]]]:

@@ -1,0 +1,90 @@
+"""What a new user meets in the first hour, continued from tests/test_first_hour3.py: a command
+that did less than it seems to says so, and a line that refuses says what to give instead
+(docs/reference.md, "Inputs", "The gate", "Other verbs")."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from conftest import run
+from test_first_hour import JS_SOURCE, refused
+
+_RECOVERED = "the parser recovered from syntax errors in"
+
+
+def test_a_javascript_bundle_the_parser_recovered_from_says_so_in_its_line(tmp_path: Path) -> None:
+    """A bundle cut short (2.1.100's cli.js cut at 6,000,000 bytes: 2,198 callsites, all in one
+    error region) printed the line a whole bundle prints; only the summary's errorRegions told."""
+    cut = tmp_path / "cut.js"
+    cut.write_bytes(JS_SOURCE + b"function g( { throw new TypeError('b')\n")
+    scanned = run("scan", cut, "--out", tmp_path / "out")
+    assert scanned.returncode == 0, scanned.stderr
+    assert (f"cut.js: 41 error callsites, 0 diagnostic callsites (no diagnostic logger found), 0 error classes "
+            f"({_RECOVERED} 1 region, 1 callsite inside (context.inErrorRegion): a truncated or damaged bundle? "
+            "the summary's errorRegions and leftOut); owners: 0 of 41 owned") in scanned.stderr, scanned.stderr
+    whole = tmp_path / "whole.js"
+    whole.write_bytes(JS_SOURCE)
+    scanned = run("scan", whole, "--out", tmp_path / "whole")
+    assert scanned.returncode == 0 and _RECOVERED not in scanned.stderr, scanned.stderr
+
+
+def test_a_gate_without_a_threshold_says_that_it_checked_no_coverage(demo_scanned_once: Path) -> None:
+    """`erratlas gate DIR` of a scan with no allowlist said 'gate passed: coverage 0.00% (0 of 65)',
+    exit 0, as if a threshold had held."""
+    told = "no threshold given: only the scan's integrity and its allowlists' entries were checked " \
+           "(--min-coverage F or --baseline SUMMARY sets one)"
+    bare = run("gate", demo_scanned_once)
+    assert bare.returncode == 0, bare.stderr
+    assert bare.stdout.splitlines()[-1] == f"gate passed: coverage 0.00% (0 of 65); {told}", bare.stdout
+    stale = run("gate", demo_scanned_once, "--allow-stale")
+    assert stale.stdout.splitlines()[-1].endswith("no threshold given: only the scan's integrity were checked "
+                                                  "(--min-coverage F or --baseline SUMMARY sets one)"), stale.stdout
+    github = run("gate", demo_scanned_once, "--format", "github")
+    assert github.stdout.splitlines()[-1] == f"::notice title=erratlas gate::passed, coverage 0.00%; {told}"
+    held = run("gate", demo_scanned_once, "--min-coverage", "0")
+    assert held.stdout.splitlines()[-1] == "gate passed: coverage 0.00% (0 of 65)", held.stdout
+
+
+def test_an_id_that_names_nothing_says_what_to_give_instead(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """'no callsite with id or fingerprint ... in this scan' was all `explain` and `allow` said, for
+    an id one digit off, an id of another bundle's scan and a word that is no id alike."""
+    scan = demo_scanned_once
+    refused(run("explain", scan, "e:demo.min.js@460"),
+            "no callsite with id 'e:demo.min.js@460' in this scan; the nearest in demo.min.js is e:demo.min.js@466")
+    refused(run("explain", scan, "h:demo.min.js@600"),
+            "no handler with id 'h:demo.min.js@600' in this scan; the nearest in demo.min.js is h:demo.min.js@593")
+    refused(run("explain", scan, "e:cli.js@145013"),
+            "no callsite of a unit 'cli.js' in this scan (its callsites are in demo.min.js)")
+    refused(run("explain", scan, "145013"), "'145013' is not a callsite id (e:UNIT@OFFSET, d:UNIT@OFFSET), a handler "
+                                            "id (h:UNIT@OFFSET) or a fingerprint (fp1:, fp1f:, fp1m:, fp1h:)")
+    refused(run("explain", scan, "fp1f:" + "0" * 32), f"no function with fingerprint 'fp1f:{'0' * 32}' in this scan")
+    allowlist = tmp_path / "a.toml"
+    given = ["-a", allowlist, "--owner", "Product", "--name", "f", "--reason", "r", "--reviewer", "me"]
+    refused(run("allow", scan, "h:demo.min.js@593", *given), "'h:demo.min.js@593' is not a callsite id (e:UNIT@OFFSET, "
+                                                            "d:UNIT@OFFSET) or a fingerprint (fp1:, fp1f:, fp1m:, fp1b:)")
+    refused(run("allow", scan, "e:demo.min.js@467", *given), "the nearest in demo.min.js is e:demo.min.js@466")
+    assert not allowlist.exists()
+
+
+def test_suggest_without_evidence_says_how_to_match_a_corpus(tmp_path: Path) -> None:
+    """A bundle without a map: '0 suggestions (exact 0, likely 0, possible 0, ambiguous 0)' and
+    nothing of the corpus, the one evidence left (docs/corpus.md)."""
+    bundle = tmp_path / "app.js"
+    bundle.write_bytes(JS_SOURCE)
+    out = tmp_path / "out"
+    assert run("scan", bundle, "--out", out).returncode == 0
+    env = {**os.environ, "ERRATLAS_CACHE": str(tmp_path / "cache")}
+    said = run("suggest", out, env=env)
+    assert said.returncode == 0, said.stderr
+    lines = said.stderr.splitlines()
+    assert lines[0] == (f"erratlas: {out}: no source map, module path or licence banner here names an owner; a "
+                        "bundle without a map is matched against real package sources (docs/corpus.md): `erratlas "
+                        f"corpus names {out}` lists the packages it shows, `erratlas corpus add NAME... --for {out}` "
+                        f"fetches them, then `erratlas scan BUNDLE --out {out} --signatures` and `erratlas suggest "
+                        f"{out} --corpus {tmp_path / 'cache' / 'corpus'}`"), lines
+    assert lines[1].startswith("erratlas: 0 suggestions") and len(lines) == 2, lines
+    assert run("scan", bundle, "--out", out, "--signatures").returncode == 0
+    signed = run("suggest", out, env=env).stderr.splitlines()[0]
+    assert "--signatures" not in signed and signed.endswith(f"then `erratlas suggest {out} --corpus "
+                                                            f"{tmp_path / 'cache' / 'corpus'}`"), signed
