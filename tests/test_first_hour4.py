@@ -61,8 +61,9 @@ def test_an_id_that_names_nothing_says_what_to_give_instead(demo_scanned_once: P
     refused(run("explain", scan, "fp1f:" + "0" * 32), f"no function with fingerprint 'fp1f:{'0' * 32}' in this scan")
     allowlist = tmp_path / "a.toml"
     given = ["-a", allowlist, "--owner", "Product", "--name", "f", "--reason", "r", "--reviewer", "me"]
-    refused(run("allow", scan, "h:demo.min.js@593", *given), "'h:demo.min.js@593' is not a callsite id (e:UNIT@OFFSET, "
-                                                            "d:UNIT@OFFSET) or a fingerprint (fp1:, fp1f:, fp1m:, fp1b:)")
+    refused(run("allow", scan, "h:demo.min.js@593", *given),
+            "'h:demo.min.js@593' is not a callsite id (e:UNIT@OFFSET, d:UNIT@OFFSET) or a fingerprint (fp1:, fp1f:, "
+            "fp1m:, fp1b:)")
     refused(run("allow", scan, "e:demo.min.js@467", *given), "the nearest in demo.min.js is e:demo.min.js@466")
     assert not allowlist.exists()
 
@@ -88,3 +89,28 @@ def test_suggest_without_evidence_says_how_to_match_a_corpus(tmp_path: Path) -> 
     signed = run("suggest", out, env=env).stderr.splitlines()[0]
     assert "--signatures" not in signed and signed.endswith(f"then `erratlas suggest {out} --corpus "
                                                             f"{tmp_path / 'cache' / 'corpus'}`"), signed
+
+
+def test_a_file_of_comments_and_no_key_is_never_rewritten_as_an_allowlist(demo_scanned_once: Path,
+                                                                         tmp_path: Path) -> None:
+    """`erratlas fmt allowlists/*` with a notes file among them replaced the notes with an empty
+    allowlist's header, exit 0; `allow -a` and `accept -a` of such a file did the same."""
+    notes = tmp_path / "NOTES.txt"
+    notes.write_bytes(b"# why these owners: see the review of 2026-11-30\n")
+    allowlist = tmp_path / "x.toml"
+    problem = "holds comments and no key: not an allowlist, and nothing is written"
+    assert run("allow", demo_scanned_once, "e:demo.min.js@466", "-a", allowlist, "--owner", "Product", "--name", "f",
+               "--reason", "r", "--reviewer", "me").returncode == 0
+    kept = allowlist.read_bytes()
+    suggested = tmp_path / "s.jsonl"
+    assert run("suggest", demo_scanned_once, "--out", suggested).returncode == 0
+    for verb in (["fmt", allowlist, notes], ["fmt", "--check", notes],
+                 ["allow", demo_scanned_once, "e:demo.min.js@466", "-a", notes, "--owner", "Product", "--name", "f",
+                  "--reason", "r", "--reviewer", "me"],
+                 ["accept", demo_scanned_once, "-a", notes, "--reviewer", "me", "--suggestions", suggested]):
+        refused(run(*verb), str(notes), problem)
+    assert notes.read_bytes() == b"# why these owners: see the review of 2026-11-30\n"
+    assert allowlist.read_bytes() == kept
+    empty = tmp_path / "empty.toml"
+    empty.write_bytes(b"")
+    assert run("fmt", empty).returncode == 0 and empty.read_bytes().startswith(b"# erratlas allowlist")

@@ -400,7 +400,21 @@ def _unescaped(body: str) -> str:
 
 def write_allowlist(path: Path, entries: list[Entry]) -> None:
     """Replace the file with the canonical rendering of `entries`, once it has been read back."""
+    refuse_keyless(path)
     write_file(path, checked_rendering(path, entries))
+
+
+def refuse_keyless(path: Path) -> None:
+    """Refuse to replace a file that holds comments and no key: notes given by mistake (`fmt
+    allowlists/*`), which a canonical rewrite would lose; an empty file loses nothing."""
+    from analyzer.tomlfile import parse_toml
+
+    if not os.path.lexists(path):
+        return
+    raw = read_regular(path, "allowlist", MAX_TOML_BYTES)
+    if raw.strip() and not parse_toml(raw, path, "allowlist").data:
+        raise InputError(path, f"holds comments and no key: not an allowlist, and nothing is written (one holds "
+                               f"`schema = \"{SCHEMA}\"` and [[entry]] tables; add that line to have it rewritten)")
 
 
 def checked_rendering(path: Path, entries: list[Entry]) -> bytes:
