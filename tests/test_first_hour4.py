@@ -114,3 +114,24 @@ def test_a_file_of_comments_and_no_key_is_never_rewritten_as_an_allowlist(demo_s
     empty = tmp_path / "empty.toml"
     empty.write_bytes(b"")
     assert run("fmt", empty).returncode == 0 and empty.read_bytes().startswith(b"# erratlas allowlist")
+
+
+def test_a_directory_another_verb_wrote_is_named_for_what_it_is(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """`erratlas gate DIFF_DIR` (or an extraction, a corpus) said 'DIR/error-diagnostic-owner-summary.json: no
+    summary (is this a scan directory?)', as of any directory."""
+    from support.bunexe import Module, elf, graph
+
+    assert run("diff", demo_scanned_once, demo_scanned_once, "--out", tmp_path / "d").returncode == 0
+    executable = tmp_path / "app"
+    executable.write_bytes(elf(graph([Module("/$bunfs/root/cli", JS_SOURCE)])))
+    assert run("extract", executable, "--out", tmp_path / "x").returncode == 0
+    (tmp_path / "empty").mkdir()
+    said = {"d": "a diff directory (diff.json: what `erratlas diff` writes), not a scan directory: give one of the two "
+                 "scan directories it compared",
+            "x": "an extraction directory (manifest.json: what `erratlas extract` writes), not a scan directory: scan "
+                 "the executable it came from, `erratlas scan EXECUTABLE --out DIR`",
+            "empty": "an empty directory: not a scan directory (`erratlas scan BUNDLE --out DIR` writes one)"}
+    for name, problem in said.items():
+        for verb in (["gate", tmp_path / name], ["explain", tmp_path / name, "e:cli.js@1"],
+                     ["diff", demo_scanned_once, tmp_path / name, "--out", tmp_path / "d2"]):
+            refused(run(*verb), f"erratlas: error: {tmp_path / name}: {problem}")
