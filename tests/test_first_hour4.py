@@ -135,3 +135,18 @@ def test_a_directory_another_verb_wrote_is_named_for_what_it_is(demo_scanned_onc
         for verb in (["gate", tmp_path / name], ["explain", tmp_path / name, "e:cli.js@1"],
                      ["diff", demo_scanned_once, tmp_path / name, "--out", tmp_path / "d2"]):
             refused(run(*verb), f"erratlas: error: {tmp_path / name}: {problem}")
+
+
+def test_extract_of_what_is_scanned_as_it_is_says_to_scan_it(tmp_path: Path) -> None:
+    """`erratlas extract cli.js` said only 'not a Bun executable: no Bun section and no module graph
+    trailer', and `erratlas extract DIR` 'cannot read: Is a directory'."""
+    bundle = tmp_path / "cli.js"
+    bundle.write_bytes(JS_SOURCE)
+    scanned_as_is = ("`erratlas extract` reads what `bun build --compile` writes; a bundle, a directory or an archive "
+                     "is scanned as it is (`erratlas scan PATH`)")
+    refused(run("extract", bundle, "--out", tmp_path / "x"),
+            f"{bundle}: not a Bun executable: no Bun section and no module graph trailer ('---- Bun! ----'); "
+            + scanned_as_is)
+    refused(run("extract", tmp_path, "--out", tmp_path / "x"), f"{tmp_path}: a directory, not a Bun executable: "
+            + scanned_as_is)
+    assert not (tmp_path / "x").exists()

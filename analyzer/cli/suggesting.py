@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -23,9 +24,32 @@ def extract(
     """Write the embedded modules of a Bun executable (and manifest.json) to --out."""
     from analyzer.bundle.embedded import extract as run_extract
 
-    rows = run_extract(binary, out)
+    if os.path.isdir(binary):
+        raise InputError(binary, f"a directory, not a Bun executable: {_SCANNED_AS_IS}")
+    try:
+        rows = run_extract(binary, out)
+    except InputError as refused:
+        if refused.problem.startswith("not a Bun executable") and not _executable(binary):
+            raise InputError(refused.path, f"{refused.problem}; {_SCANNED_AS_IS}") from None
+        raise
     written = sum(1 for row in rows if row["file"] is not None)
     err.print(f"erratlas: {binary.name}: {len(rows)} embedded modules, {written} with source -> {out}", markup=False)
+
+
+#: what to do with an input `extract` does not read
+_SCANNED_AS_IS = ("`erratlas extract` reads what `bun build --compile` writes; a bundle, a directory or an archive is "
+                  "scanned as it is (`erratlas scan PATH`)")
+#: the first bytes of ELF, Mach-O (both orders, and universal) and PE files
+_EXECUTABLES = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xfe\xed\xfa\xcf", b"\xca\xfe\xba\xbe", b"MZ")
+
+
+def _executable(path: Path) -> bool:
+    """`path` opens as an executable of some format (one without a Bun graph is still refused as such)."""
+    try:
+        with open(path, "rb") as file:
+            return file.read(4).startswith(_EXECUTABLES)
+    except OSError:
+        return False
 
 
 def suggest(
