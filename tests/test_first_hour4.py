@@ -169,3 +169,14 @@ def test_ctrl_c_in_any_verb_is_one_line_and_status_130(demo_scanned_once: Path) 
     os.killpg(running.pid, signal.SIGINT)  # what Ctrl-C sends: the terminal's whole process group
     _, said = running.communicate(timeout=60)
     assert running.returncode == 130 and said == b"erratlas: interrupted\n", (running.returncode, said)
+
+
+def test_max_drop_without_a_baseline_is_refused(demo_scanned_once: Path) -> None:
+    """`gate DIR --max-drop 0.1` passed, the drop never counted: there is no baseline to count it
+    against (`--max-new-swallowed` without one was refused)."""
+    problem = "--max-drop: needs --baseline SUMMARY (the fall in callsites is counted against it)"
+    refused(run("gate", demo_scanned_once, "--min-coverage", "0", "--max-drop", "0.1"), problem)
+    refused(run("gate", demo_scanned_once, "--max-drop", "0.1", env={**os.environ, "PYTHONIOENCODING": "latin-1"}),
+            problem)  # a stdout that is not UTF-8 runs the gate through the typer app
+    baseline = demo_scanned_once / "error-diagnostic-owner-summary.json"
+    assert run("gate", demo_scanned_once, "--max-drop", "0.1", "--baseline", baseline).returncode == 0

@@ -146,20 +146,22 @@ def owner_rows(owners: OwnerCounts) -> str:
 
 def gate_status(directory: Path, echo: Callable[[str], None], min_coverage: float | None = None,
                 min_kind: list[str] | None = None, baseline: Path | None = None, allowlist: list[Path] | None = None,
-                allow_stale: bool = False, max_drop: float = 0.5, allow_empty: bool = False,
+                allow_stale: bool = False, max_drop: float | None = None, allow_empty: bool = False,
                 max_new_swallowed: int | None = None, max_new_lost_cause: int | None = None,
                 output_format: str = "text", bundle: Path | None = None) -> int:
     """`erratlas gate` (its options are the verb's, `analyzer.cli.owning.gate`): its lines through
     `echo`, its exit status returned."""
     reading_a_scan()  # before the imports too: making their 80 dataclasses sets off the collector
-    from analyzer.owners.gate import KINDS, Thresholds, coverage_threshold, failures, refuse_empty
+    from analyzer.owners.gate import DEFAULT_MAX_DROP, KINDS, Thresholds, coverage_threshold, failures, refuse_empty
     from analyzer.projected import checked_summary
 
     if output_format not in ("text", "github", "sarif"):
         raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
     if min_coverage is not None:
         coverage_threshold("--min-coverage", min_coverage)
-    coverage_threshold("--max-drop", max_drop)
+    if max_drop is not None and baseline is None:  # else taken and never used, without a word
+        raise InputError("--max-drop", "needs --baseline SUMMARY (the fall in callsites is counted against it)")
+    max_drop = coverage_threshold("--max-drop", max_drop if max_drop is not None else DEFAULT_MAX_DROP)
     kinds: dict[str, float] = {}
     for item in min_kind or []:
         kind, _, value = item.partition("=")

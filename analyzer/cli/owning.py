@@ -187,10 +187,10 @@ def gate(
         bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")
     ] = False,
     max_drop: Annotated[
-        float,
+        float | None,
         typer.Option("--max-drop", help="With --baseline: fail when the callsites fell by more than this share of "
-                     "the baseline's (0 to 1; a wrong input or a broken build)."),
-    ] = 0.5,
+                     "the baseline's (0 to 1, default 0.5; a wrong input or a broken build)."),
+    ] = None,
     allow_empty: Annotated[
         bool, typer.Option("--allow-empty", help="Gate a scan that holds no callsite (refused otherwise).")
     ] = False,

@@ -26,6 +26,8 @@ from analyzer.scandir.read import load_baseline
 from analyzer.summary_model import Baseline, RecordedAllowlist, Summary
 
 KINDS = ("error", "diagnostic")
+#: the share of the baseline's callsites that may be gone before the gate fails, unless --max-drop says
+DEFAULT_MAX_DROP = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +38,7 @@ class Thresholds:
     baseline: Path | None
     allow_stale: bool
     #: the share of the baseline's callsites that may be gone before the gate fails (a wrong input)
-    max_drop: float = 0.5
+    max_drop: float = DEFAULT_MAX_DROP
     #: how many Product handlers flagged `swallowed` / `lostCause` may be new against the baseline
     max_new_swallowed: int | None = None
     max_new_lost_cause: int | None = None
