@@ -180,3 +180,31 @@ def test_max_drop_without_a_baseline_is_refused(demo_scanned_once: Path) -> None
             problem)  # a stdout that is not UTF-8 runs the gate through the typer app
     baseline = demo_scanned_once / "error-diagnostic-owner-summary.json"
     assert run("gate", demo_scanned_once, "--max-drop", "0.1", "--baseline", baseline).returncode == 0
+
+
+def test_a_corpus_given_where_it_cannot_apply_is_refused_in_one_line(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """`suggest DIR --corpus C --bundle PATH` of a directory or of a file that is not there was an
+    internal error (IsADirectoryError, FileNotFoundError: exit 3); of the archive a tree scan read,
+    'a gzip-compressed file ..., not a JavaScript bundle'; and a Python scan was told to scan again
+    with --signatures, which refuses Python inputs."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "corpus.json").write_bytes(b'{"schema": "erratlas.corpus/1", "packages": []}')
+    tree = tmp_path / "app"
+    (tree / "lib").mkdir(parents=True)
+    (tree / "index.js").write_bytes(JS_SOURCE)
+    (tree / "lib" / "a.js").write_bytes(JS_SOURCE)
+    assert run("scan", tree, "--out", tmp_path / "tree").returncode == 0
+    again = ("a scan of a directory or an archive is matched when it is made with --signatures (`erratlas scan PATH "
+             "--signatures`)")
+    refused(run("suggest", demo_scanned_once, "--corpus", corpus, "--bundle", tmp_path / "gone.js"),
+            f"{tmp_path / 'gone.js'}: no such file")
+    refused(run("suggest", tmp_path / "tree", "--corpus", corpus, "--bundle", tree),
+            f"{tree}: a directory: --bundle is the bundle file the scan read, parsed again; {again}")
+    refused(run("suggest", tmp_path / "tree", "--corpus", corpus, "--bundle", tree / "index.js"),
+            f"--bundle: parses one bundle file again, and app was scanned as a tree of 2 files; {again}")
+    (tmp_path / "a.py").write_bytes(b'def f():\n    raise ValueError("x")\n')
+    assert run("scan", tmp_path / "a.py", "--out", tmp_path / "py").returncode == 0
+    python = "--corpus: matches a JavaScript bundle's functions against npm package sources; this is a scan of Python"
+    refused(run("suggest", tmp_path / "py", "--corpus", corpus), python)
+    refused(run("explain", tmp_path / "py", "e:a.py@19", "--corpus", corpus), python)

@@ -15,6 +15,7 @@ from analyzer.errors import InputError
 
 if TYPE_CHECKING:
     from analyzer.owners.truth import MapTruth
+    from analyzer.summary_model import Summary
 
 
 def extract(
@@ -88,6 +89,8 @@ def suggest(
     with terminal_progress():
         with progress.phase(f"reading and verifying {directory}"):
             files, summary = verified(directory)
+        if corpus is not None:
+            corpus_applies(summary, bundle)
         with progress.phase("suggesting owners"):
             records, modules = load_scan(files)
             truth = MapTruth.load(files, product_sources or [])
@@ -122,6 +125,27 @@ def suggest(
         f"ambiguous {by['ambiguous']}{at}) -> {out}",
         markup=False,
     )
+
+
+def corpus_applies(summary: Summary, bundle: Path | None) -> None:
+    """Refuse `--corpus` where it cannot apply (a Python scan), and a `--bundle` that cannot be the
+    bundle file the scan read, parsed again: missing, a directory, or given for a scan of a tree."""
+    if "libcst" in summary.fingerprint.grammar:
+        raise InputError("--corpus", "matches a JavaScript bundle's functions against npm package sources; this "
+                                     "is a scan of Python sources")
+    if bundle is None:
+        return
+    again = "a scan of a directory or an archive is matched when it is made with --signatures (`erratlas scan PATH " \
+            "--signatures`)"
+    if not os.path.lexists(bundle):
+        raise InputError(bundle, "no such file")
+    if os.path.isdir(bundle):
+        raise InputError(bundle, f"a directory: --bundle is the bundle file the scan read, parsed again; {again}")
+    inputs = summary.document.get("inputs")
+    executable = isinstance(inputs, dict) and bool(inputs.get("embedded"))
+    if not executable and [unit.name for unit in summary.units] != [summary.bundle.name]:
+        raise InputError("--bundle", f"parses one bundle file again, and {summary.bundle.name} was scanned as a tree "
+                                     f"of {len(summary.units)} files; {again}")
 
 
 def _without_evidence(directory: Path, signed: bool) -> str:
