@@ -208,3 +208,15 @@ def test_a_corpus_given_where_it_cannot_apply_is_refused_in_one_line(demo_scanne
     python = "--corpus: matches a JavaScript bundle's functions against npm package sources; this is a scan of Python"
     refused(run("suggest", tmp_path / "py", "--corpus", corpus), python)
     refused(run("explain", tmp_path / "py", "e:a.py@19", "--corpus", corpus), python)
+
+
+def test_an_empty_path_given_as_text_is_refused_not_read_as_the_current_directory(demo_scanned_once: Path,
+                                                                                  tmp_path: Path) -> None:
+    """`suggest DIR --product-sources "$SRC"` with the variable unset read '' as '.', the package root,
+    and `corpus add "$LOCKFILE"` read it as the current directory: the empty-path refusal of the path
+    options did not see these text values."""
+    refused(run("suggest", demo_scanned_once, "--product-sources", ""),
+            "--product-sources: an empty path (an unset variable?)")
+    refused(run("corpus", "add", "", "--corpus", tmp_path / "corpus"),
+            "SPECS: an empty spec (an unset variable?); `.` is the current directory")
+    assert not (tmp_path / "corpus").exists()

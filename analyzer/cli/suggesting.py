@@ -86,6 +86,8 @@ def suggest(
     from analyzer.scandir.summary import with_output
     from analyzer.scandir.write import write_directory, write_file
 
+    if "" in (product_sources or []):  # a str option: the empty-path refusal of the Path options does not see it
+        raise InputError("--product-sources", "an empty path (an unset variable?); `.` is the package root")
     with terminal_progress():
         with progress.phase(f"reading and verifying {directory}"):
             files, summary = verified(directory)
