@@ -220,3 +220,25 @@ def test_an_empty_path_given_as_text_is_refused_not_read_as_the_current_director
     refused(run("corpus", "add", "", "--corpus", tmp_path / "corpus"),
             "SPECS: an empty spec (an unset variable?); `.` is the current directory")
     assert not (tmp_path / "corpus").exists()
+
+
+def test_a_gate_failed_on_stale_entries_names_the_prune_that_removes_them(tmp_path: Path) -> None:
+    """A gate failed on 34 'FAIL stale allowlist entry ...' lines and its verdict, and nothing said
+    that `prune` removes entries that match nothing."""
+    import shutil
+
+    from conftest import ROOT
+
+    allowlist = tmp_path / "other.toml"
+    shutil.copyfile(ROOT / "allowlists" / "demo.toml", allowlist)
+    (tmp_path / "a.js").write_bytes(JS_SOURCE)
+    other = tmp_path / "other"
+    assert run("scan", tmp_path / "a.js", "--out", other, "-a", allowlist).returncode == 0  # none of it matches
+    stale = run("gate", other, "--min-coverage", "0")
+    assert stale.returncode == 1, stale.stderr
+    told = stale.stdout.splitlines()[-1]
+    assert told.startswith("gate failed: coverage 0.00% (0 of 40); ") and told.endswith(
+        f" stale entries: `erratlas prune {other} -a {allowlist}` removes them, --allow-stale passes them"), told
+    assert run("prune", other, "-a", allowlist).returncode == 0
+    assert run("project", other, "-a", allowlist).returncode == 0
+    assert run("gate", other, "--min-coverage", "0").returncode == 0

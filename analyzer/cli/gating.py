@@ -24,7 +24,7 @@ from analyzer.errors import ExitCode, InputError
 if TYPE_CHECKING:
     from analyzer.model import HandlerFinding
     from analyzer.owners.gate import Thresholds
-    from analyzer.summary_model import OwnerCounts
+    from analyzer.summary_model import OwnerCounts, Summary
 
 #: the gate's options as typer makes them: spelling -> (parameter, how its value converts);
 #: `flag` takes no value, a `many:` value is repeatable
@@ -192,10 +192,23 @@ def gate_status(directory: Path, echo: Callable[[str], None], min_coverage: floa
         echo(f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}")
     coverage = summary.coverage.overall
     status = "failed" if failed else "passed"
-    unchecked = "" if failed else _unthresholded(thresholds)
-    echo(f"::notice title=erratlas gate::{status}, coverage {coverage.display}{unchecked}" if output_format == "github"
-         else f"gate {status}: coverage {coverage.display} ({coverage.owned} of {coverage.total}){unchecked}")
+    said = _unthresholded(thresholds) if not failed else _prune_next(directory, summary, thresholds)
+    echo(f"::notice title=erratlas gate::{status}, coverage {coverage.display}{said}" if output_format == "github"
+         else f"gate {status}: coverage {coverage.display} ({coverage.owned} of {coverage.total}){said}")
     return int(ExitCode.FINDINGS if failed else ExitCode.OK)
+
+
+def _prune_next(directory: Path, summary: Summary, thresholds: Thresholds) -> str:
+    """What removes the stale entries a failed gate counted: `prune` of the allowlists that hold
+    them (an entry of a bundle's earlier code matches nothing once that code is gone)."""
+    import shlex
+
+    if thresholds.allow_stale or not summary.stale:
+        return ""
+    files = dict.fromkeys(re.sub(r":\d+(:\d+)?\Z", "", entry.entry) for entry in summary.stale)
+    given = "".join(f" -a {shlex.quote(name)}" for name in files)
+    return (f"; {len(summary.stale)} stale entr{'y' if len(summary.stale) == 1 else 'ies'}: "
+            f"`erratlas prune {shlex.quote(str(directory))}{given}` removes them, --allow-stale passes them")
 
 
 def _unthresholded(thresholds: Thresholds) -> str:
@@ -241,7 +254,7 @@ def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) ->
                 None, failed, sources, flow)
     for line in failed:  # each its own line, as the text format writes them, then the verdict
         err.print(f"FAIL {line}", markup=False)
-    unchecked = "" if failed else _unthresholded(thresholds)
-    err.print(f"erratlas: gate {'failed' if failed else 'passed'}: coverage {coverage.overall.display}{unchecked}",
+    said = _unthresholded(thresholds) if not failed else _prune_next(directory, read, thresholds)
+    err.print(f"erratlas: gate {'failed' if failed else 'passed'}: coverage {coverage.overall.display}{said}",
               markup=False)
     return int(ExitCode.FINDINGS if failed else ExitCode.OK)
