@@ -242,3 +242,21 @@ def test_a_gate_failed_on_stale_entries_names_the_prune_that_removes_them(tmp_pa
     assert run("prune", other, "-a", allowlist).returncode == 0
     assert run("project", other, "-a", allowlist).returncode == 0
     assert run("gate", other, "--min-coverage", "0").returncode == 0
+
+
+def test_accept_refuses_the_suggestions_of_another_scan(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """`accept DIR --suggestions OTHER/suggestions.jsonl` wrote 31 entries 'covering 31 callsites',
+    none of them DIR's: each a stale entry the next gate fails on."""
+    suggested = tmp_path / "demo.jsonl"
+    assert run("suggest", demo_scanned_once, "--out", suggested).returncode == 0
+    (tmp_path / "a.js").write_bytes(JS_SOURCE)
+    other = tmp_path / "other"
+    assert run("scan", tmp_path / "a.js", "--out", other).returncode == 0
+    allowlist = tmp_path / "a.toml"
+    refused(run("accept", other, "-a", allowlist, "--reviewer", "me", "--suggestions", suggested),
+            f"{suggested}: 31 of the 31 suggestions chosen name no callsite of {other} (their examples "
+            "e:demo.min.js@",
+            f"are not in it): suggestions of another scan? `erratlas suggest {other}` makes this one's")
+    assert not allowlist.exists()
+    taken = run("accept", demo_scanned_once, "-a", allowlist, "--reviewer", "me", "--suggestions", suggested)
+    assert taken.returncode == 0 and "31 entries accepted" in taken.stderr, taken.stderr

@@ -14,6 +14,7 @@ from analyzer.cli.terminal import terminal_progress
 from analyzer.errors import InputError
 
 if TYPE_CHECKING:
+    from analyzer.model import Suggestion
     from analyzer.owners.truth import MapTruth
     from analyzer.summary_model import Summary
 
@@ -220,6 +221,8 @@ def accept(
                                              "the other")
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
     picked = chosen(rows, ids or [], confidence, package or [], level)
+    if suggestions_file is not None:
+        _refuse_foreign(picked, directory, suggestions_file)
     if unowned and not ids:
         picked = still_unowned(picked, directory)
     entries = run_accept(picked, allowlist, reviewer, on, note)
@@ -228,3 +231,20 @@ def accept(
     err.print(f"erratlas: {allowlist}: {len(entries)} entries accepted, covering {covered} callsites"
               + (f"; {len(rows) - len(picked)} of {len(rows)} suggestions skipped: " + "; ".join(left) if left else ""),
               markup=False)
+
+
+def _refuse_foreign(picked: list[Suggestion], directory: Path, given: Path) -> None:
+    """Refuse suggestions of another scan (`suggest`'s of another bundle, a diff's carried.jsonl
+    given with its old directory): accepted, each would be a stale entry, counted as covering
+    callsites the scan does not have."""
+    from analyzer.scandir.load import load_callsites
+    from analyzer.scandir.read import verified
+
+    files, _ = verified(directory)
+    ids = {record.id for record in load_callsites(files)}
+    foreign = [row for row in picked if row.exampleIds and not ids.intersection(row.exampleIds)]
+    if foreign:
+        shown = ", ".join(row.exampleIds[0] for row in foreign[:3]) + (" …" if len(foreign) > 3 else "")
+        raise InputError(given, f"{len(foreign)} of the {len(picked)} suggestions chosen name no callsite of "
+                                f"{directory} (their examples {shown} are not in it): suggestions of another scan? "
+                                f"`erratlas suggest {directory}` makes this one's")
