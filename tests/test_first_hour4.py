@@ -260,3 +260,16 @@ def test_accept_refuses_the_suggestions_of_another_scan(demo_scanned_once: Path,
     assert not allowlist.exists()
     taken = run("accept", demo_scanned_once, "-a", allowlist, "--reviewer", "me", "--suggestions", suggested)
     assert taken.returncode == 0 and "31 entries accepted" in taken.stderr, taken.stderr
+
+
+def test_accept_of_one_id_given_twice_counts_it_once(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """`accept --id X --id X` said '2 entries accepted, covering 2 callsites' and wrote one."""
+    suggested = tmp_path / "s.jsonl"
+    assert run("suggest", demo_scanned_once, "--out", suggested).returncode == 0
+    allowlist = tmp_path / "a.toml"
+    given = "s:callsite:e:demo.min.js@11646"
+    taken = run("accept", demo_scanned_once, "-a", allowlist, "--reviewer", "me", "--suggestions", suggested,
+                "--id", given, "--id", given)
+    assert taken.returncode == 0 and taken.stderr == f"erratlas: {allowlist}: 1 entries accepted, covering 1 " \
+                                                     "callsites\n", taken.stderr
+    assert allowlist.read_text().count("[[entry]]") == 1

@@ -220,7 +220,7 @@ def accept(
         raise InputError(f"--{choosing[0]}", "chooses suggestions without --id, and --id names them: give one or "
                                              "the other")
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
-    picked = chosen(rows, ids or [], confidence, package or [], level)
+    picked = chosen(rows, list(dict.fromkeys(ids or [])), confidence, package or [], level)  # an id given twice: once
     if suggestions_file is not None:
         _refuse_foreign(picked, directory, suggestions_file)
     if unowned and not ids:
