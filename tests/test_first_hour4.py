@@ -4,6 +4,7 @@ that did less than it seems to says so, and a line that refuses says what to giv
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -273,3 +274,21 @@ def test_accept_of_one_id_given_twice_counts_it_once(demo_scanned_once: Path, tm
     assert taken.returncode == 0 and taken.stderr == f"erratlas: {allowlist}: 1 entries accepted, covering 1 " \
                                                      "callsites\n", taken.stderr
     assert allowlist.read_text().count("[[entry]]") == 1
+
+
+def test_allow_refuses_a_scope_option_beside_a_fingerprint_of_another_scope(demo_scanned_once: Path,
+                                                                             tmp_path: Path) -> None:
+    """`allow DIR fp1f:... --module` wrote a function entry: the fingerprint's scope won and the
+    option the reviewer gave went unsaid."""
+    record = next(r for r in map(json.loads, (demo_scanned_once / "error-message-callsites.jsonl").read_text()
+                                 .splitlines()) if r["module"] is not None)
+    allowlist = tmp_path / "a.toml"
+    given = ["-a", allowlist, "--owner", "Product", "--name", "f", "--reason", "r", "--reviewer", "me"]
+    function, module = record["functionFingerprint"], record["module"]["fingerprint"]
+    refused(run("allow", demo_scanned_once, function, "--module", *given),
+            f"--module: and the function fingerprint {function}: the fingerprint chooses the scope; give a callsite "
+            "id (e:..., d:...) with --module, or leave it out")
+    refused(run("allow", demo_scanned_once, module, "--function", *given), f"the module fingerprint {module}")
+    assert not allowlist.exists()
+    assert run("allow", demo_scanned_once, function, "--function", *given).returncode == 0
+    assert run("allow", demo_scanned_once, record["id"], "--module", *given).returncode == 0

@@ -65,6 +65,10 @@ def owners_line(files: dict[str, bytes]) -> str:
             f"{len(summary.stale)} stale, {len(summary.drifted)} drifted, {len(summary.ambiguous)} ambiguous entries")
 
 
+#: the scope a fingerprint given as `allow`'s target names (the option that would say the same)
+_TARGET_SCOPES = {"fp1f": "--function", "fp1m": "--module", "fp1b": "--references"}
+
+
 def allow(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     target: Annotated[
@@ -105,6 +109,10 @@ def allow(
                                        ("--references", references_scope)) if given]
     if len(scopes) > 1:
         raise InputError(scopes[0], f"and {scopes[1]}: an entry covers one scope, choose one")
+    named = _TARGET_SCOPES.get(target.partition(":")[0])
+    if named is not None and scopes and scopes[0] != named:  # else the target's scope is written, unsaid
+        raise InputError(scopes[0], f"and the {named.lstrip('-')} fingerprint {target}: the fingerprint chooses the "
+                                    f"scope; give a callsite id (e:..., d:...) with {scopes[0]}, or leave it out")
     extra = {"catchOwner": catch_owner, "retryOwner": retry_owner, "toolResultOwner": tool_result_owner,
              "userSurfaceOwner": user_surface_owner}
     entry = add_entry(
