@@ -292,3 +292,20 @@ def test_allow_refuses_a_scope_option_beside_a_fingerprint_of_another_scope(demo
     assert not allowlist.exists()
     assert run("allow", demo_scanned_once, function, "--function", *given).returncode == 0
     assert run("allow", demo_scanned_once, record["id"], "--module", *given).returncode == 0
+
+
+def test_fmt_of_a_file_already_canonical_says_it_left_it(tmp_path: Path) -> None:
+    """`erratlas fmt a.toml` of a canonical file printed nothing at all; `--check` stays silent."""
+    import shutil
+
+    from conftest import ROOT
+
+    allowlist = tmp_path / "a.toml"
+    shutil.copyfile(ROOT / "allowlists" / "demo.toml", allowlist)
+    kept = allowlist.read_bytes()
+    said = run("fmt", allowlist)
+    assert said.returncode == 0 and said.stderr == f"erratlas: {allowlist}: already in canonical form, left as it " \
+                                                   "was\n", said.stderr
+    assert allowlist.read_bytes() == kept
+    checked = run("fmt", "--check", allowlist)
+    assert checked.returncode == 0 and checked.stdout == checked.stderr == ""

@@ -157,6 +157,8 @@ def fmt(
     off = []
     for path, entries in loaded:
         if render(entries) == path.read_bytes():
+            if not check:  # a rewrite that left the file as it was says so (`--check` passes in silence, for hooks)
+                err.print(f"erratlas: {path}: already in canonical form, left as it was", markup=False)
             continue
         off.append(path)
         if check:
