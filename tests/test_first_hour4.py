@@ -309,3 +309,17 @@ def test_fmt_of_a_file_already_canonical_says_it_left_it(tmp_path: Path) -> None
     assert allowlist.read_bytes() == kept
     checked = run("fmt", "--check", allowlist)
     assert checked.returncode == 0 and checked.stdout == checked.stderr == ""
+
+
+def test_fmt_check_names_the_entries_the_rewrite_would_leave_out(tmp_path: Path) -> None:
+    """`fmt --check` said only 'not in canonical form' of a file whose rewrite drops a repeated
+    entry's review; `fmt` itself names it."""
+    entry = ('\n[[entry]]\nmatch = {{ callsite = "fp1:{}" }}\nowner = "Product"\nreason = "{}"\nreviewedBy = "t"\n'
+             "reviewedOn = 2026-01-01\n")
+    allowlist = tmp_path / "a.toml"
+    twice = entry.format("1" * 32, "a") + entry.format("1" * 32, "b")
+    allowlist.write_text('schema = "erratlas.allowlist/1"\n' + twice, encoding="utf-8")
+    checked = run("fmt", "--check", allowlist)
+    assert checked.returncode == 1 and checked.stdout == (
+        f"{allowlist}: not in canonical form (erratlas fmt {allowlist}); the rewrite would leave out 1 entries, each "
+        f"repeating a later one's match and owner: {allowlist}:3\n"), checked.stdout

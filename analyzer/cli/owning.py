@@ -161,14 +161,15 @@ def fmt(
                 err.print(f"erratlas: {path}: already in canonical form, left as it was", markup=False)
             continue
         off.append(path)
+        dropped = overridden(entries)  # the canonical form holds one entry per match and verdict
+        repeating = f", each repeating a later one's match and owner: {', '.join(e.origin for e in dropped)}"
         if check:
-            typer.echo(f"{path}: not in canonical form (erratlas fmt {path})")
+            typer.echo(f"{path}: not in canonical form (erratlas fmt {path})"
+                       + (f"; the rewrite would leave out {len(dropped)} entries{repeating}" if dropped else ""))
         else:
             write_allowlist(path, entries)
-            dropped = overridden(entries)  # the canonical form holds one entry per match and verdict
-            said = (f"; {len(dropped)} entries left out, each repeating a later one's match and owner: "
-                    + ", ".join(e.origin for e in dropped)) if dropped else ""
-            err.print(f"erratlas: {path}: rewritten in canonical form{said}", markup=False)
+            err.print(f"erratlas: {path}: rewritten in canonical form"
+                      + (f"; {len(dropped)} entries left out{repeating}" if dropped else ""), markup=False)
     raise typer.Exit(int(ExitCode.FINDINGS if check and off else ExitCode.OK))
 
 
