@@ -323,3 +323,14 @@ def test_fmt_check_names_the_entries_the_rewrite_would_leave_out(tmp_path: Path)
     assert checked.returncode == 1 and checked.stdout == (
         f"{allowlist}: not in canonical form (erratlas fmt {allowlist}); the rewrite would leave out 1 entries, each "
         f"repeating a later one's match and owner: {allowlist}:3\n"), checked.stdout
+
+
+def test_a_typo_in_an_allowlist_key_names_the_key_it_is_near(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """'key 'reviewed_by': unknown key', and nothing of `reviewedBy`, the key meant."""
+    allowlist = tmp_path / "a.toml"
+    allowlist.write_text('schema = "erratlas.allowlist/1"\n\n[[entry]]\nmatch = { callsite = "fp1:' + "1" * 32
+                         + '" }\nowner = "Product"\nreason = "r"\nreviewed_by = "me"\nreviewedOn = 2026-01-01\n')
+    refused(run("project", demo_scanned_once, "-a", allowlist),
+            f"{allowlist}:7: entry 1, key 'reviewed_by': unknown key (did you mean 'reviewedBy'?); an entry's keys: "
+            "match, copies, neighbours, owner, package, function, expect, catchOwner, retryOwner, toolResultOwner, "
+            "userSurfaceOwner, reason, reviewedBy, reviewedOn")

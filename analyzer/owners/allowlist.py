@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import hashlib
 import os
 import re
@@ -147,7 +148,9 @@ def validated_entry(body: Any, fail: Callable[[str | None, str], InputError], or
         raise fail(None, "must be a table")
     for key in body:
         if key not in _KEYS:
-            raise fail(key, "unknown key")
+            near = difflib.get_close_matches(key, _KEYS, n=1)  # `ownr`, `reviewed_by`: a typo, said with its key
+            raise fail(key, "unknown key" + (f" (did you mean '{near[0]}'?)" if near else "")
+                       + f"; an entry's keys: {', '.join(_KEYS)}")
     for key in _REQUIRED:
         if key not in body:
             raise fail(None, f"missing required key '{key}'")
