@@ -199,16 +199,17 @@ def gate_status(directory: Path, echo: Callable[[str], None], min_coverage: floa
 
 
 def _prune_next(directory: Path, summary: Summary, thresholds: Thresholds) -> str:
-    """What removes the stale entries a failed gate counted: `prune` of the allowlists that hold
-    them (an entry of a bundle's earlier code matches nothing once that code is gone)."""
+    """What to do with the stale entries a failed gate counted: pass them (an allowlist several
+    releases share), or `prune` them from the allowlists that hold them (their code is gone)."""
     import shlex
 
     if thresholds.allow_stale or not summary.stale:
         return ""
     files = dict.fromkeys(re.sub(r":\d+(:\d+)?\Z", "", entry.entry) for entry in summary.stale)
     given = "".join(f" -a {shlex.quote(name)}" for name in files)
-    return (f"; {len(summary.stale)} stale entr{'y' if len(summary.stale) == 1 else 'ies'}: "
-            f"`erratlas prune {shlex.quote(str(directory))}{given}` removes them, --allow-stale passes them")
+    return (f"; {len(summary.stale)} stale entr{'y' if len(summary.stale) == 1 else 'ies'}: --allow-stale passes "
+            f"them (an allowlist of several releases), `erratlas prune {shlex.quote(str(directory))}{given}` removes "
+            "them (their code gone for good)")
 
 
 def _unthresholded(thresholds: Thresholds) -> str:
