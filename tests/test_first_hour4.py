@@ -335,3 +335,16 @@ def test_a_typo_in_an_allowlist_key_names_the_key_it_is_near(demo_scanned_once: 
             f"{allowlist}:7: entry 1, key 'reviewed_by': unknown key (did you mean 'reviewedBy'?); an entry's keys: "
             "match, copies, neighbours, owner, package, function, expect, catchOwner, retryOwner, toolResultOwner, "
             "userSurfaceOwner, reason, reviewedBy, reviewedOn")
+
+
+def test_allow_references_of_a_python_scan_says_it_has_no_reference_graph(tmp_path: Path) -> None:
+    """'this callsite lies in no top-level item of the reference graph', of a Python scan, whose
+    graph is empty: no callsite of it lies in one."""
+    (tmp_path / "a.py").write_bytes(b'def f():\n    raise ValueError("x")\n')
+    assert run("scan", tmp_path / "a.py", "--out", tmp_path / "py").returncode == 0
+    allowlist = tmp_path / "a.toml"
+    refused(run("allow", tmp_path / "py", "e:a.py@19", "--references", "-a", allowlist, "--owner", "Product",
+                "--name", "f", "--reason", "r", "--reviewer", "me"),
+            "e:a.py@19: this scan has no reference graph (references.jsonl is empty): a references entry roots a "
+            "JavaScript binding; own the callsite, its --function or its --module")
+    assert not allowlist.exists()

@@ -129,6 +129,9 @@ def _root(records: list[Callsite], graph: ReferenceGraph, target: str, directory
         return target
     record = _find(records, target, directory)
     item = graph.item_of(record.unit, record.offset, record.endOffset)
+    if item is None and not graph.bindings:  # a Python scan's graph is empty: its frontend roots no binding
+        raise InputError(target, "this scan has no reference graph (references.jsonl is empty): a references entry "
+                                 "roots a JavaScript binding; own the callsite, its --function or its --module")
     if item is None:
         raise InputError(target, "this callsite lies in no top-level item of the reference graph")
     rooted = [graph.bindings[(record.unit, name)] for name in item.declares]
