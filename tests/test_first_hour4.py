@@ -348,3 +348,17 @@ def test_allow_references_of_a_python_scan_says_it_has_no_reference_graph(tmp_pa
             "e:a.py@19: this scan has no reference graph (references.jsonl is empty): a references entry roots a "
             "JavaScript binding; own the callsite, its --function or its --module")
     assert not allowlist.exists()
+
+
+def test_a_baseline_of_another_bundle_is_said_to_be_one(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """A gate against the summary of another bundle's scan failed on '40 new Unresolved callsites'
+    and nothing said that the baseline was not this bundle's."""
+    (tmp_path / "a.js").write_bytes(JS_SOURCE)
+    other = tmp_path / "other"
+    assert run("scan", tmp_path / "a.js", "--out", other).returncode == 0
+    failed = run("gate", other, "--baseline", demo_scanned_once / "error-diagnostic-owner-summary.json")
+    assert failed.returncode == 1, failed.stderr
+    assert failed.stdout.splitlines()[-2].endswith("; the baseline is a scan of demo.min.js, this one of a.js: the "
+                                                   "baseline of another bundle?"), failed.stdout
+    same = run("gate", other, "--baseline", other / "error-diagnostic-owner-summary.json")
+    assert same.returncode == 0 and "another bundle" not in same.stdout, same.stdout

@@ -141,7 +141,10 @@ def failures(summary: Summary, thresholds: Thresholds) -> list[str]:
         new = Counter(summary.unresolvedFingerprints) - Counter(baseline.unresolvedFingerprints)
         if new:
             listed = ", ".join(sorted(new)[:5]) + (" …" if len(new) > 5 else "")
-            out.append(f"new Unresolved callsites against {thresholds.baseline}: {sum(new.values())} ({listed})")
+            elsewhere = (f"; the baseline is a scan of {baseline.bundle}, this one of {summary.bundle.name}: the "
+                         "baseline of another bundle?") if baseline.bundle not in (None, summary.bundle.name) else ""
+            out.append(f"new Unresolved callsites against {thresholds.baseline}: {sum(new.values())} ({listed})"
+                       + elsewhere)
         for (option, key, _), limit in zip(HANDLER_THRESHOLDS, _handler_limits(thresholds), strict=True):
             if limit is not None:
                 out += _new_handler_findings(summary, baseline, thresholds.baseline, option, key, limit)
