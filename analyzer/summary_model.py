@@ -258,6 +258,8 @@ class Baseline:
     #: finding key -> the fp1h fingerprints of the handlers it flags, every owner's; None when
     #: the summary has no handlerOwners
     flagged: dict[str, tuple[str, ...]] | None
+    #: the name of the bundle it is a scan of (None when the summary does not say)
+    bundle: str | None = None
 
 
 def invariants_of(checks: list[tuple[str, int, int]]) -> list[Invariant]:

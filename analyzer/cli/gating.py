@@ -24,7 +24,7 @@ from analyzer.errors import ExitCode, InputError
 if TYPE_CHECKING:
     from analyzer.model import HandlerFinding
     from analyzer.owners.gate import Thresholds
-    from analyzer.summary_model import OwnerCounts
+    from analyzer.summary_model import OwnerCounts, Summary
 
 #: the gate's options as typer makes them: spelling -> (parameter, how its value converts);
 #: `flag` takes no value, a `many:` value is repeatable
@@ -146,20 +146,22 @@ def owner_rows(owners: OwnerCounts) -> str:
 
 def gate_status(directory: Path, echo: Callable[[str], None], min_coverage: float | None = None,
                 min_kind: list[str] | None = None, baseline: Path | None = None, allowlist: list[Path] | None = None,
-                allow_stale: bool = False, max_drop: float = 0.5, allow_empty: bool = False,
+                allow_stale: bool = False, max_drop: float | None = None, allow_empty: bool = False,
                 max_new_swallowed: int | None = None, max_new_lost_cause: int | None = None,
                 output_format: str = "text", bundle: Path | None = None) -> int:
     """`erratlas gate` (its options are the verb's, `analyzer.cli.owning.gate`): its lines through
     `echo`, its exit status returned."""
     reading_a_scan()  # before the imports too: making their 80 dataclasses sets off the collector
-    from analyzer.owners.gate import KINDS, Thresholds, coverage_threshold, failures, refuse_empty
+    from analyzer.owners.gate import DEFAULT_MAX_DROP, KINDS, Thresholds, coverage_threshold, failures, refuse_empty
     from analyzer.projected import checked_summary
 
     if output_format not in ("text", "github", "sarif"):
         raise InputError("--format", f"unknown format '{output_format}' (text, github or sarif)")
     if min_coverage is not None:
         coverage_threshold("--min-coverage", min_coverage)
-    coverage_threshold("--max-drop", max_drop)
+    if max_drop is not None and baseline is None:  # else taken and never used, without a word
+        raise InputError("--max-drop", "needs --baseline SUMMARY (the fall in callsites is counted against it)")
+    max_drop = coverage_threshold("--max-drop", max_drop if max_drop is not None else DEFAULT_MAX_DROP)
     kinds: dict[str, float] = {}
     for item in min_kind or []:
         kind, _, value = item.partition("=")
@@ -190,9 +192,33 @@ def gate_status(directory: Path, echo: Callable[[str], None], min_coverage: floa
         echo(f"::error title=erratlas gate::{github_escape(line)}" if output_format == "github" else f"FAIL {line}")
     coverage = summary.coverage.overall
     status = "failed" if failed else "passed"
-    echo(f"::notice title=erratlas gate::{status}, coverage {coverage.display}" if output_format == "github"
-         else f"gate {status}: coverage {coverage.display} ({coverage.owned} of {coverage.total})")
+    said = _unthresholded(thresholds) if not failed else _prune_next(directory, summary, thresholds)
+    echo(f"::notice title=erratlas gate::{status}, coverage {coverage.display}{said}" if output_format == "github"
+         else f"gate {status}: coverage {coverage.display} ({coverage.owned} of {coverage.total}){said}")
     return int(ExitCode.FINDINGS if failed else ExitCode.OK)
+
+
+def _prune_next(directory: Path, summary: Summary, thresholds: Thresholds) -> str:
+    """What to do with the stale entries a failed gate counted: pass them (an allowlist several
+    releases share), or `prune` them from the allowlists that hold them (their code is gone)."""
+    import shlex
+
+    if thresholds.allow_stale or not summary.stale:
+        return ""
+    files = dict.fromkeys(re.sub(r":\d+(:\d+)?\Z", "", entry.entry) for entry in summary.stale)
+    given = "".join(f" -a {shlex.quote(name)}" for name in files)
+    return (f"; {len(summary.stale)} stale entr{'y' if len(summary.stale) == 1 else 'ies'}: --allow-stale passes "
+            f"them (an allowlist of several releases), `erratlas prune {shlex.quote(str(directory))}{given}` removes "
+            "them (their code gone for good)")
+
+
+def _unthresholded(thresholds: Thresholds) -> str:
+    """What a pass without a coverage threshold or a baseline checked: a gate that passes at 0%
+    coverage says that it never looked at coverage."""
+    if thresholds.min_coverage is not None or thresholds.min_kind_coverage or thresholds.baseline is not None:
+        return ""
+    checked = "the scan's integrity" + ("" if thresholds.allow_stale else " and its allowlists' entries")
+    return f"; no threshold given: only {checked} were checked (--min-coverage F or --baseline SUMMARY sets one)"
 
 
 def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) -> int:
@@ -229,5 +255,7 @@ def _gate_sarif(directory: Path, thresholds: Thresholds, bundle: Path | None) ->
                 None, failed, sources, flow)
     for line in failed:  # each its own line, as the text format writes them, then the verdict
         err.print(f"FAIL {line}", markup=False)
-    err.print(f"erratlas: gate {'failed' if failed else 'passed'}: coverage {coverage.overall.display}", markup=False)
+    said = _unthresholded(thresholds) if not failed else _prune_next(directory, read, thresholds)
+    err.print(f"erratlas: gate {'failed' if failed else 'passed'}: coverage {coverage.overall.display}{said}",
+              markup=False)
     return int(ExitCode.FINDINGS if failed else ExitCode.OK)

@@ -12,18 +12,30 @@ from typing import Any
 
 from typer.core import TyperCommand
 
-from analyzer.errors import InputError
+from analyzer.errors import ExitCode, InputError
 
 
 class CheckedCommand(TyperCommand):
     """A typer command that refuses, before click reads its command line, an option of one value
-    given twice with different values and an empty path (exit 2, one line naming the option)."""
+    given twice with different values and an empty path (exit 2, one line naming the option); and
+    says Ctrl-C in one line (exit 130)."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing:  # shell completion reads a command line being typed
             refuse_repeated(self.params, args)
             refuse_empty_paths(self, ctx, args)
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # typer ends it in a silent exit 130: the one line is said here
+            import typer
+
+            from analyzer.cli.outcome import err
+
+            err.print("erratlas: interrupted", markup=False)
+            raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
 
 
 def refuse_empty_paths(command: Any, ctx: Any, args: list[str]) -> None:

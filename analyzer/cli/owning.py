@@ -65,6 +65,10 @@ def owners_line(files: dict[str, bytes]) -> str:
             f"{len(summary.stale)} stale, {len(summary.drifted)} drifted, {len(summary.ambiguous)} ambiguous entries")
 
 
+#: the scope a fingerprint given as `allow`'s target names (the option that would say the same)
+_TARGET_SCOPES = {"fp1f": "--function", "fp1m": "--module", "fp1b": "--references"}
+
+
 def allow(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     target: Annotated[
@@ -105,6 +109,10 @@ def allow(
                                        ("--references", references_scope)) if given]
     if len(scopes) > 1:
         raise InputError(scopes[0], f"and {scopes[1]}: an entry covers one scope, choose one")
+    named = _TARGET_SCOPES.get(target.partition(":")[0])
+    if named is not None and scopes and scopes[0] != named:  # else the target's scope is written, unsaid
+        raise InputError(scopes[0], f"and the {named.lstrip('-')} fingerprint {target}: the fingerprint chooses the "
+                                    f"scope; give a callsite id (e:..., d:...) with {scopes[0]}, or leave it out")
     extra = {"catchOwner": catch_owner, "retryOwner": retry_owner, "toolResultOwner": tool_result_owner,
              "userSurfaceOwner": user_surface_owner}
     entry = add_entry(
@@ -141,22 +149,27 @@ def fmt(
 ) -> None:
     """Write allowlists in the canonical form `allow` and `accept` write (entries sorted, keys in a
     fixed order; comments are not kept), so that review diffs stay small."""
-    from analyzer.owners.allowlist import load_allowlist, overridden, render, write_allowlist
+    from analyzer.owners.allowlist import load_allowlist, overridden, refuse_keyless, render, write_allowlist
 
     loaded = [(path, list(load_allowlist(path).entries)) for path in allowlists]  # one refused: none written
+    for path in allowlists:
+        refuse_keyless(path)
     off = []
     for path, entries in loaded:
         if render(entries) == path.read_bytes():
+            if not check:  # a rewrite that left the file as it was says so (`--check` passes in silence, for hooks)
+                err.print(f"erratlas: {path}: already in canonical form, left as it was", markup=False)
             continue
         off.append(path)
+        dropped = overridden(entries)  # the canonical form holds one entry per match and verdict
+        repeating = f", each repeating a later one's match and owner: {', '.join(e.origin for e in dropped)}"
         if check:
-            typer.echo(f"{path}: not in canonical form (erratlas fmt {path})")
+            typer.echo(f"{path}: not in canonical form (erratlas fmt {path})"
+                       + (f"; the rewrite would leave out {len(dropped)} entries{repeating}" if dropped else ""))
         else:
             write_allowlist(path, entries)
-            dropped = overridden(entries)  # the canonical form holds one entry per match and verdict
-            said = (f"; {len(dropped)} entries left out, each repeating a later one's match and owner: "
-                    + ", ".join(e.origin for e in dropped)) if dropped else ""
-            err.print(f"erratlas: {path}: rewritten in canonical form{said}", markup=False)
+            err.print(f"erratlas: {path}: rewritten in canonical form"
+                      + (f"; {len(dropped)} entries left out{repeating}" if dropped else ""), markup=False)
     raise typer.Exit(int(ExitCode.FINDINGS if check and off else ExitCode.OK))
 
 
@@ -185,10 +198,10 @@ def gate(
         bool, typer.Option("--allow-stale", help="Do not fail on stale, drifted or ambiguous entries.")
     ] = False,
     max_drop: Annotated[
-        float,
+        float | None,
         typer.Option("--max-drop", help="With --baseline: fail when the callsites fell by more than this share of "
-                     "the baseline's (0 to 1; a wrong input or a broken build)."),
-    ] = 0.5,
+                     "the baseline's (0 to 1, default 0.5; a wrong input or a broken build)."),
+    ] = None,
     allow_empty: Annotated[
         bool, typer.Option("--allow-empty", help="Gate a scan that holds no callsite (refused otherwise).")
     ] = False,

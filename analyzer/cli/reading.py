@@ -202,6 +202,9 @@ def explain(
     record = find_record(records, target, directory)
     told = None
     if corpus is not None:
+        from analyzer.cli.suggesting import corpus_applies
+
+        corpus_applies(summary, None)
 
         from analyzer.javascript.corpus import index_sources
         from analyzer.owners.corpus.nearest import corpus_story

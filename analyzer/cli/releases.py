@@ -10,6 +10,7 @@ import typer
 from analyzer.cli.app import cores, err, reading_a_scan
 from analyzer.cli.given import CheckedCommand
 from analyzer.cli.outcome import one_line_value
+from analyzer.errors import InputError
 
 
 def diff_command(
@@ -123,6 +124,8 @@ def corpus_add(
     from analyzer.owners.corpus.registry import Candidates
     from analyzer.owners.corpus.store import Corpus, default_corpus
 
+    if "" in specs:  # a text argument: the empty-path refusal of the path options does not see it
+        raise InputError("SPECS", "an empty spec (an unset variable?); `.` is the current directory")
     root = corpus or default_corpus()
     added = add_specs(Corpus(root, index_sources), specs, before, Candidates(candidates, older_lines), jobs or cores(),
                       lambda line: err.print(line, markup=False), for_bundle)
@@ -141,7 +144,6 @@ def corpus_names(
 ) -> None:
     """The package names the bundle shows, each with its evidence: module paths, licence banners,
     inlined package.json objects, kept paths, package-name strings, messages. Never an owner."""
-    from analyzer.errors import InputError
     from analyzer.owners.corpus.names import package_names, render
     from analyzer.owners.suggest import load_scan
     from analyzer.scandir.read import verified
@@ -166,7 +168,6 @@ def corpus_names(
 @corpus_app.command("list", cls=CheckedCommand)
 def corpus_list(corpus: Annotated[Path | None, _CORPUS] = None) -> None:
     """What the corpus holds: one line per package, its versions and how they were asked for."""
-    from analyzer.errors import InputError
     from analyzer.owners.corpus.store import MANIFEST, Corpus, default_corpus
 
     root = corpus or default_corpus()

@@ -245,7 +245,8 @@ def _scanned(result: ScanResult, out: Path, files: dict[str, bytes]) -> str:
     loggers = ", ".join(dict.fromkeys(u.logger.name for u in result.units if u.logger.name is not None))
     found = f"logger: {loggers}" if loggers else "no diagnostic logger found"
     return (f"erratlas: {result.bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
-            f"({found}), {len(result.classes)} error classes{_unparsed(result)}; {owners_line(files)} -> {out}")
+            f"({found}), {len(result.classes)} error classes{_unparsed(result)}{_recovered(result)}; "
+            f"{owners_line(files)} -> {out}")
 
 
 def _unparsed(result: ScanResult) -> str:
@@ -257,3 +258,20 @@ def _unparsed(result: ScanResult) -> str:
     if not unparsed:
         return ""
     return f" ({unparsed} of {len(result.units)} units did not parse: the summary's loggers[].parseError)"
+
+
+def _recovered(result: ScanResult) -> str:
+    """Where the JavaScript parser recovered from syntax errors, when it did: a bundle cut short or
+    damaged scans, and its line must not read as a whole one's (a Python unit that did not parse
+    is told by `_unparsed`)."""
+    if result.language == "python":
+        return ""
+    regions = sum(len(u.error_regions) for u in result.units)
+    left = sum(len(u.left_out) for u in result.units)
+    if not regions and not left:
+        return ""
+    inside = sum(1 for r in result.callsites if r.context.inErrorRegion)
+    said = [f"the parser recovered from syntax errors in {regions} region{'s' if regions != 1 else ''}, "
+            f"{inside} callsite{'s' if inside != 1 else ''} inside (context.inErrorRegion)"] if regions else []
+    said += [f"{left} callsite{'s' if left != 1 else ''} left out"] if left else []
+    return f" ({'; '.join(said)}: a truncated or damaged bundle? the summary's errorRegions and leftOut)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import hashlib
 import os
 import re
@@ -147,7 +148,9 @@ def validated_entry(body: Any, fail: Callable[[str | None, str], InputError], or
         raise fail(None, "must be a table")
     for key in body:
         if key not in _KEYS:
-            raise fail(key, "unknown key")
+            near = difflib.get_close_matches(key, _KEYS, n=1)  # `ownr`, `reviewed_by`: a typo, said with its key
+            raise fail(key, "unknown key" + (f" (did you mean '{near[0]}'?)" if near else "")
+                       + f"; an entry's keys: {', '.join(_KEYS)}")
     for key in _REQUIRED:
         if key not in body:
             raise fail(None, f"missing required key '{key}'")
@@ -400,7 +403,21 @@ def _unescaped(body: str) -> str:
 
 def write_allowlist(path: Path, entries: list[Entry]) -> None:
     """Replace the file with the canonical rendering of `entries`, once it has been read back."""
+    refuse_keyless(path)
     write_file(path, checked_rendering(path, entries))
+
+
+def refuse_keyless(path: Path) -> None:
+    """Refuse to replace a file that holds comments and no key: notes given by mistake (`fmt
+    allowlists/*`), which a canonical rewrite would lose; an empty file loses nothing."""
+    from analyzer.tomlfile import parse_toml
+
+    if not os.path.lexists(path):
+        return
+    raw = read_regular(path, "allowlist", MAX_TOML_BYTES)
+    if raw.strip() and not parse_toml(raw, path, "allowlist").data:
+        raise InputError(path, f"holds comments and no key: not an allowlist, and nothing is written (one holds "
+                               f"`schema = \"{SCHEMA}\"` and [[entry]] tables; add that line to have it rewritten)")
 
 
 def checked_rendering(path: Path, entries: list[Entry]) -> bytes:

@@ -26,6 +26,8 @@ from analyzer.scandir.read import load_baseline
 from analyzer.summary_model import Baseline, RecordedAllowlist, Summary
 
 KINDS = ("error", "diagnostic")
+#: the share of the baseline's callsites that may be gone before the gate fails, unless --max-drop says
+DEFAULT_MAX_DROP = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +38,7 @@ class Thresholds:
     baseline: Path | None
     allow_stale: bool
     #: the share of the baseline's callsites that may be gone before the gate fails (a wrong input)
-    max_drop: float = 0.5
+    max_drop: float = DEFAULT_MAX_DROP
     #: how many Product handlers flagged `swallowed` / `lostCause` may be new against the baseline
     max_new_swallowed: int | None = None
     max_new_lost_cause: int | None = None
@@ -139,7 +141,10 @@ def failures(summary: Summary, thresholds: Thresholds) -> list[str]:
         new = Counter(summary.unresolvedFingerprints) - Counter(baseline.unresolvedFingerprints)
         if new:
             listed = ", ".join(sorted(new)[:5]) + (" …" if len(new) > 5 else "")
-            out.append(f"new Unresolved callsites against {thresholds.baseline}: {sum(new.values())} ({listed})")
+            elsewhere = (f"; the baseline is a scan of {baseline.bundle}, this one of {summary.bundle.name}: the "
+                         "baseline of another bundle?") if baseline.bundle not in (None, summary.bundle.name) else ""
+            out.append(f"new Unresolved callsites against {thresholds.baseline}: {sum(new.values())} ({listed})"
+                       + elsewhere)
         for (option, key, _), limit in zip(HANDLER_THRESHOLDS, _handler_limits(thresholds), strict=True):
             if limit is not None:
                 out += _new_handler_findings(summary, baseline, thresholds.baseline, option, key, limit)

@@ -25,6 +25,7 @@ from analyzer.owners.projection import match_keys, project
 from analyzer.owners.references import ReferenceGraph
 from analyzer.scandir.load import in_bundle_order, load_callsites, load_handlers
 from analyzer.scandir.read import verified
+from analyzer.scandir.targets import ALLOWED, nothing_named
 from analyzer.scandir.write import write_file
 
 
@@ -128,6 +129,9 @@ def _root(records: list[Callsite], graph: ReferenceGraph, target: str, directory
         return target
     record = _find(records, target, directory)
     item = graph.item_of(record.unit, record.offset, record.endOffset)
+    if item is None and not graph.bindings:  # a Python scan's graph is empty: its frontend roots no binding
+        raise InputError(target, "this scan has no reference graph (references.jsonl is empty): a references entry "
+                                 "roots a JavaScript binding; own the callsite, its --function or its --module")
     if item is None:
         raise InputError(target, "this callsite lies in no top-level item of the reference graph")
     rooted = [graph.bindings[(record.unit, name)] for name in item.declares]
@@ -146,7 +150,7 @@ def _find(records: list[Callsite], target: str, directory: Path) -> Callsite:
     for record in records:
         if record.module is not None and record.module.fingerprint == target:
             return record
-    raise InputError(directory, f"no callsite with id or fingerprint '{target}' in this scan")
+    raise InputError(directory, nothing_named("callsite", target, (r.id for r in records), ALLOWED))
 
 
 def prune_stale(directory: Path, paths: list[Path]) -> list[tuple[Path, list[Entry], list[Entry]]]:

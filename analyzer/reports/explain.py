@@ -18,6 +18,7 @@ from analyzer.model import Callsite, ProjectionRow, Suggestion
 from analyzer.reports.evidence import evidence_lines
 from analyzer.scandir.files import SUGGESTION_SCHEMA, SUGGESTIONS_FILE
 from analyzer.scandir.load import records_of
+from analyzer.scandir.targets import nothing_named
 from analyzer.summary_model import Summary
 
 _CONTEXT_LINES = 3
@@ -65,7 +66,7 @@ def find_record(records: list[Callsite], target: str, directory: Path) -> Callsi
             ids = ", ".join(r.id for r in found[:5]) + (" …" if len(found) > 5 else "")
             raise InputError(directory, f"'{target}' is the fingerprint of a {what} holding {len(found)} callsites "
                                         f"({ids}); explain one of them by id or fp1: fingerprint")
-    raise InputError(directory, f"no callsite with id or fingerprint '{target}' in this scan")
+    raise InputError(directory, nothing_named("callsite", target, (r.id for r in records)))
 
 
 def explain(

@@ -19,6 +19,7 @@ from analyzer.model import Callsite
 from analyzer.reports.evidence import evidence_lines
 from analyzer.reports.explain import Section, Story, code_section, one_line
 from analyzer.reports.flow import SOURCE_BODY_NOTE, suppressed_text, test_text
+from analyzer.scandir.targets import nothing_named
 from analyzer.summary_model import Summary
 
 
@@ -33,7 +34,7 @@ def find_handler(handlers: list[Handler] | None, target: str, directory: Path) -
     for handler in handlers:
         if target in (handler.id, handler.fingerprint):
             return handler
-    raise InputError(directory, f"no handler with id or fingerprint '{target}' in this scan")
+    raise InputError(directory, nothing_named("handler", target, (h.id for h in handlers)))
 
 
 def disposition_text(disposition: HandlerDisposition) -> str:

@@ -85,7 +85,7 @@ def verify(directory: Path, files: dict[str, bytes] | None = None) -> Summary:
     files = read_directory(directory) if files is None else files
     where = directory / SUMMARY_FILE
     if SUMMARY_FILE not in files:
-        raise InputError(where, "no summary (is this a scan directory?)")
+        raise InputError(directory, _not_a_scan(files))
     summary = parse_summary(files[SUMMARY_FILE], where)
     check_same(summary, where)
     outputs = summary.get("outputs")
@@ -112,6 +112,26 @@ def verified(directory: Path) -> tuple[dict[str, bytes], Summary]:
     """A scan directory's files and its summary, verified."""
     files = read_directory(directory)
     return files, verify(directory, files)
+
+
+#: what erratlas writes elsewhere than a scan directory, by the file that marks it, and what to give instead
+_OTHER_DIRECTORIES = {
+    "diff.json": "a diff directory (diff.json: what `erratlas diff` writes), not a scan directory: give one of the "
+                 "two scan directories it compared",
+    "manifest.json": "an extraction directory (manifest.json: what `erratlas extract` writes), not a scan "
+                     "directory: scan the executable it came from, `erratlas scan EXECUTABLE --out DIR`",
+    "corpus.json": "a corpus (corpus.json: what `erratlas corpus add` writes), not a scan directory: give it to "
+                   "`erratlas suggest DIR --corpus`",
+}
+
+
+def _not_a_scan(files: dict[str, bytes]) -> str:
+    """Why a directory without a summary is no scan directory, and what to give instead."""
+    for marker, what in _OTHER_DIRECTORIES.items():
+        if marker in files:
+            return what
+    held = "an empty directory" if not files else f"no {SUMMARY_FILE}"
+    return f"{held}: not a scan directory (`erratlas scan BUNDLE --out DIR` writes one)"
 
 
 def check_listed(directory: Path, names: Iterable[str], outputs: Iterable[str]) -> None:

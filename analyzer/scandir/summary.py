@@ -167,7 +167,10 @@ def baseline_of(document: Mapping[str, object], where: object) -> Baseline:
                 raise InputError(where, f"corrupt baseline summary: handlerOwners.findings.{key}") from None
             if not all(isinstance(fp, str) for fp in flagged[key]):
                 raise InputError(where, f"corrupt baseline summary: handlerOwners.findings.{key}")
-    return Baseline(total, tuple(unresolved), flagged)
+    inputs = document.get("inputs")
+    scanned = inputs.get("bundle") if isinstance(inputs, dict) else None
+    name = scanned.get("name") if isinstance(scanned, dict) else None
+    return Baseline(total, tuple(unresolved), flagged, name if isinstance(name, str) else None)
 
 
 def with_output(files: dict[str, bytes], name: str, data: bytes) -> dict[str, bytes]:
