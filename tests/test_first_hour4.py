@@ -156,19 +156,27 @@ def test_extract_of_what_is_scanned_as_it_is_says_to_scan_it(tmp_path: Path) -> 
 def test_ctrl_c_in_any_verb_is_one_line_and_status_130(demo_scanned_once: Path) -> None:
     """typer ends a KeyboardInterrupt in a silent exit 130: Ctrl-C in `sarif`, `suggest`, `diff`,
     `project` or `explain` said nothing, where `scan` and the gate said 'erratlas: interrupted'."""
+    import fcntl
     import signal
     import subprocess
     import time
 
     from conftest import erratlas_command
 
-    # stdout is a pipe read once and then left: the verb blocks writing its 100 kB, and is interrupted there
+    # stdout is a pipe of one page, read one byte and then left: the verb blocks writing its 100 kB
+    # (whatever the paths in it), and is interrupted there
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)
     running = subprocess.Popen([erratlas_command(), "sarif", str(demo_scanned_once), "--results", "all"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    assert running.stdout is not None and running.stdout.read(1) == b"{"
-    time.sleep(0.5)
-    os.killpg(running.pid, signal.SIGINT)  # what Ctrl-C sends: the terminal's whole process group
-    _, said = running.communicate(timeout=60)
+                               stdout=write_end, stderr=subprocess.PIPE, start_new_session=True)
+    os.close(write_end)
+    try:
+        assert os.read(read_end, 1) == b"{"
+        time.sleep(0.5)
+        os.killpg(running.pid, signal.SIGINT)  # what Ctrl-C sends: the terminal's whole process group
+        _, said = running.communicate(timeout=60)
+    finally:
+        os.close(read_end)
     assert running.returncode == 130 and said == b"erratlas: interrupted\n", (running.returncode, said)
 
 
