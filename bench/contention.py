@@ -13,9 +13,10 @@ on how much of it runs beside other work, not only on the work. This bench measu
    work: mostly memory), and `ast-grep run -p 'Error($$$A)'` on it. The CPU time (user +
    system, `os.wait4`) of each process; alone against the mean of the pair, as a ratio.
 2. **The scan's own split**: `erratlas scan --jobs 1 --slices K` (every slice's work in one
-   process, K the cut count the default picks) against the default scan (the same slices on
-   two processes, with its workers), alternated: the CPU the default adds over the same work on
-   one process.
+   process, K the cut count the default picks), `--jobs 1` (the tree whole), the default scan
+   (the same slices on two processes, with its workers) and the default without the render
+   worker, alternated: what the slices cost, and what the default adds over the same work on one
+   process.
 
 Prints markdown tables: medians, with the range of the rounds in brackets. Run it on an idle
 machine: a third process makes every figure meaningless. Default target: package/cli.js of
@@ -75,8 +76,9 @@ def alone_and_paired(command: list[str], label: str, rounds: int) -> tuple[list[
     return alone, paired, walls
 
 
-SCANS = (
+SCANS: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("`--jobs 1 --slices K` (one process)", "one", {}),
+    ("`--jobs 1` (one process, the tree whole)", "whole", {}),
     ("default (two processes and the workers)", "default", {}),
     ("default, no render worker (`ERRATLAS_RENDER_WORKER=0`)", "default", {"ERRATLAS_RENDER_WORKER": "0"}),
 )
@@ -89,7 +91,8 @@ def scan_split(erratlas: str, target: pathlib.Path, slices: int, rounds: int) ->
         out = pathlib.Path(scratch) / "out"
         for first_round in [True] + [False] * rounds:
             for (_, kind, environment), (cpu, wall) in zip(SCANS, measured):
-                arguments = ["--jobs", "1", "--slices", str(slices)] if kind == "one" else []
+                arguments = (["--jobs", "1", "--slices", str(slices)] if kind == "one" else ["--jobs", "1"]
+                             if kind == "whole" else [])
                 shutil.rmtree(out, ignore_errors=True)
                 began = time.perf_counter()
                 process = subprocess.Popen([erratlas, "scan", str(target), "--out", str(out), *arguments],
