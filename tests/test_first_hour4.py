@@ -157,6 +157,7 @@ def test_ctrl_c_in_any_verb_is_one_line_and_status_130(demo_scanned_once: Path) 
     """typer ends a KeyboardInterrupt in a silent exit 130: Ctrl-C in `sarif`, `suggest`, `diff`,
     `project` or `explain` said nothing, where `scan` and the gate said 'erratlas: interrupted'."""
     import fcntl
+    import select
     import signal
     import subprocess
     import time
@@ -174,6 +175,10 @@ def test_ctrl_c_in_any_verb_is_one_line_and_status_130(demo_scanned_once: Path) 
         assert os.read(read_end, 1) == b"{"
         time.sleep(0.5)
         os.killpg(running.pid, signal.SIGINT)  # what Ctrl-C sends: the terminal's whole process group
+        deadline = time.monotonic() + 60  # its stdout drained to the end, so that its exit's flush ends
+        while time.monotonic() < deadline:
+            if select.select([read_end], [], [], 1)[0] and not os.read(read_end, 65536):
+                break
         _, said = running.communicate(timeout=60)
     finally:
         os.close(read_end)
