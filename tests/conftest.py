@@ -6,6 +6,7 @@ import compileall
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         groups = sorted({SHARED_SCANS[name] for name in getattr(item, "fixturenames", ()) if name in SHARED_SCANS})
         if groups:
             item.add_marker(pytest.mark.xdist_group(groups[0]))
+
+
+def as_at_a_terminal() -> None:
+    """A child's `preexec_fn`: SIGINT delivered and default in it, as a shell leaves it, whatever the
+    test process inherited or was left with (a blocked or ignored SIGINT passes to every child; CI's
+    runner and pytest-xdist's workers may leave it so)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def erratlas_command() -> str:

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, erratlas_command, records, run, scan, tree_bytes
+from conftest import FIXTURES, ROOT, as_at_a_terminal, erratlas_command, records, run, scan, tree_bytes
 
 DEMO = FIXTURES / "demo" / "demo.min.js"
 DIFF = FIXTURES / "diff"
@@ -68,19 +68,12 @@ def test_the_carried_owners_command_of_docs_owners_works_as_written(tmp_path: Pa
     assert "2 of 8 owned" in run("project", new, "-a", allowlist).stderr  # b and f, carried
 
 
-def _as_at_a_terminal() -> None:
-    """SIGINT delivered and default in the scan, as a shell leaves it, whatever this test process
-    inherited or was left with (a blocked or ignored SIGINT passes to every child)."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _interrupt(bundle: Path, out: Path, moment: str) -> tuple[int, list[str]]:
     """Start a scan in its own process group, send the group SIGINT (what Ctrl-C does) when
     the scan reports `moment`; its exit status and its stderr lines other than the trace."""
     process = subprocess.Popen([erratlas_command(), "scan", str(bundle), "--out", str(out)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               env={**os.environ, "ERRATLAS_TRACE": "1"}, preexec_fn=_as_at_a_terminal)
+                               env={**os.environ, "ERRATLAS_TRACE": "1"}, preexec_fn=as_at_a_terminal)
     assert process.stderr is not None
     for line in process.stderr:
         if moment in line:

@@ -162,14 +162,15 @@ def test_ctrl_c_in_any_verb_is_one_line_and_status_130(demo_scanned_once: Path) 
     import subprocess
     import time
 
-    from conftest import erratlas_command
+    from conftest import as_at_a_terminal, erratlas_command
 
     # stdout is a pipe of one page, read one byte and then left: the verb blocks writing its 100 kB
     # (whatever the paths in it), and is interrupted there
     read_end, write_end = os.pipe()
     fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)
     running = subprocess.Popen([erratlas_command(), "sarif", str(demo_scanned_once), "--results", "all"],
-                               stdout=write_end, stderr=subprocess.PIPE, start_new_session=True)
+                               stdout=write_end, stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=as_at_a_terminal)
     os.close(write_end)
     try:
         assert os.read(read_end, 1) == b"{"
