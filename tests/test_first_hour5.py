@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from conftest import run
-from test_first_hour import JS_SOURCE
+from test_first_hour import JS_SOURCE, refused
 
 # copies (f, g, h: the same code) between unique callsites, and after the last one
 _COPIES = (b'function a(x){if(!x)throw new Error("a: missing");return x}\n'
@@ -47,3 +47,30 @@ def test_copies_in_the_same_run_pair_across_releases_and_a_run_that_differs_does
     document = json.loads((tmp_path / "d" / "diff.json").read_bytes())
     assert document["counts"]["ambiguous"] + document["counts"]["added"] == 3, document["counts"]
     assert sorted(p["new"]["message"] for p in document["pairs"]) == ["a: missing", "b: too big", "x"]
+
+
+def test_corpus_add_of_a_path_that_cannot_be_read_is_refused_and_writes_nothing(tmp_path: Path) -> None:
+    """`corpus add nonexist.json` asked the registry for a package 'nonexist.json', said 'not in
+    the registry, skipped' and wrote an empty corpus, exit 0; `corpus add node_modules` (a name npm
+    never publishes) did the same; a directory given beside a missing file was indexed first."""
+    from support.registry import UNREACHABLE, npm_env
+
+    installed = tmp_path / "app" / "node_modules" / "pkg"
+    installed.mkdir(parents=True)
+    (installed / "package.json").write_bytes(b'{"name": "pkg", "version": "1.0.0"}')
+    (installed / "index.js").write_bytes(b'module.exports = function f(x) { if (!x) throw new Error("pkg: x"); }\n')
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "notes.json").write_bytes(b"{not json")
+    corpus = tmp_path / "corpus"
+    env = npm_env(tmp_path, UNREACHABLE)  # never the network: a spec read as a name fails fast
+    for specs, problem in (([tmp_path / "app", "nonexist.json"], "nonexist.json: no such file or directory"),
+                           (["gone/package-lock.json"], "gone/package-lock.json: no such file or directory"),
+                           (["./nonexist"], "./nonexist: no such file or directory"),
+                           ([tmp_path / "empty"], f"{tmp_path / 'empty'}: no installed package"),
+                           ([tmp_path / "notes.json"], f"{tmp_path / 'notes.json'}: not a package name")):
+        refused(run("corpus", "add", *specs, "--corpus", corpus, env=env), problem)
+        assert not corpus.exists(), specs
+    refused(run("corpus", "add", "node_modules", "--corpus", corpus, cwd=tmp_path, env=env),
+            "node_modules: no such file or directory")
+    added = run("corpus", "add", "node_modules", "--corpus", corpus, cwd=tmp_path / "app", env=env)
+    assert added.returncode == 0 and "pkg@1.0.0: " in added.stderr, added.stderr
