@@ -74,3 +74,22 @@ def test_corpus_add_of_a_path_that_cannot_be_read_is_refused_and_writes_nothing(
             "node_modules: no such file or directory")
     added = run("corpus", "add", "node_modules", "--corpus", corpus, cwd=tmp_path / "app", env=env)
     assert added.returncode == 0 and "pkg@1.0.0: " in added.stderr, added.stderr
+
+
+def test_a_directory_that_is_no_scan_directory_is_named_whatever_it_holds(demo_scanned_once: Path,
+                                                                          tmp_path: Path) -> None:
+    """`erratlas gate /tmp` said '/tmp/vgdb-pipe-...: a FIFO, not a regular file', and a directory
+    holding a symlink named the symlink: a file inside, not the directory given and its problem."""
+    import os
+
+    given = tmp_path / "work"
+    given.mkdir()
+    (given / "link").symlink_to("/etc")
+    os.mkfifo(given / "pipe")
+    (given / "notes.txt").write_bytes(b"n\n")
+    problem = (f"erratlas: error: {given}: no error-diagnostic-owner-summary.json: not a scan directory (`erratlas "
+               "scan BUNDLE --out DIR` writes one)")
+    for verb in (["gate", given], ["explain", given, "e:cli.js@1"], ["sarif", given], ["project", given],
+                 ["diff", demo_scanned_once, given, "--out", tmp_path / "d"]):
+        refused(run(*verb), problem)
+    assert not (tmp_path / "d").exists()
