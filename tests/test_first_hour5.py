@@ -132,3 +132,36 @@ def test_sigint_to_the_scan_process_alone_ends_it_as_ctrl_c_does(tmp_path: Path)
     code, lines = _signal_the_scan_alone(FIXTURES / "demo" / "demo.min.js", tmp_path / "new" / "a", "extract: parsed")
     assert (code, lines) == (130, [f"erratlas: interrupted: nothing written to {tmp_path / 'new' / 'a'}"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no staging directory, no parent made
+
+
+def test_an_output_whose_parents_are_absent_has_them_made_by_every_verb(demo_scanned_once: Path,
+                                                                         tmp_path: Path) -> None:
+    """What `--out a/b/c` does when `a` is absent was said nowhere: every verb that writes makes
+    the parents, as `mkdir -p` (docs/reference.md, "Absent parents are created"), and a command
+    refused for its input makes none."""
+    from conftest import FIXTURES
+    from support.bunexe import Module, elf, graph
+
+    executable = tmp_path / "app"
+    executable.write_bytes(elf(graph([Module("/$bunfs/root/cli", JS_SOURCE)])))
+    nowhere = tmp_path / "nowhere"
+    (nowhere / "empty").mkdir(parents=True)
+    verbs = {"scan": (["scan", FIXTURES / "demo" / "demo.min.js", "--out"], "out"),
+             "sarif": (["sarif", demo_scanned_once, "--out"], "f.sarif"),
+             "diff": (["diff", demo_scanned_once, demo_scanned_once, "--out"], "d"),
+             "suggest": (["suggest", demo_scanned_once, "--out"], "s.jsonl"),
+             "extract": (["extract", executable, "--out"], "x"),
+             "allow": (["allow", demo_scanned_once, "e:demo.min.js@466", "--owner", "Product", "--reason", "r",
+                        "--reviewer", "me", "-a"], "a.toml")}
+    for verb, (given, name) in verbs.items():
+        made = tmp_path / verb / "a" / "b" / name
+        said = run(*given, made)
+        assert said.returncode == 0 and made.exists(), (verb, said.stderr)
+    bad = {"scan": ["scan", tmp_path / "gone.js"], "sarif": ["sarif", nowhere / "empty"],
+           "diff": ["diff", demo_scanned_once, nowhere / "empty"], "suggest": ["suggest", nowhere / "empty"],
+           "extract": ["extract", FIXTURES / "demo" / "demo.min.js"]}
+    for verb, given in bad.items():
+        refused(run(*given, "--out", nowhere / verb / "a" / "b"))
+    refused(run("allow", demo_scanned_once, "e:demo.min.js@1", "--owner", "Product", "--reason", "r", "--reviewer",
+                "me", "-a", nowhere / "allow" / "a.toml"))
+    assert sorted(p.name for p in nowhere.iterdir()) == ["empty"]
