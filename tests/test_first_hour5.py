@@ -165,3 +165,28 @@ def test_an_output_whose_parents_are_absent_has_them_made_by_every_verb(demo_sca
     refused(run("allow", demo_scanned_once, "e:demo.min.js@1", "--owner", "Product", "--reason", "r", "--reviewer",
                 "me", "-a", nowhere / "allow" / "a.toml"))
     assert sorted(p.name for p in nowhere.iterdir()) == ["empty"]
+
+
+def test_the_same_allowlist_given_twice_is_refused_by_every_verb_that_takes_several(demo_scanned_once: Path,
+                                                                                      tmp_path: Path) -> None:
+    """`gate DIR -a X -a X` passed, where `scan`, `project` and `prune` refuse the same allowlist
+    given twice (docs/reference.md, "Allowlists")."""
+    import shutil
+
+    from conftest import ROOT
+
+    allowlist = tmp_path / "demo.toml"
+    shutil.copyfile(ROOT / "allowlists" / "demo.toml", allowlist)
+    scanned = tmp_path / "scan"
+    shutil.copytree(demo_scanned_once, scanned)
+    assert run("project", scanned, "-a", allowlist).returncode == 0
+    again = tmp_path / ".." / tmp_path.name / "demo.toml"  # another path to the same file
+    twice = ["-a", allowlist, "-a", again]
+    problem = f"{again}: allowlist given twice (also as {allowlist})"
+    before = sorted((p.name, p.read_bytes()) for p in scanned.iterdir() if p.is_file())
+    for verb in (["gate", scanned, *twice], ["gate", scanned, "--format", "github", *twice],
+                 ["project", scanned, *twice], ["prune", scanned, *twice],
+                 ["scan", ROOT / "fixtures" / "demo" / "demo.min.js", "--out", scanned, *twice]):
+        refused(run(*verb), problem)
+    assert sorted((p.name, p.read_bytes()) for p in scanned.iterdir() if p.is_file()) == before
+    assert run("gate", scanned, "-a", allowlist).returncode == 0
