@@ -1,6 +1,7 @@
 """What a new user meets in the first hour, continued from tests/test_first_hour4.py: a scan
-diffed against itself changes nothing, a signal ends a scan, and a path given wrong is refused
-naming it (docs/reference.md, "Inputs", "Outputs", "Other verbs"; docs/owners.md, "Across releases")."""
+diffed against itself changes nothing (docs/owners.md, "Across releases"), a SIGINT to the scan
+alone ends it (docs/reference.md, "Exit statuses"), and a path given wrong is refused naming it
+(docs/reference.md, "Other verbs")."""
 
 from __future__ import annotations
 
