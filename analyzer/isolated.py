@@ -53,13 +53,15 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
     ran into the memory bound: then its allocations failing anywhere is the one line's to tell.
 
     Ctrl-C (SIGINT to the process group) ends the child, and then this raises KeyboardInterrupt;
-    this process holds SIGINT while it waits, so that the child alone decides: once `work` blocks
-    SIGINT (the scan writing its files), the child finishes, and SIGINT stays held here (the
-    caller swaps the files in and exits, which drops it)."""
+    this process only passes SIGINT on to the child while it waits (a supervisor may signal this
+    process alone), so that the child alone decides: once `work` blocks SIGINT (the scan writing
+    its files), the child finishes, and SIGINT stays held here (the caller swaps the files in and
+    exits, which drops it)."""
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     with tempfile.TemporaryFile(prefix="erratlas-fatal-") as fatal:
         # the child keeps stderr: it shows the progress
-        ended = run_to_end(lambda send: _child(work, send, held, fatal.fileno()), keep_stderr=True)
+        ended = run_to_end(lambda send: _child(work, send, held, fatal.fileno()), keep_stderr=True,
+                           pass_interrupt=_interruptible())
         if os.WIFSIGNALED(ended.status) and os.WTERMSIG(ended.status) == signal.SIGINT:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
             raise KeyboardInterrupt
@@ -75,6 +77,15 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
         if said and not past_the_bound:
             sys.stderr.flush()
             os.write(2, said)
+
+
+def _interruptible() -> bool:
+    """Whether this process takes SIGINT at all (not ignored, as a shell leaves a background job)
+    and may pass it on (a handler is set from the main thread only)."""
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()
+    return main and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
 
 
 def _outcome(ended: Any, subject: Path, said: bytes) -> Any:

@@ -69,6 +69,14 @@ def owners_line(files: dict[str, bytes]) -> str:
 _TARGET_SCOPES = {"fp1f": "--function", "fp1m": "--module", "fp1b": "--references"}
 
 
+#: the owner facts of an entry (docs/reference.md, "Allowlists"), each independent of --owner
+_CATCH_OWNER = typer.Option("--catch-owner", help="Owner fact catchOwner: who owns catching it.")
+_RETRY_OWNER = typer.Option("--retry-owner", help="Owner fact retryOwner: who owns retrying it.")
+_TOOL_RESULT_OWNER = typer.Option("--tool-result-owner", help="Owner fact toolResultOwner: who owns its tool result.")
+_USER_SURFACE_OWNER = typer.Option("--user-surface-owner",
+                                   help="Owner fact userSurfaceOwner: who owns what the user sees of it.")
+
+
 def allow(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
     target: Annotated[
@@ -96,10 +104,10 @@ def allow(
             "--all-copies", help="The code has identical copies in the scan: own all of them, reviewed together."
         ),
     ] = False,
-    catch_owner: Annotated[str | None, typer.Option("--catch-owner")] = None,
-    retry_owner: Annotated[str | None, typer.Option("--retry-owner")] = None,
-    tool_result_owner: Annotated[str | None, typer.Option("--tool-result-owner")] = None,
-    user_surface_owner: Annotated[str | None, typer.Option("--user-surface-owner")] = None,
+    catch_owner: Annotated[str | None, _CATCH_OWNER] = None,
+    retry_owner: Annotated[str | None, _RETRY_OWNER] = None,
+    tool_result_owner: Annotated[str | None, _TOOL_RESULT_OWNER] = None,
+    user_surface_owner: Annotated[str | None, _USER_SURFACE_OWNER] = None,
     on: Annotated[str | None, typer.Option("--on", help="Review date YYYY-MM-DD (default today).")] = None,
 ) -> None:
     """Write a reviewed entry for a callsite (or its function/module) into an allowlist."""

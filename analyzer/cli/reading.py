@@ -169,7 +169,8 @@ def sarif(
 
 def explain(
     directory: Annotated[Path, typer.Argument(help="A scan directory.")],
-    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123) or fingerprint (fp1:...).")],
+    target: Annotated[str, typer.Argument(help="A callsite id (e:cli.js@123, d:...), a handler id (h:...) or a "
+                                                        "fingerprint (fp1:, fp1f:, fp1m:, fp1h:).")],
     corpus: Annotated[
         Path | None,
         typer.Option("--corpus", help="A corpus: tell which corpus functions the callsite's functions equal, or, "

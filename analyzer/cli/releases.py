@@ -88,7 +88,7 @@ def corpus_add(
     specs: Annotated[
         list[str],
         typer.Argument(
-            help="name, name@version, a lockfile (package-lock.json, bun.lock, "
+            help="name, name@version, a lockfile (package-lock.json, npm-shrinkwrap.json, bun.lock, "
             "pnpm-lock.yaml, yarn.lock), a node_modules directory, or a bundle "
             "with a source map."
         ),

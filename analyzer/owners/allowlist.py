@@ -87,13 +87,19 @@ class Allowlist:
 
 
 def load_allowlists(paths: list[Path]) -> list[Allowlist]:
+    refuse_repeated(paths)
+    return [load_allowlist(path) for path in paths]
+
+
+def refuse_repeated(paths: list[Path]) -> None:
+    """The same allowlist given twice, by any path, is refused: read twice, its entries would
+    count twice (docs/reference.md, "Allowlists")."""
     seen: dict[str, Path] = {}
     for path in paths:
         real = os.path.realpath(path)
         if real in seen:
             raise InputError(path, f"allowlist given twice (also as {seen[real]})")
         seen[real] = path
-    return [load_allowlist(path) for path in paths]
 
 
 def load_allowlist(path: Path, display: str | None = None) -> Allowlist:

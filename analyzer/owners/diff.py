@@ -1,7 +1,7 @@
 """Release to release: which callsites stayed, moved or changed, came or went, and the reviewed
 owners that can be carried forward. The pairing rules (`unchanged`, then `same-function`,
-`same-neighbours`, `same-message`, `same-place`, one to one; ambiguity never pairs) are
-docs/owners.md, "Across releases"."""
+`same-neighbours`, `same-message`, `same-place`, then the same run of code between the same
+neighbours, one to one; ambiguity never pairs) are docs/owners.md, "Across releases"."""
 
 from __future__ import annotations
 
@@ -77,6 +77,9 @@ def diff(old: list[Callsite], new: list[Callsite]) -> Diff:
     # unchanged neighbours, on both sides
     take(_by_key(left(old, taken_old), left(new, taken_new), _gap_key(old, unchanged, _kind),
                  _gap_key(new, unchanged, _kind)), "same-place")
+    # copies the steps above cannot tell apart: the same code in the same order between the same
+    # unchanged neighbours pairs position by position
+    take(_same_run(old, new, unchanged), "same-neighbours")
     pairs.sort(key=lambda p: (p.new.unit, p.new.offset, p.new.kind))
     added = [r for r in new if r.id not in taken_new and r.id not in contested]
     ambiguous = [r for r in new if r.id not in taken_new and r.id in contested]
@@ -117,22 +120,7 @@ def _gap_key(records: list[Callsite], unchanged: set[str],
              shape: Callable[[Callsite], tuple[object, ...]] = _shape) \
         -> Callable[[Callsite], tuple[object, ...] | None]:
     """The unchanged callsites just before and after each callsite in its unit, and its shape."""
-    around: dict[str, tuple[str, str]] = {}
-    by_unit: dict[str, list[Callsite]] = defaultdict(list)
-    for record in records:
-        by_unit[record.unit].append(record)
-    for members in by_unit.values():
-        members.sort(key=lambda r: (r.offset, r.kind))
-        before, pending = "", []
-        for member in [*members, None]:
-            if member is not None and member.fingerprint not in unchanged:
-                pending.append(member)
-                continue
-            after = member.fingerprint if member is not None else ""
-            for waiting in pending:
-                around[waiting.id] = (before, after)
-            pending = []
-            before = after
+    around = {member.id: gap[:2] for gap, members in _runs(records, unchanged).items() for member in members}
 
     def key(record: Callsite) -> tuple[object, ...] | None:
         gap = around.get(record.id)
@@ -166,6 +154,44 @@ def _by_key(
         for o in olds.get(k, []):
             for n in members:
                 yield o, n
+
+
+def _runs(records: list[Callsite], unchanged: set[str]) -> dict[tuple[str, ...], list[Callsite]]:
+    """The callsites between each two consecutive unchanged callsites of a unit, in order, keyed by
+    those two (by the unit when it has none)."""
+    runs: dict[tuple[str, ...], list[Callsite]] = {}
+    by_unit: dict[str, list[Callsite]] = defaultdict(list)
+    for record in records:
+        by_unit[record.unit].append(record)
+    for unit, members in by_unit.items():
+        members.sort(key=lambda r: (r.offset, r.kind))
+        before, pending = "", []
+        for member in [*members, None]:
+            if member is not None and member.fingerprint not in unchanged:
+                pending.append(member)
+                continue
+            after = member.fingerprint if member is not None else ""
+            if pending:
+                runs[(before, after) if before or after else ("", "", unit)] = pending
+            pending = []
+            before = after
+    return runs
+
+
+def _code(record: Callsite) -> tuple[object, ...]:
+    """A callsite's code whatever its ordinal among copies: the fingerprint of its copies' first
+    member, or its own when it has none (docs/fingerprints.md, "Copies"), and its shape."""
+    return (record.copies.group or record.fingerprint, *_shape(record))
+
+
+def _same_run(old: list[Callsite], new: list[Callsite], unchanged: set[str]) -> Iterable[tuple[Callsite, Callsite]]:
+    """Position by position, the callsites of each run whose code, member by member, is the same
+    on both sides."""
+    olds = _runs(old, unchanged)
+    for gap, members in _runs(new, unchanged).items():
+        found = olds.get(gap)
+        if found is not None and [_code(r) for r in found] == [_code(r) for r in members]:
+            yield from zip(found, members, strict=True)
 
 
 def _same_message(old: list[Callsite], new: list[Callsite], all_old: list[Callsite],

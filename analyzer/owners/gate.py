@@ -21,7 +21,7 @@ from analyzer.bounded import MAX_TOML_BYTES, read_regular
 from analyzer.errors import InputError
 from analyzer.handler_model import Handler, HandlerOwnerRow
 from analyzer.model import HandlerFinding
-from analyzer.owners.allowlist import Allowlist, read_allowlist
+from analyzer.owners.allowlist import Allowlist, read_allowlist, refuse_repeated
 from analyzer.scandir.read import load_baseline
 from analyzer.summary_model import Baseline, RecordedAllowlist, Summary
 
@@ -88,6 +88,7 @@ def _project_again(where: Path, allowlists: Sequence[object]) -> str:
 
 
 def _given_allowlists(recorded: tuple[RecordedAllowlist, ...], given: list[Path], where: Path) -> list[Allowlist]:
+    refuse_repeated(given)  # as `scan -a` and `project -a` refuse it
     by_digest = {}
     for path in given:
         digest = hashlib.sha256(read_regular(path, "allowlist", MAX_TOML_BYTES)).hexdigest()

@@ -71,6 +71,7 @@ class _Child:
         self._got = 0  # bytes of the header or body read so far
         self._ready: list[Any] = []
         self._ended = False  # the last frame read is `("end",)`, polled or not
+        self._reaped = False
         os.set_blocking(read, False)
 
     def poll(self) -> list[Any]:
@@ -137,7 +138,14 @@ class _Child:
         with contextlib.suppress(ProcessLookupError):
             os.kill(self._pid, signal.SIGKILL)
         self._close()
+        self._reaped = True
         os.waitpid(self._pid, 0)
+
+    def interrupt(self, *_: object) -> None:
+        """Send the child SIGINT (a signal handler: `run_to_end`); never once it is reaped, when
+        its pid may be another process's."""
+        if not self._reaped:
+            os.kill(self._pid, signal.SIGINT)
 
     def _close(self) -> None:
         if self._read >= 0:
@@ -231,18 +239,30 @@ class Ended:
     peak_rss: int
 
 
-def run_to_end(body: Callable[[Callable[[Any], None]], None], keep_stderr: bool = False) -> Ended:
+def run_to_end(body: Callable[[Callable[[Any], None]], None], keep_stderr: bool = False,
+               pass_interrupt: bool = False) -> Ended:
     """Run `body(send)` in a forked child (see `_Child`) and wait for its end, however it ends:
     the caller learns how from the frames and the status. The child's own children are tied
-    to it (they die with it)."""
+    to it (they die with it). `pass_interrupt`: the caller holds SIGINT; a SIGINT sent to this
+    process alone (a supervisor's `kill -INT`) is passed on to the child while it runs, which
+    decides as it does on Ctrl-C (SIGINT to the whole group)."""
     child = _Child(body, keep_stderr)
     try:
-        os.set_blocking(child._read, True)
-        child._pump()
+        previous = signal.signal(signal.SIGINT, child.interrupt) if pass_interrupt else None
+        try:
+            if pass_interrupt:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            os.set_blocking(child._read, True)
+            child._pump()
+        finally:
+            if pass_interrupt:
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                signal.signal(signal.SIGINT, previous)
     except BaseException:
         child.cancel()
         raise
     child._close()
+    child._reaped = True
     _, status, usage = os.wait4(child._pid, 0)
     frames, child._ready = child._ready, []
     return Ended(frames, status, usage.ru_maxrss * 1024)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 import orjson
@@ -29,6 +29,12 @@ def read_directory(source: Path) -> dict[str, bytes]:
     anything nested too deep is refused, naming it; so are files past the size bounds."""
     fd = open_directory(source, "scan directory")
     try:
+        try:
+            held = os.listdir(fd)
+        except OSError as exc:
+            raise InputError(source, f"cannot read the directory: {exc.strerror}") from None
+        if SUMMARY_FILE not in held:  # no scan directory: said of it, never of a link or a FIFO inside it
+            raise InputError(source, _not_a_scan(held))
         listing = list_directory(fd, source)
         total = sum(listing.files.values())
         if total > MAX_DIRECTORY_BYTES:
@@ -125,12 +131,12 @@ _OTHER_DIRECTORIES = {
 }
 
 
-def _not_a_scan(files: dict[str, bytes]) -> str:
-    """Why a directory without a summary is no scan directory, and what to give instead."""
+def _not_a_scan(names: Collection[str]) -> str:
+    """Why a directory without a summary (holding `names`) is no scan directory, and what to give instead."""
     for marker, what in _OTHER_DIRECTORIES.items():
-        if marker in files:
+        if marker in names:
             return what
-    held = "an empty directory" if not files else f"no {SUMMARY_FILE}"
+    held = "an empty directory" if not names else f"no {SUMMARY_FILE}"
     return f"{held}: not a scan directory (`erratlas scan BUNDLE --out DIR` writes one)"
 
 

@@ -8,6 +8,7 @@ import re
 import tarfile
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
@@ -43,18 +44,19 @@ def add_specs(corpus: Corpus, specs: list[str], before: str | None, choice: Cand
               warn: Callable[[str], None], for_path: Path | None = None) -> list[Added]:
     """`for_path`: the bundle (a file, its npm tarball or its scan directory) the corpus is for:
     a plain name's candidates are chosen in its time window (analyzer/owners/corpus/window.py)."""
+    read = read_specs(specs)
     target = target_of(for_path) if for_path is not None else None
     window = Window(before, "--before, as given") if before is not None else None
     if window is None and target is not None:
         window = published_window(target, warn)
     chosen_before = before if before is not None else day_after(window.before) if window is not None else None
-    added = _add(corpus, specs, chosen_before, choice, jobs, warn)
+    added = _add(corpus, read, chosen_before, choice, jobs, warn)
     if target is not None and window is None:
         window = _proven(corpus, target, warn)
         if window is not None:
             warn(f"erratlas: the bundle's window: before {window.before}: {window.how}; adding the names' candidates "
                  "published before it")
-            added = _add(corpus, specs, day_after(window.before), choice, jobs, warn)
+            added = _add(corpus, read, day_after(window.before), choice, jobs, warn)
     final_before = before if before is not None else day_after(window.before) if window is not None else None
     added.extend(_declared(corpus, specs, final_before, choice, jobs, warn))
     if target is not None and window is not None:
@@ -82,29 +84,60 @@ def _proven(corpus: Corpus, target: Target, warn: Callable[[str], None]) -> Wind
                                          corpus.published))
 
 
-def _add(corpus: Corpus, specs: list[str], before: str | None, choice: Candidates, jobs: int,
+def _add(corpus: Corpus, specs: list[Spec], before: str | None, choice: Candidates, jobs: int,
          warn: Callable[[str], None]) -> list[Added]:
     requests: list[Request] = []
     added: list[Added] = []
     for spec in specs:
-        path = Path(spec)
-        if looks_like_name(spec):
-            requests.append(registry_spec(spec))
-        elif path.name in LOCKFILES and path.is_file():
-            requests.extend(lockfile_requests(path))
-        elif path.is_dir():
-            added.extend(_node_modules(corpus, path))
-        elif path.is_file() and path.suffix in (".js", ".mjs", ".cjs"):
-            added.extend(_mapped_bundle(corpus, path))
-        elif path.exists() or not _NAME_LIKE.match(spec):
-            raise InputError(spec, "not a package name, name@version, lockfile (" + ", ".join(LOCKFILES) + "), "
-                                   "node_modules directory or bundle with a source map")
-        else:
-            requests.append(registry_spec(spec))
+        requests.extend(spec.requests)
+        added.extend(add_sources(corpus, name, version, "node_modules", _package_files(where))
+                     for name, version, where in spec.installed)
+        if spec.bundle is not None:
+            added.extend(_mapped_bundle(corpus, spec.bundle))
     if requests:
         added.extend(add_requests(corpus, requests, before, choice, jobs, warn))
     corpus.save()
     return added
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """One SPEC of `corpus add`, read."""
+
+    #: the registry requests of a name or of a lockfile's pins
+    requests: tuple[Request, ...] = ()
+    #: (name, version, directory) of each package installed under a node_modules directory
+    installed: tuple[tuple[str, str, Path], ...] = ()
+    #: a bundle whose source map's node_modules sources are indexed
+    bundle: Path | None = None
+
+
+def read_specs(specs: list[str]) -> list[Spec]:
+    """Every spec read before anything is fetched or written: one mistyped is refused, naming it,
+    and the corpus is left as it was."""
+    read: list[Spec] = []
+    for spec in specs:
+        path = Path(spec)
+        if looks_like_name(spec):
+            read.append(Spec(requests=(registry_spec(spec),)))
+        elif path.name in LOCKFILES and path.is_file():
+            read.append(Spec(requests=tuple(lockfile_requests(path))))
+        elif path.is_dir():
+            installed = installed_packages(path)
+            if not installed:
+                raise InputError(path, "no installed package (package.json under node_modules) found")
+            read.append(Spec(installed=tuple(installed)))
+        elif path.is_file() and path.suffix in (".js", ".mjs", ".cjs"):
+            read.append(Spec(bundle=path))
+        elif not path.exists() and spec.endswith((".js", ".mjs", ".cjs")) and _NAME_LIKE.match(spec):
+            read.append(Spec(requests=(registry_spec(spec),)))  # chart.js, highlight.js: package names
+        elif not path.exists() and (spec.startswith(".") or spec.endswith((".json", ".lock", ".yaml"))
+                                    or spec in _NEVER_NAMES or not _NAME_LIKE.match(spec)):
+            raise InputError(spec, "no such file or directory")
+        else:
+            raise InputError(spec, "not a package name, name@version, lockfile (" + ", ".join(LOCKFILES) + "), "
+                                   "node_modules directory or bundle with a source map")
+    return read
 
 
 _NAME_LIKE = re.compile(r"^(?:@[^/]+/)?[^/]+$")
@@ -191,6 +224,8 @@ def _dependencies(corpus: Corpus, name: str, version: str) -> list[tuple[str, st
 def looks_like_name(spec: str) -> bool:
     """`name`, `@scope/name`, with an optional `@version`: never a path, even if a directory of
     that name is here (a path to one is written `./name`)."""
+    if spec in _NEVER_NAMES:
+        return False
     try:
         registry_spec(spec)
     except InputError:
@@ -198,11 +233,8 @@ def looks_like_name(spec: str) -> bool:
     return not spec.endswith((".json", ".lock", ".yaml", ".js", ".mjs", ".cjs"))
 
 
-def _node_modules(corpus: Corpus, directory: Path) -> list[Added]:
-    found = installed_packages(directory)
-    if not found:
-        raise InputError(directory, "no installed package (package.json under node_modules) found")
-    return [add_sources(corpus, name, version, "node_modules", _package_files(where)) for name, version, where in found]
+#: names npm never publishes (validate-npm-package-name's blacklist): always a path
+_NEVER_NAMES = ("node_modules", "favicon.ico")
 
 
 def _package_files(where: Path) -> list[tuple[str, bytes]]:
