@@ -15,7 +15,8 @@ returns either arm; the executor's `reject` given a status code or a text reject
 caught value; a new Node stream, `new stream.PassThrough()`, is no new error; the cause assigned to an error a
 call made, then thrown, is no store; the caught value kept in a collection by `unshift`, `add` or a
 Map's `set` is a `store`, as by `push`, and so is a local that is the caught value on one path and a
-new error keeping it on another, or a local bound to such a new error (docs/reference.md,
+new error keeping it on another, or a local bound to such a new error; a call given the caught value
+whose promise is chained (`f(e).catch(noop)`) is a `callback` (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -108,6 +109,10 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     ("storesALocalAssignedOnEachPath", ["store"]),
     # a local bound to a new error that keeps it, pushed by an optional call (swagger-client's)
     ("storesANewErrorThroughALocal", ["store", "swallow"]),
+    # `reader.cancel(error).finally(release)`, `await writer.abort(error).then(f).finally(f)`: the call
+    # given the caught value is handed it, whatever its promise is chained to (the AI SDK's readers)
+    ("passesItToACallWhosePromiseIsChained", ["rethrow", "callback"]),
+    ("passesItToACallWhoseChainIsAwaited", ["callback"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")

@@ -6,9 +6,8 @@ loop)."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
@@ -22,6 +21,7 @@ from analyzer.javascript.handlers.bindings import (
     shadowing_regions,
     temporaries,
 )
+from analyzer.javascript.handlers.passing import CONSUMED, KEPT_VALUE, PASSING_SYMBOLS, push_children
 from analyzer.javascript.handlers.shapes import (
     BOUNDARIES,
     RejectNames,
@@ -39,15 +39,6 @@ from analyzer.model import HandlerForm, Scope
 #: what a branch's walk keeps
 _COLLECTED = frozenset({"throw_statement", "return_statement", "call_expression", "assignment_expression",
                         "augmented_assignment_expression", "variable_declarator", "break_statement"})
-#: expressions whose operands are where the expression is (`(a, cb(e))`, `await cb(e)`)
-_PASS_POSITION = frozenset({"parenthesized_expression", "sequence_expression", "await_expression"})
-#: statements whose expression's value is discarded or returned
-_STATEMENT_OF_VALUE = frozenset({"expression_statement", "return_statement"})
-_SHORT_CIRCUIT = frozenset({"&&", "||", "??"})
-#: the nodes whose children the walk may find discarded or returned (all others' are not)
-_PASSING = _PASS_POSITION | _STATEMENT_OF_VALUE | {"unary_expression", "throw_statement", "binary_expression",
-                                                   "ternary_expression", "if_statement", "switch_statement"}
-_PASSING_SYMBOLS = symbols_of(_PASSING)
 _BOUNDARY_SYMBOLS = symbols_of(BOUNDARIES)
 _COLLECTED_SYMBOLS = symbols_of(_COLLECTED)
 _CALL_SYMBOLS = symbols_of(frozenset({"call_expression"}))
@@ -71,11 +62,6 @@ _KEPT = Query(LANGUAGE, f"[{' '.join(f'({t})' for t in sorted(_COLLECTED))}] @ke
                         f"[{' '.join(f'({t})' for t in sorted(BOUNDARIES))}] @boundary "
                         "[(lexical_declaration) (for_in_statement)] @scoping")
 _KEPT_CURSOR = QueryCursor(_KEPT)
-#: where a node's value goes, as the walks read it: nowhere that passes it on, discarded or
-#: returned (a call there is given what it is given for good), or thrown (a sequence's last member
-#: is thrown, the others discarded)
-_KEPT_VALUE, _CONSUMED, _THROWN = 0, 1, 2
-_NOT_CONSUMED = repeat(_KEPT_VALUE)
 _START = attrgetter("start_byte")
 
 
@@ -425,18 +411,18 @@ def _kept_in(root: Node, statements: list[Node]) -> tuple[list[Node], list[tuple
 def _walk_consumed(statements: list[Node], expression: Node | None, consumed_calls: set[int]) -> None:
     """Adds to `consumed_calls` the calls whose value is discarded or returned, in an error-free
     body: only statements and the expressions that pass such a position on are walked."""
-    stack = [(n, _KEPT_VALUE) for n in statements] + ([(expression, _CONSUMED)] if expression else [])
+    stack = [(n, KEPT_VALUE) for n in statements] + ([(expression, CONSUMED)] if expression else [])
     pop, extend = stack.pop, stack.extend
     while stack:
         node, consumed = pop()
         symbol = node.kind_id  # an int: no string made for each node
         if symbol in _BOUNDARY_SYMBOLS:
             continue
-        if consumed == _CONSUMED and symbol in _CALL_SYMBOLS:
+        if consumed == CONSUMED and symbol in _CALL_SYMBOLS:
             consumed_calls.add(node.id)
-        if symbol in _EXPRESSION_SYMBOLS and (not consumed or symbol not in _PASSING_SYMBOLS):
+        if symbol in _EXPRESSION_SYMBOLS and (not consumed or symbol not in PASSING_SYMBOLS):
             continue  # nothing below is discarded or returned
-        _push_children(node, symbol, consumed, extend)
+        push_children(node, symbol, consumed, extend)
 
 
 def _walk_every_node(statements: list[Node], expression: Node | None, walked: _Walked) -> None:
@@ -444,7 +430,7 @@ def _walk_every_node(statements: list[Node], expression: Node | None, walked: _W
     (where an ERROR node may hold statements anywhere)."""
     kept, consumed_calls = walked.nodes, walked.consumed
     # (node, whether its value is discarded or returned: a call there consumes what it is given)
-    stack = [(n, _KEPT_VALUE) for n in statements] + ([(expression, _CONSUMED)] if expression else [])
+    stack = [(n, KEPT_VALUE) for n in statements] + ([(expression, CONSUMED)] if expression else [])
     pop, extend = stack.pop, stack.extend
     while stack:
         node, consumed = pop()
@@ -453,48 +439,7 @@ def _walk_every_node(statements: list[Node], expression: Node | None, walked: _W
             continue
         if symbol in _COLLECTED_SYMBOLS:
             kept.append(node)
-            if consumed == _CONSUMED and symbol in _CALL_SYMBOLS:
+            if consumed == CONSUMED and symbol in _CALL_SYMBOLS:
                 consumed_calls.add(node.id)
-        _push_children(node, symbol, consumed, extend)
+        push_children(node, symbol, consumed, extend)
     kept.sort(key=_START)  # stable: an ancestor before the nodes it holds that start with it
-
-
-def _push_children(node: Node, symbol: int, consumed: int,
-                   extend: Callable[[Iterable[tuple[Node, int]]], None]) -> None:
-    """Hands the walk `node`'s children, each with where its value goes (`_CONSUMED`, ...)."""
-    if symbol not in _PASSING_SYMBOLS:  # most nodes: what they hold is neither discarded nor returned
-        extend(zip(node.named_children, _NOT_CONSUMED))
-        return
-    kind, children = node.type, node.named_children
-    if kind == "sequence_expression" and consumed == _THROWN:
-        # `throw (report(e), e)`, `throw c ? e : (log(x), new Error(m))`: all but the last are discarded
-        extend([(m, _CONSUMED) for m in children[:-1]] + [(m, _THROWN) for m in children[-1:]])
-    elif kind == "unary_expression" and ((op := operator_of(node)) == "void" or (op == "!" and consumed == _CONSUMED
-                                         and (node.parent or node).type == "expression_statement")):  # `!f(e);` too
-        extend((child, _CONSUMED) for child in children)
-    elif kind in _PASS_POSITION:
-        extend((child, consumed) for child in children)
-    elif kind in _STATEMENT_OF_VALUE:
-        extend((child, _CONSUMED) for child in children)
-    elif kind == "throw_statement":
-        extend((child, _THROWN) for child in children)
-    elif kind in ("if_statement", "switch_statement"):
-        extend(_condition_sequence(node))
-    elif kind == "binary_expression" and len(children) == 2 and operator_of(node) in _SHORT_CIRCUIT:
-        extend(((children[0], _KEPT_VALUE), (children[1], consumed)))
-    elif kind == "ternary_expression" and len(children) == 3:
-        extend(((children[0], _KEPT_VALUE), (children[1], consumed), (children[2], consumed)))
-    else:
-        extend(zip(children, _NOT_CONSUMED))
-
-
-def _condition_sequence(statement: Node) -> list[tuple[Node, int]]:
-    """An `if`'s or a `switch`'s children for the walk: in `if (cb(e), t)` and `switch (cb(e), v)`, how
-    minifiers write `cb(e); if (t)`, the members before the last are discarded; all else is not."""
-    condition = statement.child_by_field_name("condition" if statement.type == "if_statement" else "value")
-    inner = without_parentheses(condition) if condition is not None else None
-    if inner is None or inner.type != "sequence_expression":
-        return [(child, _KEPT_VALUE) for child in statement.named_children]
-    members = inner.named_children
-    rest = [(child, _KEPT_VALUE) for child in statement.named_children if not same(child, condition)]
-    return rest + [(m, _CONSUMED) for m in members[:-1]] + [(m, _KEPT_VALUE) for m in members[-1:]]
