@@ -38,8 +38,8 @@ how many agree with the 2.1.88 truth.
     python bench/corpus_eval.py --only ol,pixi,auth0,algosdk,tronweb,xrpl,tsls,miniflare,markdown-it,sockjs \
         --settings names,auto,half
     python bench/corpus_eval.py --only html-manager,vega-embed --settings names,auto,half
-    python bench/corpus_eval.py --only ethers5,livekit,docsearch,pusher,tone,vis-network,onnxruntime,model-viewer,rrweb,\
-        echarts,ably,jsoneditor --settings names,auto,half
+    python bench/corpus_eval.py --only ethers5,livekit,docsearch,pusher,tone,vis-network,onnxruntime,model-viewer,\
+        rrweb,echarts,ably,jsoneditor --settings names,auto,half
 """
 
 from __future__ import annotations
