@@ -172,6 +172,30 @@ class SourceMap:
         positions = utf16_positions(source, [o for r in ranges for o in r])
         return [self._first(positions[start], positions[end]) for start, end in ranges]
 
+    def sole_sources(self, source: bytes, ranges: Sequence[tuple[int, int]]) -> list[str | None]:
+        """For each byte range of `source`, the one source every mapped segment inside it names;
+        None when no segment is mapped there or they name several."""
+        positions = utf16_positions(source, [o for r in ranges for o in r])
+        return [self._sole(positions[start], positions[end]) for start, end in ranges]
+
+    def _sole(self, start: tuple[int, int], end: tuple[int, int]) -> str | None:
+        found: int | None = None
+        line, column = start
+        while line <= end[0]:
+            segments = self._lines.get(line)
+            if segments is not None:
+                columns, origins = segments
+                at = bisect.bisect_left(columns, column)
+                while at < len(columns) and (line < end[0] or columns[at] < end[1]):
+                    origin = origins[at]
+                    if origin is not None and 0 <= origin[0] < len(self.sources):
+                        if found is not None and origin[0] != found:
+                            return None  # several files' code: no one source
+                        found = origin[0]
+                    at += 1
+            line, column = line + 1, 0
+        return None if found is None else self.sources[found]
+
     def _first(self, start: tuple[int, int], end: tuple[int, int]) -> Origin | None:
         line, column = start
         while line <= end[0]:

@@ -38,6 +38,8 @@ how many agree with the 2.1.88 truth.
     python bench/corpus_eval.py --only ol,pixi,auth0,algosdk,tronweb,xrpl,tsls,miniflare,markdown-it,sockjs \
         --settings names,auto,half
     python bench/corpus_eval.py --only html-manager,vega-embed --settings names,auto,half
+    python bench/corpus_eval.py --only ethers5,livekit,docsearch,pusher,tone,vis-network,onnxruntime,model-viewer,\
+        rrweb,echarts,ably,jsoneditor --settings names,auto,half
 """
 
 from __future__ import annotations
@@ -105,6 +107,18 @@ TARGETS = {
     "sockjs": ("sockjs-client", "1.6.1"),  # dist/sockjs.min.js, browserify + uglify, ES5
     "html-manager": ("@jupyter-widgets/html-manager", "1.0.15"),  # dist/embed.js, webpack 5, siblings by namespace
     "vega-embed": ("vega-embed", "7.3.0"),  # build/vega-embed.min.js, rollup + terser
+    "ethers5": ("ethers", "5.7.2"),  # dist/ethers.umd.min.js, rollup, UMD, minified
+    "livekit": ("livekit-client", "2.23.0"),  # dist/livekit-client.umd.js, rollup + terser, pnpm paths
+    "docsearch": ("@docsearch/js", "5.2.0"),  # dist/umd/index.js, UMD, minified, bun paths
+    "pusher": ("pusher-js", "8.6.0"),  # dist/node/pusher.js, webpack 5, a node library, not minified
+    "tone": ("tone", "15.5.44"),  # build/Tone.js, webpack 5 production
+    "vis-network": ("vis-network", "10.1.5"),  # standalone/umd/vis-network.min.js, rollup + Babel + core-js-pure
+    "onnxruntime": ("onnxruntime-web", "1.31.1"),  # dist/ort.all.min.js, esbuild, minified
+    "model-viewer": ("@google/model-viewer", "4.4.0"),  # dist/model-viewer-umd.min.js, rollup + terser
+    "rrweb": ("rrweb", "2.2.2"),  # dist/rrweb.umd.min.cjs, vite library build
+    "echarts": ("echarts", "6.1.0"),  # dist/echarts.js, rollup, not minified
+    "ably": ("ably", "2.28.0"),  # build/ably-node.js, webpack 5, a node library, not minified
+    "jsoneditor": ("vanilla-jsoneditor", "3.13.0"),  # standalone.js, rollup + terser, ESM
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
 SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare", "html-manager")

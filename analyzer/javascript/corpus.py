@@ -23,7 +23,7 @@ from analyzer.javascript.signatures import FunctionSignature, UnitTokens, distin
 from analyzer.javascript.syntax import parse
 from analyzer.model import Unit
 from analyzer.signatures import DESCRIPTION, PLACED, BundleFunction, IndexedFunction, PackageIndex
-from analyzer.sourcemap import SourceMap, SourceMapError, package_of
+from analyzer.sourcemap import Origin, SourceMap, SourceMapError, package_of
 
 
 def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ...] = LOWERINGS) -> PackageIndex:
@@ -53,7 +53,9 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
         if len(modules) >= 2:
             bundles.add(number)
         found = list(_file_functions(number, tree, data, cache, lowerings))
-        places, from_siblings = _inner_packages(path, data, maps.get(path), [start for start, _, _ in found], described)
+        places, from_siblings = _inner_packages(path, data, maps.get(path),
+                                                [(start, end, row.name != "<module>") for start, end, row in found],
+                                                described)
         sibling_places |= from_siblings
         prelude = _prelude(modules)
         rows.extend((row, f"{path}{PLACED}{BROWSERIFY_PRELUDE}"
@@ -183,24 +185,35 @@ def _nobody(place: str) -> bool:
     return package_of(place.split(PLACED, 1)[1]) is None
 
 
-def _inner_packages(path: str, data: bytes, raw_map: bytes | None, offsets: list[int],
+def _inner_packages(path: str, data: bytes, raw_map: bytes | None, spans: list[tuple[int, int, bool]],
                     described: Described) -> tuple[list[str | None], set[str]]:
-    """For each function start, the place another package's code came from when the file is
-    itself a bundle of its dependencies (docs/corpus.md, "Matching"): `<file> <- <source>`, the
-    `node_modules/<pkg>/` source its own map or its bundler's path comments name, or the code a
-    path comment places outside the package (`Described.source`); None for the file's own code.
-    The place's package (`package_of`) is then the function's package. Second, the places in a
-    declared dependency's directory (`Described.source`: a monorepo sibling's code)."""
+    """For each function (start, end, a function rather than the whole file), the place another
+    package's code came from when the file is itself a bundle of its dependencies (docs/corpus.md,
+    "Matching"): `<file> <- <source>`, the `node_modules/<pkg>/` source its own map or its
+    bundler's path comments name, or the code a path comment places outside the package
+    (`Described.source`); None for the file's own code. The place's package (`package_of`) is then
+    the function's package. Second, the places in a declared dependency's directory
+    (`Described.source`: a monorepo sibling's code)."""
+    offsets = [start for start, _, _ in spans]
     sources: list[str | None] = [None] * len(offsets)
     siblings: set[str] = set()
     if raw_map is not None:
         try:
-            origins = SourceMap.from_json(raw_map).origins(data, offsets)
+            source_map = SourceMap.from_json(raw_map)
+            origins: list[Origin | None] = source_map.origins(data, offsets)
+            # a function the bundler wrote around one file's code (rollup's CommonJS `requireX`) starts
+            # unmapped: its code's one source places it
+            wrapped = [i for i, (origin, (_, _, function)) in enumerate(zip(origins, spans))
+                       if origin is None and function] if any(map(package_of, source_map.sources)) else []
+            sole = source_map.sole_sources(data, [(spans[i][0], spans[i][1]) for i in wrapped])
         except (SourceMapError, ValueError, KeyError, IndexError, TypeError):
-            origins = []
+            origins, wrapped, sole = [], [], []
         for i, origin in enumerate(origins):
             if origin is not None and package_of(origin.source):
                 sources[i] = origin.source
+        for i, source in zip(wrapped, sole):
+            if source is not None and package_of(source):
+                sources[i] = source
     elif (b"\n// " in data or data.startswith(b"// ")) and (b"node_modules/" in data or _LEAVING.search(data)):
         marks = [(m.start(), m.group(1).decode("utf-8", "replace") if m.group(1)
                   else described.source(m.group(2).decode("utf-8", "replace")), m.group(1) is None)
