@@ -180,23 +180,20 @@ class SourceMap:
 
     def _sole(self, start: tuple[int, int], end: tuple[int, int]) -> str | None:
         found: int | None = None
-        line, column = start
-        while line <= end[0]:
-            segments = self._lines.get(line)
-            if segments is not None:
-                columns, origins = segments
-                at = bisect.bisect_left(columns, column)
-                while at < len(columns) and (line < end[0] or columns[at] < end[1]):
-                    origin = origins[at]
-                    if origin is not None and 0 <= origin[0] < len(self.sources):
-                        if found is not None and origin[0] != found:
-                            return None  # several files' code: no one source
-                        found = origin[0]
-                    at += 1
-            line, column = line + 1, 0
+        for _, _, origin in self._mapped(start, end):
+            if 0 <= origin[0] < len(self.sources):
+                if found is not None and origin[0] != found:
+                    return None  # several files' code: no one source
+                found = origin[0]
         return None if found is None else self.sources[found]
 
     def _first(self, start: tuple[int, int], end: tuple[int, int]) -> Origin | None:
+        for line, column, _ in self._mapped(start, end):
+            return self.origin(line, column)
+        return None
+
+    def _mapped(self, start: tuple[int, int], end: tuple[int, int]) -> Iterator[tuple[int, int, tuple[int, int, int]]]:
+        """(line, column, the segment's origin) of each mapped segment from `start` to `end`, in order."""
         line, column = start
         while line <= end[0]:
             found = self._lines.get(line)
@@ -204,11 +201,11 @@ class SourceMap:
                 columns, origins = found
                 at = bisect.bisect_left(columns, column)
                 while at < len(columns) and (line < end[0] or columns[at] < end[1]):
-                    if origins[at] is not None:
-                        return self.origin(line, columns[at])
+                    origin = origins[at]
+                    if origin is not None:
+                        yield line, columns[at], origin
                     at += 1
             line, column = line + 1, 0
-        return None
 
 
 def _section_offset(offset: object, number: int) -> tuple[int, int]:
