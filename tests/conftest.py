@@ -49,6 +49,23 @@ def as_at_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def interrupted_scan(bundle: Path, out: Path, moment: str, group: bool = True) -> tuple[int, list[str]]:
+    """Start a scan in its own process group and, when it reports `moment`, send SIGINT to the group
+    (what Ctrl-C does) or, `group` false, to its own process only (a supervisor's `kill -INT PID`);
+    its exit status and its stderr lines other than the trace."""
+    process = subprocess.Popen([erratlas_command(), "scan", str(bundle), "--out", str(out)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               env={**os.environ, "ERRATLAS_TRACE": "1"}, preexec_fn=as_at_a_terminal)
+    assert process.stderr is not None
+    for line in process.stderr:
+        if moment in line:
+            (os.killpg if group else os.kill)(process.pid, signal.SIGINT)
+            break
+    rest = process.stderr.read()
+    process.stderr.close()
+    return process.wait(timeout=120), [line for line in rest.splitlines() if not line.startswith("erratlas-trace")]
+
+
 def erratlas_command() -> str:
     beside = Path(sys.executable).parent / "erratlas"
     found = str(beside) if beside.exists() else shutil.which("erratlas")

@@ -4,15 +4,20 @@ scan is one line saying the previous output is kept."""
 
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
-import signal
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, as_at_a_terminal, erratlas_command, records, run, scan, tree_bytes
+from conftest import (
+    FIXTURES,
+    ROOT,
+    interrupted_scan,
+    records,
+    run,
+    scan,
+    tree_bytes,
+)
 
 DEMO = FIXTURES / "demo" / "demo.min.js"
 DIFF = FIXTURES / "diff"
@@ -68,29 +73,13 @@ def test_the_carried_owners_command_of_docs_owners_works_as_written(tmp_path: Pa
     assert "2 of 8 owned" in run("project", new, "-a", allowlist).stderr  # b and f, carried
 
 
-def _interrupt(bundle: Path, out: Path, moment: str) -> tuple[int, list[str]]:
-    """Start a scan in its own process group, send the group SIGINT (what Ctrl-C does) when
-    the scan reports `moment`; its exit status and its stderr lines other than the trace."""
-    process = subprocess.Popen([erratlas_command(), "scan", str(bundle), "--out", str(out)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               env={**os.environ, "ERRATLAS_TRACE": "1"}, preexec_fn=as_at_a_terminal)
-    assert process.stderr is not None
-    for line in process.stderr:
-        if moment in line:
-            os.killpg(process.pid, signal.SIGINT)
-            break
-    rest = process.stderr.read()
-    process.stderr.close()
-    return process.wait(timeout=120), [line for line in rest.splitlines() if not line.startswith("erratlas-trace")]
-
-
 def _interrupt_before_the_write(bundle: Path, out: Path, moment: str, tries: int) -> tuple[int, list[str]]:
-    """`_interrupt` at `moment`, tried again (at most `tries` times) while the signal lands after
+    """`conftest.interrupted_scan` at `moment`, tried again (at most `tries` times) while the signal lands after
     the scan has begun writing, when Ctrl-C no longer counts: each such scan must have ended
     as it would have, with the new output; `out` is then made again as it was."""
     before = tree_bytes(out)
     for _ in range(tries):
-        code, lines = _interrupt(bundle, out, moment)
+        code, lines = interrupted_scan(bundle, out, moment)
         if code == 130:
             break
         assert code == 0 and len(lines) == 1 and lines[0].startswith(f"erratlas: {bundle.name}: "), lines
@@ -119,7 +108,7 @@ def test_ctrl_c_during_a_scan_is_one_line_and_keeps_the_previous_output(tmp_path
 
 
 def test_ctrl_c_before_a_first_output_says_nothing_was_written(tmp_path: Path) -> None:
-    code, lines = _interrupt(DEMO, tmp_path / "new", "extract: parsed")
+    code, lines = interrupted_scan(DEMO, tmp_path / "new", "extract: parsed")
     assert code == 130 and lines == [f"erratlas: interrupted: nothing written to {tmp_path / 'new'}"]
     assert not (tmp_path / "new").exists()
 
@@ -136,7 +125,7 @@ def test_ctrl_c_during_a_python_scan_is_the_same_line(tmp_path: Path) -> None:
 def test_ctrl_c_while_the_output_is_written_lets_the_write_finish(tmp_path: Path) -> None:
     """Once the files are being written, the scan ends as it would have: the output is the new one."""
     out = tmp_path / "out"
-    code, lines = _interrupt(DEMO, out, "output: staging made")
+    code, lines = interrupted_scan(DEMO, out, "output: staging made")
     assert code == 0 and len(lines) == 1 and lines[0].startswith("erratlas: demo.min.js: "), lines
     reference = tmp_path / "reference"
     scan(DEMO, reference)

@@ -96,41 +96,20 @@ def test_a_directory_that_is_no_scan_directory_is_named_whatever_it_holds(demo_s
     assert not (tmp_path / "d").exists()
 
 
-def _signal_the_scan_alone(bundle: Path, out: Path, moment: str) -> tuple[int, list[str]]:
-    """A scan started as a shell starts it, sent SIGINT to its own process only (as a supervisor
-    does: `kill -INT PID`) when it reports `moment`; its exit status and its lines but the trace."""
-    import os
-    import signal
-    import subprocess
-
-    from conftest import as_at_a_terminal, erratlas_command
-
-    process = subprocess.Popen([erratlas_command(), "scan", str(bundle), "--out", str(out)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               env={**os.environ, "ERRATLAS_TRACE": "1"}, preexec_fn=as_at_a_terminal)
-    assert process.stderr is not None
-    for line in process.stderr:
-        if moment in line:
-            os.kill(process.pid, signal.SIGINT)
-            break
-    rest = process.stderr.read()
-    process.stderr.close()
-    return process.wait(timeout=120), [line for line in rest.splitlines() if not line.startswith("erratlas-trace")]
-
-
 def test_sigint_to_the_scan_process_alone_ends_it_as_ctrl_c_does(tmp_path: Path) -> None:
-    """`kill -INT PID` of a JavaScript scan was held by the process that waits for the isolated
-    child and dropped: the scan ran to its end and replaced the output."""
-    from conftest import FIXTURES, scan, tree_bytes
+    """`kill -INT PID` of a JavaScript scan reaches the isolated child through the process waiting for
+    it: exit 130, the previous output kept, no parent made for a new one."""
+    from conftest import FIXTURES, interrupted_scan, scan, tree_bytes
 
     out = tmp_path / "out"
     scan(FIXTURES / "gate" / "few.js", out)
     before = tree_bytes(out)
     for moment in ("extract: parsed", "callsites found"):
-        code, lines = _signal_the_scan_alone(FIXTURES / "demo" / "demo.min.js", out, moment)
+        code, lines = interrupted_scan(FIXTURES / "demo" / "demo.min.js", out, moment, group=False)
         assert (code, lines) == (130, [f"erratlas: interrupted: the previous output in {out} is kept as it was"])
         assert tree_bytes(out) == before
-    code, lines = _signal_the_scan_alone(FIXTURES / "demo" / "demo.min.js", tmp_path / "new" / "a", "extract: parsed")
+    code, lines = interrupted_scan(FIXTURES / "demo" / "demo.min.js", tmp_path / "new" / "a", "extract: parsed",
+                                   group=False)
     assert (code, lines) == (130, [f"erratlas: interrupted: nothing written to {tmp_path / 'new' / 'a'}"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no staging directory, no parent made
 
