@@ -360,6 +360,36 @@ def test_ruff_comparison_leaves_an_erratlas_defect_unexplained(scanned: Path, tm
                            ("TRY301", "handled/lints.py", 61)}
 
 
+_TRIMMED = """def trimmed(run, trim):
+    try:
+        run()
+    except BaseException as e:
+        found = e.with_traceback(trim())
+        raise found
+"""
+
+
+def test_ruff_comparison_explains_the_caught_error_raised_through_a_local(tmp_path: Path) -> None:
+    """`found = e.with_traceback(tb); raise found` (hypothesis' `core.py`) raises the caught error
+    itself, a `rethrow`: ruff's B904 flags the name raised, and the harness says why they differ."""
+    tree = tmp_path / "trimmed"
+    tree.mkdir()
+    (tree / "trimmed.py").write_text(_TRIMMED, encoding="utf-8")
+    out = tmp_path / "scan"
+    scan(tree, out)
+    [handler] = [json.loads(line) for line in (out / HANDLERS).read_text(encoding="utf-8").splitlines()]
+    assert _kinds(handler) == [[("rethrow", None)]]
+    report = tmp_path / "ruff.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "ruff_handlers.py"), "--target", str(tree), "--scan", str(out),
+         "--json", str(report)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = {row["rule"]: row for row in json.loads(report.read_text())}
+    assert (rows["B904"]["ruff"], rows["B904"]["erratlas"]) == (1, 0)
+    assert [(d["line"], d["why"].split(":")[0]) for d in rows["B904"]["onlyRuff"]] == [
+        (4, "`x = e.with_traceback(tb); raise x`")]
+
+
 _RETHROWS = '''def cleanup():
     pass
 
