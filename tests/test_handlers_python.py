@@ -135,6 +135,10 @@ def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
     ("retries_only_through_a_continue", [[("retry", None), ("swallow", None)]]),  # continue, or the `break`
     ("retries_or_gives_up", [[("retry", None), ("swallow", None)]]),  # continue / break
     ("logs_then_stops", [[("log", None), ("retry", None)]]),  # the `break` is met after the log
+    # a `raise` or `return` after the `if` or `with` around the `try` (hypothesis' datatree.py)
+    ("leaves_the_loop_after_an_if_around_the_try", [[("rethrow", None), ("swallow", None)]]),
+    ("leaves_the_loop_after_a_with_around_the_try", [[("log", None)]]),
+    ("retries_after_an_if_around_the_try", [[("rethrow", None), ("retry", None)]]),  # no statement leaves after
 ])
 def test_a_branch_in_a_loop_retries_when_a_path_goes_on_to_the_next_turn(
         by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:
