@@ -390,6 +390,9 @@ def _explain_b904(handler: ast.ExceptHandler, ruff_only: bool) -> str:
     if ruff_only:
         if flagged and all(_is_with_traceback(r.exc, name) for r in flagged):
             return "`raise e.with_traceback(tb)`: the caught error itself, a rethrow for erratlas"
+        if flagged and all(_is_with_traceback(_bound_in(handler, r.exc), name) for r in flagged):
+            return "`x = e.with_traceback(tb); raise x`: the caught error itself through a local, a rethrow " \
+                   "for erratlas"
         return "unexplained"
     if flagged:
         return "unexplained"
@@ -412,6 +415,27 @@ def _returns_a_call(handler: ast.ExceptHandler) -> bool:
         if not isinstance(node, (*_SCOPES, ast.ExceptHandler)):
             stack.extend(ast.iter_child_nodes(node))
     return False
+
+
+def _bound_in(handler: ast.ExceptHandler, exc: ast.expr | None) -> ast.expr | None:
+    """What the name raised is bound to in the clause's own code, when it is bound there once (by
+    `x = ...`, nested functions and `except` bodies aside); else None."""
+    if not isinstance(exc, ast.Name):
+        return None
+    values = []
+    stack: list[ast.AST] = list(handler.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and node.id == exc.id and isinstance(node.ctx, ast.Store):
+            values.append(None)  # any binding; an `x = value` replaces its None below
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == exc.id:
+            values.append(node.value)
+            stack.append(node.value)
+            continue
+        if not isinstance(node, (*_SCOPES, ast.ExceptHandler)):
+            stack.extend(ast.iter_child_nodes(node))
+    return values[0] if len(values) == 1 else None
 
 
 def _is_with_traceback(exc: ast.expr | None, name: str | None) -> bool:

@@ -135,6 +135,10 @@ def test_a_branch_also_swallows_when_a_path_meets_none_of_its_dispositions(
     ("retries_only_through_a_continue", [[("retry", None), ("swallow", None)]]),  # continue, or the `break`
     ("retries_or_gives_up", [[("retry", None), ("swallow", None)]]),  # continue / break
     ("logs_then_stops", [[("log", None), ("retry", None)]]),  # the `break` is met after the log
+    # a `raise` or `return` after the `if` or `with` around the `try` (hypothesis' datatree.py)
+    ("leaves_the_loop_after_an_if_around_the_try", [[("rethrow", None), ("swallow", None)]]),
+    ("leaves_the_loop_after_a_with_around_the_try", [[("log", None)]]),
+    ("retries_after_an_if_around_the_try", [[("rethrow", None), ("retry", None)]]),  # no statement leaves after
 ])
 def test_a_branch_in_a_loop_retries_when_a_path_goes_on_to_the_next_turn(
         by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:
@@ -358,6 +362,36 @@ def test_ruff_comparison_leaves_an_erratlas_defect_unexplained(scanned: Path, tm
                    for d in (*row["onlyRuff"], *row["onlyErratlas"]) if d["why"] == "unexplained"}
     assert unexplained == {("B904", "handled/flow.py", 80), ("S110", "handled/lints.py", 25),
                            ("TRY301", "handled/lints.py", 61)}
+
+
+_TRIMMED = """def trimmed(run, trim):
+    try:
+        run()
+    except BaseException as e:
+        found = e.with_traceback(trim())
+        raise found
+"""
+
+
+def test_ruff_comparison_explains_the_caught_error_raised_through_a_local(tmp_path: Path) -> None:
+    """`found = e.with_traceback(tb); raise found` (hypothesis' `core.py`) raises the caught error
+    itself, a `rethrow`: ruff's B904 flags the name raised, and the harness says why they differ."""
+    tree = tmp_path / "trimmed"
+    tree.mkdir()
+    (tree / "trimmed.py").write_text(_TRIMMED, encoding="utf-8")
+    out = tmp_path / "scan"
+    scan(tree, out)
+    [handler] = [json.loads(line) for line in (out / HANDLERS).read_text(encoding="utf-8").splitlines()]
+    assert _kinds(handler) == [[("rethrow", None)]]
+    report = tmp_path / "ruff.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "ruff_handlers.py"), "--target", str(tree), "--scan", str(out),
+         "--json", str(report)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = {row["rule"]: row for row in json.loads(report.read_text())}
+    assert (rows["B904"]["ruff"], rows["B904"]["erratlas"]) == (1, 0)
+    assert [(d["line"], d["why"].split(":")[0]) for d in rows["B904"]["onlyRuff"]] == [
+        (4, "`x = e.with_traceback(tb); raise x`")]
 
 
 _RETHROWS = '''def cleanup():

@@ -129,11 +129,27 @@ def in_loop_body(handler: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> bool:
 
 def left_after_try(path: tuple[cst.CSTNode, ...]) -> bool:
     """A `break`, `return` or `raise` follows the handler's `try` (`path[-1]`) in the block
-    holding it: the end of the handler leaves the loop too."""
-    statement, block = (path[-1], path[-2]) if len(path) > 1 else (None, None)
-    body = getattr(block, "body", None)
-    if not isinstance(body, (list, tuple)):
-        return False
-    at = next((i for i, s in enumerate(body) if s is statement), None)
-    return at is not None and any(isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], _ENDS)
-                                  for s in body[at + 1:])
+    holding it, or in a block around that one inside the loop, after the `if` or `with` the
+    `try`'s block belongs to (an `if` then a `raise` in a `while`'s body: hypothesis'
+    `datatree.py`): the end of the handler goes on there, and leaves the loop too. Any other
+    statement between the `try` and the loop (a `try`, `match`, a nested loop) ends the search."""
+    at = len(path) - 1
+    while at >= 1:
+        statement, block = path[at], path[at - 1]
+        body = getattr(block, "body", None)
+        if not isinstance(block, cst.IndentedBlock) or not isinstance(body, (list, tuple)):
+            return False
+        after = next((i for i, s in enumerate(body) if s is statement), None)
+        if after is not None and any(isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], _ENDS)
+                                     for s in body[after + 1:]):
+            return True
+        at -= 2  # the compound statement whose block this is
+        while at >= 1 and isinstance(path[at], (cst.If, cst.Else)) and _arm_of(path[at - 1], path[at]):
+            at -= 1  # an `elif` or `else` arm: its `if` is the statement
+        if at < 1 or not isinstance(path[at], (cst.If, cst.With)):
+            return False  # the loop around the `try`, or a statement whose end goes elsewhere
+    return False
+
+
+def _arm_of(node: cst.CSTNode, arm: cst.CSTNode) -> bool:
+    return isinstance(node, cst.If) and node.orelse is arm
