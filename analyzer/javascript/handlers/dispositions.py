@@ -16,6 +16,7 @@ from analyzer.javascript.handlers.fallthrough import Fallthrough, undefined_arm
 from analyzer.javascript.handlers.fields import Fields, held_fields
 from analyzer.javascript.handlers.retry import in_retry_loop, loop_exits
 from analyzer.javascript.handlers.shapes import (
+    console_arms,
     each_value,
     either,
     field_owner,
@@ -273,6 +274,8 @@ class HandlerBody(NewErrors):
             return []
         arguments = named(call.child_by_field_name("arguments"))
         first = without_parentheses(arguments[0]) if arguments else None
+        if callee.type == "parenthesized_expression" and console_arms(callee):  # a console method chosen: it logs
+            return [_disposition("log", None, (), short(callee))]
         if callee.type == "member_expression":
             owner, method = callee.child_by_field_name("object"), callee.child_by_field_name("property")
             if owner is not None and owner.text == b"console" and method is not None:
