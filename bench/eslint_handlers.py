@@ -580,10 +580,16 @@ def _compiled_catches(data: bytes) -> list[tuple[int, int]]:
         case = next((c for c in body.named_children if c.type == "switch_case"
                      and (c.child_by_field_name("value") or c).text == entry.group(1)), None) if body else None
         if case is not None:
-            lines.append((case.start_point.row + 1, case.start_point.column + 1))
-    lines += [(data.count(b"\n", 0, m.start()) + 1, m.start() - data.rfind(b"\n", 0, m.start()))
-              for m in _REGENERATOR_CATCH.finditer(data)]
+            lines.append(_line_column(data, case.start_byte))
+    lines += [_line_column(data, m.start()) for m in _REGENERATOR_CATCH.finditer(data)]
     return sorted(set(lines))
+
+
+def _line_column(data: bytes, at: int) -> tuple[int, int]:
+    """The 1-based line and column of byte `at`, the column in UTF-16 code units as the maps count them
+    (a minified original's line may hold text that is not ASCII before its cases: contentful's)."""
+    start = data.rfind(b"\n", 0, at) + 1
+    return data.count(b"\n", 0, at) + 1, len(data[start:at].decode("utf-8", "replace").encode("utf-16-le")) // 2 + 1
 
 
 def _bundled_files(bundle_path: Path, root: Path) -> set[str]:

@@ -196,12 +196,16 @@ def test_compiled_catches_are_counted_apart_and_those_left_out_listed(tmp_path: 
                                                                          "innerLeftOut"]
 
 
-def test_compiled_catches_of_a_minified_original_are_told_apart_by_column(tmp_path: Path) -> None:
+@pytest.mark.parametrize("before", ["", 'var greeting = "Grüße, ¡hola! \U0001F600";'], ids=["ascii", "non-ascii"])
+def test_compiled_catches_of_a_minified_original_are_told_apart_by_column(tmp_path: Path, before: str) -> None:
     """An original that ships minified (Babel's runtime, one line: `case 2:throw n.p=2,t=n.v,...`, as
     @okta/okta-auth-js's `umd/default.js`) holds its compiled catch cases on one line: each is named by
-    its line and column, counted once, and those no handler is on are listed."""
+    its line and column, counted once, and those no handler is on are listed. The columns count code
+    points, as the map's do, with text that is not ASCII before them on the line (contentful's
+    `dist/contentful.node.min.js`)."""
     (tmp_path / "src").mkdir()
-    shutil.copy(FIXTURES / "es5-async" / "babel.terser.min.js", tmp_path / "src" / "handlers.js")
+    written = (FIXTURES / "es5-async" / "babel.terser.min.js").read_text(encoding="utf-8")
+    (tmp_path / "src" / "handlers.js").write_text(before + written, encoding="utf-8")
     bundle = tmp_path / "built" / "app.min.js"
     subprocess.run([str(FIXTURES / "node_modules" / ".bin" / "esbuild"), str(tmp_path / "src" / "handlers.js"),
                     "--bundle", "--minify", "--sourcemap", "--format=esm", "--log-level=error", f"--outfile={bundle}"],

@@ -16,7 +16,8 @@ caught value; a new Node stream, `new stream.PassThrough()`, is no new error; th
 call made, then thrown, is no store; the caught value kept in a collection by `unshift`, `add` or a
 Map's `set` is a `store`, as by `push`, and so is a local that is the caught value on one path and a
 new error keeping it on another, or a local bound to such a new error; a call given the caught value
-whose promise is chained (`f(e).catch(noop)`) is a `callback` (docs/reference.md,
+whose promise is chained (`f(e).catch(noop)`) is a `callback`; a call of a console method chosen by a
+condition, `(c ? console.error : console.warn)(m)`, is a `log` (docs/reference.md,
 "Dispositions", "Which name is the caught value"). Driven
 through `erratlas scan` on fixtures/flow/src/rejects.js and its esbuild and terser builds: the
 same dispositions each way."""
@@ -113,6 +114,11 @@ CASES: list[tuple[str, list[str] | list[list[str]]]] = [
     # given the caught value is handed it, whatever its promise is chained to (the AI SDK's readers)
     ("passesItToACallWhosePromiseIsChained", ["rethrow", "callback"]),
     ("passesItToACallWhoseChainIsAwaited", ["callback"]),
+    # `(handler.raiseError ? console.error : console.warn)(m)` (@langchain/core's): every value of the
+    # callee a console method, a `log`; `(handler.log || console.warn)(e)` may call anything, a callback
+    ("logsThroughAConsoleMethodChosen", ["log"]),
+    ("logsThroughEitherConsoleMethod", ["log"]),
+    ("callsAFunctionChosen", ["callback"]),
 ]
 #: `makeError` as each build names it: the function of two parameters whose body makes an Error
 _MAKE_ERROR = re.compile(r"function (\w+)\(\w+,\w+\)\{const \w+=new Error\(")
@@ -193,3 +199,13 @@ def test_a_console_method_given_by_name_logs(handlers: dict[str, list[dict[str, 
     (handler,) = [h for h in handlers[read] if h["form"] == "promise-catch" and h["param"] is None]
     (branch,) = handler["branches"]  # type: ignore[misc]
     assert [(d["kind"], d["callee"]) for d in branch["dispositions"]] == [("log", "console.error")]
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_a_console_method_chosen_by_a_condition_logs_as_written(catches: dict[str, list[dict[str, object]]],
+                                                                read: str) -> None:
+    """Its callee as written, no callsite nor level: the inventory counts no console call (as `console.error(m)`)."""
+    at = [name for name, _ in CASES].index("logsThroughAConsoleMethodChosen")
+    (log,) = catches[read][at]["branches"][0]["dispositions"]  # type: ignore[index]
+    assert re.fullmatch(r"\(\w+\.raiseError ?\? ?console\.error ?: ?console\.warn\)", log["callee"])
+    assert (log["kind"], log["callsites"], log["levels"]) == ("log", [], [])

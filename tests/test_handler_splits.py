@@ -21,7 +21,8 @@ minifiers write it). A call given the caught value, or a field of it, alone is a
 (`await it.next()`) walks items: no `retry`; a `for` variable that indexes only in the handler
 (what it frees on a failure) does not; a loop that runs until a field of a result is set that the
 protected block sets (`while (!r.ok) { try { r = {ok: true, ...} } ...`) retries. A call before a `switch`
-in its value (`switch (f(e), v)`) runs on every path, and a `switch (f(e), e.code)` splits on the code.
+in its value (`switch (f(e), v)`) runs on every path, and a `switch (f(e), e.code)` splits on the code. An `else`
+whose statement is a `?:` chain of expressions that test the caught value splits as the `else if` chain it was.
 Driven through `erratlas scan` on
 fixtures/flow/src/splits.js and its esbuild and terser builds (esbuild writes the `switch` as an
 `if`; both fold `const response = e.response` into the test)."""
@@ -146,6 +147,10 @@ CASES = [
     # both write `switch (report(e.message), e.code)`: it splits on the code, the call in each branch
     ("aCallBeforeASwitchOnIt", [(("code", "===", "ENOENT"), ["return-value", "callback"]),
                                 (("code", "===", "EACCES"), ["rethrow", "callback"]), (None, ["callback"])]),
+    # both write the `else if` chain of calls after a branch that declares a local as `else t ? f(e.request) : ...`
+    ("anElseOfConditionalCalls", [(("response", "truthy", None), ["callback"]),
+                                  (("request", "truthy", None), ["callback"]),
+                                  (("message", "truthy", None), ["callback"]), (None, ["swallow"])]),
 ]
 #: what a build made of a case differently: both write `if (e.code === "ENOENT" && log(e), e.code
 #: === "EACCES")`, the first test run before the second in each of its branches

@@ -157,6 +157,10 @@ def _if_chain(statement: Node, caught: Caught) -> tuple[list[_Split], list[Node]
         if not inner:
             out.append((None, [], False, []))
             return out, prefix
+        if inner[0].type == "expression_statement" and (arms := _conditional_chain(inner[0], caught)) is not None:
+            # `else t ? f(e) : g(e)`, how minifiers write an `else if` chain of expressions: its arms run
+            out.extend((test, arms[1] + body, False, []) for test, body, _, _ in arms[0])
+            return out, prefix
         if inner[0].type != "if_statement":
             out.append((None, inner, ends(inner), []))
             return out, prefix

@@ -10,12 +10,13 @@ from typing import get_args
 from tree_sitter import Node
 
 from analyzer.facts import BranchFacts, BranchTest, DispositionFacts
-from analyzer.javascript.handlers.body import Body, Key
 from analyzer.javascript.handlers.branches import split, split_expression
+from analyzer.javascript.handlers.causes import CAUSES, NewErrors
 from analyzer.javascript.handlers.fallthrough import Fallthrough, undefined_arm
 from analyzer.javascript.handlers.fields import Fields, held_fields
 from analyzer.javascript.handlers.retry import in_retry_loop, loop_exits
 from analyzer.javascript.handlers.shapes import (
+    console_arms,
     each_value,
     either,
     field_owner,
@@ -23,7 +24,6 @@ from analyzer.javascript.handlers.shapes import (
     handler_parameter,
     is_object_assign,
     is_promise_reject_call,
-    keeps_as_field,
     kept_argument,
     last_named,
     named,
@@ -35,15 +35,10 @@ from analyzer.javascript.handlers.shapes import (
 )
 from analyzer.javascript.handlers.sink_calls import SinkCalls
 from analyzer.javascript.syntax import symbols_of, text, without_parentheses
-from analyzer.model import CauseKept, Disposition, made
+from analyzer.model import Disposition, made
 
 #: builtins that read a value without passing it on (`String(e)` is a message, not a callback)
 _READERS = frozenset({b"String", b"Number", b"Boolean", b"JSON.stringify", b"Array.isArray"})
-#: built-in error classes whose first argument is the message (AggregateError's is its errors)
-_MESSAGE_FIRST = frozenset({b"Error", b"TypeError", b"RangeError", b"SyntaxError", b"ReferenceError", b"EvalError",
-                            b"URIError"})
-#: those the default rules' constructors make callsites of (the inventory resolves them)
-_INVENTORIED = frozenset({b"Error", b"TypeError", b"RangeError"})
 _EXITS = frozenset({b"process.exit", b"global.process.exit", b"globalThis.process.exit"})  # end the process
 #: statements after which none in the same list runs
 _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", "continue_statement"})
@@ -59,10 +54,9 @@ _STORE = DispositionFacts("store", None, (), None)
 _RETURN_ERROR = DispositionFacts("return-error", None, (), None)
 _SWALLOW = DispositionFacts("swallow", None, (), None)
 _ORDER: dict[str, int] = {kind: at for at, kind in enumerate(get_args(Disposition))}
-_CAUSES: dict[str | None, int] = {kind: at for at, kind in enumerate(get_args(CauseKept))} | {None: 3}
 
 
-class HandlerBody(Body):
+class HandlerBody(NewErrors):
     """One handler's body: its branches and their dispositions."""
 
     #: the statements of the branch being read
@@ -241,93 +235,6 @@ class HandlerBody(Body):
         held = self.held_values(value, self._parts) if value.type == "identifier" else None
         return None if held is None else [(itself,) if one is None else one for one in held]
 
-    def _wrap(self, value: Node) -> DispositionFacts:
-        """A new error thrown, returned or rejected; its cause from what it is given."""
-        local = self.key(value) if value.type == "identifier" else None
-        made = self.walked.made.get(local) or self.call_held(value) if local is not None else None
-        construction = made if made is not None else value
-        assigned: list[Node] = []  # `Object.assign(new X(m), {cause: e})`: the fields given to it
-        if is_object_assign(construction):
-            given = [without_parentheses(a) for a in named(construction.child_by_field_name("arguments"))]
-            construction, assigned = (given[0], given[1:]) if given else (construction, [])
-        cause = self._cause(construction)
-        for fields in assigned:
-            cause = _best(cause, self._cause_given(fields))
-        if local is not None:  # its fields assigned in the body: `n.cause = e`, `outer.message = e.message`
-            cause = _best(cause, self._cause_assigned(local))
-        entry = self.known.get((construction.start_byte, construction.end_byte))
-        sites = (entry[1],) if entry is not None and entry[0] == "error" else ()
-        slot = "constructor" if construction.type == "new_expression" else "function"
-        callee = construction.child_by_field_name(slot)
-        return _disposition("wrap", cause, sites, short(callee) if callee is not None else None)
-
-    def _cause(self, construction: Node) -> CauseKept:
-        """`kept` when the caught value is an argument or a field of an object argument
-        (`{cause: e}`), `partial` when it occurs otherwise (`e.message`, `${e}`, a method of it
-        called: `e.unwrap()`), else `lost`."""
-        if construction.type in ("new_expression", "call_expression"):
-            arguments = named(construction.child_by_field_name("arguments"))
-        else:
-            arguments = [construction]
-        if self._builtin_error(construction):  # it reads a message and its options' `cause`, nothing else
-            options = without_parentheses(arguments[1]) if len(arguments) > 1 else None
-            if options is not None and self._object_keeps(options, b"cause"):
-                return "kept"
-        elif any(self._is_caught(a) or self._object_keeps(a) for a in map(without_parentheses, arguments)) \
-                or self._array_keeps(construction):
-            return "kept"
-        callee = construction.child_by_field_name("function") if construction.type == "call_expression" else None
-        read = [*arguments, callee] if callee is not None else arguments  # `e.getActualError()` is read from it
-        return "partial" if any(self._mentions(a) for a in read) else "lost"
-
-    def _cause_given(self, fields: Node) -> CauseKept:
-        """What an object of fields given to the new error carries of the caught value."""
-        return "kept" if self._object_keeps(fields) else "partial" if self._mentions(fields) else "lost"
-
-    def _object_keeps(self, argument: Node, key: bytes | None = None) -> bool:
-        """An object literal with the caught value as a field's value (`{cause: e}`, `{e}`; the
-        field `key` when given), or a local bound to one (`const o = {cause: e}; new Error(m, o)`)."""
-        aliases = self.walked.aliases
-        names, refers = {alias[0] for alias in aliases}, self.refers(aliases)
-        if argument.type == "identifier":
-            literal = self.walked.keeping.get(self.key(argument))
-            return literal is not None and keeps_as_field(literal, names, key, refers)
-        return keeps_as_field(argument, names, key, refers)
-
-    def _array_keeps(self, argument: Node) -> bool:
-        """An array literal with the caught value as an element, itself rejected or thrown
-        (`reject([e])`); given to a call or a constructor, it is read as any argument is."""
-        return argument.type == "array" and any(self._is_caught(without_parentheses(element))
-                                                 for element in named(argument))
-
-    def _builtin_error(self, construction: Node) -> bool:
-        """A built-in error class whose first argument is the message (`Error`, `TypeError`, ...):
-        the global one, as the inventory resolves it, for the constructors of its rules."""
-        if construction.type not in ("new_expression", "call_expression"):
-            return False
-        callee = construction.child_by_field_name("constructor" if construction.type == "new_expression"
-                                                  else "function")
-        name = callee.text if callee is not None and callee.type == "identifier" else None
-        if name not in _MESSAGE_FIRST:
-            return False
-        entry = self.known.get((construction.start_byte, construction.end_byte))
-        return (entry is not None and entry[0] == "error") or name not in _INVENTORIED
-
-    def _cause_assigned(self, name: Key) -> CauseKept:
-        """What `n.field = ...` assignments in the body carry of the caught value into the error n
-        thrown or rejected (a local new error, or one from outside the handler)."""
-        out: CauseKept = "lost"
-        for node in self.walked.nodes:
-            if node.type != "assignment_expression":
-                continue
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            target = field_owner(left) if left is not None else None
-            if target is None or right is None or target.type != "identifier" or self.key(target) != name:
-                continue
-            right = without_parentheses(right)
-            out = _best(out, "kept" if self._is_caught(right) else "partial" if self._mentions(right) else "lost")
-        return out
-
     def _resolves_undefined(self, value: Node | None, arms: bool = False) -> bool:
         """A promise handler function's `return`, `return undefined` or `return void x` (`arms`: or `c ? void 0 : x`):
         its promise resolves with undefined (there), as when the function's end is reached."""
@@ -367,6 +274,8 @@ class HandlerBody(Body):
             return []
         arguments = named(call.child_by_field_name("arguments"))
         first = without_parentheses(arguments[0]) if arguments else None
+        if callee.type == "parenthesized_expression" and console_arms(callee):  # a console method chosen: it logs
+            return [_disposition("log", None, (), short(callee))]
         if callee.type == "member_expression":
             owner, method = callee.child_by_field_name("object"), callee.child_by_field_name("property")
             if owner is not None and owner.text == b"console" and method is not None:
@@ -491,8 +400,5 @@ def _merged(found: list[DispositionFacts]) -> tuple[DispositionFacts, ...]:
         else:
             merged[key] = _disposition(item.kind, item.cause, tuple(sorted(set(known.sites + item.sites))),
                                            known.callee if known.callee is not None else item.callee)
-    return tuple(sorted(merged.values(), key=lambda d: (_ORDER[d.kind], _CAUSES[d.cause])))
+    return tuple(sorted(merged.values(), key=lambda d: (_ORDER[d.kind], CAUSES[d.cause])))
 
-
-def _best(a: CauseKept, b: CauseKept) -> CauseKept:
-    return a if _CAUSES[a] <= _CAUSES[b] else b
