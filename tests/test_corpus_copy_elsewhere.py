@@ -46,7 +46,8 @@ def _codec_function(i: int) -> str:
     """One of the codec's functions that its newer version and the core package hold unchanged."""
     return (f"function decodeFrame{i}(view, offset) {{\n"
             f"  const length{i} = view.getUint32(offset + {4 * i}, false);\n"
-            f"  if (length{i} > {1000 + i}) return {{ kind: \"frame-{i}\", size: length{i}, rest: view.byteLength - offset }};\n"
+            f"  if (length{i} > {1000 + i})\n"
+            f"    return {{ kind: \"frame-{i}\", size: length{i}, rest: view.byteLength - offset }};\n"
             f"  return view.getUint8(offset + {i}) * {i + 3} + length{i} % {i + 7};\n}}")
 
 
@@ -88,12 +89,13 @@ def test_a_module_whose_other_code_only_other_packages_hold_is_not_claimed_for_t
     tarballs = tmp_path / "tarballs"
     _tarball(tarballs, SIGNER, "1.0.0", "\n".join([FORMAT, *SIGNER_OWN, ""]))
     _tarball(tarballs, CODEC, "2.0.0", "\n".join([FORMAT_NEW, *CODEC_OWN, ""]))
-    _tarball(tarballs, CORE, "1.0.0", "\n".join(CODEC_OWN + [""]))
+    _tarball(tarballs, CORE, "1.0.0", "\n".join([*CODEC_OWN, ""]))
     bundle = tmp_path / "bare" / "bundle.js"
     bundle.parent.mkdir()
     bundle.write_text("\n".join([
         "var wrap = (cb, mod) => () => (mod || cb((mod = { exports: {} }).exports, mod), mod.exports);",
-        "var UUID_PATTERN = /^[a-f0-9-]{36}$/, hex = { fromHex: (s) => Uint8Array.from(s.match(/../g), (h) => parseInt(h, 16)) };",
+        "var UUID_PATTERN = /^[a-f0-9-]{36}$/;",
+        "var hex = { fromHex: (s) => Uint8Array.from(s.match(/../g), (h) => parseInt(h, 16)) };",
         _module("codec", [FORMAT_BUNDLED, *CODEC_OWN]),
         _module("signer", [FORMAT, *SIGNER_OWN]),
         "module.exports = { codec: codec(), signer: signer() };", ""]))
