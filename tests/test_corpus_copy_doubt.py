@@ -46,3 +46,20 @@ def test_a_file_whose_own_copy_sits_in_another_module_leaves_this_one_a_copy() -
 
 def test_two_strangers_are_spared() -> None:
     assert copy_doubt(module(2, 2), "p", alone, unknown, lambda keys: (0, 2, 50, "1.0.0 index.js")) is None
+
+
+def test_functions_only_other_packages_hold_are_strangers_too() -> None:
+    # 2 functions name p alone, 7 are held by other packages only (none of p's files), none unknown
+    def others(key: str) -> bool:
+        return key.startswith("s")
+
+    def nothing_unknown(key: str) -> bool:
+        return False
+
+    assert copy_doubt(module(2, 7), "p", alone, nothing_unknown, lambda keys: (0, 4, 23, "3.1.2 dist/index.js")) is None
+    said = copy_doubt(module(2, 7), "p", alone, nothing_unknown, lambda keys: (0, 4, 23, "3.1.2 dist/index.js"), others)
+    assert said is not None, said
+    assert "7 distinctive functions that no file of p holds (0 no corpus package's, 7 only other packages')" in said
+    # what p's file could hold in another version's form still spares them
+    assert copy_doubt(module(2, 7), "p", alone, nothing_unknown, lambda keys: (5, 4, 4, "3.1.2 dist/index.js"),
+                      others) is None

@@ -190,6 +190,10 @@ class CorpusIndex:
         package (or a version) the corpus lacks."""
         return key not in self.by_key and key not in self.runtime
 
+    def elsewhere(self, key: str, package: str) -> bool:
+        """Corpus functions have this signature, and no hit names `package`: another package's code."""
+        return key in self.by_key and all(h.package != package for h in self.hits(key))
+
     def alone(self, key: str) -> str | None:
         """The one package this signature's decisive hits name, if it is one."""
         if key not in self.by_key:
@@ -231,7 +235,8 @@ def corpus_suggestions(
         """Why the module's code naming `package` may be its copy in a package the corpus lacks."""
         if (row.id, package) not in doubts:
             doubts[(row.id, package)] = copy_doubt(_within(row, trees[row.unit]), package, index.alone, index.unknown,
-                                                   lambda keys: index.room(keys, package, row.id, homes))
+                                                   lambda keys: index.room(keys, package, row.id, homes),
+                                                   lambda key: index.elsewhere(key, package))
         return doubts[(row.id, package)]
 
     islands = Neighbours(functions, index.alone, lambda key: index.packages(key)[1], index.own_files)

@@ -248,24 +248,28 @@ def foreign(functions: list[BundleFunction], unknown: Callable[[str], bool]) -> 
 
 
 def copy_doubt(functions: list[BundleFunction], package: str, alone: Callable[[str], str | None],
-               unknown: Callable[[str], bool], room: Callable[[set[str]], tuple[int, int, int, str]]) -> str | None:
+               unknown: Callable[[str], bool], room: Callable[[set[str]], tuple[int, int, int, str]],
+               others: Callable[[str], bool] = lambda key: False) -> str | None:
     """Why a bundler module's code naming `package` alone may be its copy in another package's file
-    (docs/corpus.md, "Matching", a module is one file's copy). The file of `package` it matches (`room`)
-    holds fewer functions that this module could hold in another version's form than the module
-    holds functions of no corpus package; or another module holds most of that file, and this one
-    holds more functions of no corpus package than of it. Either way those functions are code of a
-    package the corpus lacks, whose file carries a copy of `package`'s. None when they fit."""
+    (docs/corpus.md, "Matching", a module is one file's copy). Its strangers are its functions of no
+    corpus package (`unknown`) and those only other packages' files hold (`others`). The file of
+    `package` it matches (`room`) holds fewer functions that this module could hold in another
+    version's form than the module holds strangers; or another module holds most of that file, and
+    this one holds more strangers than functions of it. Either way the strangers are another
+    package's code, whose file carries a copy of `package`'s. None when they fit."""
     keys = {f.key for f in functions if alone(f.key) == package}
-    strangers = foreign(functions, unknown)
+    lacking, elsewhere = foreign(functions, unknown), foreign(functions, others)
+    strangers = lacking + elsewhere
     if not keys or strangers <= SPARE:
         return None
     absent, mine, most, file = room(keys)
+    held = (f"{strangers} distinctive functions that no corpus package holds" if not elsewhere else
+            f"{strangers} distinctive functions that no file of {package} holds ({lacking} no corpus package's, "
+            f"{elsewhere} only other packages')")
     if strangers > SPARE + absent:
-        return (f"its bundler module holds {strangers} distinctive functions that no corpus package holds, more "
-                f"than the {absent} functions of {package}@{file} it could hold in another form: code of a "
-                f"package the corpus lacks, which may carry a copy of {package}'s")
+        return (f"its bundler module holds {held}, more than the {absent} functions of {package}@{file} it could "
+                f"hold in another form: code of another package, which may carry a copy of {package}'s")
     if most >= HOME * mine and strangers > mine:
         return (f"another bundler module holds {most} functions of {package}@{file}, this one {mine} and "
-                f"{strangers} distinctive functions that no corpus package holds: code of a package the corpus "
-                f"lacks, which may carry a copy of {package}'s")
+                f"{held}: code of another package, which may carry a copy of {package}'s")
     return None
