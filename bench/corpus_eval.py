@@ -40,6 +40,8 @@ how many agree with the 2.1.88 truth.
     python bench/corpus_eval.py --only html-manager,vega-embed --settings names,auto,half
     python bench/corpus_eval.py --only ethers5,livekit,docsearch,pusher,tone,vis-network,onnxruntime,model-viewer,\
         rrweb,echarts,ably,jsoneditor --settings names,auto,half
+    python bench/corpus_eval.py --only antd4,antdv,aframe,iview,web3modal,rdflib,vis-timeline,bootstrap-vue,pixi6,\
+        xlsx-populate,swiper6,ably1 --settings names,auto,half
 """
 
 from __future__ import annotations
@@ -119,6 +121,18 @@ TARGETS = {
     "echarts": ("echarts", "6.1.0"),  # dist/echarts.js, rollup, not minified
     "ably": ("ably", "2.28.0"),  # build/ably-node.js, webpack 5, a node library, not minified
     "jsoneditor": ("vanilla-jsoneditor", "3.13.0"),  # standalone.js, rollup + terser, ESM
+    "antd4": ("antd", "4.24.16"),  # dist/antd.min.js, webpack 4 over Babel ES5, regenerator
+    "antdv": ("ant-design-vue", "1.7.8"),  # dist/antd.min.js, webpack 4 over Babel ES5
+    "aframe": ("aframe", "1.5.0"),  # dist/aframe-master.min.js, webpack 4 production
+    "iview": ("view-design", "4.7.0"),  # dist/iview.min.js, webpack 3 over Babel ES5
+    "web3modal": ("web3modal", "1.9.12"),  # dist/index.js, webpack 4 production
+    "rdflib": ("rdflib", "2.2.35"),  # dist/rdflib.min.js, webpack 5 over Babel, Node polyfills
+    "vis-timeline": ("vis-timeline", "7.7.3"),  # standalone/umd/vis-timeline-graph2d.min.js, rollup + Babel + terser
+    "bootstrap-vue": ("bootstrap-vue", "2.23.1"),  # dist/bootstrap-vue.min.js, rollup + Babel ES5 + terser, UMD
+    "pixi6": ("pixi.js", "6.5.10"),  # dist/browser/pixi.min.js, rollup + terser, IIFE
+    "xlsx-populate": ("xlsx-populate", "1.21.0"),  # browser/xlsx-populate.min.js, browserify + Babel ES5
+    "swiper6": ("swiper", "6.8.4"),  # swiper-bundle.min.js, rollup + Babel ES5 + terser, UMD
+    "ably1": ("ably", "1.2.50"),  # build/ably.min.js, webpack 4 production, the browser build
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
 SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare", "html-manager")

@@ -16,6 +16,7 @@ from tree_sitter import Node, Tree
 
 from analyzer.errors import InputError
 from analyzer.javascript.constants import literal_constants
+from analyzer.javascript.defines import DEFINES, MARK, Defined
 from analyzer.javascript.lowered import LOWERINGS, Lowered
 from analyzer.javascript.modules import ModuleSpan, find_modules
 from analyzer.javascript.regenerator import Regenerator
@@ -232,11 +233,14 @@ def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int],
                     lowerings: tuple[str, ...]) -> Iterator[tuple[int, int, IndexedFunction]]:
     """(start offset, end offset, row): each distinctive function once (the module first:
     `distinctive_signatures`), and again with the file's literal constants folded where that changes
-    its signature (analyzer/javascript/constants.py)."""
+    its signature (analyzer/javascript/constants.py), under each build-time define of
+    `process.env.NODE_ENV` (analyzer/javascript/defines.py), and as each ES5 output reads it."""
     tokens = UnitTokens(tree, data, cache)
     constants = literal_constants(tree, data, tokens.holes)
     folded = UnitTokens(tree, data, cache, constants) if constants else None
     lowered = [Lowered(tree, data, t, cache) for t in (tokens, folded) if t is not None] if lowerings else []
+    defined = Defined(tree, data, tokens, cache) if MARK in data else None
+    defines = DEFINES if defined is not None and defined.found else ()
     names = ["<module>", *(function_name(node) for node in tokens.functions)]
     spans = [tokens.whole(), *tokens.function_signatures()]
     nodes: list[Node | None] = [None, *tokens.functions]
@@ -249,6 +253,8 @@ def _file_functions(number: int, tree: Tree, data: bytes, cache: dict[str, int],
         variants: list[FunctionSignature | None] = []
         if folded is not None:
             variants.append(folded.signature(span.start, span.end, span.line, span.kind))
+        if defined is not None:
+            variants.extend(defined.signature(span.start, span.end, span.line, span.kind, d) for d in defines)
         if node is not None:
             variants.extend(lower.signature(node, kind) for lower in lowered for kind in lower.kinds(lowerings))
         else:  # the whole file: a bundler's module function holds it
