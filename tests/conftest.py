@@ -134,6 +134,15 @@ def records(out: Path, kind: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
+def corpus_claims(out: Path, suggestions: Path) -> dict[str, tuple[str | None, str]]:
+    """The corpus's callsite suggestions (`suggest --corpus`) of a scan, by their callsite's message
+    text: (package, confidence)."""
+    texts = {str(r["id"]): str(r["message"].get("text") or r["message"].get("template") or "")  # type: ignore[attr-defined]
+             for r in records(out, "error")}
+    return {texts[s["exampleIds"][0]]: (s["package"], s["confidence"])
+            for s in map(json.loads, suggestions.read_text().splitlines()) if s["id"].startswith("c:")}
+
+
 def dispositions_by_function(out: Path) -> dict[str, list[list[str]]]:
     """Each handler of a scan's `handlers.jsonl` by its function's last name: its branches'
     disposition kinds."""

@@ -13,7 +13,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from conftest import FIXTURES, records, run, scan
+from conftest import FIXTURES, corpus_claims, records, run, scan
 
 from analyzer.javascript.corpus import index_sources
 from analyzer.owners.corpus.compiler_runtime import compiler_runtime, compiler_runtime_keys
@@ -81,10 +81,9 @@ def test_a_packages_copy_of_a_compiler_helper_never_names_it(tmp_path: Path) -> 
     assert added.returncode == 0, added.stderr
     suggested = run("suggest", tmp_path / "out", "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
     assert suggested.returncode == 0, suggested.stderr
-    texts = {str(r["id"]): str(r["message"].get("text") or r["message"].get("template") or "")  # type: ignore[attr-defined]
-             for r in records(tmp_path / "out", "error")}
-    named = {texts[s["exampleIds"][0]]: s["package"]
-             for s in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines()) if s["id"].startswith("c:")}
-    assert "@@toPrimitive must return a primitive value." in texts.values(), texts
+    claims = corpus_claims(tmp_path / "out", tmp_path / "s.jsonl")
+    named = {text: package for text, (package, _) in claims.items()}
+    texts = {str(r["message"].get("text")) for r in records(tmp_path / "out", "error")}  # type: ignore[attr-defined]
+    assert "@@toPrimitive must return a primitive value." in texts, texts
     assert named.get("@@toPrimitive must return a primitive value.") is None, named
     assert named.get("fetchJson: url must be a string, got ${}") == "erratlas-fixture-fetcher", named

@@ -12,13 +12,11 @@ codec's newer version rewrote it, and a core package holds the rest of the codec
 
 from __future__ import annotations
 
-import io
 import json
-import tarfile
 from pathlib import Path
 
 from conftest import records, run, scan
-from support.registry import LocalRegistry, npm_env
+from support.registry import LocalRegistry, npm_env, write_tarball
 
 SIGNER, CODEC, CORE = "erratlas-fixture-signer", "erratlas-fixture-codec", "erratlas-fixture-core"
 
@@ -65,19 +63,6 @@ def _signer_function(i: int) -> str:
 SIGNER_OWN = [_signer_function(i) for i in range(8)]
 
 
-def _tarball(folder: Path, name: str, version: str, code: str) -> None:
-    files = {"package/package.json": json.dumps({"name": name, "version": version, "main": "dist/index.js"}).encode(),
-             "package/dist/index.js": code.encode()}
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        for path, data in sorted(files.items()):
-            info = tarfile.TarInfo(path)
-            info.size, info.mtime = len(data), 0
-            archive.addfile(info, io.BytesIO(data))
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{name}-{version}.tgz").write_bytes(buffer.getvalue())
-
-
 def _module(name: str, functions: list[str]) -> str:
     """A CommonJS module as Bun and esbuild wrap one file (a `__commonJS`-shaped helper, no key)."""
     return (f"var {name} = wrap((exports, module) => {{\n" + "\n".join(functions)
@@ -87,9 +72,9 @@ def _module(name: str, functions: list[str]) -> str:
 def test_a_module_whose_other_code_only_other_packages_hold_is_not_claimed_for_the_copys_package(
         tmp_path: Path) -> None:
     tarballs = tmp_path / "tarballs"
-    _tarball(tarballs, SIGNER, "1.0.0", "\n".join([FORMAT, *SIGNER_OWN, ""]))
-    _tarball(tarballs, CODEC, "2.0.0", "\n".join([FORMAT_NEW, *CODEC_OWN, ""]))
-    _tarball(tarballs, CORE, "1.0.0", "\n".join([*CODEC_OWN, ""]))
+    for name, version, code in ((SIGNER, "1.0.0", [FORMAT, *SIGNER_OWN]), (CODEC, "2.0.0", [FORMAT_NEW, *CODEC_OWN]),
+                                (CORE, "1.0.0", CODEC_OWN)):
+        write_tarball(tarballs, name, version, {"dist/index.js": "\n".join([*code, ""]).encode()})
     bundle = tmp_path / "bare" / "bundle.js"
     bundle.parent.mkdir()
     bundle.write_text("\n".join([

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import records, run, scan
+from conftest import corpus_claims, run, scan
 
 from analyzer.javascript.corpus import index_sources
 from analyzer.javascript.defines import DEFINES
@@ -49,10 +49,8 @@ def _suggested(tmp_path: Path, bundle_text: str) -> dict[str, str | None]:
     assert added.returncode == 0, added.stderr
     suggested = run("suggest", tmp_path / "out", "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
     assert suggested.returncode == 0, suggested.stderr
-    texts = {str(r["id"]): str(r["message"].get("text") or r["message"].get("template") or "")  # type: ignore[attr-defined]
-             for r in records(tmp_path / "out", "error")}
-    return {texts[s["exampleIds"][0]]: s["package"] if s["confidence"] == "exact" else None
-            for s in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines()) if s["id"].startswith("c:")}
+    return {text: package if confidence == "exact" else None
+            for text, (package, confidence) in corpus_claims(tmp_path / "out", tmp_path / "s.jsonl").items()}
 
 
 def test_a_function_under_a_production_define_minified_is_its_package(tmp_path: Path) -> None:

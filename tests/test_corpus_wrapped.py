@@ -12,13 +12,11 @@ beside its own code, served from a local registry, and a bundle that holds both.
 
 from __future__ import annotations
 
-import io
 import json
-import tarfile
 from pathlib import Path
 
-from conftest import records, run, scan
-from support.registry import LocalRegistry, npm_env
+from conftest import corpus_claims, records, run, scan
+from support.registry import LocalRegistry, npm_env, write_tarball
 
 from analyzer.javascript.corpus import index_sources
 from analyzer.signatures import PLACED
@@ -77,19 +75,6 @@ def _build_map() -> bytes:
                        "mappings": ";".join(lines)}).encode()
 
 
-def _tarball(folder: Path) -> None:
-    files = {"package/package.json": json.dumps({"name": KIT, "version": "1.0.0", "main": "dist/kit.js"}).encode(),
-             "package/dist/kit.js": BUILD.encode(), "package/dist/kit.js.map": _build_map()}
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        for name, data in sorted(files.items()):
-            info = tarfile.TarInfo(name)
-            info.size, info.mtime = len(data), 0
-            archive.addfile(info, io.BytesIO(data))
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{KIT}-1.0.0.tgz").write_bytes(buffer.getvalue())
-
-
 def test_a_wrapper_whose_first_line_is_unmapped_is_placed_by_the_code_inside_it() -> None:
     index = index_sources([("dist/kit.js", BUILD.encode()), ("dist/kit.js.map", _build_map())])
     places = {f.name: index.files[f.file] for f in index.functions if f.name != "<module>"}
@@ -98,7 +83,9 @@ def test_a_wrapper_whose_first_line_is_unmapped_is_placed_by_the_code_inside_it(
 
 
 def test_a_packages_wrapped_copy_of_a_module_the_corpus_lacks_is_not_claimed_for_it(tmp_path: Path) -> None:
-    _tarball(tmp_path / "tarballs")
+    write_tarball(tmp_path / "tarballs", KIT, "1.0.0", {
+        "package.json": json.dumps({"name": KIT, "version": "1.0.0", "main": "dist/kit.js"}).encode(),
+        "dist/kit.js": BUILD.encode(), "dist/kit.js.map": _build_map()})
     (tmp_path / "bare").mkdir()
     (tmp_path / "bare" / "bundle.js").write_text(
         "(function () {\nvar hasRequiredKeyFor, keyForModule = {};\n" + "\n".join([*WRAPPER, *OWN])
@@ -110,11 +97,9 @@ def test_a_packages_wrapped_copy_of_a_module_the_corpus_lacks_is_not_claimed_for
     assert added.returncode == 0, added.stderr
     suggested = run("suggest", tmp_path / "out", "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
     assert suggested.returncode == 0, suggested.stderr
-    texts = {str(r["id"]): str(r["message"].get("text") or r["message"].get("template") or "")  # type: ignore[attr-defined]
-             for r in records(tmp_path / "out", "error")}
-    rows = map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines())
-    exact = {texts[s["exampleIds"][0]]: s["package"] for s in rows
-             if s["id"].startswith("c:") and s["confidence"] == "exact"}
-    assert "${} is not a symbol" in texts.values(), texts
+    claims = corpus_claims(tmp_path / "out", tmp_path / "s.jsonl")
+    exact = {text: package for text, (package, confidence) in claims.items() if confidence == "exact"}
+    messages = [r["message"] for r in records(tmp_path / "out", "error")]
+    assert any("${} is not a symbol" in (m.get("text"), m.get("template")) for m in messages), messages  # type: ignore[attr-defined]
     assert "${} is not a symbol" not in exact, exact
     assert exact.get("formatLabel: value must be a string, got ${}") == KIT, exact

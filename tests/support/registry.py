@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import http.server
+import io
+import tarfile
 import threading
 import urllib.parse
 from pathlib import Path
@@ -90,6 +92,22 @@ class LocalRegistry:
 
     def npm_env(self, home: Path, registry: str | None = None) -> dict[str, str]:
         return npm_env(home, registry or self.url)
+
+
+def write_tarball(folder: Path, name: str, version: str, files: dict[str, bytes]) -> Path:
+    """`folder/NAME-VERSION.tgz` holding `package/PATH` for each file (a package.json naming the
+    package added when absent), entries sorted and dated 0, as the registry serves it."""
+    files = {"package.json": orjson.dumps({"name": name, "version": version, "main": "dist/index.js"}), **files}
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for path, data in sorted(files.items()):
+            info = tarfile.TarInfo(f"package/{path}")
+            info.size, info.mtime = len(data), 0
+            archive.addfile(info, io.BytesIO(data))
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{name}-{version}.tgz"
+    out.write_bytes(buffer.getvalue())
+    return out
 
 
 def npm_env(home: Path, registry: str) -> dict[str, str]:
