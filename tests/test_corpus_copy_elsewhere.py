@@ -101,7 +101,7 @@ def test_a_module_whose_other_code_only_other_packages_hold_is_not_claimed_for_t
     assert len(uuid) == 2, ids
     codec_copy, signer_copy = uuid  # in bundle order: the codec's module, then the signer's
     assert codec_copy not in exact, (exact, rows)
-    # the signer's own module, whose other code is the signer's, is claimed as before
+    # the signer's own module, whose other code is the signer's, is claimed for the signer
     assert exact.get(signer_copy) == SIGNER, exact
     steps = [i for i, text in ids.items() if text.startswith("Signer step")]
     assert len(steps) == 8 and all(exact.get(i) == SIGNER for i in steps), exact
