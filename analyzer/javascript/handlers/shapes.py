@@ -321,21 +321,15 @@ def either(value: Node) -> bool:
 
 def console_arms(callee: Node) -> bool:
     """A callee whose every value is a `console.<method>`: `(c ? console.error : console.warn)`, an operand of `||`,
-    `&&`, `??` too (docs/reference.md, "Dispositions", `log`); read iteratively, a minified chain may be long."""
-    stack: list[Node | None] = [callee]
-    while stack:
-        node = stack.pop()
-        if node is None:
-            return False
-        node = without_parentheses(node)
-        if node.type == "ternary_expression":
-            stack += [node.child_by_field_name("consequence"), node.child_by_field_name("alternative")]
-        elif either(node):
-            stack += [node.child_by_field_name("left"), node.child_by_field_name("right")]
-        elif node.type != "member_expression" or (owner := node.child_by_field_name("object")) is None \
-                or owner.text != b"console" or node.child_by_field_name("property") is None:
-            return False
-    return True
+    `&&`, `??` too (docs/reference.md, "Dispositions", `log`)."""
+    return all(each_value(callee, lambda node: [_console_method(node)], without_parentheses))
+
+
+def _console_method(node: Node | None) -> bool:
+    if node is None or node.type != "member_expression":
+        return False
+    owner = node.child_by_field_name("object")
+    return owner is not None and owner.text == b"console" and node.child_by_field_name("property") is not None
 
 
 def each_value(value: Node | None, leaf: Callable[[Node | None], list[_T]], strip: Callable[[Node], Node],
