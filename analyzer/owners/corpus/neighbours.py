@@ -192,6 +192,25 @@ class Neighbours:
                 j += step
         return None
 
+    def stretch(self, function: BundleFunction, package: str) -> tuple[int, int]:
+        """Where the package's code around a function starts and ends, as `beside` reads it: the distinctive
+        functions on both sides, outside it, up to one that names another package alone or no corpus
+        package (a wrapper that holds others and names nothing is passed over)."""
+        i = self.in_every.get((function.unit, function.start, function.end, function.key))
+        first, last = function.start, function.end
+        for step in (-1, 1):
+            j = -1 if i is None else i + step
+            while 0 <= j < len(self.every) and self.every[j][0].unit == function.unit:
+                other, named = self.every[j]
+                if other.start >= function.end or other.end <= function.start:  # not inside it, nor holding it
+                    packages = self.holders(other.key) if named is None else frozenset([named])
+                    if package not in packages and (packages or not self._holds_code(j)):
+                        break
+                    if named == package:
+                        first, last = min(first, other.start), max(last, other.end)
+                j += step
+        return first, last
+
     def _holds_code(self, j: int) -> bool:
         """Whether the function at `j` holds other distinctive functions (a bundler's module wrapper,
         which is no package's code itself)."""

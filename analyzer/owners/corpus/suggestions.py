@@ -30,12 +30,36 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def _apart(members: list[tuple[Callsite, Decision, Decision | None]], besides: list[Decision | None],
+           stretch: Callable[[Callsite, Decision], tuple[int, int] | None]) -> dict[int, str]:
+    """The copies placed in a package only by the code beside them, outside any bundler module, each in
+    a stretch of that package's code apart from another's (`Neighbours.stretch`): a second install, or
+    the package's file copied into another package's or the product's own source, which the code
+    cannot tell apart without the module boundaries. By index, why."""
+    loose: dict[str, list[tuple[int, tuple[int, int]]]] = defaultdict(list)
+    for i, ((record, _, _), beside) in enumerate(zip(members, besides)):
+        where = stretch(record, beside) if beside is not None else None
+        if beside is not None and where is not None:
+            loose[beside.packages[0]].append((i, where))
+    out = {}
+    for package, placed in loose.items():
+        for i, (first, last) in placed:
+            if any(last <= start or end <= first for _, (start, end) in placed):
+                out[i] = (f"another of its identical copies sits in a stretch of {package}'s code apart from its "
+                          f"own, outside any bundler module: a second install of {package}, or its file copied "
+                          f"into another package's or the product's own code")
+    return out
+
+
 def named_copies(decided: list[tuple[Callsite, Decision, Decision | None]], chosen: dict[str, Chosen],
-                  around: dict[str, tuple[str, str]], placed: Callable[[Callsite, Decision], Decision | None]
+                  around: dict[str, tuple[str, str]], placed: Callable[[Callsite, Decision], Decision | None],
+                  stretch: Callable[[Callsite, Decision], tuple[int, int] | None] = lambda r, d: None
                   ) -> list[Suggestion]:
     """One suggestion per unique callsite; identical copies are named without an ordinal: all of
     them together (`copies`) when each is decided for the same package, else each by its
-    neighbours when they single it out; a copy that neither names is `possible`."""
+    neighbours when they single it out; a copy that neither names is `possible`. `stretch(record,
+    decision)`: where the code of its package around a copy starts and ends, outside any bundler module
+    (`Neighbours.stretch`), None inside one (docs/corpus.md, "Matching", copies)."""
     out = []
     groups: dict[tuple[str, int], list[tuple[Callsite, Decision, Decision | None]]] = defaultdict(list)
     for record, decision, contained in decided:
@@ -48,9 +72,14 @@ def named_copies(decided: list[tuple[Callsite, Decision, Decision | None]], chos
         # module was identified as the package its function names, or the code beside it names
         # that package too (not by the function alone, which every copy's true package may not
         # be in the corpus to contest)
+        besides = [placed(r, d) if c is None else None for r, d, c in members]
+        doubted = _apart(members, besides, stretch)
         rows = []
-        for r, d, c in members:
-            beside = placed(r, d) if c is None else None
+        for i, ((r, d, c), beside) in enumerate(zip(members, besides)):
+            if i in doubted:
+                members[i] = (r, d if d.doubt is not None else replace(d, doubt=doubted[i]), c)
+                rows.append(_suggestion(*members[i], chosen))
+                continue
             rows.append(_suggestion(r, d, c, chosen, as_copy=True) if c is not None and d.packages == c.packages
                         else _suggestion(r, beside, c, chosen, as_copy=True) if beside is not None
                         else _suggestion(r, d, c, chosen))
