@@ -6,9 +6,14 @@ beyond the machine (docs/reference.md, "Bounds"), a gate's line naming what diff
 from __future__ import annotations
 
 import resource
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import orjson
+import pytest
 from conftest import run, tree_bytes
+from test_first_hour import refused
 
 
 def _few_open_files() -> None:
@@ -27,3 +32,30 @@ def test_a_jobs_beyond_the_cores_starts_no_more_workers_than_the_cores(tmp_path:
     many = run("scan", tree.parent, "--out", tmp_path / "many", "--jobs", "200", preexec_fn=_few_open_files)
     assert many.returncode == 0, many.stderr
     assert tree_bytes(tmp_path / "many") == tree_bytes(tmp_path / "one")
+
+
+def _summary_edited(scanned: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    """The summary with `edit` made, written back in the form erratlas writes it."""
+    path = scanned / "error-diagnostic-owner-summary.json"
+    document = orjson.loads(path.read_bytes())
+    edit(document)
+    path.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def _reordered(document: dict[str, Any], key: str) -> None:
+    document[key] = dict(reversed(document[key].items()))
+
+
+@pytest.mark.parametrize(("edit", "said"), [
+    (lambda d: d["counts"]["error"].update(total=None), "counts.error.total is null in the file, absent recomputed"),
+    (lambda d: d["handlerOwners"].update(note=None), "handlerOwners.note is null in the file, absent recomputed"),
+    (lambda d: _reordered(d, "counts"), "the same values, counts with its keys in another order"),
+    (lambda d: _reordered(d, "coverage"), "the same values, coverage with its keys in another order"),
+])
+def test_a_gate_refusing_an_edited_summary_names_what_differs(demo_scan_copy: Path,
+                                                              edit: Callable[[dict[str, Any]], None],
+                                                              said: str) -> None:
+    """A key added as null was 'the same values, other bytes' (null read as absent), and the
+    counts' keys put in another order passed the gate."""
+    _summary_edited(demo_scan_copy, edit)
+    refused(run("gate", demo_scan_copy), said)
