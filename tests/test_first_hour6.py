@@ -59,3 +59,32 @@ def test_a_gate_refusing_an_edited_summary_names_what_differs(demo_scan_copy: Pa
     counts' keys put in another order passed the gate."""
     _summary_edited(demo_scan_copy, edit)
     refused(run("gate", demo_scan_copy), said)
+
+
+def test_sarif_bundle_given_the_wrong_thing_says_what_the_scan_read(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """`--bundle` of a path that is not there, of a directory for a scan of a file, or of a
+    directory without the scanned files: each was '<path>: cannot be read', of a file never named."""
+    other = tmp_path / "other"
+    other.mkdir()
+    refused(run("sarif", demo_scanned_once, "--bundle", tmp_path / "nowhere.js"),
+            "nowhere.js: no such file (the bundle this scan read, demo.min.js, as seen from here)")
+    refused(run("sarif", demo_scanned_once, "--bundle", other),
+            "other: a directory; this scan read the file demo.min.js: give that file")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "a.py").write_text('def f():\n    raise ValueError("x")\n')
+    assert run("scan", tree, "--out", tmp_path / "scanned").returncode == 0
+    refused(run("sarif", tmp_path / "scanned", "--bundle", other),
+            "other: is not the directory this scan read (it holds no a.py)")
+
+
+def test_sarif_flow_counts_its_callsite_and_handler_results_apart(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """`sarif --flow` said '3 SARIF results (unresolved)' of 1 Unresolved callsite and 2 handlers."""
+    said = run("sarif", demo_scanned_once, "--flow", "--out", tmp_path / "flow.sarif")
+    assert said.returncode == 0, said.stderr
+    results = orjson.loads((tmp_path / "flow.sarif").read_bytes())["runs"][0]["results"]
+    handlers = sum(1 for result in results if result["ruleId"] in ("swallowed-error", "wrap-loses-cause",
+                                                                   "useless-catch"))
+    assert handlers > 0
+    assert (f"{len(results) - handlers} SARIF results (unresolved) and {handlers} handler results (flow rules)"
+            in said.stderr), said.stderr
