@@ -88,3 +88,18 @@ def test_sarif_flow_counts_its_callsite_and_handler_results_apart(demo_scanned_o
     assert handlers > 0
     assert (f"{len(results) - handlers} SARIF results (unresolved) and {handlers} handler results (flow rules)"
             in said.stderr), said.stderr
+
+
+@pytest.mark.parametrize(("verb", "target", "said"), [
+    ("explain", "fp1h:", "'fp1h:' is not a handler fingerprint (fp1h: and 32 hex digits)"),
+    ("explain", "fp1:c9196f0a", "'fp1:c9196f0a' is not a callsite fingerprint (fp1: and 32 hex digits)"),
+    ("explain", "fp1m:" + "g" * 32, f"'fp1m:{'g' * 32}' is not a module fingerprint (fp1m: and 32 hex digits)"),
+    ("allow", "fp1f:", "'fp1f:' is not a function fingerprint (fp1f: and 32 hex digits)"),
+])
+def test_a_fingerprint_cut_short_or_mistyped_is_said_to_be_no_fingerprint(demo_scanned_once: Path, tmp_path: Path,
+                                                                          verb: str, target: str, said: str) -> None:
+    """`explain DIR fp1h:` (a prefix pasted alone) was 'no handler with fingerprint 'fp1h:' in this
+    scan', as if one of that form might be in another."""
+    extra = ["-a", tmp_path / "a.toml", "--owner", "Product", "--reason", "r", "--reviewer", "me"]
+    refused(run(verb, demo_scanned_once, target, *(extra if verb == "allow" else [])), said)
+    assert not (tmp_path / "a.toml").exists()
