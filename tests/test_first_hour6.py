@@ -103,3 +103,27 @@ def test_a_fingerprint_cut_short_or_mistyped_is_said_to_be_no_fingerprint(demo_s
     extra = ["-a", tmp_path / "a.toml", "--owner", "Product", "--reason", "r", "--reviewer", "me"]
     refused(run(verb, demo_scanned_once, target, *(extra if verb == "allow" else [])), said)
     assert not (tmp_path / "a.toml").exists()
+
+
+_ENTRY = ('[[entry]]\nmatch = { callsite = "fp1:c9196f0a995b8b6a9c3141d89ad4ecd0" }\nowner = "Product"\n'
+          'reason = "checked"\nreviewedBy = "me"\nreviewedOn = "2026-01-01"\n')
+
+
+@pytest.mark.parametrize("check", [[], ["--check"]])
+def test_fmt_of_one_allowlist_given_twice_is_refused_and_rewrites_nothing(tmp_path: Path, check: list[str]) -> None:
+    """`fmt a.toml a.toml` rewrote it, then said it was 'already in canonical form, left as it
+    was'; every other verb taking several allowlists refuses one given twice."""
+    allowlist = tmp_path / "a.toml"
+    allowlist.write_text("# mine\n" + _ENTRY)
+    (tmp_path / "same.toml").symlink_to(allowlist)
+    before = allowlist.read_bytes()
+    refused(run("fmt", *check, allowlist, tmp_path / "same.toml"), "same.toml: allowlist given twice (also as ")
+    assert allowlist.read_bytes() == before
+
+
+def test_accept_of_a_suggestions_file_that_is_not_there_says_so(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """`accept DIR --suggestions typo.jsonl` said 'no suggestions (run `erratlas suggest` first)' of
+    a file the user named and mistyped."""
+    refused(run("accept", demo_scanned_once, "-a", tmp_path / "a.toml", "--reviewer", "me", "--suggestions",
+                tmp_path / "typo.jsonl"), "typo.jsonl: suggestions file not found")
+    assert not (tmp_path / "a.toml").exists()

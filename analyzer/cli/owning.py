@@ -157,8 +157,16 @@ def fmt(
 ) -> None:
     """Write allowlists in the canonical form `allow` and `accept` write (entries sorted, keys in a
     fixed order; comments are not kept), so that review diffs stay small."""
-    from analyzer.owners.allowlist import load_allowlist, overridden, refuse_keyless, render, write_allowlist
+    from analyzer.owners.allowlist import (
+        load_allowlist,
+        overridden,
+        refuse_keyless,
+        refuse_repeated,
+        render,
+        write_allowlist,
+    )
 
+    refuse_repeated(allowlists)  # else rewritten, then said to be 'already in canonical form'
     loaded = [(path, list(load_allowlist(path).entries)) for path in allowlists]  # one refused: none written
     for path in allowlists:
         refuse_keyless(path)
