@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 import pytest
 from conftest import run, tree_bytes
-from test_first_hour import refused
+from test_first_hour import JS_SOURCE, refused
 
 
 def _few_open_files() -> None:
@@ -127,3 +127,22 @@ def test_accept_of_a_suggestions_file_that_is_not_there_says_so(demo_scanned_onc
     refused(run("accept", demo_scanned_once, "-a", tmp_path / "a.toml", "--reviewer", "me", "--suggestions",
                 tmp_path / "typo.jsonl"), "typo.jsonl: suggestions file not found")
     assert not (tmp_path / "a.toml").exists()
+
+
+def test_an_out_directory_another_verb_wrote_is_named_for_what_it_is(demo_scan_copy: Path, tmp_path: Path) -> None:
+    """`diff A B --out SCAN_DIR` said 'not empty and holds no erratlas output (no diff.json)' of a
+    scan directory erratlas wrote; so did every verb of another's directory."""
+    from support.bunexe import Module, elf, graph
+
+    executable = tmp_path / "app"
+    executable.write_bytes(elf(graph([Module("/$bunfs/root/cli", JS_SOURCE)])))
+    assert run("extract", executable, "--out", tmp_path / "x").returncode == 0
+    assert run("diff", demo_scan_copy, demo_scan_copy, "--out", tmp_path / "d").returncode == 0
+    before = tree_bytes(tmp_path)
+    for command, out, said in (
+            (["diff", demo_scan_copy, demo_scan_copy], demo_scan_copy,
+             "a scan directory (error-diagnostic-owner-summary.json), not a diff directory"),
+            (["extract", executable], tmp_path / "d", "a diff directory (diff.json), not an extraction directory"),
+            (["scan", executable], tmp_path / "x", "an extraction directory (manifest.json), not a scan directory")):
+        refused(run(*command, "--out", out), f"{out}: {said}; refusing to replace {out}, nothing was deleted")
+    assert tree_bytes(tmp_path) == before
