@@ -146,3 +146,25 @@ def test_an_out_directory_another_verb_wrote_is_named_for_what_it_is(demo_scan_c
             (["scan", executable], tmp_path / "x", "an extraction directory (manifest.json), not a scan directory")):
         refused(run(*command, "--out", out), f"{out}: {said}; refusing to replace {out}, nothing was deleted")
     assert tree_bytes(tmp_path) == before
+
+
+def test_allow_says_when_it_replaces_an_entry_or_changes_nothing(demo_scanned_once: Path, tmp_path: Path) -> None:
+    """`allow` of an entry the allowlist held, or of another verdict on its callsite, said only
+    '-> Product' (or '-> Dependency ...'), as of a new entry: a reviewer's earlier verdict went unsaid."""
+    allowlist = tmp_path / "a.toml"
+
+    def allow(*verdict: str) -> str:
+        said = run("allow", demo_scanned_once, "e:demo.min.js@466", "-a", allowlist, "--reason", "checked",
+                   *verdict, "--on", "2026-01-01")
+        assert said.returncode == 0, said.stderr
+        return said.stderr.strip()
+
+    fingerprint = "callsite fp1:c9196f0a995b8b6a9c3141d89ad4ecd0"
+    assert allow("--owner", "Product", "--reviewer", "me") == f"erratlas: {allowlist}: {fingerprint} -> Product"
+    before = allowlist.read_bytes()
+    assert allow("--owner", "Product", "--reviewer", "me") == (
+        f"erratlas: {allowlist}: {fingerprint} -> Product: the allowlist held this entry already, unchanged")
+    assert allowlist.read_bytes() == before
+    assert allow("--owner", "Dependency", "--package", "left-pad", "--reviewer", "you") == (
+        f"erratlas: {allowlist}: {fingerprint} -> Dependency left-pad (replacing Product, reviewed by me on "
+        f"2026-01-01, {allowlist}:7)")
