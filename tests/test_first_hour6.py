@@ -168,3 +168,26 @@ def test_allow_says_when_it_replaces_an_entry_or_changes_nothing(demo_scanned_on
     assert allow("--owner", "Dependency", "--package", "left-pad", "--reviewer", "you") == (
         f"erratlas: {allowlist}: {fingerprint} -> Dependency left-pad (replacing Product, reviewed by me on "
         f"2026-01-01, {allowlist}:7)")
+
+
+@pytest.mark.parametrize(("name", "content", "said"), [
+    ("error-message-callsites.jsonl", None, "a JSON Lines file of erratlas's records (erratlas.callsite/1), not "
+                                            "JavaScript: give the bundle they were made from"),
+    ("events.js", b'{"at": 1, "what": "start"}\n{"at": 2, "what": "stop"}\n', "a JSON Lines file, not JavaScript"),
+    ("rows.ndjson", b"[1]\n[2]\n", "a JSON Lines file, not JavaScript"),
+])
+def test_a_json_lines_file_given_as_the_bundle_is_refused_saying_what_it_is(demo_scanned_once: Path, tmp_path: Path,
+                                                                          name: str, content: bytes | None,
+                                                                          said: str) -> None:
+    """A scan directory's own callsites file given as the bundle was scanned as JavaScript: '0 error
+    callsites', exit 0; so was any JSON Lines file."""
+    path = tmp_path / name
+    path.write_bytes(content if content is not None else (demo_scanned_once / name).read_bytes())
+    refused(run("scan", path, "--out", tmp_path / "out"), f"{path}: {said}")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("first", [b"{}", b'{"use strict"}', b"[1, 2]"])
+def test_javascript_whose_first_line_is_a_block_or_an_array_is_still_scanned(tmp_path: Path, first: bytes) -> None:
+    (tmp_path / "a.js").write_bytes(first + b'\nthrow new Error("x")\n')
+    assert run("scan", tmp_path / "a.js", "--out", tmp_path / "out").returncode == 0
