@@ -191,3 +191,19 @@ def test_a_json_lines_file_given_as_the_bundle_is_refused_saying_what_it_is(demo
 def test_javascript_whose_first_line_is_a_block_or_an_array_is_still_scanned(tmp_path: Path, first: bytes) -> None:
     (tmp_path / "a.js").write_bytes(first + b'\nthrow new Error("x")\n')
     assert run("scan", tmp_path / "a.js", "--out", tmp_path / "out").returncode == 0
+
+
+@pytest.mark.parametrize("verb", [["gate"], ["explain", "e:demo.min.js@466"], ["project"], ["sarif"]])
+def test_a_file_given_where_a_scan_directory_belongs_says_which_directory_to_give(demo_scanned_once: Path,
+                                                                                  tmp_path: Path,
+                                                                                  verb: list[str]) -> None:
+    """`gate DIR/error-diagnostic-owner-summary.json` (the file a scan's docs talk of) said only
+    'not a scan directory', as it did of the bundle itself."""
+    for given, said in ((demo_scanned_once / "error-diagnostic-owner-summary.json",
+                         f"a file of the scan directory {demo_scanned_once}, not the directory: give "
+                         f"{demo_scanned_once}"),
+                        (demo_scanned_once / "handlers.jsonl", f"a file of the scan directory {demo_scanned_once}"),
+                        (tmp_path / "a.js", "a file, not a scan directory (`erratlas scan BUNDLE --out DIR` writes "
+                                            "one)")):
+        (tmp_path / "a.js").write_bytes(JS_SOURCE)
+        refused(run(verb[0], given, *verb[1:]), f"{given}: {said}")
