@@ -207,3 +207,13 @@ def test_a_file_given_where_a_scan_directory_belongs_says_which_directory_to_giv
                                             "one)")):
         (tmp_path / "a.js").write_bytes(JS_SOURCE)
         refused(run(verb[0], given, *verb[1:]), f"{given}: {said}")
+
+
+@pytest.mark.parametrize("label", ["", " ", "\t"])
+def test_a_blank_release_label_is_refused(demo_scanned_once: Path, tmp_path: Path, label: str) -> None:
+    """`diff A B --new-label " "` titled diff.md 'demo.min.js fec3b74d9517 →  ', and `--old-label ""`
+    (an unset variable) was taken as no label at all."""
+    for option in ("--old-label", "--new-label"):
+        refused(run("diff", demo_scanned_once, demo_scanned_once, "--out", tmp_path / "d", option, label),
+                f"Invalid value for '{option}': a blank name, {label!r} (an unset variable?)")
+    assert not (tmp_path / "d").exists()
