@@ -155,8 +155,9 @@ def recompute(directory: Path, files: dict[str, bytes], summary: Summary,
         raise InputError(directory / CALLSITE_FILES["error"],
                          f"records do not have the shape erratlas writes ({type(exc).__name__}: {exc})") from None
     stored = summary.document
-    if recount != stored.get("counts"):
-        raise InputError(where, "counts disagree with the records: " + _difference(stored.get("counts"), recount))
+    if orjson.dumps(recount) != orjson.dumps(stored.get("counts")):  # the bytes: key order too
+        raise InputError(where, "counts disagree with the records: "
+                                + _difference(stored.get("counts"), recount, "counts"))
     for name in (PROJECTION_FILE, HANDLER_PROJECTION_FILE, INDEX_FILE, SUMMARY_FILE):
         if name not in derived and name not in files:
             continue
@@ -171,19 +172,34 @@ def recompute(directory: Path, files: dict[str, bytes], summary: Summary,
     return summary
 
 
-def _difference(stored: Any, recomputed: Any) -> str:
-    """The first place two JSON documents differ, as `key.path: stored here, recomputed there`."""
-    pending: list[tuple[str, Any, Any]] = [("", stored, recomputed)]
+#: a key one side lacks: `null` is a value, and a key set to it is not the same document
+_ABSENT = object()
+
+
+def _difference(stored: Any, recomputed: Any, root: str = "") -> str:
+    """The first place two JSON documents (at key `root` of the file) differ, as `key.path: stored
+    here, recomputed there`; or the first object whose keys come in another order."""
+    pending: list[tuple[str, Any, Any]] = [(root, stored, recomputed)]
+    reordered: list[str] = []
     while pending:
         path, left, right = pending.pop(0)
         if isinstance(left, dict) and isinstance(right, dict):
+            if list(left) != list(right):
+                reordered.append(path or "the document")
             for key in [*right, *(k for k in left if k not in right)]:
-                pending.append((f"{path}.{key}" if path else str(key), left.get(key), right.get(key)))
+                pending.append((f"{path}.{key}" if path else str(key), left.get(key, _ABSENT),
+                                right.get(key, _ABSENT)))
         elif isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
             pending.extend((f"{path}[{i}]", a, b) for i, (a, b) in enumerate(zip(left, right)))
         elif left != right or type(left) is not type(right):
-            return f"{path or 'the document'} is {show(left)} in the file, {show(right)} recomputed"
+            return f"{path or 'the document'} is {_shown(left)} in the file, {_shown(right)} recomputed"
+    if reordered:
+        return f"the same values, {reordered[0]} with its keys in another order"
     return "the same values, other bytes"
+
+
+def _shown(value: Any) -> str:
+    return "absent" if value is _ABSENT else show(value)
 
 
 def _first_line(stored: bytes, recomputed: bytes) -> str:

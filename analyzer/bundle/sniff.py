@@ -26,6 +26,8 @@ _OTHER_INTERPRETERS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish", "cs
                                  "lua", "awk", "make"})
 _PYTHON = ("python", "pypy")
 _BUNDLE = "a .js/.mjs/.cjs bundle or a Bun executable"
+#: how far the first line of a JSON Lines file is looked for (a callsite record is about a kilobyte)
+_LINE_BYTES = 1 << 20
 
 
 #: archives and compressed files by their first bytes, none of which erratlas reads under its name; each
@@ -63,6 +65,13 @@ def refuse_not_javascript(path: Path, data: bytes) -> None:
         if name.endswith(".map") or _is_source_map(document):
             raise InputError(path, f"a source map, not a bundle: {_mapped_bundle(path, document)}")
         raise InputError(path, f"a JSON file, not JavaScript: give {_BUNDLE}")
+    record = _json_line(data) if start == b"{" else None
+    if record is not None or name.endswith((".jsonl", ".ndjson")):
+        schema = record.get("schema") if record is not None else None
+        if isinstance(schema, str) and schema.startswith("erratlas."):  # a scan directory's file
+            raise InputError(path, f"a JSON Lines file of erratlas's records ({schema}), not JavaScript: give the "
+                                   "bundle they were made from")
+        raise InputError(path, f"a JSON Lines file, not JavaScript: give {_BUNDLE}")
     for suffixes, problem in _OTHER_TEXT.items():
         if name.endswith(suffixes):
             raise InputError(path, problem)
@@ -79,6 +88,17 @@ def _json_document(data: bytes) -> object | None:
     except orjson.JSONDecodeError:
         return None
     return document if isinstance(document, (dict, list)) else None
+
+
+def _json_line(data: bytes) -> dict[str, object] | None:
+    """The object a JSON Lines file's first line holds, or None. No JavaScript begins so: a line
+    `{"key": ...}` is a block whose first statement is a string and a colon, a syntax error."""
+    end = data.find(b"\n", 0, _LINE_BYTES)
+    try:
+        record = orjson.loads(data[:end if end >= 0 else _LINE_BYTES])
+    except orjson.JSONDecodeError:
+        return None
+    return record if isinstance(record, dict) and record else None
 
 
 def _is_source_map(document: object) -> bool:

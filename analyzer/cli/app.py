@@ -39,7 +39,7 @@ def _options(
     # the options every command line may begin with (`erratlas --version`)
     pass
 
-__all__ = ["ALLOWLISTS", "app", "cores", "err", "fail", "github_escape", "main", "reading_a_scan"]
+__all__ = ["ALLOWLISTS", "app", "cores", "err", "fail", "github_escape", "main", "processes", "reading_a_scan"]
 
 
 def fail(message: str, code: ExitCode) -> None:
@@ -52,6 +52,13 @@ ALLOWLISTS = typer.Option("--allowlist", "-a", help="Reviewed allowlist TOML (re
 
 def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def processes(jobs: int | None) -> int:
+    """The worker processes for `--jobs`: the cores by default, and no more than the cores (2 at
+    least): more would only wait, each holding a pipe, past the open-file limit a failure
+    (docs/reference.md, "Bounds")."""
+    return cores() if jobs is None else min(jobs, max(2, cores()))
 
 
 def main() -> None:

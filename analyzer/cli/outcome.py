@@ -74,11 +74,15 @@ def one_line(text: str) -> str:
 
 def one_line_value(value: str | None) -> str | None:
     """An option's value that is written into outputs and messages as a name (`--logger`, a
-    diff's labels): refused when it would break a line (a usage error, exit 2)."""
+    diff's labels): refused when it would break a line or is blank (a usage error, exit 2)."""
     if value is not None and value.translate(_LINE_BREAKS) != value:
         import typer
 
         raise typer.BadParameter(f'must be one line, not "{one_line(value)}"')
+    if value is not None and not value.strip():  # a title of nothing: `--new-label "$TAG"` with TAG unset
+        import typer
+
+        raise typer.BadParameter(f"a blank name, {value!r} (an unset variable?)")
     return value
 
 

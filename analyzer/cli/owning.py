@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from analyzer.cli.app import ALLOWLISTS, err, reading_a_scan
 from analyzer.cli.gating import gate_status
 from analyzer.errors import ExitCode, InputError
+
+if TYPE_CHECKING:
+    from analyzer.owners.allowlist import Entry
 
 
 def project(
@@ -123,14 +127,34 @@ def allow(
                                     f"scope; give a callsite id (e:..., d:...) with {scopes[0]}, or leave it out")
     extra = {"catchOwner": catch_owner, "retryOwner": retry_owner, "toolResultOwner": tool_result_owner,
              "userSurfaceOwner": user_surface_owner}
+    held = _held_entries(allowlist)
     entry = add_entry(
         directory, target, allowlist, owner=owner, package=package, function=name, reason=reason,
         reviewer=reviewer, scope="references" if references_scope else "module" if module_scope
         else "function" if function_scope else "callsite",
         owner_fields={k: v for k, v in extra.items() if v is not None}, reviewed_on=on, all_copies=all_copies,
     )
+    earlier = held.get(entry.identity())
+    if earlier is None:
+        done = ""
+    elif dataclasses.replace(earlier, origin=entry.origin) == entry:
+        done = ": the allowlist held this entry already, unchanged"
+    else:
+        done = (f" (replacing {earlier.owner}{f' {earlier.package}' if earlier.package else ''}, reviewed by "
+                f"{earlier.reviewed_by} on {earlier.reviewed_on}, {earlier.origin})")
     err.print(f"erratlas: {allowlist}: {entry.level} {entry.fingerprint} -> {entry.owner}"
-               + (f" {entry.package}" if entry.package else ""), markup=False)
+              + (f" {entry.package}" if entry.package else "") + done, markup=False)
+
+
+def _held_entries(allowlist: Path) -> dict[tuple[object, ...], Entry]:
+    """The entries `allowlist` holds before `allow` writes it, by what each names: `allow` replaces
+    one, and says so. An allowlist that cannot be read holds none here: `allow` refuses it."""
+    from analyzer.owners.allowlist import load_allowlist
+
+    try:
+        return {entry.identity(): entry for entry in load_allowlist(allowlist).entries}
+    except InputError:
+        return {}
 
 
 def prune(
@@ -157,8 +181,16 @@ def fmt(
 ) -> None:
     """Write allowlists in the canonical form `allow` and `accept` write (entries sorted, keys in a
     fixed order; comments are not kept), so that review diffs stay small."""
-    from analyzer.owners.allowlist import load_allowlist, overridden, refuse_keyless, render, write_allowlist
+    from analyzer.owners.allowlist import (
+        load_allowlist,
+        overridden,
+        refuse_keyless,
+        refuse_repeated,
+        render,
+        write_allowlist,
+    )
 
+    refuse_repeated(allowlists)  # else rewritten, then said to be 'already in canonical form'
     loaded = [(path, list(load_allowlist(path).entries)) for path in allowlists]  # one refused: none written
     for path in allowlists:
         refuse_keyless(path)

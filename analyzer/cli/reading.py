@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -55,15 +56,21 @@ def original_sources(files: dict[str, bytes], summary: Summary, bundle: Path | N
     from analyzer.scandir.files import MAP_SOURCES_FILE
 
     located = None
+    expected = summary.bundle
     if bundle is not None and bundle.is_dir():
+        if [u.name for u in summary.units] == [expected.name]:  # a bundle file's one unit bears its name
+            raise InputError(bundle, f"a directory; this scan read the file {expected.name}: give that file")
         for unit in summary.units:
             if "\\" in unit.name:  # escaped to be text (trees.portable_name): it names no file here
                 raise InputError(bundle, f"{unit.name}: a file name that is not text; give no --bundle")
+            if not os.path.lexists(bundle / unit.name):
+                raise InputError(bundle, f"is not the directory this scan read (it holds no {unit.name})")
             if not _same_file(bundle / unit.name, unit):
                 raise InputError(bundle, f"is not the directory this scan read ({unit.name} differs)")
         located = bundle
     elif bundle is not None:
-        expected = summary.bundle
+        if not os.path.lexists(bundle):
+            raise InputError(bundle, f"no such file (the bundle this scan read, {expected.name}, as seen from here)")
         if not _same_file(bundle, expected):
             raise InputError(bundle, f"is not the bundle this scan read ({expected.name}: its sha256 differs)")
         # a bundle file's units lie beside it; an archive's files are on no disk
@@ -91,10 +98,11 @@ def _same_file(path: Path, expected: InputFile) -> bool:
 def write_sarif(directory: Path, summary: Summary, records: list[Callsite], rows: list[ProjectionRow],
                  selection: Selection, out: Path | None, notifications: list[str],
                  sources: OriginalSources | None = None,
-                 flow: tuple[list[Handler], list[HandlerOwnerRow]] | None = None) -> int:
+                 flow: tuple[list[Handler], list[HandlerOwnerRow]] | None = None) -> tuple[int, int]:
+    """Write the log; its callsite results and its handler (flow rule) results, counted."""
     import orjson
 
-    from analyzer.reports.sarif import sarif_log
+    from analyzer.reports.sarif import FLOW_RULES, sarif_log
 
     log = sarif_log(records, rows, summary, directory, selection, notifications, sources, flow)
     data = orjson.dumps(log) + b"\n"  # compact: a big scan gives tens of megabytes indented
@@ -109,7 +117,9 @@ def write_sarif(directory: Path, summary: Summary, records: list[Callsite], rows
         err.print(f"erratlas: results point at the maps' original sources relative to {bases} "
                   "(run.originalUriBaseIds); --bundle PATH, the bundle file or directory scanned, makes them paths "
                   "from here", markup=False)
-    return len(log["runs"][0]["results"])
+    results = log["runs"][0]["results"]
+    handlers = sum(1 for result in results if result["ruleId"] in FLOW_RULES)
+    return len(results) - handlers, handlers
 
 
 def sarif(
@@ -162,9 +172,12 @@ def sarif(
         if handlers is None:
             raise InputError("--flow", f"{directory} has no handlers.jsonl (its frontend does not look for "
                                        "handlers)")
-    count = write_sarif(directory, summary, records, rows, Selection(results, baseline_of(baseline, summary)), out, [],
-                        sources, handlers)
-    err.print(f"erratlas: {count} SARIF results ({results}) -> {out if out is not None else 'stdout'}", markup=False)
+    callsites, flagged = write_sarif(directory, summary, records, rows,
+                                     Selection(results, baseline_of(baseline, summary)), out, [], sources, handlers)
+    counted = f"{callsites} SARIF results ({results})"
+    if flow:  # the flow rules' results are handlers', counted apart: the sum is the log's
+        counted += f" and {flagged} handler results (flow rules)"
+    err.print(f"erratlas: {counted} -> {out if out is not None else 'stdout'}", markup=False)
 
 
 def explain(

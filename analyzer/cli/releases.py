@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cli.app import cores, err, reading_a_scan
+from analyzer.cli.app import err, processes, reading_a_scan
 from analyzer.cli.given import CheckedCommand
 from analyzer.cli.outcome import one_line_value
 from analyzer.errors import InputError
@@ -110,7 +110,8 @@ def corpus_add(
         int, typer.Option("--older-lines", min=0, help="And the highest version of each of this many release lines "
                           "(majors) below those: for a bundle that may ship an older major.")
     ] = 0,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Indexing processes.")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Indexing processes (default and most: "
+                                             "the number of cores, 2 at least).")] = None,
     for_bundle: Annotated[
         Path | None,
         typer.Option("--for", help="The bundle the corpus is for (the file, its npm tarball, or its scan directory): "
@@ -127,7 +128,7 @@ def corpus_add(
     if "" in specs:  # a text argument: the empty-path refusal of the path options does not see it
         raise InputError("SPECS", "an empty spec (an unset variable?); `.` is the current directory")
     root = corpus or default_corpus()
-    added = add_specs(Corpus(root, index_sources), specs, before, Candidates(candidates, older_lines), jobs or cores(),
+    added = add_specs(Corpus(root, index_sources), specs, before, Candidates(candidates, older_lines), processes(jobs),
                       lambda line: err.print(line, markup=False), for_bundle)
     for item in added:
         err.print(f"  {item.name}@{item.version}: {item.how}, {item.functions} distinctive functions", markup=False)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from analyzer import progress
-from analyzer.cli.app import ALLOWLISTS, cores, err
+from analyzer.cli.app import ALLOWLISTS, err, processes
 from analyzer.cli.outcome import one_line_value
 from analyzer.cli.owning import owners_line
 from analyzer.cli.terminal import terminal_progress
@@ -48,8 +48,8 @@ def scan(
             "--jobs",
             "-j",
             min=1,
-            help="Worker processes (default: the number of "
-            "cores). Python inputs parse files in N processes; a JavaScript scan "
+            help="Worker processes (default and most: the number of "
+            "cores, 2 at least). Python inputs parse files in N processes; a JavaScript scan "
             "with N > 1 uses a second process. The output is identical for any N.",
         ),
     ] = None,
@@ -106,7 +106,7 @@ def _scan(bundle: Path, out: Path, allowlist: list[Path] | None, rules: Path | N
     from analyzer.scandir.summary import scan_part
     from analyzer.scandir.write import open_staging, replace_with, staging_name, write_staged
 
-    executor = executor_for(jobs or cores(), slices)  # where the work runs: decided here, once
+    executor = executor_for(processes(jobs), slices)  # where the work runs: decided here, once
     target = Path(os.path.abspath(out))
     staging = staging_name(target)  # named here: it is this process's, wherever it is written
     try:

@@ -219,6 +219,8 @@ def accept(
     if ids and choosing:  # with --id they chose nothing, and accepting what they exclude would go unsaid
         raise InputError(f"--{choosing[0]}", "chooses suggestions without --id, and --id names them: give one or "
                                              "the other")
+    if suggestions_file is not None and not os.path.lexists(suggestions_file):  # a file named: not a step missed
+        raise InputError(suggestions_file, "suggestions file not found")
     rows = load_suggestions(suggestions_file or directory / SUGGESTIONS_FILE)
     picked = chosen(rows, list(dict.fromkeys(ids or [])), confidence, package or [], level)  # an id given twice: once
     if suggestions_file is not None:

@@ -27,6 +27,11 @@ _SHOWN = 80
 def read_directory(source: Path) -> dict[str, bytes]:
     """Every file of a scan directory, read through descriptors: a symlink, a FIFO, a device or
     anything nested too deep is refused, naming it; so are files past the size bounds."""
+    if os.path.isfile(source) and os.path.isfile(source.parent / SUMMARY_FILE):  # a file of one, named for it
+        raise InputError(source, f"a file of the scan directory {source.parent}, not the directory: give "
+                                 f"{source.parent}")
+    if os.path.isfile(source):
+        raise InputError(source, "a file, not a scan directory (`erratlas scan BUNDLE --out DIR` writes one)")
     fd = open_directory(source, "scan directory")
     try:
         try:

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 
 #: a record's id: its letter (`e` error, `d` diagnostic, `h` handler), its unit and its offset
 _ID = re.compile(r"[a-z]:(?P<unit>.+)@(?P<offset>[0-9]+)\Z", re.DOTALL)
+#: what follows a fingerprint's prefix: the digest's 32 hex digits, as every record writes them
+_DIGEST = re.compile(r"[0-9a-f]{32}\Z")
 #: what each fingerprint's prefix names
 _FINGERPRINTS = {"fp1:": "callsite", "fp1f:": "function", "fp1m:": "module", "fp1h:": "handler", "fp1b:": "binding"}
 #: the fingerprints `explain` takes (and handler ids), and those `allow` takes
@@ -24,6 +26,8 @@ def nothing_named(what: str, target: str, ids: Iterable[str], taken: tuple[str, 
     given = _ID.match(target) if not target.startswith("h:") or "fp1h:" in taken else None
     if given is None:
         prefix = target.partition(":")[0] + ":"
+        if prefix in taken and not _DIGEST.match(target[len(prefix):]):
+            return f"'{target}' is not a {_FINGERPRINTS[prefix]} fingerprint ({prefix} and 32 hex digits)"
         if prefix in taken:
             return f"no {_FINGERPRINTS[prefix]} with fingerprint '{target}' in this scan"
         handlers = ", a handler id (h:UNIT@OFFSET)" if "fp1h:" in taken else ""

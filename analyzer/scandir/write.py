@@ -374,11 +374,24 @@ def _holds_working_directory(target: Path) -> bool:
     return here == held or here.startswith(held.rstrip("/") + "/")
 
 
+#: the directories erratlas writes, by the file that marks each: one is never replaced by another's
+_DIRECTORIES = {SUMMARY_FILE: "a scan directory", "diff.json": "a diff directory",
+                "manifest.json": "an extraction directory", "corpus.json": "a corpus"}
+
+
+def _not_ours(top: list[str], manifest: str) -> str:
+    """Why a directory without `manifest` is not replaced: another verb's output, or none."""
+    for marker, what in _DIRECTORIES.items():
+        if marker in top and marker != manifest:
+            return f"{what} ({marker}), not {_DIRECTORIES.get(manifest, 'an output of this command')}"
+    return f"not empty and holds no erratlas output (no {manifest})"
+
+
 def _check_contents(fd: int, target: Path, manifest: str, owned: Manifest) -> None:
     refuse = f"refusing to replace {target}, nothing was deleted"
     top = os.listdir(fd)  # before the whole walk: a home directory is refused for what it is, not for a link deep in it
     if top and manifest not in top:
-        raise InputError(target, f"not empty and holds no erratlas output (no {manifest}); {refuse}")
+        raise InputError(target, f"{_not_ours(top, manifest)}; {refuse}")
     listing = list_directory(fd, target)
     if not listing.files and not listing.directories:
         return
