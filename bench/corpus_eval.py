@@ -42,7 +42,8 @@ how many agree with the 2.1.88 truth.
         rrweb,echarts,ably,jsoneditor --settings names,auto,half
     python bench/corpus_eval.py --only antd4,antdv,aframe,iview,web3modal,rdflib,vis-timeline,bootstrap-vue,pixi6,\
         xlsx-populate,swiper6,ably1 --settings names,auto,half
-    python bench/corpus_eval.py --only ncu,transformers,okta,jimp,babel,segment,tesseract,less --settings names,auto,half
+    python bench/corpus_eval.py --only ncu,transformers,okta,jimp,babel,segment,tesseract,less \
+        --settings names,auto,half
 """
 
 from __future__ import annotations
