@@ -42,6 +42,8 @@ how many agree with the 2.1.88 truth.
         rrweb,echarts,ably,jsoneditor --settings names,auto,half
     python bench/corpus_eval.py --only antd4,antdv,aframe,iview,web3modal,rdflib,vis-timeline,bootstrap-vue,pixi6,\
         xlsx-populate,swiper6,ably1 --settings names,auto,half
+    python bench/corpus_eval.py --only ncu,transformers,okta,jimp,babel,segment,tesseract,less \
+        --settings names,auto,half
 """
 
 from __future__ import annotations
@@ -133,6 +135,14 @@ TARGETS = {
     "xlsx-populate": ("xlsx-populate", "1.21.0"),  # browser/xlsx-populate.min.js, browserify + Babel ES5
     "swiper6": ("swiper", "6.8.4"),  # swiper-bundle.min.js, rollup + Babel ES5 + terser, UMD
     "ably1": ("ably", "1.2.50"),  # build/ably.min.js, webpack 4 production, the browser build
+    "ncu": ("npm-check-updates", "22.2.9"),  # build/index.js, vite library build of a node CLI, minified ESM
+    "transformers": ("@xenova/transformers", "2.17.2"),  # dist/transformers.min.js, webpack 5, path comments kept
+    "okta": ("@okta/okta-auth-js", "8.0.1"),  # dist/okta-auth-js.min.js, webpack 5 production over Babel
+    "jimp": ("jimp", "0.22.12"),  # browser/lib/jimp.js, webpack 5 production, a monorepo's browser build
+    "babel": ("@babel/standalone", "7.29.13"),  # babel.min.js, rollup + terser, monorepo siblings by relative paths
+    "segment": ("@segment/analytics-next", "1.84.3"),  # dist/umd/standalone.js, webpack 5 production, UMD
+    "tesseract": ("tesseract.js", "7.0.0"),  # dist/worker.min.js, webpack 5 production over Babel
+    "less": ("less", "4.9.1"),  # dist/less.min.js, rollup + Babel + terser, UMD, pnpm paths
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
 SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare", "html-manager")

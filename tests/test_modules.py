@@ -130,6 +130,19 @@ BUN_FORM = (
     "cQ();hoisted(3);throw RangeError(\"entry\");"
     "})\n"
 )
+#: rolldown's runtime (vite 8, as npm-check-updates 22.2.9's build/index.js and @docsearch/js 5.2.0's UMD build
+#: write it): `__commonJS` drops the module function once run (`e = null`), `__esm` keeps the error it threw, and
+#: each module function is passed in parentheses
+ROLLDOWN_FORM = (
+    "var a=Object.defineProperty,s=(e,t)=>()=>(t||(e((t={exports:{}}).exports,t),e=null),t.exports),"
+    "o=(e,t,n)=>()=>{if(n)throw n[0];try{return e&&(t=e(e=0)),t}catch(e){throw n=[e],e}},"
+    "c=(e,n)=>{let r={};for(var i in e)a(r,i,{get:e[i],enumerable:!0});return n||a(r,Symbol.toStringTag,"
+    "{value:\"Module\"}),r};"
+    "var dep=/* @__PURE__ */s(((e,t)=>{t.exports=function(n){if(!n)throw Error(\"dep: missing\");return n}}));"
+    "var ns=c({run:()=>hoisted});function hoisted(a){if(!a)throw new TypeError(\"hoisted: bad\");return a}"
+    "var st,lazy=o((()=>{st=dep()(2)}));"
+    "lazy();hoisted(3);throw RangeError(\"entry\");"
+)
 ESBUILD_KEEP_NAMES_FORM = (
     "var __getOwnPropNames = Object.getOwnPropertyNames;\n"
     "var __commonJS = (cb, mod) => function __require() {\n"
@@ -221,6 +234,13 @@ def test_bun_wrappers_and_hoisted_esm_declarations(tmp_path: Path) -> None:
     esm = next(m for m in listed if m["kind"] == "esm")
     assert esm["offset"] < esm["bodyOffset"]  # the hoisted part comes first
     assert esm["offset"] == BUN_FORM.encode().index(b"var ns={}")  # back to its namespace object, not `pre`
+
+
+def test_rolldown_wrappers(tmp_path: Path) -> None:
+    rows, listed = _scan_text(tmp_path, "rolldown.js", ROLLDOWN_FORM)
+    assert _where(rows) == {"dep: missing": ("cjs", "dep"), "hoisted: bad": ("esm", "lazy"), "entry": None}
+    esm = next(m for m in listed if m["kind"] == "esm")
+    assert esm["offset"] == ROLLDOWN_FORM.encode().index(b"var ns=")  # its hoisted declarations are its own
 
 
 def test_keep_names_wrappers_keep_the_module_path(tmp_path: Path) -> None:

@@ -28,9 +28,11 @@ from analyzer.javascript.modules.statements import (
 from analyzer.javascript.syntax import climb, text
 from analyzer.model import ModuleKind
 
+#: `(mod = {exports: {}}).exports, mod), mod.exports`; rolldown drops the module function once run:
+#: `(mod = {exports: {}}).exports, mod), cb = null), mod.exports` (docs/modules.md, "Modules found by shape")
 _CJS_CORE = re.compile(
     rb"\(\s*(" + ID + rb")\s*=\s*\{\s*exports\s*:\s*\{\s*\}\s*\}\s*\)\s*\.\s*exports\s*,\s*\1\s*\)"
-    rb"\s*,\s*\1\s*\.\s*exports"
+    rb"(?:\s*,\s*" + ID + rb"\s*=\s*null\s*\))?\s*,\s*\1\s*\.\s*exports"
 )
 #: webpack 5's CommonJS wrapper in concatenated modules: `m = {exports: {}}, fn.call(m.exports, m, m.exports)`
 _CJS_CALL_CORE = re.compile(
@@ -341,7 +343,10 @@ def _wrapper_of(
 
 def _wrapped_function(argument: Node) -> tuple[Node | None, str | None]:
     """The module function passed to a wrapper helper: a function, or (keep-names form) an
-    object with one method keyed by the module's path."""
+    object with one method keyed by the module's path; in parentheses as rolldown writes it,
+    `__commonJS(((exports, module) => {...}))`."""
+    while argument.type == "parenthesized_expression" and argument.named_child_count == 1:
+        argument = argument.named_child(0)
     if argument.type in FUNCTIONS:
         return argument, None
     if argument.type != "object":
