@@ -17,7 +17,7 @@ from pathlib import Path
 from conftest import records, run, scan
 from support.registry import LocalRegistry, npm_env, write_tarball
 
-UTIL = "erratlas-fixture-util"
+UTIL, OTHER = "erratlas-fixture-util", "erratlas-fixture-other"
 
 
 def _helper(i: int) -> str:
@@ -59,6 +59,17 @@ def _product(i: int) -> str:
 PRODUCT = [_product(i) for i in range(8)]
 
 
+def _other(i: int) -> str:
+    """Another dependency's code, which a bundler lays out between the utility's and the product's."""
+    return (f"function parseDuration{i}(text, unit) {{\n"
+            f"  const match{i} = /^(\\d+)(ms|s|m)$/.exec(text.trim() + \"{'s' if i % 2 else 'ms'}\");\n"
+            f"  if (!match{i} || unit === \"other-{i}\") return Number.NaN + {i};\n"
+            f"  return Number(match{i}[1]) * (match{i}[2] === \"m\" ? {60000 + i} : {1000 - i});\n}}")
+
+
+OTHERS = [_other(i) for i in range(5)]
+
+
 def _module(name: str, functions: list[str]) -> str:
     """A CommonJS module as Bun and esbuild wrap one file (a `__commonJS`-shaped helper, no key)."""
     return (f"var {name} = wrap((exports, module) => {{\n" + "\n".join(functions)
@@ -82,13 +93,14 @@ def _suggest(tmp_path: Path, bundle_lines: list[str]) -> tuple[dict[str, str], d
     tarballs = tmp_path / "tarballs"
     write_tarball(tarballs, UTIL, "6.0.3", {"dist/index.js": "\n".join([*HELPERS, *CONFIGURATOR, ""]).encode()})
     write_tarball(tarballs, UTIL, "5.0.0", {"dist/index.js": "\n".join([*OLD_HELPERS, *CONFIGURATOR, ""]).encode()})
+    write_tarball(tarballs, OTHER, "1.0.0", {"dist/index.js": "\n".join([*OTHERS, ""]).encode()})
     bundle = tmp_path / "bare" / "bundle.js"
     bundle.parent.mkdir()
     bundle.write_text("\n".join([*bundle_lines, ""]))
     scan(bundle, tmp_path / "out", "--signatures")
-    with LocalRegistry({f"{UTIL}@5.0.0": "2023-01-01T00:00:00.000Z", f"{UTIL}@6.0.3": "2024-01-01T00:00:00.000Z"},
-                       tarballs) as served:
-        added = run("corpus", "add", f"{UTIL}@5.0.0", f"{UTIL}@6.0.3", "--corpus", tmp_path / "corpus", "-j", "1",
+    with LocalRegistry({f"{UTIL}@5.0.0": "2023-01-01T00:00:00.000Z", f"{UTIL}@6.0.3": "2024-01-01T00:00:00.000Z",
+                        f"{OTHER}@1.0.0": "2024-01-01T00:00:00.000Z"}, tarballs) as served:
+        added = run("corpus", "add", f"{UTIL}@5.0.0", f"{UTIL}@6.0.3", OTHER, "--corpus", tmp_path / "corpus", "-j", "1",
                     env=npm_env(tmp_path, served.url))
     assert added.returncode == 0, added.stderr
     suggested = run("suggest", tmp_path / "out", "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
@@ -105,14 +117,14 @@ def _suggest(tmp_path: Path, bundle_lines: list[str]) -> tuple[dict[str, str], d
 
 def test_a_dependency_file_copied_into_the_product_of_a_hoisted_bundle_claims_neither_copy(tmp_path: Path) -> None:
     # one scope, files laid out in turn: the utility's file, then the product's, which holds its copy
-    ids, rows = _suggest(tmp_path, ["\"use strict\";", *HELPERS, *CONFIGURATOR, *PRODUCT[:4], *CONFIGURATOR,
+    ids, rows = _suggest(tmp_path, ["\"use strict\";", *HELPERS, *CONFIGURATOR, *OTHERS, *PRODUCT[:4], *CONFIGURATOR,
                                     *PRODUCT[4:]])
     copies = [i for i, text in ids.items() if text == "options cannot be null"]
     assert len(copies) == 2, ids
     for site in copies:
         row = rows[site]
         assert row["confidence"] == "possible" and row["package"] == UTIL, row
-        assert "a stretch of erratlas-fixture-util's code apart from its own" in row["reason"], row["reason"]
+        assert "another package's code between them" in row["reason"], row["reason"]
     assert not any(r["confidence"] == "exact" and r["package"] != UTIL for r in rows.values())
 
 
@@ -132,8 +144,8 @@ def test_a_second_install_in_its_own_bundler_module_is_still_claimed(tmp_path: P
 def test_a_second_install_of_another_version_in_a_hoisted_bundle_is_not_claimed_either(tmp_path: Path) -> None:
     # the utility's previous version installed again: the same shape without the module boundaries,
     # which the code alone cannot tell from the product's copy, so neither copy is claimed
-    ids, rows = _suggest(tmp_path, ["\"use strict\";", *HELPERS, *CONFIGURATOR, *PRODUCT[:4], *OLD_HELPERS,
-                                    *CONFIGURATOR, *PRODUCT[4:]])
+    ids, rows = _suggest(tmp_path, ["\"use strict\";", *HELPERS, *CONFIGURATOR, *OTHERS, *PRODUCT[:4],
+                                    *OLD_HELPERS, *CONFIGURATOR, *PRODUCT[4:]])
     copies = [i for i, text in ids.items() if text == "options cannot be null"]
     assert len(copies) == 2, ids
     assert all(rows[site]["confidence"] == "possible" and rows[site]["package"] == UTIL for site in copies), \
@@ -147,5 +159,16 @@ def test_copies_in_one_stretch_of_the_package_are_claimed_together(tmp_path: Pat
                                     *PRODUCT])
     copies = [i for i, text in ids.items() if text == "options cannot be null"]
     assert len(copies) == 2, ids
+    assert all(rows[site]["confidence"] == "exact" and rows[site]["package"] == UTIL for site in copies), \
+        [rows[site] for site in copies]
+
+
+def test_copies_in_one_packages_code_with_unknown_code_between_are_claimed_together(tmp_path: Path) -> None:
+    # the throw in two places of the utility's code with code no corpus package holds between them (a
+    # function of a version the corpus lacks): no other package's code parts them
+    again = SET_OPTIONS.replace("function setOptions(", "function setOptionsAgain(")
+    ids, rows = _suggest(tmp_path, ["\"use strict\";", *OTHERS, *HELPERS, *CONFIGURATOR, *PRODUCT[:2], again,
+                                    *CONFIGURATOR[5:]])
+    copies = [i for i, text in ids.items() if text == "options cannot be null"]
     assert all(rows[site]["confidence"] == "exact" and rows[site]["package"] == UTIL for site in copies), \
         [rows[site] for site in copies]

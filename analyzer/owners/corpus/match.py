@@ -298,15 +298,16 @@ def corpus_suggestions(
             named_in[module_id] = {index.alone(f.key) for f in _within(row, trees[row.unit])} - {None}
         return named_in[module_id]
 
-    def stretch(record: Callsite, decision: Decision) -> tuple[int, int] | None:
-        """Where the package's code around a copy starts and ends, outside any bundler module (None inside one)."""
-        row = modules.get(record.module.id) if record.module is not None else None
-        if (row is not None and containing(row) and row.unit in trees) or decision.function is None:
-            return None
-        return islands.stretch(decision.function, decision.packages[0])
+    def parted(one: tuple[Callsite, Decision], other: tuple[Callsite, Decision]) -> bool:
+        """Whether two copies' code of their package lies apart, outside any bundler module."""
+        for record, decision in (one, other):
+            row = modules.get(record.module.id) if record.module is not None else None
+            if (row is not None and containing(row) and row.unit in trees) or decision.function is None:
+                return False
+        return islands.parted(one[1].function, other[1].function, one[1].packages[0])  # type: ignore[arg-type]
 
     return named_copies(decided, chosen, neighbours(records), lambda r, d: islands.placed(d, module_names(r)),
-                        stretch)
+                        parted)
 
 
 def _prebuilt(decision: Decision) -> Decision:

@@ -6,6 +6,7 @@ a copy in a package the corpus lacks (`copy_doubt`)."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -33,6 +34,7 @@ class Neighbours:
         self.holders = holders
         self.files = files
         self._files_of: dict[str, dict[str, list[int]]] = {}
+        self._starts: dict[str, list[tuple[int, int]]] = {}
         #: every distinctive function in bundle order, with the one package it names alone (or None)
         self.every: list[tuple[BundleFunction, str | None]] = []
         for function in sorted(functions, key=lambda f: (f.unit, f.start, -f.end)):
@@ -210,6 +212,25 @@ class Neighbours:
                         first, last = min(first, other.start), max(last, other.end)
                 j += step
         return first, last
+
+    def parted(self, one: BundleFunction, other: BundleFunction, package: str) -> bool:
+        """Whether the package's code around two functions of one unit (`stretch`) lies in two places with
+        another package's code between them: a function that names another package alone."""
+        if one.unit != other.unit:
+            return False
+        (_, b), (c, _) = sorted((self.stretch(one, package), self.stretch(other, package)))
+        if c < b:
+            return False
+        starts = self._starts.get(one.unit)
+        if starts is None:
+            starts = [(f.start, i) for i, (f, _) in enumerate(self.named) if f.unit == one.unit]
+            self._starts[one.unit] = starts
+        k = bisect.bisect_left(starts, (b, -1))
+        while k < len(starts) and starts[k][0] < c:
+            if self.named[starts[k][1]][1] != package and self.named[starts[k][1]][0].end <= c:
+                return True
+            k += 1
+        return False
 
     def _holds_code(self, j: int) -> bool:
         """Whether the function at `j` holds other distinctive functions (a bundler's module wrapper,

@@ -31,35 +31,33 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def _apart(members: list[tuple[Callsite, Decision, Decision | None]], besides: list[Decision | None],
-           stretch: Callable[[Callsite, Decision], tuple[int, int] | None]) -> dict[int, str]:
-    """The copies placed in a package only by the code beside them, outside any bundler module, each in
-    a stretch of that package's code apart from another's (`Neighbours.stretch`): a second install, or
-    the package's file copied into another package's or the product's own source, which the code
-    cannot tell apart without the module boundaries. By index, why."""
-    loose: dict[str, list[tuple[int, tuple[int, int]]]] = defaultdict(list)
-    for i, ((record, _, _), beside) in enumerate(zip(members, besides)):
-        where = stretch(record, beside) if beside is not None else None
-        if beside is not None and where is not None:
-            loose[beside.packages[0]].append((i, where))
+           parted: Callable[[tuple[Callsite, Decision], tuple[Callsite, Decision]], bool]) -> dict[int, str]:
+    """The copies placed in a package only by the code beside them, outside any bundler module, whose
+    package code lies apart from another's, another package's code between them (`Neighbours.parted`):
+    a second install, or the package's file copied into another package's or the product's own
+    source, which the code cannot tell apart without the module boundaries. By index, why."""
+    loose = [(i, record, beside) for i, ((record, _, _), beside) in enumerate(zip(members, besides))
+             if beside is not None]
     out = {}
-    for package, placed in loose.items():
-        for i, (first, last) in placed:
-            if any(last <= start or end <= first for _, (start, end) in placed):
-                out[i] = (f"another of its identical copies sits in a stretch of {package}'s code apart from its "
-                          f"own, outside any bundler module: a second install of {package}, or its file copied "
-                          f"into another package's or the product's own code")
+    for i, record, beside in loose:
+        package = beside.packages[0]
+        if any(j != i and other.packages[0] == package and parted((record, beside), (mate, other))
+               for j, mate, other in loose):
+            out[i] = (f"another of its identical copies sits in {package}'s code apart from it, another package's "
+                      f"code between them, outside any bundler module: a second install of {package}, or its file "
+                      f"copied into another package's or the product's own code")
     return out
 
 
 def named_copies(decided: list[tuple[Callsite, Decision, Decision | None]], chosen: dict[str, Chosen],
                   around: dict[str, tuple[str, str]], placed: Callable[[Callsite, Decision], Decision | None],
-                  stretch: Callable[[Callsite, Decision], tuple[int, int] | None] = lambda r, d: None
+                  parted: Callable[[tuple[Callsite, Decision], tuple[Callsite, Decision]], bool] = lambda a, b: False
                   ) -> list[Suggestion]:
     """One suggestion per unique callsite; identical copies are named without an ordinal: all of
     them together (`copies`) when each is decided for the same package, else each by its
-    neighbours when they single it out; a copy that neither names is `possible`. `stretch(record,
-    decision)`: where the code of its package around a copy starts and ends, outside any bundler module
-    (`Neighbours.stretch`), None inside one (docs/corpus.md, "Matching", copies)."""
+    neighbours when they single it out; a copy that neither names is `possible`. `parted(a, b)`:
+    whether two copies' code of their package lies apart outside any bundler module, another package's
+    code between them (`Neighbours.parted`) (docs/corpus.md, "Matching", copies)."""
     out = []
     groups: dict[tuple[str, int], list[tuple[Callsite, Decision, Decision | None]]] = defaultdict(list)
     for record, decision, contained in decided:
@@ -73,7 +71,7 @@ def named_copies(decided: list[tuple[Callsite, Decision, Decision | None]], chos
         # that package too (not by the function alone, which every copy's true package may not
         # be in the corpus to contest)
         besides = [placed(r, d) if c is None else None for r, d, c in members]
-        doubted = _apart(members, besides, stretch)
+        doubted = _apart(members, besides, parted)
         rows = []
         for i, ((r, d, c), beside) in enumerate(zip(members, besides)):
             if i in doubted:
