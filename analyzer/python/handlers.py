@@ -319,6 +319,9 @@ class _Body:
                 found.append(self._raised(node))
             elif isinstance(node, cst.Return):
                 found.extend(self._returned(node.value))
+            elif isinstance(node, cst.Yield):  # read as a `return` of its value that goes on after it
+                found.extend(self._returned(node.value.item if isinstance(node.value, cst.From) else node.value))
+                deciding.add(id(node))
             elif isinstance(node, cst.Call):
                 made = self._called(node)
                 found.extend(made)
