@@ -45,6 +45,7 @@ _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", 
 _THROW, _RETURN, _BREAK, _CALL = (symbols_of(frozenset({kind})) for kind in (
     "throw_statement", "return_statement", "break_statement", "call_expression"))
 _ASSIGNMENT = symbols_of(frozenset({"assignment_expression", "augmented_assignment_expression"}))
+_YIELD = symbols_of(frozenset({"yield_expression"}))
 #: `x ||= e`, `x ??= e`, `x &&= e`: the value is assigned on one path only
 _LOGICAL_ASSIGNMENT = frozenset({"||=", "??=", "&&="})
 #: the records a branch makes, by `model.made` (its fields in order, a third of a frozen `__init__`'s cost)
@@ -166,6 +167,9 @@ class HandlerBody(NewErrors):
                     if self.recording is not None and self.recording.last is not None \
                             and self.recording.last[1] is made:
                         self.recording.flip(self.recording.last[0], len(found) - 1)
+            elif symbol in _YIELD:  # read as a `return` of its value that goes on after it
+                deciding.append(node)
+                found.extend(self._returned(first_named(node)))
             elif symbol in _ASSIGNMENT:
                 stored = self._assigned(node)
                 if stored is not None:
