@@ -157,6 +157,9 @@ def test_a_loop_left_by_the_statements_after_its_try_retries_it_and_a_branch_tha
     ("yieldsItsMessage", [["return-value"]]),  # yield err.message
     ("delegatesToARecovery", [["callback"]]),  # yield* recover(err), as return recover(err)
     ("yieldsItUnlessQuiet", [["return-error", "swallow"]]),  # if (!quiet) yield err
+    # __awaiter(this, void 0, void 0, function* () {...}): `yield sleep(err)` is `await sleep(err)`, `yield err`
+    # hands it to no consumer
+    ("awaitsThroughACompiledYield", [["callback"]]),
 ])
 def test_a_yield_hands_a_value_to_the_consumer_as_a_return_does(
         fallthrough: dict[str, Any], case: str, branches: list[list[str]]) -> None:

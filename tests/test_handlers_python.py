@@ -175,6 +175,8 @@ def test_a_loop_that_steps_through_items_goes_on_to_the_next_one_and_does_not_re
     ("yields_its_message", [[("return-value", None)]]),  # yield str(exc)
     ("yields_from_a_helper", [[("return-value", None), ("callback", None)]]),  # yield from recover(exc)
     ("yields_it_unless_quiet", [[("return-error", None), ("swallow", None)]]),  # if not quiet: yield exc
+    # @inlineCallbacks: a driver awaits what it yields, `yield report(exc)` is `await report(exc)`
+    ("awaits_through_a_driven_yield", [[("callback", None)]]),
 ])
 def test_a_yield_hands_a_value_to_the_consumer_as_a_return_does(
         by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:
