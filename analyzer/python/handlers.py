@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cached_property
 from typing import get_args
 
 import libcst as cst
@@ -23,7 +22,7 @@ from analyzer.identity import IdentityInput
 from analyzer.model import CauseKept, Disposition, PythonHandlerForm, TestOp
 from analyzer.python.calls import call_target
 from analyzer.python.collected import Candidate
-from analyzer.python.fallthrough import Fallthrough, in_loop_body, left_after_try
+from analyzer.python.fallthrough import Fallthrough, driven, in_loop_body, left_after_try
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
 from analyzer.python.literals import NOT_LITERAL, literal
 from analyzer.python.raised import constructions, later_clauses_raise_alone, makes_message, param_of, raises_alone
@@ -46,9 +45,6 @@ _READERS = frozenset({
 _REJECTING = frozenset({"set_exception"})
 #: methods that keep their argument in a container (`errors.append(e)`)
 _KEEPERS = frozenset({"append", "add", "extend", "put", "put_nowait", "appendleft"})
-#: decorators that drive a generator as a coroutine, awaiting what it yields (`@defer.inlineCallbacks`,
-#: `@gen.coroutine`, `@gen.engine`, `@asyncio.coroutine`, `@types.coroutine`)
-_DRIVERS = frozenset({"inlineCallbacks", "coroutine", "engine"})
 _LEAVING = (cst.Raise, cst.Return, cst.Break)
 _ENDING = (cst.Raise, cst.Return, cst.Break, cst.Continue)
 _COMPARISONS: dict[type, TestOp] = {
@@ -317,15 +313,14 @@ class _Body:
                 breaks.add(id(node))
             if isinstance(node, (cst.Break, cst.Continue)):
                 exits.add(id(node))
-            if isinstance(node, _ENDING):
+            if isinstance(node, _ENDING) or (isinstance(node, cst.Yield) and not driven(self.candidate.path)):
                 deciding.add(id(node))  # a construct holding one is taken to decide
             if isinstance(node, cst.Raise):
                 found.append(self._raised(node))
             elif isinstance(node, cst.Return):
                 found.extend(self._returned(node.value))
-            elif isinstance(node, cst.Yield) and not self._driven:  # a `return` of its value that goes on after it
+            elif isinstance(node, cst.Yield) and id(node) in deciding:  # a `return` of its value that goes on
                 found.extend(self._returned(node.value.item if isinstance(node.value, cst.From) else node.value))
-                deciding.add(id(node))
             elif isinstance(node, cst.Call):
                 made = self._called(node)
                 found.extend(made)
@@ -354,19 +349,6 @@ class _Body:
         elif found and in_loop and Fallthrough(deciding - breaks, cst.Break).turns(parts)[0]:
             found.append(DispositionFacts("swallow", None, (), None))  # a `break` that meets none of them
         return merged(found) or (DispositionFacts("swallow", None, (), None),)
-
-    @cached_property
-    def _driven(self) -> bool:
-        """Whether the handler's function is a coroutine a decorator drives (`_DRIVERS`): what it yields is
-        awaited, as `await` is (twisted's `@inlineCallbacks`, tornado's `@gen.coroutine`), handed to no consumer."""
-        function = next((n for n in reversed(self.candidate.path) if isinstance(n, cst.FunctionDef)), None)
-        for decorator in function.decorators if function is not None else ():
-            called = decorator.decorator
-            callee = called.func if isinstance(called, cst.Call) else called
-            written = dotted(callee) if isinstance(callee, (cst.Name, cst.Attribute)) else None
-            if written is not None and written.rsplit(".", 1)[-1] in _DRIVERS:
-                return True
-        return False
 
     def _raised(self, node: cst.Raise) -> DispositionFacts:
         exc = node.exc
