@@ -160,6 +160,7 @@ def test_a_loop_left_by_the_statements_after_its_try_retries_it_and_a_branch_tha
     # __awaiter(this, void 0, void 0, function* () {...}): `yield sleep(err)` is `await sleep(err)`, `yield err`
     # hands it to no consumer
     ("awaitsThroughACompiledYield", [["callback"]]),
+    ("eachHookYields", [["return-value"]]),  # hooks.map(async function* (hook) {...}): yield {error: err}
 ])
 def test_a_yield_hands_a_value_to_the_consumer_as_a_return_does(
         fallthrough: dict[str, Any], case: str, branches: list[list[str]]) -> None:

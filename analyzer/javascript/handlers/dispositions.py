@@ -372,15 +372,15 @@ class HandlerBody(NewErrors):
 
 
 def _awaits(node: Node) -> bool:
-    """Whether a `yield` is an `await`: its generator is a function expression given to a call, which drives it
-    and awaits what it yields (an async function compiled to a generator, TypeScript's `__awaiter(this, void 0,
-    void 0, function* () {...})`, esbuild's `__async(this, null, function* () {...})`, Babel's
-    `_asyncToGenerator(function* () {...})`; a coroutine of `co(function* () {...})`)."""
+    """Whether a `yield` is an `await`: its generator is a function expression, not `async`, given to a call,
+    which drives it and awaits what it yields (an async function compiled to a generator, TypeScript's
+    `__awaiter(this, void 0, void 0, function* () {...})`, esbuild's `__async(this, null, function* () {...})`,
+    Babel's `_asyncToGenerator(function* () {...})`; a coroutine of `co(function* () {...})`)."""
     function = node.parent
     while function is not None and function.type not in FUNCTION_TYPES:
         function = function.parent
-    if function is None or function.type != "generator_function":
-        return False
+    if function is None or function.type != "generator_function" or function.children[0].type == "async":
+        return False  # `async function* () {...}` given to a call (`hooks.map(async function* (h) {...})`) yields
     holder = function.parent
     while holder is not None and holder.type == "parenthesized_expression":
         holder = holder.parent
