@@ -140,9 +140,32 @@ def test_a_break_of_the_loop_drops_the_caught_value_on_each_test_that_leads_to_i
     ("retriesUnlessStopped", [["callback", "retry"]]),
     # if (state.stopped) break; log.warn(err): leaves the loop dropping the error, or logs and tries again
     ("retriesUntilStopped", [["callback", "retry", "swallow"]]),
+    # a statement before the try reads the next chunk of a stream the turn did not open: it reads on
+    ("readsChunkByChunk", [["callback"]]),  # const {value, done} = await reader.read()
+    ("readsUntilTheEnd", [["swallow"]]),  # const chunk = stream.read(64); ... catch (err) { continue }
+    ("fetchesAgain", [["retry"]]),  # await client.get(url): the same request again
+    ("reopensAndReadsAgain", [["retry"]]),  # const stream = open(); stream.read(): new each turn
 ])
 def test_a_loop_left_by_the_statements_after_its_try_retries_it_and_a_branch_that_may_leave_too(
         fallthrough: dict[str, Any], case: str, branches: list[list[str]]) -> None:
+    assert _kinds(_one(fallthrough, case)) == branches
+
+
+@pytest.mark.parametrize(("case", "branches"), [
+    ("yieldsTheError", [["return-error"]]),  # yield err, in a loop over items
+    ("yieldsItBesideItsPath", [["return-value"]]),  # yield [path, err], as return [path, err]
+    ("yieldsItsMessage", [["return-value"]]),  # yield err.message
+    ("delegatesToARecovery", [["callback"]]),  # yield* recover(err), as return recover(err)
+    ("yieldsItUnlessQuiet", [["return-error", "swallow"]]),  # if (!quiet) yield err
+    # __awaiter(this, void 0, void 0, function* () {...}): `yield sleep(err)` is `await sleep(err)`, `yield err`
+    # hands it to no consumer
+    ("awaitsThroughACompiledYield", [["callback"]]),
+    ("eachHookYields", [["return-value"]]),  # hooks.map(async function* (hook) {...}): yield {error: err}
+])
+def test_a_yield_hands_a_value_to_the_consumer_as_a_return_does(
+        fallthrough: dict[str, Any], case: str, branches: list[list[str]]) -> None:
+    """A generator's `yield` in a catch clause is read as a `return` of its value that goes on after
+    it: the caught value itself a `return-error`, anything else a `return-value` (or the call's own)."""
     assert _kinds(_one(fallthrough, case)) == branches
 
 

@@ -155,12 +155,33 @@ def test_a_branch_in_a_loop_retries_when_a_path_goes_on_to_the_next_turn(
     ("retries_inside_an_if", [[("retry", None)]]),  # while True: if ready(): try ... (tenacity's)
     ("reads_tokens_until_the_end", [[("swallow", None)]]),  # while value: token, value = get_token(value)
     ("retries_until_done", [[("retry", None)]]),  # while going: ... going = False (urllib3's should_loop)
+    # a `while` that reads the next chunk of a stream before its `try` reads on (scrapy's `_inflate`)
+    ("inflates_chunk_by_chunk", [[("rethrow", None), ("swallow", None)]]),  # data = stream.read(n)
+    ("receives_until_closed", [[("swallow", None)]]),  # packet = sock.recv(n)
+    ("asks_again_for_the_same", [[("retry", None)]]),  # response = session.get(url): the same request
+    ("reopens_and_reads_again", [[("retry", None)]]),  # a stream the turn opens is new each time
 ])
 def test_a_loop_that_steps_through_items_goes_on_to_the_next_one_and_does_not_retry(
         by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:
     """A `for` over items, a counted `for` that success does not leave or that indexes by its
     counter, and a `while` that takes an item each turn: a failure moves on, so a `continue` or
     the branch's end that meets no disposition is a `swallow`."""
+    assert _kinds(_one(by_case, case)) == kinds
+
+
+@pytest.mark.parametrize(("case", "kinds"), [
+    ("yields_the_caught_error", [[("return-error", None)]]),  # yield exc, in a loop over items
+    ("yields_it_beside_its_name", [[("return-value", None)]]),  # yield path, None, exc: as return (x, e)
+    ("yields_its_message", [[("return-value", None)]]),  # yield str(exc)
+    ("yields_from_a_helper", [[("return-value", None), ("callback", None)]]),  # yield from recover(exc)
+    ("yields_it_unless_quiet", [[("return-error", None), ("swallow", None)]]),  # if not quiet: yield exc
+    # @inlineCallbacks: a driver awaits what it yields, `yield report(exc)` is `await report(exc)`
+    ("awaits_through_a_driven_yield", [[("callback", None)]]),
+])
+def test_a_yield_hands_a_value_to_the_consumer_as_a_return_does(
+        by_case: dict[str, list[dict[str, Any]]], case: str, kinds: list[Any]) -> None:
+    """A generator's `yield` in a handler is read as a `return` of its value that goes on after
+    it: the caught value itself a `return-error`, anything else a `return-value`."""
     assert _kinds(_one(by_case, case)) == kinds
 
 

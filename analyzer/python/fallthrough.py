@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES
+from analyzer.python.syntax import HANDLER_TYPES, SCOPE_TYPES, dotted
 
 _LEAVING = (cst.Raise, cst.Return, cst.Break, cst.Continue)
 _ENDS = (cst.Raise, cst.Return, cst.Break)
 _SILENT = (cst.Pass, cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)
+#: decorators that drive a generator as a coroutine, awaiting what it yields (`@defer.inlineCallbacks`,
+#: `@gen.coroutine`, `@gen.engine`, `@asyncio.coroutine`, `@types.coroutine`)
+_DRIVERS = frozenset({"inlineCallbacks", "coroutine", "engine"})
 #: nesting past which a construct is unclear (and so decides): the walk stays bounded
 _DEPTH = 64
 
@@ -113,6 +116,19 @@ def _flat(suite: cst.BaseSuite) -> list[cst.CSTNode]:
     for item in suite.body:
         out.extend(item.body if isinstance(item, cst.SimpleStatementLine) else [item])
     return out
+
+
+def driven(path: tuple[cst.CSTNode, ...]) -> bool:
+    """Whether the function a handler is in (its ancestors `path`) is a coroutine a decorator drives
+    (`_DRIVERS`): what it yields is awaited, as `await` is, and handed to no consumer."""
+    function = next((n for n in reversed(path) if isinstance(n, cst.FunctionDef)), None)
+    for decorator in function.decorators if function is not None else ():
+        called = decorator.decorator
+        callee = called.func if isinstance(called, cst.Call) else called
+        written = dotted(callee) if isinstance(callee, (cst.Name, cst.Attribute)) else None
+        if written is not None and written.rsplit(".", 1)[-1] in _DRIVERS:
+            return True
+    return False
 
 
 def in_loop_body(handler: cst.CSTNode, path: tuple[cst.CSTNode, ...]) -> bool:

@@ -22,7 +22,7 @@ from analyzer.identity import IdentityInput
 from analyzer.model import CauseKept, Disposition, PythonHandlerForm, TestOp
 from analyzer.python.calls import call_target
 from analyzer.python.collected import Candidate
-from analyzer.python.fallthrough import Fallthrough, in_loop_body, left_after_try
+from analyzer.python.fallthrough import Fallthrough, driven, in_loop_body, left_after_try
 from analyzer.python.filefacts import PendingCatch, PendingHandler, SinkCall
 from analyzer.python.literals import NOT_LITERAL, literal
 from analyzer.python.raised import constructions, later_clauses_raise_alone, makes_message, param_of, raises_alone
@@ -313,12 +313,14 @@ class _Body:
                 breaks.add(id(node))
             if isinstance(node, (cst.Break, cst.Continue)):
                 exits.add(id(node))
-            if isinstance(node, _ENDING):
+            if isinstance(node, _ENDING) or (isinstance(node, cst.Yield) and not driven(self.candidate.path)):
                 deciding.add(id(node))  # a construct holding one is taken to decide
             if isinstance(node, cst.Raise):
                 found.append(self._raised(node))
             elif isinstance(node, cst.Return):
                 found.extend(self._returned(node.value))
+            elif isinstance(node, cst.Yield) and id(node) in deciding:  # a `return` of its value that goes on
+                found.extend(self._returned(node.value.item if isinstance(node.value, cst.From) else node.value))
             elif isinstance(node, cst.Call):
                 made = self._called(node)
                 found.extend(made)

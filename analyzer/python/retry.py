@@ -14,6 +14,10 @@ _LOOPS = (cst.For, cst.While)
 _COUNTERS = frozenset({"range", "count", "itertools.count"})
 #: calls that take the next item from something (`stack.pop()`, `next(it)`)
 _STEPPING = frozenset({"pop", "popleft", "next", "__next__"})
+#: methods that read the next chunk of a stream (`f.read(n)`, `sock.recv(n)`): called on something the
+#: turn did not make, each turn reads on; `get` is none (`session.get(url)` asks again for the same)
+_READS = frozenset({"read", "read1", "readline", "readinto", "readinto1", "readexactly", "readuntil", "recv",
+                    "recv_into", "recvfrom", "recvfrom_into", "recvmsg", "receive_some"})
 
 
 def in_retry_loop(path: tuple[cst.CSTNode, ...]) -> bool:
@@ -97,7 +101,7 @@ def _walks_items(loop: cst.For | cst.While, attempt: cst.Try | cst.TryStar) -> b
         while stack:
             node = stack.pop()
             if isinstance(node, cst.NamedExpr) or (isinstance(node, cst.Call) and (
-                    _dotted(node.func) == "len" or _last(node.func) in _STEPPING)):
+                    _dotted(node.func) == "len" or _steps(node.func))):
                 return True
             stack.extend(node.children)
         return _consumes(loop, attempt)
@@ -138,10 +142,17 @@ def _consumes(loop: cst.While, attempt: cst.Try | cst.TryStar) -> bool:
     return False
 
 
+def _steps(callee: cst.BaseExpression) -> bool:
+    """A call that takes the next item (`stack.pop()`, `next(it)`) or reads the next chunk of a
+    stream (`f.read(n)`, `sock.recv(n)`: a method, `_READS`)."""
+    return _last(callee) in _STEPPING or (isinstance(callee, cst.Attribute) and callee.attr.value in _READS)
+
+
 def _takes_an_item(attempt: cst.CSTNode, block: cst.IndentedBlock) -> bool:
     """A statement of the loop's body before the `try` (not in a loop of its own) takes the next
-    item of something the turn did not make (`job = queue.pop()`, `line = next(lines)`): each
-    turn moves on, so a failure does too. An iterator made in the turn is new each time."""
+    item of something the turn did not make (`job = queue.pop()`, `line = next(lines)`), or reads
+    its next chunk (`data = stream.read(n)`, scrapy's `_inflate`): each turn moves on, so a failure
+    does too. An iterator or stream made in the turn is new each time."""
     made: set[str] = set()
     for statement in _statements(block):
         if statement is attempt:
@@ -151,7 +162,7 @@ def _takes_an_item(attempt: cst.CSTNode, block: cst.IndentedBlock) -> bool:
             node = stack.pop()
             if isinstance(node, (*SCOPE_TYPES, *_LOOPS)):
                 continue
-            if isinstance(node, cst.Call) and _last(node.func) in _STEPPING:
+            if isinstance(node, cst.Call) and _steps(node.func):
                 owner = node.args[0].value if isinstance(node.func, cst.Name) and node.args else \
                     node.func.value if isinstance(node.func, cst.Attribute) else None
                 while isinstance(owner, (cst.Attribute, cst.Subscript)):

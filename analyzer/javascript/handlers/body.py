@@ -38,7 +38,8 @@ from analyzer.model import HandlerForm, Scope
 
 #: what a branch's walk keeps
 _COLLECTED = frozenset({"throw_statement", "return_statement", "call_expression", "assignment_expression",
-                        "augmented_assignment_expression", "variable_declarator", "break_statement"})
+                        "augmented_assignment_expression", "variable_declarator", "break_statement",
+                        "yield_expression"})
 _BOUNDARY_SYMBOLS = symbols_of(BOUNDARIES)
 _COLLECTED_SYMBOLS = symbols_of(_COLLECTED)
 _CALL_SYMBOLS = symbols_of(frozenset({"call_expression"}))

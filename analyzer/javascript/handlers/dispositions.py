@@ -34,7 +34,7 @@ from analyzer.javascript.handlers.shapes import (
     throws_name,
 )
 from analyzer.javascript.handlers.sink_calls import SinkCalls
-from analyzer.javascript.syntax import symbols_of, text, without_parentheses
+from analyzer.javascript.syntax import FUNCTION_TYPES, symbols_of, text, without_parentheses
 from analyzer.model import Disposition, made
 
 #: builtins that read a value without passing it on (`String(e)` is a message, not a callback)
@@ -45,6 +45,7 @@ _LEAVING = frozenset({"throw_statement", "return_statement", "break_statement", 
 _THROW, _RETURN, _BREAK, _CALL = (symbols_of(frozenset({kind})) for kind in (
     "throw_statement", "return_statement", "break_statement", "call_expression"))
 _ASSIGNMENT = symbols_of(frozenset({"assignment_expression", "augmented_assignment_expression"}))
+_YIELD = symbols_of(frozenset({"yield_expression"}))
 #: `x ||= e`, `x ??= e`, `x &&= e`: the value is assigned on one path only
 _LOGICAL_ASSIGNMENT = frozenset({"||=", "??=", "&&="})
 #: the records a branch makes, by `model.made` (its fields in order, a third of a frozen `__init__`'s cost)
@@ -166,6 +167,9 @@ class HandlerBody(NewErrors):
                     if self.recording is not None and self.recording.last is not None \
                             and self.recording.last[1] is made:
                         self.recording.flip(self.recording.last[0], len(found) - 1)
+            elif symbol in _YIELD and not _awaits(node):  # read as a `return` of its value that goes on after it
+                deciding.append(node)
+                found.extend(self._returned(first_named(node)))
             elif symbol in _ASSIGNMENT:
                 stored = self._assigned(node)
                 if stored is not None:
@@ -365,6 +369,22 @@ class HandlerBody(NewErrors):
                     or (value.type == "new_expression" and self._made(value) and self._cause(value) == "kept")
                     or (value.type == "identifier" and self.key(value) in self.walked.made  # `n = new X(m, {cause: e})`
                         and self._wrap(value).cause == "kept"))
+
+
+def _awaits(node: Node) -> bool:
+    """Whether a `yield` is an `await`: its generator is a function expression, not `async`, given to a call,
+    which drives it and awaits what it yields (an async function compiled to a generator, TypeScript's
+    `__awaiter(this, void 0, void 0, function* () {...})`, esbuild's `__async(this, null, function* () {...})`,
+    Babel's `_asyncToGenerator(function* () {...})`; a coroutine of `co(function* () {...})`)."""
+    function = node.parent
+    while function is not None and function.type not in FUNCTION_TYPES:
+        function = function.parent
+    if function is None or function.type != "generator_function" or function.children[0].type == "async":
+        return False  # `async function* () {...}` given to a call (`hooks.map(async function* (h) {...})`) yields
+    holder = function.parent
+    while holder is not None and holder.type == "parenthesized_expression":
+        holder = holder.parent
+    return holder is not None and holder.type == "arguments"
 
 
 def _reached(statements: list[Node]) -> list[Node]:

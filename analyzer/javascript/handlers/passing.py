@@ -12,8 +12,10 @@ from tree_sitter import Node
 from analyzer.javascript.handlers.shapes import operator_of
 from analyzer.javascript.syntax import same, symbols_of, without_parentheses
 
-#: expressions whose operands are where the expression is (`(a, cb(e))`, `await cb(e)`)
-_PASS_POSITION = frozenset({"parenthesized_expression", "sequence_expression", "await_expression"})
+#: expressions whose operands are where the expression is (`(a, cb(e))`, `await cb(e)`; `yield cb(e)`, whose
+#: value the generator's consumer gets, as a return's caller does)
+_PASS_POSITION = frozenset({"parenthesized_expression", "sequence_expression", "await_expression",
+                            "yield_expression"})
 #: statements whose expression's value is discarded or returned
 _STATEMENT_OF_VALUE = frozenset({"expression_statement", "return_statement"})
 _SHORT_CIRCUIT = frozenset({"&&", "||", "??"})

@@ -19,6 +19,9 @@ _BREAK_TARGETS = frozenset({"for_statement", "for_in_statement", "while_statemen
 _LOOPS = _BREAK_TARGETS - {"switch_statement"}
 #: the properties of a loop condition that steps through items
 _STEPPING = frozenset({b"length", b"pop", b"shift", b"next"})
+#: methods that read the next chunk of a stream (`stream.read()`, a web stream reader's `reader.read()`,
+#: `fs.readSync(fd, buf)`): each turn reads on, as one that takes an item moves on
+_READS = frozenset({b"read", b"readSync"})
 
 
 def in_retry_loop(chain: list[Node]) -> bool:
@@ -170,12 +173,20 @@ def _leaves_loop(block: Node) -> bool:
     return False
 
 
+def _reads(callee: Node | None) -> bool:
+    """A method that reads the next chunk of a stream (`_READS`): `stream.read(n)`, `reader.read()`."""
+    name = callee.child_by_field_name("property") if callee is not None and callee.type == "member_expression" \
+        else None
+    return name is not None and name.text in _READS
+
+
 def _takes_an_item(attempt: Node, body: Node) -> bool:
     """Whether a statement of the loop's body before the try statement `attempt` (not inside a loop of
     its own) calls `.next()`, `.pop()` or `.shift()` of something the turn did not make (`const {value,
-    done} = await it.next()`, mercurius's filtered subscription): each turn of the loop takes another
-    item, so a failure moves on. An iterator made in the turn (`let r = attempts(); r.next()`) is new
-    each time: the loop may retry."""
+    done} = await it.next()`, mercurius's filtered subscription), or reads its next chunk (`.read()`,
+    `const {value, done} = await reader.read()`): each turn of the loop takes another item, so a failure
+    moves on. An iterator or stream made in the turn (`let r = attempts(); r.next()`) is new each time:
+    the loop may retry."""
     made: set[bytes] = set()  # the names the turn declares before the try
     for child in body.named_children:
         if same(child, attempt):
@@ -190,7 +201,7 @@ def _takes_an_item(attempt: Node, body: Node) -> bool:
             callee = node.child_by_field_name("function") if node.type == "call_expression" else None
             name = callee.child_by_field_name("property") if callee is not None and \
                 callee.type == "member_expression" else None
-            if name is not None and name.text in _STEPPING - {b"length"}:
+            if name is not None and (name.text in _STEPPING - {b"length"} or name.text in _READS):
                 owner = callee.child_by_field_name("object") if callee is not None else None
                 while owner is not None and owner.type == "member_expression":
                     owner = owner.child_by_field_name("object")
@@ -215,6 +226,8 @@ def _walks_items(loop: Node, handler: Node | None) -> bool:
             return True
         if node.type == "member_expression" and (node.child_by_field_name("property") or node).text in _STEPPING:
             return True
+        if node.type == "call_expression" and _reads(node.child_by_field_name("function")):
+            return True  # `while (stream.read(n))`
         stack.extend(node.named_children)
     if loop.type != "for_statement":
         return False
