@@ -100,8 +100,8 @@ def _suggest(tmp_path: Path, bundle_lines: list[str]) -> tuple[dict[str, str], d
     scan(bundle, tmp_path / "out", "--signatures")
     with LocalRegistry({f"{UTIL}@5.0.0": "2023-01-01T00:00:00.000Z", f"{UTIL}@6.0.3": "2024-01-01T00:00:00.000Z",
                         f"{OTHER}@1.0.0": "2024-01-01T00:00:00.000Z"}, tarballs) as served:
-        added = run("corpus", "add", f"{UTIL}@5.0.0", f"{UTIL}@6.0.3", OTHER, "--corpus", tmp_path / "corpus", "-j", "1",
-                    env=npm_env(tmp_path, served.url))
+        added = run("corpus", "add", f"{UTIL}@5.0.0", f"{UTIL}@6.0.3", OTHER, "--corpus", tmp_path / "corpus",
+                    "-j", "1", env=npm_env(tmp_path, served.url))
     assert added.returncode == 0, added.stderr
     suggested = run("suggest", tmp_path / "out", "--corpus", tmp_path / "corpus", "--out", tmp_path / "s.jsonl")
     assert suggested.returncode == 0, suggested.stderr
