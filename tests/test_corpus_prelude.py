@@ -129,3 +129,25 @@ def test_code_in_a_prebuilt_bundle_taken_whole_names_the_package_whose_build_hol
     pointer = rows["Invalid pointer: ${}"]
     assert pointer["package"] is None and pointer["confidence"] == "possible", pointer
     assert set(pointer["candidates"]) == {"erratlas-fixture-pointer", "erratlas-fixture-sampler"}, pointer
+
+
+def test_code_in_a_prebuilt_bundle_of_a_package_the_corpus_lacks_is_not_claimed_for_the_code_it_copies(
+        tmp_path: Path) -> None:
+    """jimp 0.22.12 with half its packages: webpack took pngjs's browserify build, which carries buffer,
+    whole into one module; a corpus without pngjs named that copy of buffer buffer's exactly (42 wrong
+    claims). A nested module is a prebuilt bundle's code: exact only where the module around it is
+    identified as the same package."""
+    installed = tmp_path / "app" / "node_modules" / "erratlas-fixture-pointer"
+    installed.mkdir(parents=True)
+    (installed / "index.js").write_text(f"module.exports={POINTER};\n")
+    (installed / "package.json").write_text(json.dumps({"name": "erratlas-fixture-pointer", "version": "1.0.0"}))
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / "app.js").write_text(WEBPACK_APP)
+    scan(tmp_path / "bare" / "app.js", tmp_path / "out", "--signatures")
+    added = run("corpus", "add", tmp_path / "app", "--corpus", tmp_path / "corpus")
+    assert added.returncode == 0, added.stderr
+    texts = suggested_texts(tmp_path)
+    rows = {texts[s["exampleIds"][0]]: s for s in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines())
+            if s["id"].startswith("c:")}
+    pointer = rows["Invalid pointer: ${}"]
+    assert pointer["confidence"] == "possible" and "prebuilt bundle taken whole" in pointer["reason"], pointer

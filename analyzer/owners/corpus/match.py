@@ -261,6 +261,19 @@ def corpus_suggestions(
         return row.id in nested and any(h.weak and not h.late and h.package != package
                                         for f in _within(row, trees[row.unit]) for h in index.hits(f.key))
 
+    def unnamed_outer(row: BundledModule, decision: Decision) -> str | None:
+        """Why code of a nested module (a package's prebuilt bundle taken whole) decided for one package may
+        be the bundle's package's: the outer module's path does not name that package (webpack's
+        `./node_modules/P/dist/...`), nor does any bundle file of it hold the code."""
+        package = decision.packages[0]
+        outer = modules.get(row.parent) if row.parent is not None else None
+        if (outer is not None and outer.package == package) or any(h.weak and h.package == package
+                                                                    for h in decision.hits):
+            return None
+        return (f"its bundler module sits in another ({row.parent}), a package's prebuilt bundle taken whole, which "
+                f"nothing names as {package}'s and no bundle file of {package} holds: the copy of {package}'s code "
+                f"that another package's build carries is that package's as much as {package}'s")
+
     identified = {
         module_id: found
         for module_id, row in modules.items()
@@ -284,6 +297,9 @@ def corpus_suggestions(
             contained = None
         if decision is None and contained is not None:
             decision = contained
+        if decision is not None and record.module is not None and record.module.id in nested \
+                and len(decision.packages) == 1 and decision.doubt is None:
+            decision = replace(decision, doubt=unnamed_outer(modules[record.module.id], decision))
         if decision is not None:
             decided.append((record, decision, contained))
     named_in: dict[str, set[str | None]] = {}
