@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from conftest import records, run, scan
-from support.registry import LocalRegistry, npm_env, write_tarball
+from support.registry import LocalRegistry, commonjs_module, npm_env, write_tarball
 
 SIGNER, CODEC, CORE = "erratlas-fixture-signer", "erratlas-fixture-codec", "erratlas-fixture-core"
 
@@ -63,12 +63,6 @@ def _signer_function(i: int) -> str:
 SIGNER_OWN = [_signer_function(i) for i in range(8)]
 
 
-def _module(name: str, functions: list[str]) -> str:
-    """A CommonJS module as Bun and esbuild wrap one file (a `__commonJS`-shaped helper, no key)."""
-    return (f"var {name} = wrap((exports, module) => {{\n" + "\n".join(functions)
-            + f"\n  module.exports = {{ {', '.join(f.split('(')[0].split()[-1] for f in functions)} }};\n}});")
-
-
 def test_a_module_whose_other_code_only_other_packages_hold_is_not_claimed_for_the_copys_package(
         tmp_path: Path) -> None:
     tarballs = tmp_path / "tarballs"
@@ -81,8 +75,8 @@ def test_a_module_whose_other_code_only_other_packages_hold_is_not_claimed_for_t
         "var wrap = (cb, mod) => () => (mod || cb((mod = { exports: {} }).exports, mod), mod.exports);",
         "var UUID_PATTERN = /^[a-f0-9-]{36}$/;",
         "var hex = { fromHex: (s) => Uint8Array.from(s.match(/../g), (h) => parseInt(h, 16)) };",
-        _module("codec", [FORMAT_BUNDLED, *CODEC_OWN]),
-        _module("signer", [FORMAT, *SIGNER_OWN]),
+        commonjs_module("codec", [FORMAT_BUNDLED, *CODEC_OWN]),
+        commonjs_module("signer", [FORMAT, *SIGNER_OWN]),
         "module.exports = { codec: codec(), signer: signer() };", ""]))
     scan(bundle, tmp_path / "out", "--signatures")
     with LocalRegistry({f"{SIGNER}@1.0.0": "2024-01-01T00:00:00.000Z", f"{CODEC}@2.0.0": "2024-02-01T00:00:00.000Z",

@@ -105,17 +105,22 @@ WEBPACK_APP = (
 )
 
 
-def test_code_in_a_prebuilt_bundle_taken_whole_names_the_package_whose_build_holds_it_too(tmp_path: Path) -> None:
-    """redoc 2.0.0-rc.30: webpack 4 took openapi-sampler's browserify build, which holds json-pointer,
-    whole into one module; its map places that code in openapi-sampler, and json-pointer's own
-    sources were claimed exactly (5 wrong claims). A module nested in another is a prebuilt bundle:
-    a package whose bundle file holds the function is a candidate too."""
+#: the packages of the sampler app: the pointer's source, and the sampler's source and browserify build
+APP_PACKAGES = {
+    "erratlas-fixture-pointer": {"index.js": f"module.exports={POINTER};\n"},
+    "erratlas-fixture-sampler": {"index.js": "var pointer=require(\"erratlas-fixture-pointer\");"
+                                             f"module.exports={SAMPLER};\n",
+                                 "dist/sampler.js": SAMPLER_BUILD + ";\n"},
+}
+
+
+def pointer_suggestion(tmp_path: Path, names: list[str]) -> dict[str, object]:
+    """WEBPACK_APP scanned without its map, a corpus of the named packages of APP_PACKAGES installed in
+    `app/`, and the corpus suggestion for the pointer's callsite in the sampler's nested build."""
     installed = tmp_path / "app" / "node_modules"
-    for name, files in (("erratlas-fixture-pointer", {"index.js": f"module.exports={POINTER};\n"}),
-                        ("erratlas-fixture-sampler", {"index.js": "var pointer=require(\"erratlas-fixture-pointer\");"
-                                                                  f"module.exports={SAMPLER};\n",
-                                                      "dist/sampler.js": SAMPLER_BUILD + ";\n"})):
-        for path, text in {**files, "package.json": json.dumps({"name": name, "version": "1.0.0"})}.items():
+    for name in names:
+        files = {**APP_PACKAGES[name], "package.json": json.dumps({"name": name, "version": "1.0.0"})}
+        for path, text in files.items():
             (installed / name / path).parent.mkdir(parents=True, exist_ok=True)
             (installed / name / path).write_text(text)
     (tmp_path / "bare").mkdir()
@@ -126,7 +131,15 @@ def test_code_in_a_prebuilt_bundle_taken_whole_names_the_package_whose_build_hol
     texts = suggested_texts(tmp_path)
     rows = {texts[s["exampleIds"][0]]: s for s in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines())
             if s["id"].startswith("c:")}
-    pointer = rows["Invalid pointer: ${}"]
+    return rows["Invalid pointer: ${}"]
+
+
+def test_code_in_a_prebuilt_bundle_taken_whole_names_the_package_whose_build_holds_it_too(tmp_path: Path) -> None:
+    """redoc 2.0.0-rc.30: webpack 4 took openapi-sampler's browserify build, which holds json-pointer,
+    whole into one module; its map places that code in openapi-sampler, and json-pointer's own
+    sources were claimed exactly (5 wrong claims). A module nested in another is a prebuilt bundle:
+    a package whose bundle file holds the function is a candidate too."""
+    pointer = pointer_suggestion(tmp_path, ["erratlas-fixture-pointer", "erratlas-fixture-sampler"])
     assert pointer["package"] is None and pointer["confidence"] == "possible", pointer
     assert set(pointer["candidates"]) == {"erratlas-fixture-pointer", "erratlas-fixture-sampler"}, pointer
 
@@ -135,19 +148,7 @@ def test_code_in_a_prebuilt_bundle_of_a_package_the_corpus_lacks_is_not_claimed_
         tmp_path: Path) -> None:
     """jimp 0.22.12 with half its packages: webpack took pngjs's browserify build, which carries buffer,
     whole into one module; a corpus without pngjs named that copy of buffer buffer's exactly (42 wrong
-    claims). A nested module is a prebuilt bundle's code: exact only where the module around it is
-    identified as the same package."""
-    installed = tmp_path / "app" / "node_modules" / "erratlas-fixture-pointer"
-    installed.mkdir(parents=True)
-    (installed / "index.js").write_text(f"module.exports={POINTER};\n")
-    (installed / "package.json").write_text(json.dumps({"name": "erratlas-fixture-pointer", "version": "1.0.0"}))
-    (tmp_path / "bare").mkdir()
-    (tmp_path / "bare" / "app.js").write_text(WEBPACK_APP)
-    scan(tmp_path / "bare" / "app.js", tmp_path / "out", "--signatures")
-    added = run("corpus", "add", tmp_path / "app", "--corpus", tmp_path / "corpus")
-    assert added.returncode == 0, added.stderr
-    texts = suggested_texts(tmp_path)
-    rows = {texts[s["exampleIds"][0]]: s for s in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines())
-            if s["id"].startswith("c:")}
-    pointer = rows["Invalid pointer: ${}"]
+    claims). A nested module is a prebuilt bundle's code: exact only where something names the
+    build's package (the outer module's path, or a bundle file of the package that holds it)."""
+    pointer = pointer_suggestion(tmp_path, ["erratlas-fixture-pointer"])
     assert pointer["confidence"] == "possible" and "prebuilt bundle taken whole" in pointer["reason"], pointer

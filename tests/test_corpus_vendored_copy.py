@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from conftest import records, run, scan
-from support.registry import LocalRegistry, npm_env, write_tarball
+from support.registry import LocalRegistry, commonjs_module, npm_env, write_tarball
 
 UTIL, OTHER = "erratlas-fixture-util", "erratlas-fixture-other"
 
@@ -68,12 +68,6 @@ def _other(i: int) -> str:
 
 
 OTHERS = [_other(i) for i in range(5)]
-
-
-def _module(name: str, functions: list[str]) -> str:
-    """A CommonJS module as Bun and esbuild wrap one file (a `__commonJS`-shaped helper, no key)."""
-    return (f"var {name} = wrap((exports, module) => {{\n" + "\n".join(functions)
-            + f"\n  module.exports = {{ {', '.join(f.split('(')[0].split()[-1] for f in functions)} }};\n}});")
 
 
 def _old_helper(i: int) -> str:
@@ -132,8 +126,8 @@ def test_a_second_install_in_its_own_bundler_module_is_still_claimed(tmp_path: P
     # the same code, each copy of the utility's file in a module of its own (a nested second install)
     ids, rows = _suggest(tmp_path, [
         "var wrap = (cb, mod) => () => (mod || cb((mod = { exports: {} }).exports, mod), mod.exports);",
-        _module("util", [*HELPERS, *CONFIGURATOR]), _module("app", PRODUCT[:4]),
-        _module("nestedUtil", CONFIGURATOR), _module("app2", PRODUCT[4:]),
+        commonjs_module("util", [*HELPERS, *CONFIGURATOR]), commonjs_module("app", PRODUCT[:4]),
+        commonjs_module("nestedUtil", CONFIGURATOR), commonjs_module("app2", PRODUCT[4:]),
         "module.exports = { util: util(), app: app(), nested: nestedUtil(), app2: app2() };"])
     copies = [i for i, text in ids.items() if text == "options cannot be null"]
     assert len(copies) == 2, ids

@@ -124,3 +124,10 @@ def npm_env(home: Path, registry: str) -> dict[str, str]:
         "npm_config_offline": "false",
     })
     return env
+
+
+def commonjs_module(name: str, functions: list[str]) -> str:
+    """`var NAME = wrap(...)`: a CommonJS module as Bun and esbuild wrap one file (a `__commonJS`-shaped
+    helper `wrap`, no key), exporting its functions; for bundles written beside a registry's packages."""
+    return (f"var {name} = wrap((exports, module) => {{\n" + "\n".join(functions)
+            + f"\n  module.exports = {{ {', '.join(f.split('(')[0].split()[-1] for f in functions)} }};\n}});")
