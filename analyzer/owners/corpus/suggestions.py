@@ -72,13 +72,13 @@ def named_copies(decided: list[tuple[Callsite, Decision, Decision | None]], chos
         # be in the corpus to contest)
         besides = [placed(r, d) if c is None else None for r, d, c in members]
         doubted = _apart(members, besides, parted)
+        # a copy apart from another is decided alone, with why as its doubt (unless it has one)
+        members = [(r, replace(d, doubt=doubted[i]) if i in doubted and d.doubt is None else d, c)
+                   for i, (r, d, c) in enumerate(members)]
         rows = []
         for i, ((r, d, c), beside) in enumerate(zip(members, besides)):
-            if i in doubted:
-                members[i] = (r, d if d.doubt is not None else replace(d, doubt=doubted[i]), c)
-                rows.append(_suggestion(*members[i], chosen))
-                continue
-            rows.append(_suggestion(r, d, c, chosen, as_copy=True) if c is not None and d.packages == c.packages
+            rows.append(_suggestion(r, d, c, chosen) if i in doubted
+                        else _suggestion(r, d, c, chosen, as_copy=True) if c is not None and d.packages == c.packages
                         else _suggestion(r, beside, c, chosen, as_copy=True) if beside is not None
                         else _suggestion(r, d, c, chosen))
         if len(members) == count and all(r.confidence == "exact" for r in rows) \
