@@ -6,6 +6,7 @@ with the variable unset scanned the directory the shell was in."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,13 @@ from analyzer.errors import ExitCode, InputError
 class CheckedCommand(TyperCommand):
     """A typer command that refuses, before click reads its command line, an option of one value
     given twice with different values and an empty path (exit 2, one line naming the option); and
-    says Ctrl-C in one line (exit 130)."""
+    says Ctrl-C in one line (exit 130). Its line in a list of commands is its help's first
+    paragraph as one line (typer's rich help keeps a docstring's line breaks there)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.short_help is None and self.help:
+            self.short_help = " ".join(inspect.cleandoc(self.help).split("\n\n")[0].split())
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing:  # shell completion reads a command line being typed

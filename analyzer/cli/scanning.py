@@ -244,9 +244,17 @@ def _scanned(result: ScanResult, out: Path, files: dict[str, bytes]) -> str:
     diagnostics = len(result.callsites) - errors
     loggers = ", ".join(dict.fromkeys(u.logger.name for u in result.units if u.logger.name is not None))
     found = f"logger: {loggers}" if loggers else "no diagnostic logger found"
-    return (f"erratlas: {result.bundle.name}: {errors} error callsites, {diagnostics} diagnostic callsites "
-            f"({found}), {len(result.classes)} error classes{_unparsed(result)}{_recovered(result)}; "
+    return (f"erratlas: {result.bundle.name}: {_counted(errors, 'error callsite')}, "
+            f"{_counted(diagnostics, 'diagnostic callsite')} ({found}), "
+            f"{_counted(len(result.classes), 'error class')}{_unparsed(result)}{_recovered(result)}; "
             f"{owners_line(files)} -> {out}")
+
+
+def _counted(number: int, noun: str) -> str:
+    """`1 error class`, `2 error classes`."""
+    if number == 1:
+        return f"1 {noun}"
+    return f"{number} {noun}" + ("es" if noun.endswith("s") else "s")
 
 
 def _unparsed(result: ScanResult) -> str:

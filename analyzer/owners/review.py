@@ -125,7 +125,7 @@ def _root(records: list[Callsite], graph: ReferenceGraph, target: str, directory
     item that holds the callsite `target`."""
     if target.startswith("fp1b:"):
         if target not in graph.by_fingerprint:
-            raise InputError(directory, f"no top-level binding with fingerprint '{target}' in this scan")
+            raise InputError(directory, nothing_named("binding", target, (), ALLOWED))
         return target
     record = _find(records, target, directory)
     item = graph.item_of(record.unit, record.offset, record.endOffset)
