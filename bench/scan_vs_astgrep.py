@@ -157,7 +157,7 @@ def is_executable(path: pathlib.Path) -> bool:
 
 
 def extract_entry_module(binary: pathlib.Path, workdir: pathlib.Path) -> tuple[pathlib.Path, str]:
-    from analyzer.bundle.bun import read_bun_executable
+    from analyzer.bundle.bun import read_bun_executable, text_bytes
     from analyzer.errors import InputError
 
     try:
@@ -168,8 +168,9 @@ def extract_entry_module(binary: pathlib.Path, workdir: pathlib.Path) -> tuple[p
     if not entry.has_source:
         raise SystemExit(f"{binary}: entry module {entry.path} carries no source")
     script = workdir / "entry.js"
-    script.write_bytes(entry.contents)
-    return script, f"{entry.path}, {len(entry.contents) / 2**20:.1f} MiB of {len(modules)} modules"
+    text = text_bytes(entry)  # what the scan reads: a module Bun stored as UTF-16 or Latin-1, in UTF-8
+    script.write_bytes(text)
+    return script, f"{entry.path}, {len(text) / 2**20:.1f} MiB of {len(modules)} modules"
 
 
 def target_arguments(parser: argparse.ArgumentParser, package: str = "@anthropic-ai/claude-code",

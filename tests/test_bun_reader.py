@@ -69,6 +69,7 @@ def test_reads_every_module_with_its_facts(tmp_path: pathlib.Path, container: st
         path="/$bunfs/root/cli",
         contents=MAIN_JS,
         size=len(MAIN_JS),
+        encoding="latin1",
         loader="js",
         has_source=True,
         has_bytecode=True,

@@ -1,5 +1,5 @@
 """Bun single-file executables: find and read the embedded standalone module graph (`bun build
---compile`) in an ELF, Mach-O or PE file. The layout read is Bun 1.3.13 to 1.4.0's
+--compile`) in an ELF, Mach-O or PE file. The layout read is Bun 1.3.13 to 1.4.4's
 (docs/reference.md, "Bun executables"); older layouts are refused with a clear message rather
 than guessed at."""
 
@@ -26,6 +26,11 @@ LOADERS = (
     "json5", "md",
 )  # fmt: skip
 
+#: `StandaloneModuleGraph.Encoding`: how Bun stored a module's contents. Bun writes JavaScript it
+#: can hold in 8 bits as `latin1`, and from Bun 1.4.4 text it cannot (`\u2192`, a prompt's em dash)
+#: as UTF-16LE under 2 (which Bun 1.3 named `utf8` and never wrote); assets are `binary`
+ENCODINGS = ("binary", "latin1", "utf16")
+
 _U16x3 = struct.Struct("<HHH")
 _U32 = struct.Struct("<I")
 _U64 = struct.Struct("<Q")
@@ -47,6 +52,8 @@ class EmbeddedModule:
     contents: bytes
     #: length of `contents` in bytes
     size: int
+    #: how Bun stored `contents`: one of ENCODINGS
+    encoding: str
     #: Bun loader name: "js", "file", "napi", ...; "unknown-N" for a value Bun has not named
     loader: str
     #: the module carries source text
@@ -217,15 +224,30 @@ def _read_module(data: _GraphData, at: int, index: int) -> EmbeddedModule:
     contents_offset, contents_length = pointers["contents"]
     if contents_length:
         data.require_nul(contents_offset, contents_length, f"{what} contents")
+    if ENCODINGS[encoding] == "utf16" and contents_length % 2:
+        raise _Malformed(f"{what} contents are UTF-16 of an odd length ({contents_length} bytes); corrupt graph")
     return EmbeddedModule(
         path=decode_name(data.take(name_offset, name_length)),
         contents=data.take(contents_offset, contents_length),
         size=contents_length,
+        encoding=ENCODINGS[encoding],
         loader=LOADERS[loader] if loader < len(LOADERS) else f"unknown-{loader}",
         has_source=contents_length > 0,
         has_bytecode=pointers["bytecode"][1] > 0,
         sourcemap=data.take(*pointers["sourcemap"]) if pointers["sourcemap"][1] else None,
     )
+
+
+def text_bytes(module: EmbeddedModule) -> bytes:
+    """A module's contents as the text Bun runs, in UTF-8: UTF-16 and Latin-1 contents are
+    transcoded (an ASCII Latin-1 module, all of JavaScript's until Bun 1.4.4, is its bytes);
+    `binary` contents are their bytes, which Bun reads as UTF-8 (docs/reference.md, "Bun
+    executables")."""
+    if module.encoding == "utf16":
+        return module.contents.decode("utf-16-le", "surrogatepass").encode("utf-8", "surrogatepass")
+    if module.encoding == "latin1" and not module.contents.isascii():
+        return module.contents.decode("latin-1").encode("utf-8")
+    return module.contents
 
 
 def decode_name(raw: bytes) -> str:

@@ -13,7 +13,7 @@ import shutil
 
 import orjson
 
-from analyzer.bundle.bun import EmbeddedModule, read_bun_executable
+from analyzer.bundle.bun import EmbeddedModule, read_bun_executable, text_bytes
 from analyzer.errors import InputError
 from analyzer.scandir.write import check_replaceable, safe_name, staging_beside, swap_in
 
@@ -64,9 +64,10 @@ def extract(binary: pathlib.Path, out: pathlib.Path) -> list[dict[str, object]]:
     try:
         rows = []
         for module, file in zip(modules, files):
+            text = text_bytes(module)
             if file is not None:
-                _write(staging, module, file)
-            rows.append(_row(module, file))
+                _write(staging, module, text, file)
+            rows.append(_row(module, text, file))
         manifest = {"schema": MANIFEST_SCHEMA, "binary": binary.name, "entryPoint": modules[0].path, "modules": rows}
         (staging / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
         os.chmod(staging, 0o755)
@@ -112,28 +113,32 @@ def _free(path: pathlib.PurePosixPath, files: set[str], directories: set[str]) -
     return not any(str(parent) in files for parent in path.parents)
 
 
-def _write(outdir: pathlib.Path, module: EmbeddedModule, file: str) -> None:
+def _write(outdir: pathlib.Path, module: EmbeddedModule, text: bytes, file: str) -> None:
     target = outdir.joinpath(file)
     if not target.resolve().is_relative_to(outdir.resolve()):  # pragma: no cover - parts are sanitised
         raise InputError(module.path, f"refusing to write outside {outdir}")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "xb") as handle:
-            handle.write(module.contents)
+            handle.write(text)
     except OSError as exc:
         raise InputError(target, f"cannot write the module {module.path!r}: {exc.strerror}") from None
 
 
-def _row(module: EmbeddedModule, file: str | None) -> dict[str, object]:
+def _row(module: EmbeddedModule, written: bytes, file: str | None) -> dict[str, object]:
+    """A module's manifest row: `size` and `sha256` are the written file's (a module stored as
+    UTF-16 or Latin-1 text is written in UTF-8), `storedSize` and `encoding` what Bun stored."""
     return {
         "path": module.path,
         "file": file,
-        "size": module.size,
+        "size": len(written),
+        "storedSize": module.size,
+        "encoding": module.encoding,
         "loader": module.loader,
         "hasSource": module.has_source,
         "hasBytecode": module.has_bytecode,
         "hasSourcemap": module.sourcemap is not None,
-        "sha256": hashlib.sha256(module.contents).hexdigest(),
+        "sha256": hashlib.sha256(written).hexdigest(),
     }
 
 

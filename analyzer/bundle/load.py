@@ -127,7 +127,7 @@ def _executable_units(path: Path) -> tuple[list[Unit], list[Embedded]]:
     for module, name in zip(modules, names):
         scanned = module.has_source and module.loader in JAVASCRIPT_LOADERS
         if scanned:
-            units.append(javascript_unit(f"{path}!{name}", name, module.contents))
+            units.append(javascript_unit(f"{path}!{name}", name, bun.text_bytes(module)))
             why = "a JavaScript module of the program"
         elif module.loader in JAVASCRIPT_LOADERS:
             why = "not scanned: bytecode only, no source"

@@ -102,7 +102,7 @@ _embedded = st.one_of(
 @PROPERTIES
 @given(paths=st.lists(_embedded, min_size=1, max_size=8))
 def test_extract_plans_distinct_files_that_fit(paths: list[str]) -> None:
-    modules = [EmbeddedModule(p, b"x", 1, "js", True, False, None) for p in paths]
+    modules = [EmbeddedModule(p, b"x", 1, "latin1", "js", True, False, None) for p in paths]
     files = [PurePosixPath(f) for f in planned_files(modules) if f is not None]
     texts = [str(f) for f in files]
     assert len(set(texts)) == len(texts)
