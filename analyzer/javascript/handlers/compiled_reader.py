@@ -104,7 +104,8 @@ class _Reader(Edits):
             colon = value.next_sibling if value is not None else None
             if colon is None or colon.type != ":":
                 return None
-            closing = b"}" * self.joins.get(at, 0) + (b"}else{" if at in self.elses else b"}" * self.closings.get(at, 0))
+            closing = b"}else{" if at in self.elses else b"}" * self.closings.get(at, 0)
+            closing = b"}" * self.joins.get(at, 0) + closing
             self.edits.append((case.start_byte, colon.end_byte, closing))
         head = machine.cases[first]
         value = head.child_by_field_name("value")
