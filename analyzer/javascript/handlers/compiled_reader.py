@@ -44,13 +44,8 @@ class _Reader(Edits):
         self.temporary: bytes | None = None
         #: the abrupt calls and TypeScript arrays a return gives its value by
         self.returned_values: set[int] = set()
-        self.closings: dict[int, int] = {}
         #: the cases that end in a jump out of the region
         self.leaving: set[int] = set()
-        #: an `if`/`else` (`if (!c) goto L; a; goto J; L: b; J:`): the cases that start an `else`
-        #: (L), and how many `else` blocks each case closes (J)
-        self.elses: set[int] = set()
-        self.joins: dict[int, int] = {}
 
     def read(self) -> Region | None:
         machine, labels = self.machine, self.machine.labels
@@ -104,9 +99,7 @@ class _Reader(Edits):
             colon = value.next_sibling if value is not None else None
             if colon is None or colon.type != ":":
                 return None
-            closing = b"}else{" if at in self.elses else b"}" * self.closings.get(at, 0)
-            closing = b"}" * self.joins.get(at, 0) + closing
-            self.edits.append((case.start_byte, colon.end_byte, closing))
+            self.edits.append((case.start_byte, colon.end_byte, self.closing(at)))
         head = machine.cases[first]
         value = head.child_by_field_name("value")
         colon = value.next_sibling if value is not None else None
@@ -153,7 +146,7 @@ class _Reader(Edits):
                 self._blank_goto(statements, k, span)
                 if target == following and target != end:
                     return True
-                if self._else(at, target, end):
+                if self.else_join(at, target, end):
                     return False
                 # TypeScript's jump past the finally (`[3, after]`) runs the finally first: the catch ends there too
                 through = self.kind == _TS and self.finally_ is not None and target == self.after
@@ -173,23 +166,6 @@ class _Reader(Edits):
             if statement.type == "if_statement":
                 self._if_goto(statement, following, end, at)
         return False
-
-    def _else(self, at: int, target: int, end: int | None) -> bool:
-        """Whether case `at` ends an `if`'s arm with a jump over the `else` to the join (`if (!c)
-        { ctx.n = L; break } a; ctx.n = J; break; case L: b; case J:`, how regenerator compiles an
-        `if`/`else` holding a `throw` or an await): `if (c) { a } else { b }`, the next case's
-        closing written `}else{`, the join's `}`. One `if` only jumps to the next case (two would
-        be `if (c && d)`, whose `else` is no block of the inner one), and the join is inside the region."""
-        labels, positions = self.machine.labels, self.machine.positions
-        following = at + 1
-        if self.closings.get(following) != 1 or following >= len(labels) or following in self.joins:
-            return False
-        joined = positions.get(target)
-        if joined is None or joined <= following or (end is not None and target >= end):
-            return False
-        self.elses.add(following)
-        self.joins[joined] = self.joins.get(joined, 0) + 1
-        return True
 
     def _leaves(self, at: int) -> bool:
         statements = case_statements(self.machine.cases[at])
