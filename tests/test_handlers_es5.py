@@ -244,6 +244,31 @@ def test_the_older_runtime_with_the_caught_value_in_a_local_is_read(tmp_path: Pa
                                                 [(None, (("wrap", "lost"),))]]
 
 
+#: regenerator's `if (x) {a} else if (z) {b} else {c}` before `e(d); throw d`, each `if`'s arm
+#: jumping over its `else` to the join (case 5), minified; then the same jumps with the inner
+#: `else` joining after the outer one (case 6), which no nesting of blocks writes: left out
+_ELSE_JOINS = ("function P(){{return regen}}\nvar k=F(P().m(function m(){{var d;return P().w(function(y){{"
+               "for(;;)switch(y.p=y.n){{case 0:return y.p=0,y.n=1,g();case 1:return d=y.v,y.a(2,d);"
+               "case 2:if(y.p=2,d=y.v,!x){{y.n=3;break}}a(d),y.n=5;break;case 3:if(!z){{y.n=4;break}}"
+               "b(d),y.n={inner};break;case 4:c(d);case 5:{tail}}}}},m,null,[[0,2]])}}));\n")
+_NESTED = "e(d);throw d;case 6:return y.a(2)"
+_CROSSED = "e(d);case 6:throw d;case 7:return y.a(2)"
+
+
+@pytest.mark.parametrize(("inner", "tail"), [(5, _NESTED), (6, _CROSSED)])
+def test_an_else_is_read_where_its_blocks_nest(inner: int, tail: str, tmp_path: Path) -> None:
+    bundle = tmp_path / "elses.js"
+    bundle.write_text(_ELSE_JOINS.format(inner=inner, tail=tail), encoding="utf-8")
+    scan(bundle, tmp_path / "out", "--jobs", 1)
+    compiled = _compiled(tmp_path / "out", bundle)
+    if tail == _CROSSED:
+        assert compiled == []
+        return
+    assert [_read(h)[1:] for h in compiled] == [[(None, (("rethrow", None), ("callback", None)))]]
+    callees = [d["callee"] for b in compiled[0]["branches"] for d in b["dispositions"] if d["kind"] == "callback"]
+    assert callees == ["a"]  # the first callee written
+
+
 #: TypeScript's `__generator` of three async functions whose catch gives the caught value to one
 #: function (@firebase/firestore 2.4.1's `ignoreIfPrimaryLeaseLoss(e_1)`, 3 of its 6 such calls)
 _REPORTED = """function {name}(read) {{

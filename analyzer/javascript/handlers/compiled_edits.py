@@ -56,20 +56,25 @@ class Edits:
         #: (L), and how many `else` blocks each case closes (J)
         self.elses: set[int] = set()
         self.joins: dict[int, int] = {}
+        #: each `else` block's first case and join, to keep them nested
+        self.else_spans: list[tuple[int, int]] = []
 
     def else_join(self, at: int, target: int, end: int | None) -> bool:
         """Whether case `at` ends an `if`'s arm with a jump over the `else` to the join (`if (!c)
         { ctx.n = L; break } a; ctx.n = J; break; case L: b; case J:`, how regenerator compiles an
         `if`/`else` holding a `throw` or an await): `if (c) { a } else { b }`, the next case's
         closing written `}else{`, the join's `}`. One `if` only jumps to the next case (two would
-        be `if (c && d)`, whose `else` is no block of the inner one), and the join is inside the region."""
+        be `if (c && d)`, whose `else` is no block of the inner one), an `else` open around it
+        joins at or after this one's (nested blocks), and the join is inside the region."""
         labels, positions = self.machine.labels, self.machine.positions
         following = at + 1
         if self.closings.get(following) != 1 or following >= len(labels) or following in self.joins:
             return False
         joined = positions.get(target)
-        if joined is None or joined <= following or (end is not None and target >= end):
+        if joined is None or joined <= following or (end is not None and target >= end) \
+                or any(start <= at < join < joined for start, join in self.else_spans):
             return False
+        self.else_spans.append((following, joined))
         self.elses.add(following)
         self.joins[joined] = self.joins.get(joined, 0) + 1
         return True
