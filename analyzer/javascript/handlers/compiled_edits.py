@@ -1,7 +1,7 @@
 """The edits a catch region's reading makes (`compiled_reader`): an expression blanked where its
 value is discarded (its statement, or it in its sequence, with a comma), a `return` keyword
-blanked (an await's), an instruction's array unwrapped to its value; and the context's members
-the edits account for."""
+blanked (an await's), an instruction's array unwrapped to its value, the blocks of a compiled
+`if`/`else` each case label closes or opens; and the context's members the edits account for."""
 
 from __future__ import annotations
 
@@ -50,6 +50,39 @@ class Edits:
         #: the awaited values named where the next case reads them (`compiled_awaits`): the span
         #: blanked before each, where `name=` is written, and the name
         self.aliases: list[tuple[int, int, bytes]] = []
+        #: the blocks of compiled `if`s each case closes (by position)
+        self.closings: dict[int, int] = {}
+        #: an `if`/`else` (`if (!c) goto L; a; goto J; L: b; J:`): the cases that start an `else`
+        #: (L), and how many `else` blocks each case closes (J)
+        self.elses: set[int] = set()
+        self.joins: dict[int, int] = {}
+        #: each `else` block's first case and join, to keep them nested
+        self.else_spans: list[tuple[int, int]] = []
+
+    def else_join(self, at: int, target: int, end: int | None) -> bool:
+        """Whether case `at` ends an `if`'s arm with a jump over the `else` to the join (`if (!c)
+        { ctx.n = L; break } a; ctx.n = J; break; case L: b; case J:`, how regenerator compiles an
+        `if`/`else` holding a `throw` or an await): `if (c) { a } else { b }`, the next case's
+        closing written `}else{`, the join's `}`. One `if` only jumps to the next case (two would
+        be `if (c && d)`, whose `else` is no block of the inner one), an `else` open around it
+        joins at or after this one's (nested blocks), and the join is inside the region."""
+        labels, positions = self.machine.labels, self.machine.positions
+        following = at + 1
+        if self.closings.get(following) != 1 or following >= len(labels) or following in self.joins:
+            return False
+        joined = positions.get(target)
+        if joined is None or joined <= following or (end is not None and target >= end) \
+                or any(start <= at < join < joined for start, join in self.else_spans):
+            return False
+        self.else_spans.append((following, joined))
+        self.elses.add(following)
+        self.joins[joined] = self.joins.get(joined, 0) + 1
+        return True
+
+    def closing(self, at: int) -> bytes:
+        """What case `at`'s label is written as: the blocks it closes, or the `else` it starts."""
+        own = b"}else{" if at in self.elses else b"}" * self.closings.get(at, 0)
+        return b"}" * self.joins.get(at, 0) + own
 
     def is_member(self, node: Node | None, name: bytes) -> bool:
         if node is None or node.type != "member_expression":

@@ -44,7 +44,6 @@ class _Reader(Edits):
         self.temporary: bytes | None = None
         #: the abrupt calls and TypeScript arrays a return gives its value by
         self.returned_values: set[int] = set()
-        self.closings: dict[int, int] = {}
         #: the cases that end in a jump out of the region
         self.leaving: set[int] = set()
 
@@ -77,9 +76,11 @@ class _Reader(Edits):
                     break
                 if (labels[following] or 0) > end:
                     return None
-                if not linked and not self.closings.get(following) and self._leaves(at):
+                if not linked and not self.closings.get(following) and not self.joins.get(following) \
+                        and self._leaves(at):
                     return None  # a case nothing in the region reaches
-            elif (not linked and not self.closings.get(following)) or at in self.leaving:
+            elif (not linked and not self.closings.get(following) and not self.joins.get(following)) \
+                    or at in self.leaving:
                 break
             at = following
         upper = end - 1 if end is not None else labels[cases[-1]] or 0  # the region's last label, at most
@@ -87,7 +88,8 @@ class _Reader(Edits):
             if other != (self.try_, self.catch, self.finally_, self.after) and any(
                     loc is not None and self.catch < loc <= upper for loc in other):
                 return None  # a try inside the region: read on its own, not as this body
-        if any(closing and cases[-1] < at < len(labels) for at, closing in self.closings.items()):
+        if any(closing and cases[-1] < at < len(labels) for at, closing in self.closings.items()) \
+                or any(at > cases[-1] or at in self.elses for at in self.joins):
             return None
         param, written = self._binding(machine.cases[first])
         self._walk(cases)
@@ -97,7 +99,7 @@ class _Reader(Edits):
             colon = value.next_sibling if value is not None else None
             if colon is None or colon.type != ":":
                 return None
-            self.edits.append((case.start_byte, colon.end_byte, b"}" * self.closings.get(at, 0)))
+            self.edits.append((case.start_byte, colon.end_byte, self.closing(at)))
         head = machine.cases[first]
         value = head.child_by_field_name("value")
         colon = value.next_sibling if value is not None else None
@@ -144,6 +146,8 @@ class _Reader(Edits):
                 self._blank_goto(statements, k, span)
                 if target == following and target != end:
                     return True
+                if self.else_join(at, target, end):
+                    return False
                 # TypeScript's jump past the finally (`[3, after]`) runs the finally first: the catch ends there too
                 through = self.kind == _TS and self.finally_ is not None and target == self.after
                 if (end is not None and target == end) or through or (end is None and target > (labels[at] or 0)):
