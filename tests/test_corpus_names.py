@@ -49,3 +49,20 @@ def test_what_is_not_a_javascript_scan_is_refused(tmp_path: Path) -> None:
     scan(FIXTURES / "python" / "shadowing", tmp_path / "py")
     python = run("corpus", "names", tmp_path / "py")
     assert python.returncode == 2 and "a scan of Python sources" in python.stderr
+
+
+def test_each_line_of_the_text_form_is_one_name(tmp_path: Path) -> None:
+    """An inlined package.json broken over lines (opencode 1.19.5's `{\\nname:"tuf-js",version:...`)
+    wrote its example's newline as is: `cut -f1` of the list read a line of JavaScript as a name."""
+    bundle = tmp_path / "bundle.js"
+    bundle.write_bytes(b'var cfg = {\nname: "split-manifest",\tversion: "4.5.6", description: "x"};\n'
+                       b'function f() { throw new Error("no " + cfg.name) }\nmodule.exports = f;\n')
+    scan(bundle, tmp_path / "out")
+    listed = run("corpus", "names", tmp_path / "out")
+    assert listed.returncode == 0, listed.stderr
+    names = run("corpus", "names", tmp_path / "out", "--names-only").stdout.split()
+    assert "split-manifest" in names
+    lines = listed.stdout.splitlines()
+    assert [line.split("\t", 1)[0] for line in lines] == names
+    assert any(line.startswith("split-manifest\tmanifest") and '\\nname: "split-manifest",\\tversion' in line
+               for line in lines), listed.stdout

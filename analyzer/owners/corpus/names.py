@@ -120,12 +120,22 @@ def _package_part(name: str) -> str | None:
     return name if valid_name(name) and len(name) <= 214 else None
 
 
+#: a control character in an example (an inlined package.json broken over lines), written escaped
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _one_line(text: str) -> str:
+    return _CONTROL.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
+
+
 def render(found: list[Found], as_json: bool) -> bytes:
+    """One line per name: the name, a tab, its evidence (each example's control characters escaped,
+    so that a line is a name); or one JSON object per line."""
     if as_json:
         return b"".join(orjson.dumps(f.to_json()) + b"\n" for f in found)
     lines = []
     for item in found:
         kinds = [k for k in KINDS if k in item.counts]
-        evidence = "; ".join(f"{k} ×{item.counts[k]} ({item.examples[k][0]})" for k in kinds)
+        evidence = "; ".join(f"{k} ×{item.counts[k]} ({_one_line(item.examples[k][0])})" for k in kinds)
         lines.append(f"{item.name}\t{evidence}")
     return "".join(line + "\n" for line in lines).encode()
