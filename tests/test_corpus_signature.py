@@ -309,6 +309,32 @@ def test_hoisted_form_of_other_code_does_not_match() -> None:
     assert not bundle_keys(HOISTED) & {f.key for f in index_sources([("index.js", local)]).functions}
 
 
+#: a method whose computed key reads an imported member (@effect/platform 0.97's `httpMultiplex.js`)
+KEYED = b"""
+import * as Inspectable from "effect/Inspectable";
+export class Multiplex {
+  [Inspectable.NodeInspectSymbol]() {
+    return Inspectable.toJSON(this);
+  }
+  [Inspectable.TypeId](request) {
+    if (!this.apps.length) throw new Error("multiplex: no route for " + request.headers.host);
+    return Inspectable.format(this, request.url);
+  }
+}
+"""
+KEYED_HOISTED = b"""var M=class{[Xe](){return Ye(this)}[Ze](t){if(!this.apps.length)throw new Error(\
+"multiplex: no route for "+t.headers.host);return Qe(this,t.url)}};"""
+
+
+def test_a_computed_keys_imported_members_are_not_taken_from_the_method() -> None:
+    """A method's signature reads its parameters and body, not its key: the key's hoisted member
+    was taken away from them too, a negative count for a short method (an internal error of
+    `corpus add`) and, for a longer one, a key the hoisted form never has."""
+    indexed = {f.key for f in index_sources([("index.js", KEYED)]).functions}
+    assert bundle_keys(KEYED_HOISTED) & indexed
+    assert not bundle_keys(KEYED_HOISTED.replace(b"no route", b"no path")) & indexed
+
+
 # ---- a minifier's dropped `console` calls and a bundler's `require`s (docs/corpus.md) --------------
 
 REQUIRED_IN_CONSOLE = b"""

@@ -199,16 +199,16 @@ class Lowered:
 
     def _span(self, start: int, end: int, line: int, type_: str, kind: str,
               spans: list[tuple[int, int]]) -> FunctionSignature | None:
-        total, count, weight = 0, 0, 0
-        for low, high in spans:
-            t, c, w = self._tokens.raw(low, high)
-            total, count, weight = total + t, count + c, weight + w
+        total, count, weight, changes = 0, 0, 0, 0
         positions, hashes, counts, weights = self._prefix[kind]
-        low, high = bisect.bisect_left(positions, start), bisect.bisect_left(positions, end)
-        total += hashes[high] - hashes[low]
-        count += counts[high] - counts[low]
-        weight += weights[high] - weights[low]
-        if spans == [(start, end)] and low == high:
+        for low, high in spans:  # each span with the changes inside it (a method's computed key lies outside)
+            t, c, w = self._tokens.raw(low, high)
+            first, last = bisect.bisect_left(positions, low), bisect.bisect_left(positions, high)
+            total += t + hashes[last] - hashes[first]
+            count += c + counts[last] - counts[first]
+            weight += w + weights[last] - weights[first]
+            changes += last - first
+        if spans == [(start, end)] and not changes:
             return None
         return FunctionSignature(start, end, mix(total & ((1 << 64) - 1), count), count, weight, line, type_)
 

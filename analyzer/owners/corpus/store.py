@@ -34,7 +34,7 @@ MANIFEST = "corpus.json"
 #: candidate versions fetched for a plain package name
 DEFAULT_CANDIDATES = 3
 #: the index's format: an index of another format is made again from its verified tarball
-INDEX_FORMAT = 15
+INDEX_FORMAT = 16
 
 
 def default_corpus() -> Path:
