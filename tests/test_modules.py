@@ -155,6 +155,26 @@ ESBUILD_KEEP_NAMES_FORM = (
     "});\n"
     "require_dep()();\n"
 )
+#: esbuild unminified: `__esm` calls its module function through the keep-names object's key
+ESBUILD_UNMINIFIED_ESM_FORM = (
+    "var __getOwnPropNames = Object.getOwnPropertyNames;\n"
+    "var __esm = (fn, res) => function __init() {\n"
+    "  return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;\n"
+    "};\n"
+    "// node_modules/dep/version.mjs\n"
+    "function check(v) {\n"
+    '  if (!v) throw new Error("dep: no version");\n'
+    "  return v;\n"
+    "}\n"
+    "var version;\n"
+    "var init_version = __esm({\n"
+    '  "node_modules/dep/version.mjs"() {\n'
+    '    version = check("1.0.0");\n'
+    "  }\n"
+    "});\n"
+    "init_version();\n"
+    'throw new TypeError("entry");\n'
+)
 WEBPACK4_FORM = (
     "!function(e){var t={};function n(r){if(t[r])return t[r].exports;var o=t[r]={i:r,l:!1,exports:{}};"
     "return e[r].call(o.exports,o,o.exports,n),o.l=!0,o.exports}n.m=e,n(n.s=1)}"
@@ -247,6 +267,13 @@ def test_keep_names_wrappers_keep_the_module_path(tmp_path: Path) -> None:
     rows, listed = _scan_text(tmp_path, "esbuild.js", ESBUILD_KEEP_NAMES_FORM)
     assert _where(rows) == {"dep: failed": ("cjs", "node_modules/dep/index.js")}
     assert listed[0]["package"] == "dep" and listed[0]["key"] == "node_modules/dep/index.js"
+
+
+def test_unminified_esbuild_esm_wrappers(tmp_path: Path) -> None:
+    """`(0, fn[__getOwnPropNames(fn)[0]])(fn = 0)`: msw 2.7.0's IIFE holds 123 such modules, none found before."""
+    rows, listed = _scan_text(tmp_path, "esm.js", ESBUILD_UNMINIFIED_ESM_FORM)
+    assert _where(rows) == {"dep: no version": ("esm", "node_modules/dep/version.mjs"), "entry": None}
+    assert listed[0]["package"] == "dep"
 
 
 def test_webpack4_array_table(tmp_path: Path) -> None:
