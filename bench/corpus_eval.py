@@ -44,6 +44,8 @@ how many agree with the 2.1.88 truth.
         xlsx-populate,swiper6,ably1 --settings names,auto,half
     python bench/corpus_eval.py --only ncu,transformers,okta,jimp,babel,segment,tesseract,less \
         --settings names,auto,half
+    python bench/corpus_eval.py --only parcel-utils,parcel-dev-server,shaka,swagger-ui,amplify,v-calendar,msw,posthog \
+        --settings names,auto,half
 """
 
 from __future__ import annotations
