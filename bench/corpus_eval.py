@@ -44,6 +44,8 @@ how many agree with the 2.1.88 truth.
         xlsx-populate,swiper6,ably1 --settings names,auto,half
     python bench/corpus_eval.py --only ncu,transformers,okta,jimp,babel,segment,tesseract,less \
         --settings names,auto,half
+    python bench/corpus_eval.py --only parcel-utils,parcel-dev-server,shaka,swagger-ui,amplify,v-calendar,msw,posthog \
+        --settings names,auto,half
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support import npm_cache
 from support.maps import Truth
 
-from analyzer.sourcemap import normalize_source, package_of
+from analyzer.sourcemap import find_source_map, normalize_source, package_of
 
 ERRATLAS = str(Path(sys.executable).parent / "erratlas")
 TARGETS = {
@@ -143,6 +145,14 @@ TARGETS = {
     "segment": ("@segment/analytics-next", "1.84.3"),  # dist/umd/standalone.js, webpack 5 production, UMD
     "tesseract": ("tesseract.js", "7.0.0"),  # dist/worker.min.js, webpack 5 production over Babel
     "less": ("less", "4.9.1"),  # dist/less.min.js, rollup + Babel + terser, UMD, pnpm paths
+    "parcel-utils": ("@parcel/utils", "2.12.0"),  # lib/index.js, parcel 2 library build, a sourceRoot
+    "parcel-dev-server": ("@parcel/reporter-dev-server", "2.12.0"),  # lib/ServerReporter.js, parcel 2, nested installs
+    "shaka": ("shaka-player", "4.3.16"),  # dist/shaka-player.compiled.js, Closure Compiler, a map without sources
+    "swagger-ui": ("swagger-ui-dist", "3.52.5"),  # swagger-ui-bundle.js, webpack 4 production, core-js-pure
+    "amplify": ("aws-amplify", "4.3.46"),  # dist/aws-amplify.min.js, webpack 4 production, nested installs
+    "v-calendar": ("v-calendar", "2.4.2"),  # lib/v-calendar.umd.min.js, vue-cli (webpack 4), loaders' sources
+    "msw": ("msw", "2.7.0"),  # lib/iife/index.js, esbuild IIFE, not minified, pnpm paths
+    "posthog": ("posthog-js", "1.200.0"),  # dist/array.full.js, rollup + terser, pnpm paths with patch hashes
 }
 #: bundles whose map names monorepo siblings' sources by relative paths: those are packages too
 SIBLINGS = ("socket.io", "ckeditor", "web3", "miniflare", "html-manager")
@@ -277,9 +287,16 @@ class Row:
                 f"{share(self.named_recalled, self.dependency)} | {self.window} |")
 
 
+def map_of(main: Path) -> Path:
+    """The map the scan reads beside `main`: its sourceMappingURL's file, else `main`.map."""
+    found = find_source_map(main, main.read_bytes())
+    assert found is not None and found.where != "inline", f"{main}: no map file beside it"
+    return main.parent / found.where
+
+
 def prepare(label: str, package: str, version: str, work: Path) -> tuple[Path, Path, Truth, Path]:
     main = npm_cache.main_file(package, version)
-    map_path = main.with_name(main.name + ".map")
+    map_path = map_of(main)
     print(f"== {label}: {package}@{version} ({main.name}, map {map_path.stat().st_size >> 20} MB); load {load()}",
           flush=True)
     truth_dir, bare_dir, scan_dir = work / label / "truth", work / label / "bare", work / label / "scan"
@@ -304,7 +321,7 @@ def prepare(label: str, package: str, version: str, work: Path) -> tuple[Path, P
 
 def evaluate(label: str, package: str, version: str, work: Path, settings: list[str], runs: int) -> list[Row]:
     truth_dir, scan_dir, truth_reader, main = prepare(label, package, version, work)
-    sources = json.loads(main.with_name(main.name + ".map").read_bytes())["sources"]
+    sources = json.loads(map_of(main).read_bytes())["sources"]
     names = truth_reader.names([normalize_source(str(s or "")) for s in sources])
     truth = {str(r["id"]): (truth_reader.package(str(r["origin"]["source"])) if r["origin"] else None)  # type: ignore[index]
              for r in records(truth_dir)}

@@ -155,11 +155,40 @@ ESBUILD_KEEP_NAMES_FORM = (
     "});\n"
     "require_dep()();\n"
 )
+#: esbuild unminified: `__esm` calls its module function through the keep-names object's key
+ESBUILD_UNMINIFIED_ESM_FORM = (
+    "var __getOwnPropNames = Object.getOwnPropertyNames;\n"
+    "var __esm = (fn, res) => function __init() {\n"
+    "  return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;\n"
+    "};\n"
+    "// node_modules/dep/version.mjs\n"
+    "function check(v) {\n"
+    '  if (!v) throw new Error("dep: no version");\n'
+    "  return v;\n"
+    "}\n"
+    "var version;\n"
+    "var init_version = __esm({\n"
+    '  "node_modules/dep/version.mjs"() {\n'
+    '    version = check("1.0.0");\n'
+    "  }\n"
+    "});\n"
+    "init_version();\n"
+    'throw new TypeError("entry");\n'
+)
 WEBPACK4_FORM = (
     "!function(e){var t={};function n(r){if(t[r])return t[r].exports;var o=t[r]={i:r,l:!1,exports:{}};"
     "return e[r].call(o.exports,o,o.exports,n),o.l=!0,o.exports}n.m=e,n(n.s=1)}"
     "([function(e,t){e.exports=function(){throw new Error(\"zero\")}},"
     ",function(e,t,n){n(0)();throw TypeError(\"two\")}]);"
+)
+#: webpack 4 production: an ES module's body may open with its exports' getters, `n.d(t, "a", ...)`, and no `n.r(t)`
+WEBPACK4_ES_MODULE_FORM = (
+    "!function(e){var t={};function n(r){if(t[r])return t[r].exports;var o=t[r]={i:r,l:!1,exports:{}};"
+    "return e[r].call(o.exports,o,o.exports,n),o.l=!0,o.exports}n.d=function(e,t,r){Object.defineProperty(e,t,"
+    "{enumerable:!0,get:r})},n.m=e,n(n.s=2)}"
+    "([function(e,t){e.exports=function(){throw new Error(\"cjs\")}},"
+    "function(e,t,n){\"use strict\";n.d(t,\"a\",(function(){return r}));function r(){throw new Error(\"esm\")}},"
+    "function(e,t,n){n(0)();n(1).a()}]);"
 )
 WEBPACK5_FORM = (
     '(()=>{var r={17:r=>{r.exports=function(){throw new Error("seventeen")}},'
@@ -249,9 +278,26 @@ def test_keep_names_wrappers_keep_the_module_path(tmp_path: Path) -> None:
     assert listed[0]["package"] == "dep" and listed[0]["key"] == "node_modules/dep/index.js"
 
 
+def test_unminified_esbuild_esm_wrappers(tmp_path: Path) -> None:
+    """`(0, fn[__getOwnPropNames(fn)[0]])(fn = 0)`: msw 2.7.0's IIFE holds 123 such modules, none found before."""
+    rows, listed = _scan_text(tmp_path, "esm.js", ESBUILD_UNMINIFIED_ESM_FORM)
+    assert _where(rows) == {"dep: no version": ("esm", "node_modules/dep/version.mjs"), "entry": None}
+    assert listed[0]["package"] == "dep"
+
+
 def test_webpack4_array_table(tmp_path: Path) -> None:
     rows, _ = _scan_text(tmp_path, "wp4.js", WEBPACK4_FORM)
     assert _where(rows) == {"zero": ("webpack", "0"), "two": ("webpack", "2")}  # the hole keeps slot 1
+
+
+def test_webpack4_es_module_without_require_r(tmp_path: Path) -> None:
+    """A body that opens with `require.d(exports, ...)` is an ES module, which concatenation may join:
+    aws-amplify 4.3.46's tslib copies in @aws-sdk/* modules were claimed by containment."""
+    from analyzer.model import WEBPACK_ES_MODULE
+
+    _, listed = _scan_text(tmp_path, "wp4esm.js", WEBPACK4_ES_MODULE_FORM)
+    es = {str(m["name"]): WEBPACK_ES_MODULE in "".join(m["evidence"]) for m in listed}  # type: ignore[arg-type]
+    assert es == {"0": False, "1": True, "2": False}
 
 
 def test_webpack5_object_table(tmp_path: Path) -> None:

@@ -39,8 +39,11 @@ _CJS_CALL_CORE = re.compile(
     rb"(" + ID + rb")\s*=\s*\{\s*exports\s*:\s*\{\s*\}\s*\}\s*,\s*" + ID + rb"\s*\.\s*call\s*\(\s*\1\s*\.\s*exports"
     rb"\s*,\s*\1\s*,\s*\1\s*\.\s*exports\s*\)"
 )
+#: `res = fn(fn = 0)`, or unminified esbuild's `res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)` (one bracket
+#: level inside the key; docs/modules.md, "Modules found by shape")
 _ESM_CORE = re.compile(
-    rb"(?<![\w$])" + ID + rb"\s*=\s*(?:\(\s*0\s*,\s*(" + ID + rb")\s*\[[^\]\n]{0,80}\]\s*\)|(" + ID + rb"))"
+    rb"(?<![\w$])" + ID + rb"\s*=\s*(?:\(\s*0\s*,\s*(" + ID + rb")\s*\[(?:[^\[\]\n]|\[[^\[\]\n]{0,20}\]){0,80}\]\s*\)|("
+    + ID + rb"))"
     rb"\s*\(\s*(?:\1|\2)\s*=\s*0\s*\)"
 )
 _EXPORT_CORE = re.compile(

@@ -229,8 +229,9 @@ def _table_entries(table: Node, source: bytes, kind: ModuleKind, evidence: str) 
 
 
 def _es_module(function: Node) -> bool:
-    """The module function's body opens with `require.r(exports)` (after `"use strict"`): webpack
-    writes it for an ES module only, and only ES modules are concatenated into one."""
+    """The module function's body opens with `require.r(exports)` or `require.d(exports, ...)`
+    (after `"use strict"`): webpack writes them for an ES module only (webpack 4 production often
+    only the second), and only ES modules are concatenated into one."""
     names = parameters(function)
     body = function.child_by_field_name("body")
     if len(names) < 3 or body is None or body.type != "statement_block":
@@ -250,14 +251,15 @@ def _es_module(function: Node) -> bool:
 
 
 def _require_r(call: Node, require: str, exports: str) -> bool:
-    """`call` is `require.r(exports)`."""
+    """`call` is `require.r(exports)`, or `require.d(exports, ...)`: an export's getter."""
     callee, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
     if call.type != "call_expression" or callee is None or arguments is None or callee.type != "member_expression":
         return False
     target, field = callee.child_by_field_name("object"), callee.child_by_field_name("property")
     values = [a for a in arguments.named_children if a.type != "comment"]
-    return (target is not None and field is not None and text(target) == require and text(field) == "r"
-            and len(values) == 1 and text(values[0]) == exports)
+    if target is None or field is None or text(target) != require or not values or text(values[0]) != exports:
+        return False
+    return (text(field) == "r" and len(values) == 1) or (text(field) == "d" and len(values) >= 2)
 
 
 def _entries(table: Node) -> Iterator[tuple[str, Node]]:
