@@ -344,3 +344,17 @@ def test_a_bundle_is_known_by_the_nearest_package_json_that_names_a_package(tmp_
     assert target_of(bundle).package == ("some-lib", "1.2.3", str((package / "package.json").resolve()))
     (package / "lib" / "package.json").write_text('{"name": "private-app"}')
     assert target_of(bundle).package is None
+
+
+def test_for_a_scan_without_signatures_is_refused_before_any_fetch(registry: LocalRegistry, tmp_path: Path) -> None:
+    """`corpus add NAMES --for SCANDIR` of a scan made without --signatures fetched and indexed every
+    name (opencode's 252: twelve minutes) and then refused the scan; with --before the window is
+    given and the scan is not read for it."""
+    scan(BUNDLE, tmp_path / "out")
+    code, err = corpus_add(tmp_path, registry.url, ALPHA, "--for", tmp_path / "out")
+    assert code == 2
+    assert err == (f"erratlas: error: {tmp_path / 'out' / 'function-signatures.jsonl'}: no function signatures: "
+                   "scan the bundle with --signatures\n")
+    assert not (tmp_path / "corpus").exists()
+    code, err = corpus_add(tmp_path, registry.url, ALPHA, "--for", tmp_path / "out", "--before", "2024-03-01")
+    assert code == 0, err

@@ -34,6 +34,7 @@ from analyzer.owners.corpus.window import (
     proven_window,
     published_window,
     read_summary_functions,
+    signatures_of,
     target_of,
 )
 from analyzer.signatures import DESCRIPTION
@@ -46,6 +47,8 @@ def add_specs(corpus: Corpus, specs: list[str], before: str | None, choice: Cand
     a plain name's candidates are chosen in its time window (analyzer/owners/corpus/window.py)."""
     read = read_specs(specs)
     target = target_of(for_path) if for_path is not None else None
+    if before is None and target is not None and target.scan is not None:
+        signatures_of(target.scan)  # the window is proven from them: refused before any fetch, not after
     window = Window(before, "--before, as given") if before is not None else None
     if window is None and target is not None:
         window = published_window(target, warn)

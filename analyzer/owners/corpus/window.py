@@ -245,10 +245,20 @@ def read_window(document: dict[str, object], sha256: str) -> Window | None:
     return None
 
 
-def read_summary_functions(scan: Path) -> list[BundleFunction]:
-    from analyzer.owners.corpus.signature_file import SIGNATURES_FILE, read_signatures
+def signatures_of(scan: Path) -> Path:
+    """The scan's function signatures, from which `--for` proves a window; refused when absent."""
+    from analyzer.owners.corpus.signature_file import SIGNATURES_FILE
 
     path = scan / SIGNATURES_FILE
+    if not path.is_file():
+        raise InputError(path, "no function signatures: scan the bundle with --signatures")
+    return path
+
+
+def read_summary_functions(scan: Path) -> list[BundleFunction]:
+    from analyzer.owners.corpus.signature_file import read_signatures
+
+    path = signatures_of(scan)
     try:
         data = path.read_bytes()
     except OSError:
