@@ -68,6 +68,8 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
     # a function of nobody's code is nobody's wherever the package holds it (a minified twin of the build)
     nobody = {row.key: place.split(PLACED, 1)[1] for row, place in rows if place is not None and _nobody(place)}
     twins = _twin_parts(rows, sibling_places)
+    # code a single-file build holds and its twin builds lack: a declared dependency's, copied in
+    extra = _extra_parts(rows, bundles) if described.dependencies else set()
     placed: dict[str, int] = {}
     functions = []
     siblings: set[int] = set()
@@ -77,6 +79,8 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
         elif place is None and (row.file, row.key) in twins:
             place = f"{files[row.file]}{PLACED}{twins[(row.file, row.key)]}"
             sibling_places.add(place)
+        elif place is None and (row.file, row.key) in extra:
+            place = f"{files[row.file]}{PLACED}{BEYOND_TWINS}"
         if place is not None:
             if place not in placed:
                 placed[place] = len(files)
@@ -167,6 +171,38 @@ def _twin_parts(rows: list[tuple[IndexedFunction, str | None]], parts: set[str])
                     out.setdefault((file, key), source)
                     packages.setdefault((file, key), set()).add(package_of(source))
     return {at: source for at, source in out.items() if len(packages[at]) == 1}
+
+
+#: the place of a file's code that its twin builds lack (`_extra_parts`): a declared dependency's, whichever
+BEYOND_TWINS = "<code its twin builds lack>"
+
+
+def _extra_parts(rows: list[tuple[IndexedFunction, str | None]], bundles: set[int]) -> set[tuple[int, int]]:
+    """(file, key) of the functions that a file F holds, outside placed parts, and no other file of the
+    version does, when F has twin builds: files F holds at least half of the functions of (two at
+    least: the same code built another way, remarkable 2.0.1's `dist/cjs/index.js` beside its rollup
+    `dist/remarkable.js`) that together hold at least half of F's. Those functions are, at least 3 and
+    a fifth of F's and twice as many as any twin holds that F lacks (two builds of one code differ in a
+    few functions' forms, each way), a declared dependency the twins import and F carries (docs/corpus.md,
+    "Matching", 6). Not a bundle file's (already weak), nor a file's top-level code (`<module>`)."""
+    own: dict[int, set[int]] = {}
+    holders: dict[int, set[int]] = {}
+    for row, place in rows:
+        if place is None and row.name != "<module>":
+            own.setdefault(row.file, set()).add(row.key)
+            holders.setdefault(row.key, set()).add(row.file)
+    out: set[tuple[int, int]] = set()
+    for file, held in sorted(own.items()):
+        if file in bundles:
+            continue
+        twins = [keys for other, keys in own.items()
+                 if other != file and len(held & keys) >= max(2, (len(keys) + 1) // 2)]
+        covered = held & set().union(*twins)
+        extra = {key for key in held if holders[key] == {file}}
+        if (twins and 2 * len(covered) >= len(held) and len(extra) >= max(3, len(held) / 5)
+                and all(len(extra) >= 2 * len(keys - held) for keys in twins)):
+            out.update((file, key) for key in extra)
+    return out
 
 
 #: the place of a browserify build's prelude: browserify's code, nobody's (`_prelude`)
