@@ -69,7 +69,8 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
     nobody = {row.key: place.split(PLACED, 1)[1] for row, place in rows if place is not None and _nobody(place)}
     twins = _twin_parts(rows, sibling_places)
     # code a single-file build holds and its twin builds lack: a declared dependency's, copied in
-    extra = _extra_parts(rows, bundles) if described.dependencies else set()
+    extra = _extra_parts([(row, place) for row, place in rows if place is not None or not (
+        row.key in nobody or (row.file, row.key) in twins)], bundles) if described.dependencies else set()
     placed: dict[str, int] = {}
     functions = []
     siblings: set[int] = set()
@@ -178,13 +179,14 @@ BEYOND_TWINS = "<code its twin builds lack>"
 
 
 def _extra_parts(rows: list[tuple[IndexedFunction, str | None]], bundles: set[int]) -> set[tuple[int, int]]:
-    """(file, key) of the functions that a file F holds, outside placed parts, and no other file of the
-    version does, when F has twin builds: files F holds at least half of the functions of (two at
-    least: the same code built another way, remarkable 2.0.1's `dist/cjs/index.js` beside its rollup
-    `dist/remarkable.js`) that together hold at least half of F's. Those functions are, at least 3 and
-    a fifth of F's and twice as many as any twin holds that F lacks (two builds of one code differ in a
-    few functions' forms, each way), a declared dependency the twins import and F carries (docs/corpus.md,
-    "Matching", 6). Not a bundle file's (already weak), nor a file's top-level code (`<module>`)."""
+    """(file, key) of the functions that a file F holds, outside placed parts (`rows` has those placed
+    already), and no other file of the version does, when F has twin builds: files F holds at least
+    half of the functions of (two at least: the same code built another way, remarkable 2.0.1's
+    `dist/cjs/index.js` beside its rollup `dist/remarkable.js`) that together hold at least half of
+    F's. Those functions are, at least 3 and a fifth of F's and twice as many as any twin holds that F
+    lacks (two builds of one code differ in a few functions' forms, each way), a declared dependency
+    the twins import and F carries (docs/corpus.md, "Matching", 6). Not a bundle file's (already
+    weak), nor a file's top-level code (`<module>`)."""
     own: dict[int, set[int]] = {}
     holders: dict[int, set[int]] = {}
     for row, place in rows:
