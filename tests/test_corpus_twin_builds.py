@@ -43,8 +43,8 @@ SPLIT = """function splitAndCapture(text, regex) {
     parts.push(text.slice(last, match.index));
   return parts.concat(text.slice(regex.lastIndex || 0)).filter((part, at) => part !== "" || at === 0);
 }"""
-OWN = [_own(i) for i in range(6)]
-LINKER = [_linker(0), _linker(1), SPLIT, _linker(2), _linker(3)]
+OWN = [_own(i) for i in range(14)]
+LINKER = [_linker(0), _linker(1), SPLIT, *(_linker(i) for i in range(2, 12))]
 MANIFEST = orjson.dumps({"name": PACKAGE, "version": "2.0.1", "main": "dist/cjs/index.js",
                          "dependencies": {DEPENDENCY: "^3.0.0"}})
 

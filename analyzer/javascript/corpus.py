@@ -40,6 +40,8 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
     sibling_places: set[str] = set()
     bundles: set[int] = set()
     cache: dict[str, int] = {}
+    specifier = _specifiers(described.dependencies)
+    imports: dict[int, frozenset[bytes]] = {}  # file -> the declared dependencies it names as a module
     for path, data in given:
         if path.endswith(".map") or path == DESCRIPTION or b"\x00" in data:
             continue
@@ -49,6 +51,8 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
             continue
         number = len(files)
         files.append(path)
+        if specifier is not None:
+            imports[number] = frozenset(specifier.findall(data))
         tree = parse(data)
         modules = find_modules(tree, data).modules
         if len(modules) >= 2:
@@ -70,7 +74,7 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
     twins = _twin_parts(rows, sibling_places)
     # code a single-file build holds and its twin builds lack: a declared dependency's, copied in
     extra = _extra_parts([(row, place) for row, place in rows if place is not None or not (
-        row.key in nobody or (row.file, row.key) in twins)], bundles) if described.dependencies else set()
+        row.key in nobody or (row.file, row.key) in twins)], bundles, imports)
     placed: dict[str, int] = {}
     functions = []
     siblings: set[int] = set()
@@ -178,15 +182,27 @@ def _twin_parts(rows: list[tuple[IndexedFunction, str | None]], parts: set[str])
 BEYOND_TWINS = "<code its twin builds lack>"
 
 
-def _extra_parts(rows: list[tuple[IndexedFunction, str | None]], bundles: set[int]) -> set[tuple[int, int]]:
+def _specifiers(dependencies: tuple[str, ...]) -> re.Pattern[bytes] | None:
+    """A declared dependency named as a module, quoted (`require("autolinker")`, `from 'autolinker/x'`):
+    the name it finds; None without dependencies."""
+    if not dependencies:
+        return None
+    names = b"|".join(re.escape(d.encode()) for d in sorted(dependencies, key=len, reverse=True))
+    return re.compile(rb"[\"'](" + names + rb")(?:/[^\"'\n]*)?[\"']")
+
+
+def _extra_parts(rows: list[tuple[IndexedFunction, str | None]], bundles: set[int],
+                 imports: dict[int, frozenset[bytes]]) -> set[tuple[int, int]]:
     """(file, key) of the functions that a file F holds, outside placed parts (`rows` has those placed
-    already), and no other file of the version does, when F has twin builds: files F holds at least
-    half of the functions of (two at least: the same code built another way, remarkable 2.0.1's
-    `dist/cjs/index.js` beside its rollup `dist/remarkable.js`) that together hold at least half of
-    F's. Those functions are, at least 3 and a fifth of F's and twice as many as any twin holds that F
-    lacks (two builds of one code differ in a few functions' forms, each way), a declared dependency
-    the twins import and F carries (docs/corpus.md, "Matching", 6). Not a bundle file's (already
-    weak), nor a file's top-level code (`<module>`)."""
+    already), and no other file of the version does, when F has twin builds. The files F holds at
+    least half of the functions of (two at least) are its code built another way, twin builds when
+    they hold a third of F's too (remarkable 2.0.1's `dist/cjs/index.js` beside its rollup
+    `dist/remarkable.js`); F's extra functions are a declared dependency's it carries when one of
+    those files names that dependency as a module and F does not (`imports`: `dist/cjs/linkify.js`
+    requires autolinker), there is a twin, those files hold at least half of F's functions, and the
+    extra ones are at least 10 and a fifth of F's and twice as many as any of those files holds that
+    F lacks (two builds of one code differ in a few functions' forms, each way) (docs/corpus.md,
+    "Matching", 6). Not a bundle file's (already weak), nor a file's top-level code (`<module>`)."""
     own: dict[int, set[int]] = {}
     holders: dict[int, set[int]] = {}
     for row, place in rows:
@@ -197,12 +213,14 @@ def _extra_parts(rows: list[tuple[IndexedFunction, str | None]], bundles: set[in
     for file, held in sorted(own.items()):
         if file in bundles:
             continue
-        twins = [keys for other, keys in own.items()
+        parts = [other for other, keys in own.items()
                  if other != file and len(held & keys) >= max(2, (len(keys) + 1) // 2)]
-        covered = held & set().union(*twins)
+        carried = set().union(*(imports.get(other, frozenset()) for other in parts)) - imports.get(file, frozenset())
+        covered = held & set().union(*(own[other] for other in parts))
         extra = {key for key in held if holders[key] == {file}}
-        if (twins and 2 * len(covered) >= len(held) and len(extra) >= max(3, len(held) / 5)
-                and all(len(extra) >= 2 * len(keys - held) for keys in twins)):
+        if (carried and any(3 * len(held & own[other]) >= len(held) for other in parts)
+                and 2 * len(covered) >= len(held) and len(extra) >= max(10, len(held) / 5)
+                and all(len(extra) >= 2 * len(own[other] - held) for other in parts)):
             out.update((file, key) for key in extra)
     return out
 
