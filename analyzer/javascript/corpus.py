@@ -182,12 +182,18 @@ def _twin_parts(rows: list[tuple[IndexedFunction, str | None]], parts: set[str])
 BEYOND_TWINS = "<code its twin builds lack>"
 
 
+#: the packages a build imports by its compile target, not by its code (an ES5 build's `tslib` helpers)
+_TARGET_RUNTIMES = frozenset({"tslib", "@babel/runtime", "@babel/runtime-corejs2", "@babel/runtime-corejs3",
+                              "@swc/helpers", "regenerator-runtime", "core-js", "core-js-pure"})
+
+
 def _specifiers(dependencies: tuple[str, ...]) -> re.Pattern[bytes] | None:
     """A declared dependency named as a module, quoted (`require("autolinker")`, `from 'autolinker/x'`):
-    the name it finds; None without dependencies."""
-    if not dependencies:
+    the name it finds; None without dependencies (a compiler's runtime, `_TARGET_RUNTIMES`, is none)."""
+    named = sorted(set(dependencies) - _TARGET_RUNTIMES, key=len, reverse=True)
+    if not named:
         return None
-    names = b"|".join(re.escape(d.encode()) for d in sorted(dependencies, key=len, reverse=True))
+    names = b"|".join(re.escape(d.encode()) for d in named)
     return re.compile(rb"[\"'](" + names + rb")(?:/[^\"'\n]*)?[\"']")
 
 
