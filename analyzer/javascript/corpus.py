@@ -7,6 +7,7 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -211,6 +212,8 @@ def _extra_parts(rows: list[tuple[IndexedFunction, str | None]], bundles: set[in
     "Matching", 6). Not a bundle file's (already weak), nor a file's top-level code (`<module>`)."""
     own: dict[int, set[int]] = {}
     holders: dict[int, set[int]] = {}
+    if not any(imports.values()):
+        return set()
     for row, place in rows:
         if place is None and row.name != "<module>":
             own.setdefault(row.file, set()).add(row.key)
@@ -219,12 +222,12 @@ def _extra_parts(rows: list[tuple[IndexedFunction, str | None]], bundles: set[in
     for file, held in sorted(own.items()):
         if file in bundles:
             continue
-        parts = [other for other, keys in own.items()
-                 if other != file and len(held & keys) >= max(2, (len(keys) + 1) // 2)]
+        shared = Counter(other for key in held for other in holders[key] if other != file)
+        parts = [other for other, count in shared.items() if count >= max(2, (len(own[other]) + 1) // 2)]
         carried = set().union(*(imports.get(other, frozenset()) for other in parts)) - imports.get(file, frozenset())
         covered = held & set().union(*(own[other] for other in parts))
         extra = {key for key in held if holders[key] == {file}}
-        if (carried and any(3 * len(held & own[other]) >= len(held) for other in parts)
+        if (carried and any(3 * shared[other] >= len(held) for other in parts)
                 and 2 * len(covered) >= len(held) and len(extra) >= max(10, len(held) / 5)
                 and all(len(extra) >= 2 * len(own[other] - held) for other in parts)):
             out.update((file, key) for key in extra)
