@@ -7,6 +7,7 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -40,6 +41,8 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
     sibling_places: set[str] = set()
     bundles: set[int] = set()
     cache: dict[str, int] = {}
+    specifier = _specifiers(described.dependencies)
+    imports: dict[int, frozenset[bytes]] = {}  # file -> the declared dependencies it names as a module
     for path, data in given:
         if path.endswith(".map") or path == DESCRIPTION or b"\x00" in data:
             continue
@@ -49,6 +52,8 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
             continue
         number = len(files)
         files.append(path)
+        if specifier is not None:
+            imports[number] = frozenset(specifier.findall(data))
         tree = parse(data)
         modules = find_modules(tree, data).modules
         if len(modules) >= 2:
@@ -68,6 +73,9 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
     # a function of nobody's code is nobody's wherever the package holds it (a minified twin of the build)
     nobody = {row.key: place.split(PLACED, 1)[1] for row, place in rows if place is not None and _nobody(place)}
     twins = _twin_parts(rows, sibling_places)
+    # code a single-file build holds and its twin builds lack: a declared dependency's, copied in
+    extra = _extra_parts([(row, place) for row, place in rows if place is not None or not (
+        row.key in nobody or (row.file, row.key) in twins)], bundles, imports)
     placed: dict[str, int] = {}
     functions = []
     siblings: set[int] = set()
@@ -77,6 +85,8 @@ def index_sources(sources: Iterable[tuple[str, bytes]], lowerings: tuple[str, ..
         elif place is None and (row.file, row.key) in twins:
             place = f"{files[row.file]}{PLACED}{twins[(row.file, row.key)]}"
             sibling_places.add(place)
+        elif place is None and (row.file, row.key) in extra:
+            place = f"{files[row.file]}{PLACED}{BEYOND_TWINS}"
         if place is not None:
             if place not in placed:
                 placed[place] = len(files)
@@ -167,6 +177,61 @@ def _twin_parts(rows: list[tuple[IndexedFunction, str | None]], parts: set[str])
                     out.setdefault((file, key), source)
                     packages.setdefault((file, key), set()).add(package_of(source))
     return {at: source for at, source in out.items() if len(packages[at]) == 1}
+
+
+#: the place of a file's code that its twin builds lack (`_extra_parts`): a declared dependency's, whichever
+BEYOND_TWINS = "<code its twin builds lack>"
+
+
+#: the packages a build imports by its compile target, not by its code (an ES5 build's `tslib` helpers)
+_TARGET_RUNTIMES = frozenset({"tslib", "@babel/runtime", "@babel/runtime-corejs2", "@babel/runtime-corejs3",
+                              "@swc/helpers", "regenerator-runtime", "core-js", "core-js-pure"})
+
+
+def _specifiers(dependencies: tuple[str, ...]) -> re.Pattern[bytes] | None:
+    """A declared dependency named as a module, quoted (`require("autolinker")`, `from 'autolinker/x'`):
+    the name it finds; None without dependencies (a compiler's runtime, `_TARGET_RUNTIMES`, is none)."""
+    named = sorted(set(dependencies) - _TARGET_RUNTIMES, key=len, reverse=True)
+    if not named:
+        return None
+    names = b"|".join(re.escape(d.encode()) for d in named)
+    return re.compile(rb"[\"'](" + names + rb")(?:/[^\"'\n]*)?[\"']")
+
+
+def _extra_parts(rows: list[tuple[IndexedFunction, str | None]], bundles: set[int],
+                 imports: dict[int, frozenset[bytes]]) -> set[tuple[int, int]]:
+    """(file, key) of the functions that a file F holds, outside placed parts (`rows` has those placed
+    already), and no other file of the version does, when F has twin builds. The files F holds at
+    least half of the functions of (two at least) are its code built another way, twin builds when
+    they hold a third of F's too (remarkable 2.0.1's `dist/cjs/index.js` beside its rollup
+    `dist/remarkable.js`); F's extra functions are a declared dependency's it carries when one of
+    those files names that dependency as a module and F does not (`imports`: `dist/cjs/linkify.js`
+    requires autolinker), there is a twin, those files hold at least half of F's functions, and the
+    extra ones are at least 10 and a fifth of F's and twice as many as any of those files holds that
+    F lacks (two builds of one code differ in a few functions' forms, each way) (docs/corpus.md,
+    "Matching", 6). Not a bundle file's (already weak), nor a file's top-level code (`<module>`)."""
+    own: dict[int, set[int]] = {}
+    holders: dict[int, set[int]] = {}
+    if not any(imports.values()):
+        return set()
+    for row, place in rows:
+        if place is None and row.name != "<module>":
+            own.setdefault(row.file, set()).add(row.key)
+            holders.setdefault(row.key, set()).add(row.file)
+    out: set[tuple[int, int]] = set()
+    for file, held in sorted(own.items()):
+        if file in bundles:
+            continue
+        shared = Counter(other for key in held for other in holders[key] if other != file)
+        parts = [other for other, count in shared.items() if count >= max(2, (len(own[other]) + 1) // 2)]
+        carried = set().union(*(imports.get(other, frozenset()) for other in parts)) - imports.get(file, frozenset())
+        covered = held & set().union(*(own[other] for other in parts))
+        extra = {key for key in held if holders[key] == {file}}
+        if (carried and any(3 * shared[other] >= len(held) for other in parts)
+                and 2 * len(covered) >= len(held) and len(extra) >= max(10, len(held) / 5)
+                and all(len(extra) >= 2 * len(own[other] - held) for other in parts)):
+            out.update((file, key) for key in extra)
+    return out
 
 
 #: the place of a browserify build's prelude: browserify's code, nobody's (`_prelude`)
