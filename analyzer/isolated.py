@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from analyzer import limits, progress
 from analyzer.errors import ChildFailure, InputError, InvariantError
 from analyzer.parallel.forked import run_to_end
+from analyzer.parallel.procs import StallWatch
 
 T = TypeVar("T")
 
@@ -61,7 +62,7 @@ def isolated(work: Callable[[], T], subject: Path) -> T:
     with tempfile.TemporaryFile(prefix="erratlas-fatal-") as fatal:
         # the child keeps stderr: it shows the progress
         ended = run_to_end(lambda send: _child(work, send, held, fatal.fileno()), keep_stderr=True,
-                           pass_interrupt=_interruptible())
+                           pass_interrupt=_interruptible(), watch=StallWatch())
         if os.WIFSIGNALED(ended.status) and os.WTERMSIG(ended.status) == signal.SIGINT:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
             raise KeyboardInterrupt
@@ -110,6 +111,9 @@ def _outcome(ended: Any, subject: Path, said: bytes) -> Any:
             notes.unit = str(frame[1])
         elif kind in ("memory", "javascript"):
             setattr(notes, kind, int(frame[1]))
+    if ended.stopped:
+        where = notes.unit if notes.unit is not None else subject
+        raise _PastTheBound(where, f"exceeded {_bound_text(notes)} (the scan stalled there and was stopped)")
     memory_failed = _MEMORY_FAILED.search(said.decode("utf-8", "replace")) is not None
     raise _death(ended.status, ended.peak_rss, notes, subject, memory_failed)
 

@@ -1,6 +1,6 @@
 """A logger made by `logging.Logger(name)`, the standard library's own class called directly (as
 eventlet's `patcher.py` makes one in an `except` clause), is a logger as one from
-`logging.getLogger(name)` is (docs/reference.md, "### Python": a logger the inventory knows): its
+`logging.getLogger(name)` is (docs/reference.md, "Python": a logger the inventory knows): its
 calls are diagnostic callsites, and a handler that makes one is a `log`, not a `swallow`. Driven
 through `erratlas scan` on a tree written here."""
 

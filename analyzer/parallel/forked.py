@@ -13,6 +13,7 @@ import mmap
 import multiprocessing
 import os
 import pickle
+import select
 import signal
 import struct
 import sys
@@ -35,6 +36,8 @@ _SPILL_OVER = 256 << 10
 _SPILLED = "erratlas-spilled-frame"
 #: the tag of a `Side` message frame
 _MESSAGE = "message"
+#: how long `run_to_end` waits for a frame before it asks its `watch` again
+_WATCH_MS = 1000
 
 
 class ChildLost(Exception):
@@ -237,23 +240,30 @@ class Ended:
     status: int
     #: its peak resident set, in bytes
     peak_rss: int
+    #: the caller's `watch` had it killed
+    stopped: bool = False
 
 
 def run_to_end(body: Callable[[Callable[[Any], None]], None], keep_stderr: bool = False,
-               pass_interrupt: bool = False) -> Ended:
+               pass_interrupt: bool = False, watch: Callable[[int], bool] | None = None) -> Ended:
     """Run `body(send)` in a forked child (see `_Child`) and wait for its end, however it ends:
     the caller learns how from the frames and the status. The child's own children are tied
     to it (they die with it). `pass_interrupt`: the caller holds SIGINT; a SIGINT sent to this
     process alone (a supervisor's `kill -INT`) is passed on to the child while it runs, which
-    decides as it does on Ctrl-C (SIGINT to the whole group)."""
+    decides as it does on Ctrl-C (SIGINT to the whole group). `watch(pid)`: called about once a
+    second while the child runs; True kills it (SIGKILL), and `Ended.stopped` says so."""
     child = _Child(body, keep_stderr)
+    stopped = False
     try:
         previous = signal.signal(signal.SIGINT, child.interrupt) if pass_interrupt else None
         try:
             if pass_interrupt:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-            os.set_blocking(child._read, True)
-            child._pump()
+            if watch is None:
+                os.set_blocking(child._read, True)
+                child._pump()
+            else:
+                stopped = _watched(child, watch)
         finally:
             if pass_interrupt:
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -265,7 +275,22 @@ def run_to_end(body: Callable[[Callable[[Any], None]], None], keep_stderr: bool 
     child._reaped = True
     _, status, usage = os.wait4(child._pid, 0)
     frames, child._ready = child._ready, []
-    return Ended(frames, status, usage.ru_maxrss * 1024)
+    return Ended(frames, status, usage.ru_maxrss * 1024, stopped)
+
+
+def _watched(child: _Child, watch: Callable[[int], bool]) -> bool:
+    """Read `child`'s frames until it closes its pipe, asking `watch` about it whenever a second
+    passes without a frame; True when `watch` said to stop it (it is killed, not reaped)."""
+    waiting = select.poll()
+    waiting.register(child._read, select.POLLIN)
+    while child._open:
+        if waiting.poll(_WATCH_MS):
+            child._pump()
+        elif watch(child._pid):
+            os.kill(child._pid, signal.SIGKILL)
+            child._pump()  # what it sent before; the kill closes its end
+            return True
+    return False
 
 
 class Side:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar
 
-from analyzer.parallel.procs import die_with_parent
+from analyzer.parallel.procs import StallWatch, die_with_parent
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")
@@ -75,12 +75,17 @@ class Pool(Generic[Task, Result]):
             for worker in workers:
                 self._hand(worker, pending)
             busy = [w for w in workers if w.task is not None]
+            stalled = StallWatch()
             while busy:
-                for conn in wait([w.conn for w in busy]):
+                ready = wait([w.conn for w in busy], timeout=1.0)
+                for conn in ready:
                     worker = next(w for w in busy if w.conn is conn)
                     index, result = self._receive(worker)
                     results[index] = result
                     self._hand(worker, pending)
+                for worker in busy if not ready else []:
+                    if worker.task is not None and stalled(worker.pid):
+                        raise WorkerFailed(worker.task, "memory", "stalled at its memory bound")
                 busy = [w for w in workers if w.task is not None]
         finally:
             _stop(workers)
