@@ -43,7 +43,8 @@ STALLS = textwrap.dedent("""
 @pytest.mark.skipif(sys.platform != "linux", reason="the watch reads /proc")
 def test_a_child_stalled_at_its_bound_is_stopped_and_named_past_the_bound() -> None:
     pytest.importorskip("_testcapi").set_nomemory  # noqa: B018  # the interpreter's test hook makes the stall
-    result = subprocess.run([sys.executable, "-c", STALLS], capture_output=True, text=True, timeout=120)  # the watch stops it in ~10 s
+    # the watch stops it in about 10 s; without it, it never ends
+    result = subprocess.run([sys.executable, "-c", STALLS], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "stalls.js: exceeded the memory bound" in result.stdout
     assert "(the scan stalled there and was stopped)" in result.stdout

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import mmap
-import multiprocessing
 import os
 import pickle
 import select
@@ -22,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from analyzer.parallel.claims import Claims
 from analyzer.parallel.procs import die_with_parent
 from analyzer.trace import mark
 
@@ -347,7 +346,7 @@ def from_both_ends(
     values are the same as this process alone would make. A task raising `fatal`, in the child as
     here, raises it here: the map ends."""
     handoff = _Handoff()
-    claims = _Claims(count)
+    claims = Claims(count)
 
     def body(send: Callable[[Any], None]) -> None:
         handoff.receiving()
@@ -401,49 +400,6 @@ def from_both_ends(
         child.cancel()
     mark(f"both ends: {theirs} of {count} tasks from the child")
     return [done[index] for index in range(count)]
-
-
-class _Claims:
-    """Which tasks each end of `from_both_ends` took, in memory both processes share: this process
-    takes them from the front, the child from the back, and neither takes one the other took (a
-    task read twice where they meet would cost a whole slice)."""
-
-    def __init__(self, count: int) -> None:
-        self._shared = mmap.mmap(-1, _CLAIMS.size)  # anonymous and shared: the child sees its writes
-        _CLAIMS.pack_into(self._shared, 0, 0, count)  # the front's next task, the child's last one
-        self._lock = multiprocessing.get_context("fork").Lock()
-
-    def front(self, index: int) -> bool:
-        """In this process: takes task `index` unless the child took it. A lock held past
-        `_CLAIM_WAIT` is a child killed inside it: the task is taken, never waited for."""
-        if not self._lock.acquire(timeout=_CLAIM_WAIT):
-            return True
-        try:
-            _, back = _CLAIMS.unpack_from(self._shared, 0)
-            if index >= back:
-                return False
-            _CLAIMS.pack_into(self._shared, 0, index + 1, back)
-            return True
-        finally:
-            self._lock.release()
-
-    def back(self, index: int) -> bool:
-        """In the child: takes task `index` unless this process took it (or holds the lock)."""
-        if not self._lock.acquire(timeout=_CLAIM_WAIT):
-            return False
-        try:
-            front, _ = _CLAIMS.unpack_from(self._shared, 0)
-            if index < front:
-                return False
-            _CLAIMS.pack_into(self._shared, 0, front, index)
-            return True
-        finally:
-            self._lock.release()
-
-
-_CLAIMS = struct.Struct("<qq")
-#: seconds a claim waits for the lock, held for microseconds by a live process
-_CLAIM_WAIT = 5.0
 
 
 class _Handoff:
