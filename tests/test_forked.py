@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.parallel import claims as claims_module
 from analyzer.parallel import forked
 from analyzer.parallel.forked import LOST, ChildLost, Side, from_both_ends
 
@@ -136,7 +137,7 @@ def test_both_ends_share_the_tasks_the_child_from_the_back() -> None:
 @pytest.mark.parametrize("count", [2, 3, 4, 5])
 def test_where_the_ends_meet_each_task_is_done_once(count: int, tmp_path: Path) -> None:
     """Both ends finish their first tasks together and want the one between them: one takes it
-    (`_Claims`), the other waits or stops; each task runs once over both processes."""
+    (`claims.Claims`), the other waits or stops; each task runs once over both processes."""
     log = os.open(tmp_path / "runs", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
         def work(index: int, need: Callable[[], int]) -> int:
@@ -155,7 +156,7 @@ def test_where_the_ends_meet_each_task_is_done_once(count: int, tmp_path: Path) 
 def test_a_claims_lock_left_held_by_a_lost_child_costs_time_never_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
     """A child killed while it holds the claims' lock never releases it: each claim here waits
     `_CLAIM_WAIT`, then takes its task."""
-    monkeypatch.setattr(forked, "_CLAIM_WAIT", 0.2)
+    monkeypatch.setattr(claims_module, "_CLAIM_WAIT", 0.2)
     parent = os.getpid()
 
     def work(index: int, need: Callable[[], int]) -> int:
@@ -164,8 +165,8 @@ def test_a_claims_lock_left_held_by_a_lost_child_costs_time_never_a_hang(monkeyp
             os._exit(3)
         return index * need()
 
-    claims = forked._Claims(0)
-    monkeypatch.setattr(forked, "_Claims", lambda count: claims.__init__(count) or claims)
+    claims = claims_module.Claims(0)
+    monkeypatch.setattr(forked, "Claims", lambda count: claims.__init__(count) or claims)
     assert from_both_ends(work, 6, _one) == list(range(6))
     assert not _children()
 
@@ -311,7 +312,6 @@ def test_a_slice_worker_lost_around_the_hand_off_leaves_the_same_halves(
 ) -> None:
     """The slice worker dies while it waits for the unit-wide values, dies holding them before its
     first slice is sent, or cannot read them: the scan reads every slice itself, the same."""
-    from analyzer.parallel import forked
     from analyzer.parallel.executor import executor_for
 
     receive = forked._Handoff.receive
