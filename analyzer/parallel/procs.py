@@ -29,7 +29,7 @@ def die_with_parent(parent: int) -> None:
 _STALL_SLACK = 8 << 20
 _STALL_LOOKS = 10
 #: the bounds a child may run under, with the /proc/PID/status figure each one bounds
-_BOUNDED = (("Max data size", "VmData:"), ("Max address space", "VmSize:"))
+_BOUNDED = (("Max data size", "VmData"), ("Max address space", "VmSize"))
 
 
 class StallWatch:
@@ -71,17 +71,17 @@ def _tree(pid: int) -> list[int]:
 
 
 def _held_at_bound(pid: int) -> tuple[int, ...] | None:
-    """What a process holds against its soft memory bounds (/proc/PID/status), when it holds
-    within `_STALL_SLACK` of one of them; None otherwise, or where unknown."""
+    """What a process holds against each of its soft memory bounds (/proc/PID/status, -1 where
+    unknown), when it holds within `_STALL_SLACK` of one of them; None otherwise, or where unknown."""
     try:
         with open(f"/proc/{pid}/limits") as handle:
             bounds = {name: line[len(name):].split()[0] for line in handle for name, _ in _BOUNDED
                       if line.startswith(name)}
         with open(f"/proc/{pid}/status") as handle:
-            status = {line.split(":")[0] + ":": line.split()[1] for line in handle if line.startswith("Vm")}
+            figures = {line.split(":")[0]: line.split()[1] for line in handle if line.startswith("Vm")}
     except (OSError, IndexError):
         return None
-    held = tuple(int(status[figure]) * 1024 for _, figure in _BOUNDED if status.get(figure, "").isdigit())
-    near = any(bounds.get(name, "").isdigit() and figure in status and status[figure].isdigit()
-               and int(status[figure]) * 1024 >= int(bounds[name]) - _STALL_SLACK for name, figure in _BOUNDED)
+    held = tuple(int(figures[f]) * 1024 if figures.get(f, "").isdigit() else -1 for _, f in _BOUNDED)
+    near = any(size >= 0 and bounds.get(name, "").isdigit() and size >= int(bounds[name]) - _STALL_SLACK
+               for (name, _), size in zip(_BOUNDED, held))
     return held if near else None

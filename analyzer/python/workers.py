@@ -83,9 +83,10 @@ class Pool(Generic[Task, Result]):
                     index, result = self._receive(worker)
                     results[index] = result
                     self._hand(worker, pending)
-                for worker in busy if not ready else []:
-                    if worker.task is not None and stalled(worker.pid):
-                        raise WorkerFailed(worker.task, "memory", "stalled at its memory bound")
+                if not ready:
+                    for worker in busy:
+                        if worker.task is not None and stalled(worker.pid):
+                            raise WorkerFailed(worker.task, "memory", "stalled at its memory bound")
                 busy = [w for w in workers if w.task is not None]
         finally:
             _stop(workers)
